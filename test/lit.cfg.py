@@ -1,0 +1,34 @@
+# -*- Python -*-
+# lit configuration for tp: FileCheck tests of every layer.
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "tp"
+config.test_format = lit.formats.ShTest(not lit.util.which("bash"))
+config.suffixes = [".test", ".sass", ".txt", ".tp", ".mir", ".td", ".ptx"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py", "README.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tp_obj_root, "test")
+
+# Our tools first, then FileCheck, not, count, split-file from LLVM 14.
+config.environment["PATH"] = os.pathsep.join(
+    [config.tp_tools_dir, config.llvm_tools_dir, config.environment["PATH"]])
+
+config.substitutions.append(("%shared", config.tp_shared_dir))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%tp_src", config.tp_src_root))
+
+# ptxas is the oracle for instruction bytes and the cubin container.
+if config.tp_ptxas and os.path.exists(config.tp_ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.tp_ptxas))
+if os.path.isdir(config.tp_shared_dir):
+    config.available_features.add("shared")
+# GPU features are set only when a device is present; tp-run's skip code
+# (see tools/tp-run) decides that, never a guess here.
+if os.environ.get("TP_CUDA_GPU") == "1":
+    config.available_features.add("cuda-gpu")

@@ -1,0 +1,38 @@
+//===- Commands.h - tp-mc's commands ----------------------------*- C++ -*-===//
+///
+/// \file
+/// tp-mc's main() parses the options and calls one of these.  Each returns
+/// the process exit code (0 success, 1 error) and reports its own errors.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_TOOLS_TPMC_COMMANDS_H
+#define TP_TOOLS_TPMC_COMMANDS_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace tp {
+namespace mc {
+
+enum class FileType { Asm, Obj };
+
+struct Options {
+  std::string Input = "-";   ///< input path, "-" for stdin
+  std::string Output = "-";  ///< output path, "-" for stdout
+  std::string CPU = "sm_86"; ///< target
+  FileType Filetype = FileType::Asm;
+  bool ShowEncoding = false; ///< append "// encoding: 0x..." to each line
+  bool ShowControl = false;  ///< append the control fields, readable
+};
+
+/// --assemble: SASS text in, text with encodings (asm) or a cubin (obj) out.
+int runAssemble(const Options &Opts);
+/// --disassemble: 32-hex-digit words or a cubin in, SASS text out.
+int runDisassemble(const Options &Opts);
+/// --dump-cubin: sections, symbols and decoded .nv.info of a cubin.
+int runDumpCubin(const Options &Opts);
+
+} // namespace mc
+} // namespace tp
+
+#endif

@@ -1,0 +1,90 @@
+//===- tp-mc.cpp - SASS assembler, disassembler and cubin dumper ----------===//
+///
+/// \file
+/// The llvm-mc of tp.  One action per run:
+///
+///   tp-mc --assemble [--show-encoding] X.sass          SASS text -> encodings
+///   tp-mc --assemble -filetype=obj X.sass -o X.cubin   SASS text -> cubin
+///   tp-mc --disassemble [--show-encoding] X             words or cubin -> SASS
+///   tp-mc --dump-cubin X.cubin                          ELF + .nv.info dump
+///
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "tp/Support/ToolOutput.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+cl::OptionCategory MCCat("tp-mc options");
+
+enum class Action { None, Assemble, Disassemble, DumpCubin };
+cl::opt<Action> ActionOpt(
+    cl::desc("Action:"),
+    cl::values(clEnumValN(Action::Assemble, "assemble",
+                          "Assemble SASS text (nvdisasm syntax)"),
+               clEnumValN(Action::Disassemble, "disassemble",
+                          "Disassemble 128-bit words (one 32-hex-digit word "
+                          "a line, optionally 0x-prefixed) or a cubin"),
+               clEnumValN(Action::DumpCubin, "dump-cubin",
+                          "Print a cubin's ELF sections, symbols and decoded "
+                          ".nv.info attributes")),
+    cl::init(Action::None), cl::cat(MCCat));
+
+cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input>"),
+                                   cl::init("-"), cl::cat(MCCat));
+cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
+                                    cl::value_desc("filename"), cl::init("-"),
+                                    cl::cat(MCCat));
+cl::opt<std::string> CPU("mcpu", cl::desc("Target GPU (default: sm_86)"),
+                         cl::init("sm_86"), cl::cat(MCCat));
+cl::opt<tp::mc::FileType> FileTypeOpt(
+    "filetype", cl::desc("Output kind of --assemble:"),
+    cl::values(clEnumValN(tp::mc::FileType::Asm, "asm",
+                          "SASS text (default)"),
+               clEnumValN(tp::mc::FileType::Obj, "obj", "a cubin")),
+    cl::init(tp::mc::FileType::Asm), cl::cat(MCCat));
+cl::opt<bool> ShowEncoding(
+    "show-encoding",
+    cl::desc("Append '// encoding: 0x<32 hex digits>' to each instruction "
+             "(the 128-bit word, most significant digit first)"),
+    cl::cat(MCCat));
+cl::opt<bool> ShowControl(
+    "show-control",
+    cl::desc("Append the control fields, e.g. '{stall=4 yield wr=1 rd=3 "
+             "wait=2 reuse=a}'; see README"),
+    cl::cat(MCCat));
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  tp::setToolVersionPrinter();
+  cl::HideUnrelatedOptions(MCCat);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tp-mc: SASS assembler and disassembler for "
+                              "sm_86, and cubin dumper\n");
+  tp::mc::Options Opts;
+  Opts.Input = InputFilename;
+  Opts.Output = OutputFilename;
+  Opts.CPU = CPU;
+  Opts.Filetype = FileTypeOpt;
+  Opts.ShowEncoding = ShowEncoding;
+  Opts.ShowControl = ShowControl;
+  switch (ActionOpt) {
+  case Action::Assemble:
+    return tp::mc::runAssemble(Opts);
+  case Action::Disassemble:
+    return tp::mc::runDisassemble(Opts);
+  case Action::DumpCubin:
+    return tp::mc::runDumpCubin(Opts);
+  case Action::None:
+    break;
+  }
+  WithColor::error(errs(), "tp-mc")
+      << "no action given: use --assemble, --disassemble or --dump-cubin "
+         "(see --help)\n";
+  return 1;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what tp needs from Debian's packages, where the machine lacks it.
+# The image normally has everything (LLVM 14 with static libraries, lit,
+# GoogleTest, Google Benchmark, ninja, cmake); CUDA 13 is in /usr/local/cuda.
+set -euo pipefail
+need=()
+[ -f /usr/lib/llvm-14/lib/libLLVMTableGen.a ] || need+=(llvm-14-dev)
+[ -x /usr/lib/llvm-14/bin/FileCheck ] || need+=(llvm-14-tools)
+[ -f /usr/lib/llvm-14/build/utils/lit/lit.py ] || need+=(llvm-14-tools)
+[ -f /usr/lib/x86_64-linux-gnu/libgtest.a ] || need+=(libgtest-dev)
+[ -e /usr/lib/x86_64-linux-gnu/libbenchmark.so ] || need+=(libbenchmark-dev)
+command -v ninja >/dev/null || need+=(ninja-build)
+command -v cmake >/dev/null || need+=(cmake)
+command -v python3 >/dev/null || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}"
+fi
+[ -x /usr/local/cuda/bin/ptxas ] || echo "setup: note: no /usr/local/cuda/bin/ptxas; the ptxas oracle tests will be skipped" >&2
+exit 0
