@@ -431,7 +431,7 @@ private:
     for (const Op &O : MM.Body) {
       if (!T && O.Name != "tp.addresses" && lookupSchema(O.Name) &&
           StringRef(lookupSchema(O.Name)->Parents) == "tp.matmul")
-        return err(O.Loc, "'" + O.Name + "' needs a tp.tile before it");
+        return err(O.Loc, "'" + O.Name + "' needs a tp.tile in the product");
       if (Error E = verifyTree(O, "tp.matmul"))
         return E;
       for (const Op &D : Derived)
