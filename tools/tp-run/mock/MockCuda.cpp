@@ -17,7 +17,8 @@
 /// launching it with another grid or shared size than declared fails with
 /// CUDA_ERROR_INVALID_VALUE.  A module containing `.entry tp_ref_gemm` is
 /// tp-run's reference kernel, computed as its PTX does.  Anything else is
-/// CUDA_ERROR_INVALID_IMAGE, with a message in the JIT error log.
+/// CUDA_ERROR_INVALID_IMAGE, with a message in the JIT error log; an ELF
+/// image (a cubin) is CUDA_ERROR_NO_BINARY_FOR_GPU.
 ///
 /// Environment:
 ///   TP_MOCK_CUDA_DEVICES=n    device count (default 1; 0: cuInit says
@@ -149,6 +150,7 @@ CUresult cuGetErrorName(CUresult E, const char **S) {
   case CUDA_ERROR_NOT_FOUND: *S = "CUDA_ERROR_NOT_FOUND"; return CUDA_SUCCESS;
   case CUDA_ERROR_LAUNCH_FAILED: *S = "CUDA_ERROR_LAUNCH_FAILED"; return CUDA_SUCCESS;
   case CUDA_ERROR_ILLEGAL_ADDRESS: *S = "CUDA_ERROR_ILLEGAL_ADDRESS"; return CUDA_SUCCESS;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU: *S = "CUDA_ERROR_NO_BINARY_FOR_GPU"; return CUDA_SUCCESS;
   default: *S = nullptr; return CUDA_ERROR_INVALID_VALUE;
   }
 }
@@ -205,6 +207,10 @@ CUresult cuModuleLoadDataEx(CUmodule *Mod, const void *Image, unsigned NumOpts,
                             CUjit_option *Opts, void **Vals) {
   if (failing("cuModuleLoadDataEx"))
     return CUDA_ERROR_INVALID_IMAGE;
+  // A cubin: the mock cannot run SASS, so it answers as a driver does for a
+  // cubin built for another GPU.
+  if (std::memcmp(Image, "\x7f" "ELF", 4) == 0)
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
   std::string Text(static_cast<const char *>(Image));
   CUmod_st *M = new CUmod_st();
   if (Text.find(".entry tp_ref_gemm") != std::string::npos) {
