@@ -43,8 +43,7 @@ namespace {
 
 /// cuGetProcAddress_v2's type (CUDA 12.0 on), spelled out so that the build
 /// does not depend on which name cuda.h maps cuGetProcAddress to.
-using GetProcAddressV2Fn = CUresult (*)(const char *, void **, int,
-                                        cuuint64_t,
+using GetProcAddressV2Fn = CUresult (*)(const char *, void **, int, cuuint64_t,
                                         CUdriverProcAddressQueryResult *);
 
 } // namespace
@@ -58,8 +57,7 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load() {
     const char *Why = dlerror();
     return makeRunError(ExitNoDevice, "no CUDA driver: cannot load '" +
                                           D->LibraryName + "' (" +
-                                          (Why ? Why : "unknown reason") +
-                                          ")");
+                                          (Why ? Why : "unknown reason") + ")");
   }
   auto GetProc = reinterpret_cast<GetProcAddressV2Fn>(
       dlsym(D->Handle, "cuGetProcAddress_v2"));
@@ -102,8 +100,7 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load() {
   Resolve(D->CtxSetCurrent, "cuCtxSetCurrent", {"cuCtxSetCurrent"});
   Resolve(D->CtxSynchronize, "cuCtxSynchronize", {"cuCtxSynchronize"});
   Resolve(D->ModuleLoadDataEx, "cuModuleLoadDataEx", {"cuModuleLoadDataEx"});
-  Resolve(D->ModuleGetFunction, "cuModuleGetFunction",
-          {"cuModuleGetFunction"});
+  Resolve(D->ModuleGetFunction, "cuModuleGetFunction", {"cuModuleGetFunction"});
   Resolve(D->ModuleUnload, "cuModuleUnload", {"cuModuleUnload"});
   Resolve(D->FuncSetAttribute, "cuFuncSetAttribute", {"cuFuncSetAttribute"});
   Resolve(D->FuncGetAttribute, "cuFuncGetAttribute", {"cuFuncGetAttribute"});
@@ -126,8 +123,7 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load() {
   if (!Missing.empty())
     return makeRunError(ExitNoDevice, "unusable CUDA driver '" +
                                           D->LibraryName +
-                                          "': missing entry points " +
-                                          Missing);
+                                          "': missing entry points " + Missing);
   return D;
 }
 

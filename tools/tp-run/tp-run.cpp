@@ -73,18 +73,17 @@ cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B and R"),
 enum class VerifyMode { Auto, CPU, GPU, Sampled, None };
 cl::opt<VerifyMode> Verify(
     "verify", cl::desc("How C is checked:"),
-    cl::values(
-        clEnumValN(VerifyMode::Auto, "auto",
-                   "cpu when M*N*K <= 2^30, gpu above (default)"),
-        clEnumValN(VerifyMode::CPU, "cpu",
-                   "every element against the exact double reference"),
-        clEnumValN(VerifyMode::GPU, "gpu",
-                   "every element against a simple f32 reference kernel "
-                   "(PTX) run on the device"),
-        clEnumValN(VerifyMode::Sampled, "sampled",
-                   "--samples elements against the exact reference, and "
-                   "every element against the poison"),
-        clEnumValN(VerifyMode::None, "none", "no check")),
+    cl::values(clEnumValN(VerifyMode::Auto, "auto",
+                          "cpu when M*N*K <= 2^30, gpu above (default)"),
+               clEnumValN(VerifyMode::CPU, "cpu",
+                          "every element against the exact double reference"),
+               clEnumValN(VerifyMode::GPU, "gpu",
+                          "every element against a simple f32 reference kernel "
+                          "(PTX) run on the device"),
+               clEnumValN(VerifyMode::Sampled, "sampled",
+                          "--samples elements against the exact reference, and "
+                          "every element against the poison"),
+               clEnumValN(VerifyMode::None, "none", "no check")),
     cl::init(VerifyMode::Auto), cl::cat(RunCat));
 cl::opt<unsigned> Samples("samples",
                           cl::desc("Elements checked on the CPU by "
@@ -185,8 +184,8 @@ Error loadModule(const CudaDriver &D, const void *Image, CUmodule &Mod,
   CUresult R = D.ModuleLoadDataEx(&Mod, Image, 2, Opts, Vals);
   if (R == CUDA_SUCCESS)
     return Error::success();
-  std::string Msg = toString(D.check(R, "cuModuleLoadDataEx")) + " for " +
-                    What.str();
+  std::string Msg =
+      toString(D.check(R, "cuModuleLoadDataEx")) + " for " + What.str();
   Log[sizeof Log - 1] = 0;
   if (Log[0])
     Msg += "\n" + std::string(Log);
@@ -199,7 +198,8 @@ struct Launch {
   uint32_t SharedBytes = 0;
   std::vector<uint64_t> Storage; ///< One 8-byte slot per parameter.
   std::vector<void *> Pointers;  ///< kernelParams.
-  std::vector<char> Buffer;      ///< The parameter block, for --param-passing=buffer.
+  std::vector<char>
+      Buffer; ///< The parameter block, for --param-passing=buffer.
   size_t BufferSize = 0;
   bool UseBuffer = false;
 
@@ -230,8 +230,8 @@ void printErrors(raw_ostream &OS, const GemmErrors &E, uint64_t N,
   OS << "  unwritten (poison) elements: " << E.Unwritten << "\n";
   OS << "  non-finite elements: " << E.NonFinite << "\n";
   if (E.FirstBad != UINT64_MAX)
-    OS << "  first bad element: C(" << E.FirstBad / N << ", "
-       << E.FirstBad % N << ")\n";
+    OS << "  first bad element: C(" << E.FirstBad / N << ", " << E.FirstBad % N
+       << ")\n";
   OS << "  relative Frobenius error: " << format("%.3e", E.RelFrobenius)
      << "\n";
   OS << "  max abs error: " << format("%.3e", E.MaxAbsError) << " at C("
@@ -298,8 +298,8 @@ Expected<int> probeDevices(raw_ostream &OS) {
 
 /// Everything after the manifest is read; returns the exit code or an error
 /// carrying one.
-Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
-                        bool IsPTX, raw_ostream &OS) {
+Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
+                        raw_ostream &OS) {
   const GemmProblem P = GemmProblem::fromManifest(Man);
   const double Flops = 2.0 * double(P.M) * double(P.N) * double(P.K);
   VerifyMode Mode = Verify;
@@ -309,10 +309,9 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
                : VerifyMode::GPU;
   if (Mode == VerifyMode::GPU &&
       (P.M + ReferenceBlockY - 1) / ReferenceBlockY > 65535)
-    return makeRunError(ExitInputError,
-                        "--verify=gpu supports M up to " +
-                            Twine(65535 * ReferenceBlockY) +
-                            "; use --verify=sampled");
+    return makeRunError(ExitInputError, "--verify=gpu supports M up to " +
+                                            Twine(65535 * ReferenceBlockY) +
+                                            "; use --verify=sampled");
 
   // 2. The driver and the device.
   auto DOrErr = CudaDriver::load();
@@ -343,13 +342,12 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
             CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &Major},
         {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &Minor},
         {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &SMs},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-         &OptinShared}})
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &OptinShared}})
     if (Error E = D.check(D.DeviceGetAttribute(Dest, Attr, Dev),
                           "cuDeviceGetAttribute"))
       return E;
-  if (Error E = D.check(D.DriverGetVersion(&DriverVersion),
-                        "cuDriverGetVersion"))
+  if (Error E =
+          D.check(D.DriverGetVersion(&DriverVersion), "cuDriverGetVersion"))
     return E;
   OS << "device " << DeviceIndex << ": " << Name << ", sm_" << Major << Minor
      << ", " << SMs << " SMs, driver " << DriverVersion / 1000 << "."
@@ -370,8 +368,7 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
            std::to_string(DeviceIndex) + " is sm_" + std::to_string(Major) +
            std::to_string(Minor) + ")";
   CUmodule Mod;
-  if (Error E = loadModule(D, Image.data(), Mod,
-                           "the kernel's module" + Hint))
+  if (Error E = loadModule(D, Image.data(), Mod, "the kernel's module" + Hint))
     return E;
   Launch L;
   if (Error E = D.check(D.ModuleGetFunction(&L.Fn, Mod, Man.Kernel.c_str()),
@@ -380,19 +377,19 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
                                              " for kernel '" + Man.Kernel +
                                              "'");
   int Regs = 0, StaticShared = 0, MaxThreads = 0;
-  if (Error E = D.check(D.FuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS,
-                                           L.Fn),
-                        "cuFuncGetAttribute"))
+  if (Error E =
+          D.check(D.FuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, L.Fn),
+                  "cuFuncGetAttribute"))
     return E;
-  if (Error E = D.check(D.FuncGetAttribute(
-                            &StaticShared,
-                            CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, L.Fn),
-                        "cuFuncGetAttribute"))
+  if (Error E =
+          D.check(D.FuncGetAttribute(&StaticShared,
+                                     CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, L.Fn),
+                  "cuFuncGetAttribute"))
     return E;
-  if (Error E = D.check(D.FuncGetAttribute(
-                            &MaxThreads,
-                            CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, L.Fn),
-                        "cuFuncGetAttribute"))
+  if (Error E = D.check(
+          D.FuncGetAttribute(&MaxThreads,
+                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, L.Fn),
+          "cuFuncGetAttribute"))
     return E;
   OS << "kernel " << Man.Kernel << ": " << Regs << " registers, "
      << StaticShared << " bytes static shared, at most " << MaxThreads
@@ -408,9 +405,8 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
     return makeRunError(ExitInputError,
                         "the kernel needs " + Twine(Man.DynamicSharedBytes) +
                             " bytes of dynamic shared memory beside " +
-                            Twine(StaticShared) +
-                            " static; device allows " + Twine(OptinShared) +
-                            " a block");
+                            Twine(StaticShared) + " static; device allows " +
+                            Twine(OptinShared) + " a block");
   // Above 48 KiB a kernel must opt in (CUDA Programming Guide, "Shared
   // Memory": dynamic allocations above 48 KB need an explicit opt-in).
   if (Man.DynamicSharedBytes > 48 * 1024)
@@ -448,10 +444,9 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
   L.UseBuffer = Passing == ParamPassing::Buffer;
   L.BufferSize = Man.getParamBlockSize();
   L.Buffer.assign(L.BufferSize, 0);
-  OS << "launch: grid [" << L.Grid[0] << ", " << L.Grid[1] << ", "
-     << L.Grid[2] << "] block [" << L.Block[0] << ", " << L.Block[1] << ", "
-     << L.Block[2] << "], " << L.SharedBytes
-     << " bytes dynamic shared, params";
+  OS << "launch: grid [" << L.Grid[0] << ", " << L.Grid[1] << ", " << L.Grid[2]
+     << "] block [" << L.Block[0] << ", " << L.Block[1] << ", " << L.Block[2]
+     << "], " << L.SharedBytes << " bytes dynamic shared, params";
   for (const ManifestParam &MP : Man.Params) {
     uint64_t V = 0;
     switch (MP.Role) {
@@ -495,8 +490,8 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
                                             "kernel)"))
     return E;
   std::vector<float> C(P.elementsC());
-  if (Error E = D.check(D.MemcpyDtoH(C.data(), DC.Ptr, C.size() * 4),
-                        "cuMemcpyDtoH"))
+  if (Error E =
+          D.check(D.MemcpyDtoH(C.data(), DC.Ptr, C.size() * 4), "cuMemcpyDtoH"))
     return E;
 
   // 5. Verification.
@@ -550,10 +545,10 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
                              "the reference kernel (PTX)"))
       return E;
     Launch RL;
-    if (Error E = D.check(D.ModuleGetFunction(
-                              &RL.Fn, RefMod,
-                              getReferenceKernelName().str().c_str()),
-                          "cuModuleGetFunction"))
+    if (Error E =
+            D.check(D.ModuleGetFunction(&RL.Fn, RefMod,
+                                        getReferenceKernelName().str().c_str()),
+                    "cuModuleGetFunction"))
       return E;
     DeviceBuffer DRef;
     if (Error E = allocate(D, DRef, P.elementsC() * 4, "the reference C"))
@@ -584,8 +579,7 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
                           "cuCtxSynchronize (after the reference kernel)"))
       return E;
     std::vector<float> RefC(P.elementsC());
-    if (Error E = D.check(D.MemcpyDtoH(RefC.data(), DRef.Ptr,
-                                       RefC.size() * 4),
+    if (Error E = D.check(D.MemcpyDtoH(RefC.data(), DRef.Ptr, RefC.size() * 4),
                           "cuMemcpyDtoH"))
       return E;
     // The reference kernel must itself be right before it judges anything.
@@ -621,11 +615,11 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
   // 6. Timing.
   if (Bench && Exit == ExitSuccess) {
     CUevent Start, Stop;
-    if (Error E = D.check(D.EventCreate(&Start, CU_EVENT_DEFAULT),
-                          "cuEventCreate"))
+    if (Error E =
+            D.check(D.EventCreate(&Start, CU_EVENT_DEFAULT), "cuEventCreate"))
       return E;
-    if (Error E = D.check(D.EventCreate(&Stop, CU_EVENT_DEFAULT),
-                          "cuEventCreate"))
+    if (Error E =
+            D.check(D.EventCreate(&Stop, CU_EVENT_DEFAULT), "cuEventCreate"))
       return E;
     for (unsigned I = 0; I < Warmup; ++I)
       if (Error E = launch(D, L))
@@ -649,14 +643,14 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
       Ms.push_back(T);
     }
     std::sort(Ms.begin(), Ms.end());
-    double Median = Ms.size() % 2 ? Ms[Ms.size() / 2]
-                                  : (Ms[Ms.size() / 2 - 1] + Ms[Ms.size() / 2]) / 2;
+    double Median = Ms.size() % 2
+                        ? Ms[Ms.size() / 2]
+                        : (Ms[Ms.size() / 2 - 1] + Ms[Ms.size() / 2]) / 2;
     double TFlops = Median > 0 ? Flops / (Median * 1e-3) / 1e12 : 0;
     OS << "bench: " << Warmup << " warm-up + " << Iterations
        << " timed launches: median " << format("%.4f", Median) << " ms, min "
-       << format("%.4f", Ms.front()) << " ms, max "
-       << format("%.4f", Ms.back()) << " ms, " << format("%.2f", TFlops)
-       << " TFLOP/s\n";
+       << format("%.4f", Ms.front()) << " ms, max " << format("%.4f", Ms.back())
+       << " ms, " << format("%.2f", TFlops) << " TFLOP/s\n";
     SS << " median_ms=" << format("%.4f", Median)
        << " tflops=" << format("%.2f", TFlops);
     D.EventDestroy(Start);
@@ -666,8 +660,7 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
   D.DevicePrimaryCtxRelease(Dev);
   SS.flush();
   OS << "summary: kernel=" << Man.Kernel << " device=sm_" << Major << Minor
-     << " shape=" << P.M << "x" << P.N << "x" << P.K << " " << Summary
-     << "\n";
+     << " shape=" << P.M << "x" << P.N << "x" << P.K << " " << Summary << "\n";
   return Exit;
 }
 
@@ -741,16 +734,19 @@ int finish(Expected<int> Result) {
   if (Result)
     return *Result;
   int Code = ExitDriverError;
-  handleAllErrors(Result.takeError(), [&](const RunError &E) {
-    Code = E.getExitCode();
-    if (Code == ExitNoDevice)
-      WithColor::note(errs(), Tool)
-          << E.message() << "; nothing was run (exit code 77: skipped)\n";
-    else
-      WithColor::error(errs(), Tool) << E.message() << "\n";
-  }, [&](const ErrorInfoBase &E) {
-    WithColor::error(errs(), Tool) << E.message() << "\n";
-  });
+  handleAllErrors(
+      Result.takeError(),
+      [&](const RunError &E) {
+        Code = E.getExitCode();
+        if (Code == ExitNoDevice)
+          WithColor::note(errs(), Tool)
+              << E.message() << "; nothing was run (exit code 77: skipped)\n";
+        else
+          WithColor::error(errs(), Tool) << E.message() << "\n";
+      },
+      [&](const ErrorInfoBase &E) {
+        WithColor::error(errs(), Tool) << E.message() << "\n";
+      });
   return Code;
 }
 } // namespace

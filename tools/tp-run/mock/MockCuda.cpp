@@ -31,11 +31,11 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include <cuda.h>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <cuda.h>
 #include <map>
 #include <sstream>
 #include <string>
@@ -92,9 +92,9 @@ int envInt(const char *Name, int Default) {
 /// An independent binary16 -> binary32 (not tp's), by arithmetic.
 float half(uint16_t H) {
   int Exp = (H >> 10) & 0x1f, Mant = H & 0x3ff;
-  float V = Exp == 0 ? std::ldexp(float(Mant), -24)
-                     : Exp == 31 ? (Mant ? NAN : INFINITY)
-                                 : std::ldexp(float(Mant | 0x400), Exp - 25);
+  float V = Exp == 0    ? std::ldexp(float(Mant), -24)
+            : Exp == 31 ? (Mant ? NAN : INFINITY)
+                        : std::ldexp(float(Mant | 0x400), Exp - 25);
   return (H & 0x8000) ? -V : V;
 }
 
@@ -142,16 +142,36 @@ extern "C" {
 
 CUresult cuGetErrorName(CUresult E, const char **S) {
   switch (E) {
-  case CUDA_SUCCESS: *S = "CUDA_SUCCESS"; return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_VALUE: *S = "CUDA_ERROR_INVALID_VALUE"; return CUDA_SUCCESS;
-  case CUDA_ERROR_OUT_OF_MEMORY: *S = "CUDA_ERROR_OUT_OF_MEMORY"; return CUDA_SUCCESS;
-  case CUDA_ERROR_NO_DEVICE: *S = "CUDA_ERROR_NO_DEVICE"; return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_IMAGE: *S = "CUDA_ERROR_INVALID_IMAGE"; return CUDA_SUCCESS;
-  case CUDA_ERROR_NOT_FOUND: *S = "CUDA_ERROR_NOT_FOUND"; return CUDA_SUCCESS;
-  case CUDA_ERROR_LAUNCH_FAILED: *S = "CUDA_ERROR_LAUNCH_FAILED"; return CUDA_SUCCESS;
-  case CUDA_ERROR_ILLEGAL_ADDRESS: *S = "CUDA_ERROR_ILLEGAL_ADDRESS"; return CUDA_SUCCESS;
-  case CUDA_ERROR_NO_BINARY_FOR_GPU: *S = "CUDA_ERROR_NO_BINARY_FOR_GPU"; return CUDA_SUCCESS;
-  default: *S = nullptr; return CUDA_ERROR_INVALID_VALUE;
+  case CUDA_SUCCESS:
+    *S = "CUDA_SUCCESS";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_VALUE:
+    *S = "CUDA_ERROR_INVALID_VALUE";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *S = "CUDA_ERROR_OUT_OF_MEMORY";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_NO_DEVICE:
+    *S = "CUDA_ERROR_NO_DEVICE";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_INVALID_IMAGE:
+    *S = "CUDA_ERROR_INVALID_IMAGE";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_NOT_FOUND:
+    *S = "CUDA_ERROR_NOT_FOUND";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *S = "CUDA_ERROR_LAUNCH_FAILED";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+    *S = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    *S = "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    return CUDA_SUCCESS;
+  default:
+    *S = nullptr;
+    return CUDA_ERROR_INVALID_VALUE;
   }
 }
 
@@ -166,12 +186,18 @@ CUresult cuInit(unsigned) {
     return CUDA_ERROR_NO_DEVICE;
   return failing("cuInit") ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
-CUresult cuDriverGetVersion(int *V) { *V = 12040; return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *V) {
+  *V = 12040;
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetCount(int *N) {
   *N = envInt("TP_MOCK_CUDA_DEVICES", 1);
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGet(CUdevice *D, int I) { *D = I; return CUDA_SUCCESS; }
+CUresult cuDeviceGet(CUdevice *D, int I) {
+  *D = I;
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetName(char *Name, int Len, CUdevice) {
   std::strncpy(Name, "tp mock GPU", size_t(Len));
   return CUDA_SUCCESS;
@@ -179,13 +205,21 @@ CUresult cuDeviceGetName(char *Name, int Len, CUdevice) {
 CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   int SM = envInt("TP_MOCK_CUDA_SM", 86);
   switch (A) {
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *V = SM / 10; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *V = SM % 10; break;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *V = 2; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *V = SM / 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *V = SM % 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *V = 2;
+    break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
     *V = SM >= 90 ? 232448 : 101376;
     break;
-  default: *V = 0; break;
+  default:
+    *V = 0;
+    break;
   }
   return CUDA_SUCCESS;
 }
@@ -209,7 +243,10 @@ CUresult cuModuleLoadDataEx(CUmodule *Mod, const void *Image, unsigned NumOpts,
     return CUDA_ERROR_INVALID_IMAGE;
   // A cubin: the mock cannot run SASS, so it answers as a driver does for a
   // cubin built for another GPU.
-  if (std::memcmp(Image, "\x7f" "ELF", 4) == 0)
+  if (std::memcmp(Image,
+                  "\x7f"
+                  "ELF",
+                  4) == 0)
     return CUDA_ERROR_NO_BINARY_FOR_GPU;
   std::string Text(static_cast<const char *>(Image));
   CUmod_st *M = new CUmod_st();
@@ -231,14 +268,22 @@ CUresult cuModuleLoadDataEx(CUmodule *Mod, const void *Image, unsigned NumOpts,
     while (W >> Word) {
       size_t Eq = Word.find('=');
       std::string Key = Word.substr(0, Eq), Val = Word.substr(Eq + 1);
-      if (Key == "m") F->M = std::stoull(Val);
-      else if (Key == "n") F->N = std::stoull(Val);
-      else if (Key == "k") F->K = std::stoull(Val);
-      else if (Key == "a") F->ARows = Val == "rows";
-      else if (Key == "b") F->BRows = Val == "rows";
-      else if (Key == "residual") F->Residual = Val == "1";
-      else if (Key == "shared") F->Shared = unsigned(std::stoul(Val));
-      else if (Key == "mode") F->Mode = Val;
+      if (Key == "m")
+        F->M = std::stoull(Val);
+      else if (Key == "n")
+        F->N = std::stoull(Val);
+      else if (Key == "k")
+        F->K = std::stoull(Val);
+      else if (Key == "a")
+        F->ARows = Val == "rows";
+      else if (Key == "b")
+        F->BRows = Val == "rows";
+      else if (Key == "residual")
+        F->Residual = Val == "1";
+      else if (Key == "shared")
+        F->Shared = unsigned(std::stoul(Val));
+      else if (Key == "mode")
+        F->Mode = Val;
       else if (Key == "grid")
         std::sscanf(Val.c_str(), "%u,%u,%u", &F->Grid[0], &F->Grid[1],
                     &F->Grid[2]);
@@ -282,9 +327,15 @@ CUresult cuFuncSetAttribute(CUfunction Fn, CUfunction_attribute A, int V) {
 }
 CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
   switch (A) {
-  case CU_FUNC_ATTRIBUTE_NUM_REGS: *V = 128; break;
-  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *V = 1024; break;
-  default: *V = 0; break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS:
+    *V = 128;
+    break;
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *V = 1024;
+    break;
+  default:
+    *V = 0;
+    break;
   }
   return CUDA_SUCCESS;
 }
@@ -363,17 +414,22 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned GY, unsigned GZ,
   for (unsigned I = 0; I < F->Params.size(); ++I) {
     uint64_t V = readParam(param(KernelParams, Extra, Sizes, I), Sizes[I]);
     const std::string &Role = F->Params[I];
-    if (Role == "C") C = reinterpret_cast<float *>(V);
-    else if (Role == "A") A = reinterpret_cast<const uint16_t *>(V);
-    else if (Role == "B") B = reinterpret_cast<const uint16_t *>(V);
-    else if (Role == "R") R = reinterpret_cast<const float *>(V);
+    if (Role == "C")
+      C = reinterpret_cast<float *>(V);
+    else if (Role == "A")
+      A = reinterpret_cast<const uint16_t *>(V);
+    else if (Role == "B")
+      B = reinterpret_cast<const uint16_t *>(V);
+    else if (Role == "R")
+      R = reinterpret_cast<const float *>(V);
     else if ((Role == "M" && V != F->M) || (Role == "N" && V != F->N) ||
              (Role == "K" && V != F->K))
       return CUDA_ERROR_INVALID_VALUE;
   }
   if (!C || !A || !B || (F->Residual && !R))
     return CUDA_ERROR_INVALID_VALUE;
-  if (!fits(uint64_t(C), F->M * F->N * 4) || !fits(uint64_t(A), F->M * F->K * 2) ||
+  if (!fits(uint64_t(C), F->M * F->N * 4) ||
+      !fits(uint64_t(A), F->M * F->K * 2) ||
       !fits(uint64_t(B), F->N * F->K * 2) ||
       (F->Residual && !fits(uint64_t(R), F->M * F->N * 4)))
     return CUDA_ERROR_ILLEGAL_ADDRESS;
