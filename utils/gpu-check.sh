@@ -29,7 +29,10 @@
 # GPU_CHECK_MCPU (sm_90), GPU_CHECK_SHAPES ("512x512x512 256x768x384"),
 # GPU_CHECK_SIZES ("4096 8192"), GPU_CHECK_ITERATIONS (50),
 # GPU_CHECK_REF_PTX (../shared/reference/ptx/gemm_ref_sm86.ptx),
-# GPU_CHECK_TIMEOUT (seconds per tp-run call, 120).
+# GPU_CHECK_LOG_DIR (each tp-run's full output; default a new mktemp -d),
+# GPU_CHECK_TIMEOUT (seconds per tp-run call, 120), GPU_CHECK_TP_RUN_FLAGS
+# (added to every tp-run call, e.g. --param-passing=buffer should a cubin
+# lack the parameter table that kernelParams launches need).
 #
 # UNTESTED (as of this commit, no GPU and no tp-llc were available):
 #   * `prepare` is written against the tp-llc options documented in issue 5
@@ -56,6 +59,8 @@ SIZES=${GPU_CHECK_SIZES:-"4096 8192"}
 ITERATIONS=${GPU_CHECK_ITERATIONS:-50}
 REF_PTX=${GPU_CHECK_REF_PTX:-$ROOT/../shared/reference/ptx/gemm_ref_sm86.ptx}
 TIMEOUT=${GPU_CHECK_TIMEOUT:-120}
+# Word-split on purpose: several flags may be given.
+read -r -a RUN_FLAGS <<<"${GPU_CHECK_TP_RUN_FLAGS:-}"
 LAYOUTS="rows:columns rows:rows columns:columns columns:rows"
 TILES="large small 128x64 256x128"
 
@@ -158,7 +163,6 @@ run() {
   [ -d "$dir/verify" ] || [ -d "$dir/bench" ] ||
     die "$dir has no verify/ or bench/ (run '$0 prepare $dir' first)"
   local failures=0 log
-  log=$(mktemp -d) || die "mktemp failed"
 
   echo "# gpu-check $(date -u '+%Y-%m-%d %H:%M UTC')"
   local probe
@@ -176,6 +180,12 @@ run() {
   fi
   echo "# tp-run: $TP_RUN"
   echo
+  log=${GPU_CHECK_LOG_DIR:-}
+  if [ -n "$log" ]; then
+    mkdir -p "$log" || die "cannot create $log"
+  else
+    log=$(mktemp -d) || die "mktemp failed"
+  fi
 
   # 1. Every variant, verified against the exact CPU reference.
   printf '%-46s %-13s %-12s %-10s %s\n' variant shape verify rel_err max_err
@@ -185,7 +195,8 @@ run() {
     input=${json%.json}
     name=$(basename "$input")
     name=${name%.*}
-    out=$(timeout "$TIMEOUT" "$TP_RUN" "$input" --verify=cpu 2>&1)
+    out=$(timeout "$TIMEOUT" "$TP_RUN" "$input" --verify=cpu \
+      ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
     rc=$?
     echo "$out" >"$log/verify-$name.log"
     line=$(grep '^summary:' <<<"$out")
@@ -214,7 +225,8 @@ run() {
         continue
       fi
       out=$(timeout "$((TIMEOUT * 2))" "$TP_RUN" "$input" --verify=gpu --bench \
-        --warmup=10 --iterations="$ITERATIONS" 2>&1)
+        --warmup=10 --iterations="$ITERATIONS" \
+        ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
       rc=$?
       echo "$out" >"$log/bench-$kind-$s.log"
       line=$(grep '^summary:' <<<"$out")
