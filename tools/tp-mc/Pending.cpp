@@ -18,4 +18,3 @@ static int pending(StringRef What) {
 
 int tp::mc::runAssemble(const Options &) { return pending("--assemble"); }
 int tp::mc::runDisassemble(const Options &) { return pending("--disassemble"); }
-int tp::mc::runDumpCubin(const Options &) { return pending("--dump-cubin"); }
