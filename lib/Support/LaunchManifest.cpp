@@ -440,12 +440,43 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   return Error::success();
 }
 
+/// llvm::json keeps one of two equal keys silently; a manifest with a key
+/// twice is ambiguous, so it is refused.  \p Text is valid JSON already, so
+/// a key is a string followed by ':' inside an object.
+static Error checkDuplicateKeys(StringRef Text, StringRef FileName) {
+  // One entry per open object ('{') or array ('['); objects keep their keys.
+  SmallVector<std::pair<bool, StringSet<>>, 4> Stack;
+  for (size_t I = 0, E = Text.size(); I < E; ++I) {
+    char C = Text[I];
+    if (C == '{' || C == '[') {
+      Stack.emplace_back(C == '{', StringSet<>());
+    } else if ((C == '}' || C == ']') && !Stack.empty()) {
+      Stack.pop_back();
+    } else if (C == '"') {
+      size_t Begin = ++I;
+      while (I < E && Text[I] != '"')
+        I += Text[I] == '\\' ? 2 : 1;
+      StringRef Str = Text.slice(Begin, std::min(I, E));
+      size_t Next = Text.find_first_not_of(" \t\r\n", I + 1);
+      bool IsKey = Next != StringRef::npos && Text[Next] == ':';
+      if (IsKey && !Stack.empty() && Stack.back().first &&
+          !Stack.back().second.insert(Str).second)
+        return makeError(FileName + ": field '" + Str + "'" +
+                         (Stack.size() > 1 ? " (in a parameter)" : "") +
+                         ": appears more than once");
+    }
+  }
+  return Error::success();
+}
+
 Expected<LaunchManifest> parseLaunchManifest(StringRef Text,
                                              StringRef FileName) {
   Expected<json::Value> Root = json::parse(Text);
   if (!Root)
     return makeError(FileName +
                      ": invalid JSON: " + toString(Root.takeError()));
+  if (Error E = checkDuplicateKeys(Text, FileName))
+    return E;
   return Reader(FileName).read(*Root);
 }
 

@@ -237,6 +237,11 @@ TEST(LaunchManifest, EveryValidationError) {
       {"{\"name\": \"A\", \"role\": \"A\", \"offset\": 8, \"size\": 8},", "",
        "field 'params': expected a parameter of role A, found none"},
       {"\"params\": [", "\"params\": 3, \"y\": [", "field 'y': unknown field"},
+      // A key twice (llvm::json would keep one of them silently).
+      {"\"m\": 2048", "\"m\": 2048, \"m\": 1024",
+       "field 'm': appears more than once"},
+      {"\"role\": \"A\"", "\"role\": \"A\", \"role\": \"B\"",
+       "field 'role' (in a parameter): appears more than once"},
   };
   for (const BadCase &C : Cases) {
     std::string Msg = errorOf(mutate(C.From, C.To));
@@ -257,6 +262,23 @@ TEST(LaunchManifest, EveryValidationError) {
                                 "and B pointers"),
             std::string::npos)
       << errorOf(Empty);
+}
+
+TEST(LaunchManifest, DuplicateKeyCheckReadsOnlyKeys) {
+  // Values equal to a key, in objects and arrays, and escaped quotes inside
+  // strings, are not duplicate keys.
+  std::string S =
+      mutate("\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": \"m\"");
+  const std::string From = "{\"name\": \"C\"";
+  S.replace(S.find(From), From.size(), "{\"name\": \"m\"");
+  Expected<LaunchManifest> M = parseLaunchManifest(S, "x.json");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(M->Kernel, "m");
+  EXPECT_EQ(M->Params[0].Name, "m");
+  std::string T = mutate("\"name\": \"B\"", "\"name\": \"B\\\": 1, \\\"name\"");
+  M = parseLaunchManifest(T, "x.json");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(M->Params[2].Name, "B\": 1, \"name");
 }
 
 TEST(LaunchManifest, ParamsNotAnArray) {
