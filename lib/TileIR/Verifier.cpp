@@ -325,7 +325,6 @@ private:
     for (const Attr &A : O.Attrs) {
       StringRef Spec;
       SmallVector<StringRef, 8> All;
-      (std::string(S->Required) + " " + S->Optional);
       StringRef(S->Required).split(All, ' ', -1, false);
       StringRef(S->Optional).split(All, ' ', -1, false);
       for (StringRef R : All)
