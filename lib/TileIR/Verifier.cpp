@@ -181,6 +181,8 @@ private:
   const SourceMgr &SM;
   StringSet<> Defined;
   Optional<Problem> Prob;
+  Optional<TileParams> Tile;
+  bool InLoop = false;
 
   Error err(SMLoc Loc, const Twine &Msg) {
     return makeSourceError(SM, Loc, Msg);
@@ -323,7 +325,6 @@ private:
     for (const Attr &A : O.Attrs) {
       StringRef Spec;
       SmallVector<StringRef, 8> All;
-      (std::string(S->Required) + " " + S->Optional);
       StringRef(S->Required).split(All, ' ', -1, false);
       StringRef(S->Optional).split(All, ' ', -1, false);
       for (StringRef R : All)
@@ -423,6 +424,7 @@ private:
       if (auto Bad = checkTileRange(*T))
         return err(TileOp->Loc, Bad->Message);
     }
+    Tile = T;
     std::vector<Op> Derived;
     if (T) {
       Derived = makeTilingOps(*Prob, *T, MM.Loc);
@@ -442,14 +444,63 @@ private:
     return Error::success();
   }
 
+  /// The stage ring's numbers: stages and steps in range, a copy's step
+  /// absolute outside the loop and relative (ahead=) inside it.
+  Error verifyRing(const Op &O) {
+    if (!Tile || (O.Name != "tp.step" && O.Name != "tp.copy" &&
+                  O.Name != "tp.products" && O.Name != "tp.ldgsts"))
+      return Error::success();
+    int64_t Stages = Tile->Stages, Steps = Prob->K / 32;
+    if (const Attr *A = O.getAttr("stage"))
+      if (A->Val.I >= Stages)
+        return err(A->Val.Loc, formatv("stage = {0} is out of range: the tile "
+                                       "has {1} stages",
+                                       A->Val.I, Stages));
+    if (const Attr *A = O.getAttr("step"))
+      if (A->Val.I >= Steps)
+        return err(A->Val.Loc, formatv("step = {0} is out of range: K = {1} "
+                                       "has {2} steps of 32",
+                                       A->Val.I, Prob->K, Steps));
+    if (O.Name == "tp.copy") {
+      bool Step = O.getAttr("step"), Ahead = O.getAttr("ahead");
+      if (InLoop && (Step || !Ahead))
+        return err(O.Loc, "a copy in the loop names its step relative to the "
+                          "current one: expected ahead=, not step=");
+      if (!InLoop && (Ahead || !Step))
+        return err(O.Loc, "a copy outside the loop names its step: expected "
+                          "step=, not ahead=");
+      if (Ahead && *O.getInt("ahead") != Stages - 1)
+        return err(O.getAttr("ahead")->Val.Loc,
+                   formatv("copies run stages - 1 = {0} steps ahead, found {1}",
+                           Stages - 1, *O.getInt("ahead")));
+    }
+    if (O.Name == "tp.ldgsts") {
+      int64_t Chunks =
+          O.getWord("operand") == "a" ? Tile->chunksA() : Tile->chunksB();
+      if (*O.getInt("chunk") >= Chunks)
+        return err(O.getAttr("chunk")->Val.Loc,
+                   formatv("chunk = {0} is out of range: a thread copies {1} "
+                           "chunks of {2}",
+                           *O.getInt("chunk"), Chunks,
+                           O.getWord("operand") == "a" ? "A" : "B"));
+    }
+    return Error::success();
+  }
+
   Error verifyTree(const Op &O, StringRef Parent) {
     if (Error E = verifySchema(O, Parent))
       return E;
     if (Error E = verifyOperands(O))
       return E;
+    if (Error E = verifyRing(O))
+      return E;
+    bool WasInLoop = InLoop;
+    if (O.Name == "tp.loop")
+      InLoop = true;
     for (const Op &C : O.Body)
       if (Error E = verifyTree(C, O.Name))
         return E;
+    InLoop = WasInLoop;
     return Error::success();
   }
 };
