@@ -450,9 +450,17 @@ private:
           return false;
         }
         S = skipSpaces(S, SE);
+        bool Again = (Assigned >> K) & 1;
+        int64_t Prev = I.Ops[K];
         const char *E = parseOperand(K, S, SE);
         if (!E)
           return false;
+        if (Again && I.Ops[K] != Prev) {
+          // An operand printed twice must be spelled the same both times.
+          fail(S, "expected the same operand as before");
+          return false;
+        }
+        Assigned |= 1u << K;
         S = E;
         T += 2;
         continue;
@@ -563,10 +571,17 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
+  bool UGuard = false;
+  const char *GuardPos = nullptr;
   if (S < SE && *S == '@') {
     const char *P = S + 1;
     if (P < SE && *P == '!') {
       I.GuardNeg = true;
+      ++P;
+    }
+    GuardPos = P;
+    if (P < SE && *P == 'U') {
+      UGuard = true;
       ++P;
     }
     if (P < SE && *P == 'P' && P + 1 < SE && P[1] == 'T') {
@@ -601,10 +616,20 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
   Matcher M(I, Addr);
+  bool GuardKindMismatch = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
+    if (GuardPos && InstrInfos[MatchList[K]].UniformGuard != UGuard) {
+      GuardKindMismatch = true;
+      continue;
+    }
     if (M.matchForm(MatchList[K], S, SE))
       return I;
   }
+  if (GuardKindMismatch && !M.FailPos && !M.HardPos)
+    return Err(GuardPos, UGuard ? "this instruction takes a predicate guard "
+                                  "(@Px), not a uniform one"
+                                : "this instruction takes a uniform "
+                                  "predicate guard (@UPx)");
   if (M.HardPos)
     return Err(M.HardPos, M.HardMsg);
   if (M.FailPos)
