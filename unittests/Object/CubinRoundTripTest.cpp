@@ -47,8 +47,9 @@ TEST(CubinRoundTrip, HaveInputs) {
   for (const auto &C : allTestCubins())
     (C.FromPtxas ? Built : Ref)++;
   EXPECT_GE(Ref, 10u);
-  if (!tp::testing::ptxasPath().empty())
+  if (!tp::testing::ptxasPath().empty()) {
     EXPECT_GE(Built, 18u) << "ptxas is installed but failed on some inputs";
+  }
 }
 
 TEST(CubinRoundTrip, Faithful) {
@@ -216,7 +217,6 @@ TEST(CubinRoundTrip, HandWrittenMultiKernelMatchesPtxas) {
 
 TEST(CubinRoundTrip, BuildRejectsBadKernels) {
   Module M;
-  EXPECT_FALSE(!!buildCubin(M) == true && false);
   Expected<CubinFile> Empty = buildCubin(M);
   ASSERT_FALSE(!!Empty);
   EXPECT_NE(toString(Empty.takeError()).find("at least one kernel"),
