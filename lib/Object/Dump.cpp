@@ -294,6 +294,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
     if (K.MaxThreads)
       OS << "; maxntid " << (*K.MaxThreads)[0] << "," << (*K.MaxThreads)[1]
          << "," << (*K.MaxThreads)[2];
+    if (K.CtaidZUsed)
+      OS << "; ctaid.z used";
     if (K.ReqNTid)
       OS << "; reqntid " << (*K.ReqNTid)[0] << "," << (*K.ReqNTid)[1] << ","
          << (*K.ReqNTid)[2];

@@ -206,6 +206,8 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
       if (K.ReqNTid)
         OS << ".reqntid " << (*K.ReqNTid)[0] << " " << (*K.ReqNTid)[1] << " "
            << (*K.ReqNTid)[2] << "\n";
+      if (K.CtaidZUsed)
+        OS << ".ctaidz_used\n";
       if (K.FrameSize)
         OS << ".frame_size " << K.FrameSize << "\n";
       if (K.MinStackSize)
@@ -496,6 +498,7 @@ Expected<CubinFile> Parser::run() {
                                     ".barriers", ".shared", true)
                              .Cases(".max_threads", ".reqntid", ".frame_size",
                                     ".min_stack_size", ".end_kernel", true)
+                             .Case(".ctaidz_used", true)
                              .Default(false);
     bool InRawCode = F == Form::Raw && RawSec && RawSecIsCode &&
                      !StringSwitch<bool>(First)
@@ -749,6 +752,10 @@ Expected<CubinFile> Parser::run() {
           return err(Toks[2].Text, "expected align=<power of two>");
         K->SharedAlign = Al;
       }
+    } else if (D == ".ctaidz_used") {
+      if (Toks.size() != 1)
+        return err(Toks[1].Text, "'.ctaidz_used' takes no operand");
+      K->CtaidZUsed = true;
     } else if (D == ".max_threads" || D == ".reqntid") {
       if (Toks.size() != 4)
         return err(D, "expected '" + D + " <x> <y> <z>'");
@@ -760,6 +767,8 @@ Expected<CubinFile> Parser::run() {
         V[I] = *X;
       }
       (D == ".reqntid" ? K->ReqNTid : K->MaxThreads) = V;
+      if (K->ReqNTid && K->MaxThreads)
+        return err(D, "'.max_threads' and '.reqntid' exclude each other");
     } else {
       return err(D, "unknown directive '" + D + "'");
     }
