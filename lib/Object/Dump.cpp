@@ -1,4 +1,12 @@
 //===- Dump.cpp - Human-readable cubin dump -------------------------------===//
+///
+/// \file
+/// Straight-line printing of a validated CubinFile (docs/dump-cubin.md).
+/// The only parsing done here is of .nv.info records and, through
+/// interpretCubin, of the notes and .debug_frame; their errors are
+/// returned, never printed half-way without a message.
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/Object/Dump.h"
 #include "tp/Object/Module.h"

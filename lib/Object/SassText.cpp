@@ -183,7 +183,12 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
        << " " << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
        << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
     for (const Kernel &K : M.Kernels) {
-      OS << "\n.kernel " << K.Name << "\n";
+      // Plain names as they are; anything else (possible in a cubin we
+      // read) as a string.
+      bool Plain = !K.Name.empty() && all_of(K.Name, [](char C) {
+        return isAlnum(C) || C == '_' || C == '$' || C == '.';
+      }) && K.Name[0] != '.' && K.Name[0] != '"';
+      OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
       for (const KernelParam &P : K.Params) {
         OS << ".param " << P.Offset << " " << P.Size;
         if (P.Index)
@@ -675,8 +680,9 @@ Expected<CubinFile> Parser::run() {
       if (K)
         return err(D, "'.kernel' inside kernel '" + K->Name +
                           "' (missing '.end_kernel')");
-      if (Toks.size() != 2)
-        return err(D, "expected '.kernel <name>'");
+      if (Toks.size() != 2 || Toks[1].Value.empty())
+        return err(D, "expected '.kernel <name>' (a quoted string for a "
+                      "name with other characters)");
       for (const Kernel &O : M.Kernels)
         if (O.Name == Toks[1].Value)
           return err(Toks[1].Text, "kernel '" + O.Name + "' defined twice");
