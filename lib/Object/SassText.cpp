@@ -810,6 +810,25 @@ Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
   return P.run();
 }
 
+Error disassembleCubin(ArrayRef<uint8_t> Bytes, raw_ostream &OS,
+                       const SassOptions &Opts) {
+  Expected<CubinFile> F = readCubinFile(Bytes);
+  if (!F)
+    return F.takeError();
+  return printSass(*F, OS, Opts);
+}
+
+Expected<std::vector<uint8_t>> assembleCubin(SourceMgr &SM, unsigned BufferID,
+                                             const SassOptions &Opts) {
+  Expected<CubinFile> F = parseSass(SM, BufferID, Opts);
+  if (!F)
+    return F.takeError();
+  std::vector<uint8_t> Out;
+  if (Error E = writeCubinFile(*F, Out))
+    return E;
+  return Out;
+}
+
 Expected<CubinFile> parseSassString(StringRef Text, StringRef Name,
                                     const SassOptions &Opts) {
   SourceMgr SM;
