@@ -108,7 +108,8 @@ TEST(CubinRoundTrip, FromModelIsByteExact) {
     EXPECT_EQ(firstDiff(C.Bytes, Out), -1);
     ++Built;
   }
-  EXPECT_GE(Built, 7u);
+  // 7 reference cubins; with ptxas 11 more from the PTX inputs.
+  EXPECT_GE(Built, tp::testing::ptxasPath().empty() ? 7u : 18u);
 }
 
 TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
