@@ -292,6 +292,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
                          " (offset " + Twine(P.Offset) + ", size " +
                          Twine(P.Size) + ") cannot be encoded");
     }
+    if (K.FrameSize || K.MinStackSize)
+      return makeError("kernel '" + K.Name + "': stack frames are not "
+                       "supported (frame " + Twine(K.FrameSize) +
+                       " bytes; ptxas's .debug_frame for them is not "
+                       "modelled)");
+    if (K.MaxThreads && K.ReqNTid)
+      return makeError("kernel '" + K.Name + "': .maxntid and .reqntid "
+                       "cannot both be given (ptxas rejects it too)");
     if (T->ParamBase + K.paramBytes() > 0xffff)
       return makeError("kernel '" + K.Name + "': parameters too large");
   }
@@ -474,7 +482,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
     if (!K.ExitOffsets.empty())
       R.push_back(NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS,
                                      K.ExitOffsets));
-    // UNVERIFIED: the order of MAX_THREADS and REQNTID when both are given.
+    if (K.CtaidZUsed)
+      R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
     if (K.MaxThreads)
       R.push_back(NvInfoRecord::sval(NvAttr::MAX_THREADS, *K.MaxThreads));
     if (K.ReqNTid)
@@ -738,6 +747,9 @@ Expected<Module> interpretCubin(const CubinFile &F) {
           break;
         case NvAttr::EXIT_INSTR_OFFSETS:
           K.ExitOffsets = W;
+          break;
+        case NvAttr::CTAIDZ_USED:
+          K.CtaidZUsed = true;
           break;
         case NvAttr::MAX_THREADS:
           if (W.size() == 3)

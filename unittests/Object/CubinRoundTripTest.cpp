@@ -94,6 +94,13 @@ TEST(CubinRoundTrip, FromModelIsByteExact) {
     Expected<Module> M = interpretCubin(*F);
     ASSERT_TRUE(!!M) << toString(M.takeError());
     Expected<CubinFile> G = buildCubin(*M);
+    if (StringRef(C.Path).contains("stack_frame")) {
+      // The one known gap: kernels with a stack frame.
+      ASSERT_FALSE(!!G);
+      EXPECT_NE(toString(G.takeError()).find("stack frames are not supported"),
+                std::string::npos);
+      continue;
+    }
     ASSERT_TRUE(!!G) << toString(G.takeError());
     std::vector<uint8_t> Out;
     ASSERT_FALSE(!!writeCubinFile(*G, Out));
@@ -101,7 +108,8 @@ TEST(CubinRoundTrip, FromModelIsByteExact) {
     EXPECT_EQ(firstDiff(C.Bytes, Out), -1);
     ++Built;
   }
-  EXPECT_GE(Built, 7u);
+  // 7 reference cubins; with ptxas 11 more from the PTX inputs.
+  EXPECT_GE(Built, tp::testing::ptxasPath().empty() ? 7u : 18u);
 }
 
 TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
@@ -111,7 +119,7 @@ TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
     SCOPED_TRACE(C.Path);
     Expected<CubinFile> F = readCubinFile(C.Bytes);
     ASSERT_TRUE(!!F);
-    if (C.Relocatable || F->Header.sm() == 90)
+    if (!tp::testing::expectBuildable(C, F->Header.sm()))
       continue;
     Expected<Module> M = interpretCubin(*F);
     ASSERT_TRUE(!!M) << toString(M.takeError());
