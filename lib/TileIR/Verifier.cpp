@@ -75,9 +75,9 @@ std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
   Ops.push_back(Chunks);
   Op Shared("tp.shared", Loc);
   Shared.setInt("bytes", T.sharedBytes())
-      .setInt("stage", T.stageBytes())
-      .setInt("a", 0)
-      .setInt("b", T.tileBytesA());
+      .setInt("stage_bytes", T.stageBytes())
+      .setInt("a_offset", 0)
+      .setInt("b_offset", T.tileBytesA());
   Ops.push_back(Shared);
   Op Regs("tp.registers", Loc);
   Regs.setInt("count", T.registers());
@@ -118,7 +118,8 @@ const Schema Schemas[] = {
     {"tp.block", "tp.matmul", "m n warps", "", 0, 0, false, false},
     {"tp.warp", "tp.matmul", "m n mma:w", "", 0, 0, false, false},
     {"tp.chunks", "tp.matmul", "a b bytes", "", 0, 0, false, false},
-    {"tp.shared", "tp.matmul", "bytes stage a b", "", 0, 0, false, false},
+    {"tp.shared", "tp.matmul", "bytes stage_bytes a_offset b_offset", "", 0,
+     0, false, false},
     {"tp.registers", "tp.matmul", "count", "", 0, 0, false, false},
     {"tp.pipeline", "tp.matmul", "stages ahead wait steps iterations", "", 0,
      0, false, false},

@@ -74,7 +74,7 @@ void registerToys() {
     StringRef T = SM.getMemoryBuffer(ID)->getBuffer();
     if (T.drop_front(6).trim().getAsInteger(10, U->N))
       return makeError("bad count");
-    return std::move(U);
+    return U;
   };
   Count.Print = [](const IRUnit &U, raw_ostream &OS) {
     OS << "count " << static_cast<const CountUnit &>(U).N << "\n";

@@ -42,8 +42,9 @@ struct Case {
 };
 
 std::string name(const Case &C) {
-  return std::string(C.Tile) + "_A" + layoutName(C.A).str() + "_B" +
-         layoutName(C.B).str();
+  std::string Tile = C.Tile;
+  std::replace(Tile.begin(), Tile.end(), ',', '_');
+  return Tile + "_A" + layoutName(C.A).str() + "_B" + layoutName(C.B).str();
 }
 
 /// The pipeline's output for a product of M x N x K.
@@ -268,7 +269,8 @@ TEST_P(AddressModel, SwizzledAddresses) {
 
 std::vector<Case> allCases() {
   std::vector<Case> Cases;
-  for (const char *Tile : {"large", "small", "128x64", "256x128"})
+  for (const char *Tile :
+       {"large", "small", "128x64", "256x128", "2,2,2,4,3", "2,4,2,4,2"})
     for (Layout A : {Layout::Rows, Layout::Columns})
       for (Layout B : {Layout::Rows, Layout::Columns})
         Cases.push_back({Tile, A, B});
