@@ -47,6 +47,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/ADT/Statistic.h"
 
 using namespace llvm;
 
@@ -87,8 +88,6 @@ cl::opt<bool> PrintAfterAll("print-after-all",
 cl::opt<std::string> StopAfter("stop-after",
                                cl::desc("Stop after PASS, print its IR"),
                                cl::value_desc("PASS"), cl::cat(LlcCat));
-cl::opt<bool> Stats("stats", cl::desc("Print static schedule figures"),
-                    cl::cat(LlcCat));
 cl::opt<bool> PrintPipeline("print-pipeline",
                             cl::desc("Print the pass pipeline and stop"),
                             cl::cat(LlcCat));
@@ -400,7 +399,8 @@ int main(int argc, char **argv) {
     return fail(std::move(E));
   if (Error E = F.resolveBranches())
     return fail(std::move(E));
-  if (Stats)
+  // -stats is LLVM Support's own flag.
+  if (AreStatisticsEnabled())
     printStats(F, errs());
 
   if (Filetype == Asm) {
