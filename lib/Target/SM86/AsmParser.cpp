@@ -50,6 +50,7 @@ public:
     I.Ctrl.Reuse = 0;
     Assigned = 0;
     const char *T = Templates[Form];
+    TStart = T;
     return match(T, T + std::strlen(T), S, SE, /*Top=*/true);
   }
 
@@ -62,6 +63,7 @@ private:
   Instruction &I;
   uint64_t Addr;
   const InstrInfo *II = nullptr;
+  const char *TStart = nullptr;
   uint32_t Assigned = 0;
 
   void fail(const char *P, const Twine &Msg) {
@@ -436,7 +438,18 @@ private:
             int64_t SavedV = I.Ops[K];
             I.Ops[K] = ME.Value;
             Assigned |= 1u << K;
-            if (match(T + 2, TE, S + L, SE, Top))
+            size_t Skip = L;
+            // `|R6|.reuse`: a closing modifier right after a register may be
+            // followed by that register's reuse suffix.
+            if (Again && L && T - 2 >= TStart && T[-2] == '$') {
+              const OperandInfo &PO = II->Operands[T[-1] - 'a'];
+              if (PO.Kind == OperandKind::GPR && PO.ReuseSlot >= 0 &&
+                  StringRef(S + L, SE - S - L).startswith(".reuse")) {
+                I.Ctrl.Reuse |= 1 << PO.ReuseSlot;
+                Skip += 6;
+              }
+            }
+            if (match(T + 2, TE, S + Skip, SE, Top))
               return true;
             Assigned = SavedA;
             I.Ctrl.Reuse = SavedR;
@@ -571,10 +584,17 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
+  bool UGuard = false;
+  const char *GuardPos = nullptr;
   if (S < SE && *S == '@') {
     const char *P = S + 1;
     if (P < SE && *P == '!') {
       I.GuardNeg = true;
+      ++P;
+    }
+    GuardPos = P;
+    if (P < SE && *P == 'U') {
+      UGuard = true;
       ++P;
     }
     if (P < SE && *P == 'P' && P + 1 < SE && P[1] == 'T') {
@@ -609,10 +629,20 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
   Matcher M(I, Addr);
+  bool GuardKindMismatch = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
+    if (GuardPos && InstrInfos[MatchList[K]].UniformGuard != UGuard) {
+      GuardKindMismatch = true;
+      continue;
+    }
     if (M.matchForm(MatchList[K], S, SE))
       return I;
   }
+  if (GuardKindMismatch && !M.FailPos && !M.HardPos)
+    return Err(GuardPos, UGuard ? "this instruction takes a predicate guard "
+                                  "(@Px), not a uniform one"
+                                : "this instruction takes a uniform "
+                                  "predicate guard (@UPx)");
   if (M.HardPos)
     return Err(M.HardPos, M.HardMsg);
   if (M.FailPos)
