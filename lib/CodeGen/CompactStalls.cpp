@@ -394,8 +394,10 @@ Error Compactor::run() {
     record(I);
   }
 
+  // Nothing follows an EXIT: no drain.
+  bool Drain = Opts.Drain && P.back().Kind != SpecialKind::Exit;
   // Drain: register scoreboards still in flight are waited for by a NOP.
-  if (Opts.Drain && !P.empty()) {
+  if (Drain) {
     Need N;
     for (unsigned B = 0; B < NumScoreboards; ++B)
       for (const SBEntry &E : Pending[B])
@@ -424,7 +426,7 @@ Error Compactor::run() {
   StallReason EndWhy = Opts.Conservative ? StallReason::Conservative
                        : minStall(P[Last]) > 1 ? StallReason::ExecLatency
                                                : StallReason::MinIssue;
-  if (Opts.Drain) {
+  if (Drain) {
     auto Bound = [&](int64_t C) {
       if (C > End) {
         End = C;
