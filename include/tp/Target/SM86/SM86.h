@@ -117,6 +117,9 @@ struct OperandInfo {
   int8_t ReuseSlot;   ///< reuse flag (0..3) shown as ".reuse", -1 if none
   uint8_t Bits;       ///< field width in bits (0: fixed, not encoded)
   uint16_t ModTable;  ///< Modifier/SReg: index into the spelling tables
+  /// An address component nvdisasm leaves out when it holds its default
+  /// (RZ, URZ, offset 0): `[R2]` for `[R2+URZ+0x0]`.
+  bool Optional;
 };
 
 /// Scheduling class of a form (td/SM86/SM86Schedule.td).
@@ -155,6 +158,9 @@ unsigned getNumOpcodes();
 const InstrInfo &getInstrInfo(Opcode Op);
 /// Form by td def name (e.g. "HMMA_16816_F32"); false if there is none.
 bool lookupOpcode(llvm::StringRef Name, Opcode &Op);
+/// Whether some form has base mnemonic \p Mnemonic (e.g. "IMAD").
+bool isSupportedMnemonic(llvm::StringRef Mnemonic);
+
 /// Spelling of modifier/special-register code \p Value for operand
 /// \p OpIdx of \p Op; empty if the value has no spelling (not encodable).
 llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
