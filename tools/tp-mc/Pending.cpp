@@ -16,6 +16,4 @@ static int pending(StringRef What) {
   return 1;
 }
 
-int tp::mc::runAssemble(const Options &) { return pending("--assemble"); }
-int tp::mc::runDisassemble(const Options &) { return pending("--disassemble"); }
 int tp::mc::runDumpCubin(const Options &) { return pending("--dump-cubin"); }

@@ -1,0 +1,1 @@
+//===- ControlInstrs.td ---*- tablegen -*-===//

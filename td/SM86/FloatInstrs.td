@@ -1,0 +1,1 @@
+//===- FloatInstrs.td ---*- tablegen -*-===//

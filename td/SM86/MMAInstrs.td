@@ -1,0 +1,1 @@
+//===- MMAInstrs.td ---*- tablegen -*-===//

@@ -1,0 +1,1 @@
+//===- MemoryInstrs.td ---*- tablegen -*-===//

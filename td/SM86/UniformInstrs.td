@@ -1,0 +1,1 @@
+//===- UniformInstrs.td ---*- tablegen -*-===//
