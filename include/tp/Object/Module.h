@@ -1,0 +1,153 @@
+//===- Module.h - The kernels of a cubin, read and laid out -----*- C++ -*-===//
+///
+/// \file
+/// The interpreted model of an executable cubin: its target, tool note and
+/// kernels (name, code, parameters, registers, barriers, shared memory,
+/// EXIT offsets, launch bounds).  Two functions connect it to the
+/// container level (CubinFile.h):
+///
+///  * interpretCubin reads the model out of a CubinFile (sections
+///    .text.K, .nv.info[.K], .nv.shared.K, .debug_frame, the notes);
+///  * buildCubin writes a CubinFile from scratch with exactly ptxas 13's
+///    section set, order, flags, links, alignment, string tables, symbols,
+///    .nv.info records, notes, .debug_frame, .nv.callgraph, .nv.rel.action
+///    and program headers (SASS_FACTS.md 3.1-3.9, checked byte for byte
+///    against ptxas output in unittests/Object).
+///
+/// Nothing here decodes instructions: EXIT offsets and the end of the
+/// first basic block (CfaBlockEnd, used by .debug_frame) are inputs.
+/// scanControlFlow() computes them through an InstrClassifier, the one
+/// place where an instruction word is looked at.
+///
+/// Dynamic shared memory is not recorded in a cubin (SASS_FACTS 3.8): the
+/// launcher passes its size at launch and, when static + dynamic exceeds
+/// 48 KiB, must first raise CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+/// (see dynamicSharedLaunchNote).  A kernel that declares dynamic shared
+/// memory gets a (possibly empty) .nv.shared.K section: HasSharedSection.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_OBJECT_MODULE_H
+#define TP_OBJECT_MODULE_H
+
+#include "tp/Object/CubinFile.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Optional.h"
+#include "llvm/Support/Error.h"
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tp {
+namespace object {
+
+/// What differs between targets (data, not code paths).
+struct TargetInfo {
+  unsigned SM;
+  /// Offset of the first kernel parameter in constant bank 0
+  /// (SASS_FACTS 3.7: 0x160 on Ampere, 0x210 on Hopper).
+  uint32_t ParamBase;
+  /// .text.K sh_info carries regs << 24 (sm_80/86); sm_90 leaves it 0.
+  bool RegCountInTextInfo;
+  /// .nv.info.K has SW2861232_WAR (sm_80/86; E).
+  bool HasSW2861232War;
+  /// Value of the unnamed attribute 0x5f (E: 0 on sm_86, 0x101 on sm_90).
+  uint16_t Attr5F;
+  /// The FDE's first advance: the bytes of the stack-pointer set-up
+  /// (E: 0x10 on sm_80/86, none on sm_90).
+  uint32_t FramePrologueBytes;
+  /// buildCubin supports this target (sm_90's extra sections are another
+  /// issue's: SASS_FACTS 3.3).
+  bool CanBuild;
+};
+
+/// The TargetInfo of sm_\p SM, or null when unknown.
+const TargetInfo *getTargetInfo(unsigned SM);
+
+/// e_flags that ptxas 13 writes for sm_\p SM: 0x06000004 | SM << 8
+/// (SASS_FACTS 3.1; 0x06005604 for sm_86).
+uint32_t makeEFlags(unsigned SM);
+
+/// One kernel parameter (a KPARAM_INFO record).
+struct KernelParam {
+  uint32_t Offset = 0; ///< from the start of the parameter block
+  uint32_t Size = 0;   ///< bytes
+  uint32_t Index = 0;  ///< KPARAM_INFO word 0 (always 0 from ptxas 13)
+  uint32_t Flags = 0;  ///< KPARAM_INFO word 2 bits 0..11 (0 from ptxas 13)
+};
+
+/// One __global__ kernel.
+struct Kernel {
+  std::string Name;
+  std::vector<uint8_t> Code;        ///< .text.K, already padded to 128 B
+  std::vector<KernelParam> Params;  ///< in ordinal order
+  unsigned RegCount = 0;
+  unsigned NumBarriers = 0;         ///< NUM_BARRIERS, omitted when 0
+  unsigned MaxRegCount = 0xff;      ///< MAXREG_COUNT (.maxnreg or 0xff)
+  uint64_t SharedBytes = 0;         ///< static shared memory
+  uint64_t SharedAlign = 16;        ///< .nv.shared.K alignment
+  bool HasSharedSection = false;    ///< forced on when SharedBytes > 0
+  std::vector<uint32_t> ExitOffsets;
+  /// Byte offset just past the first BRA or EXIT (ptxas puts the FDE's
+  /// DW_CFA_def_cfa there; E, every reference cubin).
+  uint32_t CfaBlockEnd = 0;
+  llvm::Optional<std::array<uint32_t, 3>> MaxThreads; ///< .maxntid
+  llvm::Optional<std::array<uint32_t, 3>> ReqNTid;    ///< .reqntid
+  uint32_t FrameSize = 0;
+  uint32_t MinStackSize = 0;
+
+  /// CBANK_PARAM_SIZE: the end of the last parameter.
+  uint32_t paramBytes() const;
+  bool emitsSharedSection() const { return HasSharedSection || SharedBytes; }
+};
+
+/// The .note.nv.tkinfo strings (SASS_FACTS 3.9).
+struct ToolNote {
+  uint32_t Format = 2;
+  std::string ObjectName;
+  std::string Tool = "tp";
+  std::string Version = "tp 0.1.0 (tensor-core backend for NVIDIA sm_86)";
+  std::string BuildId = "";
+  std::string Options = "-arch sm_86 ";
+};
+
+/// A cubin's kernels and what is global to them.
+struct Module {
+  unsigned SM = 86;
+  uint32_t CudaApiVersion = 0x82; ///< 130 = CUDA 13.0 (E)
+  ToolNote Tool;
+  std::vector<Kernel> Kernels;    ///< in section order
+};
+
+/// Reads the model out of an executable sm_80/86 cubin.  Fails, naming
+/// the place, on what the model cannot represent.
+llvm::Expected<Module> interpretCubin(const CubinFile &F);
+
+/// Builds a cubin from scratch in ptxas 13's layout.
+llvm::Expected<CubinFile> buildCubin(const Module &M);
+
+/// The one interface to instruction words that this layer uses.
+class InstrClassifier {
+public:
+  virtual ~InstrClassifier();
+  /// True for an EXIT (predicated or not).
+  virtual bool isExit(llvm::ArrayRef<uint8_t> Word) const = 0;
+  /// True for an instruction that ends a basic block (BRA, EXIT, ...).
+  virtual bool endsBlock(llvm::ArrayRef<uint8_t> Word) const = 0;
+};
+
+/// The default classifier: the 12-bit opcode field only (SASS_FACTS 1.4:
+/// EXIT 0x94d, BRA 0x947).  The ISA layer may supply its own.
+const InstrClassifier &getOpcodeClassifier();
+
+/// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
+void scanControlFlow(Kernel &K, const InstrClassifier &C);
+
+/// A one-line note on what a launcher must set for \p DynamicBytes of
+/// dynamic shared memory (nothing is recorded in the cubin).
+std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes);
+
+} // namespace object
+} // namespace tp
+
+#endif // TP_OBJECT_MODULE_H

@@ -1,0 +1,80 @@
+//===- NvInfo.h - .nv.info attribute records --------------------*- C++ -*-===//
+///
+/// \file
+/// A .nv.info section (module-wide `.nv.info` or per-kernel `.nv.info.K`;
+/// also sm_90's `.nv.compat`) is a list of records
+///
+///   u8 format, u8 attribute, payload
+///
+/// with format 1 NVAL (two zero bytes follow), 2 BVAL (one byte and a pad
+/// byte), 3 HVAL (a u16), 4 SVAL (a u16 length, then that many bytes,
+/// a list of u32 for every attribute ptxas 13 writes).  Sources:
+/// SASS_FACTS.md 3.6 (CuAssembler CuNVInfo.py, denvdis; checked against
+/// every reference cubin).  Records round-trip exactly: parse then
+/// serialize gives the same bytes, including the 16-bit value of NVAL and
+/// BVAL records.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_OBJECT_NVINFO_H
+#define TP_OBJECT_NVINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <vector>
+
+namespace tp {
+namespace object {
+
+/// Attribute numbers (EIATTR_*).
+enum class NvAttr : uint8_t {
+#define TP_EIATTR(Name, Number, Format) Name = Number,
+#include "tp/Object/NvInfoAttributes.def"
+  Unnamed5F = 0x5f, ///< new in CUDA 13, unnamed (SASS_FACTS 3.6)
+};
+
+/// Record formats.
+enum class NvFormat : uint8_t { NVal = 1, BVal = 2, HVal = 3, SVal = 4 };
+
+/// One record.
+struct NvInfoRecord {
+  uint8_t Format = 0;
+  uint8_t Attr = 0;
+  uint16_t Value = 0;            ///< formats 1-3: the 16 bits after the key
+  std::vector<uint8_t> Payload;  ///< format 4: the bytes after the length
+
+  static NvInfoRecord nval(NvAttr A);
+  static NvInfoRecord bval(NvAttr A, uint8_t V);
+  static NvInfoRecord hval(NvAttr A, uint16_t V);
+  static NvInfoRecord sval(NvAttr A, llvm::ArrayRef<uint32_t> Words);
+
+  NvAttr attr() const { return static_cast<NvAttr>(Attr); }
+  /// Format 4 payload as u32 words (a trailing partial word is dropped).
+  std::vector<uint32_t> words() const;
+  bool operator==(const NvInfoRecord &O) const {
+    return Format == O.Format && Attr == O.Attr && Value == O.Value &&
+           Payload == O.Payload;
+  }
+};
+
+/// "REGCOUNT", ..., or "" for an unknown number; 0x5f is "ATTR_5F".
+llvm::StringRef getNvAttrName(uint8_t Attr);
+/// The number for a name (without the EIATTR_ prefix), or -1.
+int lookupNvAttr(llvm::StringRef Name);
+/// "NVAL", "BVAL", "HVAL", "SVAL" or "".
+llvm::StringRef getNvFormatName(uint8_t Format);
+
+/// Parses a section's bytes; \p BaseOffset (its file offset) is used in
+/// messages.  A record that runs past the end or has an unknown format is
+/// an error naming its file offset.
+llvm::Expected<std::vector<NvInfoRecord>>
+parseNvInfo(llvm::ArrayRef<uint8_t> Bytes, uint64_t BaseOffset);
+
+/// The inverse of parseNvInfo.
+std::vector<uint8_t> serializeNvInfo(llvm::ArrayRef<NvInfoRecord> Records);
+
+} // namespace object
+} // namespace tp
+
+#endif // TP_OBJECT_NVINFO_H

@@ -1,0 +1,249 @@
+//===- CubinRoundTripTest.cpp - Read, write, build: byte for byte ---------===//
+///
+/// \file
+/// Over every test cubin (TestCubins.h):
+///  * faithful: readCubinFile then writeCubinFile gives the same bytes;
+///  * model: for every executable sm_80/86 cubin, interpretCubin then
+///    buildCubin (from scratch, ptxas 13's layout) gives the same bytes;
+///  * by hand: a Module written field by field from a kernel's signature
+///    (only the code copied from ptxas) gives ptxas's bytes.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TestCubins.h"
+#include "tp/Object/CubinFile.h"
+#include "tp/Object/Dump.h"
+#include "tp/Object/Module.h"
+#include "tp/Object/NvInfo.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace tp;
+using namespace tp::object;
+using tp::testing::allTestCubins;
+
+namespace {
+
+/// The first differing offset, or -1.
+long firstDiff(const std::vector<uint8_t> &A, const std::vector<uint8_t> &B) {
+  for (size_t I = 0; I < std::min(A.size(), B.size()); ++I)
+    if (A[I] != B[I])
+      return static_cast<long>(I);
+  return A.size() == B.size() ? -1 : static_cast<long>(std::min(A.size(), B.size()));
+}
+
+std::string dump(const CubinFile &F) {
+  std::string S;
+  raw_string_ostream OS(S);
+  consumeError(dumpCubin(F, OS));
+  return OS.str();
+}
+
+TEST(CubinRoundTrip, HaveInputs) {
+  // The reference set alone has 10 cubins; with ptxas we build at least 2
+  // per PTX file.
+  size_t Ref = 0, Built = 0;
+  for (const auto &C : allTestCubins())
+    (C.FromPtxas ? Built : Ref)++;
+  EXPECT_GE(Ref, 10u);
+  if (!tp::testing::ptxasPath().empty())
+    EXPECT_GE(Built, 18u) << "ptxas is installed but failed on some inputs";
+}
+
+TEST(CubinRoundTrip, Faithful) {
+  for (const auto &C : allTestCubins()) {
+    SCOPED_TRACE(C.Path);
+    ASSERT_FALSE(C.Bytes.empty());
+    Expected<CubinFile> F = readCubinFile(C.Bytes);
+    ASSERT_TRUE(!!F) << toString(F.takeError());
+    std::vector<uint8_t> Out;
+    ASSERT_FALSE(!!writeCubinFile(*F, Out));
+    EXPECT_EQ(firstDiff(C.Bytes, Out), -1);
+    // Reading what we wrote gives the same dump.
+    Expected<CubinFile> G = readCubinFile(Out);
+    ASSERT_TRUE(!!G) << toString(G.takeError());
+    EXPECT_EQ(dump(*F), dump(*G));
+  }
+}
+
+TEST(CubinRoundTrip, NvInfoRecordsReserialize) {
+  for (const auto &C : allTestCubins()) {
+    SCOPED_TRACE(C.Path);
+    Expected<CubinFile> F = readCubinFile(C.Bytes);
+    ASSERT_TRUE(!!F) << toString(F.takeError());
+    for (const Section &S : F->Sections) {
+      if (S.Type != SHT_CUDA_INFO && S.Type != SHT_CUDA_COMPAT)
+        continue;
+      Expected<std::vector<NvInfoRecord>> R = parseNvInfo(S.Data, S.Offset);
+      ASSERT_TRUE(!!R) << toString(R.takeError());
+      EXPECT_EQ(serializeNvInfo(*R), S.Data) << S.Name;
+    }
+  }
+}
+
+TEST(CubinRoundTrip, FromModelIsByteExact) {
+  unsigned Built = 0;
+  for (const auto &C : allTestCubins()) {
+    SCOPED_TRACE(C.Path);
+    Expected<CubinFile> F = readCubinFile(C.Bytes);
+    ASSERT_TRUE(!!F) << toString(F.takeError());
+    if (C.Relocatable || F->Header.sm() == 90)
+      continue; // buildCubin: ET_EXEC sm_80/86 only (this issue)
+    Expected<Module> M = interpretCubin(*F);
+    ASSERT_TRUE(!!M) << toString(M.takeError());
+    Expected<CubinFile> G = buildCubin(*M);
+    ASSERT_TRUE(!!G) << toString(G.takeError());
+    std::vector<uint8_t> Out;
+    ASSERT_FALSE(!!writeCubinFile(*G, Out));
+    EXPECT_EQ(dump(*F), dump(*G));
+    EXPECT_EQ(firstDiff(C.Bytes, Out), -1);
+    ++Built;
+  }
+  EXPECT_GE(Built, 7u);
+}
+
+TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
+  // The opcode classifier finds the EXIT offsets ptxas recorded and the
+  // first block end its .debug_frame uses.
+  for (const auto &C : allTestCubins()) {
+    SCOPED_TRACE(C.Path);
+    Expected<CubinFile> F = readCubinFile(C.Bytes);
+    ASSERT_TRUE(!!F);
+    if (C.Relocatable || F->Header.sm() == 90)
+      continue;
+    Expected<Module> M = interpretCubin(*F);
+    ASSERT_TRUE(!!M) << toString(M.takeError());
+    for (const Kernel &K : M->Kernels) {
+      Kernel Copy = K;
+      scanControlFlow(Copy, getOpcodeClassifier());
+      EXPECT_EQ(Copy.ExitOffsets, K.ExitOffsets) << K.Name;
+      EXPECT_EQ(Copy.CfaBlockEnd, K.CfaBlockEnd) << K.Name;
+    }
+  }
+}
+
+/// tiny_store_sm86.ptx: .entry tiny(.param .u64 p0, .param .u32 p1), one
+/// STG, built by ptxas 13 without options.  Every field below is written
+/// from that signature and ptxas's "-v" report (8 registers, no barrier,
+/// no shared memory); only the code bytes are copied.
+TEST(CubinRoundTrip, HandWrittenModuleMatchesPtxas) {
+  std::string Ptx = std::string(TP_SHARED_DIR) + "/reference/ptx/tiny_store_sm86.ptx";
+  std::string Built = tp::testing::runPtxas(Ptx, /*Reloc=*/false);
+  if (Built.empty())
+    GTEST_SKIP() << "ptxas not available";
+  std::vector<uint8_t> Ref = tp::testing::readBytes(Built);
+  Expected<CubinFile> RF = readCubinFile(Ref);
+  ASSERT_TRUE(!!RF) << toString(RF.takeError());
+  int Text = RF->findSection(".text.tiny");
+  ASSERT_GT(Text, 0);
+
+  Module M;
+  M.SM = 86;
+  M.Tool.Tool = "ptxas";
+  M.Tool.Version = "Cuda compilation tools, release 13.0, V13.0.88";
+  M.Tool.BuildId = "Build cuda_13.0.r13.0/compiler.36424714_0";
+  M.Tool.Options = "-arch sm_86 ";
+  Kernel K;
+  K.Name = "tiny";
+  K.Code = RF->Sections[Text].Data;
+  K.Params = {{0, 8, 0, 0}, {8, 4, 0, 0}};
+  K.RegCount = 8;
+  scanControlFlow(K, getOpcodeClassifier());
+  M.Kernels.push_back(K);
+  Expected<CubinFile> G = buildCubin(M);
+  ASSERT_TRUE(!!G) << toString(G.takeError());
+  std::vector<uint8_t> Out;
+  ASSERT_FALSE(!!writeCubinFile(*G, Out));
+  EXPECT_EQ(dump(*RF), dump(*G));
+  EXPECT_EQ(firstDiff(Ref, Out), -1);
+}
+
+/// The same for multi_kernel.ptx's three kernels (sections in the reverse
+/// of PTX order, as ptxas emits them), with the module's dynamic shared
+/// memory giving every kernel a .nv.shared section.
+TEST(CubinRoundTrip, HandWrittenMultiKernelMatchesPtxas) {
+  std::string Built = tp::testing::runPtxas(
+      std::string(TP_OBJECT_INPUTS) + "/multi_kernel.ptx", false);
+  if (Built.empty())
+    GTEST_SKIP() << "ptxas not available";
+  std::vector<uint8_t> Ref = tp::testing::readBytes(Built);
+  Expected<CubinFile> RF = readCubinFile(Ref);
+  ASSERT_TRUE(!!RF) << toString(RF.takeError());
+  auto Code = [&](const char *Name) {
+    int I = RF->findSection(std::string(".text.") + Name);
+    EXPECT_GT(I, 0);
+    return I > 0 ? RF->Sections[I].Data : std::vector<uint8_t>();
+  };
+  Module M;
+  M.Tool.Tool = "ptxas";
+  M.Tool.Version = "Cuda compilation tools, release 13.0, V13.0.88";
+  M.Tool.BuildId = "Build cuda_13.0.r13.0/compiler.36424714_0";
+  M.Tool.Options = "-arch sm_86 ";
+  // ptxas -v: five_params 12 regs 1 barrier; loop_shared 12 regs 1
+  // barrier 256 B smem; noparam 4 regs.
+  Kernel Five;
+  Five.Name = "five_params";
+  Five.Code = Code("five_params");
+  Five.Params = {{0, 8, 0, 0}, {8, 4, 0, 0}, {12, 1, 0, 0}, {16, 4, 0, 0},
+                 {24, 8, 0, 0}};
+  Five.RegCount = 12;
+  Five.NumBarriers = 1;
+  Five.HasSharedSection = true;
+  Kernel Loop;
+  Loop.Name = "loop_shared";
+  Loop.Code = Code("loop_shared");
+  Loop.Params = {{0, 8, 0, 0}, {8, 4, 0, 0}};
+  Loop.RegCount = 12;
+  Loop.NumBarriers = 1;
+  Loop.SharedBytes = 256;
+  Kernel None;
+  None.Name = "noparam";
+  None.Code = Code("noparam");
+  None.RegCount = 4;
+  None.HasSharedSection = true;
+  for (Kernel *K : {&Five, &Loop, &None}) {
+    scanControlFlow(*K, getOpcodeClassifier());
+    M.Kernels.push_back(*K);
+  }
+  Expected<CubinFile> G = buildCubin(M);
+  ASSERT_TRUE(!!G) << toString(G.takeError());
+  std::vector<uint8_t> Out;
+  ASSERT_FALSE(!!writeCubinFile(*G, Out));
+  EXPECT_EQ(dump(*RF), dump(*G));
+  EXPECT_EQ(firstDiff(Ref, Out), -1);
+}
+
+TEST(CubinRoundTrip, BuildRejectsBadKernels) {
+  Module M;
+  EXPECT_FALSE(!!buildCubin(M) == true && false);
+  Expected<CubinFile> Empty = buildCubin(M);
+  ASSERT_FALSE(!!Empty);
+  EXPECT_NE(toString(Empty.takeError()).find("at least one kernel"),
+            std::string::npos);
+  Kernel K;
+  K.Name = "k";
+  K.Code.assign(100, 0);
+  M.Kernels.push_back(K);
+  Expected<CubinFile> Odd = buildCubin(M);
+  ASSERT_FALSE(!!Odd);
+  EXPECT_NE(toString(Odd.takeError()).find("multiple of 128"),
+            std::string::npos);
+  M.SM = 90;
+  Expected<CubinFile> Hopper = buildCubin(M);
+  ASSERT_FALSE(!!Hopper);
+  EXPECT_NE(toString(Hopper.takeError()).find("sm_90"), std::string::npos);
+}
+
+TEST(CubinRoundTrip, DynamicSharedNote) {
+  Kernel K;
+  K.Name = "k";
+  K.SharedBytes = 16 * 1024;
+  EXPECT_EQ(dynamicSharedLaunchNote(K, 32 * 1024),
+            "kernel 'k': launch with sharedMemBytes = 32768");
+  EXPECT_NE(dynamicSharedLaunchNote(K, 64 * 1024)
+                .find("CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to 65536"),
+            std::string::npos);
+}
+
+} // namespace
