@@ -143,7 +143,7 @@ SASSModel::SASSModel(RecordKeeper &RK) {
     } else if (G.Segs.size() != Guard.Segs.size() ||
                GN.Segs.size() != GuardNeg.Segs.size() ||
                (!G.Segs.empty() && G.Segs[0].InstBit != Guard.Segs[0].InstBit)) {
-      PrintFatalError(R->getLoc(), "guard predicate placed differently from "
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "guard predicate placed differently from "
                                    "the first form");
     }
   }
@@ -163,15 +163,15 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     for (unsigned I = 0, E = D->getNumArgs(); I != E; ++I) {
       auto *DI = dyn_cast<DefInit>(D->getArg(I));
       if (!DI || !DI->getDef()->isSubClassOf("OperandType"))
-        PrintFatalError(R->getLoc(), "operand " + Twine(I) +
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand " + Twine(I) +
                                          " is not an OperandType");
       OperandModel O;
       O.Name = std::string(D->getArgNameStr(I));
       if (O.Name.empty())
-        PrintFatalError(R->getLoc(), "unnamed operand");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "unnamed operand");
       for (const OperandModel &P : F.Ops)
         if (P.Name == O.Name)
-          PrintFatalError(R->getLoc(), "duplicate operand $" + O.Name);
+          PrintFatalError(R->getLoc(), R->getName() + ": " + "duplicate operand $" + O.Name);
       O.Type = DI->getDef();
       O.Kind = kindOf(O.Type);
       O.Width = O.Type->getValueAsInt("Width");
@@ -183,19 +183,19 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
         if (It == ModTypes.end())
           ModTypes.push_back(O.Type);
       } else if (O.Kind == "Modifier" || O.Kind == "SReg") {
-        PrintFatalError(R->getLoc(), "operand $" + O.Name +
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
                                          " needs a spelling table");
       }
       const RecordVal *RV = R->getValue(O.Name);
       if (!RV)
-        PrintFatalError(R->getLoc(), "operand $" + O.Name +
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
                                          " has no field of that name");
       if (auto *BT = dyn_cast<BitsRecTy>(RV->getType()))
         O.FieldBits = BT->getNumBits();
       else if (isa<BitRecTy>(RV->getType()))
         O.FieldBits = 1;
       else
-        PrintFatalError(R->getLoc(), "field " + O.Name + " is not bits<N>");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "field " + O.Name + " is not bits<N>");
       F.Ops.push_back(std::move(O));
     }
   };
@@ -205,13 +205,13 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
   // Walk Inst.
   BitsInit *Inst = R->getValueAsBitsInit("Inst");
   if (Inst->getNumBits() != 128)
-    PrintFatalError(R->getLoc(), "Inst must be bits<128>");
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "Inst must be bits<128>");
   for (unsigned B = 0; B < 128; ++B) {
     Init *Bit = Inst->getBit(B);
     bool IsCtl = B >= 105 && B <= 125;
     if (auto *BI = dyn_cast<BitInit>(Bit)) {
       if (IsCtl)
-        PrintFatalError(R->getLoc(), "bit " + Twine(B) +
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
                                          " belongs to the control word");
       F.Mask[B / 64] |= uint64_t(1) << (B % 64);
       if (BI->getValue())
@@ -220,7 +220,7 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     }
     if (isa<UnsetInit>(Bit)) {
       if (!IsCtl && B != 101)
-        PrintFatalError(R->getLoc(), "bit " + Twine(B) +
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
                                          " of Inst is unset (only bit 101 "
                                          "and the control bits may be)");
       continue;
@@ -233,11 +233,11 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     } else if (auto *VI = dyn_cast<VarInit>(Bit)) {
       V = VI->getAsUnquotedString(); // a `bit` field
     } else {
-      PrintFatalError(R->getLoc(), "bit " + Twine(B) + " of Inst is '" +
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) + " of Inst is '" +
                                        Bit->getAsString() + "'");
     }
     if (IsCtl)
-      PrintFatalError(R->getLoc(), "bit " + Twine(B) +
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
                                        " belongs to the control word");
     if (V == "Pg") {
       addSeg(GuardOut->Segs, B, FieldBit);
@@ -260,7 +260,7 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
   }
   for (OperandModel &O : F.Ops) {
     if (O.Segs.empty())
-      PrintFatalError(R->getLoc(), "operand $" + O.Name +
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
                                        " is bound to no bit of Inst");
     unsigned Covered = 0;
     for (const Seg &S : O.Segs)
@@ -271,13 +271,13 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     for (const Seg &S : O.Segs)
       for (unsigned I = 0; I < S.Width; ++I) {
         if (S.FieldBit + I >= 64 || Seen[S.FieldBit + I])
-          PrintFatalError(R->getLoc(), "operand $" + O.Name +
+          PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
                                            " has overlapping bits");
         Seen[S.FieldBit + I] = true;
       }
     for (unsigned I = 0; I < Covered; ++I)
       if (!Seen[I])
-        PrintFatalError(R->getLoc(), "operand $" + O.Name +
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
                                          " does not bind bit " + Twine(I) +
                                          " of its field");
   }
@@ -304,7 +304,7 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     if (I + 1 < Asm.size() && Asm[I + 1] == '{') {
       size_t E = Asm.find('}', I);
       if (E == std::string::npos)
-        PrintFatalError(R->getLoc(), "unterminated ${ in AsmString");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "unterminated ${ in AsmString");
       Name = Asm.substr(I + 2, E - I - 2);
       I = E + 1;
     } else {
@@ -319,7 +319,7 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
       if (F.Ops[K].Name == Name)
         Idx = K;
     if (Idx < 0)
-      PrintFatalError(R->getLoc(), "AsmString names $" + Name +
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString names $" + Name +
                                        ", which is no operand");
     Used[Idx] = true;
     T += '$';
@@ -327,17 +327,17 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
   }
   for (unsigned K = 0; K < F.Ops.size(); ++K)
     if (!Used[K])
-      PrintFatalError(R->getLoc(), "operand $" + F.Ops[K].Name +
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + F.Ops[K].Name +
                                        " is not in the AsmString");
   if (F.Ops.size() > 16)
-    PrintFatalError(R->getLoc(), "more than 16 operands");
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 16 operands");
   F.Template = T;
   size_t E = Asm.find_first_of(". $");
   F.Mnemonic = Asm.substr(0, E);
   if (F.Mnemonic.empty())
-    PrintFatalError(R->getLoc(), "AsmString has no mnemonic");
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString has no mnemonic");
   if ((F.Mask[0] & 0xfff) != 0xfff)
-    PrintFatalError(R->getLoc(), "the opcode bits [0:11] must be fixed");
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "the opcode bits [0:11] must be fixed");
 
   F.Sched = R->getValueAsDef("Sched");
   for (StringRef L : F.Sched->getValueAsListOfStrings("LateRead"))

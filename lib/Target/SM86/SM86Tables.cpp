@@ -63,6 +63,13 @@ bool lookupOpcode(llvm::StringRef Name, Opcode &Op) {
   return false;
 }
 
+bool isSupportedMnemonic(llvm::StringRef Mn) {
+  for (unsigned I = 0; I < NumMnemonics; ++I)
+    if (Mn == Mnemonics[I].Mnemonic)
+      return true;
+  return false;
+}
+
 llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value) {
   const InstrInfo &II = InstrInfos[Op];
   if (OpIdx >= II.NumOperands)

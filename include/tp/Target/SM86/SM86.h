@@ -155,6 +155,9 @@ unsigned getNumOpcodes();
 const InstrInfo &getInstrInfo(Opcode Op);
 /// Form by td def name (e.g. "HMMA_16816_F32"); false if there is none.
 bool lookupOpcode(llvm::StringRef Name, Opcode &Op);
+/// Whether some form has base mnemonic \p Mnemonic (e.g. "IMAD").
+bool isSupportedMnemonic(llvm::StringRef Mnemonic);
+
 /// Spelling of modifier/special-register code \p Value for operand
 /// \p OpIdx of \p Op; empty if the value has no spelling (not encodable).
 llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
