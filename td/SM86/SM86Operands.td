@@ -27,6 +27,8 @@ class OperandType<string kind> {
   bit Signed = 0;         // sign-extend the field
   list<int> Values = [];  // Modifier/SReg: codes ...
   list<string> Names = [];// ... and their spellings
+  bit Optional = 0;       // address component left out at its default
+  int XorMask = 0;        // field = value ^ XorMask (inverted encodings)
 }
 
 class Mod<list<int> values, list<string> names> : OperandType<"Modifier"> {
@@ -41,6 +43,10 @@ def UGPR   : OperandType<"UGPR">;
 def UGPR64 : OperandType<"UGPR"> { let Width = 2; }
 def Pred   : OperandType<"Pred">;
 def UPred  : OperandType<"UPred">;
+// A predicate stored inverted (field = 7 - P, so 0 means PT): LDG's
+// optional trailing predicate [64:66] (`LDG.E.128 R128, [R144], P3` has
+// 4 there; our corpus test).
+def PredInv : OperandType<"Pred"> { let XorMask = 7; }
 def SImm   : OperandType<"Imm"> { let Signed = 1; }
 def UImm   : OperandType<"Imm">;
 def FImm   : OperandType<"FImm">;
@@ -48,11 +54,12 @@ def HImm   : OperandType<"HImm">;
 def CBIdx  : OperandType<"CBankIndex">;
 def CBOff  : OperandType<"CBankOffset">;
 def BrTarget : OperandType<"BranchTarget"> { let Signed = 1; }
-def MemBase   : OperandType<"MemBase">;
-def MemBase64 : OperandType<"MemBase"> { let Width = 2; }
+def MemBase   : OperandType<"MemBase"> { let Optional = 1; }
+def MemBase64 : OperandType<"MemBase"> { let Width = 2; let Optional = 1; }
 def MemUR     : OperandType<"MemUR">;
+def MemUROpt  : OperandType<"MemUR"> { let Optional = 1; }  // URZ left out
 def MemDesc   : OperandType<"MemDesc"> { let Width = 2; }
-def MemOff    : OperandType<"MemOffset"> { let Signed = 1; }
+def MemOff    : OperandType<"MemOffset"> { let Signed = 1; let Optional = 1; }
 def SBIdx  : OperandType<"SBIndex">;
 def SBSet  : OperandType<"SBMask">;
 

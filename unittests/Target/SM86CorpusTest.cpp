@@ -12,6 +12,12 @@
 /// row of the TSVs prints the same compared bits in two syntaxes -- older
 /// spellings like `[R2.64+UR4]` are distinct encodings (bit 76 = 0), checked
 /// by this test -- so no other normalisation is needed.)
+/// One documented ambiguity of nvdisasm's syntax: LDG/STG with a uniform
+/// register and no base register print `[URx]` and hide the address-width
+/// bit 90; the TSVs hold both values under the same text.  Such rows
+/// (forms *_RZA_* / *_RZB_*, which differ in bit 90 only) are accepted when
+/// the assembled word differs from the row in bit 90 alone and the row's
+/// word disassembles to the row's text; they are counted as "ambiguous".
 /// Rows of unsupported mnemonics must be rejected by the parser with an
 /// error and must not decode (a decode would be a mis-decode).
 /// Prints per-mnemonic counts; any mismatch fails the test.
@@ -40,7 +46,7 @@ void runCorpus(const std::string &Path) {
   ASSERT_GT(Rows.size(), 1000u) << "cannot read " << Path;
   std::map<std::string, Counts> PerMn;
   unsigned Supported = 0, Unsupported = 0, Failures = 0, Printed = 0;
-  unsigned Rejected = 0;
+  unsigned Rejected = 0, Ambiguous = 0;
   for (const CorpusRow &R : Rows) {
     std::string Mn = baseMnemonic(R.Text).str();
     SourceMgr SM;
@@ -73,9 +79,16 @@ void runCorpus(const std::string &Path) {
       Why = "parse: " + toString(IOr.takeError());
     } else {
       sm86::Word128 W = sm86::encode(*IOr);
-      if (sameMasked(W, R.Word))
+      sm86::Word128 W90 = W;
+      W90.setBit(90, R.Word.getBit(90));
+      StringRef FormName = sm86::getInstrInfo(IOr->Op).Name;
+      if (sameMasked(W, R.Word)) {
         ++C.AsmOK;
-      else
+      } else if (sameMasked(W90, R.Word) &&
+                 (FormName.contains("_RZA_") || FormName.contains("_RZB_"))) {
+        ++C.AsmOK;
+        ++Ambiguous;
+      } else
       {
         std::string Bits;
         sm86::Word128 M = comparedBits();
@@ -110,7 +123,8 @@ void runCorpus(const std::string &Path) {
   outs() << Path << ": " << Rows.size() << " rows, " << Supported
          << " of supported mnemonics, " << Unsupported
          << " of unsupported mnemonics (" << Rejected
-         << " rejected cleanly), " << Failures << " failures\n";
+         << " rejected cleanly), " << Ambiguous
+         << " ambiguous (bit 90, see above), " << Failures << " failures\n";
   for (auto &P : PerMn)
     outs() << "  " << P.first << ": " << P.second.Rows << " rows, asm "
            << P.second.AsmOK << ", disasm " << P.second.DisOK << "\n";

@@ -314,6 +314,13 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
       Name = Asm.substr(I + 1, E - I - 1);
       I = E;
     }
+    // ${name:next}: the register after operand `name` (a register pair
+    // spelled by its second half, e.g. LDGSTS's desc[URx+1]).
+    bool Next = false;
+    if (StringRef(Name).endswith(":next")) {
+      Next = true;
+      Name = Name.substr(0, Name.size() - 5);
+    }
     int Idx = -1;
     for (unsigned K = 0; K < F.Ops.size(); ++K)
       if (F.Ops[K].Name == Name)
@@ -321,8 +328,11 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     if (Idx < 0)
       PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString names $" + Name +
                                        ", which is no operand");
+    if (Next && Used[Idx] == false)
+      PrintFatalError(R->getLoc(), R->getName() + ": ${" + Name +
+                                       ":next} before $" + Name);
     Used[Idx] = true;
-    T += '$';
+    T += Next ? '^' : '$';
     T += char('a' + Idx);
   }
   for (unsigned K = 0; K < F.Ops.size(); ++K)
@@ -414,12 +424,13 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
       OS << "  {" << cString(O.Name) << ", " << kindEnum(O.Kind) << ", "
          << O.Width << ", " << (O.IsDef ? "true" : "false") << ", "
          << (O.Signed ? "true" : "false") << ", " << O.ReuseSlot << ", "
-         << O.FieldBits << ", " << (O.ModTable < 0 ? 0 : O.ModTable) << "},\n";
+         << O.FieldBits << ", " << (O.ModTable < 0 ? 0 : O.ModTable) << ", "
+         << (O.Type->getValueAsBit("Optional") ? "true" : "false") << "},\n";
       ++NOps;
     }
   }
   if (NOps == 0)
-    OS << "  {\"\", OperandKind::GPR, 1, false, false, -1, 0, 0},\n";
+    OS << "  {\"\", OperandKind::GPR, 1, false, false, -1, 0, 0, false},\n";
   OS << "};\n\nconst InstrInfo InstrInfos[] = {\n";
   for (unsigned I = 0; I < M.Forms.size(); ++I) {
     const FormModel &F = M.Forms[I];
@@ -453,6 +464,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   OS << "const FieldSeg Segs[] = {\n";
   unsigned N = 0;
   std::vector<std::pair<unsigned, unsigned>> OpSegs;
+  std::vector<int64_t> Xors;
   for (const FormModel &F : M.Forms) {
     OS << "  // " << F.Name << "\n";
     for (const OperandModel &O : F.Ops) {
@@ -460,6 +472,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
       emitSegs(OS, O.Segs);
       OS << " // $" << O.Name << "\n";
       OpSegs.push_back({N, (unsigned)O.Segs.size()});
+      Xors.push_back(O.Type->getValueAsInt("XorMask"));
       N += O.Segs.size();
     }
   }
@@ -468,6 +481,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     emitSegs(OS, Fm.Segs);
     OS << " // " << Fm.Name << "\n";
     OpSegs.push_back({N, (unsigned)Fm.Segs.size()});
+    Xors.push_back(0);
     N += Fm.Segs.size();
   };
   EmitField(M.Guard);
@@ -477,8 +491,9 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   OS << "};\n\n// Per operand (same order as OperandInfos), then Pg, PgNeg, "
         "Stall, Yield, WrSB, RdSB, WaitMask, Reuse.\n";
   OS << "const FieldRef OperandFields[] = {\n";
-  for (auto &P : OpSegs)
-    OS << "  {" << P.first << ", " << P.second << "},\n";
+  for (unsigned I = 0; I < OpSegs.size(); ++I)
+    OS << "  {" << OpSegs[I].first << ", " << OpSegs[I].second << ", "
+       << Xors[I] << "},\n";
   OS << "};\nconstexpr unsigned FirstSpecialField = "
      << OpSegs.size() - 8 << ";\n";
   OS << "#undef GET_SM86_ENCODER\n#endif\n";

@@ -33,6 +33,7 @@ namespace sm86 {
 using namespace detail;
 
 bool operandFits(const OperandInfo &OI, int64_t V); // Encoder.cpp
+int64_t defaultValue(const OperandInfo &OI);        // AsmPrinter.cpp
 
 namespace {
 
@@ -352,12 +353,9 @@ private:
       ++P;
       const OperandInfo &OI = II->Operands[K];
       if (First) {
-        if (OI.Kind == OperandKind::MemBase)
-          I.Ops[K] = 255;
-        else if (OI.Kind == OperandKind::MemOffset)
-          I.Ops[K] = 0;
-        else
+        if (!OI.Optional)
           return false;
+        I.Ops[K] = defaultValue(OI);
         First = false;
         continue;
       }
@@ -459,6 +457,24 @@ private:
         T += 2;
         continue;
       }
+      if (C == '^') {
+        // The register after an operand parsed before.
+        unsigned K = T[1] - 'a';
+        int64_t Saved = I.Ops[K];
+        S = skipSpaces(S, SE);
+        const char *E = parseOperand(K, S, SE);
+        int64_t Got = I.Ops[K];
+        I.Ops[K] = Saved;
+        if (!E)
+          return false;
+        if (Got != Saved + 1) {
+          fail(S, "expected the register after the one named before");
+          return false;
+        }
+        S = E;
+        T += 2;
+        continue;
+      }
       if (C == '<') {
         const char *GE = T + 1;
         while (GE < TE && *GE != '>')
@@ -476,7 +492,7 @@ private:
             CS = P + 1;
             if (P == GE)
               break;
-          } else if (*P == '$') {
+          } else if (*P == '$' || *P == '^') {
             ++P;
           }
         }

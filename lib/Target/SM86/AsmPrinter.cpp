@@ -26,9 +26,9 @@ static void printHex(raw_ostream &OS, int64_t V, bool Signed) {
 }
 
 static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
-                         uint64_t Addr) {
+                         uint64_t Addr, bool Next = false) {
   const OperandInfo &OI = InstrInfos[I.Op].Operands[K];
-  int64_t V = I.Ops[K];
+  int64_t V = I.Ops[K] + (Next ? 1 : 0);
   switch (OI.Kind) {
   case OperandKind::GPR:
   case OperandKind::MemBase:
@@ -103,8 +103,8 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
 static void printRange(raw_ostream &OS, const Instruction &I, const char *B,
                        const char *E, uint64_t Addr) {
   for (const char *P = B; P < E; ++P) {
-    if (*P == '$') {
-      printOperand(OS, I, unsigned(P[1] - 'a'), Addr);
+    if (*P == '$' || *P == '^') {
+      printOperand(OS, I, unsigned(P[1] - 'a'), Addr, *P == '^');
       ++P;
     } else {
       OS << *P;
@@ -112,19 +112,30 @@ static void printRange(raw_ostream &OS, const Instruction &I, const char *B,
   }
 }
 
+/// The value an optional address component holds when left out.
+int64_t defaultValue(const OperandInfo &OI) {
+  switch (OI.Kind) {
+  case OperandKind::GPR:
+  case OperandKind::MemBase:
+    return 255;
+  case OperandKind::UGPR:
+  case OperandKind::MemUR:
+  case OperandKind::MemDesc:
+    return 63;
+  default:
+    return 0;
+  }
+}
+
 /// Whether an address component [B, E) holds its default and may be left
-/// out: its first operand is a MemBase of RZ or a MemOffset of 0.
+/// out: its first operand is Optional and holds its default.
 static bool componentIsDefault(const Instruction &I, const char *B,
                                const char *E) {
   for (const char *P = B; P < E; ++P)
     if (*P == '$') {
       const OperandInfo &OI = InstrInfos[I.Op].Operands[P[1] - 'a'];
       int64_t V = I.Ops[P[1] - 'a'];
-      if (OI.Kind == OperandKind::MemBase)
-        return V == 255;
-      if (OI.Kind == OperandKind::MemOffset)
-        return V == 0;
-      return false;
+      return OI.Optional && V == defaultValue(OI);
     }
   return false;
 }
@@ -143,7 +154,7 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
     if (*T != '<') {
       const char *E = T;
       while (*E && *E != '<')
-        E += (*E == '$') ? 2 : 1;
+        E += (*E == '$' || *E == '^') ? 2 : 1;
       printRange(OS, I, T, E, Addr);
       T = E;
       continue;
@@ -165,7 +176,7 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
         S = P + 1;
         if (P == GE)
           break;
-      } else if (*P == '$') {
+      } else if (*P == '$' || *P == '^') {
         ++P;
       }
     }

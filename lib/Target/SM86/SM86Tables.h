@@ -23,6 +23,7 @@ struct FieldSeg {
 /// The segments of one field: Segs[Begin .. Begin+Count).
 struct FieldRef {
   uint16_t Begin, Count;
+  uint8_t Xor; ///< the field holds value ^ Xor
 };
 struct ModEntry {
   int64_t Value;
@@ -93,10 +94,11 @@ inline uint64_t extractField(const Word128 &W, const FieldRef &F) {
       Part &= (uint64_t(1) << S.Width) - 1;
     V |= Part << S.FieldBit;
   }
-  return V;
+  return V ^ F.Xor;
 }
 
 inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
+  V ^= F.Xor;
   for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
     const FieldSeg &S = Segs[I];
     uint64_t M = S.Width < 64 ? (uint64_t(1) << S.Width) - 1 : ~uint64_t(0);

@@ -117,6 +117,9 @@ struct OperandInfo {
   int8_t ReuseSlot;   ///< reuse flag (0..3) shown as ".reuse", -1 if none
   uint8_t Bits;       ///< field width in bits (0: fixed, not encoded)
   uint16_t ModTable;  ///< Modifier/SReg: index into the spelling tables
+  /// An address component nvdisasm leaves out when it holds its default
+  /// (RZ, URZ, offset 0): `[R2]` for `[R2+URZ+0x0]`.
+  bool Optional;
 };
 
 /// Scheduling class of a form (td/SM86/SM86Schedule.td).
