@@ -450,9 +450,17 @@ private:
           return false;
         }
         S = skipSpaces(S, SE);
+        bool Again = (Assigned >> K) & 1;
+        int64_t Prev = I.Ops[K];
         const char *E = parseOperand(K, S, SE);
         if (!E)
           return false;
+        if (Again && I.Ops[K] != Prev) {
+          // An operand printed twice must be spelled the same both times.
+          fail(S, "expected the same operand as before");
+          return false;
+        }
+        Assigned |= 1u << K;
         S = E;
         T += 2;
         continue;
