@@ -61,6 +61,9 @@ class SM86Inst<string asm, dag outs, dag ins, SchedClass sched> {
   /// Operand names owning the reuse flags [122], [123], [124], [125]
   /// ("" = no operand): printed as ".reuse" on that operand.
   list<string> ReuseOperands = ["Ra", "Rb", "Rc", ""];
+  /// 1: the guard predicate is printed as a uniform predicate (`@UP0`);
+  /// same bits (uniform-datapath ops, C).
+  bit UniformGuard = 0;
 
   // Guard predicate (N, T, C).
   bits<3> Pg;

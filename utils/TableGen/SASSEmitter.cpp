@@ -441,7 +441,8 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
        << F.Sched->getValueAsInt("Latency") << ", " << F.LateReadMask
        << "u}, {0x" << utohexstr(F.Mask[0]) << "ull, 0x"
        << utohexstr(F.Mask[1]) << "ull}, {0x" << utohexstr(F.Value[0])
-       << "ull, 0x" << utohexstr(F.Value[1]) << "ull}},\n";
+       << "ull, 0x" << utohexstr(F.Value[1]) << "ull}, "
+       << (F.R->getValueAsBit("UniformGuard") ? "true" : "false") << "},\n";
   }
   OS << "};\n\n// Opcodes sorted by name, for lookupOpcode.\n"
         "const uint16_t OpcodesByName[] = {\n";

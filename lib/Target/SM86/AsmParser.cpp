@@ -571,10 +571,17 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
+  bool UGuard = false;
+  const char *GuardPos = nullptr;
   if (S < SE && *S == '@') {
     const char *P = S + 1;
     if (P < SE && *P == '!') {
       I.GuardNeg = true;
+      ++P;
+    }
+    GuardPos = P;
+    if (P < SE && *P == 'U') {
+      UGuard = true;
       ++P;
     }
     if (P < SE && *P == 'P' && P + 1 < SE && P[1] == 'T') {
@@ -609,10 +616,20 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
   Matcher M(I, Addr);
+  bool GuardKindMismatch = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
+    if (GuardPos && InstrInfos[MatchList[K]].UniformGuard != UGuard) {
+      GuardKindMismatch = true;
+      continue;
+    }
     if (M.matchForm(MatchList[K], S, SE))
       return I;
   }
+  if (GuardKindMismatch && !M.FailPos && !M.HardPos)
+    return Err(GuardPos, UGuard ? "this instruction takes a predicate guard "
+                                  "(@Px), not a uniform one"
+                                : "this instruction takes a uniform "
+                                  "predicate guard (@UPx)");
   if (M.HardPos)
     return Err(M.HardPos, M.HardMsg);
   if (M.FailPos)

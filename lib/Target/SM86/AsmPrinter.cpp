@@ -143,6 +143,8 @@ static bool componentIsDefault(const Instruction &I, const char *B,
 void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
   if (I.Guard != 7 || I.GuardNeg) {
     OS << '@' << (I.GuardNeg ? "!" : "");
+    if (InstrInfos[I.Op].UniformGuard)
+      OS << 'U';
     if (I.Guard == 7)
       OS << "PT";
     else

@@ -139,6 +139,7 @@ struct InstrInfo {
   SchedInfo Sched;
   Word128 FixedMask;      ///< bits fixed by the form (opcode, aliases)
   Word128 FixedValue;
+  bool UniformGuard;      ///< guard printed as `@UPx` (uniform datapath)
 };
 
 constexpr unsigned MaxOperands = 16;
@@ -146,7 +147,8 @@ constexpr unsigned MaxOperands = 16;
 /// A decoded or parsed instruction.  A plain value: copy it freely.
 struct Instruction {
   Opcode Op = Opcode(0);
-  uint8_t Guard = 7;      ///< guard predicate P0..P6, 7 = PT (always)
+  uint8_t Guard = 7;      ///< guard predicate P0..P6 (UP0..UP6 for forms
+                          ///< with InstrInfo::UniformGuard), 7 = PT
   bool GuardNeg = false;  ///< `@!Px`
   Control Ctrl;
   std::array<int64_t, MaxOperands> Ops{};
