@@ -880,26 +880,42 @@ static void execCS2R(Exec &X, const DInst &D, uint32_t M) {
 }
 static void execS2UR(Exec &X, const DInst &D, uint32_t M) {
   if (M)
-    X.W->UR[wu(D.F[F_Urd])] = srValue(X, D.Aux, __builtin_ctz(M));
+    X.W->UR[wu(D.F[F_Ud])] = srValue(X, D.Aux, __builtin_ctz(M));
 }
 
-/// ULDC[.64] URd, c[bank][off]; Aux = bytes (4 or 8).
+/// ULDC: Aux = size code (.U8 0, .S8 1, .U16 2, .S16 3, 32 4, .64 5),
+/// Aux2 = 1 when a UR adds to the offset.  Rd is a UR.
 static void execULDC(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
-  unsigned U = wu(D.F[F_Urd]);
-  X.W->UR[U] = cbank(X, uint32_t(D.F[F_Bank]), uint32_t(D.F[F_Off]));
-  if (D.Aux == 8)
-    X.W->UR[U == 64 ? 64 : U + 1] =
-        cbank(X, uint32_t(D.F[F_Bank]), uint32_t(D.F[F_Off]) + 4);
+  Warp &W = *X.W;
+  unsigned U = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
+  uint32_t Off = uint32_t(D.F[F_Off]);
+  if (D.Aux2 && D.F[F_Ur] < 63)
+    Off += W.UR[D.F[F_Ur]];
+  unsigned Sz = unsigned(D.F[F_sz]);
+  if (D.Aux == 5)
+    Sz = 5;
+  uint32_t V = cbank(X, uint32_t(D.F[F_Bank]), Off & ~3u);
+  switch (Sz) {
+  case 0: V = uint8_t(V >> 8 * (Off & 3)); break;
+  case 1: V = uint32_t(int32_t(int8_t(V >> 8 * (Off & 3)))); break;
+  case 2: V = uint16_t(V >> 8 * (Off & 2)); break;
+  case 3: V = uint32_t(int32_t(int16_t(V >> 8 * (Off & 2)))); break;
+  default: break;
+  }
+  W.UR[U] = V;
+  if (Sz == 5)
+    W.UR[U == 64 ? 64 : U + 1] = cbank(X, uint32_t(D.F[F_Bank]), Off + 4);
 }
 
-/// Uniform sources: A = URa, B per letters (UR, imm, cbank), C = URc.
+/// A uniform source: a UR (numbers >= 63 read URZ), an immediate or a
+/// constant.
 static inline uint32_t uSrc(Exec &X, const Src &S) {
   switch (S.K) {
   case Src::KReg:
   case Src::KUR:
-    return X.W->UR[S.Reg];
+    return S.Reg >= 63 ? 0 : X.W->UR[S.Reg];
   case Src::KImm:
     return S.Val;
   case Src::KCB:
@@ -908,57 +924,156 @@ static inline uint32_t uSrc(Exec &X, const Src &S) {
     return 0;
   }
 }
+static inline uint64_t uSrc64(Exec &X, const Src &S) {
+  if (S.K == Src::KImm)
+    return uint64_t(int64_t(int32_t(S.Val)));
+  if (S.Reg >= 63)
+    return 0;
+  return X.W->UR[S.Reg] | uint64_t(X.W->UR[S.Reg + 1]) << 32;
+}
+static inline bool uPred(const Warp &W, int64_t P, int64_t Neg) {
+  return (P >= 7 ? true : W.UP[P]) != bool(Neg);
+}
+static inline void setUP(Warp &W, int64_t P, bool V) {
+  W.UP[P >= 7 ? 8 : P] = V;
+}
 
-/// Uniform ALU: Aux 0 UMOV, 1 UIADD3, 2 ULOP3, 3 USHF, 4 UIMAD, 5 ULEA,
-/// 6 UISETP, 7 USEL.  Executed once per warp.
+/// Uniform ALU, executed once per warp on URs and UPs (the td names the
+/// operands Rd/Ra/Rb/Rc and Pu/Pv/Pp as for the vector ops).  Aux: 0 UMOV,
+/// 1 UIADD3 (Aux2 bit 0 .X, bit 1 .64), 2 ULOP3, 3 USHF, 4 UIMAD (Aux2 bit
+/// 0 .X, bit 2 .WIDE), 5 ULEA (Aux2 bit 0 .HI, 1 .X, 2 .SX32), 6 UISETP
+/// (Aux2 bit 0 .EX), 7 USEL, 8 VOTEU, 9 R2UR.
 static void execUALU(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Ud = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
+  if (D.Aux == 8) { // VOTEU: ballot of the executing lanes
+    uint32_t P = W.P[D.F[F_Pp]];
+    if (D.F[F_Ppn])
+      P = ~P;
+    uint32_t Ballot = P & M;
+    W.UR[Ud] = Ballot;
+    unsigned Mode = unsigned(D.F[F_mode]);
+    bool R = Mode == 0 ? Ballot == M : Mode == 1 ? Ballot != 0
+                                                 : (Ballot == 0 || Ballot == M);
+    setUP(W, D.F[F_Pu], R);
+    return;
+  }
   if (!M)
     return;
-  Warp &W = *X.W;
+  if (D.Aux == 9) { // R2UR: the value of the first executing lane
+    unsigned L = __builtin_ctz(M);
+    W.UR[Ud] = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    return;
+  }
   uint32_t A = uSrc(X, D.A), B = uSrc(X, D.B), C = uSrc(X, D.C);
-  unsigned Ud = wu(D.F[F_Urd]);
+  bool IsX = D.Aux2 & 1;
+  auto Term = [IsX](uint32_t V, bool N) -> uint64_t {
+    return N ? (IsX ? uint64_t(~V) : uint64_t(~V) + 1) : V;
+  };
   switch (D.Aux) {
   case 0:
     W.UR[Ud] = B;
     break;
   case 1: {
-    auto T = [](uint32_t V, bool N) { return N ? uint64_t(~V) + 1 : V; };
-    uint64_t S = T(A, D.A.Neg) + T(B, D.B.Neg) + T(C, D.C.Neg);
+    if (D.Aux2 & 2) { // UIADD3.64
+      uint64_t S = uSrc64(X, D.A) + uSrc64(X, D.B) + uSrc64(X, D.C);
+      W.UR[Ud] = uint32_t(S);
+      W.UR[Ud == 64 ? 64 : Ud + 1] = uint32_t(S >> 32);
+      break;
+    }
+    uint64_t S = Term(A, D.A.Neg) + Term(B, D.B.Neg) + Term(C, D.C.Neg);
+    if (IsX)
+      S += uPred(W, D.F[F_Pp], D.F[F_Ppn]) + uPred(W, D.F[F_Pq], D.F[F_Pqn]);
     W.UR[Ud] = uint32_t(S);
-    W.UP[D.F[F_UPu] == 7 ? 8 : D.F[F_UPu]] = (S >> 32) & 1;
+    setUP(W, D.F[F_Pu], (S >> 32) & 1);
+    setUP(W, D.F[F_Pv], (S >> 33) & 1);
     break;
   }
-  case 2:
-    W.UR[Ud] = lop3(A, B, C, unsigned(D.F[F_lut]));
+  case 2: {
+    uint32_t R = lop3(A, B, C, unsigned(D.F[F_lut]));
+    W.UR[Ud] = R;
+    setUP(W, D.F[F_Pu], R != 0);
     break;
+  }
   case 3: {
+    unsigned Type = unsigned(D.F[F_type]);
+    bool Is64 = Type < 2, Signed = Type == 0 || Type == 2;
     uint64_t V = A | uint64_t(C) << 32;
-    unsigned S = std::min<uint32_t>(B, 32);
-    uint64_t R = D.F[F_dir] ? V >> S : V << S;
+    unsigned Max = Is64 ? 64 : 32;
+    uint32_t S = D.F[F_wrap] ? B & (Max - 1) : std::min<uint32_t>(B, Max);
+    uint64_t R;
+    if (D.F[F_dir])
+      R = Signed ? (S >= 64 ? uint64_t(int64_t(V) >> 63)
+                            : uint64_t(int64_t(V) >> S))
+                 : (S >= 64 ? 0 : V >> S);
+    else
+      R = S >= 64 ? 0 : V << S;
     W.UR[Ud] = D.F[F_hi] ? uint32_t(R >> 32) : uint32_t(R);
     break;
   }
-  case 4:
-    W.UR[Ud] = A * B + C;
+  case 4: {
+    bool Signed = D.F[F_u] != 0;
+    uint32_t Cin = IsX ? uPred(W, D.F[F_Pc], D.F[F_Pcn]) : 0;
+    if (D.Aux2 & 4) {
+      uint64_t Prod = Signed ? uint64_t(int64_t(int32_t(A)) * int32_t(B))
+                             : uint64_t(A) * B;
+      uint64_t Cv = uSrc64(X, D.C);
+      if (D.C.Neg)
+        Cv = IsX ? ~Cv : uint64_t(0) - Cv;
+      unsigned __int128 S = (unsigned __int128)Prod + Cv + Cin;
+      W.UR[Ud] = uint32_t(S);
+      W.UR[Ud == 64 ? 64 : Ud + 1] = uint32_t(uint64_t(S) >> 32);
+      setUP(W, D.F[F_Pu], (S >> 64) & 1);
+    } else {
+      uint64_t S = uint64_t(A * B) + Term(C, D.C.Neg) + Cin;
+      W.UR[Ud] = uint32_t(S);
+      setUP(W, D.F[F_Pu], (S >> 32) & 1);
+    }
     break;
-  case 5:
-    W.UR[Ud] = (A << D.F[F_sh]) + B;
+  }
+  case 5: {
+    bool Hi = D.Aux2 & 1, LX = D.Aux2 & 2, Sx = D.Aux2 & 4;
+    unsigned Sh = unsigned(D.F[F_sh]);
+    uint32_t Av = D.A.Neg ? (LX ? ~A : uint32_t(0) - A) : A;
+    uint32_t Shifted;
+    if (Hi) {
+      uint32_t HiPart = Sx ? uint32_t(int32_t(Av) >> 31) : C;
+      Shifted = uint32_t(((Av | uint64_t(HiPart) << 32) << Sh) >> 32);
+    } else {
+      Shifted = Av << Sh;
+    }
+    uint64_t Bv = D.B.Neg ? (LX ? uint64_t(~B) : uint64_t(~B) + 1) : B;
+    uint64_t S = uint64_t(Shifted) + Bv;
+    if (LX)
+      S += uPred(W, D.F[F_Pp], D.F[F_Ppn]);
+    W.UR[Ud] = uint32_t(S);
+    setUP(W, D.F[F_Pu], (S >> 32) & 1);
     break;
+  }
   case 6: {
-    bool R = icmp(unsigned(D.F[F_cmp]), D.F[F_u] != 0, A, B);
-    bool Acc = (D.F[F_UPp] == 7 ? true : W.UP[D.F[F_UPp]]) != bool(D.F[F_UPpn]);
+    unsigned Cmp = unsigned(D.F[F_cmp]);
+    bool Signed = D.F[F_u] != 0, R;
+    if (!(D.Aux2 & 1)) {
+      R = icmp(Cmp, Signed, A, B);
+    } else {
+      bool Low = uPred(W, D.F[F_Pe], D.F[F_Pen]), HEq = A == B;
+      R = Cmp == 2   ? HEq && Low
+          : Cmp == 5 ? !HEq || Low
+          : (Cmp == 1 || Cmp == 3)
+              ? icmp(1, Signed, A, B) || (HEq && Low)
+          : (Cmp == 4 || Cmp == 6) ? icmp(4, Signed, A, B) || (HEq && Low)
+                                   : Cmp == 7;
+    }
+    bool Acc = uPred(W, D.F[F_Pp], D.F[F_Ppn]);
     unsigned Bop = unsigned(D.F[F_bop]);
-    W.UP[D.F[F_UPu] == 7 ? 8 : D.F[F_UPu]] = combine(Bop, R, Acc);
-    W.UP[D.F[F_UPv] == 7 ? 8 : D.F[F_UPv]] = combine(Bop, !R, Acc);
+    setUP(W, D.F[F_Pu], combine(Bop, R, Acc));
+    setUP(W, D.F[F_Pv], combine(Bop, !R, Acc));
     break;
   }
-  default: {
-    bool P = (D.F[F_UPp] == 7 ? true : W.UP[D.F[F_UPp]]) != bool(D.F[F_UPpn]);
-    W.UR[Ud] = P ? A : B;
+  default:
+    W.UR[Ud] = uPred(W, D.F[F_Pp], D.F[F_Ppn]) ? A : B;
     break;
   }
-  }
-  W.UP[7] = true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1361,12 +1476,19 @@ static void execHMMA(Exec &X, const DInst &D, uint32_t M) {
 
 static void execNOP(Exec &, const DInst &, uint32_t) {}
 
+/// Lanes of \p M whose condition predicate (BRA/EXIT `Pp`) holds.
+static inline uint32_t condMask(const Warp &W, const DInst &D, uint32_t M) {
+  uint32_t P = W.P[D.F[F_Pp]];
+  return M & (D.F[F_Ppn] ? ~P : P);
+}
+
 static void execEXIT(Exec &X, const DInst &D, uint32_t M) {
-  X.W->Active &= ~M;
+  X.W->Active &= ~condMask(*X.W, D, M);
 }
 
 static void execBRA(Exec &X, const DInst &D, uint32_t M) {
   uint32_t Live = X.W->Active;
+  M = condMask(*X.W, D, M);
   if (!M)
     return;
   if (M != Live) {
@@ -1500,25 +1622,39 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return execCS2R;
   }
   if (N.startswith("ULDC")) {
-    Aux = Has("64") ? 8 : 4;
+    Aux = Has("64") ? 5 : 4;
+    Aux2 = Has("UR");
     return execULDC;
   }
   if (N.startswith("UMOV"))
     return Aux = 0, execUALU;
-  if (N.startswith("UIADD3"))
-    return Aux = 1, execUALU;
+  if (N.startswith("UIADD3")) {
+    Aux = 1;
+    Aux2 = (Has("X") ? 1 : 0) | (Has("64") ? 2 : 0);
+    return execUALU;
+  }
   if (N.startswith("ULOP3"))
     return Aux = 2, execUALU;
   if (N.startswith("USHF"))
     return Aux = 3, execUALU;
-  if (N.startswith("UIMAD"))
-    return Aux = 4, execUALU;
-  if (N.startswith("ULEA"))
-    return Aux = 5, execUALU;
+  if (N.startswith("UIMAD")) {
+    Aux = 4;
+    Aux2 = (Has("X") ? 1 : 0) | (Has("WIDE") ? 4 : 0);
+    return execUALU;
+  }
+  if (N.startswith("ULEA")) {
+    Aux = 5;
+    Aux2 = (Has("HI") ? 1 : 0) | (Has("X") ? 2 : 0) | (Has("SX32") ? 4 : 0);
+    return execUALU;
+  }
   if (N.startswith("UISETP"))
-    return Aux = 6, execUALU;
+    return Aux = 6, Aux2 = Has("EX"), execUALU;
   if (N.startswith("USEL"))
     return Aux = 7, execUALU;
+  if (N.startswith("VOTEU"))
+    return Aux = 8, execUALU;
+  if (N.startswith("R2UR"))
+    return Aux = 9, execUALU;
   // Memory.
   bool Sx;
   if (N.startswith("LDG_") || N.startswith("STG_")) {
@@ -1559,9 +1695,13 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return execNOP;
   if (N.startswith("EXIT"))
     return execEXIT;
-  if (N.startswith("BRA"))
+  if (N == "BRA" || N == "BRA_P")
     return execBRA;
-  if (N.startswith("BAR_SYNC") || N == "BAR")
+  // Convergence barriers and warp syncs are no-ops while no branch diverges
+  // (a divergent branch is an error).
+  if (N == "BSSY" || N == "BSYNC" || N.startswith("WARPSYNC"))
+    return execNOP;
+  if (N == "BAR_SYNC_i")
     return execBAR;
   return nullptr;
 }
@@ -1573,8 +1713,6 @@ std::string sim::prepareInst(DInst &D) {
     D.IsExit = true;
   if (D.Fn == execBRA) {
     D.IsBranch = true;
-    if (D.F[F_Pp] != 7 || D.F[F_UPp] != 7)
-      return "BRA with a condition predicate operand is not supported";
   }
   if (D.Fn == execBAR) {
     D.IsBarrier = true;
@@ -1676,8 +1814,7 @@ static void checkIssue(Exec &X, const DInst &D) {
       continue;
     bool Pred = U.First >= HzP;
     bool Uni = (U.First >= HzUR && U.First < HzP) || U.First >= HzUP;
-    bool Guard = Pred && &U == &D.Uses.back() && D.I.Guard != 7 &&
-                 U.First == HzP + D.I.Guard;
+    bool Guard = Pred && &U == &D.Uses.back() && D.I.Guard != 7;
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       std::string RegName =
@@ -1800,7 +1937,8 @@ static void runWarp(Exec &X) {
     }
     if (X.Check)
       checkIssue(X, D);
-    uint32_t G = W.P[D.I.Guard];
+    uint32_t G = D.UniformGuard ? (W.UP[D.I.Guard] ? 0xffffffffu : 0)
+                                : W.P[D.I.Guard];
     if (D.I.GuardNeg)
       G = ~G;
     uint32_t M = W.Active & G;

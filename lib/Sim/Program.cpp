@@ -133,7 +133,7 @@ static void setDefaults(int64_t *F) {
     F[I] = 0;
   for (Field R : {F_Rd, F_Ra, F_Rb, F_Rc, F_Rs})
     F[R] = 255;
-  for (Field U : {F_Ur, F_Urd, F_Ura, F_Urb, F_Urc})
+  for (Field U : {F_Ur, F_Ud, F_Urd, F_Ura, F_Urb, F_Urc})
     F[U] = 63;
   for (Field P : {F_Pu, F_Pv, F_Pp, F_Pq, F_Pe, F_Pc, F_Pa, F_Pb, F_Pl, F_UPu,
                   F_UPv, F_UPp, F_UPq, F_UPr, F_Pd})
@@ -291,8 +291,11 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
       }
       D.Uses.push_back(U);
     }
+    D.UniformGuard = II.UniformGuard;
     if (D.I.Guard != 7)
-      D.Uses.push_back(RegUse{uint16_t(HzP + D.I.Guard), 1, false, false});
+      D.Uses.push_back(RegUse{uint16_t((D.UniformGuard ? HzUP : HzP) +
+                                       D.I.Guard),
+                              1, false, false});
     // 64-bit memory addresses: the base register is a pair.
     for (RegUse &U : D.Uses)
       if (!U.Def && U.Count == 1 && U.First < HzUR &&
@@ -360,7 +363,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
     D.RC = readerClass(II.Sched);
     D.FixedLatency = II.Sched.Latency;
     if (D.IsBranch) {
-      uint64_t Tgt = sm86::getBranchTarget(Addr, D.F[F_target]);
+      uint64_t Tgt = sm86::getBranchTarget(Addr, D.F[F_tgt]);
       if (Tgt % 16 || Tgt / 16 >= N)
         return createStringError(inconvertibleErrorCode(),
                                  "kernel '%s' at 0x%04llx: branch target "

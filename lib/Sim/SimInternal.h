@@ -30,7 +30,7 @@ namespace sim {
   X(sc) X(lay) X(soff) X(goff) X(sz) X(zf) X(sb) X(cnt) X(set) X(sr) X(rnd)    \
   X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
   X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
-  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn)
+  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud)
 
 enum Field : uint8_t {
 #define TP_SIM_ENUM(N) F_##N,
@@ -79,6 +79,7 @@ struct DInst {
   uint32_t Aux2 = 0;
   int32_t Target = -1; ///< branch target (instruction index)
   bool IsBarrier = false, IsExit = false, IsBranch = false;
+  bool UniformGuard = false; ///< the guard is a UP (InstrInfo::UniformGuard)
   // Hazard mode.
   std::vector<RegUse> Uses;
   bool Variable = false;
