@@ -1794,10 +1794,13 @@ static unsigned rawLatency(const RegHz &H, RClass R, bool Pred, bool Guard,
     return T[unsigned(H.WC)][RI];
   case WClass::Wide:
     return H.Half ? T[2][RI] : WideLo[RI];
+  // MMA: the td latency (what ptxas keeps between dependent HMMAs) for an
+  // MMA reader, shortened for other readers by NAK's differences (an STG of
+  // D issues 23 cycles after HMMA.16816 in ptxas's mma.ptx, NAK: 2 less).
   case WClass::Mma16816:
-    return std::max<unsigned>(T[4][RI], H.Latency);
+    return std::max<int>(T[4][RI], int(H.Latency) - (T[4][5] - T[4][RI]));
   case WClass::Mma1688:
-    return std::max<unsigned>(T[5][RI], H.Latency);
+    return std::max<int>(T[5][RI], int(H.Latency) - (T[5][5] - T[5][RI]));
   case WClass::Udp:
     return 6;
   default:
