@@ -50,6 +50,7 @@ public:
     I.Ctrl.Reuse = 0;
     Assigned = 0;
     const char *T = Templates[Form];
+    TStart = T;
     return match(T, T + std::strlen(T), S, SE, /*Top=*/true);
   }
 
@@ -62,6 +63,7 @@ private:
   Instruction &I;
   uint64_t Addr;
   const InstrInfo *II = nullptr;
+  const char *TStart = nullptr;
   uint32_t Assigned = 0;
 
   void fail(const char *P, const Twine &Msg) {
@@ -436,7 +438,18 @@ private:
             int64_t SavedV = I.Ops[K];
             I.Ops[K] = ME.Value;
             Assigned |= 1u << K;
-            if (match(T + 2, TE, S + L, SE, Top))
+            size_t Skip = L;
+            // `|R6|.reuse`: a closing modifier right after a register may be
+            // followed by that register's reuse suffix.
+            if (Again && L && T - 2 >= TStart && T[-2] == '$') {
+              const OperandInfo &PO = II->Operands[T[-1] - 'a'];
+              if (PO.Kind == OperandKind::GPR && PO.ReuseSlot >= 0 &&
+                  StringRef(S + L, SE - S - L).startswith(".reuse")) {
+                I.Ctrl.Reuse |= 1 << PO.ReuseSlot;
+                Skip += 6;
+              }
+            }
+            if (match(T + 2, TE, S + Skip, SE, Top))
               return true;
             Assigned = SavedA;
             I.Ctrl.Reuse = SavedR;
