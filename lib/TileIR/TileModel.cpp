@@ -186,6 +186,14 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
     return Violation{"k", formatv("K = {0} is not a multiple of {1} (32 x {2} stages)", P.K,
                    32 * T.Stages, T.Stages)
         .str()};
+  // Not a rule of the seed, a limit of the launch: gridDim.y <= 65535
+  // (gridDim.x may reach 2^31 - 1, which N < 2^30 never does).
+  if (P.M / T.blockM() > 65535)
+    return Violation{"m", formatv("M = {0} gives a grid of {1} blocks along "
+                                  "M (M / {2}), more than the 65535 a grid's "
+                                  "y extent may have",
+                                  P.M, P.M / T.blockM(), T.blockM())
+                              .str()};
   if (auto E = checkChunks(T, 'A', T.blockM()))
     return E;
   if (auto E = checkChunks(T, 'B', T.blockN()))

@@ -10,6 +10,7 @@
 ///   2. M, N, K nonzero
 ///   3. 4 M N, 2 M K, 2 N K below 2^32 (32-bit byte offsets)
 ///   4. M % BM, N % BN, K % (32 stages) == 0
+///   4b. M / BM <= 65535 (gridDim.y; a launch limit the seed leaves out)
 ///   5. chunks per thread 1, 2 or 4 for A and for B
 ///   6. a columns-stored operand: extent a power of two >= 64, and at most
 ///      four LDSM addresses a warp (MT for A, NT / 2 for B)
