@@ -49,7 +49,7 @@ def TINY_ALIAS : SM86Op<0x123, "TINY.ALIAS $Rd", (outs GPR:$Rd), (ins),
 // CHECK: form TINY_ALIAS mnemonic TINY mask 0xc00001dfffffffffffffffffff000fff value 0x00000000000100000000000000000123
 
 // The alias (more fixed bits) is tried first.
-// DEC: /* 0x123 */ 1, 0,
+// DEC: /* 0x123 key 0 */ 1, 0,
 
 // ENC: {16,0,8}, // $Rd
 // ENC: {64,0,3},{72,3,5}, // $lut
