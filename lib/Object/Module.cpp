@@ -796,12 +796,18 @@ Expected<Module> interpretCubin(const CubinFile &F) {
 
   // .debug_frame: the pc at DW_CFA_def_cfa in each kernel's FDE, found
   // through .rel.debug_frame (FDE initial location -> kernel symbol).
+  // sm_90 uses .rela.debug_frame (24-byte entries) instead (E).
   int DF = F.findSection(".debug_frame");
   int RDF = F.findSection(".rel.debug_frame");
+  size_t RelSize = 16;
+  if (RDF < 0) {
+    RDF = F.findSection(".rela.debug_frame");
+    RelSize = 24;
+  }
   if (DF >= 0 && RDF >= 0) {
     const std::vector<uint8_t> &Fr = F.Sections[DF].Data;
     const std::vector<uint8_t> &Rel = F.Sections[RDF].Data;
-    for (size_t R = 0; R + 16 <= Rel.size(); R += 16) {
+    for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize) {
       uint64_t LocOff = endian::read64le(Rel.data() + R);
       uint32_t Sym = endian::read64le(Rel.data() + R + 8) >> 32;
       auto It = KernelOfSym.find(Sym);

@@ -87,6 +87,18 @@ TEST(SassText, HandWrittenKernelMatchesPtxas) {
   EXPECT_EQ(bytesOf(*F), Ref);
 }
 
+TEST(SassText, HugeRawLayoutIsAnError) {
+  Expected<CubinFile> F = parseSassString(
+      ".raw_cubin\n.elf_header ident=7f454c46020101410800000000000000 type=2 "
+      "machine=190 version=1 entry=0 phoff=0 shoff=0x40 flags=0x6005604 "
+      "ehsize=64 phentsize=56 shentsize=64 shstrndx=0\n.file_size 0xf0000000\n");
+  ASSERT_TRUE(!!F) << toString(F.takeError());
+  std::vector<uint8_t> Out;
+  Error E = writeCubinFile(*F, Out);
+  ASSERT_TRUE(!!E);
+  EXPECT_NE(toString(std::move(E)).find("more than 1 GiB"), std::string::npos);
+}
+
 TEST(SassText, ToolEntryPoints) {
   std::vector<uint8_t> B = tp::testing::readBytes(
       std::string(TP_SHARED_DIR) + "/reference/cubin/mma_tile_sm86.cubin");
