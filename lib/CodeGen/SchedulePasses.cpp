@@ -92,7 +92,7 @@ Expected<mir::MInstr> makeFiller(uint8_t Stall) {
   // E (SASS_FACTS 1.2): ptxas continues a long delay in `@!PT UIADD3 URZ,
   // URZ, URZ, URZ` on sm_80/86.
   if (sm86::isSupportedMnemonic("UIADD3"))
-    return mir::makeInstr("@!PT UIADD3 URZ, URZ, URZ, URZ", C);
+    return mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", C);
   return mir::makeInstr("@!PT NOP", C);
 }
 
