@@ -98,3 +98,21 @@ foreach F = BOnlyForms in {
     let Inst{90} = Ppn;
   }
 }
+
+// I2FP.F32 (sm_86 integer -> f32, fixed latency): base 0x045, B forms
+// 1/5/6; [74] signed source (.S32, else .U32); [76] and [85] set in every
+// sample (source and destination width); [78:79] rounding (C).
+def I2FPSign : Mod<[0, 1], [".U32", ".S32"]>;
+foreach F = [FormRR, FormCR, FormUR] in {
+  defvar B = SrcOp<F.BK, "Rb", UImm, NegMod, "">;
+  def I2FP_F32_ # F.Sfx :
+    ALU3<0x045, F.Form, "I2FP.F32${sgn}${rnd} $Rd, " # B.Text, (outs GPR:$Rd),
+         !con((ins I2FPSign:$sgn, RndMod:$rnd), B.Ins), CoupledALU> {
+    bit sgn;
+    bits<2> rnd;
+    let Inst{74} = sgn;
+    let Inst{76} = 1;
+    let Inst{79-78} = rnd;
+    let Inst{85} = 1;
+  }
+}

@@ -432,3 +432,36 @@ foreach U = [0, 1] in
     let Inst{89-87} = Pa;
     let Inst{90} = Pan;
   }
+
+//===----------------------------------------------------------------------===//
+// POPC: base 0x109, B forms 1/5/6 (C).  Variable latency (N
+// needs_scoreboards: POPC/FLO/BREV).
+//===----------------------------------------------------------------------===//
+foreach F = [FormRR, FormCR, FormUR] in {
+  defvar B = SrcOp<F.BK, "Rb", UImm, NegMod, "">;
+  def POPC_ # F.Sfx : ALU3<0x109, F.Form, "POPC $Rd, " # B.Text,
+                           (outs GPR:$Rd), B.Ins, Decoupled>;
+}
+
+def VoteMode : Mod<[0, 1, 2], [".ALL", ".ANY", ".EQ"]>;
+//===----------------------------------------------------------------------===//
+// VOTE 0x806: Rd [16:23] (RZ: not printed), Pu [81:83], predicate source
+// [87:89]+[90], [72:73] mode (.ALL, .ANY, .EQ) (C; as VOTEU).
+//===----------------------------------------------------------------------===//
+foreach D = [0, 1] in
+  def VOTE # !if(D, "_r", "") :
+    SM86Op<0x806, "VOTE${mode} " # !if(D, "$Rd, ", "") # "$Pu, ${Ppn}$Pp",
+           !con(!if(D, (outs GPR:$Rd), (outs)), (outs Pred:$Pu)),
+           (ins VoteMode:$mode, PNot:$Ppn, Pred:$Pp), CoupledALU> {
+    bits<8> Rd;
+    bits<2> mode;
+    bits<3> Pu;
+    bits<3> Pp;
+    bit Ppn;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{23-16} = !if(D, Rd, 0b11111111);
+    let Inst{73-72} = mode;
+    let Inst{83-81} = Pu;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }

@@ -322,7 +322,7 @@ foreach W = [0, 1] in {
 
 // VOTEU 0x886: URd [16:21] (URZ: not printed), UPd [81:83], predicate
 // source [87:89]+[90]; [72:73] mode (.ALL, .ANY, .EQ).
-def VoteMode : Mod<[0, 1, 2], [".ALL", ".ANY", ".EQ"]>;
+// (VoteMode is defined in IntegerInstrs.td with VOTE.)
 foreach D = [0, 1] in
   def VOTEU # !if(D, "_r", "") :
     SM86Op<0x886, "VOTEU${mode} " # !if(D, "$Rd, ", "") # "$Pu, ${Ppn}$Pp",

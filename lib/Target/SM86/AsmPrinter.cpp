@@ -251,6 +251,16 @@ void printControl(const Control &C, raw_ostream &OS) {
         F = false;
       }
   }
+  if (C.Reuse) {
+    Sep();
+    OS << "reuse=";
+    bool F = true;
+    for (unsigned B = 0; B < 4; ++B)
+      if ((C.Reuse >> B) & 1) {
+        OS << (F ? "" : ",") << char('a' + B);
+        F = false;
+      }
+  }
   OS << '}';
 }
 
