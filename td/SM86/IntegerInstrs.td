@@ -394,3 +394,74 @@ foreach F = ALU3Forms in {
     let Inst{74-72} = mode;
   }
 }
+
+//===----------------------------------------------------------------------===//
+// PLOP3.LUT: 0x81c (C, our corpus test).
+//   Pu [81:83], Pv [84:86]; sources Pa [87:89]+[90], Pb [77:79]+[80],
+//   Pc [68:70]+[71] with [67] = 1 when Pc is a uniform predicate;
+//   LUT split: bits 0..2 at [64:66], bits 3..7 at [72:76]; a second LUT
+//   (for Pv) at [16:23].
+//===----------------------------------------------------------------------===//
+foreach U = [0, 1] in
+  def PLOP3_LUT # !if(U, "_UP", "") :
+    SM86Op<0x81c, "PLOP3.LUT $Pu, $Pv, ${Pan}$Pa, ${Pbn}$Pb, ${Pcn}$Pc, $lut, $lut2",
+           (outs Pred:$Pu, Pred:$Pv),
+           (ins PNot:$Pan, Pred:$Pa, PNot:$Pbn, Pred:$Pb, PNot:$Pcn,
+                !if(U, UPred, Pred):$Pc, UImm:$lut, UImm:$lut2), CoupledALU> {
+    bits<3> Pu;
+    bits<3> Pv;
+    bits<3> Pa;
+    bit Pan;
+    bits<3> Pb;
+    bit Pbn;
+    bits<3> Pc;
+    bit Pcn;
+    bits<8> lut;
+    bits<8> lut2;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{23-16} = lut2;
+    let Inst{66-64} = lut{2-0};
+    let Inst{67} = U;
+    let Inst{70-68} = Pc;
+    let Inst{71} = Pcn;
+    let Inst{76-72} = lut{7-3};
+    let Inst{79-77} = Pb;
+    let Inst{80} = Pbn;
+    let Inst{83-81} = Pu;
+    let Inst{86-84} = Pv;
+    let Inst{89-87} = Pa;
+    let Inst{90} = Pan;
+  }
+
+//===----------------------------------------------------------------------===//
+// POPC: base 0x109, B forms 1/5/6 (C).  Variable latency (N
+// needs_scoreboards: POPC/FLO/BREV).
+//===----------------------------------------------------------------------===//
+foreach F = [FormRR, FormCR, FormUR] in {
+  defvar B = SrcOp<F.BK, "Rb", UImm, NegMod, "">;
+  def POPC_ # F.Sfx : ALU3<0x109, F.Form, "POPC $Rd, " # B.Text,
+                           (outs GPR:$Rd), B.Ins, Decoupled>;
+}
+
+def VoteMode : Mod<[0, 1, 2], [".ALL", ".ANY", ".EQ"]>;
+//===----------------------------------------------------------------------===//
+// VOTE 0x806: Rd [16:23] (RZ: not printed), Pu [81:83], predicate source
+// [87:89]+[90], [72:73] mode (.ALL, .ANY, .EQ) (C; as VOTEU).
+//===----------------------------------------------------------------------===//
+foreach D = [0, 1] in
+  def VOTE # !if(D, "_r", "") :
+    SM86Op<0x806, "VOTE${mode} " # !if(D, "$Rd, ", "") # "$Pu, ${Ppn}$Pp",
+           !con(!if(D, (outs GPR:$Rd), (outs)), (outs Pred:$Pu)),
+           (ins VoteMode:$mode, PNot:$Ppn, Pred:$Pp), CoupledALU> {
+    bits<8> Rd;
+    bits<2> mode;
+    bits<3> Pu;
+    bits<3> Pp;
+    bit Ppn;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{23-16} = !if(D, Rd, 0b11111111);
+    let Inst{73-72} = mode;
+    let Inst{83-81} = Pu;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }

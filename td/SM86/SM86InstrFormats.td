@@ -61,6 +61,9 @@ class SM86Inst<string asm, dag outs, dag ins, SchedClass sched> {
   /// Operand names owning the reuse flags [122], [123], [124], [125]
   /// ("" = no operand): printed as ".reuse" on that operand.
   list<string> ReuseOperands = ["Ra", "Rb", "Rc", ""];
+  /// 1: the guard predicate is printed as a uniform predicate (`@UP0`);
+  /// same bits (uniform-datapath ops, C).
+  bit UniformGuard = 0;
 
   // Guard predicate (N, T, C).
   bits<3> Pg;
@@ -147,6 +150,9 @@ class ALU3<bits<9> op, bits<3> form, string asm, dag outs, dag ins,
   bit na;
   bit nb;
   bit nc;
+  bit aa;
+  bit ab;
+  bit ac;
   let Inst{23-16} = Rd;
   let Inst{31-24} = Ra;
   let Inst{72} = na;
@@ -158,7 +164,16 @@ class ALU3<bits<9> op, bits<3> form, string asm, dag outs, dag ins,
   let Inst{53-40} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{21-8}, !or(!eq(form, 3), !eq(form, 5)): Off{15-2},
                           true: 0b00000000000000);
   let Inst{58-54} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{26-22}, !or(!eq(form, 3), !eq(form, 5)): Bank, true: 0b00000);
-  let Inst{62-59} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{30-27}, true: 0b0000);
+  let Inst{61-59} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{29-27}, true: 0b000);
+  // abs of the low slot [62] (next to its negate [63]), of the [64:71]
+  // slot [74] (next to [75]), of A [73]: the float ops (FADD, FFMA, FMUL,
+  // FSETP; C, our corpus test).  Integer ops use 73/74 for other things
+  // and override them.
+  let Inst{62} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{30},
+                       !or(!eq(form, 2), !eq(form, 3), !eq(form, 7)): ac,
+                       true: ab);
+  let Inst{74} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)), ab, ac);
+  let Inst{73} = aa;
   let Inst{63} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{31}, !or(!eq(form, 2), !eq(form, 3), !eq(form, 7)): nc, true: nb);
   let Inst{71-64} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)), Rb, Rc);
   let Inst{75} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)), nb, nc);
@@ -185,12 +200,15 @@ defvar ALU3Forms = [FormRR, FormIR, FormCR, FormUR, FormRI, FormRC, FormRU];
 /// $reg, immediate $Imm of type immT, c[$Bank][$Off], or $Ur; with the
 /// prefix modifier $neg (of type negT) unless neg is "" or k is "i".
 class SrcOp<string k, string reg, OperandType immT, OperandType negT,
-            string neg, OperandType regT = GPR> {
+            string neg, OperandType regT = GPR, string abs = ""> {
   string N = !if(!eq(k, "i"), "", neg);
-  string Text = !if(!eq(N, ""), "", "${" # N # "}") #
+  string A = !if(!eq(k, "i"), "", abs);
+  string AT = !if(!eq(A, ""), "", "${" # A # "}");
+  string Text = !if(!eq(N, ""), "", "${" # N # "}") # AT #
                 !cond(!eq(k, "r"): "$" # reg, !eq(k, "i"): "$Imm",
-                      !eq(k, "c"): "c[$Bank][$Off]", true: "$Ur");
+                      !eq(k, "c"): "c[$Bank][$Off]", true: "$Ur") # AT;
   dag Ins = !con(!if(!eq(N, ""), (ins), !dag(ins, [negT], [N])),
+                 !if(!eq(A, ""), (ins), !dag(ins, [AbsMod], [A])),
                  !cond(!eq(k, "r"): !dag(ins, [regT], [reg]),
                        !eq(k, "i"): (ins immT:$Imm),
                        !eq(k, "c"): (ins CBIdx:$Bank, CBOff:$Off),

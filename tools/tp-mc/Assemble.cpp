@@ -1,9 +1,10 @@
 //===- Assemble.cpp - tp-mc --assemble ------------------------------------===//
 ///
 /// \file
-/// SASS text in, one instruction a line, the n-th instruction at address
-/// 16*n (for branch targets).  Comments (`//`, `#` and `/* */`, so
-/// nvdisasm's `/*0010*/` address prefixes) and blank lines are skipped.  A
+/// SASS text in, one instruction a line.  An instruction's address (for
+/// branch targets) is given by an nvdisasm-style `/*0010*/` prefix, else it
+/// is the previous instruction's plus 16 (the first is at 0).  Comments
+/// (`//`, `#`, leading `/* */`) and blank lines are skipped.  A
 /// line may end with a control clause `{stall=4 yield wr=1 rd=3 wait=0,2}`
 /// (see --help of --show-control); without one the control fields are
 /// stall 0, no yield, no scoreboards, no waits.
@@ -32,24 +33,6 @@ struct Line {
   sm86::Instruction I;
   uint64_t Addr;
 };
-
-/// Blanks out comments in \p S (keeping columns).
-std::string stripComments(StringRef S) {
-  std::string Out = S.str();
-  for (size_t I = 0; I < Out.size(); ++I) {
-    if (Out.compare(I, 2, "/*") == 0) {
-      size_t E = Out.find("*/", I + 2);
-      size_t End = E == std::string::npos ? Out.size() : E + 2;
-      for (size_t K = I; K < End; ++K)
-        Out[K] = ' ';
-      I = End - 1;
-    } else if (Out.compare(I, 2, "//") == 0 || Out[I] == '#') {
-      Out.resize(I);
-      break;
-    }
-  }
-  return Out;
-}
 } // namespace
 
 int tp::mc::runAssemble(const Options &Opts) {
@@ -70,58 +53,67 @@ int tp::mc::runAssemble(const Options &Opts) {
   std::vector<Line> Lines;
   bool Failed = false;
   uint64_t Addr = 0;
+  auto Fail = [&](const char *P, const Twine &Msg) {
+    reportError(makeSourceError(SM, SMLoc::getFromPointer(P), Msg), "tp-mc");
+    Failed = true;
+  };
   while (!Text.empty()) {
     auto [L, Rest] = Text.split('\n');
     Text = Rest;
-    std::string Clean = stripComments(L);
-    StringRef C(Clean);
-    if (C.trim().empty())
+    StringRef C = L.ltrim();
+    // An nvdisasm address prefix `/*0x0010*/` or `/*0010*/` sets the
+    // address; any other leading /* */ comment is skipped.
+    bool HaveAddr = false;
+    uint64_t LineAddr = Addr;
+    while (C.startswith("/*")) {
+      size_t E = C.find("*/");
+      if (E == StringRef::npos) {
+        Fail(C.data(), "unterminated comment");
+        C = "";
+        break;
+      }
+      StringRef In = C.slice(2, E).trim();
+      if (In.startswith("0x") || In.startswith("0X"))
+        In = In.drop_front(2);
+      uint64_t A;
+      if (!In.empty() && !In.getAsInteger(16, A)) {
+        LineAddr = A;
+        HaveAddr = true;
+      }
+      C = C.drop_front(E + 2).ltrim();
+    }
+    size_t Cm = std::min(C.find("//"), C.find('#'));
+    C = C.substr(0, Cm).rtrim();
+    if (C.empty())
       continue;
-    // Map positions in Clean back onto the buffer (same length prefix).
-    size_t Len = StringRef(Clean).rtrim().size();
-    StringRef InBuf(L.data(), Len);
-    StringRef Insn = InBuf;
+    if (HaveAddr && LineAddr % 16) {
+      Fail(L.data(), "instruction address is not a multiple of 16");
+      continue;
+    }
     sm86::Control Ctl;
     bool HasCtl = false;
-    size_t RB = StringRef(Clean.data(), Len).rfind('{');
-    if (Len && Clean[Len - 1] == '}' && RB != StringRef::npos &&
-        (StringRef(Clean).slice(RB, Len).contains('=') ||
-         StringRef(Clean).slice(RB, Len).contains("yield") ||
-         StringRef(Clean).slice(RB, Len) == "{}")) {
-      auto CtlOr = sm86::parseControl(InBuf.slice(RB, Len), SM);
-      if (!CtlOr) {
-        reportError(CtlOr.takeError(), "tp-mc");
-        Failed = true;
-        continue;
-      }
-      Ctl = *CtlOr;
-      HasCtl = true;
-      Insn = InBuf.slice(0, RB);
-    }
-    // Comments blanked in Clean must be blank for the parser too.
-    std::string Tmp = StringRef(Clean).slice(0, Insn.size()).str();
-    // Parse from the buffer text when it has no comment inside, else from
-    // the blanked copy (locations then still point into the buffer).
-    StringRef ParseText = Insn;
-    if (Tmp != Insn.str()) {
-      // Overwrite comments in place is impossible (const buffer): use a
-      // private copy registered with the SourceMgr at the same line.
-      ParseText = Insn; // fall through: comments inside an instruction are
-                        // rare; only leading /*addr*/ prefixes occur.
-      size_t Lead = Tmp.find_first_not_of(' ');
-      if (Lead != std::string::npos)
-        ParseText = Insn.drop_front(Lead);
-      if (ParseText.contains("/*")) {
-        reportError(makeSourceError(SM, SMLoc::getFromPointer(
-                                            ParseText.data() +
-                                            ParseText.find("/*")),
-                                    "comment inside an instruction"),
-                    "tp-mc");
-        Failed = true;
-        continue;
+    if (C.endswith("}")) {
+      size_t RB = C.rfind('{');
+      StringRef Clause = C.substr(RB);
+      if (RB != StringRef::npos &&
+          (Clause.contains('=') || Clause.contains("yield") ||
+           Clause == "{}")) {
+        auto CtlOr = sm86::parseControl(Clause, SM);
+        if (!CtlOr) {
+          reportError(CtlOr.takeError(), "tp-mc");
+          Failed = true;
+          continue;
+        }
+        Ctl = *CtlOr;
+        HasCtl = true;
+        C = C.substr(0, RB).rtrim();
       }
     }
-    auto IOr = sm86::parse(ParseText, Addr, SM);
+    if (size_t P = C.find("/*"); P != StringRef::npos) {
+      Fail(C.data() + P, "comment inside an instruction");
+      continue;
+    }
+    auto IOr = sm86::parse(C, LineAddr, SM);
     if (!IOr) {
       reportError(IOr.takeError(), "tp-mc");
       Failed = true;
@@ -133,14 +125,11 @@ int tp::mc::runAssemble(const Options &Opts) {
       IOr->Ctrl.Reuse = Reuse;
     }
     if (Error E = sm86::verify(*IOr)) {
-      reportError(makeSourceError(SM, SMLoc::getFromPointer(ParseText.data()),
-                                  toString(std::move(E))),
-                  "tp-mc");
-      Failed = true;
+      Fail(C.data(), toString(std::move(E)));
       continue;
     }
-    Lines.push_back({*IOr, Addr});
-    Addr += 16;
+    Lines.push_back({*IOr, LineAddr});
+    Addr = LineAddr + 16;
   }
   if (Failed)
     return 1;

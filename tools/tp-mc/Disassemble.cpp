@@ -5,14 +5,17 @@
 /// name starts with ".text" is disassembled, preceded by a `// <section>`
 /// line, each instruction prefixed by its `/*addr*/`), or text with one
 /// 128-bit word a line: 32 hex digits, most significant first, optionally
-/// `0x`-prefixed (the n-th word is at address 16*n).  Blank lines and `#` or
+/// `0x`-prefixed, optionally preceded by an address `/*0x0110*/` (else the
+/// address is the previous word's plus 16, the first at 0).  Blank lines and `#` or
 /// `//` comments are skipped.
 ///
 /// Output: one instruction a line in nvdisasm's syntax; --show-control
 /// appends the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2}`
 /// (defaults omitted: stall 0, no yield, no scoreboards; `yield` is bit 109
-/// == 0, CuAssembler's 'Y'); --show-encoding appends
-/// `// encoding: 0x<32 hex digits>`.  A word no form matches is an error
+/// == 0, CuAssembler's 'Y'; `reuse=a,c` only for reuse flags no operand
+/// shows); --show-encoding appends `// encoding: 0x<32 hex digits>`, the
+/// word as read.  --assemble accepts this output back (the `/*addr*/`
+/// prefixes give the addresses), so disassemble | assemble round-trips.  A word no form matches is an error
 /// naming its address and the raw word; then nothing is written.
 ///
 //===----------------------------------------------------------------------===//
@@ -34,6 +37,7 @@ namespace {
 struct Item {
   std::string Label; ///< non-empty: a section header line
   sm86::Instruction I;
+  sm86::Word128 W; ///< the word as read
   uint64_t Addr = 0;
   bool ShowAddr = false;
 };
@@ -47,14 +51,18 @@ void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
     OS << "/*" << format_hex_no_prefix(It.Addr, 4) << "*/ ";
   sm86::print(It.I, It.Addr, OS);
   if (Opts.ShowControl) {
+    // Reuse flags of slots an operand owns are shown as `.reuse` on it.
+    sm86::Control C = It.I.Ctrl;
+    const sm86::InstrInfo &II = sm86::getInstrInfo(It.I.Op);
+    for (unsigned K = 0; K < II.NumOperands; ++K)
+      if (II.Operands[K].ReuseSlot >= 0)
+        C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
     OS << ' ';
-    sm86::printControl(It.I.Ctrl, OS);
+    sm86::printControl(C, OS);
   }
-  if (Opts.ShowEncoding) {
-    sm86::Word128 W = sm86::encode(It.I);
-    OS << " // encoding: 0x" << format_hex_no_prefix(W.Hi, 16)
-       << format_hex_no_prefix(W.Lo, 16);
-  }
+  if (Opts.ShowEncoding)
+    OS << " // encoding: 0x" << format_hex_no_prefix(It.W.Hi, 16)
+       << format_hex_no_prefix(It.W.Lo, 16);
   OS << '\n';
 }
 
@@ -109,6 +117,7 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
       }
       Item It;
       It.I = *IOr;
+      It.W = W;
       It.Addr = Off;
       It.ShowAddr = true;
       Items.push_back(It);
@@ -129,6 +138,24 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items) {
     C = C.substr(0, Cm).trim();
     if (C.empty())
       continue;
+    // An optional `/*0x0010*/` (or `/*0010*/`) prefix gives the address.
+    if (C.startswith("/*")) {
+      size_t E = C.find("*/");
+      StringRef In = E == StringRef::npos ? "" : C.slice(2, E).trim();
+      if (In.startswith("0x") || In.startswith("0X"))
+        In = In.drop_front(2);
+      uint64_t A;
+      if (In.empty() || In.getAsInteger(16, A) || A % 16) {
+        reportError(makeSourceError(SM, SMLoc::getFromPointer(C.data()),
+                                    "expected an address prefix /*hex*/, a "
+                                    "multiple of 16"),
+                    "tp-mc");
+        OK = false;
+        continue;
+      }
+      Addr = A;
+      C = C.drop_front(E + 2).ltrim();
+    }
     StringRef Digits = C;
     if (Digits.startswith("0x") || Digits.startswith("0X"))
       Digits = Digits.drop_front(2);
@@ -153,6 +180,7 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items) {
     } else {
       Item It;
       It.I = *IOr;
+      It.W = W;
       It.Addr = Addr;
       Items.push_back(It);
     }

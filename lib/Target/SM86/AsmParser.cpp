@@ -50,6 +50,7 @@ public:
     I.Ctrl.Reuse = 0;
     Assigned = 0;
     const char *T = Templates[Form];
+    TStart = T;
     return match(T, T + std::strlen(T), S, SE, /*Top=*/true);
   }
 
@@ -62,6 +63,7 @@ private:
   Instruction &I;
   uint64_t Addr;
   const InstrInfo *II = nullptr;
+  const char *TStart = nullptr;
   uint32_t Assigned = 0;
 
   void fail(const char *P, const Twine &Msg) {
@@ -171,7 +173,11 @@ private:
         return OutOfRange();
       V = -int64_t(N);
     } else {
-      if (N >= (uint64_t(1) << Bits))
+      // A 32-bit signed immediate may also be spelled as its unsigned bit
+      // pattern (0xffffffff for -0x1); narrower signed fields (offsets)
+      // take only their signed range.
+      bool Wrap = OI.Signed && OI.Kind == OperandKind::Imm && Bits >= 32;
+      if (N >= (uint64_t(1) << (OI.Signed && !Wrap ? Bits - 1 : Bits)))
         return OutOfRange();
       V = int64_t(N);
       if (OI.Signed && N >= (uint64_t(1) << (Bits - 1)))
@@ -436,7 +442,18 @@ private:
             int64_t SavedV = I.Ops[K];
             I.Ops[K] = ME.Value;
             Assigned |= 1u << K;
-            if (match(T + 2, TE, S + L, SE, Top))
+            size_t Skip = L;
+            // `|R6|.reuse`: a closing modifier right after a register may be
+            // followed by that register's reuse suffix.
+            if (Again && L && T - 2 >= TStart && T[-2] == '$') {
+              const OperandInfo &PO = II->Operands[T[-1] - 'a'];
+              if (PO.Kind == OperandKind::GPR && PO.ReuseSlot >= 0 &&
+                  StringRef(S + L, SE - S - L).startswith(".reuse")) {
+                I.Ctrl.Reuse |= 1 << PO.ReuseSlot;
+                Skip += 6;
+              }
+            }
+            if (match(T + 2, TE, S + Skip, SE, Top))
               return true;
             Assigned = SavedA;
             I.Ctrl.Reuse = SavedR;
@@ -571,10 +588,17 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
+  bool UGuard = false;
+  const char *GuardPos = nullptr;
   if (S < SE && *S == '@') {
     const char *P = S + 1;
     if (P < SE && *P == '!') {
       I.GuardNeg = true;
+      ++P;
+    }
+    GuardPos = P;
+    if (P < SE && *P == 'U') {
+      UGuard = true;
       ++P;
     }
     if (P < SE && *P == 'P' && P + 1 < SE && P[1] == 'T') {
@@ -609,12 +633,28 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
   Matcher M(I, Addr);
+  bool GuardKindMismatch = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
+    if (GuardPos && InstrInfos[MatchList[K]].UniformGuard != UGuard) {
+      GuardKindMismatch = true;
+      continue;
+    }
     if (M.matchForm(MatchList[K], S, SE))
       return I;
   }
+  if (GuardKindMismatch && !M.FailPos && !M.HardPos)
+    return Err(GuardPos, UGuard ? "this instruction takes a predicate guard "
+                                  "(@Px), not a uniform one"
+                                : "this instruction takes a uniform "
+                                  "predicate guard (@UPx)");
   if (M.HardPos)
     return Err(M.HardPos, M.HardMsg);
+  const char *MnEnd = ME;
+  while (MnEnd < SE && !isSpace(*MnEnd))
+    ++MnEnd;
+  if (M.FailPos && M.FailPos < MnEnd)
+    return Err(ME, "invalid modifiers '" +
+                              StringRef(ME, MnEnd - ME) + "' for " + Mn);
   if (M.FailPos)
     return Err(M.FailPos, M.FailMsg);
   return Err(S, "invalid instruction");

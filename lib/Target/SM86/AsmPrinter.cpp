@@ -102,9 +102,27 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
 /// Prints template text [B, E) with no address groups inside.
 static void printRange(raw_ostream &OS, const Instruction &I, const char *B,
                        const char *E, uint64_t Addr) {
+  uint32_t Printed = 0;
   for (const char *P = B; P < E; ++P) {
     if (*P == '$' || *P == '^') {
-      printOperand(OS, I, unsigned(P[1] - 'a'), Addr, *P == '^');
+      unsigned K = unsigned(P[1] - 'a');
+      const OperandInfo &OI = InstrInfos[I.Op].Operands[K];
+      // `|R6|.reuse`: the reuse suffix follows the closing abs bar, i.e. a
+      // modifier printed a second time right after the register.
+      if (OI.Kind == OperandKind::GPR && OI.ReuseSlot >= 0 &&
+          ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1) && P + 3 < E && P[2] == '$' &&
+          ((Printed >> (P[3] - 'a')) & 1)) {
+        Instruction Tmp = I;
+        Tmp.Ctrl.Reuse &= ~(1 << OI.ReuseSlot);
+        printOperand(OS, Tmp, K, Addr);
+        printOperand(OS, I, unsigned(P[3] - 'a'), Addr);
+        OS << ".reuse";
+        Printed |= 1u << K;
+        P += 3;
+        continue;
+      }
+      printOperand(OS, I, K, Addr, *P == '^');
+      Printed |= 1u << K;
       ++P;
     } else {
       OS << *P;
@@ -143,6 +161,8 @@ static bool componentIsDefault(const Instruction &I, const char *B,
 void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
   if (I.Guard != 7 || I.GuardNeg) {
     OS << '@' << (I.GuardNeg ? "!" : "");
+    if (InstrInfos[I.Op].UniformGuard)
+      OS << 'U';
     if (I.Guard == 7)
       OS << "PT";
     else
@@ -228,6 +248,16 @@ void printControl(const Control &C, raw_ostream &OS) {
     for (unsigned B = 0; B < 6; ++B)
       if ((C.WaitMask >> B) & 1) {
         OS << (F ? "" : ",") << B;
+        F = false;
+      }
+  }
+  if (C.Reuse) {
+    Sep();
+    OS << "reuse=";
+    bool F = true;
+    for (unsigned B = 0; B < 4; ++B)
+      if ((C.Reuse >> B) & 1) {
+        OS << (F ? "" : ",") << char('a' + B);
         F = false;
       }
   }

@@ -2,7 +2,10 @@
 ///
 /// \file
 /// nvdisasm prints a 32-bit float immediate like C's "%.20g" of its value
-/// ("1", "-112.5", "1.1641532182693481445e-10"), and infinities as "+INF "
+/// ("1", "-112.5", "1.1641532182693481445e-10"), except that magnitudes of
+/// 2^31 and more use "%.20e" ("4.29494272000000000000e+09",
+/// "1.84467440737095516160e+19", while 16777216 stays an integer: every
+/// such spelling in the reference TSVs), and infinities as "+INF "
 /// and "-INF " (with a trailing blank, as in the reference TSVs:
 /// `FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT`).  NaNs as "+QNAN "/"-QNAN ".
 ///
@@ -43,7 +46,9 @@ inline void printFloat32(llvm::raw_ostream &OS, uint32_t Bits) {
     return;
   }
   char Buf[64];
-  std::snprintf(Buf, sizeof(Buf), "%.20g", double(F));
+  std::snprintf(Buf, sizeof(Buf),
+                std::fabs(double(F)) >= 2147483648.0 ? "%.20e" : "%.20g",
+                double(F));
   OS << Buf;
 }
 

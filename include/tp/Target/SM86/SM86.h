@@ -139,6 +139,7 @@ struct InstrInfo {
   SchedInfo Sched;
   Word128 FixedMask;      ///< bits fixed by the form (opcode, aliases)
   Word128 FixedValue;
+  bool UniformGuard;      ///< guard printed as `@UPx` (uniform datapath)
 };
 
 constexpr unsigned MaxOperands = 16;
@@ -146,7 +147,8 @@ constexpr unsigned MaxOperands = 16;
 /// A decoded or parsed instruction.  A plain value: copy it freely.
 struct Instruction {
   Opcode Op = Opcode(0);
-  uint8_t Guard = 7;      ///< guard predicate P0..P6, 7 = PT (always)
+  uint8_t Guard = 7;      ///< guard predicate P0..P6 (UP0..UP6 for forms
+                          ///< with InstrInfo::UniformGuard), 7 = PT
   bool GuardNeg = false;  ///< `@!Px`
   Control Ctrl;
   std::array<int64_t, MaxOperands> Ops{};
@@ -195,9 +197,10 @@ inline int64_t getBranchOffset(uint64_t Addr, uint64_t Target) {
 /// Prints \p I in nvdisasm syntax (guard, mnemonic, operands, `.reuse`),
 /// without a trailing ';'.  \p Addr resolves branch targets.
 void print(const Instruction &I, uint64_t Addr, llvm::raw_ostream &OS);
-/// Prints the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2}`
-/// (fields at their default — stall 0, no yield, 7, 7, empty — omitted;
-/// reuse is shown on the operands, not here).
+/// Prints the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2
+/// reuse=a}` (fields at their default -- stall 0, no yield, 7, 7, empty,
+/// no reuse -- omitted).  print() shows reuse flags on their operands
+/// (`.reuse`): clear those from C.Reuse first to print only the others.
 void printControl(const Control &C, llvm::raw_ostream &OS);
 
 /// Parses a control clause in printControl()'s syntax, `{stall=4 yield wr=1
