@@ -114,8 +114,10 @@ private:
       J = take(S, J, "LDSM", L1);
       J = take(S, J, "HMMA", H1);
       size_t K = J;
+      // Q holds no products or fragment loads (else the step is already
+      // interleaved).
       while (K < S.size() && !is(S[K], "LDGDEPBAR") && !is(S[K], "BAR") &&
-             S[K].Label.empty())
+             !is(S[K], "HMMA") && !is(S[K], "LDSM") && S[K].Label.empty())
         ++K;
       bool Shaped = !L0.empty() && !H0.empty() && !L1.empty() &&
                     !H1.empty() && K < S.size() && is(S[K], "LDGDEPBAR") &&

@@ -226,11 +226,11 @@ public:
   void copyStep(unsigned Stage) {
     for (unsigned C = 0; C < T.chunksA(); ++C)
       op("LDGSTS.E.BYPASS.128 " + mem(aStore(C), T.bufferA(Stage)) +
-             ", desc[UR4]" + mem(aPointer(C), 0, true),
+             ", " + desc() + mem(aPointer(C), 0, true),
          -1, 3);
     for (unsigned C = 0; C < T.chunksB(); ++C)
       op("LDGSTS.E.BYPASS.128 " + mem(bStore(C), T.bufferB(Stage)) +
-             ", desc[UR4]" + mem(bPointer(C), 0, true),
+             ", " + desc() + mem(bPointer(C), 0, true),
          -1, 3);
     unsigned Max = std::max(T.chunksA(), T.chunksB());
     for (unsigned C = 0; C < Max; ++C) {
@@ -304,7 +304,8 @@ public:
     int64_t BM = T.blockM(), BN = T.blockN();
     bool AC = P.A == Layout::Columns, BC = P.B == Layout::Columns;
     op("IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
-    op("ULDC.64 UR4, c[0x0][0x118]");
+    if (Desc)
+      op("ULDC.64 UR4, c[0x0][0x118]");
     op("S2R " + R(RTid) + ", SR_TID.X", 5);
     op("S2R " + R(RTileN) + ", SR_CTAID.X", 5);
     op("S2R " + R(RTileM) + ", SR_CTAID.Y", 5);
@@ -358,7 +359,7 @@ public:
   unsigned pairs() const { return 2 * T.MTiles * T.NTiles; }
 
   void storePair(unsigned I) {
-    op("STG.E.64 desc[UR4]" + mem(RC, pairOffset(I), true) + ", " +
+    op("STG.E.64 " + desc() + mem(RC, pairOffset(I), Desc) + ", " +
        R(pairAccumulator(I)));
   }
 
@@ -378,9 +379,9 @@ public:
       wide(Pointer, RScratch, ROne, argument(3));
       for (unsigned B = 0; B < pairs() / Batch; ++B) {
         for (unsigned W = 0; W < 2 * Batch; ++W)
-          op("LDG.E " + R(Pointer + 2 + W) + ", desc[UR4]" +
+          op("LDG.E " + R(Pointer + 2 + W) + ", " + desc() +
                  mem(Pointer, pairOffset(B * Batch + W / 2) + 4 * (W % 2),
-                     true),
+                     Desc),
              2);
         for (unsigned W = 0; W < 2 * Batch; ++W) {
           unsigned Acc = pairAccumulator(B * Batch + W / 2) + W % 2;
@@ -396,6 +397,12 @@ public:
     label("halt");
     op("BRA ^halt");
   }
+
+  /// The memory descriptor operand: ptxas's `desc[UR4]` (UR4 = the
+  /// default descriptor at c[0x0][0x118]) when the instruction set has
+  /// ULDC, else none (the plain global forms, also valid; SASS_FACTS 1.4).
+  std::string desc() const { return Desc ? "desc[UR4]" : ""; }
+  bool Desc = sm86::isSupportedMnemonic("ULDC");
 
   const TileParams &T;
   const Problem &P;

@@ -203,6 +203,17 @@ void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
   sm86::Control C = MI.I.Ctrl;
   C.Reuse = 0; // on the operands
   sm86::printControl(C, OS);
+  if (MI.isBranch()) {
+    // The encoded displacement, for readers and tests (a comment: the
+    // label is what the parser reads).
+    int Idx = branchOperand(MI.I.Op);
+    if (Idx >= 0) {
+      int64_t Bytes = 4 * MI.I.Ops[Idx];
+      OS << " // " << (Bytes < 0 ? "-" : "+") << "0x"
+         << Twine::utohexstr(uint64_t(Bytes < 0 ? -Bytes : Bytes))
+         << " bytes from the next instruction";
+    }
+  }
 }
 
 static void printAttrs(const Function &F, raw_ostream &OS) {

@@ -21,7 +21,8 @@
 ///               reuse is written on the operands as `.reuse`)
 ///   branch  ::= [guard] 'BRA' '^'label ';' control
 ///
-/// `//` starts a comment (to the end of the line).  The printer indents
+/// `//` starts a comment (to the end of the line); the printer follows a
+/// branch with one giving its encoded displacement.  The printer indents
 /// instructions by two spaces and writes labels at column 0.
 ///
 /// Example:
