@@ -34,6 +34,7 @@
 #include "ScheduleUnits.h"
 #include "tp/Support/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
@@ -382,11 +383,15 @@ Error Compactor::run() {
 
   Info.assign(P.size(), CompactInfo());
   T.assign(P.size(), 0);
+  bool Exited = false;
   for (unsigned I = 0; I < P.size(); ++I) {
-    Need N = findWaits(I);
+    // After an unconditional EXIT nothing runs (ptxas's BRA to itself).
+    Need N = Exited ? Need() : findWaits(I);
+    Exited |= P[I].Kind == SpecialKind::Exit && !P[I].Predicated &&
+              !P[I].NeverExecutes;
     issue(I, N);
     uint8_t Mask = N.Mask;
-    if (Opts.Conservative && !P[I].NeverExecutes)
+    if (Opts.Conservative && !P[I].NeverExecutes && !Exited)
       Mask = (1u << NumScoreboards) - 1;
     P[I].Ctrl.WaitMask = Mask;
     applyWaits(I, Mask);
@@ -394,8 +399,12 @@ Error Compactor::run() {
     record(I);
   }
 
-  // Nothing follows an EXIT: no drain.
-  bool Drain = Opts.Drain && P.back().Kind != SpecialKind::Exit;
+  // Nothing runs after an unconditional EXIT: no drain.
+  bool Exits = llvm::any_of(P, [](const SchedInstr &In) {
+    return In.Kind == SpecialKind::Exit && !In.Predicated &&
+           !In.NeverExecutes;
+  });
+  bool Drain = Opts.Drain && !Exits;
   // Drain: register scoreboards still in flight are waited for by a NOP.
   if (Drain) {
     Need N;
