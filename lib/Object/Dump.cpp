@@ -153,10 +153,15 @@ std::string explain(const NvInfoRecord &R, const std::vector<Symbol> &Syms) {
 }
 
 void dumpRecords(ArrayRef<NvInfoRecord> Recs, const std::vector<Symbol> &Syms,
-                 raw_ostream &OS) {
+                 bool Compat, raw_ostream &OS) {
   for (const NvInfoRecord &R : Recs) {
-    StringRef Name = getNvAttrName(R.Attr);
-    OS << "    " << (Name.empty() ? "ATTR_" + utohexstr(R.Attr) : Name.str())
+    // .nv.compat (sm_90) uses the record format with its own attribute
+    // numbers (SASS_FACTS 3.3), which we do not name.
+    StringRef Name = Compat ? "" : getNvAttrName(R.Attr);
+    OS << "    "
+       << (Name.empty() ? (Compat ? "COMPAT_0x" : "ATTR_0x") +
+                              utohexstr(R.Attr | 0x100, true).substr(1)
+                        : Name.str())
        << " (" << format("0x%02x%02x", R.Attr, R.Format) << ") "
        << getNvFormatName(R.Format);
     if (R.Format == 4) {
@@ -167,7 +172,8 @@ void dumpRecords(ArrayRef<NvInfoRecord> Recs, const std::vector<Symbol> &Syms,
       OS << "]";
       if (R.Payload.size() % 4)
         OS << " +" << R.Payload.size() % 4 << " bytes";
-      OS << explain(R, Syms);
+      if (!Compat)
+        OS << explain(R, Syms);
     } else if (R.Format != 1 || R.Value) {
       OS << " 0x" << utohexstr(R.Value, true);
     }
@@ -254,7 +260,7 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
       return Recs.takeError();
     OS << "\n" << S.Name << " (section " << I << ", " << Recs->size()
        << " records):\n";
-    dumpRecords(*Recs, Syms, OS);
+    dumpRecords(*Recs, Syms, S.Type == SHT_CUDA_COMPAT, OS);
   }
 
   Expected<Module> M = interpretCubin(F);

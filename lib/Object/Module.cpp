@@ -192,8 +192,21 @@ public:
     return opcode(W) == 0x94d; // SASS_FACTS 1.4: EXIT
   }
   bool endsBlock(ArrayRef<uint8_t> W) const override {
+    // UNVERIFIED: other block enders (BRX, JMP, RET, CALL) never appear in
+    // our kernels; the ISA layer's classifier should list them.
     unsigned Op = opcode(W);
     return Op == 0x94d || Op == 0x947; // EXIT, BRA
+  }
+  Optional<uint64_t> branchTarget(ArrayRef<uint8_t> W,
+                                  uint64_t Pc) const override {
+    if (W.size() < 16 || opcode(W) != 0x947)
+      return None;
+    uint64_t Lo = endian::read64le(W.data());
+    uint64_t Hi = endian::read64le(W.data() + 8);
+    // Bits 32..81: a signed byte offset, bits 32-33 zero (SASS_FACTS 1.4).
+    uint64_t Raw = (Lo >> 32) | (Hi & 0x3ffff) << 32;
+    int64_t Off = SignExtend64<50>(Raw) & ~int64_t(3);
+    return Pc + 16 + Off;
   }
 };
 } // namespace
@@ -205,7 +218,7 @@ const InstrClassifier &getOpcodeClassifier() {
 
 void scanControlFlow(Kernel &K, const InstrClassifier &C) {
   K.ExitOffsets.clear();
-  K.CfaBlockEnd = 0;
+  uint64_t End = K.Code.size();
   bool SeenEnd = false;
   for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16) {
     ArrayRef<uint8_t> W(K.Code.data() + Off, 16);
@@ -213,9 +226,15 @@ void scanControlFlow(Kernel &K, const InstrClassifier &C) {
       K.ExitOffsets.push_back(Off);
     if (!SeenEnd && C.endsBlock(W)) {
       SeenEnd = true;
-      K.CfaBlockEnd = Off + 16;
+      End = std::min<uint64_t>(End, Off + 16);
     }
+    // A branch target starts a block (E: a loop head ends ptxas's first
+    // block in barriers_local.ptx's spin).
+    if (Optional<uint64_t> T = C.branchTarget(W, Off))
+      if (*T > 0 && *T < End)
+        End = *T;
   }
+  K.CfaBlockEnd = static_cast<uint32_t>(End);
 }
 
 std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {
@@ -257,7 +276,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
     if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
       return makeError("kernel '" + K.Name +
                        "': shared alignment is not a power of two");
-    if (K.CfaBlockEnd < T->FramePrologueBytes ||
+    if (K.CfaBlockEnd < std::max<uint32_t>(T->FramePrologueBytes, 16) ||
         K.CfaBlockEnd > K.Code.size() || K.CfaBlockEnd % CodeAlign)
       return makeError("kernel '" + K.Name + "': the first block end " +
                        hex(K.CfaBlockEnd) + " is not in the code");
@@ -398,8 +417,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
       Advance(T->FramePrologueBytes);
     Advance(K.CfaBlockEnd);
     Body.insert(Body.end(), std::begin(DefCfa), std::end(DefCfa));
-    if (!K.ExitOffsets.empty())
-      Advance(K.ExitOffsets.back());
+    // Then to the last EXIT; without one, back to the first block's last
+    // instruction (E: spin in barriers_local.ptx; UNVERIFIED beyond it).
+    Advance(K.ExitOffsets.empty() ? K.CfaBlockEnd - 16 : K.ExitOffsets.back());
     while ((12 + Body.size()) % 8)
       Body.push_back(0); // DW_CFA_nop
     put<uint32_t>(Frame, 0xffffffff);

@@ -54,26 +54,37 @@ inline std::string ptxasPath() {
   return llvm::sys::fs::can_execute(P) ? P : "";
 }
 
-/// Builds \p Ptx with ptxas into a temporary directory; "" on failure.
+/// Builds \p Ptx with ptxas into TP_OBJECT_CUBIN_DIR (kept between runs:
+/// rebuilt only when older than the PTX; written to a temporary name and
+/// renamed, as lit runs test processes in parallel); "" on failure.
 inline std::string runPtxas(const std::string &Ptx, bool Reloc,
                             const std::string &Arch = "sm_86") {
   std::string Ptxas = ptxasPath();
   if (Ptxas.empty())
     return "";
-  static llvm::SmallString<128> Dir;
-  if (Dir.empty() &&
-      llvm::sys::fs::createUniqueDirectory("tp-object-test", Dir))
+  std::string Dir = TP_OBJECT_CUBIN_DIR;
+  if (llvm::sys::fs::create_directories(Dir))
     return "";
   std::string Out = (Dir + "/" + llvm::sys::path::stem(Ptx) +
                      (Reloc ? "_reloc" : "") + ".cubin")
                         .str();
+  llvm::sys::fs::file_status In, Have;
+  if (!llvm::sys::fs::status(Ptx, In) && !llvm::sys::fs::status(Out, Have) &&
+      Have.getLastModificationTime() >= In.getLastModificationTime())
+    return Out;
+  llvm::SmallString<128> Tmp;
+  if (llvm::sys::fs::createUniqueFile(Out + ".tmp-%%%%%%", Tmp))
+    return "";
   // The PTX's own .target decides; -arch must not be lower than it.
   std::string ArchArg = "-arch=" + Arch;
-  std::vector<llvm::StringRef> Args = {Ptxas, ArchArg, "-o", Out, Ptx};
+  std::vector<llvm::StringRef> Args = {Ptxas, ArchArg, "-o", Tmp, Ptx};
   if (Reloc)
     Args.insert(Args.begin() + 1, "-c");
-  if (llvm::sys::ExecuteAndWait(Ptxas, Args) != 0)
+  if (llvm::sys::ExecuteAndWait(Ptxas, Args) != 0 ||
+      llvm::sys::fs::rename(Tmp, Out)) {
+    llvm::sys::fs::remove(Tmp);
     return "";
+  }
   return Out;
 }
 

@@ -88,8 +88,9 @@ struct Kernel {
   uint64_t SharedAlign = 16;        ///< .nv.shared.K alignment
   bool HasSharedSection = false;    ///< forced on when SharedBytes > 0
   std::vector<uint32_t> ExitOffsets;
-  /// Byte offset just past the first BRA or EXIT (ptxas puts the FDE's
-  /// DW_CFA_def_cfa there; E, every reference cubin).
+  /// Byte offset where the first basic block ends: just past the first
+  /// BRA or EXIT, or the first branch target, whichever comes first
+  /// (ptxas puts the FDE's DW_CFA_def_cfa there; E, every test cubin).
   uint32_t CfaBlockEnd = 0;
   llvm::Optional<std::array<uint32_t, 3>> MaxThreads; ///< .maxntid
   llvm::Optional<std::array<uint32_t, 3>> ReqNTid;    ///< .reqntid
@@ -134,10 +135,16 @@ public:
   virtual bool isExit(llvm::ArrayRef<uint8_t> Word) const = 0;
   /// True for an instruction that ends a basic block (BRA, EXIT, ...).
   virtual bool endsBlock(llvm::ArrayRef<uint8_t> Word) const = 0;
+  /// The byte offset a branch at \p Pc jumps to, if \p Word is a direct
+  /// branch.
+  virtual llvm::Optional<uint64_t> branchTarget(llvm::ArrayRef<uint8_t> Word,
+                                                uint64_t Pc) const = 0;
 };
 
-/// The default classifier: the 12-bit opcode field only (SASS_FACTS 1.4:
-/// EXIT 0x94d, BRA 0x947).  The ISA layer may supply its own.
+/// The default classifier: the 12-bit opcode field and BRA's offset only
+/// (SASS_FACTS 1.4: EXIT 0x94d, BRA 0x947 with a signed byte offset in
+/// bits 32..81 relative to the next instruction; sm_80/86 only).  The ISA
+/// layer may supply its own.
 const InstrClassifier &getOpcodeClassifier();
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.

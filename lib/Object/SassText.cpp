@@ -1,0 +1,812 @@
+//===- SassText.cpp - Whole-cubin SASS text (.sass), print and parse ------===//
+///
+/// \file
+/// Printer: kernel form when kernelFormReproduces(), else raw form.
+/// Parser: one pass over lines; each line loses a leading `/*...*/`
+/// address comment and a trailing `//` comment, then is a directive, a
+/// label (`name:`) or an instruction line.  Instruction lines of a kernel
+/// (or of an executable raw section) are collected with their byte offset
+/// and encoded when the kernel ends, after all its labels are known.
+///
+/// Grammar (docs/sass-format.md has the full list):
+///   file      ::= kernel-form | raw-form
+///   kernel-form ::= module-directive* kernel+
+///   kernel    ::= '.kernel' NAME kernel-directive* (label | insn)* '.end_kernel'
+///   raw-form  ::= '.raw_cubin' raw-directive*
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Object/SassText.h"
+#include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace object {
+
+InstructionCodec::~InstructionCodec() = default;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The raw-word codec
+//===----------------------------------------------------------------------===//
+
+class RawWordCodec : public InstructionCodec {
+public:
+  Expected<std::string>
+  decode(ArrayRef<uint8_t> Word, uint64_t,
+         const std::map<uint64_t, std::string> &) const override {
+    if (Word.size() != 16)
+      return makeError("an instruction is 16 bytes");
+    std::string S = ".inst 0x";
+    for (int I = 15; I >= 0; --I)
+      S += utohexstr(Word[I] | 0x100, true).substr(1);
+    return S;
+  }
+  Error encode(StringRef Text, uint64_t, const StringMap<uint64_t> &,
+               std::array<uint8_t, 16> &Word) const override {
+    StringRef Rest = Text.trim();
+    if (!Rest.consume_front(".inst"))
+      return makeError("expected '.inst 0x<32 hex digits>' (this build has "
+                       "no instruction encoder), found '" + Text + "'");
+    Rest = Rest.trim();
+    if (!Rest.consume_front("0x") || Rest.size() != 32 ||
+        !all_of(Rest, isHexDigit))
+      return makeError("expected 32 hex digits after '.inst 0x', found '" +
+                       Rest + "'");
+    for (int I = 0; I < 16; ++I)
+      Word[15 - I] = hexFromNibbles(Rest[2 * I], Rest[2 * I + 1]);
+    return Error::success();
+  }
+};
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
+
+std::string quote(StringRef S) {
+  std::string Q = "\"";
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\')
+      Q += std::string("\\") + char(C);
+    else if (C < 0x20 || C >= 0x7f)
+      Q += "\\x" + utohexstr(C | 0x100, true).substr(1);
+    else
+      Q += char(C);
+  }
+  return Q + "\"";
+}
+
+std::string hexBytes(ArrayRef<uint8_t> B) {
+  std::string S;
+  for (uint8_t X : B)
+    S += utohexstr(X | 0x100, true).substr(1);
+  return S;
+}
+
+/// Branch targets inside [0, Size) named .L_x_0, .L_x_1, ... in order.
+std::map<uint64_t, std::string> findLabels(ArrayRef<uint8_t> Code,
+                                           const InstrClassifier &C) {
+  std::map<uint64_t, std::string> L;
+  for (size_t Off = 0; Off + 16 <= Code.size(); Off += 16)
+    if (Optional<uint64_t> T = C.branchTarget(Code.slice(Off, 16), Off))
+      if (*T < Code.size() && *T % 16 == 0)
+        L[*T] = "";
+  unsigned N = 0;
+  for (auto &KV : L)
+    KV.second = ".L_x_" + std::to_string(N++);
+  return L;
+}
+
+Error printCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
+                const SassOptions &Opts) {
+  std::map<uint64_t, std::string> Labels =
+      findLabels(Code, *Opts.Classifier);
+  for (size_t Off = 0; Off + 16 <= Code.size(); Off += 16) {
+    auto It = Labels.find(Off);
+    if (It != Labels.end())
+      OS << It->second << ":\n";
+    Expected<std::string> T =
+        Opts.Codec->decode(Code.slice(Off, 16), Off, Labels);
+    if (!T)
+      return T.takeError();
+    OS << "  " << format("/*%04x*/", unsigned(Off)) << " " << *T << "\n";
+  }
+  return Error::success();
+}
+
+SassOptions withDefaults(SassOptions O) {
+  if (!O.Codec)
+    O.Codec = &getRawWordCodec();
+  if (!O.Classifier)
+    O.Classifier = &getOpcodeClassifier();
+  return O;
+}
+
+Expected<Module> recomputedModule(const CubinFile &F,
+                                  const InstrClassifier &C) {
+  Expected<Module> M = interpretCubin(F);
+  if (!M)
+    return M.takeError();
+  for (Kernel &K : M->Kernels)
+    scanControlFlow(K, C);
+  return M;
+}
+
+} // namespace
+
+const InstructionCodec &getRawWordCodec() {
+  static RawWordCodec C;
+  return C;
+}
+
+bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
+  Expected<Module> M = recomputedModule(F, C);
+  if (!M) {
+    consumeError(M.takeError());
+    return false;
+  }
+  Expected<CubinFile> G = buildCubin(*M);
+  if (!G) {
+    consumeError(G.takeError());
+    return false;
+  }
+  std::vector<uint8_t> A, B;
+  if (Error E = writeCubinFile(F, A)) {
+    consumeError(std::move(E));
+    return false;
+  }
+  if (Error E = writeCubinFile(*G, B)) {
+    consumeError(std::move(E));
+    return false;
+  }
+  return A == B;
+}
+
+//===----------------------------------------------------------------------===//
+// Printer
+//===----------------------------------------------------------------------===//
+
+Error printSass(const CubinFile &F, raw_ostream &OS,
+                const SassOptions &InOpts) {
+  SassOptions Opts = withDefaults(InOpts);
+  if (!Opts.ForceRaw && kernelFormReproduces(F, *Opts.Classifier)) {
+    Module M = cantFail(recomputedModule(F, *Opts.Classifier));
+    OS << "// tp .sass, kernel form (docs/sass-format.md)\n";
+    OS << ".target sm_" << M.SM << "\n";
+    OS << ".cuda_api " << M.CudaApiVersion << "\n";
+    OS << ".tool_note " << M.Tool.Format << " " << quote(M.Tool.ObjectName)
+       << " " << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
+       << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
+    for (const Kernel &K : M.Kernels) {
+      OS << "\n.kernel " << K.Name << "\n";
+      for (const KernelParam &P : K.Params) {
+        OS << ".param " << P.Offset << " " << P.Size;
+        if (P.Index)
+          OS << " index=" << P.Index;
+        if (P.Flags)
+          OS << " flags=" << hex(P.Flags);
+        OS << "\n";
+      }
+      OS << ".regs " << K.RegCount << "\n";
+      if (K.MaxRegCount != 0xff)
+        OS << ".max_regs " << K.MaxRegCount << "\n";
+      if (K.NumBarriers)
+        OS << ".barriers " << K.NumBarriers << "\n";
+      if (K.emitsSharedSection())
+        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign
+           << "\n";
+      if (K.MaxThreads)
+        OS << ".max_threads " << (*K.MaxThreads)[0] << " "
+           << (*K.MaxThreads)[1] << " " << (*K.MaxThreads)[2] << "\n";
+      if (K.ReqNTid)
+        OS << ".reqntid " << (*K.ReqNTid)[0] << " " << (*K.ReqNTid)[1] << " "
+           << (*K.ReqNTid)[2] << "\n";
+      if (K.FrameSize)
+        OS << ".frame_size " << K.FrameSize << "\n";
+      if (K.MinStackSize)
+        OS << ".min_stack_size " << K.MinStackSize << "\n";
+      if (Error E = printCode(K.Code, OS, Opts))
+        return E;
+      OS << ".end_kernel\n";
+    }
+    return Error::success();
+  }
+
+  const ElfHeader &H = F.Header;
+  OS << "// tp .sass, raw form (docs/sass-format.md)\n.raw_cubin\n";
+  OS << ".elf_header ident=" << hexBytes(H.Ident) << " type=" << H.Type
+     << " machine=" << H.Machine << " version=" << H.Version
+     << " entry=" << hex(H.Entry) << " phoff=" << hex(H.PhOff)
+     << " shoff=" << hex(H.ShOff) << " flags=" << hex(H.Flags)
+     << " ehsize=" << H.EhSize << " phentsize=" << H.PhEntSize
+     << " shentsize=" << H.ShEntSize << " shstrndx=" << H.ShStrNdx << "\n";
+  OS << ".file_size " << hex(F.FileSize) << "\n";
+  for (size_t I = 0; I < F.Sections.size(); ++I) {
+    const Section &S = F.Sections[I];
+    OS << "\n.section " << I << " " << quote(S.Name)
+       << " name=" << hex(S.NameOffset) << " type=" << hex(S.Type)
+       << " flags=" << hex(S.Flags) << " addr=" << hex(S.Addr)
+       << " offset=" << hex(S.Offset) << " size=" << hex(S.Size)
+       << " link=" << S.Link << " info=" << hex(S.Info)
+       << " align=" << S.AddrAlign << " entsize=" << S.EntSize << "\n";
+    if (S.Data.empty())
+      continue;
+    bool Code = (S.Flags & ELF::SHF_EXECINSTR) && S.Data.size() % 16 == 0;
+    if (Code) {
+      if (Error E = printCode(S.Data, OS, Opts))
+        return E;
+      continue;
+    }
+    for (size_t P = 0; P < S.Data.size(); P += 32)
+      OS << ".bytes "
+         << hexBytes(ArrayRef<uint8_t>(S.Data).slice(
+                P, std::min<size_t>(32, S.Data.size() - P)))
+         << "\n";
+  }
+  OS << "\n";
+  for (const ProgramHeader &P : F.ProgramHeaders)
+    OS << ".phdr type=" << hex(P.Type) << " flags=" << hex(P.Flags)
+       << " offset=" << hex(P.Offset) << " vaddr=" << hex(P.VAddr)
+       << " paddr=" << hex(P.PAddr) << " filesz=" << hex(P.FileSz)
+       << " memsz=" << hex(P.MemSz) << " align=" << P.Align << "\n";
+  for (const auto &[Off, Bytes] : F.Filler)
+    OS << ".filler " << hex(Off) << " " << hexBytes(Bytes) << "\n";
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Token {
+  StringRef Text;      ///< as written (quotes included for strings)
+  std::string Value;   ///< unescaped for strings, else Text
+  bool IsString = false;
+};
+
+class Parser {
+public:
+  Parser(SourceMgr &SM, unsigned BufferID, const SassOptions &Opts)
+      : SM(SM), Buffer(SM.getMemoryBuffer(BufferID)->getBuffer()),
+        Opts(Opts) {}
+
+  Expected<CubinFile> run();
+
+private:
+  enum class Form { Unknown, Kernel, Raw };
+
+  struct PendingInsn {
+    StringRef Text;
+    uint64_t Pc;
+  };
+  /// The code being collected (a kernel's or a raw section's).
+  struct CodeBlock {
+    std::vector<PendingInsn> Insns;
+    StringMap<uint64_t> Labels;
+    uint64_t Pc = 0;
+  };
+
+  Error err(StringRef At, const Twine &Msg) {
+    return makeSourceError(SM, SMLoc::getFromPointer(At.data()), Msg);
+  }
+  Error tokenize(StringRef Line, std::vector<Token> &Out);
+  Expected<uint64_t> number(const Token &T, uint64_t Max = ~0ull);
+  /// key=value tokens starting at \p From.
+  Error keyValues(ArrayRef<Token> Toks, size_t From,
+                  std::map<std::string, std::pair<uint64_t, StringRef>> &KV,
+                  ArrayRef<StringRef> Allowed);
+  Error needArgs(ArrayRef<Token> Toks, size_t N, StringRef Usage);
+  Error finishCode(CodeBlock &B, std::vector<uint8_t> &Out);
+  Error addCodeLine(StringRef Line, CodeBlock &B);
+
+  SourceMgr &SM;
+  StringRef Buffer;
+  SassOptions Opts;
+};
+
+Error Parser::tokenize(StringRef Line, std::vector<Token> &Out) {
+  size_t I = 0;
+  while (I < Line.size()) {
+    if (isSpace(Line[I])) {
+      ++I;
+      continue;
+    }
+    size_t Start = I;
+    Token T;
+    if (Line[I] == '"') {
+      T.IsString = true;
+      ++I;
+      while (true) {
+        if (I >= Line.size())
+          return err(Line.substr(Start), "unterminated string");
+        char C = Line[I];
+        if (C == '"') {
+          ++I;
+          break;
+        }
+        if (C == '\\') {
+          if (I + 1 >= Line.size())
+            return err(Line.substr(I), "unterminated escape");
+          char E = Line[I + 1];
+          if (E == '"' || E == '\\') {
+            T.Value += E;
+            I += 2;
+          } else if (E == 'x' && I + 3 < Line.size() + 0 &&
+                     isHexDigit(Line[I + 2]) && isHexDigit(Line[I + 3])) {
+            T.Value += char(hexFromNibbles(Line[I + 2], Line[I + 3]));
+            I += 4;
+          } else {
+            return err(Line.substr(I), "unknown escape in string");
+          }
+          continue;
+        }
+        T.Value += C;
+        ++I;
+      }
+      T.Text = Line.slice(Start, I);
+    } else {
+      while (I < Line.size() && !isSpace(Line[I]))
+        ++I;
+      T.Text = Line.slice(Start, I);
+      T.Value = T.Text.str();
+    }
+    Out.push_back(std::move(T));
+  }
+  return Error::success();
+}
+
+Expected<uint64_t> Parser::number(const Token &T, uint64_t Max) {
+  uint64_t V;
+  if (T.IsString || StringRef(T.Value).getAsInteger(0, V))
+    return err(T.Text, "expected a number, found '" + T.Text + "'");
+  if (V > Max)
+    return err(T.Text, "value " + T.Text + " is out of range (at most " +
+                           Twine(Max) + ")");
+  return V;
+}
+
+Error Parser::needArgs(ArrayRef<Token> Toks, size_t N, StringRef Usage) {
+  if (Toks.size() < N + 1)
+    return err(Toks[0].Text, "expected " + Usage);
+  return Error::success();
+}
+
+Error Parser::keyValues(
+    ArrayRef<Token> Toks, size_t From,
+    std::map<std::string, std::pair<uint64_t, StringRef>> &KV,
+    ArrayRef<StringRef> Allowed) {
+  for (size_t I = From; I < Toks.size(); ++I) {
+    StringRef Key, Val;
+    std::tie(Key, Val) = Toks[I].Text.split('=');
+    if (Toks[I].IsString || !Toks[I].Text.contains('='))
+      return err(Toks[I].Text, "expected key=value, found '" +
+                                   Toks[I].Text + "'");
+    if (!is_contained(Allowed, Key))
+      return err(Toks[I].Text, "unknown key '" + Key + "'");
+    if (KV.count(Key.str()))
+      return err(Toks[I].Text, "key '" + Key + "' given twice");
+    uint64_t V = 0;
+    if (Key != "ident" && Val.getAsInteger(0, V))
+      return err(Toks[I].Text, "expected a number after '" + Key +
+                                   "=', found '" + Val + "'");
+    KV[Key.str()] = {V, Val};
+  }
+  for (StringRef K : Allowed)
+    if (!KV.count(K.str()))
+      return err(Toks[0].Text, "missing key '" + K + "'");
+  return Error::success();
+}
+
+Error Parser::addCodeLine(StringRef Line, CodeBlock &B) {
+  if (Line.endswith(":") && !Line.contains(' ')) {
+    StringRef Name = Line.drop_back();
+    if (Name.empty())
+      return err(Line, "empty label");
+    if (!B.Labels.try_emplace(Name, B.Pc).second)
+      return err(Line, "label '" + Name + "' defined twice");
+    return Error::success();
+  }
+  B.Insns.push_back({Line, B.Pc});
+  B.Pc += 16;
+  return Error::success();
+}
+
+Error Parser::finishCode(CodeBlock &B, std::vector<uint8_t> &Out) {
+  Out.clear();
+  for (const PendingInsn &I : B.Insns) {
+    std::array<uint8_t, 16> W{};
+    if (Error E = Opts.Codec->encode(I.Text, I.Pc, B.Labels, W))
+      return err(I.Text, toString(std::move(E)));
+    Out.insert(Out.end(), W.begin(), W.end());
+  }
+  B = CodeBlock();
+  return Error::success();
+}
+
+Expected<CubinFile> Parser::run() {
+  Form F = Form::Unknown;
+  Module M;
+  bool HaveTarget = false;
+  Kernel *K = nullptr;
+  CodeBlock Code;
+  StringRef KernelStart;
+  CubinFile Raw;
+  bool HaveHeader = false;
+  Section *RawSec = nullptr;
+  bool RawSecIsCode = false;
+  StringRef RawSecStart;
+  bool HaveFileSize = false;
+
+  auto finishRawSection = [&]() -> Error {
+    if (!RawSec)
+      return Error::success();
+    if (RawSecIsCode)
+      if (Error E = finishCode(Code, RawSec->Data))
+        return E;
+    if (!RawSec->isNoBits() && RawSec->Type != ELF::SHT_NULL &&
+        RawSec->Data.size() != RawSec->Size)
+      return err(RawSecStart, "section has size " + hex(RawSec->Size) +
+                                  " but " + Twine(RawSec->Data.size()) +
+                                  " bytes of content");
+    RawSec = nullptr;
+    return Error::success();
+  };
+
+  SmallVector<StringRef, 0> Lines;
+  Buffer.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    // Strip a `//` comment outside strings, then a leading /*addr*/.
+    bool InStr = false;
+    for (size_t I = 0; I < Line.size(); ++I) {
+      if (Line[I] == '\\' && InStr) {
+        ++I;
+        continue;
+      }
+      if (Line[I] == '"')
+        InStr = !InStr;
+      if (!InStr && Line.substr(I).startswith("//")) {
+        Line = Line.take_front(I);
+        break;
+      }
+    }
+    Line = Line.trim();
+    if (Line.startswith("/*")) {
+      size_t End = Line.find("*/");
+      if (End == StringRef::npos)
+        return err(Line, "unterminated '/*'");
+      Line = Line.drop_front(End + 2).trim();
+    }
+    if (Line.empty())
+      continue;
+
+    // Inside code, a line is a directive only if its first word is one of
+    // the directives allowed there; anything else is a label or an
+    // instruction for the codec.
+    StringRef First = Line.split(' ').first.split('\t').first;
+    bool InKernelCode = F == Form::Kernel && K &&
+                        !StringSwitch<bool>(First)
+                             .Cases(".param", ".regs", ".max_regs",
+                                    ".barriers", ".shared", true)
+                             .Cases(".max_threads", ".reqntid", ".frame_size",
+                                    ".min_stack_size", ".end_kernel", true)
+                             .Default(false);
+    bool InRawCode = F == Form::Raw && RawSec && RawSecIsCode &&
+                     !StringSwitch<bool>(First)
+                          .Cases(".section", ".phdr", ".filler", ".bytes",
+                                 ".elf_header", ".file_size", true)
+                          .Default(false);
+    if (InKernelCode || InRawCode) {
+      if (Error E = addCodeLine(Line, Code))
+        return E;
+      continue;
+    }
+
+    std::vector<Token> Toks;
+    if (Error E = tokenize(Line, Toks))
+      return E;
+    StringRef D = Toks[0].Text;
+
+    if (F == Form::Unknown) {
+      F = D == ".raw_cubin" ? Form::Raw : Form::Kernel;
+      if (F == Form::Raw)
+        continue;
+    }
+
+    if (F == Form::Raw) {
+      if (D == ".elf_header") {
+        std::map<std::string, std::pair<uint64_t, StringRef>> KV;
+        if (Error E = keyValues(Toks, 1, KV,
+                                {"ident", "type", "machine", "version",
+                                 "entry", "phoff", "shoff", "flags", "ehsize",
+                                 "phentsize", "shentsize", "shstrndx"}))
+          return E;
+        StringRef Id = KV["ident"].second;
+        if (Id.size() != 32 || !all_of(Id, isHexDigit))
+          return err(Toks[1].Text, "ident must be 32 hex digits");
+        ElfHeader &H = Raw.Header;
+        for (int I = 0; I < 16; ++I)
+          H.Ident[I] = hexFromNibbles(Id[2 * I], Id[2 * I + 1]);
+        H.Type = KV["type"].first;
+        H.Machine = KV["machine"].first;
+        H.Version = KV["version"].first;
+        H.Entry = KV["entry"].first;
+        H.PhOff = KV["phoff"].first;
+        H.ShOff = KV["shoff"].first;
+        H.Flags = KV["flags"].first;
+        H.EhSize = KV["ehsize"].first;
+        H.PhEntSize = KV["phentsize"].first;
+        H.ShEntSize = KV["shentsize"].first;
+        H.ShStrNdx = KV["shstrndx"].first;
+        HaveHeader = true;
+      } else if (D == ".file_size") {
+        if (Error E = needArgs(Toks, 1, "'.file_size <bytes>'"))
+          return E;
+        Expected<uint64_t> V = number(Toks[1], uint64_t(1) << 32);
+        if (!V)
+          return V.takeError();
+        Raw.FileSize = *V;
+        HaveFileSize = true;
+      } else if (D == ".section") {
+        if (Error E = finishRawSection())
+          return E;
+        if (Toks.size() < 3 || !Toks[2].IsString)
+          return err(D, "expected '.section <index> \"<name>\" key=value...'");
+        Expected<uint64_t> Idx = number(Toks[1], 0xfeff);
+        if (!Idx)
+          return Idx.takeError();
+        if (*Idx != Raw.Sections.size())
+          return err(Toks[1].Text, "expected section index " +
+                                       Twine(Raw.Sections.size()));
+        std::map<std::string, std::pair<uint64_t, StringRef>> KV;
+        if (Error E = keyValues(Toks, 3, KV,
+                                {"name", "type", "flags", "addr", "offset",
+                                 "size", "link", "info", "align", "entsize"}))
+          return E;
+        Section S;
+        S.Name = Toks[2].Value;
+        S.NameOffset = KV["name"].first;
+        S.Type = KV["type"].first;
+        S.Flags = KV["flags"].first;
+        S.Addr = KV["addr"].first;
+        S.Offset = KV["offset"].first;
+        S.Size = KV["size"].first;
+        S.Link = KV["link"].first;
+        S.Info = KV["info"].first;
+        S.AddrAlign = KV["align"].first;
+        S.EntSize = KV["entsize"].first;
+        Raw.Sections.push_back(std::move(S));
+        RawSec = &Raw.Sections.back();
+        RawSecStart = D;
+        RawSecIsCode = (RawSec->Flags & ELF::SHF_EXECINSTR) &&
+                       !RawSec->isNoBits() && RawSec->Size % 16 == 0 &&
+                       RawSec->Size;
+      } else if (D == ".bytes") {
+        if (!RawSec || RawSecIsCode)
+          return err(D, "'.bytes' outside a data section");
+        for (size_t I = 1; I < Toks.size(); ++I) {
+          StringRef H = Toks[I].Text;
+          if (H.size() % 2 || !all_of(H, isHexDigit))
+            return err(H, "expected an even number of hex digits");
+          for (size_t J = 0; J < H.size(); J += 2)
+            RawSec->Data.push_back(hexFromNibbles(H[J], H[J + 1]));
+        }
+        if (RawSec->Data.size() > RawSec->Size)
+          return err(D, "more bytes than the section's size " +
+                            hex(RawSec->Size));
+      } else if (D == ".phdr") {
+        if (Error E = finishRawSection())
+          return E;
+        std::map<std::string, std::pair<uint64_t, StringRef>> KV;
+        if (Error E = keyValues(Toks, 1, KV,
+                                {"type", "flags", "offset", "vaddr", "paddr",
+                                 "filesz", "memsz", "align"}))
+          return E;
+        ProgramHeader P;
+        P.Type = KV["type"].first;
+        P.Flags = KV["flags"].first;
+        P.Offset = KV["offset"].first;
+        P.VAddr = KV["vaddr"].first;
+        P.PAddr = KV["paddr"].first;
+        P.FileSz = KV["filesz"].first;
+        P.MemSz = KV["memsz"].first;
+        P.Align = KV["align"].first;
+        Raw.ProgramHeaders.push_back(P);
+      } else if (D == ".filler") {
+        if (Error E = finishRawSection())
+          return E;
+        if (Error E = needArgs(Toks, 2, "'.filler <offset> <hex bytes>'"))
+          return E;
+        Expected<uint64_t> Off = number(Toks[1], uint64_t(1) << 32);
+        if (!Off)
+          return Off.takeError();
+        StringRef H = Toks[2].Text;
+        if (H.size() % 2 || H.empty() || !all_of(H, isHexDigit))
+          return err(H, "expected an even number of hex digits");
+        std::vector<uint8_t> B;
+        for (size_t J = 0; J < H.size(); J += 2)
+          B.push_back(hexFromNibbles(H[J], H[J + 1]));
+        Raw.Filler.emplace_back(*Off, std::move(B));
+      } else {
+        return err(D, "unknown directive '" + D + "' in the raw form");
+      }
+      continue;
+    }
+
+    // Kernel form.
+    if (D == ".target") {
+      if (Error E = needArgs(Toks, 1, "'.target sm_<N>'"))
+        return E;
+      StringRef T = Toks[1].Text;
+      unsigned SMNum;
+      if (!T.consume_front("sm_") || T.getAsInteger(10, SMNum) ||
+          !getTargetInfo(SMNum))
+        return err(Toks[1].Text, "unknown target '" + Toks[1].Text +
+                                     "' (expected sm_80, sm_86 or sm_90)");
+      M.SM = SMNum;
+      HaveTarget = true;
+    } else if (D == ".cuda_api") {
+      if (Error E = needArgs(Toks, 1, "'.cuda_api <version>'"))
+        return E;
+      Expected<uint64_t> V = number(Toks[1], 0xffff);
+      if (!V)
+        return V.takeError();
+      M.CudaApiVersion = *V;
+    } else if (D == ".tool_note") {
+      if (Toks.size() != 7 || !Toks[2].IsString || !Toks[3].IsString ||
+          !Toks[4].IsString || !Toks[5].IsString || !Toks[6].IsString)
+        return err(D, "expected '.tool_note <format> \"object\" \"tool\" "
+                      "\"version\" \"build\" \"options\"'");
+      Expected<uint64_t> V = number(Toks[1], 0xffffffff);
+      if (!V)
+        return V.takeError();
+      M.Tool = {static_cast<uint32_t>(*V), Toks[2].Value, Toks[3].Value,
+                Toks[4].Value, Toks[5].Value, Toks[6].Value};
+    } else if (D == ".kernel") {
+      if (K)
+        return err(D, "'.kernel' inside kernel '" + K->Name +
+                          "' (missing '.end_kernel')");
+      if (Toks.size() != 2)
+        return err(D, "expected '.kernel <name>'");
+      for (const Kernel &O : M.Kernels)
+        if (O.Name == Toks[1].Value)
+          return err(Toks[1].Text, "kernel '" + O.Name + "' defined twice");
+      M.Kernels.emplace_back();
+      K = &M.Kernels.back();
+      K->Name = Toks[1].Value;
+      KernelStart = D;
+    } else if (!K) {
+      return err(D, "unknown or misplaced directive '" + D +
+                        "' (kernel directives go after '.kernel')");
+    } else if (D == ".end_kernel") {
+      if (Error E = finishCode(Code, K->Code))
+        return E;
+      if (K->Code.empty())
+        return err(D, "kernel '" + K->Name + "' has no instructions");
+      scanControlFlow(*K, *Opts.Classifier);
+      K = nullptr;
+    } else if (D == ".param") {
+      if (Toks.size() < 3)
+        return err(D, "expected '.param <offset> <size> [index=N] [flags=N]'");
+      KernelParam P;
+      Expected<uint64_t> Off = number(Toks[1], 0xffff);
+      if (!Off)
+        return Off.takeError();
+      Expected<uint64_t> Size = number(Toks[2], (1u << 14) - 1);
+      if (!Size)
+        return Size.takeError();
+      P.Offset = *Off;
+      P.Size = *Size;
+      for (size_t I = 3; I < Toks.size(); ++I) {
+        StringRef Key, Val;
+        std::tie(Key, Val) = Toks[I].Text.split('=');
+        uint64_t V;
+        if (Val.getAsInteger(0, V) || V > 0xffffffff ||
+            (Key != "index" && Key != "flags") || (Key == "flags" && V > 0xfff))
+          return err(Toks[I].Text, "expected index=<n> or flags=<n < 0x1000>");
+        (Key == "index" ? P.Index : P.Flags) = V;
+      }
+      K->Params.push_back(P);
+    } else if (D == ".regs" || D == ".max_regs" || D == ".barriers" ||
+               D == ".frame_size" || D == ".min_stack_size") {
+      if (Toks.size() != 2)
+        return err(D, "expected '" + D + " <n>'");
+      uint64_t Max = D == ".regs" ? 255 : D == ".max_regs" ? 0xffff
+                     : D == ".barriers" ? 16 : 0xffffffff;
+      Expected<uint64_t> V = number(Toks[1], Max);
+      if (!V)
+        return V.takeError();
+      if (D == ".regs")
+        K->RegCount = *V;
+      else if (D == ".max_regs")
+        K->MaxRegCount = *V;
+      else if (D == ".barriers")
+        K->NumBarriers = *V;
+      else if (D == ".frame_size")
+        K->FrameSize = *V;
+      else
+        K->MinStackSize = *V;
+    } else if (D == ".shared") {
+      if (Toks.size() < 2 || Toks.size() > 3)
+        return err(D, "expected '.shared <static bytes> [align=<n>]'");
+      // CUDA limit for static shared memory per block: 48 KiB.
+      Expected<uint64_t> V = number(Toks[1], 48 * 1024);
+      if (!V)
+        return V.takeError();
+      K->SharedBytes = *V;
+      K->HasSharedSection = true;
+      if (Toks.size() == 3) {
+        StringRef A = Toks[2].Text;
+        uint64_t Al;
+        if (!A.consume_front("align=") || A.getAsInteger(0, Al) || !Al ||
+            !isPowerOf2_64(Al) || Al > 4096)
+          return err(Toks[2].Text, "expected align=<power of two>");
+        K->SharedAlign = Al;
+      }
+    } else if (D == ".max_threads" || D == ".reqntid") {
+      if (Toks.size() != 4)
+        return err(D, "expected '" + D + " <x> <y> <z>'");
+      std::array<uint32_t, 3> V;
+      for (int I = 0; I < 3; ++I) {
+        Expected<uint64_t> X = number(Toks[1 + I], 1024);
+        if (!X)
+          return X.takeError();
+        V[I] = *X;
+      }
+      (D == ".reqntid" ? K->ReqNTid : K->MaxThreads) = V;
+    } else {
+      return err(D, "unknown directive '" + D + "'");
+    }
+  }
+
+  if (F == Form::Raw) {
+    if (Error E = finishRawSection())
+      return E;
+    if (!HaveHeader || !HaveFileSize)
+      return err(Buffer.take_front(1), "the raw form needs '.elf_header' and "
+                                       "'.file_size'");
+    Raw.Header.ShNum = Raw.Sections.size();
+    Raw.Header.PhNum = Raw.ProgramHeaders.size();
+    return Raw;
+  }
+  if (K)
+    return err(KernelStart, "kernel '" + K->Name + "' has no '.end_kernel'");
+  if (!HaveTarget)
+    return err(Buffer.take_front(1), "missing '.target'");
+  if (M.Kernels.empty())
+    return err(Buffer.take_front(1), "no '.kernel'");
+  Expected<CubinFile> Out = buildCubin(M);
+  if (!Out)
+    return err(Buffer.take_front(1), toString(Out.takeError()));
+  return Out;
+}
+
+} // namespace
+
+Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
+                              const SassOptions &Opts) {
+  Parser P(SM, BufferID, withDefaults(Opts));
+  return P.run();
+}
+
+Expected<CubinFile> parseSassString(StringRef Text, StringRef Name,
+                                    const SassOptions &Opts) {
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
+  Expected<CubinFile> F = parseSass(SM, ID, Opts);
+  if (!F) {
+    // The SourceMgr dies here: render SourceErrors to text now.
+    return makeError(toString(F.takeError()));
+  }
+  return F;
+}
+
+} // namespace object
+} // namespace tp
