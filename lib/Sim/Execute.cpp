@@ -133,7 +133,8 @@ struct Block {
   std::vector<uint8_t> CBank0;
   std::vector<Warp *> Warps;
   // Hazard mode: per shared byte 0 = settled, W+1 = an async copy of warp
-  // W is in flight, 0x8000|(W+1) = landed for warp W, not yet published.
+  // W is in flight, 0x8000|(W+1) = landed for warp W, not yet published,
+  // 0xffff = never written in this block.
   std::vector<uint16_t> SmemState;
   std::vector<std::pair<uint32_t, uint32_t>> Landed;
 };
@@ -1165,12 +1166,20 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
   (void)Pl;
 }
 
+/// Hazard-mode state of a shared byte no store or copy has written.
+static constexpr uint16_t SmemNeverWritten = 0xffff;
+
 static void checkSharedRead(Exec &X, uint32_t Addr, unsigned Size) {
   Block &B = *X.B;
   for (unsigned I = 0; I < Size; ++I) {
     uint16_t S = B.SmemState[Addr + I];
     if (!S)
       continue;
+    if (S == SmemNeverWritten) {
+      X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I, true)) +
+               "] that nothing wrote in this block");
+      return;
+    }
     unsigned Writer = (S & 0x7fff) - 1;
     if (!(S & 0x8000)) {
       X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I, /*LowerCase=*/true)) +
@@ -1205,6 +1214,8 @@ static void execShared(Exec &X, const DInst &D, uint32_t M) {
       return;
     }
     uint8_t *Ptr = &B.Shared[Addr];
+    if (Store && X.Check)
+      std::fill(&B.SmemState[Addr], &B.SmemState[Addr] + Size, 0);
     if (Store) {
       for (unsigned I = 0; I < std::max(1u, Size / 4); ++I) {
         uint32_t V = Rb == 255 ? 0 : W.R[Rb + I][L];
@@ -2168,7 +2179,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       // that reading unwritten bytes does not look like zeros.
       std::fill(B.Shared.begin(), B.Shared.end(), 0xa5);
       if (X.Check) {
-        std::fill(B.SmemState.begin(), B.SmemState.end(), 0);
+        std::fill(B.SmemState.begin(), B.SmemState.end(), SmemNeverWritten);
         B.Landed.clear();
       }
       B.Warps.clear();

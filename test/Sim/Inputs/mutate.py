@@ -10,6 +10,7 @@
 #     --set-field LO:HI=V  sets bits LO..HI-1 to V
 #     --nop            replaces the instruction with a NOP (control kept)
 #   --require-bit B  only matches instructions with bit B set
+#   --require-field LO:HI=V  only matches instructions with that field value
 #   Prints what it changed; fails if nothing matched.
 # ===----------------------------------------------------------------------===#
 import argparse
@@ -40,6 +41,8 @@ def main():
     p.add_argument('--kernel', required=True)
     p.add_argument('--opcode', required=True, type=lambda s: int(s, 0))
     p.add_argument('--nth', type=int, default=0)
+    p.add_argument('--require-field',
+                   help='LO:HI=V: only match instructions with this field')
     p.add_argument('--require-bit', type=int,
                    help='only match instructions with this bit set')
     p.add_argument('--stall', type=int)
@@ -57,6 +60,11 @@ def main():
             continue
         if a.require_bit is not None and not ((lo | hi << 64) >> a.require_bit) & 1:
             continue
+        if a.require_field:
+            rng, val = a.require_field.split('=')
+            b0, b1 = (int(x) for x in rng.split(':'))
+            if ((lo | hi << 64) >> b0) & ((1 << (b1 - b0)) - 1) != int(val, 0):
+                continue
         if seen < a.nth:
             seen += 1
             continue
