@@ -5,7 +5,8 @@
 /// name starts with ".text" is disassembled, preceded by a `// <section>`
 /// line, each instruction prefixed by its `/*addr*/`), or text with one
 /// 128-bit word a line: 32 hex digits, most significant first, optionally
-/// `0x`-prefixed (the n-th word is at address 16*n).  Blank lines and `#` or
+/// `0x`-prefixed, optionally preceded by an address `/*0x0110*/` (else the
+/// address is the previous word's plus 16, the first at 0).  Blank lines and `#` or
 /// `//` comments are skipped.
 ///
 /// Output: one instruction a line in nvdisasm's syntax; --show-control
@@ -137,6 +138,24 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items) {
     C = C.substr(0, Cm).trim();
     if (C.empty())
       continue;
+    // An optional `/*0x0010*/` (or `/*0010*/`) prefix gives the address.
+    if (C.startswith("/*")) {
+      size_t E = C.find("*/");
+      StringRef In = E == StringRef::npos ? "" : C.slice(2, E).trim();
+      if (In.startswith("0x") || In.startswith("0X"))
+        In = In.drop_front(2);
+      uint64_t A;
+      if (In.empty() || In.getAsInteger(16, A) || A % 16) {
+        reportError(makeSourceError(SM, SMLoc::getFromPointer(C.data()),
+                                    "expected an address prefix /*hex*/, a "
+                                    "multiple of 16"),
+                    "tp-mc");
+        OK = false;
+        continue;
+      }
+      Addr = A;
+      C = C.drop_front(E + 2).ltrim();
+    }
     StringRef Digits = C;
     if (Digits.startswith("0x") || Digits.startswith("0X"))
       Digits = Digits.drop_front(2);

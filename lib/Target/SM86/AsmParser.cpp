@@ -173,7 +173,11 @@ private:
         return OutOfRange();
       V = -int64_t(N);
     } else {
-      if (N >= (uint64_t(1) << Bits))
+      // A 32-bit signed immediate may also be spelled as its unsigned bit
+      // pattern (0xffffffff for -0x1); narrower signed fields (offsets)
+      // take only their signed range.
+      bool Wrap = OI.Signed && OI.Kind == OperandKind::Imm && Bits >= 32;
+      if (N >= (uint64_t(1) << (OI.Signed && !Wrap ? Bits - 1 : Bits)))
         return OutOfRange();
       V = int64_t(N);
       if (OI.Signed && N >= (uint64_t(1) << (Bits - 1)))
@@ -645,6 +649,12 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
                                   "predicate guard (@UPx)");
   if (M.HardPos)
     return Err(M.HardPos, M.HardMsg);
+  const char *MnEnd = ME;
+  while (MnEnd < SE && !isSpace(*MnEnd))
+    ++MnEnd;
+  if (M.FailPos && M.FailPos < MnEnd)
+    return Err(ME, "invalid modifiers '" +
+                              StringRef(ME, MnEnd - ME) + "' for " + Mn);
   if (M.FailPos)
     return Err(M.FailPos, M.FailMsg);
   return Err(S, "invalid instruction");
