@@ -121,6 +121,10 @@ struct Warp {
   uint32_t SBIssued[8] = {};
   uint32_t SBReleased[8] = {};
   RegHz Hz[HzNum];
+  /// Registers written by variable-latency instructions without a write
+  /// scoreboard, per completion queue, waiting for a later instruction of
+  /// the same queue that has one (see recordIssue).
+  std::vector<uint16_t> Unscoreboarded[4];
 };
 
 struct Block {
@@ -129,7 +133,8 @@ struct Block {
   std::vector<uint8_t> CBank0;
   std::vector<Warp *> Warps;
   // Hazard mode: per shared byte 0 = settled, W+1 = an async copy of warp
-  // W is in flight, 0x8000|(W+1) = landed for warp W, not yet published.
+  // W is in flight, 0x8000|(W+1) = landed for warp W, not yet published,
+  // 0xffff = never written in this block.
   std::vector<uint16_t> SmemState;
   std::vector<std::pair<uint32_t, uint32_t>> Landed;
 };
@@ -189,7 +194,7 @@ static inline unsigned wu(int64_t U) { return U == 63 ? 64u : unsigned(U); }
 static inline uint32_t cbank(Exec &X, uint32_t Bank, uint32_t Off) {
   if (Bank != 0 || Off + 4 > X.B->CBank0.size()) {
     X.fault("constant bank read c[" + Twine(Bank) + "][" +
-            Twine(utohexstr(Off)) + "] is outside constant bank 0 (" +
+            Twine(utohexstr(Off, /*LowerCase=*/true)) + "] is outside constant bank 0 (" +
             Twine(X.B->CBank0.size()) + " bytes)");
     return 0;
   }
@@ -621,7 +626,8 @@ static void execPLOP3(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     unsigned Idx = predVal(W, D.F[F_Pa], D.F[F_Pan], L) << 2 |
                    predVal(W, D.F[F_Pb], D.F[F_Pbn], L) << 1 |
-                   predVal(W, D.F[F_Pc], D.F[F_Pcn], L);
+                   (D.Aux ? W.UP[D.F[F_Pc]] != bool(D.F[F_Pcn])
+                          : predVal(W, D.F[F_Pc], D.F[F_Pcn], L));
     if ((D.F[F_lut] >> Idx) & 1)
       RU |= 1u << L;
     if ((D.F[F_lut2] >> Idx) & 1)
@@ -821,6 +827,7 @@ static void execF2F(Exec &X, const DInst &D, uint32_t M) {
 static void execI2F(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
+  RoundScope RS(D.F[F_rnd]);
   FOR_LANES(L, M) {
     uint32_t V = rawSrc(X, D.B, L);
     float F = (D.Aux & 1) ? float(int32_t(V)) : float(V);
@@ -1095,7 +1102,7 @@ static uint64_t globalAddr(Exec &X, const DInst &D, unsigned L, bool Wide64) {
 static void memFault(Exec &X, const char *What, uint64_t Addr, unsigned Size,
                      unsigned L) {
   X.fault(Twine("out-of-bounds ") + What + " of " + Twine(Size) +
-          " bytes at 0x" + Twine(utohexstr(Addr)) + " (lane " + Twine(L) +
+          " bytes at 0x" + Twine(utohexstr(Addr, /*LowerCase=*/true)) + " (lane " + Twine(L) +
           ")");
 }
 
@@ -1126,7 +1133,7 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
       Addr &= 0xffffffffu;
     if (Addr % (Size < 4 ? Size : Size)) {
       X.fault("misaligned global access of " + Twine(Size) + " bytes at 0x" +
-              Twine(utohexstr(Addr)) + " (lane " + Twine(L) + ")");
+              Twine(utohexstr(Addr, /*LowerCase=*/true)) + " (lane " + Twine(L) + ")");
       return;
     }
     uint8_t *Ptr = X.Mem->translate(Addr, Size);
@@ -1159,21 +1166,29 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
   (void)Pl;
 }
 
+/// Hazard-mode state of a shared byte no store or copy has written.
+static constexpr uint16_t SmemNeverWritten = 0xffff;
+
 static void checkSharedRead(Exec &X, uint32_t Addr, unsigned Size) {
   Block &B = *X.B;
   for (unsigned I = 0; I < Size; ++I) {
     uint16_t S = B.SmemState[Addr + I];
     if (!S)
       continue;
+    if (S == SmemNeverWritten) {
+      X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I, true)) +
+               "] that nothing wrote in this block");
+      return;
+    }
     unsigned Writer = (S & 0x7fff) - 1;
     if (!(S & 0x8000)) {
-      X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I)) +
+      X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I, /*LowerCase=*/true)) +
                "] whose async copy (warp " + Twine(Writer) +
                ") has not been waited for");
       return;
     }
     if (Writer != X.W->Id) {
-      X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I)) +
+      X.hazard("reads shared bytes [0x" + Twine(utohexstr(Addr + I, /*LowerCase=*/true)) +
                "] copied by warp " + Twine(Writer) +
                " and not yet published by a barrier");
       return;
@@ -1199,6 +1214,8 @@ static void execShared(Exec &X, const DInst &D, uint32_t M) {
       return;
     }
     uint8_t *Ptr = &B.Shared[Addr];
+    if (Store && X.Check)
+      std::fill(&B.SmemState[Addr], &B.SmemState[Addr] + Size, 0);
     if (Store) {
       for (unsigned I = 0; I < std::max(1u, Size / 4); ++I) {
         uint32_t V = Rb == 255 ? 0 : W.R[Rb + I][L];
@@ -1253,7 +1270,7 @@ static void execLDSM(Exec &X, const DInst &D, uint32_t M) {
   Block &B = *X.B;
   if (M != 0xffffffffu) {
     X.fault("LDSM executed by a partial warp (lane mask 0x" +
-            Twine(utohexstr(M)) + ")");
+            Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
     return;
   }
   unsigned Count = D.Aux;
@@ -1445,7 +1462,7 @@ static void execHMMA(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   if (M != 0xffffffffu) {
     X.fault("HMMA executed by a partial warp (lane mask 0x" +
-            Twine(utohexstr(M)) + ")");
+            Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
     return;
   }
   unsigned K = D.Aux;
@@ -1492,8 +1509,8 @@ static void execBRA(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
   if (M != Live) {
-    X.fault("divergent branch (taken by lanes 0x" + Twine(utohexstr(M)) +
-            " of live lanes 0x" + Twine(utohexstr(Live)) +
+    X.fault("divergent branch (taken by lanes 0x" + Twine(utohexstr(M, /*LowerCase=*/true)) +
+            " of live lanes 0x" + Twine(utohexstr(Live, /*LowerCase=*/true)) +
             "): unsupported");
     return;
   }
@@ -1585,7 +1602,7 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
   if (N.startswith("PRMT_"))
     return execPRMT;
   if (N.startswith("PLOP3"))
-    return execPLOP3;
+    return Aux = N.endswith("_UP"), execPLOP3;
   // Float.
   if (N.startswith("FADD_"))
     return Aux = 0, execFArith;
@@ -1603,6 +1620,8 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return Aux = 2, execH2;
   if (N.startswith("F2FP_"))
     return execF2FP;
+  if (N.startswith("I2FP_F32_"))
+    return Aux = 1, execI2F;
   if (N.startswith("I2F_"))
     return Aux = !Has("U32"), execI2F;
   if (N.startswith("F2F_")) {
@@ -1746,6 +1765,40 @@ std::string sim::prepareInst(DInst &D) {
   }
   if ((D.Fn == execFArith || D.Fn == execFSETP) && D.F[F_rnd] > 3)
     return "unknown rounding mode";
+  if (D.Fn == execFArith && D.Has[F_scale] && D.F[F_scale] != 4)
+    return "FMUL.D2/.D4 are not supported";
+  if (D.Fn == execFArith && D.Aux == 0) {
+    // FADD keeps its second source in the C slot unless it is a register
+    // (td FloatInstrs.td): FADD_ri / _rc / _ru.
+    Src S;
+    S.Neg = D.F[F_nc] != 0;
+    S.Abs = D.F[F_ac] != 0;
+    if (D.Has[F_Rb]) {
+      S.K = Src::KReg;
+      S.Reg = uint16_t(D.F[F_Rb]);
+      S.Neg = D.F[F_nb] != 0;
+      S.Abs = D.F[F_ab] != 0;
+    } else if (D.Has[F_Imm]) {
+      S.K = Src::KImm;
+      S.Val = uint32_t(D.F[F_Imm]);
+    } else if (D.Has[F_Bank]) {
+      S.K = Src::KCB;
+      S.Reg = uint16_t(D.F[F_Bank]);
+      S.Val = uint32_t(D.F[F_Off]);
+    } else if (D.Has[F_Ur]) {
+      S.K = Src::KUR;
+      S.Reg = uint16_t(D.F[F_Ur]);
+    } else if (D.Has[F_Rc]) {
+      S.K = Src::KReg;
+      S.Reg = uint16_t(D.F[F_Rc]);
+    } else {
+      return "FADD without a second source";
+    }
+    D.B = S;
+    D.C = Src();
+  }
+  if (D.Fn == execI2F && D.Has[F_sgn])
+    D.Aux = D.F[F_sgn] != 0;
   if (D.Fn == execPRMT && D.F[F_mode] > 6)
     return "unknown PRMT mode";
   (void)N;
@@ -1820,18 +1873,20 @@ static void checkIssue(Exec &X, const DInst &D) {
     bool Guard = Pred && &U == &D.Uses.back() && D.I.Guard != 7;
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
-      std::string RegName =
-          U.First + I < HzUR ? "R" + std::to_string(U.First + I)
-          : U.First + I < HzP ? "UR" + std::to_string(U.First + I - HzUR)
-          : U.First + I < HzUP ? "P" + std::to_string(U.First + I - HzP)
-                               : "UP" + std::to_string(U.First + I - HzUP);
+      unsigned Hi = U.First + I;
+      auto RegName = [Hi]() -> std::string {
+        return Hi < HzUR  ? "R" + std::to_string(Hi)
+               : Hi < HzP ? "UR" + std::to_string(Hi - HzUR)
+               : Hi < HzUP ? "P" + std::to_string(Hi - HzP)
+                           : "UP" + std::to_string(Hi - HzUP);
+      };
       if (H.Unprotected) {
-        X.hazard("reads " + RegName + ", written by the variable-latency " +
+        X.hazard("reads " + RegName() + ", written by the variable-latency " +
                  X.Prog->describe(H.WrInst) + " with no write scoreboard");
         continue;
       }
       if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0) {
-        X.hazard("reads " + RegName + " before scoreboard SB" +
+        X.hazard("reads " + RegName() + " before scoreboard SB" +
                  Twine(int(H.WrSB)) + " of its producer (" +
                  X.Prog->describe(H.WrInst) + ") was waited for");
         continue;
@@ -1839,7 +1894,7 @@ static void checkIssue(Exec &X, const DInst &D) {
       if (H.WrSB < 0 && H.WC != WClass::Other) {
         unsigned Lat = rawLatency(H, D.RC, Pred, Guard, Uni);
         if (T < H.IssueCycle + Lat)
-          X.hazard("reads " + RegName + " " + Twine(T - H.IssueCycle) +
+          X.hazard("reads " + RegName() + " " + Twine(T - H.IssueCycle) +
                    " cycles after its producer issued (" +
                    X.Prog->describe(H.WrInst) + "), needs " + Twine(Lat));
       }
@@ -1870,6 +1925,26 @@ static void recordIssue(Exec &X, const DInst &D) {
   const sm86::Control &C = D.I.Ctrl;
   uint32_t WrSeq = C.WrSB < 6 ? W.SBIssued[C.WrSB] : 0;
   uint32_t RdSeq = C.RdSB < 6 ? W.SBIssued[C.RdSB] : 0;
+  // Variable-latency results of one queue complete in issue order (ptxas
+  // relies on it: of two back-to-back LDSMs only the second carries a write
+  // scoreboard, SASS_FACTS.md 1.4 LDSM).  Results written without a
+  // scoreboard are covered by the next instruction of the same queue that
+  // has one.
+  unsigned Queue = D.Fn == execShared || D.Fn == execLDSM ? 0
+                   : D.Fn == execGlobal                   ? 1
+                   : D.Fn == execS2R                      ? 2
+                                                          : 3;
+  if (D.Variable && C.WrSB < 6) {
+    for (uint16_t R : W.Unscoreboarded[Queue]) {
+      RegHz &H = W.Hz[R];
+      if (H.Unprotected) {
+        H.Unprotected = false;
+        H.WrSB = int8_t(C.WrSB);
+        H.WrSeq = WrSeq;
+      }
+    }
+    W.Unscoreboarded[Queue].clear();
+  }
   for (const RegUse &U : D.Uses) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
@@ -1882,6 +1957,8 @@ static void recordIssue(Exec &X, const DInst &D) {
           H.WrSeq = WrSeq;
           H.Unprotected = C.WrSB >= 6;
           H.WC = WClass::Other;
+          if (H.Unprotected)
+            W.Unscoreboarded[Queue].push_back(uint16_t(U.First + I));
         } else {
           H.WrSB = -1;
           H.IssueCycle = W.Now;
@@ -2102,7 +2179,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       // that reading unwritten bytes does not look like zeros.
       std::fill(B.Shared.begin(), B.Shared.end(), 0xa5);
       if (X.Check) {
-        std::fill(B.SmemState.begin(), B.SmemState.end(), 0);
+        std::fill(B.SmemState.begin(), B.SmemState.end(), SmemNeverWritten);
         B.Landed.clear();
       }
       B.Warps.clear();
@@ -2125,9 +2202,12 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         W.Now = 0;
         memset(W.SBIssued, 0, sizeof(W.SBIssued));
         memset(W.SBReleased, 0, sizeof(W.SBReleased));
-        if (X.Check)
+        if (X.Check) {
           for (RegHz &H : W.Hz)
             H = RegHz();
+          for (auto &Q : W.Unscoreboarded)
+            Q.clear();
+        }
         B.Warps.push_back(&W);
       }
       X.Fault.clear();

@@ -256,6 +256,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
       if (Fl < NumFields) {
         D.F[Fl] = D.I.Ops[O];
         Has[Fl] = true;
+        D.Has.set(Fl);
       }
       // Register uses for hazard mode.
       const sm86::OperandInfo &OI = II.Operands[O];

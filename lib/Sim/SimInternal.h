@@ -14,6 +14,7 @@
 
 #include "tp/Sim/Simulator.h"
 #include "tp/Target/SM86/SM86.h"
+#include <bitset>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ namespace sim {
   X(sc) X(lay) X(soff) X(goff) X(sz) X(zf) X(sb) X(cnt) X(set) X(sr) X(rnd)    \
   X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
   X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
-  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud)
+  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale)
 
 enum Field : uint8_t {
 #define TP_SIM_ENUM(N) F_##N,
@@ -74,6 +75,7 @@ struct DInst {
   sm86::Instruction I;
   uint64_t Addr = 0;
   int64_t F[NumFields];
+  std::bitset<NumFields> Has; ///< fields the form has as operands
   Src A, B, C;
   uint32_t Aux = 0;   ///< handler data (shift of IMAD.SHL, access size...)
   uint32_t Aux2 = 0;
