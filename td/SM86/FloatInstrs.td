@@ -1,6 +1,7 @@
-//===- FloatInstrs.td - sm_86 FP32 arithmetic ---------------*- tablegen -*-===//
+//===- FloatInstrs.td - sm_86 floating point and conversions -*- tablegen -*-===//
 //
-// FADD, FMUL, FFMA, FSETP (N, C, R; our corpus test).  Source modifiers:
+// FADD, FMUL, FFMA, FSETP, I2FP, I2F, F2F, F2FP, HADD2, HFMA2, HMUL2 (N, C,
+// R; our corpus test).  FP32 ops:  Source modifiers:
 // negate/abs of A [72]/[73], of the low slot [63]/[62], of the [64:71]
 // slot [75]/[74] (SM86InstrFormats.td).  [77] .SAT, [78:79] rounding
 // (RN: none, .RM, .RP, .RZ), [80] .FTZ.  Float immediates are raw IEEE
