@@ -219,7 +219,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
   OS << "\nSections:\n";
   for (size_t I = 0; I < F.Sections.size(); ++I) {
     const Section &S = F.Sections[I];
-    OS << format("  [%2u] ", unsigned(I)) << (S.Name.empty() ? "<null>" : S.Name)
+    OS << format("  [%2u] ", unsigned(I))
+       << (S.Name.empty() ? "<null>" : S.Name)
        << " type=" << sectionTypeName(S.Type) << " flags=0x"
        << utohexstr(S.Flags, true) << " addr=0x" << utohexstr(S.Addr, true)
        << " off=0x" << utohexstr(S.Offset, true) << " size=0x"
@@ -237,12 +238,12 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
   OS << "\nProgram headers:\n";
   for (size_t I = 0; I < F.ProgramHeaders.size(); ++I) {
     const ProgramHeader &P = F.ProgramHeaders[I];
-    OS << "  [" << I << "] " << phdrTypeName(P.Type) << " flags="
-       << phdrFlags(P.Flags) << " off=0x" << utohexstr(P.Offset, true)
-       << " vaddr=0x" << utohexstr(P.VAddr, true) << " paddr=0x"
-       << utohexstr(P.PAddr, true) << " filesz=0x" << utohexstr(P.FileSz, true)
-       << " memsz=0x" << utohexstr(P.MemSz, true) << " align=" << P.Align
-       << "\n";
+    OS << "  [" << I << "] " << phdrTypeName(P.Type)
+       << " flags=" << phdrFlags(P.Flags) << " off=0x"
+       << utohexstr(P.Offset, true) << " vaddr=0x" << utohexstr(P.VAddr, true)
+       << " paddr=0x" << utohexstr(P.PAddr, true) << " filesz=0x"
+       << utohexstr(P.FileSz, true) << " memsz=0x" << utohexstr(P.MemSz, true)
+       << " align=" << P.Align << "\n";
   }
 
   Expected<std::vector<Symbol>> SymsOrErr = F.symbols();
@@ -252,9 +253,10 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
   OS << "\nSymbols:\n";
   for (size_t I = 0; I < Syms.size(); ++I) {
     const Symbol &S = Syms[I];
-    OS << format("  [%2u] ", unsigned(I)) << (S.Name.empty() ? "<null>" : S.Name)
-       << " value=0x" << utohexstr(S.Value, true) << " size=0x"
-       << utohexstr(S.Size, true) << " bind=" << symBindName(S.binding())
+    OS << format("  [%2u] ", unsigned(I))
+       << (S.Name.empty() ? "<null>" : S.Name) << " value=0x"
+       << utohexstr(S.Value, true) << " size=0x" << utohexstr(S.Size, true)
+       << " bind=" << symBindName(S.binding())
        << " type=" << symTypeName(S.type()) << " other=0x"
        << utohexstr(S.Other, true) << " shndx=" << S.Shndx << "\n";
   }
@@ -266,8 +268,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
     Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
     if (!Recs)
       return Recs.takeError();
-    OS << "\n" << S.Name << " (section " << I << ", " << Recs->size()
-       << " records):\n";
+    OS << "\n"
+       << S.Name << " (section " << I << ", " << Recs->size() << " records):\n";
     dumpRecords(*Recs, Syms, S.Type == SHT_CUDA_COMPAT, OS);
   }
 
@@ -289,8 +291,7 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
        << (K.HasSharedSection ? "0x" + utohexstr(K.SharedBytes, true) +
                                     " align " + std::to_string(K.SharedAlign)
                               : std::string("none"))
-       << ", frame " << K.FrameSize << ", min stack " << K.MinStackSize
-       << "\n";
+       << ", frame " << K.FrameSize << ", min stack " << K.MinStackSize << "\n";
     OS << "    params (" << K.Params.size() << ", 0x"
        << utohexstr(K.paramBytes(), true) << " bytes):";
     for (const KernelParam &P : K.Params)

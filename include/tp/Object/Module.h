@@ -79,14 +79,14 @@ struct KernelParam {
 /// One __global__ kernel.
 struct Kernel {
   std::string Name;
-  std::vector<uint8_t> Code;        ///< .text.K, already padded to 128 B
-  std::vector<KernelParam> Params;  ///< in ordinal order
+  std::vector<uint8_t> Code;       ///< .text.K, already padded to 128 B
+  std::vector<KernelParam> Params; ///< in ordinal order
   unsigned RegCount = 0;
-  unsigned NumBarriers = 0;         ///< NUM_BARRIERS, omitted when 0
-  unsigned MaxRegCount = 0xff;      ///< MAXREG_COUNT (.maxnreg or 0xff)
-  uint64_t SharedBytes = 0;         ///< static shared memory
-  uint64_t SharedAlign = 16;        ///< .nv.shared.K alignment
-  bool HasSharedSection = false;    ///< forced on when SharedBytes > 0
+  unsigned NumBarriers = 0;      ///< NUM_BARRIERS, omitted when 0
+  unsigned MaxRegCount = 0xff;   ///< MAXREG_COUNT (.maxnreg or 0xff)
+  uint64_t SharedBytes = 0;      ///< static shared memory
+  uint64_t SharedAlign = 16;     ///< .nv.shared.K alignment
+  bool HasSharedSection = false; ///< forced on when SharedBytes > 0
   std::vector<uint32_t> ExitOffsets;
   /// Byte offset where the first basic block ends: just past the first
   /// BRA or EXIT, or the first branch target, whichever comes first
@@ -123,7 +123,7 @@ struct Module {
   unsigned SM = 86;
   uint32_t CudaApiVersion = 0x82; ///< 130 = CUDA 13.0 (E)
   ToolNote Tool;
-  std::vector<Kernel> Kernels;    ///< in section order
+  std::vector<Kernel> Kernels; ///< in section order
 };
 
 /// Reads the model out of an executable sm_80/86 cubin.  Fails, naming
