@@ -149,6 +149,15 @@ std::string explain(const NvInfoRecord &R, const std::vector<Symbol> &Syms) {
          << ", offset 0x" << utohexstr(W[1] >> 16, true) << ", size "
          << (W[2] >> 18) << ", space 0x" << utohexstr((W[2] >> 12) & 0x3f, true)
          << ", flags 0x" << utohexstr(W[2] & 0xfff, true);
+    // Pointer parameters (E, .ptr experiments; see KernelParam::Flags).
+    if (W.size() == 3 && (W[2] & 0xf00)) {
+      static const char *Spaces[] = {"?",     "local",   "shared", "const",
+                                     "global", "generic", "?",      "?",
+                                     "?",     "?",       "?",      "?",
+                                     "?",     "?",       "?",      "?"};
+      OS << " (ptr " << Spaces[(W[2] >> 8) & 0xf] << ", align "
+         << (uint64_t(1) << (W[2] & 0x3f)) << ")";
+    }
     break;
   case NvAttr::CUDA_API_VERSION:
     if (W.size() == 1)

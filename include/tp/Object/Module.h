@@ -73,7 +73,11 @@ struct KernelParam {
   uint32_t Offset = 0; ///< from the start of the parameter block
   uint32_t Size = 0;   ///< bytes
   uint32_t Index = 0;  ///< KPARAM_INFO word 0 (always 0 from ptxas 13)
-  uint32_t Flags = 0;  ///< KPARAM_INFO word 2 bits 0..11 (0 from ptxas 13)
+  /// KPARAM_INFO word 2 bits 0..11: for a PTX `.ptr` parameter, bits 8..11
+  /// the pointee space (1 local, 2 shared, 3 const, 4 global, 5 generic)
+  /// and bits 0..7 log2 of its `.align` (E: `.ptr .global .align 16` gives
+  /// 0x404); 0 for any other parameter.
+  uint32_t Flags = 0;
 };
 
 /// One __global__ kernel.
