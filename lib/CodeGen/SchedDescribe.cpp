@@ -165,6 +165,8 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
     S.Predicated = true;
     RegUse G;
     G.Regs = pred(In.Guard);
+    if (Info.UniformGuard)
+      G.Regs.File = RegFile::UPred;
     G.How = PredRead::Guard;
     S.Uses.push_back(G);
   }

@@ -8,9 +8,10 @@
 /// scoreboards and wait masks recomputed; reuse flags kept.  NOPs and
 /// never-executing fillers of the input are dropped first (their labels
 /// move to the next instruction) and made again where needed: a delay over
-/// 15 cycles continues in `@!PT UIADD3 URZ, URZ, URZ, URZ` fillers as ptxas
+/// 15 cycles continues in `@!UPT UIADD3 URZ, URZ, URZ, URZ` fillers as ptxas
 /// writes them (SASS_FACTS 1.2, E), `@!PT NOP` when the instruction set has
-/// no UIADD3; a NOP waits for register scoreboards still in flight at a
+/// no UIADD3 (`@!UPT` is the uniform spelling of the same guard bits); a
+/// NOP waits for register scoreboards still in flight at a
 /// piece's end.  Options:
 ///   mode=compact       the smallest fields (default)
 ///   mode=conservative  every instruction waits on every scoreboard and
@@ -89,10 +90,11 @@ Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
 Expected<mir::MInstr> makeFiller(uint8_t Stall) {
   sm86::Control C;
   C.Stall = Stall;
-  // E (SASS_FACTS 1.2): ptxas continues a long delay in `@!PT UIADD3 URZ,
-  // URZ, URZ, URZ` on sm_80/86.
+  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
+  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
+  // spelled `@!UPT`).
   if (sm86::isSupportedMnemonic("UIADD3"))
-    return mir::makeInstr("@!PT UIADD3 URZ, URZ, URZ, URZ", C);
+    return mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", C);
   return mir::makeInstr("@!PT NOP", C);
 }
 
