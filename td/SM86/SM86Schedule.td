@@ -39,9 +39,9 @@ def MMA1688 : FixedLatency<13>;
 def Decoupled : VariableLatency;
 // N: memory ops read their address (and store data) after issue;
 // E: ptxas gives LDGSTS and STG a read scoreboard.
-def MemLoad : VariableLatency<["Ra", "Rur"]>;
-def MemStore : VariableLatency<["Ra", "Rb", "Rur"]>;
-def MemAsyncCopy : VariableLatency<["Rs", "Ra"]>;
+def MemLoad : VariableLatency<["Ra", "Ur"]>;
+def MemStore : VariableLatency<["Ra", "Rb", "Ur"]>;
+def MemAsyncCopy : VariableLatency<["Rs", "Ra", "Ur"]>;
 // N: branches and barriers are variable (no register result); exec latency
 // of BAR is 6 on sm_80+ (N exec_latency; E: BAR.SYNC S06).
 def Branch : VariableLatency;
