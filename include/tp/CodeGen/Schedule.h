@@ -85,13 +85,13 @@ enum class SpecialKind : uint8_t {
 
 /// The scheduling view of one instruction.
 struct SchedInstr {
-  std::string Text;   ///< for messages: mnemonic (and operands if known)
-  std::string Name;   ///< the mnemonic, e.g. "HMMA.16816.F32"
+  std::string Text; ///< for messages: mnemonic (and operands if known)
+  std::string Name; ///< the mnemonic, e.g. "HMMA.16816.F32"
   InstrClass Class = InstrClass::CoupledALU;
   SpecialKind Kind = SpecialKind::None;
   llvm::SmallVector<RegRange, 2> Defs;
   llvm::SmallVector<RegUse, 4> Uses; ///< the guard included (How = Guard)
-  bool Predicated = false;    ///< has a guard other than PT
+  bool Predicated = false;           ///< has a guard other than PT
   bool NeverExecutes = false; ///< `@!PT`: a filler, no effect but its stall
   /// Variable-latency only: whether the sources are read after issue and a
   /// later writer must wait on a read scoreboard (stores, LDGSTS); results
@@ -147,11 +147,11 @@ using Piece = std::vector<SchedInstr>;
 
 /// Why an instruction's stall is what it is (for -debug and mutation).
 enum class StallReason : uint8_t {
-  MinIssue,    ///< nothing needs more than the 1-cycle issue
-  Dependency,  ///< a later instruction's register dependency
-  ExecLatency, ///< BAR / DEPBAR blocks the warp
+  MinIssue,      ///< nothing needs more than the 1-cycle issue
+  Dependency,    ///< a later instruction's register dependency
+  ExecLatency,   ///< BAR / DEPBAR blocks the warp
   ScoreboardSet, ///< a later wait on a scoreboard this set
-  Drain,       ///< the end of the piece
+  Drain,         ///< the end of the piece
   Conservative,
 };
 
@@ -163,7 +163,7 @@ struct CompactOptions {
 /// What compactStalls() did to one instruction.
 struct CompactInfo {
   StallReason Reason = StallReason::MinIssue;
-  unsigned Cycles = 0;  ///< the whole delay to the next issue (>15: fillers)
+  unsigned Cycles = 0; ///< the whole delay to the next issue (>15: fillers)
   llvm::SmallVector<uint8_t, 2> FillerStalls; ///< stalls of fillers after it
   uint8_t RequiredWaits = 0; ///< wait bits that some dependency needs
 };
@@ -184,10 +184,10 @@ void insertFillers(Piece &P, std::vector<CompactInfo> &Info);
 
 /// One hazard found by verifySchedule().
 struct Hazard {
-  unsigned Index = 0;   ///< the instruction (address = 16 * Index)
+  unsigned Index = 0; ///< the instruction (address = 16 * Index)
   llvm::SMLoc Loc;
-  std::string Message;  ///< e.g. "R12 read by HMMA.16816.F32 8 cycles
-                        ///< after IMAD wrote it; needs 5"
+  std::string Message; ///< e.g. "R12 read by HMMA.16816.F32 8 cycles
+                       ///< after IMAD wrote it; needs 5"
 };
 
 struct VerifyOptions {
