@@ -160,8 +160,11 @@ class Block:
             mn, _, rest = text.partition(' ')
             ops = split_ops(rest)
             if guard is not None:
-                p = int(guard.lstrip('@!P'))
-                take = self.preds[w][0][p]
+                name = guard.lstrip('@!')
+                if name in ('PT', 'UPT'):
+                    take = True
+                else:
+                    take = self.preds[w][0][int(name.lstrip('P'))]
                 if guard.startswith('@!'):
                     take = not take
                 if not take:

@@ -81,6 +81,19 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
   bool Variable = isVariable(S.Class);
   bool IsWide = S.Class == InstrClass::IMADWide;
   bool SawOffset = false;
+  // A memory base is a register pair when its address-width modifier (the
+  // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
+  auto PairBase = [&](unsigned K) {
+    for (unsigned J = K + 1; J < Info.NumOperands; ++J) {
+      const sm86::OperandInfo &M = Info.Operands[J];
+      if (M.Kind == sm86::OperandKind::MemBase)
+        return false;
+      if (M.Kind == sm86::OperandKind::Modifier &&
+          sm86::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
+        return true;
+    }
+    return false;
+  };
   for (unsigned K = 0; K < Info.NumOperands; ++K) {
     const sm86::OperandInfo &O = Info.Operands[K];
     int64_t V = In.Ops[K];
@@ -94,6 +107,9 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
       if (V == 255)
         continue;
       R.File = RegFile::GPR;
+      if (O.Kind == sm86::OperandKind::MemBase && R.Count == 1 &&
+          PairBase(K))
+        R.Count = 2;
       break;
     case sm86::OperandKind::UGPR:
     case sm86::OperandKind::MemUR:

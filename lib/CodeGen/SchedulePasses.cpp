@@ -178,10 +178,11 @@ public:
     sched::VerifyOptions Opts;
     Opts.StageBytes = *StageBytes;
     Opts.MaxHazards = unsigned(std::max<int64_t>(0, *MaxErrors));
+    // Every function's hazards, not only the first function's.
+    Error All = Error::success();
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
-      if (Error E = verify(F, Opts, *Mutate != 0, Ctx))
-        return E;
-    return Error::success();
+      All = joinErrors(std::move(All), verify(F, Opts, *Mutate != 0, Ctx));
+    return All;
   }
 
 private:
@@ -209,7 +210,7 @@ private:
           return locate(Ctx, MI.Loc,
                         "@" + F.Name + ": tp-verify-schedule needs the "
                         "checked program (tp-form-loop checked=1); found a "
-                        "branch at " + utohexstr(Addr));
+                        "branch at " + sched::formatAddress(Addr));
         Expected<SchedInstr> S = sched::describe(MI.I);
         if (!S)
           return S.takeError();
@@ -228,8 +229,8 @@ private:
     if (!H.empty()) {
       Error All = Error::success();
       for (const sched::Hazard &X : H) {
-        std::string Msg = "0x" + utohexstr(X.Index * 16, false, 4) + ": " +
-                          X.Message;
+        std::string Msg =
+            sched::formatAddress(X.Index * 16) + ": " + X.Message;
         if (X.Loc.isValid())
           All = joinErrors(std::move(All),
                            makeSourceError(Ctx.SM, X.Loc, Msg));
@@ -279,7 +280,7 @@ private:
       if (K >= Real.size() || !(Views[K].Ctrl == MI.I.Ctrl))
         return makeError("@" + F.Name + ": mutate=1: piece 'body' is not as "
                          "tp-compact-stalls leaves it (at " +
-                         utohexstr((Begin + I) * 16) + ")");
+                         sched::formatAddress((Begin + I) * 16) + ")");
       Info[Begin + I] = Again[K++];
     }
     return Error::success();

@@ -377,19 +377,21 @@ public:
       const unsigned Batch = 8;
       unsigned Pointer = aFragment(0, 0);
       wide(Pointer, RScratch, ROne, argument(3));
-      for (unsigned B = 0; B < pairs() / Batch; ++B) {
-        for (unsigned W = 0; W < 2 * Batch; ++W)
+      // The seed's batches are whole (2 MT NT is a multiple of 8 for its
+      // tiles); a smaller last batch covers the other tiles.
+      for (unsigned First = 0; First < pairs(); First += Batch) {
+        unsigned Count = std::min(Batch, pairs() - First);
+        for (unsigned W = 0; W < 2 * Count; ++W)
           op("LDG.E " + R(Pointer + 2 + W) + ", " + desc() +
-                 mem(Pointer, pairOffset(B * Batch + W / 2) + 4 * (W % 2),
-                     Desc),
+                 mem(Pointer, pairOffset(First + W / 2) + 4 * (W % 2), Desc),
              2);
-        for (unsigned W = 0; W < 2 * Batch; ++W) {
-          unsigned Acc = pairAccumulator(B * Batch + W / 2) + W % 2;
+        for (unsigned W = 0; W < 2 * Count; ++W) {
+          unsigned Acc = pairAccumulator(First + W / 2) + W % 2;
           op("FADD " + R(Acc) + ", " + R(Acc) + ", " + R(Pointer + 2 + W), -1,
              -1, W == 0 ? 1u << 2 : 0);
         }
-        for (unsigned K = 0; K < Batch; ++K)
-          storePair(B * Batch + K);
+        for (unsigned K = 0; K < Count; ++K)
+          storePair(First + K);
       }
     }
     op("EXIT", -1, -1, 0x3f);

@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -50,12 +51,7 @@ using namespace units;
 
 namespace {
 
-std::string addr(unsigned Index) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << format("0x%04x", Index * 16);
-  return OS.str();
-}
+std::string addr(unsigned Index) { return formatAddress(Index * 16); }
 
 class Verifier {
 public:
@@ -188,6 +184,9 @@ void Verifier::waits(unsigned I) {
 
 void Verifier::checkRegisters(unsigned I) {
   const SchedInstr &In = P[I];
+  // One report per producer and kind (not one per register of a tuple).
+  std::set<std::pair<int, int>> Seen;
+  auto First = [&](int W, int Kind) { return Seen.insert({W, Kind}).second; };
   for (const RegUse &U : In.Uses)
     forEachUnit(U.Regs, [&](unsigned X) {
       int W = Units[X].LastWrite;
@@ -199,13 +198,13 @@ void Verifier::checkRegisters(unsigned I) {
                               ? " (guard)"
                               : "");
       if (isVariable(P[W].Class)) {
-        if (WrPending[W])
+        if (WrPending[W] && First(W, 0))
           report(I, What + " before " + name(W) + " at " + addr(W) +
                         " wrote it" + scoreboardNote(W, true));
         return;
       }
       int64_t Need = raw(P[W], In, U), Have = T[I] - T[W];
-      if (Have < Need)
+      if (Have < Need && First(W, 1))
         report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
                       " at " + addr(W) + " wrote it; needs " + Twine(Need));
     });
@@ -215,12 +214,12 @@ void Verifier::checkRegisters(unsigned I) {
       std::string What = unitName(X) + " rewritten by " + name(I);
       if (W >= 0) {
         if (isVariable(P[W].Class)) {
-          if (WrPending[W])
+          if (WrPending[W] && First(W, 2))
             report(I, What + " before " + name(W) + " at " + addr(W) +
                           " wrote it" + scoreboardNote(W, true));
         } else {
           int64_t Need = waw(P[W], In, D.File), Have = T[I] - T[W];
-          if (Have < Need)
+          if (Have < Need && First(W, 3))
             report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
                           " at " + addr(W) + " wrote it; needs " +
                           Twine(Need));
@@ -232,14 +231,14 @@ void Verifier::checkRegisters(unsigned I) {
           continue;
         if (isVariable(P[Q].Class) && R.second) {
           bool HasRd = P[Q].Ctrl.RdSB != NoSB;
-          if (RdPending[Q] || (!HasRd && WrPending[Q]))
+          if ((RdPending[Q] || (!HasRd && WrPending[Q])) && First(Q, 4))
             report(I, unitName(X) + " overwritten by " + name(I) +
                           " while " + name(Q) + " at " + addr(Q) +
                           " still reads it" + scoreboardNote(Q, !HasRd));
           continue;
         }
         int64_t Need = war(P[Q], In, D.File), Have = T[I] - T[Q];
-        if (Have < Need)
+        if (Have < Need && First(Q, 5))
           report(I, What + " " + Twine(Have) + " cycles after " + name(Q) +
                         " at " + addr(Q) + " read it; needs " + Twine(Need));
       }
@@ -392,6 +391,13 @@ std::vector<Hazard> Verifier::run() {
 }
 
 } // namespace
+
+std::string formatAddress(uint64_t Addr) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << format("0x%04llx", (unsigned long long)Addr);
+  return OS.str();
+}
 
 std::vector<Hazard> verifySchedule(ArrayRef<SchedInstr> Program,
                                    const VerifyOptions &Opts) {

@@ -393,6 +393,11 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
                        "': offset " + hex(S.Offset) + " is not plausible");
     Size = std::max<uint64_t>(Size, S.Offset + S.Data.size());
   }
+  // A limit well above any real cubin, so that a hostile description
+  // (the raw .sass form) cannot ask for an absurd allocation.
+  if (Size > (uint64_t(1) << 30))
+    return makeError("refusing to write a " + hex(Size) +
+                     "-byte cubin (more than 1 GiB)");
   if (F.Sections.size() > 0xff00)
     return makeError("too many sections: " + Twine(F.Sections.size()));
   Image Img(Size);

@@ -1,4 +1,12 @@
 //===- Dump.cpp - Human-readable cubin dump -------------------------------===//
+///
+/// \file
+/// Straight-line printing of a validated CubinFile (docs/dump-cubin.md).
+/// The only parsing done here is of .nv.info records and, through
+/// interpretCubin, of the notes and .debug_frame; their errors are
+/// returned, never printed half-way without a message.
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/Object/Dump.h"
 #include "tp/Object/Module.h"
@@ -294,6 +302,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
     if (K.MaxThreads)
       OS << "; maxntid " << (*K.MaxThreads)[0] << "," << (*K.MaxThreads)[1]
          << "," << (*K.MaxThreads)[2];
+    if (K.CtaidZUsed)
+      OS << "; ctaid.z used";
     if (K.ReqNTid)
       OS << "; reqntid " << (*K.ReqNTid)[0] << "," << (*K.ReqNTid)[1] << ","
          << (*K.ReqNTid)[2];

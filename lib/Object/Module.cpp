@@ -292,6 +292,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
                          " (offset " + Twine(P.Offset) + ", size " +
                          Twine(P.Size) + ") cannot be encoded");
     }
+    if (K.FrameSize || K.MinStackSize)
+      return makeError("kernel '" + K.Name + "': stack frames are not "
+                       "supported (frame " + Twine(K.FrameSize) +
+                       " bytes; ptxas's .debug_frame for them is not "
+                       "modelled)");
+    if (K.MaxThreads && K.ReqNTid)
+      return makeError("kernel '" + K.Name + "': .maxntid and .reqntid "
+                       "cannot both be given (ptxas rejects it too)");
     if (T->ParamBase + K.paramBytes() > 0xffff)
       return makeError("kernel '" + K.Name + "': parameters too large");
   }
@@ -474,7 +482,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
     if (!K.ExitOffsets.empty())
       R.push_back(NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS,
                                      K.ExitOffsets));
-    // UNVERIFIED: the order of MAX_THREADS and REQNTID when both are given.
+    if (K.CtaidZUsed)
+      R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
     if (K.MaxThreads)
       R.push_back(NvInfoRecord::sval(NvAttr::MAX_THREADS, *K.MaxThreads));
     if (K.ReqNTid)
@@ -739,6 +748,9 @@ Expected<Module> interpretCubin(const CubinFile &F) {
         case NvAttr::EXIT_INSTR_OFFSETS:
           K.ExitOffsets = W;
           break;
+        case NvAttr::CTAIDZ_USED:
+          K.CtaidZUsed = true;
+          break;
         case NvAttr::MAX_THREADS:
           if (W.size() == 3)
             K.MaxThreads = std::array<uint32_t, 3>{W[0], W[1], W[2]};
@@ -784,12 +796,18 @@ Expected<Module> interpretCubin(const CubinFile &F) {
 
   // .debug_frame: the pc at DW_CFA_def_cfa in each kernel's FDE, found
   // through .rel.debug_frame (FDE initial location -> kernel symbol).
+  // sm_90 uses .rela.debug_frame (24-byte entries) instead (E).
   int DF = F.findSection(".debug_frame");
   int RDF = F.findSection(".rel.debug_frame");
+  size_t RelSize = 16;
+  if (RDF < 0) {
+    RDF = F.findSection(".rela.debug_frame");
+    RelSize = 24;
+  }
   if (DF >= 0 && RDF >= 0) {
     const std::vector<uint8_t> &Fr = F.Sections[DF].Data;
     const std::vector<uint8_t> &Rel = F.Sections[RDF].Data;
-    for (size_t R = 0; R + 16 <= Rel.size(); R += 16) {
+    for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize) {
       uint64_t LocOff = endian::read64le(Rel.data() + R);
       uint32_t Sym = endian::read64le(Rel.data() + R + 8) >> 32;
       auto It = KernelOfSym.find(Sym);

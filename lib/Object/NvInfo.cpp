@@ -1,4 +1,12 @@
 //===- NvInfo.cpp - .nv.info attribute records ----------------------------===//
+///
+/// \file
+/// Parsing checks every record's length against what is left of the
+/// section before reading it; serializing writes the records back in order
+/// (format 4 length = payload size).  Names come from
+/// NvInfoAttributes.def.
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"

@@ -183,7 +183,12 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
        << " " << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
        << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
     for (const Kernel &K : M.Kernels) {
-      OS << "\n.kernel " << K.Name << "\n";
+      // Plain names as they are; anything else (possible in a cubin we
+      // read) as a string.
+      bool Plain = !K.Name.empty() && all_of(K.Name, [](char C) {
+        return isAlnum(C) || C == '_' || C == '$' || C == '.';
+      }) && K.Name[0] != '.' && K.Name[0] != '"';
+      OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
       for (const KernelParam &P : K.Params) {
         OS << ".param " << P.Offset << " " << P.Size;
         if (P.Index)
@@ -206,6 +211,8 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
       if (K.ReqNTid)
         OS << ".reqntid " << (*K.ReqNTid)[0] << " " << (*K.ReqNTid)[1] << " "
            << (*K.ReqNTid)[2] << "\n";
+      if (K.CtaidZUsed)
+        OS << ".ctaidz_used\n";
       if (K.FrameSize)
         OS << ".frame_size " << K.FrameSize << "\n";
       if (K.MinStackSize)
@@ -496,6 +503,7 @@ Expected<CubinFile> Parser::run() {
                                     ".barriers", ".shared", true)
                              .Cases(".max_threads", ".reqntid", ".frame_size",
                                     ".min_stack_size", ".end_kernel", true)
+                             .Case(".ctaidz_used", true)
                              .Default(false);
     bool InRawCode = F == Form::Raw && RawSec && RawSecIsCode &&
                      !StringSwitch<bool>(First)
@@ -672,8 +680,9 @@ Expected<CubinFile> Parser::run() {
       if (K)
         return err(D, "'.kernel' inside kernel '" + K->Name +
                           "' (missing '.end_kernel')");
-      if (Toks.size() != 2)
-        return err(D, "expected '.kernel <name>'");
+      if (Toks.size() != 2 || Toks[1].Value.empty())
+        return err(D, "expected '.kernel <name>' (a quoted string for a "
+                      "name with other characters)");
       for (const Kernel &O : M.Kernels)
         if (O.Name == Toks[1].Value)
           return err(Toks[1].Text, "kernel '" + O.Name + "' defined twice");
@@ -749,6 +758,10 @@ Expected<CubinFile> Parser::run() {
           return err(Toks[2].Text, "expected align=<power of two>");
         K->SharedAlign = Al;
       }
+    } else if (D == ".ctaidz_used") {
+      if (Toks.size() != 1)
+        return err(Toks[1].Text, "'.ctaidz_used' takes no operand");
+      K->CtaidZUsed = true;
     } else if (D == ".max_threads" || D == ".reqntid") {
       if (Toks.size() != 4)
         return err(D, "expected '" + D + " <x> <y> <z>'");
@@ -760,6 +773,8 @@ Expected<CubinFile> Parser::run() {
         V[I] = *X;
       }
       (D == ".reqntid" ? K->ReqNTid : K->MaxThreads) = V;
+      if (K->ReqNTid && K->MaxThreads)
+        return err(D, "'.max_threads' and '.reqntid' exclude each other");
     } else {
       return err(D, "unknown directive '" + D + "'");
     }
@@ -793,6 +808,25 @@ Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
                               const SassOptions &Opts) {
   Parser P(SM, BufferID, withDefaults(Opts));
   return P.run();
+}
+
+Error disassembleCubin(ArrayRef<uint8_t> Bytes, raw_ostream &OS,
+                       const SassOptions &Opts) {
+  Expected<CubinFile> F = readCubinFile(Bytes);
+  if (!F)
+    return F.takeError();
+  return printSass(*F, OS, Opts);
+}
+
+Expected<std::vector<uint8_t>> assembleCubin(SourceMgr &SM, unsigned BufferID,
+                                             const SassOptions &Opts) {
+  Expected<CubinFile> F = parseSass(SM, BufferID, Opts);
+  if (!F)
+    return F.takeError();
+  std::vector<uint8_t> Out;
+  if (Error E = writeCubinFile(*F, Out))
+    return E;
+  return Out;
 }
 
 Expected<CubinFile> parseSassString(StringRef Text, StringRef Name,

@@ -121,6 +121,22 @@ TEST(CorruptCubin, ClearErrors) {
        "1024 but only 72 bytes follow"},
       {"nv.info unknown format", [](auto &B) { B[0x474] = 9; },
        "at file offset 0x474: .nv.info record with unknown format 9"},
+      {"overlapping sections",
+       [](auto &B) { write64le(shdr(B, 8) + 0x18, 0x460); },
+       "at file offset 0x460: section [8] '.nv.info.tiny' overlaps section "
+       "[7] '.nv.info' (0x450+0x24)"},
+      {"section over the header table",
+       [](auto &B) { write64le(shdr(B, 4) + 0x18, 0x790); },
+       "at file offset 0x790: section [4] '.debug_frame' overlaps the "
+       "section header table (0x780+0x380)"},
+      {"huge section count", [](auto &B) { write16le(B.data() + 0x3c, 0xfff0); },
+       "the section header table (65520 entries) goes past the end"},
+      {"symtab size not a multiple",
+       [](auto &B) { write64le(shdr(B, 3) + 0x20, 0xd0); },
+       "symbol table [3] '.symtab': size 0xd0 is not a multiple of 24"},
+      {"program header table misaligned",
+       [](auto &B) { write64le(B.data() + 0x20, 0xafc); },
+       "the program header table is not 8-byte aligned"},
   };
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Name);
@@ -142,6 +158,20 @@ TEST(CorruptCubin, InterpretErrors) {
   EXPECT_NE(toString(M.takeError())
                 .find("'.text.tiny': sh_info 0x8000003 does not name its "
                       "kernel entry symbol"),
+            std::string::npos);
+}
+
+TEST(CorruptCubin, BadNotesAreInterpretErrors) {
+  std::vector<uint8_t> G = good();
+  // tkinfo at 0x390: the tool-name offset (desc word 2) out of range.
+  support::endian::write32le(G.data() + 0x390 + 24 + 8, 0x9999);
+  Expected<CubinFile> F = readCubinFile(G);
+  ASSERT_TRUE(!!F);
+  Expected<Module> M = interpretCubin(*F);
+  ASSERT_FALSE(!!M);
+  EXPECT_NE(toString(M.takeError())
+                .find("tkinfo note at file offset 0x390: string offset 0x9999 "
+                      "is out of range"),
             std::string::npos);
 }
 

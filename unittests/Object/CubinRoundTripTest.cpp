@@ -47,8 +47,9 @@ TEST(CubinRoundTrip, HaveInputs) {
   for (const auto &C : allTestCubins())
     (C.FromPtxas ? Built : Ref)++;
   EXPECT_GE(Ref, 10u);
-  if (!tp::testing::ptxasPath().empty())
+  if (!tp::testing::ptxasPath().empty()) {
     EXPECT_GE(Built, 18u) << "ptxas is installed but failed on some inputs";
+  }
 }
 
 TEST(CubinRoundTrip, Faithful) {
@@ -93,6 +94,13 @@ TEST(CubinRoundTrip, FromModelIsByteExact) {
     Expected<Module> M = interpretCubin(*F);
     ASSERT_TRUE(!!M) << toString(M.takeError());
     Expected<CubinFile> G = buildCubin(*M);
+    if (StringRef(C.Path).contains("stack_frame")) {
+      // The one known gap: kernels with a stack frame.
+      ASSERT_FALSE(!!G);
+      EXPECT_NE(toString(G.takeError()).find("stack frames are not supported"),
+                std::string::npos);
+      continue;
+    }
     ASSERT_TRUE(!!G) << toString(G.takeError());
     std::vector<uint8_t> Out;
     ASSERT_FALSE(!!writeCubinFile(*G, Out));
@@ -100,7 +108,8 @@ TEST(CubinRoundTrip, FromModelIsByteExact) {
     EXPECT_EQ(firstDiff(C.Bytes, Out), -1);
     ++Built;
   }
-  EXPECT_GE(Built, 7u);
+  // 7 reference cubins; with ptxas 11 more from the PTX inputs.
+  EXPECT_GE(Built, tp::testing::ptxasPath().empty() ? 7u : 18u);
 }
 
 TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
@@ -110,7 +119,7 @@ TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
     SCOPED_TRACE(C.Path);
     Expected<CubinFile> F = readCubinFile(C.Bytes);
     ASSERT_TRUE(!!F);
-    if (C.Relocatable || F->Header.sm() == 90)
+    if (!tp::testing::expectBuildable(C, F->Header.sm()))
       continue;
     Expected<Module> M = interpretCubin(*F);
     ASSERT_TRUE(!!M) << toString(M.takeError());
@@ -216,7 +225,6 @@ TEST(CubinRoundTrip, HandWrittenMultiKernelMatchesPtxas) {
 
 TEST(CubinRoundTrip, BuildRejectsBadKernels) {
   Module M;
-  EXPECT_FALSE(!!buildCubin(M) == true && false);
   Expected<CubinFile> Empty = buildCubin(M);
   ASSERT_FALSE(!!Empty);
   EXPECT_NE(toString(Empty.takeError()).find("at least one kernel"),

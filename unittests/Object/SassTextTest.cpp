@@ -13,6 +13,7 @@
 #include "TestCubins.h"
 #include "tp/Object/Dump.h"
 #include "tp/Object/SassText.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -55,7 +56,7 @@ TEST(SassText, RoundTripEveryCubin) {
       // Printing again is stable.
       EXPECT_EQ(printed(*G, Raw), Text);
     }
-    bool Exec = !C.Relocatable && F->Header.sm() != 90;
+    bool Exec = tp::testing::expectBuildable(C, F->Header.sm());
     EXPECT_EQ(printed(*F, false).find(".raw_cubin") == std::string::npos,
               Exec);
   }
@@ -84,6 +85,36 @@ TEST(SassText, HandWrittenKernelMatchesPtxas) {
   ASSERT_FALSE(!!dumpCubin(*R, B));
   EXPECT_EQ(A.str(), B.str());
   EXPECT_EQ(bytesOf(*F), Ref);
+}
+
+TEST(SassText, HugeRawLayoutIsAnError) {
+  Expected<CubinFile> F = parseSassString(
+      ".raw_cubin\n.elf_header ident=7f454c46020101410800000000000000 type=2 "
+      "machine=190 version=1 entry=0 phoff=0 shoff=0x40 flags=0x6005604 "
+      "ehsize=64 phentsize=56 shentsize=64 shstrndx=0\n.file_size 0xf0000000\n");
+  ASSERT_TRUE(!!F) << toString(F.takeError());
+  std::vector<uint8_t> Out;
+  Error E = writeCubinFile(*F, Out);
+  ASSERT_TRUE(!!E);
+  EXPECT_NE(toString(std::move(E)).find("more than 1 GiB"), std::string::npos);
+}
+
+TEST(SassText, ToolEntryPoints) {
+  std::vector<uint8_t> B = tp::testing::readBytes(
+      std::string(TP_SHARED_DIR) + "/reference/cubin/mma_tile_sm86.cubin");
+  std::string Text;
+  raw_string_ostream OS(Text);
+  ASSERT_FALSE(!!disassembleCubin(B, OS));
+  EXPECT_NE(OS.str().find(".kernel mma_tile\n.param 0 8\n.param 8 8\n"
+                          ".param 16 8\n.regs 22\n.barriers 1\n"
+                          ".shared 512 align=16\n.reqntid 32 1 1\n"),
+            std::string::npos);
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(OS.str()),
+                                      SMLoc());
+  Expected<std::vector<uint8_t>> Out = assembleCubin(SM, ID);
+  ASSERT_TRUE(!!Out) << toString(Out.takeError());
+  EXPECT_EQ(*Out, B);
 }
 
 struct BadCase {

@@ -226,6 +226,9 @@ MutationResult runMutations(llvm::ArrayRef<SchedInstr> Program,
                             llvm::ArrayRef<CompactInfo> Info, size_t Begin,
                             size_t End, const VerifyOptions &Opts = {});
 
+/// An address as the verifier writes it: `0x0040`.
+std::string formatAddress(uint64_t Addr);
+
 /// Name of a register ("R12", "UR4", "P0", "UP1").
 std::string regName(RegFile F, unsigned R);
 

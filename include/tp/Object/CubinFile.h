@@ -130,7 +130,7 @@ struct CubinFile {
   llvm::Expected<std::vector<Symbol>> symbols() const;
 };
 
-/// Reads and validates \p Bytes (named \p Name in messages).
+/// Reads and validates \p Bytes.  Errors name the file offset at fault.
 llvm::Expected<CubinFile> readCubinFile(llvm::ArrayRef<uint8_t> Bytes);
 
 /// Serializes \p F exactly: tables at their offsets, section bytes, filler.

@@ -92,8 +92,14 @@ struct Kernel {
   /// BRA or EXIT, or the first branch target, whichever comes first
   /// (ptxas puts the FDE's DW_CFA_def_cfa there; E, every test cubin).
   uint32_t CfaBlockEnd = 0;
-  llvm::Optional<std::array<uint32_t, 3>> MaxThreads; ///< .maxntid
-  llvm::Optional<std::array<uint32_t, 3>> ReqNTid;    ///< .reqntid
+  /// .maxntid and .reqntid (ptxas rejects both on one kernel).
+  llvm::Optional<std::array<uint32_t, 3>> MaxThreads;
+  llvm::Optional<std::array<uint32_t, 3>> ReqNTid;
+  /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).
+  bool CtaidZUsed = false;
+  /// FRAME_SIZE / MIN_STACK_SIZE.  buildCubin supports only 0: with a
+  /// stack frame ptxas describes the stack-pointer adjustment in
+  /// .debug_frame (E, stack_frame.ptx), which is not modelled.
   uint32_t FrameSize = 0;
   uint32_t MinStackSize = 0;
 

@@ -79,6 +79,17 @@ llvm::Expected<CubinFile> parseSassString(llvm::StringRef Text,
                                           llvm::StringRef Name = "<sass>",
                                           const SassOptions &Opts = {});
 
+/// For tp-mc --disassemble: reads the cubin \p Bytes and prints its .sass.
+llvm::Error disassembleCubin(llvm::ArrayRef<uint8_t> Bytes,
+                             llvm::raw_ostream &OS,
+                             const SassOptions &Opts = {});
+
+/// For tp-mc --assemble -filetype=obj: parses .sass buffer \p BufferID of
+/// \p SM and returns the cubin's bytes.
+llvm::Expected<std::vector<uint8_t>>
+assembleCubin(llvm::SourceMgr &SM, unsigned BufferID,
+              const SassOptions &Opts = {});
+
 /// True when the kernel form reproduces \p F byte for byte.
 bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C);
 
