@@ -94,6 +94,7 @@ enum class OperandKind : uint8_t {
   Imm,         ///< integer immediate (signed if OperandInfo::Signed)
   FImm,        ///< 32-bit float immediate, raw IEEE bits
   HImm,        ///< two packed f16 immediates, raw bits (HADD2/HFMA2)
+  BImm,        ///< two packed bf16 immediates, raw bits (HFMA2.BF16_V2)
   CBankIndex,  ///< c[<bank>][...]
   CBankOffset, ///< c[...][<byte offset>]
   SReg,        ///< special register (S2R/S2UR/CS2R), printed by name
@@ -142,7 +143,7 @@ struct InstrInfo {
   bool UniformGuard;      ///< guard printed as `@UPx` (uniform datapath)
 };
 
-constexpr unsigned MaxOperands = 16;
+constexpr unsigned MaxOperands = 24;
 
 /// A decoded or parsed instruction.  A plain value: copy it freely.
 struct Instruction {
