@@ -409,11 +409,18 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   }
   if (N == 0)
     OS << "  {0, \"\"},\n";
-  OS << "};\nconst ModTableRef ModTables[] = {\n";
-  for (auto &Rg : Ranges)
-    OS << "  {" << Rg.first << ", " << Rg.second << "},\n";
+  OS << "};\n// {first entry, count, bit v set: value v < 64 has a spelling}\n"
+        "const ModTableRef ModTables[] = {\n";
+  for (unsigned T = 0; T < Ranges.size(); ++T) {
+    uint64_t Valid = 0;
+    for (int64_t V : M.ModTypes[T]->getValueAsListOfInts("Values"))
+      if (V >= 0 && V < 64)
+        Valid |= uint64_t(1) << V;
+    OS << "  {" << Ranges[T].first << ", " << Ranges[T].second << ", 0x"
+       << utohexstr(Valid) << "ull},\n";
+  }
   if (Ranges.empty())
-    OS << "  {0, 0},\n";
+    OS << "  {0, 0, 0},\n";
   OS << "};\n\nconst OperandInfo OperandInfos[] = {\n";
   std::vector<unsigned> OpBegin;
   unsigned NOps = 0;
@@ -506,35 +513,80 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
   std::map<unsigned, std::vector<unsigned>> ByOpc;
   for (unsigned I = 0; I < M.Forms.size(); ++I)
     ByOpc[M.Forms[I].Value[0] & 0xfff].push_back(I);
-  for (auto &P : ByOpc)
-    std::stable_sort(P.second.begin(), P.second.end(),
-                     [&](unsigned A, unsigned B) {
-                       return M.Forms[A].specificity() >
-                              M.Forms[B].specificity();
-                     });
+  auto Bit = [](const uint64_t *W, unsigned B) {
+    return (W[B / 64] >> (B % 64)) & 1;
+  };
+  // Second level: within an opcode, up to 6 key bits that every form of
+  // the opcode fixes and that tell forms apart; each key value lists the
+  // forms whose fixed bits agree with it, most specific first.
   OS << "#ifdef GET_SM86_DECODER\n";
-  OS << "// Candidate forms per opcode, most specific fixed mask first.\n";
   OS << "const uint16_t DecodeList[] = {\n";
-  std::vector<unsigned> Begin(4097, 0);
+  std::vector<std::string> BucketRows;
+  std::vector<unsigned> SubBegin;
   unsigned N = 0;
-  for (unsigned Opc = 0; Opc < 4096; ++Opc) {
-    Begin[Opc] = N;
-    auto It = ByOpc.find(Opc);
-    if (It == ByOpc.end())
-      continue;
-    OS << "  /* 0x" << utohexstr(Opc) << " */ ";
-    for (unsigned I : It->second)
-      OS << I << ", ";
-    OS << "\n";
-    N += It->second.size();
+  std::vector<unsigned> BucketOf(4096, 0);
+  for (auto &P : ByOpc) {
+    std::vector<unsigned> &Fs = P.second;
+    std::vector<unsigned> Keys;
+    for (unsigned B = 12; B < 105 && Keys.size() < 6 && Fs.size() > 4; ++B) {
+      bool AllFixed = true, Differ = false;
+      for (unsigned F : Fs) {
+        AllFixed &= Bit(M.Forms[F].Mask, B) != 0;
+        Differ |= Bit(M.Forms[F].Value, B) != Bit(M.Forms[Fs[0]].Value, B);
+      }
+      if (AllFixed && Differ)
+        Keys.push_back(B);
+    }
+    unsigned NK = 1u << Keys.size();
+    unsigned SubBase = SubBegin.size();
+    for (unsigned K = 0; K < NK; ++K) {
+      std::vector<unsigned> L;
+      for (unsigned F : Fs) {
+        bool Match = true;
+        for (unsigned J = 0; J < Keys.size(); ++J)
+          Match &= Bit(M.Forms[F].Value, Keys[J]) == ((K >> J) & 1);
+        if (Match)
+          L.push_back(F);
+      }
+      std::stable_sort(L.begin(), L.end(), [&](unsigned A, unsigned B) {
+        return M.Forms[A].specificity() > M.Forms[B].specificity();
+      });
+      SubBegin.push_back(N);
+      if (!L.empty()) {
+        OS << "  /* 0x" << utohexstr(P.first) << " key " << K << " */ ";
+        for (unsigned F : L)
+          OS << F << ", ";
+        OS << "\n";
+      }
+      N += L.size();
+    }
+    std::string Row = "  {" + std::to_string(SubBase) + ", " +
+                      std::to_string(Keys.size()) + ", {";
+    for (unsigned J = 0; J < 6; ++J)
+      Row += std::to_string(J < Keys.size() ? Keys[J] : 0) + ",";
+    Row += "}}, // 0x" + utohexstr(P.first);
+    BucketRows.push_back(Row);
+    BucketOf[P.first] = BucketRows.size();
   }
-  Begin[4096] = N;
+  SubBegin.push_back(N);
   if (N == 0)
     OS << "  0\n";
-  OS << "};\nconst uint16_t DecodeBegin[4097] = {";
-  for (unsigned I = 0; I < 4097; ++I)
-    OS << (I % 16 ? " " : "\n  ") << Begin[I] << ",";
+  OS << "};\n// Start of each (opcode, key) candidate list in DecodeList.\n"
+        "const uint16_t DecodeSubBegin[] = {";
+  for (unsigned I = 0; I < SubBegin.size(); ++I)
+    OS << (I % 16 ? " " : "\n  ") << SubBegin[I] << ",";
+  OS << "\n};\n// Per used opcode: first key slot, number of key bits, "
+        "key bits.\nconst DecodeBucket DecodeBuckets[] = {\n  {0, 0, {0,0,0,0,0,0}},"
+        " // unused opcodes\n";
+  for (auto &R : BucketRows)
+    OS << R << "\n";
+  OS << "};\n// Bucket of each 12-bit opcode (0: no form).\n"
+        "const uint8_t DecodeBucketOf[4096] = {";
+  for (unsigned I = 0; I < 4096; ++I)
+    OS << (I % 32 ? " " : "\n  ") << BucketOf[I] << ",";
   OS << "\n};\n#undef GET_SM86_DECODER\n#endif\n";
+  if (BucketRows.size() > 255)
+    PrintFatalError("more than 255 opcodes: widen DecodeBucketOf");
 }
 
 void emitAsmPrinter(RecordKeeper &RK, raw_ostream &OS) {

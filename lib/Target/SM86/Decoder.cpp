@@ -1,9 +1,10 @@
 //===- Decoder.cpp - 128-bit word -> Instruction ---------------------------===//
 ///
 /// \file
-/// Dispatch on the 12-bit opcode [0:11] to the candidate forms (most
-/// specific fixed mask first, generated), then the first form whose fixed
-/// bits match and whose modifier fields all hold spelled values wins.
+/// Dispatch on the 12-bit opcode [0:11], then on up to 6 key bits that all
+/// forms of that opcode fix (both generated), to a short list of candidate
+/// forms (most specific fixed mask first); the first form whose fixed bits
+/// match and whose modifier fields all hold spelled values wins.
 /// Every bit below 105 other than the don't-care bit 101 is either fixed or
 /// an operand bit in every form (tp-tblgen checks it), so a matched word
 /// re-encodes to itself: the decoder never returns a wrong instruction.
@@ -33,7 +34,7 @@ static bool tryForm(unsigned F, const Word128 &W, Instruction &Out) {
     if (OI.Signed && OI.Bits < 64 && ((V >> (OI.Bits - 1)) & 1))
       S = int64_t(V | (~uint64_t(0) << OI.Bits));
     if ((OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) &&
-        !modifierName(OI, S))
+        !hasSpelling(OI, S))
       return false;
     Out.Ops[K] = S;
   }
@@ -43,12 +44,21 @@ static bool tryForm(unsigned F, const Word128 &W, Instruction &Out) {
 
 bool decode(Word128 W, Instruction &Out) {
   unsigned Opc = unsigned(W.Lo & 0xfff);
-  for (unsigned I = DecodeBegin[Opc], E = DecodeBegin[Opc + 1]; I != E; ++I) {
+  unsigned B = DecodeBucketOf[Opc];
+  if (!B)
+    return false;
+  const DecodeBucket &Bk = DecodeBuckets[B];
+  unsigned Key = 0;
+  for (unsigned J = 0; J < Bk.NumKeyBits; ++J)
+    Key |= unsigned(W.getBit(Bk.KeyBits[J])) << J;
+  unsigned Slot = Bk.SubBase + Key;
+  for (unsigned I = DecodeSubBegin[Slot], E = DecodeSubBegin[Slot + 1]; I != E;
+       ++I) {
     if (!tryForm(DecodeList[I], W, Out))
       continue;
     Out.Guard = uint8_t(extractField(W, specialField(SF_Guard)));
     Out.GuardNeg = extractField(W, specialField(SF_GuardNeg)) != 0;
-    Out.Ctrl = getControl(W);
+    Out.Ctrl = controlOf(W);
     return true;
   }
   return false;

@@ -28,16 +28,7 @@ Word128 encode(const Instruction &I) {
   return W;
 }
 
-Control getControl(Word128 W) {
-  Control C;
-  C.Stall = extractField(W, specialField(SF_Stall));
-  C.Yield = extractField(W, specialField(SF_Yield)) == 0;
-  C.WrSB = extractField(W, specialField(SF_WrSB));
-  C.RdSB = extractField(W, specialField(SF_RdSB));
-  C.WaitMask = extractField(W, specialField(SF_WaitMask));
-  C.Reuse = extractField(W, specialField(SF_Reuse));
-  return C;
-}
+Control getControl(Word128 W) { return controlOf(W); }
 
 void setControl(Word128 &W, const Control &C) {
   insertField(W, specialField(SF_Stall), C.Stall);

@@ -26,9 +26,7 @@ namespace detail {
 #define GET_SM86_LATENCY
 #include "tp/Target/SM86/SM86GenLatency.inc"
 
-const FieldRef &specialField(SpecialField F) {
-  return OperandFields[FirstSpecialField + F];
-}
+const FieldRef *const SpecialFields = &OperandFields[FirstSpecialField];
 
 const char *modifierName(const OperandInfo &OI, int64_t V) {
   const ModTableRef &T = ModTables[OI.ModTable];

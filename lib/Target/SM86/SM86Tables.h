@@ -31,6 +31,7 @@ struct ModEntry {
 };
 struct ModTableRef {
   uint16_t Begin, Count;
+  uint64_t Valid; ///< bit v: value v (< 64) has a spelling
 };
 struct MnemonicEntry {
   const char *Mnemonic;
@@ -50,8 +51,17 @@ extern const InstrInfo InstrInfos[];
 extern const uint16_t OpcodesByName[];
 extern const FieldSeg Segs[];
 extern const FieldRef OperandFields[];
+/// Decoder dispatch: the opcode's bucket, then a key gathered from up to 6
+/// bits every form of the opcode fixes, then a short candidate list.
+struct DecodeBucket {
+  uint16_t SubBase;
+  uint8_t NumKeyBits;
+  uint8_t KeyBits[6];
+};
 extern const uint16_t DecodeList[];
-extern const uint16_t DecodeBegin[4097];
+extern const uint16_t DecodeSubBegin[];
+extern const DecodeBucket DecodeBuckets[];
+extern const uint8_t DecodeBucketOf[4096];
 extern const char *const Templates[];
 extern const uint16_t MatchList[];
 extern const MnemonicEntry Mnemonics[];
@@ -70,46 +80,84 @@ enum SpecialField : unsigned {
   SF_WaitMask,
   SF_Reuse
 };
-const FieldRef &specialField(SpecialField F);
+extern const FieldRef *const SpecialFields;
+inline const FieldRef &specialField(SpecialField F) { return SpecialFields[F]; }
 
 /// Index of operand 0 of \p Op in OperandInfos / OperandFields.
 inline unsigned operandBase(Opcode Op) {
   return unsigned(InstrInfos[Op].Operands - OperandInfos);
 }
 
+inline uint64_t extractSeg(const Word128 &W, const FieldSeg &S) {
+  unsigned B = S.InstBit;
+  uint64_t Part;
+  if (B >= 64)
+    Part = W.Hi >> (B - 64);
+  else if (B + S.Width <= 64)
+    Part = W.Lo >> B;
+  else
+    Part = (W.Lo >> B) | (W.Hi << (64 - B));
+  if (S.Width < 64)
+    Part &= (uint64_t(1) << S.Width) - 1;
+  return Part << S.FieldBit;
+}
+
 inline uint64_t extractField(const Word128 &W, const FieldRef &F) {
-  uint64_t V = 0;
-  for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
-    const FieldSeg &S = Segs[I];
-    uint64_t Part;
-    unsigned B = S.InstBit;
-    if (B + S.Width <= 64) {
-      Part = W.Lo >> B;
-    } else if (B >= 64) {
-      Part = W.Hi >> (B - 64);
-    } else {
-      Part = (W.Lo >> B) | (W.Hi << (64 - B));
-    }
-    if (S.Width < 64)
-      Part &= (uint64_t(1) << S.Width) - 1;
-    V |= Part << S.FieldBit;
-  }
+  const FieldSeg *S = &Segs[F.Begin];
+  uint64_t V = extractSeg(W, S[0]);
+  for (unsigned I = 1; I < F.Count; ++I)
+    V |= extractSeg(W, S[I]);
   return V ^ F.Xor;
+}
+
+inline void insertBits(uint64_t &Word, unsigned Bit, unsigned Width,
+                       uint64_t V) {
+  uint64_t M = (Width < 64 ? (uint64_t(1) << Width) - 1 : ~uint64_t(0))
+               << Bit;
+  Word = (Word & ~M) | ((V << Bit) & M);
 }
 
 inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
   V ^= F.Xor;
   for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
     const FieldSeg &S = Segs[I];
-    uint64_t M = S.Width < 64 ? (uint64_t(1) << S.Width) - 1 : ~uint64_t(0);
-    uint64_t Part = (V >> S.FieldBit) & M;
-    for (unsigned K = 0; K < S.Width; ++K)
-      W.setBit(S.InstBit + K, (Part >> K) & 1);
+    uint64_t Part = V >> S.FieldBit;
+    if (S.Width < 64)
+      Part &= (uint64_t(1) << S.Width) - 1;
+    unsigned B = S.InstBit;
+    if (B >= 64) {
+      insertBits(W.Hi, B - 64, S.Width, Part);
+    } else if (B + S.Width <= 64) {
+      insertBits(W.Lo, B, S.Width, Part);
+    } else {
+      unsigned LoW = 64 - B;
+      insertBits(W.Lo, B, LoW, Part);
+      insertBits(W.Hi, 0, S.Width - LoW, Part >> LoW);
+    }
   }
 }
 
 /// Spelling table lookup; nullptr if \p V has no spelling.
 const char *modifierName(const OperandInfo &OI, int64_t V);
+
+/// Whether \p V has a spelling in \p OI's table (fast path of
+/// modifierName for the decoder).
+inline bool hasSpelling(const OperandInfo &OI, int64_t V) {
+  if (V >= 0 && V < 64)
+    return (ModTables[OI.ModTable].Valid >> V) & 1;
+  return modifierName(OI, V) != nullptr;
+}
+
+inline Control controlOf(const Word128 &W) {
+  Control C;
+  C.Stall = extractField(W, specialField(SF_Stall));
+  C.Yield = extractField(W, specialField(SF_Yield)) == 0;
+  C.WrSB = extractField(W, specialField(SF_WrSB));
+  C.RdSB = extractField(W, specialField(SF_RdSB));
+  C.WaitMask = extractField(W, specialField(SF_WaitMask));
+  C.Reuse = extractField(W, specialField(SF_Reuse));
+  return C;
+}
 
 } // namespace detail
 } // namespace sm86
