@@ -100,6 +100,7 @@ enum class OperandKind : uint8_t {
   FImm,        ///< 32-bit float immediate, raw IEEE bits
   HImm,        ///< two packed f16 immediates, raw bits (HADD2/HFMA2)
   BImm,        ///< two packed bf16 immediates, raw bits (HFMA2.BF16_V2)
+  DImmHi,      ///< high 32 bits of an f64 immediate (MUFU.RCP64H)
   CBankIndex,  ///< c[<bank>][...]
   CBankOffset, ///< c[...][<byte offset>]
   SReg,        ///< special register (S2R/S2UR/CS2R), printed by name
