@@ -20,3 +20,17 @@ function(tp_tablegen ofn action)
     VERBATIM)
   set(TABLEGEN_OUTPUT ${TABLEGEN_OUTPUT} ${out} PARENT_SCOPE)
 endfunction()
+
+# tp_tablegen_to(<absolute output path> <-gen-action> [args]): like
+# tp_tablegen, for outputs that live elsewhere (generated public headers
+# under ${CMAKE_BINARY_DIR}/include).
+function(tp_tablegen_to out action)
+  add_custom_command(OUTPUT ${out}
+    COMMAND tp-tblgen ${action} ${ARGN} -I ${TP_TD_DIR}
+            ${TP_TD_DIR}/SM86.td -o ${out}.tmp
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${out}.tmp ${out}
+    DEPENDS tp-tblgen ${TP_TD_FILES}
+    COMMENT "tp-tblgen ${action} -> ${out}"
+    VERBATIM)
+  set(TABLEGEN_OUTPUT ${TABLEGEN_OUTPUT} ${out} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""compare_ptxas.py - tp-llc against ptxas on the default kernel.
+
+Measures, in one run:
+  1. compile time: tp-llc -filetype=obj for the default kernel (4096^3,
+     A rows, B columns, large tile) against `ptxas -arch=sm_86` on the
+     equivalent PTX kernel (../shared/reference/ptx/gemm_ref_sm86.ptx, the
+     same 128x128x32 tile, 8 warps, 4 stages); best of N runs each, and the
+     ratio;
+  2. static schedule figures of both cubins, read back with
+     `tp-mc --disassemble --show-control`: the main loop (the backward
+     branch), its instructions, HMMAs, issue cycles (each instruction
+     max(stall, 1)), issue cycles per k-step per warp (a k-step is 32 HMMAs a
+     warp in both kernels).
+
+  bench/compare_ptxas.py BUILD_DIR SHARED_DIR [RUNS]
+
+Not a test: timings vary with the machine; run it by hand.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+LINE = re.compile(r'^/\*([0-9a-f]+)\*/ (.*?) \{([^}]*)\}$')
+HMMAS_PER_KSTEP = 32  # 4 m-tiles x 4 n-tiles x 2 k-halves a warp
+
+
+def best_time(cmd, runs):
+    best = None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        dt = time.perf_counter() - t0
+        best = dt if best is None or dt < best else best
+    return best
+
+
+def loop_figures(tp_mc, cubin):
+    text = subprocess.run([tp_mc, '--disassemble', '--show-control', cubin],
+                          check=True, capture_output=True, text=True).stdout
+    code = []
+    for line in text.splitlines():
+        m = LINE.match(line.strip())
+        if m:
+            stall = re.search(r'stall=(\d+)', m.group(3))
+            code.append((int(m.group(1), 16), m.group(2),
+                         int(stall.group(1)) if stall else 0))
+    loops = []
+    for addr, text_, _ in code:
+        m = re.search(r'BRA (0x[0-9a-f]+)', text_)
+        if m and int(m.group(1), 16) < addr:
+            loops.append((int(m.group(1), 16), addr))
+    if not loops:
+        return None
+    start, end = max(loops, key=lambda l: l[1] - l[0])
+    body = [c for c in code if start <= c[0] <= end]
+    hmma = sum(1 for c in body if c[1].split()[0].startswith('HMMA'))
+    cycles = sum(max(1, c[2]) for c in body)
+    return {
+        'instructions': len(code),
+        'loop': '0x%x..0x%x' % (start, end),
+        'loop instructions': len(body),
+        'loop HMMAs': hmma,
+        'loop issue cycles': cycles,
+        'k-steps a loop iteration': hmma / HMMAS_PER_KSTEP,
+        'issue cycles per k-step per warp':
+            cycles / (hmma / HMMAS_PER_KSTEP) if hmma else 0.0,
+    }
+
+
+def main():
+    build, shared = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    tp_llc = os.path.join(build, 'bin', 'tp-llc')
+    tp_mc = os.path.join(build, 'bin', 'tp-mc')
+    ptxas = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
+    ptx = os.path.join(shared, 'reference', 'ptx', 'gemm_ref_sm86.ptx')
+    with tempfile.TemporaryDirectory() as tmp:
+        ours = os.path.join(tmp, 'gemm.cubin')
+        theirs = os.path.join(tmp, 'ref.cubin')
+        t_ours = best_time([tp_llc, '-filetype=obj', '-o', ours], runs)
+        t_ptxas = best_time([ptxas, '-arch=sm_86', '-o', theirs, ptx], runs)
+        print('compile time (best of %d):' % runs)
+        print('  tp-llc (default kernel, -filetype=obj): %8.1f ms' %
+              (1e3 * t_ours))
+        print('  ptxas -arch=sm_86 gemm_ref_sm86.ptx:    %8.1f ms' %
+              (1e3 * t_ptxas))
+        print('  ratio ptxas / tp-llc:                   %8.1f' %
+              (t_ptxas / t_ours))
+        for name, cubin in (('tp-llc', ours), ('ptxas', theirs)):
+            f = loop_figures(tp_mc, cubin)
+            print('static schedule, %s:' % name)
+            for k, v in (f or {}).items():
+                print('  %-34s %s' % (k + ':', ('%.2f' % v)
+                                      if isinstance(v, float) else v))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

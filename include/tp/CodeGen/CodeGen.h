@@ -1,0 +1,38 @@
+//===- CodeGen.h - Shared facts of the machine-IR passes --------*- C++ -*-===//
+///
+/// \file
+/// Numbers the code generator's passes (lib/CodeGen: tp-select,
+/// tp-interleave, tp-form-loop) and tp-llc share, and the static schedule
+/// figures tp-llc -stats prints.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_CODEGEN_CODEGEN_H
+#define TP_CODEGEN_CODEGEN_H
+
+#include "tp/MIR/MIR.h"
+
+namespace tp {
+
+/// sm_86 kernel parameters start at c[0x0][0x160] (SASS_FACTS.md 3.7).
+constexpr unsigned ParamBase = 0x160;
+/// The seed's iteration counter (tpCounter).
+constexpr unsigned CounterRegister = 44;
+
+/// Static figures of a function (tp-llc -stats).
+struct ScheduleStats {
+  size_t Instructions = 0;
+  size_t LoopBody = 0;        ///< body + control instructions (0: no loop)
+  size_t HMMAs = 0;           ///< in the whole function
+  size_t LoopHMMAs = 0;       ///< in body + control
+  /// Issue cycles of body + control (each instruction max(stall, 1)).
+  uint64_t LoopCycles = 0;
+  int64_t Stages = 0;         ///< k-steps a loop iteration
+  double cyclesPerKStep() const {
+    return Stages ? double(LoopCycles) / double(Stages) : 0.0;
+  }
+};
+ScheduleStats computeStats(const mir::Function &F);
+
+} // namespace tp
+
+#endif // TP_CODEGEN_CODEGEN_H

@@ -1,0 +1,206 @@
+//===- MIR.h - The machine IR: SASS functions in named pieces ---*- C++ -*-===//
+///
+/// \file
+/// The machine IR (level "mir", library TPMIR): one or more kernels, each a
+/// list of named *pieces* of sm_86 instructions.  An instruction is an
+/// `sm86::Instruction` (form, guard, control fields, operand values; see
+/// tp/Target/SM86/SM86.h) plus an optional label it starts and, for a
+/// branch, the label it jumps to.  Addresses are implicit: the pieces are
+/// laid out in order, 16 bytes an instruction, the first at 0.
+///
+/// Text (print(parse(x)) == x for every printed x):
+///
+///   func    ::= 'sass.func' '@'name attr* '{' NL piece* '}' NL
+///   attr    ::= key '(' text-without-parens ')'
+///               -- target("sm_86") regs(N) smem(BYTES) first, in that
+///               -- order; then any others in their stored order
+///   piece   ::= 'piece' name NL ( label | instr )*
+///   label   ::= '^'name ':' NL                 (starts the next instr)
+///   instr   ::= nvdisasm-text ';' control NL  (control: sm86::printControl,
+///               e.g. `{stall=15 wr=1}`; `{}` when every field is default;
+///               an operand's reuse flag is written on it as `.reuse`)
+///   branch  ::= [guard] 'BRA' '^'label ';' control
+///
+/// `//` starts a comment (to the end of the line); the printer follows a
+/// branch with one giving its encoded displacement.  The printer indents
+/// instructions by two spaces and writes labels at column 0.
+///
+/// Example:
+///
+///   sass.func @gemm target("sm_86") regs(168) smem(65536) threads(256) {
+///   piece prologue
+///     IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ; {stall=15}
+///     S2R R0, SR_TID.X ; {stall=15 wr=0}
+///   piece body
+///   ^loop:
+///     LDSM.16.M88.4 R112, [R34] ; {stall=15 wr=1}
+///   piece control
+///     IADD3 R44, R44, -0x1, RZ ; {stall=15}
+///     ISETP.GT.AND P1, PT, R44, RZ, PT ; {stall=15}
+///     @P1 BRA ^loop ; {stall=15}
+///   piece tail
+///     EXIT ; {stall=15}
+///   }
+///
+/// Conventions the passes share (tp-select establishes them):
+///  * pieces `prologue`, `body`, `control`, `tail`, in this order.  Before
+///    tp-form-loop the `body` piece is ONE steady iteration (`stages`
+///    k-steps) that runs `iterations(N)` times (a function attribute) and
+///    there is no `control`; tp-form-loop adds the counter decrement,
+///    ISETP and backward BRA (piece `control`), or, in checked mode, the
+///    unrolled copies `body`, `control`, `body.1`, `control.1` and no
+///    branch.  Each piece name is unique in a function.
+///  * other attributes tp-select writes (for tp-llc's manifest and stats):
+///    threads(T) grid(X,Y,Z) params(C,A,B[,R]) shape(MxNxK) layout-a(rows)
+///    layout-b(columns) tile(WM,WN,MT,NT,S) iterations(N) residual(0|1).
+///
+/// The verifier checks: every instruction's values fit its form
+/// (sm86::verify), register tuples are aligned to their width and lie in
+/// R0..R(regs-1) (RZ is always allowed), labels are unique, every branch
+/// names a label of the function, piece names are unique.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_MIR_MIR_H
+#define TP_MIR_MIR_H
+
+#include "tp/Pass/Pass.h"
+#include "tp/Target/SM86/SM86.h"
+
+#include "llvm/ADT/Optional.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tp {
+namespace mir {
+
+/// One machine instruction.
+struct MInstr {
+  sm86::Instruction I;
+  /// The label this instruction starts (without '^'), or empty.
+  std::string Label;
+  /// For a branch: the label it jumps to (without '^'), or empty.
+  std::string Target;
+  /// Where it was parsed from (null for generated instructions).
+  llvm::SMLoc Loc;
+
+  MInstr() = default;
+  explicit MInstr(const sm86::Instruction &I) : I(I) {}
+
+  const sm86::InstrInfo &info() const { return sm86::getInstrInfo(I.Op); }
+  llvm::StringRef mnemonic() const { return info().Mnemonic; }
+  bool isBranch() const { return !Target.empty(); }
+};
+
+/// A named run of instructions (prologue, body, control, tail, ...).
+struct Piece {
+  std::string Name;
+  std::vector<MInstr> Instrs;
+  llvm::SMLoc Loc;
+};
+
+/// One kernel.
+struct Function {
+  std::string Name;          ///< without '@'
+  std::string Target = "sm_86";
+  unsigned Regs = 0;         ///< R0..R(Regs-1) usable
+  uint64_t SharedBytes = 0;  ///< smem(): the block's shared memory
+  /// Further attributes `key(value)`, printed in this order.
+  std::vector<std::pair<std::string, std::string>> Attrs;
+  std::vector<Piece> Pieces;
+  llvm::SMLoc Loc;
+
+  /// The attribute \p Key's text, or None.
+  llvm::Optional<llvm::StringRef> getAttr(llvm::StringRef Key) const;
+  /// The attribute \p Key as an integer, or None (absent or not one).
+  llvm::Optional<int64_t> getIntAttr(llvm::StringRef Key) const;
+  /// Sets (or appends) attribute \p Key.
+  void setAttr(llvm::StringRef Key, llvm::StringRef Value);
+
+  /// The piece named \p Name, or null.
+  Piece *getPiece(llvm::StringRef Name);
+  const Piece *getPiece(llvm::StringRef Name) const;
+  /// Appends an empty piece \p Name and returns it.
+  Piece &addPiece(llvm::StringRef Name);
+
+  /// Instructions in all pieces.
+  size_t size() const;
+  /// Byte address of piece \p P's instruction \p Idx (16 a word).
+  uint64_t getAddress(const Piece &P, size_t Idx) const;
+  /// Address of the instruction that starts label \p Label, or None.
+  llvm::Optional<uint64_t> getLabelAddress(llvm::StringRef Label) const;
+  /// Calls \p F on every instruction in layout order with its address.
+  void forEach(const std::function<void(const Piece &, const MInstr &,
+                                        uint64_t Addr)> &F) const;
+  /// Sets every branch's encoded target offset from its label (call after
+  /// changing the layout; the printer and encoder use the offset).  Errors
+  /// when a label is missing.
+  llvm::Error resolveBranches();
+};
+
+/// A parsed .mir text: its kernels.
+struct Module {
+  std::vector<Function> Functions;
+};
+
+/// A register, predicate or uniform register an instruction touches.
+struct RegAccess {
+  sm86::OperandKind Kind; ///< GPR (also for MemBase), UGPR, Pred, UPred
+  unsigned Reg;           ///< first register of the tuple
+  unsigned Width;         ///< registers in the tuple
+  bool IsDef;
+  unsigned OpIdx;         ///< operand index in the form
+};
+/// The reuse flags of \p Op that belong to an operand (printed as `.reuse`
+/// on it); other reuse bits are printed in the control clause.
+uint8_t operandReuseMask(sm86::Opcode Op);
+
+/// Every register operand of \p I except RZ/URZ/PT/UPT (the guard
+/// predicate is included as a use, OpIdx = ~0u).
+std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I);
+
+/// Parses buffer \p BufferID of \p SM.  Errors are SourceErrors.
+llvm::Expected<Module> parseModule(llvm::SourceMgr &SM, unsigned BufferID);
+
+/// Prints \p M / \p F in the canonical text (see above).
+void printModule(const Module &M, llvm::raw_ostream &OS);
+void printFunction(const Function &F, llvm::raw_ostream &OS);
+/// Prints one instruction as its MIR line body (no indentation, no newline):
+/// `TEXT ; {control}`.
+void printInstr(const MInstr &MI, uint64_t Addr, llvm::raw_ostream &OS);
+
+/// Checks \p F (see the \file comment); errors are located at the
+/// instruction when it was parsed, else name the piece and address.
+llvm::Error verifyFunction(const Function &F, const llvm::SourceMgr &SM);
+llvm::Error verifyModule(const Module &M, const llvm::SourceMgr &SM);
+
+/// Builds an instruction from nvdisasm text (sm86::parse); for generated
+/// code.  \p Text may use `^label` as a branch target.
+llvm::Expected<MInstr> makeInstr(llvm::StringRef Text,
+                                 const sm86::Control &Ctrl = {});
+
+/// The pass manager unit for machine IR.
+class MachineUnit : public IRUnit {
+public:
+  explicit MachineUnit(Module M) : M(std::move(M)) {}
+  llvm::StringRef getLevel() const override { return "mir"; }
+  Module M;
+};
+
+} // namespace mir
+
+/// The "mir" level: files that start (after comments) with `sass.func`.
+IRLevel createMachineIRLevel();
+
+} // namespace tp
+
+#endif // TP_MIR_MIR_H

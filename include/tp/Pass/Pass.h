@@ -1,0 +1,172 @@
+//===- Pass.h - Passes, IR levels, the registry and pipelines ---*- C++ -*-===//
+///
+/// \file
+/// One pass interface for every IR level of tp (tile IR, machine IR):
+///
+///  * An IRLevel ("tile", "mir") says how its text is recognised, parsed,
+///    printed and verified.  The IR itself travels as an IRUnit.
+///  * A Pass has a name `tp-<verb>` (the command-line flag, the key of
+///    -print-after and the pipeline element), a one-line description, an
+///    input and an output level, string options declared by getOptions(),
+///    and `llvm::Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx)`.
+///    A pass that changes level (tp-select: tile -> mir) replaces \c IR.
+///  * Every pass and level is listed once, in Passes.def, and registered by
+///    registerAllPasses() (PassRegistration.h).  Adding a pass is: write the
+///    class and `std::unique_ptr<tp::Pass> create<Class>()` in its library,
+///    add one TP_PASS line, link the library into the tools.
+///  * A pipeline is text: `tp-tile{tile=large},tp-pipeline` -- passes
+///    separated by commas, each with optional `{key=value key=value}`
+///    options (spaces between options, so a value may hold commas).
+///  * PassManager runs a pipeline, verifying after every pass (verify-each)
+///    and printing the IR before/after the passes asked for.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_PASS_PASS_H
+#define TP_PASS_PASS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tp {
+
+/// The IR of one input file at one level.
+class IRUnit {
+public:
+  virtual ~IRUnit();
+  /// The level's name, as registered ("tile", "mir").
+  virtual llvm::StringRef getLevel() const = 0;
+};
+
+/// How one IR level is read, written and checked.
+struct IRLevel {
+  std::string Name;
+  std::string Description;
+  /// True when \p Text (a whole input) is written at this level.
+  std::function<bool(llvm::StringRef Text)> Recognizes;
+  std::function<llvm::Expected<std::unique_ptr<IRUnit>>(llvm::SourceMgr &,
+                                                         unsigned BufferID)>
+      Parse;
+  std::function<void(const IRUnit &, llvm::raw_ostream &)> Print;
+  std::function<llvm::Error(const IRUnit &, const llvm::SourceMgr &)> Verify;
+};
+
+/// A declared pass option: name, default value, one-line description.
+struct PassOption {
+  std::string Name;
+  std::string Default;
+  std::string Description;
+};
+
+/// What a running pass may use besides its IR.
+struct PassContext {
+  llvm::SourceMgr &SM;
+};
+
+class Pass {
+public:
+  virtual ~Pass();
+
+  /// The pass's options (name, default, description); none by default.
+  virtual std::vector<PassOption> getOptions() const { return {}; }
+
+  /// Runs the pass.  Same-level passes change *IR in place; a pass that
+  /// lowers to another level replaces IR.  User errors are located
+  /// SourceErrors; nothing is printed.
+  virtual llvm::Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) = 0;
+
+  llvm::StringRef getName() const { return Name; }
+  /// The option's value (given, else its default).
+  llvm::StringRef getOption(llvm::StringRef Option) const;
+  /// True when the option was given explicitly.
+  bool hasOption(llvm::StringRef Option) const {
+    return Values.count(Option);
+  }
+  /// The option as an integer, or an error naming the pass and option.
+  llvm::Expected<int64_t> getIntOption(llvm::StringRef Option) const;
+
+  /// Sets options from `key=value key=value`; unknown keys are errors.
+  llvm::Error parseOptions(llvm::StringRef Text);
+
+private:
+  friend class PassRegistry;
+  std::string Name;
+  llvm::StringMap<std::string> Values;
+};
+
+/// A registered pass: its Passes.def entry.
+struct PassInfo {
+  std::string Name;
+  std::string Description;
+  std::string InputLevel;
+  std::string OutputLevel;
+  std::function<std::unique_ptr<Pass>()> Create;
+};
+
+class PassRegistry {
+public:
+  static PassRegistry &get();
+
+  void addLevel(IRLevel L);
+  void addPass(PassInfo P);
+
+  const PassInfo *lookupPass(llvm::StringRef Name) const;
+  const IRLevel *lookupLevel(llvm::StringRef Name) const;
+  /// The level whose Recognizes accepts \p Text, or null.
+  const IRLevel *recognize(llvm::StringRef Text) const;
+  llvm::ArrayRef<PassInfo> passes() const { return Passes; }
+  llvm::ArrayRef<IRLevel> levels() const { return Levels; }
+
+  /// A pass instance named \p Name with options \p Options
+  /// (`key=value ...`).
+  llvm::Expected<std::unique_ptr<Pass>>
+  createPass(llvm::StringRef Name, llvm::StringRef Options) const;
+
+private:
+  std::vector<IRLevel> Levels;
+  std::vector<PassInfo> Passes;
+};
+
+/// Parses `name{opts},name,...` into pass instances.
+llvm::Expected<std::vector<std::unique_ptr<Pass>>>
+parsePipeline(llvm::StringRef Text);
+
+/// Runs passes over one IRUnit.
+class PassManager {
+public:
+  struct Options {
+    bool VerifyEach = true;
+    bool PrintBeforeAll = false;
+    bool PrintAfterAll = false;
+    llvm::StringSet<> PrintBefore;
+    llvm::StringSet<> PrintAfter;
+  };
+
+  PassManager(Options Opts, llvm::raw_ostream &DumpOS)
+      : Opts(std::move(Opts)), DumpOS(DumpOS) {}
+
+  void add(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
+
+  /// Runs every pass in order.  Checks each pass's input level, verifies
+  /// after each pass when VerifyEach, prints the requested dumps to DumpOS.
+  llvm::Error run(std::unique_ptr<IRUnit> &IR, llvm::SourceMgr &SM);
+
+private:
+  Options Opts;
+  llvm::raw_ostream &DumpOS;
+  std::vector<std::unique_ptr<Pass>> Passes;
+};
+
+} // namespace tp
+
+#endif // TP_PASS_PASS_H

@@ -1,0 +1,181 @@
+//===- Simulator.h - A CPU simulator of sm_86 SASS ---------------*- C++ -*-===//
+///
+/// \file
+/// tp-sim's library (TPSim): executes one kernel of a cubin on a grid of
+/// thread blocks, on the CPU, instruction by instruction, from the decoded
+/// sm86::Instruction values (never from text).
+///
+/// Model
+/// -----
+/// * A block's threads form 32-thread warps that execute in lockstep.  Each
+///   instruction runs for the lanes that are alive and whose guard predicate
+///   holds.  A branch is taken only when all live lanes agree (guard false
+///   for all lanes = not taken); a divergent branch is an error
+///   ("unsupported").  A predicated EXIT retires the lanes it covers.
+/// * Warps of a block run round-robin: each runs until it reaches BAR.SYNC
+///   or exits; a barrier releases when every warp that has not exited
+///   arrived.  Blocks are independent and may run on several host threads.
+/// * State per warp: R0..R254 (RZ reads 0), P0..P6 (PT), UR0..UR62 (URZ),
+///   UP0..UP6 (UPT), per-lane special registers.  Constant bank 0 holds
+///   ntid (0x0), nctaid (0xc), the stack pointer (0x28), the dynamic shared
+///   size (0x2c), the default memory descriptor (0x118) and the parameters
+///   from the target's base (0x160 on sm_86).
+/// * Global memory is a set of host buffers at distinct simulated
+///   addresses, with gaps between them; any access outside a buffer is an
+///   error naming the instruction (address, mnemonic, lane).
+/// * LDGSTS (cp.async) reads global memory at issue but writes shared
+///   memory only when its commit group completes: when a DEPBAR.LE or a
+///   wait mask on the group's scoreboard requires it.  A kernel that reads
+///   the bytes earlier therefore reads stale data, and hazard mode reports
+///   it.
+/// * HMMA: products of binary16 values are exact in binary64; the 16 (or 8)
+///   products of a dot product and the accumulator are summed exactly in
+///   binary64 and rounded once (round to nearest even) to the accumulator
+///   type.  Hardware may round differently in the last bit when partial
+///   sums exceed 2^53 ulp ranges; for the integer-valued tests this is
+///   exact.
+///
+/// Hazard mode (CheckSchedule) adds a per-warp cycle model: an instruction
+/// issues after the previous one's stall count, and after its wait mask's
+/// scoreboards are released.  Every register read is checked against the
+/// producer: a fixed-latency producer must have issued at least its RAW
+/// latency (writer class x reader class, SASS_FACTS.md section 2.2, falling
+/// back to the td SchedInfo latency) earlier; a variable-latency producer's
+/// write scoreboard must have been waited for.  A register read late by a
+/// variable-latency instruction (SchedInfo::LateReadMask) must not be
+/// overwritten before its read scoreboard was waited for.  Shared memory
+/// read by LDS/LDSM must not be the target of an async copy whose group was
+/// not yet waited for, or (for another warp) not yet published by a
+/// BAR.SYNC after the wait.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_SIM_SIMULATOR_H
+#define TP_SIM_SIMULATOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tp {
+namespace sim {
+
+/// What the simulator needs of one kernel of a cubin.
+struct KernelImage {
+  std::string Name;
+  std::vector<uint8_t> Code;
+  /// (offset, size) of each parameter in the parameter block, in order.
+  std::vector<std::pair<uint32_t, uint32_t>> Params;
+  uint32_t ParamBase = 0x160;
+  uint64_t StaticSharedBytes = 0;
+  unsigned RegCount = 0;
+  unsigned SM = 86;
+};
+
+/// Reads kernel \p Name (or the only kernel, when \p Name is empty) from the
+/// cubin bytes \p Bytes.
+llvm::Expected<KernelImage> loadKernel(llvm::ArrayRef<uint8_t> Bytes,
+                                       llvm::StringRef Name);
+/// The names of all kernels of a cubin.
+llvm::Expected<std::vector<std::string>>
+listKernels(llvm::ArrayRef<uint8_t> Bytes);
+
+/// A kernel decoded once and ready to run (opaque).
+class Program;
+struct ProgramDeleter {
+  void operator()(Program *P) const;
+};
+using ProgramPtr = std::unique_ptr<Program, ProgramDeleter>;
+
+/// Decodes every instruction of \p K.  Fails on a word that decodes to no
+/// form or to a form the simulator has no semantics for, naming the address
+/// and the word: nothing is ever skipped.  Trailing NOP/self-BRA padding
+/// is decoded too.
+llvm::Expected<ProgramPtr> buildProgram(const KernelImage &K);
+/// Number of instructions of \p P.
+size_t getProgramSize(const Program &P);
+
+/// Global memory: host buffers at simulated device addresses.
+class GlobalMemory {
+public:
+  /// Allocates \p Bytes (zeroed) and returns its device address.  Buffers
+  /// are 256-byte aligned and separated by unmapped gaps.
+  uint64_t allocate(uint64_t Bytes);
+  /// The host bytes of the buffer at \p Addr (as returned by allocate).
+  llvm::MutableArrayRef<uint8_t> getBuffer(uint64_t Addr);
+  /// Host pointer for [Addr, Addr+Size), or null when not inside a buffer.
+  uint8_t *translate(uint64_t Addr, uint64_t Size);
+
+private:
+  struct Buffer {
+    uint64_t Base;
+    std::vector<uint8_t> Bytes;
+  };
+  std::vector<Buffer> Buffers;
+  uint64_t Next = 0x7f0000000000ull;
+};
+
+/// How to launch.
+struct LaunchConfig {
+  std::array<uint32_t, 3> Grid = {1, 1, 1};
+  std::array<uint32_t, 3> Block = {1, 1, 1};
+  uint32_t DynamicSharedBytes = 0;
+  /// The parameter block (placed at the target's parameter base).
+  std::vector<uint8_t> Params;
+  /// Hazard mode (see the file comment).
+  bool CheckSchedule = false;
+  /// Host threads running blocks (1 = sequential).
+  unsigned Threads = 1;
+  /// Stop after this many hazard reports (the count keeps going).
+  unsigned MaxHazardReports = 20;
+  /// Abort a warp that executes more than this many instructions (a guard
+  /// against endless loops); 0 = no limit.
+  uint64_t MaxWarpInstructions = 1ull << 32;
+};
+
+/// What a launch did.
+struct LaunchStats {
+  uint64_t WarpInstructions = 0;   ///< instructions issued, per warp
+  uint64_t ThreadInstructions = 0; ///< lane-instructions executed
+  uint64_t Blocks = 0;
+  uint64_t Hazards = 0;            ///< hazard reports (CheckSchedule)
+  std::vector<std::string> HazardReports; ///< the first MaxHazardReports
+  uint64_t MaxCycles = 0;          ///< longest warp in the cycle model
+};
+
+/// Runs \p P on \p Mem.  An execution error (out-of-bounds access, divergent
+/// branch, ...) is returned as an llvm::Error naming block, warp, address
+/// and instruction; hazards are not errors, they are counted in the stats.
+llvm::Expected<LaunchStats> launch(const Program &P, GlobalMemory &Mem,
+                                   const LaunchConfig &Config);
+
+//===----------------------------------------------------------------------===//
+// Semantic helpers, exposed for unit tests.
+//===----------------------------------------------------------------------===//
+
+/// D = A x B + C of one m16n8k16 (K = 16) or m16n8k8 (K = 8) HMMA for a
+/// whole warp, on register values: \p A[lane][0..K/4), \p B[lane][0..K/8),
+/// \p C/\p D[lane][0..4) (f32 accumulators) or [0..2) (f16x2 accumulators).
+/// Fragment layouts are those of PTX mma.m16n8k16 / m16n8k8 (.row.col).
+void hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
+              const uint32_t B[32][2], const uint32_t C[32][4],
+              uint32_t D[32][4]);
+
+/// LDSM for a warp: \p RowAddr[lane] are the byte addresses lanes give;
+/// \p Count matrices (1, 2, 4) of 8x8 b16; \p Trans for .MT88.  \p Load
+/// returns 16 bytes of shared memory at an address.  Out[lane][i] is the
+/// register of matrix i.
+void ldsmWarp(unsigned Count, bool Trans, const uint32_t RowAddr[32],
+              const uint8_t *Shared, uint32_t Out[32][4]);
+
+/// Rounds a binary64 value to binary16 (round to nearest even).
+uint16_t doubleToHalf(double D);
+
+} // namespace sim
+} // namespace tp
+
+#endif // TP_SIM_SIMULATOR_H

@@ -1,0 +1,231 @@
+//===- SM86.h - The sm_86 instruction set: encode, decode, print, parse -*- C++ -*-===//
+///
+/// \file
+/// The public interface of the instruction-set layer (library TPTargetSM86).
+/// Everything here is driven by tables that tp-tblgen generates from td/;
+/// no bit position is written by hand in C++.
+///
+/// Model
+/// -----
+/// * An instruction *form* (enum Opcode) is one encodable shape: a mnemonic
+///   with its fixed modifiers and operand kinds, a fixed mask/value over the
+///   128-bit word, and one field per operand.  nvdisasm aliases (IMAD.MOV.U32,
+///   IMAD.SHL.U32, IMAD.IADD, ...) are separate forms with extra fixed bits;
+///   the decoder prefers the form whose fixed mask is the most specific.
+///   Form names are the td def names: `<MNEMONIC>[_<variant>]_<srcs>`, where
+///   the source letters are r (register), i (immediate), c (constant bank),
+///   u (uniform register) for A, B, C, e.g. IMAD_rrr, IMAD_X_rrc,
+///   IMAD_MOV_rrc (IMAD.MOV[.U32] Rd, RZ, RZ, c[][]), IMAD_SHL_U32_rir_2,
+///   IADD3_P1_rir (one carry-out), HMMA_16816_F32, LDSM_16_4, LDSM_16_UR_2,
+///   LDGSTS_DESC, LDGSTS_DESC_P (trailing predicate), LDG_DESC_64,
+///   STG_DESC_64, BAR_SYNC_i, DEPBAR_LE, BRA, EXIT.  Use lookupOpcode()
+///   with the name, or `tp-tblgen -print-sass-forms -I td td/SM86.td` for
+///   the list with every field.  See td/SM86/*.td.
+/// * An Instruction holds the form, the guard predicate, the control fields
+///   and one int64 value per operand (Ops[i] for operand i of the form, in
+///   the order InstrInfo::Operands lists them).  Values are raw field
+///   values: register numbers (RZ = 255, URZ = 63, PT/UPT = 7), immediates
+///   (sign-extended where the operand is signed), modifier codes (the value
+///   of the modifier's bit field; ModifierInfo gives the spelling), byte
+///   offsets.  A branch target is stored as the *encoded* word offset; use
+///   getBranchTarget()/setBranchTarget() to convert from/to an address.
+/// * No allocation per instruction: Instruction is a fixed-size value.
+///
+/// Word layout: 16 bytes as two little-endian u64, `Lo` (bits 0..63) first.
+/// Control fields (SASS_FACTS.md section 1.1): stall [105:108], yield [109],
+/// write scoreboard [110:112], read scoreboard [113:115], wait mask
+/// [116:121], reuse [122:125].
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_TARGET_SM86_SM86_H
+#define TP_TARGET_SM86_SM86_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/raw_ostream.h"
+#include <array>
+#include <cstdint>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace tp {
+namespace sm86 {
+
+/// The instruction forms, one per td def (generated).
+enum Opcode : uint16_t {
+#define GET_SM86_OPCODE_ENUM
+#include "tp/Target/SM86/SM86GenInstrInfo.inc"
+};
+
+/// A 128-bit instruction word: two little-endian u64, low half first.
+struct Word128 {
+  uint64_t Lo = 0;
+  uint64_t Hi = 0;
+  bool getBit(unsigned B) const { return ((B < 64 ? Lo : Hi) >> (B & 63)) & 1; }
+  void setBit(unsigned B, bool V) {
+    uint64_t &W = B < 64 ? Lo : Hi;
+    uint64_t M = uint64_t(1) << (B & 63);
+    W = V ? (W | M) : (W & ~M);
+  }
+  bool operator==(const Word128 &O) const { return Lo == O.Lo && Hi == O.Hi; }
+  bool operator!=(const Word128 &O) const { return !(*this == O); }
+};
+
+/// The scheduling control fields of a word (bits 105..125).
+struct Control {
+  uint8_t Stall = 0;     ///< [105:108] cycles before the next issue, 0..15
+  /// "Yield" in CuAssembler's notation ('Y'), which is bit 109 == 0.  ptxas
+  /// leaves bit 109 = 1 (Yield = false) on most instructions.
+  bool Yield = false;
+  uint8_t WrSB = 7;      ///< [110:112] write scoreboard 0..5, 7 = none
+  uint8_t RdSB = 7;      ///< [113:115] read scoreboard 0..5, 7 = none
+  uint8_t WaitMask = 0;  ///< [116:121] bit i = wait on scoreboard i
+  uint8_t Reuse = 0;     ///< [122:125] operand-reuse flags, bit 0 = slot A
+  bool operator==(const Control &O) const {
+    return Stall == O.Stall && Yield == O.Yield && WrSB == O.WrSB &&
+           RdSB == O.RdSB && WaitMask == O.WaitMask && Reuse == O.Reuse;
+  }
+};
+
+/// What an operand is.
+enum class OperandKind : uint8_t {
+  GPR,         ///< R0..R254, RZ=255 (Width consecutive registers)
+  UGPR,        ///< UR0..UR62, URZ=63 (Width consecutive registers)
+  Pred,        ///< P0..P6, PT=7
+  UPred,       ///< UP0..UP6, UPT=7
+  Imm,         ///< integer immediate (signed if OperandInfo::Signed)
+  FImm,        ///< 32-bit float immediate, raw IEEE bits
+  HImm,        ///< two packed f16 immediates, raw bits (HADD2/HFMA2)
+  BImm,        ///< two packed bf16 immediates, raw bits (HFMA2.BF16_V2)
+  CBankIndex,  ///< c[<bank>][...]
+  CBankOffset, ///< c[...][<byte offset>]
+  SReg,        ///< special register (S2R/S2UR/CS2R), printed by name
+  Modifier,    ///< a modifier code printed as text (".U32", "-", "!", ...)
+  BranchTarget,///< PC-relative word offset (see getBranchTarget)
+  MemBase,     ///< address register of a memory operand (GPR, Width 1 or 2)
+  MemUR,       ///< uniform register added to a memory address
+  MemDesc,     ///< uniform register pair holding a memory descriptor
+  MemOffset,   ///< signed byte offset of a memory operand
+  SBIndex,     ///< scoreboard index (DEPBAR SBx)
+  SBMask,      ///< scoreboard set {5,4,...} (DEPBAR)
+};
+
+/// One operand of a form.
+struct OperandInfo {
+  const char *Name;   ///< td operand name, e.g. "Rd", "Ra", "cmp"
+  OperandKind Kind;
+  uint8_t Width;      ///< registers in a tuple (GPR/UGPR/MemBase), else 1
+  bool IsDef;         ///< written by the instruction
+  bool Signed;        ///< value is sign-extended from its field
+  int8_t ReuseSlot;   ///< reuse flag (0..3) shown as ".reuse", -1 if none
+  uint8_t Bits;       ///< field width in bits (0: fixed, not encoded)
+  uint16_t ModTable;  ///< Modifier/SReg: index into the spelling tables
+  /// An address component nvdisasm leaves out when it holds its default
+  /// (RZ, URZ, offset 0): `[R2]` for `[R2+URZ+0x0]`.
+  bool Optional;
+};
+
+/// Scheduling class of a form (td/SM86/SM86Schedule.td).
+struct SchedInfo {
+  const char *Name;       ///< td class name, e.g. "CoupledALU"
+  bool Variable;          ///< variable latency: needs a write scoreboard
+  uint8_t Latency;        ///< fixed latency in cycles (Variable: 0)
+  uint32_t LateReadMask;  ///< bit i: operand i is read late (needs rd SB)
+};
+
+/// Static description of one form.
+struct InstrInfo {
+  const char *Name;       ///< the td def name, e.g. "IMAD_MOV_U32_rrc"
+  const char *Mnemonic;   ///< base mnemonic, e.g. "IMAD"
+  uint8_t NumOperands;
+  const OperandInfo *Operands;
+  SchedInfo Sched;
+  Word128 FixedMask;      ///< bits fixed by the form (opcode, aliases)
+  Word128 FixedValue;
+  bool UniformGuard;      ///< guard printed as `@UPx` (uniform datapath)
+};
+
+constexpr unsigned MaxOperands = 24;
+
+/// A decoded or parsed instruction.  A plain value: copy it freely.
+struct Instruction {
+  Opcode Op = Opcode(0);
+  uint8_t Guard = 7;      ///< guard predicate P0..P6 (UP0..UP6 for forms
+                          ///< with InstrInfo::UniformGuard), 7 = PT
+  bool GuardNeg = false;  ///< `@!Px`
+  Control Ctrl;
+  std::array<int64_t, MaxOperands> Ops{};
+};
+
+/// Number of forms.
+unsigned getNumOpcodes();
+/// The description of form \p Op.
+const InstrInfo &getInstrInfo(Opcode Op);
+/// Form by td def name (e.g. "HMMA_16816_F32"); false if there is none.
+bool lookupOpcode(llvm::StringRef Name, Opcode &Op);
+/// Whether some form has base mnemonic \p Mnemonic (e.g. "IMAD").
+bool isSupportedMnemonic(llvm::StringRef Mnemonic);
+
+/// Spelling of modifier/special-register code \p Value for operand
+/// \p OpIdx of \p Op; empty if the value has no spelling (not encodable).
+llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
+
+/// Encodes \p I (with its control fields).  Every operand value must fit its
+/// field: use verify() first for untrusted values (the parser does).
+Word128 encode(const Instruction &I);
+/// Checks that every operand value and control field of \p I fits; the
+/// error says which one does not.
+llvm::Error verify(const Instruction &I);
+
+/// Decodes \p W into \p Out.  Returns false (and leaves \p Out unspecified)
+/// for a word that matches no form exactly: never a wrong instruction.
+/// Bit 101 is ignored (see SASS_FACTS.md: a display hack, ptxas writes 0).
+bool decode(Word128 W, Instruction &Out);
+/// decode() that returns an error naming \p Addr and the raw word.
+llvm::Expected<Instruction> decodeOrError(Word128 W, uint64_t Addr);
+
+/// Control fields of a word / written into a word.
+Control getControl(Word128 W);
+void setControl(Word128 &W, const Control &C);
+
+/// Branch target address of a BranchTarget operand value at \p Addr:
+/// Addr + 16 + 4 * offset.
+inline uint64_t getBranchTarget(uint64_t Addr, int64_t Offset) {
+  return Addr + 16 + 4 * Offset;
+}
+inline int64_t getBranchOffset(uint64_t Addr, uint64_t Target) {
+  return (int64_t(Target) - int64_t(Addr) - 16) / 4;
+}
+
+/// Prints \p I in nvdisasm syntax (guard, mnemonic, operands, `.reuse`),
+/// without a trailing ';'.  \p Addr resolves branch targets.
+void print(const Instruction &I, uint64_t Addr, llvm::raw_ostream &OS);
+/// Prints the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2
+/// reuse=a}` (fields at their default -- stall 0, no yield, 7, 7, empty,
+/// no reuse -- omitted).  print() shows reuse flags on their operands
+/// (`.reuse`): clear those from C.Reuse first to print only the others.
+void printControl(const Control &C, llvm::raw_ostream &OS);
+
+/// Parses a control clause in printControl()'s syntax, `{stall=4 yield wr=1
+/// rd=3 wait=0,2 reuse=a,b}` (every field optional; reuse letters a..d name
+/// slots 0..3), located in a buffer of \p SM.  Out-of-range values (stall 16,
+/// scoreboard 6) are errors.
+llvm::Expected<Control> parseControl(llvm::StringRef Text,
+                                     const llvm::SourceMgr &SM);
+
+/// Parses one instruction (nvdisasm syntax; an optional trailing ';' and
+/// surrounding blanks are allowed) from \p Text, which must lie inside a
+/// buffer of \p SM so that errors carry a location (a tp::SourceError with
+/// line and caret).  Older syntaxes are accepted (`[R2.64+UR4]` for the
+/// descriptor form of LDG/STG/LDGSTS).  Values are range-checked: R256, a
+/// 33-bit immediate etc. are errors.  \p Addr resolves branch targets.
+llvm::Expected<Instruction> parse(llvm::StringRef Text, uint64_t Addr,
+                                  const llvm::SourceMgr &SM);
+
+} // namespace sm86
+} // namespace tp
+
+#endif // TP_TARGET_SM86_SM86_H

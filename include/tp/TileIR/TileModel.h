@@ -1,0 +1,138 @@
+//===- TileModel.h - The seed's tile arithmetic and admission ---*- C++ -*-===//
+///
+/// \file
+/// The numbers every tile pass and the code generator share, each one a
+/// transcription of a definition in ../shared/seed/TiledProductSM86.seed.txt
+/// (the seed's name in the comment):
+///
+///   threads  = 32 warpsM warpsN                              (tpThreads)
+///   BM       = warpsM 16 mTiles, BN = warpsN 8 nTiles        (tpBlockM/N)
+///   chunks   = extent 4 / threads, an operand a step         (tpChunks)
+///   shared   = stages (BM + BN) 64 bytes                     (tpSharedBytes)
+///   stage s  : A at s (BM + BN) 64, B 64 BM after it         (tpBufferA/B)
+///   registers= 48 + 4 MT NT + 8 MT + 4 NT + chunksA + chunksB (tpRegisters)
+///   iterations = K / (32 stages) - 1                         (tpIterations)
+///
+/// and the admission rules (tiledProductSM86ShapeAdmitted, DESIGN.md
+/// section 1) plus the limits the seed's code relies on without stating
+/// them as rules (tile ranges: see checkTileRange).
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_TILEIR_TILEMODEL_H
+#define TP_TILEIR_TILEMODEL_H
+
+#include "llvm/ADT/Optional.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tp {
+namespace tile {
+
+enum class Layout { Rows, Columns };
+
+llvm::StringRef layoutName(Layout L);
+llvm::Optional<Layout> parseLayout(llvm::StringRef S);
+
+/// The problem a tp.matmul states.
+struct Problem {
+  int64_t M = 0, N = 0, K = 0;
+  Layout A = Layout::Rows, B = Layout::Columns;
+  bool Residual = false;
+};
+
+/// warps along M and N, 16-row m-tiles and 8-column n-tiles a warp, stages.
+struct TileParams {
+  int64_t WarpsM = 0, WarpsN = 0, MTiles = 0, NTiles = 0, Stages = 0;
+
+  int64_t warps() const { return WarpsM * WarpsN; }
+  int64_t threads() const { return 32 * warps(); }
+  int64_t blockM() const { return WarpsM * 16 * MTiles; }
+  int64_t blockN() const { return WarpsN * 8 * NTiles; }
+  int64_t warpM() const { return 16 * MTiles; }
+  int64_t warpN() const { return 8 * NTiles; }
+  /// Chunks a thread copies of an operand tile of \p Extent rows/columns
+  /// (rounded down; ChunksFit says whether it divides).
+  int64_t chunks(int64_t Extent) const { return Extent * 4 / threads(); }
+  int64_t chunksA() const { return chunks(blockM()); }
+  int64_t chunksB() const { return chunks(blockN()); }
+  int64_t tileBytesA() const { return blockM() * 64; }
+  int64_t tileBytesB() const { return blockN() * 64; }
+  int64_t stageBytes() const { return tileBytesA() + tileBytesB(); }
+  int64_t sharedBytes() const { return Stages * stageBytes(); }
+  int64_t bufferA(int64_t Stage) const { return Stage * stageBytes(); }
+  int64_t bufferB(int64_t Stage) const {
+    return bufferA(Stage) + tileBytesA();
+  }
+  int64_t accumulators() const { return 4 * MTiles * NTiles; }
+  int64_t registers() const {
+    return 48 + accumulators() + 8 * MTiles + 4 * NTiles + chunksA() +
+           chunksB();
+  }
+  bool operator==(const TileParams &O) const {
+    return WarpsM == O.WarpsM && WarpsN == O.WarpsN && MTiles == O.MTiles &&
+           NTiles == O.NTiles && Stages == O.Stages;
+  }
+  /// "2,4,4,4,4"
+  std::string str() const;
+};
+
+/// The named tiles: large (2,4,4,4,4) 128x128, small (2,2,2,4,4) 64x64,
+/// 128x64 (4,2,2,4,4: eight warps of 32x32), 256x128 (4,2,4,8,4: eight
+/// warps of 64x64), largest first.
+struct NamedTile {
+  const char *Name;
+  TileParams Params;
+};
+llvm::ArrayRef<NamedTile> namedTiles();
+
+/// Parses "large", "small", "128x64", "256x128" or "WM,WN,MT,NT,S".
+llvm::Expected<TileParams> parseTileSpec(llvm::StringRef Spec);
+/// The preset's name when \p T is one, else "".
+llvm::StringRef tileName(const TileParams &T);
+
+/// sm_86 limits.  Shared capacity: 100 KiB a block less the 2 KiB the seed
+/// reserves (tpSharedCapacity).  Registers: R0..R254 (255 a thread).
+constexpr int64_t SharedCapacity = 100 * 1024 - 2048;
+constexpr int64_t RegisterLimit = 255;
+/// The reference sm_86 part, RTX 3090: 82 multiprocessors.
+constexpr int64_t ReferenceSMs = 82;
+
+/// A broken rule: the message (naming the rule and the numbers) and what
+/// it is about -- "m", "n", "k", "tile", "shared_limit" -- so a pass can
+/// point at the attribute that breaks it.
+struct Violation {
+  std::string Field;
+  std::string Message;
+};
+
+/// The first tile range rule \p T breaks (what the generated code can do
+/// at all), or None.  The message names the rule and the numbers.
+llvm::Optional<Violation> checkTileRange(const TileParams &T);
+
+/// The first shape-only admission rule \p P breaks (nonzero extents, 32-bit
+/// byte offsets), or None.
+llvm::Optional<Violation> checkShape(const Problem &P);
+
+/// The first rule (range, shape, divisibility, grid y <= 65535, chunks,
+/// columns-layout limits, registers, shared
+/// memory against the capacity and against \p SharedLimit) that \p P with
+/// \p T breaks, or None.
+llvm::Optional<Violation> checkAdmission(const Problem &P,
+                                           const TileParams &T,
+                                           int64_t SharedLimit);
+
+/// The default tile: the largest named tile admitted for \p P whose grid
+/// gives each of \p SMs multiprocessors at least one block; when no
+/// admitted tile's grid is that large, the admitted tile with the most
+/// blocks.  None when no named tile is admitted.
+llvm::Optional<TileParams> chooseTile(const Problem &P, int64_t SharedLimit,
+                                      int64_t SMs);
+
+} // namespace tile
+} // namespace tp
+
+#endif // TP_TILEIR_TILEMODEL_H

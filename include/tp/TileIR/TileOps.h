@@ -1,0 +1,82 @@
+//===- TileOps.h - The tile IR's operations ---------------------*- C++ -*-===//
+///
+/// \file
+/// The operations of the tile IR and the pass that introduces each.  Every
+/// number is an integer attribute, so FileCheck tests read them directly.
+///
+/// Problem (input):
+///   tp.kernel @gemm(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>[, %R: ptr<f32>])
+///       target=sm_86 [shared_limit=BYTES] [sms=N] {
+///     tp.matmul %C, %A, %B[, %R] m=M n=N k=K a=rows|columns b=rows|columns
+///         [tile=large|small|128x64|256x128|[WM, WN, MT, NT, S]]
+///         : f16 x f16 -> f32
+///   }
+///   Parameters are in the order C, A, B[, R] (constant bank 0 from 0x160)
+///   and the matmul names them in that order.
+///
+/// tp-tile adds to the matmul's region:
+///   tp.tile [name=large] warps_m= warps_n= m_tiles= n_tiles= stages=
+///   tp.grid x=N/BN y=M/BM threads=
+///   tp.block m=BM n=BN warps=
+///   tp.warp m=16 MT n=8 NT mma=m16n8k16
+///   tp.chunks a=chunksA b=chunksB bytes=16
+///   tp.shared bytes= stage_bytes= a_offset=0 b_offset=64 BM  (in a stage)
+///   tp.registers count=
+///
+/// tp-pipeline adds:
+///   tp.pipeline stages= ahead=S-1 wait=S-2 steps=K/32 iterations=K/(32S)-1
+///   tp.prologue { (tp.copy step=j stage=j ; tp.commit) x S-1 }
+///   tp.loop iterations= { tp.step stage=s { tp.wait_groups max=S-2
+///       tp.barrier ; tp.products stage=s ; tp.copy ahead=S-1
+///       stage=(s+S-1)%S ; tp.commit } x S }        (omitted when 0)
+///   tp.tail { tp.step stage=s step=j { ... } x S ; tp.wait_groups max=0 ;
+///       tp.epilogue %C[, %R] pairs=2 MT NT }
+///   (in the tail only the first step copies, the last step; the others
+///   commit empty groups)
+///
+/// tp-swizzle adds tp.addresses (first in the region) and fills the
+/// regions of tp.copy, tp.products and tp.epilogue:
+///   tp.addresses { %x = sreg tid.x|ctaid.x|ctaid.y
+///                  %x = add %a, %b|imm   %x = mul %a, imm
+///                  %x = mad %a, %b|imm, %c|imm   (a b + c)
+///                  %x = shr %a, imm      %x = and %a, imm
+///                  %x = xor %a, %b ; ... }
+///   tp.ldgsts %shared, %param, %offset operand=a|b chunk=c smem_offset=
+///       k_step_bytes=      (16 bytes from param + offset + step k_step_bytes
+///                           to smem_offset + shared)
+///   tp.ldsm %address operand=a|b kk= index= smem_offset= shape=m88|mt88
+///   tp.mma kk= mt= nt=
+///   tp.stg %offset pair= mt= nt= half= offset=   (C + offset + imm)
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_TILEIR_TILEOPS_H
+#define TP_TILEIR_TILEOPS_H
+
+#include "tp/TileIR/TileIR.h"
+#include "tp/TileIR/TileModel.h"
+
+namespace tp {
+namespace tile {
+
+/// Reads the problem a verified tp.matmul states.
+Problem getProblem(const Kernel &K);
+
+/// The tile a tp.tile op states.
+TileParams getTileOp(const Op &TileOp);
+
+/// The shared-memory limit the kernel declares (shared_limit=), else the
+/// sm_86 capacity.
+int64_t getSharedLimit(const Kernel &K);
+
+/// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at
+/// \p Loc.  The verifier compares present ops against these.
+std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
+                              llvm::SMLoc Loc);
+
+/// The tp.pipeline summary op for \p T and \p P.
+Op makePipelineOp(const Problem &P, const TileParams &T, llvm::SMLoc Loc);
+
+} // namespace tile
+} // namespace tp
+
+#endif // TP_TILEIR_TILEOPS_H

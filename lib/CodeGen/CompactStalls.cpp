@@ -1,0 +1,515 @@
+//===- CompactStalls.cpp - The smallest stalls, scoreboards and waits -----===//
+///
+/// \file
+/// compactStalls(): one forward walk over a piece that, for each
+/// instruction in order,
+///
+///  1. finds the scoreboard waits it needs: a register it reads or writes
+///     whose last writer is a variable-latency instruction not yet waited
+///     for (RAW, WAW), a register it writes that an in-flight instruction
+///     still reads late (WAR: stores, LDGSTS); BAR waits for in-flight
+///     shared reads, EXIT for everything, BRA for every register
+///     scoreboard (never for the group commits, which DEPBAR counts);
+///  2. issues it at the earliest cycle that keeps every fixed-latency
+///     dependency (RAW, WAW, WAR by the SM86LatencyModel tables), the
+///     blocking stall of its predecessor (BAR 6, DEPBAR 4) and, for each
+///     wait, 2 cycles after the youngest instruction that set the waited
+///     scoreboard and is needed;
+///  3. applies the waits (scoreboards are counters: a wait releases every
+///     instruction on it issued at least 2 cycles earlier; DEPBAR.LE SBx, n
+///     all but the n youngest) and then takes its own scoreboards by the
+///     plan in Schedule.h.
+///
+/// The stall of each instruction is then the distance to the next issue;
+/// the last instruction's stall drains the piece (every fixed-latency
+/// result ready for any consumer, worst*() of the model) and a NOP is
+/// appended to wait for register scoreboards still in flight.  Delays over
+/// 15 are split over never-executing fillers by insertFillers().
+///
+/// The walk is ASAP in a fixed order, so every stall is the smallest the
+/// constraints allow; the reason of each is recorded for the mutation test.
+///
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleUnits.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <array>
+
+using namespace llvm;
+
+namespace tp {
+namespace sched {
+
+using namespace units;
+
+std::string regName(RegFile F, unsigned R) {
+  switch (F) {
+  case RegFile::GPR:
+    return R == 255 ? "RZ" : "R" + std::to_string(R);
+  case RegFile::UGPR:
+    return R == 63 ? "URZ" : "UR" + std::to_string(R);
+  case RegFile::Pred:
+    return R == 7 ? "PT" : "P" + std::to_string(R);
+  case RegFile::UPred:
+    return R == 7 ? "UPT" : "UP" + std::to_string(R);
+  }
+  return "?";
+}
+
+SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
+  if (P == 7) {
+    NeverExecutes = Neg;
+    return *this;
+  }
+  Predicated = true;
+  RegUse U;
+  U.Regs = pred(P);
+  U.How = PredRead::Guard;
+  Uses.push_back(U);
+  return *this;
+}
+
+SchedInstr makeInstr(StringRef Name) {
+  SchedInstr I;
+  I.Name = Name.str();
+  I.Text = Name.str();
+  StringRef Base = Name.split('.').first;
+  if (Name.startswith("IMAD.WIDE") || Name.startswith("IMAD.HI")) {
+    I.Class = InstrClass::IMADWide;
+  } else if (Name.startswith("HMMA.16816")) {
+    I.Class = InstrClass::MMA16816;
+  } else if (Name.startswith("HMMA.1688")) {
+    I.Class = InstrClass::MMA1688;
+  } else {
+    I.Class =
+        StringSwitch<InstrClass>(Base)
+            .Cases("IMAD", "FFMA", "FADD", "FMUL", "IDP4",
+                   InstrClass::CoupledFMA)
+            .Cases("HADD2", "HFMA2", "HMUL2", InstrClass::FP16)
+            .Cases("ULDC", "UMOV", InstrClass::UniformMove)
+            .Cases("UIADD3", "ULOP3", "USHF", "UISETP", "ULEA",
+                   InstrClass::UniformALU)
+            .Cases("S2R", "S2UR", "MUFU", "F2F", "I2F", InstrClass::Decoupled)
+            .Cases("F2I", "LDC", "R2UR", "POPC", "FLO", InstrClass::Decoupled)
+            .Cases("LDSM", "LDS", "LDG", "STG", "STS", InstrClass::DecoupledAgu)
+            .Cases("LDGSTS", "LDGDEPBAR", "BAR", "DEPBAR",
+                   InstrClass::DecoupledAgu)
+            .Cases("BRA", "EXIT", InstrClass::Control)
+            .Case("NOP", InstrClass::Nop)
+            .Default(InstrClass::CoupledALU);
+  }
+  I.Kind = StringSwitch<SpecialKind>(Base)
+               .Case("LDSM", SpecialKind::SharedMatrixLoad)
+               .Case("LDS", SpecialKind::SharedLoad)
+               .Case("LDGSTS", SpecialKind::AsyncCopy)
+               .Case("LDGDEPBAR", SpecialKind::CommitGroup)
+               .Case("DEPBAR", SpecialKind::WaitGroups)
+               .Case("BAR", SpecialKind::Barrier)
+               .Case("BRA", SpecialKind::Branch)
+               .Case("EXIT", SpecialKind::Exit)
+               .Case("NOP", SpecialKind::Nop)
+               .Default(SpecialKind::None);
+  I.NeedsReadSB = Base == "STG" || Base == "STS" || Base == "LDGSTS";
+  return I;
+}
+
+namespace {
+
+/// One increment of a scoreboard counter.
+struct SBEntry {
+  int Instr;
+  bool IsWrite;    ///< the write scoreboard of Instr (else its read one)
+  bool IsRegister; ///< guards registers (every entry but a group commit)
+  bool IsShared;   ///< a shared-memory read in flight (LDSM, LDS)
+};
+
+/// The compaction state of one piece.
+class Compactor {
+public:
+  Compactor(Piece &P, const CompactOptions &Opts,
+            std::vector<CompactInfo> &Info)
+      : P(P), Opts(Opts), Info(Info) {}
+
+  Error run();
+
+private:
+  struct Unit {
+    int LastWrite = -1;
+    SmallVector<std::pair<int, bool>, 4> Reads; ///< reader, read late
+  };
+  /// The waits of one instruction.  Required ones protect a dependency
+  /// the verifier checks: they bound the issue 2 cycles after the setter.
+  /// Policy ones (EXIT waits for everything, BRA for every register
+  /// scoreboard) only set the bit.
+  struct Need {
+    uint8_t Mask = 0, Required = 0;
+    std::array<int, NumScoreboards> Setter{{-1, -1, -1, -1, -1, -1}};
+    void add(uint8_t SB, int Instr, bool IsRequired = true) {
+      if (SB >= NumScoreboards)
+        return;
+      Mask |= 1u << SB;
+      if (!IsRequired)
+        return;
+      Required |= 1u << SB;
+      Setter[SB] = std::max(Setter[SB], Instr);
+    }
+  };
+
+  Need findWaits(unsigned I);
+  void applyWaits(unsigned I, uint8_t Mask);
+  void takeScoreboards(unsigned I);
+  uint8_t allocate();
+  void issue(unsigned I, const Need &N);
+  void record(unsigned I);
+  bool pendingFor(int Instr, bool Write) const;
+
+  Piece &P;
+  const CompactOptions &Opts;
+  std::vector<CompactInfo> &Info;
+  std::vector<Unit> Units{NumUnits};
+  std::array<std::vector<SBEntry>, NumScoreboards> Pending;
+  std::vector<int64_t> T; ///< issue cycle of each instruction
+  std::array<int, NumScoreboards> LastSetter{{-1, -1, -1, -1, -1, -1}};
+  uint8_t CommitSB = units::CommitSB;
+};
+
+bool Compactor::pendingFor(int Instr, bool Write) const {
+  for (const auto &L : Pending)
+    for (const SBEntry &E : L)
+      if (E.Instr == Instr && E.IsWrite == Write)
+        return true;
+  return false;
+}
+
+Compactor::Need Compactor::findWaits(unsigned I) {
+  const SchedInstr &In = P[I];
+  Need N;
+  if (In.NeverExecutes)
+    return N;
+  auto NeedWrite = [&](int W) {
+    if (W >= 0 && isVariable(P[W].Class) && pendingFor(W, true))
+      N.add(P[W].Ctrl.WrSB, W);
+  };
+  for (const RegUse &U : In.Uses)
+    forEachUnit(U.Regs, [&](unsigned X) { NeedWrite(Units[X].LastWrite); });
+  for (const RegRange &D : In.Defs)
+    forEachUnit(D, [&](unsigned X) {
+      NeedWrite(Units[X].LastWrite);
+      for (auto &R : Units[X].Reads) {
+        const SchedInstr &Q = P[R.first];
+        if (!isVariable(Q.Class) || !R.second)
+          continue;
+        if (Q.Ctrl.RdSB != NoSB && pendingFor(R.first, false))
+          N.add(Q.Ctrl.RdSB, R.first);
+        else if (Q.Ctrl.WrSB != NoSB && pendingFor(R.first, true))
+          N.add(Q.Ctrl.WrSB, R.first);
+      }
+    });
+  for (unsigned B = 0; B < NumScoreboards; ++B)
+    for (const SBEntry &E : Pending[B]) {
+      switch (In.Kind) {
+      case SpecialKind::Exit:
+        N.add(B, E.Instr, false); // the seed's EXIT waits for everything
+        break;
+      case SpecialKind::Branch:
+        if (E.IsRegister) // never the commits: DEPBAR counts them
+          N.add(B, E.Instr, false);
+        break;
+      case SpecialKind::Barrier:
+        // Another warp may overwrite the stage once past the barrier: this
+        // warp's shared reads must be done.
+        if (E.IsShared)
+          N.add(B, E.Instr);
+        break;
+      default:
+        break;
+      }
+    }
+  return N;
+}
+
+void Compactor::issue(unsigned I, const Need &N) {
+  const SchedInstr &In = P[I];
+  CompactInfo &Inf = Info[I];
+  Inf.RequiredWaits = N.Required;
+  if (I == 0) {
+    T[I] = 0;
+    return;
+  }
+  const SchedInstr &Prev = P[I - 1];
+  int64_t Base = T[I - 1] + (Opts.Conservative ? int64_t(MaxStall)
+                                               : int64_t(minStall(Prev)));
+  StallReason Why = Opts.Conservative    ? StallReason::Conservative
+                    : minStall(Prev) > 1 ? StallReason::ExecLatency
+                                         : StallReason::MinIssue;
+  int64_t At = Base;
+  auto Bound = [&](int64_t C, StallReason R) {
+    if (C > At) {
+      At = C;
+      Why = R;
+    }
+  };
+  if (!In.NeverExecutes) {
+    for (const RegUse &U : In.Uses)
+      forEachUnit(U.Regs, [&](unsigned X) {
+        int W = Units[X].LastWrite;
+        if (W >= 0 && !isVariable(P[W].Class))
+          Bound(T[W] + raw(P[W], In, U), StallReason::Dependency);
+      });
+    for (const RegRange &D : In.Defs)
+      forEachUnit(D, [&](unsigned X) {
+        int W = Units[X].LastWrite;
+        if (W >= 0 && !isVariable(P[W].Class))
+          Bound(T[W] + waw(P[W], In, D.File), StallReason::Dependency);
+        for (auto &R : Units[X].Reads)
+          Bound(T[R.first] + war(P[R.first], In, D.File),
+                StallReason::Dependency);
+      });
+    for (unsigned B = 0; B < NumScoreboards; ++B)
+      if (N.Setter[B] >= 0)
+        Bound(T[N.Setter[B]] + ScoreboardSetCycles, StallReason::ScoreboardSet);
+  }
+  T[I] = At;
+  Info[I - 1].Reason = Why;
+}
+
+void Compactor::applyWaits(unsigned I, uint8_t Mask) {
+  for (unsigned B = 0; B < NumScoreboards; ++B) {
+    if (!(Mask & (1u << B)))
+      continue;
+    // An increment less than 2 cycles old may not be seen by the wait.
+    auto &L = Pending[B];
+    L.erase(std::remove_if(L.begin(), L.end(),
+                           [&](const SBEntry &E) {
+                             return T[E.Instr] + ScoreboardSetCycles <= T[I];
+                           }),
+            L.end());
+  }
+  const SchedInstr &In = P[I];
+  if (In.Kind == SpecialKind::WaitGroups && In.WaitSB < NumScoreboards) {
+    // E: ptxas issues DEPBAR one cycle after LDGDEPBAR; the counter it
+    // reads includes that group.
+    auto &L = Pending[In.WaitSB];
+    if (L.size() > In.WaitCount)
+      L.erase(L.begin(), L.end() - In.WaitCount);
+  }
+}
+
+uint8_t Compactor::allocate() {
+  // The seed waits on SB5 for its S2Rs; SB4 next.  A free one first, else
+  // share the one whose youngest increment is the oldest (counters).
+  static const uint8_t Pool[] = {5, 4};
+  for (uint8_t B : Pool)
+    if (Pending[B].empty())
+      return B;
+  uint8_t Best = Pool[0];
+  for (uint8_t B : Pool)
+    if (Pending[B].back().Instr < Pending[Best].back().Instr)
+      Best = B;
+  return Best;
+}
+
+void Compactor::takeScoreboards(unsigned I) {
+  SchedInstr &In = P[I];
+  In.Ctrl.WrSB = NoSB;
+  In.Ctrl.RdSB = NoSB;
+  if (In.NeverExecutes || !isVariable(In.Class))
+    return;
+  bool HasSources = false;
+  for (const RegUse &U : In.Uses)
+    HasSources |= U.Late;
+  bool Shared = In.Kind == SpecialKind::SharedMatrixLoad ||
+                In.Kind == SpecialKind::SharedLoad;
+  auto Push = [&](uint8_t B, bool Write, bool Reg) {
+    Pending[B].push_back({int(I), Write, Reg, Shared && Write});
+    LastSetter[B] = int(I);
+    (Write ? In.Ctrl.WrSB : In.Ctrl.RdSB) = B;
+  };
+  if (In.Kind == SpecialKind::CommitGroup) {
+    Push(CommitSB, true, false);
+    return;
+  }
+  if (In.Kind == SpecialKind::AsyncCopy) {
+    if (HasSources)
+      Push(CopyReadSB, false, true);
+    return;
+  }
+  if (!In.Defs.empty()) {
+    uint8_t B = In.Kind == SpecialKind::SharedMatrixLoad ? FragmentSB
+                : In.Class == InstrClass::DecoupledAgu   ? LoadSB
+                                                         : allocate();
+    Push(B, true, true);
+  }
+  if (In.NeedsReadSB && HasSources)
+    Push(allocate(), false, true);
+}
+
+void Compactor::record(unsigned I) {
+  const SchedInstr &In = P[I];
+  if (In.NeverExecutes)
+    return;
+  for (const RegUse &U : In.Uses)
+    forEachUnit(U.Regs, [&](unsigned X) {
+      Units[X].Reads.push_back({int(I), U.Late});
+    });
+  for (const RegRange &D : In.Defs)
+    forEachUnit(D, [&](unsigned X) {
+      Units[X].LastWrite = int(I);
+      Units[X].Reads.clear();
+    });
+}
+
+Error Compactor::run() {
+  for (const SchedInstr &In : P)
+    if (In.Kind == SpecialKind::WaitGroups)
+      CommitSB = In.WaitSB;
+  for (const SchedInstr &In : P)
+    if (In.Kind == SpecialKind::WaitGroups && In.WaitSB != CommitSB)
+      return makeError("tp-compact-stalls: DEPBAR waits on SB" +
+                       Twine(unsigned(In.WaitSB)) + " and on SB" +
+                       Twine(unsigned(CommitSB)) +
+                       "; the group commits can be counted on one only");
+  if (CommitSB == FragmentSB || CommitSB == LoadSB || CommitSB == CopyReadSB)
+    return makeError("tp-compact-stalls: DEPBAR on SB" +
+                     Twine(unsigned(CommitSB)) +
+                     ", which the scoreboard plan gives to another class");
+
+  Info.assign(P.size(), CompactInfo());
+  T.assign(P.size(), 0);
+  bool Exited = false;
+  for (unsigned I = 0; I < P.size(); ++I) {
+    // After an unconditional EXIT nothing runs (ptxas's BRA to itself).
+    Need N = Exited ? Need() : findWaits(I);
+    Exited |= P[I].Kind == SpecialKind::Exit && !P[I].Predicated &&
+              !P[I].NeverExecutes;
+    issue(I, N);
+    uint8_t Mask = N.Mask;
+    if (Opts.Conservative && !P[I].NeverExecutes && !Exited)
+      Mask = (1u << NumScoreboards) - 1;
+    P[I].Ctrl.WaitMask = Mask;
+    applyWaits(I, Mask);
+    takeScoreboards(I);
+    record(I);
+  }
+
+  // Nothing runs after an unconditional EXIT: no drain.
+  bool Exits = llvm::any_of(P, [](const SchedInstr &In) {
+    return In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
+  });
+  bool Drain = Opts.Drain && !Exits;
+  // Drain: register scoreboards still in flight are waited for by a NOP.
+  if (Drain) {
+    Need N;
+    for (unsigned B = 0; B < NumScoreboards; ++B)
+      for (const SBEntry &E : Pending[B])
+        if (E.IsRegister)
+          N.add(B, E.Instr);
+    if (N.Mask) {
+      P.push_back(makeInstr("NOP"));
+      Info.push_back(CompactInfo());
+      T.push_back(0);
+      unsigned I = P.size() - 1;
+      issue(I, N);
+      // For the next piece, not for a consumer here: not mutated.
+      Info[I].RequiredWaits = 0;
+      if (Info[I - 1].Reason == StallReason::ScoreboardSet)
+        Info[I - 1].Reason = StallReason::Drain;
+      P[I].Ctrl.WaitMask = N.Mask;
+      applyWaits(I, N.Mask);
+    }
+  }
+
+  // The last instruction's delay: every fixed-latency result ready, every
+  // scoreboard set at least 2 cycles before the next piece may wait on it.
+  unsigned Last = P.size() - 1;
+  int64_t End = T[Last] + (Opts.Conservative ? int64_t(MaxStall)
+                                             : int64_t(minStall(P[Last])));
+  StallReason EndWhy = Opts.Conservative       ? StallReason::Conservative
+                       : minStall(P[Last]) > 1 ? StallReason::ExecLatency
+                                               : StallReason::MinIssue;
+  if (Drain) {
+    auto Bound = [&](int64_t C) {
+      if (C > End) {
+        End = C;
+        EndWhy = StallReason::Drain;
+      }
+    };
+    for (unsigned X = 0; X < NumUnits; ++X) {
+      const Unit &U = Units[X];
+      if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class))
+        Bound(T[U.LastWrite] + worst(P[U.LastWrite], fileOf(X)));
+      for (auto &R : U.Reads)
+        Bound(T[R.first] + worstWar(fileOf(X)));
+    }
+    for (unsigned B = 0; B < NumScoreboards; ++B)
+      if (LastSetter[B] >= 0)
+        Bound(T[LastSetter[B]] + ScoreboardSetCycles);
+  }
+
+  for (unsigned I = 0; I < P.size(); ++I) {
+    int64_t Next = I + 1 < P.size() ? T[I + 1] : End;
+    CompactInfo &Inf = Info[I];
+    if (I == Last)
+      Inf.Reason = EndWhy;
+    Inf.Cycles = unsigned(Next - T[I]);
+    Inf.FillerStalls.clear();
+    unsigned Rest = Inf.Cycles > MaxStall ? Inf.Cycles - MaxStall : 0;
+    while (Rest > 0) {
+      unsigned S = std::min<unsigned>(Rest, MaxStall);
+      Inf.FillerStalls.push_back(uint8_t(S));
+      Rest -= S;
+    }
+    SchedInstr &In = P[I];
+    In.Ctrl.Stall = uint8_t(std::min<unsigned>(Inf.Cycles, MaxStall));
+    // SASS_FACTS 1.2 (E): ptxas leaves bit 109 = 1 (Yield = false) on most
+    // instructions and clears it (Yield) on DEPBAR and on pad NOPs.
+    In.Ctrl.Yield =
+        In.Kind == SpecialKind::WaitGroups || In.Kind == SpecialKind::Nop;
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error compactStalls(Piece &P, const CompactOptions &Opts,
+                    std::vector<CompactInfo> *Info) {
+  std::vector<CompactInfo> Local;
+  std::vector<CompactInfo> &I = Info ? *Info : Local;
+  if (P.empty()) {
+    I.clear();
+    return Error::success();
+  }
+  Compactor C(P, Opts, I);
+  return C.run();
+}
+
+void insertFillers(Piece &P, std::vector<CompactInfo> &Info) {
+  Piece Out;
+  std::vector<CompactInfo> OutInfo;
+  for (unsigned I = 0; I < P.size(); ++I) {
+    Out.push_back(P[I]);
+    OutInfo.push_back(I < Info.size() ? Info[I] : CompactInfo());
+    if (I >= Info.size())
+      continue;
+    for (uint8_t S : Info[I].FillerStalls) {
+      SchedInstr F = makeInstr("NOP");
+      F.Text = "@!PT NOP";
+      F.NeverExecutes = true;
+      F.Ctrl.Stall = S;
+      F.Ctrl.Yield = false;
+      F.Loc = P[I].Loc;
+      Out.push_back(F);
+      OutInfo.push_back(CompactInfo());
+    }
+  }
+  P = std::move(Out);
+  Info = std::move(OutInfo);
+}
+
+} // namespace sched
+} // namespace tp

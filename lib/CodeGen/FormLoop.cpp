@@ -1,0 +1,139 @@
+//===- FormLoop.cpp - tp-form-loop: the counted loop ----------------------===//
+///
+/// \file
+/// mir -> mir.  The seed's tpControl / tpBranch / tpAssemble.  Requires
+/// tp-select's pieces: `body` is one steady iteration, run `iterations(N)`
+/// times, counted down in the register `counter(R)` (which the prologue
+/// sets to N); there is no `control` piece yet.  Guarantees:
+///
+///  * N = 0: the body is removed (the prologue runs straight into the tail);
+///  * otherwise (loop mode, the default) the body's first instruction gets
+///    label ^loop and a `control` piece follows it:
+///        IADD3 Rc, Rc, -0x1, RZ           one iteration fewer
+///        ISETP.GT.AND P1, PT, Rc, RZ, PT  P1 = any left
+///        @P1 BRA ^loop                    back over body + control
+///    with the largest stalls (15), so the path round the back edge leaves
+///    every fixed-latency result ready.  The branch's displacement,
+///    -16 (body + 3) bytes from the instruction after it, does not depend
+///    on K, nor does the code size;
+///  * checked mode (`checked=1`, or tp-llc -tp-form-loop-checked): the
+///    seed's checked program, body + control (no BRA) once, and, when N > 1,
+///    again as pieces `body.1`, `control.1`: both ways into the body (from
+///    the prologue, from itself) for the schedule verifier.  The function
+///    gets attribute checked(1).
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/CodeGen/CodeGen.h"
+#include "tp/MIR/MIR.h"
+#include "tp/Support/Diagnostics.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace {
+
+class FormLoopPass : public Pass {
+public:
+  std::vector<PassOption> getOptions() const override {
+    return {{"checked", "0",
+             "1: unroll the loop twice with no branch (the checked "
+             "program)"}};
+  }
+
+  Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
+    Expected<int64_t> Checked = getIntOption("checked");
+    if (!Checked)
+      return Checked.takeError();
+    for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
+      if (Error E = form(F, *Checked != 0, Ctx))
+        return E;
+    return Error::success();
+  }
+
+private:
+  Error form(mir::Function &F, bool Checked, PassContext &Ctx) {
+    auto Fail = [&](const Twine &Msg) {
+      if (F.Loc.isValid())
+        return makeSourceError(Ctx.SM, F.Loc, Msg);
+      return makeError("@" + F.Name + ": " + Msg);
+    };
+    if (F.getPiece("control"))
+      return Fail("tp-form-loop: the loop is already formed (piece "
+                  "'control' exists)");
+    mir::Piece *Body = F.getPiece("body");
+    if (!Body)
+      return Fail("tp-form-loop needs a 'body' piece (run tp-select first)");
+    Optional<int64_t> N = F.getIntAttr("iterations");
+    Optional<int64_t> Counter = F.getIntAttr("counter");
+    if (!N || *N < 0)
+      return Fail("tp-form-loop needs attribute iterations(N), N >= 0");
+    if (!Counter || *Counter < 0 || *Counter > 254)
+      return Fail("tp-form-loop needs attribute counter(R), a register");
+    size_t BodyIndex = Body - F.Pieces.data();
+    if (*N == 0) {
+      F.Pieces.erase(F.Pieces.begin() + BodyIndex);
+      if (Checked)
+        F.setAttr("checked", "1");
+      return Error::success();
+    }
+    if (Body->Instrs.empty())
+      return Fail("tp-form-loop: the body is empty");
+    std::string C = "R" + std::to_string(*Counter);
+    std::vector<mir::MInstr> Control;
+    sm86::Control Ctl;
+    Ctl.Stall = 15;
+    for (std::string Text : {"IADD3 " + C + ", " + C + ", -0x1, RZ",
+                             "ISETP.GT.AND P1, PT, " + C + ", RZ, PT"}) {
+      Expected<mir::MInstr> MI = mir::makeInstr(Text, Ctl);
+      if (!MI)
+        return MI.takeError();
+      Control.push_back(*MI);
+    }
+    if (!Checked) {
+      if (!Body->Instrs.front().Label.empty())
+        return Fail("tp-form-loop: the body already starts a label");
+      Body->Instrs.front().Label = "loop";
+      Expected<mir::MInstr> Br = mir::makeInstr("@P1 BRA ^loop", Ctl);
+      if (!Br)
+        return Br.takeError();
+      Control.push_back(*Br);
+      mir::Piece CP;
+      CP.Name = "control";
+      CP.Instrs = Control;
+      F.Pieces.insert(F.Pieces.begin() + BodyIndex + 1, std::move(CP));
+      return F.resolveBranches();
+    }
+    F.setAttr("checked", "1");
+    mir::Piece CP;
+    CP.Name = "control";
+    CP.Instrs = Control;
+    std::vector<mir::Piece> Copies;
+    Copies.push_back(CP);
+    if (*N > 1) {
+      mir::Piece B2 = *Body;
+      B2.Name = "body.1";
+      for (mir::MInstr &MI : B2.Instrs) {
+        if (MI.isBranch())
+          return Fail("tp-form-loop: a branch inside the body cannot be "
+                      "unrolled");
+        MI.Label.clear();
+      }
+      mir::Piece C2 = CP;
+      C2.Name = "control.1";
+      Copies.push_back(std::move(B2));
+      Copies.push_back(std::move(C2));
+    }
+    F.Pieces.insert(F.Pieces.begin() + BodyIndex + 1, Copies.begin(),
+                    Copies.end());
+    return F.resolveBranches();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createFormLoopPass() {
+  return std::make_unique<FormLoopPass>();
+}
+
+} // namespace tp

@@ -1,0 +1,360 @@
+//===- SM86LatencyModel.cpp - sm_86 register latencies by class -----------===//
+///
+/// \file
+/// The latency tables of tp-compact-stalls and tp-verify-schedule, in one
+/// file.  Sources (SASS_FACTS.md section 2):
+///
+///   N  Mesa NAK `sm80_instr_latencies.rs` (Ampere and Ada, "register
+///      scheduling information provided by NVIDIA"): read_after_write,
+///      write_after_write, write_after_read of RegLatencySM80,
+///      PredLatencySM80, URegLatencySM80.  `pred(p, a, b)` there is a + b
+///      when the earlier writer is predicated, else b (SASS_FACTS 2.2).
+///   E  ptxas 13.0 on our reference cubins (SASS_FACTS 2.3): IADD3->IADD3 4,
+///      IMAD->IADD3 5, IMAD->IMAD.WIDE 4, carry-out->IMAD.X 5, ISETP->guard
+///      13, HMMA.16816.F32->consumer 24, BAR.SYNC S06, LDGDEPBAR/DEPBAR/BAR
+///      S01/S04.
+///
+/// The td class latencies of td/SM86/SM86Schedule.td are the same numbers
+/// towards an ALU reader; unittests/CodeGen/LatencyModelTest checks that
+/// they agree.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/CodeGen/SM86LatencyModel.h"
+
+#include <algorithm>
+
+namespace tp {
+namespace sched {
+
+// E (SASS_FACTS 2.3): ptxas 13 keeps HMMA.16816.F32 and the first consumer
+// of D 24 cycles apart (HMMA S11 + @!PT filler S11 + filler S02) on sm_80,
+// 86, 87, 89; NAK's table says 17 (ALU/FMA reader), 18 (HMMA reader), 15
+// (decoupled), 16 (memory).  We take the safe value for every consumer,
+// rewrite included.  UNVERIFIED: the true GA102 latency (SASS_FACTS 5)
+// needs a GPU microbenchmark; change it here and nowhere else.
+static constexpr unsigned HMMA16816ConsumerCycles = 24;
+
+unsigned hmmaConsumerCycles() { return HMMA16816ConsumerCycles; }
+
+bool isVariable(InstrClass C) {
+  switch (C) {
+  case InstrClass::Decoupled:
+  case InstrClass::DecoupledAgu:
+  case InstrClass::Control:
+    return true;
+  default:
+    // N needs_scoreboards also lists the MMA classes; ptxas 13 gives
+    // HMMA.16816.F32 no scoreboard on sm_86 (E, SASS_FACTS 2.1).
+    return false;
+  }
+}
+
+namespace {
+/// NAK's GPR writer rows (RegLatencySM80 as a writer).
+enum WRow { WAlu, WFma, WWideDH, WFp16, WMma1x, WMma2x, WNone };
+/// NAK's GPR reader columns.
+enum RCol { RAlu, RFma, RWideAB, RWideCL, RFp16, RMma1x, RMma2x, RDec, RAgu };
+
+WRow writerRow(InstrClass C) {
+  switch (C) {
+  case InstrClass::CoupledALU:
+  case InstrClass::UniformALU:
+  case InstrClass::UniformMove:
+    return WAlu;
+  case InstrClass::CoupledFMA:
+    return WFma;
+  case InstrClass::IMADWide:
+    return WWideDH; // N op_category: IMad64 writer -> IMADWideWriteDH
+  case InstrClass::FP16:
+    return WFp16;
+  case InstrClass::MMA1688:
+    return WMma1x;
+  case InstrClass::MMA16816:
+    return WMma2x;
+  default:
+    return WNone;
+  }
+}
+
+RCol readerCol(InstrClass C, ReadSlot Slot) {
+  if (Slot == ReadSlot::IMADWideAB)
+    return RWideAB;
+  if (Slot == ReadSlot::IMADWideC)
+    return RWideCL;
+  switch (C) {
+  case InstrClass::CoupledALU:
+  case InstrClass::UniformALU:
+  case InstrClass::UniformMove:
+  case InstrClass::Nop:
+    return RAlu;
+  case InstrClass::CoupledFMA:
+    return RFma;
+  case InstrClass::IMADWide:
+    return RWideAB; // the larger of the A/B and C columns
+  case InstrClass::FP16:
+    return RFp16;
+  case InstrClass::MMA1688:
+    return RMma1x;
+  case InstrClass::MMA16816:
+    return RMma2x;
+  case InstrClass::Decoupled:
+  case InstrClass::Control:
+    return RDec;
+  case InstrClass::DecoupledAgu:
+    return RAgu;
+  }
+  return RAlu;
+}
+
+// N read_after_write, rows CoupledAlu, CoupledFMA, IMADWideWriteDH, FP16,
+// MMA_1x_collect, MMA_2x_collect; columns CoupledAlu, CoupledFMA,
+// IMADWideReadAB, IMADWideReadCL, FP16, MMA_1x_collect, MMA_2x_collect,
+// Decoupled, DecoupledAgu.  E agrees where ptxas was observed: ALU->ALU 4,
+// FMA->ALU 5, FMA->IMAD.WIDE A/B 4, ALU/FMA->memory 5.
+const unsigned RawTable[6][9] = {
+    /* CoupledAlu  */ {4, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* CoupledFMA  */ {5, 4, 4, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 4, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* MMA 1x      */ {13, 13, 13, 13, 13, 14, 14, 11, 12},
+    /* MMA 2x (N)  */ {17, 17, 17, 17, 17, 18, 18, 15, 16},
+};
+} // namespace
+
+unsigned rawGPR(InstrClass Writer, InstrClass Reader, ReadSlot Slot) {
+  WRow W = writerRow(Writer);
+  if (W == WNone)
+    return 1; // N: a decoupled writer -> any reader 1 (the scoreboard waits)
+  if (W == WMma2x)
+    return HMMA16816ConsumerCycles;
+  return RawTable[W][readerCol(Reader, Slot)];
+}
+
+unsigned wawGPR(InstrClass Earlier, InstrClass Later, bool P) {
+  auto Pred = [P](unsigned A, unsigned B) { return P ? A + B : B; };
+  WRow E = writerRow(Earlier);
+  if (E == WNone)
+    return 1; // N: after a decoupled writer 1 (its scoreboard is waited on)
+  if (E == WMma2x)
+    return HMMA16816ConsumerCycles; // safe value, see above; N: 1..12
+  bool EarlierMma = E == WMma1x;
+  switch (Later) {
+  case InstrClass::MMA16816:
+  case InstrClass::MMA1688:
+    // N: MMA after a coupled writer 2, after MMA 1x 4.
+    return EarlierMma ? 4 : 2;
+  case InstrClass::Decoupled:
+  case InstrClass::DecoupledAgu:
+  case InstrClass::Control:
+    // N: a variable-latency writer after a coupled one pred(1, 5), after
+    // MMA 1x pred(7, 6).
+    return EarlierMma ? Pred(7, 6) : Pred(1, 5);
+  case InstrClass::CoupledFMA:
+    if (E == WWideDH)
+      return Pred(1, 1); // N: CoupledFMA after IMADWideWriteDH
+    [[fallthrough]];
+  default:
+    // N: coupled after coupled 1, after MMA 1x pred(8, 1).
+    return EarlierMma ? Pred(8, 1) : 1;
+  }
+}
+
+unsigned warGPR(InstrClass Reader, InstrClass Writer) {
+  // N write_after_read: a coupled writer may follow any reader after 1; an
+  // MMA or variable-latency writer after a coupled reader needs 2.
+  bool SlowWriter = isVariable(Writer) || Writer == InstrClass::MMA16816 ||
+                    Writer == InstrClass::MMA1688;
+  if (!SlowWriter)
+    return 1;
+  switch (Reader) {
+  case InstrClass::CoupledALU:
+  case InstrClass::CoupledFMA:
+  case InstrClass::IMADWide:
+  case InstrClass::UniformALU:
+  case InstrClass::UniformMove:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+namespace {
+enum PCat { PCoupled, PFma, PFp16, PDecoupled };
+PCat predCat(InstrClass C) {
+  switch (C) {
+  case InstrClass::CoupledFMA:
+  case InstrClass::IMADWide:
+    return PFma; // N: IMad, IMad64 -> PredLatencySM80::FMA
+  case InstrClass::FP16:
+    return PFp16;
+  case InstrClass::Decoupled:
+  case InstrClass::DecoupledAgu:
+  case InstrClass::Control:
+    return PDecoupled;
+  default:
+    return PCoupled; // N: ISetP, IAdd3, Lea, PLop3, Sel, FSetP -> Coupled
+  }
+}
+} // namespace
+
+unsigned rawPred(InstrClass Writer, InstrClass Reader, PredRead How) {
+  PCat W = predCat(Writer);
+  if (W == PDecoupled)
+    return 1;
+  // N pred_read_after_write: guard (and decoupled, HFMA2_MMA readers)
+  // after a coupled/FMA/FP16 writer 13; E: ISETP S13 before the guarded op.
+  if (How == PredRead::Guard)
+    return 13;
+  switch (predCat(Reader)) {
+  case PCoupled:
+    return W == PCoupled ? 4 : 5; // N: Coupled reader: Coupled 4, FMA/FP16 5
+  case PFma:
+    return W == PFma ? 4 : 5; // N: FMA reader: FMA 4, Coupled/FP16 5; E 5
+  default:
+    // N has no FP16 reader row; decoupled and MMA readers are 13.
+    return 13;
+  }
+}
+
+unsigned wawPred(InstrClass Earlier, InstrClass Later, bool P) {
+  auto Pred = [P](unsigned A, unsigned B) { return P ? A + B : B; };
+  PCat E = predCat(Earlier);
+  if (E == PDecoupled)
+    return 1;
+  switch (predCat(Later)) {
+  case PFp16:
+    return E == PFp16 ? 1 : Pred(2, 7); // N pred_write_after_write
+  case PDecoupled:
+    return E == PFp16 ? Pred(1, 11) : Pred(2, 10);
+  default:
+    return 1;
+  }
+}
+
+unsigned warPred(InstrClass, InstrClass) {
+  return 1; // N pred_write_after_read: 1
+}
+
+namespace {
+enum UCat { UUdp, UUldc, UToUr, UCoupledReader, UDecoupledReader };
+UCat uniformWriter(InstrClass C) {
+  switch (C) {
+  case InstrClass::UniformMove:
+    return UUldc; // N: Uldc and Umov have the same numbers
+  case InstrClass::Decoupled:
+  case InstrClass::DecoupledAgu:
+  case InstrClass::Control:
+    return UToUr; // S2UR, R2UR: scoreboard
+  default:
+    return UUdp;
+  }
+}
+UCat uniformReader(InstrClass C) {
+  switch (C) {
+  case InstrClass::UniformALU:
+    return UUdp;
+  case InstrClass::UniformMove:
+    return UUldc;
+  case InstrClass::Decoupled:
+  case InstrClass::DecoupledAgu:
+  case InstrClass::Control:
+    return UDecoupledReader; // N: a memory descriptor read by LDG/LDGSTS
+  default:
+    return UCoupledReader;
+  }
+}
+} // namespace
+
+unsigned rawUGPR(InstrClass Writer, InstrClass Reader) {
+  UCat W = uniformWriter(Writer);
+  if (W == UToUr)
+    return 1;
+  // N URegLatencySM80::read_after_write; E: ptxas puts ULDC.64 of the
+  // descriptor >= 2 cycles before its first LDG/LDGSTS.
+  switch (uniformReader(Reader)) {
+  case UCoupledReader:
+    return W == UUdp ? 6 : 2;
+  case UDecoupledReader:
+    return W == UUdp ? 9 : 2;
+  case UUdp:
+    return W == UUdp ? 4 : 2;
+  default: // a Umov/Uldc reader
+    return W == UUdp ? 7 : 2;
+  }
+}
+
+unsigned wawUGPR(InstrClass Earlier, InstrClass Later) {
+  UCat E = uniformWriter(Earlier), L = uniformWriter(Later);
+  if (E == UToUr)
+    return 1;
+  // N URegLatencySM80::write_after_write (predicated: Udp -> ToUr 11).
+  if (L == UToUr)
+    return E == UUdp ? 11 : 4;
+  if (L == UUldc)
+    return E == UUdp ? 7 : 1;
+  return 1;
+}
+
+unsigned warUGPR(InstrClass Reader, InstrClass Writer) {
+  // N URegLatencySM80::write_after_read: a Uldc/Umov writer after a Udp
+  // reader 3, everything else 1.
+  return uniformWriter(Writer) == UUldc && uniformReader(Reader) == UUdp ? 3
+                                                                         : 1;
+}
+
+static const InstrClass AllClasses[] = {
+    InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
+    InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+    InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
+    InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
+
+unsigned worstGPR(InstrClass W) {
+  unsigned M = 1;
+  for (InstrClass R : AllClasses) {
+    for (ReadSlot S :
+         {ReadSlot::Normal, ReadSlot::IMADWideAB, ReadSlot::IMADWideC})
+      M = std::max(M, rawGPR(W, R, S));
+    M = std::max(M, wawGPR(W, R, /*EarlierPredicated=*/true));
+  }
+  return M;
+}
+
+unsigned worstPred(InstrClass W) {
+  unsigned M = 1;
+  for (InstrClass R : AllClasses) {
+    M = std::max(M, rawPred(W, R, PredRead::Guard));
+    M = std::max(M, rawPred(W, R, PredRead::Operand));
+    M = std::max(M, wawPred(W, R, true));
+  }
+  return M;
+}
+
+unsigned worstUGPR(InstrClass W) {
+  unsigned M = 1;
+  for (InstrClass R : AllClasses)
+    M = std::max({M, rawUGPR(W, R), wawUGPR(W, R)});
+  return M;
+}
+
+template <typename Fn> static unsigned worstOver(Fn F) {
+  unsigned M = 1;
+  for (InstrClass R : AllClasses)
+    for (InstrClass W : AllClasses)
+      M = std::max(M, F(R, W));
+  return M;
+}
+unsigned worstWARGPR() { return worstOver(warGPR); }
+unsigned worstWARPred() { return worstOver(warPred); }
+unsigned worstWARUGPR() { return worstOver(warUGPR); }
+
+unsigned minStallAfter(InstrClass C, bool IsBarrier, bool IsWaitGroups) {
+  if (IsBarrier)
+    return 6; // N exec_latency: BAR 6 on sm_80+; E: BAR.SYNC S06
+  if (IsWaitGroups)
+    return 4; // E: ptxas 13 DEPBAR.LE SB0 S04.  UNVERIFIED: whether less works
+  return 1;   // N: min delay 1
+}
+
+} // namespace sched
+} // namespace tp

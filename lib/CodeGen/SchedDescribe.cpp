@@ -1,0 +1,175 @@
+//===- SchedDescribe.cpp - The scheduling view of an sm86::Instruction ----===//
+///
+/// \file
+/// describe(): registers from the form's OperandInfo (kind, width, def),
+/// the latency class from the form's td schedule class
+/// (td/SM86/SM86Schedule.td), the special kind from the mnemonic.
+///
+/// Register operands: GPR/UGPR/Pred/UPred, and the registers of memory
+/// operands (MemBase, MemUR, MemDesc).  RZ, URZ, PT and UPT carry no
+/// dependency.  A predicate source of an ALU op is a carry-in or combine
+/// input; the guard is a separate use.  Operands the td lists as LateRead
+/// are read after issue (covered by the read or write scoreboard).
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/CodeGen/Schedule.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace sched {
+
+static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
+  StringRef S = Info.Sched.Name ? Info.Sched.Name : "";
+  Optional<InstrClass> C = StringSwitch<Optional<InstrClass>>(S)
+                               .Case("CoupledALU", InstrClass::CoupledALU)
+                               .Case("CS2RSched", InstrClass::CoupledALU)
+                               .Case("CoupledFMA", InstrClass::CoupledFMA)
+                               .Case("IMADWide", InstrClass::IMADWide)
+                               .Case("FP16ALU", InstrClass::FP16)
+                               .Case("UniformALU", InstrClass::UniformALU)
+                               .Case("UniformMove", InstrClass::UniformMove)
+                               .Case("MMA16816", InstrClass::MMA16816)
+                               .Case("MMA1688", InstrClass::MMA1688)
+                               .Case("Decoupled", InstrClass::Decoupled)
+                               .Cases("MemLoad", "MemStore", "MemAsyncCopy",
+                                      "Barrier", InstrClass::DecoupledAgu)
+                               .Case("Branch", InstrClass::Control)
+                               .Case("NoResult", InstrClass::Nop)
+                               .Default(None);
+  if (!C)
+    return makeError(Twine("tp-compact-stalls: form ") + Info.Name +
+                     " has schedule class '" + S +
+                     "', which the latency model does not know");
+  return *C;
+}
+
+Expected<InstrClass> classOfForm(sm86::Opcode Op) {
+  return classOf(sm86::getInstrInfo(Op));
+}
+
+Expected<SchedInstr> describe(const sm86::Instruction &In) {
+  const sm86::InstrInfo &Info = sm86::getInstrInfo(In.Op);
+  Expected<InstrClass> C = classOf(Info);
+  if (!C)
+    return C.takeError();
+
+  std::string Text;
+  raw_string_ostream OS(Text);
+  sm86::print(In, 0, OS);
+  OS.flush();
+  // The printed mnemonic (with modifiers) after any guard.
+  StringRef Body = StringRef(Text).trim();
+  if (Body.startswith("@"))
+    Body = Body.split(' ').second.ltrim();
+  StringRef Mnemonic = Body.split(' ').first;
+
+  SchedInstr S = makeInstr(Mnemonic);
+  S.Name = Mnemonic.str();
+  S.Text = Body.str();
+  S.Class = *C;
+  S.Ctrl = In.Ctrl;
+  S.Uses.clear();
+  S.Defs.clear();
+
+  bool Variable = isVariable(S.Class);
+  bool IsWide = S.Class == InstrClass::IMADWide;
+  bool SawOffset = false;
+  // A memory base is a register pair when its address-width modifier (the
+  // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
+  auto PairBase = [&](unsigned K) {
+    for (unsigned J = K + 1; J < Info.NumOperands; ++J) {
+      const sm86::OperandInfo &M = Info.Operands[J];
+      if (M.Kind == sm86::OperandKind::MemBase)
+        return false;
+      if (M.Kind == sm86::OperandKind::Modifier &&
+          sm86::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
+        return true;
+    }
+    return false;
+  };
+  for (unsigned K = 0; K < Info.NumOperands; ++K) {
+    const sm86::OperandInfo &O = Info.Operands[K];
+    int64_t V = In.Ops[K];
+    bool Late = Variable && (Info.Sched.LateReadMask >> K) & 1;
+    RegRange R;
+    R.First = uint16_t(V);
+    R.Count = O.Width ? O.Width : 1;
+    switch (O.Kind) {
+    case sm86::OperandKind::GPR:
+    case sm86::OperandKind::MemBase:
+      if (V == 255)
+        continue;
+      R.File = RegFile::GPR;
+      if (O.Kind == sm86::OperandKind::MemBase && R.Count == 1 && PairBase(K))
+        R.Count = 2;
+      break;
+    case sm86::OperandKind::UGPR:
+    case sm86::OperandKind::MemUR:
+    case sm86::OperandKind::MemDesc:
+      if (V == 63)
+        continue;
+      R.File = RegFile::UGPR;
+      break;
+    case sm86::OperandKind::Pred:
+      if (V == 7)
+        continue;
+      R.File = RegFile::Pred;
+      break;
+    case sm86::OperandKind::UPred:
+      if (V == 7)
+        continue;
+      R.File = RegFile::UPred;
+      break;
+    case sm86::OperandKind::MemOffset:
+      // The first memory offset is the shared address of LDGSTS (its
+      // destination) and of LDSM/LDS.
+      if (!SawOffset)
+        S.SharedOffset = V;
+      SawOffset = true;
+      continue;
+    case sm86::OperandKind::SBIndex:
+      S.WaitSB = uint8_t(V);
+      continue;
+    case sm86::OperandKind::Imm:
+      if (S.Kind == SpecialKind::WaitGroups)
+        S.WaitCount = uint8_t(V);
+      continue;
+    default:
+      continue;
+    }
+    if (O.IsDef) {
+      S.Defs.push_back(R);
+      continue;
+    }
+    RegUse U;
+    U.Regs = R;
+    // Every source of a variable-latency op counts as read after issue
+    // (the td's LateRead operands and memory addresses, N; the rest too,
+    // to be safe): a later writer waits on its read or write scoreboard.
+    U.Late = Variable || Late;
+    if (IsWide && R.File == RegFile::GPR)
+      U.Slot = StringRef(O.Name) == "Rc" ? ReadSlot::IMADWideC
+                                         : ReadSlot::IMADWideAB;
+    S.Uses.push_back(U);
+  }
+  S.NeverExecutes = In.Guard == 7 && In.GuardNeg;
+  if (In.Guard != 7) {
+    S.Predicated = true;
+    RegUse G;
+    G.Regs = pred(In.Guard);
+    if (Info.UniformGuard)
+      G.Regs.File = RegFile::UPred;
+    G.How = PredRead::Guard;
+    S.Uses.push_back(G);
+  }
+  return S;
+}
+
+} // namespace sched
+} // namespace tp

@@ -1,0 +1,159 @@
+//===- ScheduleUnits.h - Register units shared by compaction and checks ---===//
+///
+/// \file
+/// Internal to lib/CodeGen: one flat index per register of every file
+/// (R0..R254, UR0..UR62, P0..P6, UP0..UP6; RZ, URZ, PT, UPT have none),
+/// and the latency lookups by file that both tp-compact-stalls and
+/// tp-verify-schedule use, so that they cannot disagree.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_LIB_CODEGEN_SCHEDULEUNITS_H
+#define TP_LIB_CODEGEN_SCHEDULEUNITS_H
+
+#include "tp/CodeGen/Schedule.h"
+
+namespace tp {
+namespace sched {
+namespace units {
+
+constexpr unsigned NumGPR = 255, NumUGPR = 63, NumPred = 7, NumUPred = 7;
+constexpr unsigned NumUnits = NumGPR + NumUGPR + NumPred + NumUPred;
+
+/// The unit of register \p R of file \p F, or -1 for a zero/true register
+/// or one out of range.
+inline int unitOf(RegFile F, unsigned R) {
+  switch (F) {
+  case RegFile::GPR:
+    return R < NumGPR ? int(R) : -1;
+  case RegFile::UGPR:
+    return R < NumUGPR ? int(NumGPR + R) : -1;
+  case RegFile::Pred:
+    return R < NumPred ? int(NumGPR + NumUGPR + R) : -1;
+  case RegFile::UPred:
+    return R < NumUPred ? int(NumGPR + NumUGPR + NumPred + R) : -1;
+  }
+  return -1;
+}
+
+inline RegFile fileOf(unsigned Unit) {
+  if (Unit < NumGPR)
+    return RegFile::GPR;
+  if (Unit < NumGPR + NumUGPR)
+    return RegFile::UGPR;
+  if (Unit < NumGPR + NumUGPR + NumPred)
+    return RegFile::Pred;
+  return RegFile::UPred;
+}
+
+inline std::string unitName(unsigned Unit) {
+  switch (fileOf(Unit)) {
+  case RegFile::GPR:
+    return regName(RegFile::GPR, Unit);
+  case RegFile::UGPR:
+    return regName(RegFile::UGPR, Unit - NumGPR);
+  case RegFile::Pred:
+    return regName(RegFile::Pred, Unit - NumGPR - NumUGPR);
+  case RegFile::UPred:
+    return regName(RegFile::UPred, Unit - NumGPR - NumUGPR - NumPred);
+  }
+  return "?";
+}
+
+/// Calls F(unit) for every register of \p R.
+template <typename Fn> void forEachUnit(const RegRange &R, Fn F) {
+  for (unsigned K = 0; K < R.Count; ++K) {
+    int U = unitOf(R.File, R.First + K);
+    if (U >= 0)
+      F(unsigned(U));
+  }
+}
+
+/// Read-after-write cycles from fixed-latency \p W to use \p U of \p R.
+inline unsigned raw(const SchedInstr &W, const SchedInstr &R, const RegUse &U) {
+  switch (U.Regs.File) {
+  case RegFile::GPR:
+    return rawGPR(W.Class, R.Class, U.Slot);
+  case RegFile::Pred:
+    return rawPred(W.Class, R.Class, U.How);
+  case RegFile::UGPR:
+    return rawUGPR(W.Class, R.Class);
+  case RegFile::UPred:
+    // N UPredLatencySM80: Udp -> guard 11, -> branch 9, -> Udp 4, -> vector 6.
+    return U.How == PredRead::Guard ? 11 : 6;
+  }
+  return 1;
+}
+
+inline unsigned waw(const SchedInstr &Earlier, const SchedInstr &Later,
+                    RegFile F) {
+  switch (F) {
+  case RegFile::GPR:
+    return wawGPR(Earlier.Class, Later.Class, Earlier.Predicated);
+  case RegFile::Pred:
+    return wawPred(Earlier.Class, Later.Class, Earlier.Predicated);
+  case RegFile::UGPR:
+    return wawUGPR(Earlier.Class, Later.Class);
+  case RegFile::UPred:
+    return 7; // N UPredLatencySM80 pred_write_after_write: at most 7
+  }
+  return 1;
+}
+
+inline unsigned war(const SchedInstr &Reader, const SchedInstr &Writer,
+                    RegFile F) {
+  switch (F) {
+  case RegFile::GPR:
+    return warGPR(Reader.Class, Writer.Class);
+  case RegFile::Pred:
+    return warPred(Reader.Class, Writer.Class);
+  case RegFile::UGPR:
+    return warUGPR(Reader.Class, Writer.Class);
+  case RegFile::UPred:
+    return 2; // N UPredLatencySM80 pred_write_after_read: at most 2
+  }
+  return 1;
+}
+
+inline unsigned worst(const SchedInstr &W, RegFile F) {
+  switch (F) {
+  case RegFile::GPR:
+    return worstGPR(W.Class);
+  case RegFile::Pred:
+    return worstPred(W.Class);
+  case RegFile::UGPR:
+    return worstUGPR(W.Class);
+  case RegFile::UPred:
+    return 11; // N: Udp -> uniform guard 11, the largest
+  }
+  return 1;
+}
+
+inline unsigned worstWar(RegFile F) {
+  switch (F) {
+  case RegFile::GPR:
+    return worstWARGPR();
+  case RegFile::Pred:
+    return worstWARPred();
+  case RegFile::UGPR:
+    return worstWARUGPR();
+  case RegFile::UPred:
+    return 2; // N UPredLatencySM80 pred_write_after_read: at most 2
+  }
+  return 1;
+}
+
+/// Scoreboards of the seed's plan (Schedule.h).
+constexpr uint8_t CommitSB = 0, FragmentSB = 1, LoadSB = 2, CopyReadSB = 3;
+constexpr uint8_t NoSB = 7;
+
+/// The blocking stall of \p I's issue.
+inline unsigned minStall(const SchedInstr &I) {
+  return minStallAfter(I.Class, I.Kind == SpecialKind::Barrier,
+                       I.Kind == SpecialKind::WaitGroups);
+}
+
+} // namespace units
+} // namespace sched
+} // namespace tp
+
+#endif // TP_LIB_CODEGEN_SCHEDULEUNITS_H

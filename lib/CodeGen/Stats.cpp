@@ -1,0 +1,29 @@
+//===- Stats.cpp - Static schedule figures of a function ------------------===//
+#include "tp/CodeGen/CodeGen.h"
+
+namespace tp {
+
+ScheduleStats computeStats(const mir::Function &F) {
+  ScheduleStats S;
+  S.Instructions = F.size();
+  if (auto T = F.getAttr("tile")) {
+    // tile(WM,WN,MT,NT,S): the stages are the loop's k-steps.
+    llvm::StringRef Last = T->rsplit(',').second;
+    Last.trim().getAsInteger(10, S.Stages);
+  }
+  for (const mir::Piece &P : F.Pieces) {
+    bool InLoop = P.Name == "body" || P.Name == "control";
+    for (const mir::MInstr &MI : P.Instrs) {
+      bool HMMA = MI.mnemonic() == "HMMA";
+      S.HMMAs += HMMA;
+      if (!InLoop)
+        continue;
+      ++S.LoopBody;
+      S.LoopHMMAs += HMMA;
+      S.LoopCycles += std::max<unsigned>(1, MI.I.Ctrl.Stall);
+    }
+  }
+  return S;
+}
+
+} // namespace tp

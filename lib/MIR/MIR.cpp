@@ -1,0 +1,599 @@
+//===- MIR.cpp - Machine IR: parser, printer, verifier --------------------===//
+///
+/// \file
+/// The machine IR's text (see tp/MIR/MIR.h).  Parsing is two passes over
+/// the lines: the first finds the structure (function header, pieces,
+/// labels, instruction lines) and so every instruction's address; the second
+/// parses each instruction with sm86::parse at its address, a `^label`
+/// branch target replaced by the label's address first.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/MIR/MIR.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace mir {
+
+//===----------------------------------------------------------------------===//
+// Function helpers
+//===----------------------------------------------------------------------===//
+
+Optional<StringRef> Function::getAttr(StringRef Key) const {
+  for (const auto &A : Attrs)
+    if (A.first == Key)
+      return StringRef(A.second);
+  return None;
+}
+
+Optional<int64_t> Function::getIntAttr(StringRef Key) const {
+  auto A = getAttr(Key);
+  int64_t V;
+  if (!A || A->trim().getAsInteger(0, V))
+    return None;
+  return V;
+}
+
+void Function::setAttr(StringRef Key, StringRef Value) {
+  for (auto &A : Attrs)
+    if (A.first == Key) {
+      A.second = Value.str();
+      return;
+    }
+  Attrs.emplace_back(Key.str(), Value.str());
+}
+
+Piece *Function::getPiece(StringRef N) {
+  for (auto &P : Pieces)
+    if (P.Name == N)
+      return &P;
+  return nullptr;
+}
+const Piece *Function::getPiece(StringRef N) const {
+  for (const auto &P : Pieces)
+    if (P.Name == N)
+      return &P;
+  return nullptr;
+}
+
+Piece &Function::addPiece(StringRef N) {
+  Pieces.emplace_back();
+  Pieces.back().Name = N.str();
+  return Pieces.back();
+}
+
+size_t Function::size() const {
+  size_t N = 0;
+  for (const auto &P : Pieces)
+    N += P.Instrs.size();
+  return N;
+}
+
+uint64_t Function::getAddress(const Piece &P, size_t Idx) const {
+  uint64_t A = 0;
+  for (const auto &Q : Pieces) {
+    if (&Q == &P)
+      return A + 16 * Idx;
+    A += 16 * Q.Instrs.size();
+  }
+  assert(false && "piece not in function");
+  return A;
+}
+
+Optional<uint64_t> Function::getLabelAddress(StringRef Label) const {
+  uint64_t A = 0;
+  for (const auto &P : Pieces)
+    for (const auto &MI : P.Instrs) {
+      if (MI.Label == Label)
+        return A;
+      A += 16;
+    }
+  return None;
+}
+
+void Function::forEach(
+    const std::function<void(const Piece &, const MInstr &, uint64_t)> &F)
+    const {
+  uint64_t A = 0;
+  for (const auto &P : Pieces)
+    for (const auto &MI : P.Instrs) {
+      F(P, MI, A);
+      A += 16;
+    }
+}
+
+/// The index of \p Op's branch-target operand, or -1.
+static int branchOperand(sm86::Opcode Op) {
+  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+  for (unsigned I = 0; I < II.NumOperands; ++I)
+    if (II.Operands[I].Kind == sm86::OperandKind::BranchTarget)
+      return I;
+  return -1;
+}
+
+Error Function::resolveBranches() {
+  StringMap<uint64_t> Labels;
+  uint64_t A = 0;
+  for (const auto &P : Pieces)
+    for (const auto &MI : P.Instrs) {
+      if (!MI.Label.empty())
+        Labels[MI.Label] = A;
+      A += 16;
+    }
+  A = 0;
+  for (auto &P : Pieces)
+    for (auto &MI : P.Instrs) {
+      if (MI.isBranch()) {
+        auto It = Labels.find(MI.Target);
+        if (It == Labels.end())
+          return makeError("function @" + Name + ": branch at " +
+                           Twine::utohexstr(A) + " to unknown label ^" +
+                           MI.Target);
+        int Idx = branchOperand(MI.I.Op);
+        if (Idx < 0)
+          return makeError("function @" + Name + ": instruction at " +
+                           Twine::utohexstr(A) +
+                           " has a label target but no branch operand");
+        MI.I.Ops[Idx] = sm86::getBranchOffset(A, It->second);
+      }
+      A += 16;
+    }
+  return Error::success();
+}
+
+std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I) {
+  std::vector<RegAccess> R;
+  const sm86::InstrInfo &II = sm86::getInstrInfo(I.Op);
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    const sm86::OperandInfo &O = II.Operands[K];
+    int64_t V = I.Ops[K];
+    switch (O.Kind) {
+    case sm86::OperandKind::GPR:
+    case sm86::OperandKind::MemBase:
+      if (V != 255)
+        R.push_back({sm86::OperandKind::GPR, unsigned(V),
+                     std::max<unsigned>(1, O.Width), O.IsDef, K});
+      break;
+    case sm86::OperandKind::UGPR:
+    case sm86::OperandKind::MemUR:
+    case sm86::OperandKind::MemDesc:
+      if (V != 63)
+        R.push_back({sm86::OperandKind::UGPR, unsigned(V),
+                     O.Kind == sm86::OperandKind::MemDesc
+                         ? 2u
+                         : std::max<unsigned>(1, O.Width),
+                     O.IsDef, K});
+      break;
+    case sm86::OperandKind::Pred:
+    case sm86::OperandKind::UPred:
+      if (V != 7)
+        R.push_back({O.Kind, unsigned(V), 1, O.IsDef, K});
+      break;
+    default:
+      break;
+    }
+  }
+  if (I.Guard != 7)
+    R.push_back({sm86::OperandKind::Pred, I.Guard, 1, false, ~0u});
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Printer
+//===----------------------------------------------------------------------===//
+
+uint8_t operandReuseMask(sm86::Opcode Op) {
+  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+  uint8_t M = 0;
+  for (unsigned I = 0; I < II.NumOperands; ++I)
+    if (II.Operands[I].ReuseSlot >= 0)
+      M |= uint8_t(1u << II.Operands[I].ReuseSlot);
+  return M;
+}
+
+void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
+  std::string Text;
+  raw_string_ostream TS(Text);
+  sm86::print(MI.I, Addr, TS);
+  TS.flush();
+  if (MI.isBranch()) {
+    // The target is the last operand: write the label instead.
+    size_t Pos = Text.find_last_of(" ,");
+    Text = Text.substr(0, Pos + 1) + "^" + MI.Target;
+  }
+  OS << Text << " ; ";
+  sm86::Control C = MI.I.Ctrl;
+  C.Reuse &= ~operandReuseMask(MI.I.Op); // those are on the operands
+  sm86::printControl(C, OS);
+  if (MI.isBranch()) {
+    // The encoded displacement, for readers and tests (a comment: the
+    // label is what the parser reads).
+    int Idx = branchOperand(MI.I.Op);
+    if (Idx >= 0) {
+      int64_t Bytes = 4 * MI.I.Ops[Idx];
+      OS << " // " << (Bytes < 0 ? "-" : "+") << "0x"
+         << Twine::utohexstr(uint64_t(Bytes < 0 ? -Bytes : Bytes))
+         << " bytes from the next instruction";
+    }
+  }
+}
+
+static void printAttrs(const Function &F, raw_ostream &OS) {
+  OS << " target(\"" << F.Target << "\") regs(" << F.Regs << ") smem("
+     << F.SharedBytes << ")";
+  for (const auto &A : F.Attrs)
+    OS << ' ' << A.first << '(' << A.second << ')';
+}
+
+void printFunction(const Function &F, raw_ostream &OS) {
+  OS << "sass.func @" << F.Name;
+  printAttrs(F, OS);
+  OS << " {\n";
+  uint64_t A = 0;
+  for (const auto &P : F.Pieces) {
+    OS << "piece " << P.Name << '\n';
+    for (const auto &MI : P.Instrs) {
+      if (!MI.Label.empty())
+        OS << '^' << MI.Label << ":\n";
+      OS << "  ";
+      printInstr(MI, A, OS);
+      OS << '\n';
+      A += 16;
+    }
+  }
+  OS << "}\n";
+}
+
+void printModule(const Module &M, raw_ostream &OS) {
+  for (size_t I = 0; I < M.Functions.size(); ++I) {
+    if (I)
+      OS << '\n';
+    printFunction(M.Functions[I], OS);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct PendingInstr {
+  StringRef Text;    ///< the instruction text (before ';')
+  StringRef Control; ///< the control clause, or empty
+  std::string Label;
+  size_t Piece;
+  uint64_t Addr;
+};
+
+bool isIdentChar(char C) { return isAlnum(C) || C == '_' || C == '.' || C == '-'; }
+} // namespace
+
+/// The line without its `//` comment, trimmed.
+static StringRef stripLine(StringRef L) {
+  size_t C = L.find("//");
+  if (C != StringRef::npos)
+    L = L.substr(0, C);
+  return L.trim();
+}
+
+StringRef stripLineForLevel(StringRef L) { return stripLine(L); }
+
+Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
+  StringRef Buf = SM.getMemoryBuffer(BufferID)->getBuffer();
+  auto Err = [&](const char *P, const Twine &Msg) -> Error {
+    return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
+  };
+  Module M;
+  SmallVector<StringRef, 0> Lines;
+  Buf.split(Lines, '\n');
+
+  Function *F = nullptr;
+  std::vector<PendingInstr> Pending;
+  std::string PendingLabel;
+  const char *PendingLabelLoc = nullptr;
+  StringMap<uint64_t> Labels;
+  uint64_t Addr = 0;
+
+  auto Finish = [&]() -> Error {
+    if (!PendingLabel.empty())
+      return Err(PendingLabelLoc, "label ^" + PendingLabel +
+                                      " does not start an instruction");
+    for (PendingInstr &PI : Pending) {
+      MInstr MI;
+      MI.Loc = SMLoc::getFromPointer(PI.Text.begin());
+      MI.Label = PI.Label;
+      StringRef Text = PI.Text;
+      size_t Caret = Text.find('^');
+      Expected<sm86::Instruction> I = sm86::Instruction();
+      if (Caret != StringRef::npos) {
+        size_t E = Caret + 1;
+        while (E < Text.size() && isIdentChar(Text[E]))
+          ++E;
+        StringRef Name = Text.slice(Caret + 1, E);
+        if (Name.empty())
+          return Err(Text.begin() + Caret, "expected a label name after '^'");
+        auto It = Labels.find(Name);
+        if (It == Labels.end())
+          return Err(Text.begin() + Caret, "unknown label ^" + Name);
+        MI.Target = Name.str();
+        std::string Subst = (Text.substr(0, Caret) + "0x" +
+                             Twine::utohexstr(It->second) + Text.substr(E))
+                                .str();
+        unsigned B = SM.AddNewSourceBuffer(
+            MemoryBuffer::getMemBufferCopy(Subst, "<branch>"), MI.Loc);
+        I = sm86::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM);
+      } else {
+        I = sm86::parse(Text, PI.Addr, SM);
+      }
+      if (!I)
+        return I.takeError();
+      MI.I = *I;
+      if (!PI.Control.empty()) {
+        Expected<sm86::Control> C = sm86::parseControl(PI.Control, SM);
+        if (!C)
+          return C.takeError();
+        uint8_t Reuse = MI.I.Ctrl.Reuse; // .reuse written on the operands
+        MI.I.Ctrl = *C;
+        MI.I.Ctrl.Reuse |= Reuse;
+      }
+      F->Pieces[PI.Piece].Instrs.push_back(std::move(MI));
+    }
+    Pending.clear();
+    Labels.clear();
+    return Error::success();
+  };
+
+  for (StringRef Raw : Lines) {
+    StringRef L = stripLine(Raw);
+    if (L.empty())
+      continue;
+    if (!F) {
+      if (!L.startswith("sass.func"))
+        return Err(L.begin(), "expected 'sass.func'");
+      M.Functions.emplace_back();
+      F = &M.Functions.back();
+      F->Loc = SMLoc::getFromPointer(L.begin());
+      StringRef R = L.drop_front(strlen("sass.func")).ltrim();
+      if (!R.consume_front("@"))
+        return Err(R.begin(), "expected '@name' after sass.func");
+      size_t E = 0;
+      while (E < R.size() && isIdentChar(R[E]))
+        ++E;
+      if (E == 0)
+        return Err(R.begin(), "expected a function name");
+      F->Name = R.substr(0, E).str();
+      R = R.drop_front(E).ltrim();
+      bool SawRegs = false;
+      while (!R.empty() && R[0] != '{') {
+        size_t Open = R.find('(');
+        if (Open == StringRef::npos)
+          return Err(R.begin(), "expected 'key(value)' or '{'");
+        StringRef Key = R.substr(0, Open).trim();
+        size_t Close = R.find(')', Open);
+        if (Close == StringRef::npos)
+          return Err(R.begin() + Open, "expected ')'");
+        StringRef Val = R.slice(Open + 1, Close).trim();
+        if (Key.empty())
+          return Err(R.begin(), "expected an attribute name");
+        if (Key == "target") {
+          if (!Val.consume_front("\"") || !Val.consume_back("\""))
+            return Err(R.begin() + Open + 1, "expected a quoted target");
+          if (Val != "sm_86")
+            return Err(R.begin() + Open + 1,
+                       "unsupported target '" + Val + "', expected sm_86");
+          F->Target = Val.str();
+        } else if (Key == "regs") {
+          if (Val.getAsInteger(0, F->Regs) || F->Regs > 255)
+            return Err(R.begin() + Open + 1,
+                       "expected a register count 0..255, found '" + Val +
+                           "'");
+          SawRegs = true;
+        } else if (Key == "smem") {
+          if (Val.getAsInteger(0, F->SharedBytes))
+            return Err(R.begin() + Open + 1,
+                       "expected a byte count, found '" + Val + "'");
+        } else {
+          F->Attrs.emplace_back(Key.str(), Val.str());
+        }
+        R = R.drop_front(Close + 1).ltrim();
+      }
+      if (R != "{")
+        return Err(R.empty() ? L.end() : R.begin(),
+                   "expected '{' at the end of the sass.func line");
+      if (!SawRegs)
+        return Err(L.begin(), "sass.func @" + F->Name + " needs regs(N)");
+      Addr = 0;
+      continue;
+    }
+    if (L == "}") {
+      if (Error E = Finish())
+        return std::move(E);
+      F = nullptr;
+      continue;
+    }
+    if (L.startswith("piece ") || L == "piece") {
+      StringRef N = L.drop_front(5).trim();
+      if (N.empty() || !llvm::all_of(N, isIdentChar))
+        return Err(L.begin(), "expected a piece name");
+      if (F->getPiece(N))
+        return Err(N.begin(), "piece '" + N + "' defined twice");
+      if (!PendingLabel.empty())
+        return Err(PendingLabelLoc, "label ^" + PendingLabel +
+                                        " does not start an instruction");
+      F->addPiece(N).Loc = SMLoc::getFromPointer(L.begin());
+      continue;
+    }
+    if (L.startswith("^") && L.endswith(":")) {
+      StringRef N = L.drop_front().drop_back().trim();
+      if (N.empty() || !llvm::all_of(N, isIdentChar))
+        return Err(L.begin(), "expected a label name");
+      if (!PendingLabel.empty())
+        return Err(L.begin(), "two labels on one instruction");
+      if (Labels.count(N))
+        return Err(L.begin(), "label ^" + N + " defined twice");
+      Labels[N] = Addr;
+      PendingLabel = N.str();
+      PendingLabelLoc = L.begin();
+      continue;
+    }
+    if (F->Pieces.empty())
+      return Err(L.begin(), "expected 'piece NAME' before the first "
+                            "instruction");
+    PendingInstr PI;
+    size_t Semi = L.rfind(';');
+    if (Semi != StringRef::npos) {
+      PI.Text = L.substr(0, Semi).rtrim();
+      PI.Control = L.substr(Semi + 1).trim();
+      if (PI.Control.empty())
+        PI.Control = StringRef();
+    } else {
+      PI.Text = L;
+    }
+    PI.Label = PendingLabel;
+    PendingLabel.clear();
+    PI.Piece = F->Pieces.size() - 1;
+    PI.Addr = Addr;
+    Addr += 16;
+    Pending.push_back(PI);
+  }
+  if (F)
+    return Err(Buf.end(), "expected '}' at the end of sass.func @" + F->Name);
+  return std::move(M);
+}
+
+//===----------------------------------------------------------------------===//
+// Verifier
+//===----------------------------------------------------------------------===//
+
+Error verifyFunction(const Function &F, const SourceMgr &SM) {
+  auto At = [&](const MInstr &MI, const Piece &P, uint64_t A,
+                const Twine &Msg) -> Error {
+    if (MI.Loc.isValid())
+      return makeSourceError(SM, MI.Loc, Msg);
+    return makeError("@" + F.Name + ", piece " + P.Name + ", /*" +
+                     Twine::utohexstr(A) + "*/: " + Msg);
+  };
+  StringSet<> PieceNames, Labels;
+  for (const auto &P : F.Pieces) {
+    if (!PieceNames.insert(P.Name).second)
+      return makeError("@" + F.Name + ": piece '" + P.Name +
+                       "' defined twice");
+    for (const auto &MI : P.Instrs)
+      if (!MI.Label.empty() && !Labels.insert(MI.Label).second)
+        return makeError("@" + F.Name + ": label ^" + MI.Label +
+                         " defined twice");
+  }
+  uint64_t A = 0;
+  for (const auto &P : F.Pieces) {
+    for (const auto &MI : P.Instrs) {
+      if (Error E = sm86::verify(MI.I))
+        return At(MI, P, A, toString(std::move(E)));
+      for (const RegAccess &R : getRegAccesses(MI.I)) {
+        if (R.Kind != sm86::OperandKind::GPR)
+          continue;
+        if (R.Width > 1 && R.Reg % R.Width)
+          return At(MI, P, A,
+                    "register tuple R" + Twine(R.Reg) + " of " +
+                        Twine(R.Width) + " registers must be aligned to " +
+                        Twine(R.Width));
+        if (R.Reg + R.Width > F.Regs)
+          return At(MI, P, A,
+                    "register R" + Twine(R.Reg + R.Width - 1) +
+                        " is outside the function's regs(" + Twine(F.Regs) +
+                        ")");
+      }
+      if (MI.isBranch() && !Labels.count(MI.Target))
+        return At(MI, P, A, "branch to unknown label ^" + MI.Target);
+      A += 16;
+    }
+  }
+  return Error::success();
+}
+
+Error verifyModule(const Module &M, const SourceMgr &SM) {
+  for (const auto &F : M.Functions)
+    if (Error E = verifyFunction(F, SM))
+      return E;
+  return Error::success();
+}
+
+Expected<MInstr> makeInstr(StringRef Text, const sm86::Control &Ctrl) {
+  SourceMgr SM;
+  std::string T = Text.str();
+  std::string Target;
+  size_t Caret = T.find('^');
+  if (Caret != std::string::npos) {
+    size_t E = Caret + 1;
+    while (E < T.size() && isIdentChar(T[E]))
+      ++E;
+    Target = T.substr(Caret + 1, E - Caret - 1);
+    T = T.substr(0, Caret) + "0x10" + T.substr(E);
+  }
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(T, "<generated>"),
+                        SMLoc());
+  Expected<sm86::Instruction> I =
+      sm86::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM);
+  if (!I) {
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    handleAllErrors(I.takeError(), [&](const ErrorInfoBase &EI) {
+      EI.log(OS);
+    });
+    return makeError("cannot build instruction '" + Text + "': " + OS.str());
+  }
+  MInstr MI(*I);
+  uint8_t Reuse = MI.I.Ctrl.Reuse;
+  MI.I.Ctrl = Ctrl;
+  MI.I.Ctrl.Reuse |= Reuse;
+  MI.Target = Target;
+  return MI;
+}
+
+} // namespace mir
+
+//===----------------------------------------------------------------------===//
+// The "mir" level
+//===----------------------------------------------------------------------===//
+
+namespace mir {
+StringRef stripLineForLevel(StringRef L);
+}
+
+IRLevel createMachineIRLevel() {
+  IRLevel L;
+  L.Name = "mir";
+  L.Description = "machine IR: sm_86 SASS in named pieces (sass.func)";
+  L.Recognizes = [](StringRef Text) {
+    SmallVector<StringRef, 0> Lines;
+    Text.split(Lines, '\n');
+    for (StringRef Raw : Lines) {
+      StringRef Ln = mir::stripLineForLevel(Raw);
+      if (!Ln.empty())
+        return Ln.startswith("sass.func");
+    }
+    return false;
+  };
+  L.Parse = [](SourceMgr &SM,
+               unsigned BufferID) -> Expected<std::unique_ptr<IRUnit>> {
+    Expected<mir::Module> M = mir::parseModule(SM, BufferID);
+    if (!M)
+      return M.takeError();
+    return std::unique_ptr<IRUnit>(new mir::MachineUnit(std::move(*M)));
+  };
+  L.Print = [](const IRUnit &U, raw_ostream &OS) {
+    mir::printModule(static_cast<const mir::MachineUnit &>(U).M, OS);
+  };
+  L.Verify = [](const IRUnit &U, const SourceMgr &SM) {
+    return mir::verifyModule(static_cast<const mir::MachineUnit &>(U).M, SM);
+  };
+  return L;
+}
+
+} // namespace tp

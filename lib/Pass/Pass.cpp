@@ -1,0 +1,173 @@
+//===- Pass.cpp - Pass registry, pipeline parser and pass manager ---------===//
+
+#include "tp/Pass/Pass.h"
+#include "tp/Support/Diagnostics.h"
+
+using namespace llvm;
+
+namespace tp {
+
+IRUnit::~IRUnit() = default;
+Pass::~Pass() = default;
+
+StringRef Pass::getOption(StringRef Option) const {
+  auto It = Values.find(Option);
+  if (It != Values.end())
+    return It->second;
+  for (const PassOption &O : getOptions())
+    if (O.Name == Option)
+      return O.Default;
+  return "";
+}
+
+Expected<int64_t> Pass::getIntOption(StringRef Option) const {
+  StringRef V = getOption(Option);
+  int64_t I;
+  if (V.getAsInteger(0, I))
+    return makeError(Name + ": option '" + Option +
+                     "' expects an integer, found '" + V + "'");
+  return I;
+}
+
+Error Pass::parseOptions(StringRef Text) {
+  std::vector<PassOption> Declared = getOptions();
+  while (true) {
+    Text = Text.ltrim();
+    if (Text.empty())
+      return Error::success();
+    StringRef Item;
+    std::tie(Item, Text) = Text.split(' ');
+    StringRef Key, Value;
+    std::tie(Key, Value) = Item.split('=');
+    if (!Item.contains('='))
+      return makeError(Name + ": expected an option 'key=value', found '" +
+                       Item + "'");
+    bool Known = false;
+    for (const PassOption &O : Declared)
+      Known |= O.Name == Key;
+    if (!Known) {
+      std::string List;
+      for (const PassOption &O : Declared)
+        List += (List.empty() ? "" : ", ") + O.Name;
+      return makeError(Name + ": unknown option '" + Key + "'" +
+                       (List.empty() ? " (it takes none)"
+                                     : " (options: " + List + ")"));
+    }
+    Values[Key] = Value.str();
+  }
+}
+
+PassRegistry &PassRegistry::get() {
+  static PassRegistry R;
+  return R;
+}
+
+void PassRegistry::addLevel(IRLevel L) { Levels.push_back(std::move(L)); }
+
+void PassRegistry::addPass(PassInfo P) {
+  assert(!lookupPass(P.Name) && "pass registered twice");
+  Passes.push_back(std::move(P));
+}
+
+const PassInfo *PassRegistry::lookupPass(StringRef Name) const {
+  for (const PassInfo &P : Passes)
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+const IRLevel *PassRegistry::lookupLevel(StringRef Name) const {
+  for (const IRLevel &L : Levels)
+    if (L.Name == Name)
+      return &L;
+  return nullptr;
+}
+
+const IRLevel *PassRegistry::recognize(StringRef Text) const {
+  for (const IRLevel &L : Levels)
+    if (L.Recognizes && L.Recognizes(Text))
+      return &L;
+  return nullptr;
+}
+
+Expected<std::unique_ptr<Pass>>
+PassRegistry::createPass(StringRef Name, StringRef Options) const {
+  const PassInfo *Info = lookupPass(Name);
+  if (!Info)
+    return makeError("unknown pass '" + Name + "' (see --help)");
+  std::unique_ptr<Pass> P = Info->Create();
+  P->Name = Info->Name;
+  if (Error E = P->parseOptions(Options))
+    return E;
+  return P;
+}
+
+Expected<std::vector<std::unique_ptr<Pass>>> parsePipeline(StringRef Text) {
+  std::vector<std::unique_ptr<Pass>> Result;
+  size_t I = 0, N = Text.size();
+  while (I < N) {
+    size_t Start = I;
+    while (I < N && Text[I] != ',' && Text[I] != '{')
+      ++I;
+    StringRef Name = Text.slice(Start, I).trim();
+    StringRef Options;
+    if (I < N && Text[I] == '{') {
+      size_t Open = ++I;
+      while (I < N && Text[I] != '}')
+        ++I;
+      if (I == N)
+        return makeError("pipeline '" + Text + "': '{' of " + Name +
+                         " is not closed");
+      Options = Text.slice(Open, I);
+      ++I;
+      while (I < N && Text[I] == ' ')
+        ++I;
+      if (I < N && Text[I] != ',')
+        return makeError("pipeline '" + Text + "': expected ',' after '}'");
+    }
+    if (Name.empty())
+      return makeError("pipeline '" + Text + "': empty pass name");
+    auto P = PassRegistry::get().createPass(Name, Options);
+    if (!P)
+      return P.takeError();
+    Result.push_back(std::move(*P));
+    if (I < N)
+      ++I; // ','
+    if (I == N && Text.back() == ',')
+      return makeError("pipeline '" + Text + "': empty pass name");
+  }
+  return Result;
+}
+
+Error PassManager::run(std::unique_ptr<IRUnit> &IR, SourceMgr &SM) {
+  PassRegistry &R = PassRegistry::get();
+  auto Dump = [&](StringRef When, const Pass &P) {
+    DumpOS << "// *** IR Dump " << When << ' ' << P.getName() << " ***\n";
+    const IRLevel *L = R.lookupLevel(IR->getLevel());
+    L->Print(*IR, DumpOS);
+    DumpOS.flush();
+  };
+  for (const std::unique_ptr<Pass> &P : Passes) {
+    const PassInfo *Info = R.lookupPass(P->getName());
+    if (Info->InputLevel != IR->getLevel())
+      return makeError(P->getName() + " runs on " + Info->InputLevel +
+                       " IR, but the input is " + IR->getLevel() + " IR");
+    if (Opts.PrintBeforeAll || Opts.PrintBefore.count(P->getName()))
+      Dump("Before", *P);
+    PassContext Ctx{SM};
+    if (Error E = P->run(IR, Ctx))
+      return E;
+    if (Opts.VerifyEach) {
+      const IRLevel *L = R.lookupLevel(IR->getLevel());
+      if (Error E = L->Verify(*IR, SM))
+        return joinErrors(
+            makeError("the IR after " + P->getName() + " does not verify:"),
+            std::move(E));
+    }
+    if (Opts.PrintAfterAll || Opts.PrintAfter.count(P->getName()))
+      Dump("After", *P);
+  }
+  return Error::success();
+}
+
+} // namespace tp

@@ -1,0 +1,378 @@
+//===- Program.cpp - Cubin kernels decoded for the simulator --------------===//
+///
+/// \file
+/// Reads a kernel out of a cubin (through lib/Object) and decodes its code
+/// once: every word must decode to an sm86 form (sm86::decode) that has
+/// semantics in the dispatch table (getHandler); anything else is an error
+/// naming the address and the word.  Operand values are stored by td
+/// operand name (Field), the A/B/C sources of ALU forms are resolved from
+/// the form's source letters (`_rir` = register, immediate, register), and
+/// the registers each instruction reads and writes are listed for hazard
+/// mode.
+///
+//===----------------------------------------------------------------------===//
+#include "SimInternal.h"
+#include "tp/Object/CubinFile.h"
+#include "tp/Object/Module.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
+
+using namespace llvm;
+using namespace tp;
+using namespace tp::sim;
+
+static Expected<object::Module> readModule(ArrayRef<uint8_t> Bytes) {
+  auto F = object::readCubinFile(Bytes);
+  if (!F)
+    return F.takeError();
+  return object::interpretCubin(*F);
+}
+
+Expected<std::vector<std::string>>
+sim::listKernels(ArrayRef<uint8_t> Bytes) {
+  auto M = readModule(Bytes);
+  if (!M)
+    return M.takeError();
+  std::vector<std::string> Names;
+  for (const object::Kernel &K : M->Kernels)
+    Names.push_back(K.Name);
+  return Names;
+}
+
+Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
+                                      StringRef Name) {
+  auto M = readModule(Bytes);
+  if (!M)
+    return M.takeError();
+  const object::Kernel *Found = nullptr;
+  for (const object::Kernel &K : M->Kernels)
+    if (Name.empty() || K.Name == Name) {
+      if (Found && Name.empty())
+        return createStringError(inconvertibleErrorCode(),
+                                 "the cubin has several kernels; name one "
+                                 "with --kernel");
+      Found = &K;
+      if (!Name.empty())
+        break;
+    }
+  if (!Found)
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel named '%s' in the cubin",
+                             Name.str().c_str());
+  const object::TargetInfo *TI = object::getTargetInfo(M->SM);
+  if (!TI || M->SM != 86)
+    return createStringError(inconvertibleErrorCode(),
+                             "expected an sm_86 cubin, found sm_%u", M->SM);
+  KernelImage K;
+  K.Name = Found->Name;
+  K.Code = Found->Code;
+  for (const object::KernelParam &P : Found->Params)
+    K.Params.push_back({P.Offset, P.Size});
+  K.ParamBase = TI->ParamBase;
+  K.StaticSharedBytes = Found->SharedBytes;
+  K.RegCount = Found->RegCount;
+  K.SM = M->SM;
+  return K;
+}
+
+//===----------------------------------------------------------------------===//
+// Per-form tables, built once.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct FormTable {
+  /// Operand index -> Field (NumFields if the name is not one we use).
+  std::vector<std::vector<uint8_t>> FieldOf;
+  std::vector<Handler> Handlers;
+  std::vector<uint32_t> Aux, Aux2;
+  /// Source letters of ALU forms ("rir" -> 'i' for B, 'r' for C); 0 if none.
+  std::vector<std::array<char, 2>> Letters;
+};
+} // namespace
+
+static const FormTable &getFormTable() {
+  static FormTable T;
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    StringMap<uint8_t> Names;
+#define TP_SIM_NAME(N) Names[#N] = F_##N;
+    TP_SIM_FIELDS(TP_SIM_NAME)
+#undef TP_SIM_NAME
+    unsigned N = sm86::getNumOpcodes();
+    T.FieldOf.resize(N);
+    T.Handlers.resize(N);
+    T.Aux.resize(N);
+    T.Aux2.resize(N);
+    T.Letters.resize(N);
+    for (unsigned Op = 0; Op < N; ++Op) {
+      const sm86::InstrInfo &II = sm86::getInstrInfo(sm86::Opcode(Op));
+      for (unsigned I = 0; I < II.NumOperands; ++I) {
+        auto It = Names.find(II.Operands[I].Name);
+        T.FieldOf[Op].push_back(It == Names.end() ? uint8_t(NumFields)
+                                                  : It->second);
+      }
+      T.Handlers[Op] = getHandler(sm86::Opcode(Op), T.Aux[Op], T.Aux2[Op]);
+      // The last "_xyz" token of the name, when it is three source letters.
+      StringRef Name = II.Name;
+      SmallVector<StringRef, 8> Parts;
+      Name.split(Parts, '_');
+      T.Letters[Op] = {0, 0};
+      for (StringRef P : Parts)
+        if (P.size() == 3 && P.find_first_not_of("rciu") == StringRef::npos)
+          T.Letters[Op] = {P[1], P[2]};
+    }
+  });
+  return T;
+}
+
+static void setDefaults(int64_t *F) {
+  for (unsigned I = 0; I < NumFields; ++I)
+    F[I] = 0;
+  for (Field R : {F_Rd, F_Ra, F_Rb, F_Rc, F_Rs})
+    F[R] = 255;
+  for (Field U : {F_Ur, F_Ud, F_Urd, F_Ura, F_Urb, F_Urc})
+    F[U] = 63;
+  for (Field P : {F_Pu, F_Pv, F_Pp, F_Pq, F_Pe, F_Pc, F_Pa, F_Pb, F_Pl, F_UPu,
+                  F_UPv, F_UPp, F_UPq, F_UPr, F_Pd})
+    F[P] = 7;
+}
+
+/// Resolves one logical source of an ALU form from its letter.
+static Src resolveSrc(const DInst &D, char Letter, Field RegF, Field NegF,
+                      Field AbsF, bool HasReg, bool HasImm, bool HasCB,
+                      bool HasUR) {
+  Src S;
+  S.Neg = D.F[NegF] != 0;
+  S.Abs = D.F[AbsF] != 0;
+  switch (Letter) {
+  case 'r':
+    if (!HasReg)
+      return Src();
+    S.K = Src::KReg;
+    S.Reg = uint16_t(D.F[RegF]);
+    break;
+  case 'i':
+    if (!HasImm)
+      return Src();
+    S.K = Src::KImm;
+    S.Val = uint32_t(D.F[F_Imm]);
+    break;
+  case 'c':
+    if (!HasCB)
+      return Src();
+    S.K = Src::KCB;
+    S.Reg = uint16_t(D.F[F_Bank]);
+    S.Val = uint32_t(D.F[F_Off]);
+    break;
+  case 'u':
+    if (!HasUR)
+      return Src();
+    S.K = Src::KUR;
+    S.Reg = uint16_t(D.F[F_Ur]);
+    break;
+  default:
+    return Src();
+  }
+  return S;
+}
+
+static WClass writerClass(StringRef Sched) {
+  return StringSwitch<WClass>(Sched)
+      .Case("CoupledALU", WClass::Alu)
+      .Case("CS2RSched", WClass::Alu)
+      .Case("CoupledFMA", WClass::Fma)
+      .Case("IMADWide", WClass::Wide)
+      .Case("FP16ALU", WClass::Fp16)
+      .Case("MMA16816", WClass::Mma16816)
+      .Case("MMA1688", WClass::Mma1688)
+      .Case("UniformMove", WClass::UMov)
+      .Case("UniformALU", WClass::Udp)
+      .Default(WClass::Other);
+}
+
+static RClass readerClass(const sm86::SchedInfo &S) {
+  StringRef N = S.Name;
+  if (N == "CoupledFMA")
+    return RClass::Fma;
+  if (N == "IMADWide")
+    return RClass::Wide;
+  if (N.startswith("MMA"))
+    return RClass::Mma;
+  if (N == "UniformALU" || N == "UniformMove")
+    return RClass::Udp;
+  if (N.startswith("Mem"))
+    return RClass::Agu;
+  if (S.Variable)
+    return RClass::Dec;
+  return RClass::Alu;
+}
+
+void ProgramDeleter::operator()(Program *P) const { delete P; }
+size_t sim::getProgramSize(const Program &P) { return P.Insts.size(); }
+
+std::string Program::describe(size_t Idx) const {
+  std::string S;
+  raw_string_ostream OS(S);
+  const DInst &D = Insts[Idx];
+  OS << format("0x%04llx: ", (unsigned long long)D.Addr);
+  sm86::print(D.I, D.Addr, OS);
+  return OS.str();
+}
+
+Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
+  const FormTable &T = getFormTable();
+  ProgramPtr P(new Program);
+  P->Kernel = K;
+  if (K.Code.size() % 16)
+    return createStringError(inconvertibleErrorCode(),
+                             "kernel '%s': code size %zu is not a multiple "
+                             "of 16",
+                             K.Name.c_str(), K.Code.size());
+  size_t N = K.Code.size() / 16;
+  P->Insts.resize(N);
+  for (size_t Idx = 0; Idx < N; ++Idx) {
+    sm86::Word128 W;
+    memcpy(&W.Lo, &K.Code[Idx * 16], 8);
+    memcpy(&W.Hi, &K.Code[Idx * 16 + 8], 8);
+    uint64_t Addr = Idx * 16;
+    DInst &D = P->Insts[Idx];
+    D.Addr = Addr;
+    if (!sm86::decode(W, D.I))
+      return createStringError(
+          inconvertibleErrorCode(),
+          "kernel '%s' at 0x%04llx: unknown instruction (word 0x%016llx%016llx "
+          "decodes to no sm_86 form)",
+          K.Name.c_str(), (unsigned long long)Addr, (unsigned long long)W.Hi,
+          (unsigned long long)W.Lo);
+    const sm86::InstrInfo &II = sm86::getInstrInfo(D.I.Op);
+    D.Name = II.Name;
+    setDefaults(D.F);
+    bool Has[NumFields + 1] = {};
+    for (unsigned O = 0; O < II.NumOperands; ++O) {
+      uint8_t Fl = T.FieldOf[D.I.Op][O];
+      if (Fl < NumFields) {
+        D.F[Fl] = D.I.Ops[O];
+        Has[Fl] = true;
+        D.Has.set(Fl);
+      }
+      // Register uses for hazard mode.
+      const sm86::OperandInfo &OI = II.Operands[O];
+      int64_t V = D.I.Ops[O];
+      RegUse U{0, OI.Width, OI.IsDef,
+               bool((II.Sched.LateReadMask >> O) & 1)};
+      switch (OI.Kind) {
+      case sm86::OperandKind::GPR:
+      case sm86::OperandKind::MemBase:
+        if (V == 255)
+          continue;
+        U.First = uint16_t(HzGPR + V);
+        break;
+      case sm86::OperandKind::UGPR:
+      case sm86::OperandKind::MemUR:
+      case sm86::OperandKind::MemDesc:
+        if (V == 63)
+          continue;
+        U.First = uint16_t(HzUR + V);
+        break;
+      case sm86::OperandKind::Pred:
+        if (V == 7)
+          continue;
+        U.First = uint16_t(HzP + V);
+        break;
+      case sm86::OperandKind::UPred:
+        if (V == 7)
+          continue;
+        U.First = uint16_t(HzUP + V);
+        break;
+      default:
+        continue;
+      }
+      D.Uses.push_back(U);
+    }
+    D.UniformGuard = II.UniformGuard;
+    if (D.I.Guard != 7)
+      D.Uses.push_back(RegUse{uint16_t((D.UniformGuard ? HzUP : HzP) +
+                                       D.I.Guard),
+                              1, false, false});
+    // 64-bit memory addresses: the base register is a pair.
+    for (RegUse &U : D.Uses)
+      if (!U.Def && U.Count == 1 && U.First < HzUR &&
+          (U.First == D.F[F_Ra] && (Has[F_aw] ? D.F[F_aw] != 0
+                                              : (Has[F_e] && D.F[F_e]))))
+        U.Count = 2;
+    // ALU sources.
+    auto L = T.Letters[D.I.Op];
+    bool HasImm = Has[F_Imm], HasCB = Has[F_Bank] || Has[F_Off],
+         HasUR = Has[F_Ur];
+    if (Has[F_Ra]) {
+      D.A.K = Src::KReg;
+      D.A.Reg = uint16_t(D.F[F_Ra]);
+      D.A.Neg = D.F[F_na] != 0;
+      D.A.Abs = D.F[F_aa] != 0;
+    }
+    if (L[0]) {
+      D.B = resolveSrc(D, L[0], F_Rb, F_nb, F_ab, Has[F_Rb], HasImm, HasCB,
+                       HasUR);
+      D.C = resolveSrc(D, L[1], F_Rc, F_nc, F_ac, Has[F_Rc], HasImm, HasCB,
+                       HasUR);
+      // Forms whose register slot is not an operand (IMAD.MOV: A = B = RZ)
+      // read RZ.
+      if (D.B.K == Src::KNone && L[0] == 'r')
+        D.B.K = Src::KReg, D.B.Reg = 255;
+      if (D.C.K == Src::KNone && L[1] == 'r' && !Has[F_Rc]) {
+        D.C.K = Src::KReg;
+        D.C.Reg = 255;
+      }
+    } else {
+      if (Has[F_Rb]) {
+        D.B.K = Src::KReg;
+        D.B.Reg = uint16_t(D.F[F_Rb]);
+        D.B.Neg = D.F[F_nb] != 0;
+        D.B.Abs = D.F[F_ab] != 0;
+      } else if (HasImm) {
+        D.B.K = Src::KImm;
+        D.B.Val = uint32_t(D.F[F_Imm]);
+      }
+      if (Has[F_Rc]) {
+        D.C.K = Src::KReg;
+        D.C.Reg = uint16_t(D.F[F_Rc]);
+        D.C.Neg = D.F[F_nc] != 0;
+        D.C.Abs = D.F[F_ac] != 0;
+      }
+    }
+    D.Fn = T.Handlers[D.I.Op];
+    D.Aux = T.Aux[D.I.Op];
+    D.Aux2 = T.Aux2[D.I.Op];
+    if (!D.Fn)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "kernel '%s' at 0x%04llx: no semantics for instruction form %s "
+          "(%s)",
+          K.Name.c_str(), (unsigned long long)Addr, II.Name,
+          P->describe(Idx).c_str());
+    std::string Err = prepareInst(D);
+    if (!Err.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '%s' at 0x%04llx: %s (%s)",
+                               K.Name.c_str(), (unsigned long long)Addr,
+                               Err.c_str(), P->describe(Idx).c_str());
+    D.Variable = II.Sched.Variable;
+    D.WC = writerClass(II.Sched.Name);
+    D.RC = readerClass(II.Sched);
+    D.FixedLatency = II.Sched.Latency;
+    if (D.IsBranch) {
+      uint64_t Tgt = sm86::getBranchTarget(Addr, D.F[F_tgt]);
+      if (Tgt % 16 || Tgt / 16 >= N)
+        return createStringError(inconvertibleErrorCode(),
+                                 "kernel '%s' at 0x%04llx: branch target "
+                                 "0x%llx is outside the code",
+                                 K.Name.c_str(), (unsigned long long)Addr,
+                                 (unsigned long long)Tgt);
+      D.Target = int32_t(Tgt / 16);
+    }
+  }
+  return std::move(P);
+}

@@ -1,0 +1,111 @@
+//===- SimInternal.h - Decoded program and warp state of tp-sim -*- C++ -*-===//
+///
+/// \file
+/// Internal to lib/Sim.  A Program is the kernel's instructions decoded
+/// once into DInst records: the sm86::Instruction, the operand values by
+/// field name (Field), the resolved sources A/B/C, the handler chosen from
+/// the dispatch table, and what hazard mode needs (register uses and
+/// definitions, writer/reader latency classes).  Handlers run one
+/// instruction for one warp over a lane mask.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_LIB_SIM_SIMINTERNAL_H
+#define TP_LIB_SIM_SIMINTERNAL_H
+
+#include "tp/Sim/Simulator.h"
+#include "tp/Target/SM86/SM86.h"
+#include <bitset>
+#include <string>
+#include <vector>
+
+namespace tp {
+namespace sim {
+
+/// Operand fields by td operand name.  Absent fields keep their default
+/// (registers RZ/URZ, predicates PT, everything else 0).
+#define TP_SIM_FIELDS(X)                                                       \
+  X(Rd) X(Ra) X(Rb) X(Rc) X(Rs) X(Imm) X(Bank) X(Off) X(Ur) X(na) X(nb) X(nc)  \
+  X(aa) X(ab) X(ac) X(u) X(Pu) X(Pv) X(Pp) X(Ppn) X(Pq) X(Pqn) X(Pe) X(Pen)    \
+  X(Pc) X(Pcn) X(Pa) X(Pan) X(Pb) X(Pbn) X(Pl) X(lut) X(lut2) X(sh) X(cmp)     \
+  X(bop) X(mode) X(dir) X(wrap) X(type) X(hi) X(mask) X(e) X(aw) X(off)        \
+  X(sc) X(lay) X(soff) X(goff) X(sz) X(zf) X(sb) X(cnt) X(set) X(sr) X(rnd)    \
+  X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
+  X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
+  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale)
+
+enum Field : uint8_t {
+#define TP_SIM_ENUM(N) F_##N,
+  TP_SIM_FIELDS(TP_SIM_ENUM)
+#undef TP_SIM_ENUM
+      NumFields
+};
+
+/// A source operand resolved at decode time.
+struct Src {
+  enum Kind : uint8_t { KNone, KReg, KImm, KCB, KUR } K = KNone;
+  bool Neg = false;
+  bool Abs = false;
+  uint16_t Reg = 255; ///< GPR or UR number
+  uint32_t Val = 0;   ///< immediate bits, or constant-bank byte offset
+};
+
+/// Register name spaces in hazard mode: one index per architectural
+/// register.  GPR 0..254, UR 256..318, P 320..326, UP 328..334.
+enum : uint16_t { HzGPR = 0, HzUR = 256, HzP = 320, HzUP = 328, HzNum = 336 };
+
+/// One register (tuple) an instruction reads or writes.
+struct RegUse {
+  uint16_t First;  ///< hazard index of the first register
+  uint8_t Count;   ///< registers in the tuple
+  bool Def;        ///< written
+  bool Late;       ///< read after issue (SchedInfo::LateReadMask)
+};
+
+/// Latency classes of writers and readers (SASS_FACTS.md 2.2).
+enum class WClass : uint8_t { Alu, Fma, Wide, Fp16, Mma16816, Mma1688, UMov,
+                              Udp, Other };
+enum class RClass : uint8_t { Alu, Fma, Wide, Dec, Agu, Mma, Udp };
+
+struct Exec;
+struct DInst;
+using Handler = void (*)(Exec &X, const DInst &D, uint32_t Mask);
+
+struct DInst {
+  Handler Fn = nullptr;
+  sm86::Instruction I;
+  uint64_t Addr = 0;
+  int64_t F[NumFields];
+  std::bitset<NumFields> Has; ///< fields the form has as operands
+  Src A, B, C;
+  uint32_t Aux = 0;   ///< handler data (shift of IMAD.SHL, access size...)
+  uint32_t Aux2 = 0;
+  int32_t Target = -1; ///< branch target (instruction index)
+  bool IsBarrier = false, IsExit = false, IsBranch = false;
+  bool UniformGuard = false; ///< the guard is a UP (InstrInfo::UniformGuard)
+  // Hazard mode.
+  std::vector<RegUse> Uses;
+  bool Variable = false;
+  WClass WC = WClass::Other;
+  RClass RC = RClass::Alu;
+  uint8_t FixedLatency = 0;
+  const char *Name = "";
+};
+
+class Program {
+public:
+  KernelImage Kernel;
+  std::vector<DInst> Insts;
+  std::string describe(size_t Idx) const;
+};
+
+/// Builds the handler of each form once (name/mnemonic based); null for a
+/// form without semantics.
+Handler getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2);
+/// Fills the handler-specific parts of \p D (sources, Aux).  Returns an
+/// error text, or "" when the instruction is supported.
+std::string prepareInst(DInst &D);
+
+} // namespace sim
+} // namespace tp
+
+#endif // TP_LIB_SIM_SIMINTERNAL_H

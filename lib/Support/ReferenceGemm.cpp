@@ -1,0 +1,302 @@
+//===- ReferenceGemm.cpp - Inputs, reference and checks of a GEMM ---------===//
+///
+/// \file
+/// binary16 conversions, the deterministic input generator, the double
+/// precision reference product and the comparisons (ReferenceGemm.h).
+///
+/// Exactness of the reference: inputs are multiples of 2^-10 with magnitude
+/// at most 1, so each product is a multiple of 2^-20 of magnitude at most 1
+/// and every partial sum of K products is a multiple of 2^-20 below K.  Such
+/// numbers are exact in double (53-bit significand) while K < 2^33, and R
+/// adds one more exact term; so the reference is the exact product, whatever
+/// the summation order.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Support/ReferenceGemm.h"
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <unordered_set>
+
+using namespace llvm;
+
+namespace tp {
+
+uint32_t floatBits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, sizeof B);
+  return B;
+}
+
+float bitsToFloat(uint32_t Bits) {
+  float F;
+  std::memcpy(&F, &Bits, sizeof F);
+  return F;
+}
+
+uint16_t floatToHalf(float F) {
+  uint32_t X = floatBits(F);
+  uint16_t Sign = uint16_t((X >> 16) & 0x8000);
+  uint32_t Abs = X & 0x7fffffffu;
+  if (Abs >= 0x7f800000u) {
+    if (Abs == 0x7f800000u)
+      return Sign | 0x7c00;
+    // NaN: keep the top 10 payload bits, force the quiet bit so that a
+    // payload living only in the low bits cannot turn into infinity.
+    return Sign | 0x7c00 | 0x0200 | uint16_t((Abs >> 13) & 0x3ff);
+  }
+  // 65520 = 65504 + half an ulp: the tie rounds to the even neighbour, 2^16,
+  // which overflows.
+  if (Abs >= 0x477ff000u)
+    return Sign | 0x7c00;
+  if (Abs < 0x38800000u) {
+    // Below 2^-14: a subnormal half, a multiple of 2^-24.  At most 2^-25 (a
+    // tie with zero at exactly 2^-25) rounds to zero.
+    if (Abs <= 0x33000000u)
+      return Sign;
+    uint32_t Exp = Abs >> 23;
+    uint32_t Mant = (Abs & 0x7fffffu) | 0x800000u;
+    // value = Mant * 2^(Exp - 150) = (Mant >> Shift) * 2^-24 + remainder.
+    uint32_t Shift = 126 - Exp; // 14 .. 24 for Exp 102 .. 112
+    uint32_t H = Mant >> Shift;
+    uint32_t Rem = Mant & ((1u << Shift) - 1);
+    uint32_t Half = 1u << (Shift - 1);
+    if (Rem > Half || (Rem == Half && (H & 1)))
+      ++H; // may carry into the smallest normal, 0x0400: still right
+    return Sign | uint16_t(H);
+  }
+  // Normal: rebias the exponent (127 -> 15, i.e. subtract 112 << 23) and
+  // round the 13 dropped mantissa bits; a carry runs into the exponent.
+  uint32_t H = (Abs - 0x38000000u) >> 13;
+  uint32_t Rem = Abs & 0x1fffu;
+  if (Rem > 0x1000u || (Rem == 0x1000u && (H & 1)))
+    ++H;
+  return Sign | uint16_t(H);
+}
+
+float halfToFloat(uint16_t H) {
+  uint32_t Sign = uint32_t(H & 0x8000) << 16;
+  uint32_t Exp = (H >> 10) & 0x1f;
+  uint32_t Mant = H & 0x3ff;
+  if (Exp == 0x1f)
+    return bitsToFloat(Sign | 0x7f800000u | (Mant << 13));
+  if (Exp == 0) {
+    if (Mant == 0)
+      return bitsToFloat(Sign);
+    // Subnormal Mant * 2^-24: normalize.
+    uint32_t E = 113; // biased binary32 exponent of 2^-14
+    while (!(Mant & 0x400)) {
+      Mant <<= 1;
+      --E;
+    }
+    return bitsToFloat(Sign | (E << 23) | ((Mant & 0x3ff) << 13));
+  }
+  return bitsToFloat(Sign | ((Exp + 112) << 23) | (Mant << 13));
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// SplitMix64's finalizer (Steele, Lea, Flood, "Fast splittable
+/// pseudorandom number generators", 2014).
+uint64_t mix64(uint64_t Z) {
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+  return Z ^ (Z >> 31);
+}
+
+/// The integer k in [-1024, 1024] of element \p I; the value is k / 1024.
+int32_t randomStep(uint64_t Key, uint64_t I) {
+  uint64_t Z = mix64(Key + (I + 1) * 0x9e3779b97f4a7c15ull);
+  return int32_t(Z % 2049) - 1024;
+}
+
+uint64_t streamKey(uint64_t Seed, uint64_t Stream) {
+  return mix64(Seed * 0xd1b54a32d192ed03ull + Stream * 0x9e3779b97f4a7c15ull +
+               0x632be59bd9b4e019ull);
+}
+
+} // namespace
+
+void fillRandomHalves(MutableArrayRef<uint16_t> Out, uint64_t Seed,
+                      uint64_t Stream) {
+  uint64_t Key = streamKey(Seed, Stream);
+  for (uint64_t I = 0, E = Out.size(); I < E; ++I)
+    Out[I] = floatToHalf(float(randomStep(Key, I)) / 1024.0f);
+}
+
+void fillRandomFloats(MutableArrayRef<float> Out, uint64_t Seed,
+                      uint64_t Stream) {
+  uint64_t Key = streamKey(Seed, Stream);
+  for (uint64_t I = 0, E = Out.size(); I < E; ++I)
+    Out[I] = float(randomStep(Key, I)) / 1024.0f;
+}
+
+//===----------------------------------------------------------------------===//
+// Reference
+//===----------------------------------------------------------------------===//
+
+GemmProblem GemmProblem::fromManifest(const LaunchManifest &Man) {
+  GemmProblem P;
+  P.M = Man.M;
+  P.N = Man.N;
+  P.K = Man.K;
+  P.LayoutA = Man.LayoutA;
+  P.LayoutB = Man.LayoutB;
+  P.Residual = Man.Residual;
+  return P;
+}
+
+void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
+                   ArrayRef<uint16_t> B, ArrayRef<float> R,
+                   std::vector<double> &C) {
+  assert(A.size() == P.elementsA() && B.size() == P.elementsB() &&
+         "operand sizes do not match the problem");
+  assert((!P.Residual || R.size() == P.elementsC()) && "R has the wrong size");
+  const uint64_t M = P.M, N = P.N, K = P.K;
+  // Decode once into A as M x K and B as K x N, both row-major, so that the
+  // inner loop is C(i, j0..j1) += A(i, k) * B(k, j0..j1) on contiguous rows.
+  std::vector<double> Ad(M * K), Bd(K * N);
+  for (uint64_t I = 0; I < M; ++I)
+    for (uint64_t Kk = 0; Kk < K; ++Kk)
+      Ad[I * K + Kk] = halfToFloat(A[P.indexA(I, Kk)]);
+  for (uint64_t Kk = 0; Kk < K; ++Kk)
+    for (uint64_t J = 0; J < N; ++J)
+      Bd[Kk * N + J] = halfToFloat(B[P.indexB(Kk, J)]);
+
+  C.assign(M * N, 0.0);
+  if (P.Residual)
+    for (uint64_t I = 0; I < M * N; ++I)
+      C[I] = R[I];
+  // Column blocks keep a K x JBlock panel of B (256 KiB at K = 128) hot in
+  // cache while every row of A streams past it.
+  const uint64_t JBlock = 256;
+  for (uint64_t J0 = 0; J0 < N; J0 += JBlock) {
+    const uint64_t JN = std::min(JBlock, N - J0);
+    for (uint64_t I = 0; I < M; ++I) {
+      double *Row = &C[I * N + J0];
+      const double *ARow = &Ad[I * K];
+      for (uint64_t Kk = 0; Kk < K; ++Kk) {
+        const double Av = ARow[Kk];
+        if (Av == 0.0)
+          continue;
+        const double *BRow = &Bd[Kk * N + J0];
+        for (uint64_t J = 0; J < JN; ++J)
+          Row[J] += Av * BRow[J];
+      }
+    }
+  }
+}
+
+double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
+                        ArrayRef<uint16_t> B, ArrayRef<float> R, uint64_t I,
+                        uint64_t J) {
+  double Sum = P.Residual ? double(R[I * P.N + J]) : 0.0;
+  for (uint64_t Kk = 0; Kk < P.K; ++Kk)
+    Sum += double(halfToFloat(A[P.indexA(I, Kk)])) *
+           double(halfToFloat(B[P.indexB(Kk, J)]));
+  return Sum;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Accumulator {
+  GemmErrors E;
+  double DiffSq = 0, RefSq = 0;
+
+  void add(float C, double Ref, uint64_t Index) {
+    ++E.Compared;
+    if (floatBits(C) == PoisonBits) {
+      ++E.Unwritten;
+      E.FirstBad = std::min(E.FirstBad, Index);
+      return;
+    }
+    if (!std::isfinite(C)) {
+      ++E.NonFinite;
+      E.FirstBad = std::min(E.FirstBad, Index);
+      return;
+    }
+    double D = std::fabs(double(C) - Ref);
+    DiffSq += D * D;
+    RefSq += Ref * Ref;
+    if (D > E.MaxAbsError) {
+      E.MaxAbsError = D;
+      E.MaxIndex = Index;
+    }
+  }
+
+  GemmErrors finish() {
+    // An all-zero reference makes the relative error meaningless: report
+    // the absolute norm then (zero when C is zero too).
+    E.RelFrobenius = RefSq > 0 ? std::sqrt(DiffSq / RefSq) : std::sqrt(DiffSq);
+    return E;
+  }
+};
+
+} // namespace
+
+GemmErrors compareGemm(ArrayRef<float> C, ArrayRef<double> Ref) {
+  assert(C.size() == Ref.size() && "C and the reference differ in size");
+  Accumulator Acc;
+  for (uint64_t I = 0, E = C.size(); I < E; ++I)
+    Acc.add(C[I], Ref[I], I);
+  return Acc.finish();
+}
+
+GemmErrors compareGemmAt(ArrayRef<float> C, ArrayRef<uint64_t> Indices,
+                         ArrayRef<double> Ref) {
+  assert(Indices.size() == Ref.size() && "one reference value per index");
+  Accumulator Acc;
+  for (uint64_t I = 0, E = Indices.size(); I < E; ++I) {
+    assert(Indices[I] < C.size() && "sample index out of range");
+    Acc.add(C[Indices[I]], Ref[I], Indices[I]);
+  }
+  return Acc.finish();
+}
+
+uint64_t countPoisoned(ArrayRef<float> C, uint64_t &First) {
+  uint64_t Count = 0;
+  First = UINT64_MAX;
+  for (uint64_t I = 0, E = C.size(); I < E; ++I)
+    if (floatBits(C[I]) == PoisonBits) {
+      if (!Count)
+        First = I;
+      ++Count;
+    }
+  return Count;
+}
+
+std::vector<uint64_t> sampleIndices(uint64_t M, uint64_t N, uint64_t Count,
+                                    uint64_t Seed) {
+  const uint64_t Total = M * N;
+  std::vector<uint64_t> Out;
+  if (Count >= Total) {
+    for (uint64_t I = 0; I < Total; ++I)
+      Out.push_back(I);
+    return Out;
+  }
+  std::unordered_set<uint64_t> Seen;
+  auto Add = [&](uint64_t I) {
+    if (Out.size() < Count && Seen.insert(I).second)
+      Out.push_back(I);
+  };
+  Add(0);
+  Add(N - 1);
+  Add((M - 1) * N);
+  Add(Total - 1);
+  uint64_t Key = streamKey(Seed, 0x5a5a);
+  for (uint64_t I = 0; Out.size() < Count; ++I)
+    Add(mix64(Key + (I + 1) * 0x9e3779b97f4a7c15ull) % Total);
+  return Out;
+}
+
+} // namespace tp

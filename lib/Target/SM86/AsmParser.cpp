@@ -1,0 +1,755 @@
+//===- AsmParser.cpp - nvdisasm text -> Instruction ------------------------===//
+///
+/// \file
+/// Parses one instruction by matching the text against the generated
+/// templates of every form of its mnemonic (the matcher tables), with
+/// backtracking over modifier spellings (a modifier may spell as "", so
+/// ".WIDE.U32.X" is tried against every combination) and over address
+/// components that may be left out (`[R2]` for `[R2+0x0]`, `[0x10]` for
+/// `[RZ+0x10]`).  The first form that matches the whole text wins.
+///
+/// Grammar (nvdisasm's):
+///   instruction ::= ['@' ['!'] pred] mnemonic{'.'modifier} operands [';']
+///   operand     ::= R<n> | RZ | UR<n> | URZ | P<n> | PT | UP<n> | UPT
+///                 | ['-']0x<hex> | float | c[<bank>][<offset>]
+///                 | '[' component {'+' component} ']' | desc[URx][...]
+///                 | register '.reuse'
+///
+/// Every value is range-checked against its field; a value that does not
+/// fit is an error, never truncated.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FloatFormat.h"
+#include "SM86Tables.h"
+#include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace sm86 {
+using namespace detail;
+
+bool operandFits(const OperandInfo &OI, int64_t V); // Encoder.cpp
+int64_t defaultValue(const OperandInfo &OI);        // AsmPrinter.cpp
+
+namespace {
+
+bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+
+class Matcher {
+public:
+  Matcher(Instruction &I, uint64_t Addr) : I(I), Addr(Addr) {}
+
+  bool matchForm(unsigned Form, const char *S, const char *SE) {
+    II = &InstrInfos[Form];
+    I.Op = Opcode(Form);
+    I.Ops.fill(0);
+    I.Ctrl.Reuse = 0;
+    Assigned = 0;
+    const char *T = Templates[Form];
+    TStart = T;
+    return match(T, T + std::strlen(T), S, SE, /*Top=*/true);
+  }
+
+  const char *FailPos = nullptr;
+  std::string FailMsg;
+  const char *HardPos = nullptr;
+  std::string HardMsg;
+
+private:
+  Instruction &I;
+  uint64_t Addr;
+  const InstrInfo *II = nullptr;
+  const char *TStart = nullptr;
+  uint32_t Assigned = 0;
+
+  void fail(const char *P, const Twine &Msg) {
+    if (!FailPos || P > FailPos) {
+      FailPos = P;
+      FailMsg = Msg.str();
+    }
+  }
+  void hardFail(const char *P, const Twine &Msg) {
+    if (!HardPos || P >= HardPos) {
+      HardPos = P;
+      HardMsg = Msg.str();
+    }
+  }
+
+  static const char *skipSpaces(const char *S, const char *SE) {
+    while (S < SE && (*S == ' ' || *S == '\t'))
+      ++S;
+    return S;
+  }
+
+  /// Parses an unsigned decimal or 0x-hex number; returns the end or null.
+  static const char *parseNumber(const char *S, const char *SE, uint64_t &V,
+                                 bool &Overflow) {
+    V = 0;
+    Overflow = false;
+    const char *P = S;
+    if (SE - P > 2 && P[0] == '0' && (P[1] == 'x' || P[1] == 'X')) {
+      P += 2;
+      const char *B = P;
+      while (P < SE && isHexDigit(*P)) {
+        if (V >> 60)
+          Overflow = true;
+        V = V * 16 + hexDigitValue(*P);
+        ++P;
+      }
+      return P == B ? nullptr : P;
+    }
+    const char *B = P;
+    while (P < SE && isDigit(*P)) {
+      if (V > (~uint64_t(0)) / 10 - 10)
+        Overflow = true;
+      V = V * 10 + (*P - '0');
+      ++P;
+    }
+    return P == B ? nullptr : P;
+  }
+
+  /// Register "<Prefix><n>" or "<Prefix>Z"/"<Prefix>T"; returns end or null.
+  const char *parseReg(const char *S, const char *SE, StringRef Prefix,
+                       char ZChar, unsigned Max, int64_t ZVal, int64_t &V,
+                       StringRef What) {
+    StringRef Txt(S, SE - S);
+    if (!Txt.startswith(Prefix)) {
+      fail(S, "expected " + What);
+      return nullptr;
+    }
+    const char *P = S + Prefix.size();
+    if (P < SE && *P == ZChar && (P + 1 == SE || !isIdentChar(P[1]))) {
+      V = ZVal;
+      return P + 1;
+    }
+    uint64_t N;
+    bool Ov;
+    const char *E = parseNumber(P, SE, N, Ov);
+    if (!E || (E < SE && isIdentChar(*E) && *E != '_')) {
+      fail(S, "expected " + What);
+      return nullptr;
+    }
+    if (Ov || N > Max) {
+      hardFail(S, What + " number " + Twine(N) + " out of range (0.." +
+                      Twine(Max) + ")");
+      return nullptr;
+    }
+    V = int64_t(N);
+    return E;
+  }
+
+  /// Integer with optional sign, range-checked for operand \p OI.
+  const char *parseInt(const char *S, const char *SE, const OperandInfo &OI,
+                       int64_t &V) {
+    const char *P = S;
+    bool Neg = false;
+    if (P < SE && (*P == '-' || *P == '+')) {
+      Neg = *P == '-';
+      ++P;
+    }
+    uint64_t N;
+    bool Ov;
+    const char *E = parseNumber(P, SE, N, Ov);
+    if (!E || (E < SE && isIdentChar(*E))) {
+      fail(S, "expected an immediate");
+      return nullptr;
+    }
+    unsigned Bits = OI.Bits;
+    auto OutOfRange = [&]() {
+      hardFail(S, "immediate " + StringRef(S, E - S) + " does not fit in " +
+                      Twine(Bits) + (OI.Signed ? " signed" : "") + " bits");
+      return nullptr;
+    };
+    if (Ov)
+      return OutOfRange();
+    if (Bits >= 64)
+      Bits = 63;
+    if (Neg) {
+      if (!OI.Signed || N > (uint64_t(1) << (Bits - 1)))
+        return OutOfRange();
+      V = -int64_t(N);
+    } else {
+      // A 32-bit signed immediate may also be spelled as its unsigned bit
+      // pattern (0xffffffff for -0x1); narrower signed fields (offsets)
+      // take only their signed range.
+      bool Wrap = OI.Signed && OI.Kind == OperandKind::Imm && Bits >= 32;
+      if (N >= (uint64_t(1) << (OI.Signed && !Wrap ? Bits - 1 : Bits)))
+        return OutOfRange();
+      V = int64_t(N);
+      if (OI.Signed && N >= (uint64_t(1) << (Bits - 1)))
+        V = int64_t(N) - int64_t(uint64_t(1) << Bits);
+    }
+    return E;
+  }
+
+  /// Parses operand \p K at S; returns the end or null.
+  const char *parseOperand(unsigned K, const char *S, const char *SE) {
+    const OperandInfo &OI = II->Operands[K];
+    int64_t V = 0;
+    const char *E = nullptr;
+    switch (OI.Kind) {
+    case OperandKind::GPR:
+    case OperandKind::MemBase:
+      E = parseReg(S, SE, "R", 'Z', 254, 255, V, "register R");
+      if (E && OI.Width > 1 && V != 255 && V % OI.Width) {
+        hardFail(S, "expected a register tuple of " + Twine(unsigned(OI.Width)) +
+                        " aligned to " + Twine(unsigned(OI.Width)) +
+                        ", found R" + Twine(V));
+        return nullptr;
+      }
+      if (E && V != 255 && V + OI.Width - 1 > 254) {
+        hardFail(S, "register tuple R" + Twine(V) + " runs past R254");
+        return nullptr;
+      }
+      if (E && OI.ReuseSlot >= 0 && StringRef(E, SE - E).startswith(".reuse")) {
+        I.Ctrl.Reuse |= 1 << OI.ReuseSlot;
+        E += 6;
+      }
+      break;
+    case OperandKind::UGPR:
+    case OperandKind::MemUR:
+    case OperandKind::MemDesc:
+      E = parseReg(S, SE, "UR", 'Z', 62, 63, V, "uniform register UR");
+      break;
+    case OperandKind::Pred:
+      E = parseReg(S, SE, "P", 'T', 6, 7, V, "predicate P");
+      break;
+    case OperandKind::UPred:
+      E = parseReg(S, SE, "UP", 'T', 6, 7, V, "uniform predicate UP");
+      break;
+    case OperandKind::Imm:
+    case OperandKind::CBankIndex:
+    case OperandKind::CBankOffset:
+    case OperandKind::MemOffset:
+      E = parseInt(S, SE, OI, V);
+      break;
+    case OperandKind::FImm: {
+      uint32_t B;
+      size_t N = parseFloat32(StringRef(S, SE - S), B);
+      if (!N) {
+        fail(S, "expected a float immediate");
+        return nullptr;
+      }
+      V = B;
+      E = S + N;
+      break;
+    }
+    case OperandKind::BImm:
+    case OperandKind::HImm: {
+      uint32_t B0, B1;
+      size_t N0 = parseFloat32(StringRef(S, SE - S), B0);
+      if (!N0) {
+        fail(S, "expected an f16 immediate");
+        return nullptr;
+      }
+      const char *P = skipSpaces(S + N0, SE);
+      if (P >= SE || *P != ',') {
+        fail(P, "expected ','");
+        return nullptr;
+      }
+      P = skipSpaces(P + 1, SE);
+      size_t N1 = parseFloat32(StringRef(P, SE - P), B1);
+      if (!N1) {
+        fail(P, "expected an f16 immediate");
+        return nullptr;
+      }
+      if (OI.Kind == OperandKind::HImm)
+        V = (int64_t(floatToHalf(B0)) << 16) | floatToHalf(B1); // high first
+      else
+        V = (int64_t(floatToBF16(B0)) << 16) | floatToBF16(B1);
+      E = P + N1;
+      break;
+    }
+    case OperandKind::BranchTarget: {
+      uint64_t T;
+      bool Ov;
+      E = parseNumber(S, SE, T, Ov);
+      if (!E) {
+        fail(S, "expected a branch target address");
+        return nullptr;
+      }
+      if (Ov || (int64_t(T) - int64_t(Addr)) % 4) {
+        hardFail(S, "branch target is not a multiple of 4 bytes");
+        return nullptr;
+      }
+      V = getBranchOffset(Addr, T);
+      if (!operandFits(OI, V)) {
+        hardFail(S, "branch target out of range");
+        return nullptr;
+      }
+      break;
+    }
+    case OperandKind::SBIndex:
+      E = parseReg(S, SE, "SB", '\0', 5, 0, V, "scoreboard SB");
+      break;
+    case OperandKind::SBMask: {
+      if (S >= SE || *S != '{') {
+        fail(S, "expected '{'");
+        return nullptr;
+      }
+      const char *P = S + 1;
+      while (P < SE && *P != '}') {
+        P = skipSpaces(P, SE);
+        if (P < SE && isDigit(*P) && *P <= '5') {
+          V |= int64_t(1) << (*P - '0');
+          ++P;
+        } else if (P < SE && *P == ',') {
+          ++P;
+        } else if (P < SE && *P != '}') {
+          hardFail(P, "expected a scoreboard number 0..5");
+          return nullptr;
+        }
+      }
+      if (P >= SE) {
+        fail(P, "expected '}'");
+        return nullptr;
+      }
+      E = P + 1;
+      break;
+    }
+    case OperandKind::SReg:
+    case OperandKind::Modifier:
+      llvm_unreachable("handled by the matcher");
+    }
+    if (!E)
+      return nullptr;
+    if (!operandFits(OI, V)) {
+      hardFail(S, Twine("value does not fit operand ") + OI.Name);
+      return nullptr;
+    }
+    I.Ops[K] = V;
+    return E;
+  }
+
+  static uint16_t floatToBF16(uint32_t FB) {
+    // Round to nearest even on the top 16 bits (NaN stays NaN).
+    if ((FB & 0x7fffffffu) > 0x7f800000u)
+      return uint16_t((FB >> 16) | 0x40);
+    uint32_t R = FB + 0x7fff + ((FB >> 16) & 1);
+    return uint16_t(R >> 16);
+  }
+
+  static uint16_t floatToHalf(uint32_t FB) {
+    // Round-to-nearest-even conversion of an f32 to f16 bits.
+    uint32_t S = (FB >> 16) & 0x8000;
+    int E = int((FB >> 23) & 0xff) - 127 + 15;
+    uint32_t M = FB & 0x7fffff;
+    if (((FB >> 23) & 0xff) == 0xff)
+      return uint16_t(S | 0x7c00 | (M ? 0x200 : 0));
+    if (E >= 31)
+      return uint16_t(S | 0x7c00);
+    if (E <= 0) {
+      if (E < -10)
+        return uint16_t(S);
+      M |= 0x800000;
+      unsigned Shift = 14 - E;
+      uint32_t H = M >> Shift;
+      uint32_t Rem = M & ((1u << Shift) - 1), Half = 1u << (Shift - 1);
+      if (Rem > Half || (Rem == Half && (H & 1)))
+        ++H;
+      return uint16_t(S | H);
+    }
+    uint32_t H = (uint32_t(E) << 10) | (M >> 13);
+    uint32_t Rem = M & 0x1fff;
+    if (Rem > 0x1000 || (Rem == 0x1000 && (H & 1)))
+      ++H;
+    return uint16_t(S | H);
+  }
+
+  /// Sets the operands of address component [T, TE) to their defaults;
+  /// false if the component cannot be left out.
+  bool setComponentDefault(const char *T, const char *TE) {
+    bool First = true;
+    for (const char *P = T; P < TE; ++P) {
+      if (*P != '$')
+        continue;
+      unsigned K = P[1] - 'a';
+      ++P;
+      const OperandInfo &OI = II->Operands[K];
+      if (First) {
+        if (!OI.Optional)
+          return false;
+        I.Ops[K] = defaultValue(OI);
+        First = false;
+        continue;
+      }
+      if (OI.Kind != OperandKind::Modifier)
+        return false;
+      const ModTableRef &MT = ModTables[OI.ModTable];
+      bool Found = false;
+      for (unsigned M = MT.Begin; M < MT.Begin + MT.Count; ++M)
+        if (!*ModEntries[M].Name) {
+          I.Ops[K] = ModEntries[M].Value;
+          Found = true;
+          break;
+        }
+      if (!Found)
+        return false;
+    }
+    return !First;
+  }
+
+  bool matchGroup(const char *const (*Comp)[2], unsigned NC, unsigned CI,
+                  const std::vector<std::pair<const char *, const char *>> &Parts,
+                  unsigned PJ) {
+    if (CI == NC)
+      return PJ == Parts.size();
+    uint32_t SavedA = Assigned;
+    uint8_t SavedR = I.Ctrl.Reuse;
+    if (PJ < Parts.size() &&
+        match(Comp[CI][0], Comp[CI][1], Parts[PJ].first, Parts[PJ].second,
+              false) &&
+        matchGroup(Comp, NC, CI + 1, Parts, PJ + 1))
+      return true;
+    Assigned = SavedA;
+    I.Ctrl.Reuse = SavedR;
+    if (setComponentDefault(Comp[CI][0], Comp[CI][1]) &&
+        matchGroup(Comp, NC, CI + 1, Parts, PJ))
+      return true;
+    return false;
+  }
+
+  bool match(const char *T, const char *TE, const char *S, const char *SE,
+             bool Top) {
+    while (T < TE) {
+      char C = *T;
+      if (C == ' ') {
+        S = skipSpaces(S, SE);
+        ++T;
+        continue;
+      }
+      if (C == ',') {
+        S = skipSpaces(S, SE);
+        if (S >= SE || *S != ',') {
+          fail(S, "expected ','");
+          return false;
+        }
+        ++S;
+        ++T;
+        continue;
+      }
+      if (C == '$') {
+        unsigned K = T[1] - 'a';
+        const OperandInfo &OI = II->Operands[K];
+        if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) {
+          const ModTableRef &MT = ModTables[OI.ModTable];
+          bool Again = (Assigned >> K) & 1;
+          for (unsigned M = MT.Begin; M < MT.Begin + MT.Count; ++M) {
+            const ModEntry &ME = ModEntries[M];
+            if (Again && ME.Value != I.Ops[K])
+              continue;
+            size_t L = std::strlen(ME.Name);
+            if (size_t(SE - S) < L || std::memcmp(S, ME.Name, L) != 0)
+              continue;
+            // A spelling ending in a letter must not stop inside a word.
+            if (L && isIdentChar(ME.Name[L - 1]) && S + L < SE &&
+                isIdentChar(S[L]) && OI.Kind == OperandKind::SReg)
+              continue;
+            uint32_t SavedA = Assigned;
+            uint8_t SavedR = I.Ctrl.Reuse;
+            int64_t SavedV = I.Ops[K];
+            I.Ops[K] = ME.Value;
+            Assigned |= 1u << K;
+            size_t Skip = L;
+            // `|R6|.reuse`: a closing modifier right after a register may be
+            // followed by that register's reuse suffix.
+            if (Again && L && T - 2 >= TStart && T[-2] == '$') {
+              const OperandInfo &PO = II->Operands[T[-1] - 'a'];
+              if (PO.Kind == OperandKind::GPR && PO.ReuseSlot >= 0 &&
+                  StringRef(S + L, SE - S - L).startswith(".reuse")) {
+                I.Ctrl.Reuse |= 1 << PO.ReuseSlot;
+                Skip += 6;
+              }
+            }
+            if (match(T + 2, TE, S + Skip, SE, Top))
+              return true;
+            Assigned = SavedA;
+            I.Ctrl.Reuse = SavedR;
+            I.Ops[K] = SavedV;
+          }
+          if (OI.Kind == OperandKind::SReg)
+            fail(S, "expected a special register name");
+          else
+            fail(S, "unexpected '" +
+                        StringRef(S, std::min<size_t>(SE - S, 12)) + "'");
+          return false;
+        }
+        S = skipSpaces(S, SE);
+        bool Again = (Assigned >> K) & 1;
+        int64_t Prev = I.Ops[K];
+        const char *E = parseOperand(K, S, SE);
+        if (!E)
+          return false;
+        if (Again && I.Ops[K] != Prev) {
+          // An operand printed twice must be spelled the same both times.
+          fail(S, "expected the same operand as before");
+          return false;
+        }
+        Assigned |= 1u << K;
+        S = E;
+        T += 2;
+        continue;
+      }
+      if (C == '^') {
+        // The register after an operand parsed before.
+        unsigned K = T[1] - 'a';
+        int64_t Saved = I.Ops[K];
+        S = skipSpaces(S, SE);
+        const char *E = parseOperand(K, S, SE);
+        int64_t Got = I.Ops[K];
+        I.Ops[K] = Saved;
+        if (!E)
+          return false;
+        if (Got != Saved + 1) {
+          fail(S, "expected the register after the one named before");
+          return false;
+        }
+        S = E;
+        T += 2;
+        continue;
+      }
+      if (C == '<') {
+        const char *GE = T + 1;
+        while (GE < TE && *GE != '>')
+          ++GE;
+        const char *Comp[8][2];
+        unsigned NC = 0;
+        const char *CS = T + 1;
+        for (const char *P = CS;; ++P) {
+          if (P == GE || *P == '+') {
+            if (NC < 8) {
+              Comp[NC][0] = CS;
+              Comp[NC][1] = P;
+              ++NC;
+            }
+            CS = P + 1;
+            if (P == GE)
+              break;
+          } else if (*P == '$' || *P == '^') {
+            ++P;
+          }
+        }
+        S = skipSpaces(S, SE);
+        if (S >= SE || *S != '[') {
+          fail(S, "expected '['");
+          return false;
+        }
+        const char *RB = S + 1;
+        while (RB < SE && *RB != ']')
+          ++RB;
+        if (RB >= SE) {
+          fail(RB, "expected ']'");
+          return false;
+        }
+        std::vector<std::pair<const char *, const char *>> Parts;
+        const char *PS = S + 1;
+        for (const char *P = PS;; ++P) {
+          if (P == RB || *P == '+') {
+            const char *A = skipSpaces(PS, P), *B = P;
+            while (B > A && (B[-1] == ' ' || B[-1] == '\t'))
+              --B;
+            Parts.push_back({A, B});
+            PS = P + 1;
+            if (P == RB)
+              break;
+          }
+        }
+        if (!matchGroup(Comp, NC, 0, Parts, 0)) {
+          fail(S, "invalid address");
+          return false;
+        }
+        S = RB + 1;
+        T = GE < TE ? GE + 1 : GE;
+        continue;
+      }
+      if (S >= SE || *S != C) {
+        fail(S, Twine("expected '") + StringRef(T, 1) + "'");
+        return false;
+      }
+      ++S;
+      ++T;
+    }
+    if (Top) {
+      S = skipSpaces(S, SE);
+      if (S < SE && *S == ';')
+        S = skipSpaces(S + 1, SE);
+    }
+    if (S != SE) {
+      fail(S, "unexpected '" + StringRef(S, std::min<size_t>(SE - S, 12)) +
+                  "'");
+      return false;
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+Expected<Instruction> parse(StringRef Text, uint64_t Addr,
+                            const SourceMgr &SM) {
+  Instruction I;
+  const char *S = Text.begin(), *SE = Text.end();
+  while (S < SE && isSpace(*S))
+    ++S;
+  while (SE > S && isSpace(SE[-1]))
+    --SE;
+  auto Err = [&](const char *P, const Twine &Msg) {
+    return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
+  };
+  bool UGuard = false;
+  const char *GuardPos = nullptr;
+  if (S < SE && *S == '@') {
+    const char *P = S + 1;
+    if (P < SE && *P == '!') {
+      I.GuardNeg = true;
+      ++P;
+    }
+    GuardPos = P;
+    if (P < SE && *P == 'U') {
+      UGuard = true;
+      ++P;
+    }
+    if (P < SE && *P == 'P' && P + 1 < SE && P[1] == 'T') {
+      I.Guard = 7;
+      P += 2;
+    } else if (P + 1 < SE && *P == 'P' && isDigit(P[1]) &&
+               (P + 2 == SE || !isAlnum(P[2]))) {
+      if (P[1] > '6')
+        return Err(P, "predicate number out of range (P0..P6, PT)");
+      I.Guard = P[1] - '0';
+      P += 2;
+    } else {
+      return Err(P, "expected a guard predicate (P0..P6, PT)");
+    }
+    if (P < SE && !isSpace(*P))
+      return Err(P, "expected a blank after the guard predicate");
+    while (P < SE && isSpace(*P))
+      ++P;
+    S = P;
+  }
+  const char *ME = S;
+  while (ME < SE && isIdentChar(*ME))
+    ++ME;
+  StringRef Mn(S, ME - S);
+  if (Mn.empty())
+    return Err(S, "expected an instruction mnemonic");
+  const MnemonicEntry *B = Mnemonics, *E = Mnemonics + NumMnemonics;
+  const MnemonicEntry *It = std::lower_bound(
+      B, E, Mn, [](const MnemonicEntry &M, StringRef N) {
+        return StringRef(M.Mnemonic) < N;
+      });
+  if (It == E || Mn != It->Mnemonic)
+    return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
+  Matcher M(I, Addr);
+  bool GuardKindMismatch = false;
+  for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
+    if (GuardPos && InstrInfos[MatchList[K]].UniformGuard != UGuard) {
+      GuardKindMismatch = true;
+      continue;
+    }
+    if (M.matchForm(MatchList[K], S, SE))
+      return I;
+  }
+  if (GuardKindMismatch && !M.FailPos && !M.HardPos)
+    return Err(GuardPos, UGuard ? "this instruction takes a predicate guard "
+                                  "(@Px), not a uniform one"
+                                : "this instruction takes a uniform "
+                                  "predicate guard (@UPx)");
+  if (M.HardPos)
+    return Err(M.HardPos, M.HardMsg);
+  const char *MnEnd = ME;
+  while (MnEnd < SE && !isSpace(*MnEnd))
+    ++MnEnd;
+  if (M.FailPos && M.FailPos < MnEnd)
+    return Err(ME, "invalid modifiers '" +
+                              StringRef(ME, MnEnd - ME) + "' for " + Mn);
+  if (M.FailPos)
+    return Err(M.FailPos, M.FailMsg);
+  return Err(S, "invalid instruction");
+}
+
+} // namespace sm86
+} // namespace tp
+
+namespace tp {
+namespace sm86 {
+
+Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
+  Control C;
+  auto Err = [&](const char *P, const Twine &Msg) {
+    return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
+  };
+  StringRef T = Text.trim();
+  if (!T.startswith("{") || !T.endswith("}"))
+    return Err(T.begin(), "expected a control clause '{...}'");
+  const char *P = T.begin() + 1, *E = T.end() - 1;
+  auto Num = [&](const char *&Q, unsigned &V) {
+    const char *B = Q;
+    V = 0;
+    while (Q < E && isDigit(*Q)) {
+      V = V * 10 + (*Q - '0');
+      if (V > 1000)
+        V = 1000;
+      ++Q;
+    }
+    return Q != B;
+  };
+  while (P < E) {
+    if (isSpace(*P)) {
+      ++P;
+      continue;
+    }
+    const char *W = P;
+    while (P < E && (isAlpha(*P)))
+      ++P;
+    StringRef Key(W, P - W);
+    if (Key == "yield") {
+      C.Yield = true;
+      continue;
+    }
+    if (P >= E || *P != '=')
+      return Err(W, "expected stall=, yield, wr=, rd=, wait= or reuse=");
+    ++P;
+    const char *VP = P;
+    unsigned V;
+    if (Key == "stall") {
+      if (!Num(P, V))
+        return Err(VP, "expected a number");
+      if (V > 15)
+        return Err(VP, "stall " + Twine(V) + " exceeds 15");
+      C.Stall = V;
+    } else if (Key == "wr" || Key == "rd") {
+      if (!Num(P, V))
+        return Err(VP, "expected a scoreboard number");
+      if (V > 5 && V != 7)
+        return Err(VP, "scoreboard " + Twine(V) + " is not 0..5 (or 7, none)");
+      (Key == "wr" ? C.WrSB : C.RdSB) = V;
+    } else if (Key == "wait") {
+      do {
+        const char *Q = P;
+        if (!Num(P, V))
+          return Err(Q, "expected a scoreboard number");
+        if (V > 5)
+          return Err(Q, "scoreboard " + Twine(V) + " is not 0..5");
+        C.WaitMask |= 1 << V;
+      } while (P < E && *P == ',' && ++P);
+    } else if (Key == "reuse") {
+      do {
+        if (P >= E || *P < 'a' || *P > 'd')
+          return Err(P, "expected a reuse slot a..d");
+        C.Reuse |= 1 << (*P - 'a');
+        ++P;
+      } while (P < E && *P == ',' && ++P);
+    } else {
+      return Err(W, "unknown control field '" + Key + "'");
+    }
+  }
+  return C;
+}
+
+} // namespace sm86
+} // namespace tp

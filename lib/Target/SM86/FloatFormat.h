@@ -1,0 +1,99 @@
+//===- FloatFormat.h - nvdisasm's spelling of float immediates -*- C++ -*-===//
+///
+/// \file
+/// nvdisasm prints a 32-bit float immediate like C's "%.20g" of its value
+/// ("1", "-112.5", "1.1641532182693481445e-10"), except that magnitudes of
+/// 2^31 and more use "%.20e" ("4.29494272000000000000e+09",
+/// "1.84467440737095516160e+19", while 16777216 stays an integer: every
+/// such spelling in the reference TSVs), and infinities as "+INF "
+/// and "-INF " (with a trailing blank, as in the reference TSVs:
+/// `FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT`).  NaNs as "+QNAN "/"-QNAN ".
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_LIB_TARGET_SM86_FLOATFORMAT_H
+#define TP_LIB_TARGET_SM86_FLOATFORMAT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace tp {
+namespace sm86 {
+
+inline float bitsToFloat(uint32_t B) {
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
+}
+inline uint32_t floatToBits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
+}
+
+inline void printFloat32(llvm::raw_ostream &OS, uint32_t Bits) {
+  float F = bitsToFloat(Bits);
+  bool Neg = Bits >> 31;
+  if (std::isinf(F)) {
+    OS << (Neg ? "-INF " : "+INF ");
+    return;
+  }
+  if (std::isnan(F)) {
+    OS << (Neg ? "-QNAN " : "+QNAN ");
+    return;
+  }
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf),
+                std::fabs(double(F)) >= 2147483648.0 ? "%.20e" : "%.20g",
+                double(F));
+  OS << Buf;
+}
+
+/// Half precision: printed through its float value the same way.
+inline float halfToFloat(uint16_t H) {
+  unsigned S = H >> 15, E = (H >> 10) & 31, M = H & 1023;
+  float V;
+  if (E == 0)
+    V = std::ldexp(float(M), -24);
+  else if (E == 31)
+    V = M ? NAN : INFINITY;
+  else
+    V = std::ldexp(float(M | 1024), int(E) - 25);
+  return S ? -V : V;
+}
+
+inline void printHalf(llvm::raw_ostream &OS, uint16_t H) {
+  printFloat32(OS, floatToBits(halfToFloat(H)));
+}
+
+/// Parses a float spelling at the start of \p S; returns the number of
+/// characters consumed (0 if none) and the bits in \p Bits.
+inline size_t parseFloat32(llvm::StringRef S, uint32_t &Bits) {
+  for (const char *Sp : {"+INF", "-INF", "+QNAN", "-QNAN"})
+    if (S.startswith(Sp)) {
+      bool Neg = Sp[0] == '-';
+      Bits = (Sp[1] == 'I' ? 0x7f800000u : 0x7fc00000u) | (Neg ? 0x80000000u : 0);
+      return std::strlen(Sp);
+    }
+  std::string Tmp = S.take_while([](char C) {
+    return std::isdigit((unsigned char)C) || C == '.' || C == '-' ||
+           C == '+' || C == 'e' || C == 'E';
+  }).str();
+  if (Tmp.empty())
+    return 0;
+  char *End = nullptr;
+  double D = std::strtod(Tmp.c_str(), &End);
+  size_t N = End - Tmp.c_str();
+  if (N == 0)
+    return 0;
+  Bits = floatToBits(float(D));
+  return N;
+}
+
+} // namespace sm86
+} // namespace tp
+
+#endif

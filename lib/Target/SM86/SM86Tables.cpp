@@ -1,0 +1,83 @@
+//===- SM86Tables.cpp - The generated tables and the info queries ---------===//
+///
+/// \file
+/// Instantiates the tables tp-tblgen generated from td/ and answers the
+/// static queries of SM86.h (form info, names, spellings).
+///
+//===----------------------------------------------------------------------===//
+
+#include "SM86Tables.h"
+#include <cstring>
+
+namespace tp {
+namespace sm86 {
+namespace detail {
+
+#define GET_SM86_INSTR_INFO
+#include "tp/Target/SM86/SM86GenInstrInfo.inc"
+#define GET_SM86_ENCODER
+#include "tp/Target/SM86/SM86GenEncoder.inc"
+#define GET_SM86_DECODER
+#include "tp/Target/SM86/SM86GenDecoder.inc"
+#define GET_SM86_ASM_PRINTER
+#include "tp/Target/SM86/SM86GenAsmPrinter.inc"
+#define GET_SM86_ASM_MATCHER
+#include "tp/Target/SM86/SM86GenAsmMatcher.inc"
+#define GET_SM86_LATENCY
+#include "tp/Target/SM86/SM86GenLatency.inc"
+
+const FieldRef *const SpecialFields = &OperandFields[FirstSpecialField];
+
+const char *modifierName(const OperandInfo &OI, int64_t V) {
+  const ModTableRef &T = ModTables[OI.ModTable];
+  for (unsigned I = T.Begin, E = T.Begin + T.Count; I != E; ++I)
+    if (ModEntries[I].Value == V)
+      return ModEntries[I].Name;
+  return nullptr;
+}
+
+} // namespace detail
+
+using namespace detail;
+
+unsigned getNumOpcodes() { return NUM_OPCODES; }
+
+const InstrInfo &getInstrInfo(Opcode Op) { return InstrInfos[Op]; }
+
+bool lookupOpcode(llvm::StringRef Name, Opcode &Op) {
+  unsigned Lo = 0, Hi = NUM_OPCODES;
+  while (Lo < Hi) {
+    unsigned Mid = (Lo + Hi) / 2;
+    llvm::StringRef N = InstrInfos[OpcodesByName[Mid]].Name;
+    if (N < Name)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  if (Lo < NUM_OPCODES && Name == InstrInfos[OpcodesByName[Lo]].Name) {
+    Op = Opcode(OpcodesByName[Lo]);
+    return true;
+  }
+  return false;
+}
+
+bool isSupportedMnemonic(llvm::StringRef Mn) {
+  for (unsigned I = 0; I < NumMnemonics; ++I)
+    if (Mn == Mnemonics[I].Mnemonic)
+      return true;
+  return false;
+}
+
+llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value) {
+  const InstrInfo &II = InstrInfos[Op];
+  if (OpIdx >= II.NumOperands)
+    return "";
+  const OperandInfo &OI = II.Operands[OpIdx];
+  if (OI.Kind != OperandKind::Modifier && OI.Kind != OperandKind::SReg)
+    return "";
+  const char *N = modifierName(OI, Value);
+  return N ? N : "";
+}
+
+} // namespace sm86
+} // namespace tp

@@ -1,0 +1,161 @@
+//===- SM86Tables.h - The generated tables (private) ------------*- C++ -*-===//
+///
+/// \file
+/// Declarations of the tables tp-tblgen generates from td/ (defined in
+/// SM86Tables.cpp, which includes the .inc files), and small helpers shared
+/// by the encoder, decoder, printer and parser.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_LIB_TARGET_SM86_SM86TABLES_H
+#define TP_LIB_TARGET_SM86_SM86TABLES_H
+
+#include "tp/Target/SM86/SM86.h"
+
+namespace tp {
+namespace sm86 {
+namespace detail {
+
+/// A run of \c Width bits: field bits [FieldBit, FieldBit+Width) live at
+/// word bits [InstBit, InstBit+Width).
+struct FieldSeg {
+  uint8_t InstBit, FieldBit, Width;
+};
+/// The segments of one field: Segs[Begin .. Begin+Count).
+struct FieldRef {
+  uint16_t Begin, Count;
+  uint8_t Xor; ///< the field holds value ^ Xor
+};
+struct ModEntry {
+  int64_t Value;
+  const char *Name;
+};
+struct ModTableRef {
+  uint16_t Begin, Count;
+  uint64_t Valid; ///< bit v: value v (< 64) has a spelling
+};
+struct MnemonicEntry {
+  const char *Mnemonic;
+  uint16_t Begin, Count;
+};
+struct SchedClassDesc {
+  const char *Name;
+  bool Variable;
+  uint8_t Latency;
+  const char *LateRead;
+};
+
+extern const ModEntry ModEntries[];
+extern const ModTableRef ModTables[];
+extern const OperandInfo OperandInfos[];
+extern const InstrInfo InstrInfos[];
+extern const uint16_t OpcodesByName[];
+extern const FieldSeg Segs[];
+extern const FieldRef OperandFields[];
+/// Decoder dispatch: the opcode's bucket, then a key gathered from up to 6
+/// bits every form of the opcode fixes, then a short candidate list.
+struct DecodeBucket {
+  uint16_t SubBase;
+  uint8_t NumKeyBits;
+  uint8_t KeyBits[6];
+};
+extern const uint16_t DecodeList[];
+extern const uint16_t DecodeSubBegin[];
+extern const DecodeBucket DecodeBuckets[];
+extern const uint8_t DecodeBucketOf[4096];
+extern const char *const Templates[];
+extern const uint16_t MatchList[];
+extern const MnemonicEntry Mnemonics[];
+extern const unsigned NumMnemonics;
+extern const SchedClassDesc SchedClassDescs[];
+extern const uint8_t FormSchedClass[];
+
+/// Index of the guard, guard-negate and control fields in OperandFields.
+enum SpecialField : unsigned {
+  SF_Guard,
+  SF_GuardNeg,
+  SF_Stall,
+  SF_Yield,
+  SF_WrSB,
+  SF_RdSB,
+  SF_WaitMask,
+  SF_Reuse
+};
+extern const FieldRef *const SpecialFields;
+inline const FieldRef &specialField(SpecialField F) { return SpecialFields[F]; }
+
+/// Index of operand 0 of \p Op in OperandInfos / OperandFields.
+inline unsigned operandBase(Opcode Op) {
+  return unsigned(InstrInfos[Op].Operands - OperandInfos);
+}
+
+inline uint64_t extractSeg(const Word128 &W, const FieldSeg &S) {
+  // One 128-bit shift: no branch on which half the segment lives in.
+  unsigned __int128 V = ((unsigned __int128)W.Hi << 64) | W.Lo;
+  uint64_t Part = uint64_t(V >> S.InstBit);
+  if (S.Width < 64)
+    Part &= (uint64_t(1) << S.Width) - 1;
+  return Part << S.FieldBit;
+}
+
+inline uint64_t extractField(const Word128 &W, const FieldRef &F) {
+  const FieldSeg *S = &Segs[F.Begin];
+  uint64_t V = extractSeg(W, S[0]);
+  for (unsigned I = 1; I < F.Count; ++I)
+    V |= extractSeg(W, S[I]);
+  return V ^ F.Xor;
+}
+
+inline void insertBits(uint64_t &Word, unsigned Bit, unsigned Width,
+                       uint64_t V) {
+  uint64_t M = (Width < 64 ? (uint64_t(1) << Width) - 1 : ~uint64_t(0))
+               << Bit;
+  Word = (Word & ~M) | ((V << Bit) & M);
+}
+
+inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
+  V ^= F.Xor;
+  for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
+    const FieldSeg &S = Segs[I];
+    uint64_t Part = V >> S.FieldBit;
+    if (S.Width < 64)
+      Part &= (uint64_t(1) << S.Width) - 1;
+    unsigned B = S.InstBit;
+    if (B >= 64) {
+      insertBits(W.Hi, B - 64, S.Width, Part);
+    } else if (B + S.Width <= 64) {
+      insertBits(W.Lo, B, S.Width, Part);
+    } else {
+      unsigned LoW = 64 - B;
+      insertBits(W.Lo, B, LoW, Part);
+      insertBits(W.Hi, 0, S.Width - LoW, Part >> LoW);
+    }
+  }
+}
+
+/// Spelling table lookup; nullptr if \p V has no spelling.
+const char *modifierName(const OperandInfo &OI, int64_t V);
+
+/// Whether \p V has a spelling in \p OI's table (fast path of
+/// modifierName for the decoder).
+inline bool hasSpelling(const OperandInfo &OI, int64_t V) {
+  if (V >= 0 && V < 64)
+    return (ModTables[OI.ModTable].Valid >> V) & 1;
+  return modifierName(OI, V) != nullptr;
+}
+
+inline Control controlOf(const Word128 &W) {
+  Control C;
+  C.Stall = extractField(W, specialField(SF_Stall));
+  C.Yield = extractField(W, specialField(SF_Yield)) == 0;
+  C.WrSB = extractField(W, specialField(SF_WrSB));
+  C.RdSB = extractField(W, specialField(SF_RdSB));
+  C.WaitMask = extractField(W, specialField(SF_WaitMask));
+  C.Reuse = extractField(W, specialField(SF_Reuse));
+  return C;
+}
+
+} // namespace detail
+} // namespace sm86
+} // namespace tp
+
+#endif

@@ -1,0 +1,172 @@
+//===- IR.cpp - Tile IR data structures and printer -----------------------===//
+
+#include "tp/TileIR/TileIR.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace tile {
+
+void Value::print(raw_ostream &OS) const {
+  switch (K) {
+  case Int:
+    OS << I;
+    return;
+  case Word:
+    OS << S;
+    return;
+  case Ref:
+    OS << '%' << S;
+    return;
+  case Symbol:
+    OS << '@' << S;
+    return;
+  case String:
+    OS << '"' << S << '"';
+    return;
+  case List:
+    OS << '[';
+    for (size_t J = 0; J < Elems.size(); ++J) {
+      if (J)
+        OS << ", ";
+      Elems[J].print(OS);
+    }
+    OS << ']';
+    return;
+  }
+}
+
+const Attr *Op::getAttr(StringRef Key) const {
+  for (const Attr &A : Attrs)
+    if (A.Key == Key)
+      return &A;
+  return nullptr;
+}
+
+Attr *Op::getAttr(StringRef Key) {
+  for (Attr &A : Attrs)
+    if (A.Key == Key)
+      return &A;
+  return nullptr;
+}
+
+Optional<int64_t> Op::getInt(StringRef Key) const {
+  const Attr *A = getAttr(Key);
+  if (!A || !A->Val.isInt())
+    return None;
+  return A->Val.I;
+}
+
+StringRef Op::getWord(StringRef Key) const {
+  const Attr *A = getAttr(Key);
+  if (!A || !A->Val.isWord())
+    return "";
+  return A->Val.S;
+}
+
+Op &Op::set(StringRef Key, Value V) {
+  if (!V.Loc.isValid())
+    V.Loc = Loc;
+  if (Attr *A = getAttr(Key)) {
+    A->Val = std::move(V);
+    return *this;
+  }
+  Attrs.push_back(Attr{Key.str(), std::move(V), Loc});
+  return *this;
+}
+
+void Op::removeAttr(StringRef Key) {
+  Attrs.erase(std::remove_if(Attrs.begin(), Attrs.end(),
+                             [&](const Attr &A) { return A.Key == Key; }),
+              Attrs.end());
+}
+
+Op *Op::find(StringRef N) {
+  for (Op &O : Body)
+    if (O.Name == N)
+      return &O;
+  return nullptr;
+}
+
+const Op *Op::find(StringRef N) const {
+  for (const Op &O : Body)
+    if (O.Name == N)
+      return &O;
+  return nullptr;
+}
+
+Optional<int64_t> Kernel::getInt(StringRef Key) const {
+  for (const Attr &A : Attrs)
+    if (A.Key == Key && A.Val.isInt())
+      return A.Val.I;
+  return None;
+}
+
+StringRef Kernel::getWord(StringRef Key) const {
+  for (const Attr &A : Attrs)
+    if (A.Key == Key && A.Val.isWord())
+      return A.Val.S;
+  return "";
+}
+
+Op *Kernel::getMatmul() {
+  for (Op &O : Body)
+    if (O.Name == "tp.matmul")
+      return &O;
+  return nullptr;
+}
+
+const Op *Kernel::getMatmul() const {
+  return const_cast<Kernel *>(this)->getMatmul();
+}
+
+static void printAttrs(const std::vector<Attr> &Attrs, raw_ostream &OS) {
+  for (const Attr &A : Attrs) {
+    OS << ' ' << A.Key << '=';
+    A.Val.print(OS);
+  }
+}
+
+void printOp(const Op &O, raw_ostream &OS, unsigned Indent) {
+  OS.indent(Indent);
+  if (!O.Result.empty())
+    OS << '%' << O.Result << " = ";
+  OS << O.Name;
+  for (size_t I = 0; I < O.Operands.size(); ++I) {
+    OS << (I ? ", " : " ");
+    O.Operands[I].print(OS);
+  }
+  printAttrs(O.Attrs, OS);
+  if (!O.Type.empty())
+    OS << " : " << O.Type;
+  if (O.HasRegion) {
+    OS << " {\n";
+    for (const Op &C : O.Body)
+      printOp(C, OS, Indent + 2);
+    OS.indent(Indent) << '}';
+  }
+  OS << '\n';
+}
+
+void printModule(const Module &M, raw_ostream &OS) {
+  for (size_t I = 0; I < M.Kernels.size(); ++I) {
+    const Kernel &K = M.Kernels[I];
+    if (I)
+      OS << '\n';
+    OS << "tp.kernel @" << K.Name << '(';
+    for (size_t J = 0; J < K.Params.size(); ++J) {
+      if (J)
+        OS << ", ";
+      OS << '%' << K.Params[J].Name << ": ptr<" << K.Params[J].Elem << '>';
+    }
+    OS << ')';
+    printAttrs(K.Attrs, OS);
+    OS << " {\n";
+    for (const Op &O : K.Body)
+      printOp(O, OS, 2);
+    OS << "}\n";
+  }
+}
+
+} // namespace tile
+} // namespace tp

@@ -1,0 +1,516 @@
+//===- Verifier.cpp - Tile IR verifier ------------------------------------===//
+///
+/// \file
+/// Checks, in order: the kernel header (target, parameters), the one
+/// tp.matmul and its problem, then every op of its region against the
+/// schema below (where it may appear, its attributes and operands), that
+/// values are defined once and before use, and that the numbers the tile
+/// passes derived (tp.block, tp.grid, ... tp.pipeline) agree with tp.tile.
+/// Each failure is one located error.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Support/Diagnostics.h"
+#include "tp/TileIR/TileOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace tile {
+
+Problem getProblem(const Kernel &K) {
+  const Op *MM = K.getMatmul();
+  Problem P;
+  P.M = *MM->getInt("m");
+  P.N = *MM->getInt("n");
+  P.K = *MM->getInt("k");
+  P.A = *parseLayout(MM->getWord("a"));
+  P.B = *parseLayout(MM->getWord("b"));
+  P.Residual = MM->Operands.size() == 4;
+  return P;
+}
+
+TileParams getTileOp(const Op &T) {
+  return TileParams{*T.getInt("warps_m"), *T.getInt("warps_n"),
+                    *T.getInt("m_tiles"), *T.getInt("n_tiles"),
+                    *T.getInt("stages")};
+}
+
+int64_t getSharedLimit(const Kernel &K) {
+  if (auto L = K.getInt("shared_limit"))
+    return *L;
+  return SharedCapacity;
+}
+
+std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
+                              SMLoc Loc) {
+  std::vector<Op> Ops;
+  Op Tile("tp.tile", Loc);
+  if (!tileName(T).empty())
+    Tile.setWord("name", tileName(T));
+  Tile.setInt("warps_m", T.WarpsM)
+      .setInt("warps_n", T.WarpsN)
+      .setInt("m_tiles", T.MTiles)
+      .setInt("n_tiles", T.NTiles)
+      .setInt("stages", T.Stages);
+  Ops.push_back(Tile);
+  Op Grid("tp.grid", Loc);
+  Grid.setInt("x", T.blockN() ? P.N / T.blockN() : 0)
+      .setInt("y", T.blockM() ? P.M / T.blockM() : 0)
+      .setInt("threads", T.threads());
+  Ops.push_back(Grid);
+  Op Block("tp.block", Loc);
+  Block.setInt("m", T.blockM()).setInt("n", T.blockN()).setInt("warps",
+                                                               T.warps());
+  Ops.push_back(Block);
+  Op Warp("tp.warp", Loc);
+  Warp.setInt("m", T.warpM()).setInt("n", T.warpN()).setWord("mma",
+                                                             "m16n8k16");
+  Ops.push_back(Warp);
+  Op Chunks("tp.chunks", Loc);
+  Chunks.setInt("a", T.chunksA()).setInt("b", T.chunksB()).setInt("bytes", 16);
+  Ops.push_back(Chunks);
+  Op Shared("tp.shared", Loc);
+  Shared.setInt("bytes", T.sharedBytes())
+      .setInt("stage_bytes", T.stageBytes())
+      .setInt("a_offset", 0)
+      .setInt("b_offset", T.tileBytesA());
+  Ops.push_back(Shared);
+  Op Regs("tp.registers", Loc);
+  Regs.setInt("count", T.registers());
+  Ops.push_back(Regs);
+  return Ops;
+}
+
+Op makePipelineOp(const Problem &P, const TileParams &T, SMLoc Loc) {
+  Op Pipe("tp.pipeline", Loc);
+  int64_t Iter = P.K / (32 * T.Stages);
+  Pipe.setInt("stages", T.Stages)
+      .setInt("ahead", T.Stages - 1)
+      .setInt("wait", T.Stages - 2)
+      .setInt("steps", P.K / 32)
+      .setInt("iterations", Iter > 0 ? Iter - 1 : 0);
+  return Pipe;
+}
+
+namespace {
+
+/// Where an op may appear and what it carries.  Attribute lists are
+/// space-separated names; ":w" marks a word, ":r" a value reference,
+/// ":v" any value, otherwise a natural number.
+struct Schema {
+  const char *Name;
+  const char *Parents;
+  const char *Required;
+  const char *Optional;
+  int MinOperands, MaxOperands;
+  bool Region, Result;
+};
+
+const Schema Schemas[] = {
+    {"tp.matmul", "kernel", "m n k a:w b:w", "tile:v", 3, 4, true, false},
+    {"tp.tile", "tp.matmul", "warps_m warps_n m_tiles n_tiles stages",
+     "name:w", 0, 0, false, false},
+    {"tp.grid", "tp.matmul", "x y threads", "", 0, 0, false, false},
+    {"tp.block", "tp.matmul", "m n warps", "", 0, 0, false, false},
+    {"tp.warp", "tp.matmul", "m n mma:w", "", 0, 0, false, false},
+    {"tp.chunks", "tp.matmul", "a b bytes", "", 0, 0, false, false},
+    {"tp.shared", "tp.matmul", "bytes stage_bytes a_offset b_offset", "", 0,
+     0, false, false},
+    {"tp.registers", "tp.matmul", "count", "", 0, 0, false, false},
+    {"tp.pipeline", "tp.matmul", "stages ahead wait steps iterations", "", 0,
+     0, false, false},
+    {"tp.addresses", "tp.matmul", "", "", 0, 0, true, false},
+    {"tp.prologue", "tp.matmul", "", "", 0, 0, true, false},
+    {"tp.loop", "tp.matmul", "iterations", "", 0, 0, true, false},
+    {"tp.tail", "tp.matmul", "", "", 0, 0, true, false},
+    {"tp.step", "tp.loop tp.tail", "stage", "step", 0, 0, true, false},
+    {"tp.copy", "tp.prologue tp.step", "stage", "step ahead", 0, 0, true,
+     false},
+    {"tp.commit", "tp.prologue tp.step", "", "", 0, 0, false, false},
+    {"tp.wait_groups", "tp.step tp.tail", "max", "", 0, 0, false, false},
+    {"tp.barrier", "tp.step", "", "", 0, 0, false, false},
+    {"tp.products", "tp.step", "stage", "", 0, 0, true, false},
+    {"tp.epilogue", "tp.tail", "pairs", "", 1, 2, true, false},
+    {"tp.ldgsts", "tp.copy", "operand:w chunk smem_offset k_step_bytes", "",
+     3, 3, false, false},
+    {"tp.ldsm", "tp.products", "operand:w kk index smem_offset shape:w", "",
+     1, 1, false, false},
+    {"tp.mma", "tp.products", "kk mt nt", "", 0, 0, false, false},
+    {"tp.stg", "tp.epilogue", "pair mt nt half offset", "", 1, 1, false,
+     false},
+    {"sreg", "tp.addresses", "", "", 1, 1, false, true},
+    {"add", "tp.addresses", "", "", 2, 2, false, true},
+    {"mul", "tp.addresses", "", "", 2, 2, false, true},
+    {"mad", "tp.addresses", "", "", 3, 3, false, true},
+    {"shr", "tp.addresses", "", "", 2, 2, false, true},
+    {"and", "tp.addresses", "", "", 2, 2, false, true},
+    {"xor", "tp.addresses", "", "", 2, 2, false, true},
+};
+
+const Schema *lookupSchema(StringRef Name) {
+  for (const Schema &S : Schemas)
+    if (Name == S.Name)
+      return &S;
+  return nullptr;
+}
+
+bool listed(StringRef List, StringRef Word) {
+  SmallVector<StringRef, 8> Parts;
+  List.split(Parts, ' ', -1, false);
+  for (StringRef P : Parts)
+    if (P == Word)
+      return true;
+  return false;
+}
+
+class Verifier {
+public:
+  Verifier(const SourceMgr &SM) : SM(SM) {}
+
+  Error verify(const Module &M) {
+    for (const Kernel &K : M.Kernels)
+      if (Error E = verifyKernel(K))
+        return E;
+    return Error::success();
+  }
+
+private:
+  const SourceMgr &SM;
+  StringSet<> Defined;
+  Optional<Problem> Prob;
+  Optional<TileParams> Tile;
+  bool InLoop = false;
+
+  Error err(SMLoc Loc, const Twine &Msg) {
+    return makeSourceError(SM, Loc, Msg);
+  }
+
+  Error verifyKernel(const Kernel &K) {
+    Defined.clear();
+    Prob.reset();
+    bool HasTarget = false;
+    for (const Attr &A : K.Attrs) {
+      if (A.Key == "target") {
+        HasTarget = true;
+        if (!A.Val.isWord() || A.Val.S != "sm_86")
+          return err(A.Val.Loc, "unsupported target: expected sm_86");
+      } else if (A.Key == "shared_limit" || A.Key == "sms") {
+        if (!A.Val.isInt() || A.Val.I < 1)
+          return err(A.Val.Loc, "attribute '" + A.Key +
+                                    "' expects a positive integer");
+      } else {
+        return err(A.Loc, "unknown kernel attribute '" + A.Key + "'");
+      }
+    }
+    if (!HasTarget)
+      return err(K.Loc, "kernel @" + K.Name + " has no target=sm_86");
+    for (const Param &P : K.Params) {
+      if (!Defined.insert(P.Name).second)
+        return err(P.Loc, "parameter %" + P.Name + " is declared twice");
+    }
+    const Op *MM = nullptr;
+    for (const Op &O : K.Body) {
+      if (O.Name != "tp.matmul")
+        return err(O.Loc, "expected 'tp.matmul' in the kernel, found '" +
+                              O.Name + "'");
+      if (MM)
+        return err(O.Loc, "kernel @" + K.Name + " has more than one tp.matmul");
+      MM = &O;
+    }
+    if (!MM)
+      return err(K.Loc, "kernel @" + K.Name + " has no tp.matmul");
+    if (Error E = verifySchema(*MM, "kernel"))
+      return E;
+    if (Error E = verifyMatmul(K, *MM))
+      return E;
+    return verifyRegion(*MM, K);
+  }
+
+  Error verifyMatmul(const Kernel &K, const Op &MM) {
+    static const char *const Roles[] = {"C", "A", "B", "R"};
+    static const char *const Elems[] = {"f32", "f16", "f16", "f32"};
+    if (K.Params.size() != MM.Operands.size())
+      return err(MM.Loc, formatv("the kernel has {0} parameters but the "
+                                 "product names {1} (C, A, B[, R])",
+                                 K.Params.size(), MM.Operands.size()));
+    for (size_t I = 0; I < MM.Operands.size(); ++I) {
+      const Value &V = MM.Operands[I];
+      if (!V.isRef() || V.S != K.Params[I].Name)
+        return err(V.Loc, Twine("operand ") + Roles[I] +
+                              " must be the kernel's parameter " +
+                              Twine(I + 1) + ", %" + K.Params[I].Name +
+                              " (parameters are in the order C, A, B[, R])");
+      if (K.Params[I].Elem != Elems[I])
+        return err(K.Params[I].Loc, Twine("parameter %") + K.Params[I].Name +
+                                        " is " + Roles[I] +
+                                        ": expected ptr<" + Elems[I] +
+                                        ">, found ptr<" + K.Params[I].Elem +
+                                        ">");
+    }
+    for (const char *Key : {"m", "n", "k"}) {
+      const Attr *A = MM.getAttr(Key);
+      if (A->Val.I < 0)
+        return err(A->Val.Loc, Twine("attribute '") + Key +
+                                   "' expects a natural number");
+    }
+    for (const char *Key : {"a", "b"}) {
+      const Attr *A = MM.getAttr(Key);
+      if (!parseLayout(A->Val.S))
+        return err(A->Val.Loc, Twine("layout of ") + (Key[0] == 'a' ? "A" : "B") +
+                                   " must be 'rows' or 'columns', found '" +
+                                   A->Val.S + "'");
+    }
+    if (MM.Type != "f16 x f16 -> f32")
+      return err(MM.Loc, "expected the element types ': f16 x f16 -> f32', "
+                         "found " +
+                             (MM.Type.empty() ? std::string("none")
+                                              : "': " + MM.Type + "'"));
+    if (const Attr *A = MM.getAttr("tile")) {
+      std::string Spec;
+      if (A->Val.isWord())
+        Spec = A->Val.S;
+      else if (A->Val.K == Value::List) {
+        for (size_t I = 0; I < A->Val.Elems.size(); ++I) {
+          if (!A->Val.Elems[I].isInt())
+            return err(A->Val.Elems[I].Loc, "tile fields must be integers");
+          Spec += (I ? "," : "") + std::to_string(A->Val.Elems[I].I);
+        }
+      } else
+        return err(A->Val.Loc, "expected a tile name or [WM, WN, MT, NT, S]");
+      auto T = parseTileSpec(Spec);
+      if (!T)
+        return err(A->Val.Loc, toString(T.takeError()));
+    }
+    Prob = getProblem(K);
+    return Error::success();
+  }
+
+  Error verifySchema(const Op &O, StringRef Parent) {
+    const Schema *S = lookupSchema(O.Name);
+    if (!S)
+      return err(O.Loc, "unknown operation '" + O.Name + "'");
+    if (!listed(S->Parents, Parent))
+      return err(O.Loc, "'" + O.Name + "' may not appear in " +
+                            (Parent == "kernel" ? std::string("a kernel")
+                                                : "'" + Parent.str() + "'") +
+                            " (expected in " + S->Parents + ")");
+    if (S->Result && O.Result.empty())
+      return err(O.Loc, "'" + O.Name + "' must define a value '%name = '");
+    if (!S->Result && !O.Result.empty())
+      return err(O.Loc, "'" + O.Name + "' defines no value");
+    int N = O.Operands.size();
+    if (N < S->MinOperands || N > S->MaxOperands)
+      return err(O.Loc, formatv("'{0}' expects {1} operands, found {2}",
+                                O.Name,
+                                S->MinOperands == S->MaxOperands
+                                    ? std::to_string(S->MinOperands)
+                                    : formatv("{0} to {1}", S->MinOperands,
+                                              S->MaxOperands)
+                                          .str(),
+                                N));
+    if (O.HasRegion && !S->Region)
+      return err(O.Loc, "'" + O.Name + "' has no region");
+    if (O.Name != "tp.matmul" && !O.Type.empty())
+      return err(O.Loc, "'" + O.Name + "' has no type");
+    SmallVector<StringRef, 8> Req;
+    StringRef(S->Required).split(Req, ' ', -1, false);
+    for (StringRef R : Req) {
+      StringRef Key = R.split(':').first;
+      if (!O.getAttr(Key))
+        return err(O.Loc, "'" + O.Name + "' needs attribute '" + Key + "'");
+    }
+    for (const Attr &A : O.Attrs) {
+      StringRef Spec;
+      SmallVector<StringRef, 8> All;
+      StringRef(S->Required).split(All, ' ', -1, false);
+      StringRef(S->Optional).split(All, ' ', -1, false);
+      for (StringRef R : All)
+        if (R.split(':').first == A.Key)
+          Spec = R;
+      if (Spec.empty())
+        return err(A.Loc, "unknown attribute '" + A.Key + "' of '" + O.Name +
+                              "'");
+      StringRef Kind = Spec.split(':').second;
+      if (Kind == "w" && !A.Val.isWord())
+        return err(A.Val.Loc, "attribute '" + A.Key + "' expects a word");
+      if (Kind == "r" && !A.Val.isRef())
+        return err(A.Val.Loc, "attribute '" + A.Key + "' expects a value");
+      if (Kind.empty() && (!A.Val.isInt() || A.Val.I < 0))
+        return err(A.Val.Loc,
+                   "attribute '" + A.Key + "' expects a natural number");
+    }
+    return Error::success();
+  }
+
+  Error use(const Value &V) {
+    if (V.isRef() && !Defined.count(V.S))
+      return err(V.Loc, "use of undefined value %" + V.S);
+    return Error::success();
+  }
+
+  Error verifyOperands(const Op &O) {
+    StringRef N = O.Name;
+    if (N == "sreg") {
+      const Value &V = O.Operands[0];
+      if (!V.isWord() ||
+          (V.S != "tid.x" && V.S != "ctaid.x" && V.S != "ctaid.y"))
+        return err(V.Loc, "expected a special register tid.x, ctaid.x or "
+                          "ctaid.y");
+    } else {
+      for (size_t I = 0; I < O.Operands.size(); ++I) {
+        const Value &V = O.Operands[I];
+        bool MayBeInt = (N == "add" || N == "mad" || N == "mul" ||
+                         N == "shr" || N == "and") &&
+                        I > 0;
+        if (N == "mul" || N == "shr" || N == "and")
+          MayBeInt = I == 1;
+        if (V.isInt() && MayBeInt && V.I >= 0)
+          continue;
+        if (!V.isRef())
+          return err(V.Loc, "operand " + Twine(I + 1) + " of '" + N +
+                                "' must be " +
+                                (MayBeInt ? "a value or a natural number"
+                                          : "a value"));
+        if (Error E = use(V))
+          return E;
+      }
+      if ((N == "mul" || N == "shr" || N == "and") && !O.Operands[1].isInt())
+        return err(O.Operands[1].Loc,
+                   "operand 2 of '" + N + "' must be a natural number");
+    }
+    if (!O.Result.empty() && !Defined.insert(O.Result).second)
+      return err(O.Loc, "value %" + O.Result + " is defined twice");
+    StringRef Operand = O.getWord("operand");
+    if (O.getAttr("operand") && Operand != "a" && Operand != "b")
+      return err(O.getAttr("operand")->Val.Loc,
+                 "expected operand=a or operand=b");
+    if (const Attr *A = O.getAttr("shape"))
+      if (A->Val.S != "m88" && A->Val.S != "mt88")
+        return err(A->Val.Loc, "expected shape=m88 or shape=mt88");
+    return Error::success();
+  }
+
+  /// The numbers tp-tile and tp-pipeline derived must agree with tp.tile.
+  Error verifyDerived(const Op &O, const Op &Expected) {
+    for (const Attr &E : Expected.Attrs) {
+      const Attr *A = O.getAttr(E.Key);
+      if (!A)
+        continue; // the schema already required what must be there
+      bool Same = A->Val.K == E.Val.K && A->Val.I == E.Val.I &&
+                  A->Val.S == E.Val.S;
+      if (!Same) {
+        std::string Want, Got;
+        raw_string_ostream WS(Want), GS(Got);
+        E.Val.print(WS);
+        A->Val.print(GS);
+        return err(A->Val.Loc, "'" + O.Name + "' " + E.Key + " = " + GS.str() +
+                                   " does not agree with the tile: expected " +
+                                   WS.str());
+      }
+    }
+    return Error::success();
+  }
+
+  Error verifyRegion(const Op &MM, const Kernel &K) {
+    const Op *TileOp = MM.find("tp.tile");
+    Optional<TileParams> T;
+    if (TileOp) {
+      if (Error E = verifySchema(*TileOp, "tp.matmul"))
+        return E;
+      T = getTileOp(*TileOp);
+      if (auto Bad = checkTileRange(*T))
+        return err(TileOp->Loc, Bad->Message);
+    }
+    Tile = T;
+    std::vector<Op> Derived;
+    if (T) {
+      Derived = makeTilingOps(*Prob, *T, MM.Loc);
+      Derived.push_back(makePipelineOp(*Prob, *T, MM.Loc));
+    }
+    for (const Op &O : MM.Body) {
+      if (!T && O.Name != "tp.addresses" && lookupSchema(O.Name) &&
+          StringRef(lookupSchema(O.Name)->Parents) == "tp.matmul")
+        return err(O.Loc, "'" + O.Name + "' needs a tp.tile in the product");
+      if (Error E = verifyTree(O, "tp.matmul"))
+        return E;
+      for (const Op &D : Derived)
+        if (D.Name == O.Name && O.Name != "tp.tile")
+          if (Error E = verifyDerived(O, D))
+            return E;
+    }
+    return Error::success();
+  }
+
+  /// The stage ring's numbers: stages and steps in range, a copy's step
+  /// absolute outside the loop and relative (ahead=) inside it.
+  Error verifyRing(const Op &O) {
+    if (!Tile || (O.Name != "tp.step" && O.Name != "tp.copy" &&
+                  O.Name != "tp.products" && O.Name != "tp.ldgsts"))
+      return Error::success();
+    int64_t Stages = Tile->Stages, Steps = Prob->K / 32;
+    if (const Attr *A = O.getAttr("stage"))
+      if (A->Val.I >= Stages)
+        return err(A->Val.Loc, formatv("stage = {0} is out of range: the tile "
+                                       "has {1} stages",
+                                       A->Val.I, Stages));
+    if (const Attr *A = O.getAttr("step"))
+      if (A->Val.I >= Steps)
+        return err(A->Val.Loc, formatv("step = {0} is out of range: K = {1} "
+                                       "has {2} steps of 32",
+                                       A->Val.I, Prob->K, Steps));
+    if (O.Name == "tp.copy") {
+      bool Step = O.getAttr("step"), Ahead = O.getAttr("ahead");
+      if (InLoop && (Step || !Ahead))
+        return err(O.Loc, "a copy in the loop names its step relative to the "
+                          "current one: expected ahead=, not step=");
+      if (!InLoop && (Ahead || !Step))
+        return err(O.Loc, "a copy outside the loop names its step: expected "
+                          "step=, not ahead=");
+      if (Ahead && *O.getInt("ahead") != Stages - 1)
+        return err(O.getAttr("ahead")->Val.Loc,
+                   formatv("copies run stages - 1 = {0} steps ahead, found {1}",
+                           Stages - 1, *O.getInt("ahead")));
+    }
+    if (O.Name == "tp.ldgsts") {
+      int64_t Chunks =
+          O.getWord("operand") == "a" ? Tile->chunksA() : Tile->chunksB();
+      if (*O.getInt("chunk") >= Chunks)
+        return err(O.getAttr("chunk")->Val.Loc,
+                   formatv("chunk = {0} is out of range: a thread copies {1} "
+                           "chunks of {2}",
+                           *O.getInt("chunk"), Chunks,
+                           O.getWord("operand") == "a" ? "A" : "B"));
+    }
+    return Error::success();
+  }
+
+  Error verifyTree(const Op &O, StringRef Parent) {
+    if (Error E = verifySchema(O, Parent))
+      return E;
+    if (Error E = verifyOperands(O))
+      return E;
+    if (Error E = verifyRing(O))
+      return E;
+    bool WasInLoop = InLoop;
+    if (O.Name == "tp.loop")
+      InLoop = true;
+    for (const Op &C : O.Body)
+      if (Error E = verifyTree(C, O.Name))
+        return E;
+    InLoop = WasInLoop;
+    return Error::success();
+  }
+};
+
+} // namespace
+
+Error verifyModule(const Module &M, const SourceMgr &SM) {
+  return Verifier(SM).verify(M);
+}
+
+} // namespace tile
+} // namespace tp

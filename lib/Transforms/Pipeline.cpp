@@ -1,0 +1,133 @@
+//===- Pipeline.cpp - tp-pipeline: the stage ring -------------------------===//
+///
+/// \file
+/// tile IR -> tile IR.  Requires a tiled product (tp.tile) without a
+/// pipeline; guarantees the region holds, after the tiling ops,
+///
+///   tp.pipeline stages=S ahead=S-1 wait=S-2 steps=K/32
+///               iterations=K/(32 S)-1
+///   tp.prologue   steps 0 .. S-2 copied into stages 0 .. S-2, a group each
+///   tp.loop       (when iterations > 0) S steps, one a stage: wait until at
+///                 most S-2 groups are in flight, barrier, the products of
+///                 stage s, the copies S-1 steps ahead into stage
+///                 (s+S-1) % S (the one the previous step used), a commit
+///   tp.tail       the last S steps (K/32-S .. K/32-1): the first copies the
+///                 last step into stage S-1, the others commit empty groups
+///                 so the wait count stays S-2; then wait for every group,
+///                 and the epilogue (C, or C + R: pairs = 2 MT NT a thread)
+///
+/// (seed: tpPrologue, tpBody, tpStageStep, tpCopiesFor, tpTail,
+/// tpIterations).
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Support/Diagnostics.h"
+#include "tp/TileIR/TileUnit.h"
+#include "tp/Transforms/Passes.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace {
+
+using namespace tile;
+
+class PipelinePass : public Pass {
+public:
+  Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
+    Module &M = static_cast<TileUnit &>(*IR).M;
+    for (Kernel &K : M.Kernels) {
+      Op &MM = *K.getMatmul();
+      const Op *TileOp = MM.find("tp.tile");
+      if (!TileOp)
+        return makeSourceError(Ctx.SM, MM.Loc,
+                               "tp-pipeline needs a tiled product (run "
+                               "tp-tile first)");
+      if (const Op *Old = MM.find("tp.pipeline"))
+        return makeSourceError(Ctx.SM, Old->Loc,
+                               "the product is already pipelined");
+      Problem P = getProblem(K);
+      TileParams T = getTileOp(*TileOp);
+      SMLoc L = MM.Loc;
+      int64_t S = T.Stages, Steps = P.K / 32;
+      int64_t Iterations = P.K / (32 * S) - 1;
+      if (Iterations < 0 || P.K % (32 * S))
+        return makeSourceError(Ctx.SM, MM.getAttr("k")->Val.Loc,
+                               "K = " + Twine(P.K) +
+                                   " is not a positive multiple of " +
+                                   Twine(32 * S) + " (32 x " + Twine(S) +
+                                   " stages)");
+
+      auto Copy = [&](int64_t Stage) {
+        Op C("tp.copy", L);
+        C.setInt("stage", Stage);
+        return C;
+      };
+      auto Step = [&](int64_t Stage, Op Copies, bool Empty) {
+        Op St("tp.step", L);
+        St.HasRegion = true;
+        St.setInt("stage", Stage);
+        St.add(Op("tp.wait_groups", L)).setInt("max", S - 2);
+        St.add(Op("tp.barrier", L));
+        St.add(Op("tp.products", L)).setInt("stage", Stage);
+        if (!Empty)
+          St.add(std::move(Copies));
+        St.add(Op("tp.commit", L));
+        return St;
+      };
+
+      std::vector<Op> New;
+      New.push_back(makePipelineOp(P, T, L));
+      Op Pro("tp.prologue", L);
+      Pro.HasRegion = true;
+      for (int64_t J = 0; J < S - 1; ++J) {
+        Op C = Copy(J);
+        C.setInt("step", J);
+        Pro.add(std::move(C));
+        Pro.add(Op("tp.commit", L));
+      }
+      New.push_back(std::move(Pro));
+      if (Iterations > 0) {
+        Op Loop("tp.loop", L);
+        Loop.HasRegion = true;
+        Loop.setInt("iterations", Iterations);
+        for (int64_t St = 0; St < S; ++St) {
+          Op C = Copy((St + S - 1) % S);
+          C.setInt("ahead", S - 1);
+          Loop.add(Step(St, std::move(C), false));
+        }
+        New.push_back(std::move(Loop));
+      }
+      Op Tail("tp.tail", L);
+      Tail.HasRegion = true;
+      int64_t First = Steps - S;
+      for (int64_t St = 0; St < S; ++St) {
+        Op C = Copy((St + S - 1) % S);
+        C.setInt("step", Steps - 1);
+        Op StepOp = Step(St, std::move(C), St != 0);
+        StepOp.setInt("step", First + St);
+        Tail.add(std::move(StepOp));
+      }
+      Tail.add(Op("tp.wait_groups", L)).setInt("max", 0);
+      Op Epi("tp.epilogue", L);
+      for (size_t I = 0; I < MM.Operands.size(); ++I)
+        if (I == 0 || I == 3)
+          Epi.addOperand(MM.Operands[I]);
+      Epi.setInt("pairs", 2 * T.MTiles * T.NTiles);
+      Tail.add(std::move(Epi));
+      New.push_back(std::move(Tail));
+
+      for (Op &O : New)
+        MM.Body.push_back(std::move(O));
+    }
+    return Error::success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createPipelinePass() {
+  return std::make_unique<PipelinePass>();
+}
+
+} // namespace tp

@@ -1,0 +1,122 @@
+//===- Tile.cpp - tp-tile: choose and apply the tile ----------------------===//
+///
+/// \file
+/// tile IR -> tile IR.  Requires an untiled tp.matmul; guarantees the
+/// matmul's region starts with tp.tile, tp.grid, tp.block, tp.warp,
+/// tp.chunks, tp.shared and tp.registers (TileOps.h), every number derived
+/// from the tile by the seed's formulas (TileModel.h), and that the tile is
+/// admitted (the same rules as tp-admit).
+///
+/// The tile is, first found: the `tile` option, the matmul's tile=
+/// attribute, the default.  The default is the largest named tile (256x128,
+/// large 128x128, 128x64, small 64x64) that is admitted and whose grid
+/// (M/BM)(N/BN) gives every multiprocessor of the target at least one block
+/// -- 82 on the sm_86 reference RTX 3090, or the kernel's sms= attribute, or
+/// the `sms` option; when no admitted tile's grid is that large, the
+/// admitted tile with the most blocks.  A product no named tile admits is
+/// an error naming the smallest tile's broken rule.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Support/Diagnostics.h"
+#include "tp/TileIR/TileUnit.h"
+#include "tp/Transforms/Passes.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace {
+
+using namespace tile;
+
+class TilePass : public Pass {
+public:
+  std::vector<PassOption> getOptions() const override {
+    return {{"tile", "",
+             "large, small, 128x64, 256x128 or WM,WN,MT,NT,S (default: "
+             "the matmul's tile=, else chosen for the shape)"},
+            {"sms", "",
+             "multiprocessors the default tile's grid must cover (default: "
+             "the kernel's sms=, else 82)"},
+            {"shared-limit", "",
+             "the caller's shared-memory limit in bytes (default: the "
+             "kernel's shared_limit, else 100352)"}};
+  }
+
+  Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
+    Module &M = static_cast<TileUnit &>(*IR).M;
+    for (Kernel &K : M.Kernels)
+      if (Error E = tileKernel(K, Ctx))
+        return E;
+    return Error::success();
+  }
+
+private:
+  Error tileKernel(Kernel &K, PassContext &Ctx) {
+    Op &MM = *K.getMatmul();
+    if (MM.find("tp.tile"))
+      return makeSourceError(Ctx.SM, MM.find("tp.tile")->Loc,
+                             "the product is already tiled");
+    Problem P = getProblem(K);
+    int64_t Limit = getSharedLimit(K);
+    if (hasOption("shared-limit")) {
+      auto L = getIntOption("shared-limit");
+      if (!L)
+        return L.takeError();
+      Limit = *L;
+    }
+    int64_t SMs = ReferenceSMs;
+    if (auto S = K.getInt("sms"))
+      SMs = *S;
+    if (hasOption("sms")) {
+      auto S = getIntOption("sms");
+      if (!S)
+        return S.takeError();
+      SMs = *S;
+    }
+
+    Optional<TileParams> T;
+    SMLoc At = MM.Loc;
+    if (hasOption("tile")) {
+      auto Opt = parseTileSpec(getOption("tile"));
+      if (!Opt)
+        return joinErrors(makeError("tp-tile: bad option tile"),
+                          Opt.takeError());
+      T = *Opt;
+    } else {
+      auto Req = getRequestedTile(MM);
+      if (!Req)
+        return Req.takeError();
+      T = *Req;
+      if (const Attr *A = MM.getAttr("tile"))
+        At = A->Val.Loc;
+    }
+    if (!T) {
+      T = chooseTile(P, Limit, SMs);
+      if (!T) {
+        const NamedTile &Smallest = namedTiles().back();
+        Violation V = *checkAdmission(P, Smallest.Params, Limit);
+        SMLoc L = V.Field == "tile" ? MM.Loc : violationLoc(K, V);
+        return makeSourceError(Ctx.SM, L,
+                               "no tile admits this product; the smallest, " +
+                                   Twine(Smallest.Name) + ": " + V.Message);
+      }
+    }
+    if (Optional<Violation> V = checkAdmission(P, *T, Limit)) {
+      SMLoc L = V->Field == "tile" ? At : violationLoc(K, *V);
+      if (V->Field == "tile" && hasOption("tile"))
+        L = MM.Loc;
+      return makeSourceError(Ctx.SM, L, V->Message);
+    }
+    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
+    MM.HasRegion = true;
+    MM.Body.insert(MM.Body.begin(), Ops.begin(), Ops.end());
+    return Error::success();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createTilePass() { return std::make_unique<TilePass>(); }
+
+} // namespace tp

@@ -1,0 +1,134 @@
+//===- ControlInstrs.td - sm_86 control flow and barriers ---*- tablegen -*-===//
+//
+// BRA, EXIT, NOP, BAR, BSSY, BSYNC, WARPSYNC (N, T, C, R, E; checked by the
+// corpus test).  Branch offsets are signed word offsets relative to the
+// next instruction: target = address + 16 + 4 * offset (SASS_FACTS 1.4).
+//
+//===----------------------------------------------------------------------===//
+
+/// A control op; [87:89]+[90] is the branch-condition / exit predicate
+/// (PT when not printed, distinct from the guard).
+class CtlInst<bits<12> op, string asm, dag outs, dag ins, bit hasP,
+              SchedClass s = Branch> : SM86Op<op, asm, outs, ins, s> {
+  bits<3> Pp;
+  bit Ppn;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{89-87} = !if(hasP, Pp, 0b111);
+  let Inst{90} = !if(hasP, Ppn, 0);
+}
+
+// BRA 0x947: [32:33] mode ("", .U, .DIV, .CONV), offset [34:81].
+// .DIV/.CONV take a uniform register [24:29] with [30] = not, [91] = 1.
+def BraMode : Mod<[0, 1], ["", ".U"]>;
+def BraDiv  : Mod<[2, 3], [".DIV", ".CONV"]>;
+foreach P = [0, 1] in
+  def BRA # !if(P, "_P", "") :
+    CtlInst<0x947, "BRA${mode} " # !if(P, "${Ppn}$Pp, ", "") # "$tgt",
+            (outs), !con((ins BraMode:$mode),
+                         !if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)),
+                         (ins BrTarget:$tgt)), P> {
+    bits<2> mode;
+    bits<48> tgt;
+    let Inst{33-32} = mode;
+    let Inst{81-34} = tgt;
+  }
+def BRA_DIV : CtlInst<0x947, "BRA${mode} ${urn}$Ur, $tgt", (outs),
+                      (ins BraDiv:$mode, NotMod:$urn, UGPR:$Ur,
+                           BrTarget:$tgt), 0> {
+  bits<2> mode;
+  bit urn;
+  bits<6> Ur;
+  bits<48> tgt;
+  let Inst{29-24} = Ur;
+  let Inst{30} = urn;
+  let Inst{33-32} = mode;
+  let Inst{81-34} = tgt;
+  let Inst{91} = 1;
+}
+
+// EXIT 0x94d; NOP 0x918.
+foreach P = [0, 1] in
+  def EXIT # !if(P, "_P", "") :
+    CtlInst<0x94d, "EXIT" # !if(P, " ${Ppn}$Pp", ""), (outs),
+            !if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)), P>;
+def NOP : SM86Op<0x918, "NOP", (outs), (ins), NoResult> {
+  let ReuseOperands = ["", "", "", ""];
+}
+
+// BSSY 0x945: convergence barrier B [16:19], target [34:81].
+// BSYNC 0x941: B [16:19].
+def BReg : Mod<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+               ["B0", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9",
+                "B10", "B11", "B12", "B13", "B14", "B15"]>;
+def BSSY : CtlInst<0x945, "BSSY $b, $tgt", (outs), (ins BReg:$b, BrTarget:$tgt),
+                   0> {
+  bits<4> b;
+  bits<48> tgt;
+  let Inst{19-16} = b;
+  let Inst{81-34} = tgt;
+}
+def BSYNC : CtlInst<0x941, "BSYNC $b", (outs), (ins BReg:$b), 0> {
+  bits<4> b;
+  let Inst{19-16} = b;
+}
+
+// WARPSYNC: 0x948 immediate mask [32:63], 0x348 register [32:39];
+// [86] .EXCLUSIVE.
+def Excl : Mod<[0, 1], ["", ".EXCLUSIVE"]>;
+def WARPSYNC_i : CtlInst<0x948, "WARPSYNC${ex} $mask", (outs),
+                         (ins Excl:$ex, UImm:$mask), 0> {
+  bit ex;
+  bits<32> mask;
+  let Inst{63-32} = mask;
+  let Inst{86} = ex;
+}
+def WARPSYNC_r : CtlInst<0x348, "WARPSYNC${ex} $Rb", (outs),
+                         (ins Excl:$ex, GPR:$Rb), 0> {
+  bit ex;
+  bits<8> Rb;
+  let Inst{39-32} = Rb;
+  let Inst{86} = ex;
+}
+
+// BAR: 0xb1d immediate barrier [54:57] (N, T, C, R 3/3, E); 0x31d and
+// 0x51d take the barrier in a register [32:39] (0x31d prints it twice, as
+// barrier and thread count: every TSV row has `BAR.SYNC Rx, Rx` with only
+// [32:39] set).
+//   [74:75] reduction (.POPC .AND .OR), [77:78] mode (0 .SYNC, 2 .RED),
+//   [80] .DEFER_BLOCKING, [87:89]+[90] the .RED predicate.
+// ptxas: BAR.SYNC.DEFER_BLOCKING 0x0 for bar.sync 0 (E).
+def Defer  : Mod<[0, 1], ["", ".DEFER_BLOCKING"]>;
+def RedOp  : Mod<[0, 1, 2], [".POPC", ".AND", ".OR"]>;
+class BARInst<bits<12> op, string asm, dag ins, bit red>
+    : CtlInst<op, asm, (outs), ins, red, Barrier> {
+  bit defer;
+  bits<2> rop;
+  bits<4> id;
+  bits<8> Ra;
+  bits<8> Rb;
+  let Inst{75-74} = !if(red, rop, 0b00);
+  let Inst{78-77} = !if(red, 0b10, 0b00);
+  let Inst{80} = defer;
+  let Inst{90} = 0;
+}
+def BAR_SYNC_i : BARInst<0xb1d, "BAR.SYNC${defer} $id",
+                         (ins Defer:$defer, UImm:$id), 0> {
+  let Inst{57-54} = id;
+  let Inst{89-87} = 0b000;
+}
+def BAR_RED_i : BARInst<0xb1d, "BAR.RED${rop}${defer} $id, ${Ppn}$Pp",
+                        (ins RedOp:$rop, Defer:$defer, UImm:$id, PNot:$Ppn,
+                             Pred:$Pp), 1> {
+  let Inst{57-54} = id;
+  let Inst{90} = Ppn;
+}
+def BAR_SYNC_rr : BARInst<0x31d, "BAR.SYNC${defer} $Rb, $Rb",
+                          (ins Defer:$defer, GPR:$Rb), 0> {
+  let Inst{39-32} = Rb;
+  let Inst{89-87} = 0b000;
+}
+def BAR_SYNC_r : BARInst<0x51d, "BAR.SYNC${defer} $Rb",
+                         (ins Defer:$defer, GPR:$Rb), 0> {
+  let Inst{39-32} = Rb;
+  let Inst{89-87} = 0b000;
+}

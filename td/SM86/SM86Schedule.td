@@ -1,0 +1,52 @@
+//===- SM86Schedule.td - Latency classes for sm_86 ----------*- tablegen -*-===//
+//
+// Scheduling classes: fixed latency in cycles (result ready for a dependent
+// ALU reader after Latency cycles, protected by stall counts only) or
+// variable latency (result tracked by a write scoreboard; LateRead operands
+// are read after issue and need a read scoreboard before being overwritten).
+//
+// Sources (SASS_FACTS.md section 2):
+//   N  Mesa NAK sm80_instr_latencies.rs (covers sm_80/86/89; numbers from
+//      NVIDIA's spreadsheet), needs_scoreboards(), exec_latency()
+//   E  what ptxas 13.0 schedules in our reference cubins (SASS_FACTS 2.3)
+//
+//===----------------------------------------------------------------------===//
+
+class FixedLatency<int cycles> : SchedClass { let Latency = cycles; }
+class VariableLatency<list<string> late = []> : SchedClass {
+  let Variable = 1;
+  let LateRead = late;
+}
+
+// N: CoupledAlu -> CoupledAlu reader 4 cycles; E: IADD3/LOP3/MOV -> IADD3 4.
+def CoupledALU : FixedLatency<4>;
+// N: CoupledFMA (IMAD, FFMA, FADD, FMUL) -> FMA reader 4, -> ALU reader 5;
+// E: IMAD -> IADD3 5.  We record the worst case towards any reader.
+def CoupledFMA : FixedLatency<5>;
+// N: IMAD.WIDE high half -> ALU reader 5, -> IMAD.WIDE 6; worst case.
+def IMADWide : FixedLatency<6>;
+// N: FP16 ALU (HADD2/HFMA2) -> any reader 5.
+def FP16ALU : FixedLatency<5>;
+// N: uniform datapath (Udp) -> GPR-ALU reader 6 (ULDC/UMOV -> 2).
+def UniformALU : FixedLatency<6>;
+def UniformMove : FixedLatency<2>;
+// E: ptxas 13 keeps >= 24 cycles between HMMA.16816.F32 and any consumer of
+// D on sm_80/86 and puts it on no scoreboard (NAK's table says 17/18).
+def MMA16816 : FixedLatency<24>;
+// N: MMA 16x8x8 ("1x collect") -> ALU reader 13 (ptxas spacing not measured).
+def MMA1688 : FixedLatency<13>;
+// N needs_scoreboards: S2R, conversions, memory ops, R2UR are decoupled.
+def Decoupled : VariableLatency;
+// N: memory ops read their address (and store data) after issue;
+// E: ptxas gives LDGSTS and STG a read scoreboard.
+def MemLoad : VariableLatency<["Ra", "Ur"]>;
+def MemStore : VariableLatency<["Ra", "Rb", "Ur"]>;
+def MemAsyncCopy : VariableLatency<["Rs", "Ra", "Ur"]>;
+// N: branches and barriers are variable (no register result); exec latency
+// of BAR is 6 on sm_80+ (N exec_latency; E: BAR.SYNC S06).
+def Branch : VariableLatency;
+def Barrier : VariableLatency;
+// CS2R is fixed latency (N needs_scoreboards excludes CS2R.32/64).
+def CS2RSched : FixedLatency<4>;
+// NOP: no result.
+def NoResult : FixedLatency<1>;

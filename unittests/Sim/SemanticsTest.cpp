@@ -1,0 +1,209 @@
+//===- SemanticsTest.cpp - HMMA/LDSM fragment maps and f16 arithmetic -----===//
+///
+/// \file
+/// Unit tests of the simulator's warp-level helpers.  The fragment layouts
+/// are restated here element by element as the PTX ISA tables list them
+/// (a0..a7, b0..b3, c0..c3 per thread), independently of the compact
+/// formulas in lib/Sim, and a product of random integer-valued matrices is
+/// checked exactly.  The ptxas-built kernels in test/Sim check the same
+/// semantics against NVIDIA's compiler.
+///
+//===----------------------------------------------------------------------===//
+#include "tp/Sim/Simulator.h"
+#include "tp/Support/ReferenceGemm.h"
+#include "gtest/gtest.h"
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace tp;
+using namespace tp::sim;
+
+namespace {
+// PTX ISA "mma.m16n8k16 fragments for .f16": for thread lane, groupID =
+// lane >> 2, threadID_in_group = lane % 4.
+//  a_i, i in 0..7:  row = groupID (+8 for a2,a3,a6,a7),
+//                   col = tig*2 + (i & 1) (+8 for a4..a7)
+//  b_i, i in 0..3:  row(k) = tig*2 + (i & 1) (+8 for b2,b3), col = groupID
+//  c_i, i in 0..3:  row = groupID (+8 for c2,c3), col = tig*2 + (i & 1)
+// Element i sits in register i/2, half i%2 (lower index = low half).
+int aRow(int Lane, int I) { return (Lane >> 2) + ((I == 2 || I == 3 || I == 6 || I == 7) ? 8 : 0); }
+int aCol(int Lane, int I) { return (Lane % 4) * 2 + (I & 1) + (I >= 4 ? 8 : 0); }
+int bRow(int Lane, int I) { return (Lane % 4) * 2 + (I & 1) + (I >= 2 ? 8 : 0); }
+int bCol(int Lane, int) { return Lane >> 2; }
+int cRow(int Lane, int I) { return (Lane >> 2) + (I >= 2 ? 8 : 0); }
+int cCol(int Lane, int I) { return (Lane % 4) * 2 + (I & 1); }
+
+uint32_t packH(float Lo, float Hi) {
+  return uint32_t(floatToHalf(Lo)) | uint32_t(floatToHalf(Hi)) << 16;
+}
+
+TEST(HMMA, M16N8K16F32MatchesMatrixProduct) {
+  std::mt19937 G(7);
+  std::uniform_int_distribution<int> Dist(-8, 8);
+  float Am[16][16], Bm[16][8], Cm[16][8];
+  for (auto &R : Am) for (float &V : R) V = float(Dist(G));
+  for (auto &R : Bm) for (float &V : R) V = float(Dist(G));
+  for (auto &R : Cm) for (float &V : R) V = float(Dist(G) * 3);
+  uint32_t A[32][4], B[32][2], C[32][4], D[32][4];
+  for (int L = 0; L < 32; ++L) {
+    for (int R = 0; R < 4; ++R)
+      A[L][R] = packH(Am[aRow(L, 2 * R)][aCol(L, 2 * R)],
+                      Am[aRow(L, 2 * R + 1)][aCol(L, 2 * R + 1)]);
+    for (int R = 0; R < 2; ++R)
+      B[L][R] = packH(Bm[bRow(L, 2 * R)][bCol(L, 2 * R)],
+                      Bm[bRow(L, 2 * R + 1)][bCol(L, 2 * R + 1)]);
+    for (int I = 0; I < 4; ++I)
+      C[L][I] = floatBits(Cm[cRow(L, I)][cCol(L, I)]);
+  }
+  hmmaWarp(16, true, A, B, C, D);
+  for (int L = 0; L < 32; ++L)
+    for (int I = 0; I < 4; ++I) {
+      int R = cRow(L, I), N = cCol(L, I);
+      float Want = Cm[R][N];
+      for (int K = 0; K < 16; ++K)
+        Want += Am[R][K] * Bm[K][N];
+      EXPECT_EQ(bitsToFloat(D[L][I]), Want) << "lane " << L << " c" << I;
+    }
+}
+
+TEST(HMMA, M16N8K16F16AccumulatorIsPackedPairs) {
+  // f16 accumulators: register 0 = (c0, c1), register 1 = (c2, c3).
+  std::mt19937 G(3);
+  std::uniform_int_distribution<int> Dist(-4, 4);
+  float Am[16][16], Bm[16][8], Cm[16][8];
+  for (auto &R : Am) for (float &V : R) V = float(Dist(G));
+  for (auto &R : Bm) for (float &V : R) V = float(Dist(G));
+  for (auto &R : Cm) for (float &V : R) V = float(Dist(G));
+  uint32_t A[32][4], B[32][2], C[32][4] = {}, D[32][4];
+  for (int L = 0; L < 32; ++L) {
+    for (int R = 0; R < 4; ++R)
+      A[L][R] = packH(Am[aRow(L, 2 * R)][aCol(L, 2 * R)],
+                      Am[aRow(L, 2 * R + 1)][aCol(L, 2 * R + 1)]);
+    for (int R = 0; R < 2; ++R)
+      B[L][R] = packH(Bm[bRow(L, 2 * R)][bCol(L, 2 * R)],
+                      Bm[bRow(L, 2 * R + 1)][bCol(L, 2 * R + 1)]);
+    for (int R = 0; R < 2; ++R)
+      C[L][R] = packH(Cm[cRow(L, 2 * R)][cCol(L, 2 * R)],
+                      Cm[cRow(L, 2 * R + 1)][cCol(L, 2 * R + 1)]);
+  }
+  hmmaWarp(16, false, A, B, C, D);
+  for (int L = 0; L < 32; ++L)
+    for (int I = 0; I < 4; ++I) {
+      int R = cRow(L, I), N = cCol(L, I);
+      float Want = Cm[R][N];
+      for (int K = 0; K < 16; ++K)
+        Want += Am[R][K] * Bm[K][N];
+      uint16_t Got = uint16_t(D[L][I / 2] >> (16 * (I % 2)));
+      EXPECT_EQ(halfToFloat(Got), Want) << "lane " << L << " c" << I;
+    }
+}
+
+TEST(HMMA, M16N8K8UsesTwoARegistersOneB) {
+  // m16n8k8: a0..a3 (rows g, g+8; cols tig*2+i), b0,b1 (k = tig*2+i).
+  float Am[16][8], Bm[8][8];
+  for (int R = 0; R < 16; ++R) for (int K = 0; K < 8; ++K) Am[R][K] = float((R * 3 + K) % 5 - 2);
+  for (int K = 0; K < 8; ++K) for (int N = 0; N < 8; ++N) Bm[K][N] = float((K + 2 * N) % 7 - 3);
+  uint32_t A[32][4] = {}, B[32][2] = {}, C[32][4] = {}, D[32][4];
+  for (int L = 0; L < 32; ++L) {
+    int G = L >> 2, T = L % 4;
+    A[L][0] = packH(Am[G][2 * T], Am[G][2 * T + 1]);
+    A[L][1] = packH(Am[G + 8][2 * T], Am[G + 8][2 * T + 1]);
+    B[L][0] = packH(Bm[2 * T][G], Bm[2 * T + 1][G]);
+  }
+  hmmaWarp(8, true, A, B, C, D);
+  for (int L = 0; L < 32; ++L)
+    for (int I = 0; I < 4; ++I) {
+      int R = cRow(L, I), N = cCol(L, I);
+      float Want = 0;
+      for (int K = 0; K < 8; ++K)
+        Want += Am[R][K] * Bm[K][N];
+      EXPECT_EQ(bitsToFloat(D[L][I]), Want);
+    }
+}
+
+TEST(HMMA, AccumulationRoundsOnceToF32) {
+  // 1 + 2^-24 * 16 products of 2^-12 * 2^-12: each product alone would be
+  // lost against 1.0 if rounded after every addition; summed exactly first
+  // it is 1 + 16 * 2^-24 = 1 + 2^-20, representable in binary32.
+  uint32_t A[32][4], B[32][2], C[32][4], D[32][4];
+  uint32_t H = packH(std::ldexp(1.0f, -12), std::ldexp(1.0f, -12));
+  for (int L = 0; L < 32; ++L) {
+    for (int R = 0; R < 4; ++R) A[L][R] = H;
+    for (int R = 0; R < 2; ++R) B[L][R] = H;
+    for (int I = 0; I < 4; ++I) C[L][I] = floatBits(1.0f);
+  }
+  hmmaWarp(16, true, A, B, C, D);
+  EXPECT_EQ(bitsToFloat(D[0][0]), 1.0f + std::ldexp(1.0f, -20));
+}
+
+TEST(LDSM, FragmentsMatchPTXLdmatrix) {
+  // Four 8x8 matrices; matrix m row r at address 512*m + 32*r (a 16-byte
+  // row with 16 bytes of padding), element (r, c) = m*64 + r*8 + c.
+  std::vector<uint8_t> Smem(4096, 0);
+  uint32_t Rows[32];
+  for (int M = 0; M < 4; ++M)
+    for (int R = 0; R < 8; ++R) {
+      Rows[8 * M + R] = 512 * M + 32 * R;
+      for (int C = 0; C < 8; ++C) {
+        uint16_t V = uint16_t(M * 64 + R * 8 + C);
+        memcpy(&Smem[Rows[8 * M + R] + 2 * C], &V, 2);
+      }
+    }
+  for (unsigned Count : {1u, 2u, 4u})
+    for (bool Trans : {false, true}) {
+      uint32_t Out[32][4];
+      ldsmWarp(Count, Trans, Rows, Smem.data(), Out);
+      for (int L = 0; L < 32; ++L)
+        for (unsigned M = 0; M < Count; ++M) {
+          // PTX: thread L holds row L/4, elements 2*(L%4) and +1 of each
+          // matrix; with .trans, the matrix is transposed first.
+          int R = L / 4, C0 = 2 * (L % 4);
+          auto Elem = [&](int Rr, int Cc) {
+            return uint32_t(Trans ? M * 64 + Cc * 8 + Rr : M * 64 + Rr * 8 + Cc);
+          };
+          uint32_t Want = Elem(R, C0) | Elem(R, C0 + 1) << 16;
+          EXPECT_EQ(Out[L][M], Want) << "x" << Count << (Trans ? ".trans" : "")
+                                     << " lane " << L << " matrix " << M;
+        }
+    }
+}
+
+TEST(F16, DoubleToHalfMatchesFloatToHalf) {
+  // Every float is exact in double, so both conversions must agree.
+  std::mt19937 G(11);
+  std::uniform_int_distribution<uint32_t> Bits;
+  for (int I = 0; I < 200000; ++I) {
+    uint32_t B = Bits(G);
+    float F = bitsToFloat(B);
+    if (std::isnan(F))
+      continue;
+    ASSERT_EQ(doubleToHalf(double(F)), floatToHalf(F)) << std::hex << B;
+  }
+  // Ties to even, subnormals, overflow.
+  EXPECT_EQ(doubleToHalf(1.0 + std::ldexp(1.0, -11)), 0x3c00); // tie -> even
+  EXPECT_EQ(doubleToHalf(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02);
+  EXPECT_EQ(doubleToHalf(std::ldexp(1.0, -24)), 0x0001);
+  EXPECT_EQ(doubleToHalf(std::ldexp(1.0, -25)), 0x0000);       // tie -> 0
+  EXPECT_EQ(doubleToHalf(std::ldexp(3.0, -26)), 0x0001);
+  EXPECT_EQ(doubleToHalf(65504.0), 0x7bff);
+  EXPECT_EQ(doubleToHalf(65519.99), 0x7bff);
+  EXPECT_EQ(doubleToHalf(65520.0), 0x7c00);
+  EXPECT_EQ(doubleToHalf(-2.0), 0xc000);
+  // A double-only tie: 1 + 2^-11 + 2^-40 rounds up (float would round it
+  // to the tie first and then to even).
+  EXPECT_EQ(doubleToHalf(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)),
+            0x3c01);
+}
+
+TEST(GlobalMemory, BoundsAndGaps) {
+  GlobalMemory M;
+  uint64_t A = M.allocate(100), B = M.allocate(16);
+  EXPECT_NE(M.translate(A, 100), nullptr);
+  EXPECT_EQ(M.translate(A + 96, 8), nullptr);
+  EXPECT_EQ(M.translate(A - 4, 4), nullptr);
+  EXPECT_EQ(M.translate(B + 16, 1), nullptr);
+  EXPECT_NE(M.translate(B + 8, 8), nullptr);
+  EXPECT_EQ(A % 256, 0u);
+}
+} // namespace

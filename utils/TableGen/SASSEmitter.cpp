@@ -1,0 +1,685 @@
+//===- SASSEmitter.cpp - The sm_86 form model and its backends ------------===//
+///
+/// \file
+/// Builds, from every record derived from SM86Inst, the model of an
+/// instruction form, in the manner of LLVM's CodeEmitterGen: walk the
+/// record's `Inst` bits; a bit is
+///   * a constant (BitInit): part of the form's fixed mask and value,
+///   * unset (`?`): don't care -- allowed only where the td says so (bit
+///     101 and the control bits 105..125, which belong to SM86Control),
+///   * a bit of a named field (VarBitInit): if the field is an operand of the
+///     form (a dag argument `Type:$name`), the bit belongs to that operand's
+///     segments (inst bit, field bit, width); if it is not, the field was
+///     left unbound by the form and the bit is the constant 0.
+/// The guard predicate fields Pg/PgNeg are bound implicitly.  Every operand
+/// must own at least one bit and appear in the AsmString; every bit of the
+/// word below 105 must be fixed or an operand bit.  Violations are
+/// PrintFatalError at the record.
+///
+//===----------------------------------------------------------------------===//
+
+#include "SASSEmitter.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/TableGen/Error.h"
+#include "llvm/TableGen/Record.h"
+#include "llvm/TableGen/TableGenBackend.h"
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace {
+
+struct Seg {
+  unsigned InstBit, FieldBit, Width;
+};
+
+struct OperandModel {
+  std::string Name;
+  Record *Type = nullptr;
+  std::string Kind;
+  int Width = 1;
+  bool Signed = false;
+  bool IsDef = false;
+  unsigned FieldBits = 0; // declared width of the field
+  std::vector<Seg> Segs;
+  int ReuseSlot = -1;
+  int ModTable = -1;
+};
+
+struct FormModel {
+  Record *R = nullptr;
+  std::string Name, Mnemonic, Template;
+  std::vector<OperandModel> Ops;
+  uint64_t Mask[2] = {0, 0}, Value[2] = {0, 0};
+  Record *Sched = nullptr;
+  uint32_t LateReadMask = 0;
+  unsigned specificity() const {
+    return countPopulation(Mask[0]) + countPopulation(Mask[1]);
+  }
+};
+
+struct FieldModel {
+  std::string Name;
+  std::vector<Seg> Segs;
+};
+
+class SASSModel {
+public:
+  explicit SASSModel(RecordKeeper &RK);
+  std::vector<FormModel> Forms;
+  std::vector<Record *> ModTypes; // operand types with spelling tables
+  FieldModel Guard{"Pg", {}}, GuardNeg{"PgNeg", {}};
+  std::vector<FieldModel> Control; // Stall Yield WrSB RdSB WaitMask Reuse
+  std::vector<Record *> SchedClasses;
+
+private:
+  void buildForm(Record *R, FieldModel *GuardOut, FieldModel *GuardNegOut);
+  static void addSeg(std::vector<Seg> &Segs, unsigned InstBit,
+                     unsigned FieldBit);
+};
+
+void SASSModel::addSeg(std::vector<Seg> &Segs, unsigned InstBit,
+                       unsigned FieldBit) {
+  if (!Segs.empty()) {
+    Seg &L = Segs.back();
+    if (L.InstBit + L.Width == InstBit && L.FieldBit + L.Width == FieldBit) {
+      ++L.Width;
+      return;
+    }
+  }
+  Segs.push_back({InstBit, FieldBit, 1});
+}
+
+static std::string kindOf(Record *Type) {
+  return std::string(Type->getValueAsString("Kind"));
+}
+
+SASSModel::SASSModel(RecordKeeper &RK) {
+  // Control word.
+  Record *Ctl = RK.getDef("SM86Control");
+  if (!Ctl)
+    PrintFatalError("no def SM86Control (the control-field word)");
+  {
+    BitsInit *Inst = Ctl->getValueAsBitsInit("Inst");
+    const char *Names[] = {"Stall", "Yield", "WrSB", "RdSB", "WaitMask",
+                           "Reuse"};
+    for (const char *N : Names)
+      Control.push_back({N, {}});
+    for (unsigned B = 0; B < Inst->getNumBits(); ++B) {
+      std::string V;
+      unsigned FB = 0;
+      if (auto *VB = dyn_cast<VarBitInit>(Inst->getBit(B))) {
+        V = VB->getBitVar()->getAsUnquotedString();
+        FB = VB->getBitNum();
+      } else if (auto *VI = dyn_cast<VarInit>(Inst->getBit(B))) {
+        V = VI->getAsUnquotedString();
+      } else {
+        continue;
+      }
+      bool Found = false;
+      for (FieldModel &F : Control)
+        if (F.Name == V) {
+          addSeg(F.Segs, B, FB);
+          Found = true;
+        }
+      if (!Found)
+        PrintFatalError(Ctl->getLoc(), "unknown control field '" + V + "'");
+    }
+  }
+
+  std::vector<Record *> Defs = RK.getAllDerivedDefinitions("SM86Inst");
+  bool First = true;
+  for (Record *R : Defs) {
+    FieldModel G{"Pg", {}}, GN{"PgNeg", {}};
+    buildForm(R, &G, &GN);
+    if (First) {
+      Guard = G;
+      GuardNeg = GN;
+      First = false;
+    } else if (G.Segs.size() != Guard.Segs.size() ||
+               GN.Segs.size() != GuardNeg.Segs.size() ||
+               (!G.Segs.empty() && G.Segs[0].InstBit != Guard.Segs[0].InstBit)) {
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "guard predicate placed differently from "
+                                   "the first form");
+    }
+  }
+  if (Guard.Segs.empty())
+    PrintFatalError("no instruction forms, or no guard predicate field");
+}
+
+void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
+                          FieldModel *GuardNegOut) {
+  FormModel F;
+  F.R = R;
+  F.Name = std::string(R->getName());
+  std::string Asm = std::string(R->getValueAsString("AsmString"));
+
+  // Operands: outs then ins.
+  auto AddOps = [&](DagInit *D, bool IsDef) {
+    for (unsigned I = 0, E = D->getNumArgs(); I != E; ++I) {
+      auto *DI = dyn_cast<DefInit>(D->getArg(I));
+      if (!DI || !DI->getDef()->isSubClassOf("OperandType"))
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand " + Twine(I) +
+                                         " is not an OperandType");
+      OperandModel O;
+      O.Name = std::string(D->getArgNameStr(I));
+      if (O.Name.empty())
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "unnamed operand");
+      for (const OperandModel &P : F.Ops)
+        if (P.Name == O.Name)
+          PrintFatalError(R->getLoc(), R->getName() + ": " + "duplicate operand $" + O.Name);
+      O.Type = DI->getDef();
+      O.Kind = kindOf(O.Type);
+      O.Width = O.Type->getValueAsInt("Width");
+      O.Signed = O.Type->getValueAsBit("Signed");
+      O.IsDef = IsDef;
+      if (!O.Type->getValueAsListOfInts("Values").empty()) {
+        auto It = find(ModTypes, O.Type);
+        O.ModTable = It - ModTypes.begin();
+        if (It == ModTypes.end())
+          ModTypes.push_back(O.Type);
+      } else if (O.Kind == "Modifier" || O.Kind == "SReg") {
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
+                                         " needs a spelling table");
+      }
+      const RecordVal *RV = R->getValue(O.Name);
+      if (!RV)
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
+                                         " has no field of that name");
+      if (auto *BT = dyn_cast<BitsRecTy>(RV->getType()))
+        O.FieldBits = BT->getNumBits();
+      else if (isa<BitRecTy>(RV->getType()))
+        O.FieldBits = 1;
+      else
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "field " + O.Name + " is not bits<N>");
+      F.Ops.push_back(std::move(O));
+    }
+  };
+  AddOps(R->getValueAsDag("OutOperandList"), true);
+  AddOps(R->getValueAsDag("InOperandList"), false);
+
+  // Walk Inst.
+  BitsInit *Inst = R->getValueAsBitsInit("Inst");
+  if (Inst->getNumBits() != 128)
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "Inst must be bits<128>");
+  for (unsigned B = 0; B < 128; ++B) {
+    Init *Bit = Inst->getBit(B);
+    bool IsCtl = B >= 105 && B <= 125;
+    if (auto *BI = dyn_cast<BitInit>(Bit)) {
+      if (IsCtl)
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
+                                         " belongs to the control word");
+      F.Mask[B / 64] |= uint64_t(1) << (B % 64);
+      if (BI->getValue())
+        F.Value[B / 64] |= uint64_t(1) << (B % 64);
+      continue;
+    }
+    if (isa<UnsetInit>(Bit)) {
+      if (!IsCtl && B != 101)
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
+                                         " of Inst is unset (only bit 101 "
+                                         "and the control bits may be)");
+      continue;
+    }
+    std::string V;
+    unsigned FieldBit = 0;
+    if (auto *VB = dyn_cast<VarBitInit>(Bit)) {
+      V = VB->getBitVar()->getAsUnquotedString();
+      FieldBit = VB->getBitNum();
+    } else if (auto *VI = dyn_cast<VarInit>(Bit)) {
+      V = VI->getAsUnquotedString(); // a `bit` field
+    } else {
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) + " of Inst is '" +
+                                       Bit->getAsString() + "'");
+    }
+    if (IsCtl)
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
+                                       " belongs to the control word");
+    if (V == "Pg") {
+      addSeg(GuardOut->Segs, B, FieldBit);
+      continue;
+    }
+    if (V == "PgNeg") {
+      addSeg(GuardNegOut->Segs, B, FieldBit);
+      continue;
+    }
+    OperandModel *Op = nullptr;
+    for (OperandModel &O : F.Ops)
+      if (O.Name == V)
+        Op = &O;
+    if (!Op) {
+      // A field of the format the form does not bind: constant 0.
+      F.Mask[B / 64] |= uint64_t(1) << (B % 64);
+      continue;
+    }
+    addSeg(Op->Segs, B, FieldBit);
+  }
+  for (OperandModel &O : F.Ops) {
+    if (O.Segs.empty())
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
+                                       " is bound to no bit of Inst");
+    unsigned Covered = 0;
+    for (const Seg &S : O.Segs)
+      Covered += S.Width;
+    O.FieldBits = std::max(Covered, 1u);
+    // Field bits must be 0..Covered-1 without holes.
+    std::vector<bool> Seen(64, false);
+    for (const Seg &S : O.Segs)
+      for (unsigned I = 0; I < S.Width; ++I) {
+        if (S.FieldBit + I >= 64 || Seen[S.FieldBit + I])
+          PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
+                                           " has overlapping bits");
+        Seen[S.FieldBit + I] = true;
+      }
+    for (unsigned I = 0; I < Covered; ++I)
+      if (!Seen[I])
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
+                                         " does not bind bit " + Twine(I) +
+                                         " of its field");
+  }
+
+  // Reuse slots.
+  std::vector<StringRef> Reuse = R->getValueAsListOfStrings("ReuseOperands");
+  for (unsigned S = 0; S < Reuse.size() && S < 4; ++S)
+    for (OperandModel &O : F.Ops)
+      if (!Reuse[S].empty() && O.Name == Reuse[S] &&
+          (O.Kind == "GPR" || O.Kind == "MemBase"))
+        O.ReuseSlot = S;
+
+  // Template: $name / ${name} -> '$' + char('a' + index).
+  std::string T;
+  std::vector<bool> Used(F.Ops.size(), false);
+  for (size_t I = 0; I < Asm.size();) {
+    char C = Asm[I];
+    if (C != '$') {
+      T += C;
+      ++I;
+      continue;
+    }
+    std::string Name;
+    if (I + 1 < Asm.size() && Asm[I + 1] == '{') {
+      size_t E = Asm.find('}', I);
+      if (E == std::string::npos)
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "unterminated ${ in AsmString");
+      Name = Asm.substr(I + 2, E - I - 2);
+      I = E + 1;
+    } else {
+      size_t E = I + 1;
+      while (E < Asm.size() && (isAlnum(Asm[E]) || Asm[E] == '_'))
+        ++E;
+      Name = Asm.substr(I + 1, E - I - 1);
+      I = E;
+    }
+    // ${name:next}: the register after operand `name` (a register pair
+    // spelled by its second half, e.g. LDGSTS's desc[URx+1]).
+    bool Next = false;
+    if (StringRef(Name).endswith(":next")) {
+      Next = true;
+      Name = Name.substr(0, Name.size() - 5);
+    }
+    int Idx = -1;
+    for (unsigned K = 0; K < F.Ops.size(); ++K)
+      if (F.Ops[K].Name == Name)
+        Idx = K;
+    if (Idx < 0)
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString names $" + Name +
+                                       ", which is no operand");
+    if (Next && Used[Idx] == false)
+      PrintFatalError(R->getLoc(), R->getName() + ": ${" + Name +
+                                       ":next} before $" + Name);
+    Used[Idx] = true;
+    T += Next ? '^' : '$';
+    T += char('a' + Idx);
+  }
+  for (unsigned K = 0; K < F.Ops.size(); ++K)
+    if (!Used[K])
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + F.Ops[K].Name +
+                                       " is not in the AsmString");
+  if (F.Ops.size() > 24)
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 24 operands (tp::sm86::MaxOperands)");
+  F.Template = T;
+  size_t E = Asm.find_first_of(". $");
+  F.Mnemonic = Asm.substr(0, E);
+  if (F.Mnemonic.empty())
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString has no mnemonic");
+  if ((F.Mask[0] & 0xfff) != 0xfff)
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "the opcode bits [0:11] must be fixed");
+
+  F.Sched = R->getValueAsDef("Sched");
+  for (StringRef L : F.Sched->getValueAsListOfStrings("LateRead"))
+    for (unsigned K = 0; K < F.Ops.size(); ++K)
+      if (F.Ops[K].Name == L)
+        F.LateReadMask |= 1u << K;
+  if (!is_contained(SchedClasses, F.Sched))
+    SchedClasses.push_back(F.Sched);
+  Forms.push_back(std::move(F));
+}
+
+std::string cString(StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+std::string kindEnum(StringRef K) {
+  return ("OperandKind::" + K).str();
+}
+
+void emitSegs(raw_ostream &OS, const std::vector<Seg> &Segs) {
+  for (const Seg &S : Segs)
+    OS << "{" << S.InstBit << "," << S.FieldBit << "," << S.Width << "},";
+}
+
+} // namespace
+
+namespace tp {
+namespace tblgen {
+
+void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  emitSourceFileHeader("sm_86 instruction forms", OS);
+  OS << "#ifdef GET_SM86_OPCODE_ENUM\n";
+  for (unsigned I = 0; I < M.Forms.size(); ++I)
+    OS << "  " << M.Forms[I].Name << " = " << I << ",\n";
+  OS << "  NUM_OPCODES = " << M.Forms.size() << "\n";
+  OS << "#undef GET_SM86_OPCODE_ENUM\n#endif\n\n";
+
+  OS << "#ifdef GET_SM86_INSTR_INFO\n";
+  OS << "const ModEntry ModEntries[] = {\n";
+  std::vector<std::pair<unsigned, unsigned>> Ranges;
+  unsigned N = 0;
+  for (Record *T : M.ModTypes) {
+    std::vector<int64_t> V = T->getValueAsListOfInts("Values");
+    std::vector<StringRef> S = T->getValueAsListOfStrings("Names");
+    if (V.size() != S.size())
+      PrintFatalError(T->getLoc(), "Values and Names differ in length");
+    OS << "  // " << T->getName() << "\n";
+    for (unsigned I = 0; I < V.size(); ++I)
+      OS << "  {" << V[I] << ", " << cString(S[I]) << "},\n";
+    Ranges.push_back({N, (unsigned)V.size()});
+    N += V.size();
+  }
+  if (N == 0)
+    OS << "  {0, \"\"},\n";
+  OS << "};\n// {first entry, count, bit v set: value v < 64 has a spelling}\n"
+        "const ModTableRef ModTables[] = {\n";
+  for (unsigned T = 0; T < Ranges.size(); ++T) {
+    uint64_t Valid = 0;
+    for (int64_t V : M.ModTypes[T]->getValueAsListOfInts("Values"))
+      if (V >= 0 && V < 64)
+        Valid |= uint64_t(1) << V;
+    OS << "  {" << Ranges[T].first << ", " << Ranges[T].second << ", 0x"
+       << utohexstr(Valid) << "ull},\n";
+  }
+  if (Ranges.empty())
+    OS << "  {0, 0, 0},\n";
+  OS << "};\n\nconst OperandInfo OperandInfos[] = {\n";
+  std::vector<unsigned> OpBegin;
+  unsigned NOps = 0;
+  for (const FormModel &F : M.Forms) {
+    OpBegin.push_back(NOps);
+    OS << "  // " << F.Name << "\n";
+    for (const OperandModel &O : F.Ops) {
+      OS << "  {" << cString(O.Name) << ", " << kindEnum(O.Kind) << ", "
+         << O.Width << ", " << (O.IsDef ? "true" : "false") << ", "
+         << (O.Signed ? "true" : "false") << ", " << O.ReuseSlot << ", "
+         << O.FieldBits << ", " << (O.ModTable < 0 ? 0 : O.ModTable) << ", "
+         << (O.Type->getValueAsBit("Optional") ? "true" : "false") << "},\n";
+      ++NOps;
+    }
+  }
+  if (NOps == 0)
+    OS << "  {\"\", OperandKind::GPR, 1, false, false, -1, 0, 0, false},\n";
+  OS << "};\n\nconst InstrInfo InstrInfos[] = {\n";
+  for (unsigned I = 0; I < M.Forms.size(); ++I) {
+    const FormModel &F = M.Forms[I];
+    OS << "  {" << cString(F.Name) << ", " << cString(F.Mnemonic) << ", "
+       << F.Ops.size() << ", &OperandInfos[" << OpBegin[I] << "], {"
+       << cString(F.Sched->getName()) << ", "
+       << (F.Sched->getValueAsBit("Variable") ? "true" : "false") << ", "
+       << F.Sched->getValueAsInt("Latency") << ", " << F.LateReadMask
+       << "u}, {0x" << utohexstr(F.Mask[0]) << "ull, 0x"
+       << utohexstr(F.Mask[1]) << "ull}, {0x" << utohexstr(F.Value[0])
+       << "ull, 0x" << utohexstr(F.Value[1]) << "ull}, "
+       << (F.R->getValueAsBit("UniformGuard") ? "true" : "false") << "},\n";
+  }
+  OS << "};\n\n// Opcodes sorted by name, for lookupOpcode.\n"
+        "const uint16_t OpcodesByName[] = {\n";
+  std::vector<unsigned> Idx(M.Forms.size());
+  for (unsigned I = 0; I < Idx.size(); ++I)
+    Idx[I] = I;
+  std::sort(Idx.begin(), Idx.end(), [&](unsigned A, unsigned B) {
+    return M.Forms[A].Name < M.Forms[B].Name;
+  });
+  for (unsigned I : Idx)
+    OS << "  " << I << ",\n";
+  OS << "};\n#undef GET_SM86_INSTR_INFO\n#endif\n";
+}
+
+void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  emitSourceFileHeader("sm_86 encoder: field segments", OS);
+  OS << "#ifdef GET_SM86_ENCODER\n";
+  OS << "// {inst bit, field bit, width} segments of every operand field.\n";
+  OS << "const FieldSeg Segs[] = {\n";
+  unsigned N = 0;
+  std::vector<std::pair<unsigned, unsigned>> OpSegs;
+  std::vector<int64_t> Xors;
+  for (const FormModel &F : M.Forms) {
+    OS << "  // " << F.Name << "\n";
+    for (const OperandModel &O : F.Ops) {
+      OS << "  ";
+      emitSegs(OS, O.Segs);
+      OS << " // $" << O.Name << "\n";
+      OpSegs.push_back({N, (unsigned)O.Segs.size()});
+      Xors.push_back(O.Type->getValueAsInt("XorMask"));
+      N += O.Segs.size();
+    }
+  }
+  auto EmitField = [&](const FieldModel &Fm) {
+    OS << "  ";
+    emitSegs(OS, Fm.Segs);
+    OS << " // " << Fm.Name << "\n";
+    OpSegs.push_back({N, (unsigned)Fm.Segs.size()});
+    Xors.push_back(0);
+    N += Fm.Segs.size();
+  };
+  EmitField(M.Guard);
+  EmitField(M.GuardNeg);
+  for (const FieldModel &C : M.Control)
+    EmitField(C);
+  OS << "};\n\n// Per operand (same order as OperandInfos), then Pg, PgNeg, "
+        "Stall, Yield, WrSB, RdSB, WaitMask, Reuse.\n";
+  OS << "const FieldRef OperandFields[] = {\n";
+  for (unsigned I = 0; I < OpSegs.size(); ++I)
+    OS << "  {" << OpSegs[I].first << ", " << OpSegs[I].second << ", "
+       << Xors[I] << "},\n";
+  OS << "};\nconstexpr unsigned FirstSpecialField = "
+     << OpSegs.size() - 8 << ";\n";
+  OS << "#undef GET_SM86_ENCODER\n#endif\n";
+}
+
+void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  emitSourceFileHeader("sm_86 decoder: dispatch on the 12-bit opcode", OS);
+  std::map<unsigned, std::vector<unsigned>> ByOpc;
+  for (unsigned I = 0; I < M.Forms.size(); ++I)
+    ByOpc[M.Forms[I].Value[0] & 0xfff].push_back(I);
+  auto Bit = [](const uint64_t *W, unsigned B) {
+    return (W[B / 64] >> (B % 64)) & 1;
+  };
+  // Second level: within an opcode, up to 6 key bits that every form of
+  // the opcode fixes and that tell forms apart; each key value lists the
+  // forms whose fixed bits agree with it, most specific first.
+  OS << "#ifdef GET_SM86_DECODER\n";
+  OS << "const uint16_t DecodeList[] = {\n";
+  std::vector<std::string> BucketRows;
+  std::vector<unsigned> SubBegin;
+  unsigned N = 0;
+  std::vector<unsigned> BucketOf(4096, 0);
+  for (auto &P : ByOpc) {
+    std::vector<unsigned> &Fs = P.second;
+    std::vector<unsigned> Keys;
+    for (unsigned B = 12; B < 105 && Keys.size() < 6 && Fs.size() > 4; ++B) {
+      bool AllFixed = true, Differ = false;
+      for (unsigned F : Fs) {
+        AllFixed &= Bit(M.Forms[F].Mask, B) != 0;
+        Differ |= Bit(M.Forms[F].Value, B) != Bit(M.Forms[Fs[0]].Value, B);
+      }
+      if (AllFixed && Differ)
+        Keys.push_back(B);
+    }
+    unsigned NK = 1u << Keys.size();
+    unsigned SubBase = SubBegin.size();
+    for (unsigned K = 0; K < NK; ++K) {
+      std::vector<unsigned> L;
+      for (unsigned F : Fs) {
+        bool Match = true;
+        for (unsigned J = 0; J < Keys.size(); ++J)
+          Match &= Bit(M.Forms[F].Value, Keys[J]) == ((K >> J) & 1);
+        if (Match)
+          L.push_back(F);
+      }
+      std::stable_sort(L.begin(), L.end(), [&](unsigned A, unsigned B) {
+        return M.Forms[A].specificity() > M.Forms[B].specificity();
+      });
+      SubBegin.push_back(N);
+      if (!L.empty()) {
+        OS << "  /* 0x" << utohexstr(P.first) << " key " << K << " */ ";
+        for (unsigned F : L)
+          OS << F << ", ";
+        OS << "\n";
+      }
+      N += L.size();
+    }
+    std::string Row = "  {" + std::to_string(SubBase) + ", " +
+                      std::to_string(Keys.size()) + ", {";
+    for (unsigned J = 0; J < 6; ++J)
+      Row += std::to_string(J < Keys.size() ? Keys[J] : 0) + ",";
+    Row += "}}, // 0x" + utohexstr(P.first);
+    BucketRows.push_back(Row);
+    BucketOf[P.first] = BucketRows.size();
+  }
+  SubBegin.push_back(N);
+  if (N == 0)
+    OS << "  0\n";
+  OS << "};\n// Start of each (opcode, key) candidate list in DecodeList.\n"
+        "const uint16_t DecodeSubBegin[] = {";
+  for (unsigned I = 0; I < SubBegin.size(); ++I)
+    OS << (I % 16 ? " " : "\n  ") << SubBegin[I] << ",";
+  OS << "\n};\n// Per used opcode: first key slot, number of key bits, "
+        "key bits.\nconst DecodeBucket DecodeBuckets[] = {\n  {0, 0, {0,0,0,0,0,0}},"
+        " // unused opcodes\n";
+  for (auto &R : BucketRows)
+    OS << R << "\n";
+  OS << "};\n// Bucket of each 12-bit opcode (0: no form).\n"
+        "const uint8_t DecodeBucketOf[4096] = {";
+  for (unsigned I = 0; I < 4096; ++I)
+    OS << (I % 32 ? " " : "\n  ") << BucketOf[I] << ",";
+  OS << "\n};\n#undef GET_SM86_DECODER\n#endif\n";
+  if (BucketRows.size() > 255)
+    PrintFatalError("more than 255 opcodes: widen DecodeBucketOf");
+}
+
+void emitAsmPrinter(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  emitSourceFileHeader("sm_86 asm printer: templates", OS);
+  OS << "#ifdef GET_SM86_ASM_PRINTER\n";
+  OS << "// '$' + letter: operand ('a' = 0); <a+b> an address group.\n";
+  OS << "const char *const Templates[] = {\n";
+  for (const FormModel &F : M.Forms)
+    OS << "  " << cString(F.Template) << ", // " << F.Name << "\n";
+  OS << "};\n#undef GET_SM86_ASM_PRINTER\n#endif\n";
+}
+
+void emitAsmMatcher(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  emitSourceFileHeader("sm_86 asm matcher: forms by mnemonic", OS);
+  std::map<std::string, std::vector<unsigned>> ByMn;
+  for (unsigned I = 0; I < M.Forms.size(); ++I)
+    ByMn[M.Forms[I].Mnemonic].push_back(I);
+  OS << "#ifdef GET_SM86_ASM_MATCHER\n";
+  OS << "const uint16_t MatchList[] = {\n";
+  unsigned N = 0;
+  std::vector<std::tuple<std::string, unsigned, unsigned>> Entries;
+  for (auto &P : ByMn) {
+    OS << "  /* " << P.first << " */ ";
+    for (unsigned I : P.second)
+      OS << I << ", ";
+    OS << "\n";
+    Entries.emplace_back(P.first, N, P.second.size());
+    N += P.second.size();
+  }
+  OS << "};\n// Sorted by mnemonic.\nconst MnemonicEntry Mnemonics[] = "
+        "{\n";
+  for (auto &E : Entries)
+    OS << "  {" << cString(std::get<0>(E)) << ", " << std::get<1>(E) << ", "
+       << std::get<2>(E) << "},\n";
+  OS << "};\nconst unsigned NumMnemonics = " << Entries.size() << ";\n";
+  OS << "#undef GET_SM86_ASM_MATCHER\n#endif\n";
+}
+
+void emitLatency(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  emitSourceFileHeader("sm_86 scheduling classes", OS);
+  OS << "#ifdef GET_SM86_LATENCY\n";
+  OS << "// name, variable, latency, late-read operand names\n";
+  OS << "const SchedClassDesc SchedClassDescs[] = {\n";
+  for (Record *S : M.SchedClasses) {
+    OS << "  {" << cString(S->getName()) << ", "
+       << (S->getValueAsBit("Variable") ? "true" : "false") << ", "
+       << S->getValueAsInt("Latency") << ", "
+       << cString(join(S->getValueAsListOfStrings("LateRead"), ",")) << "},\n";
+  }
+  OS << "};\nconst uint8_t FormSchedClass[] = {\n";
+  for (const FormModel &F : M.Forms)
+    OS << "  " << (find(M.SchedClasses, F.Sched) - M.SchedClasses.begin())
+       << ", // " << F.Name << "\n";
+  OS << "};\n#undef GET_SM86_LATENCY\n#endif\n";
+}
+
+void printForms(RecordKeeper &RK, raw_ostream &OS) {
+  SASSModel M(RK);
+  auto PrintSegs = [&](const std::vector<Seg> &S) {
+    for (const Seg &G : S)
+      OS << " [" << G.InstBit << ":" << G.InstBit + G.Width - 1 << "]<-"
+         << G.FieldBit;
+  };
+  OS << "guard";
+  PrintSegs(M.Guard.Segs);
+  OS << " neg";
+  PrintSegs(M.GuardNeg.Segs);
+  OS << "\n";
+  for (const FieldModel &C : M.Control) {
+    OS << "control " << C.Name;
+    PrintSegs(C.Segs);
+    OS << "\n";
+  }
+  for (const FormModel &F : M.Forms) {
+    OS << "form " << F.Name << " mnemonic " << F.Mnemonic << " mask 0x"
+       << format_hex_no_prefix(F.Mask[1], 16)
+       << format_hex_no_prefix(F.Mask[0], 16) << " value 0x"
+       << format_hex_no_prefix(F.Value[1], 16)
+       << format_hex_no_prefix(F.Value[0], 16) << " sched "
+       << F.Sched->getName() << "\n";
+    for (const OperandModel &O : F.Ops) {
+      OS << "  " << (O.IsDef ? "def " : "use ") << O.Name << " " << O.Kind
+         << " w" << O.Width << (O.Signed ? " signed" : "");
+      if (O.ReuseSlot >= 0)
+        OS << " reuse" << O.ReuseSlot;
+      PrintSegs(O.Segs);
+      OS << "\n";
+    }
+  }
+}
+
+} // namespace tblgen
+} // namespace tp

@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""sass-run.py - run a tp-llc listing on the CPU and compare C with a reference.
+
+A functional check of the code generator, independent of tp-sim: it executes
+the instruction subset tp-select emits, warp by warp (in program order, the
+warps of a block meeting at every BAR.SYNC; LDGSTS copies at once, a valid
+serialisation because every stage is rewritten only a barrier after its last
+reader), with the PTX fragment layouts of ldmatrix and mma.m16n8k16, and
+compares C with an exact reference.  Inputs are multiples of 1/8 in
+[-1/2, 1/2], so every product and sum is exact in binary32 and the comparison
+is exact.
+
+  sass-run.py LISTING MANIFEST.json        (tp-llc -filetype=asm / obj)
+
+Prints "PASS <m>x<n>x<k> ..." or the first mismatching elements and exits 1.
+"""
+import json
+import re
+import struct
+import sys
+
+MASK = 0xFFFFFFFF
+
+
+def f16_bits(x):
+    return struct.unpack('<H', struct.pack('<e', x))[0]
+
+
+def half(bits):
+    return struct.unpack('<e', struct.pack('<H', bits & 0xFFFF))[0]
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def f32_bits(x):
+    return struct.unpack('<I', struct.pack('<f', x))[0]
+
+
+def bits_f32(b):
+    return struct.unpack('<f', struct.pack('<I', b & MASK))[0]
+
+
+class Memory:
+    """Global memory: buffers at 1 MiB-aligned fake addresses."""
+
+    def __init__(self):
+        self.bufs = []
+
+    def alloc(self, data):
+        base = 0x10000000 + len(self.bufs) * 0x10000000
+        self.bufs.append((base, bytearray(data)))
+        return base
+
+    def find(self, addr, n):
+        for base, buf in self.bufs:
+            if base <= addr and addr + n <= base + len(buf):
+                return buf, addr - base
+        raise RuntimeError('global access out of bounds: 0x%x' % addr)
+
+    def read(self, addr, n):
+        buf, off = self.find(addr, n)
+        return bytes(buf[off:off + n])
+
+    def write(self, addr, data):
+        buf, off = self.find(addr, len(data))
+        buf[off:off + len(data)] = data
+
+
+INSTR = re.compile(r'^/\*([0-9a-f]+)\*/ (.*?) \{[^}]*\}$')
+
+
+def parse_listing(text):
+    code = {}
+    for line in text.splitlines():
+        m = INSTR.match(line.strip())
+        if m:
+            code[int(m.group(1), 16)] = m.group(2).replace('.reuse', '')
+    return code
+
+
+def split_ops(s):
+    out, depth, cur = [], 0, ''
+    for ch in s:
+        if ch == '[':
+            depth += 1
+        elif ch == ']':
+            depth -= 1
+        if ch == ',' and depth == 0:
+            out.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+class Block:
+    def __init__(self, code, threads, ctaid, const, mem, smem_bytes):
+        self.code, self.const, self.mem = code, const, mem
+        self.ctaid = ctaid
+        self.shared = bytearray(smem_bytes)
+        self.nwarps = threads // 32
+        self.regs = [[[0] * 256 for _ in range(32)] for _ in range(self.nwarps)]
+        self.preds = [[[False] * 8 for _ in range(32)]
+                      for _ in range(self.nwarps)]
+        self.pc = [0] * self.nwarps
+
+    # ---- operands ----
+    def reg(self, w, l, name):
+        if name == 'RZ':
+            return 0
+        return self.regs[w][l][int(name[1:])]
+
+    def val(self, w, l, op):
+        op = op.strip()
+        if op == 'RZ':
+            return 0
+        if op.startswith('R'):
+            return self.reg(w, l, op)
+        m = re.match(r'c\[0x0\]\[(0x[0-9a-f]+)\]', op)
+        if m:
+            return self.const_word(int(m.group(1), 16))
+        neg = op.startswith('-')
+        v = int(op.lstrip('-'), 16)
+        return (-v if neg else v) & MASK
+
+    def const_word(self, off):
+        return struct.unpack_from('<I', self.const, off)[0]
+
+    def setr(self, w, l, name, v):
+        if name != 'RZ':
+            self.regs[w][l][int(name[1:])] = v & MASK
+
+    def address(self, w, l, op):
+        """[Rx+off], desc[UR4][Rx.64+off] -> (address, is64)."""
+        op = op.replace('desc[UR4]', '')
+        m = re.match(r'\[(R\d+)(\.64)?(?:\+(0x[0-9a-f]+))?\]', op)
+        r, wide, off = m.group(1), m.group(2), m.group(3)
+        off = int(off, 16) if off else 0
+        if wide or op.startswith('['):
+            pass
+        base = self.reg(w, l, r)
+        if wide:
+            base |= self.regs[w][l][int(r[1:]) + 1] << 32
+        return base + off
+
+    # ---- one warp until BAR / EXIT ----
+    def run_warp(self, w):
+        """Runs warp w; returns 'bar' or 'exit'."""
+        while True:
+            pc = self.pc[w]
+            text = self.code[pc]
+            self.pc[w] = pc + 16
+            guard = None
+            if text.startswith('@'):
+                guard, text = text.split(' ', 1)
+            mn, _, rest = text.partition(' ')
+            ops = split_ops(rest)
+            if guard is not None:
+                name = guard.lstrip('@!')
+                if name in ('PT', 'UPT'):
+                    take = True
+                else:
+                    take = self.preds[w][0][int(name.lstrip('P'))]
+                if guard.startswith('@!'):
+                    take = not take
+                if not take:
+                    continue
+            r = self.execute(w, pc, mn, ops)
+            if r:
+                return r
+
+    def execute(self, w, pc, mn, ops):
+        L = range(32)
+        if mn == 'BAR.SYNC.DEFER_BLOCKING':
+            return 'bar'
+        if mn == 'EXIT':
+            return 'exit'
+        if mn == 'BRA':
+            target = int(ops[0], 16)
+            if target == pc:
+                return 'exit'
+            self.pc[w] = target
+            return None
+        if mn in ('NOP', 'LDGDEPBAR', 'DEPBAR.LE', 'ULDC.64'):
+            return None
+        if mn == 'S2R':
+            for l in L:
+                v = {'SR_TID.X': w * 32 + l, 'SR_CTAID.X': self.ctaid[0],
+                     'SR_CTAID.Y': self.ctaid[1]}[ops[1]]
+                self.setr(w, l, ops[0], v)
+            return None
+        if mn == 'MOV':
+            for l in L:
+                self.setr(w, l, ops[0], self.val(w, l, ops[1]))
+            return None
+        if mn in ('IMAD', 'IMAD.MOV.U32'):
+            for l in L:
+                a, b, c = (self.val(w, l, o) for o in ops[1:4])
+                self.setr(w, l, ops[0], a * b + c)
+            return None
+        if mn == 'IMAD.WIDE.U32':
+            m = re.match(r'c\[0x0\]\[(0x[0-9a-f]+)\]', ops[3])
+            for l in L:
+                a, b = self.val(w, l, ops[1]), self.val(w, l, ops[2])
+                if m:
+                    off = int(m.group(1), 16)
+                    c = self.const_word(off) | (self.const_word(off + 4) << 32)
+                else:
+                    c = self.val(w, l, ops[3]) | (
+                        self.regs[w][l][int(ops[3][1:]) + 1] << 32)
+                v = (a * b + c) & ((1 << 64) - 1)
+                d = int(ops[0][1:])
+                self.regs[w][l][d] = v & MASK
+                self.regs[w][l][d + 1] = v >> 32
+            return None
+        if mn == 'IADD3':
+            for l in L:
+                self.setr(w, l, ops[0],
+                          sum(self.val(w, l, o) for o in ops[1:4]))
+            return None
+        if mn == 'LOP3.LUT':
+            lut = int(ops[4], 16)
+            for l in L:
+                a, b, c = (self.val(w, l, o) for o in ops[1:4])
+                r = 0
+                for i in range(8):
+                    if lut >> i & 1:
+                        r |= ((a if i & 4 else ~a) & (b if i & 2 else ~b) &
+                              (c if i & 1 else ~c))
+                self.setr(w, l, ops[0], r)
+            return None
+        if mn == 'SHF.R.U32.HI':
+            for l in L:
+                lo, n, hi = (self.val(w, l, o) for o in ops[1:4])
+                self.setr(w, l, ops[0], ((hi << 32 | lo) >> (n & 31)) >> 32)
+            return None
+        if mn == 'ISETP.GT.AND':
+            p = int(ops[0][1:])
+            for l in L:
+                a = self.val(w, l, ops[2])
+                b = self.val(w, l, ops[3])
+                sa = a - (1 << 32) if a >> 31 else a
+                sb = b - (1 << 32) if b >> 31 else b
+                self.preds[w][l][p] = sa > sb
+            return None
+        if mn == 'LDGSTS.E.BYPASS.128':
+            for l in L:
+                dst = self.address(w, l, ops[0])
+                src = self.address(w, l, ops[1] if '.64' in ops[1] else
+                                   ops[1].replace(']', '.64]', 1))
+                self.shared[dst:dst + 16] = self.mem.read(src, 16)
+            return None
+        if mn in ('LDSM.16.M88.4', 'LDSM.16.MT88.4'):
+            trans = 'MT88' in mn
+            rows = []
+            for l in L:
+                a = self.address(w, l, ops[1])
+                rows.append([struct.unpack_from('<H', self.shared, a + 2 * j)[0]
+                             for j in range(8)])
+            d = int(ops[0][1:])
+            for i in range(4):
+                M = rows[8 * i:8 * i + 8]
+                for l in L:
+                    g, c = l // 4, l % 4
+                    if trans:
+                        lo, hi = M[2 * c][g], M[2 * c + 1][g]
+                    else:
+                        lo, hi = M[g][2 * c], M[g][2 * c + 1]
+                    self.regs[w][l][d + i] = lo | hi << 16
+            return None
+        if mn == 'HMMA.16816.F32':
+            d, a, b, c = (int(o[1:]) for o in ops)
+            A = [[0.0] * 16 for _ in range(16)]
+            B = [[0.0] * 8 for _ in range(16)]
+            C = [[0.0] * 8 for _ in range(16)]
+            for l in L:
+                g, t = l // 4, l % 4
+                R = self.regs[w][l]
+                for k, (row, col) in enumerate([(g, 2 * t), (g + 8, 2 * t),
+                                                (g, 2 * t + 8),
+                                                (g + 8, 2 * t + 8)]):
+                    A[row][col] = half(R[a + k])
+                    A[row][col + 1] = half(R[a + k] >> 16)
+                for k, row in enumerate([2 * t, 2 * t + 8]):
+                    B[row][g] = half(R[b + k])
+                    B[row + 1][g] = half(R[b + k] >> 16)
+                for k, (row, col) in enumerate([(g, 2 * t), (g, 2 * t + 1),
+                                                (g + 8, 2 * t),
+                                                (g + 8, 2 * t + 1)]):
+                    C[row][col] = bits_f32(R[c + k])
+            for l in L:
+                g, t = l // 4, l % 4
+                for k, (row, col) in enumerate([(g, 2 * t), (g, 2 * t + 1),
+                                                (g + 8, 2 * t),
+                                                (g + 8, 2 * t + 1)]):
+                    s = C[row][col] + sum(A[row][i] * B[i][col]
+                                          for i in range(16))
+                    self.regs[w][l][d + k] = f32_bits(f32(s))
+            return None
+        if mn == 'STG.E.64':
+            for l in L:
+                a = self.address(w, l, ops[0])
+                v = int(ops[1][1:])
+                self.mem.write(a, struct.pack('<II', self.regs[w][l][v],
+                                              self.regs[w][l][v + 1]))
+            return None
+        if mn == 'LDG.E':
+            for l in L:
+                a = self.address(w, l, ops[1])
+                self.setr(w, l, ops[0],
+                          struct.unpack('<I', self.mem.read(a, 4))[0])
+            return None
+        if mn == 'FADD':
+            for l in L:
+                s = bits_f32(self.val(w, l, ops[1])) + bits_f32(
+                    self.val(w, l, ops[2]))
+                self.setr(w, l, ops[0], f32_bits(f32(s)))
+            return None
+        raise RuntimeError('unsupported instruction at 0x%x: %s %s' %
+                           (pc, mn, ', '.join(ops)))
+
+    def run(self):
+        live = set(range(self.nwarps))
+        while live:
+            states = {w: self.run_warp(w) for w in sorted(live)}
+            exited = {w for w, s in states.items() if s == 'exit'}
+            if exited and exited != live:
+                raise RuntimeError('warps disagree at a barrier: %s' % states)
+            live -= exited
+
+
+def main():
+    listing, manifest_path = sys.argv[1], sys.argv[2]
+    code = parse_listing(open(listing).read())
+    man = json.load(open(manifest_path))
+    M, N, K = man['m'], man['n'], man['k']
+    la, lb = man['layout_a'], man['layout_b']
+    residual = man['residual']
+
+    def value(i, salt):
+        return ((i * 2654435761 + salt * 97) >> 7) % 9 / 8.0 - 0.5
+
+    # Logical A (m, k) and B (k, n), stored as the layouts say.
+    Am = [[value(m * K + k, 1) for k in range(K)] for m in range(M)]
+    Bm = [[value(k * N + n, 2) for n in range(N)] for k in range(K)]
+    Rm = [[value(m * N + n, 3) for n in range(N)] for m in range(M)]
+    if la == 'rows':
+        a_flat = [Am[m][k] for m in range(M) for k in range(K)]
+    else:
+        a_flat = [Am[m][k] for k in range(K) for m in range(M)]
+    if lb == 'columns':
+        b_flat = [Bm[k][n] for k in range(K) for n in range(N)]
+    else:
+        b_flat = [Bm[k][n] for n in range(N) for k in range(K)]
+    mem = Memory()
+    ptr = {
+        'C': mem.alloc(bytes(4 * M * N)),
+        'A': mem.alloc(b''.join(struct.pack('<e', x) for x in a_flat)),
+        'B': mem.alloc(b''.join(struct.pack('<e', x) for x in b_flat)),
+    }
+    if residual:
+        ptr['R'] = mem.alloc(b''.join(struct.pack('<f', Rm[m][n])
+                                      for m in range(M) for n in range(N)))
+    const = bytearray(0x160 + 8 * len(man['params']))
+    struct.pack_into('<I', const, 0x28, 0xfffc00)
+    for p in man['params']:
+        struct.pack_into('<Q', const, 0x160 + p['offset'], ptr[p['role']])
+    smem = man['dynamic_shared_bytes'] + man['static_shared_bytes']
+    gx, gy, _ = man['grid']
+    for y in range(gy):
+        for x in range(gx):
+            Block(code, man['block'][0], (x, y), const, mem, smem).run()
+    out = mem.read(ptr['C'], 4 * M * N)
+    bad = 0
+    for m in range(M):
+        for n in range(N):
+            want = f32(sum(Am[m][k] * Bm[k][n] for k in range(K)) +
+                       (Rm[m][n] if residual else 0.0))
+            got = struct.unpack_from('<f', out, 4 * (m * N + n))[0]
+            if got != want:
+                if bad < 5:
+                    print('C[%d][%d] = %r, expected %r' % (m, n, got, want))
+                bad += 1
+    if bad:
+        print('FAIL %d of %d elements differ' % (bad, M * N))
+        return 1
+    print('PASS %dx%dx%d a=%s b=%s residual=%d' % (M, N, K, la, lb, residual))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
