@@ -137,8 +137,14 @@ int tp::mc::runAssemble(const Options &Opts) {
     for (const Line &L : Lines) {
       sm86::print(L.I, L.Addr, OS);
       if (Opts.ShowControl) {
+        // Reuse flags of slots an operand owns are shown as `.reuse` on it.
+        sm86::Control C = L.I.Ctrl;
+        const sm86::InstrInfo &II = sm86::getInstrInfo(L.I.Op);
+        for (unsigned K = 0; K < II.NumOperands; ++K)
+          if (II.Operands[K].ReuseSlot >= 0)
+            C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
         OS << ' ';
-        sm86::printControl(L.I.Ctrl, OS);
+        sm86::printControl(C, OS);
       }
       if (Opts.ShowEncoding) {
         sm86::Word128 W = sm86::encode(L.I);

@@ -54,8 +54,13 @@ cl::opt<bool> ShowEncoding(
     cl::cat(MCCat));
 cl::opt<bool> ShowControl(
     "show-control",
-    cl::desc("Append the control fields, e.g. '{stall=4 yield wr=1 rd=3 "
-             "wait=2 reuse=a}'; see README"),
+    cl::desc("Append the control fields as '{stall=4 yield wr=1 rd=3 "
+             "wait=0,2 reuse=c}': stall [105:108], yield = bit 109 clear "
+             "(CuAssembler's Y), write/read scoreboard 0..5, wait mask as "
+             "scoreboard numbers, reuse slots a..d not shown as .reuse; "
+             "defaults (stall 0, no yield, no scoreboard, no wait) are "
+             "left out.  --assemble reads the same clause at the end of a "
+             "line"),
     cl::cat(MCCat));
 } // namespace
 
