@@ -22,6 +22,19 @@
 ///   SB3  LDGSTS source reads (read scoreboard)
 ///   SB5, SB4  everything else (S2R, stores' reads, LDC, ...), first free
 ///
+/// Timing of waits (N calc_delays): a wait sees an increment only when it
+/// issues at least 2 cycles after the instruction that made it; an earlier
+/// wait leaves that instruction in flight (both walks model it so).  (NB:
+/// SASS_FACTS 2.5 words this rule the other way round; NAK's code bounds
+/// the setter 2 cycles before its next waiter.)  DEPBAR sees every commit
+/// (ptxas issues it 1 cycle after LDGDEPBAR, E).
+///
+/// Required and policy waits: a wait protecting a dependency the verifier
+/// checks (a register, a shared read before BAR) is *required*: it bounds
+/// the issue cycle and the mutation test drops it.  EXIT waiting for
+/// everything and BRA for every register scoreboard are policy (the seed's
+/// and NAK's), as is the drain NOP's wait: set, not mutated.
+///
 /// Pieces compose: a piece assumes nothing of its predecessor but that it
 /// was drained, and drains itself: at its end every fixed-latency result is
 /// ready for any consumer (the boundary latency, worst*() of the model) and
