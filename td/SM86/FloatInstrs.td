@@ -1,6 +1,7 @@
-//===- FloatInstrs.td - sm_86 FP32 arithmetic ---------------*- tablegen -*-===//
+//===- FloatInstrs.td - sm_86 floating point and conversions -*- tablegen -*-===//
 //
-// FADD, FMUL, FFMA, FSETP (N, C, R; our corpus test).  Source modifiers:
+// FADD, FMUL, FFMA, FSETP, I2FP, I2F, F2F, F2FP, HADD2, HFMA2, HMUL2 (N, C,
+// R; our corpus test).  FP32 ops:  Source modifiers:
 // negate/abs of A [72]/[73], of the low slot [63]/[62], of the [64:71]
 // slot [75]/[74] (SM86InstrFormats.td).  [77] .SAT, [78:79] rounding
 // (RN: none, .RM, .RP, .RZ), [80] .FTZ.  Float immediates are raw IEEE
@@ -253,4 +254,228 @@ foreach F = BOnlyForms in {
     let Inst{78} = 1;
     let Inst{80-79} = rnd;
   }
+}
+
+//===----------------------------------------------------------------------===//
+// FP16x2 ALU (HADD2 0x030, HMUL2 0x032, HFMA2 0x031, HFMA2.MMA 0x035;
+// C, our corpus test).  Operand forms as SM86InstrFormats.td; each source
+// carries negate, abs and a half swizzle, placed with its slot:
+//   A:                     neg [72], abs [73], swizzle [74:75]
+//   low slot ([32:63]):    neg [63], abs [62], swizzle [60:61] (+[86])
+//   high slot ([64:71]):   neg [84], abs [83], swizzle [81:82]
+// Swizzle spellings: 0 none, 2 .H0_H0, 3 .H1_H1, and (low slot, [86])
+// .H0_NH1.  nvdisasm prints `|R5|.H0_H0` for registers but `|UR4.H0_H0|`
+// and `|c[0x0] [0x16c].H0_H0|` (with that blank) for the others.
+// [78] .F32 (HADD2), [79] .RELU (with a predicate [87:89]+[90]), [80]
+// .FTZ, [85] .BF16_V2.  Immediates are two f16 values, high half first.
+//===----------------------------------------------------------------------===//
+def HSwz    : Mod<[0, 2, 3], ["", ".H0_H0", ".H1_H1"]>;
+def HSwzLow : Mod<[0, 2, 3, 4], ["", ".H0_H0", ".H1_H1", ".H0_NH1"]>;
+def HF32    : Mod<[0, 1], ["", ".F32"]>;
+def HBf     : Mod<[0, 1], ["", ".BF16_V2"]>;
+
+class HALU3<bits<9> op, bits<3> form, string asm, dag outs, dag ins,
+            bit relu> : SM86ALU<op, form, asm, outs, ins, FP16ALU> {
+  bits<8> Rd;
+  bits<8> Ra;
+  bits<8> Rb;
+  bits<8> Rc;
+  bits<32> Imm;
+  bits<5> Bank;
+  bits<16> Off;
+  bits<6> Ur;
+  bit na;
+  bit aa;
+  bits<2> sa;
+  bit nb;
+  bit ab;
+  bits<3> sb;
+  bit nc;
+  bit ac;
+  bits<3> sc;
+  bit ftz;
+  bit bf;
+  bit f32;
+  bits<3> Pp;
+  bit Ppn;
+  let ReuseOperands = ["Ra", "Rb", "Rc", ""];
+  let Inst{23-16} = Rd;
+  let Inst{31-24} = Ra;
+  let Inst{72} = na;
+  let Inst{73} = aa;
+  let Inst{75-74} = sa;
+  // Values of the B and C slots, as ALU3.
+  let Inst{37-32} = !cond(!eq(form, 1): Rb{5-0},
+                          !or(!eq(form, 2), !eq(form, 4)): Imm{5-0},
+                          !or(!eq(form, 6), !eq(form, 7)): Ur,
+                          true: 0b000000);
+  let Inst{39-38} = !cond(!eq(form, 1): Rb{7-6},
+                          !or(!eq(form, 2), !eq(form, 4)): Imm{7-6},
+                          !or(!eq(form, 3), !eq(form, 5)): Off{1-0},
+                          true: 0b00);
+  let Inst{53-40} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{21-8},
+                          !or(!eq(form, 3), !eq(form, 5)): Off{15-2},
+                          true: 0b00000000000000);
+  let Inst{58-54} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{26-22},
+                          !or(!eq(form, 3), !eq(form, 5)): Bank,
+                          true: 0b00000);
+  let Inst{59-59} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{27-27},
+                          true: 0b0);
+  // Low-slot modifiers: B's in forms 1, 5, 6; C's in forms 3, 7.
+  let Inst{61-60} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{29-28},
+                          !or(!eq(form, 3), !eq(form, 7)): sc{1-0},
+                          true: sb{1-0});
+  let Inst{62-62} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{30-30},
+                          !or(!eq(form, 3), !eq(form, 7)): {ac},
+                          true: {ab});
+  let Inst{63-63} = !cond(!or(!eq(form, 2), !eq(form, 4)): Imm{31-31},
+                          !or(!eq(form, 3), !eq(form, 7)): {nc},
+                          true: {nb});
+  let Inst{86-86} = !cond(!or(!eq(form, 2), !eq(form, 4)): 0b0,
+                          !or(!eq(form, 3), !eq(form, 7)): sc{2-2},
+                          true: sb{2-2});
+  // High slot: C in forms 1, 4, 5, 6; B in forms 2, 3, 7.
+  let Inst{71-64} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)), Rb, Rc);
+  let Inst{82-81} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)),
+                        sb{1-0}, sc{1-0});
+  let Inst{83-83} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)),
+                        {ab}, {ac});
+  let Inst{84-84} = !if(!or(!eq(form, 2), !eq(form, 3), !eq(form, 7)),
+                        {nb}, {nc});
+  let Inst{78} = f32;
+  let Inst{79} = relu;
+  let Inst{80} = ftz;
+  let Inst{85} = bf;
+  let Inst{89-87} = !if(relu, Pp, 0b000);
+  let Inst{90} = !if(relu, Ppn, 0);
+  let Inst{91} = !or(!eq(form, 6), !eq(form, 7));
+}
+
+/// Text and operands of an FP16 source of kind k in slot `low` (1: the
+/// [32:63] slot, whose swizzle also has .H0_NH1).
+class HSrc<string k, string reg, string n, string a, string s, bit low,
+           bit bf = 0, string cb = "c[$Bank] [$Off]"> {
+  string NT = "${" # n # "}";
+  string AT = "${" # a # "}";
+  string ST = "${" # s # "}";
+  string Text = !cond(!eq(k, "r"): NT # AT # "$" # reg # AT # ST,
+                      !eq(k, "i"): "$Imm",
+                      !eq(k, "c"): NT # AT # cb # ST # AT,
+                      true: NT # AT # "$Ur" # ST # AT);
+  dag Mods = !dag(ins, [NegMod, AbsMod, !if(low, HSwzLow, HSwz)], [n, a, s]);
+  dag Ins = !cond(!eq(k, "r"): !con(Mods, !dag(ins, [GPR], [reg])),
+                  !eq(k, "i"): !if(bf, (ins BImm:$Imm), (ins HImm:$Imm)),
+                  !eq(k, "c"): !con(Mods, (ins CBIdx:$Bank, CBOff:$Off)),
+                  true: !con(Mods, (ins UGPR:$Ur)));
+}
+
+// HFMA2 (0x031) and HFMA2.MMA (0x035): all forms.
+class HVar<string mn, string name, bits<9> op, string cb> {
+  string Mn = mn;
+  string Name = name;
+  bits<9> Op = op;
+  string CB = cb;  // HFMA2.MMA prints c[..][..] without the blank
+}
+foreach V = [HVar<"HFMA2", "HFMA2", 0x031, "c[$Bank] [$Off]">,
+             HVar<"HFMA2.MMA", "HFMA2_MMA", 0x035, "c[$Bank][$Off]">] in
+  foreach F = ALU3Forms in
+    foreach R = [0, 1] in
+      foreach BF = [0, 1] in {
+      defvar BLow = !or(!eq(F.Form, 1), !eq(F.Form, 5), !eq(F.Form, 6));
+      defvar B = HSrc<F.BK, "Rb", "nb", "ab", "sb", BLow, BF, V.CB>;
+      defvar C = HSrc<F.CK, "Rc", "nc", "ac", "sc", !not(BLow), BF, V.CB>;
+      def V.Name # !if(R, "_RELU", "") # !if(BF, "_BF16", "") # "_" # F.Sfx :
+        HALU3<V.Op, F.Form, V.Mn # "${ftz}" # !if(R, ".RELU", "") #
+                              !if(BF, ".BF16_V2", "") # " $Rd, " #
+                              "${na}${aa}$Ra${aa}${sa}" # ", " # B.Text # ", " #
+                              C.Text # !if(R, ", ${Ppn}$Pp", ""),
+              (outs GPR:$Rd),
+              !con((ins FtzMod:$ftz),
+                   (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa), B.Ins,
+                   C.Ins, !if(R, (ins PNot:$Ppn, Pred:$Pp), (ins))), R> {
+        let bf = BF;
+      }
+    }
+
+// HADD2 (0x030): the second source is in the C slot for non-register
+// forms (as FADD): register form 1 ([32:39], low-slot modifiers), immediate
+// form 2, c[][] form 3, UR form 7.
+foreach F = [FormRR, FormRI, FormRC, FormRU] in {
+  defvar IsR = !eq(F.Sfx, "rrr");
+  defvar B = !if(IsR, HSrc<"r", "Rb", "nb", "ab", "sb", 1>,
+                      HSrc<F.CK, "Rc", "nc", "ac", "sc", 1>);
+  def HADD2_ # F.Sfx :
+    HALU3<0x030, F.Form, "HADD2${f32}${ftz} $Rd, " # "${na}${aa}$Ra${aa}${sa}" # ", " # B.Text,
+          (outs GPR:$Rd), !con((ins HF32:$f32, FtzMod:$ftz), (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa), B.Ins), 0> {
+    // As FADD: the register second source uses reuse slot C (bit 124,
+    // `HADD2.F32 R18, -RZ, R6.reuse.H0_H0`).
+    let ReuseOperands = ["Ra", "", "Rb", ""];
+  }
+}
+
+// HMUL2 (0x032): B in the B slot, forms 1, 4, 5, 6.
+foreach F = BOnlyForms in {
+  defvar B = HSrc<F.BK, "Rb", "nb", "ab", "sb", 1>;
+  def HMUL2_ # F.Sfx :
+    HALU3<0x032, F.Form, "HMUL2${ftz}${bf} $Rd, " # "${na}${aa}$Ra${aa}${sa}" # ", " # B.Text,
+          (outs GPR:$Rd), !con((ins FtzMod:$ftz, HBf:$bf), (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa), B.Ins), 0>;
+}
+
+//===----------------------------------------------------------------------===//
+// FSEL 0x008 and FMNMX 0x009 (as SEL/IMNMX with float source modifiers:
+// A [72]/[73], B [63]/[62]; predicate [87:89]+[90]); FMNMX [80] .FTZ,
+// [81] .NAN.  MUFU 0x108: [74:77] function, B source with negate/abs;
+// variable latency (N needs_scoreboards).  (C, our corpus test.)
+//===----------------------------------------------------------------------===//
+def NanMod : Mod<[0, 1], ["", ".NAN"]>;
+foreach F = BOnlyForms in {
+  defvar B = SrcOp<F.BK, "Rb", FImm, NegMod, "nb", GPR, "ab">;
+  def FSEL_ # F.Sfx :
+    ALU3<0x008, F.Form, "FSEL $Rd, ${na}${aa}$Ra${aa}, " # B.Text #
+                          ", ${Ppn}$Pp", (outs GPR:$Rd),
+         !con((ins NegMod:$na, AbsMod:$aa, GPR:$Ra), B.Ins,
+              (ins PNot:$Ppn, Pred:$Pp)), CoupledALU> {
+    bits<3> Pp;
+    bit Ppn;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+  def FMNMX_ # F.Sfx :
+    ALU3<0x009, F.Form, "FMNMX${ftz}${nan} $Rd, ${na}${aa}$Ra${aa}, " #
+                          B.Text # ", ${Ppn}$Pp", (outs GPR:$Rd),
+         !con((ins FtzMod:$ftz, NanMod:$nan, NegMod:$na, AbsMod:$aa,
+                   GPR:$Ra), B.Ins, (ins PNot:$Ppn, Pred:$Pp)), CoupledALU> {
+    bit ftz;
+    bit nan;
+    bits<3> Pp;
+    bit Ppn;
+    let Inst{80} = ftz;
+    let Inst{81} = nan;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+}
+def MufuOp : Mod<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+                 [".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H",
+                  ".RSQ64H", ".SQRT", ".TANH"]>;
+def MufuOp32 : Mod<[0, 1, 2, 3, 4, 5, 8, 9],
+                   [".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".SQRT",
+                    ".TANH"]>;
+def MufuOp64 : Mod<[6, 7], [".RCP64H", ".RSQ64H"]>;
+foreach F = BOnlyForms in {
+  defvar B = SrcOp<F.BK, "Rb", FImm, NegMod, "nb", GPR, "ab">;
+  defvar IsI = !eq(F.BK, "i");
+  def MUFU_ # F.Sfx :
+    ALU3<0x108, F.Form, "MUFU${fn} $Rd, " # B.Text, (outs GPR:$Rd),
+         !con(!if(IsI, (ins MufuOp32:$fn), (ins MufuOp:$fn)), B.Ins),
+         Decoupled> {
+    bits<4> fn;
+    let Inst{77-74} = fn;
+  }
+}
+// The 64H functions take the high word of an f64 as immediate.
+def MUFU_64H_rir : ALU3<0x108, 4, "MUFU${fn} $Rd, $Imm", (outs GPR:$Rd),
+                        (ins MufuOp64:$fn, DImmHi:$Imm), Decoupled> {
+  bits<4> fn;
+  let Inst{77-74} = fn;
 }

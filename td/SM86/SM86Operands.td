@@ -51,6 +51,8 @@ def SImm   : OperandType<"Imm"> { let Signed = 1; }
 def UImm   : OperandType<"Imm">;
 def FImm   : OperandType<"FImm">;
 def HImm   : OperandType<"HImm">;
+def BImm   : OperandType<"BImm">;
+def DImmHi : OperandType<"DImmHi">;
 def CBIdx  : OperandType<"CBankIndex">;
 def CBOff  : OperandType<"CBankOffset">;
 def BrTarget : OperandType<"BranchTarget"> { let Signed = 1; }

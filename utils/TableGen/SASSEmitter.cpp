@@ -339,8 +339,8 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
     if (!Used[K])
       PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + F.Ops[K].Name +
                                        " is not in the AsmString");
-  if (F.Ops.size() > 16)
-    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 16 operands");
+  if (F.Ops.size() > 24)
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 24 operands (tp::sm86::MaxOperands)");
   F.Template = T;
   size_t E = Asm.find_first_of(". $");
   F.Mnemonic = Asm.substr(0, E);

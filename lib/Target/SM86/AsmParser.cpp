@@ -238,6 +238,28 @@ private:
       E = S + N;
       break;
     }
+    case OperandKind::DImmHi: {
+      std::string Tmp = StringRef(S, SE - S).take_while([](char C) {
+        return isDigit(C) || C == '.' || C == '-' || C == '+' || C == 'e' ||
+               C == 'E';
+      }).str();
+      char *End = nullptr;
+      double D = Tmp.empty() ? 0 : std::strtod(Tmp.c_str(), &End);
+      if (Tmp.empty() || End == Tmp.c_str()) {
+        fail(S, "expected a float immediate");
+        return nullptr;
+      }
+      uint64_t Bits;
+      std::memcpy(&Bits, &D, 8);
+      if (Bits & 0xffffffffu) {
+        hardFail(S, "immediate needs more than the high 32 bits of an f64");
+        return nullptr;
+      }
+      V = int64_t(Bits >> 32);
+      E = S + (End - Tmp.c_str());
+      break;
+    }
+    case OperandKind::BImm:
     case OperandKind::HImm: {
       uint32_t B0, B1;
       size_t N0 = parseFloat32(StringRef(S, SE - S), B0);
@@ -256,7 +278,10 @@ private:
         fail(P, "expected an f16 immediate");
         return nullptr;
       }
-      V = floatToHalf(B0) | (int64_t(floatToHalf(B1)) << 16);
+      if (OI.Kind == OperandKind::HImm)
+        V = (int64_t(floatToHalf(B0)) << 16) | floatToHalf(B1); // high first
+      else
+        V = (int64_t(floatToBF16(B0)) << 16) | floatToBF16(B1);
       E = P + N1;
       break;
     }
@@ -319,6 +344,14 @@ private:
     }
     I.Ops[K] = V;
     return E;
+  }
+
+  static uint16_t floatToBF16(uint32_t FB) {
+    // Round to nearest even on the top 16 bits (NaN stays NaN).
+    if ((FB & 0x7fffffffu) > 0x7f800000u)
+      return uint16_t((FB >> 16) | 0x40);
+    uint32_t R = FB + 0x7fff + ((FB >> 16) & 1);
+    return uint16_t(R >> 16);
   }
 
   static uint16_t floatToHalf(uint32_t FB) {
