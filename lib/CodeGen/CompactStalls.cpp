@@ -316,6 +316,12 @@ uint8_t Compactor::allocate() {
 
 void Compactor::takeScoreboards(unsigned I) {
   SchedInstr &In = P[I];
+  // The input's choice among the shared SB4/SB5 is kept (the seed puts its
+  // three S2Rs on SB5); the other scoreboards follow the plan.
+  uint8_t GivenWr = In.Ctrl.WrSB, GivenRd = In.Ctrl.RdSB;
+  auto Pick = [&](uint8_t Given) {
+    return Given == 4 || Given == 5 ? Given : allocate();
+  };
   In.Ctrl.WrSB = NoSB;
   In.Ctrl.RdSB = NoSB;
   if (In.NeverExecutes || !isVariable(In.Class))
@@ -342,11 +348,11 @@ void Compactor::takeScoreboards(unsigned I) {
   if (!In.Defs.empty()) {
     uint8_t B = In.Kind == SpecialKind::SharedMatrixLoad ? FragmentSB
                 : In.Class == InstrClass::DecoupledAgu   ? LoadSB
-                                                         : allocate();
+                                                         : Pick(GivenWr);
     Push(B, true, true);
   }
   if (In.NeedsReadSB && HasSources)
-    Push(allocate(), false, true);
+    Push(Pick(GivenRd), false, true);
 }
 
 void Compactor::record(unsigned I) {

@@ -119,6 +119,26 @@ TEST(CompactStalls, SpecialRegistersOnSB5ThenSB4) {
   EXPECT_EQ(P[1].Ctrl.Stall, 2);
 }
 
+TEST(CompactStalls, KeepsTheInputsChoiceOfSB5) {
+  // tp-select gives the seed's three S2Rs SB5; kept (one wait covers all).
+  Piece In = {mk("S2R", {gpr(0)}, {}), mk("S2R", {gpr(7)}, {}),
+              mk("S2R", {gpr(6)}, {}), mk("IADD3", {gpr(2)}, {gpr(0)})};
+  for (unsigned K = 0; K < 3; ++K)
+    In[K].Ctrl.WrSB = 5;
+  In[3].Ctrl.WrSB = 1; // not variable: ignored
+  Piece P = compact(In);
+  EXPECT_EQ(P[0].Ctrl.WrSB, 5);
+  EXPECT_EQ(P[1].Ctrl.WrSB, 5);
+  EXPECT_EQ(P[2].Ctrl.WrSB, 5);
+  EXPECT_EQ(P[3].Ctrl.WrSB, 7);
+  EXPECT_EQ(P[3].Ctrl.WaitMask, 1u << 5);
+  // An input choice outside SB4/SB5 is not taken: the plan's SB1 stays the
+  // LDSMs' own.
+  Piece Q = {mk("S2R", {gpr(0)}, {})};
+  Q[0].Ctrl.WrSB = 1;
+  EXPECT_EQ(compact(Q)[0].Ctrl.WrSB, 5);
+}
+
 TEST(CompactStalls, BarrierDepbarAndGroups) {
   Piece P = compact({ldgsts(26, 0, 10), makeInstr("LDGDEPBAR"), depbar(1),
                      makeInstr("BAR.SYNC"), ldsm(8, 60, 0), hmma(16, 8, 12)});
