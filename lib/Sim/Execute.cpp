@@ -418,7 +418,9 @@ static void execIMNMX(Exec &X, const DInst &D, uint32_t M) {
   bool Signed = D.F[F_u] != 0;
   FOR_LANES(L, M) {
     uint32_t A = rawSrc(X, D.A, L), B = rawSrc(X, D.B, L);
-    bool Max = predVal(W, D.F[F_Pp], D.F[F_Ppn], L);
+    // IMNMX Rd, A, B, PT is the minimum (ptxas: min.s32 -> `IMNMX R, R, R,
+    // PT`, max -> `!PT`).
+    bool Max = !predVal(W, D.F[F_Pp], D.F[F_Ppn], L);
     bool ALess = Signed ? int32_t(A) < int32_t(B) : A < B;
     W.R[Rd][L] = Max ? (ALess ? B : A) : (ALess ? A : B);
   }
@@ -770,28 +772,55 @@ uint16_t sim::doubleToHalf(double V) {
 
 static inline float h2f(uint16_t H) { return halfToFloat(H); }
 
-/// HADD2/HFMA2/HMUL2 on two f16 lanes, each computed exactly and rounded
-/// once to binary16 (the f16 FMA is fused).  Aux: 0 HADD2, 1 HMUL2, 2 HFMA2.
+/// The two f16 lanes of a source after its swizzle, |x| and -x, exact.
+static inline void h2Src(Exec &X, const Src &S, unsigned L, double Out[2]) {
+  uint32_t V = rawSrc(X, S, L);
+  uint16_t H0 = uint16_t(V), H1 = uint16_t(V >> 16);
+  double Lo = h2f(S.Swz == 3 ? H1 : H0), Hi = h2f(S.Swz == 2 ? H0 : H1);
+  if (S.Swz == 4)
+    Hi = -Hi;
+  Out[0] = Lo;
+  Out[1] = Hi;
+  for (unsigned I = 0; I < 2; ++I) {
+    if (S.Abs)
+      Out[I] = std::fabs(Out[I]);
+    if (S.Neg)
+      Out[I] = -Out[I];
+  }
+}
+
+/// HADD2/HFMA2/HMUL2 on two f16 lanes, each computed exactly in binary64
+/// and rounded once to binary16 (the f16 FMA is fused).  Aux: 0 HADD2,
+/// 1 HMUL2, 2 HFMA2; Aux2 bit 0 .RELU.  HADD2.F32 writes the low lane's
+/// sum as one binary32 (ptxas converts f16 -> f32 with
+/// `HADD2.F32 Rd, -RZ, Rx.H0_H0`).
 static void execH2(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
+  bool F32 = D.F[F_f32] != 0, Ftz = D.F[F_ftz] != 0;
   FOR_LANES(L, M) {
-    uint32_t A = rawSrc(X, D.A, L), B = rawSrc(X, D.B, L),
-             C = rawSrc(X, D.C, L);
+    double A[2], B[2], C[2] = {0, 0};
+    h2Src(X, D.A, L, A);
+    h2Src(X, D.B, L, B);
+    if (D.Aux == 2)
+      h2Src(X, D.C, L, C);
+    if (F32) {
+      double R = D.Aux == 0 ? A[0] + B[0] : D.Aux == 1 ? A[0] * B[0]
+                                                     : A[0] * B[0] + C[0];
+      float F = float(R);
+      W.R[Rd][L] = canonF(Ftz ? ftz(F) : F);
+      continue;
+    }
     uint32_t R = 0;
     for (unsigned H = 0; H < 2; ++H) {
-      double a = h2f(uint16_t(A >> (16 * H)));
-      double b = h2f(uint16_t(B >> (16 * H)));
-      double c = h2f(uint16_t(C >> (16 * H)));
-      if (D.A.Neg) a = -a;
-      if (D.B.Neg) b = -b;
-      if (D.C.Neg) c = -c;
-      if (D.A.Abs) a = std::fabs(a);
-      if (D.B.Abs) b = std::fabs(b);
-      if (D.C.Abs) c = std::fabs(c);
-      // f16 x f16 is exact in binary64 and so is the sum with c.
-      double r = D.Aux == 0 ? a + b : D.Aux == 1 ? a * b : a * b + c;
-      R |= uint32_t(doubleToHalf(r)) << (16 * H);
+      double r = D.Aux == 0 ? A[H] + B[H] : D.Aux == 1 ? A[H] * B[H]
+                                                     : A[H] * B[H] + C[H];
+      if ((D.Aux2 & 1) && !(r > 0))
+        r = std::isnan(r) ? r : 0.0;
+      uint16_t Hb = doubleToHalf(r);
+      if (Ftz && (Hb & 0x7c00) == 0)
+        Hb &= 0x8000;
+      R |= uint32_t(Hb) << (16 * H);
     }
     W.R[Rd][L] = R;
   }
@@ -808,30 +837,61 @@ static void execF2FP(Exec &X, const DInst &D, uint32_t M) {
   }
 }
 
-/// F2F: Aux 0 = f32 -> f16, 1 = f16 -> f32, 2 = f32 -> f32 (rounding).
+/// F2F: dst 1 F16 / 2 F32, src 1 F16 / 2 F32 (F64 and BF16 forms have no
+/// semantics); `sel` picks the high half of an f16 source.
 static void execF2F(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
-  FOR_LANES(L, M) {
-    uint32_t V = rawSrc(X, D.B, L);
-    if (D.Aux == 0)
-      W.R[Rd][L] = floatToHalf(asF(V));
-    else if (D.Aux == 1)
-      W.R[Rd][L] = canonF(h2f(uint16_t(V >> (16 * D.Aux2))));
-    else
-      W.R[Rd][L] = V;
-  }
-}
-
-/// I2F: Aux bit 0 signed source.  binary32 result, RNE.
-static void execI2F(Exec &X, const DInst &D, uint32_t M) {
-  Warp &W = *X.W;
-  unsigned Rd = wr(D.F[F_Rd]);
+  unsigned Dst = unsigned(D.F[F_dst]), SrcT = unsigned(D.F[F_src]);
+  bool Ftz = D.F[F_ftz] != 0;
   RoundScope RS(D.F[F_rnd]);
   FOR_LANES(L, M) {
     uint32_t V = rawSrc(X, D.B, L);
-    float F = (D.Aux & 1) ? float(int32_t(V)) : float(V);
-    W.R[Rd][L] = asU(F);
+    double In = SrcT == 1 ? double(h2f(uint16_t(V >> (16 * D.F[F_sel]))))
+                          : double(asF(V));
+    if (D.B.Abs)
+      In = std::fabs(In);
+    if (D.B.Neg)
+      In = -In;
+    if (Dst == 1) {
+      // f32 -> f16 under the current rounding: via floatToHalf for RN.
+      W.R[Rd][L] = SrcT == 1 ? doubleToHalf(In) : floatToHalf(float(In));
+    } else {
+      float F = float(In);
+      W.R[Rd][L] = canonF(Ftz ? ftz(F) : F);
+    }
+  }
+}
+
+/// I2F / I2FP: src code 0 U8, 1 S8, 2 U16, 3 S16, 4 U32, 5 S32, 6 U64,
+/// 7 S64; dst 1 F16, 2 F32.  Aux: 1 = I2FP.F32 (signedness in `sgn`).
+static void execI2F(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  unsigned SrcT = D.Aux == 1 ? (D.F[F_sgn] ? 5 : 4) : unsigned(D.F[F_src]);
+  unsigned Dst = D.Aux == 1 ? 2 : unsigned(D.F[F_dst]);
+  unsigned Sel = unsigned(D.F[F_sel]);
+  RoundScope RS(D.F[F_rnd]);
+  FOR_LANES(L, M) {
+    uint64_t V = SrcT >= 6 ? rawSrc64(X, D.B, L) : rawSrc(X, D.B, L);
+    int64_t I;
+    switch (SrcT) {
+    case 0: I = uint8_t(V >> (8 * Sel)); break;
+    case 1: I = int8_t(V >> (8 * Sel)); break;
+    case 2: I = uint16_t(V >> (16 * Sel)); break;
+    case 3: I = int16_t(V >> (16 * Sel)); break;
+    case 4: I = uint32_t(V); break;
+    case 5: I = int32_t(V); break;
+    case 6: I = int64_t(V); break;
+    default: I = int64_t(V); break;
+    }
+    if (Dst == 1) {
+      // Integers of up to 32 bits are exact in binary64.
+      W.R[Rd][L] = doubleToHalf(double(I));
+    } else {
+      float F = SrcT == 6 ? float(V) : float(I);
+      W.R[Rd][L] = asU(F);
+    }
   }
 }
 
@@ -1615,22 +1675,22 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
   if (N.startswith("HADD2_"))
     return Aux = 0, execH2;
   if (N.startswith("HMUL2_"))
-    return Aux = 1, execH2;
-  if (N.startswith("HFMA2_"))
-    return Aux = 2, execH2;
-  if (N.startswith("F2FP_"))
+    return Has("BF16") ? nullptr : (Aux = 1, execH2);
+  if (N.startswith("HFMA2_")) {
+    if (Has("BF16"))
+      return nullptr;
+    Aux = 2;
+    Aux2 = Has("RELU");
+    return execH2;
+  }
+  if (N.startswith("F2FP_PACK_AB_"))
     return execF2FP;
   if (N.startswith("I2FP_F32_"))
     return Aux = 1, execI2F;
   if (N.startswith("I2F_"))
-    return Aux = !Has("U32"), execI2F;
-  if (N.startswith("F2F_")) {
-    if (Has("F16") && Has("F32"))
-      Aux = N.find("F16_F32") != StringRef::npos ? 0 : 1;
-    else
-      Aux = 2;
-    return execF2F;
-  }
+    return Has("F64") ? nullptr : execI2F;
+  if (N.startswith("F2F_"))
+    return Has("F64D") || Has("F64S") ? nullptr : execF2F;
   // Special and uniform registers.
   if (N.startswith("S2R"))
     return execS2R;
@@ -1767,7 +1827,21 @@ std::string sim::prepareInst(DInst &D) {
     return "unknown rounding mode";
   if (D.Fn == execFArith && D.Has[F_scale] && D.F[F_scale] != 4)
     return "FMUL.D2/.D4 are not supported";
-  if (D.Fn == execFArith && D.Aux == 0) {
+  if (D.Fn == execH2) {
+    if (D.Has[F_bf] && D.F[F_bf])
+      return "BF16_V2 arithmetic is not supported";
+    D.A.Swz = uint8_t(D.F[F_sa]);
+    D.B.Swz = uint8_t(D.Has[F_Rb] || D.Aux != 0 ? D.F[F_sb] : D.F[F_sc]);
+    D.C.Swz = uint8_t(D.F[F_sc]);
+  }
+  if (D.Fn == execF2FP && (D.F[F_bf] || D.F[F_rnd]))
+    return "F2FP.BF16 / .RZ are not supported";
+  if (D.Fn == execF2F &&
+      (D.F[F_dst] == 4 || (D.F[F_dst] == 1 && D.F[F_src] == 2 && D.F[F_rnd])))
+    return "F2F to BF16, or to F16 with a directed rounding, is not supported";
+  if (D.Fn == execI2F && D.Aux != 1 && D.F[F_dst] != 1 && D.F[F_dst] != 2)
+    return "I2F to F64 is not supported";
+  if ((D.Fn == execFArith && D.Aux == 0) || (D.Fn == execH2 && D.Aux == 0)) {
     // FADD keeps its second source in the C slot unless it is a register
     // (td FloatInstrs.td): FADD_ri / _rc / _ru.
     Src S;
@@ -1794,11 +1868,12 @@ std::string sim::prepareInst(DInst &D) {
     } else {
       return "FADD without a second source";
     }
+    if (D.Fn == execH2)
+      S.Swz = uint8_t(D.Has[F_Rb] ? D.F[F_sb] : D.F[F_sc]);
     D.B = S;
     D.C = Src();
   }
-  if (D.Fn == execI2F && D.Has[F_sgn])
-    D.Aux = D.F[F_sgn] != 0;
+
   if (D.Fn == execPRMT && D.F[F_mode] > 6)
     return "unknown PRMT mode";
   (void)N;
@@ -1861,6 +1936,13 @@ static unsigned rawLatency(const RegHz &H, RClass R, bool Pred, bool Guard,
   }
 }
 
+static std::string regName(unsigned Hi) {
+  return Hi < HzUR    ? "R" + std::to_string(Hi)
+         : Hi < HzP  ? "UR" + std::to_string(Hi - HzUR)
+         : Hi < HzUP ? "P" + std::to_string(Hi - HzP)
+                     : "UP" + std::to_string(Hi - HzUP);
+}
+
 static void checkIssue(Exec &X, const DInst &D) {
   Warp &W = *X.W;
   uint64_t T = W.Now;
@@ -1874,12 +1956,7 @@ static void checkIssue(Exec &X, const DInst &D) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       unsigned Hi = U.First + I;
-      auto RegName = [Hi]() -> std::string {
-        return Hi < HzUR  ? "R" + std::to_string(Hi)
-               : Hi < HzP ? "UR" + std::to_string(Hi - HzUR)
-               : Hi < HzUP ? "P" + std::to_string(Hi - HzP)
-                           : "UP" + std::to_string(Hi - HzUP);
-      };
+      auto RegName = [Hi]() { return regName(Hi); };
       if (H.Unprotected) {
         X.hazard("reads " + RegName() + ", written by the variable-latency " +
                  X.Prog->describe(H.WrInst) + " with no write scoreboard");
@@ -1907,12 +1984,12 @@ static void checkIssue(Exec &X, const DInst &D) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0)
-        X.hazard("overwrites R" + Twine(U.First + I) +
+        X.hazard("overwrites " + regName(U.First + I) +
                  " while it may still be read by " +
                  X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
                  Twine(int(H.RdSB)) + " not waited for)");
       else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0)
-        X.hazard("overwrites R" + Twine(U.First + I) +
+        X.hazard("overwrites " + regName(U.First + I) +
                  " while the variable-latency write of " +
                  X.Prog->describe(H.WrInst) + " is pending (SB" +
                  Twine(int(H.WrSB)) + ")");
@@ -1966,7 +2043,10 @@ static void recordIssue(Exec &X, const DInst &D) {
           H.Half = uint8_t(I & 1);
           H.Latency = D.FixedLatency;
         }
-      } else if (U.Late && D.Variable) {
+      } else if (U.Late && D.Variable && U.First < HzUR) {
+        // Only GPRs are read late: uniform operands are read at issue
+        // (ptxas overwrites the UR of an LDSM address, td LateRead "Ur", in
+        // the very next instruction without a read scoreboard).
         // Read after issue: protected by the read scoreboard, or by the
         // write scoreboard (waiting on it implies the reads are done).
         int8_t SB = C.RdSB < 6 ? int8_t(C.RdSB)

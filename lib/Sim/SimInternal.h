@@ -31,7 +31,7 @@ namespace sim {
   X(sc) X(lay) X(soff) X(goff) X(sz) X(zf) X(sb) X(cnt) X(set) X(sr) X(rnd)    \
   X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
   X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
-  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale)
+  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale) X(sa) X(bf) X(f32) X(sel)
 
 enum Field : uint8_t {
 #define TP_SIM_ENUM(N) F_##N,
@@ -45,6 +45,7 @@ struct Src {
   enum Kind : uint8_t { KNone, KReg, KImm, KCB, KUR } K = KNone;
   bool Neg = false;
   bool Abs = false;
+  uint8_t Swz = 0;    ///< f16x2 swizzle: 0 H1_H0, 2 H0_H0, 3 H1_H1, 4 H0_NH1
   uint16_t Reg = 255; ///< GPR or UR number
   uint32_t Val = 0;   ///< immediate bits, or constant-bank byte offset
 };

@@ -197,12 +197,14 @@ def round_fraction(q, mant_bits, emin, emax):
     return sign * float(v)
 
 
-def rf32(q):
-    return round_fraction(q, 24, -126, 127)
+def rf32(q, zero=0.0):
+    """q rounded to binary32; \p zero is the IEEE-signed zero to return
+    when q is exactly 0 (Fractions have no -0)."""
+    return round_fraction(q, 24, -126, 127) if q != 0 else zero
 
 
-def rf16(q):
-    return round_fraction(q, 11, -14, 15)
+def rf16(q, zero=0.0):
+    return round_fraction(q, 11, -14, 15) if q != 0 else zero
 
 
 def gen_intfloat(prefix):
@@ -262,10 +264,10 @@ def intfloat_expected(a, b, c, fa, fb, fc):
     res.append(sum(bytes8[(sel >> (4 * i)) & 7] << (8 * i) for i in range(4)))
     # float
     Fa, Fb, Fc = Fraction(fa), Fraction(fb), Fraction(fc)
-    res.append(f32_bits(rf32(Fa + Fb)))             # add.rn.f32
-    res.append(f32_bits(rf32(Fa * Fb)))             # mul.rn.f32
-    res.append(f32_bits(rf32(Fa * Fb + Fc)))        # fma.rn.f32
-    res.append(f32_bits(rf32(Fa - Fb)))             # sub
+    res.append(f32_bits(rf32(Fa + Fb, fa + fb)))             # add.rn.f32
+    res.append(f32_bits(rf32(Fa * Fb, fa * fb)))             # mul.rn.f32
+    res.append(f32_bits(rf32(Fa * Fb + Fc, fa * fb + fc)))        # fma.rn.f32
+    res.append(f32_bits(rf32(Fa - Fb, fa - fb)))             # sub
     res.append(1 if fa < fb else 0)                 # setp.lt.f32
     res.append(1 if fa >= fc else 0)                # setp.ge.f32
     res.append(f32_bits(rf32(Fraction(sa))))        # cvt.rn.f32.s32
@@ -283,8 +285,11 @@ def intfloat_expected(a, b, c, fa, fb, fc):
     if ok:
         A = [Fraction(b2h(ha)), Fraction(b2h(hb))]
         C = [Fraction(b2h(hc_lo)), Fraction(b2h(hc_hi))]
-        add = [rf16(A[i] + C[i]) for i in range(2)]
-        fma = [rf16(A[i] * C[i] + A[i]) for i in range(2)]
+        fa2 = [b2h(ha), b2h(hb)]
+        fc2 = [b2h(hc_lo), b2h(hc_hi)]
+        add = [rf16(A[i] + C[i], fa2[i] + fc2[i]) for i in range(2)]
+        fma = [rf16(A[i] * C[i] + A[i], fa2[i] * fc2[i] + fa2[i])
+               for i in range(2)]
         res.append(h2b(add[0]) | h2b(add[1]) << 16 if all(
             abs(x) != float('inf') for x in add) else None)
         res.append(h2b(fma[0]) | h2b(fma[1]) << 16 if all(
