@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of lib/Object with clang (ASan + UBSan) in
 # BUILD_DIR (default build-fuzz) and runs each for SECONDS (default 60) on a
-# seed corpus: every cubin in shared/reference/cubin and the .sass text of
-# each, plus test/Object/Inputs/*.sass.  Exit status 0 = no crash found;
+# seed corpus: every cubin in shared/reference/cubin, the .sass text of
+# each in both forms (tp-fuzz-seed), and test/Object/Inputs/*.sass.  Exit status 0 = no crash found;
 # crash inputs are left in BUILD_DIR/fuzz-artifacts/.
 #
 #   utils/fuzz-cubin.sh [BUILD_DIR] [SECONDS]
@@ -19,7 +19,7 @@ if [[ $RUN_ONLY == 0 ]]; then
   cmake -G Ninja -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DTP_ENABLE_FUZZERS=ON -DTP_SHARED_DIR="$SHARED" >/dev/null
-  ninja -C "$BUILD" -j"${JOBS:-2}" tp-fuzz-cubin tp-fuzz-sass tp-mc
+  ninja -C "$BUILD" -j"${JOBS:-2}" tp-fuzz-cubin tp-fuzz-sass tp-fuzz-seed
 fi
 
 CORPUS=$BUILD/fuzz-corpus
@@ -27,9 +27,8 @@ ART=$BUILD/fuzz-artifacts
 mkdir -p "$CORPUS/cubin" "$CORPUS/sass" "$ART"
 cp "$SHARED"/reference/cubin/*.cubin "$CORPUS/cubin/" 2>/dev/null || true
 cp "$SRC"/test/Object/Inputs/*.sass "$CORPUS/sass/" 2>/dev/null || true
-# The .sass text of every seed cubin, printed by the cubin fuzzer's own
-# code path is not available as a tool yet: use the hand-written inputs
-# and let libFuzzer grow the rest.
+# The .sass text (kernel and raw form) of every seed cubin.
+"$BUILD/bin/tp-fuzz-seed" "$CORPUS/sass" "$CORPUS"/cubin/*.cubin
 status=0
 for f in cubin sass; do
   echo "== tp-fuzz-$f for ${SECONDS_EACH}s"

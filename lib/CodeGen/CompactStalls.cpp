@@ -86,24 +86,22 @@ SchedInstr makeInstr(StringRef Name) {
   } else if (Name.startswith("HMMA.1688")) {
     I.Class = InstrClass::MMA1688;
   } else {
-    I.Class = StringSwitch<InstrClass>(Base)
-                  .Cases("IMAD", "FFMA", "FADD", "FMUL", "IDP4",
-                         InstrClass::CoupledFMA)
-                  .Cases("HADD2", "HFMA2", "HMUL2", InstrClass::FP16)
-                  .Cases("ULDC", "UMOV", InstrClass::UniformMove)
-                  .Cases("UIADD3", "ULOP3", "USHF", "UISETP", "ULEA",
-                         InstrClass::UniformALU)
-                  .Cases("S2R", "S2UR", "MUFU", "F2F", "I2F",
-                         InstrClass::Decoupled)
-                  .Cases("F2I", "LDC", "R2UR", "POPC", "FLO",
-                         InstrClass::Decoupled)
-                  .Cases("LDSM", "LDS", "LDG", "STG", "STS",
-                         InstrClass::DecoupledAgu)
-                  .Cases("LDGSTS", "LDGDEPBAR", "BAR", "DEPBAR",
-                         InstrClass::DecoupledAgu)
-                  .Cases("BRA", "EXIT", InstrClass::Control)
-                  .Case("NOP", InstrClass::Nop)
-                  .Default(InstrClass::CoupledALU);
+    I.Class =
+        StringSwitch<InstrClass>(Base)
+            .Cases("IMAD", "FFMA", "FADD", "FMUL", "IDP4",
+                   InstrClass::CoupledFMA)
+            .Cases("HADD2", "HFMA2", "HMUL2", InstrClass::FP16)
+            .Cases("ULDC", "UMOV", InstrClass::UniformMove)
+            .Cases("UIADD3", "ULOP3", "USHF", "UISETP", "ULEA",
+                   InstrClass::UniformALU)
+            .Cases("S2R", "S2UR", "MUFU", "F2F", "I2F", InstrClass::Decoupled)
+            .Cases("F2I", "LDC", "R2UR", "POPC", "FLO", InstrClass::Decoupled)
+            .Cases("LDSM", "LDS", "LDG", "STG", "STS", InstrClass::DecoupledAgu)
+            .Cases("LDGSTS", "LDGDEPBAR", "BAR", "DEPBAR",
+                   InstrClass::DecoupledAgu)
+            .Cases("BRA", "EXIT", InstrClass::Control)
+            .Case("NOP", InstrClass::Nop)
+            .Default(InstrClass::CoupledALU);
   }
   I.Kind = StringSwitch<SpecialKind>(Base)
                .Case("LDSM", SpecialKind::SharedMatrixLoad)
@@ -246,7 +244,7 @@ void Compactor::issue(unsigned I, const Need &N) {
   const SchedInstr &Prev = P[I - 1];
   int64_t Base = T[I - 1] + (Opts.Conservative ? int64_t(MaxStall)
                                                : int64_t(minStall(Prev)));
-  StallReason Why = Opts.Conservative ? StallReason::Conservative
+  StallReason Why = Opts.Conservative    ? StallReason::Conservative
                     : minStall(Prev) > 1 ? StallReason::ExecLatency
                                          : StallReason::MinIssue;
   int64_t At = Base;
@@ -274,8 +272,7 @@ void Compactor::issue(unsigned I, const Need &N) {
       });
     for (unsigned B = 0; B < NumScoreboards; ++B)
       if (N.Setter[B] >= 0)
-        Bound(T[N.Setter[B]] + ScoreboardSetCycles,
-              StallReason::ScoreboardSet);
+        Bound(T[N.Setter[B]] + ScoreboardSetCycles, StallReason::ScoreboardSet);
   }
   T[I] = At;
   Info[I - 1].Reason = Why;
@@ -357,8 +354,9 @@ void Compactor::record(unsigned I) {
   if (In.NeverExecutes)
     return;
   for (const RegUse &U : In.Uses)
-    forEachUnit(U.Regs,
-                [&](unsigned X) { Units[X].Reads.push_back({int(I), U.Late}); });
+    forEachUnit(U.Regs, [&](unsigned X) {
+      Units[X].Reads.push_back({int(I), U.Late});
+    });
   for (const RegRange &D : In.Defs)
     forEachUnit(D, [&](unsigned X) {
       Units[X].LastWrite = int(I);
@@ -401,8 +399,7 @@ Error Compactor::run() {
 
   // Nothing runs after an unconditional EXIT: no drain.
   bool Exits = llvm::any_of(P, [](const SchedInstr &In) {
-    return In.Kind == SpecialKind::Exit && !In.Predicated &&
-           !In.NeverExecutes;
+    return In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
   });
   bool Drain = Opts.Drain && !Exits;
   // Drain: register scoreboards still in flight are waited for by a NOP.
@@ -432,7 +429,7 @@ Error Compactor::run() {
   unsigned Last = P.size() - 1;
   int64_t End = T[Last] + (Opts.Conservative ? int64_t(MaxStall)
                                              : int64_t(minStall(P[Last])));
-  StallReason EndWhy = Opts.Conservative ? StallReason::Conservative
+  StallReason EndWhy = Opts.Conservative       ? StallReason::Conservative
                        : minStall(P[Last]) > 1 ? StallReason::ExecLatency
                                                : StallReason::MinIssue;
   if (Drain) {

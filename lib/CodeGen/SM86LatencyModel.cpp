@@ -304,10 +304,10 @@ unsigned warUGPR(InstrClass Reader, InstrClass Writer) {
 }
 
 static const InstrClass AllClasses[] = {
-    InstrClass::CoupledALU, InstrClass::CoupledFMA,   InstrClass::IMADWide,
-    InstrClass::FP16,       InstrClass::MMA16816,     InstrClass::MMA1688,
-    InstrClass::UniformALU, InstrClass::UniformMove,  InstrClass::Decoupled,
-    InstrClass::DecoupledAgu, InstrClass::Control,    InstrClass::Nop};
+    InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
+    InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+    InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
+    InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
 
 unsigned worstGPR(InstrClass W) {
   unsigned M = 1;

@@ -26,23 +26,22 @@ namespace sched {
 
 static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
   StringRef S = Info.Sched.Name ? Info.Sched.Name : "";
-  Optional<InstrClass> C =
-      StringSwitch<Optional<InstrClass>>(S)
-          .Case("CoupledALU", InstrClass::CoupledALU)
-          .Case("CS2RSched", InstrClass::CoupledALU)
-          .Case("CoupledFMA", InstrClass::CoupledFMA)
-          .Case("IMADWide", InstrClass::IMADWide)
-          .Case("FP16ALU", InstrClass::FP16)
-          .Case("UniformALU", InstrClass::UniformALU)
-          .Case("UniformMove", InstrClass::UniformMove)
-          .Case("MMA16816", InstrClass::MMA16816)
-          .Case("MMA1688", InstrClass::MMA1688)
-          .Case("Decoupled", InstrClass::Decoupled)
-          .Cases("MemLoad", "MemStore", "MemAsyncCopy", "Barrier",
-                 InstrClass::DecoupledAgu)
-          .Case("Branch", InstrClass::Control)
-          .Case("NoResult", InstrClass::Nop)
-          .Default(None);
+  Optional<InstrClass> C = StringSwitch<Optional<InstrClass>>(S)
+                               .Case("CoupledALU", InstrClass::CoupledALU)
+                               .Case("CS2RSched", InstrClass::CoupledALU)
+                               .Case("CoupledFMA", InstrClass::CoupledFMA)
+                               .Case("IMADWide", InstrClass::IMADWide)
+                               .Case("FP16ALU", InstrClass::FP16)
+                               .Case("UniformALU", InstrClass::UniformALU)
+                               .Case("UniformMove", InstrClass::UniformMove)
+                               .Case("MMA16816", InstrClass::MMA16816)
+                               .Case("MMA1688", InstrClass::MMA1688)
+                               .Case("Decoupled", InstrClass::Decoupled)
+                               .Cases("MemLoad", "MemStore", "MemAsyncCopy",
+                                      "Barrier", InstrClass::DecoupledAgu)
+                               .Case("Branch", InstrClass::Control)
+                               .Case("NoResult", InstrClass::Nop)
+                               .Default(None);
   if (!C)
     return makeError(Twine("tp-compact-stalls: form ") + Info.Name +
                      " has schedule class '" + S +
@@ -107,8 +106,7 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
       if (V == 255)
         continue;
       R.File = RegFile::GPR;
-      if (O.Kind == sm86::OperandKind::MemBase && R.Count == 1 &&
-          PairBase(K))
+      if (O.Kind == sm86::OperandKind::MemBase && R.Count == 1 && PairBase(K))
         R.Count = 2;
       break;
     case sm86::OperandKind::UGPR:
@@ -165,6 +163,8 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
     S.Predicated = true;
     RegUse G;
     G.Regs = pred(In.Guard);
+    if (Info.UniformGuard)
+      G.Regs.File = RegFile::UPred;
     G.How = PredRead::Guard;
     S.Uses.push_back(G);
   }

@@ -8,9 +8,10 @@
 /// scoreboards and wait masks recomputed; reuse flags kept.  NOPs and
 /// never-executing fillers of the input are dropped first (their labels
 /// move to the next instruction) and made again where needed: a delay over
-/// 15 cycles continues in `@!PT UIADD3 URZ, URZ, URZ, URZ` fillers as ptxas
+/// 15 cycles continues in `@!UPT UIADD3 URZ, URZ, URZ, URZ` fillers as ptxas
 /// writes them (SASS_FACTS 1.2, E), `@!PT NOP` when the instruction set has
-/// no UIADD3; a NOP waits for register scoreboards still in flight at a
+/// no UIADD3 (`@!UPT` is the uniform spelling of the same guard bits); a
+/// NOP waits for register scoreboards still in flight at a
 /// piece's end.  Options:
 ///   mode=compact       the smallest fields (default)
 ///   mode=conservative  every instruction waits on every scoreboard and
@@ -68,8 +69,8 @@ Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
     mir::MInstr Copy = MI;
     if (!Label.empty()) {
       if (!Copy.Label.empty())
-        return makeError("piece '" + P.Name + "': labels ^" + Label +
-                         " and ^" + Copy.Label + " on one instruction");
+        return makeError("piece '" + P.Name + "': labels ^" + Label + " and ^" +
+                         Copy.Label + " on one instruction");
       Copy.Label = Label;
       Label.clear();
     }
@@ -89,8 +90,9 @@ Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
 Expected<mir::MInstr> makeFiller(uint8_t Stall) {
   sm86::Control C;
   C.Stall = Stall;
-  // E (SASS_FACTS 1.2): ptxas continues a long delay in `@!PT UIADD3 URZ,
-  // URZ, URZ, URZ` on sm_80/86.
+  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
+  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
+  // spelled `@!UPT`).
   if (sm86::isSupportedMnemonic("UIADD3"))
     return mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", C);
   return mir::makeInstr("@!PT NOP", C);
@@ -108,7 +110,8 @@ public:
     StringRef Mode = getOption("mode");
     if (Mode != "compact" && Mode != "conservative")
       return makeError("tp-compact-stalls: option 'mode' expects compact or "
-                       "conservative, found '" + Mode + "'");
+                       "conservative, found '" +
+                       Mode + "'");
     sched::CompactOptions Opts;
     Opts.Conservative = Mode == "conservative";
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
@@ -186,8 +189,8 @@ public:
   }
 
 private:
-  Error verify(mir::Function &F, const sched::VerifyOptions &Opts,
-               bool Mutate, PassContext &Ctx) {
+  Error verify(mir::Function &F, const sched::VerifyOptions &Opts, bool Mutate,
+               PassContext &Ctx) {
     sched::Piece Program;
     std::vector<CompactInfo> Info;
     size_t BodyBegin = 0, BodyEnd = 0;
@@ -208,9 +211,11 @@ private:
         Exited = MI.mnemonic() == "EXIT" && MI.I.Guard == 7 && !MI.I.GuardNeg;
         if (MI.isBranch())
           return locate(Ctx, MI.Loc,
-                        "@" + F.Name + ": tp-verify-schedule needs the "
-                        "checked program (tp-form-loop checked=1); found a "
-                        "branch at " + sched::formatAddress(Addr));
+                        "@" + F.Name +
+                            ": tp-verify-schedule needs the "
+                            "checked program (tp-form-loop checked=1); found a "
+                            "branch at " +
+                            sched::formatAddress(Addr));
         Expected<SchedInstr> S = sched::describe(MI.I);
         if (!S)
           return S.takeError();
@@ -229,14 +234,11 @@ private:
     if (!H.empty()) {
       Error All = Error::success();
       for (const sched::Hazard &X : H) {
-        std::string Msg =
-            sched::formatAddress(X.Index * 16) + ": " + X.Message;
+        std::string Msg = sched::formatAddress(X.Index * 16) + ": " + X.Message;
         if (X.Loc.isValid())
-          All = joinErrors(std::move(All),
-                           makeSourceError(Ctx.SM, X.Loc, Msg));
+          All = joinErrors(std::move(All), makeSourceError(Ctx.SM, X.Loc, Msg));
         else
-          All = joinErrors(std::move(All), makeError("@" + F.Name + " " +
-                                                     Msg));
+          All = joinErrors(std::move(All), makeError("@" + F.Name + " " + Msg));
       }
       return All;
     }
@@ -255,8 +257,8 @@ private:
       std::string List;
       for (const std::string &M : R.Missed)
         List += "\n  " + M;
-      return makeError("@" + F.Name + ": mutations the verifier missed:" +
-                       List);
+      return makeError("@" + F.Name +
+                       ": mutations the verifier missed:" + List);
     }
     return Error::success();
   }
@@ -278,7 +280,8 @@ private:
       if (isFillerOrNop(MI))
         continue;
       if (K >= Real.size() || !(Views[K].Ctrl == MI.I.Ctrl))
-        return makeError("@" + F.Name + ": mutate=1: piece 'body' is not as "
+        return makeError("@" + F.Name +
+                         ": mutate=1: piece 'body' is not as "
                          "tp-compact-stalls leaves it (at " +
                          sched::formatAddress((Begin + I) * 16) + ")");
       Info[Begin + I] = Again[K++];

@@ -69,8 +69,7 @@ template <typename Fn> void forEachUnit(const RegRange &R, Fn F) {
 }
 
 /// Read-after-write cycles from fixed-latency \p W to use \p U of \p R.
-inline unsigned raw(const SchedInstr &W, const SchedInstr &R,
-                    const RegUse &U) {
+inline unsigned raw(const SchedInstr &W, const SchedInstr &R, const RegUse &U) {
   switch (U.Regs.File) {
   case RegFile::GPR:
     return rawGPR(W.Class, R.Class, U.Slot);

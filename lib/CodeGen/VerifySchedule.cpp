@@ -123,16 +123,17 @@ std::string Verifier::scoreboardNote(int W, bool Write) const {
   uint8_t SB = Write ? P[W].Ctrl.WrSB : P[W].Ctrl.RdSB;
   std::string S;
   if (SB == NoSB)
-    S = " (it has no " + std::string(Write ? "write" : "read") +
-        " scoreboard)";
+    S = " (it has no " + std::string(Write ? "write" : "read") + " scoreboard)";
   else
     S = " (" + std::string(Write ? "write" : "read") + " scoreboard SB" +
         std::to_string(SB) + " not waited on";
   if (SB != NoSB) {
     if (TooSoon[W] >= 0)
       S += "; the wait at " + addr(TooSoon[W]) + " came " +
-           std::to_string(T[TooSoon[W]] - T[W]) + " cycles after it was set, "
-           "needs " + std::to_string(ScoreboardSetCycles);
+           std::to_string(T[TooSoon[W]] - T[W]) +
+           " cycles after it was set, "
+           "needs " +
+           std::to_string(ScoreboardSetCycles);
     S += ")";
   }
   return S;
@@ -192,11 +193,10 @@ void Verifier::checkRegisters(unsigned I) {
       int W = Units[X].LastWrite;
       if (W < 0)
         return;
-      std::string What = unitName(X) + " read by " + name(I) +
-                         (U.How == PredRead::Guard && U.Regs.File ==
-                                  RegFile::Pred
-                              ? " (guard)"
-                              : "");
+      std::string What =
+          unitName(X) + " read by " + name(I) +
+          (U.How == PredRead::Guard && U.Regs.File == RegFile::Pred ? " (guard)"
+                                                                    : "");
       if (isVariable(P[W].Class)) {
         if (WrPending[W] && First(W, 0))
           report(I, What + " before " + name(W) + " at " + addr(W) +
@@ -221,8 +221,7 @@ void Verifier::checkRegisters(unsigned I) {
           int64_t Need = waw(P[W], In, D.File), Have = T[I] - T[W];
           if (Have < Need && First(W, 3))
             report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
-                          " at " + addr(W) + " wrote it; needs " +
-                          Twine(Need));
+                          " at " + addr(W) + " wrote it; needs " + Twine(Need));
         }
       }
       for (auto &R : Units[X].Reads) {
@@ -232,9 +231,9 @@ void Verifier::checkRegisters(unsigned I) {
         if (isVariable(P[Q].Class) && R.second) {
           bool HasRd = P[Q].Ctrl.RdSB != NoSB;
           if ((RdPending[Q] || (!HasRd && WrPending[Q])) && First(Q, 4))
-            report(I, unitName(X) + " overwritten by " + name(I) +
-                          " while " + name(Q) + " at " + addr(Q) +
-                          " still reads it" + scoreboardNote(Q, !HasRd));
+            report(I, unitName(X) + " overwritten by " + name(I) + " while " +
+                          name(Q) + " at " + addr(Q) + " still reads it" +
+                          scoreboardNote(Q, !HasRd));
           continue;
         }
         int64_t Need = war(P[Q], In, D.File), Have = T[I] - T[Q];
@@ -300,9 +299,8 @@ void Verifier::checkShared(unsigned I) {
         if (E.IsWrite && (P[E.Instr].Kind == SpecialKind::SharedMatrixLoad ||
                           P[E.Instr].Kind == SpecialKind::SharedLoad))
           report(I, name(I) + " while " + name(E.Instr) + " at " +
-                        addr(E.Instr) +
-                        " may still read shared memory (SB" + Twine(B) +
-                        " not waited on)");
+                        addr(E.Instr) + " may still read shared memory (SB" +
+                        Twine(B) + " not waited on)");
     for (Group &G : Groups)
       if (G.State == GroupState::Complete)
         G.State = GroupState::Visible;
@@ -350,8 +348,9 @@ void Verifier::issue(unsigned I) {
     }
   }
   for (const RegUse &U : In.Uses)
-    forEachUnit(U.Regs,
-                [&](unsigned X) { Units[X].Reads.push_back({int(I), U.Late}); });
+    forEachUnit(U.Regs, [&](unsigned X) {
+      Units[X].Reads.push_back({int(I), U.Late});
+    });
   for (const RegRange &D : In.Defs)
     forEachUnit(D, [&](unsigned X) {
       Units[X].LastWrite = int(I);
@@ -384,8 +383,7 @@ std::vector<Hazard> Verifier::run() {
     issue(I);
     if (In.Ctrl.Stall < minStall(In) && I + 1 < P.size())
       report(I, name(I) + " has stall " + Twine(unsigned(In.Ctrl.Stall)) +
-                    "; it blocks the warp " + Twine(minStall(In)) +
-                    " cycles");
+                    "; it blocks the warp " + Twine(minStall(In)) + " cycles");
   }
   return std::move(Hazards);
 }
@@ -438,8 +436,7 @@ MutationResult runMutations(ArrayRef<SchedInstr> Program,
         ++R.StallCaught;
       else
         R.Missed.push_back("stall of " + M[I].Name + " at " + addr(I) +
-                           " lowered to " +
-                           std::to_string(M[I].Ctrl.Stall));
+                           " lowered to " + std::to_string(M[I].Ctrl.Stall));
       ++M[I].Ctrl.Stall;
     }
     for (unsigned B = 0; B < NumScoreboards; ++B) {

@@ -189,6 +189,15 @@ std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I) {
 // Printer
 //===----------------------------------------------------------------------===//
 
+uint8_t operandReuseMask(sm86::Opcode Op) {
+  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+  uint8_t M = 0;
+  for (unsigned I = 0; I < II.NumOperands; ++I)
+    if (II.Operands[I].ReuseSlot >= 0)
+      M |= uint8_t(1u << II.Operands[I].ReuseSlot);
+  return M;
+}
+
 void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
   std::string Text;
   raw_string_ostream TS(Text);
@@ -201,7 +210,7 @@ void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
   }
   OS << Text << " ; ";
   sm86::Control C = MI.I.Ctrl;
-  C.Reuse = 0; // on the operands
+  C.Reuse &= ~operandReuseMask(MI.I.Op); // those are on the operands
   sm86::printControl(C, OS);
   if (MI.isBranch()) {
     // The encoded displacement, for readers and tests (a comment: the
@@ -330,10 +339,9 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
         Expected<sm86::Control> C = sm86::parseControl(PI.Control, SM);
         if (!C)
           return C.takeError();
-        uint8_t Reuse = MI.I.Ctrl.Reuse;
+        uint8_t Reuse = MI.I.Ctrl.Reuse; // .reuse written on the operands
         MI.I.Ctrl = *C;
-        if (!C->Reuse)
-          MI.I.Ctrl.Reuse = Reuse; // .reuse written on the operands
+        MI.I.Ctrl.Reuse |= Reuse;
       }
       F->Pieces[PI.Piece].Instrs.push_back(std::move(MI));
     }
@@ -543,8 +551,7 @@ Expected<MInstr> makeInstr(StringRef Text, const sm86::Control &Ctrl) {
   MInstr MI(*I);
   uint8_t Reuse = MI.I.Ctrl.Reuse;
   MI.I.Ctrl = Ctrl;
-  if (!Ctrl.Reuse)
-    MI.I.Ctrl.Reuse = Reuse;
+  MI.I.Ctrl.Reuse |= Reuse;
   MI.Target = Target;
   return MI;
 }

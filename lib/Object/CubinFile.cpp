@@ -123,11 +123,13 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   // Identification first: ELFFile<ELF64LE> would read a 32-bit or
   // big-endian file with the wrong layout.
   if (Bytes.size() < ELF::EI_NIDENT ||
-      !std::equal(Bytes.begin(), Bytes.begin() + 4, "\x7f"
-                                                    "ELF"))
+      !std::equal(Bytes.begin(), Bytes.begin() + 4,
+                  "\x7f"
+                  "ELF"))
     return makeError("not an ELF file (bad magic at file offset 0x0)");
   if (Bytes[ELF::EI_CLASS] != ELF::ELFCLASS64)
-    return errAt(ELF::EI_CLASS, "ELF class " + Twine(unsigned(Bytes[ELF::EI_CLASS])) +
+    return errAt(ELF::EI_CLASS, "ELF class " +
+                                    Twine(unsigned(Bytes[ELF::EI_CLASS])) +
                                     ", a cubin is ELFCLASS64 (2)");
   if (Bytes[ELF::EI_DATA] != ELF::ELFDATA2LSB)
     return errAt(ELF::EI_DATA, "ELF data encoding " +
@@ -163,8 +165,8 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   H.ShStrNdx = E.e_shstrndx;
 
   if (H.Machine != EM_CUDA)
-    return errAt(0x12, "e_machine is " + Twine(H.Machine) +
-                           ", expected " + Twine(EM_CUDA) + " (EM_CUDA)");
+    return errAt(0x12, "e_machine is " + Twine(H.Machine) + ", expected " +
+                           Twine(EM_CUDA) + " (EM_CUDA)");
   if (H.osAbi() != ELFOSABI_CUDA_V2 || H.abiVersion() != ELFABIVERSION_CUDA_V2)
     return errAt(ELF::EI_OSABI,
                  "OS/ABI " + hex(H.osAbi()) + " version " +
@@ -175,12 +177,11 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   if (H.ShNum == 0 || H.ShOff == 0)
     return errAt(0x28, "the file has no section header table");
   if (H.ShEntSize != sizeof(ELFT::Shdr))
-    return errAt(0x3a, "e_shentsize is " + Twine(H.ShEntSize) +
-                           ", expected 64");
+    return errAt(0x3a,
+                 "e_shentsize is " + Twine(H.ShEntSize) + ", expected 64");
   // Checked here so that the message names the offsets; ELFFile checks it
   // again in sections().
-  if (H.ShOff > Bytes.size() ||
-      uint64_t(H.ShNum) * 64 > Bytes.size() - H.ShOff)
+  if (H.ShOff > Bytes.size() || uint64_t(H.ShNum) * 64 > Bytes.size() - H.ShOff)
     return errAt(H.ShOff, "the section header table (" + Twine(H.ShNum) +
                               " entries) goes past the end of the file (size " +
                               hex(Bytes.size()) + ")");
@@ -188,19 +189,20 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
     return errAt(H.ShOff, "the section header table is not 8-byte aligned");
   if (H.PhNum) {
     if (H.PhEntSize != sizeof(ELFT::Phdr))
-      return errAt(0x36, "e_phentsize is " + Twine(H.PhEntSize) +
-                             ", expected 56");
+      return errAt(0x36,
+                   "e_phentsize is " + Twine(H.PhEntSize) + ", expected 56");
     if (H.PhOff > Bytes.size() ||
         uint64_t(H.PhNum) * 56 > Bytes.size() - H.PhOff)
       return errAt(H.PhOff, "the program header table (" + Twine(H.PhNum) +
                                 " entries) goes past the end of the file "
-                                "(size " + hex(Bytes.size()) + ")");
+                                "(size " +
+                                hex(Bytes.size()) + ")");
     if (H.PhOff % 8)
       return errAt(H.PhOff, "the program header table is not 8-byte aligned");
   }
   if (H.ShStrNdx == ELF::SHN_UNDEF || H.ShStrNdx >= H.ShNum)
-    return errAt(0x3e, "e_shstrndx is " + Twine(H.ShStrNdx) + " but there are " +
-                           Twine(H.ShNum) + " sections");
+    return errAt(0x3e, "e_shstrndx is " + Twine(H.ShStrNdx) +
+                           " but there are " + Twine(H.ShNum) + " sections");
 
   auto SecsOrErr = Obj.sections();
   if (!SecsOrErr)
@@ -221,8 +223,7 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
     Sec.EntSize = S.sh_entsize;
     if (Sec.AddrAlign > 1 && !isPowerOf2_64(Sec.AddrAlign))
       return errAt(HdrOff, "section [" + Twine(Index) + "] has alignment " +
-                               Twine(Sec.AddrAlign) +
-                               ", not a power of two");
+                               Twine(Sec.AddrAlign) + ", not a power of two");
     if (!Sec.isNoBits() && Sec.Type != ELF::SHT_NULL) {
       if (Sec.Offset > Bytes.size() || Sec.Size > Bytes.size() - Sec.Offset)
         return errAt(HdrOff, "section [" + Twine(Index) + "] has offset " +
@@ -275,8 +276,8 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
       return errAt(H.PhOff + F.ProgramHeaders.size() * 56,
                    "program header " + Twine(F.ProgramHeaders.size()) +
                        " covers " + hex(PH.Offset) + "+" + hex(PH.FileSz) +
-                       ", past the end of the file (size " +
-                       hex(Bytes.size()) + ")");
+                       ", past the end of the file (size " + hex(Bytes.size()) +
+                       ")");
     F.ProgramHeaders.push_back(PH);
   }
 
@@ -291,9 +292,9 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
       uint64_t Off, Size;
       std::string What;
     };
-    std::vector<Piece> Pieces = {{0, 64, "the ELF header"},
-                                 {H.ShOff, uint64_t(H.ShNum) * 64,
-                                  "the section header table"}};
+    std::vector<Piece> Pieces = {
+        {0, 64, "the ELF header"},
+        {H.ShOff, uint64_t(H.ShNum) * 64, "the section header table"}};
     if (H.PhNum)
       Pieces.push_back(
           {H.PhOff, uint64_t(H.PhNum) * 56, "the program header table"});
@@ -302,8 +303,9 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
         Pieces.push_back({F.Sections[I].Offset, F.Sections[I].Data.size(),
                           "section [" + std::to_string(I) + "] '" +
                               F.Sections[I].Name + "'"});
-    std::stable_sort(Pieces.begin(), Pieces.end(),
-                     [](const Piece &A, const Piece &B) { return A.Off < B.Off; });
+    std::stable_sort(
+        Pieces.begin(), Pieces.end(),
+        [](const Piece &A, const Piece &B) { return A.Off < B.Off; });
     for (size_t I = 1; I < Pieces.size(); ++I)
       if (Pieces[I].Off < Pieces[I - 1].Off + Pieces[I - 1].Size)
         return errAt(Pieces[I].Off, Pieces[I].What + " overlaps " +
@@ -332,8 +334,8 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
     uint64_t J = I;
     while (J < Bytes.size() && !Covered[J])
       ++J;
-    F.Filler.emplace_back(I, std::vector<uint8_t>(Bytes.begin() + I,
-                                                  Bytes.begin() + J));
+    F.Filler.emplace_back(
+        I, std::vector<uint8_t>(Bytes.begin() + I, Bytes.begin() + J));
     I = J;
   }
   return F;
@@ -389,8 +391,8 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
                        hex(S.Size) + " differs from its " +
                        Twine(S.Data.size()) + " bytes");
     if (S.Offset > (uint64_t(1) << 40))
-      return makeError("section [" + Twine(I) + "] '" + S.Name +
-                       "': offset " + hex(S.Offset) + " is not plausible");
+      return makeError("section [" + Twine(I) + "] '" + S.Name + "': offset " +
+                       hex(S.Offset) + " is not plausible");
     Size = std::max<uint64_t>(Size, S.Offset + S.Data.size());
   }
   // A limit well above any real cubin, so that a hostile description
@@ -483,9 +485,8 @@ void layoutCubinFile(CubinFile &F) {
   F.Header.ShOff = alignTo(Off, 8);
   F.Header.ShNum = static_cast<uint16_t>(F.Sections.size());
   F.Header.PhNum = static_cast<uint16_t>(F.ProgramHeaders.size());
-  F.Header.PhOff = F.ProgramHeaders.empty()
-                       ? 0
-                       : F.Header.ShOff + F.Sections.size() * 64;
+  F.Header.PhOff =
+      F.ProgramHeaders.empty() ? 0 : F.Header.ShOff + F.Sections.size() * 64;
   F.FileSize = F.Header.PhOff ? F.Header.PhOff + F.ProgramHeaders.size() * 56
                               : F.Header.ShOff + F.Sections.size() * 64;
   F.Filler.clear();

@@ -149,6 +149,15 @@ std::string explain(const NvInfoRecord &R, const std::vector<Symbol> &Syms) {
          << ", offset 0x" << utohexstr(W[1] >> 16, true) << ", size "
          << (W[2] >> 18) << ", space 0x" << utohexstr((W[2] >> 12) & 0x3f, true)
          << ", flags 0x" << utohexstr(W[2] & 0xfff, true);
+    // Pointer parameters (E, .ptr experiments; see KernelParam::Flags).
+    if (W.size() == 3 && (W[2] & 0xf00)) {
+      static const char *Spaces[] = {"?",     "local",   "shared", "const",
+                                     "global", "generic", "?",      "?",
+                                     "?",     "?",       "?",      "?",
+                                     "?",     "?",       "?",      "?"};
+      OS << " (ptr " << Spaces[(W[2] >> 8) & 0xf] << ", align "
+         << (uint64_t(1) << (W[2] & 0x3f)) << ")";
+    }
     break;
   case NvAttr::CUDA_API_VERSION:
     if (W.size() == 1)
@@ -219,7 +228,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
   OS << "\nSections:\n";
   for (size_t I = 0; I < F.Sections.size(); ++I) {
     const Section &S = F.Sections[I];
-    OS << format("  [%2u] ", unsigned(I)) << (S.Name.empty() ? "<null>" : S.Name)
+    OS << format("  [%2u] ", unsigned(I))
+       << (S.Name.empty() ? "<null>" : S.Name)
        << " type=" << sectionTypeName(S.Type) << " flags=0x"
        << utohexstr(S.Flags, true) << " addr=0x" << utohexstr(S.Addr, true)
        << " off=0x" << utohexstr(S.Offset, true) << " size=0x"
@@ -237,12 +247,12 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
   OS << "\nProgram headers:\n";
   for (size_t I = 0; I < F.ProgramHeaders.size(); ++I) {
     const ProgramHeader &P = F.ProgramHeaders[I];
-    OS << "  [" << I << "] " << phdrTypeName(P.Type) << " flags="
-       << phdrFlags(P.Flags) << " off=0x" << utohexstr(P.Offset, true)
-       << " vaddr=0x" << utohexstr(P.VAddr, true) << " paddr=0x"
-       << utohexstr(P.PAddr, true) << " filesz=0x" << utohexstr(P.FileSz, true)
-       << " memsz=0x" << utohexstr(P.MemSz, true) << " align=" << P.Align
-       << "\n";
+    OS << "  [" << I << "] " << phdrTypeName(P.Type)
+       << " flags=" << phdrFlags(P.Flags) << " off=0x"
+       << utohexstr(P.Offset, true) << " vaddr=0x" << utohexstr(P.VAddr, true)
+       << " paddr=0x" << utohexstr(P.PAddr, true) << " filesz=0x"
+       << utohexstr(P.FileSz, true) << " memsz=0x" << utohexstr(P.MemSz, true)
+       << " align=" << P.Align << "\n";
   }
 
   Expected<std::vector<Symbol>> SymsOrErr = F.symbols();
@@ -252,9 +262,10 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
   OS << "\nSymbols:\n";
   for (size_t I = 0; I < Syms.size(); ++I) {
     const Symbol &S = Syms[I];
-    OS << format("  [%2u] ", unsigned(I)) << (S.Name.empty() ? "<null>" : S.Name)
-       << " value=0x" << utohexstr(S.Value, true) << " size=0x"
-       << utohexstr(S.Size, true) << " bind=" << symBindName(S.binding())
+    OS << format("  [%2u] ", unsigned(I))
+       << (S.Name.empty() ? "<null>" : S.Name) << " value=0x"
+       << utohexstr(S.Value, true) << " size=0x" << utohexstr(S.Size, true)
+       << " bind=" << symBindName(S.binding())
        << " type=" << symTypeName(S.type()) << " other=0x"
        << utohexstr(S.Other, true) << " shndx=" << S.Shndx << "\n";
   }
@@ -266,8 +277,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
     Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
     if (!Recs)
       return Recs.takeError();
-    OS << "\n" << S.Name << " (section " << I << ", " << Recs->size()
-       << " records):\n";
+    OS << "\n"
+       << S.Name << " (section " << I << ", " << Recs->size() << " records):\n";
     dumpRecords(*Recs, Syms, S.Type == SHT_CUDA_COMPAT, OS);
   }
 
@@ -289,8 +300,7 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
        << (K.HasSharedSection ? "0x" + utohexstr(K.SharedBytes, true) +
                                     " align " + std::to_string(K.SharedAlign)
                               : std::string("none"))
-       << ", frame " << K.FrameSize << ", min stack " << K.MinStackSize
-       << "\n";
+       << ", frame " << K.FrameSize << ", min stack " << K.MinStackSize << "\n";
     OS << "    params (" << K.Params.size() << ", 0x"
        << utohexstr(K.paramBytes(), true) << " bytes):";
     for (const KernelParam &P : K.Params)

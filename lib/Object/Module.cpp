@@ -65,7 +65,7 @@ const uint8_t CallgraphBytes[32] = {
     0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff,
     0, 0, 0, 0, 0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xfc, 0xff, 0xff, 0xff};
 // .nv.rel.action: fixed 16 bytes (E; the same in tinygrad's builder).
-const uint8_t RelActionBytes[16] = {0x73, 0, 0, 0, 0, 0, 0,    0,
+const uint8_t RelActionBytes[16] = {0x73, 0, 0, 0,    0,    0, 0,    0,
                                     0,    0, 0, 0x11, 0x25, 0, 0x05, 0x36};
 // The CIE ptxas 13 writes for every kernel (E): 64-bit DWARF, version 3,
 // code alignment 4, data alignment -4, return register 0xffffffff;
@@ -82,8 +82,8 @@ constexpr uint8_t DW_CFA_advance_loc4 = 0x04;
 constexpr uint8_t DW_CFA_def_cfa = 0x0c;
 constexpr uint32_t CodeAlign = 4;
 
-constexpr uint32_t NoteTypeCuInfo = 1000; // .note.nv.cuinfo (E)
-constexpr uint32_t NoteTypeTkInfo = 2000; // .note.nv.tkinfo (E)
+constexpr uint32_t NoteTypeCuInfo = 1000;       // .note.nv.cuinfo (E)
+constexpr uint32_t NoteTypeTkInfo = 2000;       // .note.nv.tkinfo (E)
 constexpr uint64_t SHF_NOTE_TKINFO = 0x2000000; // E
 constexpr uint64_t SHF_NOTE_CUINFO = 0x1000000; // E
 const char NoteOwner[] = "NVIDIA Corp";
@@ -293,12 +293,15 @@ Expected<CubinFile> buildCubin(const Module &M) {
                          Twine(P.Size) + ") cannot be encoded");
     }
     if (K.FrameSize || K.MinStackSize)
-      return makeError("kernel '" + K.Name + "': stack frames are not "
-                       "supported (frame " + Twine(K.FrameSize) +
+      return makeError("kernel '" + K.Name +
+                       "': stack frames are not "
+                       "supported (frame " +
+                       Twine(K.FrameSize) +
                        " bytes; ptxas's .debug_frame for them is not "
                        "modelled)");
     if (K.MaxThreads && K.ReqNTid)
-      return makeError("kernel '" + K.Name + "': .maxntid and .reqntid "
+      return makeError("kernel '" + K.Name +
+                       "': .maxntid and .reqntid "
                        "cannot both be given (ptxas rejects it too)");
     if (T->ParamBase + K.paramBytes() > 0xffff)
       return makeError("kernel '" + K.Name + "': parameters too large");
@@ -345,9 +348,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
         Tab->add(".nv.constant0." + K.Name);
       }
     }
-    for (const char *S : {".debug_frame", ".rel.debug_frame",
-                          ".rela.debug_frame", ".nv.callgraph",
-                          ".nv.prototype", ".nv.rel.action"})
+    for (const char *S :
+         {".debug_frame", ".rel.debug_frame", ".rela.debug_frame",
+          ".nv.callgraph", ".nv.prototype", ".nv.rel.action"})
       Tab->add(S);
   }
   for (const Kernel &K : M.Kernels)
@@ -457,14 +460,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
     std::vector<NvInfoRecord> R;
-    R.push_back(NvInfoRecord::sval(NvAttr::CUDA_API_VERSION,
-                                   {M.CudaApiVersion}));
+    R.push_back(
+        NvInfoRecord::sval(NvAttr::CUDA_API_VERSION, {M.CudaApiVersion}));
     if (T->HasSW2861232War)
       R.push_back(NvInfoRecord::nval(NvAttr::SW2861232_WAR));
     if (!K.Params.empty()) {
       uint32_t Bytes = K.paramBytes();
-      R.push_back(NvInfoRecord::sval(NvAttr::PARAM_CBANK,
-                                     {ConstSym[I], Bytes << 16 | T->ParamBase}));
+      R.push_back(NvInfoRecord::sval(
+          NvAttr::PARAM_CBANK, {ConstSym[I], Bytes << 16 | T->ParamBase}));
       R.push_back(NvInfoRecord::hval(NvAttr::CBANK_PARAM_SIZE, Bytes));
       for (size_t P = K.Params.size(); P-- > 0;) {
         const KernelParam &KP = K.Params[P];
@@ -480,8 +483,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
       R.push_back(NvInfoRecord::bval(NvAttr::NUM_BARRIERS, K.NumBarriers));
     R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T->Attr5F));
     if (!K.ExitOffsets.empty())
-      R.push_back(NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS,
-                                     K.ExitOffsets));
+      R.push_back(
+          NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
     if (K.CtaidZUsed)
       R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
     if (K.MaxThreads)
@@ -494,17 +497,17 @@ Expected<CubinFile> buildCubin(const Module &M) {
   // 1 again: the sections themselves.
   CubinFile F;
   F.Sections.push_back(Section());
-  F.Sections.push_back(makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0,
-                                   ShStr.Bytes));
+  F.Sections.push_back(
+      makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, ShStr.Bytes));
   F.Sections.push_back(
       makeSection(".strtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, Str.Bytes));
   F.Sections.push_back(makeSection(".symtab", ELF::SHT_SYMTAB, 0, SecStr,
                                    FirstGlobal, 8, 24, SymBytes));
-  F.Sections.push_back(makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0,
-                                   1, 0, Frame));
-  F.Sections.push_back(makeSection(
-      ".note.nv.tkinfo", ELF::SHT_NOTE, SHF_NOTE_TKINFO, 0, 0, 4, 0,
-      makeNote(NoteTypeTkInfo, makeTkInfoDesc(M.Tool))));
+  F.Sections.push_back(
+      makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0, 1, 0, Frame));
+  F.Sections.push_back(
+      makeSection(".note.nv.tkinfo", ELF::SHT_NOTE, SHF_NOTE_TKINFO, 0, 0, 4, 0,
+                  makeNote(NoteTypeTkInfo, makeTkInfoDesc(M.Tool))));
   F.Sections.push_back(makeSection(
       ".note.nv.cuinfo", ELF::SHT_NOTE, SHF_NOTE_CUINFO, SecTkInfo, 0, 4, 0,
       makeNote(NoteTypeCuInfo, makeCuInfoDesc(M.SM, M.CudaApiVersion))));
@@ -514,12 +517,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
     F.Sections.push_back(makeSection(".nv.info." + M.Kernels[I].Name,
                                      SHT_CUDA_INFO, SHF_CUDA_INFO_LINK, SecSym,
                                      SecFirstText + I, 4, 0, KernelInfo[I]));
-  F.Sections.push_back(makeSection(
-      ".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, SecSym, 0, 4, 8,
-      std::vector<uint8_t>(std::begin(CallgraphBytes), std::end(CallgraphBytes))));
-  F.Sections.push_back(makeSection(
-      ".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 0, 0, 8, 8,
-      std::vector<uint8_t>(std::begin(RelActionBytes), std::end(RelActionBytes))));
+  F.Sections.push_back(
+      makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, SecSym, 0, 4, 8,
+                  std::vector<uint8_t>(std::begin(CallgraphBytes),
+                                       std::end(CallgraphBytes))));
+  F.Sections.push_back(
+      makeSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 0, 0, 8, 8,
+                  std::vector<uint8_t>(std::begin(RelActionBytes),
+                                       std::end(RelActionBytes))));
   F.Sections.push_back(makeSection(".rel.debug_frame", ELF::SHT_REL,
                                    SHF_CUDA_INFO_LINK, SecSym, SecDebugFrame, 8,
                                    16, RelFrame));
@@ -541,10 +546,10 @@ Expected<CubinFile> buildCubin(const Module &M) {
     const Kernel &K = M.Kernels[I];
     if (!SecShared[I])
       continue;
-    Section S = makeSection(".nv.shared." + K.Name, ELF::SHT_NOBITS,
-                            ELF::SHF_WRITE | ELF::SHF_ALLOC |
-                                SHF_CUDA_INFO_LINK,
-                            0, SecFirstText + I, K.SharedAlign, 0);
+    Section S =
+        makeSection(".nv.shared." + K.Name, ELF::SHT_NOBITS,
+                    ELF::SHF_WRITE | ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0,
+                    SecFirstText + I, K.SharedAlign, 0);
     S.Size = K.SharedBytes;
     F.Sections.push_back(std::move(S));
   }
@@ -554,8 +559,15 @@ Expected<CubinFile> buildCubin(const Module &M) {
 
   // Header.
   ElfHeader &H = F.Header;
-  H.Ident = {0x7f, 'E', 'L', 'F', ELF::ELFCLASS64, ELF::ELFDATA2LSB,
-             ELF::EV_CURRENT, ELFOSABI_CUDA_V2, ELFABIVERSION_CUDA_V2};
+  H.Ident = {0x7f,
+             'E',
+             'L',
+             'F',
+             ELF::ELFCLASS64,
+             ELF::ELFDATA2LSB,
+             ELF::EV_CURRENT,
+             ELFOSABI_CUDA_V2,
+             ELFABIVERSION_CUDA_V2};
   H.Type = ELF::ET_EXEC;
   H.Machine = EM_CUDA;
   H.Version = 1;
@@ -580,8 +592,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
     return P;
   };
   size_t PI = 0;
-  F.ProgramHeaders[PI++] = Phdr(ELF::PT_PHDR, ELF::PF_R | ELF::PF_X,
-                                H.PhOff, TableSize, TableSize);
+  F.ProgramHeaders[PI++] =
+      Phdr(ELF::PT_PHDR, ELF::PF_R | ELF::PF_X, H.PhOff, TableSize, TableSize);
   const Section &FirstConst = F.Sections[SecFirstConst];
   const Section &LastText = F.Sections[SecFirstText + N - 1];
   uint64_t LoadSize = LastText.Offset + LastText.Size - FirstConst.Offset;
@@ -590,15 +602,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
   if (AnyShared) {
     uint64_t Mem = 0;
     for (uint32_t S = SecFirstText + N; S < NextSec; ++S)
-      // UNVERIFIED: whether ptxas aligns each block (all samples agree
-      // with both readings).
+      // Each block at its alignment (E, two_shared_swapped.ptx: 0x104
+      // bytes then a 32-aligned 0x30 give memsz 0x150).
       Mem = alignTo(Mem, F.Sections[S].AddrAlign) + F.Sections[S].Size;
-    F.ProgramHeaders[PI++] =
-        Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_W,
-             F.Sections[SecFirstText + N].Offset, 0, Mem);
+    F.ProgramHeaders[PI++] = Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_W,
+                                  F.Sections[SecFirstText + N].Offset, 0, Mem);
   }
-  F.ProgramHeaders[PI++] = Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_X, H.PhOff,
-                                TableSize, TableSize);
+  F.ProgramHeaders[PI++] =
+      Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_X, H.PhOff, TableSize, TableSize);
   return F;
 }
 
@@ -608,8 +619,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
 
 namespace {
 /// Reads a note section: (type, desc) or an error.
-Expected<std::pair<uint32_t, std::vector<uint8_t>>>
-readNote(const Section &S) {
+Expected<std::pair<uint32_t, std::vector<uint8_t>>> readNote(const Section &S) {
   const std::vector<uint8_t> &D = S.Data;
   if (D.size() < 12)
     return makeError("note section '" + S.Name + "' at file offset " +
@@ -624,8 +634,8 @@ readNote(const Section &S) {
                      " and desc size " + Twine(DescSz) +
                      " exceed the section size " + Twine(D.size()));
   return std::make_pair(
-      Type, std::vector<uint8_t>(D.begin() + DescOff,
-                                 D.begin() + DescOff + DescSz));
+      Type,
+      std::vector<uint8_t>(D.begin() + DescOff, D.begin() + DescOff + DescSz));
 }
 
 Expected<std::string> blobString(ArrayRef<uint8_t> Blob, uint32_t Off,
@@ -646,7 +656,8 @@ Expected<Module> interpretCubin(const CubinFile &F) {
   M.SM = F.Header.sm();
   if (F.Header.Type != ELF::ET_EXEC)
     return makeError("only executable cubins (ET_EXEC) are interpreted; this "
-                     "one has e_type " + Twine(F.Header.Type));
+                     "one has e_type " +
+                     Twine(F.Header.Type));
   const TargetInfo *T = getTargetInfo(M.SM);
   if (!T)
     return makeError("unknown target sm_" + Twine(M.SM) + " (e_flags " +

@@ -116,13 +116,12 @@ Expected<std::vector<NvInfoRecord>> parseNvInfo(ArrayRef<uint8_t> Bytes,
     P += 4;
     if (R.Format == 4) {
       if (Bytes.size() - P < Half)
-        return makeError("at file offset 0x" + utohexstr(At, true) +
-                         ": .nv.info record " +
-                         (getNvAttrName(R.Attr).empty()
-                              ? "0x" + utohexstr(R.Attr, true)
-                              : getNvAttrName(R.Attr).str()) +
-                         " has length " + Twine(Half) + " but only " +
-                         Twine(Bytes.size() - P) + " bytes follow");
+        return makeError(
+            "at file offset 0x" + utohexstr(At, true) + ": .nv.info record " +
+            (getNvAttrName(R.Attr).empty() ? "0x" + utohexstr(R.Attr, true)
+                                           : getNvAttrName(R.Attr).str()) +
+            " has length " + Twine(Half) + " but only " +
+            Twine(Bytes.size() - P) + " bytes follow");
       R.Payload.assign(Bytes.begin() + P, Bytes.begin() + P + Half);
       P += Half;
     } else {
@@ -138,8 +137,8 @@ std::vector<uint8_t> serializeNvInfo(ArrayRef<NvInfoRecord> Records) {
   for (const NvInfoRecord &R : Records) {
     Out.push_back(R.Format);
     Out.push_back(R.Attr);
-    uint16_t Half = R.Format == 4 ? static_cast<uint16_t>(R.Payload.size())
-                                  : R.Value;
+    uint16_t Half =
+        R.Format == 4 ? static_cast<uint16_t>(R.Payload.size()) : R.Value;
     Out.push_back(Half & 0xff);
     Out.push_back(Half >> 8);
     if (R.Format == 4)

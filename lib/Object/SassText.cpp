@@ -11,8 +11,8 @@
 /// Grammar (docs/sass-format.md has the full list):
 ///   file      ::= kernel-form | raw-form
 ///   kernel-form ::= module-directive* kernel+
-///   kernel    ::= '.kernel' NAME kernel-directive* (label | insn)* '.end_kernel'
-///   raw-form  ::= '.raw_cubin' raw-directive*
+///   kernel    ::= '.kernel' NAME kernel-directive* (label | insn)*
+///   '.end_kernel' raw-form  ::= '.raw_cubin' raw-directive*
 ///
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +54,8 @@ public:
     StringRef Rest = Text.trim();
     if (!Rest.consume_front(".inst"))
       return makeError("expected '.inst 0x<32 hex digits>' (this build has "
-                       "no instruction encoder), found '" + Text + "'");
+                       "no instruction encoder), found '" +
+                       Text + "'");
     Rest = Rest.trim();
     if (!Rest.consume_front("0x") || Rest.size() != 32 ||
         !all_of(Rest, isHexDigit))
@@ -104,8 +105,7 @@ std::map<uint64_t, std::string> findLabels(ArrayRef<uint8_t> Code,
 
 Error printCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
                 const SassOptions &Opts) {
-  std::map<uint64_t, std::string> Labels =
-      findLabels(Code, *Opts.Classifier);
+  std::map<uint64_t, std::string> Labels = findLabels(Code, *Opts.Classifier);
   for (size_t Off = 0; Off + 16 <= Code.size(); Off += 16) {
     auto It = Labels.find(Off);
     if (It != Labels.end())
@@ -185,9 +185,13 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
     for (const Kernel &K : M.Kernels) {
       // Plain names as they are; anything else (possible in a cubin we
       // read) as a string.
-      bool Plain = !K.Name.empty() && all_of(K.Name, [](char C) {
-        return isAlnum(C) || C == '_' || C == '$' || C == '.';
-      }) && K.Name[0] != '.' && K.Name[0] != '"';
+      bool Plain =
+          !K.Name.empty() &&
+          all_of(K.Name,
+                 [](char C) {
+                   return isAlnum(C) || C == '_' || C == '$' || C == '.';
+                 }) &&
+          K.Name[0] != '.' && K.Name[0] != '"';
       OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
       for (const KernelParam &P : K.Params) {
         OS << ".param " << P.Offset << " " << P.Size;
@@ -203,11 +207,10 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
       if (K.NumBarriers)
         OS << ".barriers " << K.NumBarriers << "\n";
       if (K.emitsSharedSection())
-        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign
-           << "\n";
+        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign << "\n";
       if (K.MaxThreads)
-        OS << ".max_threads " << (*K.MaxThreads)[0] << " "
-           << (*K.MaxThreads)[1] << " " << (*K.MaxThreads)[2] << "\n";
+        OS << ".max_threads " << (*K.MaxThreads)[0] << " " << (*K.MaxThreads)[1]
+           << " " << (*K.MaxThreads)[2] << "\n";
       if (K.ReqNTid)
         OS << ".reqntid " << (*K.ReqNTid)[0] << " " << (*K.ReqNTid)[1] << " "
            << (*K.ReqNTid)[2] << "\n";
@@ -273,16 +276,15 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
 namespace {
 
 struct Token {
-  StringRef Text;      ///< as written (quotes included for strings)
-  std::string Value;   ///< unescaped for strings, else Text
+  StringRef Text;    ///< as written (quotes included for strings)
+  std::string Value; ///< unescaped for strings, else Text
   bool IsString = false;
 };
 
 class Parser {
 public:
   Parser(SourceMgr &SM, unsigned BufferID, const SassOptions &Opts)
-      : SM(SM), Buffer(SM.getMemoryBuffer(BufferID)->getBuffer()),
-        Opts(Opts) {}
+      : SM(SM), Buffer(SM.getMemoryBuffer(BufferID)->getBuffer()), Opts(Opts) {}
 
   Expected<CubinFile> run();
 
@@ -393,16 +395,16 @@ Error Parser::keyValues(
     StringRef Key, Val;
     std::tie(Key, Val) = Toks[I].Text.split('=');
     if (Toks[I].IsString || !Toks[I].Text.contains('='))
-      return err(Toks[I].Text, "expected key=value, found '" +
-                                   Toks[I].Text + "'");
+      return err(Toks[I].Text,
+                 "expected key=value, found '" + Toks[I].Text + "'");
     if (!is_contained(Allowed, Key))
       return err(Toks[I].Text, "unknown key '" + Key + "'");
     if (KV.count(Key.str()))
       return err(Toks[I].Text, "key '" + Key + "' given twice");
     uint64_t V = 0;
     if (Key != "ident" && Val.getAsInteger(0, V))
-      return err(Toks[I].Text, "expected a number after '" + Key +
-                                   "=', found '" + Val + "'");
+      return err(Toks[I].Text,
+                 "expected a number after '" + Key + "=', found '" + Val + "'");
     KV[Key.str()] = {V, Val};
   }
   for (StringRef K : Allowed)
@@ -499,8 +501,8 @@ Expected<CubinFile> Parser::run() {
     StringRef First = Line.split(' ').first.split('\t').first;
     bool InKernelCode = F == Form::Kernel && K &&
                         !StringSwitch<bool>(First)
-                             .Cases(".param", ".regs", ".max_regs",
-                                    ".barriers", ".shared", true)
+                             .Cases(".param", ".regs", ".max_regs", ".barriers",
+                                    ".shared", true)
                              .Cases(".max_threads", ".reqntid", ".frame_size",
                                     ".min_stack_size", ".end_kernel", true)
                              .Case(".ctaidz_used", true)
@@ -531,8 +533,8 @@ Expected<CubinFile> Parser::run() {
       if (D == ".elf_header") {
         std::map<std::string, std::pair<uint64_t, StringRef>> KV;
         if (Error E = keyValues(Toks, 1, KV,
-                                {"ident", "type", "machine", "version",
-                                 "entry", "phoff", "shoff", "flags", "ehsize",
+                                {"ident", "type", "machine", "version", "entry",
+                                 "phoff", "shoff", "flags", "ehsize",
                                  "phentsize", "shentsize", "shstrndx"}))
           return E;
         StringRef Id = KV["ident"].second;
@@ -570,8 +572,8 @@ Expected<CubinFile> Parser::run() {
         if (!Idx)
           return Idx.takeError();
         if (*Idx != Raw.Sections.size())
-          return err(Toks[1].Text, "expected section index " +
-                                       Twine(Raw.Sections.size()));
+          return err(Toks[1].Text,
+                     "expected section index " + Twine(Raw.Sections.size()));
         std::map<std::string, std::pair<uint64_t, StringRef>> KV;
         if (Error E = keyValues(Toks, 3, KV,
                                 {"name", "type", "flags", "addr", "offset",
@@ -606,8 +608,8 @@ Expected<CubinFile> Parser::run() {
             RawSec->Data.push_back(hexFromNibbles(H[J], H[J + 1]));
         }
         if (RawSec->Data.size() > RawSec->Size)
-          return err(D, "more bytes than the section's size " +
-                            hex(RawSec->Size));
+          return err(D,
+                     "more bytes than the section's size " + hex(RawSec->Size));
       } else if (D == ".phdr") {
         if (Error E = finishRawSection())
           return E;
@@ -674,8 +676,12 @@ Expected<CubinFile> Parser::run() {
       Expected<uint64_t> V = number(Toks[1], 0xffffffff);
       if (!V)
         return V.takeError();
-      M.Tool = {static_cast<uint32_t>(*V), Toks[2].Value, Toks[3].Value,
-                Toks[4].Value, Toks[5].Value, Toks[6].Value};
+      M.Tool = {static_cast<uint32_t>(*V),
+                Toks[2].Value,
+                Toks[3].Value,
+                Toks[4].Value,
+                Toks[5].Value,
+                Toks[6].Value};
     } else if (D == ".kernel") {
       if (K)
         return err(D, "'.kernel' inside kernel '" + K->Name +
@@ -726,8 +732,10 @@ Expected<CubinFile> Parser::run() {
                D == ".frame_size" || D == ".min_stack_size") {
       if (Toks.size() != 2)
         return err(D, "expected '" + D + " <n>'");
-      uint64_t Max = D == ".regs" ? 255 : D == ".max_regs" ? 0xffff
-                     : D == ".barriers" ? 16 : 0xffffffff;
+      uint64_t Max = D == ".regs"       ? 255
+                     : D == ".max_regs" ? 0xffff
+                     : D == ".barriers" ? 16
+                                        : 0xffffffff;
       Expected<uint64_t> V = number(Toks[1], Max);
       if (!V)
         return V.takeError();

@@ -1,6 +1,7 @@
-//===- FloatInstrs.td - sm_86 FP32 arithmetic ---------------*- tablegen -*-===//
+//===- FloatInstrs.td - sm_86 floating point and conversions -*- tablegen -*-===//
 //
-// FADD, FMUL, FFMA, FSETP (N, C, R; our corpus test).  Source modifiers:
+// FADD, FMUL, FFMA, FSETP, I2FP, I2F, F2F, F2FP, HADD2, HFMA2, HMUL2 (N, C,
+// R; our corpus test).  FP32 ops:  Source modifiers:
 // negate/abs of A [72]/[73], of the low slot [63]/[62], of the [64:71]
 // slot [75]/[74] (SM86InstrFormats.td).  [77] .SAT, [78:79] rounding
 // (RN: none, .RM, .RP, .RZ), [80] .FTZ.  Float immediates are raw IEEE
@@ -418,4 +419,63 @@ foreach F = BOnlyForms in {
   def HMUL2_ # F.Sfx :
     HALU3<0x032, F.Form, "HMUL2${ftz}${bf} $Rd, " # "${na}${aa}$Ra${aa}${sa}" # ", " # B.Text,
           (outs GPR:$Rd), !con((ins FtzMod:$ftz, HBf:$bf), (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa), B.Ins), 0>;
+}
+
+//===----------------------------------------------------------------------===//
+// FSEL 0x008 and FMNMX 0x009 (as SEL/IMNMX with float source modifiers:
+// A [72]/[73], B [63]/[62]; predicate [87:89]+[90]); FMNMX [80] .FTZ,
+// [81] .NAN.  MUFU 0x108: [74:77] function, B source with negate/abs;
+// variable latency (N needs_scoreboards).  (C, our corpus test.)
+//===----------------------------------------------------------------------===//
+def NanMod : Mod<[0, 1], ["", ".NAN"]>;
+foreach F = BOnlyForms in {
+  defvar B = SrcOp<F.BK, "Rb", FImm, NegMod, "nb", GPR, "ab">;
+  def FSEL_ # F.Sfx :
+    ALU3<0x008, F.Form, "FSEL $Rd, ${na}${aa}$Ra${aa}, " # B.Text #
+                          ", ${Ppn}$Pp", (outs GPR:$Rd),
+         !con((ins NegMod:$na, AbsMod:$aa, GPR:$Ra), B.Ins,
+              (ins PNot:$Ppn, Pred:$Pp)), CoupledALU> {
+    bits<3> Pp;
+    bit Ppn;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+  def FMNMX_ # F.Sfx :
+    ALU3<0x009, F.Form, "FMNMX${ftz}${nan} $Rd, ${na}${aa}$Ra${aa}, " #
+                          B.Text # ", ${Ppn}$Pp", (outs GPR:$Rd),
+         !con((ins FtzMod:$ftz, NanMod:$nan, NegMod:$na, AbsMod:$aa,
+                   GPR:$Ra), B.Ins, (ins PNot:$Ppn, Pred:$Pp)), CoupledALU> {
+    bit ftz;
+    bit nan;
+    bits<3> Pp;
+    bit Ppn;
+    let Inst{80} = ftz;
+    let Inst{81} = nan;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+}
+def MufuOp : Mod<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+                 [".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H",
+                  ".RSQ64H", ".SQRT", ".TANH"]>;
+def MufuOp32 : Mod<[0, 1, 2, 3, 4, 5, 8, 9],
+                   [".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".SQRT",
+                    ".TANH"]>;
+def MufuOp64 : Mod<[6, 7], [".RCP64H", ".RSQ64H"]>;
+foreach F = BOnlyForms in {
+  defvar B = SrcOp<F.BK, "Rb", FImm, NegMod, "nb", GPR, "ab">;
+  defvar IsI = !eq(F.BK, "i");
+  def MUFU_ # F.Sfx :
+    ALU3<0x108, F.Form, "MUFU${fn} $Rd, " # B.Text, (outs GPR:$Rd),
+         !con(!if(IsI, (ins MufuOp32:$fn), (ins MufuOp:$fn)), B.Ins),
+         Decoupled> {
+    bits<4> fn;
+    let Inst{77-74} = fn;
+  }
+}
+// The 64H functions take the high word of an f64 as immediate.
+def MUFU_64H_rir : ALU3<0x108, 4, "MUFU${fn} $Rd, $Imm", (outs GPR:$Rd),
+                        (ins MufuOp64:$fn, DImmHi:$Imm), Decoupled> {
+  bits<4> fn;
+  let Inst{77-74} = fn;
 }

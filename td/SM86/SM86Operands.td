@@ -52,6 +52,7 @@ def UImm   : OperandType<"Imm">;
 def FImm   : OperandType<"FImm">;
 def HImm   : OperandType<"HImm">;
 def BImm   : OperandType<"BImm">;
+def DImmHi : OperandType<"DImmHi">;
 def CBIdx  : OperandType<"CBankIndex">;
 def CBOff  : OperandType<"CBankOffset">;
 def BrTarget : OperandType<"BranchTarget"> { let Signed = 1; }

@@ -161,7 +161,10 @@ static void printListing(const tp::mir::Function &F, raw_ostream &OS) {
     OS << "/*" << format_hex_no_prefix(Addr, 4) << "*/ ";
     tp::sm86::print(MI.I, Addr, OS);
     OS << ' ';
-    tp::sm86::printControl(MI.I.Ctrl, OS);
+    // As tp-mc --disassemble: operand reuse flags show as `.reuse` only.
+    tp::sm86::Control C = MI.I.Ctrl;
+    C.Reuse &= ~tp::mir::operandReuseMask(MI.I.Op);
+    tp::sm86::printControl(C, OS);
     OS << '\n';
   });
 }

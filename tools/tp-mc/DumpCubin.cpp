@@ -36,8 +36,7 @@ int tp::mc::runDumpCubin(const Options &Opts) {
     return object::dumpCubin(*F, OS);
   });
   if (E) {
-    reportError(makeError(Opts.Input + ": " + toString(std::move(E))),
-                "tp-mc");
+    reportError(makeError(Opts.Input + ": " + toString(std::move(E))), "tp-mc");
     return 1;
   }
   return 0;

@@ -40,8 +40,7 @@ TEST(CompactStalls, AluToAlu4) {
 
 TEST(CompactStalls, ImadToIadd5AndDistanceCounts) {
   Piece P = compact({mk("IMAD", {gpr(2)}, {gpr(0), gpr(1)}),
-                     mk("MOV", {gpr(7)}, {}),
-                     mk("IADD3", {gpr(3)}, {gpr(2)})});
+                     mk("MOV", {gpr(7)}, {}), mk("IADD3", {gpr(3)}, {gpr(2)})});
   // 5 cycles from IMAD to its IADD3 reader, over the MOV in between.
   EXPECT_EQ(P[0].Ctrl.Stall + P[1].Ctrl.Stall, 5);
   EXPECT_EQ(P[0].Ctrl.Stall, 1);
@@ -85,9 +84,9 @@ TEST(CompactStalls, IndependentHmmasAndTheChainDistance) {
   // Accumulators 16..19 and 20..23, each product chained on its own: the
   // second product of the first chain comes 24 cycles after the first.
   std::vector<CompactInfo> Info;
-  Piece P = compact({hmma(16, 8, 12), hmma(20, 8, 14), hmma(16, 24, 12),
-                     hmma(20, 24, 14)},
-                    &Info);
+  Piece P = compact(
+      {hmma(16, 8, 12), hmma(20, 8, 14), hmma(16, 24, 12), hmma(20, 24, 14)},
+      &Info);
   EXPECT_EQ(P[0].Ctrl.Stall, 1);
   EXPECT_EQ(Info[0].Cycles + Info[1].Cycles, 24u);
   EXPECT_EQ(P[1].Ctrl.Stall, 15); // 23 cycles: 15 and a filler of 8
@@ -124,23 +123,22 @@ TEST(CompactStalls, BarrierDepbarAndGroups) {
   Piece P = compact({ldgsts(26, 0, 10), makeInstr("LDGDEPBAR"), depbar(1),
                      makeInstr("BAR.SYNC"), ldsm(8, 60, 0), hmma(16, 8, 12)});
   EXPECT_EQ(P[1].Ctrl.WrSB, 0);
-  EXPECT_EQ(P[2].Ctrl.Stall, 4); // E: DEPBAR S04
-  EXPECT_TRUE(P[2].Ctrl.Yield);  // E: ptxas clears bit 109 on DEPBAR
+  EXPECT_EQ(P[2].Ctrl.Stall, 4);    // E: DEPBAR S04
+  EXPECT_TRUE(P[2].Ctrl.Yield);     // E: ptxas clears bit 109 on DEPBAR
   EXPECT_EQ(P[2].Ctrl.WaitMask, 0); // DEPBAR counts, it does not wait
-  EXPECT_EQ(P[3].Ctrl.Stall, 6); // BAR.SYNC S06
+  EXPECT_EQ(P[3].Ctrl.Stall, 6);    // BAR.SYNC S06
   EXPECT_EQ(P[5].Ctrl.WaitMask, 1u << 1);
 }
 
 TEST(CompactStalls, BarrierWaitsForSharedReadsInFlight) {
-  Piece P = compact({ldsm(8, 60, 0), makeInstr("BAR.SYNC"),
-                     hmma(16, 8, 12)});
+  Piece P = compact({ldsm(8, 60, 0), makeInstr("BAR.SYNC"), hmma(16, 8, 12)});
   EXPECT_EQ(P[1].Ctrl.WaitMask, 1u << 1);
   EXPECT_EQ(P[2].Ctrl.WaitMask, 0u);
 }
 
 TEST(CompactStalls, ExitWaitsForEverything) {
-  Piece P = compact({mk("STG.E.64", {}, {gpr(8, 2), gpr(46, 2)}),
-                     makeInstr("EXIT")});
+  Piece P =
+      compact({mk("STG.E.64", {}, {gpr(8, 2), gpr(46, 2)}), makeInstr("EXIT")});
   EXPECT_EQ(P[0].Ctrl.RdSB, 5);
   EXPECT_EQ(P[1].Ctrl.WaitMask, 1u << 5);
 }

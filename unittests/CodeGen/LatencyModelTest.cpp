@@ -1,4 +1,5 @@
-//===- LatencyModelTest.cpp - The sm_86 latency tables ---------------------===//
+//===- LatencyModelTest.cpp - The sm_86 latency tables
+//---------------------===//
 //
 // The numbers ptxas 13 was seen to use (SASS_FACTS 2.3) come out of the
 // model; the td schedule classes agree with it; every form's class is one
@@ -18,12 +19,12 @@ namespace {
 
 TEST(LatencyModel, PtxasObservedPairs) {
   // SASS_FACTS 2.3 (E), each equal to NAK's table (N).
-  EXPECT_EQ(rawGPR(InstrClass::CoupledALU, InstrClass::CoupledALU,
-                   ReadSlot::Normal),
-            4u); // IADD3 -> IADD3
-  EXPECT_EQ(rawGPR(InstrClass::CoupledFMA, InstrClass::CoupledALU,
-                   ReadSlot::Normal),
-            5u); // IMAD -> IADD3
+  EXPECT_EQ(
+      rawGPR(InstrClass::CoupledALU, InstrClass::CoupledALU, ReadSlot::Normal),
+      4u); // IADD3 -> IADD3
+  EXPECT_EQ(
+      rawGPR(InstrClass::CoupledFMA, InstrClass::CoupledALU, ReadSlot::Normal),
+      5u); // IMAD -> IADD3
   EXPECT_EQ(rawGPR(InstrClass::CoupledFMA, InstrClass::IMADWide,
                    ReadSlot::IMADWideAB),
             4u); // IMAD -> IMAD.WIDE A/B
@@ -33,18 +34,18 @@ TEST(LatencyModel, PtxasObservedPairs) {
   EXPECT_EQ(rawGPR(InstrClass::CoupledFMA, InstrClass::DecoupledAgu,
                    ReadSlot::Normal),
             5u); // IMAD -> LDGSTS/STG address
-  EXPECT_EQ(rawPred(InstrClass::CoupledALU, InstrClass::CoupledFMA,
-                    PredRead::Guard),
-            13u); // ISETP -> @P IMAD
+  EXPECT_EQ(
+      rawPred(InstrClass::CoupledALU, InstrClass::CoupledFMA, PredRead::Guard),
+      13u); // ISETP -> @P IMAD
   EXPECT_EQ(minStallAfter(InstrClass::DecoupledAgu, true, false), 6u);
 }
 
 TEST(LatencyModel, HmmaSafeValueEverywhere) {
   // The safe 24 (E) for every consumer, where NAK says 15..18.
   EXPECT_EQ(hmmaConsumerCycles(), 24u);
-  for (InstrClass R : {InstrClass::CoupledALU, InstrClass::CoupledFMA,
-                       InstrClass::MMA16816, InstrClass::Decoupled,
-                       InstrClass::DecoupledAgu})
+  for (InstrClass R :
+       {InstrClass::CoupledALU, InstrClass::CoupledFMA, InstrClass::MMA16816,
+        InstrClass::Decoupled, InstrClass::DecoupledAgu})
     EXPECT_EQ(rawGPR(InstrClass::MMA16816, R, ReadSlot::Normal), 24u);
   EXPECT_EQ(wawGPR(InstrClass::MMA16816, InstrClass::MMA16816, false), 24u);
   EXPECT_EQ(worstGPR(InstrClass::MMA16816), 24u);
@@ -54,23 +55,22 @@ TEST(LatencyModel, VariableProducersNeedOnlyTheirScoreboard) {
   EXPECT_TRUE(isVariable(InstrClass::Decoupled));
   EXPECT_TRUE(isVariable(InstrClass::DecoupledAgu));
   EXPECT_FALSE(isVariable(InstrClass::MMA16816)); // E: no SB on sm_86
-  EXPECT_EQ(rawGPR(InstrClass::DecoupledAgu, InstrClass::MMA16816,
-                   ReadSlot::Normal),
-            1u);
+  EXPECT_EQ(
+      rawGPR(InstrClass::DecoupledAgu, InstrClass::MMA16816, ReadSlot::Normal),
+      1u);
   // N: a variable-latency writer after a coupled reader / writer.
   EXPECT_EQ(warGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu), 2u);
   EXPECT_EQ(warGPR(InstrClass::MMA16816, InstrClass::DecoupledAgu), 1u);
   EXPECT_EQ(wawGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu, false),
             5u);
-  EXPECT_EQ(wawGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu, true),
-            6u);
+  EXPECT_EQ(wawGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu, true), 6u);
 }
 
 TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
   EXPECT_EQ(worstGPR(InstrClass::CoupledALU), 7u); // ALU -> HMMA reader
   EXPECT_EQ(worstPred(InstrClass::CoupledALU), 13u);
   EXPECT_EQ(worstUGPR(InstrClass::UniformALU), 11u);
-  EXPECT_EQ(worstWARGPR(), 2u);  // N: variable/MMA writer after a coupled read
+  EXPECT_EQ(worstWARGPR(), 2u); // N: variable/MMA writer after a coupled read
   EXPECT_EQ(worstWARPred(), 1u);
   EXPECT_EQ(worstWARUGPR(), 3u); // N: Uldc/Umov writer after a Udp read
 }

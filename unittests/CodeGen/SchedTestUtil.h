@@ -83,11 +83,11 @@ struct KernelRegs {
   unsigned storeB(unsigned C) const { return 30 + C; }
   unsigned matA(unsigned I) const { return 34 + I; }
   unsigned matB(unsigned I) const { return 38 + I; }
-  int64_t stageBytes() const { return (16 * S.MTiles * 2 + 8 * S.NTiles * 4) * 64; }
-  int64_t bufA(unsigned St) const { return St * stageBytes(); }
-  int64_t bufB(unsigned St) const {
-    return bufA(St) + 16 * S.MTiles * 2 * 64;
+  int64_t stageBytes() const {
+    return (16 * S.MTiles * 2 + 8 * S.NTiles * 4) * 64;
   }
+  int64_t bufA(unsigned St) const { return St * stageBytes(); }
+  int64_t bufB(unsigned St) const { return bufA(St) + 16 * S.MTiles * 2 * 64; }
 };
 
 inline Piece copyStep(const KernelRegs &R, unsigned Stage) {
@@ -100,8 +100,8 @@ inline Piece copyStep(const KernelRegs &R, unsigned Stage) {
   for (unsigned C = 0; C < N; ++C) {
     if (C < R.S.ChunksA) {
       P.push_back(mk("IADD3", {gpr(R.offset(C))}, {gpr(R.offset(C))}));
-      P.push_back(mk("IMAD.WIDE", {gpr(R.ptrA(C), 2)},
-                     {gpr(R.offset(C)), gpr(5)}));
+      P.push_back(
+          mk("IMAD.WIDE", {gpr(R.ptrA(C), 2)}, {gpr(R.offset(C)), gpr(5)}));
     }
     if (C < R.S.ChunksB) {
       unsigned O = R.offset(R.S.ChunksA + C);

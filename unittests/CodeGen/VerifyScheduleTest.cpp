@@ -19,8 +19,8 @@ using namespace tp::sched::test;
 
 namespace {
 
-SchedInstr at(SchedInstr I, unsigned Stall, uint8_t Wait = 0,
-              uint8_t Wr = 7, uint8_t Rd = 7) {
+SchedInstr at(SchedInstr I, unsigned Stall, uint8_t Wait = 0, uint8_t Wr = 7,
+              uint8_t Rd = 7) {
   I.Ctrl.Stall = uint8_t(Stall);
   I.Ctrl.WaitMask = Wait;
   I.Ctrl.WrSB = Wr;

@@ -72,7 +72,11 @@ TEST(CorruptCubin, ClearErrors) {
       {"big-endian", [](auto &B) { B[5] = 2; }, "little-endian"},
       {"wrong machine", [](auto &B) { write16le(B.data() + 0x12, 62); },
        "e_machine is 62, expected 190 (EM_CUDA)"},
-      {"legacy ABI", [](auto &B) { B[7] = 0x33; B[8] = 7; },
+      {"legacy ABI",
+       [](auto &B) {
+         B[7] = 0x33;
+         B[8] = 7;
+       },
        "OS/ABI 0x33 version 7"},
       {"section table past the end",
        [](auto &B) { write64le(B.data() + 0x28, 0x10000); },
@@ -86,11 +90,9 @@ TEST(CorruptCubin, ClearErrors) {
        [](auto &B) { write64le(shdr(B, 13) + 0x18, 0xfffffff0); },
        "at file offset 0xac0: section [13] has offset 0xfffffff0 and size "
        "0x100, past the end of the file"},
-      {"bad section size",
-       [](auto &B) { write64le(shdr(B, 4) + 0x20, ~0ull); },
+      {"bad section size", [](auto &B) { write64le(shdr(B, 4) + 0x20, ~0ull); },
        "section [4] has offset 0x320 and size 0xffffffffffffffff"},
-      {"bad section name",
-       [](auto &B) { write32le(shdr(B, 5), 0x5000); },
+      {"bad section name", [](auto &B) { write32le(shdr(B, 5), 0x5000); },
        "section [5] (header at file offset 0x8c0): name offset 0x5000 is "
        "past the end of '.shstrtab' (size 0x100)"},
       {"bad symbol name",
@@ -100,8 +102,7 @@ TEST(CorruptCubin, ClearErrors) {
       {"bad symbol section",
        [](auto &B) { write16le(B.data() + 0x248 + 24 * 8 + 6, 500); },
        "symbol 8 'tiny' has section index 500 but there are 14 sections"},
-      {"bad symtab entsize",
-       [](auto &B) { write64le(shdr(B, 3) + 0x38, 16); },
+      {"bad symtab entsize", [](auto &B) { write64le(shdr(B, 3) + 0x38, 16); },
        "sh_entsize is 16, expected 24"},
       {"bad symtab link", [](auto &B) { write32le(shdr(B, 3) + 0x28, 4); },
        "sh_link 4 is not a string table"},
@@ -129,7 +130,8 @@ TEST(CorruptCubin, ClearErrors) {
        [](auto &B) { write64le(shdr(B, 4) + 0x18, 0x790); },
        "at file offset 0x790: section [4] '.debug_frame' overlaps the "
        "section header table (0x780+0x380)"},
-      {"huge section count", [](auto &B) { write16le(B.data() + 0x3c, 0xfff0); },
+      {"huge section count",
+       [](auto &B) { write16le(B.data() + 0x3c, 0xfff0); },
        "the section header table (65520 entries) goes past the end"},
       {"symtab size not a multiple",
        [](auto &B) { write64le(shdr(B, 3) + 0x20, 0xd0); },

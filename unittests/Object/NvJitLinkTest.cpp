@@ -37,9 +37,9 @@ int probe(const std::vector<uint8_t> &Bytes) {
   }
   std::string Err;
   Optional<StringRef> Redirects[] = {None, StringRef(""), StringRef("")};
-  int RC = sys::ExecuteAndWait(TP_NVJITLINK_PROBE,
-                               {TP_NVJITLINK_PROBE, Path.str()}, None,
-                               Redirects, /*SecondsToWait=*/60, 0, &Err);
+  int RC =
+      sys::ExecuteAndWait(TP_NVJITLINK_PROBE, {TP_NVJITLINK_PROBE, Path.str()},
+                          None, Redirects, /*SecondsToWait=*/60, 0, &Err);
   sys::fs::remove(Path);
   return RC;
 }

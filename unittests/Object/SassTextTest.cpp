@@ -10,9 +10,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "tp/Object/SassText.h"
 #include "TestCubins.h"
 #include "tp/Object/Dump.h"
-#include "tp/Object/SassText.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
@@ -57,8 +57,7 @@ TEST(SassText, RoundTripEveryCubin) {
       EXPECT_EQ(printed(*G, Raw), Text);
     }
     bool Exec = tp::testing::expectBuildable(C, F->Header.sm());
-    EXPECT_EQ(printed(*F, false).find(".raw_cubin") == std::string::npos,
-              Exec);
+    EXPECT_EQ(printed(*F, false).find(".raw_cubin") == std::string::npos, Exec);
   }
   EXPECT_GE(KernelForm, 7u);
   EXPECT_GE(RawForm, 3u);
@@ -91,7 +90,8 @@ TEST(SassText, HugeRawLayoutIsAnError) {
   Expected<CubinFile> F = parseSassString(
       ".raw_cubin\n.elf_header ident=7f454c46020101410800000000000000 type=2 "
       "machine=190 version=1 entry=0 phoff=0 shoff=0x40 flags=0x6005604 "
-      "ehsize=64 phentsize=56 shentsize=64 shstrndx=0\n.file_size 0xf0000000\n");
+      "ehsize=64 phentsize=56 shentsize=64 shstrndx=0\n.file_size "
+      "0xf0000000\n");
   ASSERT_TRUE(!!F) << toString(F.takeError());
   std::vector<uint8_t> Out;
   Error E = writeCubinFile(*F, Out);
@@ -110,8 +110,8 @@ TEST(SassText, ToolEntryPoints) {
                           ".shared 512 align=16\n.reqntid 32 1 1\n"),
             std::string::npos);
   SourceMgr SM;
-  unsigned ID = SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(OS.str()),
-                                      SMLoc());
+  unsigned ID =
+      SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(OS.str()), SMLoc());
   Expected<std::vector<uint8_t>> Out = assembleCubin(SM, ID);
   ASSERT_TRUE(!!Out) << toString(Out.takeError());
   EXPECT_EQ(*Out, B);

@@ -33,8 +33,7 @@ inline std::vector<uint8_t> readBytes(const std::string &Path) {
                                          /*RequiresNullTerminator=*/false);
   if (!Buf)
     return {};
-  return std::vector<uint8_t>((*Buf)->getBufferStart(),
-                              (*Buf)->getBufferEnd());
+  return std::vector<uint8_t>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
 }
 
 inline std::vector<std::string> listFiles(const std::string &Dir,
@@ -95,7 +94,9 @@ inline std::string ptxTarget(const std::string &Ptx) {
   size_t P = S.find(".target ");
   if (P == llvm::StringRef::npos)
     return "sm_86";
-  return S.substr(P + 8).take_while([](char C) { return isalnum(C) || C == '_'; }).str();
+  return S.substr(P + 8)
+      .take_while([](char C) { return isalnum(C) || C == '_'; })
+      .str();
 }
 
 /// Whether buildCubin is expected to reproduce \p C: executable sm_80/86
@@ -110,8 +111,8 @@ inline const std::vector<TestCubin> &allTestCubins() {
     std::vector<TestCubin> V;
     for (const std::string &P :
          listFiles(std::string(TP_SHARED_DIR) + "/reference/cubin", ".cubin"))
-      V.push_back({P, readBytes(P), false,
-                   llvm::StringRef(P).contains("_reloc")});
+      V.push_back(
+          {P, readBytes(P), false, llvm::StringRef(P).contains("_reloc")});
     std::vector<std::string> Ptx =
         listFiles(std::string(TP_SHARED_DIR) + "/reference/ptx", ".ptx");
     for (const std::string &P : listFiles(TP_OBJECT_INPUTS, ".ptx"))

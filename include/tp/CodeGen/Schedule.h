@@ -22,6 +22,19 @@
 ///   SB3  LDGSTS source reads (read scoreboard)
 ///   SB5, SB4  everything else (S2R, stores' reads, LDC, ...), first free
 ///
+/// Timing of waits (N calc_delays): a wait sees an increment only when it
+/// issues at least 2 cycles after the instruction that made it; an earlier
+/// wait leaves that instruction in flight (both walks model it so).  (NB:
+/// SASS_FACTS 2.5 words this rule the other way round; NAK's code bounds
+/// the setter 2 cycles before its next waiter.)  DEPBAR sees every commit
+/// (ptxas issues it 1 cycle after LDGDEPBAR, E).
+///
+/// Required and policy waits: a wait protecting a dependency the verifier
+/// checks (a register, a shared read before BAR) is *required*: it bounds
+/// the issue cycle and the mutation test drops it.  EXIT waiting for
+/// everything and BRA for every register scoreboard are policy (the seed's
+/// and NAK's), as is the drain NOP's wait: set, not mutated.
+///
 /// Pieces compose: a piece assumes nothing of its predecessor but that it
 /// was drained, and drains itself: at its end every fixed-latency result is
 /// ready for any consumer (the boundary latency, worst*() of the model) and
@@ -85,13 +98,13 @@ enum class SpecialKind : uint8_t {
 
 /// The scheduling view of one instruction.
 struct SchedInstr {
-  std::string Text;   ///< for messages: mnemonic (and operands if known)
-  std::string Name;   ///< the mnemonic, e.g. "HMMA.16816.F32"
+  std::string Text; ///< for messages: mnemonic (and operands if known)
+  std::string Name; ///< the mnemonic, e.g. "HMMA.16816.F32"
   InstrClass Class = InstrClass::CoupledALU;
   SpecialKind Kind = SpecialKind::None;
   llvm::SmallVector<RegRange, 2> Defs;
   llvm::SmallVector<RegUse, 4> Uses; ///< the guard included (How = Guard)
-  bool Predicated = false;    ///< has a guard other than PT
+  bool Predicated = false;           ///< has a guard other than PT
   bool NeverExecutes = false; ///< `@!PT`: a filler, no effect but its stall
   /// Variable-latency only: whether the sources are read after issue and a
   /// later writer must wait on a read scoreboard (stores, LDGSTS); results
@@ -147,11 +160,11 @@ using Piece = std::vector<SchedInstr>;
 
 /// Why an instruction's stall is what it is (for -debug and mutation).
 enum class StallReason : uint8_t {
-  MinIssue,    ///< nothing needs more than the 1-cycle issue
-  Dependency,  ///< a later instruction's register dependency
-  ExecLatency, ///< BAR / DEPBAR blocks the warp
+  MinIssue,      ///< nothing needs more than the 1-cycle issue
+  Dependency,    ///< a later instruction's register dependency
+  ExecLatency,   ///< BAR / DEPBAR blocks the warp
   ScoreboardSet, ///< a later wait on a scoreboard this set
-  Drain,       ///< the end of the piece
+  Drain,         ///< the end of the piece
   Conservative,
 };
 
@@ -163,7 +176,7 @@ struct CompactOptions {
 /// What compactStalls() did to one instruction.
 struct CompactInfo {
   StallReason Reason = StallReason::MinIssue;
-  unsigned Cycles = 0;  ///< the whole delay to the next issue (>15: fillers)
+  unsigned Cycles = 0; ///< the whole delay to the next issue (>15: fillers)
   llvm::SmallVector<uint8_t, 2> FillerStalls; ///< stalls of fillers after it
   uint8_t RequiredWaits = 0; ///< wait bits that some dependency needs
 };
@@ -184,10 +197,10 @@ void insertFillers(Piece &P, std::vector<CompactInfo> &Info);
 
 /// One hazard found by verifySchedule().
 struct Hazard {
-  unsigned Index = 0;   ///< the instruction (address = 16 * Index)
+  unsigned Index = 0; ///< the instruction (address = 16 * Index)
   llvm::SMLoc Loc;
-  std::string Message;  ///< e.g. "R12 read by HMMA.16816.F32 8 cycles
-                        ///< after IMAD wrote it; needs 5"
+  std::string Message; ///< e.g. "R12 read by HMMA.16816.F32 8 cycles
+                       ///< after IMAD wrote it; needs 5"
 };
 
 struct VerifyOptions {

@@ -18,7 +18,7 @@
 ///   label   ::= '^'name ':' NL                 (starts the next instr)
 ///   instr   ::= nvdisasm-text ';' control NL  (control: sm86::printControl,
 ///               e.g. `{stall=15 wr=1}`; `{}` when every field is default;
-///               reuse is written on the operands as `.reuse`)
+///               an operand's reuse flag is written on it as `.reuse`)
 ///   branch  ::= [guard] 'BRA' '^'label ';' control
 ///
 /// `//` starts a comment (to the end of the line); the printer follows a
@@ -160,6 +160,10 @@ struct RegAccess {
   bool IsDef;
   unsigned OpIdx;         ///< operand index in the form
 };
+/// The reuse flags of \p Op that belong to an operand (printed as `.reuse`
+/// on it); other reuse bits are printed in the control clause.
+uint8_t operandReuseMask(sm86::Opcode Op);
+
 /// Every register operand of \p I except RZ/URZ/PT/UPT (the guard
 /// predicate is included as a use, OpIdx = ~0u).
 std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I);

@@ -35,17 +35,17 @@ namespace object {
 
 // ELF constants specific to CUDA (SASS_FACTS.md section 3; names from
 // redplait/denvdis and LLVM's BinaryFormat/ELF.h where they exist).
-constexpr uint16_t EM_CUDA = 190;           // LLVM ELF.h
-constexpr uint8_t ELFOSABI_CUDA_V2 = 0x41;  // what ptxas 13 writes (E)
-constexpr uint8_t ELFABIVERSION_CUDA_V2 = 8; // LLVM ELF.h (newer), E
+constexpr uint16_t EM_CUDA = 190;                   // LLVM ELF.h
+constexpr uint8_t ELFOSABI_CUDA_V2 = 0x41;          // what ptxas 13 writes (E)
+constexpr uint8_t ELFABIVERSION_CUDA_V2 = 8;        // LLVM ELF.h (newer), E
 constexpr uint32_t SHT_CUDA_INFO = 0x70000000;      // .nv.info*
 constexpr uint32_t SHT_CUDA_CALLGRAPH = 0x70000001; // .nv.callgraph
 constexpr uint32_t SHT_CUDA_SHARED = 0x7000000a;    // ET_REL .nv.shared.*
 constexpr uint32_t SHT_CUDA_RELOCINFO = 0x7000000b; // .nv.rel.action
 constexpr uint32_t SHT_CUDA_CONSTANT_B0 = 0x70000064; // ET_REL constant0
-constexpr uint32_t SHT_CUDA_COMPAT = 0x70000086;    // sm_90 .nv.compat
-constexpr uint64_t SHF_CUDA_INFO_LINK = 0x40;       // = SHF_INFO_LINK
-constexpr uint8_t STO_CUDA_ENTRY = 0x10;            // kernel entry symbol
+constexpr uint32_t SHT_CUDA_COMPAT = 0x70000086;      // sm_90 .nv.compat
+constexpr uint64_t SHF_CUDA_INFO_LINK = 0x40;         // = SHF_INFO_LINK
+constexpr uint8_t STO_CUDA_ENTRY = 0x10;              // kernel entry symbol
 
 /// The ELF header fields (64-bit little-endian only: every cubin is).
 struct ElfHeader {
@@ -72,13 +72,13 @@ struct ElfHeader {
 
 /// One section: all header fields as read, its name resolved, its bytes.
 struct Section {
-  std::string Name;     ///< resolved through e_shstrndx ("" for index 0)
+  std::string Name; ///< resolved through e_shstrndx ("" for index 0)
   uint32_t NameOffset = 0;
   uint32_t Type = 0;
   uint64_t Flags = 0;
   uint64_t Addr = 0;
   uint64_t Offset = 0;
-  uint64_t Size = 0;    ///< sh_size (for NOBITS: the memory size)
+  uint64_t Size = 0; ///< sh_size (for NOBITS: the memory size)
   uint32_t Link = 0;
   uint32_t Info = 0;
   uint64_t AddrAlign = 0;
@@ -117,7 +117,7 @@ struct Symbol {
 /// A whole cubin at the container level.
 struct CubinFile {
   ElfHeader Header;
-  std::vector<Section> Sections;            ///< index order, [0] the null one
+  std::vector<Section> Sections; ///< index order, [0] the null one
   std::vector<ProgramHeader> ProgramHeaders;
   /// Bytes not covered by the ELF header, a section or a header table that
   /// are not zero, as (file offset, bytes): kept so that writing is exact.

@@ -73,20 +73,24 @@ struct KernelParam {
   uint32_t Offset = 0; ///< from the start of the parameter block
   uint32_t Size = 0;   ///< bytes
   uint32_t Index = 0;  ///< KPARAM_INFO word 0 (always 0 from ptxas 13)
-  uint32_t Flags = 0;  ///< KPARAM_INFO word 2 bits 0..11 (0 from ptxas 13)
+  /// KPARAM_INFO word 2 bits 0..11: for a PTX `.ptr` parameter, bits 8..11
+  /// the pointee space (1 local, 2 shared, 3 const, 4 global, 5 generic)
+  /// and bits 0..7 log2 of its `.align` (E: `.ptr .global .align 16` gives
+  /// 0x404); 0 for any other parameter.
+  uint32_t Flags = 0;
 };
 
 /// One __global__ kernel.
 struct Kernel {
   std::string Name;
-  std::vector<uint8_t> Code;        ///< .text.K, already padded to 128 B
-  std::vector<KernelParam> Params;  ///< in ordinal order
+  std::vector<uint8_t> Code;       ///< .text.K, already padded to 128 B
+  std::vector<KernelParam> Params; ///< in ordinal order
   unsigned RegCount = 0;
-  unsigned NumBarriers = 0;         ///< NUM_BARRIERS, omitted when 0
-  unsigned MaxRegCount = 0xff;      ///< MAXREG_COUNT (.maxnreg or 0xff)
-  uint64_t SharedBytes = 0;         ///< static shared memory
-  uint64_t SharedAlign = 16;        ///< .nv.shared.K alignment
-  bool HasSharedSection = false;    ///< forced on when SharedBytes > 0
+  unsigned NumBarriers = 0;      ///< NUM_BARRIERS, omitted when 0
+  unsigned MaxRegCount = 0xff;   ///< MAXREG_COUNT (.maxnreg or 0xff)
+  uint64_t SharedBytes = 0;      ///< static shared memory
+  uint64_t SharedAlign = 16;     ///< .nv.shared.K alignment
+  bool HasSharedSection = false; ///< forced on when SharedBytes > 0
   std::vector<uint32_t> ExitOffsets;
   /// Byte offset where the first basic block ends: just past the first
   /// BRA or EXIT, or the first branch target, whichever comes first
@@ -123,7 +127,7 @@ struct Module {
   unsigned SM = 86;
   uint32_t CudaApiVersion = 0x82; ///< 130 = CUDA 13.0 (E)
   ToolNote Tool;
-  std::vector<Kernel> Kernels;    ///< in section order
+  std::vector<Kernel> Kernels; ///< in section order
 };
 
 /// Reads the model out of an executable sm_80/86 cubin.  Fails, naming

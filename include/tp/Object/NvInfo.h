@@ -41,8 +41,8 @@ enum class NvFormat : uint8_t { NVal = 1, BVal = 2, HVal = 3, SVal = 4 };
 struct NvInfoRecord {
   uint8_t Format = 0;
   uint8_t Attr = 0;
-  uint16_t Value = 0;            ///< formats 1-3: the 16 bits after the key
-  std::vector<uint8_t> Payload;  ///< format 4: the bytes after the length
+  uint16_t Value = 0;           ///< formats 1-3: the 16 bits after the key
+  std::vector<uint8_t> Payload; ///< format 4: the bytes after the length
 
   static NvInfoRecord nval(NvAttr A);
   static NvInfoRecord bval(NvAttr A, uint8_t V);

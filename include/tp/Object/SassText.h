@@ -60,9 +60,9 @@ public:
 const InstructionCodec &getRawWordCodec();
 
 struct SassOptions {
-  const InstructionCodec *Codec = nullptr;      ///< default: raw words
-  const InstrClassifier *Classifier = nullptr;  ///< default: opcode fields
-  bool ForceRaw = false;                        ///< always the raw form
+  const InstructionCodec *Codec = nullptr;     ///< default: raw words
+  const InstrClassifier *Classifier = nullptr; ///< default: opcode fields
+  bool ForceRaw = false;                       ///< always the raw form
 };
 
 /// Prints \p F as .sass text.

@@ -238,6 +238,27 @@ private:
       E = S + N;
       break;
     }
+    case OperandKind::DImmHi: {
+      std::string Tmp = StringRef(S, SE - S).take_while([](char C) {
+        return isDigit(C) || C == '.' || C == '-' || C == '+' || C == 'e' ||
+               C == 'E';
+      }).str();
+      char *End = nullptr;
+      double D = Tmp.empty() ? 0 : std::strtod(Tmp.c_str(), &End);
+      if (Tmp.empty() || End == Tmp.c_str()) {
+        fail(S, "expected a float immediate");
+        return nullptr;
+      }
+      uint64_t Bits;
+      std::memcpy(&Bits, &D, 8);
+      if (Bits & 0xffffffffu) {
+        hardFail(S, "immediate needs more than the high 32 bits of an f64");
+        return nullptr;
+      }
+      V = int64_t(Bits >> 32);
+      E = S + (End - Tmp.c_str());
+      break;
+    }
     case OperandKind::BImm:
     case OperandKind::HImm: {
       uint32_t B0, B1;

@@ -75,6 +75,14 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
     OS << ", ";
     printHalf(OS, uint16_t(V));
     return;
+  case OperandKind::DImmHi: {
+    // nvdisasm shows the f64 whose high word this is.
+    uint64_t Bits = uint64_t(uint32_t(V)) << 32;
+    double D;
+    std::memcpy(&D, &Bits, 8);
+    printFloat64(OS, D);
+    return;
+  }
   case OperandKind::BImm:
     // bf16 halves are the top 16 bits of an f32.
     printFloat32(OS, uint32_t(V) & 0xffff0000u);

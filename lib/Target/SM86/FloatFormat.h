@@ -52,6 +52,23 @@ inline void printFloat32(llvm::raw_ostream &OS, uint32_t Bits) {
   OS << Buf;
 }
 
+/// A double, spelled the same way (MUFU.RCP64H's immediate is the high
+/// word of one: `MUFU.RCP64H R3, 4.29496524800000000000e+09`).
+inline void printFloat64(llvm::raw_ostream &OS, double D) {
+  if (std::isinf(D)) {
+    OS << (D < 0 ? "-INF " : "+INF ");
+    return;
+  }
+  if (std::isnan(D)) {
+    OS << (std::signbit(D) ? "-QNAN " : "+QNAN ");
+    return;
+  }
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf),
+                std::fabs(D) >= 2147483648.0 ? "%.20e" : "%.20g", D);
+  OS << Buf;
+}
+
 /// Half precision: printed through its float value the same way.
 inline float halfToFloat(uint16_t H) {
   unsigned S = H >> 15, E = (H >> 10) & 31, M = H & 1023;

@@ -89,14 +89,9 @@ inline unsigned operandBase(Opcode Op) {
 }
 
 inline uint64_t extractSeg(const Word128 &W, const FieldSeg &S) {
-  unsigned B = S.InstBit;
-  uint64_t Part;
-  if (B >= 64)
-    Part = W.Hi >> (B - 64);
-  else if (B + S.Width <= 64)
-    Part = W.Lo >> B;
-  else
-    Part = (W.Lo >> B) | (W.Hi << (64 - B));
+  // One 128-bit shift: no branch on which half the segment lives in.
+  unsigned __int128 V = ((unsigned __int128)W.Hi << 64) | W.Lo;
+  uint64_t Part = uint64_t(V >> S.InstBit);
   if (S.Width < 64)
     Part &= (uint64_t(1) << S.Width) - 1;
   return Part << S.FieldBit;

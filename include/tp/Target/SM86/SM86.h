@@ -14,8 +14,13 @@
 ///   the decoder prefers the form whose fixed mask is the most specific.
 ///   Form names are the td def names: `<MNEMONIC>[_<variant>]_<srcs>`, where
 ///   the source letters are r (register), i (immediate), c (constant bank),
-///   u (uniform register), e.g. IMAD_rrr, IMAD_rir, IMAD_MOV_U32_rrc,
-///   HMMA_16816_F32, LDSM, LDGSTS_desc.  See td/SM86/*.td.
+///   u (uniform register) for A, B, C, e.g. IMAD_rrr, IMAD_X_rrc,
+///   IMAD_MOV_rrc (IMAD.MOV[.U32] Rd, RZ, RZ, c[][]), IMAD_SHL_U32_rir_2,
+///   IADD3_P1_rir (one carry-out), HMMA_16816_F32, LDSM_16_4, LDSM_16_UR_2,
+///   LDGSTS_DESC, LDGSTS_DESC_P (trailing predicate), LDG_DESC_64,
+///   STG_DESC_64, BAR_SYNC_i, DEPBAR_LE, BRA, EXIT.  Use lookupOpcode()
+///   with the name, or `tp-tblgen -print-sass-forms -I td td/SM86.td` for
+///   the list with every field.  See td/SM86/*.td.
 /// * An Instruction holds the form, the guard predicate, the control fields
 ///   and one int64 value per operand (Ops[i] for operand i of the form, in
 ///   the order InstrInfo::Operands lists them).  Values are raw field
@@ -95,6 +100,7 @@ enum class OperandKind : uint8_t {
   FImm,        ///< 32-bit float immediate, raw IEEE bits
   HImm,        ///< two packed f16 immediates, raw bits (HADD2/HFMA2)
   BImm,        ///< two packed bf16 immediates, raw bits (HFMA2.BF16_V2)
+  DImmHi,      ///< high 32 bits of an f64 immediate (MUFU.RCP64H)
   CBankIndex,  ///< c[<bank>][...]
   CBankOffset, ///< c[...][<byte offset>]
   SReg,        ///< special register (S2R/S2UR/CS2R), printed by name
