@@ -479,3 +479,54 @@ def MUFU_64H_rir : ALU3<0x108, 4, "MUFU${fn} $Rd, $Imm", (outs GPR:$Rd),
   bits<4> fn;
   let Inst{77-74} = fn;
 }
+
+//===----------------------------------------------------------------------===//
+// F2I: 0x105, or 0x111 when the destination is 64-bit or the source F64
+// (every TSV row).  [72] signed + [75:76] size: destination type (.U8 .S8
+// .U16 .S16 .U32, S32 not printed, .U64 .S64); [84:85] source (F32 not
+// printed, .F64 3, .F16 1); [78:79] rounding ("", .FLOOR, .CEIL, .TRUNC);
+// [77] .NTZ; [80] .FTZ; source negate/abs [63]/[62].  Variable latency.
+//===----------------------------------------------------------------------===//
+def F2IDstN : Mod<[0, 1, 2, 3, 4, 5], [".U8", ".S8", ".U16", ".S16", ".U32", ""]>;
+def F2IDstW : Mod<[6, 7], [".U64", ".S64"]>;
+def F2ISrcN : Mod<[2, 1], ["", ".F16"]>;
+def F2ISrcW : Mod<[3], [".F64"]>;
+def F2ISrcAll : Mod<[2, 1, 3], ["", ".F16", ".F64"]>;
+def F2IRnd : Mod<[0, 1, 2, 3], ["", ".FLOOR", ".CEIL", ".TRUNC"]>;
+def NtzMod : Mod<[0, 1], ["", ".NTZ"]>;
+class F2IVar<string name, bits<9> op, OperandType d, OperandType s> {
+  string Name = name;
+  bits<9> Op = op;
+  OperandType DstT = d;
+  OperandType SrcT = s;
+}
+class F2IInst<bits<9> op, bits<3> form, string asm, dag ins, bit hasSel>
+    : ALU3<op, form, asm, (outs GPR:$Rd), ins, Decoupled> {
+  bit ftz;
+  bits<3> dst;
+  bits<2> src;
+  bits<2> rnd;
+  bit ntz;
+  bits<1> sel;
+  let Inst{72} = dst{0};
+  let Inst{76-75} = dst{2-1};
+  let Inst{77} = ntz;
+  let Inst{79-78} = rnd;
+  let Inst{80} = ftz;
+  let Inst{85-84} = src;
+  // [60]: .H1 of an F16 source (`F2I.F16.NTZ R16, R6.H1`).
+  let Inst{60-60} = !cond(hasSel: sel, !eq(form, 4): Imm{28-28}, true: 0b0);
+}
+foreach V = [F2IVar<"", 0x105, F2IDstN, F2ISrcN>,
+             F2IVar<"W64D_", 0x111, F2IDstW, F2ISrcAll>,
+             F2IVar<"F64S_", 0x111, F2IDstN, F2ISrcW>] in
+  foreach F = BOnlyForms in {
+    defvar Sel = !or(!eq(F.BK, "r"), !eq(F.BK, "u"));
+    defvar B = SrcOp<F.BK, "Rb", FImm, NegMod, "nb", GPR, "ab">;
+    def F2I_ # V.Name # F.Sfx :
+      F2IInst<V.Op, F.Form, "F2I${ftz}${dst}${src}${rnd}${ntz} $Rd, " #
+                              B.Text # !if(Sel, "${sel}", ""),
+              !con((ins FtzMod:$ftz, V.DstT:$dst, V.SrcT:$src, F2IRnd:$rnd,
+                        NtzMod:$ntz), B.Ins,
+                   !if(Sel, (ins HalfSel:$sel), (ins))), Sel>;
+  }
