@@ -770,7 +770,21 @@ uint16_t sim::doubleToHalf(double V) {
   return Sign | uint16_t((HExp + 15) << 10) | Mant;
 }
 
-static inline float h2f(uint16_t H) { return halfToFloat(H); }
+/// binary16 -> binary32 through a table built once (exact, like
+/// halfToFloat).
+static const float *getHalfTable() {
+  static const std::vector<float> T = [] {
+    std::vector<float> V(65536);
+    for (uint32_t I = 0; I < 65536; ++I)
+      V[I] = halfToFloat(uint16_t(I));
+    return V;
+  }();
+  return T.data();
+}
+static inline float h2f(uint16_t H) {
+  static const float *T = getHalfTable();
+  return T[H];
+}
 
 /// The two f16 lanes of a source after its swizzle, |x| and -x, exact.
 static inline void h2Src(Exec &X, const Src &S, unsigned L, double Out[2]) {
@@ -1479,30 +1493,37 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
     for (unsigned I = 0; I < K / 4; ++I)
       for (unsigned H = 0; H < 2; ++H)
         Am[G + 8 * (I & 1)][2 * T + 8 * (I >> 1) + H] =
-            halfToFloat(uint16_t(A[L][I] >> (16 * H)));
+            h2f(uint16_t(A[L][I] >> (16 * H)));
     for (unsigned I = 0; I < K / 8; ++I)
       for (unsigned H = 0; H < 2; ++H)
-        Bm[2 * T + 8 * I + H][G] = halfToFloat(uint16_t(B[L][I] >> (16 * H)));
+        Bm[2 * T + 8 * I + H][G] = h2f(uint16_t(B[L][I] >> (16 * H)));
     if (F32Acc) {
       for (unsigned I = 0; I < 4; ++I)
         Acc[G + 8 * (I >> 1)][2 * T + (I & 1)] = asF(C[L][I]);
     } else {
       for (unsigned I = 0; I < 2; ++I)
         for (unsigned H = 0; H < 2; ++H)
-          Acc[G + 8 * I][2 * T + H] = halfToFloat(uint16_t(C[L][I] >> (16 * H)));
+          Acc[G + 8 * I][2 * T + H] = h2f(uint16_t(C[L][I] >> (16 * H)));
     }
   }
+  // Products of binary16 values are exact in binary64; the accumulator
+  // plus the K products, added in k order, is exact too unless their
+  // exponents spread over more than ~30 binades (then binary64 rounds,
+  // far below the final rounding to f32/f16).  The loop runs across the 8
+  // columns innermost so that it vectorizes without reordering any sum.
   double Res[16][8];
-  for (unsigned R = 0; R < 16; ++R)
-    for (unsigned N = 0; N < 8; ++N) {
-      // Products of binary16 values are exact in binary64; the sum of K of
-      // them and the accumulator is exact too unless exponents differ by
-      // more than ~25 (then it is rounded once more, negligibly).
-      double S = Acc[R][N];
-      for (unsigned Kk = 0; Kk < K; ++Kk)
-        S += Am[R][Kk] * Bm[Kk][N];
-      Res[R][N] = S;
+  for (unsigned R = 0; R < 16; ++R) {
+    double S[8];
+    for (unsigned N = 0; N < 8; ++N)
+      S[N] = Acc[R][N];
+    for (unsigned Kk = 0; Kk < K; ++Kk) {
+      double A = Am[R][Kk];
+      for (unsigned N = 0; N < 8; ++N)
+        S[N] += A * Bm[Kk][N];
     }
+    for (unsigned N = 0; N < 8; ++N)
+      Res[R][N] = S[N];
+  }
   for (unsigned L = 0; L < 32; ++L) {
     unsigned G = L / 4, T = L % 4;
     if (F32Acc) {
