@@ -29,6 +29,25 @@ if config.tp_ptxas and os.path.exists(config.tp_ptxas):
 if os.path.isdir(config.tp_shared_dir):
     config.available_features.add("shared")
 # GPU features are set only when a device is present; tp-run's skip code
-# (see tools/tp-run) decides that, never a guess here.
-if os.environ.get("TP_CUDA_GPU") == "1":
+# (see tools/tp-run) decides that, never a guess here: `tp-run --probe`
+# exits 0 and prints "device N: NAME sm_XY" per device, or exits 77 when
+# there is no driver or no device.  TP_CUDA_GPU=1 asserts a GPU (its tests
+# then fail rather than vanish if the probe finds none); TP_CUDA_GPU=0
+# turns the GPU tests off.
+gpu_env = os.environ.get("TP_CUDA_GPU")
+if gpu_env == "1":
     config.available_features.add("cuda-gpu")
+tp_run = os.path.join(config.tp_tools_dir, "tp-run")
+if gpu_env != "0" and os.path.exists(tp_run):
+    import re
+    import subprocess
+    try:
+        probe = subprocess.run([tp_run, "--probe"], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL,
+                               universal_newlines=True, timeout=120)
+        if probe.returncode == 0:
+            config.available_features.add("cuda-gpu")
+            for sm in re.findall(r" sm_([0-9]+)$", probe.stdout, re.M):
+                config.available_features.add("sm%s-gpu" % sm)
+    except (OSError, subprocess.TimeoutExpired):
+        pass

@@ -151,10 +151,9 @@ std::string explain(const NvInfoRecord &R, const std::vector<Symbol> &Syms) {
          << ", flags 0x" << utohexstr(W[2] & 0xfff, true);
     // Pointer parameters (E, .ptr experiments; see KernelParam::Flags).
     if (W.size() == 3 && (W[2] & 0xf00)) {
-      static const char *Spaces[] = {"?",     "local",   "shared", "const",
-                                     "global", "generic", "?",      "?",
-                                     "?",     "?",       "?",      "?",
-                                     "?",     "?",       "?",      "?"};
+      static const char *Spaces[] = {
+          "?", "local", "shared", "const", "global", "generic", "?", "?",
+          "?", "?",     "?",      "?",     "?",      "?",       "?", "?"};
       OS << " (ptr " << Spaces[(W[2] >> 8) & 0xf] << ", align "
          << (uint64_t(1) << (W[2] & 0x3f)) << ")";
     }

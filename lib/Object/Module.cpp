@@ -482,9 +482,12 @@ Expected<CubinFile> buildCubin(const Module &M) {
     if (K.NumBarriers)
       R.push_back(NvInfoRecord::bval(NvAttr::NUM_BARRIERS, K.NumBarriers));
     R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T->Attr5F));
+    R.insert(R.end(), K.OtherInfoBeforeExit.begin(),
+             K.OtherInfoBeforeExit.end());
     if (!K.ExitOffsets.empty())
       R.push_back(
           NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
+    R.insert(R.end(), K.OtherInfoAfterExit.begin(), K.OtherInfoAfterExit.end());
     if (K.CtaidZUsed)
       R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
     if (K.MaxThreads)
@@ -733,9 +736,15 @@ Expected<Module> interpretCubin(const CubinFile &F) {
                          "' belongs to no kernel");
       Kernel &K = M.Kernels[It->second];
       std::map<uint32_t, KernelParam> Params;
+      bool SeenExit = false;
       for (const NvInfoRecord &R : *Recs) {
         std::vector<uint32_t> W = R.words();
         switch (R.attr()) {
+        case NvAttr::SW2861232_WAR:
+        case NvAttr::PARAM_CBANK:
+        case NvAttr::CBANK_PARAM_SIZE:
+        case NvAttr::Unnamed5F:
+          break; // derived from the target and the parameters
         case NvAttr::CUDA_API_VERSION:
           if (!W.empty())
             M.CudaApiVersion = W[0];
@@ -758,6 +767,7 @@ Expected<Module> interpretCubin(const CubinFile &F) {
           break;
         case NvAttr::EXIT_INSTR_OFFSETS:
           K.ExitOffsets = W;
+          SeenExit = true;
           break;
         case NvAttr::CTAIDZ_USED:
           K.CtaidZUsed = true;
@@ -771,6 +781,8 @@ Expected<Module> interpretCubin(const CubinFile &F) {
             K.ReqNTid = std::array<uint32_t, 3>{W[0], W[1], W[2]};
           break;
         default:
+          (SeenExit ? K.OtherInfoAfterExit : K.OtherInfoBeforeExit)
+              .push_back(R);
           break;
         }
       }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Object/SassText.h"
+#include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -150,6 +151,12 @@ bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
     consumeError(M.takeError());
     return false;
   }
+  // `.info` spells SVAL payloads as u32 words.
+  for (const Kernel &K : M->Kernels)
+    for (const auto *L : {&K.OtherInfoBeforeExit, &K.OtherInfoAfterExit})
+      for (const NvInfoRecord &R : *L)
+        if (R.Format == 4 && R.Payload.size() % 4)
+          return false;
   Expected<CubinFile> G = buildCubin(*M);
   if (!G) {
     consumeError(G.takeError());
@@ -216,6 +223,21 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
            << (*K.ReqNTid)[2] << "\n";
       if (K.CtaidZUsed)
         OS << ".ctaidz_used\n";
+      for (const auto &[Where, L] :
+           {std::make_pair("before_exit", &K.OtherInfoBeforeExit),
+            std::make_pair("after_exit", &K.OtherInfoAfterExit)})
+        for (const NvInfoRecord &R : *L) {
+          StringRef Name = getNvAttrName(R.Attr);
+          OS << ".info " << Where << " "
+             << (Name.empty() ? hex(R.Attr) : Name.str()) << " "
+             << getNvFormatName(R.Format);
+          if (R.Format == 4)
+            for (uint32_t W : R.words())
+              OS << " " << hex(W);
+          else if (R.Format != 1 || R.Value)
+            OS << " " << hex(R.Value);
+          OS << "\n";
+        }
       if (K.FrameSize)
         OS << ".frame_size " << K.FrameSize << "\n";
       if (K.MinStackSize)
@@ -505,7 +527,7 @@ Expected<CubinFile> Parser::run() {
                                     ".shared", true)
                              .Cases(".max_threads", ".reqntid", ".frame_size",
                                     ".min_stack_size", ".end_kernel", true)
-                             .Case(".ctaidz_used", true)
+                             .Cases(".ctaidz_used", ".info", true)
                              .Default(false);
     bool InRawCode = F == Form::Raw && RawSec && RawSecIsCode &&
                      !StringSwitch<bool>(First)
@@ -766,6 +788,49 @@ Expected<CubinFile> Parser::run() {
           return err(Toks[2].Text, "expected align=<power of two>");
         K->SharedAlign = Al;
       }
+    } else if (D == ".info") {
+      if (Toks.size() < 4 ||
+          (Toks[1].Text != "before_exit" && Toks[1].Text != "after_exit"))
+        return err(D, "expected '.info before_exit|after_exit <attribute> "
+                      "NVAL|BVAL|HVAL|SVAL [values]'");
+      NvInfoRecord R;
+      int A = lookupNvAttr(Toks[2].Text);
+      uint64_t Num;
+      if (A < 0 && !Toks[2].Text.getAsInteger(0, Num) && Num < 256)
+        A = static_cast<int>(Num);
+      if (A < 0)
+        return err(Toks[2].Text, "unknown attribute '" + Toks[2].Text + "'");
+      R.Attr = A;
+      R.Format = StringSwitch<uint8_t>(Toks[3].Text)
+                     .Case("NVAL", 1)
+                     .Case("BVAL", 2)
+                     .Case("HVAL", 3)
+                     .Case("SVAL", 4)
+                     .Default(0);
+      if (!R.Format)
+        return err(Toks[3].Text, "expected NVAL, BVAL, HVAL or SVAL");
+      if (R.Format != 4 && Toks.size() > 5)
+        return err(Toks[5].Text, "a " + Toks[3].Text + " takes one value");
+      std::vector<uint32_t> Words;
+      for (size_t I = 4; I < Toks.size(); ++I) {
+        Expected<uint64_t> V = number(Toks[I], R.Format == 2   ? 0xff
+                                               : R.Format == 4 ? 0xffffffff
+                                                               : 0xffff);
+        if (!V)
+          return V.takeError();
+        if (R.Format == 4)
+          Words.push_back(*V);
+        else
+          R.Value = *V;
+      }
+      if (R.Format == 4) {
+        if (Words.size() > 0x3fff)
+          return err(D, "too many words");
+        R = NvInfoRecord::sval(static_cast<NvAttr>(R.Attr), Words);
+      }
+      (Toks[1].Text == "before_exit" ? K->OtherInfoBeforeExit
+                                     : K->OtherInfoAfterExit)
+          .push_back(R);
     } else if (D == ".ctaidz_used") {
       if (Toks.size() != 1)
         return err(Toks[1].Text, "'.ctaidz_used' takes no operand");

@@ -107,11 +107,20 @@ std::string getManifestPathFor(StringRef CubinPath) {
 namespace {
 
 /// The fields of format version 1, in the order the writer prints them.
-const char *const KnownFields[] = {
-    "format_version", "kernel",   "target",   "grid",     "block",
-    "dynamic_shared_bytes",       "static_shared_bytes",  "params",
-    "m",              "n",        "k",        "layout_a", "layout_b",
-    "residual"};
+const char *const KnownFields[] = {"format_version",
+                                   "kernel",
+                                   "target",
+                                   "grid",
+                                   "block",
+                                   "dynamic_shared_bytes",
+                                   "static_shared_bytes",
+                                   "params",
+                                   "m",
+                                   "n",
+                                   "k",
+                                   "layout_a",
+                                   "layout_b",
+                                   "residual"};
 
 /// A short rendering of a JSON value for "found ..." in messages.
 std::string describe(const json::Value &V) {
@@ -247,8 +256,7 @@ public:
     LaunchManifest M;
     // The version first: a newer file should say so before any other field
     // is misread.
-    auto Version = getInt(*O, "format_version", "format_version", 0,
-                          INT64_MAX);
+    auto Version = getInt(*O, "format_version", "format_version", 0, INT64_MAX);
     if (!Version)
       return Version.takeError();
     M.FormatVersion = *Version;
@@ -278,8 +286,8 @@ public:
     if (!Dyn)
       return Dyn.takeError();
     M.DynamicSharedBytes = uint32_t(*Dyn);
-    auto Static = getInt(*O, "static_shared_bytes", "static_shared_bytes", 0,
-                         UINT32_MAX);
+    auto Static =
+        getInt(*O, "static_shared_bytes", "static_shared_bytes", 0, UINT32_MAX);
     if (!Static)
       return Static.takeError();
     M.StaticSharedBytes = uint32_t(*Static);
@@ -372,12 +380,12 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
     return Fail("block", "expected at most 1024 threads per block, found " +
                              Twine(M.getThreadsPerBlock()));
   if (uint64_t(M.DynamicSharedBytes) + M.StaticSharedBytes > MaxShared)
-    return Fail("dynamic_shared_bytes",
-                "dynamic + static shared memory is " +
-                    Twine(uint64_t(M.DynamicSharedBytes) +
-                          M.StaticSharedBytes) +
-                    " bytes, more than the " + Twine(MaxShared) +
-                    " bytes a block may use on " + M.Target);
+    return Fail(
+        "dynamic_shared_bytes",
+        "dynamic + static shared memory is " +
+            Twine(uint64_t(M.DynamicSharedBytes) + M.StaticSharedBytes) +
+            " bytes, more than the " + Twine(MaxShared) +
+            " bytes a block may use on " + M.Target);
 
   if (M.M < 1 || M.N < 1 || M.K < 1 || M.M > INT32_MAX || M.N > INT32_MAX ||
       M.K > INT32_MAX)
@@ -402,9 +410,8 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                                       " for role " + getRoleName(P.Role) +
                                       ", found " + Twine(P.Size));
     if (P.Offset % P.Size)
-      return Fail(Path + ".offset", "expected a multiple of " +
-                                        Twine(P.Size) + ", found " +
-                                        Twine(P.Offset));
+      return Fail(Path + ".offset", "expected a multiple of " + Twine(P.Size) +
+                                        ", found " + Twine(P.Offset));
     if (I && P.Offset < End)
       return Fail(Path + ".offset",
                   "expected parameters in block order without overlap: "
@@ -417,8 +424,8 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
     End = P.Offset + P.Size;
     unsigned R = unsigned(P.Role);
     if (Seen[R])
-      return Fail(Path + ".role", "role " + getRoleName(P.Role) +
-                                      " appears more than once");
+      return Fail(Path + ".role",
+                  "role " + getRoleName(P.Role) + " appears more than once");
     Seen[R] = true;
     if (P.Role == ParamRole::R && !M.Residual)
       return Fail(Path + ".role",
@@ -433,12 +440,43 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   return Error::success();
 }
 
+/// llvm::json keeps one of two equal keys silently; a manifest with a key
+/// twice is ambiguous, so it is refused.  \p Text is valid JSON already, so
+/// a key is a string followed by ':' inside an object.
+static Error checkDuplicateKeys(StringRef Text, StringRef FileName) {
+  // One entry per open object ('{') or array ('['); objects keep their keys.
+  SmallVector<std::pair<bool, StringSet<>>, 4> Stack;
+  for (size_t I = 0, E = Text.size(); I < E; ++I) {
+    char C = Text[I];
+    if (C == '{' || C == '[') {
+      Stack.emplace_back(C == '{', StringSet<>());
+    } else if ((C == '}' || C == ']') && !Stack.empty()) {
+      Stack.pop_back();
+    } else if (C == '"') {
+      size_t Begin = ++I;
+      while (I < E && Text[I] != '"')
+        I += Text[I] == '\\' ? 2 : 1;
+      StringRef Str = Text.slice(Begin, std::min(I, E));
+      size_t Next = Text.find_first_not_of(" \t\r\n", I + 1);
+      bool IsKey = Next != StringRef::npos && Text[Next] == ':';
+      if (IsKey && !Stack.empty() && Stack.back().first &&
+          !Stack.back().second.insert(Str).second)
+        return makeError(FileName + ": field '" + Str + "'" +
+                         (Stack.size() > 1 ? " (in a parameter)" : "") +
+                         ": appears more than once");
+    }
+  }
+  return Error::success();
+}
+
 Expected<LaunchManifest> parseLaunchManifest(StringRef Text,
                                              StringRef FileName) {
   Expected<json::Value> Root = json::parse(Text);
   if (!Root)
-    return makeError(FileName + ": invalid JSON: " +
-                     toString(Root.takeError()));
+    return makeError(FileName +
+                     ": invalid JSON: " + toString(Root.takeError()));
+  if (Error E = checkDuplicateKeys(Text, FileName))
+    return E;
   return Reader(FileName).read(*Root);
 }
 

@@ -32,7 +32,7 @@ Expected<StringMap<uint64_t>> evaluateAddresses(const Op &Addresses,
     }
     for (size_t I = 0; I < O.Operands.size() && I < 3; ++I)
       if (Error E = Get(O.Operands[I], X[I]))
-        return std::move(E);
+        return E;
     uint64_t R;
     if (O.Name == "add")
       R = X[0] + X[1];
@@ -50,7 +50,7 @@ Expected<StringMap<uint64_t>> evaluateAddresses(const Op &Addresses,
       return makeError("evaluator: unknown operation '" + O.Name + "'");
     Vals[O.Result] = R;
   }
-  return std::move(Vals);
+  return Vals;
 }
 
 } // namespace tile

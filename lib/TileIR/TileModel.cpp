@@ -83,15 +83,16 @@ Optional<Violation> checkTileRange(const TileParams &T) {
     return Violation{"tile", formatv("tile has {0} threads, more than the 1024 a block may have",
                    T.threads())
         .str()};
-  // Columns-layout A takes an LDSM address an m-tile, four at most
-  // (tpAMatrix: R34..R37).
-  if (T.MTiles < 1 || T.MTiles > 4)
-    return Violation{"tile", formatv("mTiles = {0} is out of range 1..4", T.MTiles).str()};
-  // B's LDSM.x4 loads two n-tiles; columns-layout B an address a pair, four
-  // at most (tpBMatrix: R38..R41).
-  if (T.NTiles < 2 || T.NTiles > 8 || T.NTiles % 2)
-    return Violation{"tile", formatv("nTiles = {0} is not an even number in 2..8", T.NTiles)
-        .str()};
+  if (T.MTiles < 1)
+    return Violation{"tile", formatv("mTiles = {0}: a warp needs at least one m-tile",
+                                     T.MTiles)
+                                 .str()};
+  // B's LDSM.x4 loads two n-tiles.
+  if (T.NTiles < 2 || T.NTiles % 2)
+    return Violation{"tile", formatv("nTiles = {0} is not a positive even number "
+                                     "(an LDSM.x4 loads two n-tiles of B)",
+                                     T.NTiles)
+                                 .str()};
   // The wait before a step's products is DEPBAR.LE SB0, stages - 2.
   if (T.Stages < 2)
     return Violation{"tile", formatv("stages = {0} is below 2 (copies run stages - 1 steps ahead)",
@@ -140,9 +141,20 @@ static Optional<Violation> checkChunks(const TileParams &T, char Operand,
 }
 
 static Optional<Violation> checkColumns(char Operand, Layout L,
-                                          int64_t Extent) {
+                                        int64_t Extent, int64_t Addresses) {
   if (L != Layout::Columns)
     return None;
+  // Columns-stored A takes an LDSM address an m-tile, B one a pair of
+  // n-tiles: four registers each in the seed's plan (tpAMatrix, tpBMatrix).
+  if (Addresses > 4)
+    return Violation{"tile",
+                     formatv("{0} stored as columns needs {1} LDSM addresses "
+                             "a warp ({2}), more than the 4 registers of the "
+                             "register plan",
+                             Operand, Addresses,
+                             Operand == 'A' ? "one an m-tile"
+                                            : "one a pair of n-tiles")
+                         .str()};
   // A columns-stored tile row is extent / 8 chunks, split off a chunk index
   // by a shift, and swizzled with row % 8: at least eight chunks.
   if (!isPowerOf2_64(Extent) || Extent < 64)
@@ -174,13 +186,21 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
     return Violation{"k", formatv("K = {0} is not a multiple of {1} (32 x {2} stages)", P.K,
                    32 * T.Stages, T.Stages)
         .str()};
+  // Not a rule of the seed, a limit of the launch: gridDim.y <= 65535
+  // (gridDim.x may reach 2^31 - 1, which N < 2^30 never does).
+  if (P.M / T.blockM() > 65535)
+    return Violation{"m", formatv("M = {0} gives a grid of {1} blocks along "
+                                  "M (M / {2}), more than the 65535 a grid's "
+                                  "y extent may have",
+                                  P.M, P.M / T.blockM(), T.blockM())
+                              .str()};
   if (auto E = checkChunks(T, 'A', T.blockM()))
     return E;
   if (auto E = checkChunks(T, 'B', T.blockN()))
     return E;
-  if (auto E = checkColumns('A', P.A, T.blockM()))
+  if (auto E = checkColumns('A', P.A, T.blockM(), T.MTiles))
     return E;
-  if (auto E = checkColumns('B', P.B, T.blockN()))
+  if (auto E = checkColumns('B', P.B, T.blockN(), T.NTiles / 2))
     return E;
   if (T.registers() > RegisterLimit)
     return Violation{"tile", formatv("the tile needs {0} registers a thread (48 + 4 x {1} x {2} "

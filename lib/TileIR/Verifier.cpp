@@ -75,9 +75,9 @@ std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
   Ops.push_back(Chunks);
   Op Shared("tp.shared", Loc);
   Shared.setInt("bytes", T.sharedBytes())
-      .setInt("stage", T.stageBytes())
-      .setInt("a", 0)
-      .setInt("b", T.tileBytesA());
+      .setInt("stage_bytes", T.stageBytes())
+      .setInt("a_offset", 0)
+      .setInt("b_offset", T.tileBytesA());
   Ops.push_back(Shared);
   Op Regs("tp.registers", Loc);
   Regs.setInt("count", T.registers());
@@ -118,7 +118,8 @@ const Schema Schemas[] = {
     {"tp.block", "tp.matmul", "m n warps", "", 0, 0, false, false},
     {"tp.warp", "tp.matmul", "m n mma:w", "", 0, 0, false, false},
     {"tp.chunks", "tp.matmul", "a b bytes", "", 0, 0, false, false},
-    {"tp.shared", "tp.matmul", "bytes stage a b", "", 0, 0, false, false},
+    {"tp.shared", "tp.matmul", "bytes stage_bytes a_offset b_offset", "", 0,
+     0, false, false},
     {"tp.registers", "tp.matmul", "count", "", 0, 0, false, false},
     {"tp.pipeline", "tp.matmul", "stages ahead wait steps iterations", "", 0,
      0, false, false},
@@ -181,6 +182,8 @@ private:
   const SourceMgr &SM;
   StringSet<> Defined;
   Optional<Problem> Prob;
+  Optional<TileParams> Tile;
+  bool InLoop = false;
 
   Error err(SMLoc Loc, const Twine &Msg) {
     return makeSourceError(SM, Loc, Msg);
@@ -323,7 +326,6 @@ private:
     for (const Attr &A : O.Attrs) {
       StringRef Spec;
       SmallVector<StringRef, 8> All;
-      (std::string(S->Required) + " " + S->Optional);
       StringRef(S->Required).split(All, ' ', -1, false);
       StringRef(S->Optional).split(All, ' ', -1, false);
       for (StringRef R : All)
@@ -423,6 +425,7 @@ private:
       if (auto Bad = checkTileRange(*T))
         return err(TileOp->Loc, Bad->Message);
     }
+    Tile = T;
     std::vector<Op> Derived;
     if (T) {
       Derived = makeTilingOps(*Prob, *T, MM.Loc);
@@ -431,7 +434,7 @@ private:
     for (const Op &O : MM.Body) {
       if (!T && O.Name != "tp.addresses" && lookupSchema(O.Name) &&
           StringRef(lookupSchema(O.Name)->Parents) == "tp.matmul")
-        return err(O.Loc, "'" + O.Name + "' needs a tp.tile before it");
+        return err(O.Loc, "'" + O.Name + "' needs a tp.tile in the product");
       if (Error E = verifyTree(O, "tp.matmul"))
         return E;
       for (const Op &D : Derived)
@@ -442,14 +445,63 @@ private:
     return Error::success();
   }
 
+  /// The stage ring's numbers: stages and steps in range, a copy's step
+  /// absolute outside the loop and relative (ahead=) inside it.
+  Error verifyRing(const Op &O) {
+    if (!Tile || (O.Name != "tp.step" && O.Name != "tp.copy" &&
+                  O.Name != "tp.products" && O.Name != "tp.ldgsts"))
+      return Error::success();
+    int64_t Stages = Tile->Stages, Steps = Prob->K / 32;
+    if (const Attr *A = O.getAttr("stage"))
+      if (A->Val.I >= Stages)
+        return err(A->Val.Loc, formatv("stage = {0} is out of range: the tile "
+                                       "has {1} stages",
+                                       A->Val.I, Stages));
+    if (const Attr *A = O.getAttr("step"))
+      if (A->Val.I >= Steps)
+        return err(A->Val.Loc, formatv("step = {0} is out of range: K = {1} "
+                                       "has {2} steps of 32",
+                                       A->Val.I, Prob->K, Steps));
+    if (O.Name == "tp.copy") {
+      bool Step = O.getAttr("step"), Ahead = O.getAttr("ahead");
+      if (InLoop && (Step || !Ahead))
+        return err(O.Loc, "a copy in the loop names its step relative to the "
+                          "current one: expected ahead=, not step=");
+      if (!InLoop && (Ahead || !Step))
+        return err(O.Loc, "a copy outside the loop names its step: expected "
+                          "step=, not ahead=");
+      if (Ahead && *O.getInt("ahead") != Stages - 1)
+        return err(O.getAttr("ahead")->Val.Loc,
+                   formatv("copies run stages - 1 = {0} steps ahead, found {1}",
+                           Stages - 1, *O.getInt("ahead")));
+    }
+    if (O.Name == "tp.ldgsts") {
+      int64_t Chunks =
+          O.getWord("operand") == "a" ? Tile->chunksA() : Tile->chunksB();
+      if (*O.getInt("chunk") >= Chunks)
+        return err(O.getAttr("chunk")->Val.Loc,
+                   formatv("chunk = {0} is out of range: a thread copies {1} "
+                           "chunks of {2}",
+                           *O.getInt("chunk"), Chunks,
+                           O.getWord("operand") == "a" ? "A" : "B"));
+    }
+    return Error::success();
+  }
+
   Error verifyTree(const Op &O, StringRef Parent) {
     if (Error E = verifySchema(O, Parent))
       return E;
     if (Error E = verifyOperands(O))
       return E;
+    if (Error E = verifyRing(O))
+      return E;
+    bool WasInLoop = InLoop;
+    if (O.Name == "tp.loop")
+      InLoop = true;
     for (const Op &C : O.Body)
       if (Error E = verifyTree(C, O.Name))
         return E;
+    InLoop = WasInLoop;
     return Error::success();
   }
 };

@@ -10,8 +10,10 @@
 ///   2. M, N, K nonzero
 ///   3. 4 M N, 2 M K, 2 N K below 2^32 (32-bit byte offsets)
 ///   4. M % BM, N % BN, K % (32 stages) == 0
+///   4b. M / BM <= 65535 (gridDim.y; a launch limit the seed leaves out)
 ///   5. chunks per thread 1, 2 or 4 for A and for B
-///   6. a columns-stored operand's extent a power of two >= 64
+///   6. a columns-stored operand: extent a power of two >= 64, and at most
+///      four LDSM addresses a warp (MT for A, NT / 2 for B)
 ///   7. registers <= 255
 ///   8. shared bytes stages (BM + BN) 64 <= 100 KiB - 2 KiB
 ///   9. shared bytes <= the caller's limit (shared_limit= on the kernel or

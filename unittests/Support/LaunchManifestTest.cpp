@@ -74,8 +74,8 @@ std::string errorOf(StringRef Text) {
 std::string mutate(StringRef From, StringRef To) {
   std::string S = ExpectedText;
   size_t Pos = S.find(From.str());
-  EXPECT_NE(Pos, std::string::npos) << "bad test: '" << From.str()
-                                    << "' not in the manifest";
+  EXPECT_NE(Pos, std::string::npos)
+      << "bad test: '" << From.str() << "' not in the manifest";
   if (Pos != std::string::npos)
     S.replace(Pos, From.size(), To.str());
   return S;
@@ -168,8 +168,7 @@ TEST(LaunchManifest, EveryValidationError) {
       {"\"residual\": true\n}", "\"residual\": true,\n}", "invalid JSON"},
       {"\"format_version\": 1", "\"format_version\": 2",
        "field 'format_version': expected 1, found 2"},
-      {"\"format_version\": 1,", "",
-       "field 'format_version': missing"},
+      {"\"format_version\": 1,", "", "field 'format_version': missing"},
       {"\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": 7",
        "field 'kernel': expected a string, found 7"},
       {"\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": \"\"",
@@ -197,8 +196,7 @@ TEST(LaunchManifest, EveryValidationError) {
        "bytes a block may use on sm_86"},
       {"\"static_shared_bytes\": 0", "\"static_shared_bytes\": \"0\"",
        "field 'static_shared_bytes': expected an integer"},
-      {"\"params\": [", "\"params\": {}, \"x\": [",
-       "field 'x': unknown field"},
+      {"\"params\": [", "\"params\": {}, \"x\": [", "field 'x': unknown field"},
       {"\"m\": 2048", "\"m\": 0",
        "field 'm': expected an integer in [1, 2147483647], found 0"},
       {"\"n\": 4096", "\"n\": 4294967296", "field 'n': expected an integer"},
@@ -212,8 +210,8 @@ TEST(LaunchManifest, EveryValidationError) {
       {"\"residual\": true", "\"residual\": false",
        "field 'params[3].role': role R needs \"residual\": true"},
       // Parameters.
-      {"{\"name\": \"C\", \"role\": \"C\", \"offset\": 0, \"size\": 8}",
-       "[]", "field 'params[0]': expected an object"},
+      {"{\"name\": \"C\", \"role\": \"C\", \"offset\": 0, \"size\": 8}", "[]",
+       "field 'params[0]': expected an object"},
       {"\"role\": \"A\"", "\"role\": \"X\"",
        "field 'params[1].role': expected one of"},
       {"\"role\": \"A\"", "\"role\": \"C\"",
@@ -238,14 +236,18 @@ TEST(LaunchManifest, EveryValidationError) {
        "", "field 'params': \"residual\" is true but no parameter has role R"},
       {"{\"name\": \"A\", \"role\": \"A\", \"offset\": 8, \"size\": 8},", "",
        "field 'params': expected a parameter of role A, found none"},
-      {"\"params\": [", "\"params\": 3, \"y\": [",
-       "field 'y': unknown field"},
+      {"\"params\": [", "\"params\": 3, \"y\": [", "field 'y': unknown field"},
+      // A key twice (llvm::json would keep one of them silently).
+      {"\"m\": 2048", "\"m\": 2048, \"m\": 1024",
+       "field 'm': appears more than once"},
+      {"\"role\": \"A\"", "\"role\": \"A\", \"role\": \"B\"",
+       "field 'role' (in a parameter): appears more than once"},
   };
   for (const BadCase &C : Cases) {
     std::string Msg = errorOf(mutate(C.From, C.To));
     EXPECT_NE(Msg.find(C.Expected), std::string::npos)
-        << "mutation '" << C.From << "' -> '" << C.To << "'\n  expected: "
-        << C.Expected << "\n  got:      " << Msg;
+        << "mutation '" << C.From << "' -> '" << C.To
+        << "'\n  expected: " << C.Expected << "\n  got:      " << Msg;
     EXPECT_EQ(Msg.rfind("x.cubin.json", 0), 0u) << Msg;
   }
   // Not an object at all; empty parameter list; params of the wrong type.
@@ -260,6 +262,23 @@ TEST(LaunchManifest, EveryValidationError) {
                                 "and B pointers"),
             std::string::npos)
       << errorOf(Empty);
+}
+
+TEST(LaunchManifest, DuplicateKeyCheckReadsOnlyKeys) {
+  // Values equal to a key, in objects and arrays, and escaped quotes inside
+  // strings, are not duplicate keys.
+  std::string S =
+      mutate("\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": \"m\"");
+  const std::string From = "{\"name\": \"C\"";
+  S.replace(S.find(From), From.size(), "{\"name\": \"m\"");
+  Expected<LaunchManifest> M = parseLaunchManifest(S, "x.json");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(M->Kernel, "m");
+  EXPECT_EQ(M->Params[0].Name, "m");
+  std::string T = mutate("\"name\": \"B\"", "\"name\": \"B\\\": 1, \\\"name\"");
+  M = parseLaunchManifest(T, "x.json");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(M->Params[2].Name, "B\": 1, \"name");
 }
 
 TEST(LaunchManifest, ParamsNotAnArray) {

@@ -116,7 +116,7 @@ TEST(RandomFill, DeterministicAndInRange) {
     Distinct.insert(int(Scaled));
     Sum += F;
   }
-  EXPECT_GT(Distinct.size(), 1000u);   // spread over the range
+  EXPECT_GT(Distinct.size(), 1000u);          // spread over the range
   EXPECT_LT(std::fabs(Sum / A.size()), 0.05); // centred
   std::vector<float> R(4096);
   fillRandomFloats(R, 42, StreamA);
@@ -133,11 +133,11 @@ std::vector<double> naiveGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
       double S = P.Residual ? R[I * P.N + J] : 0.0;
       for (uint64_t K = 0; K < P.K; ++K) {
         // A rows: M x K, A(i,k) at i*K+k; A columns: K x M, at k*M+i.
-        uint16_t Av = P.LayoutA == OperandLayout::Rows ? A[I * P.K + K]
-                                                       : A[K * P.M + I];
+        uint16_t Av =
+            P.LayoutA == OperandLayout::Rows ? A[I * P.K + K] : A[K * P.M + I];
         // B rows: N x K (C = A B^T), B(k,j) at j*K+k; columns: K x N.
-        uint16_t Bv = P.LayoutB == OperandLayout::Rows ? B[J * P.K + K]
-                                                       : B[K * P.N + J];
+        uint16_t Bv =
+            P.LayoutB == OperandLayout::Rows ? B[J * P.K + K] : B[K * P.N + J];
         S += double(halfToFloat(Av)) * double(halfToFloat(Bv));
       }
       C[I * P.N + J] = S;
@@ -194,7 +194,7 @@ TEST(ReferenceGemm, LayoutsAreDistinguished) {
 TEST(ReferenceGemm, Size512Works) {
   // The size tp-sim and tp-run check on the CPU (no timing here; the block
   // structure keeps it well under a second in a release build).
-  GemmProblem P{512, 512, 512, OperandLayout::Columns, OperandLayout::Rows,
+  GemmProblem P{512,  512, 512, OperandLayout::Columns, OperandLayout::Rows,
                 false};
   std::vector<uint16_t> A(P.elementsA()), B(P.elementsB());
   fillRandomHalves(A, 1, StreamA);

@@ -30,6 +30,7 @@
 #define TP_OBJECT_MODULE_H
 
 #include "tp/Object/CubinFile.h"
+#include "tp/Object/NvInfo.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/Support/Error.h"
@@ -106,6 +107,12 @@ struct Kernel {
   /// .debug_frame (E, stack_frame.ptx), which is not modelled.
   uint32_t FrameSize = 0;
   uint32_t MinStackSize = 0;
+  /// .nv.info.K records the model does not interpret, kept in place
+  /// relative to EXIT_INSTR_OFFSETS (E, divergent.ptx: ptxas writes
+  /// COOP_GROUP_MASK_REGIDS and COOP_GROUP_INSTR_OFFSETS just before it and
+  /// CRS_STACK_SIZE just after).  They are copied, not recomputed.
+  std::vector<NvInfoRecord> OtherInfoBeforeExit;
+  std::vector<NvInfoRecord> OtherInfoAfterExit;
 
   /// CBANK_PARAM_SIZE: the end of the last parameter.
   uint32_t paramBytes() const;

@@ -64,7 +64,7 @@ struct LaunchManifest {
   static constexpr int64_t CurrentFormatVersion = 1;
 
   int64_t FormatVersion = CurrentFormatVersion;
-  std::string Kernel;          ///< Symbol name of the entry function.
+  std::string Kernel;           ///< Symbol name of the entry function.
   std::string Target = "sm_86"; ///< "sm_86" or "sm_90".
   std::array<uint32_t, 3> Grid = {1, 1, 1};
   std::array<uint32_t, 3> Block = {1, 1, 1};

@@ -117,7 +117,8 @@ llvm::Optional<Violation> checkTileRange(const TileParams &T);
 /// byte offsets), or None.
 llvm::Optional<Violation> checkShape(const Problem &P);
 
-/// The first rule (range, shape, divisibility, chunks, registers, shared
+/// The first rule (range, shape, divisibility, grid y <= 65535, chunks,
+/// columns-layout limits, registers, shared
 /// memory against the capacity and against \p SharedLimit) that \p P with
 /// \p T breaks, or None.
 llvm::Optional<Violation> checkAdmission(const Problem &P,

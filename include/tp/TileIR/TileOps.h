@@ -20,7 +20,7 @@
 ///   tp.block m=BM n=BN warps=
 ///   tp.warp m=16 MT n=8 NT mma=m16n8k16
 ///   tp.chunks a=chunksA b=chunksB bytes=16
-///   tp.shared bytes= stage= a=0 b=64 BM          (per-stage offsets)
+///   tp.shared bytes= stage_bytes= a_offset=0 b_offset=64 BM  (in a stage)
 ///   tp.registers count=
 ///
 /// tp-pipeline adds:
