@@ -187,6 +187,8 @@ void Exec::hazard(const Twine &Msg) {
   for (uint32_t TpM_ = (M); TpM_; TpM_ &= TpM_ - 1)                            \
     for (unsigned L = __builtin_ctz(TpM_), TpOnce_ = 1; TpOnce_; TpOnce_ = 0)
 
+static inline float h2f(uint16_t H);
+
 static inline unsigned wr(int64_t R) { return R == 255 ? 256u : unsigned(R); }
 static inline unsigned wp(int64_t P) { return P == 7 ? 8u : unsigned(P); }
 static inline unsigned wu(int64_t U) { return U == 63 ? 64u : unsigned(U); }
@@ -687,6 +689,70 @@ static void execFArith(Exec &X, const DInst &D, uint32_t M) {
     if (Sat)
       R = std::isnan(R) ? 0.0f : std::min(1.0f, std::max(0.0f, R));
     W.R[Rd][L] = canonF(R);
+  }
+}
+
+/// FSEL Rd, A, B, P: P ? A : B (with source modifiers).
+static void execFSEL(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  FOR_LANES(L, M) {
+    float R = predVal(W, D.F[F_Pp], D.F[F_Ppn], L) ? fSrc(X, D.A, L)
+                                                   : fSrc(X, D.B, L);
+    W.R[Rd][L] = asU(R);
+  }
+}
+
+/// FMNMX Rd, A, B, P: the minimum when P holds (PTX min.f32 -> `PT`),
+/// else the maximum; a NaN operand yields the other one unless .NAN.
+static void execFMNMX(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  bool Ftz = D.F[F_ftz] != 0, Nan = D.F[F_nan] != 0;
+  FOR_LANES(L, M) {
+    float A = fSrc(X, D.A, L), B = fSrc(X, D.B, L);
+    if (Ftz)
+      A = ftz(A), B = ftz(B);
+    bool Min = predVal(W, D.F[F_Pp], D.F[F_Ppn], L);
+    float R;
+    if (std::isnan(A) || std::isnan(B))
+      R = Nan ? NAN : (std::isnan(A) ? B : A);
+    else if (A == B)
+      // -0 < +0 for min/max (IEEE 754-2019 minimum/maximum).
+      R = Min ? (std::signbit(A) ? A : B) : (std::signbit(A) ? B : A);
+    else
+      R = Min ? std::min(A, B) : std::max(A, B);
+    W.R[Rd][L] = canonF(R);
+  }
+}
+
+/// F2I (32-bit destinations): rnd 0 nearest even, 1 floor, 2 ceil,
+/// 3 trunc; the result saturates to the destination range, NaN gives 0.
+static void execF2I(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  unsigned Dst = unsigned(D.F[F_dst]), Rnd = unsigned(D.F[F_rnd]);
+  static const double Lo[6] = {0, -128, 0, -32768, 0, -2147483648.0};
+  static const double Hi[6] = {255, 127, 65535, 32767, 4294967295.0,
+                               2147483647.0};
+  FOR_LANES(L, M) {
+    uint32_t V = rawSrc(X, D.B, L);
+    double F = D.F[F_src] == 1 ? double(h2f(uint16_t(V >> (16 * D.F[F_sel]))))
+                               : double(asF(V));
+    if (D.B.Abs)
+      F = std::fabs(F);
+    if (D.B.Neg)
+      F = -F;
+    if (D.F[F_ftz] && std::fpclassify(float(F)) == FP_SUBNORMAL)
+      F = 0;
+    double R = Rnd == 0   ? std::nearbyint(F)
+               : Rnd == 1 ? std::floor(F)
+               : Rnd == 2 ? std::ceil(F)
+                          : std::trunc(F);
+    if (std::isnan(R))
+      R = 0;
+    R = std::min(Hi[Dst], std::max(Lo[Dst], R));
+    W.R[Rd][L] = uint32_t(int64_t(R));
   }
 }
 
@@ -1693,6 +1759,13 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return Aux = 2, execFArith;
   if (N.startswith("FSETP_"))
     return execFSETP;
+  if (N.startswith("FSEL_"))
+    return execFSEL;
+  if (N.startswith("FMNMX_"))
+    return execFMNMX;
+  if (N.startswith("F2I_") && !N.startswith("F2I_W64D_") &&
+      !N.startswith("F2I_F64S_"))
+    return execF2I;
   if (N.startswith("HADD2_"))
     return Aux = 0, execH2;
   if (N.startswith("HMUL2_"))
