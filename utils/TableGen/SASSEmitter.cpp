@@ -504,7 +504,26 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
        << Xors[I] << "},\n";
   OS << "};\nconstexpr unsigned FirstSpecialField = "
      << OpSegs.size() - 8 << ";\n";
-  OS << "#undef GET_SM86_ENCODER\n#endif\n";
+  OS << "#undef GET_SM86_ENCODER\n#endif\n\n";
+
+  // The guard and control fields again, as compile-time constants, so that
+  // the decoder's per-word extraction of them folds to shifts and masks.
+  // Each is one contiguous run of bits in SM86Inst / SM86ControlWord.
+  OS << "#ifdef GET_SM86_SPECIAL_SEGS\n"
+        "// Pg, PgNeg, Stall, Yield, WrSB, RdSB, WaitMask, Reuse.\n"
+        "constexpr FieldSeg SpecialSegs[] = {\n";
+  std::vector<const FieldModel *> Special = {&M.Guard, &M.GuardNeg};
+  for (const FieldModel &C : M.Control)
+    Special.push_back(&C);
+  for (const FieldModel *Fm : Special) {
+    if (Fm->Segs.size() != 1 || Fm->Segs[0].FieldBit != 0)
+      PrintFatalError("field '" + Fm->Name +
+                      "' must be one contiguous run of bits");
+    OS << "  ";
+    emitSegs(OS, Fm->Segs);
+    OS << " // " << Fm->Name << "\n";
+  }
+  OS << "};\n#undef GET_SM86_SPECIAL_SEGS\n#endif\n";
 }
 
 void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {

@@ -56,8 +56,8 @@ bool decode(Word128 W, Instruction &Out) {
        ++I) {
     if (!tryForm(DecodeList[I], W, Out))
       continue;
-    Out.Guard = uint8_t(extractField(W, specialField(SF_Guard)));
-    Out.GuardNeg = extractField(W, specialField(SF_GuardNeg)) != 0;
+    Out.Guard = uint8_t(extractSpecial(W, SF_Guard));
+    Out.GuardNeg = extractSpecial(W, SF_GuardNeg) != 0;
     Out.Ctrl = controlOf(W);
     return true;
   }

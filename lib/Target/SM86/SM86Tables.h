@@ -97,6 +97,15 @@ inline uint64_t extractSeg(const Word128 &W, const FieldSeg &S) {
   return Part << S.FieldBit;
 }
 
+/// The guard and control fields as constants (indexed by SpecialField).
+#define GET_SM86_SPECIAL_SEGS
+#include "tp/Target/SM86/SM86GenEncoder.inc"
+
+/// A guard or control field of \p W (constant-folded: one shift and mask).
+inline uint64_t extractSpecial(const Word128 &W, unsigned F) {
+  return extractSeg(W, SpecialSegs[F]);
+}
+
 inline uint64_t extractField(const Word128 &W, const FieldRef &F) {
   const FieldSeg *S = &Segs[F.Begin];
   uint64_t V = extractSeg(W, S[0]);
@@ -145,12 +154,12 @@ inline bool hasSpelling(const OperandInfo &OI, int64_t V) {
 
 inline Control controlOf(const Word128 &W) {
   Control C;
-  C.Stall = extractField(W, specialField(SF_Stall));
-  C.Yield = extractField(W, specialField(SF_Yield)) == 0;
-  C.WrSB = extractField(W, specialField(SF_WrSB));
-  C.RdSB = extractField(W, specialField(SF_RdSB));
-  C.WaitMask = extractField(W, specialField(SF_WaitMask));
-  C.Reuse = extractField(W, specialField(SF_Reuse));
+  C.Stall = extractSpecial(W, SF_Stall);
+  C.Yield = extractSpecial(W, SF_Yield) == 0;
+  C.WrSB = extractSpecial(W, SF_WrSB);
+  C.RdSB = extractSpecial(W, SF_RdSB);
+  C.WaitMask = extractSpecial(W, SF_WaitMask);
+  C.Reuse = extractSpecial(W, SF_Reuse);
   return C;
 }
 
