@@ -41,6 +41,9 @@ int tp::mc::runAssemble(const Options &Opts) {
         << "-filetype=obj is not implemented yet (cubin writer)\n";
     return 1;
   }
+  sm86::Target Tgt;
+  if (!resolveTarget(Opts, Tgt))
+    return 1;
   auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/true);
   if (!BufOr) {
     WithColor::error(errs(), "tp-mc")
@@ -113,7 +116,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       Fail(C.data() + P, "comment inside an instruction");
       continue;
     }
-    auto IOr = sm86::parse(C, LineAddr, SM);
+    auto IOr = sm86::parse(C, LineAddr, SM, Tgt);
     if (!IOr) {
       reportError(IOr.takeError(), "tp-mc");
       Failed = true;
@@ -124,7 +127,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       IOr->Ctrl = Ctl;
       IOr->Ctrl.Reuse = Reuse;
     }
-    if (Error E = sm86::verify(*IOr)) {
+    if (Error E = sm86::verify(*IOr, Tgt)) {
       Fail(C.data(), toString(std::move(E)));
       continue;
     }
@@ -147,7 +150,7 @@ int tp::mc::runAssemble(const Options &Opts) {
         sm86::printControl(C, OS);
       }
       if (Opts.ShowEncoding) {
-        sm86::Word128 W = sm86::encode(L.I);
+        sm86::Word128 W = sm86::encode(L.I, Tgt);
         OS << " // encoding: 0x" << format_hex_no_prefix(W.Hi, 16)
            << format_hex_no_prefix(W.Lo, 16);
       }
