@@ -32,6 +32,10 @@ Setup &getSetup() {
   static Setup S = [] {
     Setup S;
     const char *Cubin = getenv("TP_SIM_BENCH_CUBIN");
+#ifdef TP_SIM_DEFAULT_CUBIN
+    if (!Cubin)
+      Cubin = TP_SIM_DEFAULT_CUBIN;
+#endif
     std::string CubinPath =
         Cubin ? Cubin : TP_SHARED_DIR "/reference/cubin/gemm_ref_sm86.cubin";
     if (const char *M = getenv("TP_SIM_BENCH_MANIFEST")) {

@@ -303,6 +303,33 @@ unsigned warUGPR(InstrClass Reader, InstrClass Writer) {
                                                                          : 1;
 }
 
+// N UPredLatencySM80 (writer Udp; VoteU is not used by tp): a uniform
+// predicate -> a vector (Coupled) reader 6, -> a Udp reader 4, -> the guard
+// of a uniform op (UGuard) 11, -> a branch (Bra_Jmp) 9; the guard of a
+// vector op is read as the Coupled case would be at worst: 11 taken.
+unsigned rawUPred(InstrClass Writer, InstrClass Reader, PredRead How) {
+  if (isVariable(Writer))
+    return 1;
+  if (How == PredRead::Guard)
+    return Reader == InstrClass::Control ? 9 : 11;
+  return Reader == InstrClass::UniformALU || Reader == InstrClass::UniformMove
+             ? 4
+             : 6;
+}
+
+unsigned wawUPred(InstrClass Earlier, InstrClass Later) {
+  // N pred_write_after_write: Udp after Udp 1, VoteU after Udp 7 (the
+  // largest, taken for any later writer but a Udp one).
+  if (isVariable(Earlier))
+    return 1;
+  return Later == InstrClass::UniformALU ? 1 : 7;
+}
+
+unsigned warUPred(InstrClass Reader, InstrClass Writer) {
+  // N pred_write_after_read: 1, VoteU after a Coupled/Udp reader 2.
+  return Writer == InstrClass::UniformALU ? 1 : 2;
+}
+
 static const InstrClass AllClasses[] = {
     InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
     InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
@@ -344,7 +371,16 @@ template <typename Fn> static unsigned worstOver(Fn F) {
       M = std::max(M, F(R, W));
   return M;
 }
+unsigned worstUPred(InstrClass W) {
+  unsigned M = 1;
+  for (InstrClass R : AllClasses)
+    M = std::max({M, rawUPred(W, R, PredRead::Guard),
+                  rawUPred(W, R, PredRead::Operand), wawUPred(W, R)});
+  return M;
+}
+
 unsigned worstWARGPR() { return worstOver(warGPR); }
+unsigned worstWARUPred() { return worstOver(warUPred); }
 unsigned worstWARPred() { return worstOver(warPred); }
 unsigned worstWARUGPR() { return worstOver(warUGPR); }
 

@@ -78,8 +78,7 @@ inline unsigned raw(const SchedInstr &W, const SchedInstr &R, const RegUse &U) {
   case RegFile::UGPR:
     return rawUGPR(W.Class, R.Class);
   case RegFile::UPred:
-    // N UPredLatencySM80: Udp -> guard 11, -> branch 9, -> Udp 4, -> vector 6.
-    return U.How == PredRead::Guard ? 11 : 6;
+    return rawUPred(W.Class, R.Class, U.How);
   }
   return 1;
 }
@@ -94,7 +93,7 @@ inline unsigned waw(const SchedInstr &Earlier, const SchedInstr &Later,
   case RegFile::UGPR:
     return wawUGPR(Earlier.Class, Later.Class);
   case RegFile::UPred:
-    return 7; // N UPredLatencySM80 pred_write_after_write: at most 7
+    return wawUPred(Earlier.Class, Later.Class);
   }
   return 1;
 }
@@ -109,7 +108,7 @@ inline unsigned war(const SchedInstr &Reader, const SchedInstr &Writer,
   case RegFile::UGPR:
     return warUGPR(Reader.Class, Writer.Class);
   case RegFile::UPred:
-    return 2; // N UPredLatencySM80 pred_write_after_read: at most 2
+    return warUPred(Reader.Class, Writer.Class);
   }
   return 1;
 }
@@ -123,7 +122,7 @@ inline unsigned worst(const SchedInstr &W, RegFile F) {
   case RegFile::UGPR:
     return worstUGPR(W.Class);
   case RegFile::UPred:
-    return 11; // N: Udp -> uniform guard 11, the largest
+    return worstUPred(W.Class);
   }
   return 1;
 }
@@ -137,7 +136,7 @@ inline unsigned worstWar(RegFile F) {
   case RegFile::UGPR:
     return worstWARUGPR();
   case RegFile::UPred:
-    return 2; // N UPredLatencySM80 pred_write_after_read: at most 2
+    return worstWARUPred();
   }
   return 1;
 }

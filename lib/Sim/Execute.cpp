@@ -187,6 +187,8 @@ void Exec::hazard(const Twine &Msg) {
   for (uint32_t TpM_ = (M); TpM_; TpM_ &= TpM_ - 1)                            \
     for (unsigned L = __builtin_ctz(TpM_), TpOnce_ = 1; TpOnce_; TpOnce_ = 0)
 
+static inline float h2f(uint16_t H);
+
 static inline unsigned wr(int64_t R) { return R == 255 ? 256u : unsigned(R); }
 static inline unsigned wp(int64_t P) { return P == 7 ? 8u : unsigned(P); }
 static inline unsigned wu(int64_t U) { return U == 63 ? 64u : unsigned(U); }
@@ -690,6 +692,70 @@ static void execFArith(Exec &X, const DInst &D, uint32_t M) {
   }
 }
 
+/// FSEL Rd, A, B, P: P ? A : B (with source modifiers).
+static void execFSEL(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  FOR_LANES(L, M) {
+    float R = predVal(W, D.F[F_Pp], D.F[F_Ppn], L) ? fSrc(X, D.A, L)
+                                                   : fSrc(X, D.B, L);
+    W.R[Rd][L] = asU(R);
+  }
+}
+
+/// FMNMX Rd, A, B, P: the minimum when P holds (PTX min.f32 -> `PT`),
+/// else the maximum; a NaN operand yields the other one unless .NAN.
+static void execFMNMX(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  bool Ftz = D.F[F_ftz] != 0, Nan = D.F[F_nan] != 0;
+  FOR_LANES(L, M) {
+    float A = fSrc(X, D.A, L), B = fSrc(X, D.B, L);
+    if (Ftz)
+      A = ftz(A), B = ftz(B);
+    bool Min = predVal(W, D.F[F_Pp], D.F[F_Ppn], L);
+    float R;
+    if (std::isnan(A) || std::isnan(B))
+      R = Nan ? NAN : (std::isnan(A) ? B : A);
+    else if (A == B)
+      // -0 < +0 for min/max (IEEE 754-2019 minimum/maximum).
+      R = Min ? (std::signbit(A) ? A : B) : (std::signbit(A) ? B : A);
+    else
+      R = Min ? std::min(A, B) : std::max(A, B);
+    W.R[Rd][L] = canonF(R);
+  }
+}
+
+/// F2I (32-bit destinations): rnd 0 nearest even, 1 floor, 2 ceil,
+/// 3 trunc; the result saturates to the destination range, NaN gives 0.
+static void execF2I(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  unsigned Dst = unsigned(D.F[F_dst]), Rnd = unsigned(D.F[F_rnd]);
+  static const double Lo[6] = {0, -128, 0, -32768, 0, -2147483648.0};
+  static const double Hi[6] = {255, 127, 65535, 32767, 4294967295.0,
+                               2147483647.0};
+  FOR_LANES(L, M) {
+    uint32_t V = rawSrc(X, D.B, L);
+    double F = D.F[F_src] == 1 ? double(h2f(uint16_t(V >> (16 * D.F[F_sel]))))
+                               : double(asF(V));
+    if (D.B.Abs)
+      F = std::fabs(F);
+    if (D.B.Neg)
+      F = -F;
+    if (D.F[F_ftz] && std::fpclassify(float(F)) == FP_SUBNORMAL)
+      F = 0;
+    double R = Rnd == 0   ? std::nearbyint(F)
+               : Rnd == 1 ? std::floor(F)
+               : Rnd == 2 ? std::ceil(F)
+                          : std::trunc(F);
+    if (std::isnan(R))
+      R = 0;
+    R = std::min(Hi[Dst], std::max(Lo[Dst], R));
+    W.R[Rd][L] = uint32_t(int64_t(R));
+  }
+}
+
 /// FSETP compare codes: F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU T.
 static inline bool fcmp(unsigned Cmp, float A, float B) {
   bool Un = std::isnan(A) || std::isnan(B);
@@ -770,7 +836,21 @@ uint16_t sim::doubleToHalf(double V) {
   return Sign | uint16_t((HExp + 15) << 10) | Mant;
 }
 
-static inline float h2f(uint16_t H) { return halfToFloat(H); }
+/// binary16 -> binary32 through a table built once (exact, like
+/// halfToFloat).
+static const float *getHalfTable() {
+  static const std::vector<float> T = [] {
+    std::vector<float> V(65536);
+    for (uint32_t I = 0; I < 65536; ++I)
+      V[I] = halfToFloat(uint16_t(I));
+    return V;
+  }();
+  return T.data();
+}
+static inline float h2f(uint16_t H) {
+  static const float *T = getHalfTable();
+  return T[H];
+}
 
 /// The two f16 lanes of a source after its swizzle, |x| and -x, exact.
 static inline void h2Src(Exec &X, const Src &S, unsigned L, double Out[2]) {
@@ -1479,30 +1559,37 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
     for (unsigned I = 0; I < K / 4; ++I)
       for (unsigned H = 0; H < 2; ++H)
         Am[G + 8 * (I & 1)][2 * T + 8 * (I >> 1) + H] =
-            halfToFloat(uint16_t(A[L][I] >> (16 * H)));
+            h2f(uint16_t(A[L][I] >> (16 * H)));
     for (unsigned I = 0; I < K / 8; ++I)
       for (unsigned H = 0; H < 2; ++H)
-        Bm[2 * T + 8 * I + H][G] = halfToFloat(uint16_t(B[L][I] >> (16 * H)));
+        Bm[2 * T + 8 * I + H][G] = h2f(uint16_t(B[L][I] >> (16 * H)));
     if (F32Acc) {
       for (unsigned I = 0; I < 4; ++I)
         Acc[G + 8 * (I >> 1)][2 * T + (I & 1)] = asF(C[L][I]);
     } else {
       for (unsigned I = 0; I < 2; ++I)
         for (unsigned H = 0; H < 2; ++H)
-          Acc[G + 8 * I][2 * T + H] = halfToFloat(uint16_t(C[L][I] >> (16 * H)));
+          Acc[G + 8 * I][2 * T + H] = h2f(uint16_t(C[L][I] >> (16 * H)));
     }
   }
+  // Products of binary16 values are exact in binary64; the accumulator
+  // plus the K products, added in k order, is exact too unless their
+  // exponents spread over more than ~30 binades (then binary64 rounds,
+  // far below the final rounding to f32/f16).  The loop runs across the 8
+  // columns innermost so that it vectorizes without reordering any sum.
   double Res[16][8];
-  for (unsigned R = 0; R < 16; ++R)
-    for (unsigned N = 0; N < 8; ++N) {
-      // Products of binary16 values are exact in binary64; the sum of K of
-      // them and the accumulator is exact too unless exponents differ by
-      // more than ~25 (then it is rounded once more, negligibly).
-      double S = Acc[R][N];
-      for (unsigned Kk = 0; Kk < K; ++Kk)
-        S += Am[R][Kk] * Bm[Kk][N];
-      Res[R][N] = S;
+  for (unsigned R = 0; R < 16; ++R) {
+    double S[8];
+    for (unsigned N = 0; N < 8; ++N)
+      S[N] = Acc[R][N];
+    for (unsigned Kk = 0; Kk < K; ++Kk) {
+      double A = Am[R][Kk];
+      for (unsigned N = 0; N < 8; ++N)
+        S[N] += A * Bm[Kk][N];
     }
+    for (unsigned N = 0; N < 8; ++N)
+      Res[R][N] = S[N];
+  }
   for (unsigned L = 0; L < 32; ++L) {
     unsigned G = L / 4, T = L % 4;
     if (F32Acc) {
@@ -1672,6 +1759,13 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return Aux = 2, execFArith;
   if (N.startswith("FSETP_"))
     return execFSETP;
+  if (N.startswith("FSEL_"))
+    return execFSEL;
+  if (N.startswith("FMNMX_"))
+    return execFMNMX;
+  if (N.startswith("F2I_") && !N.startswith("F2I_W64D_") &&
+      !N.startswith("F2I_F64S_"))
+    return execF2I;
   if (N.startswith("HADD2_"))
     return Aux = 0, execH2;
   if (N.startswith("HMUL2_"))

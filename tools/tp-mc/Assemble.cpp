@@ -36,11 +36,8 @@ struct Line {
 } // namespace
 
 int tp::mc::runAssemble(const Options &Opts) {
-  if (Opts.Filetype == FileType::Obj) {
-    WithColor::error(errs(), "tp-mc")
-        << "-filetype=obj is not implemented yet (cubin writer)\n";
-    return 1;
-  }
+  if (Opts.Filetype == FileType::Obj)
+    return runAssembleCubin(Opts); // whole-cubin .sass (CubinText.cpp)
   sm86::Target Tgt;
   if (!resolveTarget(Opts, Tgt))
     return 1;

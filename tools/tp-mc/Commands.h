@@ -35,6 +35,10 @@ int runAssemble(const Options &Opts);
 int runDisassemble(const Options &Opts);
 /// --dump-cubin: sections, symbols and decoded .nv.info of a cubin.
 int runDumpCubin(const Options &Opts);
+/// --disassemble of a cubin into whole-cubin .sass text (CubinText.cpp).
+int runDisassembleCubin(const Options &Opts);
+/// --assemble -filetype=obj: whole-cubin .sass text in, cubin out.
+int runAssembleCubin(const Options &Opts);
 
 } // namespace mc
 } // namespace tp

@@ -206,6 +206,9 @@ int tp::mc::runDisassemble(const Options &Opts) {
   StringRef Bytes = (*BufOr)->getBuffer();
   if (Bytes.startswith("\x7f"
                        "ELF")) {
+    // -o X.sass: the whole cubin as .sass text (CubinText.cpp).
+    if (StringRef(Opts.Output).endswith(".sass"))
+      return runDisassembleCubin(Opts);
     OK = disassembleCubin(Opts.Input, Bytes, Items, Tgt);
   } else {
     SourceMgr SM;

@@ -82,6 +82,11 @@ unsigned rawUGPR(InstrClass Writer, InstrClass Reader);
 unsigned wawUGPR(InstrClass Earlier, InstrClass Later);
 unsigned warUGPR(InstrClass Reader, InstrClass Writer);
 
+/// The same for uniform predicates (UISETP, VOTEU writers).
+unsigned rawUPred(InstrClass Writer, InstrClass Reader, PredRead How);
+unsigned wawUPred(InstrClass Earlier, InstrClass Later);
+unsigned warUPred(InstrClass Reader, InstrClass Writer);
+
 /// The largest cycles any later instruction may need after a fixed-latency
 /// write by \p Writer of a register of each file: the boundary latency of a
 /// piece (NAK worst_latency, taken as the maximum over every reader and
@@ -89,11 +94,13 @@ unsigned warUGPR(InstrClass Reader, InstrClass Writer);
 unsigned worstGPR(InstrClass Writer);
 unsigned worstPred(InstrClass Writer);
 unsigned worstUGPR(InstrClass Writer);
+unsigned worstUPred(InstrClass Writer);
 /// The largest write-after-read cycles after any read of a register of
 /// each file.
 unsigned worstWARGPR();
 unsigned worstWARPred();
 unsigned worstWARUGPR();
+unsigned worstWARUPred();
 
 /// HMMA.16816.F32 to any consumer of D (read or rewrite).  The safe value:
 /// ptxas 13 spaces it 24 cycles on sm_80/86/89 (E, SASS_FACTS 2.3) where

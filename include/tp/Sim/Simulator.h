@@ -139,7 +139,7 @@ struct LaunchConfig {
   unsigned MaxHazardReports = 20;
   /// Abort a warp that executes more than this many instructions (a guard
   /// against endless loops); 0 = no limit.
-  uint64_t MaxWarpInstructions = 1ull << 32;
+  uint64_t MaxWarpInstructions = 1ull << 26;
 };
 
 /// What a launch did.

@@ -296,6 +296,33 @@ def intfloat_expected(a, b, c, fa, fb, fc):
             abs(x) != float('inf') for x in fma) else None)
     else:
         res += [None, None]
+    # min/max/selp.f32 (no NaN inputs; -0 orders below +0)
+    def fmin(x, y):
+        if x == y:
+            return x if str(x).startswith('-') else y
+        return min(x, y)
+
+    def fmax(x, y):
+        if x == y:
+            return y if str(x).startswith('-') else x
+        return max(x, y)
+    res.append(f32_bits(fmin(fa, fb)))
+    res.append(f32_bits(fmax(fa, fc)))
+    res.append(f32_bits(fb if fa < fb else fc))     # selp.f32 on setp.lt
+
+    def cvt(x, mode, lo, hi):
+        import math
+        q = Fraction(x)
+        if mode == 'rni':
+            n = round(q)                            # Python: half to even
+        elif mode == 'rzi':
+            n = math.trunc(q)
+        else:
+            n = math.floor(q)
+        return max(lo, min(hi, n)) & 0xffffffff
+    res.append(cvt(fa, 'rni', -2**31, 2**31 - 1))
+    res.append(cvt(fb, 'rzi', 0, 2**32 - 1))
+    res.append(cvt(fc, 'rmi', -2**31, 2**31 - 1))
     return res
 
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""sass_roundtrip.py OUTDIR [--ptxas PTXAS] FILE...: for each cubin (or PTX
+file, built first with PTXAS -arch=sm_86), runs
+  tp-mc --disassemble X.cubin -o X.sass
+  tp-mc --assemble -filetype=obj X.sass -o Y.cubin
+and prints "NAME: identical" when Y equals X byte for byte, else
+"NAME: FAILED (...)"."""
+import os
+import subprocess
+import sys
+
+args = sys.argv[1:]
+out = args.pop(0)
+ptxas = None
+if args and args[0] == "--ptxas":
+    args.pop(0)
+    ptxas = args.pop(0)
+for f in args:
+    name = os.path.splitext(os.path.basename(f))[0]
+    src = f
+    try:
+        if f.endswith(".ptx"):
+            src = os.path.join(out, name + ".in.cubin")
+            subprocess.run([ptxas, "-arch=sm_86", "-o", src, f], check=True)
+        sass = os.path.join(out, name + ".sass")
+        dst = os.path.join(out, name + ".out.cubin")
+        subprocess.run(["tp-mc", "--disassemble", src, "-o", sass], check=True)
+        subprocess.run(["tp-mc", "--assemble", "-filetype=obj", sass, "-o",
+                        dst], check=True)
+        same = open(src, "rb").read() == open(dst, "rb").read()
+        print("%s: %s" % (name, "identical" if same else "FAILED (differs)"))
+    except subprocess.CalledProcessError as e:
+        print("%s: FAILED (%s)" % (name, e))

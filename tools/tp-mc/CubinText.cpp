@@ -1,0 +1,209 @@
+//===- CubinText.cpp - tp-mc: whole cubins as .sass text -------------------===//
+///
+/// \file
+/// The cubin side of --disassemble and --assemble (docs/sass-format.md):
+///
+///   tp-mc --disassemble X.cubin -o X.sass            whole cubin -> .sass
+///   tp-mc --assemble -filetype=obj X.sass -o Y.cubin .sass -> cubin
+///
+/// --disassemble of a cubin prints this text when the output file name ends
+/// in ".sass" (otherwise the per-section listing of Disassemble.cpp, which
+/// other tests read).  Instruction lines go through SM86Codec: the ISA
+/// layer's decoder and printer (nvdisasm syntax, control clause, branch
+/// targets as labels) for every word that prints and parses back to the
+/// same 128 bits, `.inst 0x<32 hex digits>` for any other word.  So
+/// disassemble then assemble is the identity on bytes.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "tp/Object/CubinFile.h"
+#include "tp/Object/SassText.h"
+#include "tp/Support/Diagnostics.h"
+#include "tp/Support/ToolOutput.h"
+#include "tp/Target/SM86/SM86.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace tp;
+
+namespace {
+
+bool isWordChar(char C) { return isAlnum(C) || C == '_' || C == '.' || C == '$'; }
+
+/// Replaces whole-word occurrences of \p From in \p S by \p To.
+std::string replaceWord(StringRef S, StringRef From, StringRef To) {
+  std::string Out;
+  size_t I = 0;
+  while (I < S.size()) {
+    size_t P = S.find(From, I);
+    if (P == StringRef::npos) {
+      Out += S.substr(I).str();
+      break;
+    }
+    bool Left = P == 0 || !isWordChar(S[P - 1]);
+    bool Right = P + From.size() >= S.size() || !isWordChar(S[P + From.size()]);
+    Out += S.slice(I, P).str();
+    Out += (Left && Right) ? To.str() : From.str();
+    I = P + From.size();
+  }
+  return Out;
+}
+
+class SM86Codec : public object::InstructionCodec {
+public:
+  Expected<std::string>
+  decode(ArrayRef<uint8_t> Word, uint64_t Pc,
+         const std::map<uint64_t, std::string> &Labels) const override {
+    Expected<std::string> Raw =
+        object::getRawWordCodec().decode(Word, Pc, Labels);
+    if (!Raw || Word.size() != 16)
+      return Raw;
+    sm86::Word128 W;
+    W.Lo = support::endian::read64le(Word.data());
+    W.Hi = support::endian::read64le(Word.data() + 8);
+    sm86::Instruction I;
+    if (!sm86::decode(W, I))
+      return Raw;
+    std::string Text;
+    raw_string_ostream OS(Text);
+    sm86::print(I, Pc, OS);
+    OS.flush();
+    // A branch target becomes its label (the printer writes 0x<target>).
+    if (Optional<uint64_t> T =
+            object::getOpcodeClassifier().branchTarget(Word, Pc)) {
+      auto It = Labels.find(*T);
+      if (It != Labels.end())
+        Text = replaceWord(Text, "0x" + utohexstr(*T, /*LowerCase=*/true),
+                           It->second);
+    }
+    // The control fields that no operand shows as `.reuse`.
+    sm86::Control C = I.Ctrl;
+    const sm86::InstrInfo &II = sm86::getInstrInfo(I.Op);
+    for (unsigned K = 0; K < II.NumOperands; ++K)
+      if (II.Operands[K].ReuseSlot >= 0)
+        C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
+    raw_string_ostream CS(Text);
+    CS << ' ';
+    sm86::printControl(C, CS);
+    CS.flush();
+    // Only text that assembles back to the same word is used.
+    StringMap<uint64_t> Back;
+    for (const auto &KV : Labels)
+      Back[KV.second] = KV.first;
+    std::array<uint8_t, 16> Again;
+    if (Error E = encode(Text, Pc, Back, Again)) {
+      consumeError(std::move(E));
+      return Raw;
+    }
+    if (!std::equal(Again.begin(), Again.end(), Word.begin()))
+      return Raw;
+    return Text;
+  }
+
+  Error encode(StringRef Text, uint64_t Pc, const StringMap<uint64_t> &Labels,
+               std::array<uint8_t, 16> &Word) const override {
+    StringRef T = Text.trim();
+    if (T.startswith(".inst"))
+      return object::getRawWordCodec().encode(T, Pc, Labels, Word);
+    std::string S = T.str();
+    for (const auto &KV : Labels)
+      if (StringRef(S).contains(KV.getKey()))
+        S = replaceWord(S, KV.getKey(), "0x" + utohexstr(KV.getValue(), true));
+    SourceMgr SM;
+    SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(S, "<instruction>"),
+                          SMLoc());
+    StringRef C = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+    sm86::Control Ctl;
+    bool HasCtl = false;
+    if (C.endswith("}")) {
+      size_t RB = C.rfind('{');
+      if (RB != StringRef::npos) {
+        Expected<sm86::Control> CtlOr = sm86::parseControl(C.substr(RB), SM);
+        if (!CtlOr)
+          return CtlOr.takeError();
+        Ctl = *CtlOr;
+        HasCtl = true;
+        C = C.substr(0, RB).rtrim();
+      }
+    }
+    Expected<sm86::Instruction> IOr = sm86::parse(C, Pc, SM);
+    if (!IOr) {
+      // The .sass parser reports at the instruction's line: keep only the
+      // message of the ISA parser's located error.
+      std::string Msg;
+      handleAllErrors(
+          IOr.takeError(),
+          [&](const SourceError &SE) {
+            Msg = SE.getDiagnostic().getMessage().str();
+          },
+          [&](const ErrorInfoBase &EI) { Msg = EI.message(); });
+      return makeError(Msg);
+    }
+    if (HasCtl) {
+      uint8_t Reuse = IOr->Ctrl.Reuse | Ctl.Reuse;
+      IOr->Ctrl = Ctl;
+      IOr->Ctrl.Reuse = Reuse;
+    }
+    if (Error E = sm86::verify(*IOr))
+      return E;
+    sm86::Word128 W = sm86::encode(*IOr);
+    support::endian::write64le(Word.data(), W.Lo);
+    support::endian::write64le(Word.data() + 8, W.Hi);
+    return Error::success();
+  }
+};
+
+object::SassOptions sassOptions() {
+  static SM86Codec Codec;
+  object::SassOptions O;
+  O.Codec = &Codec;
+  return O;
+}
+
+} // namespace
+
+int tp::mc::runDisassembleCubin(const Options &Opts) {
+  auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/false);
+  if (!BufOr) {
+    reportError(makeError(Opts.Input + ": " + BufOr.getError().message()),
+                "tp-mc");
+    return 1;
+  }
+  ArrayRef<uint8_t> Bytes(
+      reinterpret_cast<const uint8_t *>((*BufOr)->getBufferStart()),
+      (*BufOr)->getBufferSize());
+  Error E = writeOutput(Opts.Output, /*Binary=*/false, [&](raw_ostream &OS) {
+    return object::disassembleCubin(Bytes, OS, sassOptions());
+  });
+  if (E) {
+    reportError(makeError(Opts.Input + ": " + toString(std::move(E))),
+                "tp-mc");
+    return 1;
+  }
+  return 0;
+}
+
+int tp::mc::runAssembleCubin(const Options &Opts) {
+  auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/true);
+  if (!BufOr) {
+    reportError(makeError(Opts.Input + ": " + BufOr.getError().message()),
+                "tp-mc");
+    return 1;
+  }
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
+  Expected<std::vector<uint8_t>> Out =
+      object::assembleCubin(SM, ID, sassOptions());
+  if (!Out)
+    return reportError(Out.takeError(), "tp-mc") ? 1 : 0;
+  Error E = writeOutput(Opts.Output, /*Binary=*/true, [&](raw_ostream &OS) {
+    OS.write(reinterpret_cast<const char *>(Out->data()), Out->size());
+    return Error::success();
+  });
+  return reportError(std::move(E), "tp-mc") ? 1 : 0;
+}
