@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+include "Targets.td"
 include "SM86/SM86Operands.td"
 include "SM86/SM86InstrFormats.td"
 include "SM86/SM86Schedule.td"
@@ -16,3 +17,5 @@ include "SM86/MemoryInstrs.td"
 include "SM86/ControlInstrs.td"
 include "SM86/SpecialRegInstrs.td"
 include "SM86/MMAInstrs.td"
+include "SM86/ConstantInstrs.td"
+include "SM90/SM90Instrs.td"

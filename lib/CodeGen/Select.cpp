@@ -46,6 +46,7 @@
 #include "tp/TileIR/TileOps.h"
 #include "tp/TileIR/TileUnit.h"
 
+#include "llvm/ADT/Optional.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
@@ -77,10 +78,39 @@ std::string hex(int64_t V) {
   return "0x" + utohexstr(uint64_t(V), true);
 }
 
+/// What the selected code depends on besides the product: where the
+/// target's constant bank and shared window put things (SASS_FACTS.md 3.3,
+/// 3.7, 3.8; td/Targets.td).
+struct TargetFacts {
+  std::string Name = "sm_86";
+  unsigned ParamBase = tp::ParamBase;  ///< first parameter in c[0x0]
+  unsigned Descriptor = 0x118;         ///< default memory descriptor
+  /// Shared memory the system reserves at the start of the CTA's window:
+  /// the kernel's buffers start there (sm_90: 1 KiB; E, ptxas puts static
+  /// shared data at 0x400 and dynamic shared after it).
+  unsigned SharedBase = 0;
+};
+
+Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
+  TargetFacts F;
+  F.Name = Name.str();
+  if (Name == "sm_86")
+    return F;
+  if (Name == "sm_90") {
+    F.ParamBase = 0x210;
+    F.Descriptor = 0x208;
+    F.SharedBase = 0x400;
+    return F;
+  }
+  return None;
+}
+
 /// Collects the instructions of the pieces as text, then builds them.
 class Emitter {
 public:
-  Emitter(const TileParams &T, const Problem &P) : T(T), P(P) {
+  Emitter(const TileParams &T, const Problem &P,
+          const TargetFacts &TF = TargetFacts())
+      : T(T), P(P), TF(TF) {
     StrideA = P.A == Layout::Rows ? P.K : P.M;
     StrideB = P.B == Layout::Rows ? P.K : P.N;
     StrideC = P.N;
@@ -107,6 +137,12 @@ public:
     PendingLabel.clear();
   }
   void label(StringRef L) { PendingLabel = L.str(); }
+
+  /// Kernel parameter \p I's byte in constant bank 0 (saArgument).
+  unsigned argument(unsigned I) const { return TF.ParamBase + 8 * I; }
+  /// Stage buffers in the shared window.
+  int64_t bufferA(unsigned S) const { return TF.SharedBase + T.bufferA(S); }
+  int64_t bufferB(unsigned S) const { return TF.SharedBase + T.bufferB(S); }
 
   // ---- the seed's small builders ----
   void movImm(unsigned D, int64_t I, uint8_t Wait = 0) {
@@ -225,11 +261,11 @@ public:
   // ---- tpCopyStep ----
   void copyStep(unsigned Stage) {
     for (unsigned C = 0; C < T.chunksA(); ++C)
-      op("LDGSTS.E.BYPASS.128 " + mem(aStore(C), T.bufferA(Stage)) +
+      op("LDGSTS.E.BYPASS.128 " + mem(aStore(C), bufferA(Stage)) +
              ", " + desc() + mem(aPointer(C), 0, true),
          -1, 3);
     for (unsigned C = 0; C < T.chunksB(); ++C)
-      op("LDGSTS.E.BYPASS.128 " + mem(bStore(C), T.bufferB(Stage)) +
+      op("LDGSTS.E.BYPASS.128 " + mem(bStore(C), bufferB(Stage)) +
              ", " + desc() + mem(bPointer(C), 0, true),
          -1, 3);
     unsigned Max = std::max(T.chunksA(), T.chunksB());
@@ -258,7 +294,7 @@ public:
     bool Columns = P.A == Layout::Columns;
     for (unsigned Mt = 0; Mt < T.MTiles; ++Mt)
       ldsm(aFragment(Mt, Kk), Columns ? aMatrix(Mt) : aMatrix(Kk),
-           T.bufferA(Buffer) +
+           bufferA(Buffer) +
                (Columns ? Kk * 16 * T.blockM() * 2 : Mt * 1024),
            Columns);
   }
@@ -266,7 +302,7 @@ public:
     bool Columns = P.B == Layout::Columns;
     for (unsigned Pair = 0; Pair < T.NTiles / 2; ++Pair)
       ldsm(bFragment(2 * Pair, Kk), Columns ? bMatrix(Pair) : bMatrix(Kk),
-           T.bufferB(Buffer) +
+           bufferB(Buffer) +
                (Columns ? Kk * 16 * T.blockN() * 2 : Pair * 1024),
            Columns);
   }
@@ -305,7 +341,7 @@ public:
     bool AC = P.A == Layout::Columns, BC = P.B == Layout::Columns;
     op("IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
     if (Desc)
-      op("ULDC.64 UR4, c[0x0][0x118]");
+      op("ULDC.64 UR4, c[0x0][" + hex(TF.Descriptor) + "]");
     op("S2R " + R(RTid) + ", SR_TID.X", 5);
     op("S2R " + R(RTileN) + ", SR_CTAID.X", 5);
     op("S2R " + R(RTileM) + ", SR_CTAID.Y", 5);
@@ -408,13 +444,26 @@ public:
 
   const TileParams &T;
   const Problem &P;
+  TargetFacts TF;
   int64_t StrideA, StrideB, StrideC;
   std::string PendingLabel;
 };
 
 class SelectPass : public Pass {
 public:
+  std::vector<PassOption> getOptions() const override {
+    return {{"target", "sm_86",
+             "sm_86 or sm_90: the parameter base (0x160 / 0x210), the "
+             "memory descriptor (c[0x0][0x118] / c[0x0][0x208]) and the "
+             "shared window's first byte (0 / 0x400)"}};
+  }
+
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
+    Optional<TargetFacts> TF = lookupTargetFacts(getOption("target"));
+    if (!TF)
+      return makeError("tp-select: unknown target '" + getOption("target") +
+                       "' (sm_86 or sm_90)");
+    Facts = *TF;
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
     for (const Kernel &K : TM.Kernels) {
@@ -438,13 +487,14 @@ private:
   Expected<mir::Function> select(const Kernel &K, const Op &Matmul) {
     Problem P = getProblem(K);
     TileParams T = getTileOp(*Matmul.find("tp.tile"));
-    Emitter E(T, P);
+    Emitter E(T, P, Facts);
     E.prologue();
     E.body();
     E.tail();
 
     mir::Function F;
     F.Name = K.Name;
+    F.Target = Facts.Name;
     F.Regs = T.registers();
     F.SharedBytes = T.sharedBytes();
     F.Loc = K.Loc;
@@ -475,6 +525,8 @@ private:
       return std::move(Err);
     return std::move(F);
   }
+
+  TargetFacts Facts;
 };
 
 } // namespace

@@ -47,11 +47,11 @@ namespace {
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
 const TargetInfo Targets[] = {
-    // SM ParamBase RegsInInfo SW2861232 Attr5F Prologue CanBuild
-    {80, 0x160, true, true, 0, 0x10, true},
-    {86, 0x160, true, true, 0, 0x10, true},
-    // E, mma_tile_sm90.cubin: not built here yet (SASS_FACTS 3.3).
-    {90, 0x210, false, false, 0x101, 0, false},
+    // SM ParamBase RegsInInfo SW2861232 Attr5F Prologue CanBuild Reserved
+    {80, 0x160, true, true, 0, 0x10, true, 0},
+    {86, 0x160, true, true, 0, 0x10, true, 0},
+    // E, mma_tile_sm90.cubin; built by ModuleSM90.cpp (SASS_FACTS 3.3).
+    {90, 0x210, false, false, 0x101, 0, true, 0x400},
 };
 
 template <typename T> void put(std::vector<uint8_t> &V, T X) {
@@ -259,7 +259,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
   const TargetInfo *T = getTargetInfo(M.SM);
   if (!T || !T->CanBuild)
     return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
-                     ": only sm_80 and sm_86 are supported");
+                     ": only sm_80, sm_86 and sm_90 are supported");
+  if (M.SM == 90)
+    return buildCubinSM90(M);
   if (M.Kernels.empty())
     return makeError("a cubin needs at least one kernel");
   for (const Kernel &K : M.Kernels) {
@@ -704,7 +706,11 @@ Expected<Module> interpretCubin(const CubinFile &F) {
         continue;
       Kernel &K = M.Kernels[It->second];
       K.HasSharedSection = true;
-      K.SharedBytes = S.Size;
+      if (S.Size < T->ReservedSharedBytes)
+        return makeError("section '" + S.Name + "' is smaller than the " +
+                         Twine(T->ReservedSharedBytes) +
+                         " reserved bytes of sm_" + Twine(M.SM));
+      K.SharedBytes = S.Size - T->ReservedSharedBytes;
       K.SharedAlign = S.AddrAlign;
     } else if (S.Type == SHT_CUDA_INFO) {
       Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);

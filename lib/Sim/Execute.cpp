@@ -2291,12 +2291,17 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     return createStringError(inconvertibleErrorCode(),
                              "kernel '%s' takes %u parameter bytes, %zu given",
                              K.Name.c_str(), ParamBytes, Cfg.Params.size());
-  uint64_t SharedBytes = K.StaticSharedBytes + Cfg.DynamicSharedBytes;
-  if (SharedBytes > 100 * 1024)
+  uint64_t SharedBytes =
+      K.ReservedSharedBytes + K.StaticSharedBytes + Cfg.DynamicSharedBytes;
+  // A block's shared memory: 100 KiB on sm_86, 228 KiB on sm_90 (CUDA
+  // programming guide, compute capabilities table).
+  uint64_t MaxShared = (K.SM == 90 ? 228 : 100) * 1024;
+  if (SharedBytes > MaxShared)
     return createStringError(inconvertibleErrorCode(),
-                             "%llu bytes of shared memory exceed sm_86's "
-                             "100 KiB",
-                             (unsigned long long)SharedBytes);
+                             "%llu bytes of shared memory exceed sm_%u's "
+                             "%llu KiB",
+                             (unsigned long long)SharedBytes, K.SM,
+                             (unsigned long long)(MaxShared / 1024));
 
   // Constant bank 0 (SASS_FACTS.md 3.7).
   std::vector<uint8_t> CB(K.ParamBase + std::max<size_t>(Cfg.Params.size(), 8));
@@ -2307,8 +2312,8 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
   }
   Put32(0x28, 0xfffc);                     // initial stack pointer (no locals)
   Put32(0x2c, Cfg.DynamicSharedBytes);
-  Put32(0x118, 0x0e000000);                // default memory descriptor
-  Put32(0x11c, 0x10000000);
+  Put32(K.DescriptorOffset, 0x0e000000);   // default memory descriptor
+  Put32(K.DescriptorOffset + 4, 0x10000000);
   memcpy(&CB[K.ParamBase], Cfg.Params.data(), Cfg.Params.size());
 
   unsigned NumWarps = unsigned((Threads + 31) / 32);

@@ -63,9 +63,10 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
                              "no kernel named '%s' in the cubin",
                              Name.str().c_str());
   const object::TargetInfo *TI = object::getTargetInfo(M->SM);
-  if (!TI || M->SM != 86)
+  if (!TI || (M->SM != 86 && M->SM != 90))
     return createStringError(inconvertibleErrorCode(),
-                             "expected an sm_86 cubin, found sm_%u", M->SM);
+                             "expected an sm_86 or sm_90 cubin, found sm_%u",
+                             M->SM);
   KernelImage K;
   K.Name = Found->Name;
   K.Code = Found->Code;
@@ -75,6 +76,8 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.StaticSharedBytes = Found->SharedBytes;
   K.RegCount = Found->RegCount;
   K.SM = M->SM;
+  K.ReservedSharedBytes = TI->ReservedSharedBytes;
+  K.DescriptorOffset = M->SM == 90 ? 0x208 : 0x118;
   return K;
 }
 
@@ -240,7 +243,8 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
     uint64_t Addr = Idx * 16;
     DInst &D = P->Insts[Idx];
     D.Addr = Addr;
-    if (!sm86::decode(W, D.I))
+    if (!sm86::decode(W, D.I,
+                      K.SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86))
       return createStringError(
           inconvertibleErrorCode(),
           "kernel '%s' at 0x%04llx: unknown instruction (word 0x%016llx%016llx "

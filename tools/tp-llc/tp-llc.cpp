@@ -80,7 +80,7 @@ cl::opt<bool> Residual("residual", cl::desc("C = A B + R"), cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
-cl::opt<std::string> MCPU("mcpu", cl::desc("Target (sm_86 only)"),
+cl::opt<std::string> MCPU("mcpu", cl::desc("Target: sm_86 (default) or sm_90"),
                           cl::init("sm_86"), cl::cat(LlcCat));
 cl::opt<bool> PrintAfterAll("print-after-all",
                             cl::desc("Print the IR after every pass"),
@@ -250,12 +250,13 @@ static Expected<tp::LaunchManifest> makeManifest(const tp::mir::Function &F,
 
 static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
                                                 bool Dynamic,
-                                                size_t NumParams) {
+                                                size_t NumParams,
+                                                tp::sm86::Target Tgt) {
   tp::object::Kernel K;
   K.Name = F.Name;
   F.forEach([&](const tp::mir::Piece &, const tp::mir::MInstr &MI,
                 uint64_t) {
-    tp::sm86::Word128 W = tp::sm86::encode(MI.I);
+    tp::sm86::Word128 W = tp::sm86::encode(MI.I, Tgt);
     for (unsigned B = 0; B < 8; ++B)
       K.Code.push_back(uint8_t(W.Lo >> (8 * B)));
     for (unsigned B = 0; B < 8; ++B)
@@ -275,9 +276,13 @@ static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
   } else {
     K.SharedBytes = F.SharedBytes;
   }
-  tp::object::scanControlFlow(K, tp::object::getOpcodeClassifier());
+  unsigned SM = tp::sm86::getTargetSM(Tgt);
+  tp::object::scanControlFlow(K, tp::object::getOpcodeClassifier(SM));
   tp::object::Module M;
-  M.SM = 86;
+  M.SM = SM;
+  M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +
+                   tp::sm86::getTargetName(Tgt).str() + ")";
+  M.Tool.Options = "-arch " + tp::sm86::getTargetName(Tgt).str() + " ";
   M.Kernels.push_back(std::move(K));
   Expected<tp::object::CubinFile> CF = tp::object::buildCubin(M);
   if (!CF)
@@ -297,9 +302,16 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-llc: tile IR to sm_86 SASS or a cubin\n");
 
-  if (MCPU != "sm_86")
+  // sm_90 (td/Targets.td): tp-select takes the target's constant bank and
+  // shared window; the words are encoded for it; the cubin is ptxas's
+  // sm_90 layout.  The tile IR keeps target=sm_86 (its admission limits
+  // are the stricter ones).
+  tp::sm86::Target Tgt;
+  if ((MCPU != "sm_86" && MCPU != "sm_90") ||
+      !tp::sm86::lookupTarget(MCPU, Tgt))
     return fail(tp::makeError("-mcpu: unsupported target '" + MCPU +
-                              "' (only sm_86)"));
+                              "' (sm_86 or sm_90)"));
+  const bool Hopper = Tgt == tp::sm86::Target::SM90;
   if (!InputFilename.empty() &&
       (!Gemm.empty() || !LayoutA.empty() || !LayoutB.empty() || Residual))
     return fail(tp::makeError("--gemm, --layout-a, --layout-b and --residual "
@@ -313,6 +325,8 @@ int main(int argc, char **argv) {
       {"tp-compact-stalls", CompactOptions}, {"tp-form-loop", ""}};
   if (!TileSpec.empty())
     Names[1].second = "tile=" + TileSpec;
+  if (Hopper)
+    Names[4].second = "target=sm_90";
   if (Checked)
     Names.back().second = "checked=1";
   std::vector<std::unique_ptr<tp::Pass>> Passes;
@@ -322,8 +336,8 @@ int main(int argc, char **argv) {
         continue; // not built into this tree yet: conservative stalls stay
       return fail(tp::makeError("pass '" + N.first + "' is not registered"));
     }
-    if (N.first == "tp-compact-stalls" && NoCompact)
-      continue;
+    if (N.first == "tp-compact-stalls" && (NoCompact || Hopper))
+      continue; // sm_90: no latency table of its own yet: safe stalls
     auto P = Registry.createPass(N.first, N.second);
     if (!P)
       return fail(P.takeError());
@@ -420,14 +434,16 @@ int main(int argc, char **argv) {
     Out = F.Name + ".cubin";
   if (Out == "-")
     return fail(tp::makeError("-filetype=obj needs an output file (-o)"));
-  bool Dynamic = F.SharedBytes > 48 * 1024;
+  // Static shared memory is limited to 48 KiB, sm_90's reserved 1 KiB
+  // included (SASS_FACTS 3.3); above it the buffers are dynamic.
+  bool Dynamic = F.SharedBytes + (Hopper ? 0x400 : 0) > 48 * 1024;
   Expected<tp::LaunchManifest> Manifest = makeManifest(F, Dynamic);
   if (!Manifest)
     return fail(Manifest.takeError());
   if (Error E = tp::validateLaunchManifest(*Manifest, Out + ".json"))
     return fail(std::move(E));
   Expected<std::vector<uint8_t>> Bytes =
-      makeCubin(F, Dynamic, Manifest->Params.size());
+      makeCubin(F, Dynamic, Manifest->Params.size(), Tgt);
   if (!Bytes)
     return fail(Bytes.takeError());
   if (Error E = tp::writeOutput(Out, true, [&](raw_ostream &OS) {

@@ -38,6 +38,9 @@ struct Line {
 int tp::mc::runAssemble(const Options &Opts) {
   if (Opts.Filetype == FileType::Obj)
     return runAssembleCubin(Opts); // whole-cubin .sass (CubinText.cpp)
+  sm86::Target Tgt;
+  if (!resolveTarget(Opts, Tgt))
+    return 1;
   auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/true);
   if (!BufOr) {
     WithColor::error(errs(), "tp-mc")
@@ -110,7 +113,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       Fail(C.data() + P, "comment inside an instruction");
       continue;
     }
-    auto IOr = sm86::parse(C, LineAddr, SM);
+    auto IOr = sm86::parse(C, LineAddr, SM, Tgt);
     if (!IOr) {
       reportError(IOr.takeError(), "tp-mc");
       Failed = true;
@@ -121,7 +124,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       IOr->Ctrl = Ctl;
       IOr->Ctrl.Reuse = Reuse;
     }
-    if (Error E = sm86::verify(*IOr)) {
+    if (Error E = sm86::verify(*IOr, Tgt)) {
       Fail(C.data(), toString(std::move(E)));
       continue;
     }
@@ -144,7 +147,7 @@ int tp::mc::runAssemble(const Options &Opts) {
         sm86::printControl(C, OS);
       }
       if (Opts.ShowEncoding) {
-        sm86::Word128 W = sm86::encode(L.I);
+        sm86::Word128 W = sm86::encode(L.I, Tgt);
         OS << " // encoding: 0x" << format_hex_no_prefix(W.Hi, 16)
            << format_hex_no_prefix(W.Lo, 16);
       }

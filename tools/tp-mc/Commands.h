@@ -8,6 +8,7 @@
 #ifndef TP_TOOLS_TPMC_COMMANDS_H
 #define TP_TOOLS_TPMC_COMMANDS_H
 
+#include "tp/Target/SM86/SM86.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
@@ -24,6 +25,9 @@ struct Options {
   bool ShowEncoding = false; ///< append "// encoding: 0x..." to each line
   bool ShowControl = false;  ///< append the control fields, readable
 };
+
+/// The target -mcpu names; reports an error and returns false if none.
+bool resolveTarget(const Options &Opts, sm86::Target &T);
 
 /// --assemble: SASS text in, text with encodings (asm) or a cubin (obj) out.
 int runAssemble(const Options &Opts);

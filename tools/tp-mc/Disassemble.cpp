@@ -67,7 +67,7 @@ void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
 }
 
 bool disassembleCubin(StringRef Name, StringRef Bytes,
-                      std::vector<Item> &Items) {
+                      std::vector<Item> &Items, sm86::Target Tgt) {
   auto ElfOr = object::ELF64LEFile::create(Bytes);
   if (!ElfOr) {
     reportError(makeError(Name + ": " + toString(ElfOr.takeError())), "tp-mc");
@@ -107,7 +107,7 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
       sm86::Word128 W;
       W.Lo = support::endian::read64le(Data->data() + Off);
       W.Hi = support::endian::read64le(Data->data() + Off + 8);
-      auto IOr = sm86::decodeOrError(W, Off);
+      auto IOr = sm86::decodeOrError(W, Off, Tgt);
       if (!IOr) {
         reportError(makeError(Name + ": " + *SecName + ": " +
                               toString(IOr.takeError())),
@@ -126,7 +126,8 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
   return OK;
 }
 
-bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items) {
+bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items,
+                      sm86::Target Tgt) {
   StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
   uint64_t Addr = 0;
   bool OK = true;
@@ -171,7 +172,7 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items) {
     sm86::Word128 W;
     Digits.substr(0, 16).getAsInteger(16, W.Hi);
     Digits.substr(16, 16).getAsInteger(16, W.Lo);
-    auto IOr = sm86::decodeOrError(W, Addr);
+    auto IOr = sm86::decodeOrError(W, Addr, Tgt);
     if (!IOr) {
       reportError(makeSourceError(SM, SMLoc::getFromPointer(C.data()),
                                   toString(IOr.takeError())),
@@ -191,6 +192,9 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items) {
 } // namespace
 
 int tp::mc::runDisassemble(const Options &Opts) {
+  sm86::Target Tgt;
+  if (!resolveTarget(Opts, Tgt))
+    return 1;
   auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/false);
   if (!BufOr) {
     WithColor::error(errs(), "tp-mc")
@@ -205,11 +209,11 @@ int tp::mc::runDisassemble(const Options &Opts) {
     // -o X.sass: the whole cubin as .sass text (CubinText.cpp).
     if (StringRef(Opts.Output).endswith(".sass"))
       return runDisassembleCubin(Opts);
-    OK = disassembleCubin(Opts.Input, Bytes, Items);
+    OK = disassembleCubin(Opts.Input, Bytes, Items, Tgt);
   } else {
     SourceMgr SM;
     SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
-    OK = disassembleWords(SM, Items);
+    OK = disassembleWords(SM, Items, Tgt);
   }
   if (!OK)
     return 1;

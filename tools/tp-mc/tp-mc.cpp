@@ -39,7 +39,7 @@ cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input>"),
 cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
                                     cl::value_desc("filename"), cl::init("-"),
                                     cl::cat(MCCat));
-cl::opt<std::string> CPU("mcpu", cl::desc("Target GPU (default: sm_86)"),
+cl::opt<std::string> CPU("mcpu", cl::desc("Target GPU: sm_86 (default; sm_80 is the same), sm_90"),
                          cl::init("sm_86"), cl::cat(MCCat));
 cl::opt<tp::mc::FileType> FileTypeOpt(
     "filetype", cl::desc("Output kind of --assemble:"),
@@ -64,13 +64,22 @@ cl::opt<bool> ShowControl(
     cl::cat(MCCat));
 } // namespace
 
+bool tp::mc::resolveTarget(const Options &Opts, sm86::Target &T) {
+  if (sm86::lookupTarget(Opts.CPU, T))
+    return true;
+  WithColor::error(errs(), "tp-mc")
+      << "-mcpu: unknown target '" << Opts.CPU
+      << "' (sm_80, sm_86 or sm_90)\n";
+  return false;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   tp::setToolVersionPrinter();
   cl::HideUnrelatedOptions(MCCat);
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-mc: SASS assembler and disassembler for "
-                              "sm_86, and cubin dumper\n");
+                              "sm_86 and sm_90, and cubin dumper\n");
   tp::mc::Options Opts;
   Opts.Input = InputFilename;
   Opts.Output = OutputFilename;

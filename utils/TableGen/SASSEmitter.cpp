@@ -76,7 +76,39 @@ public:
   std::vector<FieldModel> Control; // Stall Yield WrSB RdSB WaitMask Reuse
   std::vector<Record *> SchedClasses;
 
+  /// Targets (td/Targets.td), by SM; target 0 is the default (sm_86).
+  struct TargetModel {
+    std::string Name, Enum;
+    int64_t SM = 0;
+    std::vector<std::string> CPUs;
+  };
+  std::vector<TargetModel> Targets;
+  /// EncodingOn defs: a form's encoding on other targets.
+  std::vector<FormModel> Encodings;
+  /// [target][form]: index in Encodings, or -1 (the form's own encoding).
+  std::vector<std::vector<int>> EncodingFor;
+  /// [form]: bit t set when the form exists on target t (OnlyOn).
+  std::vector<uint32_t> TargetMask;
+  /// The forms as target \p T encodes them (fixed bits and operand
+  /// segments of its EncodingOn defs).
+  std::vector<FormModel> formsFor(unsigned T) const {
+    std::vector<FormModel> Fs = Forms;
+    for (unsigned F = 0; F < Fs.size(); ++F)
+      if (EncodingFor[T][F] >= 0) {
+        const FormModel &E = Encodings[EncodingFor[T][F]];
+        std::copy(E.Mask, E.Mask + 2, Fs[F].Mask);
+        std::copy(E.Value, E.Value + 2, Fs[F].Value);
+        for (unsigned K = 0; K < Fs[F].Ops.size(); ++K)
+          Fs[F].Ops[K].Segs = E.Ops[K].Segs;
+      }
+    return Fs;
+  }
+  bool availableOn(unsigned F, unsigned T) const {
+    return (TargetMask[F] >> T) & 1;
+  }
+
 private:
+  void buildTargets(RecordKeeper &RK);
   void buildForm(Record *R, FieldModel *GuardOut, FieldModel *GuardNegOut);
   static void addSeg(std::vector<Seg> &Segs, unsigned InstBit,
                      unsigned FieldBit);
@@ -133,9 +165,16 @@ SASSModel::SASSModel(RecordKeeper &RK) {
 
   std::vector<Record *> Defs = RK.getAllDerivedDefinitions("SM86Inst");
   bool First = true;
+  std::vector<Record *> EncodingDefs;
   for (Record *R : Defs) {
     FieldModel G{"Pg", {}}, GN{"PgNeg", {}};
     buildForm(R, &G, &GN);
+    if (R->isSubClassOf("EncodingOn")) {
+      // Not a form: another target's encoding of one (buildTargets).
+      Encodings.push_back(std::move(Forms.back()));
+      Forms.pop_back();
+      EncodingDefs.push_back(R);
+    }
     if (First) {
       Guard = G;
       GuardNeg = GN;
@@ -149,6 +188,82 @@ SASSModel::SASSModel(RecordKeeper &RK) {
   }
   if (Guard.Segs.empty())
     PrintFatalError("no instruction forms, or no guard predicate field");
+  buildTargets(RK);
+}
+
+void SASSModel::buildTargets(RecordKeeper &RK) {
+  std::vector<Record *> TRs;
+  if (RK.getClass("SASSTarget"))
+    TRs = RK.getAllDerivedDefinitions("SASSTarget");
+  std::sort(TRs.begin(), TRs.end(), [](Record *A, Record *B) {
+    return A->getValueAsInt("SM") < B->getValueAsInt("SM");
+  });
+  for (Record *T : TRs) {
+    TargetModel M;
+    M.Name = std::string(T->getValueAsString("Name"));
+    for (char C : M.Name)
+      if (C != '_')
+        M.Enum += toUpper(C);
+    M.SM = T->getValueAsInt("SM");
+    for (StringRef C : T->getValueAsListOfStrings("CPUs"))
+      M.CPUs.push_back(std::string(C));
+    Targets.push_back(M);
+  }
+  if (Targets.empty()) // a td without Targets.td: sm_86 alone
+    Targets.push_back({"sm_86", "SM86", 86, {"sm_86"}});
+  if (Targets.size() > 8)
+    PrintFatalError("more than 8 targets");
+  auto TargetIndex = [&](Record *Where, Record *T) {
+    for (unsigned I = 0; I < Targets.size(); ++I)
+      if (Targets[I].Name == T->getValueAsString("Name"))
+        return I;
+    PrintFatalError(Where->getLoc(), "unknown target " + T->getName());
+  };
+  TargetMask.assign(Forms.size(), (1u << Targets.size()) - 1);
+  for (unsigned F = 0; F < Forms.size(); ++F) {
+    Record *R = Forms[F].R;
+    if (!R->isSubClassOf("OnlyOn"))
+      continue;
+    TargetMask[F] = 0;
+    for (Record *T : R->getValueAsListOfDefs("OnlyTargets"))
+      TargetMask[F] |= 1u << TargetIndex(R, T);
+  }
+  EncodingFor.assign(Targets.size(), std::vector<int>(Forms.size(), -1));
+  for (unsigned E = 0; E < Encodings.size(); ++E) {
+    const FormModel &Enc = Encodings[E];
+    Record *R = Enc.R;
+    StringRef Of = R->getValueAsString("EncodingOf");
+    auto It = find_if(Forms, [&](const FormModel &F) { return F.Name == Of; });
+    if (It == Forms.end())
+      PrintFatalError(R->getLoc(), R->getName() + ": EncodingOn names '" + Of +
+                                       "', which is no form");
+    unsigned F = It - Forms.begin();
+    const FormModel &Base = *It;
+    bool Same = Base.Ops.size() == Enc.Ops.size() &&
+                Base.Template == Enc.Template;
+    for (unsigned K = 0; Same && K < Base.Ops.size(); ++K)
+      Same = Base.Ops[K].Name == Enc.Ops[K].Name &&
+             Base.Ops[K].Type == Enc.Ops[K].Type &&
+             Base.Ops[K].IsDef == Enc.Ops[K].IsDef;
+    if (!Same)
+      PrintFatalError(R->getLoc(), R->getName() + ": operands or AsmString "
+                                       "differ from those of " + Of);
+    for (unsigned K = 0; K < Base.Ops.size(); ++K)
+      if (Enc.Ops[K].FieldBits < Base.Ops[K].FieldBits)
+        PrintFatalError(R->getLoc(), R->getName() + ": operand $" +
+                                         Base.Ops[K].Name + " is narrower "
+                                         "than in " + Of);
+    if ((Enc.Value[0] & 0xfff) != (Base.Value[0] & 0xfff))
+      PrintFatalError(R->getLoc(), R->getName() + ": opcode differs from " +
+                                       Of + "'s");
+    for (Record *T : R->getValueAsListOfDefs("EncodingTargets")) {
+      unsigned TI = TargetIndex(R, T);
+      if (EncodingFor[TI][F] >= 0)
+        PrintFatalError(R->getLoc(), R->getName() + ": a second encoding of " +
+                                         Of + " on " + T->getName());
+      EncodingFor[TI][F] = E;
+    }
+  }
 }
 
 void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
@@ -392,6 +507,11 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   OS << "  NUM_OPCODES = " << M.Forms.size() << "\n";
   OS << "#undef GET_SM86_OPCODE_ENUM\n#endif\n\n";
 
+  OS << "#ifdef GET_SM86_TARGET_ENUM\n";
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    OS << "  " << M.Targets[T].Enum << " = " << T << ",\n";
+  OS << "#undef GET_SM86_TARGET_ENUM\n#endif\n\n";
+
   OS << "#ifdef GET_SM86_INSTR_INFO\n";
   OS << "const ModEntry ModEntries[] = {\n";
   std::vector<std::pair<unsigned, unsigned>> Ranges;
@@ -461,6 +581,17 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   });
   for (unsigned I : Idx)
     OS << "  " << I << ",\n";
+  OS << "};\n\n// Targets: name, SM, -mcpu spellings (comma-separated).\n"
+        "const TargetDesc TargetDescs[] = {\n";
+  for (const SASSModel::TargetModel &T : M.Targets)
+    OS << "  {" << cString(T.Name) << ", " << T.SM << ", "
+       << cString(join(T.CPUs, ",")) << "},\n";
+  OS << "};\nconstexpr unsigned NumTargets = " << M.Targets.size()
+     << ";\n// Per form: bit t set when the form exists on target t.\n"
+        "const uint8_t FormTargets[] = {\n";
+  for (unsigned I = 0; I < M.Forms.size(); ++I)
+    OS << "  0x" << utohexstr(M.TargetMask[I]) << ", // " << M.Forms[I].Name
+       << "\n";
   OS << "};\n#undef GET_SM86_INSTR_INFO\n#endif\n";
 }
 
@@ -496,6 +627,21 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   EmitField(M.GuardNeg);
   for (const FieldModel &C : M.Control)
     EmitField(C);
+  const unsigned FirstSpecial = OpSegs.size() - 8;
+  // The operand fields of other targets' encodings (EncodingOn defs).
+  std::vector<unsigned> EncFieldBase;
+  for (const FormModel &E : M.Encodings) {
+    OS << "  // " << E.Name << "\n";
+    EncFieldBase.push_back(OpSegs.size());
+    for (const OperandModel &O : E.Ops) {
+      OS << "  ";
+      emitSegs(OS, O.Segs);
+      OS << " // $" << O.Name << "\n";
+      OpSegs.push_back({N, (unsigned)O.Segs.size()});
+      Xors.push_back(O.Type->getValueAsInt("XorMask"));
+      N += O.Segs.size();
+    }
+  }
   OS << "};\n\n// Per operand (same order as OperandInfos), then Pg, PgNeg, "
         "Stall, Yield, WrSB, RdSB, WaitMask, Reuse.\n";
   OS << "const FieldRef OperandFields[] = {\n";
@@ -503,7 +649,30 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     OS << "  {" << OpSegs[I].first << ", " << OpSegs[I].second << ", "
        << Xors[I] << "},\n";
   OS << "};\nconstexpr unsigned FirstSpecialField = "
-     << OpSegs.size() - 8 << ";\n";
+     << FirstSpecial << ";\n";
+  OS << "\n// [target * NUM_OPCODES + form]: fixed mask, fixed value, first "
+        "operand field\n// in OperandFields, whether the form exists on "
+        "the target.\nconst FormEncoding FormEncodings[] = {\n";
+  unsigned OpBase = 0;
+  std::vector<unsigned> FormOpBase;
+  for (const FormModel &F : M.Forms) {
+    FormOpBase.push_back(OpBase);
+    OpBase += F.Ops.size();
+  }
+  for (unsigned T = 0; T < M.Targets.size(); ++T) {
+    OS << "  // " << M.Targets[T].Name << "\n";
+    for (unsigned F = 0; F < M.Forms.size(); ++F) {
+      int E = M.EncodingFor[T][F];
+      const FormModel &Fm = E >= 0 ? M.Encodings[E] : M.Forms[F];
+      OS << "  {{0x" << utohexstr(Fm.Mask[0]) << "ull, 0x"
+         << utohexstr(Fm.Mask[1]) << "ull}, {0x" << utohexstr(Fm.Value[0])
+         << "ull, 0x" << utohexstr(Fm.Value[1]) << "ull}, "
+         << (E >= 0 ? EncFieldBase[E] : FormOpBase[F]) << ", "
+         << (M.availableOn(F, T) ? "true" : "false") << "}, // "
+         << M.Forms[F].Name << (E >= 0 ? " as " + Fm.Name : "") << "\n";
+    }
+  }
+  OS << "};\n";
   OS << "#undef GET_SM86_ENCODER\n#endif\n\n";
 
   // The guard and control fields again, as compile-time constants, so that
@@ -529,17 +698,24 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
 void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
   emitSourceFileHeader("sm_86 decoder: dispatch on the 12-bit opcode", OS);
+  OS << "#ifdef GET_SM86_DECODER\n";
+  // One set of tables per target (target 0 unsuffixed, others _<ENUM>),
+  // over the forms that exist on the target, as it encodes them.
+  for (unsigned T = 0; T < M.Targets.size(); ++T) {
+  const std::vector<FormModel> TForms = M.formsFor(T);
+  const std::string Sfx = T ? "_" + M.Targets[T].Enum : "";
+  OS << "// " << M.Targets[T].Name << "\n";
   std::map<unsigned, std::vector<unsigned>> ByOpc;
-  for (unsigned I = 0; I < M.Forms.size(); ++I)
-    ByOpc[M.Forms[I].Value[0] & 0xfff].push_back(I);
+  for (unsigned I = 0; I < TForms.size(); ++I)
+    if (M.availableOn(I, T))
+      ByOpc[TForms[I].Value[0] & 0xfff].push_back(I);
   auto Bit = [](const uint64_t *W, unsigned B) {
     return (W[B / 64] >> (B % 64)) & 1;
   };
   // Second level: within an opcode, up to 6 key bits that every form of
   // the opcode fixes and that tell forms apart; each key value lists the
   // forms whose fixed bits agree with it, most specific first.
-  OS << "#ifdef GET_SM86_DECODER\n";
-  OS << "const uint16_t DecodeList[] = {\n";
+  OS << "const uint16_t DecodeList" << Sfx << "[] = {\n";
   std::vector<std::string> BucketRows;
   std::vector<unsigned> SubBegin;
   unsigned N = 0;
@@ -550,8 +726,8 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
     for (unsigned B = 12; B < 105 && Keys.size() < 6 && Fs.size() > 4; ++B) {
       bool AllFixed = true, Differ = false;
       for (unsigned F : Fs) {
-        AllFixed &= Bit(M.Forms[F].Mask, B) != 0;
-        Differ |= Bit(M.Forms[F].Value, B) != Bit(M.Forms[Fs[0]].Value, B);
+        AllFixed &= Bit(TForms[F].Mask, B) != 0;
+        Differ |= Bit(TForms[F].Value, B) != Bit(TForms[Fs[0]].Value, B);
       }
       if (AllFixed && Differ)
         Keys.push_back(B);
@@ -563,12 +739,12 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
       for (unsigned F : Fs) {
         bool Match = true;
         for (unsigned J = 0; J < Keys.size(); ++J)
-          Match &= Bit(M.Forms[F].Value, Keys[J]) == ((K >> J) & 1);
+          Match &= Bit(TForms[F].Value, Keys[J]) == ((K >> J) & 1);
         if (Match)
           L.push_back(F);
       }
       std::stable_sort(L.begin(), L.end(), [&](unsigned A, unsigned B) {
-        return M.Forms[A].specificity() > M.Forms[B].specificity();
+        return TForms[A].specificity() > TForms[B].specificity();
       });
       SubBegin.push_back(N);
       if (!L.empty()) {
@@ -591,21 +767,29 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
   if (N == 0)
     OS << "  0\n";
   OS << "};\n// Start of each (opcode, key) candidate list in DecodeList.\n"
-        "const uint16_t DecodeSubBegin[] = {";
+        "const uint16_t DecodeSubBegin" << Sfx << "[] = {";
   for (unsigned I = 0; I < SubBegin.size(); ++I)
     OS << (I % 16 ? " " : "\n  ") << SubBegin[I] << ",";
   OS << "\n};\n// Per used opcode: first key slot, number of key bits, "
-        "key bits.\nconst DecodeBucket DecodeBuckets[] = {\n  {0, 0, {0,0,0,0,0,0}},"
+        "key bits.\nconst DecodeBucket DecodeBuckets" << Sfx << "[] = {\n  {0, 0, {0,0,0,0,0,0}},"
         " // unused opcodes\n";
   for (auto &R : BucketRows)
     OS << R << "\n";
   OS << "};\n// Bucket of each 12-bit opcode (0: no form).\n"
-        "const uint8_t DecodeBucketOf[4096] = {";
+        "const uint8_t DecodeBucketOf" << Sfx << "[4096] = {";
   for (unsigned I = 0; I < 4096; ++I)
     OS << (I % 32 ? " " : "\n  ") << BucketOf[I] << ",";
-  OS << "\n};\n#undef GET_SM86_DECODER\n#endif\n";
+  OS << "\n};\n";
   if (BucketRows.size() > 255)
     PrintFatalError("more than 255 opcodes: widen DecodeBucketOf");
+  }
+  OS << "// Per target.\nconst DecodeTables DecodeTablesOf[] = {\n";
+  for (unsigned T = 0; T < M.Targets.size(); ++T) {
+    std::string Sfx = T ? "_" + M.Targets[T].Enum : "";
+    OS << "  {DecodeList" << Sfx << ", DecodeSubBegin" << Sfx
+       << ", DecodeBuckets" << Sfx << ", DecodeBucketOf" << Sfx << "},\n";
+  }
+  OS << "};\n#undef GET_SM86_DECODER\n#endif\n";
 }
 
 void emitAsmPrinter(RecordKeeper &RK, raw_ostream &OS) {
@@ -696,6 +880,30 @@ void printForms(RecordKeeper &RK, raw_ostream &OS) {
         OS << " reuse" << O.ReuseSlot;
       PrintSegs(O.Segs);
       OS << "\n";
+    }
+    unsigned FI = &F - M.Forms.data();
+    if (M.TargetMask[FI] != (1u << M.Targets.size()) - 1) {
+      OS << "  only on";
+      for (unsigned T = 0; T < M.Targets.size(); ++T)
+        if (M.availableOn(FI, T))
+          OS << " " << M.Targets[T].Name;
+      OS << "\n";
+    }
+    for (unsigned T = 0; T < M.Targets.size(); ++T) {
+      int E = M.EncodingFor[T][FI];
+      if (E < 0)
+        continue;
+      const FormModel &Enc = M.Encodings[E];
+      OS << "  on " << M.Targets[T].Name << " as " << Enc.Name << " mask 0x"
+         << format_hex_no_prefix(Enc.Mask[1], 16)
+         << format_hex_no_prefix(Enc.Mask[0], 16) << " value 0x"
+         << format_hex_no_prefix(Enc.Value[1], 16)
+         << format_hex_no_prefix(Enc.Value[0], 16) << "\n";
+      for (const OperandModel &O : Enc.Ops) {
+        OS << "    " << O.Name;
+        PrintSegs(O.Segs);
+        OS << "\n";
+      }
     }
   }
 }

@@ -57,9 +57,12 @@ struct TargetInfo {
   /// The FDE's first advance: the bytes of the stack-pointer set-up
   /// (E: 0x10 on sm_80/86, none on sm_90).
   uint32_t FramePrologueBytes;
-  /// buildCubin supports this target (sm_90's extra sections are another
-  /// issue's: SASS_FACTS 3.3).
+  /// buildCubin supports this target (sm_90: ModuleSM90.cpp).
   bool CanBuild;
+  /// Shared memory the system reserves at the start of a CTA's window:
+  /// .nv.shared.K is this much larger than the kernel's own static bytes
+  /// (SASS_FACTS 3.3: 1 KiB on sm_90, none before).
+  uint32_t ReservedSharedBytes;
 };
 
 /// The TargetInfo of sm_\p SM, or null when unknown.
@@ -89,7 +92,8 @@ struct Kernel {
   unsigned RegCount = 0;
   unsigned NumBarriers = 0;      ///< NUM_BARRIERS, omitted when 0
   unsigned MaxRegCount = 0xff;   ///< MAXREG_COUNT (.maxnreg or 0xff)
-  uint64_t SharedBytes = 0;      ///< static shared memory
+  uint64_t SharedBytes = 0;      ///< static shared memory (without the
+                                 ///< target's reserved bytes)
   uint64_t SharedAlign = 16;     ///< .nv.shared.K alignment
   bool HasSharedSection = false; ///< forced on when SharedBytes > 0
   std::vector<uint32_t> ExitOffsets;
@@ -163,6 +167,17 @@ public:
 /// bits 32..81 relative to the next instruction; sm_80/86 only).  The ISA
 /// layer may supply its own.
 const InstrClassifier &getOpcodeClassifier();
+
+/// The classifier for sm_90 code, whose BRA splits its offset (low 8 bits
+/// of the word offset in bits 16..23, the rest in 34..81; SASS_FACTS 1.4).
+const InstrClassifier &getSM90OpcodeClassifier();
+/// The default classifier of target sm_\p SM.
+inline const InstrClassifier &getOpcodeClassifier(unsigned SM) {
+  return SM >= 90 ? getSM90OpcodeClassifier() : getOpcodeClassifier();
+}
+
+/// buildCubin's sm_90 layout (ModuleSM90.cpp); one kernel.
+llvm::Expected<CubinFile> buildCubinSM90(const Module &M);
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);

@@ -74,6 +74,11 @@ struct KernelImage {
   uint64_t StaticSharedBytes = 0;
   unsigned RegCount = 0;
   unsigned SM = 86;
+  /// sm_90: the default memory descriptor sits at c[0x0][0x208] (0x118 on
+  /// sm_86) and the first 1 KiB of the shared window is reserved, the
+  /// kernel's static and dynamic bytes following it (SASS_FACTS 3.3, 3.7).
+  uint32_t DescriptorOffset = 0x118;
+  uint32_t ReservedSharedBytes = 0;
 };
 
 /// Reads kernel \p Name (or the only kernel, when \p Name is empty) from the

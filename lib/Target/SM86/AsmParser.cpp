@@ -611,7 +611,7 @@ private:
 } // namespace
 
 Expected<Instruction> parse(StringRef Text, uint64_t Addr,
-                            const SourceMgr &SM) {
+                            const SourceMgr &SM, Target T) {
   Instruction I;
   const char *S = Text.begin(), *SE = Text.end();
   while (S < SE && isSpace(*S))
@@ -666,8 +666,11 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
   Matcher M(I, Addr);
-  bool GuardKindMismatch = false;
+  bool GuardKindMismatch = false, AnyOnTarget = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
+    if (!formEncoding(MatchList[K], T).Available)
+      continue;
+    AnyOnTarget = true;
     if (GuardPos && InstrInfos[MatchList[K]].UniformGuard != UGuard) {
       GuardKindMismatch = true;
       continue;
@@ -675,6 +678,9 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
     if (M.matchForm(MatchList[K], S, SE))
       return I;
   }
+  if (!AnyOnTarget)
+    return Err(S, "instruction '" + Mn + "' does not exist on " +
+                      getTargetName(T));
   if (GuardKindMismatch && !M.FailPos && !M.HardPos)
     return Err(GuardPos, UGuard ? "this instruction takes a predicate guard "
                                   "(@Px), not a uniform one"

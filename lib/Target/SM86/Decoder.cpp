@@ -21,18 +21,22 @@ namespace tp {
 namespace sm86 {
 using namespace detail;
 
-static bool tryForm(unsigned F, const Word128 &W, Instruction &Out) {
+static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
+                    Target T) {
   const InstrInfo &II = InstrInfos[F];
-  if ((W.Lo & II.FixedMask.Lo) != II.FixedValue.Lo ||
-      (W.Hi & II.FixedMask.Hi) != II.FixedValue.Hi)
+  const FormEncoding &FE = formEncoding(F, T);
+  if ((W.Lo & FE.Mask.Lo) != FE.Value.Lo || (W.Hi & FE.Mask.Hi) != FE.Value.Hi)
     return false;
-  unsigned Base = unsigned(II.Operands - OperandInfos);
+  unsigned Base = FE.FieldBase;
   for (unsigned K = 0; K < II.NumOperands; ++K) {
     const OperandInfo &OI = II.Operands[K];
-    uint64_t V = extractField(W, OperandFields[Base + K]);
+    const FieldRef &FR = OperandFields[Base + K];
+    uint64_t V = extractField(W, FR);
     int64_t S = int64_t(V);
-    if (OI.Signed && OI.Bits < 64 && ((V >> (OI.Bits - 1)) & 1))
-      S = int64_t(V | (~uint64_t(0) << OI.Bits));
+    unsigned Bits = FE.FieldBase == operandBase(Opcode(F)) ? OI.Bits
+                                                            : fieldBits(FR);
+    if (OI.Signed && Bits < 64 && ((V >> (Bits - 1)) & 1))
+      S = int64_t(V | (~uint64_t(0) << Bits));
     if ((OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) &&
         !hasSpelling(OI, S))
       return false;
@@ -42,19 +46,19 @@ static bool tryForm(unsigned F, const Word128 &W, Instruction &Out) {
   return true;
 }
 
-bool decode(Word128 W, Instruction &Out) {
+bool decode(Word128 W, Instruction &Out, Target T) {
+  const DecodeTables &D = DecodeTablesOf[unsigned(T)];
   unsigned Opc = unsigned(W.Lo & 0xfff);
-  unsigned B = DecodeBucketOf[Opc];
+  unsigned B = D.BucketOf[Opc];
   if (!B)
     return false;
-  const DecodeBucket &Bk = DecodeBuckets[B];
+  const DecodeBucket &Bk = D.Buckets[B];
   unsigned Key = 0;
   for (unsigned J = 0; J < Bk.NumKeyBits; ++J)
     Key |= unsigned(W.getBit(Bk.KeyBits[J])) << J;
   unsigned Slot = Bk.SubBase + Key;
-  for (unsigned I = DecodeSubBegin[Slot], E = DecodeSubBegin[Slot + 1]; I != E;
-       ++I) {
-    if (!tryForm(DecodeList[I], W, Out))
+  for (unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1]; I != E; ++I) {
+    if (!tryForm(D.List[I], W, Out, T))
       continue;
     Out.Guard = uint8_t(extractSpecial(W, SF_Guard));
     Out.GuardNeg = extractSpecial(W, SF_GuardNeg) != 0;
@@ -64,13 +68,14 @@ bool decode(Word128 W, Instruction &Out) {
   return false;
 }
 
-Expected<Instruction> decodeOrError(Word128 W, uint64_t Addr) {
+Expected<Instruction> decodeOrError(Word128 W, uint64_t Addr, Target T) {
   Instruction I;
-  if (decode(W, I))
+  if (decode(W, I, T))
     return I;
   std::string S;
   raw_string_ostream OS(S);
-  OS << "unknown instruction at address 0x" << format_hex_no_prefix(Addr, 4)
+  OS << "unknown " << (T == Target::SM86 ? "" : getTargetName(T).str() + " ")
+     << "instruction at address 0x" << format_hex_no_prefix(Addr, 4)
      << ": 0x" << format_hex_no_prefix(W.Hi, 16)
      << format_hex_no_prefix(W.Lo, 16);
   return makeError(OS.str());

@@ -16,10 +16,11 @@ namespace tp {
 namespace sm86 {
 using namespace detail;
 
-Word128 encode(const Instruction &I) {
+Word128 encode(const Instruction &I, Target T) {
   const InstrInfo &II = InstrInfos[I.Op];
-  Word128 W = II.FixedValue;
-  unsigned Base = operandBase(I.Op);
+  const FormEncoding &FE = formEncoding(I.Op, T);
+  Word128 W = FE.Value;
+  unsigned Base = FE.FieldBase;
   for (unsigned K = 0; K < II.NumOperands; ++K)
     insertField(W, OperandFields[Base + K], uint64_t(I.Ops[K]));
   insertField(W, specialField(SF_Guard), I.Guard);
@@ -39,9 +40,8 @@ void setControl(Word128 &W, const Control &C) {
   insertField(W, specialField(SF_Reuse), C.Reuse);
 }
 
-/// Whether \p V fits operand \p OI's field.
-bool operandFits(const OperandInfo &OI, int64_t V) {
-  unsigned N = OI.Bits;
+/// Whether \p V fits operand \p OI's field of \p N bits.
+bool operandFits(const OperandInfo &OI, int64_t V, unsigned N) {
   if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg)
     return modifierName(OI, V) != nullptr;
   if (N >= 64)
@@ -51,15 +51,27 @@ bool operandFits(const OperandInfo &OI, int64_t V) {
   return V >= 0 && V < (int64_t(1) << N);
 }
 
-Error verify(const Instruction &I) {
+/// ... of its default-target field (the parser's range check; a target's
+/// own encoding may be wider, e.g. sm_90's BRA, never narrower).
+bool operandFits(const OperandInfo &OI, int64_t V) {
+  return operandFits(OI, V, OI.Bits);
+}
+
+Error verify(const Instruction &I, Target T) {
   if (unsigned(I.Op) >= NUM_OPCODES)
     return makeError("invalid opcode " + Twine(unsigned(I.Op)));
   const InstrInfo &II = InstrInfos[I.Op];
-  for (unsigned K = 0; K < II.NumOperands; ++K)
-    if (!operandFits(II.Operands[K], I.Ops[K]))
+  const FormEncoding &FE = formEncoding(I.Op, T);
+  if (!FE.Available)
+    return makeError(Twine(II.Name) + " does not exist on " +
+                     getTargetName(T));
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    unsigned Bits = fieldBits(OperandFields[FE.FieldBase + K]);
+    if (!operandFits(II.Operands[K], I.Ops[K], Bits))
       return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
                        " value " + Twine(I.Ops[K]) + " does not fit its " +
-                       Twine(unsigned(II.Operands[K].Bits)) + "-bit field");
+                       Twine(Bits) + "-bit field");
+  }
   if (I.Guard > 7)
     return makeError("guard predicate " + Twine(unsigned(I.Guard)) +
                      " out of range");

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "SM86Tables.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstring>
 
 namespace tp {
@@ -41,6 +43,28 @@ const char *modifierName(const OperandInfo &OI, int64_t V) {
 using namespace detail;
 
 unsigned getNumOpcodes() { return NUM_OPCODES; }
+
+bool lookupTarget(llvm::StringRef CPU, Target &T) {
+  for (unsigned I = 0; I < NumTargets; ++I) {
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    llvm::StringRef(TargetDescs[I].CPUs).split(Names, ',');
+    if (llvm::is_contained(Names, CPU)) {
+      T = Target(I);
+      return true;
+    }
+  }
+  return false;
+}
+
+llvm::StringRef getTargetName(Target T) {
+  return TargetDescs[unsigned(T)].Name;
+}
+
+unsigned getTargetSM(Target T) { return TargetDescs[unsigned(T)].SM; }
+
+bool isAvailable(uint16_t Op, Target T) {
+  return Op < NUM_OPCODES && ((FormTargets[Op] >> unsigned(T)) & 1);
+}
 
 const InstrInfo &getInstrInfo(Opcode Op) { return InstrInfos[Op]; }
 

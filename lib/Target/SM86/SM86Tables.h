@@ -58,6 +58,28 @@ struct DecodeBucket {
   uint8_t NumKeyBits;
   uint8_t KeyBits[6];
 };
+/// A form as one target encodes it (td/Targets.td: EncodingOn, OnlyOn).
+struct FormEncoding {
+  Word128 Mask, Value;  ///< fixed bits
+  uint16_t FieldBase;   ///< operand 0's field in OperandFields
+  bool Available;       ///< the form exists on the target
+};
+struct TargetDesc {
+  const char *Name;
+  unsigned SM;
+  const char *CPUs;     ///< -mcpu spellings, comma-separated
+};
+extern const FormEncoding FormEncodings[];
+extern const TargetDesc TargetDescs[];
+extern const uint8_t FormTargets[];
+/// The decoder tables of one target.
+struct DecodeTables {
+  const uint16_t *List;
+  const uint16_t *SubBegin;
+  const DecodeBucket *Buckets;
+  const uint8_t *BucketOf;
+};
+extern const DecodeTables DecodeTablesOf[];
 extern const uint16_t DecodeList[];
 extern const uint16_t DecodeSubBegin[];
 extern const DecodeBucket DecodeBuckets[];
@@ -83,9 +105,24 @@ enum SpecialField : unsigned {
 extern const FieldRef *const SpecialFields;
 inline const FieldRef &specialField(SpecialField F) { return SpecialFields[F]; }
 
+/// Form \p Op as target \p T encodes it.
+inline const FormEncoding &formEncoding(unsigned Op, Target T) {
+  return FormEncodings[unsigned(T) * NUM_OPCODES + Op];
+}
+
+/// Width of a field in bits (the sum of its segments).
+inline unsigned fieldBits(const FieldRef &F);
+
 /// Index of operand 0 of \p Op in OperandInfos / OperandFields.
 inline unsigned operandBase(Opcode Op) {
   return unsigned(InstrInfos[Op].Operands - OperandInfos);
+}
+
+inline unsigned fieldBits(const FieldRef &F) {
+  unsigned N = 0;
+  for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I)
+    N += Segs[I].Width;
+  return N;
 }
 
 inline uint64_t extractSeg(const Word128 &W, const FieldSeg &S) {

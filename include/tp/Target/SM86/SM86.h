@@ -60,6 +60,26 @@ enum Opcode : uint16_t {
 #include "tp/Target/SM86/SM86GenInstrInfo.inc"
 };
 
+/// The targets sharing this instruction set (td/Targets.td, generated):
+/// SM86 (also sm_80) and SM90.  Every encode/decode/parse entry point takes
+/// one, defaulting to SM86; a form's operands are the same on every target,
+/// only its bits (e.g. BRA's offset on sm_90) or its existence (VIADD is
+/// sm_90 only) differ.
+enum class Target : uint8_t {
+#define GET_SM86_TARGET_ENUM
+#include "tp/Target/SM86/SM86GenInstrInfo.inc"
+};
+
+/// The target an -mcpu value names ("sm_80", "sm_86", "sm_90"); false if
+/// none.
+bool lookupTarget(llvm::StringRef CPU, Target &T);
+/// "sm_86", "sm_90".
+llvm::StringRef getTargetName(Target T);
+/// 86, 90.
+unsigned getTargetSM(Target T);
+/// Whether form \p Op exists on \p T.
+bool isAvailable(uint16_t Op, Target T);
+
 /// A 128-bit instruction word: two little-endian u64, low half first.
 struct Word128 {
   uint64_t Lo = 0;
@@ -176,17 +196,18 @@ llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
 
 /// Encodes \p I (with its control fields).  Every operand value must fit its
 /// field: use verify() first for untrusted values (the parser does).
-Word128 encode(const Instruction &I);
-/// Checks that every operand value and control field of \p I fits; the
-/// error says which one does not.
-llvm::Error verify(const Instruction &I);
+Word128 encode(const Instruction &I, Target T = Target::SM86);
+/// Checks that every operand value and control field of \p I fits (and
+/// that the form exists on \p T); the error says which one does not.
+llvm::Error verify(const Instruction &I, Target T = Target::SM86);
 
 /// Decodes \p W into \p Out.  Returns false (and leaves \p Out unspecified)
 /// for a word that matches no form exactly: never a wrong instruction.
 /// Bit 101 is ignored (see SASS_FACTS.md: a display hack, ptxas writes 0).
-bool decode(Word128 W, Instruction &Out);
+bool decode(Word128 W, Instruction &Out, Target T = Target::SM86);
 /// decode() that returns an error naming \p Addr and the raw word.
-llvm::Expected<Instruction> decodeOrError(Word128 W, uint64_t Addr);
+llvm::Expected<Instruction> decodeOrError(Word128 W, uint64_t Addr,
+                                          Target T = Target::SM86);
 
 /// Control fields of a word / written into a word.
 Control getControl(Word128 W);
@@ -223,8 +244,10 @@ llvm::Expected<Control> parseControl(llvm::StringRef Text,
 /// line and caret).  Older syntaxes are accepted (`[R2.64+UR4]` for the
 /// descriptor form of LDG/STG/LDGSTS).  Values are range-checked: R256, a
 /// 33-bit immediate etc. are errors.  \p Addr resolves branch targets.
+/// Only forms that exist on \p T match.
 llvm::Expected<Instruction> parse(llvm::StringRef Text, uint64_t Addr,
-                                  const llvm::SourceMgr &SM);
+                                  const llvm::SourceMgr &SM,
+                                  Target T = Target::SM86);
 
 } // namespace sm86
 } // namespace tp

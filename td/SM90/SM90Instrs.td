@@ -1,0 +1,58 @@
+//===- SM90Instrs.td - Where sm_90 (Hopper) differs ---------*- tablegen -*-===//
+//
+// Everything else is shared with sm_86: the ptxas round trip
+// (test/MC/SM90/ptxas-roundtrip.test) decodes every word ptxas 13 writes
+// for our sm_90 kernels with these tables and re-encodes it bit for bit.
+// Evidence (E = our decoding of `ptxas -arch=sm_90` output, CUDA 13.0):
+//
+// * BRA: the signed word offset is split, low 8 bits in [16:23], the
+//   rest (offset >> 8) in [34:81] (E: self-loop lo 0xfffffffc00fc7947 =
+//   -4 words; forward 0x0000000000988947 = +0x98 words; SASS_FACTS 1.4).
+//   BSSY keeps sm_86's [34:81] (E: div.ptx in the round-trip test).  The
+//   conditional (BRA_P) and .DIV/.CONV forms were not seen; they share the
+//   opcode and the offset field, so they are given the same split.
+// * VIADD 0x036 (forms 4 imm and 6 UR seen): Rd [16:23], Ra [24:31], the
+//   second source in the B slot; [64:71] and the modifier bits are 0 in
+//   every word (E).  Not on sm_86 (absent from every TSV row).
+// * SR_CgaCtaId (SR 0x88) for S2R/S2UR: in SpecialRegInstrs.td's table.
+//
+//===----------------------------------------------------------------------===//
+
+foreach P = [0, 1] in
+  def BRA # !if(P, "_P", "") # _SM90 :
+    CtlInst<0x947, "BRA${mode} " # !if(P, "${Ppn}$Pp, ", "") # "$tgt",
+            (outs), !con((ins BraMode:$mode),
+                         !if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)),
+                         (ins BrTarget:$tgt)), P>,
+    EncodingOn<"BRA" # !if(P, "_P", ""), [TargetSM90]> {
+    bits<2> mode;
+    bits<56> tgt;
+    let Inst{33-32} = mode;
+    let Inst{23-16} = tgt{7-0};
+    let Inst{81-34} = tgt{55-8};
+  }
+def BRA_DIV_SM90 : CtlInst<0x947, "BRA${mode} ${urn}$Ur, $tgt", (outs),
+                           (ins BraDiv:$mode, NotMod:$urn, UGPR:$Ur,
+                                BrTarget:$tgt), 0>,
+                   EncodingOn<"BRA_DIV", [TargetSM90]> {
+  bits<2> mode;
+  bit urn;
+  bits<6> Ur;
+  bits<56> tgt;
+  let Inst{23-16} = tgt{7-0};
+  let Inst{29-24} = Ur;
+  let Inst{30} = urn;
+  let Inst{33-32} = mode;
+  let Inst{81-34} = tgt{55-8};
+  let Inst{91} = 1;
+}
+
+// VIADD Rd, Ra, imm32 | UR: 32-bit add (ptxas 13 uses it for simple adds
+// on sm_90).  ALU3 forms 4 and 6 with no C operand ([64:71] = 0).
+foreach F = [FormIR, FormUR] in
+  def VIADD_ # F.Sfx :
+    ALU3<0x036, F.Form, "VIADD $Rd, $Ra, " # SrcOp<F.BK, "Rb", UImm, NegMod, "">.Text,
+         (outs GPR:$Rd), !con((ins GPR:$Ra), SrcOp<F.BK, "Rb", UImm, NegMod, "">.Ins),
+         CoupledFMA>, OnlyOn<[TargetSM90]> {
+    let ReuseOperands = ["Ra", "", "", ""];
+  }
