@@ -56,6 +56,9 @@ std::string replaceWord(StringRef S, StringRef From, StringRef To) {
 
 class SM86Codec : public object::InstructionCodec {
 public:
+  /// The target whose encodings the words use (sm_90: td/Targets.td).
+  explicit SM86Codec(sm86::Target T = sm86::Target::SM86) : Tgt(T) {}
+  sm86::Target Tgt;
   Expected<std::string>
   decode(ArrayRef<uint8_t> Word, uint64_t Pc,
          const std::map<uint64_t, std::string> &Labels) const override {
@@ -67,7 +70,7 @@ public:
     W.Lo = support::endian::read64le(Word.data());
     W.Hi = support::endian::read64le(Word.data() + 8);
     sm86::Instruction I;
-    if (!sm86::decode(W, I))
+    if (!sm86::decode(W, I, Tgt))
       return Raw;
     std::string Text;
     raw_string_ostream OS(Text);
@@ -131,7 +134,7 @@ public:
         C = C.substr(0, RB).rtrim();
       }
     }
-    Expected<sm86::Instruction> IOr = sm86::parse(C, Pc, SM);
+    Expected<sm86::Instruction> IOr = sm86::parse(C, Pc, SM, Tgt);
     if (!IOr) {
       // The .sass parser reports at the instruction's line: keep only the
       // message of the ISA parser's located error.
@@ -149,20 +152,29 @@ public:
       IOr->Ctrl = Ctl;
       IOr->Ctrl.Reuse = Reuse;
     }
-    if (Error E = sm86::verify(*IOr))
+    if (Error E = sm86::verify(*IOr, Tgt))
       return E;
-    sm86::Word128 W = sm86::encode(*IOr);
+    sm86::Word128 W = sm86::encode(*IOr, Tgt);
     support::endian::write64le(Word.data(), W.Lo);
     support::endian::write64le(Word.data() + 8, W.Hi);
     return Error::success();
   }
 };
 
-object::SassOptions sassOptions() {
-  static SM86Codec Codec;
+object::SassOptions sassOptions(unsigned SM = 86) {
+  static SM86Codec Codec86(sm86::Target::SM86), Codec90(sm86::Target::SM90);
   object::SassOptions O;
-  O.Codec = &Codec;
+  O.Codec = SM == 90 ? &Codec90 : &Codec86;
+  O.Classifier = &object::getOpcodeClassifier(SM);
   return O;
+}
+
+/// The SM of an ELF cubin's e_flags (bits 8..15, SASS_FACTS 3.1), 86 if
+/// the bytes are no ELF header.
+unsigned cubinSM(ArrayRef<uint8_t> Bytes) {
+  if (Bytes.size() < 0x34 || Bytes[0] != 0x7f || Bytes[1] != 'E')
+    return 86;
+  return Bytes[0x31];
 }
 
 } // namespace
@@ -178,7 +190,8 @@ int tp::mc::runDisassembleCubin(const Options &Opts) {
       reinterpret_cast<const uint8_t *>((*BufOr)->getBufferStart()),
       (*BufOr)->getBufferSize());
   Error E = writeOutput(Opts.Output, /*Binary=*/false, [&](raw_ostream &OS) {
-    return object::disassembleCubin(Bytes, OS, sassOptions());
+    // sm_90 words (BRA's split offset, VIADD) need sm_90's tables.
+    return object::disassembleCubin(Bytes, OS, sassOptions(cubinSM(Bytes)));
   });
   if (E) {
     reportError(makeError(Opts.Input + ": " + toString(std::move(E))),
@@ -195,10 +208,29 @@ int tp::mc::runAssembleCubin(const Options &Opts) {
                 "tp-mc");
     return 1;
   }
+  // The words of an `.target sm_90` file use sm_90's encodings.
+  unsigned TargetSM = 86;
+  {
+    StringRef Text = (*BufOr)->getBuffer();
+    size_t P = Text.find("\n.target sm_");
+    if (Text.startswith(".target sm_"))
+      P = 0;
+    else if (P != StringRef::npos)
+      ++P;
+    if (P != StringRef::npos)
+      Text.substr(P + 11).take_while(isDigit).getAsInteger(10, TargetSM);
+    // The raw form: `.elf_header ... flags=0x6005a04` (SM in bits 8..15).
+    size_t E = Text.find(".elf_header ");
+    size_t F = E == StringRef::npos ? E : Text.find(" flags=0x", E);
+    uint64_t Flags;
+    if (F != StringRef::npos && F < Text.find('\n', E) &&
+        !Text.substr(F + 9).take_while(isHexDigit).getAsInteger(16, Flags))
+      TargetSM = (Flags >> 8) & 0xff;
+  }
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
   Expected<std::vector<uint8_t>> Out =
-      object::assembleCubin(SM, ID, sassOptions());
+      object::assembleCubin(SM, ID, sassOptions(TargetSM));
   if (!Out)
     return reportError(Out.takeError(), "tp-mc") ? 1 : 0;
   Error E = writeOutput(Opts.Output, /*Binary=*/true, [&](raw_ostream &OS) {
