@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Object/Module.h"
+#include "CubinBuild.h"
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
@@ -44,7 +45,7 @@ namespace tp {
 namespace object {
 
 namespace {
-std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
+using namespace detail;
 
 const TargetInfo Targets[] = {
     // SM ParamBase RegsInInfo SW2861232 Attr5F Prologue CanBuild Reserved
@@ -54,113 +55,11 @@ const TargetInfo Targets[] = {
     {90, 0x210, false, false, 0x101, 0, true, 0x400},
 };
 
-template <typename T> void put(std::vector<uint8_t> &V, T X) {
-  uint8_t B[sizeof(T)];
-  endian::write<T, little, unaligned>(B, X);
-  V.insert(V.end(), B, B + sizeof(T));
-}
-
-// .nv.callgraph of a call-free module: the pairs (0,-1) .. (0,-4) (E).
-const uint8_t CallgraphBytes[32] = {
-    0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff,
-    0, 0, 0, 0, 0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xfc, 0xff, 0xff, 0xff};
 // .nv.rel.action: fixed 16 bytes (E; the same in tinygrad's builder).
 const uint8_t RelActionBytes[16] = {0x73, 0, 0, 0,    0,    0, 0,    0,
                                     0,    0, 0, 0x11, 0x25, 0, 0x05, 0x36};
-// The CIE ptxas 13 writes for every kernel (E): 64-bit DWARF, version 3,
-// code alignment 4, data alignment -4, return register 0xffffffff;
-// DW_CFA_def_cfa r(0x5000001) 0, DW_CFA_same_value r(0x50000ff),
-// DW_CFA_same_value r(0x5000001), 3 x DW_CFA_nop.
-const uint8_t CieBytes[48] = {
-    0xff, 0xff, 0xff, 0xff, 0x24, 0,    0,    0,    0,    0,    0,    0,
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c,
-    0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08,
-    0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00};
-// DW_CFA_def_cfa r(0x5000001) 0 as ptxas encodes it.
-const uint8_t DefCfa[6] = {0x0c, 0x81, 0x80, 0x80, 0x28, 0x00};
-constexpr uint8_t DW_CFA_advance_loc4 = 0x04;
 constexpr uint8_t DW_CFA_def_cfa = 0x0c;
-constexpr uint32_t CodeAlign = 4;
 
-constexpr uint32_t NoteTypeCuInfo = 1000;       // .note.nv.cuinfo (E)
-constexpr uint32_t NoteTypeTkInfo = 2000;       // .note.nv.tkinfo (E)
-constexpr uint64_t SHF_NOTE_TKINFO = 0x2000000; // E
-constexpr uint64_t SHF_NOTE_CUINFO = 0x1000000; // E
-const char NoteOwner[] = "NVIDIA Corp";
-
-std::vector<uint8_t> makeNote(uint32_t Type, ArrayRef<uint8_t> Desc) {
-  std::vector<uint8_t> N;
-  put<uint32_t>(N, sizeof(NoteOwner));
-  put<uint32_t>(N, Desc.size());
-  put<uint32_t>(N, Type);
-  N.insert(N.end(), NoteOwner, NoteOwner + sizeof(NoteOwner));
-  N.insert(N.end(), Desc.begin(), Desc.end());
-  return N;
-}
-
-/// tkinfo desc: u32 format, then the offsets of the object name, tool,
-/// version, build id and options in the string blob that follows, the
-/// blob padded to 4 bytes (E: 2, 0, 1, 7, 0x36, 0x60 for ptxas 13).
-std::vector<uint8_t> makeTkInfoDesc(const ToolNote &T) {
-  std::vector<uint8_t> Blob;
-  std::vector<uint32_t> Offs;
-  for (const std::string *S :
-       {&T.ObjectName, &T.Tool, &T.Version, &T.BuildId, &T.Options}) {
-    Offs.push_back(Blob.size());
-    Blob.insert(Blob.end(), S->begin(), S->end());
-    Blob.push_back(0);
-  }
-  Blob.resize(alignTo(Blob.size(), 4), 0);
-  std::vector<uint8_t> D;
-  put<uint32_t>(D, T.Format);
-  for (uint32_t O : Offs)
-    put<uint32_t>(D, O);
-  D.insert(D.end(), Blob.begin(), Blob.end());
-  return D;
-}
-
-/// cuinfo desc: u16 2, u16 SM, u16 CUDA API version, u16 0 (E).
-std::vector<uint8_t> makeCuInfoDesc(unsigned SM, uint32_t Api) {
-  std::vector<uint8_t> D;
-  put<uint16_t>(D, 2);
-  put<uint16_t>(D, SM);
-  put<uint16_t>(D, Api);
-  put<uint16_t>(D, 0);
-  return D;
-}
-
-/// A string table built in insertion order, without suffix sharing.
-struct StrTab {
-  std::vector<uint8_t> Bytes{0};
-  std::map<std::string, uint32_t> Index;
-  uint32_t add(const std::string &S) {
-    auto It = Index.find(S);
-    if (It != Index.end())
-      return It->second;
-    uint32_t Off = Bytes.size();
-    Bytes.insert(Bytes.end(), S.begin(), S.end());
-    Bytes.push_back(0);
-    Index[S] = Off;
-    return Off;
-  }
-  uint32_t at(const std::string &S) const { return Index.at(S); }
-};
-
-Section makeSection(const std::string &Name, uint32_t Type, uint64_t Flags,
-                    uint32_t Link, uint32_t Info, uint64_t Align,
-                    uint64_t EntSize, std::vector<uint8_t> Data = {}) {
-  Section S;
-  S.Name = Name;
-  S.Type = Type;
-  S.Flags = Flags;
-  S.Link = Link;
-  S.Info = Info;
-  S.AddrAlign = Align;
-  S.EntSize = EntSize;
-  S.Data = std::move(Data);
-  S.Size = S.Data.size();
-  return S;
-}
 } // namespace
 
 const TargetInfo *getTargetInfo(unsigned SM) {

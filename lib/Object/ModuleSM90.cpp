@@ -45,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Object/Module.h"
+#include "CubinBuild.h"
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
@@ -60,24 +61,10 @@ namespace tp {
 namespace object {
 
 namespace {
-template <typename T> void put(std::vector<uint8_t> &V, T X) {
-  uint8_t B[sizeof(T)];
-  endian::write<T, little, unaligned>(B, X);
-  V.insert(V.end(), B, B + sizeof(T));
-}
+using namespace detail;
+// The call graph, CIE, DW_CFA_def_cfa and notes are the same bytes as for
+// sm_86 (CubinBuild.h; E: identical in every sm_90 cubin).
 
-std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
-
-// Same bytes as for sm_86 (Module.cpp; E: identical in every sm_90 cubin).
-const uint8_t CallgraphBytes[32] = {
-    0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff,
-    0, 0, 0, 0, 0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xfc, 0xff, 0xff, 0xff};
-const uint8_t CieBytes[48] = {
-    0xff, 0xff, 0xff, 0xff, 0x24, 0,    0,    0,    0,    0,    0,    0,
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c,
-    0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08,
-    0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00};
-const uint8_t DefCfa[6] = {0x0c, 0x81, 0x80, 0x80, 0x28, 0x00};
 // .nv.compat of a plain sm_90 (not sm_90a) kernel: 7 records, the same in
 // every sm_90 cubin (E): 0x09 = 0 (sm_90a would be 1), 0x02 = 1, 0x05 = 5,
 // 0x07 = 0x101, 0x03 = 0, 0x06 = 1, 0x0b = [0, 0].
@@ -87,72 +74,6 @@ const uint8_t CompatBytes[36] = {
     0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 constexpr uint32_t ReservedShared = 0x400; // SASS_FACTS 3.3/3.8
 constexpr unsigned StrtabGap = 21;         // zero bytes, E
-constexpr uint8_t DW_CFA_advance_loc4 = 0x04;
-constexpr uint32_t CodeAlign = 4;
-constexpr uint64_t SHF_NOTE_TKINFO = 0x2000000;
-constexpr uint64_t SHF_NOTE_CUINFO = 0x1000000;
-const char NoteOwner[] = "NVIDIA Corp";
-
-std::vector<uint8_t> makeNote(uint32_t Type, ArrayRef<uint8_t> Desc) {
-  std::vector<uint8_t> N;
-  put<uint32_t>(N, sizeof(NoteOwner));
-  put<uint32_t>(N, Desc.size());
-  put<uint32_t>(N, Type);
-  N.insert(N.end(), NoteOwner, NoteOwner + sizeof(NoteOwner));
-  N.insert(N.end(), Desc.begin(), Desc.end());
-  return N;
-}
-
-struct StrTab {
-  std::vector<uint8_t> Bytes{0};
-  std::map<std::string, uint32_t> Index;
-  uint32_t add(const std::string &S) {
-    auto It = Index.find(S);
-    if (It != Index.end())
-      return It->second;
-    uint32_t Off = Bytes.size();
-    Bytes.insert(Bytes.end(), S.begin(), S.end());
-    Bytes.push_back(0);
-    Index[S] = Off;
-    return Off;
-  }
-  uint32_t at(const std::string &S) const { return Index.at(S); }
-};
-
-Section makeSection(const std::string &Name, uint32_t Type, uint64_t Flags,
-                    uint32_t Link, uint32_t Info, uint64_t Align,
-                    uint64_t EntSize, std::vector<uint8_t> Data = {}) {
-  Section S;
-  S.Name = Name;
-  S.Type = Type;
-  S.Flags = Flags;
-  S.Link = Link;
-  S.Info = Info;
-  S.AddrAlign = Align;
-  S.EntSize = EntSize;
-  S.Data = std::move(Data);
-  S.Size = S.Data.size();
-  return S;
-}
-
-/// tkinfo desc (as Module.cpp's makeTkInfoDesc).
-std::vector<uint8_t> makeTkInfoDesc(const ToolNote &T) {
-  std::vector<uint8_t> Blob;
-  std::vector<uint32_t> Offs;
-  for (const std::string *S :
-       {&T.ObjectName, &T.Tool, &T.Version, &T.BuildId, &T.Options}) {
-    Offs.push_back(Blob.size());
-    Blob.insert(Blob.end(), S->begin(), S->end());
-    Blob.push_back(0);
-  }
-  Blob.resize(alignTo(Blob.size(), 4), 0);
-  std::vector<uint8_t> D;
-  put<uint32_t>(D, T.Format);
-  for (uint32_t O : Offs)
-    put<uint32_t>(D, O);
-  D.insert(D.end(), Blob.begin(), Blob.end());
-  return D;
-}
 
 /// sm_90's BRA: signed word offset, low 8 bits in [16:23], the rest in
 /// [34:81] (SASS_FACTS 1.4; td/SM90/SM90Instrs.td).
@@ -413,7 +334,7 @@ Expected<CubinFile> buildCubinSM90(const Module &M) {
                                    1, 0, Frame));
   F.Sections.push_back(makeSection(
       ".note.nv.tkinfo", ELF::SHT_NOTE, SHF_NOTE_TKINFO, 0, 0, 4, 0,
-      makeNote(2000, makeTkInfoDesc(M.Tool))));
+      makeNote(NoteTypeTkInfo, makeTkInfoDesc(M.Tool))));
   std::vector<uint8_t> CuInfo;
   put<uint16_t>(CuInfo, 2);
   put<uint16_t>(CuInfo, M.SM);
@@ -421,7 +342,7 @@ Expected<CubinFile> buildCubinSM90(const Module &M) {
   put<uint16_t>(CuInfo, 0);
   F.Sections.push_back(makeSection(
       ".note.nv.cuinfo", ELF::SHT_NOTE, SHF_NOTE_CUINFO | SHF_CUDA_INFO_LINK,
-      SecTkInfo, SecCompat, 4, 0, makeNote(1000, CuInfo)));
+      SecTkInfo, SecCompat, 4, 0, makeNote(NoteTypeCuInfo, CuInfo)));
   F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0, SecSym, 0, 4,
                                    0, serializeNvInfo(ModInfo)));
   F.Sections.push_back(makeSection(
