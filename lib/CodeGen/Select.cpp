@@ -68,9 +68,6 @@ unsigned aMatrix(unsigned I) { return 34 + I; }
 unsigned bMatrix(unsigned I) { return 38 + I; }
 unsigned temp(unsigned N) { return AccBase + N; } // tpT
 
-/// The seed's saArgument: kernel parameter \p I's byte in constant bank 0.
-unsigned argument(unsigned I) { return ParamBase + 8 * I; }
-
 std::string R(unsigned N) { return "R" + std::to_string(N); }
 std::string hex(int64_t V) {
   if (V < 0)
@@ -522,8 +519,8 @@ private:
       }
     }
     if (Error Err = F.resolveBranches())
-      return std::move(Err);
-    return std::move(F);
+      return Err;
+    return F;
   }
 
   TargetFacts Facts;

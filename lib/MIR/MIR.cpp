@@ -414,7 +414,7 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
     }
     if (L == "}") {
       if (Error E = Finish())
-        return std::move(E);
+        return E;
       F = nullptr;
       continue;
     }
@@ -465,7 +465,7 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
   }
   if (F)
     return Err(Buf.end(), "expected '}' at the end of sass.func @" + F->Name);
-  return std::move(M);
+  return M;
 }
 
 //===----------------------------------------------------------------------===//

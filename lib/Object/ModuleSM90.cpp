@@ -173,6 +173,8 @@ Expected<CubinFile> buildCubinSM90(const Module &M) {
   const uint32_t SecShared = Shared ? NextSec++ : 0;
   const uint32_t SecReserved = NextSec++, SecConst = NextSec++;
   (void)SecNvInfo;
+  (void)SecRelaText; // named for the section order above
+  (void)SecRelaFrame;
   (void)SecKernelInfo;
 
   // String tables.

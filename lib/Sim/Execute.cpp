@@ -2427,7 +2427,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       T.join();
   }
   if (Failed)
-    return std::move(FirstErr);
+    return FirstErr;
   consumeError(std::move(FirstErr));
   return Stats;
 }

@@ -378,5 +378,5 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
       D.Target = int32_t(Tgt / 16);
     }
   }
-  return std::move(P);
+  return P;
 }

@@ -289,7 +289,7 @@ static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
     return CF.takeError();
   std::vector<uint8_t> Bytes;
   if (Error E = tp::object::writeCubinFile(*CF, Bytes))
-    return std::move(E);
+    return E;
   return Bytes;
 }
 

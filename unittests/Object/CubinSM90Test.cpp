@@ -89,8 +89,9 @@ TEST(CubinSM90, HaveInputs) {
   for (const TestCubin &C : sm90Cubins())
     (C.FromPtxas ? Built : Ref)++;
   EXPECT_GE(Ref, 1u); // reference/cubin/mma_tile_sm90.cubin
-  if (!ptxasPath().empty())
+  if (!ptxasPath().empty()) {
     EXPECT_GE(Built, 10u) << "ptxas is installed but failed on some inputs";
+  }
 }
 
 TEST(CubinSM90, Faithful) {
