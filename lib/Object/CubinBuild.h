@@ -134,6 +134,9 @@ inline Section makeSection(const std::string &Name, uint32_t Type,
   return S;
 }
 
+/// The checks every layout makes of a kernel before writing it (Module.cpp).
+llvm::Error checkKernel(const Kernel &K, const TargetInfo &T);
+
 } // namespace detail
 } // namespace object
 } // namespace tp

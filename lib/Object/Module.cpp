@@ -154,6 +154,57 @@ std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {
 // buildCubin
 //===----------------------------------------------------------------------===//
 
+namespace detail {
+/// The checks every layout makes of a kernel before writing it: what the
+/// cubin's fields can hold and what ptxas's layout is modelled for.
+Error checkKernel(const Kernel &K, const TargetInfo &T) {
+  if (K.Name.empty())
+    return makeError("a kernel has an empty name");
+  if (K.Code.empty() || K.Code.size() % 128)
+    return makeError("kernel '" + K.Name + "': code size " +
+                     hex(K.Code.size()) +
+                     " is not a positive multiple of 128 bytes "
+                     "(pad with BRA-to-self and NOPs as ptxas does)");
+  if (K.RegCount > 255)
+    return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
+                     " registers, at most 255");
+  if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
+    return makeError("kernel '" + K.Name +
+                     "': shared alignment is not a power of two");
+  if (K.CfaBlockEnd < std::max<uint32_t>(T.FramePrologueBytes, 16) ||
+      K.CfaBlockEnd > K.Code.size() || K.CfaBlockEnd % CodeAlign)
+    return makeError("kernel '" + K.Name + "': the first block end " +
+                     hex(K.CfaBlockEnd) + " is not in the code");
+  for (uint32_t E : K.ExitOffsets)
+    if (E % 16 || E >= K.Code.size())
+      return makeError("kernel '" + K.Name + "': EXIT offset " + hex(E) +
+                       " is not an instruction of the code");
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    const KernelParam &P = K.Params[I];
+    if (P.Size == 0 || P.Size >= (1u << 14) || P.Offset > 0xffff ||
+        P.Flags > 0xfff)
+      return makeError("kernel '" + K.Name + "': parameter " + Twine(I) +
+                       " (offset " + Twine(P.Offset) + ", size " +
+                       Twine(P.Size) + ") cannot be encoded");
+  }
+  if (K.FrameSize || K.MinStackSize)
+    return makeError("kernel '" + K.Name +
+                     "': stack frames are not "
+                     "supported (frame " +
+                     Twine(K.FrameSize) +
+                     " bytes; ptxas's .debug_frame for them is not "
+                     "modelled)");
+  if (K.MaxThreads && K.ReqNTid)
+    return makeError("kernel '" + K.Name +
+                     "': .maxntid and .reqntid "
+                     "cannot both be given (ptxas rejects it too)");
+  if (T.ParamBase + K.paramBytes() > 0xffff)
+    return makeError("kernel '" + K.Name + "': parameters too large");
+  return Error::success();
+}
+
+} // namespace detail
+
 Expected<CubinFile> buildCubin(const Module &M) {
   const TargetInfo *T = getTargetInfo(M.SM);
   if (!T || !T->CanBuild)
@@ -163,50 +214,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
     return buildCubinSM90(M);
   if (M.Kernels.empty())
     return makeError("a cubin needs at least one kernel");
-  for (const Kernel &K : M.Kernels) {
-    if (K.Name.empty())
-      return makeError("a kernel has an empty name");
-    if (K.Code.empty() || K.Code.size() % 128)
-      return makeError("kernel '" + K.Name + "': code size " +
-                       hex(K.Code.size()) +
-                       " is not a positive multiple of 128 bytes "
-                       "(pad with BRA-to-self and NOPs as ptxas does)");
-    if (K.RegCount > 255)
-      return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
-                       " registers, at most 255");
-    if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
-      return makeError("kernel '" + K.Name +
-                       "': shared alignment is not a power of two");
-    if (K.CfaBlockEnd < std::max<uint32_t>(T->FramePrologueBytes, 16) ||
-        K.CfaBlockEnd > K.Code.size() || K.CfaBlockEnd % CodeAlign)
-      return makeError("kernel '" + K.Name + "': the first block end " +
-                       hex(K.CfaBlockEnd) + " is not in the code");
-    for (uint32_t E : K.ExitOffsets)
-      if (E % 16 || E >= K.Code.size())
-        return makeError("kernel '" + K.Name + "': EXIT offset " + hex(E) +
-                         " is not an instruction of the code");
-    for (size_t I = 0; I < K.Params.size(); ++I) {
-      const KernelParam &P = K.Params[I];
-      if (P.Size == 0 || P.Size >= (1u << 14) || P.Offset > 0xffff ||
-          P.Flags > 0xfff)
-        return makeError("kernel '" + K.Name + "': parameter " + Twine(I) +
-                         " (offset " + Twine(P.Offset) + ", size " +
-                         Twine(P.Size) + ") cannot be encoded");
-    }
-    if (K.FrameSize || K.MinStackSize)
-      return makeError("kernel '" + K.Name +
-                       "': stack frames are not "
-                       "supported (frame " +
-                       Twine(K.FrameSize) +
-                       " bytes; ptxas's .debug_frame for them is not "
-                       "modelled)");
-    if (K.MaxThreads && K.ReqNTid)
-      return makeError("kernel '" + K.Name +
-                       "': .maxntid and .reqntid "
-                       "cannot both be given (ptxas rejects it too)");
-    if (T->ParamBase + K.paramBytes() > 0xffff)
-      return makeError("kernel '" + K.Name + "': parameters too large");
-  }
+  for (const Kernel &K : M.Kernels)
+    if (Error E = checkKernel(K, *T))
+      return E;
   const size_t N = M.Kernels.size();
 
   // 1. Section indices.

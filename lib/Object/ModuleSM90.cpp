@@ -115,48 +115,14 @@ Expected<CubinFile> buildCubinSM90(const Module &M) {
                      Twine(M.Kernels.size()) +
                      " kernels: one kernel per module is supported");
   const Kernel &K = M.Kernels.front();
-  if (K.Name.empty())
-    return makeError("sm_90: a kernel has an empty name");
-  if (K.Code.empty() || K.Code.size() % 128)
-    return makeError("sm_90 kernel '" + K.Name + "': code size " +
-                     hex(K.Code.size()) +
-                     " is not a positive multiple of 128 bytes "
-                     "(pad with BRA-to-self and NOPs as ptxas does)");
-  if (K.RegCount > 255)
-    return makeError("sm_90 kernel '" + K.Name + "': " + Twine(K.RegCount) +
-                     " registers, at most 255");
-  if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
-    return makeError("kernel '" + K.Name +
-                     "': shared alignment is not a power of two");
-  if (K.CfaBlockEnd < 16 || K.CfaBlockEnd > K.Code.size() ||
-      K.CfaBlockEnd % CodeAlign)
-    return makeError("sm_90 kernel '" + K.Name + "': the first block end " +
-                     hex(K.CfaBlockEnd) + " is not in the code");
-  for (uint32_t E : K.ExitOffsets)
-    if (E % 16 || E >= K.Code.size())
-      return makeError("sm_90 kernel '" + K.Name + "': EXIT offset " + hex(E) +
-                       " is not an instruction of the code");
+  if (Error E = checkKernel(K, *T))
+    return makeError("sm_90: " + toString(std::move(E)));
   if (K.Params.empty())
     return makeError("sm_90 kernel '" + K.Name + "': sm_90 cubins without "
                      "parameters are not modelled");
-  for (size_t I = 0; I < K.Params.size(); ++I) {
-    const KernelParam &P = K.Params[I];
-    if (P.Size == 0 || P.Size >= (1u << 14) || P.Offset > 0xffff ||
-        P.Flags > 0xfff)
-      return makeError("sm_90 kernel '" + K.Name + "': parameter " + Twine(I) +
-                       " cannot be encoded");
-  }
-  if (K.FrameSize || K.MinStackSize)
-    return makeError("sm_90 kernel '" + K.Name + "': stack frames are not "
-                     "supported");
-  if (K.MaxThreads && K.ReqNTid)
-    return makeError("sm_90 kernel '" + K.Name + "': .maxntid and .reqntid "
-                     "cannot both be given (ptxas rejects it too)");
   if (K.CtaidZUsed)
     return makeError("sm_90 kernel '" + K.Name + "': CTAIDZ_USED's place in an "
                      "sm_90 .nv.info is not modelled");
-  if (T->ParamBase + K.paramBytes() > 0xffff)
-    return makeError("sm_90 kernel '" + K.Name + "': parameters too large");
 
   const bool Shared = K.emitsSharedSection();
   const bool StaticShared = K.SharedBytes != 0;

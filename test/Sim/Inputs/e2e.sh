@@ -5,8 +5,14 @@
 # iteration -- and (2 BM, BN, 96 stages) -- the loop body runs twice
 # (iterations = K / (32 stages) - 1).  Prints "<config> <shape> ok" or
 # stops at the first failure with tp-sim's output.
+#
+#   e2e.sh OUTDIR [TARGET]    TARGET: sm_86 (default) or sm_90; on sm_90,
+#   tp-llc -mcpu=sm_90 puts the parameters at c[0x0][0x210], the descriptor
+#   at c[0x0][0x208] and the buffers after the reserved 1 KiB, and encodes
+#   sm_90's BRA and cubin.
 set -e
 out=$1
+mcpu=${2:-sm_86}
 tile_dims() { # BM BN for a tile name (stages 4 for all four tiles)
   case $1 in
     large) echo 128 128 ;; small) echo 64 64 ;;
@@ -18,8 +24,8 @@ for a in rows columns; do for b in rows columns; do
     read bm bn < <(tile_dims $t)
     for shape in "${bm}x$((2 * bn))x128" "$((2 * bm))x${bn}x384"; do
       n=$a-$b-$t$r-$shape
-      tp-llc --gemm=$shape --layout-a=$a --layout-b=$b --tile=$t $r \
-        -filetype=obj -o $out/$n.cubin
+      tp-llc -mcpu=$mcpu --gemm=$shape --layout-a=$a --layout-b=$b \
+        --tile=$t $r -filetype=obj -o $out/$n.cubin
       if ! tp-sim $out/$n.cubin --check-schedule --seed 3 > $out/$n.log 2>&1; then
         cat $out/$n.log
         echo "$n FAILED"
