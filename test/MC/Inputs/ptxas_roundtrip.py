@@ -9,7 +9,7 @@ counted and listed as unknown (with their 12-bit opcode) rather than
 stopping the run.  Prints one line of counts per file; exits 1 on any
 unknown word or mismatch.
 
-usage: ptxas_roundtrip_target.py [--mcpu=CPU] PTXAS TARGET OUTDIR FILE.ptx...
+usage: ptxas_roundtrip.py [--mcpu=CPU] PTXAS TARGET OUTDIR FILE.ptx...
 (--mcpu: decode with another target's tables, to show what they miss)
 """
 import os
