@@ -1246,6 +1246,24 @@ static void memFault(Exec &X, const char *What, uint64_t Addr, unsigned Size,
           ")");
 }
 
+/// Lane \p L of a load of \p Size bytes at \p Ptr into Rd (RZ = 256 drops
+/// it): whole registers from 4 bytes up, else one zero- or sign-extended
+/// (\p SignExtend) register.
+static void loadLane(Warp &W, unsigned Rd, unsigned L, const uint8_t *Ptr,
+                     unsigned Size, bool SignExtend) {
+  if (Size >= 4) {
+    for (unsigned I = 0; I < Size / 4; ++I)
+      memcpy(&W.R[Rd == 256 ? 256 : Rd + I][L], Ptr + 4 * I, 4);
+    return;
+  }
+  uint32_t V = 0;
+  memcpy(&V, Ptr, Size);
+  if (SignExtend)
+    V = Size == 1 ? uint32_t(int32_t(int8_t(V)))
+                  : uint32_t(int32_t(int16_t(V)));
+  W.R[Rd][L] = V;
+}
+
 /// LDG/STG: Aux = access bytes, Aux2 bit 0 = store, bit 1 = 64-bit address
 /// from e/aw, bit 2 = UR added, bit 3 = sign-extend, bit 4 = RZA (64-bit
 /// UR-only address), bit 5 = RZB.
@@ -1271,7 +1289,7 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
     uint64_t Addr = globalAddr(X, D, L, Wide) + UrAdd + D.F[F_off];
     if (!Wide)
       Addr &= 0xffffffffu;
-    if (Addr % (Size < 4 ? Size : Size)) {
+    if (Addr % Size) {
       X.fault("misaligned global access of " + Twine(Size) + " bytes at 0x" +
               Twine(utohexstr(Addr, /*LowerCase=*/true)) + " (lane " + Twine(L) + ")");
       return;
@@ -1289,17 +1307,7 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
         memcpy(Ptr, &V, Size);
       }
     } else {
-      if (Size >= 4) {
-        for (unsigned I = 0; I < Size / 4; ++I)
-          memcpy(&W.R[Rd == 256 ? 256 : Rd + I][L], Ptr + 4 * I, 4);
-      } else {
-        uint32_t V = 0;
-        memcpy(&V, Ptr, Size);
-        if (D.Aux2 & 8)
-          V = Size == 1 ? uint32_t(int32_t(int8_t(V)))
-                        : uint32_t(int32_t(int16_t(V)));
-        W.R[Rd][L] = V;
-      }
+      loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
       Pl |= 1u << L;
     }
   }
@@ -1364,17 +1372,7 @@ static void execShared(Exec &X, const DInst &D, uint32_t M) {
     } else {
       if (X.Check)
         checkSharedRead(X, uint32_t(Addr), Size);
-      if (Size >= 4) {
-        for (unsigned I = 0; I < Size / 4; ++I)
-          memcpy(&W.R[Rd == 256 ? 256 : Rd + I][L], Ptr + 4 * I, 4);
-      } else {
-        uint32_t V = 0;
-        memcpy(&V, Ptr, Size);
-        if (D.Aux2 & 8)
-          V = Size == 1 ? uint32_t(int32_t(int8_t(V)))
-                        : uint32_t(int32_t(int16_t(V)));
-        W.R[Rd][L] = V;
-      }
+      loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
     }
   }
 }
