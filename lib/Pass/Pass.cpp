@@ -29,6 +29,16 @@ Expected<int64_t> Pass::getIntOption(StringRef Option) const {
   return I;
 }
 
+Error Pass::overrideIntOption(StringRef Option, int64_t &Value) const {
+  if (!hasOption(Option))
+    return Error::success();
+  Expected<int64_t> I = getIntOption(Option);
+  if (!I)
+    return I.takeError();
+  Value = *I;
+  return Error::success();
+}
+
 Error Pass::parseOptions(StringRef Text) {
   std::vector<PassOption> Declared = getOptions();
   while (true) {

@@ -68,6 +68,12 @@ SMLoc violationLoc(const Kernel &K, const Violation &V) {
   return MM->Loc;
 }
 
+PassOption sharedLimitOption() {
+  return {"shared-limit", "",
+          "the caller's shared-memory limit in bytes (default: the kernel's "
+          "shared_limit, else 100352)"};
+}
+
 } // namespace tile
 
 namespace {
@@ -80,9 +86,7 @@ public:
     return {{"tile", "",
              "tile to check when the IR names none: large, small, 128x64, "
              "256x128 or WM,WN,MT,NT,S"},
-            {"shared-limit", "",
-             "the caller's shared-memory limit in bytes (default: the "
-             "kernel's shared_limit, else 100352)"}};
+            sharedLimitOption()};
   }
 
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
@@ -91,12 +95,8 @@ public:
       Op &MM = *K.getMatmul();
       Problem P = getProblem(K);
       int64_t Limit = getSharedLimit(K);
-      if (hasOption("shared-limit")) {
-        auto L = getIntOption("shared-limit");
-        if (!L)
-          return L.takeError();
-        Limit = *L;
-      }
+      if (Error E = overrideIntOption("shared-limit", Limit))
+        return E;
       Optional<TileParams> T;
       if (const Op *TileOp = MM.find("tp.tile")) {
         T = getTileOp(*TileOp);

@@ -38,9 +38,7 @@ public:
             {"sms", "",
              "multiprocessors the default tile's grid must cover (default: "
              "the kernel's sms=, else 82)"},
-            {"shared-limit", "",
-             "the caller's shared-memory limit in bytes (default: the "
-             "kernel's shared_limit, else 100352)"}};
+            sharedLimitOption()};
   }
 
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
@@ -59,21 +57,11 @@ private:
                              "the product is already tiled");
     Problem P = getProblem(K);
     int64_t Limit = getSharedLimit(K);
-    if (hasOption("shared-limit")) {
-      auto L = getIntOption("shared-limit");
-      if (!L)
-        return L.takeError();
-      Limit = *L;
-    }
-    int64_t SMs = ReferenceSMs;
-    if (auto S = K.getInt("sms"))
-      SMs = *S;
-    if (hasOption("sms")) {
-      auto S = getIntOption("sms");
-      if (!S)
-        return S.takeError();
-      SMs = *S;
-    }
+    if (Error E = overrideIntOption("shared-limit", Limit))
+      return E;
+    int64_t SMs = K.getInt("sms").getValueOr(ReferenceSMs);
+    if (Error E = overrideIntOption("sms", SMs))
+      return E;
 
     Optional<TileParams> T;
     SMLoc At = MM.Loc;

@@ -93,6 +93,9 @@ public:
   }
   /// The option as an integer, or an error naming the pass and option.
   llvm::Expected<int64_t> getIntOption(llvm::StringRef Option) const;
+  /// When the option was given, parses it into \p Value (which otherwise
+  /// keeps the caller's default, e.g. a kernel attribute).
+  llvm::Error overrideIntOption(llvm::StringRef Option, int64_t &Value) const;
 
   /// Sets options from `key=value key=value`; unknown keys are errors.
   llvm::Error parseOptions(llvm::StringRef Text);

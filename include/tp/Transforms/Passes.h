@@ -24,6 +24,9 @@ namespace tile {
 /// None.  (After tp-tile, the tp.tile op.)
 llvm::Expected<llvm::Optional<TileParams>> getRequestedTile(const Op &Matmul);
 
+/// The `shared-limit` option that tp-admit and tp-tile share.
+PassOption sharedLimitOption();
+
 /// Where to report violation \p V on kernel \p K: the attribute it is
 /// about, else the product.
 llvm::SMLoc violationLoc(const Kernel &K, const Violation &V);
