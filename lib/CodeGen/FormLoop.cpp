@@ -26,9 +26,12 @@
 
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/MIR/MIR.h"
+#include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-form-loop"
 
 namespace tp {
 namespace {
@@ -71,6 +74,13 @@ private:
     if (!Counter || *Counter < 0 || *Counter > 254)
       return Fail("tp-form-loop needs attribute counter(R), a register");
     size_t BodyIndex = Body - F.Pieces.data();
+    TP_DEBUG(dbgs() << "tp-form-loop: @" << F.Name << ": "
+                    << (*N == 0   ? "no iterations: the body is removed"
+                        : Checked ? "checked program: body + control"
+                                  : "counted loop over the body")
+                    << " (" << *N << " iterations, counter R" << *Counter
+                    << ", " << Body->Instrs.size()
+                    << " body instructions)\n");
     if (*N == 0) {
       F.Pieces.erase(F.Pieces.begin() + BodyIndex);
       if (Checked)

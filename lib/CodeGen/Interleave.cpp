@@ -26,8 +26,11 @@
 
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/MIR/MIR.h"
+#include "tp/Support/Debug.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-interleave"
 
 namespace tp {
 namespace {
@@ -125,6 +128,12 @@ private:
       if (!Shaped)
         continue;
       Q.assign(S.begin() + J, S.begin() + K + 1);
+      TP_DEBUG(dbgs() << "tp-interleave: @" << P.Name << ": step at "
+                      << Out.size() - 1 << ": " << L1.size()
+                      << " LDSMs of k-half 1 after the " << runs(H0).size()
+                      << " HMMA runs of k-half 0, " << Q.size()
+                      << " other instructions after the "
+                      << runs(H1).size() << " runs of k-half 1\n");
       Out.insert(Out.end(), L0.begin(), L0.end());
       Seq A = spread(runs(H0), L1), B = spread(runs(H1), Q);
       Out.insert(Out.end(), A.begin(), A.end());

@@ -2,6 +2,7 @@
 
 #include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"
+#include "llvm/Support/Timer.h"
 
 using namespace llvm;
 
@@ -157,6 +158,9 @@ Error PassManager::run(std::unique_ptr<IRUnit> &IR, SourceMgr &SM) {
     L->Print(*IR, DumpOS);
     DumpOS.flush();
   };
+  // The group prints its report when the last of its timers goes away.
+  TimerGroup TG("tp-passes", "tp pass execution timing report");
+  std::vector<std::unique_ptr<Timer>> Timers;
   for (const std::unique_ptr<Pass> &P : Passes) {
     const PassInfo *Info = R.lookupPass(P->getName());
     if (Info->InputLevel != IR->getLevel())
@@ -165,7 +169,15 @@ Error PassManager::run(std::unique_ptr<IRUnit> &IR, SourceMgr &SM) {
     if (Opts.PrintBeforeAll || Opts.PrintBefore.count(P->getName()))
       Dump("Before", *P);
     PassContext Ctx{SM};
-    if (Error E = P->run(IR, Ctx))
+    if (Opts.TimePasses) {
+      Timers.push_back(
+          std::make_unique<Timer>(P->getName(), P->getName(), TG));
+      Timers.back()->startTimer();
+    }
+    Error E = P->run(IR, Ctx);
+    if (Opts.TimePasses)
+      Timers.back()->stopTimer();
+    if (E)
       return E;
     if (Opts.VerifyEach) {
       const IRLevel *L = R.lookupLevel(IR->getLevel());

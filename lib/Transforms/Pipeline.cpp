@@ -21,11 +21,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-pipeline"
 
 namespace tp {
 namespace {
@@ -57,6 +60,11 @@ public:
                                    " is not a positive multiple of " +
                                    Twine(32 * S) + " (32 x " + Twine(S) +
                                    " stages)");
+
+      TP_DEBUG(dbgs() << "tp-pipeline: " << K.Name << ": " << S
+                      << " stages, " << Steps << " k-steps: prologue "
+                      << S - 1 << " copies, loop " << Iterations << " x "
+                      << S << " steps, tail " << S << " steps\n");
 
       auto Copy = [&](int64_t Stage) {
         Op C("tp.copy", L);

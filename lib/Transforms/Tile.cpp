@@ -18,11 +18,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-tile"
 
 namespace tp {
 namespace {
@@ -80,6 +83,19 @@ private:
         At = A->Val.Loc;
     }
     if (!T) {
+      TP_DEBUG({
+        dbgs() << "tp-tile: " << K.Name << ": " << P.M << "x" << P.N << "x"
+               << P.K << ", shared limit " << Limit << ", " << SMs
+               << " SMs; the named tiles, largest first:\n";
+        for (const NamedTile &N : namedTiles()) {
+          dbgs() << "  " << N.Name << ": ";
+          if (Optional<Violation> V = checkAdmission(P, N.Params, Limit))
+            dbgs() << "rejected: " << V->Message << "\n";
+          else
+            dbgs() << (P.M / N.Params.blockM()) * (P.N / N.Params.blockN())
+                   << " blocks\n";
+        }
+      });
       T = chooseTile(P, Limit, SMs);
       if (!T) {
         const NamedTile &Smallest = namedTiles().back();
@@ -96,6 +112,11 @@ private:
         L = MM.Loc;
       return makeSourceError(Ctx.SM, L, V->Message);
     }
+    TP_DEBUG(dbgs() << "tp-tile: " << K.Name << ": tile " << T->WarpsM << ","
+                    << T->WarpsN << "," << T->MTiles << "," << T->NTiles << ","
+                    << T->Stages << " (" << T->blockM() << "x" << T->blockN()
+                    << " a block, " << T->sharedBytes()
+                    << " bytes of shared stages)\n");
     std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
     MM.HasRegion = true;
     MM.Body.insert(MM.Body.begin(), Ops.begin(), Ops.end());

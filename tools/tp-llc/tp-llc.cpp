@@ -38,6 +38,7 @@
 #include "tp/Object/Module.h"
 #include "tp/Pass/Pass.h"
 #include "tp/Pass/PassRegistration.h"
+#include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ToolOutput.h"
@@ -82,6 +83,10 @@ cl::opt<std::string> KernelName("kernel-name",
                                 cl::init("gemm"), cl::cat(LlcCat));
 cl::opt<std::string> MCPU("mcpu", cl::desc("Target: sm_86 (default) or sm_90"),
                           cl::init("sm_86"), cl::cat(LlcCat));
+cl::opt<bool> TimePasses("time-passes",
+                         cl::desc("Time each pass and print the report to "
+                                  "stderr"),
+                         cl::cat(LlcCat));
 cl::opt<bool> PrintAfterAll("print-after-all",
                             cl::desc("Print the IR after every pass"),
                             cl::cat(LlcCat));
@@ -298,7 +303,7 @@ int main(int argc, char **argv) {
   tp::setToolVersionPrinter();
   tp::registerAllPasses();
   tp::PassRegistry &Registry = tp::PassRegistry::get();
-  cl::HideUnrelatedOptions(LlcCat);
+  cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-llc: tile IR to sm_86 SASS or a cubin\n");
 
@@ -388,6 +393,7 @@ int main(int argc, char **argv) {
 
   tp::PassManager::Options Opts;
   Opts.PrintAfterAll = PrintAfterAll;
+  Opts.TimePasses = TimePasses;
   tp::PassManager PM(std::move(Opts), errs());
   for (auto &P : Passes)
     PM.add(std::move(P));

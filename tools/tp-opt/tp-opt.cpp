@@ -18,6 +18,7 @@
 
 #include "tp/Pass/Pass.h"
 #include "tp/Pass/PassRegistration.h"
+#include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
 #include "llvm/Support/CommandLine.h"
@@ -46,6 +47,10 @@ cl::opt<bool> VerifyEach("verify-each",
 cl::opt<bool> PrintBeforeAll("print-before-all",
                              cl::desc("Print the IR before every pass"),
                              cl::cat(OptCat));
+cl::opt<bool> TimePasses("time-passes",
+                         cl::desc("Time each pass and print the report to "
+                                  "stderr"),
+                         cl::cat(OptCat));
 cl::opt<bool> PrintAfterAll("print-after-all",
                             cl::desc("Print the IR after every pass"),
                             cl::cat(OptCat));
@@ -100,7 +105,7 @@ int main(int argc, char **argv) {
     for (const tp::PassOption &O : Instance->getOptions())
       Overview += "        " + O.Name + "=...  " + O.Description + "\n";
   }
-  cl::HideUnrelatedOptions(OptCat);
+  cl::HideUnrelatedOptions({&OptCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(Args.size(), Args.data(), Overview);
 
   std::vector<std::unique_ptr<tp::Pass>> Passes;
@@ -151,6 +156,7 @@ int main(int argc, char **argv) {
   Opts.VerifyEach = VerifyEach;
   Opts.PrintBeforeAll = PrintBeforeAll;
   Opts.PrintAfterAll = PrintAfterAll;
+  Opts.TimePasses = TimePasses;
   for (const std::string &N : PrintBefore)
     Opts.PrintBefore.insert(N);
   for (const std::string &N : PrintAfter)

@@ -150,6 +150,8 @@ public:
     bool VerifyEach = true;
     bool PrintBeforeAll = false;
     bool PrintAfterAll = false;
+    /// Time every pass and print LLVM's timing report to stderr at the end.
+    bool TimePasses = false;
     llvm::StringSet<> PrintBefore;
     llvm::StringSet<> PrintAfter;
   };
