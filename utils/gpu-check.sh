@@ -34,15 +34,12 @@
 # (added to every tp-run call, e.g. --param-passing=buffer should a cubin
 # lack the parameter table that kernelParams launches need).
 #
-# UNTESTED (as of this commit, no GPU and no tp-llc were available):
-#   * `prepare` is written against the tp-llc options documented in issue 5
-#     (--gemm=MxNxK --layout-a= --layout-b= --tile= --residual
-#     -filetype=obj -o X.cubin, manifest X.cubin.json beside it) plus
-#     -mcpu=sm_90 from issue 7; tp-llc does not exist yet.
-#   * `run` has been exercised only on the CPU, against the test suite's
-#     mock driver (test/tools/tp-run/gpu-check-script.test); never on a GPU.
-#   * utils/cublas-hgemm.py has never run (it needs CuPy or PyTorch and a
-#     GPU); a failure there prints n/a in the cuBLAS column, not an abort.
+# Tested here, without a GPU: `prepare` by test/tools/tp-run/gpu-check-prepare.test
+# (sm_90 cubins and manifests from tp-llc); `run` by gpu-check-script.test
+# against the test suite's mock driver.  NOT YET RUN ON A GPU: no device was
+# lent to this project so far.  utils/cublas-hgemm.py needs CuPy or PyTorch
+# (the lent H200 machine's image has both); a failure there prints n/a in
+# the cuBLAS column, not an abort.
 # Budget: 64 verified runs at <= 768^3 (CPU reference ~0.1 s each) plus six
 # timed kernels; expected well under the 5 minutes issue 7 allows.
 #
