@@ -42,6 +42,7 @@
 
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/MIR/MIR.h"
+#include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileOps.h"
 #include "tp/TileIR/TileUnit.h"
@@ -50,6 +51,8 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-select"
 
 namespace tp {
 namespace {
@@ -488,6 +491,24 @@ private:
     E.prologue();
     E.body();
     E.tail();
+    TP_DEBUG({
+      auto Range = [](unsigned First, int64_t Count) {
+        return "R" + std::to_string(First) + "..R" +
+               std::to_string(First + Count - 1);
+      };
+      dbgs() << "tp-select: @" << K.Name << ": " << Facts.Name
+             << ", parameters at c[0x0][" << hex(Facts.ParamBase)
+             << "], stages from shared " << hex(Facts.SharedBase) << "\n"
+             << "  accumulators " << Range(E.acc(0, 0), T.accumulators())
+             << ", A fragments " << Range(E.aFragment(0, 0), 8 * T.MTiles)
+             << ", B fragments " << Range(E.bFragment(0, 0), 4 * T.NTiles)
+             << ", copy offsets "
+             << Range(E.aOffset(0), T.chunksA() + T.chunksB()) << "; "
+             << T.registers() << " registers a thread\n";
+      for (auto &PL : E.Pieces)
+        dbgs() << "  piece " << PL.first << ": " << PL.second.size()
+               << " instructions\n";
+    });
 
     mir::Function F;
     F.Name = K.Name;
