@@ -8,7 +8,9 @@
 #       at each shape of GPU_CHECK_SHAPES) and the default kernel (A rows,
 #       B columns, large tile) at each size of GPU_CHECK_SIZES, for
 #       -mcpu=$GPU_CHECK_MCPU (default sm_90), each with its manifest; the
-#       reference PTX GEMM is copied beside them with hand-written manifests.
+#       reference PTX GEMM is compiled beside them by ptxas for the same
+#       target (the same algorithm, ptxas's code; where there is no ptxas,
+#       the PTX itself, for the driver to compile), with its manifest.
 #   utils/gpu-check.sh run DIR        on the GPU machine; builds nothing:
 #       it needs only DIR and the tp-run built here (build/bin/tp-run; both
 #       travel with the working tree: name them in the device tool's carry).
@@ -23,9 +25,11 @@
 # Layout of DIR (what `run` reads; anything following it can be run):
 #   DIR/verify/NAME.cubin + NAME.cubin.json    verified, not timed
 #   DIR/bench/tp-S.cubin  + tp-S.cubin.json    our kernel at S x S x S
-#   DIR/bench/ref-S.ptx   + ref-S.ptx.json     reference PTX at S x S x S
+#   DIR/bench/ref-S.cubin + ref-S.cubin.json   ptxas's reference GEMM at S^3
+#                                              (ref-S.ptx without ptxas)
 #
 # Environment: TP_RUN, TP_LLC (tool paths; default build/bin/), TP_BUILD_DIR,
+# TP_PTXAS (/usr/local/cuda/bin/ptxas),
 # GPU_CHECK_MCPU (sm_90), GPU_CHECK_SHAPES ("512x512x512 256x768x384"),
 # GPU_CHECK_SIZES ("4096 8192"), GPU_CHECK_ITERATIONS (50),
 # GPU_CHECK_REF_PTX (../shared/reference/ptx/gemm_ref_sm86.ptx),
@@ -55,6 +59,7 @@ SHAPES=${GPU_CHECK_SHAPES:-"512x512x512 256x768x384"}
 SIZES=${GPU_CHECK_SIZES:-"4096 8192"}
 ITERATIONS=${GPU_CHECK_ITERATIONS:-50}
 REF_PTX=${GPU_CHECK_REF_PTX:-$ROOT/../shared/reference/ptx/gemm_ref_sm86.ptx}
+PTXAS=${TP_PTXAS:-/usr/local/cuda/bin/ptxas}
 TIMEOUT=${GPU_CHECK_TIMEOUT:-120}
 # Word-split on purpose: several flags may be given.
 read -r -a RUN_FLAGS <<<"${GPU_CHECK_TP_RUN_FLAGS:-}"
@@ -71,12 +76,12 @@ usage() {
 # The reference PTX GEMM (gemm_sm86_rows_cols(A, B, C, M, N, K), 128x128
 # tile, 256 threads, 64 KiB dynamic shared) at S x S x S.
 write_ref_manifest() {
-  local file=$1 s=$2
+  local file=$1 s=$2 target=$3
   cat > "$file" <<EOF
 {
   "format_version": 1,
   "kernel": "gemm_sm86_rows_cols",
-  "target": "sm_86",
+  "target": "$target",
   "grid": [$((s / 128)), $((s / 128)), 1],
   "block": [256, 1, 1],
   "dynamic_shared_bytes": 65536,
@@ -130,8 +135,14 @@ prepare() {
       -o "$dir/bench/tp-$s.cubin" || die "tp-llc failed for tp-$s"
     [ -f "$dir/bench/tp-$s.cubin.json" ] ||
       die "tp-llc wrote no manifest beside tp-$s.cubin"
-    cp "$REF_PTX" "$dir/bench/ref-$s.ptx" || die "cannot copy $REF_PTX"
-    write_ref_manifest "$dir/bench/ref-$s.ptx.json" "$s"
+    if [ -x "$PTXAS" ]; then
+      "$PTXAS" -arch="$MCPU" -o "$dir/bench/ref-$s.cubin" "$REF_PTX" ||
+        die "ptxas failed on $REF_PTX"
+      write_ref_manifest "$dir/bench/ref-$s.cubin.json" "$s" "$MCPU"
+    else
+      cp "$REF_PTX" "$dir/bench/ref-$s.ptx" || die "cannot copy $REF_PTX"
+      write_ref_manifest "$dir/bench/ref-$s.ptx.json" "$s" sm_86
+    fi
   done
   echo "gpu-check: prepared $(ls "$dir"/verify/*.json | wc -l) variants and" \
     "$(ls "$dir"/bench/*.json | wc -l) timed kernels in $dir ($MCPU)"
