@@ -31,8 +31,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <set>
@@ -110,8 +110,8 @@ std::string buildCubin(const std::string &Ptx, const std::string &Arch) {
   size_t P = Src.find(".target sm_");
   if (P == std::string::npos)
     return "";
-  size_t E = Src.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz_",
-                                   P + 8);
+  size_t E =
+      Src.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz_", P + 8);
   Src.replace(P + 8, E - (P + 8), Arch);
   // Unique temporary names: lit runs test processes in parallel.
   llvm::SmallString<128> TmpPtx, TmpCubin;
@@ -185,10 +185,10 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
   // The PTX of the ptxas round trips (test/MC/SM86, test/MC/SM90).
   std::vector<std::string> Ptx =
       listFiles(std::string(TP_SHARED_DIR) + "/reference/ptx", ".ptx");
-  for (const char *D : {"/test/MC/Inputs", "/test/MC/SM86/Inputs",
-                        "/test/MC/SM90/Inputs"})
-    for (const std::string &P : listFiles(TP_SOURCE_DIR + std::string(D),
-                                          ".ptx"))
+  for (const char *D :
+       {"/test/MC/Inputs", "/test/MC/SM86/Inputs", "/test/MC/SM90/Inputs"})
+    for (const std::string &P :
+         listFiles(TP_SOURCE_DIR + std::string(D), ".ptx"))
       Ptx.push_back(P);
   for (const std::string &P : Ptx)
     for (sm86::Target T : {sm86::Target::SM86, sm86::Target::SM90}) {
@@ -242,8 +242,8 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
         OS << sm86::getInstrInfo(sm86::Opcode(Op)).Name << "\n";
   }
   llvm::outs() << Words << " oracle words (" << PtxasWords
-               << " built by ptxas); " << Covered << " of "
-               << Hits.size() << " forms reached, " << Hits.size() - Covered
+               << " built by ptxas); " << Covered << " of " << Hits.size()
+               << " forms reached, " << Hits.size() - Covered
                << " not (listed in SM86UncoveredForms.txt)\n";
   for (const std::string &N : New)
     ADD_FAILURE() << "form " << N
