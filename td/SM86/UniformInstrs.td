@@ -279,8 +279,11 @@ def UMOV_i : SM86Op<0x882, "UMOV $Rd, $Imm", (outs UGPR:$Rd), (ins UImm:$Imm),
 
 // ULDC: 0xab9 c[bank][off]; 0xabb c[bank][URa+off] with a signed offset
 // ([91] = 1).  [73:75] size as for memory ops.  ptxas loads the memory
-// descriptor with `ULDC.64 UR4, c[0x0][0x118]` (E).
-def UldcSize : Mod<[0, 1, 2, 3, 4, 5], [".U8", ".S8", ".U16", ".S16", "", ".64"]>;
+// descriptor with `ULDC.64 UR4, c[0x0][0x118]` (E).  Size 5 (.64) is the
+// _64 forms' alone (a UR pair), as for LDC: were it also a value of the
+// 32-bit forms' size, every ULDC.64 word would decode to them (equal fixed
+// bits) and name one UR as the destination.
+def UldcSize : Mod<[0, 1, 2, 3, 4], [".U8", ".S8", ".U16", ".S16", ""]>;
 def CBOffS : OperandType<"MemOffset"> { let Signed = 1; let Optional = 1; }
 foreach W = [0, 1] in {
   def ULDC # !if(W, "_64", "") :

@@ -3,20 +3,36 @@
 /// \file
 /// Every form's fields are checked against NVIDIA's bytes only if some
 /// corpus row or ptxas word decodes to that form.  This test decodes every
-/// row of the sm_86/sm_80 TSVs and every .text word of the sm_80/sm_86
-/// reference cubins, and reports the forms no oracle word reaches.  Those
+/// row of the sm_86/sm_80 TSVs, every .text word of the sm_80/sm_86
+/// reference cubins, and every .text word that ptxas (CUDA 13) builds at
+/// test time from the PTX of the ptxas round trips (shared/reference/ptx and
+/// test/MC/{Inputs,SM86/Inputs,SM90/Inputs}, each for -arch=sm_86 and
+/// -arch=sm_90 with its .target line rewritten, as ptxas_roundtrip.py does;
+/// sm_90 words are decoded with the sm_90 tables).  A ptxas word counts only
+/// if it round-trips here too: decode, print, parse and encode give back all
+/// 128 bits.  The test reports the forms no oracle word reaches.  Those
 /// forms are listed, with the reason they exist, in
 /// SM86UncoveredForms.txt; the test fails when a form is uncovered but not
 /// listed (a new form nobody checked against NVIDIA's bytes) or listed but
-/// covered (the list is stale).
+/// covered (the list is stale).  Without ptxas the test is skipped.  With
+/// TP_WRITE_UNCOVERED=FILE set it also writes the forms it found uncovered
+/// to FILE, one a line (to regenerate the list).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "CorpusReader.h"
 #include "tp/Target/SM86/SM86.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <set>
@@ -56,9 +72,96 @@ std::vector<sm86::Word128> cubinWords(const std::string &Path) {
   return Ws;
 }
 
+std::vector<std::string> listFiles(const std::string &Dir,
+                                   llvm::StringRef Ext) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::sys::path::extension(It->path()) == Ext)
+      Out.push_back(It->path());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::string ptxasPath() {
+  std::string P = std::string(TP_CUDA_DIR) + "/bin/ptxas";
+  return llvm::sys::fs::can_execute(P) ? P : "";
+}
+
+/// Builds \p Ptx for \p Arch ("sm_86", "sm_90") with its .target line
+/// rewritten to \p Arch, into TP_COVERAGE_CUBIN_DIR (kept between runs:
+/// rebuilt only when older than the PTX); "" on failure.
+std::string buildCubin(const std::string &Ptx, const std::string &Arch) {
+  std::string Dir = TP_COVERAGE_CUBIN_DIR;
+  if (llvm::sys::fs::create_directories(Dir))
+    return "";
+  std::string Base =
+      (Dir + "/" + llvm::sys::path::stem(Ptx) + "." + Arch).str();
+  std::string Out = Base + ".cubin";
+  llvm::sys::fs::file_status In, Have;
+  if (!llvm::sys::fs::status(Ptx, In) && !llvm::sys::fs::status(Out, Have) &&
+      Have.getLastModificationTime() >= In.getLastModificationTime())
+    return Out;
+  auto Buf = llvm::MemoryBuffer::getFile(Ptx);
+  if (!Buf)
+    return "";
+  std::string Src = (*Buf)->getBuffer().str();
+  size_t P = Src.find(".target sm_");
+  if (P == std::string::npos)
+    return "";
+  size_t E =
+      Src.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz_", P + 8);
+  Src.replace(P + 8, E - (P + 8), Arch);
+  // Unique temporary names: lit runs test processes in parallel.
+  llvm::SmallString<128> TmpPtx, TmpCubin;
+  if (llvm::sys::fs::createUniqueFile(Base + ".tmp-%%%%%%.ptx", TmpPtx) ||
+      llvm::sys::fs::createUniqueFile(Base + ".tmp-%%%%%%.cubin", TmpCubin))
+    return "";
+  {
+    std::ofstream OS(TmpPtx.str().str());
+    OS << Src;
+  }
+  std::string Ptxas = ptxasPath(), ArchArg = "-arch=" + Arch;
+  std::vector<llvm::StringRef> Args = {Ptxas, ArchArg, "-o", TmpCubin, TmpPtx};
+  bool OK = llvm::sys::ExecuteAndWait(Ptxas, Args) == 0 &&
+            !llvm::sys::fs::rename(TmpCubin, Out);
+  llvm::sys::fs::remove(TmpPtx);
+  if (!OK)
+    llvm::sys::fs::remove(TmpCubin);
+  return OK ? Out : "";
+}
+
+/// Whether \p W decodes on \p T and decode, print, parse, encode give back
+/// every bit of it; the form in \p Op.
+bool roundTrips(const sm86::Word128 &W, sm86::Target T, unsigned &Op) {
+  sm86::Instruction D;
+  if (!sm86::decode(W, D, T))
+    return false;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  sm86::print(D, 0, OS);
+  OS.flush();
+  llvm::SourceMgr SM;
+  SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(Text, "word"),
+                        llvm::SMLoc());
+  auto IOr = sm86::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM, T);
+  if (!IOr) {
+    llvm::consumeError(IOr.takeError());
+    return false;
+  }
+  IOr->Ctrl = D.Ctrl;
+  sm86::Word128 E = sm86::encode(*IOr, T);
+  Op = D.Op;
+  return IOr->Op == D.Op && E.Lo == W.Lo && E.Hi == W.Hi;
+}
+
 TEST(SM86Coverage, EveryFormReachedOrListed) {
+  if (ptxasPath().empty())
+    GTEST_SKIP() << "no ptxas in " TP_CUDA_DIR "/bin: the ptxas words are "
+                    "part of the oracle";
   std::vector<unsigned> Hits(sm86::getNumOpcodes(), 0);
-  unsigned Words = 0;
+  unsigned Words = 0, PtxasWords = 0;
   auto Count = [&](const sm86::Word128 &W) {
     sm86::Instruction I;
     ++Words;
@@ -79,6 +182,37 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
     }
     closedir(Dd);
   }
+  // The PTX of the ptxas round trips (test/MC/SM86, test/MC/SM90).
+  std::vector<std::string> Ptx =
+      listFiles(std::string(TP_SHARED_DIR) + "/reference/ptx", ".ptx");
+  for (const char *D :
+       {"/test/MC/Inputs", "/test/MC/SM86/Inputs", "/test/MC/SM90/Inputs"})
+    for (const std::string &P :
+         listFiles(TP_SOURCE_DIR + std::string(D), ".ptx"))
+      Ptx.push_back(P);
+  for (const std::string &P : Ptx)
+    for (sm86::Target T : {sm86::Target::SM86, sm86::Target::SM90}) {
+      // ptx/mma_tile_sm90.ptx uses sm_90 features.
+      if (T == sm86::Target::SM86 && llvm::StringRef(P).endswith("_sm90.ptx"))
+        continue;
+      std::string Arch = T == sm86::Target::SM86 ? "sm_86" : "sm_90";
+      std::string Cubin = buildCubin(P, Arch);
+      ASSERT_FALSE(Cubin.empty()) << "ptxas -arch=" << Arch << " " << P;
+      std::vector<sm86::Word128> Ws = cubinWords(Cubin);
+      ASSERT_FALSE(Ws.empty()) << Cubin;
+      unsigned Bad = 0;
+      for (const sm86::Word128 &W : Ws) {
+        unsigned Op;
+        ++Words;
+        ++PtxasWords;
+        if (roundTrips(W, T, Op))
+          ++Hits[Op];
+        else
+          ++Bad;
+      }
+      // The ptxas round-trip tests name the words; here just count them.
+      EXPECT_EQ(Bad, 0u) << Cubin << ": words that do not round-trip";
+    }
 
   std::set<std::string> Listed;
   std::ifstream In(TP_UNITTEST_DIR "/SM86UncoveredForms.txt");
@@ -101,14 +235,121 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
     if (Hits[Op] && IsListed)
       Stale.push_back(Name);
   }
-  llvm::outs() << Words << " oracle words; " << Covered << " of "
-               << Hits.size() << " forms reached, " << Hits.size() - Covered
+  if (const char *Path = std::getenv("TP_WRITE_UNCOVERED")) {
+    std::ofstream OS(Path);
+    for (unsigned Op = 0; Op < Hits.size(); ++Op)
+      if (!Hits[Op])
+        OS << sm86::getInstrInfo(sm86::Opcode(Op)).Name << "\n";
+  }
+  llvm::outs() << Words << " oracle words (" << PtxasWords
+               << " built by ptxas); " << Covered << " of " << Hits.size()
+               << " forms reached, " << Hits.size() - Covered
                << " not (listed in SM86UncoveredForms.txt)\n";
   for (const std::string &N : New)
     ADD_FAILURE() << "form " << N
                   << " is reached by no corpus or ptxas word and not listed";
   for (const std::string &N : Stale)
     ADD_FAILURE() << "form " << N << " is covered now: drop it from the list";
+}
+
+/// A random instance of form \p Op whose operands fit their fields (\p R is
+/// the random state); false if none was found.
+bool randomInstance(sm86::Opcode Op, sm86::Target T, uint64_t &R,
+                    sm86::Instruction &I) {
+  auto Next = [&R](uint64_t N) {
+    R ^= R << 13, R ^= R >> 7, R ^= R << 17;
+    return N ? R % N : R;
+  };
+  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+  for (unsigned Try = 0; Try < 16; ++Try) {
+    I = sm86::Instruction();
+    I.Op = Op;
+    I.Guard = Next(8);
+    I.GuardNeg = I.Guard != 7 && Next(2);
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      const sm86::OperandInfo &OI = II.Operands[K];
+      int64_t &V = I.Ops[K];
+      uint64_t Span = OI.Bits >= 63 ? 0 : uint64_t(1) << OI.Bits;
+      switch (OI.Kind) {
+      case sm86::OperandKind::GPR:
+      case sm86::OperandKind::MemBase:
+        V = OI.Width > 1 ? 4 * Next(32) : (Next(4) ? Next(64) : 255);
+        break;
+      case sm86::OperandKind::UGPR:
+      case sm86::OperandKind::MemUR:
+      case sm86::OperandKind::MemDesc:
+        V = OI.Width > 1 || OI.Kind == sm86::OperandKind::MemDesc
+                ? 4 * Next(8)
+                : (Next(4) ? Next(32) : 63);
+        break;
+      case sm86::OperandKind::Pred:
+      case sm86::OperandKind::UPred:
+        V = Next(8);
+        break;
+      case sm86::OperandKind::CBankIndex:
+        V = Next(2) ? 0 : Next(4);
+        break;
+      case sm86::OperandKind::CBankOffset:
+        V = 4 * Next(256);
+        break;
+      case sm86::OperandKind::Modifier:
+      case sm86::OperandKind::SReg: {
+        std::vector<int64_t> Vals;
+        for (int64_t X = 0; X < 256 && (!Span || X < int64_t(Span)); ++X)
+          if (!sm86::getModifierSpelling(Op, K, X).empty())
+            Vals.push_back(X);
+        V = Vals.empty() ? 0 : Vals[Next(Vals.size())];
+        break;
+      }
+      default:
+        V = Span ? int64_t(Next(Span)) : 0;
+        if (OI.Signed && Span && V >= int64_t(Span / 2))
+          V -= int64_t(Span);
+        break;
+      }
+    }
+    if (llvm::Error E = sm86::verify(I, T))
+      llvm::consumeError(std::move(E));
+    else
+      return true;
+  }
+  return false;
+}
+
+/// Every form can be read back from bytes: some instance of it decodes to
+/// that form and not to a sibling whose fields overlap it.  A form that
+/// never does is unreachable for the disassembler and for every oracle (the
+/// coverage test above could never drop it from its list).
+TEST(SM86Coverage, EveryFormDecodesToItself) {
+  uint64_t R = 0x9e3779b97f4a7c15ull;
+  unsigned Checked = 0;
+  for (unsigned Op = 0; Op < sm86::getNumOpcodes(); ++Op)
+    for (sm86::Target T : {sm86::Target::SM86, sm86::Target::SM90}) {
+      if (!sm86::isAvailable(Op, T))
+        continue;
+      std::string Name = sm86::getInstrInfo(sm86::Opcode(Op)).Name;
+      unsigned Self = 0, Valid = 0;
+      std::string Other;
+      for (unsigned N = 0; N < 64 && !Self; ++N) {
+        sm86::Instruction I, D;
+        if (!randomInstance(sm86::Opcode(Op), T, R, I))
+          continue;
+        ++Valid;
+        if (!sm86::decode(sm86::encode(I, T), D, T))
+          Other = "an unknown word";
+        else if (D.Op == Op)
+          ++Self;
+        else
+          Other = sm86::getInstrInfo(D.Op).Name;
+      }
+      ++Checked;
+      EXPECT_TRUE(Valid) << Name << " on " << sm86::getTargetName(T).str()
+                         << ": no instance passes verify()";
+      EXPECT_TRUE(!Valid || Self)
+          << Name << " on " << sm86::getTargetName(T).str()
+          << " never decodes to itself (e.g. to " << Other << ")";
+    }
+  llvm::outs() << Checked << " (form, target) pairs checked\n";
 }
 
 } // namespace
