@@ -214,7 +214,8 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
       if (K.NumBarriers)
         OS << ".barriers " << K.NumBarriers << "\n";
       if (K.emitsSharedSection())
-        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign << "\n";
+        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign
+           << (K.SharedUnused ? " unused" : "") << "\n";
       if (K.MaxThreads)
         OS << ".max_threads " << (*K.MaxThreads)[0] << " " << (*K.MaxThreads)[1]
            << " " << (*K.MaxThreads)[2] << "\n";
@@ -772,14 +773,20 @@ Expected<CubinFile> Parser::run() {
       else
         K->MinStackSize = *V;
     } else if (D == ".shared") {
-      if (Toks.size() < 2 || Toks.size() > 3)
-        return err(D, "expected '.shared <static bytes> [align=<n>]'");
+      if (Toks.size() < 2 || Toks.size() > 4)
+        return err(D, "expected '.shared <static bytes> [align=<n>] [unused]'");
       // CUDA limit for static shared memory per block: 48 KiB.
       Expected<uint64_t> V = number(Toks[1], 48 * 1024);
       if (!V)
         return V.takeError();
       K->SharedBytes = *V;
       K->HasSharedSection = true;
+      if (Toks.back().Text == "unused" && Toks.size() > 2) {
+        K->SharedUnused = true;
+        Toks.pop_back();
+      }
+      if (Toks.size() == 4)
+        return err(Toks[3].Text, "expected 'unused'");
       if (Toks.size() == 3) {
         StringRef A = Toks[2].Text;
         uint64_t Al;

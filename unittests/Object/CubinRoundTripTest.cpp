@@ -243,7 +243,13 @@ TEST(CubinRoundTrip, BuildRejectsBadKernels) {
   M.SM = 90;
   Expected<CubinFile> Hopper = buildCubin(M);
   ASSERT_FALSE(!!Hopper);
-  EXPECT_NE(toString(Hopper.takeError()).find("sm_90"), std::string::npos);
+  EXPECT_NE(toString(Hopper.takeError()).find("multiple of 128"),
+            std::string::npos);
+  M.SM = 75;
+  Expected<CubinFile> Turing = buildCubin(M);
+  ASSERT_FALSE(!!Turing);
+  EXPECT_NE(toString(Turing.takeError()).find("cannot build a cubin for sm_75"),
+            std::string::npos);
 }
 
 TEST(CubinRoundTrip, DynamicSharedNote) {
