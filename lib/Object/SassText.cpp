@@ -120,11 +120,12 @@ Error printCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
   return Error::success();
 }
 
-SassOptions withDefaults(SassOptions O) {
+/// The raw-word codec and target \p SM's opcode classifier unless given.
+SassOptions withDefaults(SassOptions O, unsigned SM) {
   if (!O.Codec)
     O.Codec = &getRawWordCodec();
   if (!O.Classifier)
-    O.Classifier = &getOpcodeClassifier();
+    O.Classifier = &getOpcodeClassifier(SM);
   return O;
 }
 
@@ -180,7 +181,7 @@ bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
 
 Error printSass(const CubinFile &F, raw_ostream &OS,
                 const SassOptions &InOpts) {
-  SassOptions Opts = withDefaults(InOpts);
+  SassOptions Opts = withDefaults(InOpts, F.Header.sm());
   if (!Opts.ForceRaw && kernelFormReproduces(F, *Opts.Classifier)) {
     Module M = cantFail(recomputedModule(F, *Opts.Classifier));
     OS << "// tp .sass, kernel form (docs/sass-format.md)\n";
@@ -727,7 +728,8 @@ Expected<CubinFile> Parser::run() {
         return E;
       if (K->Code.empty())
         return err(D, "kernel '" + K->Name + "' has no instructions");
-      scanControlFlow(*K, *Opts.Classifier);
+      scanControlFlow(*K, Opts.Classifier ? *Opts.Classifier
+                                          : getOpcodeClassifier(M.SM));
       K = nullptr;
     } else if (D == ".param") {
       if (Toks.size() < 3)
@@ -886,7 +888,11 @@ Expected<CubinFile> Parser::run() {
 
 Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
                               const SassOptions &Opts) {
-  Parser P(SM, BufferID, withDefaults(Opts));
+  SassOptions WithCodec = Opts;
+  if (!WithCodec.Codec)
+    WithCodec.Codec = &getRawWordCodec();
+  // The classifier, unless given, follows the text's `.target`.
+  Parser P(SM, BufferID, WithCodec);
   return P.run();
 }
 

@@ -121,13 +121,13 @@ TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
     SCOPED_TRACE(C.Path);
     Expected<CubinFile> F = readCubinFile(C.Bytes);
     ASSERT_TRUE(!!F);
-    if (!tp::testing::expectBuildable(C, F->Header.sm()))
+    if (!tp::testing::expectBuildable(C))
       continue;
     Expected<Module> M = interpretCubin(*F);
     ASSERT_TRUE(!!M) << toString(M.takeError());
     for (const Kernel &K : M->Kernels) {
       Kernel Copy = K;
-      scanControlFlow(Copy, getOpcodeClassifier());
+      scanControlFlow(Copy, getOpcodeClassifier(F->Header.sm()));
       EXPECT_EQ(Copy.ExitOffsets, K.ExitOffsets) << K.Name;
       EXPECT_EQ(Copy.CfaBlockEnd, K.CfaBlockEnd) << K.Name;
     }
