@@ -117,6 +117,12 @@ struct StrTab {
   uint32_t at(const std::string &S) const { return Index.at(S); }
 };
 
+/// The bytes of a fixed table.
+template <size_t N>
+inline std::vector<uint8_t> bytesOf(const uint8_t (&Table)[N]) {
+  return std::vector<uint8_t>(Table, Table + N);
+}
+
 inline Section makeSection(const std::string &Name, uint32_t Type,
                            uint64_t Flags, uint32_t Link, uint32_t Info,
                            uint64_t Align, uint64_t EntSize,

@@ -27,12 +27,13 @@
 /// its names beside .rel.nv.constant0.K; .nv.rel.action; REL .debug_frame
 /// relocations; .text.K sh_info = regs << 24 | symbol.
 ///
-/// sm_90 (SASS_FACTS 3.3; E: every multi-kernel input retargeted, and
-/// test/Object/Inputs/sm90_*.ptx): .nv.compat (cuinfo links to it), no
-/// .nv.rel.action, RELA relocations, .text.K before the NOBITS sections
-/// and .nv.constant0.K last; the reserved shared window: after kernel 0's
-/// symbols .nv.reservedSmem.offset0 and __nv_reservedSMEM_offset_0_alias,
-/// after kernel 0's .nv.shared.K the section .nv.shared.reserved.0, every
+/// sm_90 (SASS_FACTS 3.3; E: every test/Object/Inputs PTX file retargeted,
+/// shared_order.ptx and shared_unused_first.ptx for the multi-kernel
+/// rules): .nv.compat (cuinfo links to it), no .nv.rel.action, RELA
+/// relocations, .text.K before the NOBITS sections and .nv.constant0.K
+/// last; the reserved shared window: after kernel 0's symbols
+/// .nv.reservedSmem.offset0 and __nv_reservedSMEM_offset_0_alias, after
+/// kernel 0's .nv.shared.K the section .nv.shared.reserved.0, every
 /// .nv.shared.K 1 KiB larger; a kernel whose code addresses shared memory
 /// gets an empty .rela.text.K, and the first such kernel adds an unnamed
 /// LOCAL symbol (st_other 1) and 21 zero bytes in .strtab; .nv.constant0.K
@@ -653,10 +654,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
                                        4, 0, serializeNvInfo(ModInfo)));
       break;
     case Piece::Compat:
-      F.Sections.push_back(
-          makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0, 4, 0,
-                      std::vector<uint8_t>(std::begin(CompatBytes),
-                                           std::end(CompatBytes))));
+      F.Sections.push_back(makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0,
+                                       4, 0, bytesOf(CompatBytes)));
       break;
     case Piece::KernelInfo:
       F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
@@ -664,16 +663,13 @@ Expected<CubinFile> buildCubin(const Module &M) {
                                        KernelInfo[I]));
       break;
     case Piece::Callgraph:
-      F.Sections.push_back(
-          makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, SecSym, 0, 4, 8,
-                      std::vector<uint8_t>(std::begin(CallgraphBytes),
-                                           std::end(CallgraphBytes))));
+      F.Sections.push_back(makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0,
+                                       SecSym, 0, 4, 8,
+                                       bytesOf(CallgraphBytes)));
       break;
     case Piece::RelAction:
-      F.Sections.push_back(
-          makeSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 0, 0, 8, 8,
-                      std::vector<uint8_t>(std::begin(RelActionBytes),
-                                           std::end(RelActionBytes))));
+      F.Sections.push_back(makeSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0,
+                                       0, 0, 8, 8, bytesOf(RelActionBytes)));
       break;
     case Piece::RelaText:
       F.Sections.push_back(makeSection(".rela.text." + K->Name, ELF::SHT_RELA,
