@@ -1,10 +1,10 @@
 //===- CubinBuild.h - Pieces every cubin layout writes ------*- C++ -*-===//
 ///
 /// \file
-/// Private to lib/Object: the byte-level helpers and the fixed contents
-/// (call graph, CIE, notes) that buildCubin's sm_80/86 layout (Module.cpp)
-/// and its sm_90 layout (ModuleSM90.cpp) share.  E = our decoding of ptxas
-/// 13 cubins (SASS_FACTS.md section 3).
+/// Private to lib/Object: byte-level helpers, the fixed contents (call
+/// graph, CIE, notes) that buildCubin writes (CubinLayout.cpp), and what
+/// interpretCubin (Module.cpp) asks of the layout.  E = our decoding of
+/// ptxas 13 cubins (SASS_FACTS.md section 3).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_LIB_OBJECT_CUBINBUILD_H
@@ -117,6 +117,12 @@ struct StrTab {
   uint32_t at(const std::string &S) const { return Index.at(S); }
 };
 
+/// The bytes of a fixed table.
+template <size_t N>
+inline std::vector<uint8_t> bytesOf(const uint8_t (&Table)[N]) {
+  return std::vector<uint8_t>(Table, Table + N);
+}
+
 inline Section makeSection(const std::string &Name, uint32_t Type,
                            uint64_t Flags, uint32_t Link, uint32_t Info,
                            uint64_t Align, uint64_t EntSize,
@@ -134,8 +140,16 @@ inline Section makeSection(const std::string &Name, uint32_t Type,
   return S;
 }
 
-/// The checks every layout makes of a kernel before writing it (Module.cpp).
+/// The checks every layout makes of a kernel before writing it.
 llvm::Error checkKernel(const Kernel &K, const TargetInfo &T);
+
+/// True when sm_\p SM's layout writes record \p R of .nv.info.K by itself,
+/// whatever the kernel (sm_90: SPARSE_MMA_MASK 0, SW_WAR [8]).
+bool writesFixedRecord(unsigned SM, const NvInfoRecord &R);
+
+/// True when sm_\p SM's layout tells a kernel whose code addresses shared
+/// memory from one that only has a .nv.shared.K (Kernel::SharedUnused).
+bool recordsSharedAddressing(unsigned SM);
 
 } // namespace detail
 } // namespace object

@@ -468,7 +468,7 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
   return Error::success();
 }
 
-void layoutCubinFile(CubinFile &F) {
+void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack) {
   uint64_t Off = 64;
   for (size_t I = 1; I < F.Sections.size(); ++I) {
     Section &S = F.Sections[I];
@@ -478,6 +478,8 @@ void layoutCubinFile(CubinFile &F) {
       S.Size = S.Data.size();
       Off += S.Data.size();
     }
+    if (I == F.Header.ShStrNdx)
+      Off += ShStrTabSlack;
   }
   // Section 0 has offset 0 (E: every reference cubin).
   if (!F.Sections.empty())

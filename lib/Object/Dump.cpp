@@ -297,7 +297,8 @@ Error dumpCubin(const CubinFile &F, raw_ostream &OS) {
        << " bytes, regs " << K.RegCount << ", max regs " << K.MaxRegCount
        << ", barriers " << K.NumBarriers << ", shared "
        << (K.HasSharedSection ? "0x" + utohexstr(K.SharedBytes, true) +
-                                    " align " + std::to_string(K.SharedAlign)
+                                    " align " + std::to_string(K.SharedAlign) +
+                                    (K.SharedUnused ? " (unused)" : "")
                               : std::string("none"))
        << ", frame " << K.FrameSize << ", min stack " << K.MinStackSize << "\n";
     OS << "    params (" << K.Params.size() << ", 0x"

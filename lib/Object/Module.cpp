@@ -1,30 +1,10 @@
 //===- Module.cpp - The kernels of a cubin, read and laid out -------------===//
 ///
 /// \file
-/// buildCubin, step by step (every fact: SASS_FACTS.md section 3, checked
-/// byte for byte against ptxas 13 output by unittests/Object):
-///
-///  1. Section list: null, .shstrtab, .strtab, .symtab, .debug_frame,
-///     .note.nv.tkinfo, .note.nv.cuinfo, .nv.info, .nv.info.K for each
-///     kernel, .nv.callgraph, .nv.rel.action, .rel.debug_frame, then
-///     .nv.constant0.K for each kernel, .text.K for each, .nv.shared.K for
-///     each that has one.
-///  2. Symbols: null; section symbols of tkinfo, cuinfo, then per kernel
-///     .text.K, .nv.shared.K (only when its size is not 0), .nv.constant0.K;
-///     then .debug_frame, .nv.callgraph, .nv.rel.action; then the kernels
-///     (GLOBAL FUNC, st_other STO_CUDA_ENTRY, size = code size).
-///  3. String tables: ptxas puts in both every name it might have used,
-///     including sections it did not emit (.symtab_shndx, .rel.nv.constant0.K,
-///     .rela.debug_frame, .nv.prototype, .nv.shared.K without shared
-///     memory); .strtab lists .rel.nv.constant0.K before .nv.constant0.K
-///     (.shstrtab the other way round) and then the symbol names.  Nothing
-///     is shared between strings.
-///  4. Contents (.nv.info, notes, .debug_frame, ...), then the layout of
-///     CubinFile.cpp and the program headers.
-///
-/// ptxas emits kernels in the reverse of their PTX order; records that
-/// ptxas writes while compiling (module REGCOUNT/FRAME_SIZE and the
-/// .rel.debug_frame entries) therefore come in reverse section order.
+/// The target table, the opcode classifiers, scanControlFlow and
+/// interpretCubin: reading the kernel model out of a cubin.  Writing one
+/// from the model is buildCubin in CubinLayout.cpp.  E = our decoding of
+/// ptxas 13 cubins (SASS_FACTS.md section 3).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -48,16 +28,13 @@ namespace {
 using namespace detail;
 
 const TargetInfo Targets[] = {
-    // SM ParamBase RegsInInfo SW2861232 Attr5F Prologue CanBuild Reserved
-    {80, 0x160, true, true, 0, 0x10, true, 0},
-    {86, 0x160, true, true, 0, 0x10, true, 0},
-    // E, mma_tile_sm90.cubin; built by ModuleSM90.cpp (SASS_FACTS 3.3).
-    {90, 0x210, false, false, 0x101, 0, true, 0x400},
+    // SM ParamBase RegsInTextInfo Attr5F ReservedShared
+    {80, 0x160, true, 0, 0},
+    {86, 0x160, true, 0, 0},
+    // E, mma_tile_sm90.cubin (SASS_FACTS 3.3).
+    {90, 0x210, false, 0x101, 0x400},
 };
 
-// .nv.rel.action: fixed 16 bytes (E; the same in tinygrad's builder).
-const uint8_t RelActionBytes[16] = {0x73, 0, 0, 0,    0,    0, 0,    0,
-                                    0,    0, 0, 0x11, 0x25, 0, 0x05, 0x36};
 constexpr uint8_t DW_CFA_def_cfa = 0x0c;
 
 } // namespace
@@ -81,15 +58,21 @@ uint32_t Kernel::paramBytes() const {
 InstrClassifier::~InstrClassifier() = default;
 
 namespace {
+/// EXIT 0x94d and BRA 0x947 by their 12-bit opcode field (SASS_FACTS 1.4).
+/// BRA's signed offset: sm_80/86 a byte offset in bits 32..81 (bits 32-33
+/// zero); sm_90 a word offset, low 8 bits in 16..23, the rest in 34..81
+/// (td/SM90/SM90Instrs.td).
 class OpcodeClassifier : public InstrClassifier {
+  bool SplitBranchOffset;
+
   static unsigned opcode(ArrayRef<uint8_t> W) {
     return W.size() < 2 ? 0 : (W[0] | W[1] << 8) & 0xfff;
   }
 
 public:
-  bool isExit(ArrayRef<uint8_t> W) const override {
-    return opcode(W) == 0x94d; // SASS_FACTS 1.4: EXIT
-  }
+  explicit OpcodeClassifier(bool SplitBranchOffset)
+      : SplitBranchOffset(SplitBranchOffset) {}
+  bool isExit(ArrayRef<uint8_t> W) const override { return opcode(W) == 0x94d; }
   bool endsBlock(ArrayRef<uint8_t> W) const override {
     // UNVERIFIED: other block enders (BRX, JMP, RET, CALL) never appear in
     // our kernels; the ISA layer's classifier should list them.
@@ -102,7 +85,11 @@ public:
       return None;
     uint64_t Lo = endian::read64le(W.data());
     uint64_t Hi = endian::read64le(W.data() + 8);
-    // Bits 32..81: a signed byte offset, bits 32-33 zero (SASS_FACTS 1.4).
+    if (SplitBranchOffset) {
+      uint64_t High = (Lo >> 34) | (Hi & 0x3ffff) << 30; // 48 bits
+      int64_t Words = SignExtend64<48>(High) * 256 + int64_t((Lo >> 16) & 0xff);
+      return Pc + 16 + 4 * Words;
+    }
     uint64_t Raw = (Lo >> 32) | (Hi & 0x3ffff) << 32;
     int64_t Off = SignExtend64<50>(Raw) & ~int64_t(3);
     return Pc + 16 + Off;
@@ -111,7 +98,12 @@ public:
 } // namespace
 
 const InstrClassifier &getOpcodeClassifier() {
-  static OpcodeClassifier C;
+  static OpcodeClassifier C(/*SplitBranchOffset=*/false);
+  return C;
+}
+
+const InstrClassifier &getSM90OpcodeClassifier() {
+  static OpcodeClassifier C(/*SplitBranchOffset=*/true);
   return C;
 }
 
@@ -148,383 +140,6 @@ std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {
          std::to_string(DynamicBytes) + " (static + dynamic = " +
          std::to_string(K.SharedBytes + DynamicBytes) + " > 48 KiB)";
   return S;
-}
-
-//===----------------------------------------------------------------------===//
-// buildCubin
-//===----------------------------------------------------------------------===//
-
-namespace detail {
-/// The checks every layout makes of a kernel before writing it: what the
-/// cubin's fields can hold and what ptxas's layout is modelled for.
-Error checkKernel(const Kernel &K, const TargetInfo &T) {
-  if (K.Name.empty())
-    return makeError("a kernel has an empty name");
-  if (K.Code.empty() || K.Code.size() % 128)
-    return makeError("kernel '" + K.Name + "': code size " +
-                     hex(K.Code.size()) +
-                     " is not a positive multiple of 128 bytes "
-                     "(pad with BRA-to-self and NOPs as ptxas does)");
-  if (K.RegCount > 255)
-    return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
-                     " registers, at most 255");
-  if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
-    return makeError("kernel '" + K.Name +
-                     "': shared alignment is not a power of two");
-  if (K.CfaBlockEnd < std::max<uint32_t>(T.FramePrologueBytes, 16) ||
-      K.CfaBlockEnd > K.Code.size() || K.CfaBlockEnd % CodeAlign)
-    return makeError("kernel '" + K.Name + "': the first block end " +
-                     hex(K.CfaBlockEnd) + " is not in the code");
-  for (uint32_t E : K.ExitOffsets)
-    if (E % 16 || E >= K.Code.size())
-      return makeError("kernel '" + K.Name + "': EXIT offset " + hex(E) +
-                       " is not an instruction of the code");
-  for (size_t I = 0; I < K.Params.size(); ++I) {
-    const KernelParam &P = K.Params[I];
-    if (P.Size == 0 || P.Size >= (1u << 14) || P.Offset > 0xffff ||
-        P.Flags > 0xfff)
-      return makeError("kernel '" + K.Name + "': parameter " + Twine(I) +
-                       " (offset " + Twine(P.Offset) + ", size " +
-                       Twine(P.Size) + ") cannot be encoded");
-  }
-  if (K.FrameSize || K.MinStackSize)
-    return makeError("kernel '" + K.Name +
-                     "': stack frames are not "
-                     "supported (frame " +
-                     Twine(K.FrameSize) +
-                     " bytes; ptxas's .debug_frame for them is not "
-                     "modelled)");
-  if (K.MaxThreads && K.ReqNTid)
-    return makeError("kernel '" + K.Name +
-                     "': .maxntid and .reqntid "
-                     "cannot both be given (ptxas rejects it too)");
-  if (T.ParamBase + K.paramBytes() > 0xffff)
-    return makeError("kernel '" + K.Name + "': parameters too large");
-  return Error::success();
-}
-
-} // namespace detail
-
-Expected<CubinFile> buildCubin(const Module &M) {
-  const TargetInfo *T = getTargetInfo(M.SM);
-  if (!T || !T->CanBuild)
-    return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
-                     ": only sm_80, sm_86 and sm_90 are supported");
-  if (M.SM == 90)
-    return buildCubinSM90(M);
-  if (M.Kernels.empty())
-    return makeError("a cubin needs at least one kernel");
-  for (const Kernel &K : M.Kernels)
-    if (Error E = checkKernel(K, *T))
-      return E;
-  const size_t N = M.Kernels.size();
-
-  // 1. Section indices.
-  enum : uint32_t {
-    SecShStr = 1,
-    SecStr,
-    SecSym,
-    SecDebugFrame,
-    SecTkInfo,
-    SecCuInfo,
-    SecNvInfo,
-    SecFirstKernelInfo
-  };
-  const uint32_t SecCallgraph = SecFirstKernelInfo + N;
-  const uint32_t SecRelAction = SecCallgraph + 1;
-  const uint32_t SecRelDebugFrame = SecRelAction + 1;
-  const uint32_t SecFirstConst = SecRelDebugFrame + 1;
-  const uint32_t SecFirstText = SecFirstConst + N;
-  std::vector<uint32_t> SecShared(N, 0);
-  uint32_t NextSec = SecFirstText + N;
-  for (size_t I = 0; I < N; ++I)
-    if (M.Kernels[I].emitsSharedSection())
-      SecShared[I] = NextSec++;
-
-  // 3. String tables.
-  StrTab ShStr, Str;
-  for (StrTab *Tab : {&ShStr, &Str}) {
-    for (const char *S : {".shstrtab", ".strtab", ".symtab", ".symtab_shndx",
-                          ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info"})
-      Tab->add(S);
-    for (const Kernel &K : M.Kernels) {
-      Tab->add(".text." + K.Name);
-      Tab->add(".nv.info." + K.Name);
-      Tab->add(".nv.shared." + K.Name);
-      if (Tab == &ShStr) {
-        Tab->add(".nv.constant0." + K.Name);
-        Tab->add(".rel.nv.constant0." + K.Name);
-      } else {
-        Tab->add(".rel.nv.constant0." + K.Name);
-        Tab->add(".nv.constant0." + K.Name);
-      }
-    }
-    for (const char *S :
-         {".debug_frame", ".rel.debug_frame", ".rela.debug_frame",
-          ".nv.callgraph", ".nv.prototype", ".nv.rel.action"})
-      Tab->add(S);
-  }
-  for (const Kernel &K : M.Kernels)
-    Str.add(K.Name);
-
-  // 2. Symbols.
-  std::vector<Symbol> Syms(1);
-  auto SectionSym = [&](const std::string &Name, uint32_t Sec) {
-    Symbol S;
-    S.Name = Name;
-    S.NameOffset = Str.at(Name);
-    S.Info = ELF::STB_LOCAL << 4 | ELF::STT_SECTION;
-    S.Shndx = Sec;
-    Syms.push_back(S);
-    return static_cast<uint32_t>(Syms.size() - 1);
-  };
-  SectionSym(".note.nv.tkinfo", SecTkInfo);
-  SectionSym(".note.nv.cuinfo", SecCuInfo);
-  std::vector<uint32_t> ConstSym(N);
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    SectionSym(".text." + K.Name, SecFirstText + I);
-    if (K.SharedBytes)
-      SectionSym(".nv.shared." + K.Name, SecShared[I]);
-    ConstSym[I] = SectionSym(".nv.constant0." + K.Name, SecFirstConst + I);
-  }
-  SectionSym(".debug_frame", SecDebugFrame);
-  SectionSym(".nv.callgraph", SecCallgraph);
-  SectionSym(".nv.rel.action", SecRelAction);
-  const uint32_t FirstGlobal = Syms.size();
-  std::vector<uint32_t> KernelSym(N);
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    Symbol S;
-    S.Name = K.Name;
-    S.NameOffset = Str.at(K.Name);
-    S.Info = ELF::STB_GLOBAL << 4 | ELF::STT_FUNC;
-    S.Other = STO_CUDA_ENTRY;
-    S.Shndx = SecFirstText + I;
-    S.Size = K.Code.size();
-    Syms.push_back(S);
-    KernelSym[I] = Syms.size() - 1;
-  }
-  std::vector<uint8_t> SymBytes;
-  for (const Symbol &S : Syms) {
-    put<uint32_t>(SymBytes, S.NameOffset);
-    SymBytes.push_back(S.Info);
-    SymBytes.push_back(S.Other);
-    put<uint16_t>(SymBytes, S.Shndx);
-    put<uint64_t>(SymBytes, S.Value);
-    put<uint64_t>(SymBytes, S.Size);
-  }
-
-  // 4a. .debug_frame: a CIE and an FDE per kernel, in section order.
-  std::vector<uint8_t> Frame;
-  std::vector<uint64_t> FdeLocOffset(N);
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    uint64_t CieOff = Frame.size();
-    Frame.insert(Frame.end(), std::begin(CieBytes), std::end(CieBytes));
-    std::vector<uint8_t> Body;
-    put<uint64_t>(Body, CieOff);
-    FdeLocOffset[I] = Frame.size() + 12 + Body.size();
-    put<uint64_t>(Body, 0); // initial location: R_CUDA_64 to the kernel
-    put<uint64_t>(Body, K.Code.size());
-    uint32_t Pc = 0;
-    auto Advance = [&](uint32_t To) {
-      Body.push_back(DW_CFA_advance_loc4);
-      // Unsigned 32-bit difference: ptxas encodes a backward step (the
-      // last EXIT before the first block end) modulo 2^32 (E, tiny_store).
-      put<uint32_t>(Body, static_cast<uint32_t>(To - Pc) / CodeAlign);
-      Pc = To;
-    };
-    if (T->FramePrologueBytes)
-      Advance(T->FramePrologueBytes);
-    Advance(K.CfaBlockEnd);
-    Body.insert(Body.end(), std::begin(DefCfa), std::end(DefCfa));
-    // Then to the last EXIT; without one, back to the first block's last
-    // instruction (E: spin in barriers_local.ptx; UNVERIFIED beyond it).
-    Advance(K.ExitOffsets.empty() ? K.CfaBlockEnd - 16 : K.ExitOffsets.back());
-    while ((12 + Body.size()) % 8)
-      Body.push_back(0); // DW_CFA_nop
-    put<uint32_t>(Frame, 0xffffffff);
-    put<uint64_t>(Frame, Body.size());
-    Frame.insert(Frame.end(), Body.begin(), Body.end());
-  }
-  std::vector<uint8_t> RelFrame;
-  for (size_t I = N; I-- > 0;) {
-    put<uint64_t>(RelFrame, FdeLocOffset[I]);
-    // r_info = sym << 32 | R_CUDA_64 (2).
-    put<uint64_t>(RelFrame, uint64_t(KernelSym[I]) << 32 | 2);
-  }
-
-  // 4b. .nv.info and .nv.info.K.
-  std::vector<NvInfoRecord> ModInfo;
-  for (size_t I = N; I-- > 0;) {
-    ModInfo.push_back(NvInfoRecord::sval(
-        NvAttr::REGCOUNT, {KernelSym[I], M.Kernels[I].RegCount}));
-    ModInfo.push_back(NvInfoRecord::sval(
-        NvAttr::FRAME_SIZE, {KernelSym[I], M.Kernels[I].FrameSize}));
-  }
-  for (size_t I = 0; I < N; ++I)
-    ModInfo.push_back(NvInfoRecord::sval(
-        NvAttr::MIN_STACK_SIZE, {KernelSym[I], M.Kernels[I].MinStackSize}));
-
-  std::vector<std::vector<uint8_t>> KernelInfo(N);
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    std::vector<NvInfoRecord> R;
-    R.push_back(
-        NvInfoRecord::sval(NvAttr::CUDA_API_VERSION, {M.CudaApiVersion}));
-    if (T->HasSW2861232War)
-      R.push_back(NvInfoRecord::nval(NvAttr::SW2861232_WAR));
-    if (!K.Params.empty()) {
-      uint32_t Bytes = K.paramBytes();
-      R.push_back(NvInfoRecord::sval(
-          NvAttr::PARAM_CBANK, {ConstSym[I], Bytes << 16 | T->ParamBase}));
-      R.push_back(NvInfoRecord::hval(NvAttr::CBANK_PARAM_SIZE, Bytes));
-      for (size_t P = K.Params.size(); P-- > 0;) {
-        const KernelParam &KP = K.Params[P];
-        // word2: size << 18 | 0x1f << 12 (constant-bank space) | flags.
-        R.push_back(NvInfoRecord::sval(
-            NvAttr::KPARAM_INFO,
-            {KP.Index, KP.Offset << 16 | static_cast<uint32_t>(P),
-             KP.Size << 18 | 0x1fu << 12 | KP.Flags}));
-      }
-    }
-    R.push_back(NvInfoRecord::hval(NvAttr::MAXREG_COUNT, K.MaxRegCount));
-    if (K.NumBarriers)
-      R.push_back(NvInfoRecord::bval(NvAttr::NUM_BARRIERS, K.NumBarriers));
-    R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T->Attr5F));
-    R.insert(R.end(), K.OtherInfoBeforeExit.begin(),
-             K.OtherInfoBeforeExit.end());
-    if (!K.ExitOffsets.empty())
-      R.push_back(
-          NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
-    R.insert(R.end(), K.OtherInfoAfterExit.begin(), K.OtherInfoAfterExit.end());
-    if (K.CtaidZUsed)
-      R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
-    if (K.MaxThreads)
-      R.push_back(NvInfoRecord::sval(NvAttr::MAX_THREADS, *K.MaxThreads));
-    if (K.ReqNTid)
-      R.push_back(NvInfoRecord::sval(NvAttr::REQNTID, *K.ReqNTid));
-    KernelInfo[I] = serializeNvInfo(R);
-  }
-
-  // 1 again: the sections themselves.
-  CubinFile F;
-  F.Sections.push_back(Section());
-  F.Sections.push_back(
-      makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, ShStr.Bytes));
-  F.Sections.push_back(
-      makeSection(".strtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, Str.Bytes));
-  F.Sections.push_back(makeSection(".symtab", ELF::SHT_SYMTAB, 0, SecStr,
-                                   FirstGlobal, 8, 24, SymBytes));
-  F.Sections.push_back(
-      makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0, 1, 0, Frame));
-  F.Sections.push_back(
-      makeSection(".note.nv.tkinfo", ELF::SHT_NOTE, SHF_NOTE_TKINFO, 0, 0, 4, 0,
-                  makeNote(NoteTypeTkInfo, makeTkInfoDesc(M.Tool))));
-  F.Sections.push_back(makeSection(
-      ".note.nv.cuinfo", ELF::SHT_NOTE, SHF_NOTE_CUINFO, SecTkInfo, 0, 4, 0,
-      makeNote(NoteTypeCuInfo, makeCuInfoDesc(M.SM, M.CudaApiVersion))));
-  F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0, SecSym, 0, 4,
-                                   0, serializeNvInfo(ModInfo)));
-  for (size_t I = 0; I < N; ++I)
-    F.Sections.push_back(makeSection(".nv.info." + M.Kernels[I].Name,
-                                     SHT_CUDA_INFO, SHF_CUDA_INFO_LINK, SecSym,
-                                     SecFirstText + I, 4, 0, KernelInfo[I]));
-  F.Sections.push_back(
-      makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, SecSym, 0, 4, 8,
-                  std::vector<uint8_t>(std::begin(CallgraphBytes),
-                                       std::end(CallgraphBytes))));
-  F.Sections.push_back(
-      makeSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 0, 0, 8, 8,
-                  std::vector<uint8_t>(std::begin(RelActionBytes),
-                                       std::end(RelActionBytes))));
-  F.Sections.push_back(makeSection(".rel.debug_frame", ELF::SHT_REL,
-                                   SHF_CUDA_INFO_LINK, SecSym, SecDebugFrame, 8,
-                                   16, RelFrame));
-  for (size_t I = 0; I < N; ++I)
-    F.Sections.push_back(makeSection(
-        ".nv.constant0." + M.Kernels[I].Name, ELF::SHT_PROGBITS,
-        ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0, SecFirstText + I, 4, 0,
-        std::vector<uint8_t>(T->ParamBase + M.Kernels[I].paramBytes(), 0)));
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    uint32_t Info = KernelSym[I];
-    if (T->RegCountInTextInfo)
-      Info |= K.RegCount << 24;
-    F.Sections.push_back(makeSection(".text." + K.Name, ELF::SHT_PROGBITS,
-                                     ELF::SHF_ALLOC | ELF::SHF_EXECINSTR,
-                                     SecSym, Info, 128, 0, K.Code));
-  }
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    if (!SecShared[I])
-      continue;
-    Section S =
-        makeSection(".nv.shared." + K.Name, ELF::SHT_NOBITS,
-                    ELF::SHF_WRITE | ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0,
-                    SecFirstText + I, K.SharedAlign, 0);
-    S.Size = K.SharedBytes;
-    F.Sections.push_back(std::move(S));
-  }
-  for (Section &S : F.Sections)
-    if (!S.Name.empty())
-      S.NameOffset = ShStr.at(S.Name);
-
-  // Header.
-  ElfHeader &H = F.Header;
-  H.Ident = {0x7f,
-             'E',
-             'L',
-             'F',
-             ELF::ELFCLASS64,
-             ELF::ELFDATA2LSB,
-             ELF::EV_CURRENT,
-             ELFOSABI_CUDA_V2,
-             ELFABIVERSION_CUDA_V2};
-  H.Type = ELF::ET_EXEC;
-  H.Machine = EM_CUDA;
-  H.Version = 1;
-  H.Flags = makeEFlags(M.SM);
-  H.ShStrNdx = SecShStr;
-
-  // Program headers: PHDR, LOAD constant0..text (R X), LOAD shared (R W,
-  // only with a .nv.shared section), LOAD of the table again (R X).
-  bool AnyShared = NextSec != SecFirstText + N;
-  F.ProgramHeaders.resize(AnyShared ? 4 : 3);
-  layoutCubinFile(F);
-  const uint64_t TableSize = F.ProgramHeaders.size() * 56;
-  auto Phdr = [&](uint32_t Type, uint32_t Flags, uint64_t Off, uint64_t FSz,
-                  uint64_t MSz) {
-    ProgramHeader P;
-    P.Type = Type;
-    P.Flags = Flags;
-    P.Offset = Off;
-    P.FileSz = FSz;
-    P.MemSz = MSz;
-    P.Align = 8;
-    return P;
-  };
-  size_t PI = 0;
-  F.ProgramHeaders[PI++] =
-      Phdr(ELF::PT_PHDR, ELF::PF_R | ELF::PF_X, H.PhOff, TableSize, TableSize);
-  const Section &FirstConst = F.Sections[SecFirstConst];
-  const Section &LastText = F.Sections[SecFirstText + N - 1];
-  uint64_t LoadSize = LastText.Offset + LastText.Size - FirstConst.Offset;
-  F.ProgramHeaders[PI++] = Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_X,
-                                FirstConst.Offset, LoadSize, LoadSize);
-  if (AnyShared) {
-    uint64_t Mem = 0;
-    for (uint32_t S = SecFirstText + N; S < NextSec; ++S)
-      // Each block at its alignment (E, two_shared_swapped.ptx: 0x104
-      // bytes then a 32-aligned 0x30 give memsz 0x150).
-      Mem = alignTo(Mem, F.Sections[S].AddrAlign) + F.Sections[S].Size;
-    F.ProgramHeaders[PI++] = Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_W,
-                                  F.Sections[SecFirstText + N].Offset, 0, Mem);
-  }
-  F.ProgramHeaders[PI++] =
-      Phdr(ELF::PT_LOAD, ELF::PF_R | ELF::PF_X, H.PhOff, TableSize, TableSize);
-  return F;
 }
 
 //===----------------------------------------------------------------------===//
@@ -605,6 +220,13 @@ Expected<Module> interpretCubin(const CubinFile &F) {
   }
   if (M.Kernels.empty())
     return makeError("the cubin has no kernel (.text.K section)");
+  std::vector<bool> HasRelaText(M.Kernels.size());
+  for (const Section &S : F.Sections)
+    if (StringRef(S.Name).startswith(".rela.text.")) {
+      auto It = KernelOfName.find(S.Name.substr(11));
+      if (It != KernelOfName.end())
+        HasRelaText[It->second] = true;
+    }
 
   for (size_t SI = 0; SI < F.Sections.size(); ++SI) {
     const Section &S = F.Sections[SI];
@@ -621,6 +243,8 @@ Expected<Module> interpretCubin(const CubinFile &F) {
                          " reserved bytes of sm_" + Twine(M.SM));
       K.SharedBytes = S.Size - T->ReservedSharedBytes;
       K.SharedAlign = S.AddrAlign;
+      K.SharedUnused =
+          recordsSharedAddressing(M.SM) && !HasRelaText[It->second];
     } else if (S.Type == SHT_CUDA_INFO) {
       Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
       if (!Recs)
@@ -696,8 +320,12 @@ Expected<Module> interpretCubin(const CubinFile &F) {
             K.ReqNTid = std::array<uint32_t, 3>{W[0], W[1], W[2]};
           break;
         default:
-          (SeenExit ? K.OtherInfoAfterExit : K.OtherInfoBeforeExit)
-              .push_back(R);
+          // What the target's layout writes by itself (sm_90's
+          // SPARSE_MMA_MASK 0 and SW_WAR [8]) is derived; anything else is
+          // copied in place.
+          if (!writesFixedRecord(M.SM, R))
+            (SeenExit ? K.OtherInfoAfterExit : K.OtherInfoBeforeExit)
+                .push_back(R);
           break;
         }
       }

@@ -120,11 +120,12 @@ Error printCode(ArrayRef<uint8_t> Code, raw_ostream &OS,
   return Error::success();
 }
 
-SassOptions withDefaults(SassOptions O) {
+/// The raw-word codec and target \p SM's opcode classifier unless given.
+SassOptions withDefaults(SassOptions O, unsigned SM) {
   if (!O.Codec)
     O.Codec = &getRawWordCodec();
   if (!O.Classifier)
-    O.Classifier = &getOpcodeClassifier();
+    O.Classifier = &getOpcodeClassifier(SM);
   return O;
 }
 
@@ -180,7 +181,7 @@ bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
 
 Error printSass(const CubinFile &F, raw_ostream &OS,
                 const SassOptions &InOpts) {
-  SassOptions Opts = withDefaults(InOpts);
+  SassOptions Opts = withDefaults(InOpts, F.Header.sm());
   if (!Opts.ForceRaw && kernelFormReproduces(F, *Opts.Classifier)) {
     Module M = cantFail(recomputedModule(F, *Opts.Classifier));
     OS << "// tp .sass, kernel form (docs/sass-format.md)\n";
@@ -214,7 +215,8 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
       if (K.NumBarriers)
         OS << ".barriers " << K.NumBarriers << "\n";
       if (K.emitsSharedSection())
-        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign << "\n";
+        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign
+           << (K.SharedUnused ? " unused" : "") << "\n";
       if (K.MaxThreads)
         OS << ".max_threads " << (*K.MaxThreads)[0] << " " << (*K.MaxThreads)[1]
            << " " << (*K.MaxThreads)[2] << "\n";
@@ -726,7 +728,8 @@ Expected<CubinFile> Parser::run() {
         return E;
       if (K->Code.empty())
         return err(D, "kernel '" + K->Name + "' has no instructions");
-      scanControlFlow(*K, *Opts.Classifier);
+      scanControlFlow(*K, Opts.Classifier ? *Opts.Classifier
+                                          : getOpcodeClassifier(M.SM));
       K = nullptr;
     } else if (D == ".param") {
       if (Toks.size() < 3)
@@ -772,14 +775,20 @@ Expected<CubinFile> Parser::run() {
       else
         K->MinStackSize = *V;
     } else if (D == ".shared") {
-      if (Toks.size() < 2 || Toks.size() > 3)
-        return err(D, "expected '.shared <static bytes> [align=<n>]'");
+      if (Toks.size() < 2 || Toks.size() > 4)
+        return err(D, "expected '.shared <static bytes> [align=<n>] [unused]'");
       // CUDA limit for static shared memory per block: 48 KiB.
       Expected<uint64_t> V = number(Toks[1], 48 * 1024);
       if (!V)
         return V.takeError();
       K->SharedBytes = *V;
       K->HasSharedSection = true;
+      if (Toks.back().Text == "unused" && Toks.size() > 2) {
+        K->SharedUnused = true;
+        Toks.pop_back();
+      }
+      if (Toks.size() == 4)
+        return err(Toks[3].Text, "expected 'unused'");
       if (Toks.size() == 3) {
         StringRef A = Toks[2].Text;
         uint64_t Al;
@@ -879,7 +888,11 @@ Expected<CubinFile> Parser::run() {
 
 Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
                               const SassOptions &Opts) {
-  Parser P(SM, BufferID, withDefaults(Opts));
+  SassOptions WithCodec = Opts;
+  if (!WithCodec.Codec)
+    WithCodec.Codec = &getRawWordCodec();
+  // The classifier, unless given, follows the text's `.target`.
+  Parser P(SM, BufferID, WithCodec);
   return P.run();
 }
 

@@ -56,7 +56,7 @@ TEST(SassText, RoundTripEveryCubin) {
       // Printing again is stable.
       EXPECT_EQ(printed(*G, Raw), Text);
     }
-    bool Exec = tp::testing::expectBuildable(C, F->Header.sm());
+    bool Exec = tp::testing::expectBuildable(C);
     EXPECT_EQ(printed(*F, false).find(".raw_cubin") == std::string::npos, Exec);
   }
   EXPECT_GE(KernelForm, 7u);
@@ -146,6 +146,10 @@ TEST(SassText, Errors) {
        ".end_kernel\n",
        "<sass>:1:1: error: kernel 'k': code size 0x10 is not a positive "
        "multiple of 128 bytes"},
+      {".target sm_90\n.kernel k\n.shared 0 unused align=16\n",
+       "<sass>:3:18: error: expected 'unused'"},
+      {".target sm_90\n.kernel k\n.shared unused\n",
+       "<sass>:3:9: error: "},
       {".target sm_86\n.tool_note 2 \"a\n",
        "<sass>:2:14: error: unterminated string"},
       {".target sm_86\n.kernel k\n.info during_exit REGCOUNT SVAL 1\n",

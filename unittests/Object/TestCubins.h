@@ -99,11 +99,10 @@ inline std::string ptxTarget(const std::string &Ptx) {
       .str();
 }
 
-/// Whether buildCubin is expected to reproduce \p C: executable sm_80/86
+/// Whether buildCubin is expected to reproduce \p C: executable sm_80/86/90
 /// cubins without a stack frame (stack_frame.ptx is the known exception).
-inline bool expectBuildable(const TestCubin &C, unsigned SM) {
-  return !C.Relocatable && SM != 90 &&
-         !llvm::StringRef(C.Path).contains("stack_frame");
+inline bool expectBuildable(const TestCubin &C) {
+  return !C.Relocatable && !llvm::StringRef(C.Path).contains("stack_frame");
 }
 
 inline const std::vector<TestCubin> &allTestCubins() {

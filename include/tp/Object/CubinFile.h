@@ -142,7 +142,9 @@ llvm::Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out);
 /// header table (8-aligned) and the program headers right after it.  Sets
 /// Offset of every section, e_shoff, e_phoff, e_shnum, e_phnum, FileSize.
 /// Program headers' offsets/sizes are the caller's (see Module.h).
-void layoutCubinFile(CubinFile &F);
+/// \p ShStrTabSlack zero bytes follow the section-name string table
+/// (e_shstrndx; sm_90 ptxas leaves some, Module.h).
+void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack = 0);
 
 } // namespace object
 } // namespace tp

@@ -42,7 +42,8 @@
 namespace tp {
 namespace object {
 
-/// What differs between targets (data, not code paths).
+/// What differs between targets that readers of a cubin need (the
+/// writer's layout tables are private to lib/Object/CubinLayout.cpp).
 struct TargetInfo {
   unsigned SM;
   /// Offset of the first kernel parameter in constant bank 0
@@ -50,15 +51,8 @@ struct TargetInfo {
   uint32_t ParamBase;
   /// .text.K sh_info carries regs << 24 (sm_80/86); sm_90 leaves it 0.
   bool RegCountInTextInfo;
-  /// .nv.info.K has SW2861232_WAR (sm_80/86; E).
-  bool HasSW2861232War;
   /// Value of the unnamed attribute 0x5f (E: 0 on sm_86, 0x101 on sm_90).
   uint16_t Attr5F;
-  /// The FDE's first advance: the bytes of the stack-pointer set-up
-  /// (E: 0x10 on sm_80/86, none on sm_90).
-  uint32_t FramePrologueBytes;
-  /// buildCubin supports this target (sm_90: ModuleSM90.cpp).
-  bool CanBuild;
   /// Shared memory the system reserves at the start of a CTA's window:
   /// .nv.shared.K is this much larger than the kernel's own static bytes
   /// (SASS_FACTS 3.3: 1 KiB on sm_90, none before).
@@ -96,6 +90,11 @@ struct Kernel {
                                  ///< target's reserved bytes)
   uint64_t SharedAlign = 16;     ///< .nv.shared.K alignment
   bool HasSharedSection = false; ///< forced on when SharedBytes > 0
+  /// The kernel has a .nv.shared.K section (the module declares dynamic
+  /// shared memory) but its code never addresses shared memory.  Only
+  /// sm_90 records the difference: ptxas writes an empty .rela.text.K for
+  /// every kernel whose code does (E, multi_kernel.ptx's noparam).
+  bool SharedUnused = false;
   std::vector<uint32_t> ExitOffsets;
   /// Byte offset where the first basic block ends: just past the first
   /// BRA or EXIT, or the first branch target, whichever comes first
@@ -104,7 +103,8 @@ struct Kernel {
   /// .maxntid and .reqntid (ptxas rejects both on one kernel).
   llvm::Optional<std::array<uint32_t, 3>> MaxThreads;
   llvm::Optional<std::array<uint32_t, 3>> ReqNTid;
-  /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).
+  /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).  sm_90
+  /// cubins do not record it (E, params_attrs.ptx).
   bool CtaidZUsed = false;
   /// FRAME_SIZE / MIN_STACK_SIZE.  buildCubin supports only 0: with a
   /// stack frame ptxas describes the stack-pointer adjustment in
@@ -141,11 +141,12 @@ struct Module {
   std::vector<Kernel> Kernels; ///< in section order
 };
 
-/// Reads the model out of an executable sm_80/86 cubin.  Fails, naming
+/// Reads the model out of an executable sm_80/86/90 cubin.  Fails, naming
 /// the place, on what the model cannot represent.
 llvm::Expected<Module> interpretCubin(const CubinFile &F);
 
-/// Builds a cubin from scratch in ptxas 13's layout.
+/// Builds a cubin from scratch in ptxas 13's layout for M.SM (one or more
+/// kernels; lib/Object/CubinLayout.cpp).
 llvm::Expected<CubinFile> buildCubin(const Module &M);
 
 /// The one interface to instruction words that this layer uses.
@@ -175,9 +176,6 @@ const InstrClassifier &getSM90OpcodeClassifier();
 inline const InstrClassifier &getOpcodeClassifier(unsigned SM) {
   return SM >= 90 ? getSM90OpcodeClassifier() : getOpcodeClassifier();
 }
-
-/// buildCubin's sm_90 layout (ModuleSM90.cpp); one kernel.
-llvm::Expected<CubinFile> buildCubinSM90(const Module &M);
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);

@@ -61,7 +61,9 @@ const InstructionCodec &getRawWordCodec();
 
 struct SassOptions {
   const InstructionCodec *Codec = nullptr;     ///< default: raw words
-  const InstrClassifier *Classifier = nullptr; ///< default: opcode fields
+  /// Default: the opcode classifier of the cubin's (printing) or the
+  /// `.target`'s (parsing) target.
+  const InstrClassifier *Classifier = nullptr;
   bool ForceRaw = false;                       ///< always the raw form
 };
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""sass_roundtrip.py OUTDIR [--ptxas PTXAS] FILE...: for each cubin (or PTX
-file, built first with PTXAS -arch=sm_86), runs
+"""sass_roundtrip.py OUTDIR [--ptxas PTXAS [--arch sm_NN]] FILE...: for each
+cubin (or PTX file, built first with PTXAS -arch=sm_86, or for --arch with
+its first .target line rewritten to that target), runs
   tp-mc --disassemble X.cubin -o X.sass
   tp-mc --assemble -filetype=obj X.sass -o Y.cubin
 and prints "NAME: identical" when Y equals X byte for byte, else
 "NAME: FAILED (...)"."""
 import os
+import re
 import subprocess
 import sys
 
@@ -15,13 +17,24 @@ ptxas = None
 if args and args[0] == "--ptxas":
     args.pop(0)
     ptxas = args.pop(0)
+arch = None
+if args and args[0] == "--arch":
+    args.pop(0)
+    arch = args.pop(0)
 for f in args:
     name = os.path.splitext(os.path.basename(f))[0]
     src = f
     try:
         if f.endswith(".ptx"):
             src = os.path.join(out, name + ".in.cubin")
-            subprocess.run([ptxas, "-arch=sm_86", "-o", src, f], check=True)
+            ptx = f
+            if arch:
+                ptx = os.path.join(out, name + "." + arch + ".ptx")
+                text = re.sub(r"\.target\s+sm_\w+", ".target " + arch,
+                              open(f).read(), count=1)
+                open(ptx, "w").write(text)
+            subprocess.run([ptxas, "-arch=" + (arch or "sm_86"), "-o", src,
+                            ptx], check=True)
         sass = os.path.join(out, name + ".sass")
         dst = os.path.join(out, name + ".out.cubin")
         subprocess.run(["tp-mc", "--disassemble", src, "-o", sass], check=True)

@@ -1,0 +1,804 @@
+//===- CubinLayout.cpp - buildCubin: ptxas 13's layout, per target --------===//
+///
+/// \file
+/// One writer for every target: the target's differences are the data of
+/// a CubinLayout (section list and order, .nv.info.K record order, program
+/// headers, a few switches), the code below follows it.  E = our decoding
+/// of ptxas 13 cubins (SASS_FACTS.md section 3), checked byte for byte
+/// against ptxas output by unittests/Object and test/Object.
+///
+/// Common to both layouts:
+///  * kernels in section order (ptxas emits them in the reverse of their
+///    PTX order, so records ptxas writes while compiling -- module
+///    REGCOUNT/FRAME_SIZE and the .debug_frame relocations -- come in
+///    reverse section order);
+///  * symbols: null, the tkinfo and cuinfo section symbols, then per
+///    kernel .text.K and .nv.shared.K (when it has static bytes), then the
+///    section symbols of .debug_frame, .nv.callgraph [, .nv.rel.action],
+///    then the kernels (GLOBAL FUNC, STO_CUDA_ENTRY, size = code size);
+///    .symtab's sh_info is one past the last LOCAL symbol;
+///  * string tables: every name ptxas might have used, including sections
+///    it did not emit (.symtab_shndx, .rela.debug_frame, .nv.prototype,
+///    .nv.shared.K without shared memory); nothing shared between strings;
+///  * .debug_frame: a CIE and an FDE per kernel; module .nv.info: REGCOUNT
+///    and FRAME_SIZE last kernel first, then MIN_STACK_SIZE first first.
+///
+/// sm_80/86: .nv.constant0.K's section symbol in each kernel's group and
+/// its names beside .rel.nv.constant0.K; .nv.rel.action; REL .debug_frame
+/// relocations; .text.K sh_info = regs << 24 | symbol.
+///
+/// sm_90 (SASS_FACTS 3.3; E: every test/Object/Inputs PTX file retargeted,
+/// shared_order.ptx and shared_unused_first.ptx for the multi-kernel
+/// rules): .nv.compat (cuinfo links to it), no .nv.rel.action, RELA
+/// relocations, .text.K before the NOBITS sections and .nv.constant0.K
+/// last; the reserved shared window: after kernel 0's symbols
+/// .nv.reservedSmem.offset0 and __nv_reservedSMEM_offset_0_alias, after
+/// kernel 0's .nv.shared.K the section .nv.shared.reserved.0, every
+/// .nv.shared.K 1 KiB larger; a kernel whose code addresses shared memory
+/// gets an empty .rela.text.K, and the first such kernel adds an unnamed
+/// LOCAL symbol (st_other 1) and 21 zero bytes in .strtab; .nv.constant0.K
+/// symbols and names after the kernels; 14 + sum(18 + strlen(K)) zero
+/// bytes after .shstrtab.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CubinBuild.h"
+#include "tp/Object/Module.h"
+#include "tp/Object/NvInfo.h"
+#include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace object {
+
+namespace {
+using namespace detail;
+
+/// The sections of a cubin, in the groups a layout orders.
+enum class Piece : uint8_t {
+  ShStrTab,
+  StrTab,
+  SymTab,
+  DebugFrame,
+  TkInfo,
+  CuInfo, ///< links to .nv.compat when the layout has one
+  NvInfo,
+  Compat,     ///< .nv.compat
+  KernelInfo, ///< .nv.info.K, each kernel
+  Callgraph,
+  RelAction, ///< .nv.rel.action
+  RelaText,  ///< empty .rela.text.K, each kernel addressing shared memory
+  FrameRel,  ///< .rel.debug_frame or .rela.debug_frame
+  Constant,  ///< .nv.constant0.K, each kernel
+  Text,      ///< .text.K, each kernel
+  Shared,    ///< .nv.shared.K where present, .nv.shared.reserved.0
+};
+
+/// The records of .nv.info.K, in the order a layout writes them.
+enum class Rec : uint8_t {
+  ApiVersion,
+  SW2861232War,
+  ParamCBank,     ///< with parameters only
+  CBankParamSize, ///< with parameters only
+  KParams,        ///< last parameter first
+  SparseMmaMask,  ///< 0
+  MaxRegCount,
+  Barriers, ///< when not 0
+  Attr5F,
+  BeforeExit,  ///< Kernel::OtherInfoBeforeExit
+  ExitOffsets, ///< when there is an EXIT
+  AfterExit,   ///< Kernel::OtherInfoAfterExit
+  CtaidZUsed,  ///< when set (sm_90 ptxas never writes it, E)
+  MaxThreads,
+  ReqNTid,
+  SwWar8, ///< SW_WAR [8]
+};
+
+/// A program header: the header table itself, the file range from the
+/// first section of one piece to the end of the last of another, or the
+/// NOBITS sections (memsz each at its alignment; omitted when none).
+struct PhdrSpec {
+  enum Kind : uint8_t { Table, Range, NoBits } What;
+  uint32_t Type;
+  uint32_t Flags;
+  Piece First = Piece::Text, Last = Piece::Text;
+};
+
+struct CubinLayout {
+  ArrayRef<Piece> Sections;
+  ArrayRef<Rec> KernelRecords;
+  ArrayRef<PhdrSpec> Phdrs;
+  /// .rela.debug_frame with 24-byte entries (addend 0) instead of REL.
+  bool FrameRela;
+  /// The reserved shared window's section and symbols (see the banner).
+  bool ReservedSmem;
+  /// .nv.constant0.K's symbol and name after the kernels (sm_90), not in
+  /// each kernel's group beside .rel.nv.constant0.K (sm_80/86).
+  bool ConstantAfterKernels;
+  /// The FDE's first advance: the stack-pointer set-up (E: 0x10 bytes on
+  /// sm_80/86, none on sm_90).
+  uint32_t FramePrologueBytes;
+  /// The FDE visits the first block end and the last EXIT in address
+  /// order (sm_90); else block end, then the last EXIT -- or, without
+  /// one, the block's last instruction -- even backwards (sm_80/86, E
+  /// tiny_store: a step back modulo 2^32).
+  bool FdeInAddressOrder;
+  /// Zero bytes after .shstrtab: Base + sum(PerKernel + strlen(K)), or
+  /// none when both are 0.
+  uint32_t ShStrSlackBase, ShStrSlackPerKernel;
+};
+
+using P = Piece;
+constexpr Piece SM86Sections[] = {
+    P::ShStrTab, P::StrTab,   P::SymTab,     P::DebugFrame, P::TkInfo,
+    P::CuInfo,   P::NvInfo,   P::KernelInfo, P::Callgraph,  P::RelAction,
+    P::FrameRel, P::Constant, P::Text,       P::Shared};
+constexpr Piece SM90Sections[] = {
+    P::ShStrTab, P::StrTab,   P::SymTab, P::DebugFrame, P::TkInfo,
+    P::CuInfo,   P::NvInfo,   P::Compat, P::KernelInfo, P::Callgraph,
+    P::RelaText, P::FrameRel, P::Text,   P::Shared,     P::Constant};
+
+constexpr Rec SM86Records[] = {
+    Rec::ApiVersion, Rec::SW2861232War, Rec::ParamCBank, Rec::CBankParamSize,
+    Rec::KParams,    Rec::MaxRegCount,  Rec::Barriers,   Rec::Attr5F,
+    Rec::BeforeExit, Rec::ExitOffsets,  Rec::AfterExit,  Rec::CtaidZUsed,
+    Rec::MaxThreads, Rec::ReqNTid};
+constexpr Rec SM90Records[] = {
+    Rec::ApiVersion, Rec::KParams,    Rec::SparseMmaMask, Rec::MaxRegCount,
+    Rec::Barriers,   Rec::Attr5F,     Rec::BeforeExit,    Rec::ExitOffsets,
+    Rec::AfterExit,  Rec::MaxThreads, Rec::ReqNTid,       Rec::CBankParamSize,
+    Rec::ParamCBank, Rec::SwWar8};
+
+constexpr uint32_t R = ELF::PF_R, W = ELF::PF_W, X = ELF::PF_X;
+// PHDR and a LOAD of the table; the constants and code (sm_86) or code,
+// shared, constants (sm_90).
+constexpr PhdrSpec SM86Phdrs[] = {
+    {PhdrSpec::Table, ELF::PT_PHDR, R | X},
+    {PhdrSpec::Range, ELF::PT_LOAD, R | X, P::Constant, P::Text},
+    {PhdrSpec::NoBits, ELF::PT_LOAD, R | W},
+    {PhdrSpec::Table, ELF::PT_LOAD, R | X}};
+constexpr PhdrSpec SM90Phdrs[] = {
+    {PhdrSpec::Table, ELF::PT_PHDR, R},
+    {PhdrSpec::Table, ELF::PT_LOAD, R},
+    {PhdrSpec::Range, ELF::PT_LOAD, R | X, P::Text, P::Text},
+    {PhdrSpec::NoBits, ELF::PT_LOAD, R | W},
+    {PhdrSpec::Range, ELF::PT_LOAD, R, P::Constant, P::Constant}};
+
+const CubinLayout SM86Layout = {SM86Sections,
+                                SM86Records,
+                                SM86Phdrs,
+                                /*FrameRela=*/false,
+                                /*ReservedSmem=*/false,
+                                /*ConstantAfterKernels=*/false,
+                                /*FramePrologueBytes=*/0x10,
+                                /*FdeInAddressOrder=*/false,
+                                0,
+                                0};
+const CubinLayout SM90Layout = {SM90Sections,
+                                SM90Records,
+                                SM90Phdrs,
+                                /*FrameRela=*/true,
+                                /*ReservedSmem=*/true,
+                                /*ConstantAfterKernels=*/true,
+                                /*FramePrologueBytes=*/0,
+                                /*FdeInAddressOrder=*/true,
+                                14,
+                                18};
+
+const CubinLayout *getLayout(unsigned SM) {
+  switch (SM) {
+  case 80:
+  case 86:
+    return &SM86Layout;
+  case 90:
+    return &SM90Layout;
+  default:
+    return nullptr;
+  }
+}
+
+// .nv.rel.action: fixed 16 bytes (E; the same in tinygrad's builder).
+const uint8_t RelActionBytes[16] = {0x73, 0, 0, 0,    0,    0, 0,    0,
+                                    0,    0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+// .nv.compat of a plain sm_90 (not sm_90a) kernel: 7 records, the same in
+// every sm_90 cubin (E): 0x09 = 0 (sm_90a would be 1), 0x02 = 1, 0x05 = 5,
+// 0x07 = 0x101, 0x03 = 0, 0x06 = 1, 0x0b = [0, 0].
+const uint8_t CompatBytes[36] = {
+    0x02, 0x09, 0x00, 0x00, 0x02, 0x02, 0x01, 0x00, 0x02, 0x05, 0x05, 0x00,
+    0x03, 0x07, 0x01, 0x01, 0x02, 0x03, 0x00, 0x00, 0x02, 0x06, 0x01, 0x00,
+    0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+constexpr unsigned StrtabGap = 21; // zero bytes before the first .rel.text.K
+
+bool has(ArrayRef<Piece> L, Piece X) { return is_contained(L, X); }
+
+} // namespace
+
+namespace detail {
+/// The checks every layout makes of a kernel before writing it: what the
+/// cubin's fields can hold and what ptxas's layout is modelled for.
+Error checkKernel(const Kernel &K, const TargetInfo &T) {
+  const CubinLayout &L = *getLayout(T.SM);
+  if (K.Name.empty())
+    return makeError("a kernel has an empty name");
+  if (K.Code.empty() || K.Code.size() % 128)
+    return makeError("kernel '" + K.Name + "': code size " +
+                     hex(K.Code.size()) +
+                     " is not a positive multiple of 128 bytes "
+                     "(pad with BRA-to-self and NOPs as ptxas does)");
+  if (K.RegCount > 255)
+    return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
+                     " registers, at most 255");
+  if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
+    return makeError("kernel '" + K.Name +
+                     "': shared alignment is not a power of two");
+  if (K.CfaBlockEnd < std::max<uint32_t>(L.FramePrologueBytes, 16) ||
+      K.CfaBlockEnd > K.Code.size() || K.CfaBlockEnd % CodeAlign)
+    return makeError("kernel '" + K.Name + "': the first block end " +
+                     hex(K.CfaBlockEnd) + " is not in the code");
+  for (uint32_t E : K.ExitOffsets)
+    if (E % 16 || E >= K.Code.size())
+      return makeError("kernel '" + K.Name + "': EXIT offset " + hex(E) +
+                       " is not an instruction of the code");
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    const KernelParam &KP = K.Params[I];
+    if (KP.Size == 0 || KP.Size >= (1u << 14) || KP.Offset > 0xffff ||
+        KP.Flags > 0xfff)
+      return makeError("kernel '" + K.Name + "': parameter " + Twine(I) +
+                       " (offset " + Twine(KP.Offset) + ", size " +
+                       Twine(KP.Size) + ") cannot be encoded");
+  }
+  if (K.FrameSize || K.MinStackSize)
+    return makeError("kernel '" + K.Name +
+                     "': stack frames are not "
+                     "supported (frame " +
+                     Twine(K.FrameSize) +
+                     " bytes; ptxas's .debug_frame for them is not "
+                     "modelled)");
+  if (K.MaxThreads && K.ReqNTid)
+    return makeError("kernel '" + K.Name +
+                     "': .maxntid and .reqntid "
+                     "cannot both be given (ptxas rejects it too)");
+  if (T.ParamBase + K.paramBytes() > 0xffff)
+    return makeError("kernel '" + K.Name + "': parameters too large");
+  return Error::success();
+}
+
+bool writesFixedRecord(unsigned SM, const NvInfoRecord &R) {
+  const CubinLayout *L = getLayout(SM);
+  if (!L)
+    return false;
+  if (R == NvInfoRecord::hval(NvAttr::SPARSE_MMA_MASK, 0))
+    return is_contained(L->KernelRecords, Rec::SparseMmaMask);
+  if (R == NvInfoRecord::sval(NvAttr::SW_WAR, {8}))
+    return is_contained(L->KernelRecords, Rec::SwWar8);
+  return false;
+}
+
+bool recordsSharedAddressing(unsigned SM) {
+  const CubinLayout *L = getLayout(SM);
+  return L && has(L->Sections, Piece::RelaText);
+}
+} // namespace detail
+
+Expected<CubinFile> buildCubin(const Module &M) {
+  const TargetInfo *T = getTargetInfo(M.SM);
+  const CubinLayout *LP = T ? getLayout(M.SM) : nullptr;
+  if (!LP)
+    return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
+                     ": only sm_80, sm_86 and sm_90 are supported");
+  const CubinLayout &L = *LP;
+  if (M.Kernels.empty())
+    return makeError("a cubin needs at least one kernel");
+  for (const Kernel &K : M.Kernels)
+    if (Error E = checkKernel(K, *T))
+      return E;
+  const size_t N = M.Kernels.size();
+  const bool RelaText = has(L.Sections, Piece::RelaText);
+  auto AddressesShared = [&](const Kernel &K) {
+    return RelaText && K.emitsSharedSection() && !K.SharedUnused;
+  };
+  const int FirstSharedUser = [&] {
+    for (size_t I = 0; I < N; ++I)
+      if (AddressesShared(M.Kernels[I]))
+        return int(I);
+    return -1;
+  }();
+
+  // 1. Section indices, piece by piece.
+  struct Sec {
+    Piece What;
+    int Kernel = -1; ///< for per-kernel pieces; -1 also: the reserved one
+  };
+  std::vector<Sec> Order(1, Sec{Piece::ShStrTab}); // [0] the null section
+  std::map<std::pair<Piece, int>, uint32_t> Index;
+  auto Add = [&](Piece What, int K) {
+    Index[{What, K}] = Order.size();
+    Order.push_back({What, K});
+  };
+  for (Piece What : L.Sections) {
+    switch (What) {
+    case Piece::KernelInfo:
+    case Piece::Constant:
+    case Piece::Text:
+      for (size_t I = 0; I < N; ++I)
+        Add(What, I);
+      break;
+    case Piece::RelaText:
+      for (size_t I = 0; I < N; ++I)
+        if (AddressesShared(M.Kernels[I]))
+          Add(What, I);
+      break;
+    case Piece::Shared:
+      for (size_t I = 0; I < N; ++I) {
+        if (M.Kernels[I].emitsSharedSection())
+          Add(What, I);
+        if (I == 0 && L.ReservedSmem)
+          Add(What, -1);
+      }
+      break;
+    default:
+      Add(What, -1);
+    }
+  }
+  auto SecOf = [&](Piece What, int K = -1) { return Index.at({What, K}); };
+  const uint32_t SecSym = SecOf(Piece::SymTab);
+
+  // 3. String tables.
+  StrTab ShStr, Str;
+  for (StrTab *Tab : {&ShStr, &Str}) {
+    const bool IsStr = Tab == &Str;
+    for (const char *S : {".shstrtab", ".strtab", ".symtab", ".symtab_shndx",
+                          ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info"})
+      Tab->add(S);
+    if (has(L.Sections, Piece::Compat))
+      Tab->add(".nv.compat");
+    for (size_t I = 0; I < N; ++I) {
+      const Kernel &K = M.Kernels[I];
+      Tab->add(".text." + K.Name);
+      Tab->add(".nv.info." + K.Name);
+      Tab->add(".nv.shared." + K.Name);
+      if (I == 0 && L.ReservedSmem) {
+        if (IsStr)
+          Tab->add(".nv.reservedSmem.offset0");
+        Tab->add(".nv.shared.reserved.0");
+        if (IsStr)
+          Tab->add("__nv_reservedSMEM_offset_0_alias");
+      }
+      if (IsStr && int(I) == FirstSharedUser)
+        Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
+      if (AddressesShared(K)) {
+        Tab->add(".rel.text." + K.Name);
+        Tab->add(".rela.text." + K.Name);
+      }
+      if (!L.ConstantAfterKernels) {
+        // .strtab lists .rel.nv.constant0.K first, .shstrtab second.
+        std::string C = ".nv.constant0." + K.Name, RC = ".rel" + C;
+        Tab->add(IsStr ? RC : C);
+        Tab->add(IsStr ? C : RC);
+      }
+    }
+    for (const char *S :
+         {".debug_frame", ".rel.debug_frame", ".rela.debug_frame",
+          ".nv.callgraph", ".nv.prototype"})
+      Tab->add(S);
+    if (has(L.Sections, Piece::RelAction))
+      Tab->add(".nv.rel.action");
+    if (IsStr)
+      for (const Kernel &K : M.Kernels)
+        Tab->add(K.Name);
+    if (L.ConstantAfterKernels)
+      for (const Kernel &K : M.Kernels)
+        Tab->add(".nv.constant0." + K.Name);
+  }
+
+  // 2. Symbols.
+  std::vector<Symbol> Syms(1);
+  auto AddSym = [&](uint32_t NameOff, uint8_t Info, uint8_t Other,
+                    uint16_t Shndx, uint64_t Size) {
+    Symbol S;
+    S.NameOffset = NameOff;
+    S.Info = Info;
+    S.Other = Other;
+    S.Shndx = Shndx;
+    S.Size = Size;
+    Syms.push_back(S);
+    return static_cast<uint32_t>(Syms.size() - 1);
+  };
+  const uint8_t LocalSection = ELF::STB_LOCAL << 4 | ELF::STT_SECTION;
+  auto SectionSym = [&](const std::string &Name, uint32_t Sec) {
+    return AddSym(Str.at(Name), LocalSection, 0, Sec, 0);
+  };
+  SectionSym(".note.nv.tkinfo", SecOf(Piece::TkInfo));
+  SectionSym(".note.nv.cuinfo", SecOf(Piece::CuInfo));
+  std::vector<uint32_t> ConstSym(N);
+  for (size_t I = 0; I < N; ++I) {
+    const Kernel &K = M.Kernels[I];
+    SectionSym(".text." + K.Name, SecOf(Piece::Text, I));
+    if (K.SharedBytes)
+      SectionSym(".nv.shared." + K.Name, SecOf(Piece::Shared, I));
+    if (I == 0 && L.ReservedSmem) {
+      AddSym(Str.at(".nv.reservedSmem.offset0"),
+             ELF::STB_WEAK << 4 | ELF::STT_OBJECT, 0, 0, 4);
+      AddSym(Str.at("__nv_reservedSMEM_offset_0_alias"),
+             ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
+             SecOf(Piece::Shared, -1), 0);
+    }
+    if (int(I) == FirstSharedUser)
+      AddSym(0, ELF::STB_LOCAL << 4 | ELF::STT_NOTYPE, ELF::STV_INTERNAL, 0, 0);
+    if (!L.ConstantAfterKernels)
+      ConstSym[I] =
+          SectionSym(".nv.constant0." + K.Name, SecOf(Piece::Constant, I));
+  }
+  SectionSym(".debug_frame", SecOf(Piece::DebugFrame));
+  SectionSym(".nv.callgraph", SecOf(Piece::Callgraph));
+  if (has(L.Sections, Piece::RelAction))
+    SectionSym(".nv.rel.action", SecOf(Piece::RelAction));
+  std::vector<uint32_t> KernelSym(N);
+  for (size_t I = 0; I < N; ++I) {
+    const Kernel &K = M.Kernels[I];
+    KernelSym[I] = AddSym(Str.at(K.Name), ELF::STB_GLOBAL << 4 | ELF::STT_FUNC,
+                          STO_CUDA_ENTRY, SecOf(Piece::Text, I), K.Code.size());
+  }
+  if (L.ConstantAfterKernels)
+    for (size_t I = 0; I < N; ++I)
+      ConstSym[I] = SectionSym(".nv.constant0." + M.Kernels[I].Name,
+                               SecOf(Piece::Constant, I));
+  uint32_t LocalsEnd = 0;
+  std::vector<uint8_t> SymBytes;
+  for (size_t I = 0; I < Syms.size(); ++I) {
+    const Symbol &S = Syms[I];
+    if (S.binding() == ELF::STB_LOCAL)
+      LocalsEnd = I + 1;
+    put<uint32_t>(SymBytes, S.NameOffset);
+    SymBytes.push_back(S.Info);
+    SymBytes.push_back(S.Other);
+    put<uint16_t>(SymBytes, S.Shndx);
+    put<uint64_t>(SymBytes, S.Value);
+    put<uint64_t>(SymBytes, S.Size);
+  }
+
+  // 4a. .debug_frame: a CIE and an FDE per kernel, in section order; the
+  // relocations of the FDEs' initial locations, last kernel first.
+  std::vector<uint8_t> Frame;
+  std::vector<uint64_t> FdeLocOffset(N);
+  for (size_t I = 0; I < N; ++I) {
+    const Kernel &K = M.Kernels[I];
+    uint64_t CieOff = Frame.size();
+    Frame.insert(Frame.end(), std::begin(CieBytes), std::end(CieBytes));
+    std::vector<uint8_t> Body;
+    put<uint64_t>(Body, CieOff);
+    FdeLocOffset[I] = Frame.size() + 12 + Body.size();
+    put<uint64_t>(Body, 0); // initial location: R_CUDA_64 to the kernel
+    put<uint64_t>(Body, K.Code.size());
+    uint32_t Pc = 0;
+    auto Advance = [&](uint32_t To) {
+      Body.push_back(DW_CFA_advance_loc4);
+      // Unsigned 32-bit difference (see FdeInAddressOrder).
+      put<uint32_t>(Body, static_cast<uint32_t>(To - Pc) / CodeAlign);
+      Pc = To;
+    };
+    auto DefineCfa = [&] {
+      Body.insert(Body.end(), std::begin(DefCfa), std::end(DefCfa));
+    };
+    if (L.FramePrologueBytes)
+      Advance(L.FramePrologueBytes);
+    if (L.FdeInAddressOrder) {
+      bool HaveExit = !K.ExitOffsets.empty();
+      uint32_t LastExit = HaveExit ? K.ExitOffsets.back() : 0;
+      if (HaveExit && LastExit < K.CfaBlockEnd)
+        Advance(LastExit);
+      Advance(K.CfaBlockEnd);
+      DefineCfa();
+      if (HaveExit && LastExit > K.CfaBlockEnd)
+        Advance(LastExit);
+    } else {
+      Advance(K.CfaBlockEnd);
+      DefineCfa();
+      // Without an EXIT, back to the first block's last instruction (E:
+      // spin in barriers_local.ptx; UNVERIFIED beyond it).
+      Advance(K.ExitOffsets.empty() ? K.CfaBlockEnd - 16
+                                    : K.ExitOffsets.back());
+    }
+    while ((12 + Body.size()) % 8)
+      Body.push_back(0); // DW_CFA_nop
+    put<uint32_t>(Frame, 0xffffffff);
+    put<uint64_t>(Frame, Body.size());
+    Frame.insert(Frame.end(), Body.begin(), Body.end());
+  }
+  std::vector<uint8_t> FrameRel;
+  for (size_t I = N; I-- > 0;) {
+    put<uint64_t>(FrameRel, FdeLocOffset[I]);
+    // r_info = sym << 32 | R_CUDA_64 (2).
+    put<uint64_t>(FrameRel, uint64_t(KernelSym[I]) << 32 | 2);
+    if (L.FrameRela)
+      put<uint64_t>(FrameRel, 0); // addend
+  }
+
+  // 4b. .nv.info and .nv.info.K.
+  std::vector<NvInfoRecord> ModInfo;
+  for (size_t I = N; I-- > 0;) {
+    ModInfo.push_back(NvInfoRecord::sval(
+        NvAttr::REGCOUNT, {KernelSym[I], M.Kernels[I].RegCount}));
+    ModInfo.push_back(NvInfoRecord::sval(
+        NvAttr::FRAME_SIZE, {KernelSym[I], M.Kernels[I].FrameSize}));
+  }
+  for (size_t I = 0; I < N; ++I)
+    ModInfo.push_back(NvInfoRecord::sval(
+        NvAttr::MIN_STACK_SIZE, {KernelSym[I], M.Kernels[I].MinStackSize}));
+
+  std::vector<std::vector<uint8_t>> KernelInfo(N);
+  for (size_t I = 0; I < N; ++I) {
+    const Kernel &K = M.Kernels[I];
+    const uint32_t Bytes = K.paramBytes();
+    const bool Params = !K.Params.empty();
+    std::vector<NvInfoRecord> R;
+    for (Rec What : L.KernelRecords) {
+      switch (What) {
+      case Rec::ApiVersion:
+        R.push_back(
+            NvInfoRecord::sval(NvAttr::CUDA_API_VERSION, {M.CudaApiVersion}));
+        break;
+      case Rec::SW2861232War:
+        R.push_back(NvInfoRecord::nval(NvAttr::SW2861232_WAR));
+        break;
+      case Rec::ParamCBank:
+        if (Params)
+          R.push_back(NvInfoRecord::sval(
+              NvAttr::PARAM_CBANK, {ConstSym[I], Bytes << 16 | T->ParamBase}));
+        break;
+      case Rec::CBankParamSize:
+        if (Params)
+          R.push_back(NvInfoRecord::hval(NvAttr::CBANK_PARAM_SIZE, Bytes));
+        break;
+      case Rec::KParams:
+        for (size_t PI = K.Params.size(); PI-- > 0;) {
+          const KernelParam &KP = K.Params[PI];
+          // word2: size << 18 | 0x1f << 12 (constant-bank space) | flags.
+          R.push_back(NvInfoRecord::sval(
+              NvAttr::KPARAM_INFO,
+              {KP.Index, KP.Offset << 16 | static_cast<uint32_t>(PI),
+               KP.Size << 18 | 0x1fu << 12 | KP.Flags}));
+        }
+        break;
+      case Rec::SparseMmaMask:
+        R.push_back(NvInfoRecord::hval(NvAttr::SPARSE_MMA_MASK, 0));
+        break;
+      case Rec::MaxRegCount:
+        R.push_back(NvInfoRecord::hval(NvAttr::MAXREG_COUNT, K.MaxRegCount));
+        break;
+      case Rec::Barriers:
+        if (K.NumBarriers)
+          R.push_back(NvInfoRecord::bval(NvAttr::NUM_BARRIERS, K.NumBarriers));
+        break;
+      case Rec::Attr5F:
+        R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T->Attr5F));
+        break;
+      case Rec::BeforeExit:
+        R.insert(R.end(), K.OtherInfoBeforeExit.begin(),
+                 K.OtherInfoBeforeExit.end());
+        break;
+      case Rec::ExitOffsets:
+        if (!K.ExitOffsets.empty())
+          R.push_back(
+              NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
+        break;
+      case Rec::AfterExit:
+        R.insert(R.end(), K.OtherInfoAfterExit.begin(),
+                 K.OtherInfoAfterExit.end());
+        break;
+      case Rec::CtaidZUsed:
+        if (K.CtaidZUsed)
+          R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
+        break;
+      case Rec::MaxThreads:
+        if (K.MaxThreads)
+          R.push_back(NvInfoRecord::sval(NvAttr::MAX_THREADS, *K.MaxThreads));
+        break;
+      case Rec::ReqNTid:
+        if (K.ReqNTid)
+          R.push_back(NvInfoRecord::sval(NvAttr::REQNTID, *K.ReqNTid));
+        break;
+      case Rec::SwWar8:
+        R.push_back(NvInfoRecord::sval(NvAttr::SW_WAR, {8}));
+        break;
+      }
+    }
+    KernelInfo[I] = serializeNvInfo(R);
+  }
+
+  // 1 again: the sections themselves.
+  CubinFile F;
+  F.Sections.push_back(Section());
+  for (size_t SI = 1; SI < Order.size(); ++SI) {
+    const int I = Order[SI].Kernel;
+    const Kernel *K = I >= 0 ? &M.Kernels[I] : nullptr;
+    const uint32_t Text = K ? SecOf(Piece::Text, I) : 0;
+    switch (Order[SI].What) {
+    case Piece::ShStrTab:
+      F.Sections.push_back(makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1,
+                                       0, ShStr.Bytes));
+      break;
+    case Piece::StrTab:
+      F.Sections.push_back(
+          makeSection(".strtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, Str.Bytes));
+      break;
+    case Piece::SymTab:
+      F.Sections.push_back(makeSection(".symtab", ELF::SHT_SYMTAB, 0,
+                                       SecOf(Piece::StrTab), LocalsEnd, 8, 24,
+                                       SymBytes));
+      break;
+    case Piece::DebugFrame:
+      F.Sections.push_back(
+          makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0, 1, 0, Frame));
+      break;
+    case Piece::TkInfo:
+      F.Sections.push_back(
+          makeSection(".note.nv.tkinfo", ELF::SHT_NOTE, SHF_NOTE_TKINFO, 0, 0,
+                      4, 0, makeNote(NoteTypeTkInfo, makeTkInfoDesc(M.Tool))));
+      break;
+    case Piece::CuInfo: {
+      // With .nv.compat, the note points at it (sh_info, SHF_INFO_LINK).
+      const bool Compat = has(L.Sections, Piece::Compat);
+      F.Sections.push_back(makeSection(
+          ".note.nv.cuinfo", ELF::SHT_NOTE,
+          SHF_NOTE_CUINFO | (Compat ? SHF_CUDA_INFO_LINK : 0),
+          SecOf(Piece::TkInfo), Compat ? SecOf(Piece::Compat) : 0, 4, 0,
+          makeNote(NoteTypeCuInfo, makeCuInfoDesc(M.SM, M.CudaApiVersion))));
+      break;
+    }
+    case Piece::NvInfo:
+      F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0, SecSym, 0,
+                                       4, 0, serializeNvInfo(ModInfo)));
+      break;
+    case Piece::Compat:
+      F.Sections.push_back(makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0,
+                                       4, 0, bytesOf(CompatBytes)));
+      break;
+    case Piece::KernelInfo:
+      F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
+                                       SHF_CUDA_INFO_LINK, SecSym, Text, 4, 0,
+                                       KernelInfo[I]));
+      break;
+    case Piece::Callgraph:
+      F.Sections.push_back(makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0,
+                                       SecSym, 0, 4, 8,
+                                       bytesOf(CallgraphBytes)));
+      break;
+    case Piece::RelAction:
+      F.Sections.push_back(makeSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0,
+                                       0, 0, 8, 8, bytesOf(RelActionBytes)));
+      break;
+    case Piece::RelaText:
+      F.Sections.push_back(makeSection(".rela.text." + K->Name, ELF::SHT_RELA,
+                                       SHF_CUDA_INFO_LINK, SecSym, Text, 8,
+                                       24));
+      break;
+    case Piece::FrameRel:
+      F.Sections.push_back(
+          makeSection(L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
+                      L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL,
+                      SHF_CUDA_INFO_LINK, SecSym, SecOf(Piece::DebugFrame), 8,
+                      L.FrameRela ? 24 : 16, FrameRel));
+      break;
+    case Piece::Constant:
+      F.Sections.push_back(
+          makeSection(".nv.constant0." + K->Name, ELF::SHT_PROGBITS,
+                      ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0, Text, 4, 0,
+                      std::vector<uint8_t>(T->ParamBase + K->paramBytes(), 0)));
+      break;
+    case Piece::Text: {
+      uint32_t Info = KernelSym[I];
+      if (T->RegCountInTextInfo)
+        Info |= K->RegCount << 24;
+      F.Sections.push_back(makeSection(".text." + K->Name, ELF::SHT_PROGBITS,
+                                       ELF::SHF_ALLOC | ELF::SHF_EXECINSTR,
+                                       SecSym, Info, 128, 0, K->Code));
+      break;
+    }
+    case Piece::Shared:
+      if (!K) {
+        F.Sections.push_back(
+            makeSection(".nv.shared.reserved.0", ELF::SHT_NOBITS,
+                        ELF::SHF_WRITE | ELF::SHF_ALLOC, 0, 0, 1, 0));
+      } else {
+        Section S =
+            makeSection(".nv.shared." + K->Name, ELF::SHT_NOBITS,
+                        ELF::SHF_WRITE | ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0,
+                        Text, K->SharedAlign, 0);
+        S.Size = T->ReservedSharedBytes + K->SharedBytes;
+        F.Sections.push_back(std::move(S));
+      }
+      break;
+    }
+  }
+  for (Section &S : F.Sections)
+    if (!S.Name.empty())
+      S.NameOffset = ShStr.at(S.Name);
+
+  // Header.
+  ElfHeader &H = F.Header;
+  H.Ident = {0x7f,
+             'E',
+             'L',
+             'F',
+             ELF::ELFCLASS64,
+             ELF::ELFDATA2LSB,
+             ELF::EV_CURRENT,
+             ELFOSABI_CUDA_V2,
+             ELFABIVERSION_CUDA_V2};
+  H.Type = ELF::ET_EXEC;
+  H.Machine = EM_CUDA;
+  H.Version = 1;
+  H.Flags = makeEFlags(M.SM);
+  H.ShStrNdx = SecOf(Piece::ShStrTab);
+
+  // Program headers.
+  uint64_t NoBitsMem = 0;
+  int FirstNoBits = -1;
+  for (size_t SI = 1; SI < F.Sections.size(); ++SI) {
+    const Section &S = F.Sections[SI];
+    if (!S.isNoBits())
+      continue;
+    if (FirstNoBits < 0)
+      FirstNoBits = SI;
+    // Each block at its alignment (E, two_shared_swapped.ptx: 0x104 bytes
+    // then a 32-aligned 0x30 give memsz 0x150).
+    NoBitsMem = alignTo(NoBitsMem, S.AddrAlign) + S.Size;
+  }
+  std::vector<PhdrSpec> Specs;
+  for (const PhdrSpec &PS : L.Phdrs)
+    if (PS.What != PhdrSpec::NoBits || FirstNoBits >= 0)
+      Specs.push_back(PS);
+  F.ProgramHeaders.resize(Specs.size());
+  uint64_t Slack = 0;
+  if (L.ShStrSlackBase || L.ShStrSlackPerKernel) {
+    Slack = L.ShStrSlackBase;
+    for (const Kernel &K : M.Kernels)
+      Slack += L.ShStrSlackPerKernel + K.Name.size();
+  }
+  layoutCubinFile(F, Slack);
+  const uint64_t TableSize = F.ProgramHeaders.size() * 56;
+  auto FirstOf = [&](Piece What) -> const Section & {
+    for (size_t SI = 1; SI < Order.size(); ++SI)
+      if (Order[SI].What == What)
+        return F.Sections[SI];
+    llvm_unreachable("a layout's program header names a missing piece");
+  };
+  auto LastOf = [&](Piece What) -> const Section & {
+    for (size_t SI = Order.size(); SI-- > 1;)
+      if (Order[SI].What == What)
+        return F.Sections[SI];
+    llvm_unreachable("a layout's program header names a missing piece");
+  };
+  for (size_t PI = 0; PI < Specs.size(); ++PI) {
+    ProgramHeader &Ph = F.ProgramHeaders[PI];
+    Ph.Type = Specs[PI].Type;
+    Ph.Flags = Specs[PI].Flags;
+    Ph.Align = 8;
+    switch (Specs[PI].What) {
+    case PhdrSpec::Table:
+      Ph.Offset = H.PhOff;
+      Ph.FileSz = Ph.MemSz = TableSize;
+      break;
+    case PhdrSpec::Range: {
+      const Section &A = FirstOf(Specs[PI].First);
+      const Section &B = LastOf(Specs[PI].Last);
+      Ph.Offset = A.Offset;
+      Ph.FileSz = Ph.MemSz = B.Offset + B.Size - A.Offset;
+      break;
+    }
+    case PhdrSpec::NoBits:
+      Ph.Offset = F.Sections[FirstNoBits].Offset;
+      Ph.FileSz = 0;
+      Ph.MemSz = NoBitsMem;
+      break;
+    }
+  }
+  return F;
+}
+
+} // namespace object
+} // namespace tp
