@@ -283,6 +283,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   auto K = sim::loadKernel(Bytes, Man->Kernel);
   if (!K)
     return usage(InputFilename + ": " + toString(K.takeError()));
+  if (Man->Target != "sm_" + std::to_string(K->SM))
+    return usage(MPath + ": the manifest is for " + Man->Target + ", " +
+                 InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
   GemmProblem Prob = GemmProblem::fromManifest(*Man);
   sim::GlobalMemory Mem;
   std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
