@@ -194,7 +194,7 @@ static inline unsigned wp(int64_t P) { return P == 7 ? 8u : unsigned(P); }
 static inline unsigned wu(int64_t U) { return U == 63 ? 64u : unsigned(U); }
 
 static inline uint32_t cbank(Exec &X, uint32_t Bank, uint32_t Off) {
-  if (Bank != 0 || Off + 4 > X.B->CBank0.size()) {
+  if (Bank != 0 || uint64_t(Off) + 4 > X.B->CBank0.size()) {
     X.fault("constant bank read c[" + Twine(Bank) + "][" +
             Twine(utohexstr(Off, /*LowerCase=*/true)) + "] is outside constant bank 0 (" +
             Twine(X.B->CBank0.size()) + " bytes)");
@@ -338,6 +338,12 @@ static void execIMAD(Exec &X, const DInst &D, uint32_t M) {
     }
   }
   W.P[Pu] = (W.P[Pu] & ~M) | (Carry & M);
+}
+
+/// VIADD (sm_90): Rd = Ra + B, modulo 2^32 (B an immediate or a UR).
+static void execVIADD(Exec &X, const DInst &D, uint32_t M) {
+  unsigned Rd = wr(D.F[F_Rd]);
+  FOR_LANES(L, M) X.W->R[Rd][L] = rawSrc(X, D.A, L) + rawSrc(X, D.B, L);
 }
 
 static void execIADD3(Exec &X, const DInst &D, uint32_t M) {
@@ -979,10 +985,12 @@ static void execI2F(Exec &X, const DInst &D, uint32_t M) {
 // Special and uniform registers
 //===----------------------------------------------------------------------===//
 
-/// Aux: special register id (see srValue).
+/// Aux: special register id (see srValue).  SR_CGACTAID is sm_90's rank
+/// of the CTA in its cluster (CGA): 0, since every launch is a cluster of
+/// one CTA here (see checkSharedAccess for the cluster shared window).
 enum SRId : uint32_t { SR_LANEID, SR_TIDX, SR_TIDY, SR_TIDZ, SR_CTAIDX,
                        SR_CTAIDY, SR_CTAIDZ, SR_ZERO, SR_WARPID, SR_LTMASK,
-                       SR_EQMASK, SR_UNKNOWN };
+                       SR_EQMASK, SR_CGACTAID, SR_UNKNOWN };
 
 static uint32_t srValue(Exec &X, uint32_t Id, unsigned L) {
   const LaunchConfig &C = *X.Cfg;
@@ -1008,6 +1016,8 @@ static uint32_t srValue(Exec &X, uint32_t Id, unsigned L) {
     return (1u << L) - 1;
   case SR_EQMASK:
     return 1u << L;
+  case SR_CGACTAID:
+    return 0;
   default:
     return 0;
   }
@@ -1030,6 +1040,33 @@ static void execS2UR(Exec &X, const DInst &D, uint32_t M) {
     X.W->UR[wu(D.F[F_Ud])] = srValue(X, D.Aux, __builtin_ctz(M));
 }
 
+/// A constant load of ULDC/LDC: size code \p Sz (.U8 0, .S8 1, .U16 2,
+/// .S16 3, 32-bit 4, .64 5) at byte \p Off of bank \p Bank into \p V
+/// (V[1] only for .64).  Sub-word values are zero- or sign-extended; an
+/// offset that is not a multiple of the size is an error (UNVERIFIED on
+/// hardware: ptxas never emits one).
+static void constLoad(Exec &X, uint32_t Bank, uint32_t Off, unsigned Sz,
+                      uint32_t V[2]) {
+  static const unsigned Bytes[6] = {1, 1, 2, 2, 4, 8};
+  if (Sz > 5 || Off % Bytes[Sz]) {
+    X.fault("misaligned constant load of " + Twine(Sz > 5 ? 0 : Bytes[Sz]) +
+            " bytes at c[" + Twine(Bank) + "][0x" +
+            Twine(utohexstr(Off, /*LowerCase=*/true)) + "]");
+    return;
+  }
+  uint32_t W = cbank(X, Bank, Off & ~3u);
+  switch (Sz) {
+  case 0: W = uint8_t(W >> 8 * (Off & 3)); break;
+  case 1: W = uint32_t(int32_t(int8_t(W >> 8 * (Off & 3)))); break;
+  case 2: W = uint16_t(W >> 8 * (Off & 2)); break;
+  case 3: W = uint32_t(int32_t(int16_t(W >> 8 * (Off & 2)))); break;
+  default: break;
+  }
+  V[0] = W;
+  if (Sz == 5)
+    V[1] = cbank(X, Bank, Off + 4);
+}
+
 /// ULDC: Aux = size code (.U8 0, .S8 1, .U16 2, .S16 3, 32 4, .64 5),
 /// Aux2 = 1 when a UR adds to the offset.  Rd is a UR.
 static void execULDC(Exec &X, const DInst &D, uint32_t M) {
@@ -1040,20 +1077,32 @@ static void execULDC(Exec &X, const DInst &D, uint32_t M) {
   uint32_t Off = uint32_t(D.F[F_Off]);
   if (D.Aux2 && D.F[F_Ur] < 63)
     Off += W.UR[D.F[F_Ur]];
-  unsigned Sz = unsigned(D.F[F_sz]);
-  if (D.Aux == 5)
-    Sz = 5;
-  uint32_t V = cbank(X, uint32_t(D.F[F_Bank]), Off & ~3u);
-  switch (Sz) {
-  case 0: V = uint8_t(V >> 8 * (Off & 3)); break;
-  case 1: V = uint32_t(int32_t(int8_t(V >> 8 * (Off & 3)))); break;
-  case 2: V = uint16_t(V >> 8 * (Off & 2)); break;
-  case 3: V = uint32_t(int32_t(int16_t(V >> 8 * (Off & 2)))); break;
-  default: break;
-  }
-  W.UR[U] = V;
+  unsigned Sz = D.Aux == 5 ? 5 : unsigned(D.F[F_sz]);
+  uint32_t V[2] = {0, 0};
+  constLoad(X, uint32_t(D.F[F_Bank]), Off, Sz, V);
+  W.UR[U] = V[0];
   if (Sz == 5)
-    W.UR[U == 64 ? 64 : U + 1] = cbank(X, uint32_t(D.F[F_Bank]), Off + 4);
+    W.UR[U == 64 ? 64 : U + 1] = V[1];
+}
+
+/// LDC: per lane, the constant at c[Bank][Ra + Off] (Ra = RZ: Off alone)
+/// into Rd (a pair for .64); sizes as ULDC (Aux = 5 for LDC.64).
+static void execLDC(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  unsigned Sz = D.Aux == 5 ? 5 : unsigned(D.F[F_sz]);
+  FOR_LANES(L, M) {
+    uint32_t Off = uint32_t(D.F[F_Off]);
+    if (D.F[F_Ra] != 255)
+      Off += W.R[D.F[F_Ra]][L];
+    uint32_t V[2] = {0, 0};
+    constLoad(X, uint32_t(D.F[F_Bank]), Off, Sz, V);
+    if (!X.Fault.empty())
+      return;
+    W.R[Rd][L] = V[0];
+    if (Sz == 5)
+      W.R[Rd == 256 ? 256 : Rd + 1][L] = V[1];
+  }
 }
 
 /// A uniform source: a UR (numbers >= 63 read URZ), an immediate or a
@@ -1264,6 +1313,17 @@ static void loadLane(Warp &W, unsigned Rd, unsigned L, const uint8_t *Ptr,
   W.R[Rd][L] = V;
 }
 
+/// Lane \p L of a store of \p Size bytes from Rb (RZ = 255 stores zeros)
+/// to \p Ptr: whole registers from 4 bytes up, else the low bytes of one
+/// register.
+static void storeLane(const Warp &W, unsigned Rb, unsigned L, uint8_t *Ptr,
+                      unsigned Size) {
+  for (unsigned I = 0; I < std::max(1u, Size / 4); ++I) {
+    uint32_t V = Rb == 255 ? 0 : W.R[Rb + I][L];
+    memcpy(Ptr + 4 * I, &V, std::min(4u, Size));
+  }
+}
+
 /// LDG/STG: Aux = access bytes, Aux2 bit 0 = store, bit 1 = 64-bit address
 /// from e/aw, bit 2 = UR added, bit 3 = sign-extend, bit 4 = RZA (64-bit
 /// UR-only address), bit 5 = RZB.
@@ -1300,12 +1360,7 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
       return;
     }
     if (Store) {
-      for (unsigned I = 0; I < Size / 4; ++I)
-        memcpy(Ptr + 4 * I, &W.R[Rb == 255 ? 255 : Rb + I][L], 4);
-      if (Size < 4) {
-        uint32_t V = Rb == 255 ? 0 : W.R[Rb][L];
-        memcpy(Ptr, &V, Size);
-      }
+      storeLane(W, Rb, L, Ptr, Size);
     } else {
       loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
       Pl |= 1u << L;
@@ -1316,6 +1371,46 @@ static void execGlobal(Exec &X, const DInst &D, uint32_t M) {
 
 /// Hazard-mode state of a shared byte no store or copy has written.
 static constexpr uint16_t SmemNeverWritten = 0xffff;
+
+/// The shared window.  sm_86: byte 0 of the block's shared memory is window
+/// address 0.  sm_90: ptxas addresses shared memory through the cluster
+/// (CGA) window, (SR_CgaCtaId << 24) + offset (`S2UR URa, SR_CgaCtaId`,
+/// `UMOV URb, 0x400`, `ULEA URa, URa, URb, 0x18`), and the first 1 KiB of
+/// a CTA's window is reserved (the kernel's bytes start at 0x400).  tp-sim
+/// runs clusters of one CTA (rank 0), so an address is valid when it lies
+/// in rank 0's window past the reserved bytes; an address in another rank's
+/// window (distributed shared memory) or in the reserved bytes is an error,
+/// never a guess.  Returns false after a fault; \p What names the access.
+static bool checkSharedAccess(Exec &X, const char *What, uint64_t Addr,
+                              unsigned Size, unsigned Align, unsigned L) {
+  const KernelImage &K = X.Prog->Kernel;
+  auto Where = [&] {
+    return " at 0x" + utohexstr(Addr, /*LowerCase=*/true) + " (lane " +
+           std::to_string(L) + ")";
+  };
+  if (K.SM == 90 && Addr >> 24 && !(Addr >> 32)) {
+    X.fault(Twine(What) + Where() + " is in the shared window of cluster " +
+            "CTA rank " + Twine(Addr >> 24) +
+            " (distributed shared memory): unsupported, clusters have one "
+            "CTA");
+    return false;
+  }
+  if (Addr < K.ReservedSharedBytes) {
+    X.fault(Twine(What) + Where() + " is in the reserved first " +
+            Twine(K.ReservedSharedBytes) + " bytes of the shared window");
+    return false;
+  }
+  if (Addr + Size > X.B->Shared.size()) {
+    memFault(X, What, Addr, Size, L);
+    return false;
+  }
+  if (Addr % Align) {
+    X.fault("misaligned " + Twine(What) + " of " + Twine(Size) + " bytes" +
+            Where());
+    return false;
+  }
+  return true;
+}
 
 static void checkSharedRead(Exec &X, uint32_t Addr, unsigned Size) {
   Block &B = *X.B;
@@ -1357,18 +1452,14 @@ static void execShared(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
-    if (Addr + Size > B.Shared.size() || Addr % Size) {
-      memFault(X, Store ? "shared store" : "shared load", Addr, Size, L);
+    if (!checkSharedAccess(X, Store ? "shared store" : "shared load", Addr,
+                           Size, Size, L))
       return;
-    }
     uint8_t *Ptr = &B.Shared[Addr];
     if (Store && X.Check)
       std::fill(&B.SmemState[Addr], &B.SmemState[Addr] + Size, 0);
     if (Store) {
-      for (unsigned I = 0; I < std::max(1u, Size / 4); ++I) {
-        uint32_t V = Rb == 255 ? 0 : W.R[Rb + I][L];
-        memcpy(Ptr + 4 * I, &V, std::min(4u, Size));
-      }
+      storeLane(W, Rb, L, Ptr, Size);
     } else {
       if (X.Check)
         checkSharedRead(X, uint32_t(Addr), Size);
@@ -1402,10 +1493,12 @@ void sim::ldsmWarp(unsigned Count, bool Trans, const uint32_t RowAddr[32],
 }
 
 /// LDSM: Aux = matrices (1, 2, 4), Aux2 bit 0 = UR added.  The instruction
-/// is warp-wide (.sync.aligned): all 32 lanes must execute it.
+/// is warp-wide (.sync.aligned): all 32 lanes or none must execute it.
 static void execLDSM(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   Block &B = *X.B;
+  if (!M) // guard false for the whole warp: not executed
+    return;
   if (M != 0xffffffffu) {
     X.fault("LDSM executed by a partial warp (lane mask 0x" +
             Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
@@ -1417,10 +1510,8 @@ static void execLDSM(Exec &X, const DInst &D, uint32_t M) {
   for (unsigned L = 0; L < 8 * Count; ++L) {
     uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) + UrAdd + D.F[F_off];
-    if (Addr + 16 > B.Shared.size() || Addr % 16) {
-      memFault(X, "LDSM row read", Addr, 16, L);
+    if (!checkSharedAccess(X, "LDSM row read", Addr, 16, 16, L))
       return;
-    }
     if (X.Check)
       checkSharedRead(X, uint32_t(Addr), 16);
     Rows[L] = uint32_t(Addr);
@@ -1452,10 +1543,9 @@ static void execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     uint32_t SBase = D.F[F_Rs] == 255 ? 0 : W.R[D.F[F_Rs]][L];
     uint64_t SAddr = uint64_t(SBase) + SUr + D.F[F_soff];
-    if (SAddr + Size > B.Shared.size() || SAddr % Size) {
-      memFault(X, "LDGSTS shared destination", SAddr, Size, L);
+    if (!checkSharedAccess(X, "LDGSTS shared destination", SAddr, Size, Size,
+                           L))
       return;
-    }
     AsyncCopy C;
     C.SharedAddr = uint32_t(SAddr);
     C.Size = uint8_t(Size);
@@ -1605,6 +1695,8 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
 /// HMMA: Aux = K (16 or 8), Aux2 = 1 for .F32.
 static void execHMMA(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
+  if (!M) // guard false for the whole warp: not executed
+    return;
   if (M != 0xffffffffu) {
     X.fault("HMMA executed by a partial warp (lane mask 0x" +
             Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
@@ -1726,6 +1818,8 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
   }
   if (N.startswith("IADD3_"))
     return Aux = Has("X"), execIADD3;
+  if (N.startswith("VIADD_"))
+    return execVIADD;
   if (N.startswith("LOP3_"))
     return execLOP3;
   if (N.startswith("MOV_"))
@@ -1797,6 +1891,8 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     Aux2 = Has("UR");
     return execULDC;
   }
+  if (N == "LDC" || N == "LDC_64")
+    return Aux = N == "LDC_64" ? 5 : 4, execLDC;
   if (N.startswith("UMOV"))
     return Aux = 0, execUALU;
   if (N.startswith("UIADD3")) {
@@ -1908,6 +2004,7 @@ std::string sim::prepareInst(DInst &D) {
                     .Case("SR_VIRTID", SR_WARPID)
                     .Case("SR_LTMASK", SR_LTMASK)
                     .Case("SR_EQMASK", SR_EQMASK)
+                    .Case("SR_CgaCtaId", SR_CGACTAID)
                     .Default(SR_UNKNOWN);
         if (D.Aux == SR_UNKNOWN)
           return ("special register " + S + " is not supported").str();

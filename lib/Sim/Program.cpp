@@ -248,9 +248,9 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
       return createStringError(
           inconvertibleErrorCode(),
           "kernel '%s' at 0x%04llx: unknown instruction (word 0x%016llx%016llx "
-          "decodes to no sm_86 form)",
+          "decodes to no sm_%u form)",
           K.Name.c_str(), (unsigned long long)Addr, (unsigned long long)W.Hi,
-          (unsigned long long)W.Lo);
+          (unsigned long long)W.Lo, K.SM);
     const sm86::InstrInfo &II = sm86::getInstrInfo(D.I.Op);
     D.Name = II.Name;
     setDefaults(D.F);

@@ -88,6 +88,8 @@ cl::list<std::string> ParamOpts(
     "param",
     cl::desc("A kernel parameter, in parameter order (generic mode):\n"
              "  u32=V | s32=V | f32=V | u64=V    a scalar\n"
+             "  bytes=HEX                        the parameter's bytes in\n"
+             "                                   memory order (any size)\n"
              "  buf:in=FILE                      a buffer with FILE's bytes\n"
              "  buf:inout=FILE[:OUT]             same, written back to OUT\n"
              "                                   (default FILE) after the run\n"
@@ -197,8 +199,17 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
       memcpy(Dst, &V, 8);
       continue;
     }
+    if (Kind == "bytes") {
+      if (Value.size() != 2 * Size)
+        return Bad("the parameter has " + Twine(Size) + " bytes, " +
+                   Twine(Value.size()) + " hex digits given");
+      for (unsigned B = 0; B < Size; ++B)
+        if (Value.substr(2 * B, 2).getAsInteger(16, Dst[B]))
+          return Bad("expected hex digits");
+      continue;
+    }
     if (!Kind.startswith("buf:"))
-      return Bad("expected u32=, s32=, f32=, u64= or buf:...");
+      return Bad("expected u32=, s32=, f32=, u64=, bytes= or buf:...");
     if (Size != 8)
       return Bad("a buffer is a 64-bit pointer; the parameter has " +
                  Twine(Size) + " bytes");
@@ -272,6 +283,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   auto K = sim::loadKernel(Bytes, Man->Kernel);
   if (!K)
     return usage(InputFilename + ": " + toString(K.takeError()));
+  if (Man->Target != "sm_" + std::to_string(K->SM))
+    return usage(MPath + ": the manifest is for " + Man->Target + ", " +
+                 InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
   GemmProblem Prob = GemmProblem::fromManifest(*Man);
   sim::GlobalMemory Mem;
   std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());

@@ -1,4 +1,4 @@
-//===- Simulator.h - A CPU simulator of sm_86 SASS ---------------*- C++ -*-===//
+//===- Simulator.h - A CPU simulator of sm_86/sm_90 SASS --------*- C++ -*-===//
 ///
 /// \file
 /// tp-sim's library (TPSim): executes one kernel of a cubin on a grid of
@@ -18,8 +18,13 @@
 /// * State per warp: R0..R254 (RZ reads 0), P0..P6 (PT), UR0..UR62 (URZ),
 ///   UP0..UP6 (UPT), per-lane special registers.  Constant bank 0 holds
 ///   ntid (0x0), nctaid (0xc), the stack pointer (0x28), the dynamic shared
-///   size (0x2c), the default memory descriptor (0x118) and the parameters
-///   from the target's base (0x160 on sm_86).
+///   size (0x2c), the default memory descriptor (0x118; sm_90 0x208) and
+///   the parameters from the target's base (0x160; sm_90 0x210).  Other
+///   constant banks are errors.
+/// * Shared memory is the block's window: on sm_90 the cluster (CGA)
+///   window, (SR_CgaCtaId << 24) + offset with the first 1 KiB reserved,
+///   for a cluster of one CTA (SR_CgaCtaId = 0); the reserved bytes and
+///   other CTAs' windows (distributed shared memory) are errors.
 /// * Global memory is a set of host buffers at distinct simulated
 ///   addresses, with gaps between them; any access outside a buffer is an
 ///   error naming the instruction (address, mnemonic, lane).

@@ -326,7 +326,7 @@ def intfloat_expected(a, b, c, fa, fb, fc):
     return res
 
 
-def check_intfloat(prefix, out):
+def check_intfloat(prefix, out, skip=()):
     ints = u32s(rd(prefix + '.ints'))
     fl = floats(rd(prefix + '.floats'))
     got = u32s(rd(out))
@@ -340,7 +340,7 @@ def check_intfloat(prefix, out):
         fa, fb, fc = fl[t], fl[(t + 3) % 64], fl[(t + 5) % 64]
         want = intfloat_expected(a, b, c, fa, fb, fc)
         for i, w in enumerate(want):
-            if w is None:
+            if w is None or i in skip:
                 continue
             checked += 1
             g = got[t * nout + i]
@@ -353,6 +353,76 @@ def check_intfloat(prefix, out):
     if bad:
         fail('%d of %d results differ' % (bad, checked))
     print('simcheck: int/float: %d results exact' % checked)
+
+
+# ------------------------------------------------------------------ stores
+# stores.ptx: every thread t of one warp stores V + t * 0x01030507 (low
+# byte, low half) and zeros (RZ) of 1, 2, 4 and 8 bytes, each size S at
+# stride 2S (the bytes between keep their fill), to global memory and to
+# shared memory (filled with 0x5a first, copied out whole); thread 0 adds
+# four sub-word parameter loads of W.
+STORES_V = 0x89abcdef
+STORES_W = 0xf08e8101
+
+
+def stores_expected(fill):
+    b = bytearray([fill]) * 1152
+    for t in range(32):
+        v = (STORES_V + t * 0x01030507) & 0xffffffff
+        b[2 * t] = v & 0xff
+        struct.pack_into('<H', b, 64 + 4 * t, v & 0xffff)
+        b[192 + 2 * t] = 0
+        struct.pack_into('<H', b, 256 + 4 * t, 0)
+        struct.pack_into('<I', b, 384 + 8 * t, 0)
+        struct.pack_into('<Q', b, 640 + 16 * t, 0)
+    return bytes(b)
+
+
+def check_stores(gout, sout):
+    g, sh = rd(gout), rd(sout)
+    w = STORES_W
+    want_g = stores_expected(0xff) + struct.pack(
+        '<4I', (w >> 8) & 0xff, to_u32(((w >> 24) ^ 0x80) - 0x80),
+        w >> 16, to_u32(((w >> 16) ^ 0x8000) - 0x8000))
+    want_s = stores_expected(0x5a) + b'\x5a' * (2048 - 1152)
+    for name, got, want in (('global', g, want_g), ('shared', sh, want_s)):
+        if len(got) != len(want):
+            fail('%s: %d bytes, expected %d' % (name, len(got), len(want)))
+        if got != want:
+            i = next(i for i in range(len(got)) if got[i] != want[i])
+            fail('%s byte %d is 0x%02x, expected 0x%02x' %
+                 (name, i, got[i], want[i]))
+    print('simcheck: stores: %d global and %d shared bytes exact' %
+          (len(g), len(sh)))
+
+
+# -------------------------------------------------------------- mma_tile
+# ../shared/reference/ptx/mma_tile_sm*.ptx with one block: A 16x16 halves
+# row-major, B 16 (k) x 8 (n) halves row-major, C 16x8 f32; D = A B + C,
+# then D[g][2t] += D[g+8][2t] for rows g < 8 (the kernel's FADD).
+def gen_tile(prefix):
+    r = random.Random(15)
+    wr(prefix + '.a', struct.pack('<256e', *[float(r.randint(-8, 8))
+                                             for _ in range(256)]))
+    wr(prefix + '.b', struct.pack('<128e', *[float(r.randint(-8, 8))
+                                             for _ in range(128)]))
+    wr(prefix + '.c', struct.pack('<128f', *[float(r.randint(-16, 16))
+                                             for _ in range(128)]))
+
+
+def check_tile(prefix, out):
+    a, b = halves(rd(prefix + '.a')), halves(rd(prefix + '.b'))
+    c, got = floats(rd(prefix + '.c')), floats(rd(out))
+    d = [c[i * 8 + n] + sum(a[i * 16 + k] * b[k * 8 + n] for k in range(16))
+         for i in range(16) for n in range(8)]
+    for i in range(8):
+        for n in range(0, 8, 2):
+            d[i * 8 + n] += d[(i + 8) * 8 + n]
+    bad = [i for i in range(128) if got[i] != d[i]]
+    if bad:
+        fail('%d of 128 elements differ, first C[%d][%d] = %r, expected %r'
+             % (len(bad), bad[0] // 8, bad[0] % 8, got[bad[0]], d[bad[0]]))
+    print('simcheck: mma_tile: 128 elements exact')
 
 
 def main(argv):
@@ -372,7 +442,17 @@ def main(argv):
     elif cmd == 'gen-intfloat':
         gen_intfloat(argv[2])
     elif cmd == 'check-intfloat':
-        check_intfloat(argv[2], argv[3])
+        # Optional "skip=I,J": results I and J are not compared.
+        skip = ()
+        if len(argv) > 4 and argv[4].startswith('skip='):
+            skip = tuple(int(x) for x in argv[4][5:].split(','))
+        check_intfloat(argv[2], argv[3], skip)
+    elif cmd == 'check-stores':
+        check_stores(argv[2], argv[3])
+    elif cmd == 'gen-tile':
+        gen_tile(argv[2])
+    elif cmd == 'check-tile':
+        check_tile(argv[2], argv[3])
     else:
         fail('unknown command ' + cmd)
 
