@@ -174,9 +174,9 @@ void Compactor::issue(unsigned I, const Need &N) {
   const SchedInstr &Prev = P[I - 1];
   int64_t Base = T[I - 1] + (Opts.Conservative ? int64_t(MaxStall)
                                                : int64_t(minStall(M, Prev)));
-  StallReason Why = Opts.Conservative    ? StallReason::Conservative
+  StallReason Why = Opts.Conservative       ? StallReason::Conservative
                     : minStall(M, Prev) > 1 ? StallReason::ExecLatency
-                                         : StallReason::MinIssue;
+                                            : StallReason::MinIssue;
   int64_t At = Base;
   auto Bound = [&](int64_t C, StallReason R) {
     if (C > At) {
@@ -365,9 +365,9 @@ Error Compactor::run() {
   unsigned Last = P.size() - 1;
   int64_t End = T[Last] + (Opts.Conservative ? int64_t(MaxStall)
                                              : int64_t(minStall(M, P[Last])));
-  StallReason EndWhy = Opts.Conservative       ? StallReason::Conservative
+  StallReason EndWhy = Opts.Conservative          ? StallReason::Conservative
                        : minStall(M, P[Last]) > 1 ? StallReason::ExecLatency
-                                               : StallReason::MinIssue;
+                                                  : StallReason::MinIssue;
   if (Drain) {
     auto Bound = [&](int64_t C) {
       if (C > End) {

@@ -1,4 +1,4 @@
-//===- LatencyEvidence.cpp - The latency model against ptxas's spacing ----===//
+//===- LatencyEvidence.cpp - The model against ptxas's spacing ------------===//
 ///
 /// \file
 /// LatencyEvidence (see the header): one walk per straight-line block over
@@ -107,8 +107,7 @@ Error LatencyEvidence::addKernel(StringRef Name,
   for (size_t I = 0; I < N; ++I) {
     Expected<SchedInstr> S = describe(Code[I]);
     if (!S)
-      return makeError(Twine("kernel '") + Name + "' at " +
-                       addr(I) + ": " +
+      return makeError(Twine("kernel '") + Name + "' at " + addr(I) + ": " +
                        toString(S.takeError()));
     P.push_back(std::move(*S));
     const sm86::InstrInfo &Info = sm86::getInstrInfo(Code[I].Op);
@@ -134,8 +133,8 @@ Error LatencyEvidence::addKernel(StringRef Name,
       Cycle[I] = Cycle[I - 1] + std::max<unsigned>(1, Code[I - 1].Ctrl.Stall);
     bool Blocks = P[I].Kind == SpecialKind::Barrier ||
                   P[I].Kind == SpecialKind::WaitGroups;
-    Waits[I + 1] = Waits[I] + (Code[I].Ctrl.WaitMask != 0 ? 1 : 0) +
-                   (Blocks ? 1 : 0);
+    Waits[I + 1] =
+        Waits[I] + (Code[I].Ctrl.WaitMask != 0 ? 1 : 0) + (Blocks ? 1 : 0);
   }
   // A wait on the consumer or anything between, or a blocking producer.
   auto Waited = [&](unsigned From, unsigned To) {
@@ -192,8 +191,7 @@ Error LatencyEvidence::addKernel(StringRef Name,
         if (U.How == PredRead::Guard)
           R += "(guard)";
         Offer(W, 0, raw(M, P[W], In, U, X),
-              "RAW " + fileName(U.Regs.File).str() + " " + Writer + " -> " +
-                  R);
+              "RAW " + fileName(U.Regs.File).str() + " " + Writer + " -> " + R);
       });
     for (const RegRange &D : In.Defs)
       forEachUnit(D, [&](unsigned X) {
@@ -222,8 +220,8 @@ Error LatencyEvidence::addKernel(StringRef Name,
         Bucket &B = Buckets[Key];
         if (B.Count + B.Waited && B.Model != C.Need)
           return makeError("latency evidence: bucket '" + Key +
-                           "' has two model values (" + Twine(B.Model) +
-                           ", " + Twine(C.Need) + "): the key misses an input");
+                           "' has two model values (" + Twine(B.Model) + ", " +
+                           Twine(C.Need) + "): the key misses an input");
         B.Model = C.Need;
         ++B.Examples[shortName(P[Q]) + " -> " + shortName(In)];
         if (IsWaited) {
@@ -269,8 +267,8 @@ unsigned LatencyEvidence::report(raw_ostream &OS) const {
     const Bucket &B = KV.second;
     std::string Ex;
     for (const auto &E : B.Examples)
-      Ex += (Ex.empty() ? "" : ", ") + E.first + " x" +
-            std::to_string(E.second);
+      Ex +=
+          (Ex.empty() ? "" : ", ") + E.first + " x" + std::to_string(E.second);
     if (B.Count)
       OS << format("%-52s %5u %5u %5u %6u  %s\n", KV.first.c_str(), B.Model,
                    B.Min, B.Count, B.Waited, Ex.c_str());
@@ -300,7 +298,8 @@ unsigned LatencyEvidence::report(raw_ostream &OS) const {
   OS << "yield (bit 109 = 0) by mnemonic:";
   for (const auto &KV : Yields)
     if (KV.second.first)
-      OS << " " << KV.first << " " << KV.second.first << "/" << KV.second.second;
+      OS << " " << KV.first << " " << KV.second.first << "/"
+         << KV.second.second;
   OS << "\n";
   OS << ES.str();
   OS << (Violations ? "FAIL" : "PASS") << ": " << Buckets.size() << " pairs, "

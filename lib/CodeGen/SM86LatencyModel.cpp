@@ -1,15 +1,21 @@
-//===- SM86LatencyModel.cpp - sm_86 register latencies by class -----------===//
+//===- SM86LatencyModel.cpp - Latencies by class, per target --------------===//
 ///
 /// \file
-/// The latency tables of tp-compact-stalls and tp-verify-schedule, in one
-/// file.  Sources (SASS_FACTS.md section 2):
+/// The latency tables of tp-compact-stalls, tp-verify-schedule and tp-sim's
+/// hazard mode, in one file: sm_86 (also sm_80) and sm_90, which is sm_86's
+/// table except where rawGPR() and rawUGPR() say otherwise.  Every RAW
+/// number that ptxas's code uses is checked against ptxas's tightest
+/// spacing by test/Sim/latency-evidence.test (tp-sim --latency-report on
+/// test/Sim/Inputs/latency-pairs.ptx built for both targets and on the
+/// reference cubins).  Sources (SASS_FACTS.md section 2):
 ///
 ///   N  Mesa NAK `sm80_instr_latencies.rs` (Ampere and Ada, "register
 ///      scheduling information provided by NVIDIA"): read_after_write,
 ///      write_after_write, write_after_read of RegLatencySM80,
 ///      PredLatencySM80, URegLatencySM80.  `pred(p, a, b)` there is a + b
 ///      when the earlier writer is predicated, else b (SASS_FACTS 2.2).
-///   E  ptxas 13.0 on our reference cubins (SASS_FACTS 2.3): IADD3->IADD3 4,
+///   E  ptxas 13.0 on our reference cubins and on the micro-kernels of
+///      the evidence test (SASS_FACTS 2.3): IADD3->IADD3 4,
 ///      IMAD->IADD3 5, IMAD->IMAD.WIDE 4, carry-out->IMAD.X 5, ISETP->guard
 ///      13, HMMA.16816.F32->consumer 24, BAR.SYNC S06, LDGDEPBAR/DEPBAR/BAR
 ///      S01/S04.
@@ -428,7 +434,8 @@ unsigned LatencyModel::worstWARUPred() const {
       [this](InstrClass R, InstrClass W) { return warUPred(R, W); });
 }
 unsigned LatencyModel::worstWARPred() const {
-  return worstOver([this](InstrClass R, InstrClass W) { return warPred(R, W); });
+  return worstOver(
+      [this](InstrClass R, InstrClass W) { return warPred(R, W); });
 }
 unsigned LatencyModel::worstWARUGPR() const {
   return worstOver(

@@ -8,8 +8,11 @@
 /// Register operands: GPR/UGPR/Pred/UPred, and the registers of memory
 /// operands (MemBase, MemUR, MemDesc).  RZ, URZ, PT and UPT carry no
 /// dependency.  A predicate source of an ALU op is a carry-in or combine
-/// input; the guard is a separate use.  Operands the td lists as LateRead
-/// are read after issue (covered by the read or write scoreboard).
+/// input; the guard is a separate use.  The general-register sources of a
+/// variable-latency op are read after issue (covered by its read or write
+/// scoreboard); uniform registers and predicates are read at issue.
+/// tp-compact-stalls, tp-verify-schedule, tp-sim's hazard mode and
+/// tp-sim --latency-report all classify with describe().
 ///
 //===----------------------------------------------------------------------===//
 

@@ -129,8 +129,7 @@ inline unsigned war(const LatencyModel &M, const SchedInstr &Reader,
   return 1;
 }
 
-inline unsigned worst(const LatencyModel &M, const SchedInstr &W,
-                      RegFile F) {
+inline unsigned worst(const LatencyModel &M, const SchedInstr &W, RegFile F) {
   switch (F) {
   case RegFile::GPR:
     return M.worstGPR(W.Class);
@@ -165,7 +164,7 @@ constexpr uint8_t NoSB = 7;
 /// The blocking stall of \p I's issue.
 inline unsigned minStall(const LatencyModel &M, const SchedInstr &I) {
   return M.minStallAfter(I.Class, I.Kind == SpecialKind::Barrier,
-                       I.Kind == SpecialKind::WaitGroups);
+                         I.Kind == SpecialKind::WaitGroups);
 }
 
 } // namespace units

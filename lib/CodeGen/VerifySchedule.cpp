@@ -56,8 +56,9 @@ std::string addr(unsigned Index) { return formatAddress(Index * 16); }
 class Verifier {
 public:
   Verifier(ArrayRef<SchedInstr> P, const VerifyOptions &Opts)
-      : P(P), Opts(Opts), M(LatencyModel::get(Opts.Target)), WrPending(P.size(), false),
-        RdPending(P.size(), false), TooSoon(P.size(), -1) {}
+      : P(P), Opts(Opts), M(LatencyModel::get(Opts.Target)),
+        WrPending(P.size(), false), RdPending(P.size(), false),
+        TooSoon(P.size(), -1) {}
 
   std::vector<Hazard> run();
 
@@ -384,7 +385,8 @@ std::vector<Hazard> Verifier::run() {
     issue(I);
     if (In.Ctrl.Stall < minStall(M, In) && I + 1 < P.size())
       report(I, name(I) + " has stall " + Twine(unsigned(In.Ctrl.Stall)) +
-                    "; it blocks the warp " + Twine(minStall(M, In)) + " cycles");
+                    "; it blocks the warp " + Twine(minStall(M, In)) +
+                    " cycles");
   }
   return std::move(Hazards);
 }

@@ -2092,8 +2092,8 @@ static void recordIssue(Exec &X, const DInst &D) {
           H.IssueCycle = W.Now;
           H.Fixed = D.Class != sched::InstrClass::Nop;
           H.WC = D.Class;
-          H.LowHalf = D.Class == sched::InstrClass::IMADWide &&
-                      U.Count == 2 && I == 0;
+          H.LowHalf =
+              D.Class == sched::InstrClass::IMADWide && U.Count == 2 && I == 0;
         }
       } else if (U.Late && D.Variable) {
         // Only GPRs are read late (sched::describe): uniform operands are

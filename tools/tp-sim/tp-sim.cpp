@@ -389,8 +389,7 @@ int runLatencyReport() {
       auto K = sim::loadKernel(Bytes, N);
       if (!K)
         return usage(F + ": " + toString(K.takeError()));
-      sm86::Target T =
-          K->SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86;
+      sm86::Target T = K->SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86;
       if (Target && *Target != T)
         return usage(F + ": kernel '" + N + "' is sm_" + Twine(K->SM) +
                      "; --latency-report takes cubins of one target");
@@ -404,8 +403,7 @@ int runLatencyReport() {
         memcpy(&W.Hi, &K->Code[I * 16 + 8], 8);
         auto In = sm86::decodeOrError(W, I * 16, T);
         if (!In)
-          return usage(F + ": kernel '" + N + "': " +
-                       toString(In.takeError()));
+          return usage(F + ": kernel '" + N + "': " + toString(In.takeError()));
         Code[I] = *In;
       }
       if (Error E = Evidence->addKernel(F + ":" + N, Code)) {

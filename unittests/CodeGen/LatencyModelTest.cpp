@@ -22,24 +22,24 @@ const LatencyModel &M90 = LatencyModel::get(sm86::Target::SM90);
 
 TEST(LatencyModel, PtxasObservedPairs) {
   // SASS_FACTS 2.3 (E), each equal to NAK's table (N).
-  EXPECT_EQ(
-      M86.rawGPR(InstrClass::CoupledALU, InstrClass::CoupledALU, ReadSlot::Normal),
-      4u); // IADD3 -> IADD3
-  EXPECT_EQ(
-      M86.rawGPR(InstrClass::CoupledFMA, InstrClass::CoupledALU, ReadSlot::Normal),
-      5u); // IMAD -> IADD3
+  EXPECT_EQ(M86.rawGPR(InstrClass::CoupledALU, InstrClass::CoupledALU,
+                       ReadSlot::Normal),
+            4u); // IADD3 -> IADD3
+  EXPECT_EQ(M86.rawGPR(InstrClass::CoupledFMA, InstrClass::CoupledALU,
+                       ReadSlot::Normal),
+            5u); // IMAD -> IADD3
   EXPECT_EQ(M86.rawGPR(InstrClass::CoupledFMA, InstrClass::IMADWide,
-                   ReadSlot::IMADWideAB),
+                       ReadSlot::IMADWideAB),
             4u); // IMAD -> IMAD.WIDE A/B
   EXPECT_EQ(M86.rawPred(InstrClass::CoupledALU, InstrClass::CoupledFMA,
-                    PredRead::Operand),
+                        PredRead::Operand),
             5u); // IADD3 carry-out -> IMAD.X carry-in
   EXPECT_EQ(M86.rawGPR(InstrClass::CoupledFMA, InstrClass::DecoupledAgu,
-                   ReadSlot::Normal),
+                       ReadSlot::Normal),
             5u); // IMAD -> LDGSTS/STG address
-  EXPECT_EQ(
-      M86.rawPred(InstrClass::CoupledALU, InstrClass::CoupledFMA, PredRead::Guard),
-      13u); // ISETP -> @P IMAD
+  EXPECT_EQ(M86.rawPred(InstrClass::CoupledALU, InstrClass::CoupledFMA,
+                        PredRead::Guard),
+            13u); // ISETP -> @P IMAD
   EXPECT_EQ(M86.minStallAfter(InstrClass::DecoupledAgu, true, false), 6u);
 }
 
@@ -63,22 +63,24 @@ TEST(LatencyModel, VariableProducersNeedOnlyTheirScoreboard) {
   EXPECT_TRUE(isVariable(InstrClass::Decoupled));
   EXPECT_TRUE(isVariable(InstrClass::DecoupledAgu));
   EXPECT_FALSE(isVariable(InstrClass::MMA16816)); // E: no SB on sm_86
-  EXPECT_EQ(
-      M86.rawGPR(InstrClass::DecoupledAgu, InstrClass::MMA16816, ReadSlot::Normal),
-      1u);
+  EXPECT_EQ(M86.rawGPR(InstrClass::DecoupledAgu, InstrClass::MMA16816,
+                       ReadSlot::Normal),
+            1u);
   // N: a variable-latency writer after a coupled reader / writer.
   EXPECT_EQ(M86.warGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu), 2u);
   EXPECT_EQ(M86.warGPR(InstrClass::MMA16816, InstrClass::DecoupledAgu), 1u);
   EXPECT_EQ(M86.wawGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu, false),
             5u);
-  EXPECT_EQ(M86.wawGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu, true), 6u);
+  EXPECT_EQ(M86.wawGPR(InstrClass::CoupledALU, InstrClass::DecoupledAgu, true),
+            6u);
 }
 
 TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
   EXPECT_EQ(M86.worstGPR(InstrClass::CoupledALU), 7u); // ALU -> HMMA reader
   EXPECT_EQ(M86.worstPred(InstrClass::CoupledALU), 13u);
   EXPECT_EQ(M86.worstUGPR(InstrClass::UniformALU), 11u);
-  EXPECT_EQ(M86.worstWARGPR(), 2u); // N: variable/MMA writer after a coupled read
+  EXPECT_EQ(M86.worstWARGPR(),
+            2u); // N: variable/MMA writer after a coupled read
   EXPECT_EQ(M86.worstWARPred(), 1u);
   EXPECT_EQ(M86.worstWARUGPR(), 3u); // N: Uldc/Umov writer after a Udp read
 }

@@ -1,4 +1,4 @@
-//===- LatencyEvidence.h - The latency model against ptxas's spacing -*- C++ -*-===//
+//===- LatencyEvidence.h - The model against ptxas's spacing ----*- C++ -*-===//
 ///
 /// \file
 /// Checks a target's LatencyModel against the schedules ptxas writes

@@ -1,18 +1,22 @@
-//===- SM86LatencyModel.h - sm_86 register latencies by class ---*- C++ -*-===//
+//===- SM86LatencyModel.h - Latencies by class, per target ------*- C++ -*-===//
 ///
 /// \file
-/// The dependency latencies tp-compact-stalls schedules with and
-/// tp-verify-schedule checks against: read-after-write, write-after-write
-/// and write-after-read cycles between a producer class and a consumer
-/// class, for general registers, uniform registers and predicates.
+/// The dependency latencies tp-compact-stalls schedules with,
+/// tp-verify-schedule checks against and tp-sim's hazard mode checks a
+/// cubin against: read-after-write, write-after-write and write-after-read
+/// cycles between a producer class and a consumer class, for general
+/// registers, uniform registers and predicates, one LatencyModel per
+/// target (sm_86, sm_90).  The classes come from one classifier,
+/// sched::describe() (Schedule.h).
 ///
 /// Every number lives in lib/CodeGen/SM86LatencyModel.cpp, each with its
 /// source (SASS_FACTS.md section 2: N = Mesa NAK sm80_instr_latencies.rs,
 /// which covers sm_80/86/89; E = what ptxas 13 schedules in our reference
 /// cubins).  The one disputed value -- the first consumer of an
 /// HMMA.16816.F32 result, 24 cycles as ptxas spaces it against NAK's 17/18
-/// -- is hmmaConsumerCycles(), the safe one, in one place so that a
-/// hardware run can settle it.
+/// -- is hmmaConsumerCycles(), in one place so that a hardware run can
+/// settle it.  test/Sim/latency-evidence.test checks every RAW number
+/// ptxas's code uses against ptxas's tightest spacing.
 ///
 /// Model (SASS_FACTS 2.1): a fixed-latency ("coupled") producer is
 /// protected by stall counts only: the consumer issues at least N cycles
@@ -128,8 +132,7 @@ public:
   /// Cycles the issuing warp is blocked after an instruction of class \p C
   /// before the next may issue, beyond the dependencies (BAR: 6 on sm_80+,
   /// N exec_latency, E BAR.SYNC S06; DEPBAR 4, E); 1 for everything else.
-  unsigned minStallAfter(InstrClass C, bool IsBarrier,
-                         bool IsWaitGroups) const;
+  unsigned minStallAfter(InstrClass C, bool IsBarrier, bool IsWaitGroups) const;
 
 private:
   explicit constexpr LatencyModel(sm86::Target T) : T(T) {}
