@@ -13,7 +13,10 @@ Measures, in one run:
      max(stall, 1)), issue cycles per k-step per warp (a k-step is 32 HMMAs a
      warp in both kernels).
 
-  bench/compare_ptxas.py BUILD_DIR SHARED_DIR [RUNS]
+  bench/compare_ptxas.py BUILD_DIR SHARED_DIR [RUNS] [TARGET]
+
+TARGET: sm_86 (default) or sm_90: tp-llc -mcpu=TARGET against ptxas
+-arch=TARGET on the same PTX, both read back with tp-mc -mcpu=TARGET.
 
 Not a test: timings vary with the machine; run it by hand.
 """
@@ -38,8 +41,9 @@ def best_time(cmd, runs):
     return best
 
 
-def loop_figures(tp_mc, cubin):
-    text = subprocess.run([tp_mc, '--disassemble', '--show-control', cubin],
+def loop_figures(tp_mc, cubin, target):
+    text = subprocess.run([tp_mc, '-mcpu=' + target, '--disassemble',
+                           '--show-control', cubin],
                           check=True, capture_output=True, text=True).stdout
     code = []
     for line in text.splitlines():
@@ -74,6 +78,7 @@ def loop_figures(tp_mc, cubin):
 def main():
     build, shared = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    target = sys.argv[4] if len(sys.argv) > 4 else 'sm_86'
     tp_llc = os.path.join(build, 'bin', 'tp-llc')
     tp_mc = os.path.join(build, 'bin', 'tp-mc')
     ptxas = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
@@ -81,17 +86,19 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         ours = os.path.join(tmp, 'gemm.cubin')
         theirs = os.path.join(tmp, 'ref.cubin')
-        t_ours = best_time([tp_llc, '-filetype=obj', '-o', ours], runs)
-        t_ptxas = best_time([ptxas, '-arch=sm_86', '-o', theirs, ptx], runs)
+        t_ours = best_time([tp_llc, '-mcpu=' + target, '-filetype=obj', '-o',
+                            ours], runs)
+        t_ptxas = best_time([ptxas, '-arch=' + target, '-o', theirs, ptx],
+                            runs)
         print('compile time (best of %d):' % runs)
         print('  tp-llc (default kernel, -filetype=obj): %8.1f ms' %
               (1e3 * t_ours))
-        print('  ptxas -arch=sm_86 gemm_ref_sm86.ptx:    %8.1f ms' %
-              (1e3 * t_ptxas))
+        print('  ptxas -arch=%s gemm_ref_sm86.ptx:    %8.1f ms' %
+              (target, 1e3 * t_ptxas))
         print('  ratio ptxas / tp-llc:                   %8.1f' %
               (t_ptxas / t_ours))
         for name, cubin in (('tp-llc', ours), ('ptxas', theirs)):
-            f = loop_figures(tp_mc, cubin)
+            f = loop_figures(tp_mc, cubin, target)
             print('static schedule, %s:' % name)
             for k, v in (f or {}).items():
                 print('  %-34s %s' % (k + ':', ('%.2f' % v)

@@ -47,77 +47,6 @@ namespace sched {
 
 using namespace units;
 
-std::string regName(RegFile F, unsigned R) {
-  switch (F) {
-  case RegFile::GPR:
-    return R == 255 ? "RZ" : "R" + std::to_string(R);
-  case RegFile::UGPR:
-    return R == 63 ? "URZ" : "UR" + std::to_string(R);
-  case RegFile::Pred:
-    return R == 7 ? "PT" : "P" + std::to_string(R);
-  case RegFile::UPred:
-    return R == 7 ? "UPT" : "UP" + std::to_string(R);
-  }
-  return "?";
-}
-
-SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
-  if (P == 7) {
-    NeverExecutes = Neg;
-    return *this;
-  }
-  Predicated = true;
-  RegUse U;
-  U.Regs = pred(P);
-  U.How = PredRead::Guard;
-  Uses.push_back(U);
-  return *this;
-}
-
-SchedInstr makeInstr(StringRef Name) {
-  SchedInstr I;
-  I.Name = Name.str();
-  I.Text = Name.str();
-  StringRef Base = Name.split('.').first;
-  if (Name.startswith("IMAD.WIDE") || Name.startswith("IMAD.HI")) {
-    I.Class = InstrClass::IMADWide;
-  } else if (Name.startswith("HMMA.16816")) {
-    I.Class = InstrClass::MMA16816;
-  } else if (Name.startswith("HMMA.1688")) {
-    I.Class = InstrClass::MMA1688;
-  } else {
-    I.Class =
-        StringSwitch<InstrClass>(Base)
-            .Cases("IMAD", "FFMA", "FADD", "FMUL", "IDP4",
-                   InstrClass::CoupledFMA)
-            .Cases("HADD2", "HFMA2", "HMUL2", InstrClass::FP16)
-            .Cases("ULDC", "UMOV", InstrClass::UniformMove)
-            .Cases("UIADD3", "ULOP3", "USHF", "UISETP", "ULEA",
-                   InstrClass::UniformALU)
-            .Cases("S2R", "S2UR", "MUFU", "F2F", "I2F", InstrClass::Decoupled)
-            .Cases("F2I", "LDC", "R2UR", "POPC", "FLO", InstrClass::Decoupled)
-            .Cases("LDSM", "LDS", "LDG", "STG", "STS", InstrClass::DecoupledAgu)
-            .Cases("LDGSTS", "LDGDEPBAR", "BAR", "DEPBAR",
-                   InstrClass::DecoupledAgu)
-            .Cases("BRA", "EXIT", InstrClass::Control)
-            .Case("NOP", InstrClass::Nop)
-            .Default(InstrClass::CoupledALU);
-  }
-  I.Kind = StringSwitch<SpecialKind>(Base)
-               .Case("LDSM", SpecialKind::SharedMatrixLoad)
-               .Case("LDS", SpecialKind::SharedLoad)
-               .Case("LDGSTS", SpecialKind::AsyncCopy)
-               .Case("LDGDEPBAR", SpecialKind::CommitGroup)
-               .Case("DEPBAR", SpecialKind::WaitGroups)
-               .Case("BAR", SpecialKind::Barrier)
-               .Case("BRA", SpecialKind::Branch)
-               .Case("EXIT", SpecialKind::Exit)
-               .Case("NOP", SpecialKind::Nop)
-               .Default(SpecialKind::None);
-  I.NeedsReadSB = Base == "STG" || Base == "STS" || Base == "LDGSTS";
-  return I;
-}
-
 namespace {
 
 /// One increment of a scoreboard counter.
@@ -133,7 +62,7 @@ class Compactor {
 public:
   Compactor(Piece &P, const CompactOptions &Opts,
             std::vector<CompactInfo> &Info)
-      : P(P), Opts(Opts), Info(Info) {}
+      : P(P), Opts(Opts), M(LatencyModel::get(Opts.Target)), Info(Info) {}
 
   Error run();
 
@@ -170,6 +99,7 @@ private:
 
   Piece &P;
   const CompactOptions &Opts;
+  const LatencyModel &M;
   std::vector<CompactInfo> &Info;
   std::vector<Unit> Units{NumUnits};
   std::array<std::vector<SBEntry>, NumScoreboards> Pending;
@@ -243,10 +173,10 @@ void Compactor::issue(unsigned I, const Need &N) {
   }
   const SchedInstr &Prev = P[I - 1];
   int64_t Base = T[I - 1] + (Opts.Conservative ? int64_t(MaxStall)
-                                               : int64_t(minStall(Prev)));
-  StallReason Why = Opts.Conservative    ? StallReason::Conservative
-                    : minStall(Prev) > 1 ? StallReason::ExecLatency
-                                         : StallReason::MinIssue;
+                                               : int64_t(minStall(M, Prev)));
+  StallReason Why = Opts.Conservative       ? StallReason::Conservative
+                    : minStall(M, Prev) > 1 ? StallReason::ExecLatency
+                                            : StallReason::MinIssue;
   int64_t At = Base;
   auto Bound = [&](int64_t C, StallReason R) {
     if (C > At) {
@@ -259,15 +189,15 @@ void Compactor::issue(unsigned I, const Need &N) {
       forEachUnit(U.Regs, [&](unsigned X) {
         int W = Units[X].LastWrite;
         if (W >= 0 && !isVariable(P[W].Class))
-          Bound(T[W] + raw(P[W], In, U), StallReason::Dependency);
+          Bound(T[W] + raw(M, P[W], In, U, X), StallReason::Dependency);
       });
     for (const RegRange &D : In.Defs)
       forEachUnit(D, [&](unsigned X) {
         int W = Units[X].LastWrite;
         if (W >= 0 && !isVariable(P[W].Class))
-          Bound(T[W] + waw(P[W], In, D.File), StallReason::Dependency);
+          Bound(T[W] + waw(M, P[W], In, D.File), StallReason::Dependency);
         for (auto &R : Units[X].Reads)
-          Bound(T[R.first] + war(P[R.first], In, D.File),
+          Bound(T[R.first] + war(M, P[R.first], In, D.File),
                 StallReason::Dependency);
       });
     for (unsigned B = 0; B < NumScoreboards; ++B)
@@ -434,10 +364,10 @@ Error Compactor::run() {
   // scoreboard set at least 2 cycles before the next piece may wait on it.
   unsigned Last = P.size() - 1;
   int64_t End = T[Last] + (Opts.Conservative ? int64_t(MaxStall)
-                                             : int64_t(minStall(P[Last])));
-  StallReason EndWhy = Opts.Conservative       ? StallReason::Conservative
-                       : minStall(P[Last]) > 1 ? StallReason::ExecLatency
-                                               : StallReason::MinIssue;
+                                             : int64_t(minStall(M, P[Last])));
+  StallReason EndWhy = Opts.Conservative          ? StallReason::Conservative
+                       : minStall(M, P[Last]) > 1 ? StallReason::ExecLatency
+                                                  : StallReason::MinIssue;
   if (Drain) {
     auto Bound = [&](int64_t C) {
       if (C > End) {
@@ -448,9 +378,9 @@ Error Compactor::run() {
     for (unsigned X = 0; X < NumUnits; ++X) {
       const Unit &U = Units[X];
       if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class))
-        Bound(T[U.LastWrite] + worst(P[U.LastWrite], fileOf(X)));
+        Bound(T[U.LastWrite] + worst(M, P[U.LastWrite], fileOf(X)));
       for (auto &R : U.Reads)
-        Bound(T[R.first] + worstWar(fileOf(X)));
+        Bound(T[R.first] + worstWar(M, fileOf(X)));
     }
     for (unsigned B = 0; B < NumScoreboards; ++B)
       if (LastSetter[B] >= 0)

@@ -1,15 +1,21 @@
-//===- SM86LatencyModel.cpp - sm_86 register latencies by class -----------===//
+//===- SM86LatencyModel.cpp - Latencies by class, per target --------------===//
 ///
 /// \file
-/// The latency tables of tp-compact-stalls and tp-verify-schedule, in one
-/// file.  Sources (SASS_FACTS.md section 2):
+/// The latency tables of tp-compact-stalls, tp-verify-schedule and tp-sim's
+/// hazard mode, in one file: sm_86 (also sm_80) and sm_90, which is sm_86's
+/// table except where rawGPR() and rawUGPR() say otherwise.  Every RAW
+/// number that ptxas's code uses is checked against ptxas's tightest
+/// spacing by test/Sim/latency-evidence.test (tp-sim --latency-report on
+/// test/Sim/Inputs/latency-pairs.ptx built for both targets and on the
+/// reference cubins).  Sources (SASS_FACTS.md section 2):
 ///
 ///   N  Mesa NAK `sm80_instr_latencies.rs` (Ampere and Ada, "register
 ///      scheduling information provided by NVIDIA"): read_after_write,
 ///      write_after_write, write_after_read of RegLatencySM80,
 ///      PredLatencySM80, URegLatencySM80.  `pred(p, a, b)` there is a + b
 ///      when the earlier writer is predicated, else b (SASS_FACTS 2.2).
-///   E  ptxas 13.0 on our reference cubins (SASS_FACTS 2.3): IADD3->IADD3 4,
+///   E  ptxas 13.0 on our reference cubins and on the micro-kernels of
+///      the evidence test (SASS_FACTS 2.3): IADD3->IADD3 4,
 ///      IMAD->IADD3 5, IMAD->IMAD.WIDE 4, carry-out->IMAD.X 5, ISETP->guard
 ///      13, HMMA.16816.F32->consumer 24, BAR.SYNC S06, LDGDEPBAR/DEPBAR/BAR
 ///      S01/S04.
@@ -34,8 +40,15 @@ namespace sched {
 // rewrite included.  UNVERIFIED: the true GA102 latency (SASS_FACTS 5)
 // needs a GPU microbenchmark; change it here and nowhere else.
 static constexpr unsigned HMMA16816ConsumerCycles = 24;
+// E: ptxas 13 issues an STG of D 23 cycles after HMMA.16816.F32
+// (mma_tile_sm86.cubin 0x04b0 -> 0x04e0, test/Sim/latency-evidence.test);
+// NAK too has the memory (DecoupledAgu) reader one cycle below the ALU
+// reader (16 against 17).
+static constexpr unsigned HMMA16816MemoryCycles = 23;
 
-unsigned hmmaConsumerCycles() { return HMMA16816ConsumerCycles; }
+unsigned LatencyModel::hmmaConsumerCycles() const {
+  return HMMA16816ConsumerCycles;
+}
 
 bool isVariable(InstrClass C) {
   switch (C) {
@@ -111,27 +124,53 @@ RCol readerCol(InstrClass C, ReadSlot Slot) {
 // MMA_1x_collect, MMA_2x_collect; columns CoupledAlu, CoupledFMA,
 // IMADWideReadAB, IMADWideReadCL, FP16, MMA_1x_collect, MMA_2x_collect,
 // Decoupled, DecoupledAgu.  E agrees where ptxas was observed: ALU->ALU 4,
-// FMA->ALU 5, FMA->IMAD.WIDE A/B 4, ALU/FMA->memory 5.
+// FMA->ALU 5, FMA->IMAD.WIDE A/B 4, ALU/FMA->memory 5.  One column differs:
+// our C slot is the whole pair (N's IMADWideReadCL and ReadCH in one), and
+// ptxas issues an IMAD.WIDE 6 cycles after the IMAD.WIDE that wrote its C
+// pair (E, test/Sim/Inputs/latency-pairs.ptx kernel wide_c), where N's CL
+// column says 4: the IMADWideDH -> C entry is 6.
 const unsigned RawTable[6][9] = {
     /* CoupledAlu  */ {4, 5, 5, 5, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 5, 7, 7, 4, 5},
-    /* IMADWideDH  */ {5, 4, 6, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 6, 5, 7, 7, 4, 5},
     /* FP16        */ {5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 14, 14, 11, 12},
     /* MMA 2x (N)  */ {17, 17, 17, 17, 17, 18, 18, 15, 16},
 };
 } // namespace
 
-unsigned rawGPR(InstrClass Writer, InstrClass Reader, ReadSlot Slot) {
+unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
+                              ReadSlot Slot, bool LowHalf) const {
   WRow W = writerRow(Writer);
   if (W == WNone)
     return 1; // N: a decoupled writer -> any reader 1 (the scoreboard waits)
   if (W == WMma2x)
-    return HMMA16816ConsumerCycles;
-  return RawTable[W][readerCol(Reader, Slot)];
+    return Reader == InstrClass::DecoupledAgu ? HMMA16816MemoryCycles
+                                              : HMMA16816ConsumerCycles;
+  RCol R = readerCol(Reader, Slot);
+  if (T == sm86::Target::SM90) {
+    // Where ptxas 13's sm_90 schedules differ from sm_86's (E, kernels of
+    // test/Sim/Inputs/latency-pairs.ptx built for sm_90):
+    //  * IMAD.WIDE -> IMAD.WIDE reading the pair as C: 4 (wide_c), N's CL
+    //    column; sm_86 keeps 6.
+    //  * IMAD.WIDE low half -> ALU reader: 3 (wide_c2: IMAD.WIDE R6 S03,
+    //    IADD3 reading R6), N's IMADWideWriteDL; sm_86 keeps 5.
+    //  * IMAD -> IMAD.WIDE C: 7 (fc2: IMAD R4 S07, then IMAD.WIDE reading
+    //    R4:R5; R5 was zeroed by an HFMA2.MMA one cycle earlier, so the 7
+    //    may be that pair's and IMAD's own latency smaller, which no
+    //    kernel of ours has shown); N and sm_86 say 4.
+    if (W == WWideDH && R == RWideCL)
+      return 4;
+    if (W == WWideDH && LowHalf && R == RAlu)
+      return 3;
+    if (W == WFma && R == RWideCL)
+      return 7;
+  }
+  return RawTable[W][R];
 }
 
-unsigned wawGPR(InstrClass Earlier, InstrClass Later, bool P) {
+unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
+                              bool P) const {
   auto Pred = [P](unsigned A, unsigned B) { return P ? A + B : B; };
   WRow E = writerRow(Earlier);
   if (E == WNone)
@@ -160,7 +199,7 @@ unsigned wawGPR(InstrClass Earlier, InstrClass Later, bool P) {
   }
 }
 
-unsigned warGPR(InstrClass Reader, InstrClass Writer) {
+unsigned LatencyModel::warGPR(InstrClass Reader, InstrClass Writer) const {
   // N write_after_read: a coupled writer may follow any reader after 1; an
   // MMA or variable-latency writer after a coupled reader needs 2.
   bool SlowWriter = isVariable(Writer) || Writer == InstrClass::MMA16816 ||
@@ -198,7 +237,8 @@ PCat predCat(InstrClass C) {
 }
 } // namespace
 
-unsigned rawPred(InstrClass Writer, InstrClass Reader, PredRead How) {
+unsigned LatencyModel::rawPred(InstrClass Writer, InstrClass Reader,
+                               PredRead How) const {
   PCat W = predCat(Writer);
   if (W == PDecoupled)
     return 1;
@@ -217,7 +257,8 @@ unsigned rawPred(InstrClass Writer, InstrClass Reader, PredRead How) {
   }
 }
 
-unsigned wawPred(InstrClass Earlier, InstrClass Later, bool P) {
+unsigned LatencyModel::wawPred(InstrClass Earlier, InstrClass Later,
+                               bool P) const {
   auto Pred = [P](unsigned A, unsigned B) { return P ? A + B : B; };
   PCat E = predCat(Earlier);
   if (E == PDecoupled)
@@ -232,7 +273,7 @@ unsigned wawPred(InstrClass Earlier, InstrClass Later, bool P) {
   }
 }
 
-unsigned warPred(InstrClass, InstrClass) {
+unsigned LatencyModel::warPred(InstrClass, InstrClass) const {
   return 1; // N pred_write_after_read: 1
 }
 
@@ -266,7 +307,7 @@ UCat uniformReader(InstrClass C) {
 }
 } // namespace
 
-unsigned rawUGPR(InstrClass Writer, InstrClass Reader) {
+unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
   UCat W = uniformWriter(Writer);
   if (W == UToUr)
     return 1;
@@ -276,7 +317,12 @@ unsigned rawUGPR(InstrClass Writer, InstrClass Reader) {
   case UCoupledReader:
     return W == UUdp ? 6 : 2;
   case UDecoupledReader:
-    return W == UUdp ? 9 : 2;
+    // E: ptxas 13 never issues an LDG/LDGSTS/STG less than 4 cycles after
+    // the ULDC.64 of its descriptor (N says 2; test/Sim/latency-evidence).
+    // sm_90: 7, the one unwaited pair in ptxas's code (mma_tile_sm90.cubin).
+    if (W == UUdp)
+      return 9;
+    return T == sm86::Target::SM90 ? 7 : 4;
   case UUdp:
     return W == UUdp ? 4 : 2;
   default: // a Umov/Uldc reader
@@ -284,7 +330,7 @@ unsigned rawUGPR(InstrClass Writer, InstrClass Reader) {
   }
 }
 
-unsigned wawUGPR(InstrClass Earlier, InstrClass Later) {
+unsigned LatencyModel::wawUGPR(InstrClass Earlier, InstrClass Later) const {
   UCat E = uniformWriter(Earlier), L = uniformWriter(Later);
   if (E == UToUr)
     return 1;
@@ -296,7 +342,7 @@ unsigned wawUGPR(InstrClass Earlier, InstrClass Later) {
   return 1;
 }
 
-unsigned warUGPR(InstrClass Reader, InstrClass Writer) {
+unsigned LatencyModel::warUGPR(InstrClass Reader, InstrClass Writer) const {
   // N URegLatencySM80::write_after_read: a Uldc/Umov writer after a Udp
   // reader 3, everything else 1.
   return uniformWriter(Writer) == UUldc && uniformReader(Reader) == UUdp ? 3
@@ -307,7 +353,8 @@ unsigned warUGPR(InstrClass Reader, InstrClass Writer) {
 // predicate -> a vector (Coupled) reader 6, -> a Udp reader 4, -> the guard
 // of a uniform op (UGuard) 11, -> a branch (Bra_Jmp) 9; the guard of a
 // vector op is read as the Coupled case would be at worst: 11 taken.
-unsigned rawUPred(InstrClass Writer, InstrClass Reader, PredRead How) {
+unsigned LatencyModel::rawUPred(InstrClass Writer, InstrClass Reader,
+                                PredRead How) const {
   if (isVariable(Writer))
     return 1;
   if (How == PredRead::Guard)
@@ -317,7 +364,7 @@ unsigned rawUPred(InstrClass Writer, InstrClass Reader, PredRead How) {
              : 6;
 }
 
-unsigned wawUPred(InstrClass Earlier, InstrClass Later) {
+unsigned LatencyModel::wawUPred(InstrClass Earlier, InstrClass Later) const {
   // N pred_write_after_write: Udp after Udp 1, VoteU after Udp 7 (the
   // largest, taken for any later writer but a Udp one).
   if (isVariable(Earlier))
@@ -325,7 +372,7 @@ unsigned wawUPred(InstrClass Earlier, InstrClass Later) {
   return Later == InstrClass::UniformALU ? 1 : 7;
 }
 
-unsigned warUPred(InstrClass Reader, InstrClass Writer) {
+unsigned LatencyModel::warUPred(InstrClass Reader, InstrClass Writer) const {
   // N pred_write_after_read: 1, VoteU after a Coupled/Udp reader 2.
   return Writer == InstrClass::UniformALU ? 1 : 2;
 }
@@ -336,7 +383,7 @@ static const InstrClass AllClasses[] = {
     InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
     InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
 
-unsigned worstGPR(InstrClass W) {
+unsigned LatencyModel::worstGPR(InstrClass W) const {
   unsigned M = 1;
   for (InstrClass R : AllClasses) {
     for (ReadSlot S :
@@ -347,7 +394,7 @@ unsigned worstGPR(InstrClass W) {
   return M;
 }
 
-unsigned worstPred(InstrClass W) {
+unsigned LatencyModel::worstPred(InstrClass W) const {
   unsigned M = 1;
   for (InstrClass R : AllClasses) {
     M = std::max(M, rawPred(W, R, PredRead::Guard));
@@ -357,7 +404,7 @@ unsigned worstPred(InstrClass W) {
   return M;
 }
 
-unsigned worstUGPR(InstrClass W) {
+unsigned LatencyModel::worstUGPR(InstrClass W) const {
   unsigned M = 1;
   for (InstrClass R : AllClasses)
     M = std::max({M, rawUGPR(W, R), wawUGPR(W, R)});
@@ -371,7 +418,7 @@ template <typename Fn> static unsigned worstOver(Fn F) {
       M = std::max(M, F(R, W));
   return M;
 }
-unsigned worstUPred(InstrClass W) {
+unsigned LatencyModel::worstUPred(InstrClass W) const {
   unsigned M = 1;
   for (InstrClass R : AllClasses)
     M = std::max({M, rawUPred(W, R, PredRead::Guard),
@@ -379,12 +426,29 @@ unsigned worstUPred(InstrClass W) {
   return M;
 }
 
-unsigned worstWARGPR() { return worstOver(warGPR); }
-unsigned worstWARUPred() { return worstOver(warUPred); }
-unsigned worstWARPred() { return worstOver(warPred); }
-unsigned worstWARUGPR() { return worstOver(warUGPR); }
+unsigned LatencyModel::worstWARGPR() const {
+  return worstOver([this](InstrClass R, InstrClass W) { return warGPR(R, W); });
+}
+unsigned LatencyModel::worstWARUPred() const {
+  return worstOver(
+      [this](InstrClass R, InstrClass W) { return warUPred(R, W); });
+}
+unsigned LatencyModel::worstWARPred() const {
+  return worstOver(
+      [this](InstrClass R, InstrClass W) { return warPred(R, W); });
+}
+unsigned LatencyModel::worstWARUGPR() const {
+  return worstOver(
+      [this](InstrClass R, InstrClass W) { return warUGPR(R, W); });
+}
 
-unsigned minStallAfter(InstrClass C, bool IsBarrier, bool IsWaitGroups) {
+const LatencyModel &LatencyModel::get(sm86::Target T) {
+  static const LatencyModel SM86(sm86::Target::SM86), SM90(sm86::Target::SM90);
+  return T == sm86::Target::SM90 ? SM90 : SM86;
+}
+
+unsigned LatencyModel::minStallAfter(InstrClass C, bool IsBarrier,
+                                     bool IsWaitGroups) const {
   if (IsBarrier)
     return 6; // N exec_latency: BAR 6 on sm_80+; E: BAR.SYNC S06
   if (IsWaitGroups)

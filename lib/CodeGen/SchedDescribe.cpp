@@ -8,8 +8,11 @@
 /// Register operands: GPR/UGPR/Pred/UPred, and the registers of memory
 /// operands (MemBase, MemUR, MemDesc).  RZ, URZ, PT and UPT carry no
 /// dependency.  A predicate source of an ALU op is a carry-in or combine
-/// input; the guard is a separate use.  Operands the td lists as LateRead
-/// are read after issue (covered by the read or write scoreboard).
+/// input; the guard is a separate use.  The general-register sources of a
+/// variable-latency op are read after issue (covered by its read or write
+/// scoreboard); uniform registers and predicates are read at issue.
+/// tp-compact-stalls, tp-verify-schedule, tp-sim's hazard mode and
+/// tp-sim --latency-report all classify with describe().
 ///
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,77 @@ using namespace llvm;
 
 namespace tp {
 namespace sched {
+
+std::string regName(RegFile F, unsigned R) {
+  switch (F) {
+  case RegFile::GPR:
+    return R == 255 ? "RZ" : "R" + std::to_string(R);
+  case RegFile::UGPR:
+    return R == 63 ? "URZ" : "UR" + std::to_string(R);
+  case RegFile::Pred:
+    return R == 7 ? "PT" : "P" + std::to_string(R);
+  case RegFile::UPred:
+    return R == 7 ? "UPT" : "UP" + std::to_string(R);
+  }
+  return "?";
+}
+
+SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
+  if (P == 7) {
+    NeverExecutes = Neg;
+    return *this;
+  }
+  Predicated = true;
+  RegUse U;
+  U.Regs = pred(P);
+  U.How = PredRead::Guard;
+  Uses.push_back(U);
+  return *this;
+}
+
+SchedInstr makeInstr(StringRef Name) {
+  SchedInstr I;
+  I.Name = Name.str();
+  I.Text = Name.str();
+  StringRef Base = Name.split('.').first;
+  if (Name.startswith("IMAD.WIDE") || Name.startswith("IMAD.HI")) {
+    I.Class = InstrClass::IMADWide;
+  } else if (Name.startswith("HMMA.16816")) {
+    I.Class = InstrClass::MMA16816;
+  } else if (Name.startswith("HMMA.1688")) {
+    I.Class = InstrClass::MMA1688;
+  } else {
+    I.Class =
+        StringSwitch<InstrClass>(Base)
+            .Cases("IMAD", "FFMA", "FADD", "FMUL", "IDP4",
+                   InstrClass::CoupledFMA)
+            .Cases("HADD2", "HFMA2", "HMUL2", InstrClass::FP16)
+            .Cases("ULDC", "UMOV", InstrClass::UniformMove)
+            .Cases("UIADD3", "ULOP3", "USHF", "UISETP", "ULEA",
+                   InstrClass::UniformALU)
+            .Cases("S2R", "S2UR", "MUFU", "F2F", "I2F", InstrClass::Decoupled)
+            .Cases("F2I", "LDC", "R2UR", "POPC", "FLO", InstrClass::Decoupled)
+            .Cases("LDSM", "LDS", "LDG", "STG", "STS", InstrClass::DecoupledAgu)
+            .Cases("LDGSTS", "LDGDEPBAR", "BAR", "DEPBAR",
+                   InstrClass::DecoupledAgu)
+            .Cases("BRA", "EXIT", InstrClass::Control)
+            .Case("NOP", InstrClass::Nop)
+            .Default(InstrClass::CoupledALU);
+  }
+  I.Kind = StringSwitch<SpecialKind>(Base)
+               .Case("LDSM", SpecialKind::SharedMatrixLoad)
+               .Case("LDS", SpecialKind::SharedLoad)
+               .Case("LDGSTS", SpecialKind::AsyncCopy)
+               .Case("LDGDEPBAR", SpecialKind::CommitGroup)
+               .Case("DEPBAR", SpecialKind::WaitGroups)
+               .Case("BAR", SpecialKind::Barrier)
+               .Case("BRA", SpecialKind::Branch)
+               .Case("EXIT", SpecialKind::Exit)
+               .Case("NOP", SpecialKind::Nop)
+               .Default(SpecialKind::None);
+  I.NeedsReadSB = Base == "STG" || Base == "STS" || Base == "LDGSTS";
+  return I;
+}
 
 static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
   StringRef S = Info.Sched.Name ? Info.Sched.Name : "";
@@ -83,6 +157,16 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
   // A memory base is a register pair when its address-width modifier (the
   // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
   auto PairBase = [&](unsigned K) {
+    // The 0x381 forms without an address-width operand: `.E` is the 64-bit
+    // address (`LDG.E R0, [R2.64]`).
+    bool HasAW = false, E = false;
+    for (unsigned J = 0; J < Info.NumOperands; ++J) {
+      StringRef N = Info.Operands[J].Name;
+      HasAW |= N == "aw";
+      E |= N == "e" && In.Ops[J] != 0;
+    }
+    if (!HasAW)
+      return E;
     for (unsigned J = K + 1; J < Info.NumOperands; ++J) {
       const sm86::OperandInfo &M = Info.Operands[J];
       if (M.Kind == sm86::OperandKind::MemBase)
@@ -149,10 +233,13 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
     }
     RegUse U;
     U.Regs = R;
-    // Every source of a variable-latency op counts as read after issue
+    // Every GPR source of a variable-latency op counts as read after issue
     // (the td's LateRead operands and memory addresses, N; the rest too,
     // to be safe): a later writer waits on its read or write scoreboard.
-    U.Late = Variable || Late;
+    // Uniform registers and predicates are read at issue: ptxas overwrites
+    // the UR of an LDSM/LDGSTS address in the very next instruction with
+    // no read scoreboard (E, test/Sim/latency-evidence.test).
+    U.Late = R.File == RegFile::GPR && (Variable || Late);
     if (IsWide && R.File == RegFile::GPR)
       U.Slot = StringRef(O.Name) == "Rc" ? ReadSlot::IMADWideC
                                          : ReadSlot::IMADWideAB;

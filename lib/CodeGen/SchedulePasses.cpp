@@ -87,6 +87,15 @@ Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
   return Error::success();
 }
 
+/// The target of \p F's latency model (its `target("sm_XX")`).
+Expected<sm86::Target> targetOf(const mir::Function &F) {
+  sm86::Target T;
+  if (!sm86::lookupTarget(F.Target, T))
+    return makeError("@" + F.Name + ": unknown target '" + F.Target +
+                     "' (sm_80, sm_86 or sm_90)");
+  return T;
+}
+
 Expected<mir::MInstr> makeFiller(uint8_t Stall) {
   sm86::Control C;
   C.Stall = Stall;
@@ -115,6 +124,10 @@ public:
     sched::CompactOptions Opts;
     Opts.Conservative = Mode == "conservative";
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
+      Expected<sm86::Target> T = targetOf(F);
+      if (!T)
+        return T.takeError();
+      Opts.Target = *T;
       for (mir::Piece &P : F.Pieces)
         if (Error E = compactPiece(P, Opts))
           return E;
@@ -189,8 +202,12 @@ public:
   }
 
 private:
-  Error verify(mir::Function &F, const sched::VerifyOptions &Opts, bool Mutate,
+  Error verify(mir::Function &F, sched::VerifyOptions Opts, bool Mutate,
                PassContext &Ctx) {
+    Expected<sm86::Target> T = targetOf(F);
+    if (!T)
+      return T.takeError();
+    Opts.Target = *T;
     sched::Piece Program;
     std::vector<CompactInfo> Info;
     size_t BodyBegin = 0, BodyEnd = 0;
@@ -226,7 +243,7 @@ private:
       if (Mutate && P.Name == "body" && BodyEnd == 0) {
         BodyBegin = Begin;
         BodyEnd = Program.size();
-        if (Error E = compactedInfo(P, F, Info, Begin))
+        if (Error E = compactedInfo(P, F, Info, Begin, Opts.Target))
           return E;
       }
     }
@@ -266,13 +283,16 @@ private:
   /// The compaction's reasons for the instructions of \p P, which must be
   /// as tp-compact-stalls leaves them; into Info from \p Begin.
   Error compactedInfo(const mir::Piece &P, const mir::Function &F,
-                      std::vector<CompactInfo> &Info, size_t Begin) {
+                      std::vector<CompactInfo> &Info, size_t Begin,
+                      sm86::Target T) {
     std::vector<mir::MInstr> Real;
     sched::Piece Views;
     if (Error E = describePiece(P, Real, Views))
       return E;
     std::vector<CompactInfo> Again;
-    if (Error E = sched::compactStalls(Views, sched::CompactOptions(), &Again))
+    sched::CompactOptions Opts;
+    Opts.Target = T;
+    if (Error E = sched::compactStalls(Views, Opts, &Again))
       return E;
     size_t K = 0;
     for (size_t I = 0; I < P.Instrs.size(); ++I) {

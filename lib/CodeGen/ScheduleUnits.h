@@ -68,75 +68,91 @@ template <typename Fn> void forEachUnit(const RegRange &R, Fn F) {
   }
 }
 
-/// Read-after-write cycles from fixed-latency \p W to use \p U of \p R.
-inline unsigned raw(const SchedInstr &W, const SchedInstr &R, const RegUse &U) {
+/// Whether register unit \p Unit is the low (even) register of a pair
+/// that IMAD.WIDE \p W writes.
+inline bool isLowHalf(const SchedInstr &W, unsigned Unit) {
+  if (W.Class != InstrClass::IMADWide)
+    return false;
+  for (const RegRange &D : W.Defs) {
+    int First = unitOf(D.File, D.First);
+    if (D.Count == 2 && First >= 0 && Unit >= unsigned(First) &&
+        Unit < unsigned(First) + 2)
+      return Unit == unsigned(First);
+  }
+  return false;
+}
+
+/// Read-after-write cycles from fixed-latency \p W to use \p U of \p R,
+/// of register unit \p Unit.
+inline unsigned raw(const LatencyModel &M, const SchedInstr &W,
+                    const SchedInstr &R, const RegUse &U, unsigned Unit) {
   switch (U.Regs.File) {
   case RegFile::GPR:
-    return rawGPR(W.Class, R.Class, U.Slot);
+    return M.rawGPR(W.Class, R.Class, U.Slot, isLowHalf(W, Unit));
   case RegFile::Pred:
-    return rawPred(W.Class, R.Class, U.How);
+    return M.rawPred(W.Class, R.Class, U.How);
   case RegFile::UGPR:
-    return rawUGPR(W.Class, R.Class);
+    return M.rawUGPR(W.Class, R.Class);
   case RegFile::UPred:
-    return rawUPred(W.Class, R.Class, U.How);
+    return M.rawUPred(W.Class, R.Class, U.How);
   }
   return 1;
 }
 
-inline unsigned waw(const SchedInstr &Earlier, const SchedInstr &Later,
-                    RegFile F) {
+inline unsigned waw(const LatencyModel &M, const SchedInstr &Earlier,
+                    const SchedInstr &Later, RegFile F) {
   switch (F) {
   case RegFile::GPR:
-    return wawGPR(Earlier.Class, Later.Class, Earlier.Predicated);
+    return M.wawGPR(Earlier.Class, Later.Class, Earlier.Predicated);
   case RegFile::Pred:
-    return wawPred(Earlier.Class, Later.Class, Earlier.Predicated);
+    return M.wawPred(Earlier.Class, Later.Class, Earlier.Predicated);
   case RegFile::UGPR:
-    return wawUGPR(Earlier.Class, Later.Class);
+    return M.wawUGPR(Earlier.Class, Later.Class);
   case RegFile::UPred:
-    return wawUPred(Earlier.Class, Later.Class);
+    return M.wawUPred(Earlier.Class, Later.Class);
   }
   return 1;
 }
 
-inline unsigned war(const SchedInstr &Reader, const SchedInstr &Writer,
-                    RegFile F) {
+inline unsigned war(const LatencyModel &M, const SchedInstr &Reader,
+                    const SchedInstr &Writer, RegFile F) {
   switch (F) {
   case RegFile::GPR:
-    return warGPR(Reader.Class, Writer.Class);
+    return M.warGPR(Reader.Class, Writer.Class);
   case RegFile::Pred:
-    return warPred(Reader.Class, Writer.Class);
+    return M.warPred(Reader.Class, Writer.Class);
   case RegFile::UGPR:
-    return warUGPR(Reader.Class, Writer.Class);
+    return M.warUGPR(Reader.Class, Writer.Class);
   case RegFile::UPred:
-    return warUPred(Reader.Class, Writer.Class);
+    return M.warUPred(Reader.Class, Writer.Class);
   }
   return 1;
 }
 
-inline unsigned worst(const SchedInstr &W, RegFile F) {
+inline unsigned worst(const LatencyModel &M, const SchedInstr &W, RegFile F) {
   switch (F) {
   case RegFile::GPR:
-    return worstGPR(W.Class);
+    return M.worstGPR(W.Class);
   case RegFile::Pred:
-    return worstPred(W.Class);
+    return M.worstPred(W.Class);
   case RegFile::UGPR:
-    return worstUGPR(W.Class);
+    return M.worstUGPR(W.Class);
   case RegFile::UPred:
-    return worstUPred(W.Class);
+    return M.worstUPred(W.Class);
   }
   return 1;
 }
 
-inline unsigned worstWar(RegFile F) {
+inline unsigned worstWar(const LatencyModel &M, RegFile F) {
   switch (F) {
   case RegFile::GPR:
-    return worstWARGPR();
+    return M.worstWARGPR();
   case RegFile::Pred:
-    return worstWARPred();
+    return M.worstWARPred();
   case RegFile::UGPR:
-    return worstWARUGPR();
+    return M.worstWARUGPR();
   case RegFile::UPred:
-    return worstWARUPred();
+    return M.worstWARUPred();
   }
   return 1;
 }
@@ -146,9 +162,9 @@ constexpr uint8_t CommitSB = 0, FragmentSB = 1, LoadSB = 2, CopyReadSB = 3;
 constexpr uint8_t NoSB = 7;
 
 /// The blocking stall of \p I's issue.
-inline unsigned minStall(const SchedInstr &I) {
-  return minStallAfter(I.Class, I.Kind == SpecialKind::Barrier,
-                       I.Kind == SpecialKind::WaitGroups);
+inline unsigned minStall(const LatencyModel &M, const SchedInstr &I) {
+  return M.minStallAfter(I.Class, I.Kind == SpecialKind::Barrier,
+                         I.Kind == SpecialKind::WaitGroups);
 }
 
 } // namespace units

@@ -56,8 +56,9 @@ std::string addr(unsigned Index) { return formatAddress(Index * 16); }
 class Verifier {
 public:
   Verifier(ArrayRef<SchedInstr> P, const VerifyOptions &Opts)
-      : P(P), Opts(Opts), WrPending(P.size(), false),
-        RdPending(P.size(), false), TooSoon(P.size(), -1) {}
+      : P(P), Opts(Opts), M(LatencyModel::get(Opts.Target)),
+        WrPending(P.size(), false), RdPending(P.size(), false),
+        TooSoon(P.size(), -1) {}
 
   std::vector<Hazard> run();
 
@@ -105,6 +106,7 @@ private:
 
   ArrayRef<SchedInstr> P;
   const VerifyOptions &Opts;
+  const LatencyModel &M;
   std::vector<Hazard> Hazards;
   std::vector<int64_t> T;
   std::vector<bool> WrPending, RdPending;
@@ -203,7 +205,7 @@ void Verifier::checkRegisters(unsigned I) {
                         " wrote it" + scoreboardNote(W, true));
         return;
       }
-      int64_t Need = raw(P[W], In, U), Have = T[I] - T[W];
+      int64_t Need = raw(M, P[W], In, U, X), Have = T[I] - T[W];
       if (Have < Need && First(W, 1))
         report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
                       " at " + addr(W) + " wrote it; needs " + Twine(Need));
@@ -218,7 +220,7 @@ void Verifier::checkRegisters(unsigned I) {
             report(I, What + " before " + name(W) + " at " + addr(W) +
                           " wrote it" + scoreboardNote(W, true));
         } else {
-          int64_t Need = waw(P[W], In, D.File), Have = T[I] - T[W];
+          int64_t Need = waw(M, P[W], In, D.File), Have = T[I] - T[W];
           if (Have < Need && First(W, 3))
             report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
                           " at " + addr(W) + " wrote it; needs " + Twine(Need));
@@ -236,7 +238,7 @@ void Verifier::checkRegisters(unsigned I) {
                           scoreboardNote(Q, !HasRd));
           continue;
         }
-        int64_t Need = war(P[Q], In, D.File), Have = T[I] - T[Q];
+        int64_t Need = war(M, P[Q], In, D.File), Have = T[I] - T[Q];
         if (Have < Need && First(Q, 5))
           report(I, What + " " + Twine(Have) + " cycles after " + name(Q) +
                         " at " + addr(Q) + " read it; needs " + Twine(Need));
@@ -381,9 +383,10 @@ std::vector<Hazard> Verifier::run() {
     if (CheckShared)
       checkShared(I);
     issue(I);
-    if (In.Ctrl.Stall < minStall(In) && I + 1 < P.size())
+    if (In.Ctrl.Stall < minStall(M, In) && I + 1 < P.size())
       report(I, name(I) + " has stall " + Twine(unsigned(In.Ctrl.Stall)) +
-                    "; it blocks the warp " + Twine(minStall(In)) + " cycles");
+                    "; it blocks the warp " + Twine(minStall(M, In)) +
+                    " cycles");
   }
   return std::move(Hazards);
 }

@@ -305,6 +305,10 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
     if (!PendingLabel.empty())
       return Err(PendingLabelLoc, "label ^" + PendingLabel +
                                       " does not start an instruction");
+    // The function's target decides which forms exist (VIADD: sm_90).
+    sm86::Target T = sm86::Target::SM86;
+    if (F)
+      sm86::lookupTarget(F->Target, T);
     for (PendingInstr &PI : Pending) {
       MInstr MI;
       MI.Loc = SMLoc::getFromPointer(PI.Text.begin());
@@ -328,9 +332,9 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
                                 .str();
         unsigned B = SM.AddNewSourceBuffer(
             MemoryBuffer::getMemBufferCopy(Subst, "<branch>"), MI.Loc);
-        I = sm86::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM);
+        I = sm86::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM, T);
       } else {
-        I = sm86::parse(Text, PI.Addr, SM);
+        I = sm86::parse(Text, PI.Addr, SM, T);
       }
       if (!I)
         return I.takeError();
@@ -385,9 +389,9 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
         if (Key == "target") {
           if (!Val.consume_front("\"") || !Val.consume_back("\""))
             return Err(R.begin() + Open + 1, "expected a quoted target");
-          if (Val != "sm_86")
-            return Err(R.begin() + Open + 1,
-                       "unsupported target '" + Val + "', expected sm_86");
+          if (Val != "sm_86" && Val != "sm_90")
+            return Err(R.begin() + Open + 1, "unsupported target '" + Val +
+                                                 "', expected sm_86 or sm_90");
           F->Target = Val.str();
         } else if (Key == "regs") {
           if (Val.getAsInteger(0, F->Regs) || F->Regs > 255)

@@ -90,9 +90,9 @@ struct CopyGroup {
 /// Hazard-mode record of one register.
 struct RegHz {
   uint64_t IssueCycle = 0;  ///< issue of the last fixed-latency writer
-  WClass WC = WClass::Other;
-  uint8_t Half = 0;         ///< 0 low, 1 high register of IMAD.WIDE
-  uint8_t Latency = 0;      ///< td latency of that writer
+  bool Fixed = false;       ///< the last writer has a fixed latency
+  sched::InstrClass WC = sched::InstrClass::Nop; ///< its latency class
+  bool LowHalf = false;     ///< the even register of an IMAD.WIDE pair
   int8_t WrSB = -1;         ///< pending variable-latency write: scoreboard
   uint32_t WrSeq = 0;
   uint32_t WrInst = 0;      ///< instruction index of the writer
@@ -2073,56 +2073,18 @@ std::string sim::prepareInst(DInst &D) {
 // Hazard model
 //===----------------------------------------------------------------------===//
 
-/// RAW latency from a fixed-latency writer to a reader (SASS_FACTS.md 2.2,
-/// NAK's sm_80 table; MMA writers use the td latency, which is what ptxas
-/// keeps, SASS_FACTS 2.3).
-static unsigned rawLatency(const RegHz &H, RClass R, bool Pred, bool Guard,
-                           bool Uniform) {
-  if (Uniform) {
-    if (H.WC == WClass::UMov)
-      return 2;
-    if (H.WC == WClass::Udp)
-      return Guard ? 11 : R == RClass::Udp ? 4 : 6;
-  }
-  if (Pred) {
-    if (Guard || R == RClass::Dec || R == RClass::Agu || R == RClass::Mma)
-      return 13;
-    if (H.WC == WClass::Fma && R == RClass::Fma)
-      return 4;
-    return R == RClass::Fma || R == RClass::Wide ? 5 : 4;
-  }
-  static const uint8_t T[7][6] = {
-      //  Alu Fma Wide Dec Agu Mma
-      {4, 5, 5, 4, 5, 7},       // Alu
-      {5, 4, 4, 4, 5, 7},       // Fma
-      {5, 4, 6, 4, 5, 7},       // Wide (high half; low below)
-      {5, 5, 5, 4, 5, 7},       // Fp16
-      {17, 17, 17, 15, 16, 18}, // Mma16816
-      {13, 13, 13, 11, 12, 14}, // Mma1688
-      {2, 2, 2, 2, 2, 2},       // UMov
-  };
-  static const uint8_t WideLo[6] = {3, 2, 4, 4, 5, 7};
-  unsigned RI = R == RClass::Udp ? 0 : unsigned(R);
-  switch (H.WC) {
-  case WClass::Alu:
-  case WClass::Fma:
-  case WClass::Fp16:
-  case WClass::UMov:
-    return T[unsigned(H.WC)][RI];
-  case WClass::Wide:
-    return H.Half ? T[2][RI] : WideLo[RI];
-  // MMA: the td latency (what ptxas keeps between dependent HMMAs) for an
-  // MMA reader, shortened for other readers by NAK's differences (an STG of
-  // D issues 23 cycles after HMMA.16816 in ptxas's mma.ptx, NAK: 2 less).
-  case WClass::Mma16816:
-    return std::max<int>(T[4][RI], int(H.Latency) - (T[4][5] - T[4][RI]));
-  case WClass::Mma1688:
-    return std::max<int>(T[5][RI], int(H.Latency) - (T[5][5] - T[5][RI]));
-  case WClass::Udp:
-    return 6;
-  default:
-    return H.Latency;
-  }
+/// RAW latency from a fixed-latency writer to a reader: the target's
+/// latency model (lib/CodeGen/SM86LatencyModel.cpp), the one that
+/// tp-compact-stalls schedules with and tp-verify-schedule checks.
+static unsigned rawLatency(const sched::LatencyModel &M, const RegHz &H,
+                           const DInst &D, const RegUse &U) {
+  if (U.First >= HzUP)
+    return M.rawUPred(H.WC, D.Class, U.How);
+  if (U.First >= HzP)
+    return M.rawPred(H.WC, D.Class, U.How);
+  if (U.First >= HzUR)
+    return M.rawUGPR(H.WC, D.Class);
+  return M.rawGPR(H.WC, D.Class, U.Slot, H.LowHalf);
 }
 
 static std::string regName(unsigned Hi) {
@@ -2139,9 +2101,6 @@ static void checkIssue(Exec &X, const DInst &D) {
   for (const RegUse &U : D.Uses) {
     if (U.Def)
       continue;
-    bool Pred = U.First >= HzP;
-    bool Uni = (U.First >= HzUR && U.First < HzP) || U.First >= HzUP;
-    bool Guard = Pred && &U == &D.Uses.back() && D.I.Guard != 7;
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       unsigned Hi = U.First + I;
@@ -2157,8 +2116,8 @@ static void checkIssue(Exec &X, const DInst &D) {
                  X.Prog->describe(H.WrInst) + ") was waited for");
         continue;
       }
-      if (H.WrSB < 0 && H.WC != WClass::Other) {
-        unsigned Lat = rawLatency(H, D.RC, Pred, Guard, Uni);
+      if (H.WrSB < 0 && H.Fixed) {
+        unsigned Lat = rawLatency(*X.Prog->Model, H, D, U);
         if (T < H.IssueCycle + Lat)
           X.hazard("reads " + RegName() + " " + Twine(T - H.IssueCycle) +
                    " cycles after its producer issued (" +
@@ -2222,20 +2181,21 @@ static void recordIssue(Exec &X, const DInst &D) {
           H.WrSB = C.WrSB < 6 ? int8_t(C.WrSB) : -1;
           H.WrSeq = WrSeq;
           H.Unprotected = C.WrSB >= 6;
-          H.WC = WClass::Other;
+          H.Fixed = false;
           if (H.Unprotected)
             W.Unscoreboarded[Queue].push_back(uint16_t(U.First + I));
         } else {
           H.WrSB = -1;
           H.IssueCycle = W.Now;
-          H.WC = D.WC;
-          H.Half = uint8_t(I & 1);
-          H.Latency = D.FixedLatency;
+          H.Fixed = D.Class != sched::InstrClass::Nop;
+          H.WC = D.Class;
+          H.LowHalf =
+              D.Class == sched::InstrClass::IMADWide && U.Count == 2 && I == 0;
         }
-      } else if (U.Late && D.Variable && U.First < HzUR) {
-        // Only GPRs are read late: uniform operands are read at issue
-        // (ptxas overwrites the UR of an LDSM address, td LateRead "Ur", in
-        // the very next instruction without a read scoreboard).
+      } else if (U.Late && D.Variable) {
+        // Only GPRs are read late (sched::describe): uniform operands are
+        // read at issue (ptxas overwrites the UR of an LDSM address in the
+        // very next instruction without a read scoreboard).
         // Read after issue: protected by the read scoreboard, or by the
         // write scoreboard (waiting on it implies the reads are done).
         int8_t SB = C.RdSB < 6 ? int8_t(C.RdSB)

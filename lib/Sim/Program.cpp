@@ -182,35 +182,33 @@ static Src resolveSrc(const DInst &D, char Letter, Field RegF, Field NegF,
   return S;
 }
 
-static WClass writerClass(StringRef Sched) {
-  return StringSwitch<WClass>(Sched)
-      .Case("CoupledALU", WClass::Alu)
-      .Case("CS2RSched", WClass::Alu)
-      .Case("CoupledFMA", WClass::Fma)
-      .Case("IMADWide", WClass::Wide)
-      .Case("FP16ALU", WClass::Fp16)
-      .Case("MMA16816", WClass::Mma16816)
-      .Case("MMA1688", WClass::Mma1688)
-      .Case("UniformMove", WClass::UMov)
-      .Case("UniformALU", WClass::Udp)
-      .Default(WClass::Other);
-}
-
-static RClass readerClass(const sm86::SchedInfo &S) {
-  StringRef N = S.Name;
-  if (N == "CoupledFMA")
-    return RClass::Fma;
-  if (N == "IMADWide")
-    return RClass::Wide;
-  if (N.startswith("MMA"))
-    return RClass::Mma;
-  if (N == "UniformALU" || N == "UniformMove")
-    return RClass::Udp;
-  if (N.startswith("Mem"))
-    return RClass::Agu;
-  if (S.Variable)
-    return RClass::Dec;
-  return RClass::Alu;
+/// Hazard mode: the registers \p D reads and writes and its latency class,
+/// from the classifier that tp-compact-stalls and tp-verify-schedule use
+/// (sched::describe, lib/CodeGen/SchedDescribe.cpp).
+static Error describeUses(DInst &D) {
+  Expected<sched::SchedInstr> S = sched::describe(D.I);
+  if (!S)
+    return S.takeError();
+  static const uint16_t Base[] = {HzGPR, HzUR, HzP, HzUP};
+  auto Add = [&](const sched::RegRange &R, bool Def) {
+    RegUse U;
+    U.First = uint16_t(Base[unsigned(R.File)] + R.First);
+    U.Count = R.Count;
+    U.Def = Def;
+    D.Uses.push_back(U);
+    return &D.Uses.back();
+  };
+  for (const sched::RegRange &R : S->Defs)
+    Add(R, true);
+  for (const sched::RegUse &SU : S->Uses) {
+    RegUse *U = Add(SU.Regs, false);
+    U->Late = SU.Late;
+    U->Slot = SU.Slot;
+    U->How = SU.How;
+  }
+  D.Class = S->Class;
+  D.Predicated = S->Predicated;
+  return Error::success();
 }
 
 void ProgramDeleter::operator()(Program *P) const { delete P; }
@@ -229,6 +227,8 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
   const FormTable &T = getFormTable();
   ProgramPtr P(new Program);
   P->Kernel = K;
+  P->Model = &sched::LatencyModel::get(K.SM == 90 ? sm86::Target::SM90
+                                                  : sm86::Target::SM86);
   if (K.Code.size() % 16)
     return createStringError(inconvertibleErrorCode(),
                              "kernel '%s': code size %zu is not a multiple "
@@ -262,51 +262,10 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
         Has[Fl] = true;
         D.Has.set(Fl);
       }
-      // Register uses for hazard mode.
-      const sm86::OperandInfo &OI = II.Operands[O];
-      int64_t V = D.I.Ops[O];
-      RegUse U{0, OI.Width, OI.IsDef,
-               bool((II.Sched.LateReadMask >> O) & 1)};
-      switch (OI.Kind) {
-      case sm86::OperandKind::GPR:
-      case sm86::OperandKind::MemBase:
-        if (V == 255)
-          continue;
-        U.First = uint16_t(HzGPR + V);
-        break;
-      case sm86::OperandKind::UGPR:
-      case sm86::OperandKind::MemUR:
-      case sm86::OperandKind::MemDesc:
-        if (V == 63)
-          continue;
-        U.First = uint16_t(HzUR + V);
-        break;
-      case sm86::OperandKind::Pred:
-        if (V == 7)
-          continue;
-        U.First = uint16_t(HzP + V);
-        break;
-      case sm86::OperandKind::UPred:
-        if (V == 7)
-          continue;
-        U.First = uint16_t(HzUP + V);
-        break;
-      default:
-        continue;
-      }
-      D.Uses.push_back(U);
     }
     D.UniformGuard = II.UniformGuard;
-    if (D.I.Guard != 7)
-      D.Uses.push_back(RegUse{uint16_t((D.UniformGuard ? HzUP : HzP) +
-                                       D.I.Guard),
-                              1, false, false});
-    // 64-bit memory addresses: the base register is a pair.
-    for (RegUse &U : D.Uses)
-      if (!U.Def && U.Count == 1 && U.First < HzUR &&
-          (U.First == D.F[F_Ra] && (Has[F_aw] ? D.F[F_aw] != 0
-                                              : (Has[F_e] && D.F[F_e]))))
-        U.Count = 2;
+    if (Error E = describeUses(D))
+      return std::move(E);
     // ALU sources.
     auto L = T.Letters[D.I.Op];
     bool HasImm = Has[F_Imm], HasCB = Has[F_Bank] || Has[F_Off],
@@ -363,10 +322,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
                                "kernel '%s' at 0x%04llx: %s (%s)",
                                K.Name.c_str(), (unsigned long long)Addr,
                                Err.c_str(), P->describe(Idx).c_str());
-    D.Variable = II.Sched.Variable;
-    D.WC = writerClass(II.Sched.Name);
-    D.RC = readerClass(II.Sched);
-    D.FixedLatency = II.Sched.Latency;
+    D.Variable = sched::isVariable(D.Class);
     if (D.IsBranch) {
       uint64_t Tgt = sm86::getBranchTarget(Addr, D.F[F_tgt]);
       if (Tgt % 16 || Tgt / 16 >= N)

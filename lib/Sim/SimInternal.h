@@ -12,6 +12,7 @@
 #ifndef TP_LIB_SIM_SIMINTERNAL_H
 #define TP_LIB_SIM_SIMINTERNAL_H
 
+#include "tp/CodeGen/Schedule.h"
 #include "tp/Sim/Simulator.h"
 #include "tp/Target/SM86/SM86.h"
 #include <bitset>
@@ -54,18 +55,16 @@ struct Src {
 /// register.  GPR 0..254, UR 256..318, P 320..326, UP 328..334.
 enum : uint16_t { HzGPR = 0, HzUR = 256, HzP = 320, HzUP = 328, HzNum = 336 };
 
-/// One register (tuple) an instruction reads or writes.
+/// One register (tuple) an instruction reads or writes, as the one
+/// classifier (sched::describe) sees it.
 struct RegUse {
-  uint16_t First;  ///< hazard index of the first register
-  uint8_t Count;   ///< registers in the tuple
-  bool Def;        ///< written
-  bool Late;       ///< read after issue (SchedInfo::LateReadMask)
+  uint16_t First = 0; ///< hazard index of the first register
+  uint8_t Count = 1;  ///< registers in the tuple
+  bool Def = false;   ///< written
+  bool Late = false;  ///< read after issue (a GPR source of a variable op)
+  sched::ReadSlot Slot = sched::ReadSlot::Normal;
+  sched::PredRead How = sched::PredRead::Operand;
 };
-
-/// Latency classes of writers and readers (SASS_FACTS.md 2.2).
-enum class WClass : uint8_t { Alu, Fma, Wide, Fp16, Mma16816, Mma1688, UMov,
-                              Udp, Other };
-enum class RClass : uint8_t { Alu, Fma, Wide, Dec, Agu, Mma, Udp };
 
 struct Exec;
 struct DInst;
@@ -86,15 +85,15 @@ struct DInst {
   // Hazard mode.
   std::vector<RegUse> Uses;
   bool Variable = false;
-  WClass WC = WClass::Other;
-  RClass RC = RClass::Alu;
-  uint8_t FixedLatency = 0;
+  sched::InstrClass Class = sched::InstrClass::Nop; ///< latency class
+  bool Predicated = false;                          ///< has a guard
   const char *Name = "";
 };
 
 class Program {
 public:
   KernelImage Kernel;
+  const sched::LatencyModel *Model = nullptr; ///< the cubin's target's
   std::vector<DInst> Insts;
   std::string describe(size_t Idx) const;
 };

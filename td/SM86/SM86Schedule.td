@@ -38,10 +38,13 @@ def MMA1688 : FixedLatency<13>;
 // N needs_scoreboards: S2R, conversions, memory ops, R2UR are decoupled.
 def Decoupled : VariableLatency;
 // N: memory ops read their address (and store data) after issue;
-// E: ptxas gives LDGSTS and STG a read scoreboard.
-def MemLoad : VariableLatency<["Ra", "Ur"]>;
-def MemStore : VariableLatency<["Ra", "Rb", "Ur"]>;
-def MemAsyncCopy : VariableLatency<["Rs", "Ra", "Ur"]>;
+// E: ptxas gives LDGSTS and STG a read scoreboard.  Uniform operands (the
+// UR of an address, a descriptor) are read at issue: ptxas rewrites the UR
+// of an LDSM address in the next instruction without waiting
+// (test/Sim/latency-evidence.test, WAR UGPR DecoupledAgu -> UniformALU 1).
+def MemLoad : VariableLatency<["Ra"]>;
+def MemStore : VariableLatency<["Ra", "Rb"]>;
+def MemAsyncCopy : VariableLatency<["Rs", "Ra"]>;
 // N: branches and barriers are variable (no register result); exec latency
 // of BAR is 6 on sm_80+ (N exec_latency; E: BAR.SYNC S06).
 def Branch : VariableLatency;

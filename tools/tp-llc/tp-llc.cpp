@@ -341,8 +341,8 @@ int main(int argc, char **argv) {
         continue; // not built into this tree yet: conservative stalls stay
       return fail(tp::makeError("pass '" + N.first + "' is not registered"));
     }
-    if (N.first == "tp-compact-stalls" && (NoCompact || Hopper))
-      continue; // sm_90: no latency table of its own yet: safe stalls
+    if (N.first == "tp-compact-stalls" && NoCompact)
+      continue; // the conservative stalls of tp-select stay
     auto P = Registry.createPass(N.first, N.second);
     if (!P)
       return fail(P.takeError());

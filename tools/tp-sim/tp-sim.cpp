@@ -20,6 +20,7 @@
 /// 2 bad usage or unreadable input.
 ///
 //===----------------------------------------------------------------------===//
+#include "tp/CodeGen/LatencyEvidence.h"
 #include "tp/Sim/Simulator.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ReferenceGemm.h"
@@ -45,6 +46,17 @@ cl::OptionCategory SimCat("tp-sim options");
 
 cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<cubin>"),
                                    cl::Required, cl::cat(SimCat));
+cl::list<std::string> MoreInputs(cl::Positional,
+                                 cl::desc("[<cubin>...] (--latency-report)"),
+                                 cl::ZeroOrMore, cl::cat(SimCat));
+cl::opt<bool> LatencyReport(
+    "latency-report",
+    cl::desc("Check the latency model of the cubins' target against the "
+             "stalls ptxas wrote in them (every kernel of every cubin "
+             "given; one target): print each dependency pair's model "
+             "cycles, ptxas's smallest spacing and count; fail when the "
+             "model is above any spacing or below the smallest"),
+    cl::cat(SimCat));
 cl::opt<std::string> ManifestPath(
     "manifest", cl::desc("Launch manifest (default: <cubin>.json)"),
     cl::value_desc("file"), cl::cat(SimCat));
@@ -372,6 +384,50 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   outs() << (Pass ? "PASS" : "FAIL") << "\n";
   return Pass ? 0 : 1;
 }
+/// --latency-report: every kernel of every input into one LatencyEvidence.
+int runLatencyReport() {
+  std::vector<std::string> Files = {InputFilename};
+  Files.insert(Files.end(), MoreInputs.begin(), MoreInputs.end());
+  Optional<sm86::Target> Target;
+  Optional<sched::LatencyEvidence> Evidence;
+  for (const std::string &F : Files) {
+    auto MB = MemoryBuffer::getFile(F, /*IsText=*/false);
+    if (!MB)
+      return usage("cannot read '" + F + "': " + MB.getError().message());
+    ArrayRef<uint8_t> Bytes((const uint8_t *)(*MB)->getBufferStart(),
+                            (*MB)->getBufferSize());
+    auto Names = sim::listKernels(Bytes);
+    if (!Names)
+      return usage(F + ": " + toString(Names.takeError()));
+    for (const std::string &N : *Names) {
+      auto K = sim::loadKernel(Bytes, N);
+      if (!K)
+        return usage(F + ": " + toString(K.takeError()));
+      sm86::Target T = K->SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86;
+      if (Target && *Target != T)
+        return usage(F + ": kernel '" + N + "' is sm_" + Twine(K->SM) +
+                     "; --latency-report takes cubins of one target");
+      Target = T;
+      if (!Evidence)
+        Evidence.emplace(T);
+      std::vector<sm86::Instruction> Code(K->Code.size() / 16);
+      for (size_t I = 0; I < Code.size(); ++I) {
+        sm86::Word128 W;
+        memcpy(&W.Lo, &K->Code[I * 16], 8);
+        memcpy(&W.Hi, &K->Code[I * 16 + 8], 8);
+        auto In = sm86::decodeOrError(W, I * 16, T);
+        if (!In)
+          return usage(F + ": kernel '" + N + "': " + toString(In.takeError()));
+        Code[I] = *In;
+      }
+      if (Error E = Evidence->addKernel(F + ":" + N, Code)) {
+        WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
+        return 1;
+      }
+    }
+  }
+  return Evidence->report(outs()) ? 1 : 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -386,7 +442,13 @@ int main(int argc, char **argv) {
       "      C against a double-precision reference\n"
       "  tp-sim X.cubin --kernel K --grid X,Y,Z --block X,Y,Z [--shared B]\n"
       "      --param SPEC ...\n"
-      "      runs any kernel (generic mode)\n");
+      "      runs any kernel (generic mode)\n"
+      "  tp-sim --latency-report X.cubin [Y.cubin...]\n"
+      "      checks the latency model against ptxas's schedules\n");
+  if (LatencyReport)
+    return runLatencyReport();
+  if (!MoreInputs.empty())
+    return usage("one cubin expected (several only with --latency-report)");
   auto MB = MemoryBuffer::getFile(InputFilename, /*IsText=*/false);
   if (!MB)
     return usage("cannot read '" + InputFilename +

@@ -1,18 +1,22 @@
-//===- SM86LatencyModel.h - sm_86 register latencies by class ---*- C++ -*-===//
+//===- SM86LatencyModel.h - Latencies by class, per target ------*- C++ -*-===//
 ///
 /// \file
-/// The dependency latencies tp-compact-stalls schedules with and
-/// tp-verify-schedule checks against: read-after-write, write-after-write
-/// and write-after-read cycles between a producer class and a consumer
-/// class, for general registers, uniform registers and predicates.
+/// The dependency latencies tp-compact-stalls schedules with,
+/// tp-verify-schedule checks against and tp-sim's hazard mode checks a
+/// cubin against: read-after-write, write-after-write and write-after-read
+/// cycles between a producer class and a consumer class, for general
+/// registers, uniform registers and predicates, one LatencyModel per
+/// target (sm_86, sm_90).  The classes come from one classifier,
+/// sched::describe() (Schedule.h).
 ///
 /// Every number lives in lib/CodeGen/SM86LatencyModel.cpp, each with its
 /// source (SASS_FACTS.md section 2: N = Mesa NAK sm80_instr_latencies.rs,
 /// which covers sm_80/86/89; E = what ptxas 13 schedules in our reference
 /// cubins).  The one disputed value -- the first consumer of an
 /// HMMA.16816.F32 result, 24 cycles as ptxas spaces it against NAK's 17/18
-/// -- is hmmaConsumerCycles(), the safe one, in one place so that a
-/// hardware run can settle it.
+/// -- is hmmaConsumerCycles(), in one place so that a hardware run can
+/// settle it.  test/Sim/latency-evidence.test checks every RAW number
+/// ptxas's code uses against ptxas's tightest spacing.
 ///
 /// Model (SASS_FACTS 2.1): a fixed-latency ("coupled") producer is
 /// protected by stall counts only: the consumer issues at least N cycles
@@ -22,6 +26,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef TP_CODEGEN_SM86LATENCYMODEL_H
 #define TP_CODEGEN_SM86LATENCYMODEL_H
+
+#include "tp/Target/SM86/SM86.h"
 
 #include <cstdint>
 
@@ -60,57 +66,78 @@ enum class PredRead : uint8_t {
 
 /// True when \p C produces its results at a variable time, so that its
 /// consumers need a scoreboard (SASS_FACTS 2.1; N needs_scoreboards, with
-/// HMMA fixed as ptxas 13 treats it, E).
+/// HMMA fixed as ptxas 13 treats it, E).  The same on every target.
 bool isVariable(InstrClass C);
 
-/// Cycles from a fixed-latency writer of a general register to a reader.
-unsigned rawGPR(InstrClass Writer, InstrClass Reader, ReadSlot Slot);
-/// Cycles from an earlier writer to a later writer of the same register.
-/// \p EarlierPredicated: the earlier writer has a guard.
-unsigned wawGPR(InstrClass Earlier, InstrClass Later, bool EarlierPredicated);
-/// Cycles from a (fixed-latency) reader to a later writer of the register.
-unsigned warGPR(InstrClass Reader, InstrClass Writer);
+/// The latency tables of one target.  get() returns the model of sm_86
+/// (also sm_80) or sm_90; every number is in SM86LatencyModel.cpp with its
+/// source.  tp-compact-stalls, tp-verify-schedule and tp-sim's hazard mode
+/// all read this one model.
+class LatencyModel {
+public:
+  static const LatencyModel &get(sm86::Target T);
+  sm86::Target target() const { return T; }
 
-/// The same for predicates.
-unsigned rawPred(InstrClass Writer, InstrClass Reader, PredRead How);
-unsigned wawPred(InstrClass Earlier, InstrClass Later, bool EarlierPredicated);
-unsigned warPred(InstrClass Reader, InstrClass Writer);
+  /// Cycles from a fixed-latency writer of a general register to a reader.
+  /// \p LowHalf: the dependency is on the low (even) register of an
+  /// IMAD.WIDE result, which sm_90 has earlier (E; N IMADWideWriteDL); on
+  /// sm_86 ptxas waits for both halves alike (E).
+  unsigned rawGPR(InstrClass Writer, InstrClass Reader, ReadSlot Slot,
+                  bool LowHalf = false) const;
+  /// Cycles from an earlier writer to a later writer of the same register.
+  /// \p EarlierPredicated: the earlier writer has a guard.
+  unsigned wawGPR(InstrClass Earlier, InstrClass Later,
+                  bool EarlierPredicated) const;
+  /// Cycles from a (fixed-latency) reader to a later writer of the register.
+  unsigned warGPR(InstrClass Reader, InstrClass Writer) const;
 
-/// The same for uniform registers (reader: a uniform op or a vector op
-/// reading a uniform register).
-unsigned rawUGPR(InstrClass Writer, InstrClass Reader);
-unsigned wawUGPR(InstrClass Earlier, InstrClass Later);
-unsigned warUGPR(InstrClass Reader, InstrClass Writer);
+  /// The same for predicates.
+  unsigned rawPred(InstrClass Writer, InstrClass Reader, PredRead How) const;
+  unsigned wawPred(InstrClass Earlier, InstrClass Later,
+                   bool EarlierPredicated) const;
+  unsigned warPred(InstrClass Reader, InstrClass Writer) const;
 
-/// The same for uniform predicates (UISETP, VOTEU writers).
-unsigned rawUPred(InstrClass Writer, InstrClass Reader, PredRead How);
-unsigned wawUPred(InstrClass Earlier, InstrClass Later);
-unsigned warUPred(InstrClass Reader, InstrClass Writer);
+  /// The same for uniform registers (reader: a uniform op or a vector op
+  /// reading a uniform register; every reader reads them at issue).
+  unsigned rawUGPR(InstrClass Writer, InstrClass Reader) const;
+  unsigned wawUGPR(InstrClass Earlier, InstrClass Later) const;
+  unsigned warUGPR(InstrClass Reader, InstrClass Writer) const;
 
-/// The largest cycles any later instruction may need after a fixed-latency
-/// write by \p Writer of a register of each file: the boundary latency of a
-/// piece (NAK worst_latency, taken as the maximum over every reader and
-/// writer class so that a piece's successor may be anything).
-unsigned worstGPR(InstrClass Writer);
-unsigned worstPred(InstrClass Writer);
-unsigned worstUGPR(InstrClass Writer);
-unsigned worstUPred(InstrClass Writer);
-/// The largest write-after-read cycles after any read of a register of
-/// each file.
-unsigned worstWARGPR();
-unsigned worstWARPred();
-unsigned worstWARUGPR();
-unsigned worstWARUPred();
+  /// The same for uniform predicates (UISETP, VOTEU writers).
+  unsigned rawUPred(InstrClass Writer, InstrClass Reader, PredRead How) const;
+  unsigned wawUPred(InstrClass Earlier, InstrClass Later) const;
+  unsigned warUPred(InstrClass Reader, InstrClass Writer) const;
 
-/// HMMA.16816.F32 to any consumer of D (read or rewrite).  The safe value:
-/// ptxas 13 spaces it 24 cycles on sm_80/86/89 (E, SASS_FACTS 2.3) where
-/// NAK's table says 17 (ALU reader) / 18 (HMMA reader).
-unsigned hmmaConsumerCycles();
+  /// The largest cycles any later instruction may need after a
+  /// fixed-latency write by \p Writer of a register of each file: the
+  /// boundary latency of a piece (NAK worst_latency, taken as the maximum
+  /// over every reader and writer class so that a piece's successor may be
+  /// anything).
+  unsigned worstGPR(InstrClass Writer) const;
+  unsigned worstPred(InstrClass Writer) const;
+  unsigned worstUGPR(InstrClass Writer) const;
+  unsigned worstUPred(InstrClass Writer) const;
+  /// The largest write-after-read cycles after any read of a register of
+  /// each file.
+  unsigned worstWARGPR() const;
+  unsigned worstWARPred() const;
+  unsigned worstWARUGPR() const;
+  unsigned worstWARUPred() const;
 
-/// Cycles the issuing warp is blocked after \p Mnemonic's instruction
-/// before the next may issue, beyond the dependencies (BAR: 6 on sm_80+,
-/// N exec_latency, E BAR.SYNC S06); 1 for everything else.
-unsigned minStallAfter(InstrClass C, bool IsBarrier, bool IsWaitGroups);
+  /// HMMA.16816.F32 to the first HMMA reading or rewriting D (the td class
+  /// latency of MMA16816).  The safe value: ptxas 13 spaces it 24 cycles on
+  /// sm_80/86/89/90 (E, SASS_FACTS 2.3) where NAK's table says 18.
+  unsigned hmmaConsumerCycles() const;
+
+  /// Cycles the issuing warp is blocked after an instruction of class \p C
+  /// before the next may issue, beyond the dependencies (BAR: 6 on sm_80+,
+  /// N exec_latency, E BAR.SYNC S06; DEPBAR 4, E); 1 for everything else.
+  unsigned minStallAfter(InstrClass C, bool IsBarrier, bool IsWaitGroups) const;
+
+private:
+  explicit constexpr LatencyModel(sm86::Target T) : T(T) {}
+  sm86::Target T;
+};
 
 /// A wait on scoreboard b issues at least this many cycles after the last
 /// instruction that set b (N calc_delays: `bars[bar] + 2`).

@@ -171,6 +171,7 @@ enum class StallReason : uint8_t {
 struct CompactOptions {
   bool Conservative = false; ///< stall >= 15 and wait on every scoreboard
   bool Drain = true;         ///< drain at the end of each piece
+  sm86::Target Target = sm86::Target::SM86; ///< whose latency model
 };
 
 /// What compactStalls() did to one instruction.
@@ -209,6 +210,7 @@ struct VerifyOptions {
   int64_t StageBytes = 0;
   /// Stop after this many hazards (0: all).
   unsigned MaxHazards = 0;
+  sm86::Target Target = sm86::Target::SM86; ///< whose latency model
 };
 
 /// Walks \p Program (straight-line: the checked program) cycle by cycle and

@@ -12,7 +12,7 @@
 ///
 ///   func    ::= 'sass.func' '@'name attr* '{' NL piece* '}' NL
 ///   attr    ::= key '(' text-without-parens ')'
-///               -- target("sm_86") regs(N) smem(BYTES) first, in that
+///               -- target("sm_86"|"sm_90") regs(N) smem(BYTES) first, in that
 ///               -- order; then any others in their stored order
 ///   piece   ::= 'piece' name NL ( label | instr )*
 ///   label   ::= '^'name ':' NL                 (starts the next instr)

@@ -44,11 +44,11 @@
 /// issues after the previous one's stall count, and after its wait mask's
 /// scoreboards are released.  Every register read is checked against the
 /// producer: a fixed-latency producer must have issued at least its RAW
-/// latency (writer class x reader class, SASS_FACTS.md section 2.2, falling
-/// back to the td SchedInfo latency) earlier; a variable-latency producer's
-/// write scoreboard must have been waited for.  A register read late by a
-/// variable-latency instruction (SchedInfo::LateReadMask) must not be
-/// overwritten before its read scoreboard was waited for.  Shared memory
+/// latency earlier (sched::LatencyModel of the cubin's target, the model
+/// tp-compact-stalls uses, with its classifier sched::describe); a
+/// variable-latency producer's write scoreboard must have been waited for.
+/// A general register read late by a variable-latency instruction must not
+/// be overwritten before its read scoreboard was waited for.  Shared memory
 /// read by LDS/LDSM must not be the target of an async copy whose group was
 /// not yet waited for, or (for another warp) not yet published by a
 /// BAR.SYNC after the wait.
