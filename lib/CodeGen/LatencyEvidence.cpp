@@ -186,10 +186,15 @@ Error LatencyEvidence::addKernel(StringRef Name,
         std::string R = Reader;
         if (U.Slot == ReadSlot::IMADWideAB)
           R += "(A/B)";
+        else if (U.Slot == ReadSlot::IMADWideCHigh)
+          R += "(C high)";
         else if (U.Slot == ReadSlot::IMADWideC)
           R += "(C)";
+        // A guard predicate is read alike by every instruction (N, and the
+        // model's rawPred): one bucket, so that the tightest guard of any
+        // kind of instruction is the evidence for all.
         if (U.How == PredRead::Guard)
-          R += "(guard)";
+          R = U.Regs.File == RegFile::Pred ? "any(guard)" : R + "(guard)";
         Offer(W, 0, raw(M, P[W], In, U, X),
               "RAW " + fileName(U.Regs.File).str() + " " + Writer + " -> " + R);
       });
@@ -224,11 +229,13 @@ Error LatencyEvidence::addKernel(StringRef Name,
                            Twine(C.Need) + "): the key misses an input");
         B.Model = C.Need;
         ++B.Examples[shortName(P[Q]) + " -> " + shortName(In)];
-        if (IsWaited) {
-          ++B.Waited;
-          continue;
-        }
-        ++B.Count;
+        // A wait between the two may have stretched the spacing, but ptxas
+        // cannot count on it (the scoreboard may be free already): the
+        // stalls alone are what it relies on, so a waited pair is
+        // evidence for (a) and for the minimum too; only a bucket with no
+        // unwaited pair is left out of (b), its spacings being possibly
+        // slack that a wait filled.
+        ++(IsWaited ? B.Waited : B.Count);
         if (Have < B.Min) {
           B.Min = Have;
           B.MinAt = where(Name, Q, unsigned(I));
@@ -269,19 +276,19 @@ unsigned LatencyEvidence::report(raw_ostream &OS) const {
     for (const auto &E : B.Examples)
       Ex +=
           (Ex.empty() ? "" : ", ") + E.first + " x" + std::to_string(E.second);
-    if (B.Count)
+    if (B.Count + B.Waited)
       OS << format("%-52s %5u %5u %5u %6u  %s\n", KV.first.c_str(), B.Model,
                    B.Min, B.Count, B.Waited, Ex.c_str());
     else
       OS << format("%-52s %5u %5s %5u %6u  %s\n", KV.first.c_str(), B.Model,
                    (const char *)"-", B.Count, B.Waited, Ex.c_str());
-    if (!B.Count)
-      continue;
     if (B.Below != ~0u) {
       ++Violations;
       ES << "error: " << KV.first << ": (a) ptxas issues the consumer "
          << B.Below << " cycles after the producer (" << B.BelowAt
          << "), the model needs " << B.Model << "\n";
+    } else if (!B.Count) {
+      continue; // only waited pairs: no tight evidence for (b)
     } else if (B.Model < B.Min && !StringRef(KV.first).startswith("RAW")) {
       // (b) is a latency claim: a WAR or WAW pair's spacing in ptxas's code
       // is where its register allocator happened to reuse a register, not

@@ -93,7 +93,7 @@ WRow writerRow(InstrClass C) {
 RCol readerCol(InstrClass C, ReadSlot Slot) {
   if (Slot == ReadSlot::IMADWideAB)
     return RWideAB;
-  if (Slot == ReadSlot::IMADWideC)
+  if (Slot == ReadSlot::IMADWideC || Slot == ReadSlot::IMADWideCHigh)
     return RWideCL;
   switch (C) {
   case InstrClass::CoupledALU:
@@ -147,6 +147,10 @@ unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
   if (W == WMma2x)
     return Reader == InstrClass::DecoupledAgu ? HMMA16816MemoryCycles
                                               : HMMA16816ConsumerCycles;
+  // E: ptxas spaces HMMA.1688.F32 and the STG of its D 15 cycles on sm_86
+  // and sm_90 (test/Sim/mma.ptx, kernel mma_k8), where N says 12.
+  if (W == WMma1x && Reader == InstrClass::DecoupledAgu)
+    return 15;
   RCol R = readerCol(Reader, Slot);
   if (T == sm86::Target::SM90) {
     // Where ptxas 13's sm_90 schedules differ from sm_86's (E, kernels of
@@ -155,15 +159,22 @@ unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
     //    column; sm_86 keeps 6.
     //  * IMAD.WIDE low half -> ALU reader: 3 (wide_c2: IMAD.WIDE R6 S03,
     //    IADD3 reading R6), N's IMADWideWriteDL; sm_86 keeps 5.
-    //  * IMAD -> IMAD.WIDE C: 7 (fc2: IMAD R4 S07, then IMAD.WIDE reading
-    //    R4:R5; R5 was zeroed by an HFMA2.MMA one cycle earlier, so the 7
-    //    may be that pair's and IMAD's own latency smaller, which no
-    //    kernel of ours has shown); N and sm_86 say 4.
+    //  * IMAD -> the high register of IMAD.WIDE's C pair: 2 (ptxas's sm_90
+    //    GEMMs, gemm_ref_sm86_all.ptx built for sm_90: `IMAD.MOV.U32 R135`
+    //    S02 before the IMAD.WIDE reading R134:R135); the low register 4,
+    //    N's CL column, as on sm_86.  N's IMADWideReadCH is the same idea:
+    //    the high half is read two cycles later.
+    //  * ALU -> the low register of the C pair: 7, the tightest of 3
+    //    samples of one kernel (LOP3 -> IMAD.WIDE in the cols_rows GEMM),
+    //    an upper bound rather than a measurement; the high register 5,
+    //    N's CL column (tight, 3 samples).
     if (W == WWideDH && R == RWideCL)
       return 4;
     if (W == WWideDH && LowHalf && R == RAlu)
       return 3;
-    if (W == WFma && R == RWideCL)
+    if (W == WFma && Slot == ReadSlot::IMADWideCHigh)
+      return 2;
+    if (W == WAlu && Slot == ReadSlot::IMADWideC)
       return 7;
   }
   return RawTable[W][R];
@@ -315,14 +326,24 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
   // descriptor >= 2 cycles before its first LDG/LDGSTS.
   switch (uniformReader(Reader)) {
   case UCoupledReader:
-    return W == UUdp ? 6 : 2;
+    // N: Udp -> a vector reader 6.  E: ptxas spaces UIADD3 -> IMAD 7 on
+    // sm_86 (test/Sim/cp-async.ptx, kernel copy): an FMA-class reader a
+    // cycle later, as with general registers (ALU -> FMA 5, ALU -> ALU 4);
+    // on sm_90 the same kernel has it 6 cycles apart, N's value.
+    if (W == UUdp)
+      return T == sm86::Target::SM86 && (Reader == InstrClass::CoupledFMA ||
+                                         Reader == InstrClass::IMADWide)
+                 ? 7
+                 : 6;
+    return 2;
   case UDecoupledReader:
-    // E: ptxas 13 never issues an LDG/LDGSTS/STG less than 4 cycles after
-    // the ULDC.64 of its descriptor (N says 2; test/Sim/latency-evidence).
-    // sm_90: 7, the one unwaited pair in ptxas's code (mma_tile_sm90.cubin).
+    // E: on sm_86 ptxas 13 never issues an LDG/LDGSTS/STG less than 4
+    // cycles after the ULDC.64 of its descriptor (N says 2;
+    // test/Sim/latency-evidence).  On sm_90 it does, 2 cycles, N's value
+    // (test/Sim/stores.ptx: ULDC.64 UR6 S02 before STG desc[UR6]).
     if (W == UUdp)
       return 9;
-    return T == sm86::Target::SM90 ? 7 : 4;
+    return T == sm86::Target::SM90 ? 2 : 4;
   case UUdp:
     return W == UUdp ? 4 : 2;
   default: // a Umov/Uldc reader
@@ -359,6 +380,8 @@ unsigned LatencyModel::rawUPred(InstrClass Writer, InstrClass Reader,
     return 1;
   if (How == PredRead::Guard)
     return Reader == InstrClass::Control ? 9 : 11;
+  // N; E on sm_90: UIADD3's carry-out -> UIADD3.X 4 (test/Sim/cp-async.ptx,
+  // kernel copy, across a wait on an unrelated S2R).
   return Reader == InstrClass::UniformALU || Reader == InstrClass::UniformMove
              ? 4
              : 6;
@@ -387,7 +410,8 @@ unsigned LatencyModel::worstGPR(InstrClass W) const {
   unsigned M = 1;
   for (InstrClass R : AllClasses) {
     for (ReadSlot S :
-         {ReadSlot::Normal, ReadSlot::IMADWideAB, ReadSlot::IMADWideC})
+         {ReadSlot::Normal, ReadSlot::IMADWideAB, ReadSlot::IMADWideC,
+          ReadSlot::IMADWideCHigh})
       M = std::max(M, rawGPR(W, R, S));
     M = std::max(M, wawGPR(W, R, /*EarlierPredicated=*/true));
   }

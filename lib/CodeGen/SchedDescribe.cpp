@@ -110,7 +110,8 @@ static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
                                .Case("UniformMove", InstrClass::UniformMove)
                                .Case("MMA16816", InstrClass::MMA16816)
                                .Case("MMA1688", InstrClass::MMA1688)
-                               .Case("Decoupled", InstrClass::Decoupled)
+                               .Cases("Decoupled", "ConstLoad",
+                                      InstrClass::Decoupled)
                                .Cases("MemLoad", "MemStore", "MemAsyncCopy",
                                       "Barrier", InstrClass::DecoupledAgu)
                                .Case("Branch", InstrClass::Control)
@@ -243,6 +244,18 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
     if (IsWide && R.File == RegFile::GPR)
       U.Slot = StringRef(O.Name) == "Rc" ? ReadSlot::IMADWideC
                                          : ReadSlot::IMADWideAB;
+    // IMAD.WIDE reads the high register of its C pair later than the low
+    // one (N IMADWideReadCL / IMADWideReadCH): two uses, two latencies.
+    if (U.Slot == ReadSlot::IMADWideC && R.Count == 2) {
+      RegUse High = U;
+      High.Regs.First = R.First + 1;
+      High.Regs.Count = 1;
+      High.Slot = ReadSlot::IMADWideCHigh;
+      U.Regs.Count = 1;
+      S.Uses.push_back(U);
+      S.Uses.push_back(High);
+      continue;
+    }
     S.Uses.push_back(U);
   }
   S.NeverExecutes = In.Guard == 7 && In.GuardNeg;

@@ -17,7 +17,7 @@ foreach W = [0, 1] in
     SM86Op<0xb82, "LDC${sz} $Rd, c[$Bank]<$Ra+$Off>",
            !if(W, (outs GPR64:$Rd), (outs GPR:$Rd)),
            (ins !if(W, Mod<[5], [".64"]>, LdcSize):$sz, CBIdx:$Bank,
-                MemBase:$Ra, CBOffS:$Off), MemLoad> {
+                MemBase:$Ra, CBOffS:$Off), ConstLoad> {
     bits<8> Rd;
     bits<8> Ra;
     bits<3> sz;

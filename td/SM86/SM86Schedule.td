@@ -43,6 +43,11 @@ def Decoupled : VariableLatency;
 // of an LDSM address in the next instruction without waiting
 // (test/Sim/latency-evidence.test, WAR UGPR DecoupledAgu -> UniformALU 1).
 def MemLoad : VariableLatency<["Ra"]>;
+// LDC reads its index register after issue like a load, but is timed as a
+// decoupled op, not a memory one: ptxas issues it 4 cycles after the LOP3
+// that computes its index (N's Decoupled column; the memory column is 5;
+// E, test/Sim/constants.ptx on sm_86 and sm_90).
+def ConstLoad : VariableLatency<["Ra"]>;
 def MemStore : VariableLatency<["Ra", "Rb"]>;
 def MemAsyncCopy : VariableLatency<["Rs", "Ra"]>;
 // N: branches and barriers are variable (no register result); exec latency

@@ -86,8 +86,10 @@ TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
 }
 
 TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
-  // E: IMAD.WIDE -> IMAD.WIDE C 6 on sm_86, 4 on sm_90; ULDC -> memory
-  // reader 4 on sm_86, 7 on sm_90.  Everything else is the same table.
+  // E (test/Sim/latency-evidence.test): IMAD.WIDE -> IMAD.WIDE C 6 on
+  // sm_86, 4 on sm_90; ULDC -> memory reader 4 on sm_86, 2 on sm_90; IMAD
+  // -> the high register of a C pair 4 / 2; ALU -> its low register 5 / 7;
+  // UIADD3 -> IMAD reading a UR 7 / 6.  The rest is the same table.
   EXPECT_EQ(M86.rawGPR(InstrClass::IMADWide, InstrClass::IMADWide,
                        ReadSlot::IMADWideC),
             6u);
@@ -95,7 +97,31 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
                        ReadSlot::IMADWideC),
             4u);
   EXPECT_EQ(M86.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu), 4u);
-  EXPECT_EQ(M90.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu), 7u);
+  EXPECT_EQ(M90.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu), 2u);
+  EXPECT_EQ(M86.rawGPR(InstrClass::CoupledFMA, InstrClass::IMADWide,
+                       ReadSlot::IMADWideCHigh),
+            4u);
+  EXPECT_EQ(M90.rawGPR(InstrClass::CoupledFMA, InstrClass::IMADWide,
+                       ReadSlot::IMADWideCHigh),
+            2u);
+  EXPECT_EQ(M90.rawGPR(InstrClass::CoupledFMA, InstrClass::IMADWide,
+                       ReadSlot::IMADWideC),
+            4u);
+  EXPECT_EQ(M86.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
+                       ReadSlot::IMADWideC),
+            5u);
+  EXPECT_EQ(M90.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
+                       ReadSlot::IMADWideC),
+            7u);
+  EXPECT_EQ(M86.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 7u);
+  EXPECT_EQ(M90.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
+  // Both targets: HMMA.1688 -> a store of D 15 (E; N 12).
+  EXPECT_EQ(M86.rawGPR(InstrClass::MMA1688, InstrClass::DecoupledAgu,
+                       ReadSlot::Normal),
+            15u);
+  EXPECT_EQ(M90.rawGPR(InstrClass::MMA1688, InstrClass::DecoupledAgu,
+                       ReadSlot::Normal),
+            15u);
   EXPECT_EQ(M90.rawGPR(InstrClass::CoupledALU, InstrClass::CoupledALU,
                        ReadSlot::Normal),
             4u);

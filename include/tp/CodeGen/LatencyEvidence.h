@@ -11,8 +11,11 @@
 /// later writer gives a WAR one.  The register of a tuple that the model
 /// says needs the most decides the pair's bucket.  A pair with a wait mask,
 /// a DEPBAR or a BAR at or after the writer's successor up to the consumer
-/// spent an unknown extra time: it is counted as "waited" and is no
-/// evidence.
+/// may have spent extra time there, but ptxas cannot count on that (the
+/// scoreboard may already be free), so its stalls are still a spacing
+/// ptxas relies on: it is counted as "waited" and checked by (a) and in
+/// the minimum of (b); a bucket whose pairs are all waited has no tight
+/// evidence and is left out of (b).
 ///
 /// Each bucket is (dependency kind, register file, writer class, reader
 /// class and slot): everything the model's answer depends on.  For every

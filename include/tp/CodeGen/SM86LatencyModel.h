@@ -55,7 +55,9 @@ enum class InstrClass : uint8_t {
 enum class ReadSlot : uint8_t {
   Normal,     ///< by the instruction's own class
   IMADWideAB, ///< an A or B operand of IMAD.WIDE
-  IMADWideC,  ///< the C operand of IMAD.WIDE
+  IMADWideC,  ///< the C operand of IMAD.WIDE (its low register)
+  IMADWideCHigh, ///< the high register of IMAD.WIDE's C pair, read later
+                 ///< (N IMADWideReadCH; E on sm_90)
 };
 
 /// How an instruction reads a predicate.
