@@ -522,8 +522,8 @@ private:
     F.setAttr("params", P.Residual ? "C,A,B,R" : "C,A,B");
     F.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) +
                            "x" + std::to_string(P.K));
-    F.setAttr("layout-a", layoutName(P.A));
-    F.setAttr("layout-b", layoutName(P.B));
+    F.setAttr("layout-a", getLayoutName(P.A));
+    F.setAttr("layout-b", getLayoutName(P.B));
     F.setAttr("tile", T.str());
     F.setAttr("iterations", std::to_string(std::max<int64_t>(
                                 E.iterations(), 0)));

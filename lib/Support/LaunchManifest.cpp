@@ -20,18 +20,6 @@ using namespace llvm;
 
 namespace tp {
 
-StringRef getLayoutName(OperandLayout L) {
-  return L == OperandLayout::Rows ? "rows" : "columns";
-}
-
-Optional<OperandLayout> parseLayoutName(StringRef S) {
-  if (S == "rows")
-    return OperandLayout::Rows;
-  if (S == "columns")
-    return OperandLayout::Columns;
-  return None;
-}
-
 StringRef getRoleName(ParamRole R) {
   switch (R) {
   case ParamRole::C:

@@ -12,18 +12,6 @@ using namespace llvm;
 namespace tp {
 namespace tile {
 
-StringRef layoutName(Layout L) {
-  return L == Layout::Rows ? "rows" : "columns";
-}
-
-Optional<Layout> parseLayout(StringRef S) {
-  if (S == "rows")
-    return Layout::Rows;
-  if (S == "columns")
-    return Layout::Columns;
-  return None;
-}
-
 std::string TileParams::str() const {
   return formatv("{0},{1},{2},{3},{4}", WarpsM, WarpsN, MTiles, NTiles, Stages)
       .str();

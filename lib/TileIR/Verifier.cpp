@@ -27,8 +27,8 @@ Problem getProblem(const Kernel &K) {
   P.M = *MM->getInt("m");
   P.N = *MM->getInt("n");
   P.K = *MM->getInt("k");
-  P.A = *parseLayout(MM->getWord("a"));
-  P.B = *parseLayout(MM->getWord("b"));
+  P.A = *parseLayoutName(MM->getWord("a"));
+  P.B = *parseLayoutName(MM->getWord("b"));
   P.Residual = MM->Operands.size() == 4;
   return P;
 }
@@ -259,7 +259,7 @@ private:
     }
     for (const char *Key : {"a", "b"}) {
       const Attr *A = MM.getAttr(Key);
-      if (!parseLayout(A->Val.S))
+      if (!parseLayoutName(A->Val.S))
         return err(A->Val.Loc, Twine("layout of ") + (Key[0] == 'a' ? "A" : "B") +
                                    " must be 'rows' or 'columns', found '" +
                                    A->Val.S + "'");

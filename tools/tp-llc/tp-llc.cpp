@@ -232,12 +232,10 @@ static Expected<tp::LaunchManifest> makeManifest(const tp::mir::Function &F,
   M.M = Shape[0];
   M.N = Shape[1];
   M.K = Shape[2];
-  M.LayoutA = F.getAttr("layout-a").getValueOr("rows") == "columns"
-                  ? tp::OperandLayout::Columns
-                  : tp::OperandLayout::Rows;
-  M.LayoutB = F.getAttr("layout-b").getValueOr("columns") == "rows"
-                  ? tp::OperandLayout::Rows
-                  : tp::OperandLayout::Columns;
+  M.LayoutA = tp::parseLayoutName(F.getAttr("layout-a").getValueOr(""))
+                  .getValueOr(tp::OperandLayout::Rows);
+  M.LayoutB = tp::parseLayoutName(F.getAttr("layout-b").getValueOr(""))
+                  .getValueOr(tp::OperandLayout::Columns);
   M.Residual = F.getIntAttr("residual").getValueOr(0) != 0;
   SmallVector<StringRef, 4> Params;
   F.getAttr("params").getValueOr("C,A,B").split(Params, ',');

@@ -44,7 +44,7 @@ struct Case {
 std::string name(const Case &C) {
   std::string Tile = C.Tile;
   std::replace(Tile.begin(), Tile.end(), ',', '_');
-  return Tile + "_A" + layoutName(C.A).str() + "_B" + layoutName(C.B).str();
+  return Tile + "_A" + getLayoutName(C.A).str() + "_B" + getLayoutName(C.B).str();
 }
 
 /// The pipeline's output for a product of M x N x K.
@@ -55,7 +55,7 @@ Module compile(const Case &C, int64_t M, int64_t N, int64_t K,
       formatv("tp.kernel @g(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>) "
               "target=sm_86 {\n  tp.matmul %C, %A, %B m={0} n={1} k={2} "
               "a={3} b={4} : f16 x f16 -> f32\n}\n",
-              M, N, K, layoutName(C.A), layoutName(C.B))
+              M, N, K, getLayoutName(C.A), getLayoutName(C.B))
           .str();
   unsigned ID = SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text),
                                       SMLoc());

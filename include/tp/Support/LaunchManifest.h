@@ -27,6 +27,7 @@
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "tp/Support/OperandLayout.h"
 #include <array>
 #include <cstdint>
 #include <string>
@@ -34,20 +35,13 @@
 
 namespace tp {
 
-/// How an operand is stored (DESIGN.md section 1).  A rows = M x K,
-/// A columns = K x M, B rows = N x K (C = A B^T), B columns = K x N; all
-/// row-major.
-enum class OperandLayout { Rows, Columns };
-
 /// What a kernel parameter is.  C, A, B and R are 8-byte global pointers;
 /// M, N and K are 4-byte unsigned values taken from the manifest's shape (for
 /// kernels such as the reference PTX GEMM that read the shape at run time;
 /// tp's own kernels have the shape built in and take pointers only).
 enum class ParamRole { C, A, B, R, M, N, K };
 
-llvm::StringRef getLayoutName(OperandLayout L);
 llvm::StringRef getRoleName(ParamRole R);
-llvm::Optional<OperandLayout> parseLayoutName(llvm::StringRef S);
 llvm::Optional<ParamRole> parseRoleName(llvm::StringRef S);
 /// The size in bytes a parameter of role \p R must have (8 or 4).
 unsigned getRoleSize(ParamRole R);

@@ -22,6 +22,7 @@
 #define TP_TILEIR_TILEMODEL_H
 
 #include "llvm/ADT/Optional.h"
+#include "tp/Support/OperandLayout.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -32,10 +33,8 @@
 namespace tp {
 namespace tile {
 
-enum class Layout { Rows, Columns };
-
-llvm::StringRef layoutName(Layout L);
-llvm::Optional<Layout> parseLayout(llvm::StringRef S);
+/// The support library's layout (also the manifest's and the tools').
+using Layout = OperandLayout;
 
 /// The problem a tp.matmul states.
 struct Problem {
