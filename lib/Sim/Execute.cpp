@@ -1492,18 +1492,27 @@ void sim::ldsmWarp(unsigned Count, bool Trans, const uint32_t RowAddr[32],
   }
 }
 
+/// Warp-wide (.sync.aligned) instructions run for all 32 lanes or none: a
+/// guard false for the whole warp skips it, a partial warp is a fault.
+/// True when the instruction is to run.
+static bool runsWarpWide(Exec &X, StringRef Name, uint32_t M) {
+  if (!M)
+    return false;
+  if (M != 0xffffffffu) {
+    X.fault(Name + " executed by a partial warp (lane mask 0x" +
+            Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
+    return false;
+  }
+  return true;
+}
+
 /// LDSM: Aux = matrices (1, 2, 4), Aux2 bit 0 = UR added.  The instruction
 /// is warp-wide (.sync.aligned): all 32 lanes or none must execute it.
 static void execLDSM(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   Block &B = *X.B;
-  if (!M) // guard false for the whole warp: not executed
+  if (!runsWarpWide(X, "LDSM", M))
     return;
-  if (M != 0xffffffffu) {
-    X.fault("LDSM executed by a partial warp (lane mask 0x" +
-            Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
-    return;
-  }
   unsigned Count = D.Aux;
   uint32_t UrAdd = (D.Aux2 & 1) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
   uint32_t Rows[32] = {};
@@ -1695,13 +1704,8 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
 /// HMMA: Aux = K (16 or 8), Aux2 = 1 for .F32.
 static void execHMMA(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
-  if (!M) // guard false for the whole warp: not executed
+  if (!runsWarpWide(X, "HMMA", M))
     return;
-  if (M != 0xffffffffu) {
-    X.fault("HMMA executed by a partial warp (lane mask 0x" +
-            Twine(utohexstr(M, /*LowerCase=*/true)) + ")");
-    return;
-  }
   unsigned K = D.Aux;
   bool F32 = D.Aux2;
   unsigned NA = K / 4, NB = K / 8, NC = F32 ? 4 : 2;
