@@ -28,6 +28,9 @@
 ///    -stats prints the static figures (stderr); -tp-form-loop-checked
 ///    builds the checked program (loop unrolled twice, no branch).
 ///
+/// Every instruction emitted must be of a form that NVIDIA's bytes confirm
+/// (sm86::isOracleVerified); otherwise tp-llc stops with an internal error.
+///
 /// Errors are reported LLVM-style and exit 1; nothing is written then.
 ///
 //===----------------------------------------------------------------------===//
@@ -49,6 +52,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/ADT/Statistic.h"
+#include <set>
 
 using namespace llvm;
 
@@ -108,11 +112,52 @@ cl::opt<std::string>
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
+// Testing only: shows checkOracleVerified's error on a kernel that has no
+// unverified form (test/tools/tp-llc/oracle-verified.test).
+cl::list<std::string> AssumeUnverified(
+    "assume-unverified",
+    cl::desc("Treat this form (td def name) as one no oracle word reaches"),
+    cl::Hidden, cl::CommaSeparated);
 } // namespace
 
 static int fail(Error E) {
   tp::reportError(std::move(E), "tp-llc");
   return 1;
+}
+
+/// Code generation emits only forms whose encoding NVIDIA's bytes confirm
+/// (sm86::isOracleVerified): every word of a kernel we ship must be one
+/// that ptxas or the reference corpus has shown us.  Checked here, on the
+/// final instruction stream (the NOP padding included), and not by the MIR
+/// verifier: machine IR, like tp-mc's input, may hold any form the ISA
+/// layer encodes (hand-written tests do), while this guarantee is about
+/// what tp-llc emits.  A failure is a bug in a pass (tp-select chose the
+/// form), hence an internal error naming the instruction.
+static Error checkOracleVerified(const tp::mir::Function &F) {
+  std::set<std::string> Assumed;
+  for (const std::string &Name : AssumeUnverified) {
+    tp::sm86::Opcode Op;
+    if (!tp::sm86::lookupOpcode(Name, Op))
+      return tp::makeError("-assume-unverified: no form named '" + Name + "'");
+    Assumed.insert(Name);
+  }
+  Error Err = Error::success();
+  F.forEach([&](const tp::mir::Piece &P, const tp::mir::MInstr &MI,
+                uint64_t Addr) {
+    const char *Name = tp::sm86::getInstrInfo(MI.I.Op).Name;
+    if (Err || (tp::sm86::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
+      return;
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    OS << "internal error: code generation produced '";
+    tp::sm86::print(MI.I, Addr, OS);
+    OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
+       << "*/ in @" << F.Name << ", piece " << P.Name
+       << ", whose encoding no NVIDIA reference word confirms "
+          "(unittests/Target/SM86UncoveredForms.txt)";
+    Err = tp::makeError(OS.str());
+  });
+  return Err;
 }
 
 /// The tile IR of the kernel the options describe.
@@ -419,6 +464,8 @@ int main(int argc, char **argv) {
   if (Error E = padFunction(F))
     return fail(std::move(E));
   if (Error E = F.resolveBranches())
+    return fail(std::move(E));
+  if (Error E = checkOracleVerified(F))
     return fail(std::move(E));
   // -stats is LLVM Support's own flag.
   if (AreStatisticsEnabled())

@@ -12,7 +12,9 @@
 /// Output: each instruction as the printer writes it, then the control
 /// clause with --show-control, then `// encoding: 0x<32 hex digits>` with
 /// --show-encoding.  Errors are reported as `file:line:col: error:` with a
-/// caret, all of them; then the tool exits 1 and writes nothing.
+/// caret, all of them; then the tool exits 1 and writes nothing.  Each
+/// instruction of a form no oracle word reaches gets a warning
+/// (UnverifiedFormWarnings; --no-warn, --fatal-warnings).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +53,7 @@ int tp::mc::runAssemble(const Options &Opts) {
   SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
   StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
   std::vector<Line> Lines;
+  mc::UnverifiedFormWarnings Warnings(Opts);
   bool Failed = false;
   uint64_t Addr = 0;
   auto Fail = [&](const char *P, const Twine &Msg) {
@@ -128,10 +131,11 @@ int tp::mc::runAssemble(const Options &Opts) {
       Fail(C.data(), toString(std::move(E)));
       continue;
     }
+    Warnings.check(SM, C, IOr->Op);
     Lines.push_back({*IOr, LineAddr});
     Addr = LineAddr + 16;
   }
-  if (Failed)
+  if (Failed || Warnings.hasErrors())
     return 1;
   Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) {
     for (const Line &L : Lines) {

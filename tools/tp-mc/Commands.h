@@ -10,6 +10,7 @@
 
 #include "tp/Target/SM86/SM86.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
 #include <string>
 
 namespace tp {
@@ -24,6 +25,29 @@ struct Options {
   FileType Filetype = FileType::Asm;
   bool ShowEncoding = false; ///< append "// encoding: 0x..." to each line
   bool ShowControl = false;  ///< append the control fields, readable
+  bool NoWarn = false;       ///< --no-warn: suppress warnings
+  bool FatalWarnings = false; ///< --fatal-warnings: warnings are errors
+};
+
+/// --assemble's warning about instructions of a form that no oracle word
+/// reaches (sm86::isOracleVerified is false): its bits are only inferred
+/// from sibling forms.  Printed as llvm-mc prints warnings,
+/// `file:line:col: warning: ...` with the source line and a caret at the
+/// mnemonic; an error instead with --fatal-warnings, nothing with
+/// --no-warn (as llvm-mc, --no-warn wins).
+class UnverifiedFormWarnings {
+public:
+  explicit UnverifiedFormWarnings(const Options &Opts) : Opts(Opts) {}
+  /// Reports the instruction \p Insn (text inside a buffer of \p SM,
+  /// guard included) of form \p Op if the form is unverified.
+  void check(const llvm::SourceMgr &SM, llvm::StringRef Insn, sm86::Opcode Op);
+  /// Whether a warning became an error (--fatal-warnings): the command
+  /// must exit 1 and write nothing.
+  bool hasErrors() const { return Errors != 0; }
+
+private:
+  const Options &Opts;
+  unsigned Errors = 0;
 };
 
 /// The target -mcpu names; reports an error and returns false if none.

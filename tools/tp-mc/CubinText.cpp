@@ -12,7 +12,9 @@
 /// layer's decoder and printer (nvdisasm syntax, control clause, branch
 /// targets as labels) for every word that prints and parses back to the
 /// same 128 bits, `.inst 0x<32 hex digits>` for any other word.  So
-/// disassemble then assemble is the identity on bytes.
+/// disassemble then assemble is the identity on bytes.  --assemble
+/// warns about each instruction of a form no oracle word reaches, at its
+/// line of the .sass file (UnverifiedFormWarnings).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -108,11 +110,32 @@ public:
     return Text;
   }
 
+  /// Where encode() reports instructions of unverified forms: their text
+  /// lies in a buffer of *SM (the .sass file).  Null: no warnings (the
+  /// round-trip check of decode(), the disassembler).
+  mc::UnverifiedFormWarnings *Warnings = nullptr;
+  const SourceMgr *SM = nullptr;
+
   Error encode(StringRef Text, uint64_t Pc, const StringMap<uint64_t> &Labels,
                std::array<uint8_t, 16> &Word) const override {
     StringRef T = Text.trim();
     if (T.startswith(".inst"))
       return object::getRawWordCodec().encode(T, Pc, Labels, Word);
+    sm86::Opcode Op;
+    if (Error E = encodeInstruction(T, Pc, Labels, Word, Op))
+      return E;
+    if (Warnings && SM && SM->FindBufferContainingLoc(
+                              SMLoc::getFromPointer(T.data())))
+      Warnings->check(*SM, T, Op);
+    return Error::success();
+  }
+
+private:
+  /// encode() of an instruction (not `.inst`); its form in \p Op.
+  Error encodeInstruction(StringRef T, uint64_t Pc,
+                          const StringMap<uint64_t> &Labels,
+                          std::array<uint8_t, 16> &Word,
+                          sm86::Opcode &Op) const {
     std::string S = T.str();
     for (const auto &KV : Labels)
       if (StringRef(S).contains(KV.getKey()))
@@ -157,14 +180,19 @@ public:
     sm86::Word128 W = sm86::encode(*IOr, Tgt);
     support::endian::write64le(Word.data(), W.Lo);
     support::endian::write64le(Word.data() + 8, W.Hi);
+    Op = IOr->Op;
     return Error::success();
   }
 };
 
+sm86::Target codecTarget(unsigned SM) {
+  return SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86;
+}
+
 object::SassOptions sassOptions(unsigned SM = 86) {
   static SM86Codec Codec86(sm86::Target::SM86), Codec90(sm86::Target::SM90);
   object::SassOptions O;
-  O.Codec = SM == 90 ? &Codec90 : &Codec86;
+  O.Codec = codecTarget(SM) == sm86::Target::SM90 ? &Codec90 : &Codec86;
   O.Classifier = &object::getOpcodeClassifier(SM);
   return O;
 }
@@ -229,10 +257,18 @@ int tp::mc::runAssembleCubin(const Options &Opts) {
   }
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
-  Expected<std::vector<uint8_t>> Out =
-      object::assembleCubin(SM, ID, sassOptions(TargetSM));
+  // A codec of its own that reports unverified forms at their lines.
+  mc::UnverifiedFormWarnings Warnings(Opts);
+  SM86Codec Codec(codecTarget(TargetSM));
+  Codec.Warnings = &Warnings;
+  Codec.SM = &SM;
+  object::SassOptions SassOpts = sassOptions(TargetSM);
+  SassOpts.Codec = &Codec;
+  Expected<std::vector<uint8_t>> Out = object::assembleCubin(SM, ID, SassOpts);
   if (!Out)
     return reportError(Out.takeError(), "tp-mc") ? 1 : 0;
+  if (Warnings.hasErrors())
+    return 1;
   Error E = writeOutput(Opts.Output, /*Binary=*/true, [&](raw_ostream &OS) {
     OS.write(reinterpret_cast<const char *>(Out->data()), Out->size());
     return Error::success();

@@ -8,6 +8,10 @@
 ///   tp-mc --disassemble [--show-encoding] X             words or cubin -> SASS
 ///   tp-mc --dump-cubin X.cubin                          ELF + .nv.info dump
 ///
+/// --assemble warns about every instruction of a form whose encoding no
+/// NVIDIA reference word confirms (sm86::isOracleVerified); --no-warn and
+/// --fatal-warnings as in llvm-mc.
+///
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
@@ -62,6 +66,15 @@ cl::opt<bool> ShowControl(
              "left out.  --assemble reads the same clause at the end of a "
              "line"),
     cl::cat(MCCat));
+cl::opt<bool> NoWarn(
+    "no-warn",
+    cl::desc("Suppress warnings (--assemble: instructions of forms whose "
+             "encoding no NVIDIA reference word confirms)"),
+    cl::cat(MCCat));
+cl::opt<bool> FatalWarnings(
+    "fatal-warnings",
+    cl::desc("Treat warnings as errors: exit 1 and write no output"),
+    cl::cat(MCCat));
 } // namespace
 
 bool tp::mc::resolveTarget(const Options &Opts, sm86::Target &T) {
@@ -87,6 +100,8 @@ int main(int argc, char **argv) {
   Opts.Filetype = FileTypeOpt;
   Opts.ShowEncoding = ShowEncoding;
   Opts.ShowControl = ShowControl;
+  Opts.NoWarn = NoWarn;
+  Opts.FatalWarnings = FatalWarnings;
   switch (ActionOpt) {
   case Action::Assemble:
     return tp::mc::runAssemble(Opts);

@@ -40,6 +40,7 @@
 #ifndef TP_TARGET_SM86_SM86_H
 #define TP_TARGET_SM86_SM86_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
@@ -189,6 +190,17 @@ const InstrInfo &getInstrInfo(Opcode Op);
 bool lookupOpcode(llvm::StringRef Name, Opcode &Op);
 /// Whether some form has base mnemonic \p Mnemonic (e.g. "IMAD").
 bool isSupportedMnemonic(llvm::StringRef Mnemonic);
+
+/// Whether some oracle word -- a row of the reference TSVs, a word of the
+/// reference cubins or a word ptxas builds from the suite's PTX -- decodes
+/// to form \p Op, so that NVIDIA's bytes confirm its encoding.  The other
+/// forms are listed in unittests/Target/SM86UncoveredForms.txt (a build
+/// input: the table is generated from it): their bits are inferred from
+/// sibling forms only.  tp-mc warns about them; code generation never emits
+/// them.  False for an opcode out of range.
+bool isOracleVerified(Opcode Op);
+/// The forms for which isOracleVerified() is false, in the list's order.
+llvm::ArrayRef<Opcode> getUnverifiedForms();
 
 /// Spelling of modifier/special-register code \p Value for operand
 /// \p OpIdx of \p Op; empty if the value has no spelling (not encodable).
