@@ -58,3 +58,7 @@ def Barrier : VariableLatency;
 def CS2RSched : FixedLatency<4>;
 // NOP: no result.
 def NoResult : FixedLatency<1>;
+// N sm80_instr_latencies.rs: FP64 ops (DADD, DMUL, DFMA, DSETP, DMMA) are
+// "redirected" on sm_86 (the FP64 unit is narrow) and need a scoreboard
+// (N needs_scoreboards; SASS_FACTS 2.1).  We track them as variable latency.
+def FP64Redirected : VariableLatency;
