@@ -8,7 +8,8 @@
 // (or an immediate [32:63], c[][] or a UR with [91]), C [64:71].
 // Scheduling (SASS_FACTS 2.1): SGXT, BMSK, R2P, P2R are plain integer ALU
 // ops (CoupledALU); FLO and BREV need a scoreboard (N needs_scoreboards:
-// POPC/FLO/BREV) as do the conversions I2I, I2IP, F2IP ("all conversions").
+// POPC/FLO/BREV) as does F2IP ("all conversions"); I2I and I2IP are
+// fixed latency (below).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,20 +86,26 @@ def P2R : ALU3<0x003, 4, "P2R${sel} $Rd, PR, $Ra, $Imm", (outs GPR:$Rd),
 // 32-bit B (I2IP: of B and A, packed into the low bytes of C).  [76:77]
 // destination: .U8 0, .S8 1 (`I2IP.S8.S32.SAT R4, R46, R27, R4`), .U16 2
 // (`I2I.U16.S32.SAT R7, R6`), .S16 3 (`I2I.S16.S32.SAT R10, R10`).  No row
-// has another source type or I2I.S8.
+// has another source type or I2I.S8.  Fixed latency, unlike the other
+// conversions: ptxas 13 gives I2I and I2IP no scoreboard on sm_86 and
+// sm_90 (E, test/MC/Inputs/bit_forms.ptx; the 4 cycles of CoupledALU are
+// an assumption no ptxas pair checks yet).  On sm_90 I2IP also sets [74]
+// (td/SM90/SM90Instrs.td).
 def I2IDst : Mod<[0, 2, 3], [".U8", ".U16", ".S16"]>;
 def I2IPDst : Mod<[0, 1], [".U8", ".S8"]>;
 def I2I : ALU3<0x038, 1, "I2I${dst}.S32.SAT $Rd, $Rb", (outs GPR:$Rd),
-               (ins I2IDst:$dst, GPR:$Rb), Decoupled> {
+               (ins I2IDst:$dst, GPR:$Rb), CoupledALU> {
   bits<2> dst;
   let Inst{77-76} = dst;
 }
-def I2IP : ALU3<0x039, 1, "I2IP${dst}.S32.SAT $Rd, $Ra, $Rb, $Rc",
-                (outs GPR:$Rd), (ins I2IPDst:$dst, GPR:$Ra, GPR:$Rb, GPR:$Rc),
-                Decoupled> {
+class I2IPInst : ALU3<0x039, 1, "I2IP${dst}.S32.SAT $Rd, $Ra, $Rb, $Rc",
+                     (outs GPR:$Rd),
+                     (ins I2IPDst:$dst, GPR:$Ra, GPR:$Rb, GPR:$Rc),
+                     CoupledALU> {
   bits<2> dst;
   let Inst{77-76} = dst;
 }
+def I2IP : I2IPInst;
 
 // F2IP 0x043 (form 1; sm_86 rows only, sm_80 has none): F32 B and A to
 // 8-bit integers packed into C, as I2IP.  [76] .S8, [75] .RELU
