@@ -16,7 +16,7 @@
 
 /// DADD/DMUL/DFMA with the rounding field.
 class DPInst<bits<9> op, bits<3> form, string asm, dag ins>
-    : ALU3<op, form, asm, (outs GPR64:$Rd), ins, FP64Redirected> {
+    : ALU3<op, form, asm, (outs GPR64:$Rd), ins, Decoupled> {
   bits<2> rnd;
   let Inst{79-78} = rnd;
 }
@@ -79,7 +79,7 @@ foreach F = [FormRR, FormRI, FormRC, FormRU] in {
            B.Text # ", ${Ppn}$Pp", (outs Pred:$Pu, Pred:$Pv),
          !con((ins DCmp:$cmp, BoolOp:$bop, NegMod:$na, AbsMod:$aa,
                    GPR64:$Ra), B.Ins, (ins PNot:$Ppn, Pred:$Pp)),
-         FP64Redirected> {
+         Decoupled> {
     bits<4> cmp;
     bits<2> bop;
     bits<3> Pu;

@@ -91,7 +91,7 @@ def DMMA_884 : SM86Op<0x23f, "DMMA.884${rnd} $Rd, ${na}${aa}$Ra${aa}, " #
                       (outs GPR128:$Rd),
                       (ins RndMod:$rnd, NegMod:$na, AbsMod:$aa, GPR64:$Ra,
                            NegMod:$nb, AbsMod:$ab, GPR64:$Rb, GPR128:$Rc),
-                      FP64Redirected> {
+                      Decoupled> {
   bits<8> Rd;
   bits<8> Ra;
   bits<8> Rb;
