@@ -530,3 +530,78 @@ foreach V = [F2IVar<"", 0x105, F2IDstN, F2ISrcN>,
                         NtzMod:$ntz), B.Ins,
                    !if(Sel, (ins HalfSel:$sel), (ins))), Sel>;
   }
+
+//===----------------------------------------------------------------------===//
+// FP16x2 compares and min/max (HSETP2 0x034, HSET2 0x033, HMNMX2 0x040;
+// our corpus test over every TSV row).  HALU3's slots and swizzles; only
+// the source modifiers rows show are operands.
+//   HSETP2/HSET2: [76:79] compare (as FSETP), predicate [87:89]+[90]; the
+//   second source as HADD2's (register in [32:39] with its swizzle in
+//   [60:61], immediate form 2 (two f16), c[][] form 3).  HSETP2: Pu
+//   [81:83], Pv [84:86], [69] .OR (`HSETP2.GEU.OR P0, PT, R21.H0_H0, ...,
+//   !P0` has 0x0470e820; no row has .XOR); negate of A [72]
+//   (`HSETP2.EQ.AND P0, P3, -R9.H0_H0, ...`).  HSET2: [71] .BF (`HSET2.BF.EQ.AND
+//   R10, R4, R7, PT` 0x03802080, `HSET2.GTU.AND` 0x0380c000); every row is
+//   .AND.
+//   HMNMX2: B forms 1 and 5 (as HMUL2), A and B with negate, abs and
+//   swizzle, [80] .FTZ, [81] .NAN, predicate [87:89]+[90] (`HMNMX2.FTZ.NAN
+//   R4, R17, R0.H0_H0, !PT` has 0x07830000).
+// FP16ALU, HALU3's class, as the other FP16x2 ops (SASS_FACTS 2.1 names
+// only HADD2/HFMA2/HMUL2 for it; no ptxas pair checks these three yet).
+//===----------------------------------------------------------------------===//
+def HBoolOp : Mod<[0, 1], [".AND", ".OR"]>;
+class HCmpSrc<string k> {
+  string Text = !cond(!eq(k, "r"): "$Rb${sb}", !eq(k, "i"): "$Imm",
+                      true: "c[$Bank] [$Off]${sc}");
+  dag Ins = !cond(!eq(k, "r"): (ins GPR:$Rb, HSwz:$sb),
+                  !eq(k, "i"): (ins HImm:$Imm),
+                  true: (ins CBIdx:$Bank, CBOff:$Off, HSwz:$sc));
+}
+foreach F = [FormRR, FormRI, FormRC] in {
+  defvar B = HCmpSrc<!if(!eq(F.Sfx, "rrr"), "r", F.CK)>;
+  def HSETP2_ # F.Sfx :
+    HALU3<0x034, F.Form, "HSETP2${cmp}${bop} $Pu, $Pv, ${na}$Ra${sa}, " #
+                           B.Text # ", ${Ppn}$Pp", (outs Pred:$Pu, Pred:$Pv),
+          !con((ins FCmp:$cmp, HBoolOp:$bop, NegMod:$na, GPR:$Ra, HSwz:$sa),
+               B.Ins, (ins PNot:$Ppn, Pred:$Pp)), 0> {
+    bits<4> cmp;
+    bit bop;
+    bits<3> Pu;
+    bits<3> Pv;
+    let ReuseOperands = ["Ra", "", "Rb", ""];
+    let Inst{69} = bop;
+    let Inst{79-76} = cmp;
+    let Inst{83-81} = Pu;
+    let Inst{86-84} = Pv;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+  def HSET2_ # F.Sfx :
+    HALU3<0x033, F.Form, "HSET2${bfo}${cmp}.AND $Rd, $Ra${sa}, " #
+                           B.Text # ", ${Ppn}$Pp", (outs GPR:$Rd),
+          !con((ins Mod<[0, 1], ["", ".BF"]>:$bfo, FCmp:$cmp, GPR:$Ra,
+                    HSwz:$sa), B.Ins, (ins PNot:$Ppn, Pred:$Pp)), 0> {
+    bits<4> cmp;
+    bit bfo;
+    let ReuseOperands = ["Ra", "", "Rb", ""];
+    let Inst{71} = bfo;
+    let Inst{79-76} = cmp;
+    let Inst{86} = 0;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+}
+foreach F = [FormRR, FormCR] in {
+  defvar B = HSrc<F.BK, "Rb", "nb", "ab", "sb", 0>;
+  def HMNMX2_ # F.Sfx :
+    HALU3<0x040, F.Form, "HMNMX2${ftz}${nan} $Rd, ${na}${aa}$Ra${aa}${sa}, " #
+                           B.Text # ", ${Ppn}$Pp", (outs GPR:$Rd),
+          !con((ins FtzMod:$ftz, NanMod:$nan, NegMod:$na, AbsMod:$aa, GPR:$Ra,
+                    HSwz:$sa), B.Ins, (ins PNot:$Ppn, Pred:$Pp)), 0> {
+    bit nan;
+    let Inst{81} = nan;
+    let Inst{86} = 0;
+    let Inst{89-87} = Pp;
+    let Inst{90} = Ppn;
+  }
+}

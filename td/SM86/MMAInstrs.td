@@ -77,3 +77,37 @@ class HMMASPInst<string name, bit f32>
 }
 def HMMA_SP_16832_F16 : HMMASPInst<"16832.F16", 0>;
 def HMMA_SP_16832_F32 : HMMASPInst<"16832.F32", 1>;
+
+// DMMA.884 0x23f: f64 D(8x8) = A(8x4) B(4x8) + C (every sm_86/sm_80 TSV
+// row; E: ptxas 13 builds the same words for sm_86 and sm_90 from
+// test/MC/Inputs/dmma_forms.ptx).  D [16:23], A [24:31], B [32:39], C
+// [64:71] (D and C 4 registers, A and B 2); negate/abs of A [72]/[73]
+// (`DMMA.884 R4, -R64.reuse, R62, R4`, `DMMA.884 R28, |R40|, R64.reuse,
+// R24`), of B [63]/[62] (`DMMA.884 R8, R66, -R62.reuse, R8`); [78:79]
+// rounding (.RM .RP .RZ).  No row negates C.  FP64 and MMA: variable
+// latency (SASS_FACTS 2.1; ptxas puts it on a write scoreboard, E).
+def DMMA_884 : SM86Op<0x23f, "DMMA.884${rnd} $Rd, ${na}${aa}$Ra${aa}, " #
+                               "${nb}${ab}$Rb${ab}, $Rc",
+                      (outs GPR128:$Rd),
+                      (ins RndMod:$rnd, NegMod:$na, AbsMod:$aa, GPR64:$Ra,
+                           NegMod:$nb, AbsMod:$ab, GPR64:$Rb, GPR128:$Rc),
+                      Decoupled> {
+  bits<8> Rd;
+  bits<8> Ra;
+  bits<8> Rb;
+  bits<8> Rc;
+  bit na;
+  bit aa;
+  bit nb;
+  bit ab;
+  bits<2> rnd;
+  let Inst{23-16} = Rd;
+  let Inst{31-24} = Ra;
+  let Inst{39-32} = Rb;
+  let Inst{62} = ab;
+  let Inst{63} = nb;
+  let Inst{71-64} = Rc;
+  let Inst{72} = na;
+  let Inst{73} = aa;
+  let Inst{79-78} = rnd;
+}

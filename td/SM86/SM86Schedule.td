@@ -36,6 +36,9 @@ def MMA16816 : FixedLatency<24>;
 // N: MMA 16x8x8 ("1x collect") -> ALU reader 13 (ptxas spacing not measured).
 def MMA1688 : FixedLatency<13>;
 // N needs_scoreboards: S2R, conversions, memory ops, R2UR are decoupled.
+// FP64 (DADD, DMUL, DFMA, DSETP, DMMA) is "redirected" on sm_86 and needs a
+// scoreboard too (N sm80_instr_latencies.rs, needs_scoreboards; SASS_FACTS
+// 2.1; E: ptxas puts DMMA and DADD on a write scoreboard): the same class.
 def Decoupled : VariableLatency;
 // N: memory ops read their address (and store data) after issue;
 // E: ptxas gives LDGSTS and STG a read scoreboard.  Uniform operands (the

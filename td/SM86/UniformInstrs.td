@@ -359,3 +359,64 @@ foreach P = [0, 1] in
     let Inst{31-24} = Ra;
     let Inst{83-81} = !if(P, Pu, 0b111);
   }
+
+//===----------------------------------------------------------------------===//
+// USGXT, UFLO, UPOPC, UBREV, UPRMT, UPLOP3: the uniform versions of SGXT,
+// FLO, POPC, BREV, PRMT, PLOP3 (BitInstrs.td, IntegerInstrs.td), only in
+// the operand forms and with the modifiers the TSV rows show (our corpus
+// test checks every row both ways):
+//   USGXT 0x09a form 4, [73] signed (`USGXT UR4, UR4, 0x18` 0x0200 in the
+//     high word; `USGXT.U32` 0);
+//   UFLO 0x0bd, UPOPC 0x0bf, UBREV 0x0be: form 1, the source in B
+//     [32:37]; UFLO writes no predicate ([81:83] = 7) and has [74] .SH
+//     (`UFLO.U32.SH UR4, UR4`);
+//   UPRMT 0x096 forms 1 and 4 (`UPRMT UR4, URZ, 0x5410, UR4`), no mode;
+//   UPLOP3.LUT 0x89c: PLOP3's layout with uniform predicates; no row
+//     negates a source, so the negate bits [90], [80], [71] are 0.
+// All uniform ALU ops: UniformALU (SASS_FACTS 2.2 Udp).
+//===----------------------------------------------------------------------===//
+def USGXT_rir : UALU3<0x09a, 4, "USGXT${s} $Rd, $Ra, $Imm", (outs UGPR:$Rd),
+                      (ins SgxtU:$s, UGPR:$Ra, UImm:$Imm), UniformALU> {
+  bit s;
+  let Inst{73} = s;
+}
+def UFLO_rrr : UALU3<0x0bd, 1, "UFLO.U32${sh} $Rd, $Rb", (outs UGPR:$Rd),
+                     (ins FloSh:$sh, UGPR:$Rb), UniformALU> {
+  bit sh;
+  let Inst{74} = sh;
+  let Inst{83-81} = 0b111;
+}
+def UPOPC_rrr : UALU3<0x0bf, 1, "UPOPC $Rd, $Rb", (outs UGPR:$Rd),
+                      (ins UGPR:$Rb), UniformALU>;
+def UBREV_rrr : UALU3<0x0be, 1, "UBREV $Rd, $Rb", (outs UGPR:$Rd),
+                      (ins UGPR:$Rb), UniformALU>;
+foreach F = UForms in {
+  defvar B = USrc<F.BK, "Rb", UImm, NegMod, "">;
+  def UPRMT_ # F.Sfx :
+    UALU3<0x096, F.Form, "UPRMT $Rd, $Ra, " # B.Text # ", $Rc",
+          (outs UGPR:$Rd), !con((ins UGPR:$Ra), B.Ins, (ins UGPR:$Rc)),
+          UniformALU>;
+}
+def UPLOP3_LUT :
+  SM86Op<0x89c, "UPLOP3.LUT $Pu, $Pv, $Pa, $Pb, $Pc, $lut, $lut2",
+         (outs UPred:$Pu, UPred:$Pv),
+         (ins UPred:$Pa, UPred:$Pb, UPred:$Pc, UImm:$lut, UImm:$lut2),
+         UniformALU> {
+  bits<3> Pu;
+  bits<3> Pv;
+  bits<3> Pa;
+  bits<3> Pb;
+  bits<3> Pc;
+  bits<8> lut;
+  bits<8> lut2;
+  let ReuseOperands = ["", "", "", ""];
+  let UniformGuard = 1;
+  let Inst{23-16} = lut2;
+  let Inst{66-64} = lut{2-0};
+  let Inst{70-68} = Pc;
+  let Inst{76-72} = lut{7-3};
+  let Inst{79-77} = Pb;
+  let Inst{83-81} = Pu;
+  let Inst{86-84} = Pv;
+  let Inst{89-87} = Pa;
+}

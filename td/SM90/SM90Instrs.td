@@ -14,6 +14,10 @@
 // * VIADD 0x036 (forms 4 imm and 6 UR seen): Rd [16:23], Ra [24:31], the
 //   second source in the B slot; [64:71] and the modifier bits are 0 in
 //   every word (E).  Not on sm_86 (absent from every TSV row).
+// * I2IP: as sm_86 with [74] set (E: `cvt.pack.sat.u8.s32.b32` and
+//   `.s8` in test/MC/Inputs/bit_forms.ptx give 0x...0407_..._050b7239 and
+//   0x...14ff_..._00077239 where sm_86 has 0x0007 and 0x10ff; every other
+//   bit equal).  The printed text is taken to be sm_86's.
 // * SR_CgaCtaId (SR 0x88) for S2R/S2UR: in SpecialRegInstrs.td's table.
 //
 //===----------------------------------------------------------------------===//
@@ -56,3 +60,7 @@ foreach F = [FormIR, FormUR] in
          CoupledFMA>, OnlyOn<[TargetSM90]> {
     let ReuseOperands = ["Ra", "", "", ""];
   }
+
+def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", [TargetSM90]> {
+  let Inst{74} = 1;
+}

@@ -8,7 +8,8 @@
 ///     [105:121] (zeroed in the records) and bit 101 (set by the
 ///     collection's tooling exactly on `desc[` rows; ptxas never sets it);
 ///   * disassemble(encoding) == text.
-/// Text normalisation: surrounding blanks are trimmed, nothing else.  (No
+/// Text normalisation: surrounding blanks are trimmed (of the row and of
+/// our text), nothing else.  (No
 /// row of the TSVs prints the same compared bits in two syntaxes -- older
 /// spellings like `[R2.64+UR4]` are distinct encodings (bit 76 = 0), checked
 /// by this test -- so no other normalisation is needed.)
@@ -107,7 +108,9 @@ void runCorpus(const std::string &Path) {
       raw_string_ostream OS(Text);
       sm86::print(D, R.Addr, OS);
       OS.flush();
-      if (Text == R.Text)
+      // Rows are trimmed, so is the text: `DFMA R10, R2, R10, +INF` ends
+      // in the blank nvdisasm writes after an infinity.
+      if (StringRef(Text).trim() == R.Text)
         ++C.DisOK;
       else
         Why += (Why.empty() ? "" : "; ") + std::string("disassembled '") +

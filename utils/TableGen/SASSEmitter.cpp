@@ -776,12 +776,12 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
   for (auto &R : BucketRows)
     OS << R << "\n";
   OS << "};\n// Bucket of each 12-bit opcode (0: no form).\n"
-        "const uint8_t DecodeBucketOf" << Sfx << "[4096] = {";
+        "const uint16_t DecodeBucketOf" << Sfx << "[4096] = {";
   for (unsigned I = 0; I < 4096; ++I)
     OS << (I % 32 ? " " : "\n  ") << BucketOf[I] << ",";
   OS << "\n};\n";
-  if (BucketRows.size() > 255)
-    PrintFatalError("more than 255 opcodes: widen DecodeBucketOf");
+  if (BucketRows.size() > 65535)
+    PrintFatalError("more than 65535 opcodes: widen DecodeBucketOf");
   }
   OS << "// Per target.\nconst DecodeTables DecodeTablesOf[] = {\n";
   for (unsigned T = 0; T < M.Targets.size(); ++T) {

@@ -239,6 +239,14 @@ private:
       break;
     }
     case OperandKind::DImmHi: {
+      // Infinities are spelled as for f32 (`DSETP.NEU.OR P0, PT, |R2|,
+      // +INF , P2` holds 0x7ff00000).
+      StringRef Rest(S, SE - S);
+      if (Rest.startswith("+INF") || Rest.startswith("-INF")) {
+        V = Rest[0] == '-' ? 0xfff00000 : 0x7ff00000;
+        E = S + 4;
+        break;
+      }
       std::string Tmp = StringRef(S, SE - S).take_while([](char C) {
         return isDigit(C) || C == '.' || C == '-' || C == '+' || C == 'e' ||
                C == 'E';

@@ -77,13 +77,13 @@ struct DecodeTables {
   const uint16_t *List;
   const uint16_t *SubBegin;
   const DecodeBucket *Buckets;
-  const uint8_t *BucketOf;
+  const uint16_t *BucketOf;
 };
 extern const DecodeTables DecodeTablesOf[];
 extern const uint16_t DecodeList[];
 extern const uint16_t DecodeSubBegin[];
 extern const DecodeBucket DecodeBuckets[];
-extern const uint8_t DecodeBucketOf[4096];
+extern const uint16_t DecodeBucketOf[4096];
 extern const char *const Templates[];
 extern const uint16_t MatchList[];
 extern const MnemonicEntry Mnemonics[];
