@@ -1,9 +1,9 @@
 //===- WarpInstrs.td - sm_86 warp data exchange -------------*- tablegen -*-===//
 //
-// SHFL.  Every bit below is read off the reference TSV rows (sm_86 and
-// sm_80 encodings.tsv, checked both ways by the corpus test); SASS_FACTS
-// 2.1 (N needs_scoreboards) puts SHFL with the memory ops: variable
-// latency, a write scoreboard for Rd and Pd.
+// SHFL, REDUX, MATCH.  Every bit below is read off the reference TSV rows
+// (sm_86 and sm_80 encodings.tsv, checked both ways by the corpus test);
+// SASS_FACTS 2.1 (N needs_scoreboards) puts SHFL with the memory ops (variable
+// latency, a write scoreboard for Rd and Pd).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,3 +49,45 @@ foreach BI = [0, 1] in
       let Inst{71-64} = !if(CI, 0b00000000, Rc);
       let Inst{83-81} = Pd;
     }
+
+//===----------------------------------------------------------------------===//
+// REDUX 0x3c4: warp reduction into a uniform register.  URd [16:21], Ra
+// [24:31]; [73] .S32; [78:80] op: AND 0 (printed as nothing: `REDUX UR5,
+// R8`), OR 1, XOR 2, SUM 3, MIN 4, MAX 5 (rows of each; MIN/MAX only with
+// .S32).  Variable latency (SASS_FACTS 2.1: REDUX needs a scoreboard).
+//===----------------------------------------------------------------------===//
+def ReduxOp   : Mod<[0, 1, 2, 3, 4, 5],
+                    ["", ".OR", ".XOR", ".SUM", ".MIN", ".MAX"]>;
+def ReduxType : Mod<[0, 1], ["", ".S32"]>;
+def REDUX : SM86Op<0x3c4, "REDUX${rop}${ty} $Rd, $Ra", (outs UGPR:$Rd),
+                   (ins ReduxOp:$rop, ReduxType:$ty, GPR:$Ra), Decoupled> {
+  bits<6> Rd;
+  bits<8> Ra;
+  bits<3> rop;
+  bit ty;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{21-16} = Rd;
+  let Inst{31-24} = Ra;
+  let Inst{73} = ty;
+  let Inst{80-78} = rop;
+}
+
+//===----------------------------------------------------------------------===//
+// MATCH 0x3a1: Rd [16:23], Ra [24:31]; [73] .U64 (Ra a pair); [79] = 1 is
+// .ANY, the only mode in the rows; [81:83] = 7 (no predicate result
+// printed).  Variable latency (SASS_FACTS 2.1).
+//===----------------------------------------------------------------------===//
+foreach W = [32, 64] in
+  def MATCH_ANY_ # W :
+    SM86Op<0x3a1, "MATCH.ANY" # !if(!eq(W, 64), ".U64", "") # " $Rd, $Ra",
+           (outs GPR:$Rd), !if(!eq(W, 64), (ins GPR64:$Ra), (ins GPR:$Ra)),
+           Decoupled> {
+    bits<8> Rd;
+    bits<8> Ra;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{23-16} = Rd;
+    let Inst{31-24} = Ra;
+    let Inst{73} = !eq(W, 64);
+    let Inst{79} = 1;
+    let Inst{83-81} = 0b111;
+  }
