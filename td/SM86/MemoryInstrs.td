@@ -1,7 +1,7 @@
 //===- MemoryInstrs.td - sm_86 memory instructions ----------*- tablegen -*-===//
 //
 // LDG, STG, LDS, STS, LDSM, LDGSTS, LDGDEPBAR, DEPBAR, LDL, STL, MEMBAR,
-// ERRBAR, CCTL.
+// ERRBAR, CCTL, LD, ST.
 // Bit facts: SASS_FACTS.md 1.4 (N, T, C, R, E), and our corpus test over
 // every reference TSV row of these mnemonics.
 //
@@ -421,3 +421,119 @@ def CCTL_IVALL : SM86Op<0x98f, "CCTL.IVALL", (outs), (ins), Barrier> {
   let Inst{31-24} = 0b11111111;
   let Inst{90-87} = 0b0100;
 }
+
+//===----------------------------------------------------------------------===//
+// LD (0x980) / ST (0x385, 0x985 with a UR): generic memory (sm_86/sm_80 TSV
+// rows, checked both ways by the corpus test).  The fields are LDG's/STG's
+// ([72] .E, [73:75] size, [76] desc, [77:80] order, [90] address width,
+// [91] UR present; LD's UR [32:37], ST's data Rb [32:39] and UR [64:69]),
+// but: one opcode for LD with and without a UR; [81:83] = 0 (LDG: 7);
+// [84:86] = 1 in every row (no eviction modifier); without a UR the base
+// prints without its width (`LD.E R10, [R24]`); orders .STRONG.SM/.GPU/
+// .SYS only.  `[URx]` hides [90] as for LDG (RZA/RZB forms).
+// Without a UR ([91] = 0) the layout moves: the offset is at [32:55] and
+// ST's data register at [64:71] (`ST [R7], R4`: 4 there; `LD.E.128 R40,
+// [R46+0x100]`: 0x100 at [32:55]).  Those rows have only non-negative
+// offsets below 0x1000, so the field's width and sign are unknown: it is
+// taken as unsigned [32:55] with [56:63] = 0 (a word with any of [56:63]
+// set does not decode).
+//===----------------------------------------------------------------------===//
+def GenOffU : OperandType<"MemOffset"> { let Optional = 1; }
+def GenOrder : Mod<[0, 5, 7, 10],
+                   ["", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS"]>;
+class LDInst<MemSize sz, string addr, dag ains, bit desc, bit wide>
+    : MemInst<0x980, "LD${e}" # sz.Name # "${ord} $Rd, " # addr,
+              (outs sz.RegT:$Rd),
+              !con((ins EMod:$e, GenOrder:$ord), ains), MemLoad> {
+  bit e;
+  bits<4> ord;
+  bit aw;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{23-16} = Rd;
+  let Inst{31-24} = Ra;
+  let Inst{37-32} = !if(wide, Ur, off{5-0});
+  let Inst{55-38} = !if(wide, {off{15-0}, 0b00}, off{23-6});
+  let Inst{63-56} = !if(wide, off{23-16}, 0b00000000);
+  let Inst{72} = e;
+  let Inst{75-73} = sz.Code;
+  let Inst{76} = desc;
+  let Inst{80-77} = ord;
+  let Inst{86-84} = 0b001;
+  let Inst{90} = !if(wide, aw, 0);
+  let Inst{91} = wide;
+}
+class STInst<bits<12> op, MemSize sz, string addr, dag ains, bit desc,
+             bit wide>
+    : MemInst<op, "ST${e}" # sz.Name # "${ord} " # addr # ", $Rb", (outs),
+              !con((ins EMod:$e, GenOrder:$ord), ains,
+                   !dag(ins, [sz.RegT], ["Rb"])), MemStore> {
+  bit e;
+  bits<4> ord;
+  bit aw;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{31-24} = Ra;
+  let Inst{39-32} = !if(wide, Rb, off{7-0});
+  let Inst{55-40} = !if(wide, off{15-0}, off{23-8});
+  let Inst{63-56} = !if(wide, off{23-16}, 0b00000000);
+  let Inst{69-64} = !if(wide, Ur, Rb{5-0});
+  let Inst{71-70} = !if(wide, 0b00, Rb{7-6});
+  let Inst{72} = e;
+  let Inst{75-73} = sz.Code;
+  let Inst{76} = desc;
+  let Inst{80-77} = ord;
+  let Inst{86-84} = 0b001;
+  let Inst{90} = !if(wide, aw, 0);
+  let Inst{91} = wide;
+}
+// Each address form only in the sizes its TSV rows or ptxas words show (the
+// others would be unverified combinations): desc[] every size (ptxas
+// 13, test/MC/Inputs/generic_memory.ptx); [Rx] LD .U8 32 .64 .128, ST .U8
+// 32 .64; [Rx.64+URy] LD .U8, ST .U8 .64; [URx] .64 with [90] = 1 (RZA),
+// 32 and .64 with [90] = 0 (RZB).
+class GenSizes<list<MemSize> plain, list<MemSize> ur, list<MemSize> rza,
+               list<MemSize> rzb> {
+  list<MemSize> Plain = plain;
+  list<MemSize> UR = ur;
+  list<MemSize> RZA = rza;
+  list<MemSize> RZB = rzb;
+}
+defvar LDSizes = GenSizes<[SzU8, Sz32, Sz64, Sz128], [SzU8], [Sz64],
+                          [Sz32, Sz64]>;
+defvar STSizes = GenSizes<[SzU8, Sz32, Sz64], [SzU8, Sz64], [Sz64],
+                          [Sz32, Sz64]>;
+foreach S = LDSizes.Plain in
+  def LD_ # S.Sfx : LDInst<S, "<$Ra+$off>", (ins MemBase:$Ra, GenOffU:$off),
+                           0, 0>;
+foreach S = LDSizes.UR in
+  def LD_UR_ # S.Sfx : LDInst<S, "<$Ra${aw}+$Ur+$off>",
+                              (ins MemBase:$Ra, AddrW:$aw, MemUR:$Ur,
+                                   MemOff:$off), 0, 1>;
+foreach A = [1, 0] in
+  foreach S = !if(A, LDSizes.RZA, LDSizes.RZB) in
+    def LD_RZ # !if(A, "A_", "B_") # S.Sfx :
+      LDInst<S, "<$Ur+$off>", (ins MemUR:$Ur, MemOff:$off), 0, 1> {
+      let Ra = 0xff;
+      let aw = A;
+    }
+foreach S = MemSizes in
+  def LD_DESC_ # S.Sfx : LDInst<S, "desc[$Ur]<$Ra${aw}+$off>",
+                                (ins MemDesc:$Ur, MemBase:$Ra, AddrW:$aw,
+                                     MemOff:$off), 1, 1>;
+foreach S = STSizes.Plain in
+  def ST_ # S.Sfx : STInst<0x385, S, "<$Ra+$off>",
+                           (ins MemBase:$Ra, GenOffU:$off), 0, 0>;
+foreach S = STSizes.UR in
+  def ST_UR_ # S.Sfx : STInst<0x985, S, "<$Ra${aw}+$Ur+$off>",
+                              (ins MemBase:$Ra, AddrW:$aw, MemUR:$Ur,
+                                   MemOff:$off), 0, 1>;
+foreach A = [1, 0] in
+  foreach S = !if(A, STSizes.RZA, STSizes.RZB) in
+    def ST_RZ # !if(A, "A_", "B_") # S.Sfx :
+      STInst<0x985, S, "<$Ur+$off>", (ins MemUR:$Ur, MemOff:$off), 0, 1> {
+      let Ra = 0xff;
+      let aw = A;
+    }
+foreach S = MemSizes in
+  def ST_DESC_ # S.Sfx : STInst<0x985, S, "desc[$Ur]<$Ra${aw}+$off>",
+                                (ins MemDesc:$Ur, MemBase:$Ra, AddrW:$aw,
+                                     MemOff:$off), 1, 1>;
