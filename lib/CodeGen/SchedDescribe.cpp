@@ -113,7 +113,8 @@ static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
                                .Cases("Decoupled", "ConstLoad",
                                       InstrClass::Decoupled)
                                .Cases("MemLoad", "MemStore", "MemAsyncCopy",
-                                      "Barrier", InstrClass::DecoupledAgu)
+                                      "Barrier", "Shuffle", "MemAtomic",
+                                      InstrClass::DecoupledAgu)
                                .Case("Branch", InstrClass::Control)
                                .Case("NoResult", InstrClass::Nop)
                                .Default(None);

@@ -1,8 +1,10 @@
 //===- ControlInstrs.td - sm_86 control flow and barriers ---*- tablegen -*-===//
 //
-// BRA, EXIT, NOP, BAR, BSSY, BSYNC, WARPSYNC (N, T, C, R, E; checked by the
-// corpus test).  Branch offsets are signed word offsets relative to the
-// next instruction: target = address + 16 + 4 * offset (SASS_FACTS 1.4).
+// BRA, EXIT, NOP, BAR, BSSY, BSYNC, WARPSYNC (N, T, C, R, E); CALL.REL,
+// RET.REL.NODEC, BRX, BRXU, BREAK, YIELD, NANOSLEEP, LEPC (the TSV rows);
+// all checked by the corpus test.  Branch offsets are signed word offsets
+// relative to the next instruction: target = address + 16 + 4 * offset
+// (SASS_FACTS 1.4).
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,4 +133,133 @@ def BAR_SYNC_r : BARInst<0x51d, "BAR.SYNC${defer} $Rb",
                          (ins Defer:$defer, GPR:$Rb), 0> {
   let Inst{39-32} = Rb;
   let Inst{89-87} = 0b000;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls, returns, indirect branches and the other control ops ptxas emits
+// (sm_86/sm_80 TSV rows, with their addresses; checked both ways by the
+// corpus test).  [87:89]+[90] is the predicate as for BRA (PT in every row
+// but BREAK's).
+//===----------------------------------------------------------------------===//
+
+// CALL 0x944 (.REL, target [34:81] as BRA: `CALL.REL.NOINC 0x1f0` at
+// 0x1a0 has 0x10 words there), 0x344 (.REL with a register Ra [24:31]
+// added: `CALL.REL.NOINC R8 0x0` at 0x100 has -0x44 words, back to 0x0),
+// 0x343 (.ABS to the address in Ra: `CALL.ABS.NOINC R12`), 0x943 (.ABS to
+// an absolute byte address [32:63]; its one row has 0x0 -- the field is
+// RET.ABS's, see below -- and [64:81] = 0 is fixed).  [86] .NOINC.
+def NoInc : Mod<[0, 1], ["", ".NOINC"]>;
+def CALL_REL : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
+                       (ins NoInc:$ninc, BrTarget:$tgt), 0> {
+  bit ninc;
+  bits<48> tgt;
+  let Inst{81-34} = tgt;
+  let Inst{86} = ninc;
+}
+// sm_90 splits the offsets of CALL.REL/RET.REL/BRX (SM90Instrs.td); the
+// forms below with an offset or address that no sm_90 word showed are
+// left out on sm_90 (OnlyOn), where sm_86's layout could misread them.
+def CALL_REL_r : CtlInst<0x344, "CALL.REL${ninc} $Ra $tgt", (outs),
+                         (ins NoInc:$ninc, GPR:$Ra, BrTarget:$tgt), 0>,
+                 OnlyOn<[TargetSM86]> {
+  bit ninc;
+  bits<8> Ra;
+  bits<48> tgt;
+  let Inst{31-24} = Ra;
+  let Inst{81-34} = tgt;
+  let Inst{86} = ninc;
+}
+def CALL_ABS_r : CtlInst<0x343, "CALL.ABS${ninc} $Ra", (outs),
+                         (ins NoInc:$ninc, GPR:$Ra), 0> {
+  bit ninc;
+  bits<8> Ra;
+  let Inst{31-24} = Ra;
+  let Inst{86} = ninc;
+}
+def CALL_ABS_i : CtlInst<0x943, "CALL.ABS${ninc} $addr", (outs),
+                         (ins NoInc:$ninc, UImm:$addr), 0>,
+                 OnlyOn<[TargetSM86]> {
+  bit ninc;
+  bits<32> addr;
+  let Inst{63-32} = addr;
+  let Inst{86} = ninc;
+}
+
+// RET 0x950: return address register Ra [24:31]; [85] .ABS (else .REL),
+// [86] .NODEC.  .REL: target [34:81] as BRA (`RET.REL.NODEC R2 0x0` at
+// 0x830 has -0x210 words).  .ABS: the byte address [32:63] (`RET.ABS R134
+// 0x20` has 0x20 there, `RET.ABS.NODEC R20 0x0` 0; [64:81] = 0 in both
+// and fixed).  The rows have .REL only with .NODEC.
+def RetAbsDec : Mod<[0, 1], ["", ".NODEC"]>;
+def RET_REL_NODEC : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
+                            (ins GPR:$Ra, BrTarget:$tgt), 0> {
+  bits<8> Ra;
+  bits<48> tgt;
+  let Inst{31-24} = Ra;
+  let Inst{81-34} = tgt;
+  let Inst{86} = 1;
+}
+def RET_ABS : CtlInst<0x950, "RET.ABS${nd} $Ra $addr", (outs),
+                      (ins RetAbsDec:$nd, GPR:$Ra, UImm:$addr), 0>,
+              OnlyOn<[TargetSM86]> {
+  bit nd;
+  bits<8> Ra;
+  bits<32> addr;
+  let Inst{31-24} = Ra;
+  let Inst{63-32} = addr;
+  let Inst{85} = 1;
+  let Inst{86} = nd;
+}
+
+// BRX 0x949 (Ra [24:31]) / BRXU 0x958 (URa [24:29], [91] = 1): indirect
+// branch; nvdisasm prints the signed byte offset [32:81] itself, not a
+// target (`BRX R14 -0x390` has 0x3fffffffffc70 there).
+def BrxOff : OperandType<"Imm"> { let Signed = 1; }
+def BRX : CtlInst<0x949, "BRX $Ra $off", (outs), (ins GPR:$Ra, BrxOff:$off),
+                  0> {
+  bits<8> Ra;
+  bits<50> off;
+  let Inst{31-24} = Ra;
+  let Inst{81-32} = off;
+}
+// BRXU: sm_86/sm_80 only (see CALL_REL_r).
+def BRXU : CtlInst<0x958, "BRXU $Ur $off", (outs),
+                   (ins UGPR:$Ur, BrxOff:$off), 0>, OnlyOn<[TargetSM86]> {
+  bits<6> Ur;
+  bits<50> off;
+  let Inst{29-24} = Ur;
+  let Inst{81-32} = off;
+  let Inst{91} = 1;
+}
+
+// BREAK 0x942: convergence barrier B [16:19], optional predicate [87:89]
+// + [90] (`@!P0 BREAK !P2, B1`: 2 and 1).
+foreach P = [0, 1] in
+  def BREAK # !if(P, "_P", "") :
+    CtlInst<0x942, "BREAK " # !if(P, "${Ppn}$Pp, ", "") # "$b", (outs),
+            !con(!if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)), (ins BReg:$b)),
+            P> {
+    bits<4> b;
+    let Inst{19-16} = b;
+  }
+
+// YIELD 0x946; NANOSLEEP 0x95d with an immediate [32:63] (`NANOSLEEP
+// 0xf4240`), 0x35d with a register [32:39] (E: ptxas 13 writes R5 there
+// for nanosleep.u32 %r, test/MC/Inputs/calls_and_jumps.ptx; the one row
+// has R0).  LEPC 0x34e: Rd [16:23], the address of the next
+// instruction, a pair (every row names an even register); no scheduling
+// data, so variable latency (Decoupled).
+def YIELD : CtlInst<0x946, "YIELD", (outs), (ins), 0>;
+def NANOSLEEP_i : CtlInst<0x95d, "NANOSLEEP $ns", (outs), (ins UImm:$ns), 0> {
+  bits<32> ns;
+  let Inst{63-32} = ns;
+}
+def NANOSLEEP_r : CtlInst<0x35d, "NANOSLEEP $Rb", (outs), (ins GPR:$Rb), 0> {
+  bits<8> Rb;
+  let Inst{39-32} = Rb;
+}
+def LEPC : SM86Op<0x34e, "LEPC $Rd", (outs GPR64:$Rd), (ins), Decoupled> {
+  bits<8> Rd;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{23-16} = Rd;
 }

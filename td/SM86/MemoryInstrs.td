@@ -1,6 +1,7 @@
 //===- MemoryInstrs.td - sm_86 memory instructions ----------*- tablegen -*-===//
 //
-// LDG, STG, LDS, STS, LDSM, LDGSTS, LDGDEPBAR, DEPBAR.
+// LDG, STG, LDS, STS, LDSM, LDGSTS, LDGDEPBAR, DEPBAR, LDL, STL, MEMBAR,
+// ERRBAR, CCTL, LD, ST.
 // Bit facts: SASS_FACTS.md 1.4 (N, T, C, R, E), and our corpus test over
 // every reference TSV row of these mnemonics.
 //
@@ -324,3 +325,215 @@ class DEPBARInst<string asm, dag ins, bit hasSet>
 def DEPBAR_LE : DEPBARInst<"DEPBAR.LE $sb, $cnt", (ins SBIdx:$sb, UImm:$cnt), 0>;
 def DEPBAR_LE_SET : DEPBARInst<"DEPBAR.LE $sb, $cnt, $set",
                                (ins SBIdx:$sb, UImm:$cnt, SBSet:$set), 1>;
+
+//===----------------------------------------------------------------------===//
+// LDL (0x983) / STL (0x387, 0x987 with a UR): local memory (sm_86/sm_80 TSV
+// rows, checked both ways by the corpus test).
+//   Rd [16:23] (LDL), Ra [24:31], signed byte offset [40:63] (`[R17+-0x4]`
+//   has 0xfffffc there), size [73:75] as LDG (rows of U8 U16 S16 32 64 128),
+//   [84:86] eviction 1 (""), LDL also 3 (.LU); no other value in the rows.
+//   LDL: UR [32:37] with [91] = 1 (`LDL R17, [R4+UR5]`); STL: data Rb
+//   [32:39], UR [64:69] with [91] = 1 and opcode 0x987.
+//===----------------------------------------------------------------------===//
+def LocalEvict : Mod<[1, 3], ["", ".LU"]>;
+// The UR forms only in the sizes whose rows or ptxas words exist (ptxas 13
+// emits none of them; the TSV rows have LDL [UR] .U16 32 .64 .128 and STL
+// [UR] .U8 .U16 32 .64 .128): the sign-extending UR forms are left out
+// rather than kept unverified.
+defvar LdlURSizes = [SzU16, Sz32, Sz64, Sz128];
+defvar StlURSizes = [SzU8, SzU16, Sz32, Sz64, Sz128];
+foreach U = [0, 1] in {
+  foreach S = !if(U, LdlURSizes, MemSizes) in
+    def LDL_ # !if(U, "UR_", "") # S.Sfx :
+      MemInst<0x983, "LDL${ev}" # S.Name # " $Rd, " #
+                !if(U, "<$Ra+$Ur+$off>", "<$Ra+$off>"),
+              (outs S.RegT:$Rd),
+              !con((ins LocalEvict:$ev, MemBase:$Ra),
+                   !if(U, (ins MemUR:$Ur), (ins)), (ins MemOff:$off)),
+              MemLoad> {
+      bits<3> ev;
+      let ReuseOperands = ["", "", "", ""];
+      let Inst{23-16} = Rd;
+      let Inst{31-24} = Ra;
+      let Inst{37-32} = !if(U, Ur, 0b000000);
+      let Inst{63-40} = off;
+      let Inst{75-73} = S.Code;
+      let Inst{86-84} = ev;
+      let Inst{91} = U;
+    }
+  foreach S = !if(U, StlURSizes, MemSizes) in
+    def STL_ # !if(U, "UR_", "") # S.Sfx :
+      MemInst<!if(U, 0x987, 0x387), "STL" # S.Name # " " #
+                !if(U, "<$Ra+$Ur+$off>", "<$Ra+$off>") # ", $Rb",
+              (outs),
+              !con((ins MemBase:$Ra), !if(U, (ins MemUR:$Ur), (ins)),
+                   (ins MemOff:$off), !dag(ins, [S.RegT], ["Rb"])),
+              MemStore> {
+      let ReuseOperands = ["", "", "", ""];
+      let Inst{31-24} = Ra;
+      let Inst{39-32} = Rb;
+      let Inst{63-40} = off;
+      let Inst{69-64} = !if(U, Ur, 0b000000);
+      let Inst{75-73} = S.Code;
+      let Inst{86-84} = 0b001;
+      let Inst{91} = U;
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// MEMBAR 0x992: [79:80] mode .SC 0, .ALL 1, none 2 (`MEMBAR.GPU`);
+// [76:77] scope .CTA 0, .GPU 2, .SYS 3 (rows MEMBAR.SC.CTA/.SC.GPU/.SC.SYS,
+// .ALL.GPU/.ALL.SYS, .GPU).  ERRBAR 0x9ab: no operands.  Both are barriers:
+// variable latency, exec latency 6 (SASS_FACTS 2.1/2.2, N exec_latency).
+//===----------------------------------------------------------------------===//
+def MembarMode  : Mod<[0, 1, 2], [".SC", ".ALL", ""]>;
+def MembarScope : Mod<[0, 2, 3], [".CTA", ".GPU", ".SYS"]>;
+def MEMBAR : SM86Op<0x992, "MEMBAR${mode}${scope}", (outs),
+                    (ins MembarMode:$mode, MembarScope:$scope), Barrier> {
+  bits<2> mode;
+  bits<2> scope;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{77-76} = scope;
+  let Inst{80-79} = mode;
+}
+def ERRBAR : SM86Op<0x9ab, "ERRBAR", (outs), (ins), Barrier> {
+  let ReuseOperands = ["", "", "", ""];
+}
+
+//===----------------------------------------------------------------------===//
+// CCTL 0x98f: cache control.  Ra [24:31] (no offset in any row), [72] .E,
+// [87:90] op .PF1 0, .IV 3, .IVALL 4 (no address: Ra = RZ, not printed);
+// rows CCTL.E.PF1 [R10], CCTL.E.IV [R188], CCTL.IVALL.  No result; timed
+// as a barrier (SASS_FACTS 2.2: exec latency 11).
+//===----------------------------------------------------------------------===//
+def CctlOp : Mod<[0, 3], [".PF1", ".IV"]>;
+def CCTL : MemInst<0x98f, "CCTL${e}${cop} <$Ra>", (outs),
+                   (ins EMod:$e, CctlOp:$cop, MemBase:$Ra), Barrier> {
+  bit e;
+  bits<4> cop;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{31-24} = Ra;
+  let Inst{72} = e;
+  let Inst{90-87} = cop;
+}
+def CCTL_IVALL : SM86Op<0x98f, "CCTL.IVALL", (outs), (ins), Barrier> {
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{31-24} = 0b11111111;
+  let Inst{90-87} = 0b0100;
+}
+
+//===----------------------------------------------------------------------===//
+// LD (0x980) / ST (0x385, 0x985 with a UR): generic memory (sm_86/sm_80 TSV
+// rows, checked both ways by the corpus test).  The fields are LDG's/STG's
+// ([72] .E, [73:75] size, [76] desc, [77:80] order, [90] address width,
+// [91] UR present; LD's UR [32:37], ST's data Rb [32:39] and UR [64:69]),
+// but: one opcode for LD with and without a UR; [81:83] = 0 (LDG: 7);
+// [84:86] = 1 in every row (no eviction modifier); without a UR the base
+// prints without its width (`LD.E R10, [R24]`); orders .STRONG.SM/.GPU/
+// .SYS only.  `[URx]` hides [90] as for LDG (RZA/RZB forms).
+// Without a UR ([91] = 0) the layout moves: the offset is at [32:55] and
+// ST's data register at [64:71] (`ST [R7], R4`: 4 there; `LD.E.128 R40,
+// [R46+0x100]`: 0x100 at [32:55]).  Those rows have only non-negative
+// offsets below 0x1000, so the field's width and sign are unknown: it is
+// taken as unsigned [32:55] with [56:63] = 0 (a word with any of [56:63]
+// set does not decode).
+//===----------------------------------------------------------------------===//
+def GenOffU : OperandType<"MemOffset"> { let Optional = 1; }
+def GenOrder : Mod<[0, 5, 7, 10],
+                   ["", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS"]>;
+class LDInst<MemSize sz, string addr, dag ains, bit desc, bit wide>
+    : MemInst<0x980, "LD${e}" # sz.Name # "${ord} $Rd, " # addr,
+              (outs sz.RegT:$Rd),
+              !con((ins EMod:$e, GenOrder:$ord), ains), MemLoad> {
+  bit e;
+  bits<4> ord;
+  bit aw;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{23-16} = Rd;
+  let Inst{31-24} = Ra;
+  let Inst{37-32} = !if(wide, Ur, off{5-0});
+  let Inst{55-38} = !if(wide, {off{15-0}, 0b00}, off{23-6});
+  let Inst{63-56} = !if(wide, off{23-16}, 0b00000000);
+  let Inst{72} = e;
+  let Inst{75-73} = sz.Code;
+  let Inst{76} = desc;
+  let Inst{80-77} = ord;
+  let Inst{86-84} = 0b001;
+  let Inst{90} = !if(wide, aw, 0);
+  let Inst{91} = wide;
+}
+class STInst<bits<12> op, MemSize sz, string addr, dag ains, bit desc,
+             bit wide>
+    : MemInst<op, "ST${e}" # sz.Name # "${ord} " # addr # ", $Rb", (outs),
+              !con((ins EMod:$e, GenOrder:$ord), ains,
+                   !dag(ins, [sz.RegT], ["Rb"])), MemStore> {
+  bit e;
+  bits<4> ord;
+  bit aw;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{31-24} = Ra;
+  let Inst{39-32} = !if(wide, Rb, off{7-0});
+  let Inst{55-40} = !if(wide, off{15-0}, off{23-8});
+  let Inst{63-56} = !if(wide, off{23-16}, 0b00000000);
+  let Inst{69-64} = !if(wide, Ur, Rb{5-0});
+  let Inst{71-70} = !if(wide, 0b00, Rb{7-6});
+  let Inst{72} = e;
+  let Inst{75-73} = sz.Code;
+  let Inst{76} = desc;
+  let Inst{80-77} = ord;
+  let Inst{86-84} = 0b001;
+  let Inst{90} = !if(wide, aw, 0);
+  let Inst{91} = wide;
+}
+// Each address form only in the sizes its TSV rows or ptxas words show (the
+// others would be unverified combinations): desc[] every size (ptxas
+// 13, test/MC/Inputs/generic_memory.ptx); [Rx] LD .U8 32 .64 .128, ST .U8
+// 32 .64; [Rx.64+URy] LD .U8, ST .U8 .64; [URx] .64 with [90] = 1 (RZA),
+// 32 and .64 with [90] = 0 (RZB).
+class GenSizes<list<MemSize> plain, list<MemSize> ur, list<MemSize> rza,
+               list<MemSize> rzb> {
+  list<MemSize> Plain = plain;
+  list<MemSize> UR = ur;
+  list<MemSize> RZA = rza;
+  list<MemSize> RZB = rzb;
+}
+defvar LDSizes = GenSizes<[SzU8, Sz32, Sz64, Sz128], [SzU8], [Sz64],
+                          [Sz32, Sz64]>;
+defvar STSizes = GenSizes<[SzU8, Sz32, Sz64], [SzU8, Sz64], [Sz64],
+                          [Sz32, Sz64]>;
+foreach S = LDSizes.Plain in
+  def LD_ # S.Sfx : LDInst<S, "<$Ra+$off>", (ins MemBase:$Ra, GenOffU:$off),
+                           0, 0>;
+foreach S = LDSizes.UR in
+  def LD_UR_ # S.Sfx : LDInst<S, "<$Ra${aw}+$Ur+$off>",
+                              (ins MemBase:$Ra, AddrW:$aw, MemUR:$Ur,
+                                   MemOff:$off), 0, 1>;
+foreach A = [1, 0] in
+  foreach S = !if(A, LDSizes.RZA, LDSizes.RZB) in
+    def LD_RZ # !if(A, "A_", "B_") # S.Sfx :
+      LDInst<S, "<$Ur+$off>", (ins MemUR:$Ur, MemOff:$off), 0, 1> {
+      let Ra = 0xff;
+      let aw = A;
+    }
+foreach S = MemSizes in
+  def LD_DESC_ # S.Sfx : LDInst<S, "desc[$Ur]<$Ra${aw}+$off>",
+                                (ins MemDesc:$Ur, MemBase:$Ra, AddrW:$aw,
+                                     MemOff:$off), 1, 1>;
+foreach S = STSizes.Plain in
+  def ST_ # S.Sfx : STInst<0x385, S, "<$Ra+$off>",
+                           (ins MemBase:$Ra, GenOffU:$off), 0, 0>;
+foreach S = STSizes.UR in
+  def ST_UR_ # S.Sfx : STInst<0x985, S, "<$Ra${aw}+$Ur+$off>",
+                              (ins MemBase:$Ra, AddrW:$aw, MemUR:$Ur,
+                                   MemOff:$off), 0, 1>;
+foreach A = [1, 0] in
+  foreach S = !if(A, STSizes.RZA, STSizes.RZB) in
+    def ST_RZ # !if(A, "A_", "B_") # S.Sfx :
+      STInst<0x985, S, "<$Ur+$off>", (ins MemUR:$Ur, MemOff:$off), 0, 1> {
+      let Ra = 0xff;
+      let aw = A;
+    }
+foreach S = MemSizes in
+  def ST_DESC_ # S.Sfx : STInst<0x985, S, "desc[$Ur]<$Ra${aw}+$off>",
+                                (ins MemDesc:$Ur, MemBase:$Ra, AddrW:$aw,
+                                     MemOff:$off), 1, 1>;

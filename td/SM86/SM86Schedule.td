@@ -61,3 +61,9 @@ def Barrier : VariableLatency;
 def CS2RSched : FixedLatency<4>;
 // NOP: no result.
 def NoResult : FixedLatency<1>;
+// SASS_FACTS 2.1 (N needs_scoreboards): SHFL, ATOM/ATOMS/ATOMG/RED and the
+// local/generic loads and stores are memory ops: variable latency, their
+// register sources read after issue (as MemLoad/MemStore; NAK times them
+// as DecoupledAgu readers).
+def Shuffle : VariableLatency<["Ra", "Rb", "Rc"]>;
+def MemAtomic : VariableLatency<["Ra", "Rb", "Rc"]>;

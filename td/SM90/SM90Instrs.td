@@ -64,3 +64,41 @@ foreach F = [FormIR, FormUR] in
 def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", [TargetSM90]> {
   let Inst{74} = 1;
 }
+
+// CALL.REL, RET.REL.NODEC and BRX split their offset as BRA does (E:
+// test/MC/Inputs/calls_and_jumps.ptx; CALL.REL.NOINC at 0x70 holds 0x48 in
+// [16:23] and 0 above, RET.REL.NODEC R4 at 0x1e0 0x84 and -1 in [34:81],
+// i.e. -0x7c words back to 0x0; BRX R4 -0xf0 holds 0xc4 and -1, the word
+// offset, where sm_86 holds the byte offset in [32:81]).  BRXU was not
+// seen on sm_90: it is left out there (OnlyOn in ControlInstrs.td, as are
+// CALL.REL with a register, CALL.ABS with an address and RET.ABS), since
+// sm_86's layout would misread a split offset.
+def CALL_REL_SM90 : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
+                            (ins NoInc:$ninc, BrTarget:$tgt), 0>,
+                    EncodingOn<"CALL_REL", [TargetSM90]> {
+  bit ninc;
+  bits<56> tgt;
+  let Inst{23-16} = tgt{7-0};
+  let Inst{81-34} = tgt{55-8};
+  let Inst{86} = ninc;
+}
+def RET_REL_NODEC_SM90 : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
+                                 (ins GPR:$Ra, BrTarget:$tgt), 0>,
+                         EncodingOn<"RET_REL_NODEC", [TargetSM90]> {
+  bits<8> Ra;
+  bits<56> tgt;
+  let Inst{23-16} = tgt{7-0};
+  let Inst{31-24} = Ra;
+  let Inst{81-34} = tgt{55-8};
+  let Inst{86} = 1;
+}
+def BRX_SM90 : CtlInst<0x949, "BRX $Ra $off", (outs),
+                       (ins GPR:$Ra, BrxOff:$off), 0>,
+               EncodingOn<"BRX", [TargetSM90]> {
+  bits<8> Ra;
+  bits<58> off;
+  let Inst{23-16} = off{9-2};
+  let Inst{31-24} = Ra;
+  let Inst{33-32} = off{1-0};
+  let Inst{81-34} = off{57-10};
+}
