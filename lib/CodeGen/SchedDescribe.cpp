@@ -19,8 +19,12 @@
 #include "tp/CodeGen/Schedule.h"
 #include "tp/Support/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -54,35 +58,49 @@ SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
   return *this;
 }
 
+static Expected<InstrClass> classOf(const sm86::InstrInfo &Info);
+
+/// The latency class of the td's forms of mnemonic \p Name ("IMAD",
+/// "IMAD.WIDE", "BAR.SYNC"): best a form named by the name's words and an
+/// operand suffix ("IMAD_rrr", "IMAD_WIDE_rrr"), else one whose name starts
+/// with those words, else any form of the base mnemonic.  One source of
+/// classes, the td's schedule classes, as describe() uses.
+static InstrClass classOfMnemonic(StringRef Name) {
+  StringRef Base = Name.split('.').first;
+  std::string Prefix = Name.str() + "_";
+  std::replace(Prefix.begin(), Prefix.end(), '.', '_');
+  Optional<sm86::Opcode> Best;
+  int BestRank = 3;
+  for (unsigned I = 0, E = sm86::getNumOpcodes(); I < E && BestRank; ++I) {
+    const sm86::InstrInfo &Info = sm86::getInstrInfo(sm86::Opcode(I));
+    if (Base != Info.Mnemonic)
+      continue;
+    StringRef Def = Info.Name;
+    int Rank = 2;
+    if (Def.startswith(Prefix)) {
+      StringRef Rest = Def.drop_front(Prefix.size());
+      Rank = all_of(Rest, [](char C) { return C >= 'a' && C <= 'z'; }) ? 0 : 1;
+    }
+    if (Rank < BestRank) {
+      Best = sm86::Opcode(I);
+      BestRank = Rank;
+    }
+  }
+  if (Best) {
+    Expected<InstrClass> C = classOf(sm86::getInstrInfo(*Best));
+    if (C)
+      return *C;
+    consumeError(C.takeError());
+  }
+  return InstrClass::CoupledALU; // no form: an ALU op of the tests' making
+}
+
 SchedInstr makeInstr(StringRef Name) {
   SchedInstr I;
   I.Name = Name.str();
   I.Text = Name.str();
   StringRef Base = Name.split('.').first;
-  if (Name.startswith("IMAD.WIDE") || Name.startswith("IMAD.HI")) {
-    I.Class = InstrClass::IMADWide;
-  } else if (Name.startswith("HMMA.16816")) {
-    I.Class = InstrClass::MMA16816;
-  } else if (Name.startswith("HMMA.1688")) {
-    I.Class = InstrClass::MMA1688;
-  } else {
-    I.Class =
-        StringSwitch<InstrClass>(Base)
-            .Cases("IMAD", "FFMA", "FADD", "FMUL", "IDP4",
-                   InstrClass::CoupledFMA)
-            .Cases("HADD2", "HFMA2", "HMUL2", InstrClass::FP16)
-            .Cases("ULDC", "UMOV", InstrClass::UniformMove)
-            .Cases("UIADD3", "ULOP3", "USHF", "UISETP", "ULEA",
-                   InstrClass::UniformALU)
-            .Cases("S2R", "S2UR", "MUFU", "F2F", "I2F", InstrClass::Decoupled)
-            .Cases("F2I", "LDC", "R2UR", "POPC", "FLO", InstrClass::Decoupled)
-            .Cases("LDSM", "LDS", "LDG", "STG", "STS", InstrClass::DecoupledAgu)
-            .Cases("LDGSTS", "LDGDEPBAR", "BAR", "DEPBAR",
-                   InstrClass::DecoupledAgu)
-            .Cases("BRA", "EXIT", InstrClass::Control)
-            .Case("NOP", InstrClass::Nop)
-            .Default(InstrClass::CoupledALU);
-  }
+  I.Class = classOfMnemonic(Name);
   I.Kind = StringSwitch<SpecialKind>(Base)
                .Case("LDSM", SpecialKind::SharedMatrixLoad)
                .Case("LDS", SpecialKind::SharedLoad)

@@ -114,3 +114,19 @@ TEST(Describe, GuardsAndFillers) {
 }
 
 } // namespace
+
+TEST(Describe, HandMadeInstructionsTakeTheTdClass) {
+  // makeInstr and describe() read one source, the td's schedule classes.
+  EXPECT_EQ(makeInstr("IMAD.WIDE").Class, InstrClass::IMADWide);
+  EXPECT_EQ(makeInstr("IMAD").Class, InstrClass::CoupledFMA);
+  EXPECT_EQ(makeInstr("HMMA.16816").Class, InstrClass::MMA16816);
+  EXPECT_EQ(makeInstr("LDC").Class, InstrClass::Decoupled); // ConstLoad
+  EXPECT_EQ(makeInstr("DADD").Class, InstrClass::Decoupled); // FP64
+  EXPECT_EQ(makeInstr("BAR.SYNC").Class, InstrClass::DecoupledAgu);
+  EXPECT_EQ(makeInstr("NOP").Class, InstrClass::Nop);
+  EXPECT_EQ(makeInstr("NOT_A_MNEMONIC").Class, InstrClass::CoupledALU);
+  for (StringRef Text : {"IMAD.WIDE R2, R3, R4, R6", "DADD R2, R4, R6",
+                         "LDC R1, c[0x0][0x28]"})
+    EXPECT_EQ(view(Text).Class, makeInstr(Text.split(' ').first).Class)
+        << Text.str();
+}

@@ -141,9 +141,9 @@ inline RegRange ugpr(unsigned R, unsigned N = 1) {
 }
 inline RegRange pred(unsigned P) { return {RegFile::Pred, uint16_t(P), 1}; }
 
-/// A hand-made instruction: \p Name, class and kind (from the mnemonic for
-/// the ones the kernel uses: LDSM, LDS, LDG, LDGSTS, LDGDEPBAR, DEPBAR, BAR,
-/// BRA, EXIT, NOP, S2R, STG, HMMA...; ALU mnemonics by NAK's classes).
+/// A hand-made instruction: \p Name ("IMAD.WIDE", "LDSM.16.M88.4"), its
+/// latency class from the td's forms of that mnemonic (as describe() takes
+/// it; CoupledALU for a name no form has) and its kind from the mnemonic.
 SchedInstr makeInstr(llvm::StringRef Name);
 
 /// The latency class of form \p Op (from its td schedule class), or an
