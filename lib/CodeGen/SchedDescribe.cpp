@@ -95,12 +95,12 @@ static InstrClass classOfMnemonic(StringRef Name) {
   return InstrClass::CoupledALU; // no form: an ALU op of the tests' making
 }
 
-SchedInstr makeInstr(StringRef Name) {
+/// Name, text and kind from the mnemonic; the class is the caller's.
+static SchedInstr fromMnemonic(StringRef Name) {
   SchedInstr I;
   I.Name = Name.str();
   I.Text = Name.str();
   StringRef Base = Name.split('.').first;
-  I.Class = classOfMnemonic(Name);
   I.Kind = StringSwitch<SpecialKind>(Base)
                .Case("LDSM", SpecialKind::SharedMatrixLoad)
                .Case("LDS", SpecialKind::SharedLoad)
@@ -113,6 +113,12 @@ SchedInstr makeInstr(StringRef Name) {
                .Case("NOP", SpecialKind::Nop)
                .Default(SpecialKind::None);
   I.NeedsReadSB = Base == "STG" || Base == "STS" || Base == "LDGSTS";
+  return I;
+}
+
+SchedInstr makeInstr(StringRef Name) {
+  SchedInstr I = fromMnemonic(Name);
+  I.Class = classOfMnemonic(Name);
   return I;
 }
 
@@ -163,8 +169,8 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
     Body = Body.split(' ').second.ltrim();
   StringRef Mnemonic = Body.split(' ').first;
 
-  SchedInstr S = makeInstr(Mnemonic);
-  S.Name = Mnemonic.str();
+  // The class comes from the form itself, not from a search by mnemonic.
+  SchedInstr S = fromMnemonic(Mnemonic);
   S.Text = Body.str();
   S.Class = *C;
   S.Ctrl = In.Ctrl;
