@@ -64,10 +64,24 @@ bool isVariable(InstrClass C) {
 }
 
 namespace {
-/// NAK's GPR writer rows (RegLatencySM80 as a writer).
-enum WRow { WAlu, WFma, WWideDH, WFp16, WMma1x, WMma2x, WNone };
+/// NAK's GPR writer rows (RegLatencySM80 as a writer); the rows of the
+/// RAW tables stop before WMma2x (HMMA.16816 has its constants above).
+/// WWideDL, the low register of an IMAD.WIDE result, is rawGPR's LowHalf.
+enum WRow { WAlu, WFma, WWideDH, WWideDL, WFp16, WMma1x, WMma2x, WNone };
 /// NAK's GPR reader columns.
-enum RCol { RAlu, RFma, RWideAB, RWideCL, RFp16, RMma1x, RMma2x, RDec, RAgu };
+enum RCol {
+  RAlu,
+  RFma,
+  RWideAB,
+  RWideCL,
+  RWideCH,
+  RFp16,
+  RMma1x,
+  RMma2x,
+  RDec,
+  RAgu,
+  NumRCols
+};
 
 WRow writerRow(InstrClass C) {
   switch (C) {
@@ -93,8 +107,10 @@ WRow writerRow(InstrClass C) {
 RCol readerCol(InstrClass C, ReadSlot Slot) {
   if (Slot == ReadSlot::IMADWideAB)
     return RWideAB;
-  if (Slot == ReadSlot::IMADWideC || Slot == ReadSlot::IMADWideCHigh)
+  if (Slot == ReadSlot::IMADWideC)
     return RWideCL;
+  if (Slot == ReadSlot::IMADWideCHigh)
+    return RWideCH;
   switch (C) {
   case InstrClass::CoupledALU:
   case InstrClass::UniformALU:
@@ -120,22 +136,50 @@ RCol readerCol(InstrClass C, ReadSlot Slot) {
   return RAlu;
 }
 
-// N read_after_write, rows CoupledAlu, CoupledFMA, IMADWideWriteDH, FP16,
-// MMA_1x_collect, MMA_2x_collect; columns CoupledAlu, CoupledFMA,
-// IMADWideReadAB, IMADWideReadCL, FP16, MMA_1x_collect, MMA_2x_collect,
-// Decoupled, DecoupledAgu.  E agrees where ptxas was observed: ALU->ALU 4,
-// FMA->ALU 5, FMA->IMAD.WIDE A/B 4, ALU/FMA->memory 5.  One column differs:
-// our C slot is the whole pair (N's IMADWideReadCL and ReadCH in one), and
-// ptxas issues an IMAD.WIDE 6 cycles after the IMAD.WIDE that wrote its C
-// pair (E, test/Sim/Inputs/latency-pairs.ptx kernel wide_c), where N's CL
-// column says 4: the IMADWideDH -> C entry is 6.
-const unsigned RawTable[6][9] = {
-    /* CoupledAlu  */ {4, 5, 5, 5, 5, 7, 7, 4, 5},
-    /* CoupledFMA  */ {5, 4, 4, 4, 5, 7, 7, 4, 5},
-    /* IMADWideDH  */ {5, 4, 6, 6, 5, 7, 7, 4, 5},
-    /* FP16        */ {5, 5, 5, 5, 5, 7, 7, 4, 5},
-    /* MMA 1x      */ {13, 13, 13, 13, 13, 14, 14, 11, 12},
-    /* MMA 2x (N)  */ {17, 17, 17, 17, 17, 18, 18, 15, 16},
+// N read_after_write, rows CoupledAlu, CoupledFMA, IMADWideWriteDH,
+// IMADWideWriteDL, FP16, MMA_1x_collect; columns CoupledAlu, CoupledFMA,
+// IMADWideReadAB, IMADWideReadCL, IMADWideReadCH, FP16, MMA_1x_collect,
+// MMA_2x_collect, Decoupled, DecoupledAgu.  E agrees where ptxas was
+// observed: ALU->ALU 4, FMA->ALU 5, FMA->IMAD.WIDE A/B 4, ALU/FMA->memory
+// 5.  Where ptxas differs from N (E, test/Sim/latency-evidence.test):
+//  * sm_86 reads both registers of IMAD.WIDE's C pair alike and keeps the
+//    low register of an IMAD.WIDE result as late as the high one (the DL
+//    row is the DH row); ptxas issues an IMAD.WIDE 6 cycles after the
+//    IMAD.WIDE that wrote its C pair (kernel wide_c), where N's CL column
+//    says 4: IMADWideDH -> C is 6.
+//  * HMMA.1688.F32 -> the STG of its D: 15 on both targets (test/Sim/mma.ptx,
+//    kernel mma_k8), where N says 12.
+const unsigned RawSM86[WMma2x][NumRCols] = {
+    /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* CoupledFMA  */ {5, 4, 4, 4, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
+    /* IMADWideDL  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
+};
+// sm_90: sm_86's table but where ptxas 13's sm_90 schedules differ (E,
+// kernels of test/Sim/Inputs/latency-pairs.ptx and the reference GEMMs
+// built for sm_90):
+//  * IMAD.WIDE -> IMAD.WIDE reading the pair as C: 4 (wide_c), N's CL
+//    column; sm_86 keeps 6.
+//  * IMAD.WIDE low half -> ALU reader: 3 (wide_c2: IMAD.WIDE R6 S03, IADD3
+//    reading R6), N's IMADWideWriteDL; sm_86 keeps 5.
+//  * IMAD -> the high register of IMAD.WIDE's C pair: 2 (ptxas's sm_90
+//    GEMMs, gemm_ref_sm86_all.ptx built for sm_90: `IMAD.MOV.U32 R135` S02
+//    before the IMAD.WIDE reading R134:R135); the low register 4, N's CL
+//    column, as on sm_86.  N's IMADWideReadCH is the same idea: the high
+//    half is read two cycles later.
+//  * ALU -> the low register of the C pair: 7, the tightest of 3 samples of
+//    one kernel (LOP3 -> IMAD.WIDE in the cols_rows GEMM), an upper bound
+//    rather than a measurement; the high register 5, N's CL column (tight,
+//    3 samples).
+const unsigned RawSM90[WMma2x][NumRCols] = {
+    /* CoupledAlu  */ {4, 5, 5, 7, 5, 5, 7, 7, 4, 5},
+    /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
 } // namespace
 
@@ -147,37 +191,10 @@ unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
   if (W == WMma2x)
     return Reader == InstrClass::DecoupledAgu ? HMMA16816MemoryCycles
                                               : HMMA16816ConsumerCycles;
-  // E: ptxas spaces HMMA.1688.F32 and the STG of its D 15 cycles on sm_86
-  // and sm_90 (test/Sim/mma.ptx, kernel mma_k8), where N says 12.
-  if (W == WMma1x && Reader == InstrClass::DecoupledAgu)
-    return 15;
+  if (W == WWideDH && LowHalf)
+    W = WWideDL;
   RCol R = readerCol(Reader, Slot);
-  if (T == sm86::Target::SM90) {
-    // Where ptxas 13's sm_90 schedules differ from sm_86's (E, kernels of
-    // test/Sim/Inputs/latency-pairs.ptx built for sm_90):
-    //  * IMAD.WIDE -> IMAD.WIDE reading the pair as C: 4 (wide_c), N's CL
-    //    column; sm_86 keeps 6.
-    //  * IMAD.WIDE low half -> ALU reader: 3 (wide_c2: IMAD.WIDE R6 S03,
-    //    IADD3 reading R6), N's IMADWideWriteDL; sm_86 keeps 5.
-    //  * IMAD -> the high register of IMAD.WIDE's C pair: 2 (ptxas's sm_90
-    //    GEMMs, gemm_ref_sm86_all.ptx built for sm_90: `IMAD.MOV.U32 R135`
-    //    S02 before the IMAD.WIDE reading R134:R135); the low register 4,
-    //    N's CL column, as on sm_86.  N's IMADWideReadCH is the same idea:
-    //    the high half is read two cycles later.
-    //  * ALU -> the low register of the C pair: 7, the tightest of 3
-    //    samples of one kernel (LOP3 -> IMAD.WIDE in the cols_rows GEMM),
-    //    an upper bound rather than a measurement; the high register 5,
-    //    N's CL column (tight, 3 samples).
-    if (W == WWideDH && R == RWideCL)
-      return 4;
-    if (W == WWideDH && LowHalf && R == RAlu)
-      return 3;
-    if (W == WFma && Slot == ReadSlot::IMADWideCHigh)
-      return 2;
-    if (W == WAlu && Slot == ReadSlot::IMADWideC)
-      return 7;
-  }
-  return RawTable[W][R];
+  return (T == sm86::Target::SM90 ? RawSM90 : RawSM86)[W][R];
 }
 
 unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
