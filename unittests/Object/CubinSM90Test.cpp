@@ -22,8 +22,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <fstream>
-#include <regex>
-#include <sstream>
 
 using namespace llvm;
 using namespace tp;
@@ -58,7 +56,6 @@ const std::vector<TestCubin> &sm90Cubins() {
     if (ptxasPath().empty())
       return V;
     std::string Dir = std::string(TP_OBJECT_CUBIN_DIR) + "/sm90-ptx";
-    sys::fs::create_directories(Dir);
     std::vector<std::string> Ptx =
         listFiles(std::string(TP_SHARED_DIR) + "/reference/ptx", ".ptx");
     for (const std::string &P : listFiles(TP_OBJECT_INPUTS, ".ptx"))
@@ -66,15 +63,8 @@ const std::vector<TestCubin> &sm90Cubins() {
     for (const std::string &P : Ptx) {
       if (ptxTarget(P) == "sm_90")
         continue; // built above
-      std::ifstream In(P);
-      std::stringstream SS;
-      SS << In.rdbuf();
-      std::string Text = std::regex_replace(
-          SS.str(), std::regex("\\.target\\s+sm_\\w+"), ".target sm_90",
-          std::regex_constants::format_first_only);
-      std::string Out = Dir + "/" + sys::path::stem(P).str() + "_to_sm90.ptx";
-      std::ofstream(Out) << Text;
-      std::string Cubin = runPtxas(Out, false, "sm_90");
+      std::string Out = retargetedCopy(P, "sm_90", Dir, "_to_sm90");
+      std::string Cubin = Out.empty() ? "" : runPtxas(Out, false, "sm_90");
       if (!Cubin.empty())
         V.push_back({Cubin, readBytes(Cubin), true, false});
     }

@@ -9,12 +9,9 @@
 #ifndef TP_UNITTESTS_OBJECT_TESTCUBINS_H
 #define TP_UNITTESTS_OBJECT_TESTCUBINS_H
 
-#include "llvm/ADT/SmallString.h"
+#include "../PtxasTestUtil.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include <string>
 #include <vector>
 
@@ -28,63 +25,19 @@ struct TestCubin {
   bool Relocatable = false;
 };
 
-inline std::vector<uint8_t> readBytes(const std::string &Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return {};
-  return std::vector<uint8_t>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
-}
-
-inline std::vector<std::string> listFiles(const std::string &Dir,
-                                          llvm::StringRef Ext) {
-  std::vector<std::string> Out;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (llvm::sys::path::extension(It->path()) == Ext)
-      Out.push_back(It->path());
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
-
-inline std::string ptxasPath() {
-  std::string P = std::string(TP_CUDA_DIR) + "/bin/ptxas";
-  return llvm::sys::fs::can_execute(P) ? P : "";
-}
-
-/// Builds \p Ptx with ptxas into TP_OBJECT_CUBIN_DIR (kept between runs:
-/// rebuilt only when older than the PTX; written to a temporary name and
-/// renamed, as lit runs test processes in parallel); "" on failure.
+/// Builds \p Ptx with ptxas for \p Arch (-c: \p Reloc) into
+/// TP_OBJECT_CUBIN_DIR, kept between runs; "" on failure.
 inline std::string runPtxas(const std::string &Ptx, bool Reloc,
                             const std::string &Arch = "sm_86") {
-  std::string Ptxas = ptxasPath();
-  if (Ptxas.empty())
-    return "";
-  std::string Dir = TP_OBJECT_CUBIN_DIR;
-  if (llvm::sys::fs::create_directories(Dir))
-    return "";
-  std::string Out = (Dir + "/" + llvm::sys::path::stem(Ptx) +
-                     (Reloc ? "_reloc" : "") + ".cubin")
+  std::string Out = (std::string(TP_OBJECT_CUBIN_DIR) + "/" +
+                     llvm::sys::path::stem(Ptx) + (Reloc ? "_reloc" : "") +
+                     ".cubin")
                         .str();
-  llvm::sys::fs::file_status In, Have;
-  if (!llvm::sys::fs::status(Ptx, In) && !llvm::sys::fs::status(Out, Have) &&
-      Have.getLastModificationTime() >= In.getLastModificationTime())
-    return Out;
-  llvm::SmallString<128> Tmp;
-  if (llvm::sys::fs::createUniqueFile(Out + ".tmp-%%%%%%", Tmp))
-    return "";
   // The PTX's own .target decides; -arch must not be lower than it.
-  std::string ArchArg = "-arch=" + Arch;
-  std::vector<llvm::StringRef> Args = {Ptxas, ArchArg, "-o", Tmp, Ptx};
+  std::vector<std::string> Flags = {"-arch=" + Arch};
   if (Reloc)
-    Args.insert(Args.begin() + 1, "-c");
-  if (llvm::sys::ExecuteAndWait(Ptxas, Args) != 0 ||
-      llvm::sys::fs::rename(Tmp, Out)) {
-    llvm::sys::fs::remove(Tmp);
-    return "";
-  }
-  return Out;
+    Flags.insert(Flags.begin(), "-c");
+  return compilePtx(Ptx, Out, Flags) ? Out : "";
 }
 
 /// The .target line of a PTX file ("sm_86" when absent).

@@ -21,33 +21,30 @@
 //===----------------------------------------------------------------------===//
 
 #include "CorpusReader.h"
+#include "../PtxasTestUtil.h"
 #include "tp/Target/SM86/SM86.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <set>
 
 using namespace tp;
 using namespace tp::test;
+using namespace tp::testing;
 
 namespace {
 
 /// The words of the .text* sections of an ELF64 file (empty if none).
 std::vector<sm86::Word128> cubinWords(const std::string &Path) {
   std::vector<sm86::Word128> Ws;
-  std::ifstream In(Path, std::ios::binary);
-  std::string D((std::istreambuf_iterator<char>(In)),
-                std::istreambuf_iterator<char>());
+  std::vector<uint8_t> B = readBytes(Path);
+  std::string D(B.begin(), B.end());
   if (D.size() < 64 || D.compare(0, 4, "\x7f" "ELF") != 0)
     return Ws;
   auto U16 = [&](size_t O) { uint16_t V; memcpy(&V, &D[O], 2); return V; };
@@ -72,64 +69,17 @@ std::vector<sm86::Word128> cubinWords(const std::string &Path) {
   return Ws;
 }
 
-std::vector<std::string> listFiles(const std::string &Dir,
-                                   llvm::StringRef Ext) {
-  std::vector<std::string> Out;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    if (llvm::sys::path::extension(It->path()) == Ext)
-      Out.push_back(It->path());
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
-
-std::string ptxasPath() {
-  std::string P = std::string(TP_CUDA_DIR) + "/bin/ptxas";
-  return llvm::sys::fs::can_execute(P) ? P : "";
-}
-
 /// Builds \p Ptx for \p Arch ("sm_86", "sm_90") with its .target line
-/// rewritten to \p Arch, into TP_COVERAGE_CUBIN_DIR (kept between runs:
-/// rebuilt only when older than the PTX); "" on failure.
+/// rewritten to \p Arch, into TP_COVERAGE_CUBIN_DIR (kept between runs);
+/// "" on failure.
 std::string buildCubin(const std::string &Ptx, const std::string &Arch) {
   std::string Dir = TP_COVERAGE_CUBIN_DIR;
-  if (llvm::sys::fs::create_directories(Dir))
-    return "";
-  std::string Base =
-      (Dir + "/" + llvm::sys::path::stem(Ptx) + "." + Arch).str();
-  std::string Out = Base + ".cubin";
-  llvm::sys::fs::file_status In, Have;
-  if (!llvm::sys::fs::status(Ptx, In) && !llvm::sys::fs::status(Out, Have) &&
-      Have.getLastModificationTime() >= In.getLastModificationTime())
-    return Out;
-  auto Buf = llvm::MemoryBuffer::getFile(Ptx);
-  if (!Buf)
-    return "";
-  std::string Src = (*Buf)->getBuffer().str();
-  size_t P = Src.find(".target sm_");
-  if (P == std::string::npos)
-    return "";
-  size_t E =
-      Src.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyz_", P + 8);
-  Src.replace(P + 8, E - (P + 8), Arch);
-  // Unique temporary names: lit runs test processes in parallel.
-  llvm::SmallString<128> TmpPtx, TmpCubin;
-  if (llvm::sys::fs::createUniqueFile(Base + ".tmp-%%%%%%.ptx", TmpPtx) ||
-      llvm::sys::fs::createUniqueFile(Base + ".tmp-%%%%%%.cubin", TmpCubin))
-    return "";
-  {
-    std::ofstream OS(TmpPtx.str().str());
-    OS << Src;
-  }
-  std::string Ptxas = ptxasPath(), ArchArg = "-arch=" + Arch;
-  std::vector<llvm::StringRef> Args = {Ptxas, ArchArg, "-o", TmpCubin, TmpPtx};
-  bool OK = llvm::sys::ExecuteAndWait(Ptxas, Args) == 0 &&
-            !llvm::sys::fs::rename(TmpCubin, Out);
-  llvm::sys::fs::remove(TmpPtx);
-  if (!OK)
-    llvm::sys::fs::remove(TmpCubin);
-  return OK ? Out : "";
+  std::string Copy = retargetedCopy(Ptx, Arch, Dir, "." + Arch);
+  std::string Out = (Dir + "/" + llvm::sys::path::stem(Ptx) + "." + Arch +
+                     ".cubin")
+                        .str();
+  return !Copy.empty() && compilePtx(Copy, Out, {"-arch=" + Arch}) ? Out
+                                                                    : "";
 }
 
 /// Whether \p W decodes on \p T and decode, print, parse, encode give back
@@ -173,14 +123,11 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
     for (const CorpusRow &R : readCorpus(std::string(TP_SHARED_DIR) + F))
       Count(R.Word);
   std::string Dir = std::string(TP_SHARED_DIR) + "/reference/cubin";
-  if (DIR *Dd = opendir(Dir.c_str())) {
-    while (dirent *E = readdir(Dd)) {
-      llvm::StringRef N(E->d_name);
-      if (N.endswith(".cubin") && (N.contains("sm86") || N.contains("sm80")))
-        for (const sm86::Word128 &W : cubinWords(Dir + "/" + N.str()))
-          Count(W);
-    }
-    closedir(Dd);
+  for (const std::string &C : listFiles(Dir, ".cubin")) {
+    llvm::StringRef N = llvm::sys::path::filename(C);
+    if (N.contains("sm86") || N.contains("sm80"))
+      for (const sm86::Word128 &W : cubinWords(C))
+        Count(W);
   }
   // The PTX of the ptxas round trips (test/MC/SM86, test/MC/SM90).
   std::vector<std::string> Ptx =
@@ -214,15 +161,11 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
       EXPECT_EQ(Bad, 0u) << Cubin << ": words that do not round-trip";
     }
 
+  // The list as the build compiled it (SM86OracleVerifiedTest checks that
+  // the table is SM86UncoveredForms.txt, name for name).
   std::set<std::string> Listed;
-  std::ifstream In(TP_UNITTEST_DIR "/SM86UncoveredForms.txt");
-  ASSERT_TRUE(In.good()) << "missing SM86UncoveredForms.txt";
-  std::string L;
-  while (std::getline(In, L)) {
-    llvm::StringRef T = llvm::StringRef(L).split('#').first.trim();
-    if (!T.empty())
-      Listed.insert(T.str());
-  }
+  for (sm86::Opcode Op : sm86::getUnverifiedForms())
+    Listed.insert(sm86::getInstrInfo(Op).Name);
   unsigned Covered = 0;
   std::vector<std::string> New, Stale;
   for (unsigned Op = 0; Op < Hits.size(); ++Op) {
