@@ -191,6 +191,11 @@ static inline float h2f(uint16_t H);
 
 static inline unsigned wr(int64_t R) { return R == 255 ? 256u : unsigned(R); }
 static inline unsigned wp(int64_t P) { return P == 7 ? 8u : unsigned(P); }
+/// Sets predicate \p P (an index from wp()) to \p Bits in the lanes of
+/// \p M, keeping the other lanes.
+static inline void writePred(Warp &W, unsigned P, uint32_t Bits, uint32_t M) {
+  W.P[P] = (W.P[P] & ~M) | (Bits & M);
+}
 static inline unsigned wu(int64_t U) { return U == 63 ? 64u : unsigned(U); }
 
 static inline uint32_t cbank(Exec &X, uint32_t Bank, uint32_t Off) {
@@ -337,7 +342,7 @@ static void execIMAD(Exec &X, const DInst &D, uint32_t M) {
     }
     }
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (Carry & M);
+  writePred(W, Pu, Carry, M);
 }
 
 /// VIADD (sm_90): Rd = Ra + B, modulo 2^32 (B an immediate or a UR).
@@ -369,8 +374,8 @@ static void execIADD3(Exec &X, const DInst &D, uint32_t M) {
     if ((S >> 33) & 1)
       C2 |= 1u << L;
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (C1 & M);
-  W.P[Pv] = (W.P[Pv] & ~M) | (C2 & M);
+  writePred(W, Pu, C1, M);
+  writePred(W, Pv, C2, M);
 }
 
 static inline uint32_t lop3(uint32_t A, uint32_t B, uint32_t C, unsigned Lut) {
@@ -393,7 +398,7 @@ static void execLOP3(Exec &X, const DInst &D, uint32_t M) {
     if (R)
       NZ |= 1u << L;
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (NZ & M);
+  writePred(W, Pu, NZ, M);
 }
 
 static void execMOV(Exec &X, const DInst &D, uint32_t M) {
@@ -487,7 +492,7 @@ static void execLEA(Exec &X, const DInst &D, uint32_t M) {
     if (S >> 32)
       Carry |= 1u << L;
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (Carry & M);
+  writePred(W, Pu, Carry, M);
 }
 
 static inline bool combine(unsigned Bop, bool A, bool B) {
@@ -567,8 +572,8 @@ static void execISETP(Exec &X, const DInst &D, uint32_t M) {
     if (combine(Bop, !R, Acc))
       RV |= 1u << L;
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (RU & M);
-  W.P[Pv] = (W.P[Pv] & ~M) | (RV & M);
+  writePred(W, Pu, RU, M);
+  writePred(W, Pv, RV, M);
 }
 
 static void execPRMT(Exec &X, const DInst &D, uint32_t M) {
@@ -643,8 +648,8 @@ static void execPLOP3(Exec &X, const DInst &D, uint32_t M) {
     if ((D.F[F_lut2] >> Idx) & 1)
       RV |= 1u << L;
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (RU & M);
-  W.P[Pv] = (W.P[Pv] & ~M) | (RV & M);
+  writePred(W, Pu, RU, M);
+  writePred(W, Pv, RV, M);
 }
 
 //===----------------------------------------------------------------------===//
@@ -802,8 +807,8 @@ static void execFSETP(Exec &X, const DInst &D, uint32_t M) {
     if (combine(Bop, !R, Acc))
       RV |= 1u << L;
   }
-  W.P[Pu] = (W.P[Pu] & ~M) | (RU & M);
-  W.P[Pv] = (W.P[Pv] & ~M) | (RV & M);
+  writePred(W, Pu, RU, M);
+  writePred(W, Pv, RV, M);
 }
 
 //===----------------------------------------------------------------------===//
