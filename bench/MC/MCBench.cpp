@@ -1,7 +1,7 @@
 //===- MCBench.cpp - Decode and encode throughput --------------------------===//
 ///
 /// \file
-/// Single-thread throughput of tp::sm86::decode and encode over the words
+/// Single-thread throughput of tp::sass::decode and encode over the words
 /// of the reference TSVs (every row, decodable or not: unknown words cost a
 /// dispatch too) and over the decodable ones only.  Reported as
 /// instructions per second (items_per_second).
@@ -10,13 +10,13 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "benchmark/benchmark.h"
 #include <fstream>
 #include <string>
 #include <vector>
 
-using namespace tp::sm86;
+using namespace tp::sass;
 
 static std::vector<Word128> loadWords() {
   std::vector<Word128> Ws;

@@ -91,7 +91,7 @@ private:
       return Fail("tp-form-loop: the body is empty");
     std::string C = "R" + std::to_string(*Counter);
     std::vector<mir::MInstr> Control;
-    sm86::Control Ctl;
+    sass::Control Ctl;
     Ctl.Stall = 15;
     for (std::string Text : {"IADD3 " + C + ", " + C + ", -0x1, RZ",
                              "ISETP.GT.AND P1, PT, " + C + ", RZ, PT"}) {

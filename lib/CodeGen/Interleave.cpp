@@ -41,9 +41,9 @@ bool is(const MInstr &MI, StringRef Mn) { return MI.mnemonic() == Mn; }
 
 /// The operand index of an HMMA's A fragment: its first register use.
 int aOperand(const MInstr &MI) {
-  const sm86::InstrInfo &II = MI.info();
+  const sass::InstrInfo &II = MI.info();
   for (unsigned I = 0; I < II.NumOperands; ++I)
-    if (II.Operands[I].Kind == sm86::OperandKind::GPR && !II.Operands[I].IsDef)
+    if (II.Operands[I].Kind == sass::OperandKind::GPR && !II.Operands[I].IsDef)
       return I;
   return -1;
 }

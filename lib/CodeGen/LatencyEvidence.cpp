@@ -96,7 +96,7 @@ static std::string where(StringRef Kernel, unsigned From, unsigned To) {
 }
 
 Error LatencyEvidence::addKernel(StringRef Name,
-                                 ArrayRef<sm86::Instruction> Code) {
+                                 ArrayRef<sass::Instruction> Code) {
   ++Kernels;
   Instructions += Code.size();
   size_t N = Code.size();
@@ -110,10 +110,10 @@ Error LatencyEvidence::addKernel(StringRef Name,
       return makeError(Twine("kernel '") + Name + "' at " + addr(I) + ": " +
                        toString(S.takeError()));
     P.push_back(std::move(*S));
-    const sm86::InstrInfo &Info = sm86::getInstrInfo(Code[I].Op);
+    const sass::InstrInfo &Info = sass::getInstrInfo(Code[I].Op);
     for (unsigned K = 0; K < Info.NumOperands; ++K)
-      if (Info.Operands[K].Kind == sm86::OperandKind::BranchTarget) {
-        uint64_t T = sm86::getBranchTarget(I * 16, Code[I].Ops[K]) / 16;
+      if (Info.Operands[K].Kind == sass::OperandKind::BranchTarget) {
+        uint64_t T = sass::getBranchTarget(I * 16, Code[I].Ops[K]) / 16;
         if (T <= N)
           Leader[T] = true;
       }
@@ -261,7 +261,7 @@ Error LatencyEvidence::addKernel(StringRef Name,
 
 unsigned LatencyEvidence::report(raw_ostream &OS) const {
   OS << "latency evidence for "
-     << (M.target() == sm86::Target::SM90 ? "sm_90" : "sm_86") << ": "
+     << (M.target() == sass::Target::SM90 ? "sm_90" : "sm_86") << ": "
      << Kernels << " kernels, " << Instructions << " instructions\n";
   OS << format("%-52s %5s %5s %5s %6s  %s\n", (const char *)"pair",
                (const char *)"model", (const char *)"min",

@@ -194,7 +194,7 @@ unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
   if (W == WWideDH && LowHalf)
     W = WWideDL;
   RCol R = readerCol(Reader, Slot);
-  return (T == sm86::Target::SM90 ? RawSM90 : RawSM86)[W][R];
+  return (T == sass::Target::SM90 ? RawSM90 : RawSM86)[W][R];
 }
 
 unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
@@ -348,7 +348,7 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
     // cycle later, as with general registers (ALU -> FMA 5, ALU -> ALU 4);
     // on sm_90 the same kernel has it 6 cycles apart, N's value.
     if (W == UUdp)
-      return T == sm86::Target::SM86 && (Reader == InstrClass::CoupledFMA ||
+      return T == sass::Target::SM86 && (Reader == InstrClass::CoupledFMA ||
                                          Reader == InstrClass::IMADWide)
                  ? 7
                  : 6;
@@ -360,7 +360,7 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
     // (test/Sim/stores.ptx: ULDC.64 UR6 S02 before STG desc[UR6]).
     if (W == UUdp)
       return 9;
-    return T == sm86::Target::SM90 ? 2 : 4;
+    return T == sass::Target::SM90 ? 2 : 4;
   case UUdp:
     return W == UUdp ? 4 : 2;
   default: // a Umov/Uldc reader
@@ -483,9 +483,9 @@ unsigned LatencyModel::worstWARUGPR() const {
       [this](InstrClass R, InstrClass W) { return warUGPR(R, W); });
 }
 
-const LatencyModel &LatencyModel::get(sm86::Target T) {
-  static const LatencyModel SM86(sm86::Target::SM86), SM90(sm86::Target::SM90);
-  return T == sm86::Target::SM90 ? SM90 : SM86;
+const LatencyModel &LatencyModel::get(sass::Target T) {
+  static const LatencyModel SM86(sass::Target::SM86), SM90(sass::Target::SM90);
+  return T == sass::Target::SM90 ? SM90 : SM86;
 }
 
 unsigned LatencyModel::minStallAfter(InstrClass C, bool IsBarrier,

@@ -1,4 +1,4 @@
-//===- SchedDescribe.cpp - The scheduling view of an sm86::Instruction ----===//
+//===- SchedDescribe.cpp - The scheduling view of an sass::Instruction ----===//
 ///
 /// \file
 /// describe(): registers from the form's OperandInfo (kind, width, def),
@@ -58,7 +58,7 @@ SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
   return *this;
 }
 
-static Expected<InstrClass> classOf(const sm86::InstrInfo &Info);
+static Expected<InstrClass> classOf(const sass::InstrInfo &Info);
 
 /// The latency class of the td's forms of mnemonic \p Name ("IMAD",
 /// "IMAD.WIDE", "BAR.SYNC"): best a form named by the name's words and an
@@ -69,10 +69,10 @@ static InstrClass classOfMnemonic(StringRef Name) {
   StringRef Base = Name.split('.').first;
   std::string Prefix = Name.str() + "_";
   std::replace(Prefix.begin(), Prefix.end(), '.', '_');
-  Optional<sm86::Opcode> Best;
+  Optional<sass::Opcode> Best;
   int BestRank = 3;
-  for (unsigned I = 0, E = sm86::getNumOpcodes(); I < E && BestRank; ++I) {
-    const sm86::InstrInfo &Info = sm86::getInstrInfo(sm86::Opcode(I));
+  for (unsigned I = 0, E = sass::getNumOpcodes(); I < E && BestRank; ++I) {
+    const sass::InstrInfo &Info = sass::getInstrInfo(sass::Opcode(I));
     if (Base != Info.Mnemonic)
       continue;
     StringRef Def = Info.Name;
@@ -82,12 +82,12 @@ static InstrClass classOfMnemonic(StringRef Name) {
       Rank = all_of(Rest, [](char C) { return C >= 'a' && C <= 'z'; }) ? 0 : 1;
     }
     if (Rank < BestRank) {
-      Best = sm86::Opcode(I);
+      Best = sass::Opcode(I);
       BestRank = Rank;
     }
   }
   if (Best) {
-    Expected<InstrClass> C = classOf(sm86::getInstrInfo(*Best));
+    Expected<InstrClass> C = classOf(sass::getInstrInfo(*Best));
     if (C)
       return *C;
     consumeError(C.takeError());
@@ -122,7 +122,7 @@ SchedInstr makeInstr(StringRef Name) {
   return I;
 }
 
-static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
+static Expected<InstrClass> classOf(const sass::InstrInfo &Info) {
   StringRef S = Info.Sched.Name ? Info.Sched.Name : "";
   Optional<InstrClass> C = StringSwitch<Optional<InstrClass>>(S)
                                .Case("CoupledALU", InstrClass::CoupledALU)
@@ -149,19 +149,19 @@ static Expected<InstrClass> classOf(const sm86::InstrInfo &Info) {
   return *C;
 }
 
-Expected<InstrClass> classOfForm(sm86::Opcode Op) {
-  return classOf(sm86::getInstrInfo(Op));
+Expected<InstrClass> classOfForm(sass::Opcode Op) {
+  return classOf(sass::getInstrInfo(Op));
 }
 
-Expected<SchedInstr> describe(const sm86::Instruction &In) {
-  const sm86::InstrInfo &Info = sm86::getInstrInfo(In.Op);
+Expected<SchedInstr> describe(const sass::Instruction &In) {
+  const sass::InstrInfo &Info = sass::getInstrInfo(In.Op);
   Expected<InstrClass> C = classOf(Info);
   if (!C)
     return C.takeError();
 
   std::string Text;
   raw_string_ostream OS(Text);
-  sm86::print(In, 0, OS);
+  sass::print(In, 0, OS);
   OS.flush();
   // The printed mnemonic (with modifiers) after any guard.
   StringRef Body = StringRef(Text).trim();
@@ -194,59 +194,59 @@ Expected<SchedInstr> describe(const sm86::Instruction &In) {
     if (!HasAW)
       return E;
     for (unsigned J = K + 1; J < Info.NumOperands; ++J) {
-      const sm86::OperandInfo &M = Info.Operands[J];
-      if (M.Kind == sm86::OperandKind::MemBase)
+      const sass::OperandInfo &M = Info.Operands[J];
+      if (M.Kind == sass::OperandKind::MemBase)
         return false;
-      if (M.Kind == sm86::OperandKind::Modifier &&
-          sm86::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
+      if (M.Kind == sass::OperandKind::Modifier &&
+          sass::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
         return true;
     }
     return false;
   };
   for (unsigned K = 0; K < Info.NumOperands; ++K) {
-    const sm86::OperandInfo &O = Info.Operands[K];
+    const sass::OperandInfo &O = Info.Operands[K];
     int64_t V = In.Ops[K];
     bool Late = Variable && (Info.Sched.LateReadMask >> K) & 1;
     RegRange R;
     R.First = uint16_t(V);
     R.Count = O.Width ? O.Width : 1;
     switch (O.Kind) {
-    case sm86::OperandKind::GPR:
-    case sm86::OperandKind::MemBase:
+    case sass::OperandKind::GPR:
+    case sass::OperandKind::MemBase:
       if (V == 255)
         continue;
       R.File = RegFile::GPR;
-      if (O.Kind == sm86::OperandKind::MemBase && R.Count == 1 && PairBase(K))
+      if (O.Kind == sass::OperandKind::MemBase && R.Count == 1 && PairBase(K))
         R.Count = 2;
       break;
-    case sm86::OperandKind::UGPR:
-    case sm86::OperandKind::MemUR:
-    case sm86::OperandKind::MemDesc:
+    case sass::OperandKind::UGPR:
+    case sass::OperandKind::MemUR:
+    case sass::OperandKind::MemDesc:
       if (V == 63)
         continue;
       R.File = RegFile::UGPR;
       break;
-    case sm86::OperandKind::Pred:
+    case sass::OperandKind::Pred:
       if (V == 7)
         continue;
       R.File = RegFile::Pred;
       break;
-    case sm86::OperandKind::UPred:
+    case sass::OperandKind::UPred:
       if (V == 7)
         continue;
       R.File = RegFile::UPred;
       break;
-    case sm86::OperandKind::MemOffset:
+    case sass::OperandKind::MemOffset:
       // The first memory offset is the shared address of LDGSTS (its
       // destination) and of LDSM/LDS.
       if (!SawOffset)
         S.SharedOffset = V;
       SawOffset = true;
       continue;
-    case sm86::OperandKind::SBIndex:
+    case sass::OperandKind::SBIndex:
       S.WaitSB = uint8_t(V);
       continue;
-    case sm86::OperandKind::Imm:
+    case sass::OperandKind::Imm:
       if (S.Kind == SpecialKind::WaitGroups)
         S.WaitCount = uint8_t(V);
       continue;

@@ -88,21 +88,21 @@ Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
 }
 
 /// The target of \p F's latency model (its `target("sm_XX")`).
-Expected<sm86::Target> targetOf(const mir::Function &F) {
-  sm86::Target T;
-  if (!sm86::lookupTarget(F.Target, T))
+Expected<sass::Target> targetOf(const mir::Function &F) {
+  sass::Target T;
+  if (!sass::lookupTarget(F.Target, T))
     return makeError("@" + F.Name + ": unknown target '" + F.Target +
                      "' (sm_80, sm_86 or sm_90)");
   return T;
 }
 
 Expected<mir::MInstr> makeFiller(uint8_t Stall) {
-  sm86::Control C;
+  sass::Control C;
   C.Stall = Stall;
   // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
   // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
   // spelled `@!UPT`).
-  if (sm86::isSupportedMnemonic("UIADD3"))
+  if (sass::isSupportedMnemonic("UIADD3"))
     return mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", C);
   return mir::makeInstr("@!PT NOP", C);
 }
@@ -124,7 +124,7 @@ public:
     sched::CompactOptions Opts;
     Opts.Conservative = Mode == "conservative";
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
-      Expected<sm86::Target> T = targetOf(F);
+      Expected<sass::Target> T = targetOf(F);
       if (!T)
         return T.takeError();
       Opts.Target = *T;
@@ -204,7 +204,7 @@ public:
 private:
   Error verify(mir::Function &F, sched::VerifyOptions Opts, bool Mutate,
                PassContext &Ctx) {
-    Expected<sm86::Target> T = targetOf(F);
+    Expected<sass::Target> T = targetOf(F);
     if (!T)
       return T.takeError();
     Opts.Target = *T;
@@ -284,7 +284,7 @@ private:
   /// as tp-compact-stalls leaves them; into Info from \p Begin.
   Error compactedInfo(const mir::Piece &P, const mir::Function &F,
                       std::vector<CompactInfo> &Info, size_t Begin,
-                      sm86::Target T) {
+                      sass::Target T) {
     std::vector<mir::MInstr> Real;
     sched::Piece Views;
     if (Error E = describePiece(P, Real, Views))

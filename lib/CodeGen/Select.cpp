@@ -118,7 +118,7 @@ public:
 
   struct Line {
     std::string Text;
-    sm86::Control Ctrl;
+    sass::Control Ctrl;
     std::string Label;
   };
   std::vector<std::pair<std::string, std::vector<Line>>> Pieces;
@@ -128,7 +128,7 @@ public:
   /// One instruction, stall 15, the given scoreboards.
   void op(const std::string &Text, int Wr = -1, int Rd = -1,
           uint8_t Wait = 0) {
-    sm86::Control C;
+    sass::Control C;
     C.Stall = 15;
     C.WrSB = Wr < 0 ? 7 : Wr;
     C.RdSB = Rd < 0 ? 7 : Rd;
@@ -440,7 +440,7 @@ public:
   /// default descriptor at c[0x0][0x118]) when the instruction set has
   /// ULDC, else none (the plain global forms, also valid; SASS_FACTS 1.4).
   std::string desc() const { return Desc ? "desc[UR4]" : ""; }
-  bool Desc = sm86::isSupportedMnemonic("ULDC");
+  bool Desc = sass::isSupportedMnemonic("ULDC");
 
   const TileParams &T;
   const Problem &P;

@@ -4,7 +4,7 @@
 /// The machine IR's text (see tp/MIR/MIR.h).  Parsing is two passes over
 /// the lines: the first finds the structure (function header, pieces,
 /// labels, instruction lines) and so every instruction's address; the second
-/// parses each instruction with sm86::parse at its address, a `^label`
+/// parses each instruction with sass::parse at its address, a `^label`
 /// branch target replaced by the label's address first.
 ///
 //===----------------------------------------------------------------------===//
@@ -110,10 +110,10 @@ void Function::forEach(
 }
 
 /// The index of \p Op's branch-target operand, or -1.
-static int branchOperand(sm86::Opcode Op) {
-  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+static int branchOperand(sass::Opcode Op) {
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
   for (unsigned I = 0; I < II.NumOperands; ++I)
-    if (II.Operands[I].Kind == sm86::OperandKind::BranchTarget)
+    if (II.Operands[I].Kind == sass::OperandKind::BranchTarget)
       return I;
   return -1;
 }
@@ -141,38 +141,38 @@ Error Function::resolveBranches() {
           return makeError("function @" + Name + ": instruction at " +
                            Twine::utohexstr(A) +
                            " has a label target but no branch operand");
-        MI.I.Ops[Idx] = sm86::getBranchOffset(A, It->second);
+        MI.I.Ops[Idx] = sass::getBranchOffset(A, It->second);
       }
       A += 16;
     }
   return Error::success();
 }
 
-std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I) {
+std::vector<RegAccess> getRegAccesses(const sass::Instruction &I) {
   std::vector<RegAccess> R;
-  const sm86::InstrInfo &II = sm86::getInstrInfo(I.Op);
+  const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
   for (unsigned K = 0; K < II.NumOperands; ++K) {
-    const sm86::OperandInfo &O = II.Operands[K];
+    const sass::OperandInfo &O = II.Operands[K];
     int64_t V = I.Ops[K];
     switch (O.Kind) {
-    case sm86::OperandKind::GPR:
-    case sm86::OperandKind::MemBase:
+    case sass::OperandKind::GPR:
+    case sass::OperandKind::MemBase:
       if (V != 255)
-        R.push_back({sm86::OperandKind::GPR, unsigned(V),
+        R.push_back({sass::OperandKind::GPR, unsigned(V),
                      std::max<unsigned>(1, O.Width), O.IsDef, K});
       break;
-    case sm86::OperandKind::UGPR:
-    case sm86::OperandKind::MemUR:
-    case sm86::OperandKind::MemDesc:
+    case sass::OperandKind::UGPR:
+    case sass::OperandKind::MemUR:
+    case sass::OperandKind::MemDesc:
       if (V != 63)
-        R.push_back({sm86::OperandKind::UGPR, unsigned(V),
-                     O.Kind == sm86::OperandKind::MemDesc
+        R.push_back({sass::OperandKind::UGPR, unsigned(V),
+                     O.Kind == sass::OperandKind::MemDesc
                          ? 2u
                          : std::max<unsigned>(1, O.Width),
                      O.IsDef, K});
       break;
-    case sm86::OperandKind::Pred:
-    case sm86::OperandKind::UPred:
+    case sass::OperandKind::Pred:
+    case sass::OperandKind::UPred:
       if (V != 7)
         R.push_back({O.Kind, unsigned(V), 1, O.IsDef, K});
       break;
@@ -181,7 +181,7 @@ std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I) {
     }
   }
   if (I.Guard != 7)
-    R.push_back({sm86::OperandKind::Pred, I.Guard, 1, false, ~0u});
+    R.push_back({sass::OperandKind::Pred, I.Guard, 1, false, ~0u});
   return R;
 }
 
@@ -189,8 +189,8 @@ std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I) {
 // Printer
 //===----------------------------------------------------------------------===//
 
-uint8_t operandReuseMask(sm86::Opcode Op) {
-  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+uint8_t operandReuseMask(sass::Opcode Op) {
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
   uint8_t M = 0;
   for (unsigned I = 0; I < II.NumOperands; ++I)
     if (II.Operands[I].ReuseSlot >= 0)
@@ -201,7 +201,7 @@ uint8_t operandReuseMask(sm86::Opcode Op) {
 void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
   std::string Text;
   raw_string_ostream TS(Text);
-  sm86::print(MI.I, Addr, TS);
+  sass::print(MI.I, Addr, TS);
   TS.flush();
   if (MI.isBranch()) {
     // The target is the last operand: write the label instead.
@@ -209,9 +209,9 @@ void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
     Text = Text.substr(0, Pos + 1) + "^" + MI.Target;
   }
   OS << Text << " ; ";
-  sm86::Control C = MI.I.Ctrl;
+  sass::Control C = MI.I.Ctrl;
   C.Reuse &= ~operandReuseMask(MI.I.Op); // those are on the operands
-  sm86::printControl(C, OS);
+  sass::printControl(C, OS);
   if (MI.isBranch()) {
     // The encoded displacement, for readers and tests (a comment: the
     // label is what the parser reads).
@@ -306,16 +306,16 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
       return Err(PendingLabelLoc, "label ^" + PendingLabel +
                                       " does not start an instruction");
     // The function's target decides which forms exist (VIADD: sm_90).
-    sm86::Target T = sm86::Target::SM86;
+    sass::Target T = sass::Target::SM86;
     if (F)
-      sm86::lookupTarget(F->Target, T);
+      sass::lookupTarget(F->Target, T);
     for (PendingInstr &PI : Pending) {
       MInstr MI;
       MI.Loc = SMLoc::getFromPointer(PI.Text.begin());
       MI.Label = PI.Label;
       StringRef Text = PI.Text;
       size_t Caret = Text.find('^');
-      Expected<sm86::Instruction> I = sm86::Instruction();
+      Expected<sass::Instruction> I = sass::Instruction();
       if (Caret != StringRef::npos) {
         size_t E = Caret + 1;
         while (E < Text.size() && isIdentChar(Text[E]))
@@ -332,15 +332,15 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
                                 .str();
         unsigned B = SM.AddNewSourceBuffer(
             MemoryBuffer::getMemBufferCopy(Subst, "<branch>"), MI.Loc);
-        I = sm86::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM, T);
+        I = sass::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM, T);
       } else {
-        I = sm86::parse(Text, PI.Addr, SM, T);
+        I = sass::parse(Text, PI.Addr, SM, T);
       }
       if (!I)
         return I.takeError();
       MI.I = *I;
       if (!PI.Control.empty()) {
-        Expected<sm86::Control> C = sm86::parseControl(PI.Control, SM);
+        Expected<sass::Control> C = sass::parseControl(PI.Control, SM);
         if (!C)
           return C.takeError();
         uint8_t Reuse = MI.I.Ctrl.Reuse; // .reuse written on the operands
@@ -497,10 +497,10 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
   uint64_t A = 0;
   for (const auto &P : F.Pieces) {
     for (const auto &MI : P.Instrs) {
-      if (Error E = sm86::verify(MI.I))
+      if (Error E = sass::verify(MI.I))
         return At(MI, P, A, toString(std::move(E)));
       for (const RegAccess &R : getRegAccesses(MI.I)) {
-        if (R.Kind != sm86::OperandKind::GPR)
+        if (R.Kind != sass::OperandKind::GPR)
           continue;
         if (R.Width > 1 && R.Reg % R.Width)
           return At(MI, P, A,
@@ -528,7 +528,7 @@ Error verifyModule(const Module &M, const SourceMgr &SM) {
   return Error::success();
 }
 
-Expected<MInstr> makeInstr(StringRef Text, const sm86::Control &Ctrl) {
+Expected<MInstr> makeInstr(StringRef Text, const sass::Control &Ctrl) {
   SourceMgr SM;
   std::string T = Text.str();
   std::string Target;
@@ -542,8 +542,8 @@ Expected<MInstr> makeInstr(StringRef Text, const sm86::Control &Ctrl) {
   }
   SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(T, "<generated>"),
                         SMLoc());
-  Expected<sm86::Instruction> I =
-      sm86::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM);
+  Expected<sass::Instruction> I =
+      sass::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM);
   if (!I) {
     std::string Msg;
     raw_string_ostream OS(Msg);

@@ -1797,8 +1797,8 @@ static unsigned sizeFromName(StringRef Name, bool &SignExt) {
   return 0;
 }
 
-Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
-  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+Handler sim::getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
   StringRef N = II.Name;
   Aux = Aux2 = 0;
   auto Has = [&](StringRef Tok) {
@@ -1983,7 +1983,7 @@ Handler sim::getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
 }
 
 std::string sim::prepareInst(DInst &D) {
-  const sm86::InstrInfo &II = sm86::getInstrInfo(D.I.Op);
+  const sass::InstrInfo &II = sass::getInstrInfo(D.I.Op);
   StringRef N = II.Name;
   if (D.Fn == execEXIT)
     D.IsExit = true;
@@ -1998,8 +1998,8 @@ std::string sim::prepareInst(DInst &D) {
   if (D.Fn == execS2R || D.Fn == execS2UR || D.Fn == execCS2R) {
     // Special register by spelling.
     for (unsigned O = 0; O < II.NumOperands; ++O)
-      if (II.Operands[O].Kind == sm86::OperandKind::SReg) {
-        StringRef S = sm86::getModifierSpelling(D.I.Op, O, D.I.Ops[O]);
+      if (II.Operands[O].Kind == sass::OperandKind::SReg) {
+        StringRef S = sass::getModifierSpelling(D.I.Op, O, D.I.Ops[O]);
         D.Aux = StringSwitch<uint32_t>(S)
                     .Case("SR_LANEID", SR_LANEID)
                     .Case("SR_TID.X", SR_TIDX)
@@ -2156,7 +2156,7 @@ static void checkIssue(Exec &X, const DInst &D) {
 
 static void recordIssue(Exec &X, const DInst &D) {
   Warp &W = *X.W;
-  const sm86::Control &C = D.I.Ctrl;
+  const sass::Control &C = D.I.Ctrl;
   uint32_t WrSeq = C.WrSB < 6 ? W.SBIssued[C.WrSB] : 0;
   uint32_t RdSeq = C.RdSB < 6 ? W.SBIssued[C.RdSB] : 0;
   // Variable-latency results of one queue complete in issue order (ptxas

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// Reads a kernel out of a cubin (through lib/Object) and decodes its code
-/// once: every word must decode to an sm86 form (sm86::decode) that has
+/// once: every word must decode to an sm86 form (sass::decode) that has
 /// semantics in the dispatch table (getHandler); anything else is an error
 /// naming the address and the word.  Operand values are stored by td
 /// operand name (Field), the A/B/C sources of ALU forms are resolved from
@@ -104,20 +104,20 @@ static const FormTable &getFormTable() {
 #define TP_SIM_NAME(N) Names[#N] = F_##N;
     TP_SIM_FIELDS(TP_SIM_NAME)
 #undef TP_SIM_NAME
-    unsigned N = sm86::getNumOpcodes();
+    unsigned N = sass::getNumOpcodes();
     T.FieldOf.resize(N);
     T.Handlers.resize(N);
     T.Aux.resize(N);
     T.Aux2.resize(N);
     T.Letters.resize(N);
     for (unsigned Op = 0; Op < N; ++Op) {
-      const sm86::InstrInfo &II = sm86::getInstrInfo(sm86::Opcode(Op));
+      const sass::InstrInfo &II = sass::getInstrInfo(sass::Opcode(Op));
       for (unsigned I = 0; I < II.NumOperands; ++I) {
         auto It = Names.find(II.Operands[I].Name);
         T.FieldOf[Op].push_back(It == Names.end() ? uint8_t(NumFields)
                                                   : It->second);
       }
-      T.Handlers[Op] = getHandler(sm86::Opcode(Op), T.Aux[Op], T.Aux2[Op]);
+      T.Handlers[Op] = getHandler(sass::Opcode(Op), T.Aux[Op], T.Aux2[Op]);
       // The last "_xyz" token of the name, when it is three source letters.
       StringRef Name = II.Name;
       SmallVector<StringRef, 8> Parts;
@@ -219,7 +219,7 @@ std::string Program::describe(size_t Idx) const {
   raw_string_ostream OS(S);
   const DInst &D = Insts[Idx];
   OS << format("0x%04llx: ", (unsigned long long)D.Addr);
-  sm86::print(D.I, D.Addr, OS);
+  sass::print(D.I, D.Addr, OS);
   return OS.str();
 }
 
@@ -227,8 +227,8 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
   const FormTable &T = getFormTable();
   ProgramPtr P(new Program);
   P->Kernel = K;
-  P->Model = &sched::LatencyModel::get(K.SM == 90 ? sm86::Target::SM90
-                                                  : sm86::Target::SM86);
+  P->Model = &sched::LatencyModel::get(K.SM == 90 ? sass::Target::SM90
+                                                  : sass::Target::SM86);
   if (K.Code.size() % 16)
     return createStringError(inconvertibleErrorCode(),
                              "kernel '%s': code size %zu is not a multiple "
@@ -237,21 +237,21 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
   size_t N = K.Code.size() / 16;
   P->Insts.resize(N);
   for (size_t Idx = 0; Idx < N; ++Idx) {
-    sm86::Word128 W;
+    sass::Word128 W;
     memcpy(&W.Lo, &K.Code[Idx * 16], 8);
     memcpy(&W.Hi, &K.Code[Idx * 16 + 8], 8);
     uint64_t Addr = Idx * 16;
     DInst &D = P->Insts[Idx];
     D.Addr = Addr;
-    if (!sm86::decode(W, D.I,
-                      K.SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86))
+    if (!sass::decode(W, D.I,
+                      K.SM == 90 ? sass::Target::SM90 : sass::Target::SM86))
       return createStringError(
           inconvertibleErrorCode(),
           "kernel '%s' at 0x%04llx: unknown instruction (word 0x%016llx%016llx "
           "decodes to no sm_%u form)",
           K.Name.c_str(), (unsigned long long)Addr, (unsigned long long)W.Hi,
           (unsigned long long)W.Lo, K.SM);
-    const sm86::InstrInfo &II = sm86::getInstrInfo(D.I.Op);
+    const sass::InstrInfo &II = sass::getInstrInfo(D.I.Op);
     D.Name = II.Name;
     setDefaults(D.F);
     bool Has[NumFields + 1] = {};
@@ -324,7 +324,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
                                Err.c_str(), P->describe(Idx).c_str());
     D.Variable = sched::isVariable(D.Class);
     if (D.IsBranch) {
-      uint64_t Tgt = sm86::getBranchTarget(Addr, D.F[F_tgt]);
+      uint64_t Tgt = sass::getBranchTarget(Addr, D.F[F_tgt]);
       if (Tgt % 16 || Tgt / 16 >= N)
         return createStringError(inconvertibleErrorCode(),
                                  "kernel '%s' at 0x%04llx: branch target "

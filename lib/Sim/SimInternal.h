@@ -2,7 +2,7 @@
 ///
 /// \file
 /// Internal to lib/Sim.  A Program is the kernel's instructions decoded
-/// once into DInst records: the sm86::Instruction, the operand values by
+/// once into DInst records: the sass::Instruction, the operand values by
 /// field name (Field), the resolved sources A/B/C, the handler chosen from
 /// the dispatch table, and what hazard mode needs (register uses and
 /// definitions, writer/reader latency classes).  Handlers run one
@@ -14,7 +14,7 @@
 
 #include "tp/CodeGen/Schedule.h"
 #include "tp/Sim/Simulator.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include <bitset>
 #include <string>
 #include <vector>
@@ -72,7 +72,7 @@ using Handler = void (*)(Exec &X, const DInst &D, uint32_t Mask);
 
 struct DInst {
   Handler Fn = nullptr;
-  sm86::Instruction I;
+  sass::Instruction I;
   uint64_t Addr = 0;
   int64_t F[NumFields];
   std::bitset<NumFields> Has; ///< fields the form has as operands
@@ -100,7 +100,7 @@ public:
 
 /// Builds the handler of each form once (name/mnemonic based); null for a
 /// form without semantics.
-Handler getHandler(sm86::Opcode Op, uint32_t &Aux, uint32_t &Aux2);
+Handler getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2);
 /// Fills the handler-specific parts of \p D (sources, Aux).  Returns an
 /// error text, or "" when the instruction is supported.
 std::string prepareInst(DInst &D);

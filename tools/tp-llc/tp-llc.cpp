@@ -29,7 +29,7 @@
 ///    builds the checked program (loop unrolled twice, no branch).
 ///
 /// Every instruction emitted must be of a form that NVIDIA's bytes confirm
-/// (sm86::isOracleVerified); otherwise tp-llc stops with an internal error.
+/// (sass::isOracleVerified); otherwise tp-llc stops with an internal error.
 ///
 /// Errors are reported LLVM-style and exit 1; nothing is written then.
 ///
@@ -126,7 +126,7 @@ static int fail(Error E) {
 }
 
 /// Code generation emits only forms whose encoding NVIDIA's bytes confirm
-/// (sm86::isOracleVerified): every word of a kernel we ship must be one
+/// (sass::isOracleVerified): every word of a kernel we ship must be one
 /// that ptxas or the reference corpus has shown us.  Checked here, on the
 /// final instruction stream (the NOP padding included), and not by the MIR
 /// verifier: machine IR, like tp-mc's input, may hold any form the ISA
@@ -136,21 +136,21 @@ static int fail(Error E) {
 static Error checkOracleVerified(const tp::mir::Function &F) {
   std::set<std::string> Assumed;
   for (const std::string &Name : AssumeUnverified) {
-    tp::sm86::Opcode Op;
-    if (!tp::sm86::lookupOpcode(Name, Op))
+    tp::sass::Opcode Op;
+    if (!tp::sass::lookupOpcode(Name, Op))
       return tp::makeError("-assume-unverified: no form named '" + Name + "'");
     Assumed.insert(Name);
   }
   Error Err = Error::success();
   F.forEach([&](const tp::mir::Piece &P, const tp::mir::MInstr &MI,
                 uint64_t Addr) {
-    const char *Name = tp::sm86::getInstrInfo(MI.I.Op).Name;
-    if (Err || (tp::sm86::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
+    const char *Name = tp::sass::getInstrInfo(MI.I.Op).Name;
+    if (Err || (tp::sass::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
       return;
     std::string Msg;
     raw_string_ostream OS(Msg);
     OS << "internal error: code generation produced '";
-    tp::sm86::print(MI.I, Addr, OS);
+    tp::sass::print(MI.I, Addr, OS);
     OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
        << "*/ in @" << F.Name << ", piece " << P.Name
        << ", whose encoding no NVIDIA reference word confirms "
@@ -209,12 +209,12 @@ static void printListing(const tp::mir::Function &F, raw_ostream &OS) {
     if (!MI.Label.empty())
       OS << "// ^" << MI.Label << ":\n";
     OS << "/*" << format_hex_no_prefix(Addr, 4) << "*/ ";
-    tp::sm86::print(MI.I, Addr, OS);
+    tp::sass::print(MI.I, Addr, OS);
     OS << ' ';
     // As tp-mc --disassemble: operand reuse flags show as `.reuse` only.
-    tp::sm86::Control C = MI.I.Ctrl;
+    tp::sass::Control C = MI.I.Ctrl;
     C.Reuse &= ~tp::mir::operandReuseMask(MI.I.Op);
-    tp::sm86::printControl(C, OS);
+    tp::sass::printControl(C, OS);
     OS << '\n';
   });
 }
@@ -223,7 +223,7 @@ static void printListing(const tp::mir::Function &F, raw_ostream &OS) {
 /// control word is 0x7e0: stall 0, bit 109 clear, no scoreboards;
 /// SASS_FACTS.md 1.2).
 static Error padFunction(tp::mir::Function &F) {
-  tp::sm86::Control C;
+  tp::sass::Control C;
   C.Stall = 0;
   C.Yield = true;
   tp::mir::Piece *Last = &F.Pieces.back();
@@ -299,12 +299,12 @@ static Expected<tp::LaunchManifest> makeManifest(const tp::mir::Function &F,
 static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
                                                 bool Dynamic,
                                                 size_t NumParams,
-                                                tp::sm86::Target Tgt) {
+                                                tp::sass::Target Tgt) {
   tp::object::Kernel K;
   K.Name = F.Name;
   F.forEach([&](const tp::mir::Piece &, const tp::mir::MInstr &MI,
                 uint64_t) {
-    tp::sm86::Word128 W = tp::sm86::encode(MI.I, Tgt);
+    tp::sass::Word128 W = tp::sass::encode(MI.I, Tgt);
     for (unsigned B = 0; B < 8; ++B)
       K.Code.push_back(uint8_t(W.Lo >> (8 * B)));
     for (unsigned B = 0; B < 8; ++B)
@@ -324,13 +324,13 @@ static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
   } else {
     K.SharedBytes = F.SharedBytes;
   }
-  unsigned SM = tp::sm86::getTargetSM(Tgt);
+  unsigned SM = tp::sass::getTargetSM(Tgt);
   tp::object::scanControlFlow(K, tp::object::getOpcodeClassifier(SM));
   tp::object::Module M;
   M.SM = SM;
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +
-                   tp::sm86::getTargetName(Tgt).str() + ")";
-  M.Tool.Options = "-arch " + tp::sm86::getTargetName(Tgt).str() + " ";
+                   tp::sass::getTargetName(Tgt).str() + ")";
+  M.Tool.Options = "-arch " + tp::sass::getTargetName(Tgt).str() + " ";
   M.Kernels.push_back(std::move(K));
   Expected<tp::object::CubinFile> CF = tp::object::buildCubin(M);
   if (!CF)
@@ -354,12 +354,12 @@ int main(int argc, char **argv) {
   // shared window; the words are encoded for it; the cubin is ptxas's
   // sm_90 layout.  The tile IR keeps target=sm_86 (its admission limits
   // are the stricter ones).
-  tp::sm86::Target Tgt;
+  tp::sass::Target Tgt;
   if ((MCPU != "sm_86" && MCPU != "sm_90") ||
-      !tp::sm86::lookupTarget(MCPU, Tgt))
+      !tp::sass::lookupTarget(MCPU, Tgt))
     return fail(tp::makeError("-mcpu: unsupported target '" + MCPU +
                               "' (sm_86 or sm_90)"));
-  const bool Hopper = Tgt == tp::sm86::Target::SM90;
+  const bool Hopper = Tgt == tp::sass::Target::SM90;
   if (!InputFilename.empty() &&
       (!Gemm.empty() || !LayoutA.empty() || !LayoutB.empty() || Residual))
     return fail(tp::makeError("--gemm, --layout-a, --layout-b and --residual "

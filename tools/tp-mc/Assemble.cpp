@@ -21,7 +21,7 @@
 #include "Commands.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -32,7 +32,7 @@ using namespace tp;
 
 namespace {
 struct Line {
-  sm86::Instruction I;
+  sass::Instruction I;
   uint64_t Addr;
 };
 } // namespace
@@ -40,7 +40,7 @@ struct Line {
 int tp::mc::runAssemble(const Options &Opts) {
   if (Opts.Filetype == FileType::Obj)
     return runAssembleCubin(Opts); // whole-cubin .sass (CubinText.cpp)
-  sm86::Target Tgt;
+  sass::Target Tgt;
   if (!resolveTarget(Opts, Tgt))
     return 1;
   auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/true);
@@ -93,7 +93,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       Fail(L.data(), "instruction address is not a multiple of 16");
       continue;
     }
-    sm86::Control Ctl;
+    sass::Control Ctl;
     bool HasCtl = false;
     if (C.endswith("}")) {
       size_t RB = C.rfind('{');
@@ -101,7 +101,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       if (RB != StringRef::npos &&
           (Clause.contains('=') || Clause.contains("yield") ||
            Clause == "{}")) {
-        auto CtlOr = sm86::parseControl(Clause, SM);
+        auto CtlOr = sass::parseControl(Clause, SM);
         if (!CtlOr) {
           reportError(CtlOr.takeError(), "tp-mc");
           Failed = true;
@@ -116,7 +116,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       Fail(C.data() + P, "comment inside an instruction");
       continue;
     }
-    auto IOr = sm86::parse(C, LineAddr, SM, Tgt);
+    auto IOr = sass::parse(C, LineAddr, SM, Tgt);
     if (!IOr) {
       reportError(IOr.takeError(), "tp-mc");
       Failed = true;
@@ -127,7 +127,7 @@ int tp::mc::runAssemble(const Options &Opts) {
       IOr->Ctrl = Ctl;
       IOr->Ctrl.Reuse = Reuse;
     }
-    if (Error E = sm86::verify(*IOr, Tgt)) {
+    if (Error E = sass::verify(*IOr, Tgt)) {
       Fail(C.data(), toString(std::move(E)));
       continue;
     }
@@ -139,19 +139,19 @@ int tp::mc::runAssemble(const Options &Opts) {
     return 1;
   Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) {
     for (const Line &L : Lines) {
-      sm86::print(L.I, L.Addr, OS);
+      sass::print(L.I, L.Addr, OS);
       if (Opts.ShowControl) {
         // Reuse flags of slots an operand owns are shown as `.reuse` on it.
-        sm86::Control C = L.I.Ctrl;
-        const sm86::InstrInfo &II = sm86::getInstrInfo(L.I.Op);
+        sass::Control C = L.I.Ctrl;
+        const sass::InstrInfo &II = sass::getInstrInfo(L.I.Op);
         for (unsigned K = 0; K < II.NumOperands; ++K)
           if (II.Operands[K].ReuseSlot >= 0)
             C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
         OS << ' ';
-        sm86::printControl(C, OS);
+        sass::printControl(C, OS);
       }
       if (Opts.ShowEncoding) {
-        sm86::Word128 W = sm86::encode(L.I, Tgt);
+        sass::Word128 W = sass::encode(L.I, Tgt);
         OS << " // encoding: 0x" << format_hex_no_prefix(W.Hi, 16)
            << format_hex_no_prefix(W.Lo, 16);
       }

@@ -8,7 +8,7 @@
 #ifndef TP_TOOLS_TPMC_COMMANDS_H
 #define TP_TOOLS_TPMC_COMMANDS_H
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
 #include <string>
@@ -30,7 +30,7 @@ struct Options {
 };
 
 /// --assemble's warning about instructions of a form that no oracle word
-/// reaches (sm86::isOracleVerified is false): its bits are only inferred
+/// reaches (sass::isOracleVerified is false): its bits are only inferred
 /// from sibling forms.  Printed as llvm-mc prints warnings,
 /// `file:line:col: warning: ...` with the source line and a caret at the
 /// mnemonic; an error instead with --fatal-warnings, nothing with
@@ -40,7 +40,7 @@ public:
   explicit UnverifiedFormWarnings(const Options &Opts) : Opts(Opts) {}
   /// Reports the instruction \p Insn (text inside a buffer of \p SM,
   /// guard included) of form \p Op if the form is unverified.
-  void check(const llvm::SourceMgr &SM, llvm::StringRef Insn, sm86::Opcode Op);
+  void check(const llvm::SourceMgr &SM, llvm::StringRef Insn, sass::Opcode Op);
   /// Whether a warning became an error (--fatal-warnings): the command
   /// must exit 1 and write nothing.
   bool hasErrors() const { return Errors != 0; }
@@ -51,7 +51,7 @@ private:
 };
 
 /// The target -mcpu names; reports an error and returns false if none.
-bool resolveTarget(const Options &Opts, sm86::Target &T);
+bool resolveTarget(const Options &Opts, sass::Target &T);
 
 /// --assemble: SASS text in, text with encodings (asm) or a cubin (obj) out.
 int runAssemble(const Options &Opts);

@@ -8,7 +8,7 @@
 ///
 /// --disassemble of a cubin prints this text when the output file name ends
 /// in ".sass" (otherwise the per-section listing of Disassemble.cpp, which
-/// other tests read).  Instruction lines go through SM86Codec: the ISA
+/// other tests read).  Instruction lines go through SASSCodec: the ISA
 /// layer's decoder and printer (nvdisasm syntax, control clause, branch
 /// targets as labels) for every word that prints and parses back to the
 /// same 128 bits, `.inst 0x<32 hex digits>` for any other word.  So
@@ -23,7 +23,7 @@
 #include "tp/Object/SassText.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
@@ -56,11 +56,11 @@ std::string replaceWord(StringRef S, StringRef From, StringRef To) {
   return Out;
 }
 
-class SM86Codec : public object::InstructionCodec {
+class SASSCodec : public object::InstructionCodec {
 public:
   /// The target whose encodings the words use (sm_90: td/Targets.td).
-  explicit SM86Codec(sm86::Target T = sm86::Target::SM86) : Tgt(T) {}
-  sm86::Target Tgt;
+  explicit SASSCodec(sass::Target T = sass::Target::SM86) : Tgt(T) {}
+  sass::Target Tgt;
   Expected<std::string>
   decode(ArrayRef<uint8_t> Word, uint64_t Pc,
          const std::map<uint64_t, std::string> &Labels) const override {
@@ -68,15 +68,15 @@ public:
         object::getRawWordCodec().decode(Word, Pc, Labels);
     if (!Raw || Word.size() != 16)
       return Raw;
-    sm86::Word128 W;
+    sass::Word128 W;
     W.Lo = support::endian::read64le(Word.data());
     W.Hi = support::endian::read64le(Word.data() + 8);
-    sm86::Instruction I;
-    if (!sm86::decode(W, I, Tgt))
+    sass::Instruction I;
+    if (!sass::decode(W, I, Tgt))
       return Raw;
     std::string Text;
     raw_string_ostream OS(Text);
-    sm86::print(I, Pc, OS);
+    sass::print(I, Pc, OS);
     OS.flush();
     // A branch target becomes its label (the printer writes 0x<target>).
     if (Optional<uint64_t> T =
@@ -87,14 +87,14 @@ public:
                            It->second);
     }
     // The control fields that no operand shows as `.reuse`.
-    sm86::Control C = I.Ctrl;
-    const sm86::InstrInfo &II = sm86::getInstrInfo(I.Op);
+    sass::Control C = I.Ctrl;
+    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
     for (unsigned K = 0; K < II.NumOperands; ++K)
       if (II.Operands[K].ReuseSlot >= 0)
         C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
     raw_string_ostream CS(Text);
     CS << ' ';
-    sm86::printControl(C, CS);
+    sass::printControl(C, CS);
     CS.flush();
     // Only text that assembles back to the same word is used.
     StringMap<uint64_t> Back;
@@ -121,7 +121,7 @@ public:
     StringRef T = Text.trim();
     if (T.startswith(".inst"))
       return object::getRawWordCodec().encode(T, Pc, Labels, Word);
-    sm86::Opcode Op;
+    sass::Opcode Op;
     if (Error E = encodeInstruction(T, Pc, Labels, Word, Op))
       return E;
     if (Warnings && SM && SM->FindBufferContainingLoc(
@@ -135,7 +135,7 @@ private:
   Error encodeInstruction(StringRef T, uint64_t Pc,
                           const StringMap<uint64_t> &Labels,
                           std::array<uint8_t, 16> &Word,
-                          sm86::Opcode &Op) const {
+                          sass::Opcode &Op) const {
     std::string S = T.str();
     for (const auto &KV : Labels)
       if (StringRef(S).contains(KV.getKey()))
@@ -144,12 +144,12 @@ private:
     SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(S, "<instruction>"),
                           SMLoc());
     StringRef C = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
-    sm86::Control Ctl;
+    sass::Control Ctl;
     bool HasCtl = false;
     if (C.endswith("}")) {
       size_t RB = C.rfind('{');
       if (RB != StringRef::npos) {
-        Expected<sm86::Control> CtlOr = sm86::parseControl(C.substr(RB), SM);
+        Expected<sass::Control> CtlOr = sass::parseControl(C.substr(RB), SM);
         if (!CtlOr)
           return CtlOr.takeError();
         Ctl = *CtlOr;
@@ -157,7 +157,7 @@ private:
         C = C.substr(0, RB).rtrim();
       }
     }
-    Expected<sm86::Instruction> IOr = sm86::parse(C, Pc, SM, Tgt);
+    Expected<sass::Instruction> IOr = sass::parse(C, Pc, SM, Tgt);
     if (!IOr) {
       // The .sass parser reports at the instruction's line: keep only the
       // message of the ISA parser's located error.
@@ -175,9 +175,9 @@ private:
       IOr->Ctrl = Ctl;
       IOr->Ctrl.Reuse = Reuse;
     }
-    if (Error E = sm86::verify(*IOr, Tgt))
+    if (Error E = sass::verify(*IOr, Tgt))
       return E;
-    sm86::Word128 W = sm86::encode(*IOr, Tgt);
+    sass::Word128 W = sass::encode(*IOr, Tgt);
     support::endian::write64le(Word.data(), W.Lo);
     support::endian::write64le(Word.data() + 8, W.Hi);
     Op = IOr->Op;
@@ -185,14 +185,14 @@ private:
   }
 };
 
-sm86::Target codecTarget(unsigned SM) {
-  return SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86;
+sass::Target codecTarget(unsigned SM) {
+  return SM == 90 ? sass::Target::SM90 : sass::Target::SM86;
 }
 
 object::SassOptions sassOptions(unsigned SM = 86) {
-  static SM86Codec Codec86(sm86::Target::SM86), Codec90(sm86::Target::SM90);
+  static SASSCodec Codec86(sass::Target::SM86), Codec90(sass::Target::SM90);
   object::SassOptions O;
-  O.Codec = codecTarget(SM) == sm86::Target::SM90 ? &Codec90 : &Codec86;
+  O.Codec = codecTarget(SM) == sass::Target::SM90 ? &Codec90 : &Codec86;
   O.Classifier = &object::getOpcodeClassifier(SM);
   return O;
 }
@@ -259,7 +259,7 @@ int tp::mc::runAssembleCubin(const Options &Opts) {
   unsigned ID = SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
   // A codec of its own that reports unverified forms at their lines.
   mc::UnverifiedFormWarnings Warnings(Opts);
-  SM86Codec Codec(codecTarget(TargetSM));
+  SASSCodec Codec(codecTarget(TargetSM));
   Codec.Warnings = &Warnings;
   Codec.SM = &SM;
   object::SassOptions SassOpts = sassOptions(TargetSM);

@@ -23,7 +23,7 @@
 #include "Commands.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -36,8 +36,8 @@ using namespace tp;
 namespace {
 struct Item {
   std::string Label; ///< non-empty: a section header line
-  sm86::Instruction I;
-  sm86::Word128 W; ///< the word as read
+  sass::Instruction I;
+  sass::Word128 W; ///< the word as read
   uint64_t Addr = 0;
   bool ShowAddr = false;
 };
@@ -49,16 +49,16 @@ void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
   }
   if (It.ShowAddr)
     OS << "/*" << format_hex_no_prefix(It.Addr, 4) << "*/ ";
-  sm86::print(It.I, It.Addr, OS);
+  sass::print(It.I, It.Addr, OS);
   if (Opts.ShowControl) {
     // Reuse flags of slots an operand owns are shown as `.reuse` on it.
-    sm86::Control C = It.I.Ctrl;
-    const sm86::InstrInfo &II = sm86::getInstrInfo(It.I.Op);
+    sass::Control C = It.I.Ctrl;
+    const sass::InstrInfo &II = sass::getInstrInfo(It.I.Op);
     for (unsigned K = 0; K < II.NumOperands; ++K)
       if (II.Operands[K].ReuseSlot >= 0)
         C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
     OS << ' ';
-    sm86::printControl(C, OS);
+    sass::printControl(C, OS);
   }
   if (Opts.ShowEncoding)
     OS << " // encoding: 0x" << format_hex_no_prefix(It.W.Hi, 16)
@@ -67,7 +67,7 @@ void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
 }
 
 bool disassembleCubin(StringRef Name, StringRef Bytes,
-                      std::vector<Item> &Items, sm86::Target Tgt) {
+                      std::vector<Item> &Items, sass::Target Tgt) {
   auto ElfOr = object::ELF64LEFile::create(Bytes);
   if (!ElfOr) {
     reportError(makeError(Name + ": " + toString(ElfOr.takeError())), "tp-mc");
@@ -104,10 +104,10 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
     H.Label = SecName->str();
     Items.push_back(H);
     for (size_t Off = 0; Off < Data->size(); Off += 16) {
-      sm86::Word128 W;
+      sass::Word128 W;
       W.Lo = support::endian::read64le(Data->data() + Off);
       W.Hi = support::endian::read64le(Data->data() + Off + 8);
-      auto IOr = sm86::decodeOrError(W, Off, Tgt);
+      auto IOr = sass::decodeOrError(W, Off, Tgt);
       if (!IOr) {
         reportError(makeError(Name + ": " + *SecName + ": " +
                               toString(IOr.takeError())),
@@ -127,7 +127,7 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
 }
 
 bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items,
-                      sm86::Target Tgt) {
+                      sass::Target Tgt) {
   StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
   uint64_t Addr = 0;
   bool OK = true;
@@ -169,10 +169,10 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items,
       OK = false;
       continue;
     }
-    sm86::Word128 W;
+    sass::Word128 W;
     Digits.substr(0, 16).getAsInteger(16, W.Hi);
     Digits.substr(16, 16).getAsInteger(16, W.Lo);
-    auto IOr = sm86::decodeOrError(W, Addr, Tgt);
+    auto IOr = sass::decodeOrError(W, Addr, Tgt);
     if (!IOr) {
       reportError(makeSourceError(SM, SMLoc::getFromPointer(C.data()),
                                   toString(IOr.takeError())),
@@ -192,7 +192,7 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items,
 } // namespace
 
 int tp::mc::runDisassemble(const Options &Opts) {
-  sm86::Target Tgt;
+  sass::Target Tgt;
   if (!resolveTarget(Opts, Tgt))
     return 1;
   auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/false);

@@ -26,15 +26,15 @@ StringRef skipGuard(StringRef Insn) {
 } // namespace
 
 void mc::UnverifiedFormWarnings::check(const SourceMgr &SM, StringRef Insn,
-                                       sm86::Opcode Op) {
-  if (Opts.NoWarn || sm86::isOracleVerified(Op))
+                                       sass::Opcode Op) {
+  if (Opts.NoWarn || sass::isOracleVerified(Op))
     return;
   SourceMgr::DiagKind Kind =
       Opts.FatalWarnings ? SourceMgr::DK_Error : SourceMgr::DK_Warning;
   if (Opts.FatalWarnings)
     ++Errors;
   SM.PrintMessage(SMLoc::getFromPointer(skipGuard(Insn).data()), Kind,
-                  Twine(sm86::getInstrInfo(Op).Name) +
+                  Twine(sass::getInstrInfo(Op).Name) +
                       " has no encoding confirmed by NVIDIA's bytes (no "
                       "reference word reaches it; see "
                       "unittests/Target/SM86UncoveredForms.txt)");

@@ -9,7 +9,7 @@
 ///   tp-mc --dump-cubin X.cubin                          ELF + .nv.info dump
 ///
 /// --assemble warns about every instruction of a form whose encoding no
-/// NVIDIA reference word confirms (sm86::isOracleVerified); --no-warn and
+/// NVIDIA reference word confirms (sass::isOracleVerified); --no-warn and
 /// --fatal-warnings as in llvm-mc.
 ///
 //===----------------------------------------------------------------------===//
@@ -77,8 +77,8 @@ cl::opt<bool> FatalWarnings(
     cl::cat(MCCat));
 } // namespace
 
-bool tp::mc::resolveTarget(const Options &Opts, sm86::Target &T) {
-  if (sm86::lookupTarget(Opts.CPU, T))
+bool tp::mc::resolveTarget(const Options &Opts, sass::Target &T) {
+  if (sass::lookupTarget(Opts.CPU, T))
     return true;
   WithColor::error(errs(), "tp-mc")
       << "-mcpu: unknown target '" << Opts.CPU

@@ -388,7 +388,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
 int runLatencyReport() {
   std::vector<std::string> Files = {InputFilename};
   Files.insert(Files.end(), MoreInputs.begin(), MoreInputs.end());
-  Optional<sm86::Target> Target;
+  Optional<sass::Target> Target;
   Optional<sched::LatencyEvidence> Evidence;
   for (const std::string &F : Files) {
     auto MB = MemoryBuffer::getFile(F, /*IsText=*/false);
@@ -403,19 +403,19 @@ int runLatencyReport() {
       auto K = sim::loadKernel(Bytes, N);
       if (!K)
         return usage(F + ": " + toString(K.takeError()));
-      sm86::Target T = K->SM == 90 ? sm86::Target::SM90 : sm86::Target::SM86;
+      sass::Target T = K->SM == 90 ? sass::Target::SM90 : sass::Target::SM86;
       if (Target && *Target != T)
         return usage(F + ": kernel '" + N + "' is sm_" + Twine(K->SM) +
                      "; --latency-report takes cubins of one target");
       Target = T;
       if (!Evidence)
         Evidence.emplace(T);
-      std::vector<sm86::Instruction> Code(K->Code.size() / 16);
+      std::vector<sass::Instruction> Code(K->Code.size() / 16);
       for (size_t I = 0; I < Code.size(); ++I) {
-        sm86::Word128 W;
+        sass::Word128 W;
         memcpy(&W.Lo, &K->Code[I * 16], 8);
         memcpy(&W.Hi, &K->Code[I * 16 + 8], 8);
-        auto In = sm86::decodeOrError(W, I * 16, T);
+        auto In = sass::decodeOrError(W, I * 16, T);
         if (!In)
           return usage(F + ": kernel '" + N + "': " + toString(In.takeError()));
         Code[I] = *In;

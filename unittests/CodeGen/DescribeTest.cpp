@@ -23,8 +23,8 @@ namespace {
 SchedInstr view(StringRef Text) {
   SourceMgr SM;
   SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, "t"), SMLoc());
-  Expected<sm86::Instruction> I =
-      sm86::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM);
+  Expected<sass::Instruction> I =
+      sass::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM);
   EXPECT_TRUE(bool(I)) << toString(I.takeError());
   if (!I)
     return SchedInstr();

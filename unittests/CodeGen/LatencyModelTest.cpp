@@ -17,8 +17,8 @@ using namespace tp::sched;
 
 namespace {
 
-const LatencyModel &M86 = LatencyModel::get(sm86::Target::SM86);
-const LatencyModel &M90 = LatencyModel::get(sm86::Target::SM90);
+const LatencyModel &M86 = LatencyModel::get(sass::Target::SM86);
+const LatencyModel &M90 = LatencyModel::get(sass::Target::SM90);
 
 TEST(LatencyModel, PtxasObservedPairs) {
   // SASS_FACTS 2.3 (E), each equal to NAK's table (N).
@@ -128,16 +128,16 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
   EXPECT_EQ(M90.rawPred(InstrClass::CoupledALU, InstrClass::CoupledFMA,
                         PredRead::Guard),
             13u);
-  EXPECT_EQ(&LatencyModel::get(sm86::Target::SM90), &M90);
-  EXPECT_EQ(M90.target(), sm86::Target::SM90);
+  EXPECT_EQ(&LatencyModel::get(sass::Target::SM90), &M90);
+  EXPECT_EQ(M90.target(), sass::Target::SM90);
 }
 
 TEST(LatencyModel, EveryFormHasAKnownClassAndTheTdAgrees) {
-  unsigned N = sm86::getNumOpcodes();
+  unsigned N = sass::getNumOpcodes();
   ASSERT_GT(N, 0u);
   for (unsigned Op = 0; Op < N; ++Op) {
-    const sm86::InstrInfo &Info = sm86::getInstrInfo(sm86::Opcode(Op));
-    llvm::Expected<InstrClass> C = classOfForm(sm86::Opcode(Op));
+    const sass::InstrInfo &Info = sass::getInstrInfo(sass::Opcode(Op));
+    llvm::Expected<InstrClass> C = classOfForm(sass::Opcode(Op));
     ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
     EXPECT_EQ(Info.Sched.Variable, isVariable(*C)) << Info.Name;
     // The td's one number per class is the model's cycles to an ALU reader

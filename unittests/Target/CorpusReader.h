@@ -8,7 +8,7 @@
 #ifndef TP_UNITTESTS_TARGET_CORPUSREADER_H
 #define TP_UNITTESTS_TARGET_CORPUSREADER_H
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringRef.h"
 #include <fstream>
 #include <string>
@@ -21,7 +21,7 @@ struct CorpusRow {
   std::string File;
   unsigned Line;
   std::string Text;
-  sm86::Word128 Word;
+  sass::Word128 Word;
   uint64_t Addr;
 };
 
@@ -64,8 +64,8 @@ inline llvm::StringRef baseMnemonic(llvm::StringRef T) {
 
 /// Bits compared with the TSVs: all but the control bits [105:121] (zeroed
 /// in the records) and bit 101 (the collection's descriptor display hack).
-inline sm86::Word128 comparedBits() {
-  sm86::Word128 M;
+inline sass::Word128 comparedBits() {
+  sass::Word128 M;
   M.Lo = ~uint64_t(0);
   M.Hi = ~uint64_t(0);
   for (unsigned B = 105; B <= 121; ++B)
@@ -74,12 +74,12 @@ inline sm86::Word128 comparedBits() {
   return M;
 }
 
-inline bool sameMasked(const sm86::Word128 &A, const sm86::Word128 &B) {
-  sm86::Word128 M = comparedBits();
+inline bool sameMasked(const sass::Word128 &A, const sass::Word128 &B) {
+  sass::Word128 M = comparedBits();
   return ((A.Lo ^ B.Lo) & M.Lo) == 0 && ((A.Hi ^ B.Hi) & M.Hi) == 0;
 }
 
-inline std::string hexWord(const sm86::Word128 &W) {
+inline std::string hexWord(const sass::Word128 &W) {
   char Buf[40];
   snprintf(Buf, sizeof(Buf), "%016llx%016llx", (unsigned long long)W.Hi,
            (unsigned long long)W.Lo);

@@ -26,7 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CorpusReader.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
@@ -54,14 +54,14 @@ void runCorpus(const std::string &Path) {
     SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(R.Text, "row"),
                           SMLoc());
     StringRef Buf = SM.getMemoryBuffer(1)->getBuffer();
-    if (!sm86::isSupportedMnemonic(Mn)) {
+    if (!sass::isSupportedMnemonic(Mn)) {
       ++Unsupported;
-      auto IOr = sm86::parse(Buf, R.Addr, SM);
+      auto IOr = sass::parse(Buf, R.Addr, SM);
       bool ParseRejected = !IOr;
       if (!IOr)
         consumeError(IOr.takeError());
-      sm86::Instruction D;
-      bool Decoded = sm86::decode(R.Word, D);
+      sass::Instruction D;
+      bool Decoded = sass::decode(R.Word, D);
       if (ParseRejected && !Decoded) {
         ++Rejected;
       } else {
@@ -75,14 +75,14 @@ void runCorpus(const std::string &Path) {
     Counts &C = PerMn[Mn];
     ++C.Rows;
     std::string Why;
-    auto IOr = sm86::parse(Buf, R.Addr, SM);
+    auto IOr = sass::parse(Buf, R.Addr, SM);
     if (!IOr) {
       Why = "parse: " + toString(IOr.takeError());
     } else {
-      sm86::Word128 W = sm86::encode(*IOr);
-      sm86::Word128 W90 = W;
+      sass::Word128 W = sass::encode(*IOr);
+      sass::Word128 W90 = W;
       W90.setBit(90, R.Word.getBit(90));
-      StringRef FormName = sm86::getInstrInfo(IOr->Op).Name;
+      StringRef FormName = sass::getInstrInfo(IOr->Op).Name;
       if (sameMasked(W, R.Word)) {
         ++C.AsmOK;
       } else if (sameMasked(W90, R.Word) &&
@@ -92,21 +92,21 @@ void runCorpus(const std::string &Path) {
       } else
       {
         std::string Bits;
-        sm86::Word128 M = comparedBits();
+        sass::Word128 M = comparedBits();
         for (unsigned B = 0; B < 128; ++B)
           if (M.getBit(B) && W.getBit(B) != R.Word.getBit(B))
             Bits += " " + std::to_string(B) + (R.Word.getBit(B) ? "=1" : "=0");
         Why = "assembled 0x" + hexWord(W) + " (" +
-              sm86::getInstrInfo(IOr->Op).Name + "), bits" + Bits;
+              sass::getInstrInfo(IOr->Op).Name + "), bits" + Bits;
       }
     }
-    sm86::Instruction D;
+    sass::Instruction D;
     std::string Text;
-    if (!sm86::decode(R.Word, D)) {
+    if (!sass::decode(R.Word, D)) {
       Why += (Why.empty() ? "" : "; ") + std::string("unknown word");
     } else {
       raw_string_ostream OS(Text);
-      sm86::print(D, R.Addr, OS);
+      sass::print(D, R.Addr, OS);
       OS.flush();
       // Rows are trimmed, so is the text: `DFMA R10, R2, R10, +INF` ends
       // in the blank nvdisasm writes after an infinity.
@@ -114,7 +114,7 @@ void runCorpus(const std::string &Path) {
         ++C.DisOK;
       else
         Why += (Why.empty() ? "" : "; ") + std::string("disassembled '") +
-               Text + "' (" + sm86::getInstrInfo(D.Op).Name + ")";
+               Text + "' (" + sass::getInstrInfo(D.Op).Name + ")";
     }
     if (!Why.empty()) {
       ++Failures;

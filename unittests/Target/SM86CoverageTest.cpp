@@ -22,7 +22,7 @@
 
 #include "CorpusReader.h"
 #include "../PtxasTestUtil.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -41,8 +41,8 @@ using namespace tp::testing;
 namespace {
 
 /// The words of the .text* sections of an ELF64 file (empty if none).
-std::vector<sm86::Word128> cubinWords(const std::string &Path) {
-  std::vector<sm86::Word128> Ws;
+std::vector<sass::Word128> cubinWords(const std::string &Path) {
+  std::vector<sass::Word128> Ws;
   std::vector<uint8_t> B = readBytes(Path);
   std::string D(B.begin(), B.end());
   if (D.size() < 64 || D.compare(0, 4, "\x7f" "ELF") != 0)
@@ -60,7 +60,7 @@ std::vector<sm86::Word128> cubinWords(const std::string &Path) {
       continue;
     uint64_t Off = U64(H + 0x18), Size = U64(H + 0x20);
     for (uint64_t K = Off; K + 16 <= Off + Size; K += 16) {
-      sm86::Word128 W;
+      sass::Word128 W;
       W.Lo = U64(K);
       W.Hi = U64(K + 8);
       Ws.push_back(W);
@@ -84,24 +84,24 @@ std::string buildCubin(const std::string &Ptx, const std::string &Arch) {
 
 /// Whether \p W decodes on \p T and decode, print, parse, encode give back
 /// every bit of it; the form in \p Op.
-bool roundTrips(const sm86::Word128 &W, sm86::Target T, unsigned &Op) {
-  sm86::Instruction D;
-  if (!sm86::decode(W, D, T))
+bool roundTrips(const sass::Word128 &W, sass::Target T, unsigned &Op) {
+  sass::Instruction D;
+  if (!sass::decode(W, D, T))
     return false;
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  sm86::print(D, 0, OS);
+  sass::print(D, 0, OS);
   OS.flush();
   llvm::SourceMgr SM;
   SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(Text, "word"),
                         llvm::SMLoc());
-  auto IOr = sm86::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM, T);
+  auto IOr = sass::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM, T);
   if (!IOr) {
     llvm::consumeError(IOr.takeError());
     return false;
   }
   IOr->Ctrl = D.Ctrl;
-  sm86::Word128 E = sm86::encode(*IOr, T);
+  sass::Word128 E = sass::encode(*IOr, T);
   Op = D.Op;
   return IOr->Op == D.Op && E.Lo == W.Lo && E.Hi == W.Hi;
 }
@@ -110,12 +110,12 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
   if (ptxasPath().empty())
     GTEST_SKIP() << "no ptxas in " TP_CUDA_DIR "/bin: the ptxas words are "
                     "part of the oracle";
-  std::vector<unsigned> Hits(sm86::getNumOpcodes(), 0);
+  std::vector<unsigned> Hits(sass::getNumOpcodes(), 0);
   unsigned Words = 0, PtxasWords = 0;
-  auto Count = [&](const sm86::Word128 &W) {
-    sm86::Instruction I;
+  auto Count = [&](const sass::Word128 &W) {
+    sass::Instruction I;
     ++Words;
-    if (sm86::decode(W, I))
+    if (sass::decode(W, I))
       ++Hits[I.Op];
   };
   for (const char *F : {"/reference/sm_86.encodings_addr.tsv",
@@ -126,7 +126,7 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
   for (const std::string &C : listFiles(Dir, ".cubin")) {
     llvm::StringRef N = llvm::sys::path::filename(C);
     if (N.contains("sm86") || N.contains("sm80"))
-      for (const sm86::Word128 &W : cubinWords(C))
+      for (const sass::Word128 &W : cubinWords(C))
         Count(W);
   }
   // The PTX of the ptxas round trips (test/MC/SM86, test/MC/SM90).
@@ -138,17 +138,17 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
          listFiles(TP_SOURCE_DIR + std::string(D), ".ptx"))
       Ptx.push_back(P);
   for (const std::string &P : Ptx)
-    for (sm86::Target T : {sm86::Target::SM86, sm86::Target::SM90}) {
+    for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
       // ptx/mma_tile_sm90.ptx uses sm_90 features.
-      if (T == sm86::Target::SM86 && llvm::StringRef(P).endswith("_sm90.ptx"))
+      if (T == sass::Target::SM86 && llvm::StringRef(P).endswith("_sm90.ptx"))
         continue;
-      std::string Arch = T == sm86::Target::SM86 ? "sm_86" : "sm_90";
+      std::string Arch = T == sass::Target::SM86 ? "sm_86" : "sm_90";
       std::string Cubin = buildCubin(P, Arch);
       ASSERT_FALSE(Cubin.empty()) << "ptxas -arch=" << Arch << " " << P;
-      std::vector<sm86::Word128> Ws = cubinWords(Cubin);
+      std::vector<sass::Word128> Ws = cubinWords(Cubin);
       ASSERT_FALSE(Ws.empty()) << Cubin;
       unsigned Bad = 0;
-      for (const sm86::Word128 &W : Ws) {
+      for (const sass::Word128 &W : Ws) {
         unsigned Op;
         ++Words;
         ++PtxasWords;
@@ -164,12 +164,12 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
   // The list as the build compiled it (SM86OracleVerifiedTest checks that
   // the table is SM86UncoveredForms.txt, name for name).
   std::set<std::string> Listed;
-  for (sm86::Opcode Op : sm86::getUnverifiedForms())
-    Listed.insert(sm86::getInstrInfo(Op).Name);
+  for (sass::Opcode Op : sass::getUnverifiedForms())
+    Listed.insert(sass::getInstrInfo(Op).Name);
   unsigned Covered = 0;
   std::vector<std::string> New, Stale;
   for (unsigned Op = 0; Op < Hits.size(); ++Op) {
-    std::string Name = sm86::getInstrInfo(sm86::Opcode(Op)).Name;
+    std::string Name = sass::getInstrInfo(sass::Opcode(Op)).Name;
     bool IsListed = Listed.count(Name);
     if (Hits[Op])
       ++Covered;
@@ -182,7 +182,7 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
     std::ofstream OS(Path);
     for (unsigned Op = 0; Op < Hits.size(); ++Op)
       if (!Hits[Op])
-        OS << sm86::getInstrInfo(sm86::Opcode(Op)).Name << "\n";
+        OS << sass::getInstrInfo(sass::Opcode(Op)).Name << "\n";
   }
   llvm::outs() << Words << " oracle words (" << PtxasWords
                << " built by ptxas); " << Covered << " of " << Hits.size()
@@ -197,49 +197,49 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
 
 /// A random instance of form \p Op whose operands fit their fields (\p R is
 /// the random state); false if none was found.
-bool randomInstance(sm86::Opcode Op, sm86::Target T, uint64_t &R,
-                    sm86::Instruction &I) {
+bool randomInstance(sass::Opcode Op, sass::Target T, uint64_t &R,
+                    sass::Instruction &I) {
   auto Next = [&R](uint64_t N) {
     R ^= R << 13, R ^= R >> 7, R ^= R << 17;
     return N ? R % N : R;
   };
-  const sm86::InstrInfo &II = sm86::getInstrInfo(Op);
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
   for (unsigned Try = 0; Try < 16; ++Try) {
-    I = sm86::Instruction();
+    I = sass::Instruction();
     I.Op = Op;
     I.Guard = Next(8);
     I.GuardNeg = I.Guard != 7 && Next(2);
     for (unsigned K = 0; K < II.NumOperands; ++K) {
-      const sm86::OperandInfo &OI = II.Operands[K];
+      const sass::OperandInfo &OI = II.Operands[K];
       int64_t &V = I.Ops[K];
       uint64_t Span = OI.Bits >= 63 ? 0 : uint64_t(1) << OI.Bits;
       switch (OI.Kind) {
-      case sm86::OperandKind::GPR:
-      case sm86::OperandKind::MemBase:
+      case sass::OperandKind::GPR:
+      case sass::OperandKind::MemBase:
         V = OI.Width > 1 ? 4 * Next(32) : (Next(4) ? Next(64) : 255);
         break;
-      case sm86::OperandKind::UGPR:
-      case sm86::OperandKind::MemUR:
-      case sm86::OperandKind::MemDesc:
-        V = OI.Width > 1 || OI.Kind == sm86::OperandKind::MemDesc
+      case sass::OperandKind::UGPR:
+      case sass::OperandKind::MemUR:
+      case sass::OperandKind::MemDesc:
+        V = OI.Width > 1 || OI.Kind == sass::OperandKind::MemDesc
                 ? 4 * Next(8)
                 : (Next(4) ? Next(32) : 63);
         break;
-      case sm86::OperandKind::Pred:
-      case sm86::OperandKind::UPred:
+      case sass::OperandKind::Pred:
+      case sass::OperandKind::UPred:
         V = Next(8);
         break;
-      case sm86::OperandKind::CBankIndex:
+      case sass::OperandKind::CBankIndex:
         V = Next(2) ? 0 : Next(4);
         break;
-      case sm86::OperandKind::CBankOffset:
+      case sass::OperandKind::CBankOffset:
         V = 4 * Next(256);
         break;
-      case sm86::OperandKind::Modifier:
-      case sm86::OperandKind::SReg: {
+      case sass::OperandKind::Modifier:
+      case sass::OperandKind::SReg: {
         std::vector<int64_t> Vals;
         for (int64_t X = 0; X < 256 && (!Span || X < int64_t(Span)); ++X)
-          if (!sm86::getModifierSpelling(Op, K, X).empty())
+          if (!sass::getModifierSpelling(Op, K, X).empty())
             Vals.push_back(X);
         V = Vals.empty() ? 0 : Vals[Next(Vals.size())];
         break;
@@ -251,7 +251,7 @@ bool randomInstance(sm86::Opcode Op, sm86::Target T, uint64_t &R,
         break;
       }
     }
-    if (llvm::Error E = sm86::verify(I, T))
+    if (llvm::Error E = sass::verify(I, T))
       llvm::consumeError(std::move(E));
     else
       return true;
@@ -266,30 +266,30 @@ bool randomInstance(sm86::Opcode Op, sm86::Target T, uint64_t &R,
 TEST(SM86Coverage, EveryFormDecodesToItself) {
   uint64_t R = 0x9e3779b97f4a7c15ull;
   unsigned Checked = 0;
-  for (unsigned Op = 0; Op < sm86::getNumOpcodes(); ++Op)
-    for (sm86::Target T : {sm86::Target::SM86, sm86::Target::SM90}) {
-      if (!sm86::isAvailable(Op, T))
+  for (unsigned Op = 0; Op < sass::getNumOpcodes(); ++Op)
+    for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
+      if (!sass::isAvailable(Op, T))
         continue;
-      std::string Name = sm86::getInstrInfo(sm86::Opcode(Op)).Name;
+      std::string Name = sass::getInstrInfo(sass::Opcode(Op)).Name;
       unsigned Self = 0, Valid = 0;
       std::string Other;
       for (unsigned N = 0; N < 64 && !Self; ++N) {
-        sm86::Instruction I, D;
-        if (!randomInstance(sm86::Opcode(Op), T, R, I))
+        sass::Instruction I, D;
+        if (!randomInstance(sass::Opcode(Op), T, R, I))
           continue;
         ++Valid;
-        if (!sm86::decode(sm86::encode(I, T), D, T))
+        if (!sass::decode(sass::encode(I, T), D, T))
           Other = "an unknown word";
         else if (D.Op == Op)
           ++Self;
         else
-          Other = sm86::getInstrInfo(D.Op).Name;
+          Other = sass::getInstrInfo(D.Op).Name;
       }
       ++Checked;
-      EXPECT_TRUE(Valid) << Name << " on " << sm86::getTargetName(T).str()
+      EXPECT_TRUE(Valid) << Name << " on " << sass::getTargetName(T).str()
                          << ": no instance passes verify()";
       EXPECT_TRUE(!Valid || Self)
-          << Name << " on " << sm86::getTargetName(T).str()
+          << Name << " on " << sass::getTargetName(T).str()
           << " never decodes to itself (e.g. to " << Other << ")";
     }
   llvm::outs() << Checked << " (form, target) pairs checked\n";

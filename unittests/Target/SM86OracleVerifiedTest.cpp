@@ -1,15 +1,15 @@
-//===- SM86OracleVerifiedTest.cpp - sm86::isOracleVerified ----------------===//
+//===- SM86OracleVerifiedTest.cpp - sass::isOracleVerified ----------------===//
 ///
 /// \file
-/// The table behind sm86::isOracleVerified is generated at build time from
-/// SM86UncoveredForms.txt (lib/Target/SM86/GenUnverifiedForms.cmake).  These
+/// The table behind sass::isOracleVerified is generated at build time from
+/// SM86UncoveredForms.txt (lib/Target/SASS/GenUnverifiedForms.cmake).  These
 /// tests check that it is that list -- not empty, not stale, every name a
 /// form -- and pin one form on each side.  Whether the list itself matches
 /// the oracles is SM86CoverageTest's job.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringRef.h"
 #include "gtest/gtest.h"
 #include <fstream>
@@ -35,9 +35,9 @@ std::vector<std::string> readList() {
   return Names;
 }
 
-sm86::Opcode opcode(llvm::StringRef Name) {
-  sm86::Opcode Op = sm86::Opcode(0);
-  EXPECT_TRUE(sm86::lookupOpcode(Name, Op)) << "no form " << Name.str();
+sass::Opcode opcode(llvm::StringRef Name) {
+  sass::Opcode Op = sass::Opcode(0);
+  EXPECT_TRUE(sass::lookupOpcode(Name, Op)) << "no form " << Name.str();
   return Op;
 }
 
@@ -46,11 +46,11 @@ sm86::Opcode opcode(llvm::StringRef Name) {
 // IMAD_MOV_rrc are in every ptxas kernel.  If an oracle word comes to
 // reach IMAD_P_rrr, pin another listed form here.
 TEST(SM86OracleVerified, KnownForms) {
-  EXPECT_FALSE(sm86::isOracleVerified(opcode("IMAD_P_rrr")));
-  EXPECT_TRUE(sm86::isOracleVerified(opcode("IADD3_rrr")));
-  EXPECT_TRUE(sm86::isOracleVerified(opcode("IMAD_MOV_rrc")));
-  EXPECT_TRUE(sm86::isOracleVerified(opcode("HMMA_16816_F32")));
-  EXPECT_FALSE(sm86::isOracleVerified(sm86::Opcode(sm86::NUM_OPCODES)));
+  EXPECT_FALSE(sass::isOracleVerified(opcode("IMAD_P_rrr")));
+  EXPECT_TRUE(sass::isOracleVerified(opcode("IADD3_rrr")));
+  EXPECT_TRUE(sass::isOracleVerified(opcode("IMAD_MOV_rrc")));
+  EXPECT_TRUE(sass::isOracleVerified(opcode("HMMA_16816_F32")));
+  EXPECT_FALSE(sass::isOracleVerified(sass::Opcode(sass::NUM_OPCODES)));
 }
 
 // The compiled-in table is exactly the list file: a build that did not
@@ -60,18 +60,18 @@ TEST(SM86OracleVerified, TableIsTheList) {
   ASSERT_FALSE(Names.empty());
   std::set<unsigned> Listed;
   for (const std::string &N : Names) {
-    sm86::Opcode Op;
-    ASSERT_TRUE(sm86::lookupOpcode(N, Op))
+    sass::Opcode Op;
+    ASSERT_TRUE(sass::lookupOpcode(N, Op))
         << "SM86UncoveredForms.txt names " << N << ", which is no form";
     EXPECT_TRUE(Listed.insert(Op).second) << N << " is listed twice";
   }
-  llvm::ArrayRef<sm86::Opcode> Table = sm86::getUnverifiedForms();
+  llvm::ArrayRef<sass::Opcode> Table = sass::getUnverifiedForms();
   EXPECT_EQ(Table.size(), Names.size());
-  for (unsigned Op = 0; Op < sm86::getNumOpcodes(); ++Op)
-    EXPECT_EQ(sm86::isOracleVerified(sm86::Opcode(Op)), !Listed.count(Op))
-        << sm86::getInstrInfo(sm86::Opcode(Op)).Name;
-  for (sm86::Opcode Op : Table)
-    EXPECT_TRUE(Listed.count(Op)) << sm86::getInstrInfo(Op).Name;
+  for (unsigned Op = 0; Op < sass::getNumOpcodes(); ++Op)
+    EXPECT_EQ(sass::isOracleVerified(sass::Opcode(Op)), !Listed.count(Op))
+        << sass::getInstrInfo(sass::Opcode(Op)).Name;
+  for (sass::Opcode Op : Table)
+    EXPECT_TRUE(Listed.count(Op)) << sass::getInstrInfo(Op).Name;
 }
 
 } // namespace

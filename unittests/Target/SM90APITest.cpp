@@ -8,13 +8,13 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
 
 using namespace tp;
-using namespace tp::sm86;
+using namespace tp::sass;
 using namespace llvm;
 
 namespace {

@@ -455,7 +455,7 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
       PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + F.Ops[K].Name +
                                        " is not in the AsmString");
   if (F.Ops.size() > 24)
-    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 24 operands (tp::sm86::MaxOperands)");
+    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 24 operands (tp::sass::MaxOperands)");
   F.Template = T;
   size_t E = Asm.find_first_of(". $");
   F.Mnemonic = Asm.substr(0, E);
@@ -501,18 +501,18 @@ namespace tblgen {
 void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
   emitSourceFileHeader("sm_86 instruction forms", OS);
-  OS << "#ifdef GET_SM86_OPCODE_ENUM\n";
+  OS << "#ifdef GET_SASS_OPCODE_ENUM\n";
   for (unsigned I = 0; I < M.Forms.size(); ++I)
     OS << "  " << M.Forms[I].Name << " = " << I << ",\n";
   OS << "  NUM_OPCODES = " << M.Forms.size() << "\n";
-  OS << "#undef GET_SM86_OPCODE_ENUM\n#endif\n\n";
+  OS << "#undef GET_SASS_OPCODE_ENUM\n#endif\n\n";
 
-  OS << "#ifdef GET_SM86_TARGET_ENUM\n";
+  OS << "#ifdef GET_SASS_TARGET_ENUM\n";
   for (unsigned T = 0; T < M.Targets.size(); ++T)
     OS << "  " << M.Targets[T].Enum << " = " << T << ",\n";
-  OS << "#undef GET_SM86_TARGET_ENUM\n#endif\n\n";
+  OS << "#undef GET_SASS_TARGET_ENUM\n#endif\n\n";
 
-  OS << "#ifdef GET_SM86_INSTR_INFO\n";
+  OS << "#ifdef GET_SASS_INSTR_INFO\n";
   OS << "const ModEntry ModEntries[] = {\n";
   std::vector<std::pair<unsigned, unsigned>> Ranges;
   unsigned N = 0;
@@ -592,13 +592,13 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   for (unsigned I = 0; I < M.Forms.size(); ++I)
     OS << "  0x" << utohexstr(M.TargetMask[I]) << ", // " << M.Forms[I].Name
        << "\n";
-  OS << "};\n#undef GET_SM86_INSTR_INFO\n#endif\n";
+  OS << "};\n#undef GET_SASS_INSTR_INFO\n#endif\n";
 }
 
 void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
   emitSourceFileHeader("sm_86 encoder: field segments", OS);
-  OS << "#ifdef GET_SM86_ENCODER\n";
+  OS << "#ifdef GET_SASS_ENCODER\n";
   OS << "// {inst bit, field bit, width} segments of every operand field.\n";
   OS << "const FieldSeg Segs[] = {\n";
   unsigned N = 0;
@@ -673,12 +673,12 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     }
   }
   OS << "};\n";
-  OS << "#undef GET_SM86_ENCODER\n#endif\n\n";
+  OS << "#undef GET_SASS_ENCODER\n#endif\n\n";
 
   // The guard and control fields again, as compile-time constants, so that
   // the decoder's per-word extraction of them folds to shifts and masks.
   // Each is one contiguous run of bits in SM86Inst / SM86ControlWord.
-  OS << "#ifdef GET_SM86_SPECIAL_SEGS\n"
+  OS << "#ifdef GET_SASS_SPECIAL_SEGS\n"
         "// Pg, PgNeg, Stall, Yield, WrSB, RdSB, WaitMask, Reuse.\n"
         "constexpr FieldSeg SpecialSegs[] = {\n";
   std::vector<const FieldModel *> Special = {&M.Guard, &M.GuardNeg};
@@ -692,13 +692,13 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     emitSegs(OS, Fm->Segs);
     OS << " // " << Fm->Name << "\n";
   }
-  OS << "};\n#undef GET_SM86_SPECIAL_SEGS\n#endif\n";
+  OS << "};\n#undef GET_SASS_SPECIAL_SEGS\n#endif\n";
 }
 
 void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
   emitSourceFileHeader("sm_86 decoder: dispatch on the 12-bit opcode", OS);
-  OS << "#ifdef GET_SM86_DECODER\n";
+  OS << "#ifdef GET_SASS_DECODER\n";
   // One set of tables per target (target 0 unsuffixed, others _<ENUM>),
   // over the forms that exist on the target, as it encodes them.
   for (unsigned T = 0; T < M.Targets.size(); ++T) {
@@ -789,18 +789,18 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
     OS << "  {DecodeList" << Sfx << ", DecodeSubBegin" << Sfx
        << ", DecodeBuckets" << Sfx << ", DecodeBucketOf" << Sfx << "},\n";
   }
-  OS << "};\n#undef GET_SM86_DECODER\n#endif\n";
+  OS << "};\n#undef GET_SASS_DECODER\n#endif\n";
 }
 
 void emitAsmPrinter(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
   emitSourceFileHeader("sm_86 asm printer: templates", OS);
-  OS << "#ifdef GET_SM86_ASM_PRINTER\n";
+  OS << "#ifdef GET_SASS_ASM_PRINTER\n";
   OS << "// '$' + letter: operand ('a' = 0); <a+b> an address group.\n";
   OS << "const char *const Templates[] = {\n";
   for (const FormModel &F : M.Forms)
     OS << "  " << cString(F.Template) << ", // " << F.Name << "\n";
-  OS << "};\n#undef GET_SM86_ASM_PRINTER\n#endif\n";
+  OS << "};\n#undef GET_SASS_ASM_PRINTER\n#endif\n";
 }
 
 void emitAsmMatcher(RecordKeeper &RK, raw_ostream &OS) {
@@ -809,7 +809,7 @@ void emitAsmMatcher(RecordKeeper &RK, raw_ostream &OS) {
   std::map<std::string, std::vector<unsigned>> ByMn;
   for (unsigned I = 0; I < M.Forms.size(); ++I)
     ByMn[M.Forms[I].Mnemonic].push_back(I);
-  OS << "#ifdef GET_SM86_ASM_MATCHER\n";
+  OS << "#ifdef GET_SASS_ASM_MATCHER\n";
   OS << "const uint16_t MatchList[] = {\n";
   unsigned N = 0;
   std::vector<std::tuple<std::string, unsigned, unsigned>> Entries;
@@ -827,13 +827,13 @@ void emitAsmMatcher(RecordKeeper &RK, raw_ostream &OS) {
     OS << "  {" << cString(std::get<0>(E)) << ", " << std::get<1>(E) << ", "
        << std::get<2>(E) << "},\n";
   OS << "};\nconst unsigned NumMnemonics = " << Entries.size() << ";\n";
-  OS << "#undef GET_SM86_ASM_MATCHER\n#endif\n";
+  OS << "#undef GET_SASS_ASM_MATCHER\n#endif\n";
 }
 
 void emitLatency(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
   emitSourceFileHeader("sm_86 scheduling classes", OS);
-  OS << "#ifdef GET_SM86_LATENCY\n";
+  OS << "#ifdef GET_SASS_LATENCY\n";
   OS << "// name, variable, latency, late-read operand names\n";
   OS << "const SchedClassDesc SchedClassDescs[] = {\n";
   for (Record *S : M.SchedClasses) {
@@ -846,7 +846,7 @@ void emitLatency(RecordKeeper &RK, raw_ostream &OS) {
   for (const FormModel &F : M.Forms)
     OS << "  " << (find(M.SchedClasses, F.Sched) - M.SchedClasses.begin())
        << ", // " << F.Name << "\n";
-  OS << "};\n#undef GET_SM86_LATENCY\n#endif\n";
+  OS << "};\n#undef GET_SASS_LATENCY\n#endif\n";
 }
 
 void printForms(RecordKeeper &RK, raw_ostream &OS) {

@@ -31,7 +31,7 @@
 #define TP_CODEGEN_LATENCYEVIDENCE_H
 
 #include "tp/CodeGen/SM86LatencyModel.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -50,12 +50,12 @@ namespace sched {
 
 class LatencyEvidence {
 public:
-  explicit LatencyEvidence(sm86::Target T) : M(LatencyModel::get(T)) {}
+  explicit LatencyEvidence(sass::Target T) : M(LatencyModel::get(T)) {}
 
   /// Adds the observations of one kernel (\p Code: its decoded
   /// instructions, one per 16 bytes from address 0; \p Name for messages).
   llvm::Error addKernel(llvm::StringRef Name,
-                        llvm::ArrayRef<sm86::Instruction> Code);
+                        llvm::ArrayRef<sass::Instruction> Code);
 
   /// Prints the table and every violation; returns the number of
   /// violations (buckets breaking (a) or (b)).

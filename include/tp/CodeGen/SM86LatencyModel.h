@@ -27,7 +27,7 @@
 #ifndef TP_CODEGEN_SM86LATENCYMODEL_H
 #define TP_CODEGEN_SM86LATENCYMODEL_H
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 
 #include <cstdint>
 
@@ -77,8 +77,8 @@ bool isVariable(InstrClass C);
 /// all read this one model.
 class LatencyModel {
 public:
-  static const LatencyModel &get(sm86::Target T);
-  sm86::Target target() const { return T; }
+  static const LatencyModel &get(sass::Target T);
+  sass::Target target() const { return T; }
 
   /// Cycles from a fixed-latency writer of a general register to a reader.
   /// \p LowHalf: the dependency is on the low (even) register of an
@@ -137,8 +137,8 @@ public:
   unsigned minStallAfter(InstrClass C, bool IsBarrier, bool IsWaitGroups) const;
 
 private:
-  explicit constexpr LatencyModel(sm86::Target T) : T(T) {}
-  sm86::Target T;
+  explicit constexpr LatencyModel(sass::Target T) : T(T) {}
+  sass::Target T;
 };
 
 /// A wait on scoreboard b issues at least this many cycles after the last

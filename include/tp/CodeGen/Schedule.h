@@ -4,7 +4,7 @@
 /// The algorithms behind tp-compact-stalls and tp-verify-schedule, on a
 /// target-neutral view of an instruction (SchedInstr) so that they run on a
 /// piece of machine IR, on a decoded cubin or on a hand-built sequence.
-/// describe() (SchedDescribe.cpp) builds the view of an sm86::Instruction
+/// describe() (SchedDescribe.cpp) builds the view of an sass::Instruction
 /// from its td-generated InstrInfo.
 ///
 /// Control fields (SASS_FACTS 1.2): `stall` = cycles before the next issue;
@@ -46,7 +46,7 @@
 #define TP_CODEGEN_SCHEDULE_H
 
 #include "tp/CodeGen/SM86LatencyModel.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -114,7 +114,7 @@ struct SchedInstr {
   uint8_t WaitSB = 0, WaitCount = 0;
   /// LDSM / LDS / LDGSTS: the immediate byte offset of the shared address.
   int64_t SharedOffset = 0;
-  sm86::Control Ctrl;
+  sass::Control Ctrl;
   llvm::SMLoc Loc; ///< where it was written, if parsed from text
 
   // Builders for hand-made sequences (tests, tools).
@@ -148,12 +148,12 @@ SchedInstr makeInstr(llvm::StringRef Name);
 
 /// The latency class of form \p Op (from its td schedule class), or an
 /// error naming a class the model does not know.
-llvm::Expected<InstrClass> classOfForm(sm86::Opcode Op);
+llvm::Expected<InstrClass> classOfForm(sass::Opcode Op);
 
 /// The view of \p I (operands from its InstrInfo, class from its td
 /// SchedInfo, kind from its mnemonic).  Errors for a form whose schedule
 /// class is unknown here.
-llvm::Expected<SchedInstr> describe(const sm86::Instruction &I);
+llvm::Expected<SchedInstr> describe(const sass::Instruction &I);
 
 /// A piece: a straight run of instructions finished on its own.
 using Piece = std::vector<SchedInstr>;
@@ -171,7 +171,7 @@ enum class StallReason : uint8_t {
 struct CompactOptions {
   bool Conservative = false; ///< stall >= 15 and wait on every scoreboard
   bool Drain = true;         ///< drain at the end of each piece
-  sm86::Target Target = sm86::Target::SM86; ///< whose latency model
+  sass::Target Target = sass::Target::SM86; ///< whose latency model
 };
 
 /// What compactStalls() did to one instruction.
@@ -210,7 +210,7 @@ struct VerifyOptions {
   int64_t StageBytes = 0;
   /// Stop after this many hazards (0: all).
   unsigned MaxHazards = 0;
-  sm86::Target Target = sm86::Target::SM86; ///< whose latency model
+  sass::Target Target = sass::Target::SM86; ///< whose latency model
 };
 
 /// Walks \p Program (straight-line: the checked program) cycle by cycle and

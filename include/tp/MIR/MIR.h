@@ -3,8 +3,8 @@
 /// \file
 /// The machine IR (level "mir", library TPMIR): one or more kernels, each a
 /// list of named *pieces* of sm_86 instructions.  An instruction is an
-/// `sm86::Instruction` (form, guard, control fields, operand values; see
-/// tp/Target/SM86/SM86.h) plus an optional label it starts and, for a
+/// `sass::Instruction` (form, guard, control fields, operand values; see
+/// tp/Target/SASS/SASS.h) plus an optional label it starts and, for a
 /// branch, the label it jumps to.  Addresses are implicit: the pieces are
 /// laid out in order, 16 bytes an instruction, the first at 0.
 ///
@@ -16,7 +16,7 @@
 ///               -- order; then any others in their stored order
 ///   piece   ::= 'piece' name NL ( label | instr )*
 ///   label   ::= '^'name ':' NL                 (starts the next instr)
-///   instr   ::= nvdisasm-text ';' control NL  (control: sm86::printControl,
+///   instr   ::= nvdisasm-text ';' control NL  (control: sass::printControl,
 ///               e.g. `{stall=15 wr=1}`; `{}` when every field is default;
 ///               an operand's reuse flag is written on it as `.reuse`)
 ///   branch  ::= [guard] 'BRA' '^'label ';' control
@@ -55,7 +55,7 @@
 ///    layout-b(columns) tile(WM,WN,MT,NT,S) iterations(N) residual(0|1).
 ///
 /// The verifier checks: every instruction's values fit its form
-/// (sm86::verify), register tuples are aligned to their width and lie in
+/// (sass::verify), register tuples are aligned to their width and lie in
 /// R0..R(regs-1) (RZ is always allowed), labels are unique, every branch
 /// names a label of the function, piece names are unique.
 ///
@@ -64,7 +64,7 @@
 #define TP_MIR_MIR_H
 
 #include "tp/Pass/Pass.h"
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/STLExtras.h"
@@ -85,7 +85,7 @@ namespace mir {
 
 /// One machine instruction.
 struct MInstr {
-  sm86::Instruction I;
+  sass::Instruction I;
   /// The label this instruction starts (without '^'), or empty.
   std::string Label;
   /// For a branch: the label it jumps to (without '^'), or empty.
@@ -94,9 +94,9 @@ struct MInstr {
   llvm::SMLoc Loc;
 
   MInstr() = default;
-  explicit MInstr(const sm86::Instruction &I) : I(I) {}
+  explicit MInstr(const sass::Instruction &I) : I(I) {}
 
-  const sm86::InstrInfo &info() const { return sm86::getInstrInfo(I.Op); }
+  const sass::InstrInfo &info() const { return sass::getInstrInfo(I.Op); }
   llvm::StringRef mnemonic() const { return info().Mnemonic; }
   bool isBranch() const { return !Target.empty(); }
 };
@@ -154,7 +154,7 @@ struct Module {
 
 /// A register, predicate or uniform register an instruction touches.
 struct RegAccess {
-  sm86::OperandKind Kind; ///< GPR (also for MemBase), UGPR, Pred, UPred
+  sass::OperandKind Kind; ///< GPR (also for MemBase), UGPR, Pred, UPred
   unsigned Reg;           ///< first register of the tuple
   unsigned Width;         ///< registers in the tuple
   bool IsDef;
@@ -162,11 +162,11 @@ struct RegAccess {
 };
 /// The reuse flags of \p Op that belong to an operand (printed as `.reuse`
 /// on it); other reuse bits are printed in the control clause.
-uint8_t operandReuseMask(sm86::Opcode Op);
+uint8_t operandReuseMask(sass::Opcode Op);
 
 /// Every register operand of \p I except RZ/URZ/PT/UPT (the guard
 /// predicate is included as a use, OpIdx = ~0u).
-std::vector<RegAccess> getRegAccesses(const sm86::Instruction &I);
+std::vector<RegAccess> getRegAccesses(const sass::Instruction &I);
 
 /// Parses buffer \p BufferID of \p SM.  Errors are SourceErrors.
 llvm::Expected<Module> parseModule(llvm::SourceMgr &SM, unsigned BufferID);
@@ -183,10 +183,10 @@ void printInstr(const MInstr &MI, uint64_t Addr, llvm::raw_ostream &OS);
 llvm::Error verifyFunction(const Function &F, const llvm::SourceMgr &SM);
 llvm::Error verifyModule(const Module &M, const llvm::SourceMgr &SM);
 
-/// Builds an instruction from nvdisasm text (sm86::parse); for generated
+/// Builds an instruction from nvdisasm text (sass::parse); for generated
 /// code.  \p Text may use `^label` as a branch target.
 llvm::Expected<MInstr> makeInstr(llvm::StringRef Text,
-                                 const sm86::Control &Ctrl = {});
+                                 const sass::Control &Ctrl = {});
 
 /// The pass manager unit for machine IR.
 class MachineUnit : public IRUnit {

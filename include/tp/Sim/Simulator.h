@@ -3,7 +3,7 @@
 /// \file
 /// tp-sim's library (TPSim): executes one kernel of a cubin on a grid of
 /// thread blocks, on the CPU, instruction by instruction, from the decoded
-/// sm86::Instruction values (never from text).
+/// sass::Instruction values (never from text).
 ///
 /// Model
 /// -----

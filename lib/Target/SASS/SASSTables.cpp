@@ -1,4 +1,4 @@
-//===- SM86Tables.cpp - The generated tables and the info queries ---------===//
+//===- SASSTables.cpp - The generated tables and the info queries ---------===//
 ///
 /// \file
 /// Instantiates the tables tp-tblgen generated from td/ and answers the
@@ -6,27 +6,27 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SM86Tables.h"
+#include "SASSTables.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstring>
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 namespace detail {
 
-#define GET_SM86_INSTR_INFO
-#include "tp/Target/SM86/SM86GenInstrInfo.inc"
-#define GET_SM86_ENCODER
-#include "tp/Target/SM86/SM86GenEncoder.inc"
-#define GET_SM86_DECODER
-#include "tp/Target/SM86/SM86GenDecoder.inc"
-#define GET_SM86_ASM_PRINTER
-#include "tp/Target/SM86/SM86GenAsmPrinter.inc"
-#define GET_SM86_ASM_MATCHER
-#include "tp/Target/SM86/SM86GenAsmMatcher.inc"
-#define GET_SM86_LATENCY
-#include "tp/Target/SM86/SM86GenLatency.inc"
+#define GET_SASS_INSTR_INFO
+#include "tp/Target/SASS/SASSGenInstrInfo.inc"
+#define GET_SASS_ENCODER
+#include "tp/Target/SASS/SASSGenEncoder.inc"
+#define GET_SASS_DECODER
+#include "tp/Target/SASS/SASSGenDecoder.inc"
+#define GET_SASS_ASM_PRINTER
+#include "tp/Target/SASS/SASSGenAsmPrinter.inc"
+#define GET_SASS_ASM_MATCHER
+#include "tp/Target/SASS/SASSGenAsmMatcher.inc"
+#define GET_SASS_LATENCY
+#include "tp/Target/SASS/SASSGenLatency.inc"
 
 const FieldRef *const SpecialFields = &OperandFields[FirstSpecialField];
 
@@ -103,5 +103,5 @@ llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value) {
   return N ? N : "";
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp

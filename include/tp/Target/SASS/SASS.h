@@ -1,7 +1,7 @@
-//===- SM86.h - The sm_86 instruction set: encode, decode, print, parse -*- C++ -*-===//
+//===- SASS.h - The SASS instruction set: encode, decode, print, parse -*- C++ -*-===//
 ///
 /// \file
-/// The public interface of the instruction-set layer (library TPTargetSM86).
+/// The public interface of the instruction-set layer (library TPTargetSASS).
 /// Everything here is driven by tables that tp-tblgen generates from td/;
 /// no bit position is written by hand in C++.
 ///
@@ -37,8 +37,8 @@
 /// [116:121], reuse [122:125].
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_TARGET_SM86_SM86_H
-#define TP_TARGET_SM86_SM86_H
+#ifndef TP_TARGET_SASS_SASS_H
+#define TP_TARGET_SASS_SASS_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -53,12 +53,12 @@ class SourceMgr;
 } // namespace llvm
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 
 /// The instruction forms, one per td def (generated).
 enum Opcode : uint16_t {
-#define GET_SM86_OPCODE_ENUM
-#include "tp/Target/SM86/SM86GenInstrInfo.inc"
+#define GET_SASS_OPCODE_ENUM
+#include "tp/Target/SASS/SASSGenInstrInfo.inc"
 };
 
 /// The targets sharing this instruction set (td/Targets.td, generated):
@@ -67,8 +67,8 @@ enum Opcode : uint16_t {
 /// only its bits (e.g. BRA's offset on sm_90) or its existence (VIADD is
 /// sm_90 only) differ.
 enum class Target : uint8_t {
-#define GET_SM86_TARGET_ENUM
-#include "tp/Target/SM86/SM86GenInstrInfo.inc"
+#define GET_SASS_TARGET_ENUM
+#include "tp/Target/SASS/SASSGenInstrInfo.inc"
 };
 
 /// The target an -mcpu value names ("sm_80", "sm_86", "sm_90"); false if
@@ -261,7 +261,7 @@ llvm::Expected<Instruction> parse(llvm::StringRef Text, uint64_t Addr,
                                   const llvm::SourceMgr &SM,
                                   Target T = Target::SM86);
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp
 
-#endif // TP_TARGET_SM86_SM86_H
+#endif // TP_TARGET_SASS_SASS_H

@@ -1,7 +1,7 @@
 //===- OracleVerified.cpp - Which forms NVIDIA's bytes confirm -------------===//
 ///
 /// \file
-/// sm86::isOracleVerified: the table generated at build time from
+/// sass::isOracleVerified: the table generated at build time from
 /// unittests/Target/SM86UncoveredForms.txt (GenUnverifiedForms.cmake), the
 /// list of forms that no oracle word reaches.  The coverage test
 /// (unittests/Target/SM86CoverageTest.cpp) keeps that list equal to what
@@ -9,20 +9,20 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <bitset>
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 
 namespace {
 /// The listed forms, as opcodes: an unknown name is a compile error (the
 /// generator reports it first, with its line of the list).
 const Opcode UnverifiedForms[] = {
-#define TP_SM86_UNVERIFIED_FORM(Name) Name,
-#include "tp/Target/SM86/SM86GenUnverifiedForms.inc"
-#undef TP_SM86_UNVERIFIED_FORM
+#define TP_SASS_UNVERIFIED_FORM(Name) Name,
+#include "tp/Target/SASS/SASSGenUnverifiedForms.inc"
+#undef TP_SASS_UNVERIFIED_FORM
 };
 
 const std::bitset<NUM_OPCODES> &getUnverifiedSet() {
@@ -42,5 +42,5 @@ bool isOracleVerified(Opcode Op) {
 
 llvm::ArrayRef<Opcode> getUnverifiedForms() { return UnverifiedForms; }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp

@@ -6,14 +6,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SM86Tables.h"
+#include "SASSTables.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
 using namespace llvm;
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 using namespace detail;
 
 Word128 encode(const Instruction &I, Target T) {
@@ -91,5 +91,5 @@ Error verify(const Instruction &I, Target T) {
   return Error::success();
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp

@@ -10,8 +10,8 @@
 /// `FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT`).  NaNs as "+QNAN "/"-QNAN ".
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_LIB_TARGET_SM86_FLOATFORMAT_H
-#define TP_LIB_TARGET_SM86_FLOATFORMAT_H
+#ifndef TP_LIB_TARGET_SASS_FLOATFORMAT_H
+#define TP_LIB_TARGET_SASS_FLOATFORMAT_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,7 +21,7 @@
 #include <cstring>
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 
 inline float bitsToFloat(uint32_t B) {
   float F;
@@ -110,7 +110,7 @@ inline size_t parseFloat32(llvm::StringRef S, uint32_t &Bits) {
   return N;
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp
 
 #endif

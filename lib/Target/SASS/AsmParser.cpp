@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FloatFormat.h"
-#include "SM86Tables.h"
+#include "SASSTables.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
@@ -29,7 +29,7 @@
 using namespace llvm;
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 using namespace detail;
 
 bool operandFits(const OperandInfo &OI, int64_t V); // Encoder.cpp
@@ -707,11 +707,11 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   return Err(S, "invalid instruction");
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 
 Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
   Control C;
@@ -786,5 +786,5 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
   return C;
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp

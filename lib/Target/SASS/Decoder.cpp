@@ -11,14 +11,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SM86Tables.h"
+#include "SASSTables.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
 using namespace llvm;
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 using namespace detail;
 
 static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
@@ -81,5 +81,5 @@ Expected<Instruction> decodeOrError(Word128 W, uint64_t Addr, Target T) {
   return makeError(OS.str());
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp

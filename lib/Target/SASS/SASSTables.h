@@ -1,18 +1,18 @@
-//===- SM86Tables.h - The generated tables (private) ------------*- C++ -*-===//
+//===- SASSTables.h - The generated tables (private) ------------*- C++ -*-===//
 ///
 /// \file
 /// Declarations of the tables tp-tblgen generates from td/ (defined in
-/// SM86Tables.cpp, which includes the .inc files), and small helpers shared
+/// SASSTables.cpp, which includes the .inc files), and small helpers shared
 /// by the encoder, decoder, printer and parser.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_LIB_TARGET_SM86_SM86TABLES_H
-#define TP_LIB_TARGET_SM86_SM86TABLES_H
+#ifndef TP_LIB_TARGET_SASS_SM86TABLES_H
+#define TP_LIB_TARGET_SASS_SM86TABLES_H
 
-#include "tp/Target/SM86/SM86.h"
+#include "tp/Target/SASS/SASS.h"
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 namespace detail {
 
 /// A run of \c Width bits: field bits [FieldBit, FieldBit+Width) live at
@@ -135,8 +135,8 @@ inline uint64_t extractSeg(const Word128 &W, const FieldSeg &S) {
 }
 
 /// The guard and control fields as constants (indexed by SpecialField).
-#define GET_SM86_SPECIAL_SEGS
-#include "tp/Target/SM86/SM86GenEncoder.inc"
+#define GET_SASS_SPECIAL_SEGS
+#include "tp/Target/SASS/SASSGenEncoder.inc"
 
 /// A guard or control field of \p W (constant-folded: one shift and mask).
 inline uint64_t extractSpecial(const Word128 &W, unsigned F) {
@@ -201,7 +201,7 @@ inline Control controlOf(const Word128 &W) {
 }
 
 } // namespace detail
-} // namespace sm86
+} // namespace sass
 } // namespace tp
 
 #endif

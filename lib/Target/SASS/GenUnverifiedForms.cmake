@@ -1,10 +1,10 @@
 # GenUnverifiedForms.cmake - the forms without an oracle word, as a table.
 #
-#   cmake -DLIST=<SM86UncoveredForms.txt> -DENUM=<SM86GenInstrInfo.inc>
-#         -DOUT=<SM86GenUnverifiedForms.inc> -P GenUnverifiedForms.cmake
+#   cmake -DLIST=<SM86UncoveredForms.txt> -DENUM=<SASSGenInstrInfo.inc>
+#         -DOUT=<SASSGenUnverifiedForms.inc> -P GenUnverifiedForms.cmake
 #
 # LIST: '#' starts a comment, every other non-blank line is one form name
-# (the td def name).  Writes one TP_SM86_UNVERIFIED_FORM(<name>) a line,
+# (the td def name).  Writes one TP_SASS_UNVERIFIED_FORM(<name>) a line,
 # each behind a #line directive naming its line of LIST, so that a compiler
 # error about a name points at the list.  A name that is no form of the
 # generated opcode enum (ENUM) stops the build here with
@@ -15,12 +15,12 @@ foreach(var LIST ENUM OUT)
   endif()
 endforeach()
 
-# The names between "#ifdef GET_SM86_OPCODE_ENUM" and its #undef.
+# The names between "#ifdef GET_SASS_OPCODE_ENUM" and its #undef.
 file(STRINGS "${ENUM}" EnumLines)
 set(Forms)
 set(InEnum FALSE)
 foreach(L IN LISTS EnumLines)
-  if(L STREQUAL "#ifdef GET_SM86_OPCODE_ENUM")
+  if(L STREQUAL "#ifdef GET_SASS_OPCODE_ENUM")
     set(InEnum TRUE)
   elseif(L MATCHES "^#undef")
     set(InEnum FALSE)
@@ -39,7 +39,7 @@ file(READ "${LIST}" Text)
 string(REPLACE ";" "\\;" Text "${Text}")
 string(REPLACE "\n" ";" Lines "${Text}")
 set(Out "// Generated from ${LIST} by GenUnverifiedForms.cmake: do not edit.\n")
-string(APPEND Out "// The forms no oracle word reaches (sm86::isOracleVerified).\n")
+string(APPEND Out "// The forms no oracle word reaches (sass::isOracleVerified).\n")
 set(LineNo 0)
 set(Errors "")
 foreach(L IN LISTS Lines)
@@ -59,7 +59,7 @@ foreach(L IN LISTS Lines)
       "td/ (no such opcode in ${ENUM}); drop it from the list\n")
     continue()
   endif()
-  string(APPEND Out "#line ${LineNo} \"${LIST}\"\nTP_SM86_UNVERIFIED_FORM(${Name})\n")
+  string(APPEND Out "#line ${LineNo} \"${LIST}\"\nTP_SASS_UNVERIFIED_FORM(${Name})\n")
 endforeach()
 if(NOT Errors STREQUAL "")
   message(FATAL_ERROR "${Errors}")

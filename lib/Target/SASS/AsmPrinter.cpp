@@ -8,14 +8,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SM86Tables.h"
+#include "SASSTables.h"
 #include "FloatFormat.h"
 #include "llvm/Support/Format.h"
 
 using namespace llvm;
 
 namespace tp {
-namespace sm86 {
+namespace sass {
 using namespace detail;
 
 static void printHex(raw_ostream &OS, int64_t V, bool Signed) {
@@ -280,5 +280,5 @@ void printControl(const Control &C, raw_ostream &OS) {
   OS << '}';
 }
 
-} // namespace sm86
+} // namespace sass
 } // namespace tp
