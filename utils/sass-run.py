@@ -202,6 +202,21 @@ class Block:
                 a, b, c = (self.val(w, l, o) for o in ops[1:4])
                 self.setr(w, l, ops[0], a * b + c)
             return None
+        if mn == 'IMAD.SHL.U32':
+            for l in L:
+                a, b = self.val(w, l, ops[1]), self.val(w, l, ops[2])
+                self.setr(w, l, ops[0], a * b)
+            return None
+        if mn == 'LEA':  # d = (a << sh) + b
+            for l in L:
+                a, b, sh = (self.val(w, l, o) for o in ops[1:4])
+                self.setr(w, l, ops[0], (a << sh) + b)
+            return None
+        if mn == 'CS2R' and ops[1] == 'SRZ':
+            for l in L:
+                d = int(ops[0][1:])
+                self.regs[w][l][d] = self.regs[w][l][d + 1] = 0
+            return None
         if mn == 'IMAD.WIDE.U32':
             m = re.match(r'c\[0x0\]\[(0x[0-9a-f]+)\]', ops[3])
             for l in L:

@@ -1,42 +1,77 @@
-//===- Select.cpp - tp-select: swizzled tile IR -> machine IR -------------===//
+//===- Select.cpp - tp-select: instruction selection from the tile IR -----===//
 ///
 /// \file
-/// tile IR -> mir.  Requires a swizzled product (tp.addresses present, i.e.
-/// tp-admit, tp-tile, tp-pipeline, tp-swizzle have run); guarantees a
-/// `sass.func` per kernel holding the seed's program
-/// (../shared/seed/TiledProductSM86.seed.txt) instruction by instruction,
-/// before interleaving, stall compaction and loop formation:
+/// tile IR -> mir.  Requires a swizzled product (tp-admit, tp-tile,
+/// tp-pipeline, tp-swizzle have run); guarantees one `sass.func` per kernel
+/// whose every instruction is the lowering of one op of its input, before
+/// interleaving, stall compaction and loop formation.  The selector holds
+/// no formula of the kernel: each address term is tp-swizzle's, each stage
+/// offset, wait count and copy step tp-pipeline's (through tp-swizzle's
+/// regions), each tile number tp-tile's.  Change the IR and the kernel
+/// changes with it (test/CodeGen/Select/mutations.test).
 ///
-///   piece prologue  tpPrologue: R1 = c[0x0][0x28] and ULDC.64 UR4 =
-///                   c[0x0][0x118] first (as ptxas does), then the seed's
-///                   S2Rs, addresses (tpChunkAddresses, tpMatrixAddresses),
-///                   C's pointer, zeroed accumulators, stages-1 copy steps
-///                   (tpCopyStep), the iteration counter (R44)
-///   piece body      tpBody: `stages` k-steps (tpStageStep), each DEPBAR.LE
-///                   SB0 stages-2, BAR.SYNC, k-half 0's LDSMs, its HMMAs,
-///                   k-half 1's LDSMs, its HMMAs, then the copies of the step
-///                   stages-1 on (tpCopiesFor) -- the order before
-///                   tp-interleave spreads them over the HMMA runs
-///   piece tail      tpTail: the last `stages` steps (the first copies the
-///                   last step, the others commit empty groups), DEPBAR.LE
-///                   SB0 0, C's pair stores (tpStoreC) or, for the residual
-///                   variant, tpResidualC, EXIT, and ptxas's closing
-///                   self-branch
+/// One lowering per op kind:
 ///
-/// Register plan: the seed's, unchanged (tpTid R0 ... tpC R42, tpCounter
-/// R44, tpZero R45, accumulators from R48, fragments, chunk offsets;
-/// tpRegisters registers).  R1 briefly holds the stack pointer ptxas loads
-/// first; the seed's lane index overwrites it (the kernel has no stack).
+///   tp.addresses   each value op in order, folded (below); values only the
+///                  region itself reads live in registers freed after their
+///                  last read, values a ring op reads keep theirs
+///   sreg           S2R (write scoreboard 5)
+///   add/mul/mad/shr/and/xor
+///                  constants fold and become immediates; add of 0, mul by
+///                  1, shr by 0, and with -1, xor with 0 and mad by 0 or
+///                  into 0 vanish (the value is its operand's register);
+///                  `and x, imm` is one LOP3 with the immediate, shr one
+///                  SHF.R.U32.HI, mul by 2^n IMAD.SHL.U32, other muls
+///                  IMAD with RZ, `mad x, 2^n, y` one LEA, other mads IMAD
+///   tp.copy        per tp.ldgsts: LDGSTS.E.BYPASS.128 [sts + buffer],
+///                  [param + goff + step k_step_bytes]; the pointer pair is
+///                  formed once (IMAD.WIDE.U32 with a register holding 1,
+///                  the one form that adds a constant-bank pointer) and,
+///                  when a later copy follows, advanced after the copy by
+///                  k_step_bytes (IADD3 + IMAD.WIDE.U32): the copies must
+///                  name consecutive steps (checked; an error otherwise)
+///   tp.commit      LDGDEPBAR (write scoreboard 0, DEPBAR counts groups)
+///   tp.wait_groups DEPBAR.LE SB0, max
+///   tp.barrier     BAR.SYNC.DEFER_BLOCKING 0x0
+///   tp.ldsm        LDSM.16.M88.4 / .MT88.4 into its fragment (operand, kk,
+///                  index), [address + buffer offset] (write scoreboard 1)
+///   tp.mma         HMMA.16816.F32 acc(mt, nt), A(kk, mt), B(kk, nt)
+///   tp.loop        the iteration counter (MOV, end of the prologue; the
+///                  function attribute counter() names it) and piece body
+///   tp.epilogue    C's pointer from its offset operand (IMAD.WIDE.U32),
+///                  then per tp.ldg two LDG.E of R's pair (write scoreboard
+///                  2), per tp.add_residual two FADDs, per tp.stg STG.E.64
+///   the function   ULDC.64 UR4 = the memory descriptor first (every global
+///                  access names desc[UR4]); accumulators zeroed (CS2R
+///                  pairs) after the prologue's copies; EXIT and ptxas's
+///                  closing self-branch last
 ///
-/// Control fields are conservative: every instruction stalls 15 cycles; the
-/// scoreboards are the seed's: S2R writes SB5 (its readers wait, saWait5),
-/// LDSM writes SB1 (the first HMMA of a k-half waits), LDGSTS reads its
-/// registers under SB3 (re-forming the first pointer waits), LDGDEPBAR
-/// counts groups on SB0 (DEPBAR.LE), the residual's LDGs write SB2 (the
-/// first FADD of a batch waits); EXIT waits for every scoreboard.
+/// Pieces: prologue (addresses, tp.prologue, zeroed accumulators, the
+/// counter), body (tp.loop: one iteration; empty when there is none), tail
+/// (tp.tail).
+///
+/// Registers: assigned here, first fit from R0, tuples aligned to their
+/// width (accumulators, fragments: 4; pointers: 2).  Values live into the
+/// loop (pointers, their offsets, shared addresses, fragments,
+/// accumulators, the counter, C's offset) keep one register for the whole
+/// loop, so the body piece may repeat.  Fragments, pointers and shared
+/// addresses are released at the epilogue, where C's and R's pointers and
+/// R's values reuse them.
+///
+/// Control fields are conservative (stall 15) and scoreboard waits are
+/// derived, not planned: an instruction waits on a scoreboard when it reads
+/// a register a pending variable-latency write guards, or writes one a
+/// pending write or late read guards (LDGSTS reads under scoreboard 3).
+/// The first instruction of the body also waits for what is pending at the
+/// body's end (the back edge).  EXIT waits for every scoreboard.
+/// tp-compact-stalls recomputes all of it.
+///
+/// Instructions are built as objects: each form's prototype is found once
+/// per process from its fixed spelling (a table below), operands are set
+/// by their td names; no instruction text is built.
 ///
 /// Attributes written: threads grid params shape layout-a layout-b tile
-/// iterations residual counter(44).
+/// iterations residual counter.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -48,46 +83,157 @@
 #include "tp/TileIR/TileUnit.h"
 
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <array>
+#include <functional>
+#include <map>
+#include <set>
 
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-select"
+
+STATISTIC(NumFolded, "Address ops folded away (constants, identities)");
+STATISTIC(NumSelected, "Instructions selected");
 
 namespace tp {
 namespace {
 
 using namespace tile;
 
-// The seed's registers (-- ---- registers ---- and tpZero).
-constexpr unsigned RTid = 0, RLane = 1, RWarp = 2, RWarpM = 3, RWarpN = 4,
-                   ROne = 5, RTileM = 6, RTileN = 7, RScratch = 8,
-                   RScratch2 = 9, RC = 42, RZero = 45, AccBase = 48;
-unsigned aPointer(unsigned C) { return 10 + 2 * C; }
-unsigned bPointer(unsigned C) { return 18 + 2 * C; }
-unsigned aStore(unsigned C) { return 26 + C; }
-unsigned bStore(unsigned C) { return 30 + C; }
-unsigned aMatrix(unsigned I) { return 34 + I; }
-unsigned bMatrix(unsigned I) { return 38 + I; }
-unsigned temp(unsigned N) { return AccBase + N; } // tpT
+//===----------------------------------------------------------------------===//
+// Forms
+//===----------------------------------------------------------------------===//
 
-std::string R(unsigned N) { return "R" + std::to_string(N); }
-std::string hex(int64_t V) {
-  if (V < 0)
-    return "-0x" + utohexstr(uint64_t(-V), true);
-  return "0x" + utohexstr(uint64_t(V), true);
+/// The forms the selector emits, each with a spelling that fixes its
+/// modifiers (register numbers and immediates in it are placeholders).
+enum class Form {
+  S2RTid, S2RCtaidX, S2RCtaidY, Mov, IAdd3Imm, IAdd3, LopAndImm, LopXor,
+  LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
+  Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
+  Bra, UldcDesc, Count
+};
+
+const char *const FormSpellings[] = {
+    "S2R R0, SR_TID.X",
+    "S2R R0, SR_CTAID.X",
+    "S2R R0, SR_CTAID.Y",
+    "MOV R0, 0x1",
+    "IADD3 R0, R0, 0x1, RZ",
+    "IADD3 R0, R0, R0, RZ",
+    "LOP3.LUT R0, R0, 0x1, RZ, 0xc0, !PT",
+    "LOP3.LUT R0, R0, R0, RZ, 0x3c, !PT",
+    "LOP3.LUT R0, R0, 0x1, RZ, 0x3c, !PT",
+    "SHF.R.U32.HI R0, RZ, 0x1, R0",
+    "IMAD.SHL.U32 R0, R0, 0x2, RZ",
+    "IMAD R0, R0, 0x3, R0",
+    "IMAD R0, R0, R0, R0",
+    "LEA R0, R0, R0, 0x1",
+    "IMAD.WIDE.U32 R0, R0, R0, c[0x0][0x160]",
+    "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64]",
+    "LDGDEPBAR",
+    "DEPBAR.LE SB0, 0x1",
+    "BAR.SYNC.DEFER_BLOCKING 0x0",
+    "LDSM.16.M88.4 R0, [R0+0x10]",
+    "LDSM.16.MT88.4 R0, [R0+0x10]",
+    "HMMA.16816.F32 R0, R0, R0, R0",
+    "CS2R R0, SRZ",
+    "STG.E.64 desc[UR4][R0.64+0x10], R0",
+    "LDG.E R0, desc[UR4][R0.64+0x10]",
+    "FADD R0, R0, R0",
+    "EXIT",
+    "BRA 0x0",
+    "ULDC.64 UR4, c[0x0][0x118]",
+};
+static_assert(sizeof(FormSpellings) / sizeof(FormSpellings[0]) ==
+                  size_t(Form::Count),
+              "one spelling a form");
+
+/// The prototype of \p F (found once per process).
+const sass::Instruction &prototype(Form F) {
+  static std::array<sass::Instruction, size_t(Form::Count)> Protos = [] {
+    std::array<sass::Instruction, size_t(Form::Count)> P;
+    for (size_t I = 0; I < size_t(Form::Count); ++I) {
+      Expected<mir::MInstr> MI = mir::makeInstr(FormSpellings[I]);
+      if (!MI)
+        report_fatal_error("tp-select: form '" + Twine(FormSpellings[I]) +
+                           "': " + toString(MI.takeError()));
+      P[I] = MI->I;
+    }
+    return P;
+  }();
+  return Protos[size_t(F)];
 }
 
-/// What the selected code depends on besides the product: where the
-/// target's constant bank and shared window put things (SASS_FACTS.md 3.3,
-/// 3.7, 3.8; td/Targets.td).
+/// Operand \p Name (td name: Rd, Ra, Imm, ...) of \p I's form.
+int64_t &operand(sass::Instruction &I, StringRef Name) {
+  const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    if (Name == II.Operands[K].Name)
+      return I.Ops[K];
+  report_fatal_error("tp-select: form " + Twine(II.Name) + " has no operand " +
+                     Name);
+}
+
+constexpr int64_t RZ = 255;
+
+/// A lowered tile value: a constant, or the register holding it.
+struct Lowered {
+  bool IsConst = false;
+  int64_t C = 0;
+  unsigned Reg = 0;
+  static Lowered constant(int64_t V) {
+    Lowered L;
+    L.IsConst = true;
+    L.C = V;
+    return L;
+  }
+  static Lowered reg(unsigned R) {
+    Lowered L;
+    L.Reg = R;
+    return L;
+  }
+};
+
+/// Registers in use, first fit.
+class RegisterFile {
+public:
+  unsigned allocate(unsigned Width) {
+    for (unsigned R = 0;; R += Width) {
+      if (R + Width > Used.size())
+        Used.resize(R + Width, false);
+      bool Free = true;
+      for (unsigned K = 0; K < Width && Free; ++K)
+        Free = !Used[R + K];
+      if (!Free)
+        continue;
+      for (unsigned K = 0; K < Width; ++K)
+        Used[R + K] = true;
+      HighWater = std::max(HighWater, R + Width);
+      return R;
+    }
+  }
+  void release(unsigned R, unsigned Width) {
+    for (unsigned K = 0; K < Width; ++K)
+      Used[R + K] = false;
+  }
+  unsigned count() const { return HighWater; }
+
+private:
+  std::vector<bool> Used;
+  unsigned HighWater = 0;
+};
+
+/// What the target puts where (SASS_FACTS.md 3.3, 3.7, 3.8; td/Targets.td).
 struct TargetFacts {
   std::string Name = "sm_86";
   unsigned ParamBase = tp::ParamBase;  ///< first parameter in c[0x0]
   unsigned Descriptor = 0x118;         ///< default memory descriptor
-  /// Shared memory the system reserves at the start of the CTA's window:
-  /// the kernel's buffers start there (sm_90: 1 KiB; E, ptxas puts static
-  /// shared data at 0x400 and dynamic shared after it).
+  /// The system's reserved start of the shared window (sm_90: 1 KiB).
   unsigned SharedBase = 0;
 };
 
@@ -105,349 +251,865 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
   return None;
 }
 
-/// Collects the instructions of the pieces as text, then builds them.
-class Emitter {
+//===----------------------------------------------------------------------===//
+// The selector
+//===----------------------------------------------------------------------===//
+
+class Selector {
 public:
-  Emitter(const TileParams &T, const Problem &P,
-          const TargetFacts &TF = TargetFacts())
-      : T(T), P(P), TF(TF) {
-    StrideA = P.A == Layout::Rows ? P.K : P.M;
-    StrideB = P.B == Layout::Rows ? P.K : P.N;
-    StrideC = P.N;
+  Selector(const Kernel &K, const Op &MM, const TargetFacts &TF,
+           PassContext &Ctx)
+      : K(K), MM(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
+        T(getTileOp(*MM.find("tp.tile"))) {}
+
+  Expected<mir::Function> run();
+
+private:
+  // ---- emission ----
+  sass::Instruction make(Form F) { return prototype(F); }
+  void emit(sass::Instruction I, int WrSB = -1, int RdSB = -1);
+  void piece(StringRef Name) {
+    finishPiece();
+    Fn.addPiece(Name);
+  }
+  void finishPiece();
+
+  // ---- values ----
+  Error lowerAddresses(const Op &Region);
+  Expected<Lowered> lowerValueOp(const Op &O);
+  Expected<Lowered> get(const Value &V);
+  unsigned inRegister(Lowered L);
+  unsigned defineTemp() { return Regs.allocate(1); }
+  void noteUse(const Value &V);
+  Lowered emitShl(Lowered A, int64_t Shift);
+  Lowered emitMul(Lowered A, int64_t M);
+  Lowered emitAdd(Lowered A, Lowered B);
+  Lowered emitMad(Lowered A, int64_t M, Lowered C);
+
+  // ---- the ring ----
+  Error lowerRegion(const Op &Region, bool InLoop);
+  Error lowerOp(const Op &O, bool InLoop);
+  Error lowerCopy(const Op &Copy, bool InLoop);
+  Error lowerProducts(const Op &Prod);
+  Error lowerEpilogue(const Op &Epi);
+  Expected<unsigned> paramIndex(const Value &V);
+  unsigned formPointer(unsigned Pointer, unsigned Offset, unsigned Param);
+  unsigned one();
+  unsigned fragment(StringRef Operand, int64_t KK, int64_t Index);
+  unsigned accumulator(int64_t MT, int64_t NT);
+  void printDecisions(raw_ostream &OS) const;
+  Error fail(SMLoc L, const Twine &Msg) {
+    return makeSourceError(Ctx.SM, L, "tp-select: " + Msg);
   }
 
-  struct Line {
-    std::string Text;
-    sass::Control Ctrl;
-    std::string Label;
-  };
-  std::vector<std::pair<std::string, std::vector<Line>>> Pieces;
-
-  void piece(StringRef Name) { Pieces.push_back({Name.str(), {}}); }
-
-  /// One instruction, stall 15, the given scoreboards.
-  void op(const std::string &Text, int Wr = -1, int Rd = -1,
-          uint8_t Wait = 0) {
-    sass::Control C;
-    C.Stall = 15;
-    C.WrSB = Wr < 0 ? 7 : Wr;
-    C.RdSB = Rd < 0 ? 7 : Rd;
-    C.WaitMask = Wait;
-    Pieces.back().second.push_back({Text, C, PendingLabel});
-    PendingLabel.clear();
-  }
-  void label(StringRef L) { PendingLabel = L.str(); }
-
-  /// Kernel parameter \p I's byte in constant bank 0 (saArgument).
-  unsigned argument(unsigned I) const { return TF.ParamBase + 8 * I; }
-  /// Stage buffers in the shared window.
-  int64_t bufferA(unsigned S) const { return TF.SharedBase + T.bufferA(S); }
-  int64_t bufferB(unsigned S) const { return TF.SharedBase + T.bufferB(S); }
-
-  // ---- the seed's small builders ----
-  void movImm(unsigned D, int64_t I, uint8_t Wait = 0) {
-    op("MOV " + R(D) + ", " + hex(I), -1, -1, Wait);
-  }
-  void andImm(unsigned D, unsigned A, int64_t I) { // tpAndImm, via T15
-    movImm(temp(15), I);
-    op("LOP3.LUT " + R(D) + ", " + R(A) + ", " + R(temp(15)) +
-       ", RZ, 0xc0, !PT");
-  }
-  void shr(unsigned D, unsigned A, unsigned N) { // saShr
-    op("SHF.R.U32.HI " + R(D) + ", RZ, " + hex(N) + ", " + R(A));
-  }
-  void imad(unsigned D, unsigned A, int64_t I, unsigned C) { // saImad
-    op("IMAD " + R(D) + ", " + R(A) + ", " + hex(I) + ", " + R(C));
-  }
-  void addImm(unsigned D, unsigned A, int64_t I) { // saAddImm
-    op("IADD3 " + R(D) + ", " + R(A) + ", " + hex(I) + ", RZ");
-  }
-  void add(unsigned D, unsigned A, unsigned B) { // tpAdd
-    op("IADD3 " + R(D) + ", " + R(A) + ", " + R(B) + ", RZ");
-  }
-  void xorr(unsigned D, unsigned A, unsigned B) { // tpXor
-    op("LOP3.LUT " + R(D) + ", " + R(A) + ", " + R(B) + ", RZ, 0x3c, !PT");
-  }
-  /// d (pair) = a b + c[0x0][offset] (saWide / tpWideAfter)
-  void wide(unsigned D, unsigned A, unsigned B, unsigned Offset,
-            uint8_t Wait = 0) {
-    op("IMAD.WIDE.U32 " + R(D) + ", " + R(A) + ", " + R(B) + ", c[0x0][" +
-           hex(Offset) + "]",
-       -1, -1, Wait);
-  }
-  static std::string mem(unsigned Base, int64_t Off, bool Wide = false) {
-    std::string S = "[" + R(Base) + (Wide ? ".64" : "");
-    if (Off)
-      S += "+" + hex(Off);
-    return S + "]";
-  }
-
-  // ---- tpChunkAddresses ----
-  void chunkAddresses(Layout L, int64_t Extent, int64_t Stride,
-                      unsigned Argument, unsigned (*Pointer)(unsigned),
-                      unsigned OffsetBase, unsigned (*Store)(unsigned)) {
-    bool Columns = L == Layout::Columns;
-    int64_t PerRow = Columns ? Extent / 8 : 4;
-    for (unsigned C = 0; C < T.chunks(Extent); ++C) {
-      addImm(temp(0), RTid, C * T.threads());
-      shr(temp(1), temp(0), Log2_64(PerRow));
-      andImm(temp(2), temp(0), PerRow - 1);
-      imad(OffsetBase + C, temp(1), 2 * Stride, RScratch);
-      imad(OffsetBase + C, temp(2), 16, OffsetBase + C);
-      wide(Pointer(C), OffsetBase + C, ROne, Argument);
-      shr(temp(3), temp(1), Columns ? 0 : 1);
-      andImm(temp(3), temp(3), Columns ? 7 : 3);
-      xorr(temp(3), temp(3), temp(2));
-      imad(temp(3), temp(3), 16, RZero);
-      imad(Store(C), temp(1), PerRow * 16, temp(3));
-    }
-  }
-
-  // ---- tpMatrixAddresses ----
-  void matrixAddresses(Layout L, bool IsB, int64_t Extent, unsigned Origin,
-                       unsigned Count, unsigned (*Address)(unsigned)) {
-    bool Columns = L == Layout::Columns;
-    bool RowIsHigh = Columns != IsB; // naturalSelect (columns == isB) 0 1
-    shr(temp(4), RLane, 3);
-    andImm(temp(7), RLane, 7);
-    shr(temp(5), temp(4), RowIsHigh ? 1 : 0);
-    andImm(temp(5), temp(5), 1);
-    shr(temp(6), temp(4), RowIsHigh ? 0 : 1);
-    andImm(temp(6), temp(6), 1);
-    imad(temp(8), temp(5), 8, temp(7));
-    if (!Columns) {
-      add(temp(8), temp(8), Origin);
-      shr(temp(9), temp(8), 1);
-      andImm(temp(9), temp(9), 3);
-      for (unsigned I = 0; I < Count; ++I) {
-        addImm(temp(10), temp(6), 2 * I);
-        xorr(temp(10), temp(10), temp(9));
-        imad(temp(10), temp(10), 16, RZero);
-        imad(Address(I), temp(8), 64, temp(10));
-      }
-    } else {
-      shr(temp(9), Origin, 3);
-      for (unsigned I = 0; I < Count; ++I) {
-        add(temp(10), temp(9), temp(6));
-        addImm(temp(10), temp(10), 2 * I);
-        xorr(temp(10), temp(10), temp(7));
-        imad(temp(10), temp(10), 16, RZero);
-        imad(Address(I), temp(8), Extent * 2, temp(10));
-      }
-    }
-  }
-
-  unsigned offsetBase() const {
-    return AccBase + T.accumulators() + 8 * T.MTiles + 4 * T.NTiles;
-  }
-  unsigned aOffset(unsigned C) const { return offsetBase() + C; }
-  unsigned bOffset(unsigned C) const {
-    return offsetBase() + T.chunksA() + C;
-  }
-  unsigned acc(unsigned Mt, unsigned Nt) const {
-    return AccBase + 4 * (Mt * T.NTiles + Nt);
-  }
-  unsigned aFragment(unsigned Mt, unsigned Kk) const {
-    return AccBase + T.accumulators() + 4 * (Kk * T.MTiles + Mt);
-  }
-  unsigned bFragment(unsigned Nt, unsigned Kk) const {
-    return AccBase + T.accumulators() + 8 * T.MTiles +
-           2 * (Kk * T.NTiles + Nt);
-  }
-  int64_t stepOffset(Layout L, int64_t Stride) const { // tpStepOffset, 1
-    return L == Layout::Columns ? 32 * 2 * Stride : 64;
-  }
-
-  // ---- tpCopyStep ----
-  void copyStep(unsigned Stage) {
-    for (unsigned C = 0; C < T.chunksA(); ++C)
-      op("LDGSTS.E.BYPASS.128 " + mem(aStore(C), bufferA(Stage)) +
-             ", " + desc() + mem(aPointer(C), 0, true),
-         -1, 3);
-    for (unsigned C = 0; C < T.chunksB(); ++C)
-      op("LDGSTS.E.BYPASS.128 " + mem(bStore(C), bufferB(Stage)) +
-             ", " + desc() + mem(bPointer(C), 0, true),
-         -1, 3);
-    unsigned Max = std::max(T.chunksA(), T.chunksB());
-    for (unsigned C = 0; C < Max; ++C) {
-      if (C < T.chunksA()) {
-        addImm(aOffset(C), aOffset(C), stepOffset(P.A, StrideA));
-        wide(aPointer(C), aOffset(C), ROne, argument(1),
-             C == 0 ? 1u << 3 : 0);
-      }
-      if (C < T.chunksB()) {
-        addImm(bOffset(C), bOffset(C), stepOffset(P.B, StrideB));
-        wide(bPointer(C), bOffset(C), ROne, argument(2));
-      }
-    }
-    commit();
-  }
-  void commit() { op("LDGDEPBAR", 0); }
-
-  // ---- tpLoadA / tpLoadB / tpProducts ----
-  void ldsm(unsigned D, unsigned Address, int64_t Offset, bool Transpose) {
-    op(std::string("LDSM.16.") + (Transpose ? "MT88" : "M88") + ".4 " + R(D) +
-           ", " + mem(Address, Offset),
-       1);
-  }
-  void loadA(unsigned Buffer, unsigned Kk) {
-    bool Columns = P.A == Layout::Columns;
-    for (unsigned Mt = 0; Mt < T.MTiles; ++Mt)
-      ldsm(aFragment(Mt, Kk), Columns ? aMatrix(Mt) : aMatrix(Kk),
-           bufferA(Buffer) +
-               (Columns ? Kk * 16 * T.blockM() * 2 : Mt * 1024),
-           Columns);
-  }
-  void loadB(unsigned Buffer, unsigned Kk) {
-    bool Columns = P.B == Layout::Columns;
-    for (unsigned Pair = 0; Pair < T.NTiles / 2; ++Pair)
-      ldsm(bFragment(2 * Pair, Kk), Columns ? bMatrix(Pair) : bMatrix(Kk),
-           bufferB(Buffer) +
-               (Columns ? Kk * 16 * T.blockN() * 2 : Pair * 1024),
-           Columns);
-  }
-  /// k-half kk's products; reuse bits are tp-interleave's.
-  void products(unsigned Kk) {
-    for (unsigned I = 0; I < T.MTiles * T.NTiles; ++I) {
-      unsigned Mt = I / T.NTiles, Nt = I % T.NTiles;
-      op("HMMA.16816.F32 " + R(acc(Mt, Nt)) + ", " + R(aFragment(Mt, Kk)) +
-             ", " + R(bFragment(Nt, Kk)) + ", " + R(acc(Mt, Nt)),
-         -1, -1, I == 0 ? 1u << 1 : 0);
-    }
-  }
-
-  /// tpStageStep with the copies given as a callback (tpCopiesFor or an
-  /// empty group), in the order before interleaving.
-  void stageStep(unsigned Stage, bool Copies) {
-    op("DEPBAR.LE SB0, " + hex(std::max<int64_t>(T.Stages - 2, 0)));
-    op("BAR.SYNC.DEFER_BLOCKING 0x0");
-    loadA(Stage, 0);
-    loadB(Stage, 0);
-    products(0);
-    loadA(Stage, 1);
-    loadB(Stage, 1);
-    products(1);
-    if (Copies)
-      copyStep((Stage + T.Stages - 1) % T.Stages);
-    else
-      commit();
-  }
-
-  int64_t iterations() const { return P.K / (T.Stages * 32) - 1; }
-
-  void prologue() {
-    piece("prologue");
-    int64_t BM = T.blockM(), BN = T.blockN();
-    bool AC = P.A == Layout::Columns, BC = P.B == Layout::Columns;
-    op("IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
-    if (Desc)
-      op("ULDC.64 UR4, c[0x0][" + hex(TF.Descriptor) + "]");
-    op("S2R " + R(RTid) + ", SR_TID.X", 5);
-    op("S2R " + R(RTileN) + ", SR_CTAID.X", 5);
-    op("S2R " + R(RTileM) + ", SR_CTAID.Y", 5);
-    movImm(ROne, 1);
-    movImm(RZero, 0, 1u << 5);
-    andImm(RLane, RTid, 31);
-    shr(RWarp, RTid, 5);
-    shr(RWarpM, RWarp, Log2_64(T.WarpsN));
-    andImm(RWarpN, RWarp, T.WarpsN - 1);
-    imad(RScratch, RTileM, BM * (AC ? 2 : 2 * StrideA), RZero);
-    chunkAddresses(P.A, BM, StrideA, argument(1), aPointer, aOffset(0),
-                   aStore);
-    imad(RScratch, RTileN, BN * (BC ? 2 : 2 * StrideB), RZero);
-    chunkAddresses(P.B, BN, StrideB, argument(2), bPointer, bOffset(0),
-                   bStore);
-    imad(RScratch, RWarpM, 16 * T.MTiles, RZero);
-    matrixAddresses(P.A, false, BM, RScratch, AC ? T.MTiles : 2, aMatrix);
-    imad(RScratch, RWarpN, 8 * T.NTiles, RZero);
-    matrixAddresses(P.B, true, BN, RScratch, BC ? T.NTiles / 2 : 2, bMatrix);
-    shr(RScratch, RLane, 2);
-    imad(RScratch, RWarpM, 16 * T.MTiles, RScratch);
-    imad(RScratch, RTileM, BM, RScratch);
-    andImm(RScratch2, RLane, 3);
-    imad(RScratch2, RScratch2, 2, RZero);
-    imad(RScratch2, RWarpN, 8 * T.NTiles, RScratch2);
-    imad(RScratch2, RTileN, BN, RScratch2);
-    imad(RScratch, RScratch, StrideC, RScratch2);
-    imad(RScratch, RScratch, 4, RZero);
-    wide(RC, RScratch, ROne, argument(0));
-    for (unsigned I = 0; I < T.accumulators(); ++I)
-      movImm(AccBase + I, 0);
-    for (unsigned S = 0; S + 1 < T.Stages; ++S)
-      copyStep(S);
-    movImm(CounterRegister, std::max<int64_t>(iterations(), 0));
-  }
-
-  void body() {
-    piece("body");
-    for (unsigned S = 0; S < T.Stages; ++S)
-      stageStep(S, true);
-  }
-
-  unsigned pairAccumulator(unsigned I) const {
-    unsigned J = I / 2;
-    return acc(J / T.NTiles, J % T.NTiles) + 2 * (I % 2);
-  }
-  int64_t pairOffset(unsigned I) const {
-    unsigned H = I % 2, J = I / 2;
-    return (16 * (J / T.NTiles) + 8 * H) * StrideC * 4 + (J % T.NTiles) * 32;
-  }
-  unsigned pairs() const { return 2 * T.MTiles * T.NTiles; }
-
-  void storePair(unsigned I) {
-    op("STG.E.64 " + desc() + mem(RC, pairOffset(I), Desc) + ", " +
-       R(pairAccumulator(I)));
-  }
-
-  void tail() {
-    piece("tail");
-    for (unsigned S = 0; S < T.Stages; ++S)
-      stageStep(S, S == 0);
-    op("DEPBAR.LE SB0, 0x0");
-    if (!P.Residual) {
-      for (unsigned I = 0; I < pairs(); ++I)
-        storePair(I);
-    } else {
-      // tpResidualC: R's pointer in the first A fragment's pair, eight
-      // pairs of R at a time after it, under SB2.
-      const unsigned Batch = 8;
-      unsigned Pointer = aFragment(0, 0);
-      wide(Pointer, RScratch, ROne, argument(3));
-      // The seed's batches are whole (2 MT NT is a multiple of 8 for its
-      // tiles); a smaller last batch covers the other tiles.
-      for (unsigned First = 0; First < pairs(); First += Batch) {
-        unsigned Count = std::min(Batch, pairs() - First);
-        for (unsigned W = 0; W < 2 * Count; ++W)
-          op("LDG.E " + R(Pointer + 2 + W) + ", " + desc() +
-                 mem(Pointer, pairOffset(First + W / 2) + 4 * (W % 2), Desc),
-             2);
-        for (unsigned W = 0; W < 2 * Count; ++W) {
-          unsigned Acc = pairAccumulator(First + W / 2) + W % 2;
-          op("FADD " + R(Acc) + ", " + R(Acc) + ", " + R(Pointer + 2 + W), -1,
-             -1, W == 0 ? 1u << 2 : 0);
-        }
-        for (unsigned K = 0; K < Count; ++K)
-          storePair(First + K);
-      }
-    }
-    op("EXIT", -1, -1, 0x3f);
-    // ptxas closes every function with a branch to itself.
-    label("halt");
-    op("BRA ^halt");
-  }
-
-  /// The memory descriptor operand: ptxas's `desc[UR4]` (UR4 = the
-  /// default descriptor at c[0x0][0x118]) when the instruction set has
-  /// ULDC, else none (the plain global forms, also valid; SASS_FACTS 1.4).
-  std::string desc() const { return Desc ? "desc[UR4]" : ""; }
-  bool Desc = sass::isSupportedMnemonic("ULDC");
-
-  const TileParams &T;
-  const Problem &P;
+  const Kernel &K;
+  const Op &MM;
   TargetFacts TF;
-  int64_t StrideA, StrideB, StrideC;
-  std::string PendingLabel;
+  PassContext &Ctx;
+  Problem P;
+  TileParams T;
+  mir::Function Fn;
+  RegisterFile Regs;
+
+  /// tp.addresses values and how many reads of each remain in the region;
+  /// values read by a ring op are never released.
+  StringMap<Lowered> Values;
+  StringMap<unsigned> RegionReads;
+  StringMap<bool> ReadByRing;
+  /// Registers of a value and the values that share it (aliases).
+  std::map<unsigned, unsigned> Sharers;
+
+  /// One stream of copies: (param, offset value) -> its running offset
+  /// register, pointer pair and the step the pointer points at.
+  struct CopyStream {
+    unsigned Offset = 0, Pointer = 0;
+    int64_t Step = 0;
+    int64_t StepBytes = 0;
+    std::string Param;
+  };
+  std::map<std::pair<unsigned, std::string>, CopyStream> Streams;
+  /// The step the next copy must name; the loop's copies as counted.
+  int64_t NextCopyStep = 0;
+  int64_t LoopStep = 0;
+  /// The kernel's last copy (no advance after it), or null.
+  const Op *FinalCopy = nullptr;
+  std::vector<unsigned> OwnedOffsets;
+
+  std::map<std::tuple<std::string, int64_t, int64_t>, unsigned> Fragments;
+  std::vector<unsigned> FragmentsSeen; ///< for -debug (released ones too)
+  std::map<std::pair<int64_t, int64_t>, unsigned> Accumulators;
+  Optional<unsigned> One;
+  Optional<unsigned> CounterReg;
+
+  /// Scoreboard state: registers guarded by pending writes / late reads.
+  std::array<std::vector<std::pair<unsigned, unsigned>>, 6> PendingWrite,
+      PendingRead;
+  uint8_t BodyEntryWait = 0;
 };
+
+bool overlaps(const std::vector<std::pair<unsigned, unsigned>> &Set,
+              unsigned R, unsigned W) {
+  for (auto &E : Set)
+    if (R < E.first + E.second && E.first < R + W)
+      return true;
+  return false;
+}
+
+void Selector::emit(sass::Instruction I, int WrSB, int RdSB) {
+  I.Ctrl.Stall = 15;
+  I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
+  I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
+  uint8_t Wait = 0;
+  std::vector<mir::RegAccess> Acc = mir::getRegAccesses(I);
+  for (const mir::RegAccess &A : Acc) {
+    if (A.Kind != sass::OperandKind::GPR)
+      continue;
+    for (unsigned S = 0; S < 6; ++S) {
+      if (overlaps(PendingWrite[S], A.Reg, A.Width))
+        Wait |= 1u << S;
+      if (A.IsDef && overlaps(PendingRead[S], A.Reg, A.Width))
+        Wait |= 1u << S;
+    }
+  }
+  if (sass::getInstrInfo(I.Op).Mnemonic == StringRef("EXIT"))
+    Wait = 0x3f;
+  for (unsigned S = 0; S < 6; ++S)
+    if (Wait & (1u << S)) {
+      PendingWrite[S].clear();
+      PendingRead[S].clear();
+    }
+  I.Ctrl.WaitMask = Wait;
+  for (const mir::RegAccess &A : Acc) {
+    if (A.Kind != sass::OperandKind::GPR)
+      continue;
+    if (A.IsDef && WrSB > 0)
+      PendingWrite[WrSB].push_back({A.Reg, A.Width});
+    if (!A.IsDef && RdSB > 0)
+      PendingRead[RdSB].push_back({A.Reg, A.Width});
+  }
+  Fn.Pieces.back().Instrs.push_back(mir::MInstr(I));
+  ++NumSelected;
+}
+
+void Selector::finishPiece() {
+  if (Fn.Pieces.empty() || Fn.Pieces.back().Name != "body")
+    return;
+  // The back edge: what the body leaves pending, its first instruction
+  // waits for, as it waits for what the prologue leaves.
+  mir::Piece &Body = Fn.Pieces.back();
+  uint8_t Mask = BodyEntryWait;
+  for (unsigned S = 0; S < 6; ++S)
+    if (!PendingWrite[S].empty() || !PendingRead[S].empty())
+      Mask |= 1u << S;
+  if (!Body.Instrs.empty())
+    Body.Instrs.front().I.Ctrl.WaitMask |= Mask;
+}
+
+//===----------------------------------------------------------------------===//
+// tp.addresses
+//===----------------------------------------------------------------------===//
+
+/// Counts the reads of every value: in the address region (to release
+/// temporaries after their last one) and by the ring (kept).
+void countReads(const Op &O, bool InAddresses, StringMap<unsigned> &Region,
+                StringMap<bool> &Ring) {
+  for (const Value &V : O.Operands)
+    if (V.isRef()) {
+      if (InAddresses)
+        ++Region[V.S];
+      else
+        Ring[V.S] = true;
+    }
+  for (const Op &C : O.Body)
+    countReads(C, InAddresses || O.Name == "tp.addresses", Region, Ring);
+}
+
+Expected<Lowered> Selector::get(const Value &V) {
+  if (V.isInt())
+    return Lowered::constant(V.I);
+  if (!V.isRef())
+    return fail(V.Loc, "expected a value or an integer");
+  auto It = Values.find(V.S);
+  if (It == Values.end())
+    return fail(V.Loc, "value %" + V.S + " is not an address value");
+  return It->second;
+}
+
+void Selector::noteUse(const Value &V) {
+  if (!V.isRef())
+    return;
+  auto It = RegionReads.find(V.S);
+  if (It == RegionReads.end() || --It->second || ReadByRing.count(V.S))
+    return;
+  const Lowered &L = Values[V.S];
+  if (L.IsConst)
+    return;
+  if (--Sharers[L.Reg] == 0)
+    Regs.release(L.Reg, 1);
+}
+
+unsigned Selector::inRegister(Lowered L) {
+  if (!L.IsConst)
+    return L.Reg;
+  if (L.C == 0)
+    return RZ;
+  unsigned R = defineTemp();
+  sass::Instruction I = make(Form::Mov);
+  operand(I, "Rd") = R;
+  operand(I, "Imm") = uint32_t(L.C);
+  emit(I);
+  return R;
+}
+
+Lowered Selector::emitShl(Lowered A, int64_t Shift) {
+  unsigned D = defineTemp();
+  // IMAD.SHL.U32 is one form a shift (the multiplier is fixed bits).
+  sass::Instruction I = make(Form::ShlImm);
+  sass::Opcode Op;
+  if (!sass::lookupOpcode("IMAD_SHL_U32_rir_" + std::to_string(Shift), Op))
+    report_fatal_error("tp-select: no IMAD.SHL.U32 form for shift " +
+                       Twine(Shift));
+  I.Op = Op;
+  operand(I, "Rd") = D;
+  operand(I, "Ra") = A.Reg;
+  emit(I);
+  return Lowered::reg(D);
+}
+
+Lowered Selector::emitMul(Lowered A, int64_t M) {
+  if (A.IsConst)
+    return ++NumFolded, Lowered::constant(A.C * M);
+  if (M == 0)
+    return ++NumFolded, Lowered::constant(0);
+  if (M == 1)
+    return ++NumFolded, A;
+  if (isPowerOf2_64(M))
+    return emitShl(A, Log2_64(M));
+  unsigned D = defineTemp();
+  sass::Instruction I = make(Form::IMadImm);
+  operand(I, "Rd") = D;
+  operand(I, "Ra") = A.Reg;
+  operand(I, "Imm") = M;
+  operand(I, "Rc") = RZ;
+  emit(I);
+  return Lowered::reg(D);
+}
+
+Lowered Selector::emitAdd(Lowered A, Lowered B) {
+  if (A.IsConst && B.IsConst)
+    return ++NumFolded, Lowered::constant(A.C + B.C);
+  if (A.IsConst)
+    std::swap(A, B);
+  if (B.IsConst && B.C == 0)
+    return ++NumFolded, A;
+  unsigned D = defineTemp();
+  sass::Instruction I = make(B.IsConst ? Form::IAdd3Imm : Form::IAdd3);
+  operand(I, "Rd") = D;
+  operand(I, "Ra") = A.Reg;
+  if (B.IsConst)
+    operand(I, "Imm") = B.C;
+  else
+    operand(I, "Rb") = B.Reg;
+  emit(I);
+  return Lowered::reg(D);
+}
+
+Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
+  if (A.IsConst || M == 0 || M == 1)
+    return emitAdd(emitMul(A, M), C);
+  if (C.IsConst && C.C == 0)
+    return ++NumFolded, emitMul(A, M);
+  if (C.IsConst) // two immediates: the product, then the sum
+    return emitAdd(emitMul(A, M), C);
+  unsigned D = defineTemp();
+  sass::Instruction I;
+  if (isPowerOf2_64(M)) {
+    I = make(Form::Lea);
+    operand(I, "Rd") = D;
+    operand(I, "Ra") = A.Reg;
+    operand(I, "Rb") = C.Reg;
+    operand(I, "sh") = Log2_64(M);
+  } else {
+    I = make(Form::IMadImm);
+    operand(I, "Rd") = D;
+    operand(I, "Ra") = A.Reg;
+    operand(I, "Imm") = M;
+    operand(I, "Rc") = C.Reg;
+  }
+  emit(I);
+  return Lowered::reg(D);
+}
+
+Expected<Lowered> Selector::lowerValueOp(const Op &O) {
+  std::vector<Lowered> In;
+  if (O.Name != "sreg")
+    for (const Value &V : O.Operands) {
+      Expected<Lowered> L = get(V);
+      if (!L)
+        return L.takeError();
+      In.push_back(*L);
+    }
+  auto Imm = [&](unsigned I) -> Expected<int64_t> {
+    if (!In[I].IsConst)
+      return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
+    return In[I].C;
+  };
+  if (O.Name == "sreg") {
+    StringRef S = O.Operands[0].S;
+    Form F = S == "tid.x"     ? Form::S2RTid
+             : S == "ctaid.x" ? Form::S2RCtaidX
+             : S == "ctaid.y" ? Form::S2RCtaidY
+                              : Form::Count;
+    if (F == Form::Count)
+      return fail(O.Operands[0].Loc, "unknown special register '" + S +
+                                         "' (tid.x, ctaid.x, ctaid.y)");
+    unsigned D = defineTemp();
+    sass::Instruction I = make(F);
+    operand(I, "Rd") = D;
+    emit(I, /*WrSB=*/5);
+    return Lowered::reg(D);
+  }
+  if (O.Name == "add")
+    return emitAdd(In[0], In[1]);
+  if (O.Name == "mul") {
+    Expected<int64_t> M = Imm(1);
+    if (!M)
+      return M.takeError();
+    return emitMul(In[0], *M);
+  }
+  if (O.Name == "mad") {
+    if (In[1].IsConst)
+      return emitMad(In[0], In[1].C, In[2]);
+    if (In[0].IsConst)
+      return emitMad(In[1], In[0].C, In[2]);
+    unsigned D = defineTemp();
+    sass::Instruction I = make(Form::IMad);
+    operand(I, "Rd") = D;
+    operand(I, "Ra") = In[0].Reg;
+    operand(I, "Rb") = In[1].Reg;
+    operand(I, "Rc") = inRegister(In[2]);
+    emit(I);
+    if (In[2].IsConst && In[2].C != 0)
+      Regs.release(operand(I, "Rc"), 1);
+    return Lowered::reg(D);
+  }
+  if (O.Name == "shr" || O.Name == "and") {
+    Expected<int64_t> B = Imm(1);
+    if (!B)
+      return B.takeError();
+    bool Shr = O.Name == "shr";
+    if (Shr && (*B < 0 || *B > 31))
+      return fail(O.Operands[1].Loc, "shift count must be 0..31");
+    if (In[0].IsConst)
+      return ++NumFolded, Lowered::constant(
+                              Shr ? int64_t(uint32_t(In[0].C) >> *B)
+                                  : int64_t(uint32_t(In[0].C) & *B));
+    if (Shr ? *B == 0 : uint32_t(*B) == 0xffffffffu)
+      return ++NumFolded, In[0];
+    if (!Shr && *B == 0)
+      return ++NumFolded, Lowered::constant(0);
+    unsigned D = defineTemp();
+    sass::Instruction I = make(Shr ? Form::ShrImm : Form::LopAndImm);
+    operand(I, "Rd") = D;
+    operand(I, Shr ? "Rc" : "Ra") = In[0].Reg;
+    operand(I, "Imm") = uint32_t(*B);
+    emit(I);
+    return Lowered::reg(D);
+  }
+  if (O.Name == "xor") {
+    if (In[0].IsConst)
+      std::swap(In[0], In[1]);
+    if (In[0].IsConst)
+      return ++NumFolded,
+             Lowered::constant(int64_t(uint32_t(In[0].C ^ In[1].C)));
+    if (In[1].IsConst && In[1].C == 0)
+      return ++NumFolded, In[0];
+    unsigned D = defineTemp();
+    sass::Instruction I = make(In[1].IsConst ? Form::LopXorImm : Form::LopXor);
+    operand(I, "Rd") = D;
+    operand(I, "Ra") = In[0].Reg;
+    if (In[1].IsConst)
+      operand(I, "Imm") = uint32_t(In[1].C);
+    else
+      operand(I, "Rb") = In[1].Reg;
+    emit(I);
+    return Lowered::reg(D);
+  }
+  return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.addresses");
+}
+
+Error Selector::lowerAddresses(const Op &Region) {
+  for (const Op &O : Region.Body) {
+    Expected<Lowered> L = lowerValueOp(O);
+    if (!L)
+      return L.takeError();
+    if (!L->IsConst)
+      ++Sharers[L->Reg];
+    Values[O.Result] = *L;
+    // Registers of operands read for the last time go back (after the
+    // result took its register: an alias keeps its operand's).
+    for (const Value &V : O.Operands)
+      noteUse(V);
+    // A value nothing reads: its register goes back at once.
+    if (!L->IsConst && !RegionReads.count(O.Result) &&
+        !ReadByRing.count(O.Result) && --Sharers[L->Reg] == 0)
+      Regs.release(L->Reg, 1);
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// The stage ring
+//===----------------------------------------------------------------------===//
+
+Expected<unsigned> Selector::paramIndex(const Value &V) {
+  if (V.isRef())
+    for (size_t I = 0; I < K.Params.size(); ++I)
+      if (K.Params[I].Name == V.S)
+        return unsigned(I);
+  return fail(V.Loc, "expected a kernel parameter");
+}
+
+unsigned Selector::one() {
+  if (!One) {
+    One = Regs.allocate(1);
+    sass::Instruction I = make(Form::Mov);
+    operand(I, "Rd") = *One;
+    operand(I, "Imm") = 1;
+    emit(I);
+  }
+  return *One;
+}
+
+unsigned Selector::formPointer(unsigned Pointer, unsigned Offset,
+                               unsigned Param) {
+  sass::Instruction I = make(Form::WideParam);
+  operand(I, "Rd") = Pointer;
+  operand(I, "Ra") = Offset;
+  operand(I, "Rb") = one();
+  operand(I, "Off") = TF.ParamBase + 8 * Param;
+  emit(I);
+  return Pointer;
+}
+
+unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
+  auto Key = std::make_tuple(Operand.str(), KK, Index);
+  auto It = Fragments.find(Key);
+  if (It != Fragments.end())
+    return It->second;
+  unsigned R = Regs.allocate(4);
+  FragmentsSeen.push_back(R);
+  return Fragments[Key] = R;
+}
+
+unsigned Selector::accumulator(int64_t MT, int64_t NT) {
+  auto It = Accumulators.find({MT, NT});
+  if (It != Accumulators.end())
+    return It->second;
+  return Accumulators[{MT, NT}] = Regs.allocate(4);
+}
+
+Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
+  int64_t Step = InLoop ? LoopStep + *Copy.getInt("ahead")
+                        : *Copy.getInt("step");
+  if (Step != NextCopyStep)
+    return fail(Copy.Loc, formatv("the copy of step {0} does not follow the "
+                                  "previous one: expected step {1} (each "
+                                  "copy advances the pointers one step)",
+                                  Step, NextCopyStep)
+                              .str());
+  std::vector<CopyStream *> Used;
+  for (const Op &G : Copy.Body) {
+    if (G.Name != "tp.ldgsts")
+      return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
+    Expected<Lowered> Sts = get(G.Operands[0]);
+    Expected<unsigned> Param = paramIndex(G.Operands[1]);
+    Expected<Lowered> Off = get(G.Operands[2]);
+    if (!Sts)
+      return Sts.takeError();
+    if (!Param)
+      return Param.takeError();
+    if (!Off)
+      return Off.takeError();
+    auto Key = std::make_pair(*Param, G.Operands[2].S);
+    auto It = Streams.find(Key);
+    if (It == Streams.end()) {
+      CopyStream S;
+      // The running offset: the value's own register when no other value
+      // shares it, else a copy.
+      if (!Off->IsConst && Sharers[Off->Reg] == 1) {
+        S.Offset = Off->Reg;
+      } else {
+        S.Offset = Regs.allocate(1);
+        OwnedOffsets.push_back(S.Offset);
+        sass::Instruction I = make(Off->IsConst ? Form::Mov : Form::IAdd3);
+        operand(I, "Rd") = S.Offset;
+        if (Off->IsConst) {
+          operand(I, "Imm") = uint32_t(Off->C);
+        } else {
+          operand(I, "Ra") = Off->Reg;
+          operand(I, "Rb") = RZ;
+        }
+        emit(I);
+      }
+      S.Pointer = formPointer(Regs.allocate(2), S.Offset, *Param);
+      S.Step = Step;
+      S.StepBytes = *G.getInt("k_step_bytes");
+      S.Param = G.Operands[1].S;
+      It = Streams.insert({Key, S}).first;
+    }
+    CopyStream &S = It->second;
+    if (S.Step != Step || S.StepBytes != *G.getInt("k_step_bytes"))
+      return fail(G.Loc, "copies of one source must advance by one "
+                         "k_step_bytes a step");
+    sass::Instruction I = make(Form::Ldgsts);
+    operand(I, "Rs") = inRegister(*Sts);
+    operand(I, "soff") = TF.SharedBase + *G.getInt("smem_offset");
+    operand(I, "Ra") = S.Pointer;
+    emit(I, -1, /*RdSB=*/3);
+    if (std::find(Used.begin(), Used.end(), &S) == Used.end())
+      Used.push_back(&S);
+  }
+  ++NextCopyStep;
+  if (&Copy == FinalCopy)
+    return Error::success();
+  // Advance every stream this copy read to the next step.
+  for (CopyStream *S : Used) {
+    sass::Instruction I = make(Form::IAdd3Imm);
+    operand(I, "Rd") = S->Offset;
+    operand(I, "Ra") = S->Offset;
+    operand(I, "Imm") = S->StepBytes;
+    emit(I);
+    Expected<unsigned> Param = paramIndex(Value::makeRef(S->Param));
+    formPointer(S->Pointer, S->Offset, *Param);
+    ++S->Step;
+  }
+  return Error::success();
+}
+
+Error Selector::lowerProducts(const Op &Prod) {
+  for (const Op &O : Prod.Body) {
+    if (O.Name == "tp.ldsm") {
+      Expected<Lowered> A = get(O.Operands[0]);
+      if (!A)
+        return A.takeError();
+      StringRef Shape = O.getWord("shape");
+      if (Shape != "m88" && Shape != "mt88")
+        return fail(O.getAttr("shape")->Val.Loc,
+                    "shape must be m88 or mt88");
+      sass::Instruction I =
+          make(Shape == "mt88" ? Form::LdsmMT88 : Form::LdsmM88);
+      operand(I, "Rd") =
+          fragment(O.getWord("operand"), *O.getInt("kk"), *O.getInt("index"));
+      operand(I, "Ra") = inRegister(*A);
+      operand(I, "off") = TF.SharedBase + *O.getInt("smem_offset");
+      emit(I, /*WrSB=*/1);
+      continue;
+    }
+    if (O.Name == "tp.mma") {
+      int64_t KK = *O.getInt("kk"), MT = *O.getInt("mt"), NT = *O.getInt("nt");
+      if (MT >= T.MTiles || NT >= T.NTiles)
+        return fail(O.Loc, "mt/nt out of the warp's tiles");
+      // B's fragments hold two n-tiles each (one LDSM .x4).
+      unsigned Acc = accumulator(MT, NT);
+      sass::Instruction I = make(Form::Hmma);
+      operand(I, "Rd") = Acc;
+      operand(I, "Ra") = fragment("a", KK, MT);
+      operand(I, "Rb") = fragment("b", KK, NT / 2) + 2 * (NT % 2);
+      operand(I, "Rc") = Acc;
+      emit(I);
+      continue;
+    }
+    return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.products");
+  }
+  return Error::success();
+}
+
+Error Selector::lowerEpilogue(const Op &Epi) {
+  // Fragments, pointers and shared addresses are dead: every group has
+  // landed (tp.wait_groups max=0 precedes) and every product is issued.
+  for (auto &F : Fragments)
+    Regs.release(F.second, 4);
+  Fragments.clear();
+  for (auto &S : Streams)
+    Regs.release(S.second.Pointer, 2);
+  for (unsigned R : OwnedOffsets)
+    Regs.release(R, 1);
+  // Address values only the ring before the epilogue reads.
+  std::set<unsigned> Keep, Dead;
+  std::function<void(const Op &)> Read = [&](const Op &O) {
+    for (const Value &V : O.Operands)
+      if (V.isRef() && Values.count(V.S) && !Values[V.S].IsConst)
+        Keep.insert(Values[V.S].Reg);
+    for (const Op &C : O.Body)
+      Read(C);
+  };
+  Read(Epi);
+  for (auto &V : Values)
+    if (ReadByRing.count(V.first()) && !V.second.IsConst &&
+        !Keep.count(V.second.Reg))
+      Dead.insert(V.second.Reg);
+  for (unsigned R : Dead)
+    Regs.release(R, 1);
+  Expected<unsigned> CParam = paramIndex(Epi.Operands[0]);
+  if (!CParam)
+    return CParam.takeError();
+  Optional<unsigned> RParam;
+  if (Epi.Operands.size() > 1) {
+    Expected<unsigned> RP = paramIndex(Epi.Operands[1]);
+    if (!RP)
+      return RP.takeError();
+    RParam = *RP;
+  }
+  std::map<std::string, unsigned> CPointers, RPointers;
+  std::map<int64_t, unsigned> Loaded; // pair -> R's pair in registers
+  auto Pointer = [&](const Value &Off, unsigned Param,
+                     std::map<std::string, unsigned> &Cache)
+      -> Expected<unsigned> {
+    auto It = Cache.find(Off.S);
+    if (It != Cache.end())
+      return It->second;
+    Expected<Lowered> L = get(Off);
+    if (!L)
+      return L.takeError();
+    unsigned R = formPointer(Regs.allocate(2), inRegister(*L), Param);
+    return Cache[Off.S] = R;
+  };
+  auto Pair = [&](const Op &O) -> Expected<unsigned> {
+    int64_t MT = *O.getInt("mt"), NT = *O.getInt("nt"), H = *O.getInt("half");
+    if (MT >= T.MTiles || NT >= T.NTiles || H > 1)
+      return fail(O.Loc, "mt/nt/half out of the warp's tiles");
+    return accumulator(MT, NT) + 2 * H;
+  };
+  for (const Op &O : Epi.Body) {
+    Expected<unsigned> Acc = Pair(O);
+    if (!Acc)
+      return Acc.takeError();
+    int64_t PairId = *O.getInt("pair");
+    if (O.Name == "tp.stg" || O.Name == "tp.ldg") {
+      bool Load = O.Name == "tp.ldg";
+      if (Load && !RParam)
+        return fail(O.Loc, "tp.ldg needs the epilogue's residual operand");
+      Expected<unsigned> Ptr = Pointer(O.Operands[0], Load ? *RParam : *CParam,
+                                       Load ? RPointers : CPointers);
+      if (!Ptr)
+        return Ptr.takeError();
+      int64_t Offset = *O.getInt("offset");
+      if (!Load) {
+        sass::Instruction I = make(Form::Stg64);
+        operand(I, "Ra") = *Ptr;
+        operand(I, "off") = Offset;
+        operand(I, "Rb") = *Acc;
+        emit(I);
+        continue;
+      }
+      unsigned Dst = Regs.allocate(2);
+      Loaded[PairId] = Dst;
+      for (unsigned W = 0; W < 2; ++W) {
+        sass::Instruction I = make(Form::Ldg32);
+        operand(I, "Rd") = Dst + W;
+        operand(I, "Ra") = *Ptr;
+        operand(I, "off") = Offset + 4 * W;
+        emit(I, /*WrSB=*/2);
+      }
+      continue;
+    }
+    if (O.Name == "tp.add_residual") {
+      auto It = Loaded.find(PairId);
+      if (It == Loaded.end())
+        return fail(O.Loc, formatv("pair {0} of R is not loaded (tp.ldg "
+                                   "pair={0} must precede)",
+                                   PairId)
+                               .str());
+      for (unsigned W = 0; W < 2; ++W) {
+        sass::Instruction I = make(Form::FAdd);
+        operand(I, "Rd") = *Acc + W;
+        operand(I, "Ra") = *Acc + W;
+        operand(I, "Rb") = It->second + W;
+        emit(I);
+      }
+      Regs.release(It->second, 2);
+      Loaded.erase(It);
+      continue;
+    }
+    return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.epilogue");
+  }
+  return Error::success();
+}
+
+Error Selector::lowerOp(const Op &O, bool InLoop) {
+  if (O.Name == "tp.copy")
+    return lowerCopy(O, InLoop);
+  if (O.Name == "tp.commit") {
+    emit(make(Form::LdgDepbar), /*WrSB=*/0);
+    return Error::success();
+  }
+  if (O.Name == "tp.wait_groups") {
+    int64_t Max = *O.getInt("max");
+    if (Max < 0 || Max > 63)
+      return fail(O.getAttr("max")->Val.Loc, "max must be 0..63");
+    sass::Instruction I = make(Form::Depbar);
+    operand(I, "cnt") = Max;
+    emit(I);
+    return Error::success();
+  }
+  if (O.Name == "tp.barrier") {
+    emit(make(Form::Bar));
+    return Error::success();
+  }
+  if (O.Name == "tp.products")
+    return lowerProducts(O);
+  if (O.Name == "tp.epilogue")
+    return lowerEpilogue(O);
+  if (O.Name == "tp.step") {
+    if (Error E = lowerRegion(O, InLoop))
+      return E;
+    LoopStep += InLoop;
+    return Error::success();
+  }
+  return fail(O.Loc, "no lowering for '" + O.Name + "'");
+}
+
+Error Selector::lowerRegion(const Op &Region, bool InLoop) {
+  for (const Op &O : Region.Body)
+    if (Error E = lowerOp(O, InLoop))
+      return E;
+  return Error::success();
+}
+
+/// The last tp.copy in region \p O (nested), or null.
+const Op *lastCopy(const Op &O) {
+  const Op *Last = nullptr;
+  for (const Op &C : O.Body)
+    if (C.Name == "tp.copy")
+      Last = &C;
+    else if (const Op *N = lastCopy(C))
+      Last = N;
+  return Last;
+}
+
+/// What -debug-only=tp-select prints: the target's facts, where the
+/// tuples went, the pieces' sizes.
+void Selector::printDecisions(raw_ostream &OS) const {
+    auto Range = [](unsigned Lo, unsigned Hi) {
+      return "R" + std::to_string(Lo) + "..R" + std::to_string(Hi);
+    };
+    unsigned AccLo = ~0u, AccHi = 0, FragLo = ~0u, FragHi = 0;
+    for (auto &A : Accumulators)
+      AccLo = std::min(AccLo, A.second), AccHi = std::max(AccHi, A.second + 3);
+    for (auto &F : FragmentsSeen)
+      FragLo = std::min(FragLo, F), FragHi = std::max(FragHi, F + 3);
+    OS << "tp-select: @" << K.Name << ": " << TF.Name
+           << ", parameters at c[0x0][0x" << utohexstr(TF.ParamBase, true)
+           << "], stages from shared 0x" << utohexstr(TF.SharedBase, true)
+           << "\n  accumulators " << Range(AccLo, AccHi) << ", fragments "
+           << Range(FragLo, FragHi) << ", " << Streams.size()
+           << " copy streams; " << Fn.Regs << " registers a thread\n";
+    for (const mir::Piece &Pc : Fn.Pieces)
+      OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
+             << " instructions\n";
+}
+
+Expected<mir::Function> Selector::run() {
+  const Op *Addresses = MM.find("tp.addresses");
+  const Op *Prologue = MM.find("tp.prologue");
+  const Op *Loop = MM.find("tp.loop");
+  const Op *Tail = MM.find("tp.tail");
+  if (!Prologue || !Tail)
+    return fail(MM.Loc, "the product has no tp.prologue / tp.tail");
+  for (const Op &O : MM.Body)
+    countReads(O, false, RegionReads, ReadByRing);
+  // The last copy in layout order outside the loop (the loop's copies
+  // always advance: the body repeats).
+  for (const Op *R : {Prologue, Tail})
+    if (const Op *C = lastCopy(*R))
+      FinalCopy = C;
+  if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
+    FinalCopy = nullptr;
+
+  piece("prologue");
+  sass::Instruction Desc = make(Form::UldcDesc);
+  operand(Desc, "Off") = TF.Descriptor;
+  emit(Desc);
+  if (Error E = lowerAddresses(*Addresses))
+    return E;
+  if (Error E = lowerRegion(*Prologue, false))
+    return E;
+  for (int64_t MT = 0; MT < T.MTiles; ++MT)
+    for (int64_t NT = 0; NT < T.NTiles; ++NT)
+      for (unsigned H = 0; H < 2; ++H) {
+        sass::Instruction I = make(Form::ZeroPair);
+        operand(I, "Rd") = accumulator(MT, NT) + 2 * H;
+        emit(I);
+      }
+  int64_t Iterations = Loop ? *Loop->getInt("iterations") : 0;
+  if (Loop) {
+    CounterReg = Regs.allocate(1);
+    sass::Instruction I = make(Form::Mov);
+    operand(I, "Rd") = *CounterReg;
+    operand(I, "Imm") = Iterations;
+    emit(I);
+  }
+  for (unsigned S = 0; S < 6; ++S)
+    if (!PendingWrite[S].empty() || !PendingRead[S].empty())
+      BodyEntryWait |= 1u << S;
+
+  piece("body");
+  if (Loop) {
+    int64_t Before = NextCopyStep;
+    if (Error E = lowerRegion(*Loop, true))
+      return E;
+    // The body runs Iterations times: it must copy one step a step, so
+    // that the pointers stay where the next iteration's copies expect.
+    if (NextCopyStep - Before != LoopStep)
+      return fail(Loop->Loc, formatv("the loop computes {0} steps an "
+                                     "iteration but copies {1}",
+                                     LoopStep, NextCopyStep - Before)
+                                 .str());
+    NextCopyStep += (Iterations - 1) * LoopStep;
+    for (auto &S : Streams)
+      S.second.Step += (Iterations - 1) * LoopStep;
+  }
+
+  piece("tail");
+  if (Error E = lowerRegion(*Tail, false))
+    return E;
+  emit(make(Form::Exit));
+  // ptxas closes every function with a branch to itself.
+  mir::MInstr &Halt = [&]() -> mir::MInstr & {
+    emit(make(Form::Bra));
+    return Fn.Pieces.back().Instrs.back();
+  }();
+  Halt.Label = "halt";
+  Halt.Target = "halt";
+  finishPiece();
+
+  Fn.Name = K.Name;
+  Fn.Target = TF.Name;
+  Fn.Regs = Regs.count();
+  Fn.SharedBytes = T.sharedBytes();
+  Fn.Loc = K.Loc;
+  const Op *Grid = MM.find("tp.grid");
+  Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
+  Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
+                         std::to_string(*Grid->getInt("y")) + ",1");
+  std::string Params;
+  for (const Param &Pm : K.Params)
+    Params += (Params.empty() ? "" : ",") + Pm.Name;
+  Fn.setAttr("params", P.Residual ? "C,A,B,R" : "C,A,B");
+  Fn.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) + "x" +
+                          std::to_string(P.K));
+  Fn.setAttr("layout-a", getLayoutName(P.A));
+  Fn.setAttr("layout-b", getLayoutName(P.B));
+  Fn.setAttr("tile", T.str());
+  Fn.setAttr("iterations", std::to_string(Iterations));
+  Fn.setAttr("residual", P.Residual ? "1" : "0");
+  Fn.setAttr("counter", std::to_string(CounterReg ? *CounterReg : 0));
+  TP_DEBUG(printDecisions(dbgs()));
+  if (Error E = Fn.resolveBranches())
+    return E;
+  return std::move(Fn);
+}
 
 class SelectPass : public Pass {
 public:
@@ -463,7 +1125,6 @@ public:
     if (!TF)
       return makeError("tp-select: unknown target '" + getOption("target") +
                        "' (sm_86 or sm_90)");
-    Facts = *TF;
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
     for (const Kernel &K : TM.Kernels) {
@@ -474,7 +1135,7 @@ public:
                                "tp-select needs a swizzled product (run "
                                "tp-admit, tp-tile, tp-pipeline, tp-swizzle "
                                "first)");
-      Expected<mir::Function> F = select(K, *Matmul);
+      Expected<mir::Function> F = Selector(K, *Matmul, *TF, Ctx).run();
       if (!F)
         return F.takeError();
       MM.Functions.push_back(std::move(*F));
@@ -482,69 +1143,6 @@ public:
     IR = std::make_unique<mir::MachineUnit>(std::move(MM));
     return Error::success();
   }
-
-private:
-  Expected<mir::Function> select(const Kernel &K, const Op &Matmul) {
-    Problem P = getProblem(K);
-    TileParams T = getTileOp(*Matmul.find("tp.tile"));
-    Emitter E(T, P, Facts);
-    E.prologue();
-    E.body();
-    E.tail();
-    TP_DEBUG({
-      auto Range = [](unsigned First, int64_t Count) {
-        return "R" + std::to_string(First) + "..R" +
-               std::to_string(First + Count - 1);
-      };
-      dbgs() << "tp-select: @" << K.Name << ": " << Facts.Name
-             << ", parameters at c[0x0][" << hex(Facts.ParamBase)
-             << "], stages from shared " << hex(Facts.SharedBase) << "\n"
-             << "  accumulators " << Range(E.acc(0, 0), T.accumulators())
-             << ", A fragments " << Range(E.aFragment(0, 0), 8 * T.MTiles)
-             << ", B fragments " << Range(E.bFragment(0, 0), 4 * T.NTiles)
-             << ", copy offsets "
-             << Range(E.aOffset(0), T.chunksA() + T.chunksB()) << "; "
-             << T.registers() << " registers a thread\n";
-      for (auto &PL : E.Pieces)
-        dbgs() << "  piece " << PL.first << ": " << PL.second.size()
-               << " instructions\n";
-    });
-
-    mir::Function F;
-    F.Name = K.Name;
-    F.Target = Facts.Name;
-    F.Regs = T.registers();
-    F.SharedBytes = T.sharedBytes();
-    F.Loc = K.Loc;
-    F.setAttr("threads", std::to_string(T.threads()));
-    F.setAttr("grid", std::to_string(P.N / T.blockN()) + "," +
-                          std::to_string(P.M / T.blockM()) + ",1");
-    F.setAttr("params", P.Residual ? "C,A,B,R" : "C,A,B");
-    F.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) +
-                           "x" + std::to_string(P.K));
-    F.setAttr("layout-a", getLayoutName(P.A));
-    F.setAttr("layout-b", getLayoutName(P.B));
-    F.setAttr("tile", T.str());
-    F.setAttr("iterations", std::to_string(std::max<int64_t>(
-                                E.iterations(), 0)));
-    F.setAttr("residual", P.Residual ? "1" : "0");
-    F.setAttr("counter", std::to_string(CounterRegister));
-    for (auto &PL : E.Pieces) {
-      mir::Piece &Pc = F.addPiece(PL.first);
-      for (auto &L : PL.second) {
-        Expected<mir::MInstr> MI = mir::makeInstr(L.Text, L.Ctrl);
-        if (!MI)
-          return MI.takeError();
-        MI->Label = L.Label;
-        Pc.Instrs.push_back(std::move(*MI));
-      }
-    }
-    if (Error Err = F.resolveBranches())
-      return Err;
-    return F;
-  }
-
-  TargetFacts Facts;
 };
 
 } // namespace

@@ -34,14 +34,26 @@
 ///    operand stored as columns.  smem_offset = buffer + (rows: 1024 an
 ///    m-tile or pair; columns: 32 extent a k-half);
 ///  * tp.epilogue holds C's 2 MT NT pair stores at the seed's offsets
-///    (tpPairOffset): (16 mt + 8 half) N 4 + 32 nt.
+///    (tpPairOffset): (16 mt + 8 half) N 4 + 32 nt; with a residual R,
+///    batches of 8 pairs: R's pairs loaded at the same offsets (tp.ldg),
+///    added (tp.add_residual), stored (the seed's tpResidualC);
+///  * no generated name is a parameter's (NameTable: `lane` becomes
+///    `lane.1` when a parameter is named %lane).
+///
+/// These regions are the kernel's only statement of its addresses:
+/// tp-select lowers them as they stand (test/CodeGen/Select/mutations.test
+/// changes a term here and sees tp-sim fail).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <cassert>
 
 using namespace llvm;
 
@@ -50,22 +62,57 @@ namespace {
 
 using namespace tile;
 
-/// Appends `%name = opcode operands` to a region.
+/// The names tp-swizzle defines: each generated name (its base, e.g.
+/// `lane`) becomes a unique one that no kernel parameter or earlier
+/// definition holds (`lane`, else `lane.1`, `lane.2`, ...), so a kernel
+/// whose parameters are named %r or %tid keeps them apart.
+class NameTable {
+public:
+  void reset(const Kernel &K) {
+    Unique.clear();
+    Taken.clear();
+    for (const Param &P : K.Params)
+      Taken.insert(P.Name);
+  }
+  /// Defines \p Base; returns its unique name.
+  StringRef define(StringRef Base) {
+    std::string N = Base.str();
+    for (unsigned I = 1; Taken.count(N); ++I)
+      N = (Base + "." + Twine(I)).str();
+    Taken.insert(N);
+    return Unique[Base] = N;
+  }
+  /// The unique name of the defined \p Base.
+  StringRef lookup(StringRef Base) const {
+    auto It = Unique.find(Base);
+    assert(It != Unique.end() && "reference to an undefined generated name");
+    return It->second;
+  }
+
+private:
+  StringMap<std::string> Unique;
+  StringSet<> Taken;
+};
+
+/// Appends `%name = opcode operands` to a region.  Names are bases
+/// (NameTable): emit() defines one, ref() refers to one.
 class Builder {
 public:
-  Builder(Op &Region, SMLoc L) : Region(Region), L(L) {}
+  Builder(Op &Region, SMLoc L, NameTable &Names)
+      : Region(Region), L(L), Names(Names) {}
 
-  Value ref(StringRef Name) { return Value::makeRef(Name, L); }
+  Value ref(StringRef Name) { return Value::makeRef(Names.lookup(Name), L); }
   Value imm(int64_t I) { return Value::makeInt(I, L); }
 
   std::string emit(const Twine &Name, StringRef Opcode,
                    std::initializer_list<Value> Operands) {
     Op O(Opcode, L);
-    O.Result = Name.str();
+    std::string Base = Name.str();
+    O.Result = Names.define(Base).str();
     for (const Value &V : Operands)
       O.addOperand(V);
     Region.add(std::move(O));
-    return Name.str();
+    return Base;
   }
   std::string sreg(const Twine &N, StringRef R) {
     return emit(N, "sreg", {Value::makeWord(R, L)});
@@ -92,6 +139,7 @@ public:
 private:
   Op &Region;
   SMLoc L;
+  NameTable &Names;
 };
 
 struct OperandPlan {
@@ -109,6 +157,9 @@ struct OperandPlan {
 };
 
 class SwizzlePass : public Pass {
+  NameTable Names;
+  std::string name(StringRef Base) const { return Names.lookup(Base).str(); }
+
 public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
     Module &M = static_cast<TileUnit &>(*IR).M;
@@ -142,7 +193,8 @@ private:
 
     Op Addr("tp.addresses", L);
     Addr.HasRegion = true;
-    Builder Bd(Addr, L);
+    Names.reset(K);
+    Builder Bd(Addr, L, Names);
     Bd.sreg("tid", "tid.x");
     Bd.sreg("ctaid.x", "ctaid.x");
     Bd.sreg("ctaid.y", "ctaid.y");
@@ -265,10 +317,11 @@ private:
       std::string N(1, X->Name);
       for (int64_t C = 0; C < X->Chunks; ++C) {
         Op G("tp.ldgsts", Copy.Loc);
-        G.addOperand(Value::makeRef(N + ".sts" + std::to_string(C), Copy.Loc));
+        G.addOperand(
+            Value::makeRef(name(N + ".sts" + std::to_string(C)), Copy.Loc));
         G.addOperand(Value::makeRef(X->Param, Copy.Loc));
         G.addOperand(
-            Value::makeRef(N + ".goff" + std::to_string(C), Copy.Loc));
+            Value::makeRef(name(N + ".goff" + std::to_string(C)), Copy.Loc));
         G.setWord("operand", N);
         G.setInt("chunk", C);
         G.setInt("smem_offset",
@@ -286,8 +339,8 @@ private:
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
       Op O("tp.ldsm", Prod.Loc);
       int64_t Address = X.columns() ? Index : KK;
-      O.addOperand(Value::makeRef(std::string(1, X.Name) + ".ldsm" +
-                                      std::to_string(Address),
+      O.addOperand(Value::makeRef(name(std::string(1, X.Name) + ".ldsm" +
+                                       std::to_string(Address)),
                                   Prod.Loc));
       O.setWord("operand", std::string(1, X.Name));
       O.setInt("kk", KK);
@@ -312,16 +365,36 @@ private:
     }
   }
 
+  /// C's pair stores; with a residual R (the epilogue's second operand),
+  /// batches of ResidualBatch pairs: R's pairs loaded (tp.ldg), added to
+  /// the accumulators (tp.add_residual), stored (the seed's tpResidualC).
   void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P) {
+    const int64_t ResidualBatch = 8;
     Epi.HasRegion = true;
-    for (int64_t I = 0; I < 2 * T.MTiles * T.NTiles; ++I) {
+    int64_t Pairs = 2 * T.MTiles * T.NTiles;
+    bool Residual = Epi.Operands.size() > 1;
+    auto PairOp = [&](StringRef Name, int64_t I, bool Offset) {
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
-      Op O("tp.stg", Epi.Loc);
-      O.addOperand(Value::makeRef("c.off", Epi.Loc));
+      Op O(Name, Epi.Loc);
+      if (Offset)
+        O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
       O.setInt("pair", I).setInt("mt", MT).setInt("nt", NT).setInt("half", H);
-      O.setInt("offset", (16 * MT + 8 * H) * P.N * 4 + NT * 32);
+      if (Offset)
+        O.setInt("offset", (16 * MT + 8 * H) * P.N * 4 + NT * 32);
       Epi.add(std::move(O));
+    };
+    int64_t Batch = Residual ? ResidualBatch : Pairs;
+    for (int64_t First = 0; First < Pairs; First += Batch) {
+      int64_t Last = std::min(Pairs, First + Batch);
+      if (Residual) {
+        for (int64_t I = First; I < Last; ++I)
+          PairOp("tp.ldg", I, true);
+        for (int64_t I = First; I < Last; ++I)
+          PairOp("tp.add_residual", I, false);
+      }
+      for (int64_t I = First; I < Last; ++I)
+        PairOp("tp.stg", I, true);
     }
   }
 };

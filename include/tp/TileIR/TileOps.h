@@ -45,8 +45,25 @@
 ///       k_step_bytes=      (16 bytes from param + offset + step k_step_bytes
 ///                           to smem_offset + shared)
 ///   tp.ldsm %address operand=a|b kk= index= smem_offset= shape=m88|mt88
-///   tp.mma kk= mt= nt=
-///   tp.stg %offset pair= mt= nt= half= offset=   (C + offset + imm)
+///       (fragment (operand, kk, index): A's m-tile, or B's n-tile pair)
+///   tp.mma kk= mt= nt=  (acc(mt, nt) += A(kk, mt) B(kk, nt / 2) half nt % 2)
+///   tp.stg %offset pair= mt= nt= half= offset=   (accumulator pair (mt,
+///       nt, half) to C + offset + imm; C is the epilogue's first operand)
+///   tp.ldg %offset pair= mt= nt= half= offset=   (residual only: R's pair
+///       for accumulator pair (mt, nt, half) from R + offset + imm; R is the
+///       epilogue's second operand)
+///   tp.add_residual pair= mt= nt= half=  (adds the pair tp.ldg loaded)
+///   With a residual the epilogue holds batches of 8 pairs: their tp.ldg,
+///   their tp.add_residual, their tp.stg.
+///
+/// tp-swizzle's names never collide with the kernel's parameters: a name a
+/// parameter holds becomes `name.1` (`.2`, ...).
+///
+/// tp-select lowers every op above to instructions (lib/CodeGen/Select.cpp
+/// lists the lowering of each); an op it does not know is an error.  A
+/// copy's pointer advance per step is its k_step_bytes; the copies outside
+/// the loop name consecutive steps (step=), the loop's copy one step a
+/// loop step (ahead=), and tp.loop's iterations= is the loop counter.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_TILEIR_TILEOPS_H
