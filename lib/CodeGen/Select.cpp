@@ -66,9 +66,10 @@
 /// body's end (the back edge).  EXIT waits for every scoreboard.
 /// tp-compact-stalls recomputes all of it.
 ///
-/// Instructions are built as objects: each form's prototype is found once
-/// per process from its fixed spelling (a table below), operands are set
-/// by their td names; no instruction text is built.
+/// Instructions are built as objects: each form's prototype comes from a
+/// table of raw field values (SelectForms.h, checked against the forms'
+/// spellings by a unit test), operands are set by their td names; no
+/// instruction text is built or parsed.
 ///
 /// Attributes written: threads grid params shape layout-a layout-b tile
 /// iterations residual counter.
@@ -76,6 +77,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/CodeGen/CodeGen.h"
+#include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
@@ -89,6 +91,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <array>
+#include <cassert>
 #include <functional>
 #include <map>
 #include <set>
@@ -104,80 +107,13 @@ namespace tp {
 namespace {
 
 using namespace tile;
+using isel::Form;
+using isel::operand;
+using isel::Slot;
 
 //===----------------------------------------------------------------------===//
 // Forms
 //===----------------------------------------------------------------------===//
-
-/// The forms the selector emits, each with a spelling that fixes its
-/// modifiers (register numbers and immediates in it are placeholders).
-enum class Form {
-  S2RTid, S2RCtaidX, S2RCtaidY, Mov, IAdd3Imm, IAdd3, LopAndImm, LopXor,
-  LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
-  Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
-  Bra, UldcDesc, Count
-};
-
-const char *const FormSpellings[] = {
-    "S2R R0, SR_TID.X",
-    "S2R R0, SR_CTAID.X",
-    "S2R R0, SR_CTAID.Y",
-    "MOV R0, 0x1",
-    "IADD3 R0, R0, 0x1, RZ",
-    "IADD3 R0, R0, R0, RZ",
-    "LOP3.LUT R0, R0, 0x1, RZ, 0xc0, !PT",
-    "LOP3.LUT R0, R0, R0, RZ, 0x3c, !PT",
-    "LOP3.LUT R0, R0, 0x1, RZ, 0x3c, !PT",
-    "SHF.R.U32.HI R0, RZ, 0x1, R0",
-    "IMAD.SHL.U32 R0, R0, 0x2, RZ",
-    "IMAD R0, R0, 0x3, R0",
-    "IMAD R0, R0, R0, R0",
-    "LEA R0, R0, R0, 0x1",
-    "IMAD.WIDE.U32 R0, R0, R0, c[0x0][0x160]",
-    "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64]",
-    "LDGDEPBAR",
-    "DEPBAR.LE SB0, 0x1",
-    "BAR.SYNC.DEFER_BLOCKING 0x0",
-    "LDSM.16.M88.4 R0, [R0+0x10]",
-    "LDSM.16.MT88.4 R0, [R0+0x10]",
-    "HMMA.16816.F32 R0, R0, R0, R0",
-    "CS2R R0, SRZ",
-    "STG.E.64 desc[UR4][R0.64+0x10], R0",
-    "LDG.E R0, desc[UR4][R0.64+0x10]",
-    "FADD R0, R0, R0",
-    "EXIT",
-    "BRA 0x0",
-    "ULDC.64 UR4, c[0x0][0x118]",
-};
-static_assert(sizeof(FormSpellings) / sizeof(FormSpellings[0]) ==
-                  size_t(Form::Count),
-              "one spelling a form");
-
-/// The prototype of \p F (found once per process).
-const sass::Instruction &prototype(Form F) {
-  static std::array<sass::Instruction, size_t(Form::Count)> Protos = [] {
-    std::array<sass::Instruction, size_t(Form::Count)> P;
-    for (size_t I = 0; I < size_t(Form::Count); ++I) {
-      Expected<mir::MInstr> MI = mir::makeInstr(FormSpellings[I]);
-      if (!MI)
-        report_fatal_error("tp-select: form '" + Twine(FormSpellings[I]) +
-                           "': " + toString(MI.takeError()));
-      P[I] = MI->I;
-    }
-    return P;
-  }();
-  return Protos[size_t(F)];
-}
-
-/// Operand \p Name (td name: Rd, Ra, Imm, ...) of \p I's form.
-int64_t &operand(sass::Instruction &I, StringRef Name) {
-  const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-  for (unsigned K = 0; K < II.NumOperands; ++K)
-    if (Name == II.Operands[K].Name)
-      return I.Ops[K];
-  report_fatal_error("tp-select: form " + Twine(II.Name) + " has no operand " +
-                     Name);
-}
 
 constexpr int64_t RZ = 255;
 
@@ -266,11 +202,17 @@ public:
 
 private:
   // ---- emission ----
-  sass::Instruction make(Form F) { return prototype(F); }
-  void emit(sass::Instruction I, int WrSB = -1, int RdSB = -1);
+  /// Appends \p F's prototype to the current piece; the caller sets its
+  /// operands (every operand computed first: nothing may be emitted in
+  /// between) and then calls emit() on it.
+  sass::Instruction &make(Form F) {
+    return Fn.Pieces.back().Instrs.emplace_back(isel::getPrototype(F)).I;
+  }
+  /// Sets the control fields of \p I, the piece's last instruction.
+  void emit(sass::Instruction &I, int WrSB = -1, int RdSB = -1);
   void piece(StringRef Name) {
     finishPiece();
-    Fn.addPiece(Name);
+    Fn.addPiece(Name).Instrs.reserve(256);
   }
   void finishPiece();
 
@@ -335,7 +277,8 @@ private:
   const Op *FinalCopy = nullptr;
   std::vector<unsigned> OwnedOffsets;
 
-  std::map<std::tuple<std::string, int64_t, int64_t>, unsigned> Fragments;
+  /// Fragment (operand, kk, index) -> its 4-register tuple.
+  std::map<std::tuple<char, int64_t, int64_t>, unsigned> Fragments;
   std::vector<unsigned> FragmentsSeen; ///< for -debug (released ones too)
   std::map<std::pair<int64_t, int64_t>, unsigned> Accumulators;
   Optional<unsigned> One;
@@ -355,23 +298,30 @@ bool overlaps(const std::vector<std::pair<unsigned, unsigned>> &Set,
   return false;
 }
 
-void Selector::emit(sass::Instruction I, int WrSB, int RdSB) {
+void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
+  assert(&I == &Fn.Pieces.back().Instrs.back().I && "emit the last make()");
   I.Ctrl.Stall = 15;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
-  uint8_t Wait = 0;
-  std::vector<mir::RegAccess> Acc = mir::getRegAccesses(I);
-  for (const mir::RegAccess &A : Acc) {
-    if (A.Kind != sass::OperandKind::GPR)
-      continue;
-    for (unsigned S = 0; S < 6; ++S) {
-      if (overlaps(PendingWrite[S], A.Reg, A.Width))
-        Wait |= 1u << S;
-      if (A.IsDef && overlaps(PendingRead[S], A.Reg, A.Width))
-        Wait |= 1u << S;
+  const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
+  // The register operands (RZ aside), straight from the form.
+  auto ForEachGPR = [&](auto F) {
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      const sass::OperandInfo &O = II.Operands[K];
+      if ((O.Kind == sass::OperandKind::GPR ||
+           O.Kind == sass::OperandKind::MemBase) &&
+          I.Ops[K] != RZ)
+        F(unsigned(I.Ops[K]), std::max<unsigned>(1, O.Width), O.IsDef);
     }
-  }
-  if (sass::getInstrInfo(I.Op).Mnemonic == StringRef("EXIT"))
+  };
+  uint8_t Wait = 0;
+  ForEachGPR([&](unsigned R, unsigned W, bool IsDef) {
+    for (unsigned S = 1; S < 6; ++S)
+      if (overlaps(PendingWrite[S], R, W) ||
+          (IsDef && overlaps(PendingRead[S], R, W)))
+        Wait |= 1u << S;
+  });
+  if (II.Mnemonic == StringRef("EXIT"))
     Wait = 0x3f;
   for (unsigned S = 0; S < 6; ++S)
     if (Wait & (1u << S)) {
@@ -379,15 +329,12 @@ void Selector::emit(sass::Instruction I, int WrSB, int RdSB) {
       PendingRead[S].clear();
     }
   I.Ctrl.WaitMask = Wait;
-  for (const mir::RegAccess &A : Acc) {
-    if (A.Kind != sass::OperandKind::GPR)
-      continue;
-    if (A.IsDef && WrSB > 0)
-      PendingWrite[WrSB].push_back({A.Reg, A.Width});
-    if (!A.IsDef && RdSB > 0)
-      PendingRead[RdSB].push_back({A.Reg, A.Width});
-  }
-  Fn.Pieces.back().Instrs.push_back(mir::MInstr(I));
+  ForEachGPR([&](unsigned R, unsigned W, bool IsDef) {
+    if (IsDef && WrSB > 0)
+      PendingWrite[WrSB].push_back({R, W});
+    if (!IsDef && RdSB > 0)
+      PendingRead[RdSB].push_back({R, W});
+  });
   ++NumSelected;
 }
 
@@ -454,9 +401,9 @@ unsigned Selector::inRegister(Lowered L) {
   if (L.C == 0)
     return RZ;
   unsigned R = defineTemp();
-  sass::Instruction I = make(Form::Mov);
-  operand(I, "Rd") = R;
-  operand(I, "Imm") = uint32_t(L.C);
+  sass::Instruction &I = make(Form::Mov);
+  operand(I, Slot::Rd) = R;
+  operand(I, Slot::Imm) = uint32_t(L.C);
   emit(I);
   return R;
 }
@@ -464,21 +411,24 @@ unsigned Selector::inRegister(Lowered L) {
 Lowered Selector::emitShl(Lowered A, int64_t Shift) {
   unsigned D = defineTemp();
   // IMAD.SHL.U32 is one form a shift (the multiplier is fixed bits).
-  sass::Instruction I = make(Form::ShlImm);
-  sass::Opcode Op;
-  if (!sass::lookupOpcode("IMAD_SHL_U32_rir_" + std::to_string(Shift), Op))
-    report_fatal_error("tp-select: no IMAD.SHL.U32 form for shift " +
-                       Twine(Shift));
-  I.Op = Op;
-  operand(I, "Rd") = D;
-  operand(I, "Ra") = A.Reg;
+  sass::Instruction &I = make(Form::ShlImm);
+  I.Op = isel::getShlOpcode(Shift);
+  operand(I, Slot::Rd) = D;
+  operand(I, Slot::Ra) = A.Reg;
   emit(I);
   return Lowered::reg(D);
 }
 
+/// Address values are 32-bit and their arithmetic wraps, as the
+/// registers' does: constants fold modulo 2^32 and an immediate is the
+/// field's 32 bits (IMAD's signed, the others' raw).
+int64_t wrap32(int64_t V) { return int64_t(uint32_t(V)); }
+int64_t signed32(int64_t V) { return int64_t(int32_t(uint32_t(V))); }
+
 Lowered Selector::emitMul(Lowered A, int64_t M) {
+  M = wrap32(M);
   if (A.IsConst)
-    return ++NumFolded, Lowered::constant(A.C * M);
+    return ++NumFolded, Lowered::constant(wrap32(A.C * M));
   if (M == 0)
     return ++NumFolded, Lowered::constant(0);
   if (M == 1)
@@ -486,35 +436,36 @@ Lowered Selector::emitMul(Lowered A, int64_t M) {
   if (isPowerOf2_64(M))
     return emitShl(A, Log2_64(M));
   unsigned D = defineTemp();
-  sass::Instruction I = make(Form::IMadImm);
-  operand(I, "Rd") = D;
-  operand(I, "Ra") = A.Reg;
-  operand(I, "Imm") = M;
-  operand(I, "Rc") = RZ;
+  sass::Instruction &I = make(Form::IMadImm);
+  operand(I, Slot::Rd) = D;
+  operand(I, Slot::Ra) = A.Reg;
+  operand(I, Slot::Imm) = signed32(M);
+  operand(I, Slot::Rc) = RZ;
   emit(I);
   return Lowered::reg(D);
 }
 
 Lowered Selector::emitAdd(Lowered A, Lowered B) {
   if (A.IsConst && B.IsConst)
-    return ++NumFolded, Lowered::constant(A.C + B.C);
+    return ++NumFolded, Lowered::constant(wrap32(A.C + B.C));
   if (A.IsConst)
     std::swap(A, B);
   if (B.IsConst && B.C == 0)
     return ++NumFolded, A;
   unsigned D = defineTemp();
-  sass::Instruction I = make(B.IsConst ? Form::IAdd3Imm : Form::IAdd3);
-  operand(I, "Rd") = D;
-  operand(I, "Ra") = A.Reg;
+  sass::Instruction &I = make(B.IsConst ? Form::IAdd3Imm : Form::IAdd3);
+  operand(I, Slot::Rd) = D;
+  operand(I, Slot::Ra) = A.Reg;
   if (B.IsConst)
-    operand(I, "Imm") = B.C;
+    operand(I, Slot::Imm) = signed32(B.C);
   else
-    operand(I, "Rb") = B.Reg;
+    operand(I, Slot::Rb) = B.Reg;
   emit(I);
   return Lowered::reg(D);
 }
 
 Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
+  M = wrap32(M);
   if (A.IsConst || M == 0 || M == 1)
     return emitAdd(emitMul(A, M), C);
   if (C.IsConst && C.C == 0)
@@ -522,21 +473,21 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
   if (C.IsConst) // two immediates: the product, then the sum
     return emitAdd(emitMul(A, M), C);
   unsigned D = defineTemp();
-  sass::Instruction I;
   if (isPowerOf2_64(M)) {
-    I = make(Form::Lea);
-    operand(I, "Rd") = D;
-    operand(I, "Ra") = A.Reg;
-    operand(I, "Rb") = C.Reg;
-    operand(I, "sh") = Log2_64(M);
+    sass::Instruction &I = make(Form::Lea);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = A.Reg;
+    operand(I, Slot::Rb) = C.Reg;
+    operand(I, Slot::Sh) = Log2_64(M);
+    emit(I);
   } else {
-    I = make(Form::IMadImm);
-    operand(I, "Rd") = D;
-    operand(I, "Ra") = A.Reg;
-    operand(I, "Imm") = M;
-    operand(I, "Rc") = C.Reg;
+    sass::Instruction &I = make(Form::IMadImm);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = A.Reg;
+    operand(I, Slot::Imm) = signed32(M);
+    operand(I, Slot::Rc) = C.Reg;
+    emit(I);
   }
-  emit(I);
   return Lowered::reg(D);
 }
 
@@ -564,8 +515,8 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
       return fail(O.Operands[0].Loc, "unknown special register '" + S +
                                          "' (tid.x, ctaid.x, ctaid.y)");
     unsigned D = defineTemp();
-    sass::Instruction I = make(F);
-    operand(I, "Rd") = D;
+    sass::Instruction &I = make(F);
+    operand(I, Slot::Rd) = D;
     emit(I, /*WrSB=*/5);
     return Lowered::reg(D);
   }
@@ -582,15 +533,16 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
       return emitMad(In[0], In[1].C, In[2]);
     if (In[0].IsConst)
       return emitMad(In[1], In[0].C, In[2]);
+    unsigned Addend = inRegister(In[2]);
     unsigned D = defineTemp();
-    sass::Instruction I = make(Form::IMad);
-    operand(I, "Rd") = D;
-    operand(I, "Ra") = In[0].Reg;
-    operand(I, "Rb") = In[1].Reg;
-    operand(I, "Rc") = inRegister(In[2]);
+    sass::Instruction &I = make(Form::IMad);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = In[0].Reg;
+    operand(I, Slot::Rb) = In[1].Reg;
+    operand(I, Slot::Rc) = Addend;
     emit(I);
     if (In[2].IsConst && In[2].C != 0)
-      Regs.release(operand(I, "Rc"), 1);
+      Regs.release(Addend, 1);
     return Lowered::reg(D);
   }
   if (O.Name == "shr" || O.Name == "and") {
@@ -609,10 +561,10 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     if (!Shr && *B == 0)
       return ++NumFolded, Lowered::constant(0);
     unsigned D = defineTemp();
-    sass::Instruction I = make(Shr ? Form::ShrImm : Form::LopAndImm);
-    operand(I, "Rd") = D;
-    operand(I, Shr ? "Rc" : "Ra") = In[0].Reg;
-    operand(I, "Imm") = uint32_t(*B);
+    sass::Instruction &I = make(Shr ? Form::ShrImm : Form::LopAndImm);
+    operand(I, Slot::Rd) = D;
+    operand(I, Shr ? Slot::Rc : Slot::Ra) = In[0].Reg;
+    operand(I, Slot::Imm) = uint32_t(*B);
     emit(I);
     return Lowered::reg(D);
   }
@@ -625,13 +577,13 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     if (In[1].IsConst && In[1].C == 0)
       return ++NumFolded, In[0];
     unsigned D = defineTemp();
-    sass::Instruction I = make(In[1].IsConst ? Form::LopXorImm : Form::LopXor);
-    operand(I, "Rd") = D;
-    operand(I, "Ra") = In[0].Reg;
+    sass::Instruction &I = make(In[1].IsConst ? Form::LopXorImm : Form::LopXor);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = In[0].Reg;
     if (In[1].IsConst)
-      operand(I, "Imm") = uint32_t(In[1].C);
+      operand(I, Slot::Imm) = uint32_t(In[1].C);
     else
-      operand(I, "Rb") = In[1].Reg;
+      operand(I, Slot::Rb) = In[1].Reg;
     emit(I);
     return Lowered::reg(D);
   }
@@ -673,9 +625,9 @@ Expected<unsigned> Selector::paramIndex(const Value &V) {
 unsigned Selector::one() {
   if (!One) {
     One = Regs.allocate(1);
-    sass::Instruction I = make(Form::Mov);
-    operand(I, "Rd") = *One;
-    operand(I, "Imm") = 1;
+    sass::Instruction &I = make(Form::Mov);
+    operand(I, Slot::Rd) = *One;
+    operand(I, Slot::Imm) = 1;
     emit(I);
   }
   return *One;
@@ -683,17 +635,18 @@ unsigned Selector::one() {
 
 unsigned Selector::formPointer(unsigned Pointer, unsigned Offset,
                                unsigned Param) {
-  sass::Instruction I = make(Form::WideParam);
-  operand(I, "Rd") = Pointer;
-  operand(I, "Ra") = Offset;
-  operand(I, "Rb") = one();
-  operand(I, "Off") = TF.ParamBase + 8 * Param;
+  unsigned One = one();
+  sass::Instruction &I = make(Form::WideParam);
+  operand(I, Slot::Rd) = Pointer;
+  operand(I, Slot::Ra) = Offset;
+  operand(I, Slot::Rb) = One;
+  operand(I, Slot::COff) = TF.ParamBase + 8 * Param;
   emit(I);
   return Pointer;
 }
 
 unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
-  auto Key = std::make_tuple(Operand.str(), KK, Index);
+  auto Key = std::make_tuple(Operand.empty() ? '?' : Operand[0], KK, Index);
   auto It = Fragments.find(Key);
   if (It != Fragments.end())
     return It->second;
@@ -742,13 +695,13 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       } else {
         S.Offset = Regs.allocate(1);
         OwnedOffsets.push_back(S.Offset);
-        sass::Instruction I = make(Off->IsConst ? Form::Mov : Form::IAdd3);
-        operand(I, "Rd") = S.Offset;
+        sass::Instruction &I = make(Off->IsConst ? Form::Mov : Form::IAdd3);
+        operand(I, Slot::Rd) = S.Offset;
         if (Off->IsConst) {
-          operand(I, "Imm") = uint32_t(Off->C);
+          operand(I, Slot::Imm) = uint32_t(Off->C);
         } else {
-          operand(I, "Ra") = Off->Reg;
-          operand(I, "Rb") = RZ;
+          operand(I, Slot::Ra) = Off->Reg;
+          operand(I, Slot::Rb) = RZ;
         }
         emit(I);
       }
@@ -762,10 +715,11 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     if (S.Step != Step || S.StepBytes != *G.getInt("k_step_bytes"))
       return fail(G.Loc, "copies of one source must advance by one "
                          "k_step_bytes a step");
-    sass::Instruction I = make(Form::Ldgsts);
-    operand(I, "Rs") = inRegister(*Sts);
-    operand(I, "soff") = TF.SharedBase + *G.getInt("smem_offset");
-    operand(I, "Ra") = S.Pointer;
+    unsigned Shared = inRegister(*Sts);
+    sass::Instruction &I = make(Form::Ldgsts);
+    operand(I, Slot::Rs) = Shared;
+    operand(I, Slot::SOff) = TF.SharedBase + *G.getInt("smem_offset");
+    operand(I, Slot::Ra) = S.Pointer;
     emit(I, -1, /*RdSB=*/3);
     if (std::find(Used.begin(), Used.end(), &S) == Used.end())
       Used.push_back(&S);
@@ -775,10 +729,10 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     return Error::success();
   // Advance every stream this copy read to the next step.
   for (CopyStream *S : Used) {
-    sass::Instruction I = make(Form::IAdd3Imm);
-    operand(I, "Rd") = S->Offset;
-    operand(I, "Ra") = S->Offset;
-    operand(I, "Imm") = S->StepBytes;
+    sass::Instruction &I = make(Form::IAdd3Imm);
+    operand(I, Slot::Rd) = S->Offset;
+    operand(I, Slot::Ra) = S->Offset;
+    operand(I, Slot::Imm) = signed32(S->StepBytes);
     emit(I);
     Expected<unsigned> Param = paramIndex(Value::makeRef(S->Param));
     formPointer(S->Pointer, S->Offset, *Param);
@@ -793,16 +747,21 @@ Error Selector::lowerProducts(const Op &Prod) {
       Expected<Lowered> A = get(O.Operands[0]);
       if (!A)
         return A.takeError();
+      StringRef Operand = O.getWord("operand");
+      if (Operand != "a" && Operand != "b")
+        return fail(O.getAttr("operand")->Val.Loc, "operand must be a or b");
       StringRef Shape = O.getWord("shape");
       if (Shape != "m88" && Shape != "mt88")
         return fail(O.getAttr("shape")->Val.Loc,
                     "shape must be m88 or mt88");
-      sass::Instruction I =
+      unsigned Address = inRegister(*A);
+      unsigned Fragment =
+          fragment(Operand, *O.getInt("kk"), *O.getInt("index"));
+      sass::Instruction &I =
           make(Shape == "mt88" ? Form::LdsmMT88 : Form::LdsmM88);
-      operand(I, "Rd") =
-          fragment(O.getWord("operand"), *O.getInt("kk"), *O.getInt("index"));
-      operand(I, "Ra") = inRegister(*A);
-      operand(I, "off") = TF.SharedBase + *O.getInt("smem_offset");
+      operand(I, Slot::Rd) = Fragment;
+      operand(I, Slot::Ra) = Address;
+      operand(I, Slot::MOff) = TF.SharedBase + *O.getInt("smem_offset");
       emit(I, /*WrSB=*/1);
       continue;
     }
@@ -812,11 +771,11 @@ Error Selector::lowerProducts(const Op &Prod) {
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
       unsigned Acc = accumulator(MT, NT);
-      sass::Instruction I = make(Form::Hmma);
-      operand(I, "Rd") = Acc;
-      operand(I, "Ra") = fragment("a", KK, MT);
-      operand(I, "Rb") = fragment("b", KK, NT / 2) + 2 * (NT % 2);
-      operand(I, "Rc") = Acc;
+      sass::Instruction &I = make(Form::Hmma);
+      operand(I, Slot::Rd) = Acc;
+      operand(I, Slot::Ra) = fragment("a", KK, MT);
+      operand(I, Slot::Rb) = fragment("b", KK, NT / 2) + 2 * (NT % 2);
+      operand(I, Slot::Rc) = Acc;
       emit(I);
       continue;
     }
@@ -896,20 +855,20 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         return Ptr.takeError();
       int64_t Offset = *O.getInt("offset");
       if (!Load) {
-        sass::Instruction I = make(Form::Stg64);
-        operand(I, "Ra") = *Ptr;
-        operand(I, "off") = Offset;
-        operand(I, "Rb") = *Acc;
+        sass::Instruction &I = make(Form::Stg64);
+        operand(I, Slot::Ra) = *Ptr;
+        operand(I, Slot::MOff) = Offset;
+        operand(I, Slot::Rb) = *Acc;
         emit(I);
         continue;
       }
       unsigned Dst = Regs.allocate(2);
       Loaded[PairId] = Dst;
       for (unsigned W = 0; W < 2; ++W) {
-        sass::Instruction I = make(Form::Ldg32);
-        operand(I, "Rd") = Dst + W;
-        operand(I, "Ra") = *Ptr;
-        operand(I, "off") = Offset + 4 * W;
+        sass::Instruction &I = make(Form::Ldg32);
+        operand(I, Slot::Rd) = Dst + W;
+        operand(I, Slot::Ra) = *Ptr;
+        operand(I, Slot::MOff) = Offset + 4 * W;
         emit(I, /*WrSB=*/2);
       }
       continue;
@@ -922,10 +881,10 @@ Error Selector::lowerEpilogue(const Op &Epi) {
                                    PairId)
                                .str());
       for (unsigned W = 0; W < 2; ++W) {
-        sass::Instruction I = make(Form::FAdd);
-        operand(I, "Rd") = *Acc + W;
-        operand(I, "Ra") = *Acc + W;
-        operand(I, "Rb") = It->second + W;
+        sass::Instruction &I = make(Form::FAdd);
+        operand(I, Slot::Rd) = *Acc + W;
+        operand(I, Slot::Ra) = *Acc + W;
+        operand(I, Slot::Rb) = It->second + W;
         emit(I);
       }
       Regs.release(It->second, 2);
@@ -948,8 +907,8 @@ Error Selector::lowerOp(const Op &O, bool InLoop) {
     int64_t Max = *O.getInt("max");
     if (Max < 0 || Max > 63)
       return fail(O.getAttr("max")->Val.Loc, "max must be 0..63");
-    sass::Instruction I = make(Form::Depbar);
-    operand(I, "cnt") = Max;
+    sass::Instruction &I = make(Form::Depbar);
+    operand(I, Slot::Cnt) = Max;
     emit(I);
     return Error::success();
   }
@@ -1028,8 +987,8 @@ Expected<mir::Function> Selector::run() {
     FinalCopy = nullptr;
 
   piece("prologue");
-  sass::Instruction Desc = make(Form::UldcDesc);
-  operand(Desc, "Off") = TF.Descriptor;
+  sass::Instruction &Desc = make(Form::UldcDesc);
+  operand(Desc, Slot::COff) = TF.Descriptor;
   emit(Desc);
   if (Error E = lowerAddresses(*Addresses))
     return E;
@@ -1038,16 +997,16 @@ Expected<mir::Function> Selector::run() {
   for (int64_t MT = 0; MT < T.MTiles; ++MT)
     for (int64_t NT = 0; NT < T.NTiles; ++NT)
       for (unsigned H = 0; H < 2; ++H) {
-        sass::Instruction I = make(Form::ZeroPair);
-        operand(I, "Rd") = accumulator(MT, NT) + 2 * H;
+        sass::Instruction &I = make(Form::ZeroPair);
+        operand(I, Slot::Rd) = accumulator(MT, NT) + 2 * H;
         emit(I);
       }
   int64_t Iterations = Loop ? *Loop->getInt("iterations") : 0;
   if (Loop) {
     CounterReg = Regs.allocate(1);
-    sass::Instruction I = make(Form::Mov);
-    operand(I, "Rd") = *CounterReg;
-    operand(I, "Imm") = Iterations;
+    sass::Instruction &I = make(Form::Mov);
+    operand(I, Slot::Rd) = *CounterReg;
+    operand(I, Slot::Imm) = Iterations;
     emit(I);
   }
   for (unsigned S = 0; S < 6; ++S)

@@ -1,0 +1,69 @@
+//===- SelectForms.h - The instruction forms tp-select emits ----*- C++ -*-===//
+///
+/// \file
+/// The forms tp-select builds instructions from, as a table: each entry
+/// names its td form (sass::lookupOpcode) and gives every operand's raw
+/// field value -- modifiers fixed, registers and immediates placeholders
+/// the selector overwrites by operand name -- and the nvdisasm spelling
+/// the entry stands for.  No text is parsed to build an instruction; a unit
+/// test (unittests/CodeGen/SelectFormsTest.cpp) checks that every entry
+/// prints as its spelling, verifies, and is an oracle-verified form.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_CODEGEN_SELECTFORMS_H
+#define TP_CODEGEN_SELECTFORMS_H
+
+#include "tp/Target/SASS/SASS.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace tp {
+namespace isel {
+
+enum class Form {
+  S2RTid, S2RCtaidX, S2RCtaidY, Mov, IAdd3Imm, IAdd3, LopAndImm, LopXor,
+  LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
+  Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
+  Bra, UldcDesc, Count
+};
+
+struct FormTemplate {
+  const char *FormName;  ///< td def name
+  const char *Spelling;  ///< what the prototype prints as
+  unsigned NumOps;
+  int64_t Ops[sass::MaxOperands];
+};
+
+/// The table entry of \p F.
+const FormTemplate &getFormTemplate(Form F);
+
+/// \p F's prototype instruction (built once per process from the table).
+const sass::Instruction &getPrototype(Form F);
+
+/// IMAD.SHL.U32 by 2^Shift (one form a shift), Shift 1..31.
+sass::Opcode getShlOpcode(unsigned Shift);
+
+/// The operands the selector sets, by td operand name.
+enum class Slot : uint8_t {
+  Rd,   ///< "Rd"
+  Ra,   ///< "Ra" (also a memory base)
+  Rb,   ///< "Rb"
+  Rc,   ///< "Rc"
+  Imm,  ///< "Imm"
+  Sh,   ///< "sh" (LEA's shift)
+  COff, ///< "Off" (constant-bank byte offset)
+  MOff, ///< "off" (memory offset)
+  Rs,   ///< "Rs" (LDGSTS's shared base)
+  SOff, ///< "soff" (LDGSTS's shared offset)
+  Cnt,  ///< "cnt" (DEPBAR's count)
+  Count
+};
+
+/// Operand \p S of \p I's form (its index cached per form); a fatal error
+/// when the form has none (a selector bug).
+int64_t &operand(sass::Instruction &I, Slot S);
+
+} // namespace isel
+} // namespace tp
+
+#endif // TP_CODEGEN_SELECTFORMS_H
