@@ -770,11 +770,20 @@ Error Selector::lowerProducts(const Op &Prod) {
       if (MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
+      auto A = Fragments.find(std::make_tuple('a', KK, MT));
+      auto B = Fragments.find(std::make_tuple('b', KK, NT / 2));
+      if (A == Fragments.end() || B == Fragments.end())
+        return fail(O.Loc, formatv("no tp.ldsm loads the {0} fragment of "
+                                   "kk={1} {2}={3} this product reads",
+                                   A == Fragments.end() ? "A" : "B", KK,
+                                   A == Fragments.end() ? "index" : "pair",
+                                   A == Fragments.end() ? MT : NT / 2)
+                               .str());
       unsigned Acc = accumulator(MT, NT);
       sass::Instruction &I = make(Form::Hmma);
       operand(I, Slot::Rd) = Acc;
-      operand(I, Slot::Ra) = fragment("a", KK, MT);
-      operand(I, Slot::Rb) = fragment("b", KK, NT / 2) + 2 * (NT % 2);
+      operand(I, Slot::Ra) = A->second;
+      operand(I, Slot::Rb) = B->second + 2 * (NT % 2);
       operand(I, Slot::Rc) = Acc;
       emit(I);
       continue;

@@ -15,8 +15,6 @@ namespace tp {
 
 /// sm_86 kernel parameters start at c[0x0][0x160] (SASS_FACTS.md 3.7).
 constexpr unsigned ParamBase = 0x160;
-/// The seed's iteration counter (tpCounter).
-constexpr unsigned CounterRegister = 44;
 
 /// Static figures of a function (tp-llc -stats).
 struct ScheduleStats {

@@ -52,7 +52,9 @@
 ///    branch.  Each piece name is unique in a function.
 ///  * other attributes tp-select writes (for tp-llc's manifest and stats):
 ///    threads(T) grid(X,Y,Z) params(C,A,B[,R]) shape(MxNxK) layout-a(rows)
-///    layout-b(columns) tile(WM,WN,MT,NT,S) iterations(N) residual(0|1).
+///    layout-b(columns) tile(WM,WN,MT,NT,S) iterations(N) residual(0|1)
+///    counter(R) (the register tp.loop's count lives in; tp-form-loop
+///    decrements it).
 ///
 /// The verifier checks: every instruction's values fit its form
 /// (sass::verify), register tuples are aligned to their width and lie in

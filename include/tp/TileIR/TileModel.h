@@ -10,7 +10,9 @@
 ///   chunks   = extent 4 / threads, an operand a step         (tpChunks)
 ///   shared   = stages (BM + BN) 64 bytes                     (tpSharedBytes)
 ///   stage s  : A at s (BM + BN) 64, B 64 BM after it         (tpBufferA/B)
-///   registers= 48 + 4 MT NT + 8 MT + 4 NT + chunksA + chunksB (tpRegisters)
+///   registers= 48 + 4 MT NT + 8 MT + 4 NT + chunksA + chunksB (tpRegisters:
+///              the seed's plan, the budget admission checks; tp-select's
+///              first-fit assignment needs fewer, e.g. 140 of 164)
 ///   iterations = K / (32 stages) - 1                         (tpIterations)
 ///
 /// and the admission rules (tiledProductSM86ShapeAdmitted, DESIGN.md
