@@ -1061,9 +1061,6 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
   Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
                          std::to_string(*Grid->getInt("y")) + ",1");
-  std::string Params;
-  for (const Param &Pm : K.Params)
-    Params += (Params.empty() ? "" : ",") + Pm.Name;
   Fn.setAttr("params", P.Residual ? "C,A,B,R" : "C,A,B");
   Fn.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) + "x" +
                           std::to_string(P.K));
