@@ -983,8 +983,9 @@ Expected<mir::Function> Selector::run() {
   const Op *Prologue = MM.find("tp.prologue");
   const Op *Loop = MM.find("tp.loop");
   const Op *Tail = MM.find("tp.tail");
-  if (!Prologue || !Tail)
-    return fail(MM.Loc, "the product has no tp.prologue / tp.tail");
+  const Op *Grid = MM.find("tp.grid");
+  if (!Prologue || !Tail || !Grid)
+    return fail(MM.Loc, "the product has no tp.grid, tp.prologue or tp.tail");
   for (const Op &O : MM.Body)
     countReads(O, false, RegionReads, ReadByRing);
   // The last copy in layout order outside the loop (the loop's copies
@@ -1057,7 +1058,6 @@ Expected<mir::Function> Selector::run() {
   Fn.Regs = Regs.count();
   Fn.SharedBytes = T.sharedBytes();
   Fn.Loc = K.Loc;
-  const Op *Grid = MM.find("tp.grid");
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
   Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
                          std::to_string(*Grid->getInt("y")) + ",1");
