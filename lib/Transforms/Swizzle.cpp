@@ -51,9 +51,9 @@
 #include "tp/Transforms/Passes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cassert>
 
 using namespace llvm;
 
@@ -85,7 +85,9 @@ public:
   /// The unique name of the defined \p Base.
   StringRef lookup(StringRef Base) const {
     auto It = Unique.find(Base);
-    assert(It != Unique.end() && "reference to an undefined generated name");
+    if (It == Unique.end())
+      report_fatal_error("tp-swizzle: reference to the undefined generated "
+                         "name '" + Base + "'");
     return It->second;
   }
 
