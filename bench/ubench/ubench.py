@@ -241,6 +241,22 @@ def sweep_latency(rows):
     return lat, "%d" % lat
 
 
+def put_card_entry(section, b, value):
+    """Card entries are keyed as the timing model looks them up: pipe
+    intervals by instruction and warps per sub-partition, barriers by warp
+    count, the rest by benchmark."""
+    entry = {"benchmark": b["name"], "what": b["measures"], "value": value}
+    if b["kind"] == "throughput":
+        section.setdefault(b["pair"], {})[str(b["warps_per_smsp"])] = entry
+    elif b["kind"] == "barrier":
+        section[str(b["block"] // 32)] = entry
+    elif b["kind"] == "variable":
+        entry["producer_consumer"] = b["pair"]
+        section[b["name"][len("lat-"):]] = entry
+    else:
+        section[b["name"]] = entry
+
+
 def run_report(args):
     benches = load_benchmarks(args.dir)
     target = benches[0]["target"]
@@ -310,11 +326,7 @@ def run_report(args):
             if v is None:
                 card["wrong"].append(b["name"])
                 continue
-            entry = {"benchmark": b["name"], "what": b["measures"],
-                     "value": round(v, 3)}
-            if b["warps_per_smsp"]:
-                entry["warps_per_smsp"] = b["warps_per_smsp"]
-            card[field][b["name"]] = entry
+            put_card_entry(card[field], b, round(v, 3))
     text = "\n".join(lines) + "\n"
     if args.table:
         with open(args.table, "w") as f:

@@ -106,11 +106,14 @@ ExpectedWord laneWord(unsigned Word, std::function<uint32_t(unsigned)> F) {
 /// dynamic shared memory are, and the SM count of the card measured.
 struct TargetInfo {
   unsigned DescOffset, ParamBase, SharedBase, NumSMs;
+  uint64_t L2Bytes;
 };
 TargetInfo getTargetInfo(sass::Target T) {
+  // PERF_FACTS.md section 1: H100/H200 132 SMs, 50 MiB L2; RTX 3090 82
+  // SMs, 6 MiB L2.
   if (T == sass::Target::SM90)
-    return {0x208, 0x210, 0x400, 132}; // H100/H200: 132 SMs
-  return {0x118, 0x160, 0, 82};        // RTX 3090: 82 SMs
+    return {0x208, 0x210, 0x400, 132, 50ull << 20};
+  return {0x118, 0x160, 0, 82, 6ull << 20};
 }
 
 /// One kernel's text, written instruction by instruction.
@@ -451,7 +454,8 @@ void Catalogue::hmmaSweeps() {
     std::string Use = F16 ? "HADD2 R12, R12, R8" : "FADD R12, R12, R8";
     unsigned Back = gpr(RC, InstrClass::MMA16816);
     sweep("hmma" + Lower + "-" + (F16 ? "hadd2" : "fadd"),
-          std::string("MMA16816 -> ") + (F16 ? "FP16 (HADD2)" : "CoupledFMA (FADD)"),
+          "MMA16816 -> " + std::string(F16 ? "FP16 (" : "CoupledFMA (") + Hmma +
+              (F16 ? " D -> HADD2)" : " D -> FADD)"),
           "smallest " + Hmma + " -> " + (F16 ? "HADD2" : "FADD") +
               " spacing with right values",
           gpr(InstrClass::MMA16816, RC),
@@ -483,7 +487,7 @@ void Catalogue::hmmaSweeps() {
     // -> STG of D: two accumulators alternate, so that HMMA -> HMMA of one
     // accumulator stays at the model's spacing; each STG's source read is
     // waited on (rd scoreboard 4) before the HMMA rewrites it.
-    sweep("hmma" + Lower + "-stg", "MMA16816 -> DecoupledAgu (STG of D)",
+    sweep("hmma" + Lower + "-stg", "MMA16816 -> DecoupledAgu (" + Hmma + " D -> STG)",
           "smallest " + Hmma + " -> STG spacing with right values",
           gpr(InstrClass::MMA16816, InstrClass::DecoupledAgu),
           [&, F16, Hmma](KernelText &K, unsigned S, Benchmark &B) {
@@ -829,16 +833,23 @@ void Catalogue::globalBandwidth() {
   unsigned G = Opts.GlobalBlocks ? Opts.GlobalBlocks : 4 * TI.NumSMs;
   unsigned I = Opts.GlobalIterations;
   uint64_t PerBlock = uint64_t(I) * 4096;
+  // The L2 footprint: a power of two of the blocks' windows, at most half
+  // the card's L2.
+  unsigned L2Windows = 1;
+  while (2 * L2Windows <= G && 2 * L2Windows * PerBlock <= TI.L2Bytes / 2)
+    L2Windows *= 2;
   for (bool Dram : {false, true}) {
-    unsigned Windows = Dram ? G : std::min(G, 8u);
-    uint32_t Mask = Dram ? 0xffffffff : 7;
+    unsigned Windows = Dram ? G : L2Windows;
+    uint32_t Mask = Dram ? 0xffffffff : L2Windows - 1;
     Benchmark Bw = named(
         Dram ? "global-ldgsts-dram" : "global-ldgsts-l2", "global-bw",
         Kind::GlobalBW, "LDGSTS.E.BYPASS.128",
         std::string("LDGSTS bytes per second, ") + std::to_string(G) +
             " blocks of 256 threads, " +
             (Dram ? "every block its own 4 KiB pages (DRAM)"
-                  : "8 windows shared by all blocks (L2)"));
+                  : std::to_string(Windows) + " windows of " +
+                        std::to_string(PerBlock >> 10) +
+                        " KiB shared by all blocks (L2)"));
     Bw.GlobalBytes = 2 * uint64_t(G) * PerBlock; // two passes
     Bw.ABytes = uint64_t(Windows) * PerBlock;
     Bw.Steps = I;

@@ -71,7 +71,7 @@ struct Benchmark {
 
 struct CatalogueOptions {
   unsigned GlobalBlocks = 0;     ///< 0: 4 per SM of the target's card
-  unsigned GlobalIterations = 128; ///< 4 KiB copies per block per pass
+  unsigned GlobalIterations = 256; ///< 4 KiB copies per block per pass
 };
 
 /// Every benchmark for \p T.
