@@ -45,7 +45,9 @@
 # microbenchmarks), GPU_CHECK_REF_PTX (../shared/reference/ptx/gemm_ref_sm86.ptx),
 # GPU_CHECK_RESULTS (DIR/results), GPU_CHECK_LOG_DIR (each tp-run's full
 # output; default RESULTS/logs), GPU_CHECK_TIMEOUT (seconds per tp-run
-# call, 120), GPU_CHECK_TP_RUN_FLAGS (added to every tp-run call, e.g.
+# call, 120), GPU_CHECK_BUDGET (seconds for the whole of `run`, 420: no
+# call starts after it and none runs past it; what is left is reported
+# SKIPPED and counts as a failure), GPU_CHECK_TP_RUN_FLAGS (added to every tp-run call, e.g.
 # --param-passing=buffer should a cubin lack the parameter table that
 # kernelParams launches need).
 #
@@ -69,9 +71,11 @@
 #  3. 100 microbenchmarks, one tp-run each (~0.5 s; every kernel runs in
 #     microseconds), the two bandwidth ones filling a 528 MiB A on the host
 #     (~3 s) and timing 13 launches of ~0.3 ms: ~60 s; ubench.py: < 1 s.
-# About 2.5 minutes in all, a third of the budget; GPU_CHECK_TIMEOUT bounds
-# every call, so a hung kernel costs at most 120 s (240 s timed) before the
-# rest goes on.
+# About 2.5 minutes in all, a third of the budget.  By construction it
+# cannot take longer than GPU_CHECK_BUDGET (7 minutes, leaving one of the 8
+# for the device machine's start and the transfers): every call's timeout
+# is the smaller of GPU_CHECK_TIMEOUT (a hung kernel costs at most 120 s,
+# 240 s timed) and the budget left, and no call starts once it is spent.
 #
 #===----------------------------------------------------------------------===#
 set -u -o pipefail
@@ -90,6 +94,7 @@ ITERATIONS=${GPU_CHECK_ITERATIONS:-50}
 REF_PTX=${GPU_CHECK_REF_PTX:-$ROOT/../shared/reference/ptx/gemm_ref_sm86.ptx}
 PTXAS=${TP_PTXAS:-/usr/local/cuda/bin/ptxas}
 TIMEOUT=${GPU_CHECK_TIMEOUT:-120}
+BUDGET=${GPU_CHECK_BUDGET:-420}
 # Word-split on purpose: several flags may be given.
 read -r -a RUN_FLAGS <<<"${GPU_CHECK_TP_RUN_FLAGS:-}"
 LAYOUTS="rows:columns rows:rows columns:columns columns:rows"
@@ -207,6 +212,30 @@ verdict() {
 FAILURES=0
 LOG=""
 RESULTS=""
+START=$SECONDS
+
+# limit SECONDS: the timeout of the next call, SECONDS or the budget left,
+# whichever is smaller, at least 1 (`timeout 0` would mean none).
+limit() {
+  local left=$((BUDGET - (SECONDS - START)))
+  if [ "$1" -lt $left ]; then
+    echo "$1"
+  elif [ $left -ge 1 ]; then
+    echo $left
+  else
+    echo 1
+  fi
+}
+# spent WHAT: true, reporting WHAT as SKIPPED (a failure), when the budget
+# is spent.
+spent() {
+  if [ $((BUDGET - (SECONDS - START))) -le 0 ]; then
+    echo "$1: SKIPPED (GPU_CHECK_BUDGET of ${BUDGET} s spent)"
+    FAILURES=$((FAILURES + 1))
+    return 0
+  fi
+  return 1
+}
 
 # 1. Every variant, verified against the exact CPU reference.
 run_verify() {
@@ -217,7 +246,8 @@ run_verify() {
     input=${json%.json}
     name=$(basename "$input")
     name=${name%.*}
-    out=$(timeout "$TIMEOUT" "$TP_RUN" "$input" --verify=cpu \
+    spent "$name" && continue
+    out=$(timeout "$(limit "$TIMEOUT")" "$TP_RUN" "$input" --verify=cpu \
       ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
     rc=$?
     echo "$out" >"$LOG/verify-$name.log"
@@ -245,7 +275,8 @@ time_one() {
     FAILURES=$((FAILURES + 1))
     return
   fi
-  out=$(timeout "$((TIMEOUT * 2))" "$TP_RUN" "$input" --verify=gpu --bench \
+  spent "$s $label" && return
+  out=$(timeout "$(limit $((TIMEOUT * 2)))" "$TP_RUN" "$input" --verify=gpu --bench \
     --warmup=10 --iterations="$ITERATIONS" \
     ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
   rc=$?
@@ -276,7 +307,8 @@ run_timed() {
       time_one "$dir" "$s" "tp-$tile" "tp $tile ($MCPU)"
     done
     time_one "$dir" "$s" ref "ptxas reference PTX"
-    out=$(timeout "$TIMEOUT" python3 "$ROOT/utils/cublas-hgemm.py" "$s" \
+    spent "$s cuBLAS" && continue
+    out=$(timeout "$(limit "$TIMEOUT")" python3 "$ROOT/utils/cublas-hgemm.py" "$s" \
       "$ITERATIONS" 2>&1)
     rc=$?
     line=$(grep '^summary:' <<<"$out")
@@ -306,7 +338,8 @@ run_ubench() {
     if grep -q '"kind": "global-bandwidth"' "$json"; then
       flags+=(--bench --warmup=3 --iterations=10)
     fi
-    timeout "$TIMEOUT" "$TP_RUN" "$input" "${flags[@]}" \
+    spent "$name" && continue
+    timeout "$(limit "$TIMEOUT")" "$TP_RUN" "$input" "${flags[@]}" \
       ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} >"$out/$name.log" 2>&1
     rc=$?
     n=$((n + 1))

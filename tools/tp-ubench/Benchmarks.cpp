@@ -866,7 +866,7 @@ void Catalogue::globalBandwidth() {
                K.op("IMAD.WIDE.U32 R14, R22, R21, R8", ctl(6));
                K.op("IMAD.WIDE.U32 R16, R22, R21, R14", ctl(6));
                K.op("IMAD.WIDE.U32 R18, R22, R21, R16", ctl(1));
-               K.op("MOV R22, 0x4000", ctl(1));
+               K.op("MOV R27, 0x4000", ctl(1)); // the step of each address
                K.op("MOV R30, " + hex(TI.SharedBase), ctl(6));
                K.op("IMAD R31, R6, 0x10, R30", ctl(1));
                K.op("MOV R23, " + hex(I / 4), ctl(1));
@@ -883,7 +883,7 @@ void Catalogue::globalBandwidth() {
                  K.op("LDGDEPBAR", ctl(1, 0));
                }
                for (unsigned S = 0; S < 4; ++S)
-                 K.op("IMAD.WIDE.U32 " + reg(Addr[S]) + ", R22, R21, " +
+                 K.op("IMAD.WIDE.U32 " + reg(Addr[S]) + ", R27, R21, " +
                           reg(Addr[S]),
                       ctl(1, -1, -1, S ? "" : "3"));
                K.op("IADD3 R12, R12, 0x4, RZ", ctl(1));
