@@ -8,6 +8,11 @@
       and checks the values; with --check-schedule also that tp-sim flags
       exactly the sweep variants spaced below the latency model.  Exit 1
       when a value is wrong or the schedule check is not as expected.
+  ubench.py verify DIR RESULTS [--tp-opt PATH] [--family F]
+      writes one pass of each benchmark as machine IR (RESULTS/NAME.mir,
+      straight-line: labels and branches left out) and runs
+      tp-verify-schedule (RAW, WAR, WAW, scoreboards, shared stages) on it:
+      exactly the sweep variants below the model must fail.
   ubench.py check DIR RESULTS [--family F]
       checks the values of RESULTS/NAME.out (e.g. from tp-run --dump-c on a
       GPU); exit 1 when one is wrong or missing.
@@ -159,6 +164,64 @@ def run_sim(args):
         if not ok:
             print("    " + msg)
     print("ubench: %d benchmark(s), %d failure(s)" % (len(benches), failures))
+    return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------
+# verify: tp-verify-schedule on one pass of each benchmark
+
+
+def sass_to_mir(b, text):
+    """One pass of the benchmark as machine IR (docs of lib/MIR): the
+    kernel's instructions in order up to EXIT, labels and branches left
+    out, so that the second pass's loop is checked as straight-line code."""
+    target = re.search(r"^\.target (\S+)", text, re.M).group(1)
+    regs = re.search(r"^\.regs (\d+)", text, re.M).group(1)
+    out = ['sass.func @%s target("%s") regs(%s) smem(%d) {' % (
+        b["kernel"], target, regs, b["dynamic_shared_bytes"]), "piece body"]
+    for line in text.splitlines():
+        m = re.match(r"^  (\S.*?) (\{.*\})$", line)
+        if not m:
+            continue
+        insn, ctl = m.groups()
+        if re.search(r"\bBRA\b", insn):
+            continue
+        out.append("  %s ; %s" % (insn, ctl))
+        if insn == "EXIT":
+            break
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def run_verify(args):
+    benches = select(load_benchmarks(args.dir), args.family)
+    os.makedirs(args.results, exist_ok=True)
+    failures = 0
+    for b in benches:
+        with open(os.path.join(args.dir, b["name"] + ".sass")) as f:
+            mir = sass_to_mir(b, f.read())
+        path = os.path.join(args.results, b["name"] + ".mir")
+        with open(path, "w") as f:
+            f.write(mir)
+        p = subprocess.run([args.tp_opt, "-tp-verify-schedule", path, "-o",
+                            os.devnull], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        errors = len(re.findall(r": error: ", p.stdout))
+        below = b["kind"] == "fixed-sweep" and b["spacing"] < b["model_cycles"]
+        if below:
+            verdict = "flagged (below model)" if p.returncode and errors else \
+                "UNEXPECTED: below the model but not flagged"
+        else:
+            verdict = "clean" if p.returncode == 0 else \
+                "UNEXPECTED: %d error(s)" % errors
+        if verdict.startswith("UNEXPECTED"):
+            failures += 1
+        print("%-28s %s" % (b["name"], verdict))
+        if verdict.startswith("UNEXPECTED"):
+            for line in p.stdout.splitlines()[:4]:
+                print("    " + line)
+    print("ubench: %d benchmark(s) verified, %d unexpected" % (len(benches),
+                                                              failures))
     return 1 if failures else 0
 
 
@@ -350,6 +413,11 @@ def main():
     s.add_argument("--check-schedule", action="store_true")
     s.add_argument("--family", help="only this family (lat-fixed, lat-var, "
                    "tput, shared-bw, global-bw, barrier)")
+    v = sub.add_parser("verify", help="tp-verify-schedule on one pass")
+    v.add_argument("dir")
+    v.add_argument("results")
+    v.add_argument("--tp-opt", default="tp-opt")
+    v.add_argument("--family")
     c = sub.add_parser("check", help="check dumped outputs")
     c.add_argument("dir")
     c.add_argument("results")
@@ -365,6 +433,8 @@ def main():
     args = ap.parse_args()
     if args.cmd == "sim":
         return run_sim(args)
+    if args.cmd == "verify":
+        return run_verify(args)
     if args.cmd == "check":
         return run_check(args)
     if args.cmd == "report":
