@@ -37,7 +37,9 @@
 # RESULTS: gpu-check.txt, logs/ (every tp-run), ubench/NAME.{out,log},
 #   ubench-check.txt, ubench-table.md, card.json.
 #
-# Environment: TP_RUN, TP_LLC, TP_UBENCH (tool paths; default build/bin/),
+# Environment: TP_RUN, TP_LLC, TP_UBENCH, TP_OPT (tool paths; default
+# build/bin/; with tp-opt, prepare also runs tp-verify-schedule on every
+# microbenchmark, bench/ubench/ubench.py verify),
 # TP_BUILD_DIR, TP_PTXAS (/usr/local/cuda/bin/ptxas),
 # GPU_CHECK_MCPU (sm_90), GPU_CHECK_SHAPES ("512x512x512 256x768x384"),
 # GPU_CHECK_SIZES ("4096 8192"), GPU_CHECK_TILES ("large small 128x64
@@ -85,6 +87,7 @@ BUILD=${TP_BUILD_DIR:-$ROOT/build}
 TP_RUN=${TP_RUN:-$BUILD/bin/tp-run}
 TP_LLC=${TP_LLC:-$BUILD/bin/tp-llc}
 TP_UBENCH=${TP_UBENCH:-$BUILD/bin/tp-ubench}
+TP_OPT=${TP_OPT:-$BUILD/bin/tp-opt}
 UBENCH_PY=$ROOT/bench/ubench/ubench.py
 UBENCH=${GPU_CHECK_UBENCH:-1}
 MCPU=${GPU_CHECK_MCPU:-sm_90}
@@ -187,6 +190,18 @@ prepare() {
     "$TP_UBENCH" -mcpu="$MCPU" -o "$dir/ubench" >/dev/null ||
       die "tp-ubench failed"
     ub=$(ls "$dir"/ubench/*.expect.json | wc -l)
+    # Nothing unsafe goes to the device: tp-verify-schedule on one pass of
+    # each (only the sweep variants below the model may fail it).
+    if [ -x "$TP_OPT" ]; then
+      local vdir
+      vdir=$(mktemp -d) || die "mktemp failed"
+      python3 "$UBENCH_PY" verify "$dir/ubench" "$vdir" --tp-opt "$TP_OPT" \
+        >"$vdir/verify.txt" || {
+        grep -A4 UNEXPECTED "$vdir/verify.txt" >&2
+        die "a microbenchmark fails tp-verify-schedule (see above)"
+      }
+      rm -rf "$vdir"
+    fi
   fi
   echo "gpu-check: prepared $(ls "$dir"/verify/*.json | wc -l) variants," \
     "$(ls "$dir"/bench/*.json | wc -l) timed kernels and $ub microbenchmarks in $dir ($MCPU)"
