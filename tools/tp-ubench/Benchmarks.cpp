@@ -741,7 +741,9 @@ void Catalogue::throughputs() {
                  K.beginTimed();
                  for (unsigned Round = 0; Round < 8; ++Round)
                    for (unsigned A = 0; A < 12; ++A)
-                     K.op(Hmma + " " + reg(40 + 4 * A) + ", R24, R28, " +
+                     // A and B from the operand reuse cache, as ptxas
+                     // reads A: the register file's ports are not measured.
+                     K.op(Hmma + " " + reg(40 + 4 * A) + ", R24.reuse, R28.reuse, " +
                               reg(40 + 4 * A),
                           ctl(2));
                  B.Steps = 96;
@@ -778,7 +780,7 @@ void Catalogue::throughputs() {
                  return std::vector<unsigned>{40, 47};
                });
     };
-    Indep("tput-ffma", "FFMA $D, $D, R8, R8", "FFMA", f32Bits(16.0f));
+    Indep("tput-ffma", "FFMA $D, $D, R8.reuse, R8", "FFMA", f32Bits(16.0f));
     Indep("tput-iadd3", "IADD3 $D, $D, 0x1, RZ", "IADD3", 16);
     // MUFU.RCP of 1.0 into 32 registers per round; each round waits for the
     // previous one (its results are overwritten).
