@@ -1,51 +1,83 @@
 #!/usr/bin/env bash
-#===- utils/gpu-check.sh - Verify and time tp's kernels on a GPU ---------===#
+#===- utils/gpu-check.sh - Verify, measure and time tp's kernels on a GPU -===#
 #
-# Issue 7, item 3: one prepared command for a GPU machine.  Two steps:
+# Issues 7 and 15: one prepared command for a GPU machine.  Two steps:
 #
 #   utils/gpu-check.sh prepare DIR    on the CPU machine, after `ninja`:
 #       tp-llc builds every variant (4 layouts x 4 tiles x residual on/off,
-#       at each shape of GPU_CHECK_SHAPES) and the default kernel (A rows,
-#       B columns, large tile) at each size of GPU_CHECK_SIZES, for
-#       -mcpu=$GPU_CHECK_MCPU (default sm_90), each with its manifest; the
-#       reference PTX GEMM is compiled beside them by ptxas for the same
-#       target (the same algorithm, ptxas's code; where there is no ptxas,
-#       the PTX itself, for the driver to compile), with its manifest.
+#       at each shape of GPU_CHECK_SHAPES) and, at each size of
+#       GPU_CHECK_SIZES, our kernel (A rows, B columns) for every tile
+#       preset of GPU_CHECK_TILES, for -mcpu=$GPU_CHECK_MCPU (default
+#       sm_90), each with its manifest; the reference PTX GEMM is compiled
+#       beside them by ptxas for the same target (the same algorithm,
+#       ptxas's code; where there is no ptxas, the PTX itself, for the
+#       driver to compile), with its manifest; tp-ubench writes the
+#       microbenchmarks (docs/ubench.md) into DIR/ubench.
 #   utils/gpu-check.sh run DIR        on the GPU machine; builds nothing:
-#       it needs only DIR and the tp-run built here (build/bin/tp-run; both
-#       travel with the working tree: name them in the device tool's carry).
-#       Every variant runs through tp-run with full verification against the
-#       exact CPU reference; then, at each size, our default kernel, the
-#       ptxas-compiled reference GEMM (PTX compiled by the driver) and
-#       cuBLAS HGEMM (utils/cublas-hgemm.py, f16 in, f32 accumulate) are
-#       timed (median of GPU_CHECK_ITERATIONS launches after warm-up) and
-#       checked (--verify=gpu).  One table is printed; exit 0 only when
-#       every variant and every timed kernel verified.
+#       it needs only DIR, the tp-run built here (build/bin/tp-run) and
+#       bench/ubench/ubench.py (in the working tree).  1. Every variant runs
+#       through tp-run with full verification against the exact CPU
+#       reference.  2. At each size, every tile of ours, the ptxas-compiled
+#       reference GEMM and cuBLAS HGEMM (utils/cublas-hgemm.py, f16 in, f32
+#       accumulate) are timed (median of GPU_CHECK_ITERATIONS launches after
+#       warm-up) and checked (--verify=gpu).  3. Every microbenchmark runs
+#       once (tp-run --verify=none --dump-c; the bandwidth ones also
+#       --bench); ubench.py checks each one's values and writes the latency
+#       table with the model beside it and the card file.  Everything goes
+#       to RESULTS (GPU_CHECK_RESULTS, default DIR/results), the printed
+#       tables too (RESULTS/gpu-check.txt); exit 0 only when every variant,
+#       every timed kernel and every microbenchmark verified.
 #
 # Layout of DIR (what `run` reads; anything following it can be run):
 #   DIR/verify/NAME.cubin + NAME.cubin.json    verified, not timed
-#   DIR/bench/tp-S.cubin  + tp-S.cubin.json    our kernel at S x S x S
+#   DIR/bench/tp-TILE-S.cubin + .cubin.json    our kernel, TILE, S x S x S
 #   DIR/bench/ref-S.cubin + ref-S.cubin.json   ptxas's reference GEMM at S^3
 #                                              (ref-S.ptx without ptxas)
+#   DIR/ubench/NAME.{cubin,cubin.json,sass,expect.json}   tp-ubench's output
+# RESULTS: gpu-check.txt, logs/ (every tp-run), ubench/NAME.{out,log},
+#   ubench-check.txt, ubench-table.md, card.json.
 #
-# Environment: TP_RUN, TP_LLC (tool paths; default build/bin/), TP_BUILD_DIR,
-# TP_PTXAS (/usr/local/cuda/bin/ptxas),
+# Environment: TP_RUN, TP_LLC, TP_UBENCH, TP_OPT (tool paths; default
+# build/bin/; with tp-opt, prepare also runs tp-verify-schedule on every
+# microbenchmark, bench/ubench/ubench.py verify),
+# TP_BUILD_DIR, TP_PTXAS (/usr/local/cuda/bin/ptxas),
 # GPU_CHECK_MCPU (sm_90), GPU_CHECK_SHAPES ("512x512x512 256x768x384"),
-# GPU_CHECK_SIZES ("4096 8192"), GPU_CHECK_ITERATIONS (50),
-# GPU_CHECK_REF_PTX (../shared/reference/ptx/gemm_ref_sm86.ptx),
-# GPU_CHECK_LOG_DIR (each tp-run's full output; default a new mktemp -d),
-# GPU_CHECK_TIMEOUT (seconds per tp-run call, 120), GPU_CHECK_TP_RUN_FLAGS
-# (added to every tp-run call, e.g. --param-passing=buffer should a cubin
-# lack the parameter table that kernelParams launches need).
+# GPU_CHECK_SIZES ("4096 8192"), GPU_CHECK_TILES ("large small 128x64
+# 256x128"), GPU_CHECK_ITERATIONS (50), GPU_CHECK_UBENCH (1; 0 skips the
+# microbenchmarks), GPU_CHECK_REF_PTX (../shared/reference/ptx/gemm_ref_sm86.ptx),
+# GPU_CHECK_RESULTS (DIR/results), GPU_CHECK_LOG_DIR (each tp-run's full
+# output; default RESULTS/logs), GPU_CHECK_TIMEOUT (seconds per tp-run
+# call, 120), GPU_CHECK_BUDGET (seconds for the whole of `run`, 420: no
+# call starts after it and none runs past it; what is left is reported
+# SKIPPED and counts as a failure), GPU_CHECK_TP_RUN_FLAGS (added to every tp-run call, e.g.
+# --param-passing=buffer should a cubin lack the parameter table that
+# kernelParams launches need).
 #
 # Tested here, without a GPU: `prepare` by test/tools/tp-run/gpu-check-prepare.test
-# (sm_90 cubins and manifests from tp-llc); `run` by gpu-check-script.test
+# (sm_90 cubins, manifests and microbenchmarks); `run` by gpu-check-script.test
 # against the test suite's mock driver.  NOT YET RUN ON A GPU: no device was
 # lent to this project so far.  utils/cublas-hgemm.py needs CuPy or PyTorch
 # (the lent H200 machine's image has both); a failure there prints n/a in
 # the cuBLAS column, not an abort.
-# Budget: 64 verified runs at <= 768^3 (CPU reference ~0.1 s each) plus six
-# timed kernels; expected well under the 5 minutes issue 7 allows.
+#
+# Budget (issue 15: 8 minutes of device time on an H200 for `run`; `prepare`
+# runs here and costs the device nothing).  Each tp-run call costs about
+# 0.5 s of process, driver and context start-up beside its kernels:
+#  1. 64 verified variants at <= 768^3: CPU reference ~0.1 s each, so
+#     ~64 x 0.6 s = ~40 s;
+#  2. 2 sizes x (4 tiles + the reference) tp-run calls, each filling A and B
+#     on the host (8192^3: 2 x 64 Mi halves, ~1 s), one --verify=gpu
+#     reference GEMM (a naive f32 kernel, 1.1 TFLOP at 8192^3: < 1 s) and
+#     60 launches (< 0.5 s at >= 100 TFLOP/s): <= ~4 s each, ~40 s; two
+#     cuBLAS runs with CuPy's import ~5 s each: ~10 s;
+#  3. 100 microbenchmarks, one tp-run each (~0.5 s; every kernel runs in
+#     microseconds), the two bandwidth ones filling a 528 MiB A on the host
+#     (~3 s) and timing 13 launches of ~0.3 ms: ~60 s; ubench.py: < 1 s.
+# About 2.5 minutes in all, a third of the budget.  By construction it
+# cannot take longer than GPU_CHECK_BUDGET (7 minutes, leaving one of the 8
+# for the device machine's start and the transfers): every call's timeout
+# is the smaller of GPU_CHECK_TIMEOUT (a hung kernel costs at most 120 s,
+# 240 s timed) and the budget left, and no call starts once it is spent.
 #
 #===----------------------------------------------------------------------===#
 set -u -o pipefail
@@ -54,6 +86,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${TP_BUILD_DIR:-$ROOT/build}
 TP_RUN=${TP_RUN:-$BUILD/bin/tp-run}
 TP_LLC=${TP_LLC:-$BUILD/bin/tp-llc}
+TP_UBENCH=${TP_UBENCH:-$BUILD/bin/tp-ubench}
+TP_OPT=${TP_OPT:-$BUILD/bin/tp-opt}
+UBENCH_PY=$ROOT/bench/ubench/ubench.py
+UBENCH=${GPU_CHECK_UBENCH:-1}
 MCPU=${GPU_CHECK_MCPU:-sm_90}
 SHAPES=${GPU_CHECK_SHAPES:-"512x512x512 256x768x384"}
 SIZES=${GPU_CHECK_SIZES:-"4096 8192"}
@@ -61,15 +97,16 @@ ITERATIONS=${GPU_CHECK_ITERATIONS:-50}
 REF_PTX=${GPU_CHECK_REF_PTX:-$ROOT/../shared/reference/ptx/gemm_ref_sm86.ptx}
 PTXAS=${TP_PTXAS:-/usr/local/cuda/bin/ptxas}
 TIMEOUT=${GPU_CHECK_TIMEOUT:-120}
+BUDGET=${GPU_CHECK_BUDGET:-420}
 # Word-split on purpose: several flags may be given.
 read -r -a RUN_FLAGS <<<"${GPU_CHECK_TP_RUN_FLAGS:-}"
 LAYOUTS="rows:columns rows:rows columns:columns columns:rows"
-TILES="large small 128x64 256x128"
+TILES=${GPU_CHECK_TILES:-"large small 128x64 256x128"}
 
 die() { echo "gpu-check: error: $*" >&2; exit 1; }
 
 usage() {
-  sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
   exit 1
 }
 
@@ -108,6 +145,8 @@ prepare() {
   local dir=$1
   [ -x "$TP_LLC" ] || die "no tp-llc at $TP_LLC (build it first, or set TP_LLC)"
   [ -f "$REF_PTX" ] || die "no reference PTX at $REF_PTX (set GPU_CHECK_REF_PTX)"
+  [ "$UBENCH" = 0 ] || [ -x "$TP_UBENCH" ] ||
+    die "no tp-ubench at $TP_UBENCH (build it first, or set TP_UBENCH; GPU_CHECK_UBENCH=0 skips it)"
   mkdir -p "$dir/verify" "$dir/bench" || die "cannot create $dir"
   local shape lay la lb tile res name
   for shape in $SHAPES; do
@@ -130,11 +169,13 @@ prepare() {
   done
   local s
   for s in $SIZES; do
-    "$TP_LLC" -mcpu="$MCPU" --gemm="${s}x${s}x${s}" --layout-a=rows \
-      --layout-b=columns --tile=large -filetype=obj \
-      -o "$dir/bench/tp-$s.cubin" || die "tp-llc failed for tp-$s"
-    [ -f "$dir/bench/tp-$s.cubin.json" ] ||
-      die "tp-llc wrote no manifest beside tp-$s.cubin"
+    for tile in $TILES; do
+      "$TP_LLC" -mcpu="$MCPU" --gemm="${s}x${s}x${s}" --layout-a=rows \
+        --layout-b=columns --tile="$tile" -filetype=obj \
+        -o "$dir/bench/tp-$tile-$s.cubin" || die "tp-llc failed for tp-$tile-$s"
+      [ -f "$dir/bench/tp-$tile-$s.cubin.json" ] ||
+        die "tp-llc wrote no manifest beside tp-$tile-$s.cubin"
+    done
     if [ -x "$PTXAS" ]; then
       "$PTXAS" -arch="$MCPU" -o "$dir/bench/ref-$s.cubin" "$REF_PTX" ||
         die "ptxas failed on $REF_PTX"
@@ -144,8 +185,26 @@ prepare() {
       write_ref_manifest "$dir/bench/ref-$s.ptx.json" "$s" sm_86
     fi
   done
-  echo "gpu-check: prepared $(ls "$dir"/verify/*.json | wc -l) variants and" \
-    "$(ls "$dir"/bench/*.json | wc -l) timed kernels in $dir ($MCPU)"
+  local ub=0
+  if [ "$UBENCH" != 0 ]; then
+    "$TP_UBENCH" -mcpu="$MCPU" -o "$dir/ubench" >/dev/null ||
+      die "tp-ubench failed"
+    ub=$(ls "$dir"/ubench/*.expect.json | wc -l)
+    # Nothing unsafe goes to the device: tp-verify-schedule on one pass of
+    # each (only the sweep variants below the model may fail it).
+    if [ -x "$TP_OPT" ]; then
+      local vdir
+      vdir=$(mktemp -d) || die "mktemp failed"
+      python3 "$UBENCH_PY" verify "$dir/ubench" "$vdir" --tp-opt "$TP_OPT" \
+        >"$vdir/verify.txt" || {
+        grep -A4 UNEXPECTED "$vdir/verify.txt" >&2
+        die "a microbenchmark fails tp-verify-schedule (see above)"
+      }
+      rm -rf "$vdir"
+    fi
+  fi
+  echo "gpu-check: prepared $(ls "$dir"/verify/*.json | wc -l) variants," \
+    "$(ls "$dir"/bench/*.json | wc -l) timed kernels and $ub microbenchmarks in $dir ($MCPU)"
 }
 
 # field NAME LINE: the value of NAME=... in a tp-run summary line.
@@ -165,17 +224,173 @@ verdict() {
   esac
 }
 
+FAILURES=0
+LOG=""
+RESULTS=""
+START=$SECONDS
+
+# limit SECONDS: the timeout of the next call, SECONDS or the budget left,
+# whichever is smaller, at least 1 (`timeout 0` would mean none).
+limit() {
+  local left=$((BUDGET - (SECONDS - START)))
+  if [ "$1" -lt $left ]; then
+    echo "$1"
+  elif [ $left -ge 1 ]; then
+    echo $left
+  else
+    echo 1
+  fi
+}
+# spent WHAT: true, reporting WHAT as SKIPPED (a failure), when the budget
+# is spent.
+spent() {
+  if [ $((BUDGET - (SECONDS - START))) -le 0 ]; then
+    echo "$1: SKIPPED (GPU_CHECK_BUDGET of ${BUDGET} s spent)"
+    FAILURES=$((FAILURES + 1))
+    return 0
+  fi
+  return 1
+}
+
+# 1. Every variant, verified against the exact CPU reference.
+run_verify() {
+  local dir=$1 json input name out line v rc count=0 failed=0
+  printf '%-46s %-13s %-12s %-10s %s\n' variant shape verify rel_err max_err
+  for json in "$dir"/verify/*.json; do
+    [ -e "$json" ] || break
+    input=${json%.json}
+    name=$(basename "$input")
+    name=${name%.*}
+    spent "$name" && continue
+    out=$(timeout "$(limit "$TIMEOUT")" "$TP_RUN" "$input" --verify=cpu \
+      ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
+    rc=$?
+    echo "$out" >"$LOG/verify-$name.log"
+    line=$(grep '^summary:' <<<"$out")
+    v=$(verdict $rc)
+    [ $rc -eq 0 ] || failed=$((failed + 1))
+    count=$((count + 1))
+    printf '%-46s %-13s %-12s %-10s %s\n' "$name" "$(field shape "$line")" \
+      "$v" "$(field rel_err "$line")" "$(field max_err "$line")"
+    if [ $rc -ne 0 ]; then
+      grep -E 'error|FAIL|unwritten|first bad' <<<"$out" | head -4 | sed 's/^/    /'
+    fi
+  done
+  echo "# $count variants, $failed failed"
+  echo
+  FAILURES=$((FAILURES + failed))
+}
+
+# time_one DIR SIZE KIND LABEL: one timed row; prints the TFLOP/s to fd 3.
+time_one() {
+  local dir=$1 s=$2 kind=$3 label=$4 input out rc line tf ms
+  input=$(ls "$dir/bench/$kind-$s".* 2>/dev/null | grep -v '\.json$' | head -1)
+  if [ -z "$input" ]; then
+    printf '%-6s %-24s %s\n' "$s" "$label" "missing"
+    FAILURES=$((FAILURES + 1))
+    return
+  fi
+  spent "$s $label" && return
+  out=$(timeout "$(limit $((TIMEOUT * 2)))" "$TP_RUN" "$input" --verify=gpu --bench \
+    --warmup=10 --iterations="$ITERATIONS" \
+    ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
+  rc=$?
+  echo "$out" >"$LOG/bench-$kind-$s.log"
+  line=$(grep '^summary:' <<<"$out")
+  tf=$(field tflops "$line")
+  ms=$(field median_ms "$line")
+  [ $rc -eq 0 ] || FAILURES=$((FAILURES + 1))
+  # The ratios are against the first tile of ours timed at this size.
+  if [ -z "$OURS_TF" ] && [ "${kind#tp-}" != "$kind" ]; then OURS_TF=$tf; fi
+  printf '%-6s %-24s %-8s %-10s %-9s %s\n' "$s" "$label" "$(verdict $rc)" \
+    "${ms:-n/a}" "${tf:-n/a}" "$(ratio "$OURS_TF" "$tf")"
+  if [ $rc -ne 0 ]; then
+    grep -E 'error|FAIL' <<<"$out" | head -3 | sed 's/^/    /'
+  fi
+}
+
+# 2. Timing at each size: every tile of ours, the ptxas-compiled
+# reference, cuBLAS.
+run_timed() {
+  local dir=$1 s tile out rc line tf
+  printf '%-6s %-24s %-8s %-10s %-9s %s\n' size kernel verify median_ms TFLOP/s vs_tp
+  for s in $SIZES; do
+    OURS_TF=""
+    # The default (large) tile first when it is one of them.
+    for tile in $(tr ' ' '\n' <<<"$TILES" | grep -x large) \
+      $(tr ' ' '\n' <<<"$TILES" | grep -vx large); do
+      time_one "$dir" "$s" "tp-$tile" "tp $tile ($MCPU)"
+    done
+    time_one "$dir" "$s" ref "ptxas reference PTX"
+    spent "$s cuBLAS" && continue
+    out=$(timeout "$(limit "$TIMEOUT")" python3 "$ROOT/utils/cublas-hgemm.py" "$s" \
+      "$ITERATIONS" 2>&1)
+    rc=$?
+    line=$(grep '^summary:' <<<"$out")
+    tf=$(field tflops "$line")
+    printf '%-6s %-24s %-8s %-10s %-9s %s\n' "$s" \
+      "cuBLAS $(field kind "$line")" "$([ $rc -eq 0 ] && echo timed || echo n/a)" \
+      "$(field median_ms "$line")" "${tf:-n/a}" "$(ratio "$OURS_TF" "$tf")"
+    [ $rc -eq 0 ] || tail -2 <<<"$out" | sed 's/^/    /'
+  done
+  echo
+  echo "# vs_tp = TFLOP/s of tp's first tile (large) / this kernel's (> 1: tp is faster)"
+}
+
+# 3. The microbenchmarks: one launch each, the output slots dumped; the
+# bandwidth ones also timed by events.  ubench.py checks the values (a
+# wrong one is reported, never timed) and writes the table and card file.
+run_ubench() {
+  local dir=$1/ubench out=$RESULTS/ubench json name input rc flags n=0 bad=0
+  [ -d "$dir" ] || { echo "# no $dir: microbenchmarks not prepared"; return; }
+  mkdir -p "$out" || die "cannot create $out"
+  for json in "$dir"/*.expect.json; do
+    [ -e "$json" ] || break
+    name=$(basename "$json" .expect.json)
+    input=$dir/$name.cubin
+    [ -e "$input" ] || input=$dir/$name.ptx
+    flags=(--verify=none "--dump-c=$out/$name.out")
+    if grep -q '"kind": "global-bandwidth"' "$json"; then
+      flags+=(--bench --warmup=3 --iterations=10)
+    fi
+    spent "$name" && continue
+    timeout "$(limit "$TIMEOUT")" "$TP_RUN" "$input" "${flags[@]}" \
+      ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} >"$out/$name.log" 2>&1
+    rc=$?
+    n=$((n + 1))
+    if [ $rc -ne 0 ]; then
+      bad=$((bad + 1))
+      echo "$name: tp-run $(verdict $rc)"
+      grep -E 'error' "$out/$name.log" | head -2 | sed 's/^/    /'
+    fi
+  done
+  echo "# $n microbenchmarks launched, $bad launch(es) failed"
+  FAILURES=$((FAILURES + bad))
+  python3 "$UBENCH_PY" check "$dir" "$out" >"$RESULTS/ubench-check.txt"
+  rc=$?
+  grep -v ' right$' "$RESULTS/ubench-check.txt"
+  [ $rc -eq 0 ] || FAILURES=$((FAILURES + 1))
+  local card driver
+  card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
+  python3 "$UBENCH_PY" report "$dir" "$out" --card "${card:-unknown card}" \
+    --driver "${driver:-unknown}" --date "$(date -u +%F)" \
+    --table "$RESULTS/ubench-table.md" --card-json "$RESULTS/card.json" ||
+    FAILURES=$((FAILURES + 1))
+  echo
+  cat "$RESULTS/ubench-table.md"
+}
+
 run() {
   local dir=$1
   [ -x "$TP_RUN" ] || die "no tp-run at $TP_RUN (it is built on the CPU machine and carried; set TP_RUN)"
-  [ -d "$dir/verify" ] || [ -d "$dir/bench" ] ||
-    die "$dir has no verify/ or bench/ (run '$0 prepare $dir' first)"
-  local failures=0 log
+  [ -d "$dir/verify" ] || [ -d "$dir/bench" ] || [ -d "$dir/ubench" ] ||
+    die "$dir has no verify/, bench/ or ubench/ (run '$0 prepare $dir' first)"
 
   echo "# gpu-check $(date -u '+%Y-%m-%d %H:%M UTC')"
-  local probe
+  local probe rc
   probe=$("$TP_RUN" --probe 2>&1)
-  local rc=$?
+  rc=$?
   if [ $rc -ne 0 ]; then
     echo "$probe"
     echo "gpu-check: no usable GPU (tp-run --probe exit $rc); nothing was run"
@@ -187,83 +402,17 @@ run() {
       sed 's/^/# nvidia-smi: /'
   fi
   echo "# tp-run: $TP_RUN"
+  echo "# results: $RESULTS"
   echo
-  log=${GPU_CHECK_LOG_DIR:-}
-  if [ -n "$log" ]; then
-    mkdir -p "$log" || die "cannot create $log"
-  else
-    log=$(mktemp -d) || die "mktemp failed"
-  fi
+  LOG=${GPU_CHECK_LOG_DIR:-$RESULTS/logs}
+  mkdir -p "$LOG" || die "cannot create $LOG"
 
-  # 1. Every variant, verified against the exact CPU reference.
-  printf '%-46s %-13s %-12s %-10s %s\n' variant shape verify rel_err max_err
-  local json input name out line v count=0
-  for json in "$dir"/verify/*.json; do
-    [ -e "$json" ] || break
-    input=${json%.json}
-    name=$(basename "$input")
-    name=${name%.*}
-    out=$(timeout "$TIMEOUT" "$TP_RUN" "$input" --verify=cpu \
-      ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
-    rc=$?
-    echo "$out" >"$log/verify-$name.log"
-    line=$(grep '^summary:' <<<"$out")
-    v=$(verdict $rc)
-    [ $rc -eq 0 ] || failures=$((failures + 1))
-    count=$((count + 1))
-    printf '%-46s %-13s %-12s %-10s %s\n' "$name" "$(field shape "$line")" \
-      "$v" "$(field rel_err "$line")" "$(field max_err "$line")"
-    if [ $rc -ne 0 ]; then
-      grep -E 'error|FAIL|unwritten|first bad' <<<"$out" | head -4 | sed 's/^/    /'
-    fi
-  done
-  echo "# $count variants, $failures failed"
-  echo
-
-  # 2. Timing at each size: ours, the ptxas-compiled reference, cuBLAS.
-  printf '%-6s %-22s %-8s %-10s %-9s %s\n' size kernel verify median_ms TFLOP/s vs_tp
-  local s ours_tf kind input tf ms
-  for s in $SIZES; do
-    ours_tf=""
-    for kind in tp ref; do
-      input=$(ls "$dir/bench/$kind-$s".* 2>/dev/null | grep -v '\.json$' | head -1)
-      if [ -z "$input" ]; then
-        printf '%-6s %-22s %s\n' "$s" "$kind" "missing"
-        failures=$((failures + 1))
-        continue
-      fi
-      out=$(timeout "$((TIMEOUT * 2))" "$TP_RUN" "$input" --verify=gpu --bench \
-        --warmup=10 --iterations="$ITERATIONS" \
-        ${RUN_FLAGS[@]+"${RUN_FLAGS[@]}"} 2>&1)
-      rc=$?
-      echo "$out" >"$log/bench-$kind-$s.log"
-      line=$(grep '^summary:' <<<"$out")
-      tf=$(field tflops "$line")
-      ms=$(field median_ms "$line")
-      [ $rc -eq 0 ] || failures=$((failures + 1))
-      [ "$kind" = tp ] && ours_tf=$tf
-      printf '%-6s %-22s %-8s %-10s %-9s %s\n' "$s" \
-        "$([ $kind = tp ] && echo "tp ($MCPU)" || echo "ptxas reference PTX")" \
-        "$(verdict $rc)" "${ms:-n/a}" "${tf:-n/a}" "$(ratio "$ours_tf" "$tf")"
-      if [ $rc -ne 0 ]; then
-        grep -E 'error|FAIL' <<<"$out" | head -3 | sed 's/^/    /'
-      fi
-    done
-    out=$(timeout "$TIMEOUT" python3 "$ROOT/utils/cublas-hgemm.py" "$s" \
-      "$ITERATIONS" 2>&1)
-    rc=$?
-    line=$(grep '^summary:' <<<"$out")
-    tf=$(field tflops "$line")
-    printf '%-6s %-22s %-8s %-10s %-9s %s\n' "$s" \
-      "cuBLAS $(field kind "$line")" "$([ $rc -eq 0 ] && echo timed || echo n/a)" \
-      "$(field median_ms "$line")" "${tf:-n/a}" "$(ratio "$ours_tf" "$tf")"
-    [ $rc -eq 0 ] || tail -2 <<<"$out" | sed 's/^/    /'
-  done
-  echo
-  echo "# vs_tp = tp's TFLOP/s / this kernel's TFLOP/s (> 1: tp is faster)"
-  echo "# logs: $log"
-  if [ $failures -ne 0 ]; then
-    echo "gpu-check: $failures check(s) failed"
+  run_verify "$dir"
+  run_timed "$dir"
+  run_ubench "$dir"
+  echo "# logs: $LOG"
+  if [ $FAILURES -ne 0 ]; then
+    echo "gpu-check: $FAILURES check(s) failed"
     exit 1
   fi
   echo "gpu-check: all verified"
@@ -280,6 +429,11 @@ ratio() {
 
 case ${1:-} in
 prepare) [ $# -eq 2 ] || usage; prepare "$2" ;;
-run) [ $# -eq 2 ] || usage; run "$2" ;;
+run)
+  [ $# -eq 2 ] || usage
+  RESULTS=${GPU_CHECK_RESULTS:-$2/results}
+  mkdir -p "$RESULTS" || die "cannot create $RESULTS"
+  run "$2" 2>&1 | tee "$RESULTS/gpu-check.txt"
+  ;;
 *) usage ;;
 esac

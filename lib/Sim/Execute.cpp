@@ -993,9 +993,11 @@ static void execI2F(Exec &X, const DInst &D, uint32_t M) {
 /// Aux: special register id (see srValue).  SR_CGACTAID is sm_90's rank
 /// of the CTA in its cluster (CGA): 0, since every launch is a cluster of
 /// one CTA here (see checkSharedAccess for the cluster shared window).
+/// SR_CLOCKLO (CS2R, tp-ubench's clock reads) is the warp's count of issued
+/// instructions: deterministic and increasing, not a cycle count.
 enum SRId : uint32_t { SR_LANEID, SR_TIDX, SR_TIDY, SR_TIDZ, SR_CTAIDX,
                        SR_CTAIDY, SR_CTAIDZ, SR_ZERO, SR_WARPID, SR_LTMASK,
-                       SR_EQMASK, SR_CGACTAID, SR_UNKNOWN };
+                       SR_EQMASK, SR_CGACTAID, SR_CLOCKLO, SR_UNKNOWN };
 
 static uint32_t srValue(Exec &X, uint32_t Id, unsigned L) {
   const LaunchConfig &C = *X.Cfg;
@@ -1023,6 +1025,8 @@ static uint32_t srValue(Exec &X, uint32_t Id, unsigned L) {
     return 1u << L;
   case SR_CGACTAID:
     return 0;
+  case SR_CLOCKLO:
+    return uint32_t(X.W->Issued);
   default:
     return 0;
   }
@@ -2014,6 +2018,7 @@ std::string sim::prepareInst(DInst &D) {
                     .Case("SR_LTMASK", SR_LTMASK)
                     .Case("SR_EQMASK", SR_EQMASK)
                     .Case("SR_CgaCtaId", SR_CGACTAID)
+                    .Case("SR_CLOCKLO", SR_CLOCKLO)
                     .Default(SR_UNKNOWN);
         if (D.Aux == SR_UNKNOWN)
           return ("special register " + S + " is not supported").str();

@@ -94,6 +94,12 @@ cl::opt<double> Tolerance("tolerance",
                           cl::desc("Largest relative Frobenius error that "
                                    "passes (default 1e-3)"),
                           cl::init(1e-3), cl::cat(RunCat));
+cl::opt<std::string> DumpC(
+    "dump-c",
+    cl::desc("Write C's bytes as the first launch left them (f32, row-major) "
+             "to this file: the output buffer of a microbenchmark "
+             "(tp-ubench, docs/ubench.md); written before verification"),
+    cl::value_desc("file"), cl::cat(RunCat));
 cl::opt<bool> Bench("bench", cl::desc("Time the kernel and print TFLOP/s"),
                     cl::cat(RunCat));
 cl::opt<unsigned> Warmup("warmup",
@@ -211,6 +217,18 @@ struct Launch {
       Pointers.push_back(&S); // little endian: a u32 is the slot's low bytes
   }
 };
+
+/// --dump-c: C's bytes, written atomically (tp-ubench's output slots).
+Error dumpOutput(StringRef Path, const std::vector<float> &C, raw_ostream &OS) {
+  if (Error E = writeOutput(Path, /*Binary=*/true, [&](raw_ostream &Out) {
+        Out.write(reinterpret_cast<const char *>(C.data()), C.size() * 4);
+        return Error::success();
+      }))
+    return makeRunError(ExitInputError, "cannot write '" + Path + "': " +
+                                            toString(std::move(E)));
+  OS << "dump: " << C.size() * 4 << " bytes of C to " << Path << "\n";
+  return Error::success();
+}
 
 Error launch(const CudaDriver &D, Launch &L) {
   void *Extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, L.Buffer.data(),
@@ -493,6 +511,10 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
   if (Error E =
           D.check(D.MemcpyDtoH(C.data(), DC.Ptr, C.size() * 4), "cuMemcpyDtoH"))
     return E;
+
+  if (!DumpC.empty())
+    if (Error E = dumpOutput(DumpC, C, OS))
+      return E;
 
   // 5. Verification.
   int Exit = ExitSuccess;
