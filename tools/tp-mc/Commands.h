@@ -22,6 +22,7 @@ struct Options {
   std::string Input = "-";   ///< input path, "-" for stdin
   std::string Output = "-";  ///< output path, "-" for stdout
   std::string CPU = "sm_86"; ///< target
+  bool CPUGiven = false;     ///< -mcpu was on the command line
   FileType Filetype = FileType::Asm;
   bool ShowEncoding = false; ///< append "// encoding: 0x..." to each line
   bool ShowControl = false;  ///< append the control fields, readable
@@ -53,14 +54,25 @@ private:
 /// The target -mcpu names; reports an error and returns false if none.
 bool resolveTarget(const Options &Opts, sass::Target &T);
 
+/// The target of cubin \p Bytes (file \p Name): the SM number in its ELF
+/// e_flags (bits 8..15, SASS_FACTS 3.1), which wins over -mcpu.  An -mcpu
+/// given on the command line that names another SM gets a warning naming
+/// both (an error with --fatal-warnings, nothing with --no-warn).  Reports
+/// an error and returns false for an SM no target of tp has, or when the
+/// warning became an error.
+bool resolveCubinTarget(const Options &Opts, llvm::StringRef Name,
+                        llvm::ArrayRef<uint8_t> Bytes, sass::Target &T);
+
 /// --assemble: SASS text in, text with encodings (asm) or a cubin (obj) out.
 int runAssemble(const Options &Opts);
 /// --disassemble: 32-hex-digit words or a cubin in, SASS text out.
 int runDisassemble(const Options &Opts);
 /// --dump-cubin: sections, symbols and decoded .nv.info of a cubin.
 int runDumpCubin(const Options &Opts);
-/// --disassemble of a cubin into whole-cubin .sass text (CubinText.cpp).
-int runDisassembleCubin(const Options &Opts);
+/// --disassemble of cubin \p Bytes into whole-cubin .sass text for target
+/// \p T (CubinText.cpp).
+int runDisassembleCubin(const Options &Opts, llvm::ArrayRef<uint8_t> Bytes,
+                        sass::Target T);
 /// --assemble -filetype=obj: whole-cubin .sass text in, cubin out.
 int runAssembleCubin(const Options &Opts);
 

@@ -197,29 +197,14 @@ object::SassOptions sassOptions(unsigned SM = 86) {
   return O;
 }
 
-/// The SM of an ELF cubin's e_flags (bits 8..15, SASS_FACTS 3.1), 86 if
-/// the bytes are no ELF header.
-unsigned cubinSM(ArrayRef<uint8_t> Bytes) {
-  if (Bytes.size() < 0x34 || Bytes[0] != 0x7f || Bytes[1] != 'E')
-    return 86;
-  return Bytes[0x31];
-}
-
 } // namespace
 
-int tp::mc::runDisassembleCubin(const Options &Opts) {
-  auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/false);
-  if (!BufOr) {
-    reportError(makeError(Opts.Input + ": " + BufOr.getError().message()),
-                "tp-mc");
-    return 1;
-  }
-  ArrayRef<uint8_t> Bytes(
-      reinterpret_cast<const uint8_t *>((*BufOr)->getBufferStart()),
-      (*BufOr)->getBufferSize());
+int tp::mc::runDisassembleCubin(const Options &Opts, ArrayRef<uint8_t> Bytes,
+                                 sass::Target T) {
   Error E = writeOutput(Opts.Output, /*Binary=*/false, [&](raw_ostream &OS) {
     // sm_90 words (BRA's split offset, VIADD) need sm_90's tables.
-    return object::disassembleCubin(Bytes, OS, sassOptions(cubinSM(Bytes)));
+    return object::disassembleCubin(Bytes, OS,
+                                    sassOptions(sass::getTargetSM(T)));
   });
   if (E) {
     reportError(makeError(Opts.Input + ": " + toString(std::move(E))),

@@ -206,9 +206,13 @@ int tp::mc::runDisassemble(const Options &Opts) {
   StringRef Bytes = (*BufOr)->getBuffer();
   if (Bytes.startswith("\x7f"
                        "ELF")) {
+    // A cubin's words use its own target's encodings (sm_90: BRA's offset).
+    ArrayRef<uint8_t> Data = arrayRefFromStringRef(Bytes);
+    if (!resolveCubinTarget(Opts, Opts.Input, Data, Tgt))
+      return 1;
     // -o X.sass: the whole cubin as .sass text (CubinText.cpp).
     if (StringRef(Opts.Output).endswith(".sass"))
-      return runDisassembleCubin(Opts);
+      return runDisassembleCubin(Opts, Data, Tgt);
     OK = disassembleCubin(Opts.Input, Bytes, Items, Tgt);
   } else {
     SourceMgr SM;

@@ -43,8 +43,12 @@ cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input>"),
 cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
                                     cl::value_desc("filename"), cl::init("-"),
                                     cl::cat(MCCat));
-cl::opt<std::string> CPU("mcpu", cl::desc("Target GPU: sm_86 (default; sm_80 is the same), sm_90"),
-                         cl::init("sm_86"), cl::cat(MCCat));
+cl::opt<std::string>
+    CPU("mcpu",
+        cl::desc("Target GPU: sm_86 (default; sm_80 is the same), sm_90.  "
+                 "A cubin's own target (its ELF e_flags) wins: an -mcpu "
+                 "that disagrees gets a warning"),
+        cl::init("sm_86"), cl::cat(MCCat));
 cl::opt<tp::mc::FileType> FileTypeOpt(
     "filetype", cl::desc("Output kind of --assemble:"),
     cl::values(clEnumValN(tp::mc::FileType::Asm, "asm",
@@ -86,6 +90,30 @@ bool tp::mc::resolveTarget(const Options &Opts, sass::Target &T) {
   return false;
 }
 
+bool tp::mc::resolveCubinTarget(const Options &Opts, StringRef Name,
+                                ArrayRef<uint8_t> Bytes, sass::Target &T) {
+  // e_flags is the u32 at 0x30 of the 64-byte ELF64 header.
+  unsigned SM = Bytes.size() >= 64 ? Bytes[0x31] : 0;
+  std::string CubinCPU = "sm_" + std::to_string(SM);
+  if (!sass::lookupTarget(CubinCPU, T)) {
+    WithColor::error(errs(), "tp-mc")
+        << Name << ": the cubin is for " << CubinCPU
+        << " (ELF e_flags), which tp-mc does not support (sm_80, sm_86 or "
+           "sm_90)\n";
+    return false;
+  }
+  if (!Opts.CPUGiven || Opts.CPU == CubinCPU || Opts.NoWarn)
+    return true;
+  raw_ostream &OS = Opts.FatalWarnings ? WithColor::error(errs(), "tp-mc")
+                                       : WithColor::warning(errs(), "tp-mc");
+  OS << "-mcpu=" << Opts.CPU << " disagrees with " << Name << ", which is for "
+     << CubinCPU << " (ELF e_flags)";
+  if (!Opts.FatalWarnings)
+    OS << ": disassembling it for " << CubinCPU;
+  OS << "\n";
+  return !Opts.FatalWarnings;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   tp::setToolVersionPrinter();
@@ -97,6 +125,7 @@ int main(int argc, char **argv) {
   Opts.Input = InputFilename;
   Opts.Output = OutputFilename;
   Opts.CPU = CPU;
+  Opts.CPUGiven = CPU.getNumOccurrences() != 0;
   Opts.Filetype = FileTypeOpt;
   Opts.ShowEncoding = ShowEncoding;
   Opts.ShowControl = ShowControl;
