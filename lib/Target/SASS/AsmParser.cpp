@@ -39,6 +39,38 @@ namespace {
 
 bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
 
+/// The float formats of immediates.
+enum class FloatKind { F16, BF16, F32, F64 };
+
+/// "float immediate 1e40 does not fit in f32 (it overflows to +INF; the
+/// largest finite value is 3.40282346638528859812e+38)": the limits in
+/// nvdisasm's spelling, so they can be pasted back.
+std::string floatRangeMessage(StringRef Spelling, FloatRange R, FloatKind K) {
+  static const char *Names[] = {"f16", "bf16", "f32", "f64"};
+  // Largest finite value and smallest non-zero (subnormal) value.
+  static const double Max[] = {65504.0, 3.38953138925153547590e+38,
+                               3.40282346638528859812e+38,
+                               1.79769313486231570815e+308};
+  static const double Min[] = {5.9604644775390625e-08,
+                               9.18354961579912115600e-41,
+                               1.4012984643248170709e-45,
+                               4.9406564584124654418e-324};
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  unsigned I = unsigned(K);
+  OS << "float immediate " << Spelling << " does not fit in " << Names[I];
+  if (R == FloatRange::Overflow) {
+    OS << " (it overflows to " << (Spelling.startswith("-") ? '-' : '+')
+       << "INF; the largest finite value is ";
+    printFloat64(OS, Max[I]);
+  } else {
+    OS << " (it underflows to 0; the smallest non-zero value is ";
+    printFloat64(OS, Min[I]);
+  }
+  OS << ")";
+  return OS.str();
+}
+
 class Matcher {
 public:
   Matcher(Instruction &I, uint64_t Addr) : I(I), Addr(Addr) {}
@@ -229,9 +261,14 @@ private:
       break;
     case OperandKind::FImm: {
       uint32_t B;
-      size_t N = parseFloat32(StringRef(S, SE - S), B);
+      FloatRange R;
+      size_t N = parseFloat32(StringRef(S, SE - S), B, &R);
       if (!N) {
         fail(S, "expected a float immediate");
+        return nullptr;
+      }
+      if (R != FloatRange::InRange) {
+        hardFail(S, floatRangeMessage(StringRef(S, N), R, FloatKind::F32));
         return nullptr;
       }
       V = B;
@@ -257,6 +294,16 @@ private:
         fail(S, "expected a float immediate");
         return nullptr;
       }
+      StringRef Mantissa = StringRef(Tmp).take_until(
+          [](char C) { return C == 'e' || C == 'E'; });
+      if (std::isinf(D) || (D == 0 && Mantissa.find_first_of("123456789") !=
+                                          StringRef::npos)) {
+        hardFail(S, floatRangeMessage(StringRef(S, End - Tmp.c_str()),
+                                      std::isinf(D) ? FloatRange::Overflow
+                                                    : FloatRange::Underflow,
+                                      FloatKind::F64));
+        return nullptr;
+      }
       uint64_t Bits;
       std::memcpy(&Bits, &D, 8);
       if (Bits & 0xffffffffu) {
@@ -270,11 +317,15 @@ private:
     case OperandKind::BImm:
     case OperandKind::HImm: {
       uint32_t B0, B1;
+      FloatKind FK = OI.Kind == OperandKind::HImm ? FloatKind::F16
+                                                  : FloatKind::BF16;
       size_t N0 = parseFloat32(StringRef(S, SE - S), B0);
       if (!N0) {
         fail(S, "expected an f16 immediate");
         return nullptr;
       }
+      if (!checkHalfRange(S, N0, B0, FK))
+        return nullptr;
       const char *P = skipSpaces(S + N0, SE);
       if (P >= SE || *P != ',') {
         fail(P, "expected ','");
@@ -286,6 +337,8 @@ private:
         fail(P, "expected an f16 immediate");
         return nullptr;
       }
+      if (!checkHalfRange(P, N1, B1, FK))
+        return nullptr;
       if (OI.Kind == OperandKind::HImm)
         V = (int64_t(floatToHalf(B0)) << 16) | floatToHalf(B1); // high first
       else
@@ -352,6 +405,25 @@ private:
     }
     I.Ops[K] = V;
     return E;
+  }
+
+  /// Whether the f16 or bf16 (\p FK) immediate spelled by the \p N
+  /// characters at \p S, read as the f32 \p FB, fits its format; a hard
+  /// error if not.
+  bool checkHalfRange(const char *S, size_t N, uint32_t FB, FloatKind FK) {
+    float F = bitsToFloat(FB);
+    uint16_t H = FK == FloatKind::F16 ? floatToHalf(FB) : floatToBF16(FB);
+    uint16_t Inf = FK == FloatKind::F16 ? 0x7c00 : 0x7f80;
+    FloatRange R = FloatRange::InRange;
+    parseFloat32(StringRef(S, N), FB, &R);
+    if (R == FloatRange::InRange && !std::isinf(F) && (H & 0x7fff) == Inf)
+      R = FloatRange::Overflow;
+    if (R == FloatRange::InRange && F != 0 && (H & 0x7fff) == 0)
+      R = FloatRange::Underflow;
+    if (R == FloatRange::InRange)
+      return true;
+    hardFail(S, floatRangeMessage(StringRef(S, N), R, FK));
+    return false;
   }
 
   static uint16_t floatToBF16(uint32_t FB) {
