@@ -43,14 +43,11 @@ int tp::mc::runAssemble(const Options &Opts) {
   sass::Target Tgt;
   if (!resolveTarget(Opts, Tgt))
     return 1;
-  auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/true);
-  if (!BufOr) {
-    WithColor::error(errs(), "tp-mc")
-        << Opts.Input << ": " << BufOr.getError().message() << "\n";
+  std::unique_ptr<MemoryBuffer> Buf = readInput(Opts, /*IsText=*/true);
+  if (!Buf)
     return 1;
-  }
   SourceMgr SM;
-  SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
+  SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
   StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
   std::vector<Line> Lines;
   mc::UnverifiedFormWarnings Warnings(Opts);

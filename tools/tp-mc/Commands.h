@@ -10,7 +10,9 @@
 
 #include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include <memory>
 #include <string>
 
 namespace tp {
@@ -62,6 +64,12 @@ bool resolveTarget(const Options &Opts, sass::Target &T);
 /// warning became an error.
 bool resolveCubinTarget(const Options &Opts, llvm::StringRef Name,
                         llvm::ArrayRef<uint8_t> Bytes, sass::Target &T);
+
+/// Reads the input file (Opts.Input, "-" for stdin); a UTF-8 byte order
+/// mark at the start of a text file is dropped.  Reports an error and
+/// returns null if the file cannot be read.
+std::unique_ptr<llvm::MemoryBuffer> readInput(const Options &Opts,
+                                              bool IsText);
 
 /// --assemble: SASS text in, text with encodings (asm) or a cubin (obj) out.
 int runAssemble(const Options &Opts);

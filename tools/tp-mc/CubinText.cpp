@@ -131,25 +131,44 @@ public:
   }
 
 private:
-  /// encode() of an instruction (not `.inst`); its form in \p Op.
+  /// encode() of an instruction (not `.inst`); its form in \p Op.  Errors
+  /// point into the .sass file when \p T lies in a buffer of *SM (one
+  /// diagnostic at the right column); otherwise (decode()'s round-trip
+  /// check) \p T is parsed from a copy and only the message is kept.
   Error encodeInstruction(StringRef T, uint64_t Pc,
                           const StringMap<uint64_t> &Labels,
                           std::array<uint8_t, 16> &Word,
                           sass::Opcode &Op) const {
-    std::string S = T.str();
-    for (const auto &KV : Labels)
-      if (StringRef(S).contains(KV.getKey()))
-        S = replaceWord(S, KV.getKey(), "0x" + utohexstr(KV.getValue(), true));
-    SourceMgr SM;
-    SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(S, "<instruction>"),
-                          SMLoc());
-    StringRef C = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+    if (SM && SM->FindBufferContainingLoc(SMLoc::getFromPointer(T.data())))
+      return encodeIn(*SM, T, Pc, Labels, Word, Op);
+    SourceMgr Own;
+    Own.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(T, "<instruction>"),
+                           SMLoc());
+    Error E = encodeIn(Own, Own.getMemoryBuffer(1)->getBuffer(), Pc, Labels,
+                       Word, Op);
+    if (!E)
+      return Error::success();
+    std::string Msg;
+    handleAllErrors(
+        std::move(E),
+        [&](const SourceError &SE) {
+          Msg = SE.getDiagnostic().getMessage().str();
+        },
+        [&](const ErrorInfoBase &EI) { Msg = EI.message(); });
+    return makeError(Msg);
+  }
+
+  /// encodeInstruction() of text \p T that lies in a buffer of \p Buf.
+  Error encodeIn(const SourceMgr &Buf, StringRef T, uint64_t Pc,
+                 const StringMap<uint64_t> &Labels,
+                 std::array<uint8_t, 16> &Word, sass::Opcode &Op) const {
+    StringRef C = T;
     sass::Control Ctl;
     bool HasCtl = false;
     if (C.endswith("}")) {
       size_t RB = C.rfind('{');
       if (RB != StringRef::npos) {
-        Expected<sass::Control> CtlOr = sass::parseControl(C.substr(RB), SM);
+        Expected<sass::Control> CtlOr = sass::parseControl(C.substr(RB), Buf);
         if (!CtlOr)
           return CtlOr.takeError();
         Ctl = *CtlOr;
@@ -157,26 +176,17 @@ private:
         C = C.substr(0, RB).rtrim();
       }
     }
-    Expected<sass::Instruction> IOr = sass::parse(C, Pc, SM, Tgt);
-    if (!IOr) {
-      // The .sass parser reports at the instruction's line: keep only the
-      // message of the ISA parser's located error.
-      std::string Msg;
-      handleAllErrors(
-          IOr.takeError(),
-          [&](const SourceError &SE) {
-            Msg = SE.getDiagnostic().getMessage().str();
-          },
-          [&](const ErrorInfoBase &EI) { Msg = EI.message(); });
-      return makeError(Msg);
-    }
+    Expected<sass::Instruction> IOr = sass::parse(C, Pc, Buf, Tgt, &Labels);
+    if (!IOr)
+      return IOr.takeError();
     if (HasCtl) {
       uint8_t Reuse = IOr->Ctrl.Reuse | Ctl.Reuse;
       IOr->Ctrl = Ctl;
       IOr->Ctrl.Reuse = Reuse;
     }
     if (Error E = sass::verify(*IOr, Tgt))
-      return E;
+      return makeSourceError(Buf, SMLoc::getFromPointer(C.data()),
+                             toString(std::move(E)));
     sass::Word128 W = sass::encode(*IOr, Tgt);
     support::endian::write64le(Word.data(), W.Lo);
     support::endian::write64le(Word.data() + 8, W.Hi);
@@ -215,16 +225,13 @@ int tp::mc::runDisassembleCubin(const Options &Opts, ArrayRef<uint8_t> Bytes,
 }
 
 int tp::mc::runAssembleCubin(const Options &Opts) {
-  auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/true);
-  if (!BufOr) {
-    reportError(makeError(Opts.Input + ": " + BufOr.getError().message()),
-                "tp-mc");
+  std::unique_ptr<MemoryBuffer> Buf = readInput(Opts, /*IsText=*/true);
+  if (!Buf)
     return 1;
-  }
   // The words of an `.target sm_90` file use sm_90's encodings.
   unsigned TargetSM = 86;
   {
-    StringRef Text = (*BufOr)->getBuffer();
+    StringRef Text = Buf->getBuffer();
     size_t P = Text.find("\n.target sm_");
     if (Text.startswith(".target sm_"))
       P = 0;
@@ -241,7 +248,7 @@ int tp::mc::runAssembleCubin(const Options &Opts) {
       TargetSM = (Flags >> 8) & 0xff;
   }
   SourceMgr SM;
-  unsigned ID = SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
+  unsigned ID = SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
   // A codec of its own that reports unverified forms at their lines.
   mc::UnverifiedFormWarnings Warnings(Opts);
   SASSCodec Codec(codecTarget(TargetSM));

@@ -195,15 +195,12 @@ int tp::mc::runDisassemble(const Options &Opts) {
   sass::Target Tgt;
   if (!resolveTarget(Opts, Tgt))
     return 1;
-  auto BufOr = MemoryBuffer::getFileOrSTDIN(Opts.Input, /*IsText=*/false);
-  if (!BufOr) {
-    WithColor::error(errs(), "tp-mc")
-        << Opts.Input << ": " << BufOr.getError().message() << "\n";
+  std::unique_ptr<MemoryBuffer> Buf = readInput(Opts, /*IsText=*/false);
+  if (!Buf)
     return 1;
-  }
   std::vector<Item> Items;
   bool OK;
-  StringRef Bytes = (*BufOr)->getBuffer();
+  StringRef Bytes = Buf->getBuffer();
   if (Bytes.startswith("\x7f"
                        "ELF")) {
     // A cubin's words use its own target's encodings (sm_90: BRA's offset).
@@ -216,7 +213,10 @@ int tp::mc::runDisassemble(const Options &Opts) {
     OK = disassembleCubin(Opts.Input, Bytes, Items, Tgt);
   } else {
     SourceMgr SM;
-    SM.AddNewSourceBuffer(std::move(*BufOr), SMLoc());
+    if (Bytes.startswith("\xef\xbb\xbf")) // a UTF-8 byte order mark
+      Buf = MemoryBuffer::getMemBufferCopy(Bytes.drop_front(3),
+                                           Buf->getBufferIdentifier());
+    SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
     OK = disassembleWords(SM, Items, Tgt);
   }
   if (!OK)

@@ -90,6 +90,22 @@ bool tp::mc::resolveTarget(const Options &Opts, sass::Target &T) {
   return false;
 }
 
+std::unique_ptr<MemoryBuffer> tp::mc::readInput(const Options &Opts,
+                                               bool IsText) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> BufOr =
+      MemoryBuffer::getFileOrSTDIN(Opts.Input, IsText);
+  if (!BufOr) {
+    WithColor::error(errs(), "tp-mc")
+        << Opts.Input << ": " << BufOr.getError().message() << "\n";
+    return nullptr;
+  }
+  StringRef Bytes = (*BufOr)->getBuffer();
+  if (IsText && Bytes.startswith("\xef\xbb\xbf"))
+    return MemoryBuffer::getMemBufferCopy(Bytes.drop_front(3),
+                                          (*BufOr)->getBufferIdentifier());
+  return std::move(*BufOr);
+}
+
 bool tp::mc::resolveCubinTarget(const Options &Opts, StringRef Name,
                                 ArrayRef<uint8_t> Bytes, sass::Target &T) {
   // e_flags is the u32 at 0x30 of the 64-byte ELF64 header.

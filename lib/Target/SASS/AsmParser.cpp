@@ -38,6 +38,25 @@ int64_t defaultValue(const OperandInfo &OI);        // AsmPrinter.cpp
 namespace {
 
 bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+/// A character of a label name (`.L_x_3`, `$L1`).
+bool isLabelChar(char C) { return isIdentChar(C) || C == '.' || C == '$'; }
+
+/// "U+2713" for the UTF-8 sequence that starts \p S, "byte 0xff" for a
+/// byte that starts none.
+std::string describeNonASCII(StringRef S) {
+  uint8_t B = S[0];
+  unsigned Len = B >= 0xf0 ? 4 : B >= 0xe0 ? 3 : B >= 0xc0 ? 2 : 0;
+  uint32_t CP = Len == 4 ? B & 0x07 : Len == 3 ? B & 0x0f : B & 0x1f;
+  bool Valid = Len != 0 && S.size() >= Len;
+  for (unsigned K = 1; Valid && K < Len; ++K) {
+    Valid = (uint8_t(S[K]) & 0xc0) == 0x80;
+    CP = (CP << 6) | (uint8_t(S[K]) & 0x3f);
+  }
+  if (!Valid)
+    return "byte 0x" + utohexstr(B, /*LowerCase=*/true);
+  std::string Hex = utohexstr(CP);
+  return "U+" + std::string(Hex.size() < 4 ? 4 - Hex.size() : 0, '0') + Hex;
+}
 
 /// The float formats of immediates.
 enum class FloatKind { F16, BF16, F32, F64 };
@@ -73,7 +92,8 @@ std::string floatRangeMessage(StringRef Spelling, FloatRange R, FloatKind K) {
 
 class Matcher {
 public:
-  Matcher(Instruction &I, uint64_t Addr) : I(I), Addr(Addr) {}
+  Matcher(Instruction &I, uint64_t Addr, const StringMap<uint64_t> *Labels)
+      : I(I), Addr(Addr), Labels(Labels) {}
 
   bool matchForm(unsigned Form, const char *S, const char *SE) {
     II = &InstrInfos[Form];
@@ -94,6 +114,7 @@ public:
 private:
   Instruction &I;
   uint64_t Addr;
+  const StringMap<uint64_t> *Labels; ///< branch target names, may be null
   const InstrInfo *II = nullptr;
   const char *TStart = nullptr;
   uint32_t Assigned = 0;
@@ -348,10 +369,23 @@ private:
     }
     case OperandKind::BranchTarget: {
       uint64_t T;
-      bool Ov;
-      E = parseNumber(S, SE, T, Ov);
+      bool Ov = false;
+      if (S < SE && (isLabelChar(*S) && !isDigit(*S))) {
+        // A label: `.L_x_3`.
+        E = S;
+        while (E < SE && isLabelChar(*E))
+          ++E;
+        StringRef Name(S, E - S);
+        if (!Labels || !Labels->count(Name)) {
+          hardFail(S, "undefined label '" + Name + "'");
+          return nullptr;
+        }
+        T = Labels->lookup(Name);
+      } else {
+        E = parseNumber(S, SE, T, Ov);
+      }
       if (!E) {
-        fail(S, "expected a branch target address");
+        fail(S, "expected a branch target address or label");
         return nullptr;
       }
       if (Ov || (int64_t(T) - int64_t(Addr)) % 4) {
@@ -459,6 +493,24 @@ private:
     if (Rem > 0x1000 || (Rem == 0x1000 && (H & 1)))
       ++H;
     return uint16_t(S | H);
+  }
+
+  /// The number [S, SN) is not the immediate the form's template fixes.
+  void failFixedImmediate(const char *S, const char *SN) {
+    StringRef Tok(S, SN - S);
+    uint64_t V;
+    bool Ov;
+    if (parseNumber(S, SN, V, Ov) != SN) {
+      fail(S, "expected an immediate");
+      return;
+    }
+    // Every immediate field of the instruction set is at most 32 bits.
+    if (Ov || V >> 32) {
+      fail(S, "immediate " + Tok + " does not fit in 32 bits");
+      return;
+    }
+    StringRef Mn = StringRef(TStart).take_until([](char C) { return C == ' '; });
+    fail(S, "immediate " + Tok + " is not a value " + Mn + " takes");
   }
 
   /// Sets the operands of address component [T, TE) to their defaults;
@@ -667,6 +719,23 @@ private:
         T = GE < TE ? GE + 1 : GE;
         continue;
       }
+      if (C == '0' && T + 1 < TE && T[1] == 'x' && T > TStart &&
+          T[-1] == ' ') {
+        // An immediate the form fixes (IMAD.SHL.U32's 2^k): the whole
+        // number must be the same, not just its first digits.
+        const char *TN = T, *SN = S;
+        while (TN < TE && isAlnum(*TN))
+          ++TN;
+        while (SN < SE && isAlnum(*SN))
+          ++SN;
+        if (StringRef(T, TN - T) != StringRef(S, SN - S)) {
+          failFixedImmediate(S, SN);
+          return false;
+        }
+        S = SN;
+        T = TN;
+        continue;
+      }
       if (S >= SE || *S != C) {
         fail(S, Twine("expected '") + StringRef(T, 1) + "'");
         return false;
@@ -691,7 +760,8 @@ private:
 } // namespace
 
 Expected<Instruction> parse(StringRef Text, uint64_t Addr,
-                            const SourceMgr &SM, Target T) {
+                            const SourceMgr &SM, Target T,
+                            const StringMap<uint64_t> *Labels) {
   Instruction I;
   const char *S = Text.begin(), *SE = Text.end();
   while (S < SE && isSpace(*S))
@@ -701,6 +771,10 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
+  for (const char *P = S; P < SE; ++P)
+    if (uint8_t(*P) >= 0x80)
+      return Err(P, "unexpected non-ASCII character " +
+                        describeNonASCII(StringRef(P, SE - P)));
   bool UGuard = false;
   const char *GuardPos = nullptr;
   if (S < SE && *S == '@') {
@@ -745,7 +819,7 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
       });
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
-  Matcher M(I, Addr);
+  Matcher M(I, Addr, Labels);
   bool GuardKindMismatch = false, AnyOnTarget = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
     if (!formEncoding(MatchList[K], T).Available)
@@ -794,6 +868,9 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
   if (!T.startswith("{") || !T.endswith("}"))
     return Err(T.begin(), "expected a control clause '{...}'");
   const char *P = T.begin() + 1, *E = T.end() - 1;
+  // A decimal number; one too large for any field saturates at 1000, and
+  // the messages quote the digits as written.
+  StringRef Digits;
   auto Num = [&](const char *&Q, unsigned &V) {
     const char *B = Q;
     V = 0;
@@ -803,6 +880,7 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
         V = 1000;
       ++Q;
     }
+    Digits = StringRef(B, Q - B);
     return Q != B;
   };
   while (P < E) {
@@ -827,13 +905,13 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
       if (!Num(P, V))
         return Err(VP, "expected a number");
       if (V > 15)
-        return Err(VP, "stall " + Twine(V) + " exceeds 15");
+        return Err(VP, "stall " + Digits + " exceeds 15");
       C.Stall = V;
     } else if (Key == "wr" || Key == "rd") {
       if (!Num(P, V))
         return Err(VP, "expected a scoreboard number");
       if (V > 5 && V != 7)
-        return Err(VP, "scoreboard " + Twine(V) + " is not 0..5 (or 7, none)");
+        return Err(VP, "scoreboard " + Digits + " is not 0..5 (or 7, none)");
       (Key == "wr" ? C.WrSB : C.RdSB) = V;
     } else if (Key == "wait") {
       do {
@@ -841,7 +919,7 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
         if (!Num(P, V))
           return Err(Q, "expected a scoreboard number");
         if (V > 5)
-          return Err(Q, "scoreboard " + Twine(V) + " is not 0..5");
+          return Err(Q, "scoreboard " + Digits + " is not 0..5");
         C.WaitMask |= 1 << V;
       } while (P < E && *P == ',' && ++P);
     } else if (Key == "reuse") {
