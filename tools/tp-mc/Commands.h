@@ -20,32 +20,44 @@ namespace mc {
 
 enum class FileType { Asm, Obj };
 
+/// What --disassemble of a cubin writes (--format).
+enum class OutputFormat {
+  Auto,    ///< Sass when -o ends in ".sass", else Listing (the default)
+  Listing, ///< `/*addr*/ instruction` lines per .text section
+  Sass,    ///< the whole cubin as .sass text (docs/sass-format.md)
+};
+
 struct Options {
   std::string Input = "-";   ///< input path, "-" for stdin
   std::string Output = "-";  ///< output path, "-" for stdout
   std::string CPU = "sm_86"; ///< target
   bool CPUGiven = false;     ///< -mcpu was on the command line
   FileType Filetype = FileType::Asm;
+  OutputFormat Format = OutputFormat::Auto;
   bool ShowEncoding = false; ///< append "// encoding: 0x..." to each line
   bool ShowControl = false;  ///< append the control fields, readable
   bool NoWarn = false;       ///< --no-warn: suppress warnings
   bool FatalWarnings = false; ///< --fatal-warnings: warnings are errors
 };
 
-/// --assemble's warning about instructions of a form that no oracle word
-/// reaches (sass::isOracleVerified is false): its bits are only inferred
-/// from sibling forms.  Printed as llvm-mc prints warnings,
-/// `file:line:col: warning: ...` with the source line and a caret at the
-/// mnemonic; an error instead with --fatal-warnings, nothing with
-/// --no-warn (as llvm-mc, --no-warn wins).
-class UnverifiedFormWarnings {
+/// tp-mc's warnings, printed as llvm-mc prints them: an error instead
+/// with --fatal-warnings (the command must then exit 1 and write nothing),
+/// nothing with --no-warn (as in llvm-mc, --no-warn wins).
+class Warnings {
 public:
-  explicit UnverifiedFormWarnings(const Options &Opts) : Opts(Opts) {}
-  /// Reports the instruction \p Insn (text inside a buffer of \p SM,
-  /// guard included) of form \p Op if the form is unverified.
-  void check(const llvm::SourceMgr &SM, llvm::StringRef Insn, sass::Opcode Op);
-  /// Whether a warning became an error (--fatal-warnings): the command
-  /// must exit 1 and write nothing.
+  explicit Warnings(const Options &Opts) : Opts(Opts) {}
+  /// `tp-mc: warning: <Msg>`.
+  void warn(const llvm::Twine &Msg);
+  /// `file:line:col: warning: <Msg>` with the source line and a caret at
+  /// \p Loc, a location in a buffer of \p SM.
+  void warn(const llvm::SourceMgr &SM, llvm::SMLoc Loc, const llvm::Twine &Msg);
+  /// --assemble's warning about the instruction \p Insn (text inside a
+  /// buffer of \p SM, guard included) of form \p Op if no oracle word
+  /// reaches the form (sass::isOracleVerified is false): its bits are only
+  /// inferred from sibling forms.  The caret is at the mnemonic.
+  void checkUnverified(const llvm::SourceMgr &SM, llvm::StringRef Insn,
+                       sass::Opcode Op);
+  /// Whether a warning became an error (--fatal-warnings).
   bool hasErrors() const { return Errors != 0; }
 
 private:
@@ -70,6 +82,19 @@ bool resolveCubinTarget(const Options &Opts, llvm::StringRef Name,
 /// returns null if the file cannot be read.
 std::unique_ptr<llvm::MemoryBuffer> readInput(const Options &Opts,
                                               bool IsText);
+
+/// The first line of \p Text that is not blank or a `//` or `#` comment,
+/// trimmed; empty if none.
+llvm::StringRef firstSignificantLine(llvm::StringRef Text);
+
+/// If \p Bytes (the input file) is a fatbin (magic 0xBA55ED50, as nvcc
+/// embeds and cuobjdump reads), reports that tp-mc reads the cubins inside
+/// one, not the container, and returns true.
+bool refuseFatbin(const Options &Opts, llvm::StringRef Bytes);
+
+/// refuseFatbin(), and the same for a cubin (ELF magic): --assemble's
+/// inputs are text.
+bool refuseBinaryText(const Options &Opts, llvm::StringRef Bytes);
 
 /// --assemble: SASS text in, text with encodings (asm) or a cubin (obj) out.
 int runAssemble(const Options &Opts);

@@ -14,7 +14,7 @@
 /// same 128 bits, `.inst 0x<32 hex digits>` for any other word.  So
 /// disassemble then assemble is the identity on bytes.  --assemble
 /// warns about each instruction of a form no oracle word reaches, at its
-/// line of the .sass file (UnverifiedFormWarnings).
+/// line of the .sass file (mc::Warnings::checkUnverified).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +29,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include <functional>
 
 using namespace llvm;
 using namespace tp;
@@ -71,9 +72,12 @@ public:
     sass::Word128 W;
     W.Lo = support::endian::read64le(Word.data());
     W.Hi = support::endian::read64le(Word.data() + 8);
-    sass::Instruction I;
-    if (!sass::decode(W, I, Tgt))
+    Expected<sass::Instruction> IOr = sass::decodeOrError(W, Pc, Tgt);
+    if (!IOr) {
+      rawWord(toString(IOr.takeError()));
       return Raw;
+    }
+    sass::Instruction I = *IOr;
     std::string Text;
     raw_string_ostream OS(Text);
     sass::print(I, Pc, OS);
@@ -101,19 +105,31 @@ public:
     for (const auto &KV : Labels)
       Back[KV.second] = KV.first;
     std::array<uint8_t, 16> Again;
-    if (Error E = encode(Text, Pc, Back, Again)) {
-      consumeError(std::move(E));
+    Error E = encode(Text, Pc, Back, Again);
+    if (E || !std::equal(Again.begin(), Again.end(), Word.begin())) {
+      rawWord("instruction at address 0x" + utohexstr(Pc, true) + ": " +
+              Raw->substr(6) + " (" + Text + ") does not assemble back to " +
+              "its word" + (E ? " (" + toString(std::move(E)) + ")" : ""));
       return Raw;
     }
-    if (!std::equal(Again.begin(), Again.end(), Word.begin()))
-      return Raw;
     return Text;
   }
 
+  /// Called for each word decode() prints as `.inst`, with the reason
+  /// (decode() is const; this is how it reports).  Null: silent.
+  std::function<void(const std::string &Why)> OnRawWord;
+
+private:
+  void rawWord(const std::string &Why) const {
+    if (OnRawWord)
+      OnRawWord(Why + "; printed as .inst");
+  }
+
+public:
   /// Where encode() reports instructions of unverified forms: their text
   /// lies in a buffer of *SM (the .sass file).  Null: no warnings (the
   /// round-trip check of decode(), the disassembler).
-  mc::UnverifiedFormWarnings *Warnings = nullptr;
+  mc::Warnings *Warnings = nullptr;
   const SourceMgr *SM = nullptr;
 
   Error encode(StringRef Text, uint64_t Pc, const StringMap<uint64_t> &Labels,
@@ -126,7 +142,7 @@ public:
       return E;
     if (Warnings && SM && SM->FindBufferContainingLoc(
                               SMLoc::getFromPointer(T.data())))
-      Warnings->check(*SM, T, Op);
+      Warnings->checkUnverified(*SM, T, Op);
     return Error::success();
   }
 
@@ -211,23 +227,49 @@ object::SassOptions sassOptions(unsigned SM = 86) {
 
 int tp::mc::runDisassembleCubin(const Options &Opts, ArrayRef<uint8_t> Bytes,
                                  sass::Target T) {
-  Error E = writeOutput(Opts.Output, /*Binary=*/false, [&](raw_ostream &OS) {
-    // sm_90 words (BRA's split offset, VIADD) need sm_90's tables.
-    return object::disassembleCubin(Bytes, OS,
-                                    sassOptions(sass::getTargetSM(T)));
-  });
-  if (E) {
+  mc::Warnings Warnings(Opts);
+  // sm_90 words (BRA's split offset, VIADD) need sm_90's tables.
+  SASSCodec Codec(T);
+  Codec.OnRawWord = [&](const std::string &Why) {
+    Warnings.warn(Opts.Input + ": " + Why);
+  };
+  object::SassOptions SassOpts = sassOptions(sass::getTargetSM(T));
+  SassOpts.Codec = &Codec;
+  std::string Text;
+  raw_string_ostream TextOS(Text);
+  if (Error E = object::disassembleCubin(Bytes, TextOS, SassOpts)) {
     reportError(makeError(Opts.Input + ": " + toString(std::move(E))),
                 "tp-mc");
     return 1;
   }
-  return 0;
+  if (Warnings.hasErrors()) // --fatal-warnings: write nothing
+    return 1;
+  Error E = writeOutput(Opts.Output, /*Binary=*/false, [&](raw_ostream &OS) {
+    OS << TextOS.str();
+    return Error::success();
+  });
+  return reportError(std::move(E), "tp-mc") ? 1 : 0;
 }
 
 int tp::mc::runAssembleCubin(const Options &Opts) {
   std::unique_ptr<MemoryBuffer> Buf = readInput(Opts, /*IsText=*/true);
-  if (!Buf)
+  if (!Buf || refuseBinaryText(Opts, Buf->getBuffer()))
     return 1;
+  StringRef First = firstSignificantLine(Buf->getBuffer());
+  if (!First.empty() && !First.startswith(".")) {
+    SourceMgr LineSM;
+    LineSM.AddNewSourceBuffer(
+        MemoryBuffer::getMemBuffer(Buf->getBuffer(),
+                                   Buf->getBufferIdentifier()),
+        SMLoc());
+    reportError(makeSourceError(LineSM, SMLoc::getFromPointer(First.data()),
+                                "expected whole-cubin .sass text, which "
+                                "starts with '.target' or '.raw_cubin' "
+                                "(docs/sass-format.md); assemble "
+                                "line-oriented SASS without -filetype=obj"),
+                "tp-mc");
+    return 1;
+  }
   // The words of an `.target sm_90` file use sm_90's encodings.
   unsigned TargetSM = 86;
   {
@@ -250,7 +292,7 @@ int tp::mc::runAssembleCubin(const Options &Opts) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
   // A codec of its own that reports unverified forms at their lines.
-  mc::UnverifiedFormWarnings Warnings(Opts);
+  mc::Warnings Warnings(Opts);
   SASSCodec Codec(codecTarget(TargetSM));
   Codec.Warnings = &Warnings;
   Codec.SM = &SM;

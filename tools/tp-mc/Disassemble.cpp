@@ -6,17 +6,23 @@
 /// line, each instruction prefixed by its `/*addr*/`), or text with one
 /// 128-bit word a line: 32 hex digits, most significant first, optionally
 /// `0x`-prefixed, optionally preceded by an address `/*0x0110*/` (else the
-/// address is the previous word's plus 16, the first at 0).  Blank lines and `#` or
-/// `//` comments are skipped.
+/// address is the previous word's plus 16, the first at 0).  Blank lines
+/// and `#` or `//` comments are skipped.  A cubin is decoded for the target
+/// its ELF e_flags name (resolveCubinTarget), words for -mcpu's.  A fatbin
+/// is refused (refuseFatbin).
 ///
-/// Output: one instruction a line in nvdisasm's syntax; --show-control
-/// appends the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2}`
-/// (defaults omitted: stall 0, no yield, no scoreboards; `yield` is bit 109
-/// == 0, CuAssembler's 'Y'; `reuse=a,c` only for reuse flags no operand
-/// shows); --show-encoding appends `// encoding: 0x<32 hex digits>`, the
-/// word as read.  --assemble accepts this output back (the `/*addr*/`
-/// prefixes give the addresses), so disassemble | assemble round-trips.  A word no form matches is an error
-/// naming its address and the raw word; then nothing is written.
+/// Output (the listing; --format=sass or `-o X.sass` gives a cubin's whole
+/// .sass text instead, CubinText.cpp): one instruction a line in nvdisasm's
+/// syntax; --show-control appends the control fields as `{stall=4 yield
+/// wr=1 rd=3 wait=0,2}` (defaults omitted: stall 0, no yield, no
+/// scoreboards; `yield` is bit 109 == 0, CuAssembler's 'Y'; `reuse=a,c`
+/// only for reuse flags no operand shows); --show-encoding appends
+/// `// encoding: 0x<32 hex digits>`, the word as read.  A word no form
+/// matches is printed as `.inst 0x<32 hex digits>` with a warning naming
+/// its address and the raw word (never a wrong instruction; an error with
+/// --fatal-warnings).  --assemble accepts this output back (the `/*addr*/`
+/// prefixes give the addresses, `.inst` its word), so disassemble |
+/// assemble round-trips.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +46,7 @@ struct Item {
   sass::Word128 W; ///< the word as read
   uint64_t Addr = 0;
   bool ShowAddr = false;
+  bool Raw = false; ///< no form matches W: printed as `.inst`
 };
 
 void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
@@ -49,16 +56,21 @@ void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
   }
   if (It.ShowAddr)
     OS << "/*" << format_hex_no_prefix(It.Addr, 4) << "*/ ";
-  sass::print(It.I, It.Addr, OS);
-  if (Opts.ShowControl) {
-    // Reuse flags of slots an operand owns are shown as `.reuse` on it.
-    sass::Control C = It.I.Ctrl;
-    const sass::InstrInfo &II = sass::getInstrInfo(It.I.Op);
-    for (unsigned K = 0; K < II.NumOperands; ++K)
-      if (II.Operands[K].ReuseSlot >= 0)
-        C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
-    OS << ' ';
-    sass::printControl(C, OS);
+  if (It.Raw) {
+    OS << ".inst 0x" << format_hex_no_prefix(It.W.Hi, 16)
+       << format_hex_no_prefix(It.W.Lo, 16);
+  } else {
+    sass::print(It.I, It.Addr, OS);
+    if (Opts.ShowControl) {
+      // Reuse flags of slots an operand owns are shown as `.reuse` on it.
+      sass::Control C = It.I.Ctrl;
+      const sass::InstrInfo &II = sass::getInstrInfo(It.I.Op);
+      for (unsigned K = 0; K < II.NumOperands; ++K)
+        if (II.Operands[K].ReuseSlot >= 0)
+          C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
+      OS << ' ';
+      sass::printControl(C, OS);
+    }
   }
   if (Opts.ShowEncoding)
     OS << " // encoding: 0x" << format_hex_no_prefix(It.W.Hi, 16)
@@ -66,8 +78,27 @@ void emit(raw_ostream &OS, const Item &It, const mc::Options &Opts) {
   OS << '\n';
 }
 
+/// The item for word \p W at \p Addr: its instruction, or a raw word
+/// (`.inst`) with a warning from \p Warn (given decodeOrError's message).
+template <typename WarnFn>
+Item decodeItem(sass::Word128 W, uint64_t Addr, sass::Target Tgt,
+                WarnFn Warn) {
+  Item It;
+  It.W = W;
+  It.Addr = Addr;
+  Expected<sass::Instruction> IOr = sass::decodeOrError(W, Addr, Tgt);
+  if (IOr) {
+    It.I = *IOr;
+  } else {
+    It.Raw = true;
+    Warn(toString(IOr.takeError()) + "; printed as .inst");
+  }
+  return It;
+}
+
 bool disassembleCubin(StringRef Name, StringRef Bytes,
-                      std::vector<Item> &Items, sass::Target Tgt) {
+                      std::vector<Item> &Items, sass::Target Tgt,
+                      mc::Warnings &Warnings) {
   auto ElfOr = object::ELF64LEFile::create(Bytes);
   if (!ElfOr) {
     reportError(makeError(Name + ": " + toString(ElfOr.takeError())), "tp-mc");
@@ -79,7 +110,6 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
                 "tp-mc");
     return false;
   }
-  bool OK = true;
   for (const auto &Sec : *SecsOr) {
     auto SecName = ElfOr->getSectionName(Sec);
     if (!SecName) {
@@ -107,27 +137,18 @@ bool disassembleCubin(StringRef Name, StringRef Bytes,
       sass::Word128 W;
       W.Lo = support::endian::read64le(Data->data() + Off);
       W.Hi = support::endian::read64le(Data->data() + Off + 8);
-      auto IOr = sass::decodeOrError(W, Off, Tgt);
-      if (!IOr) {
-        reportError(makeError(Name + ": " + *SecName + ": " +
-                              toString(IOr.takeError())),
-                    "tp-mc");
-        OK = false;
-        continue;
-      }
-      Item It;
-      It.I = *IOr;
-      It.W = W;
-      It.Addr = Off;
+      Item It = decodeItem(W, Off, Tgt, [&](const std::string &Msg) {
+        Warnings.warn(Name + ": " + *SecName + ": " + Msg);
+      });
       It.ShowAddr = true;
       Items.push_back(It);
     }
   }
-  return OK;
+  return true;
 }
 
 bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items,
-                      sass::Target Tgt) {
+                      sass::Target Tgt, mc::Warnings &Warnings) {
   StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
   uint64_t Addr = 0;
   bool OK = true;
@@ -172,22 +193,19 @@ bool disassembleWords(SourceMgr &SM, std::vector<Item> &Items,
     sass::Word128 W;
     Digits.substr(0, 16).getAsInteger(16, W.Hi);
     Digits.substr(16, 16).getAsInteger(16, W.Lo);
-    auto IOr = sass::decodeOrError(W, Addr, Tgt);
-    if (!IOr) {
-      reportError(makeSourceError(SM, SMLoc::getFromPointer(C.data()),
-                                  toString(IOr.takeError())),
-                  "tp-mc");
-      OK = false;
-    } else {
-      Item It;
-      It.I = *IOr;
-      It.W = W;
-      It.Addr = Addr;
-      Items.push_back(It);
-    }
+    Items.push_back(decodeItem(W, Addr, Tgt, [&](const std::string &Msg) {
+      Warnings.warn(SM, SMLoc::getFromPointer(C.data()), Msg);
+    }));
     Addr += 16;
   }
   return OK;
+}
+
+/// Whether --disassemble of a cubin writes whole-cubin .sass text.
+bool wantsSassText(const mc::Options &Opts) {
+  if (Opts.Format == mc::OutputFormat::Auto)
+    return StringRef(Opts.Output).endswith(".sass");
+  return Opts.Format == mc::OutputFormat::Sass;
 }
 } // namespace
 
@@ -196,9 +214,10 @@ int tp::mc::runDisassemble(const Options &Opts) {
   if (!resolveTarget(Opts, Tgt))
     return 1;
   std::unique_ptr<MemoryBuffer> Buf = readInput(Opts, /*IsText=*/false);
-  if (!Buf)
+  if (!Buf || refuseFatbin(Opts, Buf->getBuffer()))
     return 1;
   std::vector<Item> Items;
+  mc::Warnings Warnings(Opts);
   bool OK;
   StringRef Bytes = Buf->getBuffer();
   if (Bytes.startswith("\x7f"
@@ -207,19 +226,24 @@ int tp::mc::runDisassemble(const Options &Opts) {
     ArrayRef<uint8_t> Data = arrayRefFromStringRef(Bytes);
     if (!resolveCubinTarget(Opts, Opts.Input, Data, Tgt))
       return 1;
-    // -o X.sass: the whole cubin as .sass text (CubinText.cpp).
-    if (StringRef(Opts.Output).endswith(".sass"))
-      return runDisassembleCubin(Opts, Data, Tgt);
-    OK = disassembleCubin(Opts.Input, Bytes, Items, Tgt);
+    if (wantsSassText(Opts))
+      return runDisassembleCubin(Opts, Data, Tgt); // CubinText.cpp
+    OK = disassembleCubin(Opts.Input, Bytes, Items, Tgt, Warnings);
   } else {
+    if (Opts.Format == OutputFormat::Sass) {
+      WithColor::error(errs(), "tp-mc")
+          << Opts.Input
+          << ": --format=sass needs a cubin (this input is not an ELF file)\n";
+      return 1;
+    }
     SourceMgr SM;
     if (Bytes.startswith("\xef\xbb\xbf")) // a UTF-8 byte order mark
       Buf = MemoryBuffer::getMemBufferCopy(Bytes.drop_front(3),
                                            Buf->getBufferIdentifier());
     SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
-    OK = disassembleWords(SM, Items, Tgt);
+    OK = disassembleWords(SM, Items, Tgt, Warnings);
   }
-  if (!OK)
+  if (!OK || Warnings.hasErrors())
     return 1;
   Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) {
     for (const Item &It : Items)
