@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "tp/Object/SassCodec.h"
+#include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -162,16 +164,13 @@ bool tp::mc::refuseBinaryText(const Options &Opts, StringRef Bytes) {
 
 bool tp::mc::resolveCubinTarget(const Options &Opts, StringRef Name,
                                 ArrayRef<uint8_t> Bytes, sass::Target &T) {
-  // e_flags is the u32 at 0x30 of the 64-byte ELF64 header.
-  unsigned SM = Bytes.size() >= 64 ? Bytes[0x31] : 0;
-  std::string CubinCPU = "sm_" + std::to_string(SM);
-  if (!sass::lookupTarget(CubinCPU, T)) {
-    WithColor::error(errs(), "tp-mc")
-        << Name << ": the cubin is for " << CubinCPU
-        << " (ELF e_flags), which tp-mc does not support (sm_80, sm_86 or "
-           "sm_90)\n";
+  Expected<sass::Target> TOr = object::getCubinTarget(Bytes);
+  if (!TOr) {
+    reportError(makeError(Name + ": " + toString(TOr.takeError())), "tp-mc");
     return false;
   }
+  T = *TOr;
+  std::string CubinCPU = "sm_" + std::to_string(object::getCubinSM(Bytes));
   if (!Opts.CPUGiven || Opts.CPU == CubinCPU)
     return true;
   Warnings W(Opts);
