@@ -224,7 +224,8 @@ int tp::mc::runDisassemble(const Options &Opts) {
                        "ELF")) {
     // A cubin's words use its own target's encodings (sm_90: BRA's offset).
     ArrayRef<uint8_t> Data = arrayRefFromStringRef(Bytes);
-    if (!resolveCubinTarget(Opts, Opts.Input, Data, Tgt))
+    StringRef Name = Opts.Input == "-" ? "<stdin>" : StringRef(Opts.Input);
+    if (!resolveCubinTarget(Opts, Name, Data, Tgt))
       return 1;
     if (wantsSassText(Opts))
       return runDisassembleCubin(Opts, Data, Tgt); // CubinText.cpp
