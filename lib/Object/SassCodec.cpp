@@ -214,6 +214,9 @@ unsigned getCubinSM(ArrayRef<uint8_t> Bytes) {
 }
 
 Expected<sass::Target> getCubinTarget(ArrayRef<uint8_t> Bytes) {
+  if (Bytes.size() < 64)
+    return makeError("truncated cubin: " + Twine(Bytes.size()) +
+                     " bytes, shorter than an ELF64 header (64 bytes)");
   unsigned SM = getCubinSM(Bytes);
   sass::Target T;
   if (!sass::lookupTarget("sm_" + std::to_string(SM), T))

@@ -73,6 +73,10 @@ TEST(SassCodecTest, Targets) {
             "the cubin is for sm_75 (ELF e_flags), which tp does not support "
             "(sm_80, sm_86 or sm_90)");
   EXPECT_EQ(getCubinSM(ArrayRef<uint8_t>(Header).take_front(10)), 0u);
+  T = getCubinTarget(ArrayRef<uint8_t>(Header).take_front(10));
+  ASSERT_FALSE(!!T);
+  EXPECT_EQ(toString(T.takeError()), "truncated cubin: 10 bytes, shorter "
+                                     "than an ELF64 header (64 bytes)");
 }
 
 TEST(SassCodecTest, EncodeErrorsAreLocatedInTheBuffer) {

@@ -85,7 +85,8 @@ SassOptions getSassOptions(sass::Target T);
 /// SASS_FACTS 3.1); 0 if \p Bytes is shorter than an ELF64 header.
 unsigned getCubinSM(llvm::ArrayRef<uint8_t> Bytes);
 /// The target whose tables decode cubin \p Bytes (its getCubinSM): sm_80
-/// and sm_86 -> SM86, sm_90 -> SM90; an error naming the SM otherwise.
+/// and sm_86 -> SM86, sm_90 -> SM90; an error naming the SM otherwise (or
+/// saying that \p Bytes is shorter than an ELF64 header).
 llvm::Expected<sass::Target> getCubinTarget(llvm::ArrayRef<uint8_t> Bytes);
 /// The target of `.sass` text: its `.target sm_NN` line, or the SM in the
 /// raw form's `.elf_header ... flags=0x...`; SM86 if neither names one tp
