@@ -455,8 +455,12 @@ Error Parser::finishCode(CodeBlock &B, std::vector<uint8_t> &Out) {
   Out.clear();
   for (const PendingInsn &I : B.Insns) {
     std::array<uint8_t, 16> W{};
-    if (Error E = Opts.Codec->encode(I.Text, I.Pc, B.Labels, W))
+    if (Error E = Opts.Codec->encode(I.Text, I.Pc, B.Labels, W)) {
+      // A codec that parsed the line in place located the error itself.
+      if (E.isA<SourceError>())
+        return E;
       return err(I.Text, toString(std::move(E)));
+    }
     Out.insert(Out.end(), W.begin(), W.end());
   }
   B = CodeBlock();

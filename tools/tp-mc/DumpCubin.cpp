@@ -1,7 +1,8 @@
 //===- DumpCubin.cpp - tp-mc --dump-cubin ---------------------------------===//
 ///
 /// \file
-/// Reads a cubin (validated by readCubinFile) and prints dumpCubin's text.
+/// Reads a cubin (validated by readCubinFile) and prints dumpCubin's text;
+/// a fatbin is refused with a message saying what it is.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,8 @@ int tp::mc::runDumpCubin(const Options &Opts) {
                 "tp-mc");
     return 1;
   }
+  if (mc::refuseFatbin(Opts, (*Buf)->getBuffer()))
+    return 1;
   ArrayRef<uint8_t> Bytes(
       reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
       (*Buf)->getBufferSize());

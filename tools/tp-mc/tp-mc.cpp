@@ -3,9 +3,10 @@
 /// \file
 /// The llvm-mc of tp.  One action per run:
 ///
-///   tp-mc --assemble [--show-encoding] X.sass          SASS text -> encodings
-///   tp-mc --assemble -filetype=obj X.sass -o X.cubin   SASS text -> cubin
+///   tp-mc --assemble [--show-encoding] X.s             SASS lines -> text
+///   tp-mc --assemble -filetype=obj X.sass -o X.cubin   .sass -> cubin
 ///   tp-mc --disassemble [--show-encoding] X             words or cubin -> SASS
+///         (a cubin to -o X.sass or with --format=sass: its .sass text)
 ///   tp-mc --dump-cubin X.cubin                          ELF + .nv.info dump
 ///
 /// --assemble warns about every instruction of a form whose encoding no
@@ -15,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "tp/Object/SassCodec.h"
+#include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -43,14 +46,35 @@ cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input>"),
 cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
                                     cl::value_desc("filename"), cl::init("-"),
                                     cl::cat(MCCat));
-cl::opt<std::string> CPU("mcpu", cl::desc("Target GPU: sm_86 (default; sm_80 is the same), sm_90"),
-                         cl::init("sm_86"), cl::cat(MCCat));
+cl::opt<std::string>
+    CPU("mcpu",
+        cl::desc("Target GPU: sm_86 (default; sm_80 is the same), sm_90.  "
+                 "A cubin's own target (its ELF e_flags) wins: an -mcpu "
+                 "that disagrees gets a warning"),
+        cl::init("sm_86"), cl::cat(MCCat));
 cl::opt<tp::mc::FileType> FileTypeOpt(
-    "filetype", cl::desc("Output kind of --assemble:"),
+    "filetype",
+    cl::desc("Input and output of --assemble:"),
     cl::values(clEnumValN(tp::mc::FileType::Asm, "asm",
-                          "SASS text (default)"),
-               clEnumValN(tp::mc::FileType::Obj, "obj", "a cubin")),
+                          "line-oriented SASS (one instruction a line, "
+                          "as --disassemble's listing) in, SASS text out "
+                          "(default)"),
+               clEnumValN(tp::mc::FileType::Obj, "obj",
+                          "whole-cubin .sass text (starting with .target "
+                          "or .raw_cubin) in, a cubin out")),
     cl::init(tp::mc::FileType::Asm), cl::cat(MCCat));
+cl::opt<tp::mc::OutputFormat> FormatOpt(
+    "format",
+    cl::desc("Output of --disassemble of a cubin (default: sass when the -o "
+             "file name ends in '.sass', else listing):"),
+    cl::values(clEnumValN(tp::mc::OutputFormat::Listing, "listing",
+                          "'// <section>', then '/*addr*/ instruction' "
+                          "lines; --assemble reads them back"),
+               clEnumValN(tp::mc::OutputFormat::Sass, "sass",
+                          "the whole cubin as .sass text "
+                          "(docs/sass-format.md); --assemble -filetype=obj "
+                          "turns it back into the same bytes")),
+    cl::init(tp::mc::OutputFormat::Auto), cl::cat(MCCat));
 cl::opt<bool> ShowEncoding(
     "show-encoding",
     cl::desc("Append '// encoding: 0x<32 hex digits>' to each instruction "
@@ -69,7 +93,8 @@ cl::opt<bool> ShowControl(
 cl::opt<bool> NoWarn(
     "no-warn",
     cl::desc("Suppress warnings (--assemble: instructions of forms whose "
-             "encoding no NVIDIA reference word confirms)"),
+             "encoding no NVIDIA reference word confirms; --disassemble: "
+             "words printed as .inst, an -mcpu the cubin contradicts)"),
     cl::cat(MCCat));
 cl::opt<bool> FatalWarnings(
     "fatal-warnings",
@@ -86,18 +111,107 @@ bool tp::mc::resolveTarget(const Options &Opts, sass::Target &T) {
   return false;
 }
 
+std::unique_ptr<MemoryBuffer> tp::mc::readInput(const Options &Opts,
+                                               bool IsText) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> BufOr =
+      MemoryBuffer::getFileOrSTDIN(Opts.Input, IsText);
+  if (!BufOr) {
+    WithColor::error(errs(), "tp-mc")
+        << Opts.Input << ": " << BufOr.getError().message() << "\n";
+    return nullptr;
+  }
+  StringRef Bytes = (*BufOr)->getBuffer();
+  if (IsText && Bytes.startswith("\xef\xbb\xbf"))
+    return MemoryBuffer::getMemBufferCopy(Bytes.drop_front(3),
+                                          (*BufOr)->getBufferIdentifier());
+  return std::move(*BufOr);
+}
+
+StringRef tp::mc::firstSignificantLine(StringRef Text) {
+  while (!Text.empty()) {
+    auto [L, Rest] = Text.split('\n');
+    StringRef C = L.trim();
+    if (!C.empty() && !C.startswith("//") && !C.startswith("#"))
+      return C;
+    Text = Rest;
+  }
+  return "";
+}
+
+bool tp::mc::refuseFatbin(const Options &Opts, StringRef Bytes) {
+  if (!Bytes.startswith("\x50\xed\x55\xba")) // 0xBA55ED50, little-endian
+    return false;
+  WithColor::error(errs(), "tp-mc")
+      << Opts.Input
+      << ": a fatbin (magic 0xba55ed50), not a cubin: tp-mc reads the cubins "
+         "inside one; extract them first (cuobjdump -xelf all " << Opts.Input
+      << ")\n";
+  return true;
+}
+
+bool tp::mc::refuseBinaryText(const Options &Opts, StringRef Bytes) {
+  if (refuseFatbin(Opts, Bytes))
+    return true;
+  if (!Bytes.startswith("\x7f"
+                        "ELF"))
+    return false;
+  WithColor::error(errs(), "tp-mc")
+      << Opts.Input
+      << ": a cubin, not SASS text: --assemble reads text (to read a cubin, "
+         "use --disassemble)\n";
+  return true;
+}
+
+bool tp::mc::resolveCubinTarget(const Options &Opts, StringRef Name,
+                                ArrayRef<uint8_t> Bytes, sass::Target &T) {
+  Expected<sass::Target> TOr = object::getCubinTarget(Bytes);
+  if (!TOr) {
+    reportError(makeError(Name + ": " + toString(TOr.takeError())), "tp-mc");
+    return false;
+  }
+  T = *TOr;
+  std::string CubinCPU = "sm_" + std::to_string(object::getCubinSM(Bytes));
+  if (!Opts.CPUGiven || Opts.CPU == CubinCPU)
+    return true;
+  Warnings W(Opts);
+  W.warn("-mcpu=" + Opts.CPU + " disagrees with " + Name + ", which is for " +
+         CubinCPU + " (ELF e_flags)" +
+         (Opts.FatalWarnings ? "" : ": disassembling it for " + CubinCPU));
+  return !W.hasErrors();
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   tp::setToolVersionPrinter();
   cl::HideUnrelatedOptions(MCCat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "tp-mc: SASS assembler and disassembler for "
-                              "sm_86 and sm_90, and cubin dumper\n");
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tp-mc: SASS assembler and disassembler for sm_86 and sm_90, and cubin "
+      "dumper\n\n"
+      "  tp-mc --assemble [--show-encoding] X.s        line-oriented SASS "
+      "-> SASS text\n"
+      "  tp-mc --assemble -filetype=obj X.sass -o X.cubin\n"
+      "                                                whole-cubin .sass -> "
+      "cubin\n"
+      "  tp-mc --disassemble X.cubin [-o X.txt]        cubin -> listing\n"
+      "  tp-mc --disassemble X.cubin -o X.sass         cubin -> whole-cubin "
+      ".sass\n"
+      "                                                (--format=listing|sass "
+      "overrides the -o rule)\n"
+      "  tp-mc --disassemble words.txt                 32-hex-digit words -> "
+      "listing\n"
+      "  tp-mc --dump-cubin X.cubin                    ELF + .nv.info dump\n\n"
+      "A cubin is read for the target its ELF e_flags name; words and\n"
+      "line-oriented SASS for -mcpu's.  Words no form matches are printed\n"
+      "as '.inst 0x<32 hex digits>' with a warning.  A fatbin is refused.\n"
+      "Exit status: 0 success, 1 error (nothing is written).\n");
   tp::mc::Options Opts;
   Opts.Input = InputFilename;
   Opts.Output = OutputFilename;
   Opts.CPU = CPU;
+  Opts.CPUGiven = CPU.getNumOccurrences() != 0;
   Opts.Filetype = FileTypeOpt;
+  Opts.Format = FormatOpt;
   Opts.ShowEncoding = ShowEncoding;
   Opts.ShowControl = ShowControl;
   Opts.NoWarn = NoWarn;

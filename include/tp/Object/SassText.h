@@ -49,8 +49,9 @@ public:
   decode(llvm::ArrayRef<uint8_t> Word, uint64_t Pc,
          const std::map<uint64_t, std::string> &Labels) const = 0;
   /// Encodes one instruction line's text at \p Pc into \p Word; label
-  /// operands resolve through \p Labels.  Errors carry no location (the
-  /// parser adds it).
+  /// operands resolve through \p Labels.  \p Text lies in the parsed
+  /// buffer: a SourceError (located in it) is passed on as it is; other
+  /// errors get the line's location from the parser.
   virtual llvm::Error encode(llvm::StringRef Text, uint64_t Pc,
                              const llvm::StringMap<uint64_t> &Labels,
                              std::array<uint8_t, 16> &Word) const = 0;

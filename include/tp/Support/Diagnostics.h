@@ -37,7 +37,13 @@ private:
   llvm::SMDiagnostic Diag;
 };
 
-/// An error at \p Loc in a buffer of \p SM (kind error).
+/// \p D with a source line of ASCII only: each non-ASCII character (a
+/// UTF-8 sequence or a stray byte) shown as '?' and the column counted in
+/// characters, so that the caret line lines up (SMDiagnostic::print leaves
+/// the caret out under any other line, and would print the raw bytes).
+llvm::SMDiagnostic makePrintable(const llvm::SMDiagnostic &D);
+
+/// An error at \p Loc in a buffer of \p SM (kind error), made printable.
 llvm::Error makeSourceError(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
                             const llvm::Twine &Msg);
 

@@ -38,10 +38,61 @@ int64_t defaultValue(const OperandInfo &OI);        // AsmPrinter.cpp
 namespace {
 
 bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+/// A character of a label name (`.L_x_3`, `$L1`).
+bool isLabelChar(char C) { return isIdentChar(C) || C == '.' || C == '$'; }
+
+/// "U+2713" for the UTF-8 sequence that starts \p S, "byte 0xff" for a
+/// byte that starts none.
+std::string describeNonASCII(StringRef S) {
+  uint8_t B = S[0];
+  unsigned Len = B >= 0xf0 ? 4 : B >= 0xe0 ? 3 : B >= 0xc0 ? 2 : 0;
+  uint32_t CP = Len == 4 ? B & 0x07 : Len == 3 ? B & 0x0f : B & 0x1f;
+  bool Valid = Len != 0 && S.size() >= Len;
+  for (unsigned K = 1; Valid && K < Len; ++K) {
+    Valid = (uint8_t(S[K]) & 0xc0) == 0x80;
+    CP = (CP << 6) | (uint8_t(S[K]) & 0x3f);
+  }
+  if (!Valid)
+    return "byte 0x" + utohexstr(B, /*LowerCase=*/true);
+  std::string Hex = utohexstr(CP);
+  return "U+" + std::string(Hex.size() < 4 ? 4 - Hex.size() : 0, '0') + Hex;
+}
+
+/// The float formats of immediates.
+enum class FloatKind { F16, BF16, F32, F64 };
+
+/// "float immediate 1e40 does not fit in f32 (it overflows to +INF; the
+/// largest finite value is 3.40282346638528859812e+38)": the limits in
+/// nvdisasm's spelling, so they can be pasted back.
+std::string floatRangeMessage(StringRef Spelling, FloatRange R, FloatKind K) {
+  static const char *Names[] = {"f16", "bf16", "f32", "f64"};
+  // Largest finite value and smallest non-zero (subnormal) value.
+  static const double Max[] = {65504.0, 3.38953138925153547590e+38,
+                               3.40282346638528859812e+38,
+                               1.79769313486231570815e+308};
+  static const double Min[] = {
+      5.9604644775390625e-08, 9.18354961579912115600e-41,
+      1.4012984643248170709e-45, 4.9406564584124654418e-324};
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  unsigned I = unsigned(K);
+  OS << "float immediate " << Spelling << " does not fit in " << Names[I];
+  if (R == FloatRange::Overflow) {
+    OS << " (it overflows to " << (Spelling.startswith("-") ? '-' : '+')
+       << "INF; the largest finite value is ";
+    printFloat64(OS, Max[I]);
+  } else {
+    OS << " (it underflows to 0; the smallest non-zero value is ";
+    printFloat64(OS, Min[I]);
+  }
+  OS << ")";
+  return OS.str();
+}
 
 class Matcher {
 public:
-  Matcher(Instruction &I, uint64_t Addr) : I(I), Addr(Addr) {}
+  Matcher(Instruction &I, uint64_t Addr, const StringMap<uint64_t> *Labels)
+      : I(I), Addr(Addr), Labels(Labels) {}
 
   bool matchForm(unsigned Form, const char *S, const char *SE) {
     II = &InstrInfos[Form];
@@ -62,6 +113,7 @@ public:
 private:
   Instruction &I;
   uint64_t Addr;
+  const StringMap<uint64_t> *Labels; ///< branch target names, may be null
   const InstrInfo *II = nullptr;
   const char *TStart = nullptr;
   uint32_t Assigned = 0;
@@ -186,6 +238,173 @@ private:
     return E;
   }
 
+  /// A 32-bit float immediate (FImm).
+  /// Returns the end or null.
+  const char *parseFloatImm(const char *S, const char *SE, int64_t &V) {
+    const char *E = nullptr;
+    uint32_t B;
+    FloatRange R;
+    size_t N = parseFloat32(StringRef(S, SE - S), B, &R);
+    if (!N) {
+      fail(S, "expected a float immediate");
+      return nullptr;
+    }
+    if (R != FloatRange::InRange) {
+      hardFail(S, floatRangeMessage(StringRef(S, N), R, FloatKind::F32));
+      return nullptr;
+    }
+    V = B;
+    E = S + N;
+    return E;
+  }
+
+  /// The high word of an f64 immediate (DImmHi), whose low word must be 0.
+  /// Returns the end or null.
+  const char *parseDoubleHighImm(const char *S, const char *SE, int64_t &V) {
+    const char *E = nullptr;
+    // Infinities are spelled as for f32 (`DSETP.NEU.OR P0, PT, |R2|,
+    // +INF , P2` holds 0x7ff00000).
+    StringRef Rest(S, SE - S);
+    if (Rest.startswith("+INF") || Rest.startswith("-INF")) {
+      V = Rest[0] == '-' ? 0xfff00000 : 0x7ff00000;
+      E = S + 4;
+      return E;
+    }
+    std::string Tmp = StringRef(S, SE - S)
+                          .take_while([](char C) {
+                            return isDigit(C) || C == '.' || C == '-' ||
+                                   C == '+' || C == 'e' || C == 'E';
+                          })
+                          .str();
+    char *End = nullptr;
+    double D = Tmp.empty() ? 0 : std::strtod(Tmp.c_str(), &End);
+    if (Tmp.empty() || End == Tmp.c_str()) {
+      fail(S, "expected a float immediate");
+      return nullptr;
+    }
+    StringRef Mantissa =
+        StringRef(Tmp).take_until([](char C) { return C == 'e' || C == 'E'; });
+    if (std::isinf(D) ||
+        (D == 0 && Mantissa.find_first_of("123456789") != StringRef::npos)) {
+      hardFail(S, floatRangeMessage(StringRef(S, End - Tmp.c_str()),
+                                    std::isinf(D) ? FloatRange::Overflow
+                                                  : FloatRange::Underflow,
+                                    FloatKind::F64));
+      return nullptr;
+    }
+    uint64_t Bits;
+    std::memcpy(&Bits, &D, 8);
+    if (Bits & 0xffffffffu) {
+      hardFail(S, "immediate needs more than the high 32 bits of an f64");
+      return nullptr;
+    }
+    V = int64_t(Bits >> 32);
+    E = S + (End - Tmp.c_str());
+    return E;
+  }
+
+  /// Two f16 (HImm) or bf16 (BImm) immediates, high half first.
+  /// Returns the end or null.
+  const char *parseHalfPairImm(const OperandInfo &OI, const char *S,
+                               const char *SE, int64_t &V) {
+    const char *E = nullptr;
+    uint32_t B0, B1;
+    FloatKind FK =
+        OI.Kind == OperandKind::HImm ? FloatKind::F16 : FloatKind::BF16;
+    size_t N0 = parseFloat32(StringRef(S, SE - S), B0);
+    if (!N0) {
+      fail(S, "expected an f16 immediate");
+      return nullptr;
+    }
+    if (!checkHalfRange(S, N0, B0, FK))
+      return nullptr;
+    const char *P = skipSpaces(S + N0, SE);
+    if (P >= SE || *P != ',') {
+      fail(P, "expected ','");
+      return nullptr;
+    }
+    P = skipSpaces(P + 1, SE);
+    size_t N1 = parseFloat32(StringRef(P, SE - P), B1);
+    if (!N1) {
+      fail(P, "expected an f16 immediate");
+      return nullptr;
+    }
+    if (!checkHalfRange(P, N1, B1, FK))
+      return nullptr;
+    if (OI.Kind == OperandKind::HImm)
+      V = (int64_t(floatToHalf(B0)) << 16) | floatToHalf(B1); // high first
+    else
+      V = (int64_t(floatToBF16(B0)) << 16) | floatToBF16(B1);
+    E = P + N1;
+    return E;
+  }
+
+  /// A branch target: an address or a label.
+  /// Returns the end or null.
+  const char *parseBranchTarget(const OperandInfo &OI, const char *S,
+                                const char *SE, int64_t &V) {
+    const char *E = nullptr;
+    uint64_t T;
+    bool Ov = false;
+    if (S < SE && (isLabelChar(*S) && !isDigit(*S))) {
+      // A label: `.L_x_3`.
+      E = S;
+      while (E < SE && isLabelChar(*E))
+        ++E;
+      StringRef Name(S, E - S);
+      if (!Labels || !Labels->count(Name)) {
+        hardFail(S, "undefined label '" + Name + "'");
+        return nullptr;
+      }
+      T = Labels->lookup(Name);
+    } else {
+      E = parseNumber(S, SE, T, Ov);
+    }
+    if (!E) {
+      fail(S, "expected a branch target address or label");
+      return nullptr;
+    }
+    if (Ov || (int64_t(T) - int64_t(Addr)) % 4) {
+      hardFail(S, "branch target is not a multiple of 4 bytes");
+      return nullptr;
+    }
+    V = getBranchOffset(Addr, T);
+    if (!operandFits(OI, V)) {
+      hardFail(S, "branch target out of range");
+      return nullptr;
+    }
+    return E;
+  }
+
+  /// A scoreboard set `{5,4}` (SBMask).
+  /// Returns the end or null.
+  const char *parseSBMask(const char *S, const char *SE, int64_t &V) {
+    const char *E = nullptr;
+    if (S >= SE || *S != '{') {
+      fail(S, "expected '{'");
+      return nullptr;
+    }
+    const char *P = S + 1;
+    while (P < SE && *P != '}') {
+      P = skipSpaces(P, SE);
+      if (P < SE && isDigit(*P) && *P <= '5') {
+        V |= int64_t(1) << (*P - '0');
+        ++P;
+      } else if (P < SE && *P == ',') {
+        ++P;
+      } else if (P < SE && *P != '}') {
+        hardFail(P, "expected a scoreboard number 0..5");
+        return nullptr;
+      }
+    }
+    if (P >= SE) {
+      fail(P, "expected '}'");
+      return nullptr;
+    }
+    E = P + 1;
+    return E;
+  }
+
   /// Parses operand \p K at S; returns the end or null.
   const char *parseOperand(unsigned K, const char *S, const char *SE) {
     const OperandInfo &OI = II->Operands[K];
@@ -196,9 +415,9 @@ private:
     case OperandKind::MemBase:
       E = parseReg(S, SE, "R", 'Z', 254, 255, V, "register R");
       if (E && OI.Width > 1 && V != 255 && V % OI.Width) {
-        hardFail(S, "expected a register tuple of " + Twine(unsigned(OI.Width)) +
-                        " aligned to " + Twine(unsigned(OI.Width)) +
-                        ", found R" + Twine(V));
+        hardFail(S, "expected a register tuple of " +
+                        Twine(unsigned(OI.Width)) + " aligned to " +
+                        Twine(unsigned(OI.Width)) + ", found R" + Twine(V));
         return nullptr;
       }
       if (E && V != 255 && V + OI.Width - 1 > 254) {
@@ -227,119 +446,25 @@ private:
     case OperandKind::MemOffset:
       E = parseInt(S, SE, OI, V);
       break;
-    case OperandKind::FImm: {
-      uint32_t B;
-      size_t N = parseFloat32(StringRef(S, SE - S), B);
-      if (!N) {
-        fail(S, "expected a float immediate");
-        return nullptr;
-      }
-      V = B;
-      E = S + N;
+    case OperandKind::FImm:
+      E = parseFloatImm(S, SE, V);
       break;
-    }
-    case OperandKind::DImmHi: {
-      // Infinities are spelled as for f32 (`DSETP.NEU.OR P0, PT, |R2|,
-      // +INF , P2` holds 0x7ff00000).
-      StringRef Rest(S, SE - S);
-      if (Rest.startswith("+INF") || Rest.startswith("-INF")) {
-        V = Rest[0] == '-' ? 0xfff00000 : 0x7ff00000;
-        E = S + 4;
-        break;
-      }
-      std::string Tmp = StringRef(S, SE - S).take_while([](char C) {
-        return isDigit(C) || C == '.' || C == '-' || C == '+' || C == 'e' ||
-               C == 'E';
-      }).str();
-      char *End = nullptr;
-      double D = Tmp.empty() ? 0 : std::strtod(Tmp.c_str(), &End);
-      if (Tmp.empty() || End == Tmp.c_str()) {
-        fail(S, "expected a float immediate");
-        return nullptr;
-      }
-      uint64_t Bits;
-      std::memcpy(&Bits, &D, 8);
-      if (Bits & 0xffffffffu) {
-        hardFail(S, "immediate needs more than the high 32 bits of an f64");
-        return nullptr;
-      }
-      V = int64_t(Bits >> 32);
-      E = S + (End - Tmp.c_str());
+    case OperandKind::DImmHi:
+      E = parseDoubleHighImm(S, SE, V);
       break;
-    }
     case OperandKind::BImm:
-    case OperandKind::HImm: {
-      uint32_t B0, B1;
-      size_t N0 = parseFloat32(StringRef(S, SE - S), B0);
-      if (!N0) {
-        fail(S, "expected an f16 immediate");
-        return nullptr;
-      }
-      const char *P = skipSpaces(S + N0, SE);
-      if (P >= SE || *P != ',') {
-        fail(P, "expected ','");
-        return nullptr;
-      }
-      P = skipSpaces(P + 1, SE);
-      size_t N1 = parseFloat32(StringRef(P, SE - P), B1);
-      if (!N1) {
-        fail(P, "expected an f16 immediate");
-        return nullptr;
-      }
-      if (OI.Kind == OperandKind::HImm)
-        V = (int64_t(floatToHalf(B0)) << 16) | floatToHalf(B1); // high first
-      else
-        V = (int64_t(floatToBF16(B0)) << 16) | floatToBF16(B1);
-      E = P + N1;
+    case OperandKind::HImm:
+      E = parseHalfPairImm(OI, S, SE, V);
       break;
-    }
-    case OperandKind::BranchTarget: {
-      uint64_t T;
-      bool Ov;
-      E = parseNumber(S, SE, T, Ov);
-      if (!E) {
-        fail(S, "expected a branch target address");
-        return nullptr;
-      }
-      if (Ov || (int64_t(T) - int64_t(Addr)) % 4) {
-        hardFail(S, "branch target is not a multiple of 4 bytes");
-        return nullptr;
-      }
-      V = getBranchOffset(Addr, T);
-      if (!operandFits(OI, V)) {
-        hardFail(S, "branch target out of range");
-        return nullptr;
-      }
+    case OperandKind::BranchTarget:
+      E = parseBranchTarget(OI, S, SE, V);
       break;
-    }
     case OperandKind::SBIndex:
       E = parseReg(S, SE, "SB", '\0', 5, 0, V, "scoreboard SB");
       break;
-    case OperandKind::SBMask: {
-      if (S >= SE || *S != '{') {
-        fail(S, "expected '{'");
-        return nullptr;
-      }
-      const char *P = S + 1;
-      while (P < SE && *P != '}') {
-        P = skipSpaces(P, SE);
-        if (P < SE && isDigit(*P) && *P <= '5') {
-          V |= int64_t(1) << (*P - '0');
-          ++P;
-        } else if (P < SE && *P == ',') {
-          ++P;
-        } else if (P < SE && *P != '}') {
-          hardFail(P, "expected a scoreboard number 0..5");
-          return nullptr;
-        }
-      }
-      if (P >= SE) {
-        fail(P, "expected '}'");
-        return nullptr;
-      }
-      E = P + 1;
+    case OperandKind::SBMask:
+      E = parseSBMask(S, SE, V);
       break;
-    }
     case OperandKind::SReg:
     case OperandKind::Modifier:
       llvm_unreachable("handled by the matcher");
@@ -352,6 +477,25 @@ private:
     }
     I.Ops[K] = V;
     return E;
+  }
+
+  /// Whether the f16 or bf16 (\p FK) immediate spelled by the \p N
+  /// characters at \p S, read as the f32 \p FB, fits its format; a hard
+  /// error if not.
+  bool checkHalfRange(const char *S, size_t N, uint32_t FB, FloatKind FK) {
+    float F = bitsToFloat(FB);
+    uint16_t H = FK == FloatKind::F16 ? floatToHalf(FB) : floatToBF16(FB);
+    uint16_t Inf = FK == FloatKind::F16 ? 0x7c00 : 0x7f80;
+    FloatRange R = FloatRange::InRange;
+    parseFloat32(StringRef(S, N), FB, &R);
+    if (R == FloatRange::InRange && !std::isinf(F) && (H & 0x7fff) == Inf)
+      R = FloatRange::Overflow;
+    if (R == FloatRange::InRange && F != 0 && (H & 0x7fff) == 0)
+      R = FloatRange::Underflow;
+    if (R == FloatRange::InRange)
+      return true;
+    hardFail(S, floatRangeMessage(StringRef(S, N), R, FK));
+    return false;
   }
 
   static uint16_t floatToBF16(uint32_t FB) {
@@ -389,6 +533,25 @@ private:
     return uint16_t(S | H);
   }
 
+  /// The number [S, SN) is not the immediate the form's template fixes.
+  void failFixedImmediate(const char *S, const char *SN) {
+    StringRef Tok(S, SN - S);
+    uint64_t V;
+    bool Ov;
+    if (parseNumber(S, SN, V, Ov) != SN) {
+      fail(S, "expected an immediate");
+      return;
+    }
+    // Every immediate field of the instruction set is at most 32 bits.
+    if (Ov || V >> 32) {
+      fail(S, "immediate " + Tok + " does not fit in 32 bits");
+      return;
+    }
+    StringRef Mn =
+        StringRef(TStart).take_until([](char C) { return C == ' '; });
+    fail(S, "immediate " + Tok + " is not a value " + Mn + " takes");
+  }
+
   /// Sets the operands of address component [T, TE) to their defaults;
   /// false if the component cannot be left out.
   bool setComponentDefault(const char *T, const char *TE) {
@@ -422,9 +585,10 @@ private:
     return !First;
   }
 
-  bool matchGroup(const char *const (*Comp)[2], unsigned NC, unsigned CI,
-                  const std::vector<std::pair<const char *, const char *>> &Parts,
-                  unsigned PJ) {
+  bool
+  matchGroup(const char *const (*Comp)[2], unsigned NC, unsigned CI,
+             const std::vector<std::pair<const char *, const char *>> &Parts,
+             unsigned PJ) {
     if (CI == NC)
       return PJ == Parts.size();
     uint32_t SavedA = Assigned;
@@ -440,6 +604,111 @@ private:
         matchGroup(Comp, NC, CI + 1, Parts, PJ))
       return true;
     return false;
+  }
+
+  /// Matches modifier or special-register operand \p K (at template \p T)
+  /// against every spelling of its table, then the rest of the template.
+  bool matchModifier(unsigned K, const char *T, const char *TE, const char *S,
+                     const char *SE, bool Top) {
+    const OperandInfo &OI = II->Operands[K];
+    const ModTableRef &MT = ModTables[OI.ModTable];
+    bool Again = (Assigned >> K) & 1;
+    for (unsigned M = MT.Begin; M < MT.Begin + MT.Count; ++M) {
+      const ModEntry &ME = ModEntries[M];
+      if (Again && ME.Value != I.Ops[K])
+        continue;
+      size_t L = std::strlen(ME.Name);
+      if (size_t(SE - S) < L || std::memcmp(S, ME.Name, L) != 0)
+        continue;
+      // A spelling ending in a letter must not stop inside a word.
+      if (L && isIdentChar(ME.Name[L - 1]) && S + L < SE && isIdentChar(S[L]) &&
+          OI.Kind == OperandKind::SReg)
+        continue;
+      uint32_t SavedA = Assigned;
+      uint8_t SavedR = I.Ctrl.Reuse;
+      int64_t SavedV = I.Ops[K];
+      I.Ops[K] = ME.Value;
+      Assigned |= 1u << K;
+      size_t Skip = L;
+      // `|R6|.reuse`: a closing modifier right after a register may be
+      // followed by that register's reuse suffix.
+      if (Again && L && T - 2 >= TStart && T[-2] == '$') {
+        const OperandInfo &PO = II->Operands[T[-1] - 'a'];
+        if (PO.Kind == OperandKind::GPR && PO.ReuseSlot >= 0 &&
+            StringRef(S + L, SE - S - L).startswith(".reuse")) {
+          I.Ctrl.Reuse |= 1 << PO.ReuseSlot;
+          Skip += 6;
+        }
+      }
+      if (match(T + 2, TE, S + Skip, SE, Top))
+        return true;
+      Assigned = SavedA;
+      I.Ctrl.Reuse = SavedR;
+      I.Ops[K] = SavedV;
+    }
+    if (OI.Kind == OperandKind::SReg)
+      fail(S, "expected a special register name");
+    else
+      fail(S,
+           "unexpected '" + StringRef(S, std::min<size_t>(SE - S, 12)) + "'");
+    return false;
+  }
+
+  /// Matches the address group `<...>` at template \p T (advanced past
+  /// it) against the bracketed address at \p S; returns the end or null.
+  const char *matchAddress(const char *&T, const char *TE, const char *S,
+                           const char *SE) {
+    const char *GE = T + 1;
+    while (GE < TE && *GE != '>')
+      ++GE;
+    const char *Comp[8][2];
+    unsigned NC = 0;
+    const char *CS = T + 1;
+    for (const char *P = CS;; ++P) {
+      if (P == GE || *P == '+') {
+        if (NC < 8) {
+          Comp[NC][0] = CS;
+          Comp[NC][1] = P;
+          ++NC;
+        }
+        CS = P + 1;
+        if (P == GE)
+          break;
+      } else if (*P == '$' || *P == '^') {
+        ++P;
+      }
+    }
+    S = skipSpaces(S, SE);
+    if (S >= SE || *S != '[') {
+      fail(S, "expected '['");
+      return nullptr;
+    }
+    const char *RB = S + 1;
+    while (RB < SE && *RB != ']')
+      ++RB;
+    if (RB >= SE) {
+      fail(RB, "expected ']'");
+      return nullptr;
+    }
+    std::vector<std::pair<const char *, const char *>> Parts;
+    const char *PS = S + 1;
+    for (const char *P = PS;; ++P) {
+      if (P == RB || *P == '+') {
+        const char *A = skipSpaces(PS, P), *B = P;
+        while (B > A && (B[-1] == ' ' || B[-1] == '\t'))
+          --B;
+        Parts.push_back({A, B});
+        PS = P + 1;
+        if (P == RB)
+          break;
+      }
+    }
+    if (!matchGroup(Comp, NC, 0, Parts, 0)) {
+      fail(S, "invalid address");
+      return nullptr;
+    }
+    T = GE < TE ? GE + 1 : GE;
+    return RB + 1;
   }
 
   bool match(const char *T, const char *TE, const char *S, const char *SE,
@@ -464,49 +733,8 @@ private:
       if (C == '$') {
         unsigned K = T[1] - 'a';
         const OperandInfo &OI = II->Operands[K];
-        if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) {
-          const ModTableRef &MT = ModTables[OI.ModTable];
-          bool Again = (Assigned >> K) & 1;
-          for (unsigned M = MT.Begin; M < MT.Begin + MT.Count; ++M) {
-            const ModEntry &ME = ModEntries[M];
-            if (Again && ME.Value != I.Ops[K])
-              continue;
-            size_t L = std::strlen(ME.Name);
-            if (size_t(SE - S) < L || std::memcmp(S, ME.Name, L) != 0)
-              continue;
-            // A spelling ending in a letter must not stop inside a word.
-            if (L && isIdentChar(ME.Name[L - 1]) && S + L < SE &&
-                isIdentChar(S[L]) && OI.Kind == OperandKind::SReg)
-              continue;
-            uint32_t SavedA = Assigned;
-            uint8_t SavedR = I.Ctrl.Reuse;
-            int64_t SavedV = I.Ops[K];
-            I.Ops[K] = ME.Value;
-            Assigned |= 1u << K;
-            size_t Skip = L;
-            // `|R6|.reuse`: a closing modifier right after a register may be
-            // followed by that register's reuse suffix.
-            if (Again && L && T - 2 >= TStart && T[-2] == '$') {
-              const OperandInfo &PO = II->Operands[T[-1] - 'a'];
-              if (PO.Kind == OperandKind::GPR && PO.ReuseSlot >= 0 &&
-                  StringRef(S + L, SE - S - L).startswith(".reuse")) {
-                I.Ctrl.Reuse |= 1 << PO.ReuseSlot;
-                Skip += 6;
-              }
-            }
-            if (match(T + 2, TE, S + Skip, SE, Top))
-              return true;
-            Assigned = SavedA;
-            I.Ctrl.Reuse = SavedR;
-            I.Ops[K] = SavedV;
-          }
-          if (OI.Kind == OperandKind::SReg)
-            fail(S, "expected a special register name");
-          else
-            fail(S, "unexpected '" +
-                        StringRef(S, std::min<size_t>(SE - S, 12)) + "'");
-          return false;
-        }
+        if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg)
+          return matchModifier(K, T, TE, S, SE, Top);
         S = skipSpaces(S, SE);
         bool Again = (Assigned >> K) & 1;
         int64_t Prev = I.Ops[K];
@@ -542,57 +770,25 @@ private:
         continue;
       }
       if (C == '<') {
-        const char *GE = T + 1;
-        while (GE < TE && *GE != '>')
-          ++GE;
-        const char *Comp[8][2];
-        unsigned NC = 0;
-        const char *CS = T + 1;
-        for (const char *P = CS;; ++P) {
-          if (P == GE || *P == '+') {
-            if (NC < 8) {
-              Comp[NC][0] = CS;
-              Comp[NC][1] = P;
-              ++NC;
-            }
-            CS = P + 1;
-            if (P == GE)
-              break;
-          } else if (*P == '$' || *P == '^') {
-            ++P;
-          }
-        }
-        S = skipSpaces(S, SE);
-        if (S >= SE || *S != '[') {
-          fail(S, "expected '['");
+        S = matchAddress(T, TE, S, SE);
+        if (!S)
+          return false;
+        continue;
+      }
+      if (C == '0' && T + 1 < TE && T[1] == 'x' && T > TStart && T[-1] == ' ') {
+        // An immediate the form fixes (IMAD.SHL.U32's 2^k): the whole
+        // number must be the same, not just its first digits.
+        const char *TN = T, *SN = S;
+        while (TN < TE && isAlnum(*TN))
+          ++TN;
+        while (SN < SE && isAlnum(*SN))
+          ++SN;
+        if (StringRef(T, TN - T) != StringRef(S, SN - S)) {
+          failFixedImmediate(S, SN);
           return false;
         }
-        const char *RB = S + 1;
-        while (RB < SE && *RB != ']')
-          ++RB;
-        if (RB >= SE) {
-          fail(RB, "expected ']'");
-          return false;
-        }
-        std::vector<std::pair<const char *, const char *>> Parts;
-        const char *PS = S + 1;
-        for (const char *P = PS;; ++P) {
-          if (P == RB || *P == '+') {
-            const char *A = skipSpaces(PS, P), *B = P;
-            while (B > A && (B[-1] == ' ' || B[-1] == '\t'))
-              --B;
-            Parts.push_back({A, B});
-            PS = P + 1;
-            if (P == RB)
-              break;
-          }
-        }
-        if (!matchGroup(Comp, NC, 0, Parts, 0)) {
-          fail(S, "invalid address");
-          return false;
-        }
-        S = RB + 1;
-        T = GE < TE ? GE + 1 : GE;
+        S = SN;
+        T = TN;
         continue;
       }
       if (S >= SE || *S != C) {
@@ -608,8 +804,8 @@ private:
         S = skipSpaces(S + 1, SE);
     }
     if (S != SE) {
-      fail(S, "unexpected '" + StringRef(S, std::min<size_t>(SE - S, 12)) +
-                  "'");
+      fail(S,
+           "unexpected '" + StringRef(S, std::min<size_t>(SE - S, 12)) + "'");
       return false;
     }
     return true;
@@ -618,8 +814,8 @@ private:
 
 } // namespace
 
-Expected<Instruction> parse(StringRef Text, uint64_t Addr,
-                            const SourceMgr &SM, Target T) {
+Expected<Instruction> parse(StringRef Text, uint64_t Addr, const SourceMgr &SM,
+                            Target T, const StringMap<uint64_t> *Labels) {
   Instruction I;
   const char *S = Text.begin(), *SE = Text.end();
   while (S < SE && isSpace(*S))
@@ -629,6 +825,10 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
+  for (const char *P = S; P < SE; ++P)
+    if (uint8_t(*P) >= 0x80)
+      return Err(P, "unexpected non-ASCII character " +
+                        describeNonASCII(StringRef(P, SE - P)));
   bool UGuard = false;
   const char *GuardPos = nullptr;
   if (S < SE && *S == '@') {
@@ -667,13 +867,13 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   if (Mn.empty())
     return Err(S, "expected an instruction mnemonic");
   const MnemonicEntry *B = Mnemonics, *E = Mnemonics + NumMnemonics;
-  const MnemonicEntry *It = std::lower_bound(
-      B, E, Mn, [](const MnemonicEntry &M, StringRef N) {
+  const MnemonicEntry *It =
+      std::lower_bound(B, E, Mn, [](const MnemonicEntry &M, StringRef N) {
         return StringRef(M.Mnemonic) < N;
       });
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
-  Matcher M(I, Addr);
+  Matcher M(I, Addr, Labels);
   bool GuardKindMismatch = false, AnyOnTarget = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
     if (!formEncoding(MatchList[K], T).Available)
@@ -700,8 +900,8 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr,
   while (MnEnd < SE && !isSpace(*MnEnd))
     ++MnEnd;
   if (M.FailPos && M.FailPos < MnEnd)
-    return Err(ME, "invalid modifiers '" +
-                              StringRef(ME, MnEnd - ME) + "' for " + Mn);
+    return Err(ME, "invalid modifiers '" + StringRef(ME, MnEnd - ME) +
+                       "' for " + Mn);
   if (M.FailPos)
     return Err(M.FailPos, M.FailMsg);
   return Err(S, "invalid instruction");
@@ -722,6 +922,9 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
   if (!T.startswith("{") || !T.endswith("}"))
     return Err(T.begin(), "expected a control clause '{...}'");
   const char *P = T.begin() + 1, *E = T.end() - 1;
+  // A decimal number; one too large for any field saturates at 1000, and
+  // the messages quote the digits as written.
+  StringRef Digits;
   auto Num = [&](const char *&Q, unsigned &V) {
     const char *B = Q;
     V = 0;
@@ -731,6 +934,7 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
         V = 1000;
       ++Q;
     }
+    Digits = StringRef(B, Q - B);
     return Q != B;
   };
   while (P < E) {
@@ -755,13 +959,13 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
       if (!Num(P, V))
         return Err(VP, "expected a number");
       if (V > 15)
-        return Err(VP, "stall " + Twine(V) + " exceeds 15");
+        return Err(VP, "stall " + Digits + " exceeds 15");
       C.Stall = V;
     } else if (Key == "wr" || Key == "rd") {
       if (!Num(P, V))
         return Err(VP, "expected a scoreboard number");
       if (V > 5 && V != 7)
-        return Err(VP, "scoreboard " + Twine(V) + " is not 0..5 (or 7, none)");
+        return Err(VP, "scoreboard " + Digits + " is not 0..5 (or 7, none)");
       (Key == "wr" ? C.WrSB : C.RdSB) = V;
     } else if (Key == "wait") {
       do {
@@ -769,7 +973,7 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
         if (!Num(P, V))
           return Err(Q, "expected a scoreboard number");
         if (V > 5)
-          return Err(Q, "scoreboard " + Twine(V) + " is not 0..5");
+          return Err(Q, "scoreboard " + Digits + " is not 0..5");
         C.WaitMask |= 1 << V;
       } while (P < E && *P == ',' && ++P);
     } else if (Key == "reuse") {

@@ -86,13 +86,28 @@ inline void printHalf(llvm::raw_ostream &OS, uint16_t H) {
   printFloat32(OS, floatToBits(halfToFloat(H)));
 }
 
+/// Whether a decimal float spelling lies in a format's range: a finite
+/// value that rounds to an infinity overflows, a non-zero value that
+/// rounds to zero underflows.  (Values in between round to nearest, as
+/// nvdisasm's 20-digit spellings need.)
+enum class FloatRange { InRange, Overflow, Underflow };
+
 /// Parses a float spelling at the start of \p S; returns the number of
-/// characters consumed (0 if none) and the bits in \p Bits.
-inline size_t parseFloat32(llvm::StringRef S, uint32_t &Bits) {
+/// characters consumed (0 if none) and the f32 bits in \p Bits.  \p Range,
+/// if given, says whether the value fits an f32; \p Value, if given,
+/// receives the value as read (a double; the INF and QNAN spellings are
+/// in range).
+inline size_t parseFloat32(llvm::StringRef S, uint32_t &Bits,
+                           FloatRange *Range = nullptr,
+                           double *Value = nullptr) {
+  if (Range)
+    *Range = FloatRange::InRange;
   for (const char *Sp : {"+INF", "-INF", "+QNAN", "-QNAN"})
     if (S.startswith(Sp)) {
       bool Neg = Sp[0] == '-';
       Bits = (Sp[1] == 'I' ? 0x7f800000u : 0x7fc00000u) | (Neg ? 0x80000000u : 0);
+      if (Value)
+        *Value = double(bitsToFloat(Bits));
       return std::strlen(Sp);
     }
   std::string Tmp = S.take_while([](char C) {
@@ -106,7 +121,19 @@ inline size_t parseFloat32(llvm::StringRef S, uint32_t &Bits) {
   size_t N = End - Tmp.c_str();
   if (N == 0)
     return 0;
-  Bits = floatToBits(float(D));
+  float F = float(D);
+  Bits = floatToBits(F);
+  if (Value)
+    *Value = D;
+  // strtod gives HUGE_VAL for a spelling beyond the double range (1e400)
+  // and 0 below it (1e-400): neither is what the text says.
+  llvm::StringRef Mantissa = llvm::StringRef(Tmp).take_front(N).take_until(
+      [](char C) { return C == 'e' || C == 'E'; });
+  bool NonZero = Mantissa.find_first_of("123456789") != llvm::StringRef::npos;
+  if (Range && std::isinf(F))
+    *Range = FloatRange::Overflow;
+  else if (Range && F == 0 && NonZero)
+    *Range = FloatRange::Underflow;
   return N;
 }
 

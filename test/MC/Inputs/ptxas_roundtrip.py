@@ -10,7 +10,8 @@ stopping the run.  Prints one line of counts per file; exits 1 on any
 unknown word or mismatch.
 
 usage: ptxas_roundtrip.py [--mcpu=CPU] PTXAS TARGET OUTDIR FILE.ptx...
-(--mcpu: decode with another target's tables, to show what they miss)
+(--mcpu: decode with another target's tables, to show what they miss; the
+words are then given to tp-mc as text, since a cubin's own target wins)
 """
 import os
 import re
@@ -45,6 +46,7 @@ def main():
     mcpu = None
     if args and args[0].startswith('--mcpu='):
         mcpu = '-mcpu=' + args.pop(0)[len('--mcpu='):]
+    as_words = mcpu is not None
     ptxas, target, outdir = args[:3]
     mcpu = mcpu or '-mcpu=' + target
     os.makedirs(outdir, exist_ok=True)
@@ -60,8 +62,14 @@ def main():
         subprocess.check_call([ptxas, '-arch=' + target, '-o',
                                base + '.cubin', base + '.ptx'])
         raw = text_words(base + '.cubin')
+        dis_in = base + '.cubin'
+        if as_words:
+            dis_in = base + '.words'
+            with open(dis_in, 'w') as f:
+                for _, off, w in raw:
+                    f.write('/*%04x*/ %s\n' % (off, w))
         dis = subprocess.run(['tp-mc', mcpu, '--disassemble',
-                              '--show-control', base + '.cubin', '-o',
+                              '--show-control', dis_in, '-o',
                               base + '.s'], capture_output=True, text=True)
         unknown = re.findall(r'instruction at address 0x[0-9a-f]+: '
                              r'0x([0-9a-f]{32})', dis.stderr)

@@ -41,6 +41,7 @@
 #define TP_TARGET_SASS_SASS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
@@ -256,10 +257,13 @@ llvm::Expected<Control> parseControl(llvm::StringRef Text,
 /// line and caret).  Older syntaxes are accepted (`[R2.64+UR4]` for the
 /// descriptor form of LDG/STG/LDGSTS).  Values are range-checked: R256, a
 /// 33-bit immediate etc. are errors.  \p Addr resolves branch targets.
-/// Only forms that exist on \p T match.
-llvm::Expected<Instruction> parse(llvm::StringRef Text, uint64_t Addr,
-                                  const llvm::SourceMgr &SM,
-                                  Target T = Target::SM86);
+/// Only forms that exist on \p T match.  A branch target may be a label
+/// (`BRA .L_x_3`): a name of \p Labels (name -> address); any other name
+/// is an "undefined label" error.  Non-ASCII characters are errors.
+llvm::Expected<Instruction>
+parse(llvm::StringRef Text, uint64_t Addr, const llvm::SourceMgr &SM,
+      Target T = Target::SM86,
+      const llvm::StringMap<uint64_t> *Labels = nullptr);
 
 } // namespace sass
 } // namespace tp

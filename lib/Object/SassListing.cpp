@@ -1,0 +1,252 @@
+//===- SassListing.cpp - Line-oriented SASS: the instruction listing -----===//
+///
+/// \file
+/// Printing, the cubin and word disassemblers and the line assembler of
+/// the listing format (tp/Object/SassListing.h).  A word no form matches
+/// is a raw line and a hook call, never a wrong instruction.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Object/SassListing.h"
+#include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ELF.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace object {
+
+void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
+                      raw_ostream &OS) {
+  if (!L.Section.empty()) {
+    OS << "// " << L.Section << "\n";
+    return;
+  }
+  if (L.ShowAddr)
+    OS << "/*" << format_hex_no_prefix(L.Addr, 4) << "*/ ";
+  if (L.Raw) {
+    OS << ".inst 0x" << format_hex_no_prefix(L.W.Hi, 16)
+       << format_hex_no_prefix(L.W.Lo, 16);
+  } else {
+    sass::print(L.I, L.Addr, OS);
+    if (O.ShowControl) {
+      // Reuse flags of slots an operand owns are shown as `.reuse` on it.
+      sass::Control C = L.I.Ctrl;
+      const sass::InstrInfo &II = sass::getInstrInfo(L.I.Op);
+      for (unsigned K = 0; K < II.NumOperands; ++K)
+        if (II.Operands[K].ReuseSlot >= 0)
+          C.Reuse &= ~(1u << II.Operands[K].ReuseSlot);
+      OS << ' ';
+      sass::printControl(C, OS);
+    }
+  }
+  if (O.ShowEncoding)
+    OS << " // encoding: 0x" << format_hex_no_prefix(L.W.Hi, 16)
+       << format_hex_no_prefix(L.W.Lo, 16);
+  OS << '\n';
+}
+
+namespace {
+/// The line for word \p W at \p Addr: its instruction, or a raw word with
+/// a call of \p OnRaw (given decodeOrError's message).
+template <typename RawFn>
+ListingLine decodeLine(sass::Word128 W, uint64_t Addr, sass::Target Tgt,
+                       RawFn OnRaw) {
+  ListingLine L;
+  L.W = W;
+  L.Addr = Addr;
+  Expected<sass::Instruction> IOr = sass::decodeOrError(W, Addr, Tgt);
+  if (IOr) {
+    L.I = *IOr;
+  } else {
+    L.Raw = true;
+    OnRaw(toString(IOr.takeError()) + "; printed as .inst");
+  }
+  return L;
+}
+} // namespace
+
+Expected<std::vector<ListingLine>> disassembleCubinListing(
+    StringRef Name, StringRef Bytes, sass::Target Tgt,
+    const std::function<void(StringRef, const std::string &)> &OnRawWord) {
+  auto Fail = [&](Error E) { return makeError(Name + ": " + toString(std::move(E))); };
+  auto ElfOr = llvm::object::ELF64LEFile::create(Bytes);
+  if (!ElfOr)
+    return Fail(ElfOr.takeError());
+  auto SecsOr = ElfOr->sections();
+  if (!SecsOr)
+    return Fail(SecsOr.takeError());
+  std::vector<ListingLine> Lines;
+  for (const auto &Sec : *SecsOr) {
+    auto SecName = ElfOr->getSectionName(Sec);
+    if (!SecName) {
+      consumeError(SecName.takeError());
+      continue;
+    }
+    if (!SecName->startswith(".text"))
+      continue;
+    auto Data = ElfOr->getSectionContents(Sec);
+    if (!Data)
+      return Fail(Data.takeError());
+    if (Data->size() % 16)
+      return makeError(Name + ": section " + *SecName +
+                       " is not a multiple of 16 bytes");
+    ListingLine H;
+    H.Section = SecName->str();
+    Lines.push_back(H);
+    for (size_t Off = 0; Off < Data->size(); Off += 16) {
+      sass::Word128 W;
+      W.Lo = support::endian::read64le(Data->data() + Off);
+      W.Hi = support::endian::read64le(Data->data() + Off + 8);
+      ListingLine L = decodeLine(W, Off, Tgt, [&](const std::string &Why) {
+        if (OnRawWord)
+          OnRawWord(*SecName, Why);
+      });
+      L.ShowAddr = true;
+      Lines.push_back(L);
+    }
+  }
+  return Lines;
+}
+
+Expected<Optional<ListingLine>> WordListingReader::addLine(StringRef L) {
+  StringRef C = L;
+  size_t Cm = std::min(C.find('#'), C.find("//"));
+  C = C.substr(0, Cm).trim();
+  if (C.empty())
+    return None;
+  // An optional `/*0x0010*/` (or `/*0010*/`) prefix gives the address.
+  if (C.startswith("/*")) {
+    size_t E = C.find("*/");
+    StringRef In = E == StringRef::npos ? "" : C.slice(2, E).trim();
+    if (In.startswith("0x") || In.startswith("0X"))
+      In = In.drop_front(2);
+    uint64_t A;
+    if (In.empty() || In.getAsInteger(16, A) || A % 16)
+      return makeSourceError(SM, SMLoc::getFromPointer(C.data()),
+                             "expected an address prefix /*hex*/, a "
+                             "multiple of 16");
+    Addr = A;
+    C = C.drop_front(E + 2).ltrim();
+  }
+  StringRef Digits = C;
+  if (Digits.startswith("0x") || Digits.startswith("0X"))
+    Digits = Digits.drop_front(2);
+  size_t Bad = Digits.find_first_not_of("0123456789abcdefABCDEF");
+  if (Bad != StringRef::npos || Digits.size() != 32) {
+    const char *P = Bad != StringRef::npos ? Digits.data() + Bad : C.data();
+    return makeSourceError(SM, SMLoc::getFromPointer(P),
+                           "expected a word of 32 hex digits");
+  }
+  sass::Word128 W;
+  Digits.substr(0, 16).getAsInteger(16, W.Hi);
+  Digits.substr(16, 16).getAsInteger(16, W.Lo);
+  ListingLine Out = decodeLine(W, Addr, Tgt, [&](const std::string &Why) {
+    if (OnRawWord)
+      OnRawWord(SMLoc::getFromPointer(C.data()), Why);
+  });
+  Addr += 16;
+  return Out;
+}
+
+Error ListingAssembler::stripComments(StringRef L, StringRef &C,
+                                      uint64_t &LineAddr) const {
+  C = L.ltrim();
+  // An nvdisasm address prefix `/*0x0010*/` or `/*0010*/` sets the
+  // address; any other leading /* */ comment is skipped.
+  bool HaveAddr = false;
+  while (C.startswith("/*")) {
+    size_t E = C.find("*/");
+    if (E == StringRef::npos)
+      return makeSourceError(SM, SMLoc::getFromPointer(C.data()),
+                             "unterminated comment");
+    StringRef In = C.slice(2, E).trim();
+    if (In.startswith("0x") || In.startswith("0X"))
+      In = In.drop_front(2);
+    uint64_t A;
+    if (!In.empty() && !In.getAsInteger(16, A)) {
+      LineAddr = A;
+      HaveAddr = true;
+    }
+    C = C.drop_front(E + 2).ltrim();
+  }
+  size_t Cm = std::min(C.find("//"), C.find('#'));
+  C = C.substr(0, Cm).rtrim();
+  if (!C.empty() && HaveAddr && LineAddr % 16)
+    return makeSourceError(SM, SMLoc::getFromPointer(L.data()),
+                           "instruction address is not a multiple of 16");
+  return Error::success();
+}
+
+Expected<sass::Instruction>
+ListingAssembler::parseInstruction(StringRef C, uint64_t Pc) const {
+  sass::Control Ctl;
+  bool HasCtl = false;
+  if (C.endswith("}")) {
+    size_t RB = C.rfind('{');
+    StringRef Clause = C.substr(RB);
+    if (RB != StringRef::npos &&
+        (Clause.contains('=') || Clause.contains("yield") || Clause == "{}")) {
+      Expected<sass::Control> CtlOr = sass::parseControl(Clause, SM);
+      if (!CtlOr)
+        return CtlOr.takeError();
+      Ctl = *CtlOr;
+      HasCtl = true;
+      C = C.substr(0, RB).rtrim();
+    }
+  }
+  if (size_t P = C.find("/*"); P != StringRef::npos)
+    return makeSourceError(SM, SMLoc::getFromPointer(C.data() + P),
+                           "comment inside an instruction");
+  Expected<sass::Instruction> IOr = sass::parse(C, Pc, SM, Tgt);
+  if (!IOr)
+    return IOr.takeError();
+  if (HasCtl) {
+    uint8_t Reuse = IOr->Ctrl.Reuse | Ctl.Reuse;
+    IOr->Ctrl = Ctl;
+    IOr->Ctrl.Reuse = Reuse;
+  }
+  if (Error E = sass::verify(*IOr, Tgt))
+    return makeSourceError(SM, SMLoc::getFromPointer(C.data()),
+                           toString(std::move(E)));
+  if (OnInstruction)
+    OnInstruction(C, IOr->Op);
+  return IOr;
+}
+
+Expected<Optional<ListingLine>> ListingAssembler::addLine(StringRef L) {
+  StringRef C;
+  uint64_t LineAddr = Addr;
+  if (Error E = stripComments(L, C, LineAddr))
+    return std::move(E);
+  if (C.empty())
+    return None;
+  ListingLine Out;
+  Out.Addr = LineAddr;
+  if (C.startswith(".inst") && (C.size() == 5 || isSpace(C[5]))) {
+    StringRef Rest = C.drop_front(5).ltrim();
+    StringRef Digits = Rest;
+    if (!Digits.consume_front("0x") || Digits.size() != 32 ||
+        !all_of(Digits, isHexDigit))
+      return makeSourceError(SM, SMLoc::getFromPointer(Rest.data()),
+                             "expected '.inst 0x<32 hex digits>'");
+    Digits.substr(0, 16).getAsInteger(16, Out.W.Hi);
+    Digits.substr(16, 16).getAsInteger(16, Out.W.Lo);
+    Out.Raw = true;
+  } else {
+    Expected<sass::Instruction> IOr = parseInstruction(C, LineAddr);
+    if (!IOr)
+      return IOr.takeError();
+    Out.I = *IOr;
+    Out.W = sass::encode(Out.I, Tgt);
+  }
+  Addr = LineAddr + 16;
+  return Out;
+}
+
+} // namespace object
+} // namespace tp
