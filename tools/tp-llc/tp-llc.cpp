@@ -360,6 +360,13 @@ int main(int argc, char **argv) {
     return fail(tp::makeError("-mcpu: unsupported target '" + MCPU +
                               "' (sm_86 or sm_90)"));
   const bool Hopper = Tgt == tp::sass::Target::SM90;
+  // The checked program runs the loop body exactly twice, whatever K says:
+  // a listing to verify, not a kernel to launch (issue 19 item 4).
+  if (Checked && Filetype == Obj && StopAfter.empty())
+    return fail(tp::makeError(
+        "--tp-form-loop-checked builds the checked program (the loop body "
+        "twice, no branch), which does not compute the product; it cannot "
+        "be written as a cubin (use -filetype=asm or -stop-after)"));
   if (!InputFilename.empty() &&
       (!Gemm.empty() || !LayoutA.empty() || !LayoutB.empty() || Residual))
     return fail(tp::makeError("--gemm, --layout-a, --layout-b and --residual "
