@@ -498,20 +498,25 @@ int main(int argc, char **argv) {
   Expected<tp::LaunchManifest> Manifest = makeManifest(F, Dynamic);
   if (!Manifest)
     return fail(Manifest.takeError());
-  if (Error E = tp::validateLaunchManifest(*Manifest, Out + ".json"))
+  std::string ManifestPath = tp::getManifestPathFor(Out);
+  if (Error E = tp::validateLaunchManifest(*Manifest, ManifestPath))
     return fail(std::move(E));
   Expected<std::vector<uint8_t>> Bytes =
       makeCubin(F, Dynamic, Manifest->Params.size(), Tgt);
   if (!Bytes)
     return fail(Bytes.takeError());
-  if (Error E = tp::writeOutput(Out, true, [&](raw_ostream &OS) {
-        OS.write(reinterpret_cast<const char *>(Bytes->data()),
-                 Bytes->size());
-        return Error::success();
-      }))
-    return fail(std::move(E));
-  if (Error E = tp::writeLaunchManifest(*Manifest,
-                                        tp::getManifestPathFor(Out)))
+  // The cubin and its manifest appear together or not at all.
+  auto WriteCubin = [&](raw_ostream &OS) {
+    OS.write(reinterpret_cast<const char *>(Bytes->data()), Bytes->size());
+    return Error::success();
+  };
+  auto WriteManifest = [&](raw_ostream &OS) {
+    OS << tp::printLaunchManifest(*Manifest);
+    return Error::success();
+  };
+  tp::OutputFile Files[] = {{Out, /*Binary=*/true, WriteCubin},
+                            {ManifestPath, /*Binary=*/false, WriteManifest}};
+  if (Error E = tp::writeOutputs(Files))
     return fail(std::move(E));
   return 0;
 }
