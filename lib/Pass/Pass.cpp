@@ -1,6 +1,13 @@
 //===- Pass.cpp - Pass registry, pipeline parser and pass manager ---------===//
+///
+/// \file
+/// The registry, option handling, the pipeline text (parse and print, one
+/// syntax both ways) and the pass manager of Pass.h.
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/Pass/Pass.h"
+#include "tp/Pass/DefaultPipeline.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/Timer.h"
 
@@ -53,19 +60,43 @@ Error Pass::parseOptions(StringRef Text) {
     if (!Item.contains('='))
       return makeError(Name + ": expected an option 'key=value', found '" +
                        Item + "'");
-    bool Known = false;
-    for (const PassOption &O : Declared)
-      Known |= O.Name == Key;
-    if (!Known) {
-      std::string List;
-      for (const PassOption &O : Declared)
-        List += (List.empty() ? "" : ", ") + O.Name;
-      return makeError(Name + ": unknown option '" + Key + "'" +
-                       (List.empty() ? " (it takes none)"
-                                     : " (options: " + List + ")"));
-    }
-    Values[Key] = Value.str();
+    if (Error E = setOption(Key, Value))
+      return E;
   }
+}
+
+Error Pass::setOption(StringRef Key, StringRef Value) {
+  std::vector<PassOption> Declared = getOptions();
+  bool Known = false;
+  for (const PassOption &O : Declared)
+    Known |= O.Name == Key;
+  if (!Known) {
+    std::string List;
+    for (const PassOption &O : Declared)
+      List += (List.empty() ? "" : ", ") + O.Name;
+    return makeError(Name + ": unknown option '" + Key + "'" +
+                     (List.empty() ? " (it takes none)"
+                                   : " (options: " + List + ")"));
+  }
+  Values[Key] = Value.str();
+  return Error::success();
+}
+
+std::string Pass::getPipelineText() const {
+  std::string Options;
+  for (const PassOption &O : getOptions()) {
+    auto It = Values.find(O.Name);
+    if (It != Values.end())
+      Options += (Options.empty() ? "" : " ") + O.Name + "=" + It->second;
+  }
+  return Options.empty() ? Name : Name + "{" + Options + "}";
+}
+
+std::string printPipeline(ArrayRef<std::unique_ptr<Pass>> Passes) {
+  std::string Text;
+  for (const std::unique_ptr<Pass> &P : Passes)
+    Text += (Text.empty() ? "" : ",") + P->getPipelineText();
+  return Text;
 }
 
 PassRegistry &PassRegistry::get() {
@@ -138,10 +169,21 @@ Expected<std::vector<std::unique_ptr<Pass>>> parsePipeline(StringRef Text) {
     }
     if (Name.empty())
       return makeError("pipeline '" + Text + "': empty pass name");
-    auto P = PassRegistry::get().createPass(Name, Options);
-    if (!P)
-      return P.takeError();
-    Result.push_back(std::move(*P));
+    if (Name == "default") {
+      DefaultPipelineOptions Opts;
+      if (Error E = parseDefaultPipelineOptions(Options, Opts))
+        return E;
+      auto Default = buildDefaultPipeline(Opts);
+      if (!Default)
+        return Default.takeError();
+      for (std::unique_ptr<Pass> &P : *Default)
+        Result.push_back(std::move(P));
+    } else {
+      auto P = PassRegistry::get().createPass(Name, Options);
+      if (!P)
+        return P.takeError();
+      Result.push_back(std::move(*P));
+    }
     if (I < N)
       ++I; // ','
     if (I == N && Text.back() == ',')

@@ -99,6 +99,13 @@ public:
 
   /// Sets options from `key=value key=value`; unknown keys are errors.
   llvm::Error parseOptions(llvm::StringRef Text);
+  /// Sets one declared option to \p Value, taken whole (never split into
+  /// further options); an undeclared key is an error.  The structured way
+  /// for a driver to configure a pass (DefaultPipeline.h).
+  llvm::Error setOption(llvm::StringRef Key, llvm::StringRef Value);
+  /// The pass as a pipeline element: `name` or `name{key=value ...}`, the
+  /// options given explicitly, in declaration order.
+  std::string getPipelineText() const;
 
 private:
   friend class PassRegistry;
@@ -139,9 +146,15 @@ private:
   std::vector<PassInfo> Passes;
 };
 
-/// Parses `name{opts},name,...` into pass instances.
+/// Parses `name{opts},name,...` into pass instances.  The element
+/// `default{key=value ...}` stands for the default pipeline with those
+/// options (DefaultPipeline.h).
 llvm::Expected<std::vector<std::unique_ptr<Pass>>>
 parsePipeline(llvm::StringRef Text);
+
+/// The pipeline as text that parsePipeline reads back: the elements'
+/// getPipelineText(), comma-separated.
+std::string printPipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes);
 
 /// Runs passes over one IRUnit.
 class PassManager {
