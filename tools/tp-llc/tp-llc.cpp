@@ -221,7 +221,8 @@ static Error checkCommandLine() {
     return tp::makeError("--gemm, --layout-a, --layout-b and --residual "
                          "describe a kernel; they cannot be combined "
                          "with an input file");
-  if (!FromFile && (!StartAfter.empty() || !StartBefore.empty()))
+  if (!FromFile && !PrintPipeline &&
+      (!StartAfter.empty() || !StartBefore.empty()))
     return tp::makeError("-start-after and -start-before read IR from an "
                          "input file");
   return tp::checkDebugTypes([] {

@@ -5,6 +5,7 @@
 ///
 ///   tp-opt -passes=tp-admit,tp-tile,tp-pipeline,tp-swizzle in.tp -o out.tp
 ///   tp-opt -tp-tile='tile=large' -tp-pipeline in.tp
+///   tp-opt -passes='default{tile=small target=sm_90}' in.tp   (tp-llc's)
 ///   tp-opt in.tp                       (parse, verify, print)
 ///
 /// Passes given as flags (-tp-<verb>[=options]) run in command-line order
@@ -12,7 +13,9 @@
 /// recognised from the text.  The IR is verified after parsing and, with
 /// -verify-each (the default), after every pass.  -print-before=PASS,
 /// -print-after=PASS, -print-before-all and -print-after-all dump to
-/// stderr.  Any error: the diagnostic on stderr, no output file, exit 1.
+/// stderr; --print-pipeline prints the pipeline as -passes text; -stats
+/// the passes' statistics.  Any error: the diagnostic on stderr, no output
+/// file, exit 1.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -60,10 +63,14 @@ cl::list<std::string>
 cl::list<std::string>
     PrintAfter("print-after", cl::desc("Print the IR after PASS"),
                cl::value_desc("PASS"), cl::CommaSeparated, cl::cat(OptCat));
-cl::opt<bool> PrintPipeline("print-pipeline-passes",
+cl::opt<bool> PrintPipeline("print-pipeline",
                             cl::desc("Print the pass pipeline that would run "
-                                     "and stop"),
+                                     "(with its options) and stop"),
                             cl::cat(OptCat));
+// The name tp-opt had before it took tp-llc's.
+cl::alias PrintPipelinePasses("print-pipeline-passes",
+                              cl::desc("Alias for --print-pipeline"),
+                              cl::aliasopt(PrintPipeline), cl::Hidden);
 } // namespace
 
 static int fail(Error E) {
@@ -105,8 +112,23 @@ int main(int argc, char **argv) {
     for (const tp::PassOption &O : Instance->getOptions())
       Overview += "        " + O.Name + "=...  " + O.Description + "\n";
   }
+  Overview += "\n  The default pipeline (tp-llc's, lib/Pass/DefaultPipeline.cpp) "
+              "as one -passes element:\n"
+              "    default{tile=T target=sm_86|sm_90 checked=0|1 "
+              "compact-stalls=compact|conservative|off}\n";
+  if (cl::Option *Stats = cl::getRegisteredOptions().lookup("stats")) {
+    Stats->addCategory(OptCat);
+    Stats->setHiddenFlag(cl::NotHidden);
+    Stats->setDescription("Print each pass's statistics (stderr)");
+  }
   cl::HideUnrelatedOptions({&OptCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(Args.size(), Args.data(), Overview);
+
+  std::vector<std::string> DebugTypes;
+  for (const tp::PassInfo &P : Registry.passes())
+    DebugTypes.push_back(P.Name);
+  if (Error E = tp::checkDebugTypes(DebugTypes))
+    return fail(std::move(E));
 
   std::vector<std::unique_ptr<tp::Pass>> Passes;
   if (!PassPipeline.empty()) {
@@ -127,9 +149,7 @@ int main(int argc, char **argv) {
         return fail(tp::makeError("unknown pass '" + Name +
                                   "' in -print-before/-print-after"));
   if (PrintPipeline) {
-    for (size_t I = 0; I < Passes.size(); ++I)
-      outs() << (I ? "," : "") << Passes[I]->getName();
-    outs() << "\n";
+    outs() << tp::printPipeline(Passes) << "\n";
     return 0;
   }
 
