@@ -9,6 +9,8 @@
 #include "tp/Pass/Pass.h"
 #include "tp/Pass/DefaultPipeline.h"
 #include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Timer.h"
 
 using namespace llvm;
@@ -232,6 +234,15 @@ Error PassManager::run(std::unique_ptr<IRUnit> &IR, SourceMgr &SM) {
       Dump("After", *P);
   }
   return Error::success();
+}
+
+void printStatistics(raw_ostream &OS) {
+  if (!AreStatisticsEnabled())
+    return;
+  PrintStatistics(OS);
+  // LLVM 14 declares -stats as cl::opt<bool, true> (lib/Support/Statistic.cpp).
+  if (cl::Option *Stats = cl::getRegisteredOptions().lookup("stats"))
+    static_cast<cl::opt<bool, true> *>(Stats)->setValue(false);
 }
 
 } // namespace tp

@@ -45,6 +45,8 @@
 
 using namespace llvm;
 
+#define DEBUG_TYPE "tp-swizzle"
+
 namespace tp {
 namespace {
 

@@ -409,5 +409,7 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-llc: tile IR or machine IR to sm_86 / "
                               "sm_90 SASS or a cubin\n");
-  return run();
+  int Status = run();
+  tp::printStatistics(errs());
+  return Status;
 }

@@ -195,5 +195,6 @@ int main(int argc, char **argv) {
                                   return Error::success();
                                 }))
     return fail(std::move(E));
+  tp::printStatistics(errs());
   return 0;
 }

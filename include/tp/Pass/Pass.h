@@ -185,6 +185,14 @@ private:
   std::vector<std::unique_ptr<Pass>> Passes;
 };
 
+/// With -stats: prints the passes' statistics (each pass's
+/// ALWAYS_ENABLED_STATISTIC counters, LLVM's report format) to \p OS and
+/// turns -stats off, so that the release build of LLVM's Support does not
+/// add its "Statistics are disabled" line at exit.  Passes count with
+/// ALWAYS_ENABLED_STATISTIC because LLVM's STATISTIC compiles to nothing in
+/// release builds.
+void printStatistics(llvm::raw_ostream &OS);
+
 } // namespace tp
 
 #endif // TP_PASS_PASS_H
