@@ -48,11 +48,14 @@
 #include "tp/TileIR/TileUnit.h"
 
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-select"
+
+ALWAYS_ENABLED_STATISTIC(NumSelected, "Instructions selected");
 
 namespace tp {
 namespace {
@@ -477,6 +480,7 @@ public:
       Expected<mir::Function> F = select(K, *Matmul);
       if (!F)
         return F.takeError();
+      NumSelected += F->size();
       MM.Functions.push_back(std::move(*F));
     }
     IR = std::make_unique<mir::MachineUnit>(std::move(MM));

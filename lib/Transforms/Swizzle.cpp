@@ -41,11 +41,15 @@
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-swizzle"
+
+ALWAYS_ENABLED_STATISTIC(NumAddressValues,
+                         "Address values made explicit (tp.addresses)");
 
 namespace tp {
 namespace {
@@ -240,6 +244,7 @@ private:
     auto It = MM.Body.begin();
     while (It != MM.Body.end() && It->Name != "tp.prologue")
       ++It;
+    NumAddressValues += Addr.Body.size();
     It = MM.Body.insert(It, std::move(Addr));
 
     // Fill copies, products and the epilogue.
