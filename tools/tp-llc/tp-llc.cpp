@@ -79,10 +79,8 @@ cl::opt<std::string> InputLevel(
     cl::value_desc("tile|mir"), cl::cat(LlcCat));
 cl::opt<std::string>
     Gemm("gemm",
-         cl::desc("Product shape MxNxK (default 4096x4096x4096).  M, N, K "
-                  "are multiples of the tile's BM, BN and 32 x stages; "
-                  "tp-admit's rules (--help of tp-opt, docs/tile-ir.md) "
-                  "decide"),
+         cl::desc("Product shape (default 4096x4096x4096; the shape rules "
+                  "above)"),
          cl::value_desc("MxNxK"), cl::cat(LlcCat));
 cl::opt<std::string> LayoutA("layout-a",
                              cl::desc("A stored as rows (default) or columns"),
@@ -157,8 +155,9 @@ static int fail(Error E) {
 /// An error when option \p O was given with an empty value.
 static Error checkNotEmpty(const cl::opt<std::string> &O) {
   if (O.getNumOccurrences() && O.empty())
-    return tp::makeError("--" + O.ArgStr + "=: expected a value (" +
-                         O.HelpStr + ")");
+    return tp::makeError("--" + O.ArgStr + "=: expected a value" +
+                         (O.ValueStr.empty() ? Twine("")
+                                             : " (" + O.ValueStr + ")"));
   return Error::success();
 }
 
@@ -304,6 +303,10 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
     return tp::makeError("expected one kernel, found " +
                          Twine(MM.Functions.size()));
   tp::mir::Function &F = MM.Functions.front();
+  if (F.Target != MCPU)
+    return tp::makeError("@" + F.Name + " is machine IR for " + F.Target +
+                         " (its target(...)), but the object is for " + MCPU +
+                         " (-mcpu)");
   std::vector<std::string> Assumed(AssumeUnverified.begin(),
                                    AssumeUnverified.end());
   if (Error E = tp::driver::finalizeKernel(F, Assumed))
@@ -394,6 +397,24 @@ static int run() {
   return 0;
 }
 
+static const char Overview[] =
+    "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
+    "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
+    "         [--residual] [-filetype=asm|obj] -o OUT\n"
+    "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
+    "\n"
+    "  Shapes tp-admit admits (docs/tile-ir.md; BM = 16 warpsM mTiles,\n"
+    "  BN = 8 warpsN nTiles; large = 2,4,4,4,4: 128x128, small = 2,2,2,4,4:\n"
+    "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
+    "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
+    "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
+    "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
+    "    a columns-stored operand: its block extent a power of two >= 64,\n"
+    "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n"
+    "    registers <= 255; shared stages x (BM + BN) x 64 <= 100352 bytes\n"
+    "  Without --tile, tp-tile takes the largest admitted tile whose grid\n"
+    "  gives each of 82 SMs a block.  Errors exit 1 and write nothing.\n";
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   tp::setToolVersionPrinter();
@@ -406,9 +427,7 @@ int main(int argc, char **argv) {
                           "static schedule figures (stderr)");
   }
   cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
-  cl::ParseCommandLineOptions(argc, argv,
-                              "tp-llc: tile IR or machine IR to sm_86 / "
-                              "sm_90 SASS or a cubin\n");
+  cl::ParseCommandLineOptions(argc, argv, Overview);
   int Status = run();
   tp::printStatistics(errs());
   return Status;
