@@ -12,6 +12,7 @@
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileModel.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -109,7 +110,26 @@ Expected<std::string> normalizeTileOption(StringRef Value) {
   return tileLabel(*T);
 }
 
+namespace {
+
+/// A kernel symbol: [A-Za-z_][A-Za-z0-9_]*, which the tile IR, the cubin's
+/// symbol table and the driver API all take as it is.
+Error checkKernelName(StringRef Name) {
+  bool Ok = !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_');
+  for (char C : Name)
+    Ok &= isAlnum(C) || C == '_';
+  if (!Ok)
+    return makeError("--kernel-name=" + Name +
+                     ": expected a symbol of letters, digits and '_' that "
+                     "does not start with a digit");
+  return Error::success();
+}
+
+} // namespace
+
 Expected<std::string> describeKernel(const KernelSpec &Spec) {
+  if (Error E = checkKernelName(Spec.Name))
+    return std::move(E);
   tile::Problem P;
   if (Error E = parseShape(Spec.Gemm, P))
     return std::move(E);

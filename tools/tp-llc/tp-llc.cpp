@@ -210,6 +210,8 @@ static Error checkCommandLine() {
         "--tp-form-loop-checked builds the checked program (the loop body "
         "twice, no branch), which does not compute the product; it cannot "
         "be written as a cubin (use -filetype=asm or -stop-after)");
+  if (Filetype == Obj && OutputFilename == "-")
+    return tp::makeError("-filetype=obj needs an output file (-o)");
   if (Filetype == Obj && (!StopAfter.empty() || !StopBefore.empty()))
     return tp::makeError("-stop-after and -stop-before print IR text; it "
                          "cannot be written with -filetype=obj (use "
@@ -220,6 +222,9 @@ static Error checkCommandLine() {
     return tp::makeError("--gemm, --layout-a, --layout-b and --residual "
                          "describe a kernel; they cannot be combined "
                          "with an input file");
+  if (FromFile && KernelName.getNumOccurrences())
+    return tp::makeError("--kernel-name names the kernel the options "
+                         "describe; an input file names its own kernels");
   if (!FromFile && !PrintPipeline &&
       (!StartAfter.empty() || !StartBefore.empty()))
     return tp::makeError("-start-after and -start-before read IR from an "
