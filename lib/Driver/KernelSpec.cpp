@@ -73,8 +73,8 @@ std::string tileLabel(const TileParams &T) {
 /// tp-tile would choose); errors name the option and the rule.
 Error checkAdmission(const KernelSpec &Spec, const tile::Problem &P,
                      Optional<TileParams> T) {
-  std::string Gemm = "--gemm=" + Spec.Gemm.getValueOr(
-                                     formatv("{0}x{0}x{0}", DefaultExtent));
+  std::string Gemm =
+      "--gemm=" + Spec.Gemm.getValueOr(formatv("{0}x{0}x{0}", DefaultExtent));
   if (!T) {
     T = tile::chooseTile(P, tile::SharedCapacity, tile::ReferenceSMs);
     if (!T) {
@@ -92,8 +92,7 @@ Error checkAdmission(const KernelSpec &Spec, const tile::Problem &P,
   if (V->Field == "tile")
     return makeError("--tile=" + Spec.Tile.getValueOr(tileLabel(*T)) + ": " +
                      V->Message);
-  return makeError(Gemm + ": " + V->Message + " (tile " + tileLabel(*T) +
-                   ")");
+  return makeError(Gemm + ": " + V->Message + " (tile " + tileLabel(*T) + ")");
 }
 
 } // namespace

@@ -73,7 +73,8 @@ Error parseDefaultPipelineOptions(StringRef Text, DefaultPipelineOptions &O) {
     std::tie(Key, Value) = Item.split('=');
     if (!Item.contains('=') || Value.empty())
       return makeError("default pipeline: expected an option 'key=value', "
-                       "found '" + Item + "'");
+                       "found '" +
+                       Item + "'");
     if (Key == "tile") {
       O.Tile = Value.str();
     } else if (Key == "target") {

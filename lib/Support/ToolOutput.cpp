@@ -49,9 +49,9 @@ Error prepare(PendingOutput &P) {
   sys::fs::file_status St;
   if (!sys::fs::status(Path, St) && sys::fs::exists(St)) {
     if (sys::fs::is_directory(St))
-      return makeError("cannot open '" + Path + "': " +
-                       std::make_error_code(std::errc::is_a_directory)
-                           .message());
+      return makeError(
+          "cannot open '" + Path +
+          "': " + std::make_error_code(std::errc::is_a_directory).message());
     if (!sys::fs::is_regular_file(St)) {
       P.How = Commit::Direct;
       return Error::success();
@@ -120,8 +120,7 @@ Error writeOutputs(ArrayRef<OutputFile> Files) {
       for (size_t J = 0; J < I; ++J)
         if (Pending[J].How == Commit::Rename)
           sys::fs::remove(Pending[J].File->Path);
-      return makeError("cannot write '" + P.File->Path + "': " +
-                       EC.message());
+      return makeError("cannot write '" + P.File->Path + "': " + EC.message());
     }
     P.TempPath.clear();
   }

@@ -29,8 +29,9 @@
 ///    level (tile IR, or machine IR: `-x tile|mir`, else by extension .tp
 ///    / .mir, else recognised from the text), so edited IR of any stage
 ///    becomes a listing or a cubin.
-///  * -print-after-all dumps after every pass (stderr); --print-pipeline
-///    prints the passes; -stats prints the passes' statistics and the
+///  * the pass manager's options, as tp-opt's (PassManagerOptions.h):
+///    -print-before/-print-after[-all] (stderr), -verify-each, -time-passes,
+///    --print-pipeline; -stats prints the passes' statistics and the
 ///    static figures (stderr); -tp-form-loop-checked builds the checked
 ///    program (loop unrolled twice, no branch; never a cubin).
 ///
@@ -45,6 +46,7 @@
 #include "tp/MIR/MIR.h"
 #include "tp/Pass/DefaultPipeline.h"
 #include "tp/Pass/Pass.h"
+#include "tp/Pass/PassManagerOptions.h"
 #include "tp/Pass/PassRegistration.h"
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
@@ -99,13 +101,6 @@ cl::opt<std::string> KernelName("kernel-name",
                                 cl::init("gemm"), cl::cat(LlcCat));
 cl::opt<std::string> MCPU("mcpu", cl::desc("Target: sm_86 (default) or sm_90"),
                           cl::init("sm_86"), cl::cat(LlcCat));
-cl::opt<bool> TimePasses("time-passes",
-                         cl::desc("Time each pass and print the report to "
-                                  "stderr"),
-                         cl::cat(LlcCat));
-cl::opt<bool> PrintAfterAll("print-after-all",
-                            cl::desc("Print the IR after every pass"),
-                            cl::cat(LlcCat));
 cl::opt<std::string> StopAfter("stop-after",
                                cl::desc("Stop after PASS, print its IR"),
                                cl::value_desc("PASS"), cl::cat(LlcCat));
@@ -120,13 +115,6 @@ cl::opt<std::string>
     StartBefore("start-before",
                 cl::desc("Read IR as PASS takes it; run PASS and the rest"),
                 cl::value_desc("PASS"), cl::cat(LlcCat));
-cl::opt<bool> PrintPipeline("print-pipeline",
-                            cl::desc("Print the pass pipeline and stop"),
-                            cl::cat(LlcCat));
-cl::alias PrintPipelinePasses("print-pipeline-passes",
-                              cl::desc("Alias for --print-pipeline"),
-                              cl::aliasopt(PrintPipeline), cl::NotHidden,
-                              cl::cat(LlcCat));
 cl::opt<bool> Checked("tp-form-loop-checked",
                       cl::desc("Build the checked program (loop unrolled "
                                "twice, no branch; a listing, never a cubin)"),
@@ -225,7 +213,7 @@ static Error checkCommandLine() {
   if (FromFile && KernelName.getNumOccurrences())
     return tp::makeError("--kernel-name names the kernel the options "
                          "describe; an input file names its own kernels");
-  if (!FromFile && !PrintPipeline &&
+  if (!FromFile && !tp::shouldPrintPipeline() &&
       (!StartAfter.empty() || !StartBefore.empty()))
     return tp::makeError("-start-after and -start-before read IR from an "
                          "input file");
@@ -366,7 +354,7 @@ static int run() {
   if (Error E = tp::selectRange(
           *Passes, {StartAfter, StartBefore, StopAfter, StopBefore}))
     return fail(std::move(E));
-  if (PrintPipeline) {
+  if (tp::shouldPrintPipeline()) {
     outs() << tp::printPipeline(*Passes) << "\n";
     return 0;
   }
@@ -375,10 +363,10 @@ static int run() {
   Expected<std::unique_ptr<tp::IRUnit>> IR = readInput(SM, *Passes);
   if (!IR)
     return fail(IR.takeError());
-  tp::PassManager::Options Opts;
-  Opts.PrintAfterAll = PrintAfterAll;
-  Opts.TimePasses = TimePasses;
-  tp::PassManager PM(std::move(Opts), errs());
+  Expected<tp::PassManager::Options> Opts = tp::getPassManagerOptions();
+  if (!Opts)
+    return fail(Opts.takeError());
+  tp::PassManager PM(std::move(*Opts), errs());
   for (auto &P : *Passes)
     PM.add(std::move(P));
   std::unique_ptr<tp::IRUnit> Unit = std::move(*IR);
@@ -431,6 +419,7 @@ int main(int argc, char **argv) {
     Stats->setDescription("Print each pass's statistics and the kernel's "
                           "static schedule figures (stderr)");
   }
+  tp::addPassManagerOptions(LlcCat);
   cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(argc, argv, Overview);
   int Status = run();

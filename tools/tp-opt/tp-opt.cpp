@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Pass/Pass.h"
+#include "tp/Pass/PassManagerOptions.h"
 #include "tp/Pass/PassRegistration.h"
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
@@ -43,34 +44,6 @@ cl::opt<std::string>
                  cl::desc("Comma-separated pipeline, e.g. "
                           "'tp-admit,tp-tile{tile=large},tp-pipeline'"),
                  cl::value_desc("pipeline"), cl::cat(OptCat));
-cl::opt<bool> VerifyEach("verify-each",
-                         cl::desc("Verify the IR after every pass (default "
-                                  "on; -verify-each=false to disable)"),
-                         cl::init(true), cl::cat(OptCat));
-cl::opt<bool> PrintBeforeAll("print-before-all",
-                             cl::desc("Print the IR before every pass"),
-                             cl::cat(OptCat));
-cl::opt<bool> TimePasses("time-passes",
-                         cl::desc("Time each pass and print the report to "
-                                  "stderr"),
-                         cl::cat(OptCat));
-cl::opt<bool> PrintAfterAll("print-after-all",
-                            cl::desc("Print the IR after every pass"),
-                            cl::cat(OptCat));
-cl::list<std::string>
-    PrintBefore("print-before", cl::desc("Print the IR before PASS"),
-                cl::value_desc("PASS"), cl::CommaSeparated, cl::cat(OptCat));
-cl::list<std::string>
-    PrintAfter("print-after", cl::desc("Print the IR after PASS"),
-               cl::value_desc("PASS"), cl::CommaSeparated, cl::cat(OptCat));
-cl::opt<bool> PrintPipeline("print-pipeline",
-                            cl::desc("Print the pass pipeline that would run "
-                                     "(with its options) and stop"),
-                            cl::cat(OptCat));
-// The name tp-opt had before it took tp-llc's.
-cl::alias PrintPipelinePasses("print-pipeline-passes",
-                              cl::desc("Alias for --print-pipeline"),
-                              cl::aliasopt(PrintPipeline), cl::Hidden);
 } // namespace
 
 static int fail(Error E) {
@@ -121,6 +94,7 @@ int main(int argc, char **argv) {
     Stats->setHiddenFlag(cl::NotHidden);
     Stats->setDescription("Print each pass's statistics (stderr)");
   }
+  tp::addPassManagerOptions(OptCat);
   cl::HideUnrelatedOptions({&OptCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(Args.size(), Args.data(), Overview);
 
@@ -143,12 +117,10 @@ int main(int argc, char **argv) {
       return fail(P.takeError());
     Passes.push_back(std::move(*P));
   }
-  for (auto *List : {&PrintBefore, &PrintAfter})
-    for (const std::string &Name : *List)
-      if (!Registry.lookupPass(Name))
-        return fail(tp::makeError("unknown pass '" + Name +
-                                  "' in -print-before/-print-after"));
-  if (PrintPipeline) {
+  Expected<tp::PassManager::Options> Opts = tp::getPassManagerOptions();
+  if (!Opts)
+    return fail(Opts.takeError());
+  if (tp::shouldPrintPipeline()) {
     outs() << tp::printPipeline(Passes) << "\n";
     return 0;
   }
@@ -172,16 +144,7 @@ int main(int argc, char **argv) {
   if (Error E = Level->Verify(**IR, SM))
     return fail(std::move(E));
 
-  tp::PassManager::Options Opts;
-  Opts.VerifyEach = VerifyEach;
-  Opts.PrintBeforeAll = PrintBeforeAll;
-  Opts.PrintAfterAll = PrintAfterAll;
-  Opts.TimePasses = TimePasses;
-  for (const std::string &N : PrintBefore)
-    Opts.PrintBefore.insert(N);
-  for (const std::string &N : PrintAfter)
-    Opts.PrintAfter.insert(N);
-  tp::PassManager PM(std::move(Opts), errs());
+  tp::PassManager PM(std::move(*Opts), errs());
   for (auto &P : Passes)
     PM.add(std::move(P));
   std::unique_ptr<tp::IRUnit> Unit = std::move(*IR);

@@ -1,4 +1,4 @@
-//===- Driver.h - From a kernel description to a listing or a cubin -*- C++ -*-//
+//===- Driver.h - From a kernel description to a cubin ----------*- C++ -*-===//
 ///
 /// \file
 /// The top layer of tp: what a compiler driver does around the pass
