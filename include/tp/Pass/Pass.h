@@ -13,10 +13,17 @@
 ///  * Every pass and level is listed once, in Passes.def, and registered by
 ///    registerAllPasses() (PassRegistration.h).  Adding a pass is: write the
 ///    class and `std::unique_ptr<tp::Pass> create<Class>()` in its library,
-///    add one TP_PASS line, link the library into the tools.
+///    add one TP_PASS line, link the library into the tools; to run it in
+///    the default pipeline, add its line to DefaultStages
+///    (lib/Pass/DefaultPipeline.cpp).  Its file is named after its flag
+///    (tp-compact-stalls: CompactStalls.cpp), and so are its test folder
+///    and its DEBUG_TYPE; its counters are ALWAYS_ENABLED_STATISTICs.
 ///  * A pipeline is text: `tp-tile{tile=large},tp-pipeline` -- passes
 ///    separated by commas, each with optional `{key=value key=value}`
-///    options (spaces between options, so a value may hold commas).
+///    options (spaces between options, so a value may hold commas);
+///    `default{...}` is the default pipeline.  printPipeline() writes the
+///    same syntax.  Drivers configure passes with setOption(), never by
+///    pasting user text into option strings.
 ///  * PassManager runs a pipeline, verifying after every pass (verify-each)
 ///    and printing the IR before/after the passes asked for.
 ///
