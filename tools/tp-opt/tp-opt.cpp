@@ -39,6 +39,9 @@ cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input .tp>"),
 cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
                                     cl::value_desc("filename"), cl::init("-"),
                                     cl::cat(OptCat));
+cl::opt<std::string> InputLevel(
+    "x", cl::desc("Input level: tile or mir (default: from the text)"),
+    cl::value_desc("tile|mir"), cl::cat(OptCat));
 cl::opt<std::string>
     PassPipeline("passes",
                  cl::desc("Comma-separated pipeline, e.g. "
@@ -132,7 +135,15 @@ int main(int argc, char **argv) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
   StringRef Text = SM.getMemoryBuffer(ID)->getBuffer();
-  const tp::IRLevel *Level = Registry.recognize(Text);
+  const tp::IRLevel *Level = nullptr;
+  if (InputLevel.getNumOccurrences()) {
+    Level = Registry.lookupLevel(InputLevel);
+    if (!Level)
+      return fail(tp::makeError("-x: expected tile or mir, found '" +
+                                InputLevel + "'"));
+  } else {
+    Level = Registry.recognize(Text);
+  }
   if (!Level && !Passes.empty())
     Level = Registry.lookupLevel(
         Registry.lookupPass(Passes.front()->getName())->InputLevel);
