@@ -406,7 +406,9 @@ static const char Overview[] =
     "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n"
     "    registers <= 255; shared stages x (BM + BN) x 64 <= 100352 bytes\n"
     "  Without --tile, tp-tile takes the largest admitted tile whose grid\n"
-    "  gives each of 82 SMs a block.  Errors exit 1 and write nothing.\n";
+    "  gives each of 82 SMs a block.\n\n"
+    "  Exit status: 0 on success, 1 on any error (the diagnostic on stderr,\n"
+    "  no output file).\n";
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);

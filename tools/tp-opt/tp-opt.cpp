@@ -91,7 +91,9 @@ int main(int argc, char **argv) {
   Overview += "\n  The default pipeline (tp-llc's, lib/Pass/DefaultPipeline.cpp) "
               "as one -passes element:\n"
               "    default{tile=T target=sm_86|sm_90 checked=0|1 "
-              "compact-stalls=compact|conservative|off}\n";
+              "compact-stalls=compact|conservative|off}\n"
+              "\n  Exit status: 0 on success, 1 on any error (the "
+              "diagnostic on stderr, no output file).\n";
   if (cl::Option *Stats = cl::getRegisteredOptions().lookup("stats")) {
     Stats->addCategory(OptCat);
     Stats->setHiddenFlag(cl::NotHidden);
