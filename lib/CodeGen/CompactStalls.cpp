@@ -1,7 +1,8 @@
-//===- CompactStalls.cpp - The smallest stalls, scoreboards and waits -----===//
+//===- CompactStalls.cpp - tp-compact-stalls: the smallest stalls ---------===//
 ///
 /// \file
-/// compactStalls(): one forward walk over a piece that, for each
+/// The tp-compact-stalls pass (at the end of this file) and the algorithm
+/// it runs, compactStalls(): one forward walk over a piece that, for each
 /// instruction in order,
 ///
 ///  1. finds the scoreboard waits it needs: a register it reads or writes
@@ -31,10 +32,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "SchedulePieces.h"
 #include "ScheduleUnits.h"
+#include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
@@ -448,4 +453,140 @@ void insertFillers(Piece &P, std::vector<CompactInfo> &Info) {
 }
 
 } // namespace sched
+} // namespace tp
+
+//===- The tp-compact-stalls pass -----------------------------------------===//
+//
+// tp-compact-stalls (mir -> mir): every piece of every function is
+// finished on its own (pieces compose: see Schedule.h): stalls, yield,
+// scoreboards and wait masks recomputed; reuse flags kept.  NOPs and
+// never-executing fillers of the input are dropped first (their labels
+// move to the next instruction) and made again where needed: a delay over
+// 15 cycles continues in `@!UPT UIADD3 URZ, URZ, URZ, URZ` fillers as ptxas
+// writes them (SASS_FACTS 1.2, E), `@!PT NOP` when the instruction set has
+// no UIADD3 (`@!UPT` is the uniform spelling of the same guard bits); a
+// NOP waits for register scoreboards still in flight at a piece's end.
+// Options:
+//   mode=compact       the smallest fields (default)
+//   mode=conservative  every instruction waits on every scoreboard and
+//                      stalls at least 15 cycles (NAK's `serial` idea)
+//===----------------------------------------------------------------------===//
+
+#define DEBUG_TYPE "tp-compact-stalls"
+
+ALWAYS_ENABLED_STATISTIC(NumStallCyclesRemoved,
+                         "Stall cycles removed (input minus output)");
+ALWAYS_ENABLED_STATISTIC(NumWaitsPlaced, "Scoreboard waits placed");
+ALWAYS_ENABLED_STATISTIC(NumScoreboardsSet,
+                         "Scoreboards set (read or write)");
+ALWAYS_ENABLED_STATISTIC(NumFillers,
+                         "Never-executing fillers for delays over 15");
+ALWAYS_ENABLED_STATISTIC(NumDrainNops, "NOPs waiting at a piece's end");
+
+namespace tp {
+namespace {
+
+using sched::CompactInfo;
+using sched::describePiece;
+using sched::targetOf;
+
+Expected<mir::MInstr> makeFiller(uint8_t Stall) {
+  sass::Control C;
+  C.Stall = Stall;
+  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
+  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
+  // spelled `@!UPT`).
+  if (sass::isSupportedMnemonic("UIADD3"))
+    return mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", C);
+  return mir::makeInstr("@!PT NOP", C);
+}
+
+class CompactStallsPass : public Pass {
+public:
+  std::vector<PassOption> getOptions() const override {
+    return {{"mode", "compact",
+             "compact: the smallest stalls, scoreboards and waits; "
+             "conservative: stall >= 15 and every wait on every instruction"}};
+  }
+
+  Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
+    StringRef Mode = getOption("mode");
+    if (Mode != "compact" && Mode != "conservative")
+      return makeError("tp-compact-stalls: option 'mode' expects compact or "
+                       "conservative, found '" +
+                       Mode + "'");
+    sched::CompactOptions Opts;
+    Opts.Conservative = Mode == "conservative";
+    for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
+      Expected<sass::Target> T = targetOf(F);
+      if (!T)
+        return T.takeError();
+      Opts.Target = *T;
+      for (mir::Piece &P : F.Pieces)
+        if (Error E = compactPiece(P, Opts))
+          return E;
+      if (Error E = F.resolveBranches())
+        return E;
+    }
+    return Error::success();
+  }
+
+private:
+  Error compactPiece(mir::Piece &P, const sched::CompactOptions &Opts) {
+    std::vector<mir::MInstr> Real;
+    sched::Piece Views;
+    if (Error E = describePiece(P, Real, Views))
+      return E;
+    std::vector<CompactInfo> Info;
+    if (Error E = sched::compactStalls(Views, Opts, &Info))
+      return E;
+    std::vector<mir::MInstr> Out;
+    for (size_t K = 0; K < Views.size(); ++K) {
+      if (K < Real.size()) {
+        Out.push_back(Real[K]);
+        Out.back().I.Ctrl = Views[K].Ctrl;
+      } else {
+        Expected<mir::MInstr> Nop = mir::makeInstr("NOP", Views[K].Ctrl);
+        if (!Nop)
+          return Nop.takeError();
+        Out.push_back(*Nop);
+      }
+      for (uint8_t S : Info[K].FillerStalls) {
+        Expected<mir::MInstr> F = makeFiller(S);
+        if (!F)
+          return F.takeError();
+        Out.push_back(*F);
+      }
+    }
+    countDecisions(P.Instrs, Out);
+    P.Instrs = std::move(Out);
+    return Error::success();
+  }
+
+  /// The statistics of one piece: \p Before as given, \p After compacted.
+  static void countDecisions(ArrayRef<mir::MInstr> Before,
+                             ArrayRef<mir::MInstr> After) {
+    int64_t StallsIn = 0, StallsOut = 0;
+    for (const mir::MInstr &MI : Before)
+      StallsIn += MI.I.Ctrl.Stall;
+    for (const mir::MInstr &MI : After) {
+      const sass::Control &C = MI.I.Ctrl;
+      StallsOut += C.Stall;
+      NumWaitsPlaced += countPopulation(C.WaitMask);
+      NumScoreboardsSet += (C.WrSB != 7) + (C.RdSB != 7);
+      if (sched::isFillerOrNop(MI))
+        ++(MI.mnemonic() == "NOP" && !MI.I.GuardNeg ? NumDrainNops
+                                                     : NumFillers);
+    }
+    if (StallsIn > StallsOut)
+      NumStallCyclesRemoved += StallsIn - StallsOut;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createCompactStallsPass() {
+  return std::make_unique<CompactStallsPass>();
+}
+
 } // namespace tp

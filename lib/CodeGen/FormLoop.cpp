@@ -29,9 +29,18 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 
+#include "llvm/ADT/Statistic.h"
+
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-form-loop"
+
+ALWAYS_ENABLED_STATISTIC(NumLoops, "Counted loops formed");
+ALWAYS_ENABLED_STATISTIC(NumChecked, "Checked programs built (no branch)");
+ALWAYS_ENABLED_STATISTIC(NumBodiesRemoved,
+                         "Bodies removed (zero iterations)");
+ALWAYS_ENABLED_STATISTIC(NumLoopInstrs,
+                         "Loop instructions (body + control)");
 
 namespace tp {
 namespace {
@@ -82,6 +91,7 @@ private:
                     << ", " << Body->Instrs.size()
                     << " body instructions)\n");
     if (*N == 0) {
+      ++NumBodiesRemoved;
       F.Pieces.erase(F.Pieces.begin() + BodyIndex);
       if (Checked)
         F.setAttr("checked", "1");
@@ -111,10 +121,13 @@ private:
       mir::Piece CP;
       CP.Name = "control";
       CP.Instrs = Control;
+      NumLoopInstrs += Body->Instrs.size() + CP.Instrs.size();
       F.Pieces.insert(F.Pieces.begin() + BodyIndex + 1, std::move(CP));
+      ++NumLoops;
       return F.resolveBranches();
     }
     F.setAttr("checked", "1");
+    ++NumChecked;
     mir::Piece CP;
     CP.Name = "control";
     CP.Instrs = Control;

@@ -28,9 +28,16 @@
 #include "tp/MIR/MIR.h"
 #include "tp/Support/Debug.h"
 
+#include "llvm/ADT/Statistic.h"
+
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-interleave"
+
+ALWAYS_ENABLED_STATISTIC(NumStepsInterleaved, "Steps interleaved");
+ALWAYS_ENABLED_STATISTIC(NumInstrsMoved,
+                         "Instructions moved (LDSMs and copies spread "
+                         "between HMMA runs)");
 
 namespace tp {
 namespace {
@@ -103,6 +110,14 @@ private:
     return I;
   }
 
+  /// Instructions of \p Q that spread() places before the last HMMA of
+  /// \p H (they were all after it): every one but those after the last run.
+  static size_t countMoved(const Seq &Q, const Seq &H) {
+    size_t Groups = runs(H).size();
+    size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
+    return std::min(Q.size(), M * (Groups ? Groups - 1 : 0));
+  }
+
   void interleave(mir::Piece &P) {
     Seq &S = P.Instrs;
     Seq Out;
@@ -136,6 +151,8 @@ private:
                       << runs(H1).size() << " runs of k-half 1\n");
       Out.insert(Out.end(), L0.begin(), L0.end());
       Seq A = spread(runs(H0), L1), B = spread(runs(H1), Q);
+      ++NumStepsInterleaved;
+      NumInstrsMoved += countMoved(L1, H0) + countMoved(Q, H1);
       Out.insert(Out.end(), A.begin(), A.end());
       Out.insert(Out.end(), B.begin(), B.end());
       I = K + 1;

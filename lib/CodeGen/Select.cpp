@@ -100,8 +100,9 @@ using namespace llvm;
 
 #define DEBUG_TYPE "tp-select"
 
-STATISTIC(NumFolded, "Address ops folded away (constants, identities)");
-STATISTIC(NumSelected, "Instructions selected");
+ALWAYS_ENABLED_STATISTIC(NumFolded,
+                         "Address ops folded away (constants, identities)");
+ALWAYS_ENABLED_STATISTIC(NumSelected, "Instructions selected");
 
 namespace tp {
 namespace {

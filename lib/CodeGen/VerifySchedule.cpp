@@ -1,6 +1,7 @@
-//===- VerifySchedule.cpp - Walk a straight-line program cycle by cycle ---===//
+//===- VerifySchedule.cpp - tp-verify-schedule: walk the checked program --===//
 ///
 /// \file
+/// The tp-verify-schedule pass (at the end of this file) and its walk,
 /// verifySchedule(): an independent check of the control fields of a
 /// straight-line program (the checked program: prologue, the loop body and
 /// control twice, tail).  It keeps its own state and shares with
@@ -30,7 +31,12 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "SchedulePieces.h"
 #include "ScheduleUnits.h"
+#include "tp/Pass/Pass.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/ADT/Statistic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -460,4 +466,196 @@ MutationResult runMutations(ArrayRef<SchedInstr> Program,
 }
 
 } // namespace sched
+} // namespace tp
+
+//===- The tp-verify-schedule pass ----------------------------------------===//
+//
+// tp-verify-schedule (mir -> mir, an analysis: the IR is unchanged): the
+// function must be the checked program (tp-form-loop checked=1: no
+// branch).  Its pieces in order are walked by verifySchedule(); every
+// hazard is an error at the instruction (file:line:col when it was parsed,
+// else its address).  Options:
+//   stage-bytes=N   bytes of a shared stage (0: from the LDGSTS offsets)
+//   max-errors=N    hazards reported (default 20)
+//   mutate=1        also the mutation test over the first `body` piece:
+//                   each stall tp-compact-stalls derives from a
+//                   dependency lowered by one, each wait bit it needs
+//                   dropped; every mutant must fail verification.  The
+//                   counts go to the function attribute
+//                   `mutations(stall=C/N wait=C/N)`.
+//===----------------------------------------------------------------------===//
+
+#define DEBUG_TYPE "tp-verify-schedule"
+
+ALWAYS_ENABLED_STATISTIC(NumInstrsWalked, "Instructions walked");
+ALWAYS_ENABLED_STATISTIC(NumHazards, "Hazards found");
+ALWAYS_ENABLED_STATISTIC(NumMutations, "Mutants of the loop body run");
+ALWAYS_ENABLED_STATISTIC(NumMutationsCaught, "Mutants caught");
+
+namespace tp {
+namespace {
+
+using sched::CompactInfo;
+using sched::describePiece;
+using sched::isFillerOrNop;
+using sched::SchedInstr;
+using sched::targetOf;
+
+class VerifySchedulePass : public Pass {
+public:
+  std::vector<PassOption> getOptions() const override {
+    return {{"stage-bytes", "0",
+             "bytes of one shared stage (0: each distinct LDGSTS offset "
+             "starts one)"},
+            {"max-errors", "20", "hazards reported (0: all)"},
+            {"mutate", "0",
+             "1: run the mutation test over the first body piece and record "
+             "mutations(...) on the function"}};
+  }
+
+  Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
+    Expected<int64_t> StageBytes = getIntOption("stage-bytes");
+    if (!StageBytes)
+      return StageBytes.takeError();
+    Expected<int64_t> MaxErrors = getIntOption("max-errors");
+    if (!MaxErrors)
+      return MaxErrors.takeError();
+    Expected<int64_t> Mutate = getIntOption("mutate");
+    if (!Mutate)
+      return Mutate.takeError();
+    sched::VerifyOptions Opts;
+    Opts.StageBytes = *StageBytes;
+    Opts.MaxHazards = unsigned(std::max<int64_t>(0, *MaxErrors));
+    // Every function's hazards, not only the first function's.
+    Error All = Error::success();
+    for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
+      All = joinErrors(std::move(All), verify(F, Opts, *Mutate != 0, Ctx));
+    return All;
+  }
+
+private:
+  Error verify(mir::Function &F, sched::VerifyOptions Opts, bool Mutate,
+               PassContext &Ctx) {
+    Expected<sass::Target> T = targetOf(F);
+    if (!T)
+      return T.takeError();
+    Opts.Target = *T;
+    sched::Piece Program;
+    std::vector<CompactInfo> Info;
+    size_t BodyBegin = 0, BodyEnd = 0;
+    bool Exited = false;
+    for (const mir::Piece &P : F.Pieces) {
+      size_t Begin = Program.size();
+      for (const mir::MInstr &MI : P.Instrs) {
+        uint64_t Addr = Program.size() * 16;
+        // After an unconditional EXIT nothing runs (ptxas's `BRA` to itself
+        // and the pad NOPs): walked as fillers, never as branches.
+        if (Exited) {
+          SchedInstr S = sched::makeInstr("NOP");
+          S.NeverExecutes = true;
+          S.Ctrl = MI.I.Ctrl;
+          Program.push_back(std::move(S));
+          continue;
+        }
+        Exited = MI.mnemonic() == "EXIT" && MI.I.Guard == 7 && !MI.I.GuardNeg;
+        if (MI.isBranch())
+          return locate(Ctx, MI.Loc,
+                        "@" + F.Name +
+                            ": tp-verify-schedule needs the "
+                            "checked program (tp-form-loop checked=1); found a "
+                            "branch at " +
+                            sched::formatAddress(Addr));
+        Expected<SchedInstr> S = sched::describe(MI.I);
+        if (!S)
+          return S.takeError();
+        S->Loc = MI.Loc;
+        Program.push_back(std::move(*S));
+      }
+      Info.resize(Program.size());
+      if (Mutate && P.Name == "body" && BodyEnd == 0) {
+        BodyBegin = Begin;
+        BodyEnd = Program.size();
+        if (Error E = compactedInfo(P, F, Info, Begin, Opts.Target))
+          return E;
+      }
+    }
+    std::vector<sched::Hazard> H = sched::verifySchedule(Program, Opts);
+    NumInstrsWalked += Program.size();
+    NumHazards += H.size();
+    if (!H.empty()) {
+      Error All = Error::success();
+      for (const sched::Hazard &X : H) {
+        std::string Msg = sched::formatAddress(X.Index * 16) + ": " + X.Message;
+        if (X.Loc.isValid())
+          All = joinErrors(std::move(All), makeSourceError(Ctx.SM, X.Loc, Msg));
+        else
+          All = joinErrors(std::move(All), makeError("@" + F.Name + " " + Msg));
+      }
+      return All;
+    }
+    if (!Mutate)
+      return Error::success();
+    if (BodyEnd == 0)
+      return makeError("@" + F.Name +
+                       ": tp-verify-schedule mutate=1 needs a 'body' piece");
+    sched::MutationResult R =
+        sched::runMutations(Program, Info, BodyBegin, BodyEnd, Opts);
+    NumMutations += R.StallMutations + R.WaitMutations;
+    NumMutationsCaught += R.StallCaught + R.WaitCaught;
+    F.setAttr("mutations", "stall=" + std::to_string(R.StallCaught) + "/" +
+                               std::to_string(R.StallMutations) +
+                               " wait=" + std::to_string(R.WaitCaught) + "/" +
+                               std::to_string(R.WaitMutations));
+    if (!R.Missed.empty()) {
+      std::string List;
+      for (const std::string &M : R.Missed)
+        List += "\n  " + M;
+      return makeError("@" + F.Name +
+                       ": mutations the verifier missed:" + List);
+    }
+    return Error::success();
+  }
+
+  /// The compaction's reasons for the instructions of \p P, which must be
+  /// as tp-compact-stalls leaves them; into Info from \p Begin.
+  Error compactedInfo(const mir::Piece &P, const mir::Function &F,
+                      std::vector<CompactInfo> &Info, size_t Begin,
+                      sass::Target T) {
+    std::vector<mir::MInstr> Real;
+    sched::Piece Views;
+    if (Error E = describePiece(P, Real, Views))
+      return E;
+    std::vector<CompactInfo> Again;
+    sched::CompactOptions Opts;
+    Opts.Target = T;
+    if (Error E = sched::compactStalls(Views, Opts, &Again))
+      return E;
+    size_t K = 0;
+    for (size_t I = 0; I < P.Instrs.size(); ++I) {
+      const mir::MInstr &MI = P.Instrs[I];
+      if (isFillerOrNop(MI))
+        continue;
+      if (K >= Real.size() || !(Views[K].Ctrl == MI.I.Ctrl))
+        return makeError("@" + F.Name +
+                         ": mutate=1: piece 'body' is not as "
+                         "tp-compact-stalls leaves it (at " +
+                         sched::formatAddress((Begin + I) * 16) + ")");
+      Info[Begin + I] = Again[K++];
+    }
+    return Error::success();
+  }
+
+  Error locate(PassContext &Ctx, SMLoc Loc, const Twine &Msg) {
+    if (Loc.isValid())
+      return makeSourceError(Ctx.SM, Loc, Msg);
+    return makeError(Msg);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createVerifySchedulePass() {
+  return std::make_unique<VerifySchedulePass>();
+}
+
 } // namespace tp

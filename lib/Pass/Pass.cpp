@@ -1,7 +1,16 @@
 //===- Pass.cpp - Pass registry, pipeline parser and pass manager ---------===//
+///
+/// \file
+/// The registry, option handling, the pipeline text (parse and print, one
+/// syntax both ways) and the pass manager of Pass.h.
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/Pass/Pass.h"
+#include "tp/Pass/DefaultPipeline.h"
 #include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Timer.h"
 
 using namespace llvm;
@@ -53,19 +62,43 @@ Error Pass::parseOptions(StringRef Text) {
     if (!Item.contains('='))
       return makeError(Name + ": expected an option 'key=value', found '" +
                        Item + "'");
-    bool Known = false;
-    for (const PassOption &O : Declared)
-      Known |= O.Name == Key;
-    if (!Known) {
-      std::string List;
-      for (const PassOption &O : Declared)
-        List += (List.empty() ? "" : ", ") + O.Name;
-      return makeError(Name + ": unknown option '" + Key + "'" +
-                       (List.empty() ? " (it takes none)"
-                                     : " (options: " + List + ")"));
-    }
-    Values[Key] = Value.str();
+    if (Error E = setOption(Key, Value))
+      return E;
   }
+}
+
+Error Pass::setOption(StringRef Key, StringRef Value) {
+  std::vector<PassOption> Declared = getOptions();
+  bool Known = false;
+  for (const PassOption &O : Declared)
+    Known |= O.Name == Key;
+  if (!Known) {
+    std::string List;
+    for (const PassOption &O : Declared)
+      List += (List.empty() ? "" : ", ") + O.Name;
+    return makeError(Name + ": unknown option '" + Key + "'" +
+                     (List.empty() ? " (it takes none)"
+                                   : " (options: " + List + ")"));
+  }
+  Values[Key] = Value.str();
+  return Error::success();
+}
+
+std::string Pass::getPipelineText() const {
+  std::string Options;
+  for (const PassOption &O : getOptions()) {
+    auto It = Values.find(O.Name);
+    if (It != Values.end())
+      Options += (Options.empty() ? "" : " ") + O.Name + "=" + It->second;
+  }
+  return Options.empty() ? Name : Name + "{" + Options + "}";
+}
+
+std::string printPipeline(ArrayRef<std::unique_ptr<Pass>> Passes) {
+  std::string Text;
+  for (const std::unique_ptr<Pass> &P : Passes)
+    Text += (Text.empty() ? "" : ",") + P->getPipelineText();
+  return Text;
 }
 
 PassRegistry &PassRegistry::get() {
@@ -138,10 +171,21 @@ Expected<std::vector<std::unique_ptr<Pass>>> parsePipeline(StringRef Text) {
     }
     if (Name.empty())
       return makeError("pipeline '" + Text + "': empty pass name");
-    auto P = PassRegistry::get().createPass(Name, Options);
-    if (!P)
-      return P.takeError();
-    Result.push_back(std::move(*P));
+    if (Name == "default") {
+      DefaultPipelineOptions Opts;
+      if (Error E = parseDefaultPipelineOptions(Options, Opts))
+        return E;
+      auto Default = buildDefaultPipeline(Opts);
+      if (!Default)
+        return Default.takeError();
+      for (std::unique_ptr<Pass> &P : *Default)
+        Result.push_back(std::move(P));
+    } else {
+      auto P = PassRegistry::get().createPass(Name, Options);
+      if (!P)
+        return P.takeError();
+      Result.push_back(std::move(*P));
+    }
     if (I < N)
       ++I; // ','
     if (I == N && Text.back() == ',')
@@ -190,6 +234,15 @@ Error PassManager::run(std::unique_ptr<IRUnit> &IR, SourceMgr &SM) {
       Dump("After", *P);
   }
   return Error::success();
+}
+
+void printStatistics(raw_ostream &OS) {
+  if (!AreStatisticsEnabled())
+    return;
+  PrintStatistics(OS);
+  // LLVM 14 declares -stats as cl::opt<bool, true> (lib/Support/Statistic.cpp).
+  if (cl::Option *Stats = cl::getRegisteredOptions().lookup("stats"))
+    static_cast<cl::opt<bool, true> *>(Stats)->setValue(false);
 }
 
 } // namespace tp

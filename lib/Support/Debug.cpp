@@ -1,6 +1,7 @@
 //===- Debug.cpp - -debug / -debug-only output of the passes --------------===//
 
 #include "tp/Support/Debug.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,6 +33,20 @@ bool isDebugTypeEnabled(StringRef Type) {
     if (D == Type)
       return true;
   return false;
+}
+
+Error checkDebugTypes(ArrayRef<std::string> Known) {
+  for (const std::string &D : DebugOnly) {
+    if (llvm::is_contained(Known, D))
+      continue;
+    std::string List;
+    for (const std::string &K : Known)
+      List += (List.empty() ? "" : ", ") + K;
+    return createStringError(inconvertibleErrorCode(),
+                             "-debug-only: unknown debug type '" + D +
+                                 "' (debug types: " + List + ")");
+  }
+  return Error::success();
 }
 
 raw_ostream &dbgs() { return errs(); }

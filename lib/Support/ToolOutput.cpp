@@ -1,42 +1,144 @@
 //===- ToolOutput.cpp - Output files that appear whole or not at all ------===//
+///
+/// \file
+/// writeOutputs(): buffers, then temporaries beside the destinations, then
+/// renames; every failure removes what the run created (ToolOutput.h).
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/Support/ToolOutput.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
 
 namespace tp {
 
-Error writeOutput(StringRef Path, bool Binary,
-                  function_ref<Error(raw_ostream &)> Write) {
-  if (Path == "-") {
-    if (Binary)
-      outs().SetUnbuffered();
-    return Write(outs());
-  }
-  // ToolOutputFile removes the file on destruction unless keep() is called;
-  // write into a buffer first so that nothing reaches the disk on failure.
+namespace {
+
+/// How one output reaches its destination.
+enum class Commit { Stdout, Rename, Direct };
+
+struct PendingOutput {
+  const OutputFile *File;
   std::string Buffer;
-  raw_string_ostream OS(Buffer);
-  if (Error E = Write(OS))
-    return E;
+  Commit How = Commit::Rename;
+  std::string TempPath; ///< Commit::Rename: the written temporary
+};
+
+Error writeBuffer(raw_fd_ostream &OS, StringRef Buffer, StringRef Path) {
+  OS << Buffer;
+  OS.flush();
+  if (OS.has_error()) {
+    std::error_code EC = OS.error();
+    OS.clear_error();
+    return makeError("cannot write '" + Path + "': " + EC.message());
+  }
+  return Error::success();
+}
+
+/// Decides how \p P is committed and, for a regular file, writes its
+/// temporary.
+Error prepare(PendingOutput &P) {
+  StringRef Path = P.File->Path;
+  if (Path == "-") {
+    P.How = Commit::Stdout;
+    return Error::success();
+  }
+  sys::fs::file_status St;
+  if (!sys::fs::status(Path, St) && sys::fs::exists(St)) {
+    if (sys::fs::is_directory(St))
+      return makeError(
+          "cannot open '" + Path +
+          "': " + std::make_error_code(std::errc::is_a_directory).message());
+    if (!sys::fs::is_regular_file(St)) {
+      P.How = Commit::Direct;
+      return Error::success();
+    }
+  }
+  int FD;
+  SmallString<128> Temp;
+  if (std::error_code EC = sys::fs::createUniqueFile(
+          Path + "-%%%%%%%%.tmp", FD, Temp,
+          P.File->Binary ? sys::fs::OF_None : sys::fs::OF_Text))
+    return makeError("cannot open '" + Path + "': " + EC.message());
+  P.TempPath = std::string(Temp);
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  Error E = writeBuffer(OS, P.Buffer, Path);
+  OS.close();
+  if (!E && OS.has_error()) {
+    E = makeError("cannot write '" + Path + "': " + OS.error().message());
+    OS.clear_error();
+  }
+  return E;
+}
+
+Error commitDirect(const PendingOutput &P) {
+  StringRef Path = P.File->Path;
+  if (P.How == Commit::Stdout) {
+    if (P.File->Binary)
+      outs().SetUnbuffered();
+    return writeBuffer(outs(), P.Buffer, Path);
+  }
   std::error_code EC;
-  ToolOutputFile Out(Path, EC,
-                     Binary ? sys::fs::OF_None : sys::fs::OF_Text);
+  raw_fd_ostream OS(Path, EC,
+                    P.File->Binary ? sys::fs::OF_None : sys::fs::OF_Text);
   if (EC)
     return makeError("cannot open '" + Path + "': " + EC.message());
-  Out.os() << OS.str();
-  Out.os().flush();
-  if (Out.os().has_error()) {
-    std::error_code WEC = Out.os().error();
-    Out.os().clear_error();
-    return makeError("cannot write '" + Path + "': " + WEC.message());
+  return writeBuffer(OS, P.Buffer, Path);
+}
+
+} // namespace
+
+Error writeOutputs(ArrayRef<OutputFile> Files) {
+  std::vector<PendingOutput> Pending(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Pending[I].File = &Files[I];
+    raw_string_ostream OS(Pending[I].Buffer);
+    if (Error E = Files[I].Write(OS))
+      return E;
+    OS.flush();
   }
-  Out.keep();
+  auto RemoveTemps = [&] {
+    for (PendingOutput &P : Pending)
+      if (!P.TempPath.empty())
+        sys::fs::remove(P.TempPath);
+  };
+  for (PendingOutput &P : Pending)
+    if (Error E = prepare(P)) {
+      RemoveTemps();
+      return E;
+    }
+  // Regular files first: a rename is the one step that can still fail.
+  for (size_t I = 0; I < Pending.size(); ++I) {
+    PendingOutput &P = Pending[I];
+    if (P.How != Commit::Rename)
+      continue;
+    if (std::error_code EC = sys::fs::rename(P.TempPath, P.File->Path)) {
+      RemoveTemps();
+      for (size_t J = 0; J < I; ++J)
+        if (Pending[J].How == Commit::Rename)
+          sys::fs::remove(Pending[J].File->Path);
+      return makeError("cannot write '" + P.File->Path + "': " + EC.message());
+    }
+    P.TempPath.clear();
+  }
+  for (const PendingOutput &P : Pending)
+    if (P.How != Commit::Rename)
+      if (Error E = commitDirect(P)) {
+        for (const PendingOutput &Q : Pending)
+          if (Q.How == Commit::Rename)
+            sys::fs::remove(Q.File->Path);
+        return E;
+      }
   return Error::success();
+}
+
+Error writeOutput(StringRef Path, bool Binary,
+                  function_ref<Error(raw_ostream &)> Write) {
+  OutputFile F{Path.str(), Binary, Write};
+  return writeOutputs(F);
 }
 
 void setToolVersionPrinter() {

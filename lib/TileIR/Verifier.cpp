@@ -176,9 +176,13 @@ public:
   Verifier(const SourceMgr &SM) : SM(SM) {}
 
   Error verify(const Module &M) {
-    for (const Kernel &K : M.Kernels)
+    StringSet<> Names;
+    for (const Kernel &K : M.Kernels) {
+      if (!Names.insert(K.Name).second)
+        return err(K.Loc, "kernel @" + K.Name + " is defined twice");
       if (Error E = verifyKernel(K))
         return E;
+    }
     return Error::success();
   }
 

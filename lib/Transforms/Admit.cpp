@@ -29,7 +29,15 @@
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
 
+#include "llvm/ADT/Statistic.h"
+
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-admit"
+
+ALWAYS_ENABLED_STATISTIC(NumAdmitted, "Kernels admitted");
+ALWAYS_ENABLED_STATISTIC(NumAdmittedWithTile,
+                         "Kernels admitted with their tile (else by shape)");
 
 namespace tp {
 namespace tile {
@@ -116,6 +124,9 @@ public:
       Optional<Violation> V = T ? checkAdmission(P, *T, Limit) : checkShape(P);
       if (V)
         return makeSourceError(Ctx.SM, violationLoc(K, *V), V->Message);
+      ++NumAdmitted;
+      if (T)
+        ++NumAdmittedWithTile;
     }
     return Error::success();
   }

@@ -26,9 +26,14 @@
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
 
+#include "llvm/ADT/Statistic.h"
+
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-pipeline"
+
+ALWAYS_ENABLED_STATISTIC(NumStages, "Shared stages laid out");
+ALWAYS_ENABLED_STATISTIC(NumKSteps, "k-steps laid out (prologue, loop, tail)");
 
 namespace tp {
 namespace {
@@ -61,6 +66,8 @@ public:
                                    Twine(32 * S) + " (32 x " + Twine(S) +
                                    " stages)");
 
+      NumStages += S;
+      NumKSteps += Steps;
       TP_DEBUG(dbgs() << "tp-pipeline: " << K.Name << ": " << S
                       << " stages, " << Steps << " k-steps: prologue "
                       << S - 1 << " copies, loop " << Iterations << " x "

@@ -49,6 +49,7 @@
 #include "tp/Support/Diagnostics.h"
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -56,6 +57,11 @@
 
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-swizzle"
+
+ALWAYS_ENABLED_STATISTIC(NumAddressValues,
+                         "Address values made explicit (tp.addresses)");
 
 namespace tp {
 namespace {
@@ -292,6 +298,7 @@ private:
     auto It = MM.Body.begin();
     while (It != MM.Body.end() && It->Name != "tp.prologue")
       ++It;
+    NumAddressValues += Addr.Body.size();
     It = MM.Body.insert(It, std::move(Addr));
 
     // Fill copies, products and the epilogue.

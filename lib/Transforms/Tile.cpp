@@ -23,9 +23,14 @@
 #include "tp/TileIR/TileUnit.h"
 #include "tp/Transforms/Passes.h"
 
+#include "llvm/ADT/Statistic.h"
+
 using namespace llvm;
 
 #define DEBUG_TYPE "tp-tile"
+
+ALWAYS_ENABLED_STATISTIC(NumTilesChosen, "Tiles chosen for the shape");
+ALWAYS_ENABLED_STATISTIC(NumTilesGiven, "Tiles given (option or tile=)");
 
 namespace tp {
 namespace {
@@ -82,6 +87,7 @@ private:
       if (const Attr *A = MM.getAttr("tile"))
         At = A->Val.Loc;
     }
+    bool TileGiven = T.hasValue();
     if (!T) {
       TP_DEBUG({
         dbgs() << "tp-tile: " << K.Name << ": " << P.M << "x" << P.N << "x"
@@ -117,6 +123,7 @@ private:
                     << T->Stages << " (" << T->blockM() << "x" << T->blockN()
                     << " a block, " << T->sharedBytes()
                     << " bytes of shared stages)\n");
+    ++(TileGiven ? NumTilesGiven : NumTilesChosen);
     std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
     MM.HasRegion = true;
     MM.Body.insert(MM.Body.begin(), Ops.begin(), Ops.end());

@@ -1,12 +1,13 @@
-//===- tp-llc.cpp - Tile IR to sm_86 SASS text or a cubin -----------------===//
+//===- tp-llc.cpp - Tile IR to SASS text or a cubin -----------------------===//
 ///
 /// \file
-/// The llc of tp: runs the whole pipeline
+/// The llc of tp: a thin command line over lib/Driver and the default
+/// pipeline (lib/Pass/DefaultPipeline.cpp)
 ///
 ///   tp-admit, tp-tile, tp-pipeline, tp-swizzle, tp-select, tp-interleave,
-///   tp-compact-stalls (when registered), tp-form-loop
+///   tp-compact-stalls, tp-form-loop
 ///
-/// on a tile IR file, or on the kernel the options describe:
+/// on a tile IR or machine IR file, or on the kernel the options describe:
 ///
 ///   tp-llc --gemm=MxNxK --layout-a=rows|columns --layout-b=rows|columns
 ///          --tile=large|small|128x64|256x128|WM,WN,MT,NT,S [--residual]
@@ -21,12 +22,18 @@
 ///    `// ^label:` lines where labels start; ptxas's closing NOP padding to
 ///    128 bytes included.
 ///  * -filetype=obj: the cubin (TPObject's ptxas-13 layout) and, beside it,
-///    `<out>.json`, the launch manifest.  A block's shared memory above
-///    48 KiB is dynamic (the manifest's dynamic_shared_bytes), else static.
-///  * -stop-after=PASS prints the IR after PASS instead; -print-after-all
-///    dumps after every pass (stderr); --print-pipeline prints the passes;
-///    -stats prints the static figures (stderr); -tp-form-loop-checked
-///    builds the checked program (loop unrolled twice, no branch).
+///    `<out>.json`, the launch manifest, both or neither.
+///  * -stop-after=PASS / -stop-before=PASS print the IR there instead
+///    (text: -filetype=obj with them is an error); -start-after=PASS /
+///    -start-before=PASS run the rest of the pipeline on an input of that
+///    level (tile IR, or machine IR: `-x tile|mir`, else by extension .tp
+///    / .mir, else recognised from the text), so edited IR of any stage
+///    becomes a listing or a cubin.
+///  * the pass manager's options, as tp-opt's (PassManagerOptions.h):
+///    -print-before/-print-after[-all] (stderr), -verify-each, -time-passes,
+///    --print-pipeline; -stats prints the passes' statistics and the
+///    static figures (stderr); -tp-form-loop-checked builds the checked
+///    program (loop unrolled twice, no branch; never a cubin).
 ///
 /// Every instruction emitted must be of a form that NVIDIA's bytes confirm
 /// (sass::isOracleVerified); otherwise tp-llc stops with an internal error.
@@ -35,24 +42,21 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/CodeGen.h"
+#include "tp/Driver/Driver.h"
 #include "tp/MIR/MIR.h"
-#include "tp/Object/CubinFile.h"
-#include "tp/Object/Module.h"
+#include "tp/Pass/DefaultPipeline.h"
 #include "tp/Pass/Pass.h"
+#include "tp/Pass/PassManagerOptions.h"
 #include "tp/Pass/PassRegistration.h"
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
-#include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ToolOutput.h"
-#include "tp/TileIR/TileModel.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/ADT/Statistic.h"
-#include <set>
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -60,7 +64,7 @@ namespace {
 cl::OptionCategory LlcCat("tp-llc options");
 
 cl::opt<std::string> InputFilename(cl::Positional,
-                                   cl::desc("[<input tile IR>]"),
+                                   cl::desc("[<input tile IR or machine IR>]"),
                                    cl::init(""), cl::cat(LlcCat));
 cl::opt<std::string> OutputFilename("o", cl::desc("Output file"),
                                     cl::value_desc("filename"), cl::init(""),
@@ -71,48 +75,59 @@ cl::opt<FileType> Filetype(
     cl::values(clEnumValN(Asm, "asm", "SASS listing"),
                clEnumValN(Obj, "obj", "cubin + launch manifest")),
     cl::cat(LlcCat));
-cl::opt<std::string> Gemm("gemm", cl::desc("Product shape MxNxK"),
-                          cl::value_desc("MxNxK"), cl::cat(LlcCat));
-cl::opt<std::string> LayoutA("layout-a", cl::desc("rows or columns"),
-                             cl::cat(LlcCat));
-cl::opt<std::string> LayoutB("layout-b", cl::desc("rows or columns"),
-                             cl::cat(LlcCat));
+cl::opt<std::string> InputLevel(
+    "x", cl::desc("Input level: tile or mir (default: by extension .tp / "
+                  ".mir, else from the text)"),
+    cl::value_desc("tile|mir"), cl::cat(LlcCat));
+cl::opt<std::string>
+    Gemm("gemm",
+         cl::desc("Product shape (default 4096x4096x4096; the shape rules "
+                  "above)"),
+         cl::value_desc("MxNxK"), cl::cat(LlcCat));
+cl::opt<std::string> LayoutA("layout-a",
+                             cl::desc("A stored as rows (default) or columns"),
+                             cl::value_desc("rows|columns"), cl::cat(LlcCat));
+cl::opt<std::string> LayoutB("layout-b",
+                             cl::desc("B stored as columns (default) or rows"),
+                             cl::value_desc("rows|columns"), cl::cat(LlcCat));
 cl::opt<std::string>
     TileSpec("tile",
-             cl::desc("large, small, 128x64, 256x128 or WM,WN,MT,NT,S"),
-             cl::cat(LlcCat));
+             cl::desc("large (128x128), small (64x64), 128x64, 256x128 or "
+                      "WM,WN,MT,NT,S (default: tp-tile chooses)"),
+             cl::value_desc("tile"), cl::cat(LlcCat));
 cl::opt<bool> Residual("residual", cl::desc("C = A B + R"), cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
 cl::opt<std::string> MCPU("mcpu", cl::desc("Target: sm_86 (default) or sm_90"),
                           cl::init("sm_86"), cl::cat(LlcCat));
-cl::opt<bool> TimePasses("time-passes",
-                         cl::desc("Time each pass and print the report to "
-                                  "stderr"),
-                         cl::cat(LlcCat));
-cl::opt<bool> PrintAfterAll("print-after-all",
-                            cl::desc("Print the IR after every pass"),
-                            cl::cat(LlcCat));
 cl::opt<std::string> StopAfter("stop-after",
                                cl::desc("Stop after PASS, print its IR"),
                                cl::value_desc("PASS"), cl::cat(LlcCat));
-cl::opt<bool> PrintPipeline("print-pipeline",
-                            cl::desc("Print the pass pipeline and stop"),
-                            cl::cat(LlcCat));
+cl::opt<std::string> StopBefore("stop-before",
+                                cl::desc("Stop before PASS, print the IR"),
+                                cl::value_desc("PASS"), cl::cat(LlcCat));
+cl::opt<std::string>
+    StartAfter("start-after",
+               cl::desc("Read IR as PASS leaves it; run the passes after it"),
+               cl::value_desc("PASS"), cl::cat(LlcCat));
+cl::opt<std::string>
+    StartBefore("start-before",
+                cl::desc("Read IR as PASS takes it; run PASS and the rest"),
+                cl::value_desc("PASS"), cl::cat(LlcCat));
 cl::opt<bool> Checked("tp-form-loop-checked",
                       cl::desc("Build the checked program (loop unrolled "
-                               "twice, no branch)"),
+                               "twice, no branch; a listing, never a cubin)"),
                       cl::cat(LlcCat));
 cl::opt<std::string>
     CompactOptions("tp-compact-stalls",
-                   cl::desc("Options for tp-compact-stalls (e.g. "
-                            "mode=conservative)"),
-                   cl::init(""), cl::cat(LlcCat));
+                   cl::desc("Options for tp-compact-stalls: mode=compact "
+                            "(default) or mode=conservative"),
+                   cl::value_desc("mode=..."), cl::init(""), cl::cat(LlcCat));
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
-// Testing only: shows checkOracleVerified's error on a kernel that has no
+// Testing only: shows the oracle check's error on a kernel that has no
 // unverified form (test/tools/tp-llc/oracle-verified.test).
 cl::list<std::string> AssumeUnverified(
     "assume-unverified",
@@ -125,386 +140,291 @@ static int fail(Error E) {
   return 1;
 }
 
-/// Code generation emits only forms whose encoding NVIDIA's bytes confirm
-/// (sass::isOracleVerified): every word of a kernel we ship must be one
-/// that ptxas or the reference corpus has shown us.  Checked here, on the
-/// final instruction stream (the NOP padding included), and not by the MIR
-/// verifier: machine IR, like tp-mc's input, may hold any form the ISA
-/// layer encodes (hand-written tests do), while this guarantee is about
-/// what tp-llc emits.  A failure is a bug in a pass (tp-select chose the
-/// form), hence an internal error naming the instruction.
-static Error checkOracleVerified(const tp::mir::Function &F) {
-  std::set<std::string> Assumed;
-  for (const std::string &Name : AssumeUnverified) {
-    tp::sass::Opcode Op;
-    if (!tp::sass::lookupOpcode(Name, Op))
-      return tp::makeError("-assume-unverified: no form named '" + Name + "'");
-    Assumed.insert(Name);
-  }
-  Error Err = Error::success();
-  F.forEach([&](const tp::mir::Piece &P, const tp::mir::MInstr &MI,
-                uint64_t Addr) {
-    const char *Name = tp::sass::getInstrInfo(MI.I.Op).Name;
-    if (Err || (tp::sass::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
-      return;
-    std::string Msg;
-    raw_string_ostream OS(Msg);
-    OS << "internal error: code generation produced '";
-    tp::sass::print(MI.I, Addr, OS);
-    OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
-       << "*/ in @" << F.Name << ", piece " << P.Name
-       << ", whose encoding no NVIDIA reference word confirms "
-          "(unittests/Target/SM86UncoveredForms.txt)";
-    Err = tp::makeError(OS.str());
-  });
-  return Err;
-}
-
-/// The tile IR of the kernel the options describe.
-static Expected<std::string> describeKernel() {
-  int64_t M = 4096, N = 4096, K = 4096;
-  if (!Gemm.empty()) {
-    SmallVector<StringRef, 3> Parts;
-    StringRef(Gemm).split(Parts, 'x');
-    if (Parts.size() != 3 || Parts[0].getAsInteger(10, M) ||
-        Parts[1].getAsInteger(10, N) || Parts[2].getAsInteger(10, K))
-      return tp::makeError("--gemm: expected MxNxK (three decimal "
-                           "integers), found '" +
-                           Gemm + "'");
-  }
-  auto Layout = [](const std::string &V, const char *Opt,
-                   const char *Default) -> Expected<std::string> {
-    if (V.empty())
-      return std::string(Default);
-    if (V != "rows" && V != "columns")
-      return tp::makeError(Twine(Opt) + ": expected rows or columns, found '" +
-                           V + "'");
-    return V;
-  };
-  Expected<std::string> A = Layout(LayoutA, "--layout-a", "rows");
-  if (!A)
-    return A.takeError();
-  Expected<std::string> B = Layout(LayoutB, "--layout-b", "columns");
-  if (!B)
-    return B.takeError();
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << "tp.kernel @" << KernelName
-     << "(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>"
-     << (Residual ? ", %R: ptr<f32>" : "") << ") target=sm_86 {\n"
-     << "  tp.matmul %C, %A, %B" << (Residual ? ", %R" : "") << " m=" << M
-     << " n=" << N << " k=" << K << " a=" << *A << " b=" << *B;
-  // The default example uses the large tile; otherwise tp-tile chooses
-  // unless --tile says (passed as tp-tile's option).
-  if (TileSpec.empty() && Gemm.empty())
-    OS << " tile=large";
-  OS << " : f16 x f16 -> f32\n}\n";
-  return OS.str();
-}
-
-static void printListing(const tp::mir::Function &F, raw_ostream &OS) {
-  OS << "// .text." << F.Name << "\n";
-  F.forEach([&](const tp::mir::Piece &, const tp::mir::MInstr &MI,
-                uint64_t Addr) {
-    if (!MI.Label.empty())
-      OS << "// ^" << MI.Label << ":\n";
-    OS << "/*" << format_hex_no_prefix(Addr, 4) << "*/ ";
-    tp::sass::print(MI.I, Addr, OS);
-    OS << ' ';
-    // As tp-mc --disassemble: operand reuse flags show as `.reuse` only.
-    tp::sass::Control C = MI.I.Ctrl;
-    C.Reuse &= ~tp::mir::operandReuseMask(MI.I.Op);
-    tp::sass::printControl(C, OS);
-    OS << '\n';
-  });
-}
-
-/// Appends ptxas's NOP padding to a multiple of 128 bytes (the pad NOP's
-/// control word is 0x7e0: stall 0, bit 109 clear, no scoreboards;
-/// SASS_FACTS.md 1.2).
-static Error padFunction(tp::mir::Function &F) {
-  tp::sass::Control C;
-  C.Stall = 0;
-  C.Yield = true;
-  tp::mir::Piece *Last = &F.Pieces.back();
-  while (F.size() % 8) {
-    Expected<tp::mir::MInstr> Nop = tp::mir::makeInstr("NOP", C);
-    if (!Nop)
-      return Nop.takeError();
-    Last->Instrs.push_back(*Nop);
-  }
+/// An error when option \p O was given with an empty value.
+static Error checkNotEmpty(const cl::opt<std::string> &O) {
+  if (O.getNumOccurrences() && O.empty())
+    return tp::makeError("--" + O.ArgStr + "=: expected a value" +
+                         (O.ValueStr.empty() ? Twine("")
+                                             : " (" + O.ValueStr + ")"));
   return Error::success();
 }
 
-static void printStats(const tp::mir::Function &F, raw_ostream &OS) {
-  tp::ScheduleStats S = tp::computeStats(F);
-  OS << "tp-llc statistics for @" << F.Name << ":\n"
-     << "  instructions:                       " << S.Instructions << "\n"
-     << "  loop body instructions:             " << S.LoopBody << "\n"
-     << "  HMMA instructions:                  " << S.HMMAs << "\n"
-     << "  loop HMMA instructions:             " << S.LoopHMMAs << "\n"
-     << "  loop issue cycles:                  " << S.LoopCycles << "\n"
-     << "  issue cycles per k-step per warp:   "
-     << format("%.2f", S.cyclesPerKStep()) << "\n"
-     << "  registers:                          " << F.Regs << "\n"
-     << "  shared bytes:                       " << F.SharedBytes << "\n";
+static Optional<std::string> given(const cl::opt<std::string> &O) {
+  if (!O.getNumOccurrences())
+    return None;
+  return std::string(O);
 }
 
-static Expected<tp::LaunchManifest> makeManifest(const tp::mir::Function &F,
-                                                 bool Dynamic) {
-  tp::LaunchManifest M;
-  M.Kernel = F.Name;
-  M.Target = F.Target;
-  auto Ints = [&](StringRef Key, char Sep) {
-    SmallVector<StringRef, 3> P;
-    F.getAttr(Key).getValueOr("").split(P, Sep);
-    std::vector<uint64_t> V;
-    for (StringRef X : P) {
-      uint64_t I = 0;
-      X.trim().getAsInteger(10, I);
-      V.push_back(I);
-    }
-    return V;
-  };
-  std::vector<uint64_t> Grid = Ints("grid", ','), Shape = Ints("shape", 'x');
-  if (Grid.size() != 3 || Shape.size() != 3)
-    return tp::makeError("@" + F.Name +
-                         ": machine IR lacks grid() or shape() attributes");
-  M.Grid = {uint32_t(Grid[0]), uint32_t(Grid[1]), uint32_t(Grid[2])};
-  M.Block = {uint32_t(F.getIntAttr("threads").getValueOr(0)), 1, 1};
-  M.DynamicSharedBytes = Dynamic ? F.SharedBytes : 0;
-  M.StaticSharedBytes = Dynamic ? 0 : F.SharedBytes;
-  M.M = Shape[0];
-  M.N = Shape[1];
-  M.K = Shape[2];
-  M.LayoutA = tp::parseLayoutName(F.getAttr("layout-a").getValueOr(""))
-                  .getValueOr(tp::OperandLayout::Rows);
-  M.LayoutB = tp::parseLayoutName(F.getAttr("layout-b").getValueOr(""))
-                  .getValueOr(tp::OperandLayout::Columns);
-  M.Residual = F.getIntAttr("residual").getValueOr(0) != 0;
-  SmallVector<StringRef, 4> Params;
-  F.getAttr("params").getValueOr("C,A,B").split(Params, ',');
-  uint32_t Off = 0;
-  for (StringRef P : Params) {
-    Optional<tp::ParamRole> R = tp::parseRoleName(P.trim());
-    if (!R)
-      return tp::makeError("@" + F.Name + ": unknown parameter role '" + P +
-                           "'");
-    M.Params.push_back({P.trim().str(), *R, Off, 8});
-    Off += 8;
+/// The default pipeline's options from the command line.
+static Expected<tp::DefaultPipelineOptions> pipelineOptions() {
+  tp::DefaultPipelineOptions Opts;
+  Opts.Target = MCPU;
+  Opts.Checked = Checked;
+  if (TileSpec.getNumOccurrences()) {
+    Expected<std::string> T = tp::driver::normalizeTileOption(TileSpec);
+    if (!T)
+      return T.takeError();
+    Opts.Tile = *T;
   }
-  return M;
+  using Mode = tp::DefaultPipelineOptions::StallMode;
+  if (CompactOptions == "mode=conservative")
+    Opts.Stalls = Mode::Conservative;
+  else if (!CompactOptions.empty() && CompactOptions != "mode=compact")
+    return tp::makeError("--tp-compact-stalls: expected mode=compact or "
+                         "mode=conservative, found '" +
+                         CompactOptions + "'");
+  if (NoCompact)
+    Opts.Stalls = Mode::Off;
+  return Opts;
 }
 
-static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
-                                                bool Dynamic,
-                                                size_t NumParams,
-                                                tp::sass::Target Tgt) {
-  tp::object::Kernel K;
-  K.Name = F.Name;
-  F.forEach([&](const tp::mir::Piece &, const tp::mir::MInstr &MI,
-                uint64_t) {
-    tp::sass::Word128 W = tp::sass::encode(MI.I, Tgt);
-    for (unsigned B = 0; B < 8; ++B)
-      K.Code.push_back(uint8_t(W.Lo >> (8 * B)));
-    for (unsigned B = 0; B < 8; ++B)
-      K.Code.push_back(uint8_t(W.Hi >> (8 * B)));
-  });
-  for (size_t I = 0; I < NumParams; ++I) {
-    tp::object::KernelParam P;
-    P.Offset = 8 * I;
-    P.Size = 8;
-    K.Params.push_back(P);
-  }
-  K.RegCount = F.Regs;
-  K.NumBarriers = 1;
-  if (Dynamic) {
-    K.SharedBytes = 0;
-    K.HasSharedSection = true;
-  } else {
-    K.SharedBytes = F.SharedBytes;
-  }
-  unsigned SM = tp::sass::getTargetSM(Tgt);
-  tp::object::scanControlFlow(K, tp::object::getOpcodeClassifier(SM));
-  tp::object::Module M;
-  M.SM = SM;
-  M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +
-                   tp::sass::getTargetName(Tgt).str() + ")";
-  M.Tool.Options = "-arch " + tp::sass::getTargetName(Tgt).str() + " ";
-  M.Kernels.push_back(std::move(K));
-  Expected<tp::object::CubinFile> CF = tp::object::buildCubin(M);
-  if (!CF)
-    return CF.takeError();
-  std::vector<uint8_t> Bytes;
-  if (Error E = tp::object::writeCubinFile(*CF, Bytes))
-    return E;
-  return Bytes;
+/// The option errors found before anything runs.
+static Error checkCommandLine() {
+  if (MCPU != "sm_86" && MCPU != "sm_90")
+    return tp::makeError("-mcpu: unsupported target '" + MCPU +
+                         "' (sm_86 or sm_90)");
+  for (const cl::opt<std::string> *O :
+       {&Gemm, &LayoutA, &LayoutB, &TileSpec, &KernelName, &StopAfter,
+        &StopBefore, &StartAfter, &StartBefore, &InputLevel})
+    if (Error E = checkNotEmpty(*O))
+      return E;
+  if (!InputLevel.empty() && InputLevel != "tile" && InputLevel != "mir")
+    return tp::makeError("-x: expected tile or mir, found '" + InputLevel +
+                         "'");
+  // The checked program runs the loop body exactly twice, whatever K says:
+  // a listing to verify, not a kernel to launch (issue 19 item 4).
+  if (Checked && Filetype == Obj)
+    return tp::makeError(
+        "--tp-form-loop-checked builds the checked program (the loop body "
+        "twice, no branch), which does not compute the product; it cannot "
+        "be written as a cubin (use -filetype=asm or -stop-after)");
+  if (Filetype == Obj && OutputFilename == "-")
+    return tp::makeError("-filetype=obj needs an output file (-o)");
+  if (Filetype == Obj && (!StopAfter.empty() || !StopBefore.empty()))
+    return tp::makeError("-stop-after and -stop-before print IR text; it "
+                         "cannot be written with -filetype=obj (use "
+                         "-filetype=asm)");
+  bool FromFile = !InputFilename.empty();
+  if (FromFile && (Gemm.getNumOccurrences() || LayoutA.getNumOccurrences() ||
+                   LayoutB.getNumOccurrences() || Residual))
+    return tp::makeError("--gemm, --layout-a, --layout-b and --residual "
+                         "describe a kernel; they cannot be combined "
+                         "with an input file");
+  if (FromFile && KernelName.getNumOccurrences())
+    return tp::makeError("--kernel-name names the kernel the options "
+                         "describe; an input file names its own kernels");
+  if (!FromFile && !tp::shouldPrintPipeline() &&
+      (!StartAfter.empty() || !StartBefore.empty()))
+    return tp::makeError("-start-after and -start-before read IR from an "
+                         "input file");
+  return tp::checkDebugTypes([] {
+    std::vector<std::string> Names;
+    for (const tp::PassInfo &P : tp::PassRegistry::get().passes())
+      Names.push_back(P.Name);
+    return Names;
+  }());
 }
 
-int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  tp::setToolVersionPrinter();
-  tp::registerAllPasses();
-  tp::PassRegistry &Registry = tp::PassRegistry::get();
-  cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
-  cl::ParseCommandLineOptions(argc, argv,
-                              "tp-llc: tile IR to sm_86 SASS or a cubin\n");
+/// The input's level: -x, else the file's extension, else its text.
+static Expected<const tp::IRLevel *> inputLevel(StringRef Text) {
+  tp::PassRegistry &R = tp::PassRegistry::get();
+  StringRef Name = InputLevel;
+  StringRef Ext = sys::path::extension(InputFilename);
+  if (Name.empty() && Ext == ".tp")
+    Name = "tile";
+  if (Name.empty() && Ext == ".mir")
+    Name = "mir";
+  if (!Name.empty())
+    return R.lookupLevel(Name);
+  if (const tp::IRLevel *L = R.recognize(Text))
+    return L;
+  return R.lookupLevel("tile");
+}
 
-  // sm_90 (td/Targets.td): tp-select takes the target's constant bank and
-  // shared window; the words are encoded for it; the cubin is ptxas's
-  // sm_90 layout.  The tile IR keeps target=sm_86 (its admission limits
-  // are the stricter ones).
-  tp::sass::Target Tgt;
-  if ((MCPU != "sm_86" && MCPU != "sm_90") ||
-      !tp::sass::lookupTarget(MCPU, Tgt))
-    return fail(tp::makeError("-mcpu: unsupported target '" + MCPU +
-                              "' (sm_86 or sm_90)"));
-  const bool Hopper = Tgt == tp::sass::Target::SM90;
-  if (!InputFilename.empty() &&
-      (!Gemm.empty() || !LayoutA.empty() || !LayoutB.empty() || Residual))
-    return fail(tp::makeError("--gemm, --layout-a, --layout-b and --residual "
-                              "describe a kernel; they cannot be combined "
-                              "with an input file"));
-
-  // The pipeline.
-  std::vector<std::pair<std::string, std::string>> Names = {
-      {"tp-admit", ""},     {"tp-tile", ""},       {"tp-pipeline", ""},
-      {"tp-swizzle", ""},   {"tp-select", ""},     {"tp-interleave", ""},
-      {"tp-compact-stalls", CompactOptions}, {"tp-form-loop", ""}};
-  if (!TileSpec.empty())
-    Names[1].second = "tile=" + TileSpec;
-  if (Hopper)
-    Names[4].second = "target=sm_90";
-  if (Checked)
-    Names.back().second = "checked=1";
-  std::vector<std::unique_ptr<tp::Pass>> Passes;
-  for (auto &N : Names) {
-    if (!Registry.lookupPass(N.first)) {
-      if (N.first == "tp-compact-stalls")
-        continue; // not built into this tree yet: conservative stalls stay
-      return fail(tp::makeError("pass '" + N.first + "' is not registered"));
-    }
-    if (N.first == "tp-compact-stalls" && NoCompact)
-      continue; // the conservative stalls of tp-select stay
-    auto P = Registry.createPass(N.first, N.second);
-    if (!P)
-      return fail(P.takeError());
-    Passes.push_back(std::move(*P));
-  }
-  if (!StopAfter.empty()) {
-    auto It = llvm::find_if(Passes, [](const std::unique_ptr<tp::Pass> &P) {
-      return P->getName() == StopAfter;
-    });
-    if (It == Passes.end())
-      return fail(tp::makeError("-stop-after: pass '" + StopAfter +
-                                "' is not in the pipeline"));
-    Passes.erase(It + 1, Passes.end());
-  }
-  if (PrintPipeline) {
-    for (size_t I = 0; I < Passes.size(); ++I) {
-      outs() << (I ? "," : "") << Passes[I]->getName();
-      for (auto &N : Names)
-        if (N.first == Passes[I]->getName() && !N.second.empty())
-          outs() << '{' << N.second << '}';
-    }
-    outs() << "\n";
-    return 0;
-  }
-
-  // The input.
-  SourceMgr SM;
+/// Reads and verifies the input (the file, or the kernel of the options).
+static Expected<std::unique_ptr<tp::IRUnit>>
+readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
   unsigned ID;
   if (InputFilename.empty()) {
-    Expected<std::string> Text = describeKernel();
+    tp::driver::KernelSpec Spec;
+    Spec.Gemm = given(Gemm);
+    Spec.LayoutA = given(LayoutA);
+    Spec.LayoutB = given(LayoutB);
+    Spec.Tile = given(TileSpec);
+    Spec.Residual = Residual;
+    Spec.Name = KernelName;
+    Expected<std::string> Text = tp::driver::describeKernel(Spec);
     if (!Text)
-      return fail(Text.takeError());
+      return Text.takeError();
     ID = SM.AddNewSourceBuffer(
         MemoryBuffer::getMemBufferCopy(*Text, "<command line>"), SMLoc());
   } else {
     auto Buffer = MemoryBuffer::getFileOrSTDIN(InputFilename);
     if (std::error_code EC = Buffer.getError())
-      return fail(tp::makeError("cannot read '" + InputFilename +
-                                "': " + EC.message()));
+      return tp::makeError("cannot read '" + InputFilename +
+                           "': " + EC.message());
     ID = SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
   }
-  const tp::IRLevel *Tile = Registry.lookupLevel("tile");
-  auto IR = Tile->Parse(SM, ID);
+  Expected<const tp::IRLevel *> Level =
+      inputLevel(SM.getMemoryBuffer(ID)->getBuffer());
+  if (!Level)
+    return Level.takeError();
+  if (!Passes.empty()) {
+    const tp::PassInfo *First =
+        tp::PassRegistry::get().lookupPass(Passes.front()->getName());
+    if (First->InputLevel != (*Level)->Name)
+      return tp::makeError(
+          "the pipeline starts at " + First->Name + ", which reads " +
+          First->InputLevel + " IR, but the input is " + (*Level)->Name +
+          " IR (-start-after / -start-before choose where it starts)");
+  }
+  auto IR = (*Level)->Parse(SM, ID);
+  if (!IR)
+    return IR.takeError();
+  if (Error E = (*Level)->Verify(**IR, SM))
+    return std::move(E);
+  return std::move(*IR);
+}
+
+/// Writes the kernel of \p Unit (machine IR after the whole pipeline).
+static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
+  if (Unit.getLevel() != "mir")
+    return tp::makeError("the pipeline ends with " + Unit.getLevel() +
+                         " IR; a listing or cubin needs machine IR");
+  tp::mir::Module &MM = static_cast<tp::mir::MachineUnit &>(Unit).M;
+  if (MM.Functions.size() != 1)
+    return tp::makeError("expected one kernel, found " +
+                         Twine(MM.Functions.size()));
+  tp::mir::Function &F = MM.Functions.front();
+  if (F.Target != MCPU)
+    return tp::makeError("@" + F.Name + " is machine IR for " + F.Target +
+                         " (its target(...)), but the object is for " + MCPU +
+                         " (-mcpu)");
+  std::vector<std::string> Assumed(AssumeUnverified.begin(),
+                                   AssumeUnverified.end());
+  if (Error E = tp::driver::finalizeKernel(F, Assumed))
+    return E;
+  // -stats is LLVM Support's own flag; the passes' counters print at exit.
+  if (AreStatisticsEnabled())
+    tp::driver::printScheduleFigures(F, errs());
+
+  std::string Out = OutputFilename;
+  if (Filetype == Asm)
+    return tp::writeOutput(Out.empty() ? "-" : Out, false,
+                           [&](raw_ostream &OS) {
+                             tp::driver::printListing(F, OS);
+                             return Error::success();
+                           });
+  if (Out.empty())
+    Out = F.Name + ".cubin";
+  if (Out == "-")
+    return tp::makeError("-filetype=obj needs an output file (-o)");
+  std::string ManifestPath = tp::getManifestPathFor(Out);
+  Expected<tp::driver::ObjectFile> Obj =
+      tp::driver::buildObject(F, Tgt, ManifestPath);
+  if (!Obj)
+    return Obj.takeError();
+  // The cubin and its manifest appear together or not at all.
+  auto WriteCubin = [&](raw_ostream &OS) {
+    OS.write(reinterpret_cast<const char *>(Obj->Cubin.data()),
+             Obj->Cubin.size());
+    return Error::success();
+  };
+  auto WriteManifest = [&](raw_ostream &OS) {
+    OS << tp::printLaunchManifest(Obj->Manifest);
+    return Error::success();
+  };
+  tp::OutputFile Files[] = {{Out, /*Binary=*/true, WriteCubin},
+                            {ManifestPath, /*Binary=*/false, WriteManifest}};
+  return tp::writeOutputs(Files);
+}
+
+static int run() {
+  if (Error E = checkCommandLine())
+    return fail(std::move(E));
+  tp::sass::Target Tgt;
+  tp::sass::lookupTarget(MCPU, Tgt);
+
+  Expected<tp::DefaultPipelineOptions> PipelineOpts = pipelineOptions();
+  if (!PipelineOpts)
+    return fail(PipelineOpts.takeError());
+  auto Passes = tp::buildDefaultPipeline(*PipelineOpts);
+  if (!Passes)
+    return fail(Passes.takeError());
+  if (Error E = tp::selectRange(
+          *Passes, {StartAfter, StartBefore, StopAfter, StopBefore}))
+    return fail(std::move(E));
+  if (tp::shouldPrintPipeline()) {
+    outs() << tp::printPipeline(*Passes) << "\n";
+    return 0;
+  }
+
+  SourceMgr SM;
+  Expected<std::unique_ptr<tp::IRUnit>> IR = readInput(SM, *Passes);
   if (!IR)
     return fail(IR.takeError());
-  if (Error E = Tile->Verify(**IR, SM))
-    return fail(std::move(E));
-
-  tp::PassManager::Options Opts;
-  Opts.PrintAfterAll = PrintAfterAll;
-  Opts.TimePasses = TimePasses;
-  tp::PassManager PM(std::move(Opts), errs());
-  for (auto &P : Passes)
+  Expected<tp::PassManager::Options> Opts = tp::getPassManagerOptions();
+  if (!Opts)
+    return fail(Opts.takeError());
+  tp::PassManager PM(std::move(*Opts), errs());
+  for (auto &P : *Passes)
     PM.add(std::move(P));
   std::unique_ptr<tp::IRUnit> Unit = std::move(*IR);
   if (Error E = PM.run(Unit, SM))
     return fail(std::move(E));
 
-  std::string Out = OutputFilename;
-  if (!StopAfter.empty() || Unit->getLevel() != "mir") {
-    const tp::IRLevel *L = Registry.lookupLevel(Unit->getLevel());
-    if (Error E = tp::writeOutput(Out.empty() ? "-" : Out, false,
-                                  [&](raw_ostream &OS) {
+  if (!StopAfter.empty() || !StopBefore.empty() ||
+      (Unit->getLevel() != "mir" && Filetype == Asm)) {
+    const tp::IRLevel *L =
+        tp::PassRegistry::get().lookupLevel(Unit->getLevel());
+    std::string Out = OutputFilename.empty() ? "-" : OutputFilename.getValue();
+    if (Error E = tp::writeOutput(Out, false, [&](raw_ostream &OS) {
                                     L->Print(*Unit, OS);
                                     return Error::success();
                                   }))
       return fail(std::move(E));
     return 0;
   }
-
-  tp::mir::Module &MM = static_cast<tp::mir::MachineUnit &>(*Unit).M;
-  if (MM.Functions.size() != 1)
-    return fail(tp::makeError("expected one kernel, found " +
-                              Twine(MM.Functions.size())));
-  tp::mir::Function &F = MM.Functions.front();
-  if (Error E = padFunction(F))
-    return fail(std::move(E));
-  if (Error E = F.resolveBranches())
-    return fail(std::move(E));
-  if (Error E = checkOracleVerified(F))
-    return fail(std::move(E));
-  // -stats is LLVM Support's own flag.
-  if (AreStatisticsEnabled())
-    printStats(F, errs());
-
-  if (Filetype == Asm) {
-    if (Error E = tp::writeOutput(Out.empty() ? "-" : Out, false,
-                                  [&](raw_ostream &OS) {
-                                    printListing(F, OS);
-                                    return Error::success();
-                                  }))
-      return fail(std::move(E));
-    return 0;
-  }
-
-  if (Out.empty())
-    Out = F.Name + ".cubin";
-  if (Out == "-")
-    return fail(tp::makeError("-filetype=obj needs an output file (-o)"));
-  // Static shared memory is limited to 48 KiB, sm_90's reserved 1 KiB
-  // included (SASS_FACTS 3.3); above it the buffers are dynamic.
-  bool Dynamic = F.SharedBytes + (Hopper ? 0x400 : 0) > 48 * 1024;
-  Expected<tp::LaunchManifest> Manifest = makeManifest(F, Dynamic);
-  if (!Manifest)
-    return fail(Manifest.takeError());
-  if (Error E = tp::validateLaunchManifest(*Manifest, Out + ".json"))
-    return fail(std::move(E));
-  Expected<std::vector<uint8_t>> Bytes =
-      makeCubin(F, Dynamic, Manifest->Params.size(), Tgt);
-  if (!Bytes)
-    return fail(Bytes.takeError());
-  if (Error E = tp::writeOutput(Out, true, [&](raw_ostream &OS) {
-        OS.write(reinterpret_cast<const char *>(Bytes->data()),
-                 Bytes->size());
-        return Error::success();
-      }))
-    return fail(std::move(E));
-  if (Error E = tp::writeLaunchManifest(*Manifest,
-                                        tp::getManifestPathFor(Out)))
+  if (Error E = emit(*Unit, Tgt))
     return fail(std::move(E));
   return 0;
+}
+
+static const char Overview[] =
+    "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
+    "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
+    "         [--residual] [-filetype=asm|obj] -o OUT\n"
+    "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
+    "\n"
+    "  Shapes tp-admit admits (docs/tile-ir.md; BM = 16 warpsM mTiles,\n"
+    "  BN = 8 warpsN nTiles; large = 2,4,4,4,4: 128x128, small = 2,2,2,4,4:\n"
+    "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
+    "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
+    "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
+    "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
+    "    a columns-stored operand: its block extent a power of two >= 64,\n"
+    "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n"
+    "    registers <= 255; shared stages x (BM + BN) x 64 <= 100352 bytes\n"
+    "  Without --tile, tp-tile takes the largest admitted tile whose grid\n"
+    "  gives each of 82 SMs a block.\n\n"
+    "  Exit status: 0 on success, 1 on any error (the diagnostic on stderr,\n"
+    "  no output file).\n";
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  tp::setToolVersionPrinter();
+  tp::registerAllPasses();
+  // -stats (LLVM Support's flag) belongs in this tool's --help.
+  if (cl::Option *Stats = cl::getRegisteredOptions().lookup("stats")) {
+    Stats->addCategory(LlcCat);
+    Stats->setHiddenFlag(cl::NotHidden);
+    Stats->setDescription("Print each pass's statistics and the kernel's "
+                          "static schedule figures (stderr)");
+  }
+  tp::addPassManagerOptions(LlcCat);
+  cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
+  cl::ParseCommandLineOptions(argc, argv, Overview);
+  int Status = run();
+  tp::printStatistics(errs());
+  return Status;
 }

@@ -5,6 +5,7 @@
 ///
 ///   tp-opt -passes=tp-admit,tp-tile,tp-pipeline,tp-swizzle in.tp -o out.tp
 ///   tp-opt -tp-tile='tile=large' -tp-pipeline in.tp
+///   tp-opt -passes='default{tile=small target=sm_90}' in.tp   (tp-llc's)
 ///   tp-opt in.tp                       (parse, verify, print)
 ///
 /// Passes given as flags (-tp-<verb>[=options]) run in command-line order
@@ -12,11 +13,14 @@
 /// recognised from the text.  The IR is verified after parsing and, with
 /// -verify-each (the default), after every pass.  -print-before=PASS,
 /// -print-after=PASS, -print-before-all and -print-after-all dump to
-/// stderr.  Any error: the diagnostic on stderr, no output file, exit 1.
+/// stderr; --print-pipeline prints the pipeline as -passes text; -stats
+/// the passes' statistics.  Any error: the diagnostic on stderr, no output
+/// file, exit 1.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "tp/Pass/Pass.h"
+#include "tp/Pass/PassManagerOptions.h"
 #include "tp/Pass/PassRegistration.h"
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
@@ -35,35 +39,14 @@ cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input .tp>"),
 cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
                                     cl::value_desc("filename"), cl::init("-"),
                                     cl::cat(OptCat));
+cl::opt<std::string> InputLevel(
+    "x", cl::desc("Input level: tile or mir (default: from the text)"),
+    cl::value_desc("tile|mir"), cl::cat(OptCat));
 cl::opt<std::string>
     PassPipeline("passes",
                  cl::desc("Comma-separated pipeline, e.g. "
                           "'tp-admit,tp-tile{tile=large},tp-pipeline'"),
                  cl::value_desc("pipeline"), cl::cat(OptCat));
-cl::opt<bool> VerifyEach("verify-each",
-                         cl::desc("Verify the IR after every pass (default "
-                                  "on; -verify-each=false to disable)"),
-                         cl::init(true), cl::cat(OptCat));
-cl::opt<bool> PrintBeforeAll("print-before-all",
-                             cl::desc("Print the IR before every pass"),
-                             cl::cat(OptCat));
-cl::opt<bool> TimePasses("time-passes",
-                         cl::desc("Time each pass and print the report to "
-                                  "stderr"),
-                         cl::cat(OptCat));
-cl::opt<bool> PrintAfterAll("print-after-all",
-                            cl::desc("Print the IR after every pass"),
-                            cl::cat(OptCat));
-cl::list<std::string>
-    PrintBefore("print-before", cl::desc("Print the IR before PASS"),
-                cl::value_desc("PASS"), cl::CommaSeparated, cl::cat(OptCat));
-cl::list<std::string>
-    PrintAfter("print-after", cl::desc("Print the IR after PASS"),
-               cl::value_desc("PASS"), cl::CommaSeparated, cl::cat(OptCat));
-cl::opt<bool> PrintPipeline("print-pipeline-passes",
-                            cl::desc("Print the pass pipeline that would run "
-                                     "and stop"),
-                            cl::cat(OptCat));
 } // namespace
 
 static int fail(Error E) {
@@ -105,8 +88,26 @@ int main(int argc, char **argv) {
     for (const tp::PassOption &O : Instance->getOptions())
       Overview += "        " + O.Name + "=...  " + O.Description + "\n";
   }
+  Overview += "\n  The default pipeline (tp-llc's, lib/Pass/DefaultPipeline.cpp) "
+              "as one -passes element:\n"
+              "    default{tile=T target=sm_86|sm_90 checked=0|1 "
+              "compact-stalls=compact|conservative|off}\n"
+              "\n  Exit status: 0 on success, 1 on any error (the "
+              "diagnostic on stderr, no output file).\n";
+  if (cl::Option *Stats = cl::getRegisteredOptions().lookup("stats")) {
+    Stats->addCategory(OptCat);
+    Stats->setHiddenFlag(cl::NotHidden);
+    Stats->setDescription("Print each pass's statistics (stderr)");
+  }
+  tp::addPassManagerOptions(OptCat);
   cl::HideUnrelatedOptions({&OptCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(Args.size(), Args.data(), Overview);
+
+  std::vector<std::string> DebugTypes;
+  for (const tp::PassInfo &P : Registry.passes())
+    DebugTypes.push_back(P.Name);
+  if (Error E = tp::checkDebugTypes(DebugTypes))
+    return fail(std::move(E));
 
   std::vector<std::unique_ptr<tp::Pass>> Passes;
   if (!PassPipeline.empty()) {
@@ -121,15 +122,11 @@ int main(int argc, char **argv) {
       return fail(P.takeError());
     Passes.push_back(std::move(*P));
   }
-  for (auto *List : {&PrintBefore, &PrintAfter})
-    for (const std::string &Name : *List)
-      if (!Registry.lookupPass(Name))
-        return fail(tp::makeError("unknown pass '" + Name +
-                                  "' in -print-before/-print-after"));
-  if (PrintPipeline) {
-    for (size_t I = 0; I < Passes.size(); ++I)
-      outs() << (I ? "," : "") << Passes[I]->getName();
-    outs() << "\n";
+  Expected<tp::PassManager::Options> Opts = tp::getPassManagerOptions();
+  if (!Opts)
+    return fail(Opts.takeError());
+  if (tp::shouldPrintPipeline()) {
+    outs() << tp::printPipeline(Passes) << "\n";
     return 0;
   }
 
@@ -140,7 +137,15 @@ int main(int argc, char **argv) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
   StringRef Text = SM.getMemoryBuffer(ID)->getBuffer();
-  const tp::IRLevel *Level = Registry.recognize(Text);
+  const tp::IRLevel *Level = nullptr;
+  if (InputLevel.getNumOccurrences()) {
+    Level = Registry.lookupLevel(InputLevel);
+    if (!Level)
+      return fail(tp::makeError("-x: expected tile or mir, found '" +
+                                InputLevel + "'"));
+  } else {
+    Level = Registry.recognize(Text);
+  }
   if (!Level && !Passes.empty())
     Level = Registry.lookupLevel(
         Registry.lookupPass(Passes.front()->getName())->InputLevel);
@@ -152,16 +157,7 @@ int main(int argc, char **argv) {
   if (Error E = Level->Verify(**IR, SM))
     return fail(std::move(E));
 
-  tp::PassManager::Options Opts;
-  Opts.VerifyEach = VerifyEach;
-  Opts.PrintBeforeAll = PrintBeforeAll;
-  Opts.PrintAfterAll = PrintAfterAll;
-  Opts.TimePasses = TimePasses;
-  for (const std::string &N : PrintBefore)
-    Opts.PrintBefore.insert(N);
-  for (const std::string &N : PrintAfter)
-    Opts.PrintAfter.insert(N);
-  tp::PassManager PM(std::move(Opts), errs());
+  tp::PassManager PM(std::move(*Opts), errs());
   for (auto &P : Passes)
     PM.add(std::move(P));
   std::unique_ptr<tp::IRUnit> Unit = std::move(*IR);
@@ -175,5 +171,6 @@ int main(int argc, char **argv) {
                                   return Error::success();
                                 }))
     return fail(std::move(E));
+  tp::printStatistics(errs());
   return 0;
 }

@@ -13,10 +13,17 @@
 ///  * Every pass and level is listed once, in Passes.def, and registered by
 ///    registerAllPasses() (PassRegistration.h).  Adding a pass is: write the
 ///    class and `std::unique_ptr<tp::Pass> create<Class>()` in its library,
-///    add one TP_PASS line, link the library into the tools.
+///    add one TP_PASS line, link the library into the tools; to run it in
+///    the default pipeline, add its line to DefaultStages
+///    (lib/Pass/DefaultPipeline.cpp).  Its file is named after its flag
+///    (tp-compact-stalls: CompactStalls.cpp), and so are its test folder
+///    and its DEBUG_TYPE; its counters are ALWAYS_ENABLED_STATISTICs.
 ///  * A pipeline is text: `tp-tile{tile=large},tp-pipeline` -- passes
 ///    separated by commas, each with optional `{key=value key=value}`
-///    options (spaces between options, so a value may hold commas).
+///    options (spaces between options, so a value may hold commas);
+///    `default{...}` is the default pipeline.  printPipeline() writes the
+///    same syntax.  Drivers configure passes with setOption(), never by
+///    pasting user text into option strings.
 ///  * PassManager runs a pipeline, verifying after every pass (verify-each)
 ///    and printing the IR before/after the passes asked for.
 ///
@@ -99,6 +106,13 @@ public:
 
   /// Sets options from `key=value key=value`; unknown keys are errors.
   llvm::Error parseOptions(llvm::StringRef Text);
+  /// Sets one declared option to \p Value, taken whole (never split into
+  /// further options); an undeclared key is an error.  The structured way
+  /// for a driver to configure a pass (DefaultPipeline.h).
+  llvm::Error setOption(llvm::StringRef Key, llvm::StringRef Value);
+  /// The pass as a pipeline element: `name` or `name{key=value ...}`, the
+  /// options given explicitly, in declaration order.
+  std::string getPipelineText() const;
 
 private:
   friend class PassRegistry;
@@ -139,9 +153,15 @@ private:
   std::vector<PassInfo> Passes;
 };
 
-/// Parses `name{opts},name,...` into pass instances.
+/// Parses `name{opts},name,...` into pass instances.  The element
+/// `default{key=value ...}` stands for the default pipeline with those
+/// options (DefaultPipeline.h).
 llvm::Expected<std::vector<std::unique_ptr<Pass>>>
 parsePipeline(llvm::StringRef Text);
+
+/// The pipeline as text that parsePipeline reads back: the elements'
+/// getPipelineText(), comma-separated.
+std::string printPipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes);
 
 /// Runs passes over one IRUnit.
 class PassManager {
@@ -171,6 +191,14 @@ private:
   llvm::raw_ostream &DumpOS;
   std::vector<std::unique_ptr<Pass>> Passes;
 };
+
+/// With -stats: prints the passes' statistics (each pass's
+/// ALWAYS_ENABLED_STATISTIC counters, LLVM's report format) to \p OS and
+/// turns -stats off, so that the release build of LLVM's Support does not
+/// add its "Statistics are disabled" line at exit.  Passes count with
+/// ALWAYS_ENABLED_STATISTIC because LLVM's STATISTIC compiles to nothing in
+/// release builds.
+void printStatistics(llvm::raw_ostream &OS);
 
 } // namespace tp
 

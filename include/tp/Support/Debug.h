@@ -15,7 +15,11 @@
 #ifndef TP_SUPPORT_DEBUG_H
 #define TP_SUPPORT_DEBUG_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
 
 namespace llvm {
 class raw_ostream;
@@ -28,6 +32,10 @@ namespace tp {
 
 /// True when -debug is on, or -debug-only names \p Type.
 bool isDebugTypeEnabled(llvm::StringRef Type);
+
+/// An error unless every name given to -debug-only is in \p Known (the
+/// tool's DEBUG_TYPEs: its pass names); the message lists them.
+llvm::Error checkDebugTypes(llvm::ArrayRef<std::string> Known);
 
 /// The stream debug output goes to (stderr).
 llvm::raw_ostream &dbgs();

@@ -1,27 +1,50 @@
 //===- ToolOutput.h - Output files that appear whole or not at all -*- C++ -*-//
 ///
 /// \file
-/// Every tool writes through writeOutput(): the content goes to a temporary
-/// file beside the destination and is renamed into place only when the
-/// writer returned success, so a failed run never leaves a partial output.
-/// "-" is standard output.
+/// Every tool writes through writeOutput() or, for several files that
+/// belong together (a cubin and its launch manifest), writeOutputs():
+///
+///  1. every writer runs into a memory buffer; a writer's error stops the
+///     run before any file is touched;
+///  2. every destination is checked (a directory is an error) and each
+///     buffer goes to a temporary file beside its destination;
+///  3. only when all of them are written are they renamed into place.
+///
+/// A failed run therefore leaves none of its outputs (nor a temporary): if
+/// a late rename fails, the files already renamed are removed again.
+/// "-" is standard output; a destination that exists and is not a regular
+/// file (/dev/null, a pipe) is written directly, after every regular file
+/// is in place.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_SUPPORT_TOOLOUTPUT_H
 #define TP_SUPPORT_TOOLOUTPUT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+
 namespace tp {
+
+/// One output of a run: where, binary or text, and what writes it.
+struct OutputFile {
+  std::string Path;
+  bool Binary = false;
+  llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write;
+};
 
 /// Runs \p Write on a stream for \p Path and commits the file only when it
 /// succeeds.  \p Binary selects binary mode (no newline translation).
 llvm::Error
 writeOutput(llvm::StringRef Path, bool Binary,
             llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
+
+/// Writes every file of \p Files or none of them (see the file comment).
+llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files);
 
 /// Installs the `--version` printer shared by every tp tool.
 void setToolVersionPrinter();

@@ -1,0 +1,36 @@
+//===- SchedulePieces.h - MIR pieces as the schedule walks see them -------===//
+///
+/// \file
+/// Internal to lib/CodeGen: what tp-compact-stalls (CompactStalls.cpp) and
+/// tp-verify-schedule (VerifySchedule.cpp) both need from machine IR: the
+/// real instructions of a piece as sched::SchedInstr views (fillers and
+/// NOPs dropped, their labels moved on) and the target of a function's
+/// latency model.  Defined in SchedulePieces.cpp.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_LIB_CODEGEN_SCHEDULEPIECES_H
+#define TP_LIB_CODEGEN_SCHEDULEPIECES_H
+
+#include "tp/CodeGen/Schedule.h"
+#include "tp/MIR/MIR.h"
+
+#include <vector>
+
+namespace tp {
+namespace sched {
+
+/// A NOP, or an instruction that never executes (guard !PT / !UPT).
+bool isFillerOrNop(const mir::MInstr &MI);
+
+/// The real instructions of \p P (fillers and NOPs dropped, their labels
+/// moved on) into \p Real, and their scheduling views into \p Views.
+llvm::Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
+                          Piece &Views);
+
+/// The target of \p F's latency model (its `target("sm_XX")`).
+llvm::Expected<sass::Target> targetOf(const mir::Function &F);
+
+} // namespace sched
+} // namespace tp
+
+#endif // TP_LIB_CODEGEN_SCHEDULEPIECES_H

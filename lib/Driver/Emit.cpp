@@ -1,0 +1,234 @@
+//===- Emit.cpp - The kernel tp ships: listing, cubin, manifest -----------===//
+///
+/// \file
+/// finalizeKernel() makes the instruction stream final (padding, branches,
+/// the oracle check); printListing(), printScheduleFigures() and
+/// buildObject() write it.  Moved here from tp-llc (issue 11 item 2) so
+/// that every caller of the library gets the same kernel and the same
+/// guarantees: only forms NVIDIA's bytes confirm, a manifest that agrees
+/// with the cubin.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/CodeGen/CodeGen.h"
+#include "tp/Driver/Driver.h"
+#include "tp/Object/CubinFile.h"
+#include "tp/Object/Module.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/Support/Format.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace tp {
+namespace driver {
+
+namespace {
+
+/// Code generation emits only forms whose encoding NVIDIA's bytes confirm
+/// (sass::isOracleVerified): every word of a kernel we ship must be one
+/// that ptxas or the reference corpus has shown us.  Checked here, on the
+/// final instruction stream (the NOP padding included), and not by the MIR
+/// verifier: machine IR, like tp-mc's input, may hold any form the ISA
+/// layer encodes (hand-written tests do), while this guarantee is about
+/// what tp emits.  A failure is a bug in a pass (tp-select chose the
+/// form), hence an internal error naming the instruction.
+Error checkOracleVerified(const mir::Function &F,
+                          ArrayRef<std::string> AssumeUnverified) {
+  std::set<std::string> Assumed;
+  for (const std::string &Name : AssumeUnverified) {
+    sass::Opcode Op;
+    if (!sass::lookupOpcode(Name, Op))
+      return makeError("-assume-unverified: no form named '" + Name + "'");
+    Assumed.insert(Name);
+  }
+  Error Err = Error::success();
+  F.forEach([&](const mir::Piece &P, const mir::MInstr &MI, uint64_t Addr) {
+    const char *Name = sass::getInstrInfo(MI.I.Op).Name;
+    if (Err || (sass::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
+      return;
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    OS << "internal error: code generation produced '";
+    sass::print(MI.I, Addr, OS);
+    OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
+       << "*/ in @" << F.Name << ", piece " << P.Name
+       << ", whose encoding no NVIDIA reference word confirms "
+          "(unittests/Target/SM86UncoveredForms.txt)";
+    Err = makeError(OS.str());
+  });
+  return Err;
+}
+
+/// Appends ptxas's NOP padding to a multiple of 128 bytes (the pad NOP's
+/// control word is 0x7e0: stall 0, bit 109 clear, no scoreboards;
+/// SASS_FACTS.md 1.2).
+Error padFunction(mir::Function &F) {
+  sass::Control C;
+  C.Stall = 0;
+  C.Yield = true;
+  mir::Piece *Last = &F.Pieces.back();
+  while (F.size() % 8) {
+    Expected<mir::MInstr> Nop = mir::makeInstr("NOP", C);
+    if (!Nop)
+      return Nop.takeError();
+    Last->Instrs.push_back(*Nop);
+  }
+  return Error::success();
+}
+
+Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
+  LaunchManifest M;
+  M.Kernel = F.Name;
+  M.Target = F.Target;
+  auto Ints = [&](StringRef Key, char Sep) {
+    SmallVector<StringRef, 3> P;
+    F.getAttr(Key).getValueOr("").split(P, Sep);
+    std::vector<uint64_t> V;
+    for (StringRef X : P) {
+      uint64_t I = 0;
+      X.trim().getAsInteger(10, I);
+      V.push_back(I);
+    }
+    return V;
+  };
+  std::vector<uint64_t> Grid = Ints("grid", ','), Shape = Ints("shape", 'x');
+  if (Grid.size() != 3 || Shape.size() != 3)
+    return makeError("@" + F.Name +
+                     ": machine IR lacks grid() or shape() attributes");
+  M.Grid = {uint32_t(Grid[0]), uint32_t(Grid[1]), uint32_t(Grid[2])};
+  M.Block = {uint32_t(F.getIntAttr("threads").getValueOr(0)), 1, 1};
+  M.DynamicSharedBytes = Dynamic ? F.SharedBytes : 0;
+  M.StaticSharedBytes = Dynamic ? 0 : F.SharedBytes;
+  M.M = Shape[0];
+  M.N = Shape[1];
+  M.K = Shape[2];
+  M.LayoutA = parseLayoutName(F.getAttr("layout-a").getValueOr(""))
+                  .getValueOr(OperandLayout::Rows);
+  M.LayoutB = parseLayoutName(F.getAttr("layout-b").getValueOr(""))
+                  .getValueOr(OperandLayout::Columns);
+  M.Residual = F.getIntAttr("residual").getValueOr(0) != 0;
+  SmallVector<StringRef, 4> Params;
+  F.getAttr("params").getValueOr("C,A,B").split(Params, ',');
+  uint32_t Off = 0;
+  for (StringRef P : Params) {
+    Optional<ParamRole> R = parseRoleName(P.trim());
+    if (!R)
+      return makeError("@" + F.Name + ": unknown parameter role '" + P + "'");
+    M.Params.push_back({P.trim().str(), *R, Off, 8});
+    Off += 8;
+  }
+  return M;
+}
+
+Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
+                                         size_t NumParams, sass::Target Tgt) {
+  object::Kernel K;
+  K.Name = F.Name;
+  F.forEach([&](const mir::Piece &, const mir::MInstr &MI, uint64_t) {
+    sass::Word128 W = sass::encode(MI.I, Tgt);
+    for (unsigned B = 0; B < 8; ++B)
+      K.Code.push_back(uint8_t(W.Lo >> (8 * B)));
+    for (unsigned B = 0; B < 8; ++B)
+      K.Code.push_back(uint8_t(W.Hi >> (8 * B)));
+  });
+  for (size_t I = 0; I < NumParams; ++I) {
+    object::KernelParam P;
+    P.Offset = 8 * I;
+    P.Size = 8;
+    K.Params.push_back(P);
+  }
+  K.RegCount = F.Regs;
+  K.NumBarriers = 1;
+  if (Dynamic) {
+    K.SharedBytes = 0;
+    K.HasSharedSection = true;
+  } else {
+    K.SharedBytes = F.SharedBytes;
+  }
+  unsigned SM = sass::getTargetSM(Tgt);
+  object::scanControlFlow(K, object::getOpcodeClassifier(SM));
+  object::Module M;
+  M.SM = SM;
+  M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +
+                   sass::getTargetName(Tgt).str() + ")";
+  M.Tool.Options = "-arch " + sass::getTargetName(Tgt).str() + " ";
+  M.Kernels.push_back(std::move(K));
+  Expected<object::CubinFile> CF = object::buildCubin(M);
+  if (!CF)
+    return CF.takeError();
+  std::vector<uint8_t> Bytes;
+  if (Error E = object::writeCubinFile(*CF, Bytes))
+    return std::move(E);
+  return Bytes;
+}
+
+} // namespace
+
+Error finalizeKernel(mir::Function &F, ArrayRef<std::string> AssumeUnverified) {
+  if (Error E = padFunction(F))
+    return E;
+  if (Error E = F.resolveBranches())
+    return E;
+  return checkOracleVerified(F, AssumeUnverified);
+}
+
+void printListing(const mir::Function &F, raw_ostream &OS) {
+  OS << "// .text." << F.Name << "\n";
+  F.forEach([&](const mir::Piece &, const mir::MInstr &MI, uint64_t Addr) {
+    if (!MI.Label.empty())
+      OS << "// ^" << MI.Label << ":\n";
+    OS << "/*" << format_hex_no_prefix(Addr, 4) << "*/ ";
+    sass::print(MI.I, Addr, OS);
+    OS << ' ';
+    // As tp-mc --disassemble: operand reuse flags show as `.reuse` only.
+    sass::Control C = MI.I.Ctrl;
+    C.Reuse &= ~mir::operandReuseMask(MI.I.Op);
+    sass::printControl(C, OS);
+    OS << '\n';
+  });
+}
+
+void printScheduleFigures(const mir::Function &F, raw_ostream &OS) {
+  ScheduleStats S = computeStats(F);
+  OS << "tp-llc statistics for @" << F.Name << ":\n"
+     << "  instructions:                       " << S.Instructions << "\n"
+     << "  loop body instructions:             " << S.LoopBody << "\n"
+     << "  HMMA instructions:                  " << S.HMMAs << "\n"
+     << "  loop HMMA instructions:             " << S.LoopHMMAs << "\n"
+     << "  loop issue cycles:                  " << S.LoopCycles << "\n"
+     << "  issue cycles per k-step per warp:   "
+     << format("%.2f", S.cyclesPerKStep()) << "\n"
+     << "  registers:                          " << F.Regs << "\n"
+     << "  shared bytes:                       " << F.SharedBytes << "\n";
+}
+
+Expected<ObjectFile> buildObject(const mir::Function &F, sass::Target Target,
+                                 StringRef ManifestName) {
+  if (F.Target != sass::getTargetName(Target))
+    return makeError("@" + F.Name + " is machine IR for " + F.Target +
+                     " (its target(...)), but the object is for " +
+                     sass::getTargetName(Target) + " (-mcpu)");
+  // Static shared memory is limited to 48 KiB, sm_90's reserved 1 KiB
+  // included (SASS_FACTS 3.3); above it the buffers are dynamic.
+  bool Hopper = Target == sass::Target::SM90;
+  bool Dynamic = F.SharedBytes + (Hopper ? 0x400 : 0) > 48 * 1024;
+  ObjectFile Obj;
+  Expected<LaunchManifest> Manifest = makeManifest(F, Dynamic);
+  if (!Manifest)
+    return Manifest.takeError();
+  if (Error E = validateLaunchManifest(*Manifest, ManifestName))
+    return std::move(E);
+  Obj.Manifest = std::move(*Manifest);
+  Expected<std::vector<uint8_t>> Bytes =
+      makeCubin(F, Dynamic, Obj.Manifest.Params.size(), Target);
+  if (!Bytes)
+    return Bytes.takeError();
+  Obj.Cubin = std::move(*Bytes);
+  return Obj;
+}
+
+} // namespace driver
+} // namespace tp

@@ -1,0 +1,176 @@
+//===- KernelSpec.cpp - The kernel the command-line options describe ------===//
+///
+/// \file
+/// describeKernel(): option values -> tile IR text, with every value
+/// checked first (format, then the admission rules of TileModel.h, the
+/// ones tp-admit and tp-tile apply), so that each error names the option
+/// and the rule.  The IR it returns is then admitted by the pipeline.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Driver/Driver.h"
+#include "tp/Support/Diagnostics.h"
+#include "tp/TileIR/TileModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tp {
+namespace driver {
+
+namespace {
+
+using tile::TileParams;
+
+/// The default example: 4096^3, the large tile.
+constexpr int64_t DefaultExtent = 4096;
+
+Expected<tile::Layout> parseLayoutOption(const Optional<std::string> &V,
+                                         const char *Opt,
+                                         tile::Layout Default) {
+  if (!V)
+    return Default;
+  if (V->empty())
+    return makeError(Twine(Opt) + "=: expected rows or columns, found an "
+                                  "empty value");
+  Optional<OperandLayout> L = parseLayoutName(*V);
+  if (!L)
+    return makeError(Twine(Opt) + ": expected rows or columns, found '" + *V +
+                     "'");
+  return *L;
+}
+
+Error parseShape(const Optional<std::string> &Gemm, tile::Problem &P) {
+  P.M = P.N = P.K = DefaultExtent;
+  if (!Gemm)
+    return Error::success();
+  if (Gemm->empty())
+    return makeError("--gemm=: expected MxNxK (three decimal integers), "
+                     "found an empty value");
+  SmallVector<StringRef, 3> Parts;
+  StringRef(*Gemm).split(Parts, 'x');
+  int64_t *Extents[] = {&P.M, &P.N, &P.K};
+  bool Ok = Parts.size() == 3;
+  for (unsigned I = 0; Ok && I < 3; ++I)
+    Ok = !Parts[I].getAsInteger(10, *Extents[I]) && *Extents[I] >= 0 &&
+         *Extents[I] <= INT32_MAX;
+  if (!Ok)
+    return makeError("--gemm: expected MxNxK (three decimal integers), "
+                     "found '" +
+                     *Gemm + "'");
+  return Error::success();
+}
+
+std::string tileLabel(const TileParams &T) {
+  StringRef Name = tile::tileName(T);
+  return Name.empty() ? T.str() : Name.str();
+}
+
+/// The admission check of \p P with the tile the options give (or the one
+/// tp-tile would choose); errors name the option and the rule.
+Error checkAdmission(const KernelSpec &Spec, const tile::Problem &P,
+                     Optional<TileParams> T) {
+  std::string Gemm =
+      "--gemm=" + Spec.Gemm.getValueOr(formatv("{0}x{0}x{0}", DefaultExtent));
+  if (!T) {
+    T = tile::chooseTile(P, tile::SharedCapacity, tile::ReferenceSMs);
+    if (!T) {
+      const tile::NamedTile &Smallest = tile::namedTiles().back();
+      tile::Violation V =
+          *tile::checkAdmission(P, Smallest.Params, tile::SharedCapacity);
+      return makeError(Gemm + ": no tile admits this product; the smallest, " +
+                       Smallest.Name + ": " + V.Message);
+    }
+  }
+  Optional<tile::Violation> V =
+      tile::checkAdmission(P, *T, tile::SharedCapacity);
+  if (!V)
+    return Error::success();
+  if (V->Field == "tile")
+    return makeError("--tile=" + Spec.Tile.getValueOr(tileLabel(*T)) + ": " +
+                     V->Message);
+  return makeError(Gemm + ": " + V->Message + " (tile " + tileLabel(*T) + ")");
+}
+
+} // namespace
+
+Expected<std::string> normalizeTileOption(StringRef Value) {
+  if (Value.empty())
+    return makeError("--tile=: expected large, small, 128x64, 256x128 or "
+                     "WM,WN,MT,NT,S, found an empty value");
+  Expected<TileParams> T = tile::parseTileSpec(Value);
+  if (!T)
+    return makeError("--tile=" + Value + ": " + toString(T.takeError()));
+  if (Optional<tile::Violation> V = tile::checkTileRange(*T))
+    return makeError("--tile=" + Value + ": " + V->Message);
+  return tileLabel(*T);
+}
+
+namespace {
+
+/// A kernel symbol: [A-Za-z_][A-Za-z0-9_]*, which the tile IR, the cubin's
+/// symbol table and the driver API all take as it is.
+Error checkKernelName(StringRef Name) {
+  bool Ok = !Name.empty() && (isAlpha(Name[0]) || Name[0] == '_');
+  for (char C : Name)
+    Ok &= isAlnum(C) || C == '_';
+  if (!Ok)
+    return makeError("--kernel-name=" + Name +
+                     ": expected a symbol of letters, digits and '_' that "
+                     "does not start with a digit");
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::string> describeKernel(const KernelSpec &Spec) {
+  if (Error E = checkKernelName(Spec.Name))
+    return std::move(E);
+  tile::Problem P;
+  if (Error E = parseShape(Spec.Gemm, P))
+    return std::move(E);
+  Expected<tile::Layout> A =
+      parseLayoutOption(Spec.LayoutA, "--layout-a", tile::Layout::Rows);
+  if (!A)
+    return A.takeError();
+  Expected<tile::Layout> B =
+      parseLayoutOption(Spec.LayoutB, "--layout-b", tile::Layout::Columns);
+  if (!B)
+    return B.takeError();
+  P.A = *A;
+  P.B = *B;
+  P.Residual = Spec.Residual;
+  // The default example uses the large tile; otherwise tp-tile chooses
+  // unless --tile says (tp-tile's option).
+  Optional<TileParams> T;
+  if (Spec.Tile) {
+    Expected<std::string> Norm = normalizeTileOption(*Spec.Tile);
+    if (!Norm)
+      return Norm.takeError();
+    T = cantFail(tile::parseTileSpec(*Norm));
+  }
+  bool DefaultTile = !Spec.Tile && !Spec.Gemm;
+  if (DefaultTile)
+    T = tile::namedTiles()[1].Params; // large
+  if (Error E = checkAdmission(Spec, P, T))
+    return std::move(E);
+
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "tp.kernel @" << Spec.Name
+     << "(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>"
+     << (Spec.Residual ? ", %R: ptr<f32>" : "") << ") target=sm_86 {\n"
+     << "  tp.matmul %C, %A, %B" << (Spec.Residual ? ", %R" : "")
+     << " m=" << P.M << " n=" << P.N << " k=" << P.K
+     << " a=" << getLayoutName(P.A) << " b=" << getLayoutName(P.B);
+  if (DefaultTile)
+    OS << " tile=large";
+  OS << " : f16 x f16 -> f32\n}\n";
+  return OS.str();
+}
+
+} // namespace driver
+} // namespace tp

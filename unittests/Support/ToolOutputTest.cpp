@@ -1,0 +1,108 @@
+//===- ToolOutputTest.cpp - writeOutputs: all files or none ---------------===//
+
+#include "tp/Support/ToolOutput.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "gtest/gtest.h"
+
+using namespace llvm;
+
+namespace {
+
+class ToolOutputTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("tp-tooloutput", Dir));
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+  std::string path(StringRef Name) const {
+    SmallString<128> P(Dir);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+  /// The names in the directory, sorted.
+  std::vector<std::string> entries() const {
+    std::vector<std::string> Names;
+    std::error_code EC;
+    for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+         I.increment(EC))
+      Names.push_back(sys::path::filename(I->path()).str());
+    llvm::sort(Names);
+    return Names;
+  }
+  std::string read(StringRef Name) const {
+    auto B = MemoryBuffer::getFile(path(Name));
+    return B ? (*B)->getBuffer().str() : "<missing>";
+  }
+  SmallString<128> Dir;
+};
+
+auto writes(StringRef Text) {
+  return [Text](raw_ostream &OS) {
+    OS << Text;
+    return Error::success();
+  };
+}
+
+TEST_F(ToolOutputTest, WritesBoth) {
+  auto A = writes("cubin"), B = writes("json");
+  tp::OutputFile Files[] = {{path("x.cubin"), true, A},
+                            {path("x.cubin.json"), false, B}};
+  ASSERT_FALSE(errorToBool(tp::writeOutputs(Files)));
+  EXPECT_EQ(read("x.cubin"), "cubin");
+  EXPECT_EQ(read("x.cubin.json"), "json");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"x.cubin", "x.cubin.json"}));
+}
+
+// Issue 19 item 6: the manifest's path is a directory; the cubin must not
+// appear either, and no temporary stays behind.
+TEST_F(ToolOutputTest, SecondDestinationIsADirectory) {
+  ASSERT_FALSE(sys::fs::create_directory(path("x.cubin.json")));
+  auto A = writes("cubin"), B = writes("json");
+  tp::OutputFile Files[] = {{path("x.cubin"), true, A},
+                            {path("x.cubin.json"), false, B}};
+  Error E = tp::writeOutputs(Files);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(toString(std::move(E)).find("x.cubin.json"), std::string::npos);
+  EXPECT_EQ(entries(), (std::vector<std::string>{"x.cubin.json"}));
+}
+
+TEST_F(ToolOutputTest, WriterErrorTouchesNothing) {
+  auto A = writes("cubin");
+  auto Fails = [](raw_ostream &OS) {
+    OS << "partial";
+    return tp::makeError("writer failed");
+  };
+  tp::OutputFile Files[] = {{path("a"), true, A}, {path("b"), false, Fails}};
+  Error E = tp::writeOutputs(Files);
+  ASSERT_TRUE(bool(E));
+  EXPECT_EQ(toString(std::move(E)), "writer failed");
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(ToolOutputTest, MissingDirectory) {
+  auto A = writes("a"), B = writes("b");
+  tp::OutputFile Files[] = {{path("a"), false, A},
+                            {path("no/such/b"), false, B}};
+  ASSERT_TRUE(errorToBool(tp::writeOutputs(Files)));
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(ToolOutputTest, ReplacesAnExistingFile) {
+  auto Old = writes("old"), New = writes("new");
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("f"), false, Old)));
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("f"), false, New)));
+  EXPECT_EQ(read("f"), "new");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"f"}));
+}
+
+TEST_F(ToolOutputTest, NonRegularDestinationIsWrittenDirectly) {
+  auto A = writes("discarded");
+  ASSERT_FALSE(errorToBool(tp::writeOutput("/dev/null", false, A)));
+  EXPECT_TRUE(sys::fs::exists("/dev/null"));
+}
+
+} // namespace
