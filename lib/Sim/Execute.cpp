@@ -2340,6 +2340,8 @@ static Error runBlock(Exec &X, Block &B) {
 Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
                                   const LaunchConfig &Cfg) {
   const KernelImage &K = P.Kernel;
+  if (Error E = checkClusterShape(K))
+    return E;
   uint64_t Threads = uint64_t(Cfg.Block[0]) * Cfg.Block[1] * Cfg.Block[2];
   if (!Threads || Threads > 1024)
     return createStringError(inconvertibleErrorCode(),

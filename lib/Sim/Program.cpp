@@ -42,6 +42,25 @@ sim::listKernels(ArrayRef<uint8_t> Bytes) {
   return Names;
 }
 
+/// The cluster records of \p Kernel's .nv.info (kept by lib/Object among
+/// the records it does not interpret) into \p K.
+static void readClusterShape(const object::Kernel &Kernel, KernelImage &K) {
+  for (const auto *Records :
+       {&Kernel.OtherInfoBeforeExit, &Kernel.OtherInfoAfterExit})
+    for (const object::NvInfoRecord &R : *Records) {
+      if (R.attr() == object::NvAttr::EXPLICIT_CLUSTER)
+        K.ExplicitCluster = true;
+      if (R.attr() != object::NvAttr::CTA_PER_CLUSTER)
+        continue;
+      std::vector<uint32_t> W = R.words();
+      // A record of fewer than three words is read as far as it goes; a
+      // zero dimension is not a shape ptxas writes, refuse it as a
+      // cluster (0 != 1).
+      for (unsigned I = 0; I < 3 && I < W.size(); ++I)
+        K.ClusterDims[I] = W[I];
+    }
+}
+
 Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
                                       StringRef Name) {
   auto M = readModule(Bytes);
@@ -78,7 +97,27 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.SM = M->SM;
   K.ReservedSharedBytes = TI->ReservedSharedBytes;
   K.DescriptorOffset = M->SM == 90 ? 0x208 : 0x118;
+  readClusterShape(*Found, K);
   return K;
+}
+
+Error sim::checkClusterShape(const KernelImage &K) {
+  const std::array<uint32_t, 3> &C = K.ClusterDims;
+  if (C[0] * uint64_t(C[1]) * C[2] != 1)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "kernel '%s' is compiled for clusters of %ux%ux%u CTAs (.nv.info "
+        "CTA_PER_CLUSTER): unsupported, tp-sim runs clusters of one CTA "
+        "(no cluster rank, no distributed shared memory)",
+        K.Name.c_str(), C[0], C[1], C[2]);
+  if (K.ExplicitCluster)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "kernel '%s' must be launched with cluster dimensions "
+        "(.explicitcluster, .nv.info EXPLICIT_CLUSTER): unsupported, "
+        "tp-sim runs clusters of one CTA",
+        K.Name.c_str());
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -84,6 +84,15 @@ struct KernelImage {
   /// kernel's static and dynamic bytes following it (SASS_FACTS 3.3, 3.7).
   uint32_t DescriptorOffset = 0x118;
   uint32_t ReservedSharedBytes = 0;
+  /// sm_90 thread block clusters the cubin asks for: the CTAs per cluster
+  /// of `.reqnctapercluster` / `__cluster_dims__` (.nv.info
+  /// CTA_PER_CLUSTER; 1,1,1 without one), and whether the kernel must be
+  /// launched with cluster dimensions chosen at launch (`.explicitcluster`,
+  /// EXPLICIT_CLUSTER).  launch() refuses clusters of more than one CTA
+  /// and explicit-cluster kernels: block rank and distributed shared memory
+  /// are not modelled.
+  std::array<uint32_t, 3> ClusterDims = {1, 1, 1};
+  bool ExplicitCluster = false;
 };
 
 /// Reads kernel \p Name (or the only kernel, when \p Name is empty) from the
@@ -157,7 +166,12 @@ struct LaunchStats {
   uint64_t MaxCycles = 0;          ///< longest warp in the cycle model
 };
 
-/// Runs \p P on \p Mem.  An execution error (out-of-bounds access, divergent
+/// Whether \p K can run in the simulator's model of clusters (one CTA per
+/// cluster): an error naming the kernel and the cluster shape otherwise.
+llvm::Error checkClusterShape(const KernelImage &K);
+
+/// Runs \p P on \p Mem; refuses what checkClusterShape refuses.  An
+/// execution error (out-of-bounds access, divergent
 /// branch, ...) is returned as an llvm::Error naming block, warp, address
 /// and instruction; hazards are not errors, they are counted in the stats.
 llvm::Expected<LaunchStats> launch(const Program &P, GlobalMemory &Mem,
