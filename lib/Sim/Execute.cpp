@@ -40,7 +40,17 @@ using namespace tp::sim;
 // Global memory
 //===----------------------------------------------------------------------===//
 
-uint64_t GlobalMemory::allocate(uint64_t Bytes) {
+Expected<uint64_t> GlobalMemory::allocate(uint64_t Bytes) {
+  if (Bytes > MaxTotalBytes - Allocated)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "a buffer of %llu bytes exceeds the simulator's global memory of "
+        "%llu bytes (4 GiB%s)",
+        (unsigned long long)Bytes, (unsigned long long)MaxTotalBytes,
+        Allocated ? (", " + std::to_string(Allocated) + " already allocated")
+                        .c_str()
+                  : "");
+  Allocated += Bytes;
   uint64_t Base = Next;
   Buffers.push_back({Base, std::vector<uint8_t>(Bytes)});
   // 256-byte alignment and a 64 KiB unmapped gap after every buffer.
@@ -2337,37 +2347,57 @@ static Error runBlock(Exec &X, Block &B) {
   }
 }
 
-Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
-                                  const LaunchConfig &Cfg) {
-  const KernelImage &K = P.Kernel;
-  if (Error E = checkClusterShape(K))
-    return E;
-  uint64_t Threads = uint64_t(Cfg.Block[0]) * Cfg.Block[1] * Cfg.Block[2];
-  if (!Threads || Threads > 1024)
-    return createStringError(inconvertibleErrorCode(),
-                             "block of %llu threads: expected 1..1024",
-                             (unsigned long long)Threads);
-  uint64_t NumBlocks = uint64_t(Cfg.Grid[0]) * Cfg.Grid[1] * Cfg.Grid[2];
-  if (!NumBlocks)
-    return createStringError(inconvertibleErrorCode(), "empty grid");
+Error sim::checkLaunchConfig(const KernelImage &K, const LaunchConfig &Cfg) {
+  auto Fail = [](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  // CUDA programming guide, "Features and Technical Specifications": at
+  // most 1024 threads a block, block x/y <= 1024, z <= 64; grid x <= 2^31-1,
+  // y/z <= 65535.
+  const auto &Bl = Cfg.Block, &Gr = Cfg.Grid;
+  uint64_t Threads = uint64_t(Bl[0]) * Bl[1] * Bl[2];
+  if (!Threads || Threads > 1024 || Bl[0] > 1024 || Bl[1] > 1024 ||
+      Bl[2] > 64)
+    return Fail("block " + Twine(Bl[0]) + "," + Twine(Bl[1]) + "," +
+                Twine(Bl[2]) + " (" + Twine(Threads) +
+                " threads): expected 1..1024 threads, x and y at most 1024, "
+                "z at most 64");
+  if (!Gr[0] || !Gr[1] || !Gr[2] || Gr[0] > 0x7fffffffu || Gr[1] > 65535 ||
+      Gr[2] > 65535)
+    return Fail("grid " + Twine(Gr[0]) + "," + Twine(Gr[1]) + "," +
+                Twine(Gr[2]) +
+                ": expected x in 1..2147483647, y and z in 1..65535");
   uint32_t ParamBytes = 0;
   for (auto &Pr : K.Params)
     ParamBytes = std::max(ParamBytes, Pr.first + Pr.second);
   if (Cfg.Params.size() < ParamBytes)
-    return createStringError(inconvertibleErrorCode(),
-                             "kernel '%s' takes %u parameter bytes, %zu given",
-                             K.Name.c_str(), ParamBytes, Cfg.Params.size());
+    return Fail("kernel '" + K.Name + "' takes " + Twine(ParamBytes) +
+                " parameter bytes, " + Twine(Cfg.Params.size()) + " given");
   uint64_t SharedBytes =
       K.ReservedSharedBytes + K.StaticSharedBytes + Cfg.DynamicSharedBytes;
   // A block's shared memory: 100 KiB on sm_86, 228 KiB on sm_90 (CUDA
   // programming guide, compute capabilities table).
   uint64_t MaxShared = (K.SM == 90 ? 228 : 100) * 1024;
   if (SharedBytes > MaxShared)
-    return createStringError(inconvertibleErrorCode(),
-                             "%llu bytes of shared memory exceed sm_%u's "
-                             "%llu KiB",
-                             (unsigned long long)SharedBytes, K.SM,
-                             (unsigned long long)(MaxShared / 1024));
+    return Fail(Twine(SharedBytes) + " bytes of shared memory (" +
+                Twine(K.ReservedSharedBytes) + " reserved, " +
+                Twine(K.StaticSharedBytes) + " static, " +
+                Twine(Cfg.DynamicSharedBytes) + " dynamic) exceed sm_" +
+                Twine(K.SM) + "'s " + Twine(MaxShared / 1024) + " KiB");
+  return Error::success();
+}
+
+Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
+                                  const LaunchConfig &Cfg) {
+  const KernelImage &K = P.Kernel;
+  if (Error E = checkClusterShape(K))
+    return E;
+  if (Error E = checkLaunchConfig(K, Cfg))
+    return E;
+  uint64_t Threads = uint64_t(Cfg.Block[0]) * Cfg.Block[1] * Cfg.Block[2];
+  uint64_t NumBlocks = uint64_t(Cfg.Grid[0]) * Cfg.Grid[1] * Cfg.Grid[2];
+  uint64_t SharedBytes =
+      K.ReservedSharedBytes + K.StaticSharedBytes + Cfg.DynamicSharedBytes;
 
   // Constant bank 0 (SASS_FACTS.md 3.7).
   std::vector<uint8_t> CB(K.ParamBase + std::max<size_t>(Cfg.Params.size(), 8));

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <random>
 
+using namespace llvm;
 using namespace tp;
 using namespace tp::sim;
 
@@ -198,12 +199,31 @@ TEST(F16, DoubleToHalfMatchesFloatToHalf) {
 
 TEST(GlobalMemory, BoundsAndGaps) {
   GlobalMemory M;
-  uint64_t A = M.allocate(100), B = M.allocate(16);
+  uint64_t A = cantFail(M.allocate(100)), B = cantFail(M.allocate(16));
   EXPECT_NE(M.translate(A, 100), nullptr);
   EXPECT_EQ(M.translate(A + 96, 8), nullptr);
   EXPECT_EQ(M.translate(A - 4, 4), nullptr);
   EXPECT_EQ(M.translate(B + 16, 1), nullptr);
   EXPECT_NE(M.translate(B + 8, 8), nullptr);
   EXPECT_EQ(A % 256, 0u);
+}
+
+// Sizes beyond the simulator's limit are an error, allocating nothing
+// (they used to abort with "LLVM ERROR: out of memory").
+TEST(GlobalMemory, Limit) {
+  GlobalMemory M;
+  Expected<uint64_t> Huge = M.allocate(99999999999999ull);
+  ASSERT_FALSE(bool(Huge));
+  EXPECT_EQ(toString(Huge.takeError()),
+            "a buffer of 99999999999999 bytes exceeds the simulator's global "
+            "memory of 4294967296 bytes (4 GiB)");
+  EXPECT_EQ(M.getAllocatedBytes(), 0u);
+  // The limit counts every buffer together.
+  cantFail(M.allocate(100));
+  Expected<uint64_t> More = M.allocate(GlobalMemory::MaxTotalBytes - 99);
+  ASSERT_FALSE(bool(More));
+  EXPECT_NE(toString(More.takeError()).find("(4 GiB, 100 already allocated)"),
+            std::string::npos);
+  EXPECT_EQ(M.getAllocatedBytes(), 100u);
 }
 } // namespace

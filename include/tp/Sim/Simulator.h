@@ -121,9 +121,18 @@ size_t getProgramSize(const Program &P);
 /// Global memory: host buffers at simulated device addresses.
 class GlobalMemory {
 public:
+  /// The most bytes all buffers of one GlobalMemory may hold together:
+  /// 4 GiB.  The simulator keeps every buffer in host memory, so the limit
+  /// keeps a mistyped size a clear error instead of an out-of-memory abort
+  /// (a 16384^3 GEMM needs 2 GiB).
+  static constexpr uint64_t MaxTotalBytes = uint64_t(4) << 30;
+
   /// Allocates \p Bytes (zeroed) and returns its device address.  Buffers
-  /// are 256-byte aligned and separated by unmapped gaps.
-  uint64_t allocate(uint64_t Bytes);
+  /// are 256-byte aligned and separated by unmapped gaps.  Fails, allocating
+  /// nothing, when the buffers would hold more than MaxTotalBytes.
+  llvm::Expected<uint64_t> allocate(uint64_t Bytes);
+  /// Bytes allocated so far.
+  uint64_t getAllocatedBytes() const { return Allocated; }
   /// The host bytes of the buffer at \p Addr (as returned by allocate).
   llvm::MutableArrayRef<uint8_t> getBuffer(uint64_t Addr);
   /// Host pointer for [Addr, Addr+Size), or null when not inside a buffer.
@@ -136,6 +145,7 @@ private:
   };
   std::vector<Buffer> Buffers;
   uint64_t Next = 0x7f0000000000ull;
+  uint64_t Allocated = 0;
 };
 
 /// How to launch.
@@ -165,6 +175,13 @@ struct LaunchStats {
   std::vector<std::string> HazardReports; ///< the first MaxHazardReports
   uint64_t MaxCycles = 0;          ///< longest warp in the cycle model
 };
+
+/// Whether \p Config is a launch of \p K that the hardware and the
+/// simulator take: 1..1024 threads a block (x, y <= 1024, z <= 64), a grid
+/// of x <= 2^31-1, y, z <= 65535, the kernel's parameter bytes, and the
+/// shared memory of a block (reserved, static and dynamic) within the
+/// target's 100 KiB (sm_86) or 228 KiB (sm_90).  launch() checks it too.
+llvm::Error checkLaunchConfig(const KernelImage &K, const LaunchConfig &Config);
 
 /// Whether \p K can run in the simulator's model of clusters (one CTA per
 /// cluster): an error naming the kernel and the cluster shape otherwise.
