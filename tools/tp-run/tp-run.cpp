@@ -10,7 +10,8 @@
 ///
 /// Steps:
 ///   1. read the input and the manifest (errors: exit 1), before touching
-///      the driver, so that bad input is reported the same everywhere;
+///      the driver, so that bad input is reported the same everywhere; a
+///      cubin is read with the cubin reader (validateCubin);
 ///   2. open the driver (dlopen libcuda.so.1), cuInit, pick --device;
 ///      no driver or no device: exit 77 (skipped);
 ///   3. load the module, get the function, opt into dynamic shared memory
@@ -36,6 +37,7 @@
 
 #include "CudaDriver.h"
 #include "ReferenceKernel.h"
+#include "tp/Object/CubinFile.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ReferenceGemm.h"
@@ -137,7 +139,9 @@ const char *const Overview =
     "layouts.\n\n"
     "Exit codes:\n"
     "  0   launched, and C verified (unless --verify=none)\n"
-    "  1   bad options, input file, manifest or device index\n"
+    "  1   bad options, input file, manifest or device index (a cubin the\n"
+    "      cubin reader rejects, or not for the manifest's target and\n"
+    "      kernel), or a launch the device cannot take\n"
     "  2   verification failed (wrong, unwritten or non-finite elements)\n"
     "  3   a CUDA driver call failed (the call and error are named)\n"
     "  77  no CUDA driver library or no CUDA device: nothing was run "
@@ -664,6 +668,30 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
   return Exit;
 }
 
+/// A cubin is read with the cubin reader (lib/Object) before the driver
+/// sees it: a damaged or truncated file gets the reader's error, a cubin for
+/// another target than the manifest's or without the manifest's kernel is
+/// refused (exit 1, no driver call).
+Error validateCubin(StringRef Image, const LaunchManifest &Man) {
+  ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Image.data()),
+                          Image.size());
+  Expected<object::CubinFile> F = object::readCubinFile(Bytes);
+  if (!F)
+    return makeRunError(ExitInputError, "'" + InputFilename + "': " +
+                                            toString(F.takeError()));
+  std::string Target = "sm_" + std::to_string(F->Header.sm());
+  if (Target != Man.Target)
+    return makeRunError(ExitInputError, "'" + InputFilename + "' is an " +
+                                            Target + " cubin; the manifest "
+                                            "is for " + Man.Target);
+  if (F->findSection(".text." + Man.Kernel) < 0)
+    return makeRunError(ExitInputError,
+                        "'" + InputFilename + "' has no kernel named '" +
+                            Man.Kernel + "' (no section .text." + Man.Kernel +
+                            ")");
+  return Error::success();
+}
+
 int finish(Expected<int> Result);
 } // namespace
 
@@ -721,6 +749,9 @@ int main(int argc, char **argv) {
     reportError(Man.takeError(), Tool);
     return ExitInputError;
   }
+  if (!IsPTX)
+    if (Error E = validateCubin(Image, *Man))
+      return finish(std::move(E));
   outs() << "tp-run: " << (IsPTX ? "PTX " : "cubin ") << InputFilename
          << ", manifest " << ManifestPath << "\n";
 
