@@ -123,6 +123,8 @@ struct Warp {
   bool Exited = false;
   bool AtBarrier = false;
   uint64_t Issued = 0;
+  /// Local memory: 32 lanes of KernelImage::LocalBytes, lane after lane.
+  std::vector<uint8_t> Local;
   // Async copies.
   std::vector<AsyncCopy> Open;
   std::deque<CopyGroup> Groups;
@@ -132,9 +134,9 @@ struct Warp {
   uint32_t SBReleased[8] = {};
   RegHz Hz[HzNum];
   /// Registers written by variable-latency instructions without a write
-  /// scoreboard, per completion queue, waiting for a later instruction of
+  /// scoreboard, per completion queue (shared, global, S2R, other, local), waiting for a later instruction of
   /// the same queue that has one (see recordIssue).
-  std::vector<uint16_t> Unscoreboarded[4];
+  std::vector<uint16_t> Unscoreboarded[5];
 };
 
 struct Block {
@@ -394,6 +396,26 @@ static inline uint32_t lop3(uint32_t A, uint32_t B, uint32_t C, unsigned Lut) {
     if ((Lut >> I) & 1)
       R |= ((I & 4) ? A : ~A) & ((I & 2) ? B : ~B) & ((I & 1) ? C : ~C);
   return R;
+}
+
+/// FLO.U32 (Aux 0; bit position of the leading one, 0xffffffff for none;
+/// .SH: 31 minus it), POPC (Aux 1), BREV (Aux 2), of B (FLO: `~B` when
+/// negated); the uniform UFLO/UPOPC/UBREV use the same function.
+static uint32_t bitCount(unsigned Op, uint32_t V, bool Sh) {
+  switch (Op) {
+  case 0:
+    if (!V)
+      return 0xffffffffu;
+    return Sh ? uint32_t(__builtin_clz(V)) : uint32_t(31 - __builtin_clz(V));
+  case 1:
+    return uint32_t(__builtin_popcount(V));
+  default: {
+    uint32_t R = 0;
+    for (unsigned I = 0; I < 32; ++I)
+      R |= ((V >> I) & 1) << (31 - I);
+    return R;
+  }
+  }
 }
 
 static void execLOP3(Exec &X, const DInst &D, uint32_t M) {
@@ -1153,7 +1175,7 @@ static inline void setUP(Warp &W, int64_t P, bool V) {
 /// operands Rd/Ra/Rb/Rc and Pu/Pv/Pp as for the vector ops).  Aux: 0 UMOV,
 /// 1 UIADD3 (Aux2 bit 0 .X, bit 1 .64), 2 ULOP3, 3 USHF, 4 UIMAD (Aux2 bit
 /// 0 .X, bit 2 .WIDE), 5 ULEA (Aux2 bit 0 .HI, 1 .X, 2 .SX32), 6 UISETP
-/// (Aux2 bit 0 .EX), 7 USEL, 8 VOTEU, 9 R2UR.
+/// (Aux2 bit 0 .EX), 7 USEL, 8 VOTEU, 9 R2UR, 10 UFLO, 11 UPOPC, 12 UBREV.
 static void execUALU(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Ud = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
@@ -1171,6 +1193,11 @@ static void execUALU(Exec &X, const DInst &D, uint32_t M) {
   }
   if (!M)
     return;
+  if (D.Aux >= 10) { // UFLO, UPOPC, UBREV
+    uint32_t V = uSrc(X, D.B);
+    W.UR[Ud] = bitCount(D.Aux - 10, V, D.F[F_sh] != 0);
+    return;
+  }
   if (D.Aux == 9) { // R2UR: the value of the first executing lane
     unsigned L = __builtin_ctz(M);
     W.UR[Ud] = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
@@ -1650,13 +1677,146 @@ static void execDEPBAR(Exec &X, const DInst &D, uint32_t M) {
     }
 }
 
+/// LDL/STL: Aux = bytes, Aux2 bit 0 = store, bit 1 = UR added, bit 3 =
+/// sign-extend.  Per-thread local memory: the address (Ra + UR + off,
+/// 32 bits) is an offset into the lane's KernelImage::LocalBytes; an
+/// access outside them or misaligned is an error.
+static void execLocal(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Size = D.Aux;
+  bool Store = D.Aux2 & 1;
+  uint32_t LocalBytes = X.Prog->Kernel.LocalBytes;
+  uint32_t UrAdd = (D.Aux2 & 2) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+  unsigned Rd = wr(D.F[F_Rd]), Rb = unsigned(D.F[F_Rb]);
+  FOR_LANES(L, M) {
+    uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    uint32_t Addr = Base + UrAdd + uint32_t(D.F[F_off]);
+    const char *What = Store ? "local store" : "local load";
+    if (uint64_t(Addr) + Size > LocalBytes) {
+      X.fault(Twine("out-of-bounds ") + What + " of " + Twine(Size) +
+              " bytes at 0x" + Twine(utohexstr(Addr, /*LowerCase=*/true)) +
+              " (lane " + Twine(L) + "; the kernel has " + Twine(LocalBytes) +
+              " bytes of local memory a thread)");
+      return;
+    }
+    if (Addr % Size) {
+      X.fault(Twine("misaligned ") + What + " of " + Twine(Size) +
+              " bytes at 0x" + Twine(utohexstr(Addr, /*LowerCase=*/true)) +
+              " (lane " + Twine(L) + ")");
+      return;
+    }
+    uint8_t *Ptr = &W.Local[size_t(L) * LocalBytes + Addr];
+    if (Store)
+      storeLane(W, Rb, L, Ptr, Size);
+    else
+      loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Warp data exchange and bit counts
+//===----------------------------------------------------------------------===//
+
+unsigned sim::shflSourceLane(unsigned Mode, unsigned Lane, uint32_t B,
+                             uint32_t C, bool &InRange) {
+  // PTX ISA, shfl.sync: bval = b[4:0], cval = c[4:0], segmask = c[12:8];
+  // maxLane = (lane & segmask) | (cval & ~segmask), minLane = lane & segmask.
+  int BVal = int(B & 31), CVal = int(C & 31), Seg = int((C >> 8) & 31);
+  int L = int(Lane), MaxLane = (L & Seg) | (CVal & ~Seg),
+      MinLane = L & Seg, J;
+  switch (Mode) {
+  case 1: // UP
+    J = L - BVal;
+    InRange = J >= MaxLane;
+    break;
+  case 2: // DOWN
+    J = L + BVal;
+    InRange = J <= MaxLane;
+    break;
+  case 3: // BFLY
+    J = L ^ BVal;
+    InRange = J <= MaxLane;
+    break;
+  default: // IDX
+    J = MinLane | (BVal & ~Seg);
+    InRange = J <= MaxLane;
+    break;
+  }
+  return InRange ? unsigned(J) : Lane;
+}
+
+/// SHFL Pd, Rd, Ra, B, C: each executing lane reads Ra of its source lane
+/// (shflSourceLane); Pd = in range.  A source lane that does not execute
+/// the SHFL (exited, guard false, or outside the block) is an error: PTX
+/// leaves the value undefined, tp-sim never guesses it.
+static void execSHFL(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]), Pd = wp(D.F[F_Pd]);
+  unsigned Mode = unsigned(D.F[F_mode]);
+  int64_t Ra = D.F[F_Ra];
+  uint32_t Val[32], Pred = 0;
+  FOR_LANES(L, M) {
+    uint32_t B = D.Has[F_lane] ? uint32_t(D.F[F_lane])
+                               : (D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]][L]);
+    uint32_t C = D.Has[F_cmask] ? uint32_t(D.F[F_cmask])
+                                : (D.F[F_Rc] == 255 ? 0 : W.R[D.F[F_Rc]][L]);
+    bool In;
+    unsigned J = shflSourceLane(Mode, L, B, C, In);
+    if (!((M >> J) & 1)) {
+      X.fault("SHFL lane " + Twine(L) + " reads lane " + Twine(J) +
+              ", which does not execute it (lane mask 0x" +
+              Twine(utohexstr(M, /*LowerCase=*/true)) +
+              "): the value is undefined");
+      return;
+    }
+    Val[L] = Ra == 255 ? 0 : W.R[Ra][J];
+    if (In)
+      Pred |= 1u << L;
+  }
+  FOR_LANES(L, M) W.R[Rd][L] = Val[L];
+  writePred(W, Pd, Pred, M);
+}
+
+/// VOTE.ALL/.ANY/.EQ Rd, Pu, Pp: Rd = the ballot of Pp over the executing
+/// lanes, Pu = the vote (as VOTEU).
+static void execVOTE(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  uint32_t P = W.P[D.F[F_Pp]];
+  if (D.F[F_Ppn])
+    P = ~P;
+  uint32_t Ballot = P & M;
+  unsigned Mode = unsigned(D.F[F_mode]);
+  bool R = Mode == 0   ? Ballot == M
+           : Mode == 1 ? Ballot != 0
+                       : (Ballot == 0 || Ballot == M);
+  unsigned Rd = wr(D.Has[F_Rd] ? D.F[F_Rd] : 255);
+  FOR_LANES(L, M) W.R[Rd][L] = Ballot;
+  writePred(W, wp(D.F[F_Pu]), R ? 0xffffffffu : 0, M);
+}
+
+static void execBitCount(Exec &X, const DInst &D, uint32_t M) {
+  unsigned Rd = wr(D.F[F_Rd]);
+  bool Sh = D.F[F_sh] != 0;
+  FOR_LANES(L, M) {
+    uint32_t V = rawSrc(X, D.B, L);
+    if (D.B.Neg)
+      V = ~V;
+    X.W->R[Rd][L] = bitCount(D.Aux, V, Sh);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // HMMA
 //===----------------------------------------------------------------------===//
 
+/// binary16 or bfloat16 bits as a double (both exact).
+static inline double mmaElem(uint16_t Bits, bool BF16) {
+  return BF16 ? double(asF(uint32_t(Bits) << 16)) : double(h2f(Bits));
+}
+
 void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
                    const uint32_t B[32][2], const uint32_t C[32][4],
-                   uint32_t D[32][4]) {
+                   uint32_t D[32][4], bool BF16) {
   // PTX ISA, "Matrix Fragments for mma.m16n8k16 / m16n8k8" (f16 inputs):
   // groupID g = lane / 4, t = lane % 4.
   //  A (16 x K, row): register i holds (row g + 8*(i&1), col 2t + 8*(i>>1))
@@ -1671,10 +1831,10 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
     for (unsigned I = 0; I < K / 4; ++I)
       for (unsigned H = 0; H < 2; ++H)
         Am[G + 8 * (I & 1)][2 * T + 8 * (I >> 1) + H] =
-            h2f(uint16_t(A[L][I] >> (16 * H)));
+            mmaElem(uint16_t(A[L][I] >> (16 * H)), BF16);
     for (unsigned I = 0; I < K / 8; ++I)
       for (unsigned H = 0; H < 2; ++H)
-        Bm[2 * T + 8 * I + H][G] = h2f(uint16_t(B[L][I] >> (16 * H)));
+        Bm[2 * T + 8 * I + H][G] = mmaElem(uint16_t(B[L][I] >> (16 * H)), BF16);
     if (F32Acc) {
       for (unsigned I = 0; I < 4; ++I)
         Acc[G + 8 * (I >> 1)][2 * T + (I & 1)] = asF(C[L][I]);
@@ -1684,10 +1844,10 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
           Acc[G + 8 * I][2 * T + H] = h2f(uint16_t(C[L][I] >> (16 * H)));
     }
   }
-  // Products of binary16 values are exact in binary64; the accumulator
-  // plus the K products, added in k order, is exact too unless their
-  // exponents spread over more than ~30 binades (then binary64 rounds,
-  // far below the final rounding to f32/f16).  The loop runs across the 8
+  // Products of binary16 (bfloat16) values are exact in binary64; the
+  // accumulator plus the K products, added in k order, is exact too unless
+  // their exponents spread over more than ~30 binades (then binary64
+  // rounds, far below the final rounding to f32/f16).  The loop runs across the 8
   // columns innermost so that it vectorizes without reordering any sum.
   double Res[16][8];
   for (unsigned R = 0; R < 16; ++R) {
@@ -1716,13 +1876,13 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
   }
 }
 
-/// HMMA: Aux = K (16 or 8), Aux2 = 1 for .F32.
+/// HMMA: Aux = K (16 or 8), Aux2 bit 0 .F32, bit 1 .BF16 inputs.
 static void execHMMA(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   if (!runsWarpWide(X, "HMMA", M))
     return;
   unsigned K = D.Aux;
-  bool F32 = D.Aux2;
+  bool F32 = D.Aux2 & 1, BF16 = D.Aux2 & 2;
   unsigned NA = K / 4, NB = K / 8, NC = F32 ? 4 : 2;
   uint32_t A[32][4] = {}, B[32][2] = {}, C[32][4] = {}, R[32][4];
   auto Reg = [&](int64_t Base, unsigned I, unsigned L) -> uint32_t {
@@ -1736,7 +1896,7 @@ static void execHMMA(Exec &X, const DInst &D, uint32_t M) {
     for (unsigned I = 0; I < NC; ++I)
       C[L][I] = Reg(D.F[F_Rc], I, L);
   }
-  hmmaWarp(K, F32, A, B, C, R);
+  hmmaWarp(K, F32, A, B, C, R, BF16);
   unsigned Rd = wr(D.F[F_Rd]);
   for (unsigned L = 0; L < 32; ++L)
     for (unsigned I = 0; I < NC; ++I)
@@ -1941,6 +2101,22 @@ Handler sim::getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return Aux = 8, execUALU;
   if (N.startswith("R2UR"))
     return Aux = 9, execUALU;
+  if (N.startswith("UFLO_"))
+    return Aux = 10, execUALU;
+  if (N.startswith("UPOPC_"))
+    return Aux = 11, execUALU;
+  if (N.startswith("UBREV_"))
+    return Aux = 12, execUALU;
+  if (N.startswith("FLO_"))
+    return Aux = 0, execBitCount;
+  if (N.startswith("POPC_"))
+    return Aux = 1, execBitCount;
+  if (N.startswith("BREV_"))
+    return Aux = 2, execBitCount;
+  if (N == "VOTE" || N == "VOTE_r")
+    return execVOTE;
+  if (N.startswith("SHFL_"))
+    return execSHFL;
   // Memory.
   bool Sx;
   if (N.startswith("LDG_") || N.startswith("STG_")) {
@@ -1954,6 +2130,11 @@ Handler sim::getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     Aux = sizeFromName(N, Sx);
     Aux2 = (N[0] == 'S' ? 1 : 0) | (Has("UR") ? 2 : 0) | (Sx ? 8 : 0);
     return Aux ? execShared : nullptr;
+  }
+  if (N.startswith("LDL_") || N.startswith("STL_")) {
+    Aux = sizeFromName(N, Sx);
+    Aux2 = (N[0] == 'S' ? 1 : 0) | (Has("UR") ? 2 : 0) | (Sx ? 8 : 0);
+    return Aux ? execLocal : nullptr;
   }
   if (N.startswith("LDSM_")) {
     N.rsplit('_').second.getAsInteger(10, Aux);
@@ -1970,10 +2151,10 @@ Handler sim::getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return execDEPBAR;
   // MMA.
   if (N.startswith("HMMA_")) {
-    if (Has("BF16") || Has("TF32") || Has("SP"))
+    if (Has("TF32") || Has("SP"))
       return nullptr;
     Aux = Has("16816") ? 16 : Has("1688") ? 8 : 0;
-    Aux2 = Has("F32");
+    Aux2 = (Has("F32") ? 1 : 0) | (Has("BF16") ? 2 : 0);
     return Aux ? execHMMA : nullptr;
   }
   // Control.
@@ -2177,6 +2358,7 @@ static void recordIssue(Exec &X, const DInst &D) {
   unsigned Queue = D.Fn == execShared || D.Fn == execLDSM ? 0
                    : D.Fn == execGlobal                   ? 1
                    : D.Fn == execS2R                      ? 2
+                   : D.Fn == execLocal                    ? 4
                                                           : 3;
   if (D.Variable && C.WrSB < 6) {
     for (uint16_t R : W.Unscoreboarded[Queue]) {
@@ -2406,7 +2588,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     Put32(0x0 + 4 * I, Cfg.Block[I]);
     Put32(0xc + 4 * I, Cfg.Grid[I]);
   }
-  Put32(0x28, 0xfffc);                     // initial stack pointer (no locals)
+  Put32(0x28, K.LocalBytes);               // stack pointer: local memory top
   Put32(0x2c, Cfg.DynamicSharedBytes);
   Put32(K.DescriptorOffset, 0x0e000000);   // default memory descriptor
   Put32(K.DescriptorOffset + 4, 0x10000000);
@@ -2472,6 +2654,8 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         W.Id = I;
         W.Exited = W.AtBarrier = false;
         W.Issued = 0;
+        // Local memory is undefined at block start, as shared memory.
+        W.Local.assign(size_t(32) * K.LocalBytes, 0xa5);
         W.Open.clear();
         W.Groups.clear();
         W.Now = 0;

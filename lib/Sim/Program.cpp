@@ -98,6 +98,8 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.ReservedSharedBytes = TI->ReservedSharedBytes;
   K.DescriptorOffset = M->SM == 90 ? 0x208 : 0x118;
   readClusterShape(*Found, K);
+  K.LocalBytes =
+      (std::max(Found->FrameSize, Found->MinStackSize) + 15) & ~15u;
   return K;
 }
 
@@ -250,6 +252,16 @@ static Error describeUses(DInst &D) {
   return Error::success();
 }
 
+/// Why a form without semantics is refused, where the reason is not just
+/// "not implemented yet" ("" otherwise).
+static const char *getRefusalReason(StringRef FormName) {
+  if (FormName.startswith("MUFU"))
+    return ": MUFU's results are the hardware's approximations (not IEEE "
+           "operations) and NVIDIA documents no bit-exact rule, so tp-sim "
+           "refuses it rather than guess";
+  return "";
+}
+
 void ProgramDeleter::operator()(Program *P) const { delete P; }
 size_t sim::getProgramSize(const Program &P) { return P.Insts.size(); }
 
@@ -352,9 +364,9 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
       return createStringError(
           inconvertibleErrorCode(),
           "kernel '%s' at 0x%04llx: no semantics for instruction form %s "
-          "(%s)",
+          "(%s)%s",
           K.Name.c_str(), (unsigned long long)Addr, II.Name,
-          P->describe(Idx).c_str());
+          P->describe(Idx).c_str(), getRefusalReason(II.Name));
     std::string Err = prepareInst(D);
     if (!Err.empty())
       return createStringError(inconvertibleErrorCode(),

@@ -93,6 +93,11 @@ struct KernelImage {
   /// are not modelled.
   std::array<uint32_t, 3> ClusterDims = {1, 1, 1};
   bool ExplicitCluster = false;
+  /// Local memory of each thread: the kernel's stack frame (.nv.info
+  /// FRAME_SIZE, MIN_STACK_SIZE, the larger, rounded up to 16 bytes).  The
+  /// stack pointer c[0x0][0x28] starts at its top; LDL/STL addresses are
+  /// offsets into it.
+  uint32_t LocalBytes = 0;
 };
 
 /// Reads kernel \p Name (or the only kernel, when \p Name is empty) from the
@@ -202,9 +207,19 @@ llvm::Expected<LaunchStats> launch(const Program &P, GlobalMemory &Mem,
 /// whole warp, on register values: \p A[lane][0..K/4), \p B[lane][0..K/8),
 /// \p C/\p D[lane][0..4) (f32 accumulators) or [0..2) (f16x2 accumulators).
 /// Fragment layouts are those of PTX mma.m16n8k16 / m16n8k8 (.row.col).
+/// \p BF16: the A and B elements are bfloat16 (HMMA.16816.F32.BF16,
+/// .1688.F32.BF16; f32 accumulators only), with the same layouts.
 void hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
               const uint32_t B[32][2], const uint32_t C[32][4],
-              uint32_t D[32][4]);
+              uint32_t D[32][4], bool BF16 = false);
+
+/// SHFL for one lane, as PTX shfl.sync defines it: \p Mode 0 IDX, 1 UP,
+/// 2 DOWN, 3 BFLY; \p B the lane or offset (bits 4:0), \p C the packed
+/// clamp (bits 4:0) and segment mask (bits 12:8).  Returns the source lane
+/// and sets \p InRange (the predicate result); out of range the lane reads
+/// its own value.
+unsigned shflSourceLane(unsigned Mode, unsigned Lane, uint32_t B, uint32_t C,
+                        bool &InRange);
 
 /// LDSM for a warp: \p RowAddr[lane] are the byte addresses lanes give;
 /// \p Count matrices (1, 2, 4) of 8x8 b16; \p Trans for .MT88.  \p Load
