@@ -112,13 +112,27 @@ struct RegHz {
   bool Unprotected = false; ///< variable-latency write without scoreboard
 };
 
+/// A set of lanes of a divergent warp with its own PC, parked while another
+/// path runs (see runWarp).  WaitBar >= 0: waiting at a BSYNC of that
+/// convergence barrier.
+struct Path {
+  uint32_t Mask;
+  uint32_t PC;
+  int8_t WaitBar;
+};
+
 struct Warp {
   uint32_t R[257][32];
   uint32_t P[9];   ///< per-lane bit masks; P[7] = PT, P[8] scratch
   uint32_t UR[65]; ///< UR[63] = URZ, UR[64] scratch
   bool UP[9];
-  uint32_t Active = 0;
-  uint32_t PC = 0;
+  uint32_t Active = 0; ///< the lanes of the running path
+  uint32_t PC = 0;     ///< the running path's instruction index
+  uint32_t Live = 0;   ///< the lanes that have not exited
+  /// Paths other than the running one, and the convergence barriers
+  /// (BSSY Bx records the running path's lanes in Bar[x]).
+  std::vector<Path> Parked;
+  uint32_t Bar[16] = {};
   unsigned Id = 0;
   bool Exited = false;
   bool AtBarrier = false;
@@ -168,6 +182,7 @@ struct Exec {
   bool Branch = false;
   uint32_t NextPC = 0;
   bool Barrier = false;
+  int SyncBar = -1; ///< BSYNC: the convergence barrier to wait on
 
   void fault(const Twine &Msg) {
     if (Fault.empty())
@@ -1916,26 +1931,71 @@ static inline uint32_t condMask(const Warp &W, const DInst &D, uint32_t M) {
 }
 
 static void execEXIT(Exec &X, const DInst &D, uint32_t M) {
-  X.W->Active &= ~condMask(*X.W, D, M);
+  uint32_t Done = condMask(*X.W, D, M);
+  X.W->Active &= ~Done;
+  X.W->Live &= ~Done;
 }
 
+/// A branch taken by some lanes of the running path splits it: the taken
+/// lanes are parked at the target, the others fall through (they run
+/// first; the order of paths is not observable in race-free code).
 static void execBRA(Exec &X, const DInst &D, uint32_t M) {
-  uint32_t Live = X.W->Active;
-  M = condMask(*X.W, D, M);
+  Warp &W = *X.W;
+  M = condMask(W, D, M);
   if (!M)
     return;
-  if (M != Live) {
-    X.fault("divergent branch (taken by lanes 0x" + Twine(utohexstr(M, /*LowerCase=*/true)) +
-            " of live lanes 0x" + Twine(utohexstr(Live, /*LowerCase=*/true)) +
-            "): unsupported");
+  if (M != W.Active) {
+    W.Parked.push_back({M, uint32_t(D.Target), -1});
+    W.Active &= ~M;
     return;
   }
   X.Branch = true;
   X.NextPC = uint32_t(D.Target);
 }
 
+/// BSSY Bx, target: Bx = the running path's lanes.
+static void execBSSY(Exec &X, const DInst &D, uint32_t M) {
+  if (!M)
+    return;
+  if (M != X.W->Active) {
+    X.fault("BSSY executed by part of a path (guard): unsupported");
+    return;
+  }
+  X.W->Bar[D.F[F_b] & 15] = M;
+}
+
+/// BSYNC Bx: the path waits until every live lane of Bx has arrived at this
+/// BSYNC (runWarp merges the paths).
+static void execBSYNC(Exec &X, const DInst &D, uint32_t M) {
+  if (!M)
+    return;
+  if (M != X.W->Active) {
+    X.fault("BSYNC executed by part of a path (guard): unsupported");
+    return;
+  }
+  X.SyncBar = int(D.F[F_b] & 15);
+}
+
+/// WARPSYNC mask: the lanes of the mask that are live must all be on the
+/// running path (they are after a BSYNC); waiting for lanes on another path
+/// is not modelled and is an error.
+static void execWARPSYNC(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  if (!M)
+    return;
+  uint32_t Mask = D.Has[F_mask] ? uint32_t(D.F[F_mask])
+                                : (D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]]
+                                                              [__builtin_ctz(M)]);
+  uint32_t Missing = Mask & W.Live & ~W.Active;
+  if (Missing)
+    X.fault("WARPSYNC 0x" + Twine(utohexstr(Mask, /*LowerCase=*/true)) +
+            " waits for lanes 0x" +
+            Twine(utohexstr(Missing, /*LowerCase=*/true)) +
+            " on another path of the divergent warp: unsupported");
+}
+
 static void execBAR(Exec &X, const DInst &D, uint32_t M) {
-  if (M && M != X.W->Active) {
+  if (M && (M != X.W->Active || X.W->Active != X.W->Live)) {
     X.fault("BAR.SYNC executed by part of a warp: unsupported");
     return;
   }
@@ -2164,10 +2224,13 @@ Handler sim::getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2) {
     return execEXIT;
   if (N == "BRA" || N == "BRA_P")
     return execBRA;
-  // Convergence barriers and warp syncs are no-ops while no branch diverges
-  // (a divergent branch is an error).
-  if (N == "BSSY" || N == "BSYNC" || N.startswith("WARPSYNC"))
-    return execNOP;
+  // Divergence and reconvergence at convergence barriers.
+  if (N == "BSSY")
+    return execBSSY;
+  if (N == "BSYNC")
+    return execBSYNC;
+  if (N.startswith("WARPSYNC"))
+    return execWARPSYNC;
   if (N == "BAR_SYNC_i")
     return execBAR;
   return nullptr;
@@ -2419,7 +2482,59 @@ static void recordIssue(Exec &X, const DInst &D) {
 // Warps and blocks
 //===----------------------------------------------------------------------===//
 
-/// Runs warp X.W until it exits, reaches a barrier, or faults.
+/// The running path of X.W ended (it exited or waits at a BSYNC): merges
+/// the paths waiting at a BSYNC whose barrier's live lanes have all
+/// arrived (the merged path continues after it), then runs the first
+/// runnable path.  False when the warp exited (W.Exited) or faulted (every
+/// remaining path waits forever).
+static bool switchPath(Exec &X) {
+  Warp &W = *X.W;
+  std::vector<Path> &Ps = W.Parked;
+  for (size_t I = 0; I < Ps.size(); ++I) {
+    if (Ps[I].WaitBar < 0)
+      continue;
+    uint32_t Arrived = 0;
+    for (const Path &P : Ps)
+      if (P.WaitBar == Ps[I].WaitBar && P.PC == Ps[I].PC)
+        Arrived |= P.Mask;
+    if (W.Bar[Ps[I].WaitBar] & W.Live & ~Arrived)
+      continue;
+    Path Merged = {Arrived, Ps[I].PC + 1, -1};
+    int8_t Bar = Ps[I].WaitBar;
+    uint32_t PC = Ps[I].PC;
+    Ps.erase(std::remove_if(Ps.begin(), Ps.end(),
+                            [&](const Path &P) {
+                              return P.WaitBar == Bar && P.PC == PC;
+                            }),
+             Ps.end());
+    Ps.push_back(Merged);
+    I = size_t(-1); // rescan: the merge may complete an outer barrier
+  }
+  for (size_t I = 0; I < Ps.size(); ++I)
+    if (Ps[I].WaitBar < 0) {
+      W.Active = Ps[I].Mask & W.Live;
+      W.PC = Ps[I].PC;
+      Ps.erase(Ps.begin() + I);
+      if (!W.Active)
+        return switchPath(X);
+      return true;
+    }
+  if (Ps.empty()) {
+    W.Exited = true;
+    return false;
+  }
+  X.Idx = Ps.front().PC;
+  X.fault("convergence barrier B" + Twine(int(Ps.front().WaitBar)) +
+          " never completes: lanes 0x" +
+          Twine(utohexstr(W.Bar[Ps.front().WaitBar] & W.Live,
+                          /*LowerCase=*/true)) +
+          " are expected, no path can run");
+  return false;
+}
+
+/// Runs warp X.W until it exits, reaches a barrier, or faults.  A divergent
+/// warp runs one path at a time (W.Active, W.PC), the others parked in
+/// W.Parked, until the paths meet again at a BSYNC.
 static void runWarp(Exec &X) {
   Warp &W = *X.W;
   const std::vector<DInst> &Insts = X.Prog->Insts;
@@ -2454,6 +2569,7 @@ static void runWarp(Exec &X) {
     uint32_t M = W.Active & G;
     X.Branch = false;
     X.Barrier = false;
+    X.SyncBar = -1;
     D.Fn(X, D, M);
     X.ThreadInstrs += __builtin_popcount(M);
     W.P[7] = 0xffffffffu;
@@ -2464,11 +2580,17 @@ static void runWarp(Exec &X) {
       recordIssue(X, D);
       W.Now += std::max<unsigned>(1, D.I.Ctrl.Stall);
     }
-    if (!W.Active) {
-      W.Exited = true;
-      return;
+    if (X.SyncBar >= 0) {
+      W.Parked.push_back({W.Active, W.PC, int8_t(X.SyncBar)});
+      W.Active = 0;
+    } else {
+      W.PC = X.Branch ? X.NextPC : W.PC + 1;
     }
-    W.PC = X.Branch ? X.NextPC : W.PC + 1;
+    if (!W.Active) {
+      if (!switchPath(X))
+        return;
+      continue;
+    }
     if (X.Barrier) {
       W.AtBarrier = true;
       return;
@@ -2650,6 +2772,9 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         W.UP[7] = true;
         uint64_t Lanes = std::min<uint64_t>(32, Threads - 32 * I);
         W.Active = Lanes == 32 ? 0xffffffffu : uint32_t((1ull << Lanes) - 1);
+        W.Live = W.Active;
+        W.Parked.clear();
+        memset(W.Bar, 0, sizeof(W.Bar));
         W.PC = 0;
         W.Id = I;
         W.Exited = W.AtBarrier = false;

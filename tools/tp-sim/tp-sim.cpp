@@ -132,8 +132,8 @@ const char *const Overview =
     "  0  success (GEMM mode: PASS; no hazard with --check-schedule)\n"
     "  1  wrong result, hazards, or an execution error: an out-of-bounds\n"
     "     access, an instruction or kernel (clusters) the simulator does\n"
-    "     not support, a divergent branch (each names block, warp, address\n"
-    "     and instruction)\n"
+    "     not support, a convergence barrier that never completes (each\n"
+    "     names block, warp, address and instruction)\n"
     "  2  usage or input errors: bad options or --param values, a launch\n"
     "     the hardware would refuse (block, grid, shared memory), sizes\n"
     "     beyond the simulator's memory, unreadable cubin or manifest\n";

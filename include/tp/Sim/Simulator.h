@@ -8,10 +8,12 @@
 /// Model
 /// -----
 /// * A block's threads form 32-thread warps that execute in lockstep.  Each
-///   instruction runs for the lanes that are alive and whose guard predicate
-///   holds.  A branch is taken only when all live lanes agree (guard false
-///   for all lanes = not taken); a divergent branch is an error
-///   ("unsupported").  A predicated EXIT retires the lanes it covers.
+///   instruction runs for the lanes of the running path whose guard
+///   predicate holds.  A branch taken by part of a path splits it; the warp
+///   runs one path at a time, and paths merge again at the BSYNC of the
+///   convergence barrier BSSY set up, once every live lane of it arrived.
+///   A predicated EXIT retires the lanes it covers.  Local memory
+///   (LDL/STL) is per thread, the kernel's stack frame.
 /// * Warps of a block run round-robin: each runs until it reaches BAR.SYNC
 ///   or exits; a barrier releases when every warp that has not exited
 ///   arrived.  Blocks are independent and may run on several host threads.

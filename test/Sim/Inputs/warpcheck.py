@@ -188,11 +188,33 @@ def check_mma_bf16(k, prefix, out):
     compare(u32s(rd(out)), want, 'mma bf16 k%d' % k)
 
 
+# ------------------------------------------------------------- divergence
+def check_diverge(out, k, threads):
+    k, threads = int(k, 0), int(threads, 0)
+    got = u32s(rd(out))
+    want = [0xffffffff] * len(got)
+    for t in range(threads):
+        lane, base = t % 32, 32 * (t // 32)
+        lanes = range(base, min(base + 32, threads))
+        total = lambda l: sum(range(l + 1))
+        code = (1 if lane & 1 else 2) if lane < 10 else \
+            3 if lane < 20 else 4 + (lane & 3)
+        clamp = min(threads - base, 32) - 1
+        shuffled = total(lane + 1 if lane + 1 <= clamp else lane)
+        ballot = sum(1 << (u % 32) for u in lanes if u & 1)
+        w = 8 * t
+        want[w:w + 4] = [total(lane), code, shuffled, ballot]
+        if t % 8 != k:
+            want[w + 4] = 3 * t
+    compare(got, want, 'diverge')
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {'gen-shfl': gen_shfl, 'check-shfl': check_shfl,
      'check-local': check_local, 'check-bits': check_bits,
-     'gen-mma-bf16': gen_mma_bf16, 'check-mma-bf16': check_mma_bf16}[cmd](*args)
+     'gen-mma-bf16': gen_mma_bf16, 'check-mma-bf16': check_mma_bf16,
+     'check-diverge': check_diverge}[cmd](*args)
 
 
 if __name__ == '__main__':
