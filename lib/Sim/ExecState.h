@@ -146,7 +146,7 @@ struct Exec {
 /// Hazard-mode state of a shared byte no store or copy has written.
 constexpr uint16_t SmemNeverWritten = 0xffff;
 
-/// Aux: special register id (see srValue).  SR_CGACTAID is sm_90's rank
+/// DInst::SReg: the special register (see srValue).  SR_CGACTAID is sm_90's rank
 /// of the CTA in its cluster (CGA): 0, since every launch is a cluster of
 /// one CTA here (see checkSharedAccess for the cluster shared window).
 enum SRId : uint32_t { SR_LANEID, SR_TIDX, SR_TIDY, SR_TIDZ, SR_CTAIDX,
@@ -267,16 +267,16 @@ inline uint32_t lop3(uint32_t A, uint32_t B, uint32_t C, unsigned Lut) {
 }
 
 
-/// FLO.U32 (Aux 0; bit position of the leading one, 0xffffffff for none;
-/// .SH: 31 minus it), POPC (Aux 1), BREV (Aux 2), of B (FLO: `~B` when
-/// negated); the uniform UFLO/UPOPC/UBREV use the same function.
-inline uint32_t bitCount(unsigned Op, uint32_t V, bool Sh) {
+/// FLO.U32 (the bit position of the leading one, 0xffffffff for none;
+/// .SH: 31 minus it), POPC, BREV, of B (FLO: `~B` when negated); the
+/// uniform UFLO/UPOPC/UBREV use the same function.
+inline uint32_t bitCount(BitOp Op, uint32_t V, bool Sh) {
   switch (Op) {
-  case 0:
+  case BitOp::Flo:
     if (!V)
       return 0xffffffffu;
     return Sh ? uint32_t(__builtin_clz(V)) : uint32_t(31 - __builtin_clz(V));
-  case 1:
+  case BitOp::Popc:
     return uint32_t(__builtin_popcount(V));
   default: {
     uint32_t R = 0;

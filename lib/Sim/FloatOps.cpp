@@ -37,7 +37,7 @@ struct RoundScope {
 };
 } // namespace
 
-/// Aux: 0 FADD, 1 FMUL, 2 FFMA.
+/// Variant (FArithKind): FADD, FMUL, FFMA.
 void sim::execFArith(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
@@ -48,9 +48,9 @@ void sim::execFArith(Exec &X, const DInst &D, uint32_t M) {
     if (Ftz)
       A = ftz(A), B = ftz(B);
     float R;
-    if (D.Aux == 0)
+    if (D.kind<FArithKind>() == FArithKind::Add)
       R = A + B;
-    else if (D.Aux == 1)
+    else if (D.kind<FArithKind>() == FArithKind::Mul)
       R = A * B;
     else {
       float C = fSrc(X, D.C, L);
@@ -240,11 +240,12 @@ static inline void h2Src(Exec &X, const Src &S, unsigned L, double Out[2]) {
 }
 
 /// HADD2/HFMA2/HMUL2 on two f16 lanes, each computed exactly in binary64
-/// and rounded once to binary16 (the f16 FMA is fused).  Aux: 0 HADD2,
-/// 1 HMUL2, 2 HFMA2; Aux2 bit 0 .RELU.  HADD2.F32 writes the low lane's
+/// and rounded once to binary16 (the f16 FMA is fused).  Variant
+/// (FArithKind): HADD2, HMUL2, HFMA2; flag Relu: .RELU.  HADD2.F32 writes the low lane's
 /// sum as one binary32 (ptxas converts f16 -> f32 with
 /// `HADD2.F32 Rd, -RZ, Rx.H0_H0`).
 void sim::execH2(Exec &X, const DInst &D, uint32_t M) {
+  FArithKind Op = D.kind<FArithKind>();
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
   bool F32 = D.F[F_f32] != 0, Ftz = D.F[F_ftz] != 0;
@@ -252,10 +253,11 @@ void sim::execH2(Exec &X, const DInst &D, uint32_t M) {
     double A[2], B[2], C[2] = {0, 0};
     h2Src(X, D.A, L, A);
     h2Src(X, D.B, L, B);
-    if (D.Aux == 2)
+    if (Op == FArithKind::Fma)
       h2Src(X, D.C, L, C);
     if (F32) {
-      double R = D.Aux == 0 ? A[0] + B[0] : D.Aux == 1 ? A[0] * B[0]
+      double R = Op == FArithKind::Add   ? A[0] + B[0]
+                 : Op == FArithKind::Mul ? A[0] * B[0]
                                                      : A[0] * B[0] + C[0];
       float F = float(R);
       W.R[Rd][L] = canonF(Ftz ? ftz(F) : F);
@@ -263,9 +265,10 @@ void sim::execH2(Exec &X, const DInst &D, uint32_t M) {
     }
     uint32_t R = 0;
     for (unsigned H = 0; H < 2; ++H) {
-      double r = D.Aux == 0 ? A[H] + B[H] : D.Aux == 1 ? A[H] * B[H]
+      double r = Op == FArithKind::Add   ? A[H] + B[H]
+                 : Op == FArithKind::Mul ? A[H] * B[H]
                                                      : A[H] * B[H] + C[H];
-      if ((D.Aux2 & 1) && !(r > 0))
+      if (D.has(SemFlag::Relu) && !(r > 0))
         r = std::isnan(r) ? r : 0.0;
       uint16_t Hb = doubleToHalf(r);
       if (Ftz && (Hb & 0x7c00) == 0)
@@ -314,12 +317,13 @@ void sim::execF2F(Exec &X, const DInst &D, uint32_t M) {
 }
 
 /// I2F / I2FP: src code 0 U8, 1 S8, 2 U16, 3 S16, 4 U32, 5 S32, 6 U64,
-/// 7 S64; dst 1 F16, 2 F32.  Aux: 1 = I2FP.F32 (signedness in `sgn`).
+/// 7 S64; dst 1 F16, 2 F32.  Variant I2FKind::I2FP: I2FP.F32 (signedness in `sgn`).
 void sim::execI2F(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
-  unsigned SrcT = D.Aux == 1 ? (D.F[F_sgn] ? 5 : 4) : unsigned(D.F[F_src]);
-  unsigned Dst = D.Aux == 1 ? 2 : unsigned(D.F[F_dst]);
+  bool IsI2FP = D.kind<I2FKind>() == I2FKind::I2FP;
+  unsigned SrcT = IsI2FP ? (D.F[F_sgn] ? 5 : 4) : unsigned(D.F[F_src]);
+  unsigned Dst = IsI2FP ? 2 : unsigned(D.F[F_dst]);
   unsigned Sel = unsigned(D.F[F_sel]);
   RoundScope RS(D.F[F_rnd]);
   FOR_LANES(L, M) {

@@ -17,20 +17,20 @@ using namespace tp::sim;
 // Integer ALU
 //===----------------------------------------------------------------------===//
 
-/// Aux of IMAD: 0 plain, 1 .WIDE, 2 .HI, 3 IMAD.SHL (Aux2 = shift),
+/// Variant (IMADKind) of IMAD: plain, .WIDE, .HI, IMAD.SHL (Shift),
 /// 4 IMAD.MOV.U32 Rd, Ra, 1, RZ, 5 IMAD.IADD Rd, Ra, 1, C.
 void sim::execIMAD(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   bool Signed = D.F[F_u] != 0;
-  bool IsX = D.Aux2 & 0x100;
+  bool IsX = D.has(SemFlag::X);
   unsigned Rd = wr(D.F[F_Rd]);
   unsigned Pu = wp(D.F[F_Pu]);
   uint32_t Carry = 0;
   FOR_LANES(L, M) {
     uint32_t A = rawSrc(X, D.A, L);
     uint32_t Cin = IsX ? predVal(W, D.F[F_Pc], D.F[F_Pcn], L) : 0;
-    switch (D.Aux) {
-    case 1: { // .WIDE: Rd:Rd+1 = A * B + C (64-bit pair)
+    switch (D.kind<IMADKind>()) {
+    case IMADKind::Wide: { // .WIDE: Rd:Rd+1 = A * B + C (64-bit pair)
       uint32_t B = rawSrc(X, D.B, L);
       uint64_t Prod = Signed ? uint64_t(int64_t(int32_t(A)) * int32_t(B))
                              : uint64_t(A) * B;
@@ -48,7 +48,7 @@ void sim::execIMAD(Exec &X, const DInst &D, uint32_t M) {
         Carry |= 1u << L;
       break;
     }
-    case 2: { // .HI: Rd = (A * B) >> 32 + C
+    case IMADKind::Hi: { // .HI: Rd = (A * B) >> 32 + C
       uint32_t B = rawSrc(X, D.B, L);
       uint64_t Prod = Signed ? uint64_t(int64_t(int32_t(A)) * int32_t(B))
                              : uint64_t(A) * B;
@@ -60,14 +60,14 @@ void sim::execIMAD(Exec &X, const DInst &D, uint32_t M) {
         Carry |= 1u << L;
       break;
     }
-    case 3:
-      W.R[Rd][L] = A << D.Aux2;
+    case IMADKind::Shl:
+      W.R[Rd][L] = A << D.Shift;
       break;
-    case 4:
+    case IMADKind::Mov:
       W.R[Rd][L] = A;
       break;
     default: { // plain and IMAD.IADD
-      uint32_t B = D.Aux == 5 ? 1 : rawSrc(X, D.B, L);
+      uint32_t B = D.kind<IMADKind>() == IMADKind::IAdd ? 1 : rawSrc(X, D.B, L);
       uint32_t C = rawSrc(X, D.C, L);
       uint64_t Cv = D.C.Neg ? (IsX ? uint64_t(~C) : uint64_t(~C) + 1) : C;
       uint64_t S = uint64_t(uint32_t(A * B)) + Cv + Cin;
@@ -89,7 +89,7 @@ void sim::execVIADD(Exec &X, const DInst &D, uint32_t M) {
 
 void sim::execIADD3(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
-  bool IsX = D.Aux;
+  bool IsX = D.has(SemFlag::X);
   unsigned Rd = wr(D.F[F_Rd]), Pu = wp(D.F[F_Pu]), Pv = wp(D.F[F_Pv]);
   uint32_t C1 = 0, C2 = 0;
   auto Term = [IsX](uint32_t V, bool Neg) -> uint64_t {
@@ -192,11 +192,12 @@ void sim::execSHF(Exec &X, const DInst &D, uint32_t M) {
   }
 }
 
-/// Aux bit 0 .HI, bit 1 .X, bit 2 .SX32.
+/// Flags Hi, X, SX32: .HI, .X, .SX32.
 void sim::execLEA(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]), Pu = wp(D.F[F_Pu]);
-  bool Hi = D.Aux & 1, IsX = D.Aux & 2, Sx = D.Aux & 4;
+  bool Hi = D.has(SemFlag::Hi), IsX = D.has(SemFlag::X),
+       Sx = D.has(SemFlag::SX32);
   unsigned Sh = unsigned(D.F[F_sh]);
   uint32_t Carry = 0;
   FOR_LANES(L, M) {
@@ -227,7 +228,7 @@ void sim::execISETP(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Pu = wp(D.F[F_Pu]), Pv = wp(D.F[F_Pv]);
   unsigned Cmp = unsigned(D.F[F_cmp]), Bop = unsigned(D.F[F_bop]);
-  bool Signed = D.F[F_u] != 0, Ex = D.Aux;
+  bool Signed = D.F[F_u] != 0, Ex = D.has(SemFlag::EX);
   uint32_t RU = 0, RV = 0;
   FOR_LANES(L, M) {
     uint32_t A = rawSrc(X, D.A, L), B = rawSrc(X, D.B, L);
@@ -334,7 +335,8 @@ void sim::execPLOP3(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     unsigned Idx = predVal(W, D.F[F_Pa], D.F[F_Pan], L) << 2 |
                    predVal(W, D.F[F_Pb], D.F[F_Pbn], L) << 1 |
-                   (D.Aux ? W.UP[D.F[F_Pc]] != bool(D.F[F_Pcn])
+                   (D.has(SemFlag::UniformSrc)
+                        ? W.UP[D.F[F_Pc]] != bool(D.F[F_Pcn])
                           : predVal(W, D.F[F_Pc], D.F[F_Pcn], L));
     if ((D.F[F_lut] >> Idx) & 1)
       RU |= 1u << L;

@@ -65,17 +65,18 @@ static void storeLane(const Warp &W, unsigned Rb, unsigned L, uint8_t *Ptr,
   }
 }
 
-/// LDG/STG: Aux = access bytes, Aux2 bit 0 = store, bit 1 = 64-bit address
-/// from e/aw, bit 2 = UR added, bit 3 = sign-extend, bit 4 = RZA (64-bit
-/// UR-only address), bit 5 = RZB.
+/// LDG/STG: Size = access bytes; flags Store, WideFromAW (the 64-bit
+/// address bit is `aw`, else `e`), AddrUR (a UR added), SignExtend, RZA
+/// (64-bit UR-only address), RZB.
 void sim::execGlobal(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
-  unsigned Size = D.Aux;
-  bool Store = D.Aux2 & 1;
-  bool Wide = (D.Aux2 & 16) || (!(D.Aux2 & 32) &&
-                                ((D.Aux2 & 2) ? D.F[F_aw] != 0 : D.F[F_e] != 0));
+  unsigned Size = D.Size;
+  bool Store = D.has(SemFlag::Store);
+  bool Wide = D.has(SemFlag::RZA) ||
+              (!D.has(SemFlag::RZB) &&
+               (D.has(SemFlag::WideFromAW) ? D.F[F_aw] != 0 : D.F[F_e] != 0));
   uint64_t UrAdd = 0;
-  if (D.Aux2 & 4) {
+  if (D.has(SemFlag::AddrUR)) {
     int64_t U = D.F[F_Ur];
     if (U != 63) {
       UrAdd = W.UR[U];
@@ -103,7 +104,7 @@ void sim::execGlobal(Exec &X, const DInst &D, uint32_t M) {
     if (Store) {
       storeLane(W, Rb, L, Ptr, Size);
     } else {
-      loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
+      loadLane(W, Rd, L, Ptr, Size, D.has(SemFlag::SignExtend));
       Pl |= 1u << L;
     }
   }
@@ -178,14 +179,14 @@ static void checkSharedRead(Exec &X, uint32_t Addr, unsigned Size) {
   }
 }
 
-/// LDS/STS: Aux = bytes, Aux2 bit 0 = store, bit 1 = UR added,
-/// bit 3 = sign-extend.
+/// LDS/STS: Size = bytes; flags Store, AddrUR, SignExtend.
 void sim::execShared(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   Block &B = *X.B;
-  unsigned Size = D.Aux;
-  bool Store = D.Aux2 & 1;
-  uint32_t UrAdd = (D.Aux2 & 2) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+  unsigned Size = D.Size;
+  bool Store = D.has(SemFlag::Store);
+  uint32_t UrAdd =
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
   unsigned Scale = 1u << (D.F[F_sc] ? D.F[F_sc] + 1 : 0);
   unsigned Rd = wr(D.F[F_Rd]), Rb = unsigned(D.F[F_Rb]);
   FOR_LANES(L, M) {
@@ -202,7 +203,7 @@ void sim::execShared(Exec &X, const DInst &D, uint32_t M) {
     } else {
       if (X.Check)
         checkSharedRead(X, uint32_t(Addr), Size);
-      loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
+      loadLane(W, Rd, L, Ptr, Size, D.has(SemFlag::SignExtend));
     }
   }
 }
@@ -231,15 +232,16 @@ void sim::ldsmWarp(unsigned Count, bool Trans, const uint32_t RowAddr[32],
   }
 }
 
-/// LDSM: Aux = matrices (1, 2, 4), Aux2 bit 0 = UR added.  The instruction
+/// LDSM: Size = matrices (1, 2, 4); flag AddrUR.  The instruction
 /// is warp-wide (.sync.aligned): all 32 lanes or none must execute it.
 void sim::execLDSM(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   Block &B = *X.B;
   if (!runsWarpWide(X, "LDSM", M))
     return;
-  unsigned Count = D.Aux;
-  uint32_t UrAdd = (D.Aux2 & 1) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+  unsigned Count = D.Size;
+  uint32_t UrAdd =
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
   uint32_t Rows[32] = {};
   for (unsigned L = 0; L < 8 * Count; ++L) {
     uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
@@ -258,7 +260,8 @@ void sim::execLDSM(Exec &X, const DInst &D, uint32_t M) {
       W.R[Rd == 256 ? 256 : Rd + I][L] = Out[L][I];
 }
 
-/// LDGSTS: Aux bit 0 = desc form, bit 1 = UR added to the shared address.
+/// LDGSTS: flags Desc (the descriptor form), SharedUR (a UR added to the
+/// shared address).
 void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   Block &B = *X.B;
@@ -269,9 +272,9 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   uint32_t SUr = 0;
   int64_t U = D.F[F_Ur];
   if (U != 63) {
-    if (D.Aux & 2)
+    if (D.has(SemFlag::SharedUR))
       SUr = W.UR[U];
-    else if (!(D.Aux & 1))
+    else if (!D.has(SemFlag::Desc))
       GUr = W.UR[U] | (Wide ? uint64_t(W.UR[U + 1]) << 32 : 0);
   }
   FOR_LANES(L, M) {
@@ -360,16 +363,16 @@ void sim::execDEPBAR(Exec &X, const DInst &D, uint32_t M) {
     }
 }
 
-/// LDL/STL: Aux = bytes, Aux2 bit 0 = store, bit 1 = UR added, bit 3 =
-/// sign-extend.  Per-thread local memory: the address (Ra + UR + off,
+/// LDL/STL: Size = bytes; flags Store, AddrUR, SignExtend.  Per-thread local memory: the address (Ra + UR + off,
 /// 32 bits) is an offset into the lane's KernelImage::LocalBytes; an
 /// access outside them or misaligned is an error.
 void sim::execLocal(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
-  unsigned Size = D.Aux;
-  bool Store = D.Aux2 & 1;
+  unsigned Size = D.Size;
+  bool Store = D.has(SemFlag::Store);
   uint32_t LocalBytes = X.Prog->Kernel.LocalBytes;
-  uint32_t UrAdd = (D.Aux2 & 2) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+  uint32_t UrAdd =
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
   unsigned Rd = wr(D.F[F_Rd]), Rb = unsigned(D.F[F_Rb]);
   FOR_LANES(L, M) {
     uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
@@ -392,6 +395,6 @@ void sim::execLocal(Exec &X, const DInst &D, uint32_t M) {
     if (Store)
       storeLane(W, Rb, L, Ptr, Size);
     else
-      loadLane(W, Rd, L, Ptr, Size, D.Aux2 & 8);
+      loadLane(W, Rd, L, Ptr, Size, D.has(SemFlag::SignExtend));
   }
 }

@@ -2,8 +2,9 @@
 ///
 /// \file
 /// Reads a kernel out of a cubin (through lib/Object) and decodes its code
-/// once: every word must decode to an sm86 form (sass::decode) that has
-/// semantics in the dispatch table (getHandler); anything else is an error
+/// once: every word must decode to a form (sass::decode) that has
+/// semantics in the dispatch table generated from td/SM86/Semantics.td
+/// (getFormSemantics); anything else is an error
 /// naming the address and the word.  Operand values are stored by td
 /// operand name (Field), the A/B/C sources of ALU forms are resolved from
 /// the form's source letters (`_rir` = register, immediate, register), and
@@ -130,8 +131,7 @@ namespace {
 struct FormTable {
   /// Operand index -> Field (NumFields if the name is not one we use).
   std::vector<std::vector<uint8_t>> FieldOf;
-  std::vector<Handler> Handlers;
-  std::vector<uint32_t> Aux, Aux2;
+  std::vector<const FormSemantics *> Semantics;
   /// Source letters of ALU forms ("rir" -> 'i' for B, 'r' for C); 0 if none.
   std::vector<std::array<char, 2>> Letters;
 };
@@ -147,9 +147,7 @@ static const FormTable &getFormTable() {
 #undef TP_SIM_NAME
     unsigned N = sass::getNumOpcodes();
     T.FieldOf.resize(N);
-    T.Handlers.resize(N);
-    T.Aux.resize(N);
-    T.Aux2.resize(N);
+    T.Semantics.resize(N);
     T.Letters.resize(N);
     for (unsigned Op = 0; Op < N; ++Op) {
       const sass::InstrInfo &II = sass::getInstrInfo(sass::Opcode(Op));
@@ -158,7 +156,7 @@ static const FormTable &getFormTable() {
         T.FieldOf[Op].push_back(It == Names.end() ? uint8_t(NumFields)
                                                   : It->second);
       }
-      T.Handlers[Op] = getHandler(sass::Opcode(Op), T.Aux[Op], T.Aux2[Op]);
+      T.Semantics[Op] = getFormSemantics(sass::Opcode(Op));
       // The last "_xyz" token of the name, when it is three source letters.
       StringRef Name = II.Name;
       SmallVector<StringRef, 8> Parts;
@@ -357,9 +355,15 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
         D.C.Abs = D.F[F_ac] != 0;
       }
     }
-    D.Fn = T.Handlers[D.I.Op];
-    D.Aux = T.Aux[D.I.Op];
-    D.Aux2 = T.Aux2[D.I.Op];
+    const FormSemantics *Sem = T.Semantics[D.I.Op];
+    if (Sem) {
+      D.Sem = Sem->Class;
+      D.Fn = getHandler(Sem->Class);
+      D.Variant = Sem->Variant;
+      D.Flags = Sem->Flags;
+      D.Size = Sem->Size;
+      D.Shift = Sem->Shift;
+    }
     if (!D.Fn)
       return createStringError(
           inconvertibleErrorCode(),

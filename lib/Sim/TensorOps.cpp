@@ -83,13 +83,13 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
   }
 }
 
-/// HMMA: Aux = K (16 or 8), Aux2 bit 0 .F32, bit 1 .BF16 inputs.
+/// HMMA: Size = K (16 or 8); flags F32 (.F32), BF16 (bf16 inputs).
 void sim::execHMMA(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   if (!runsWarpWide(X, "HMMA", M))
     return;
-  unsigned K = D.Aux;
-  bool F32 = D.Aux2 & 1, BF16 = D.Aux2 & 2;
+  unsigned K = D.Size;
+  bool F32 = D.has(SemFlag::F32), BF16 = D.has(SemFlag::BF16);
   unsigned NA = K / 4, NB = K / 8, NC = F32 ? 4 : 2;
   uint32_t A[32][4] = {}, B[32][2] = {}, C[32][4] = {}, R[32][4];
   auto Reg = [&](int64_t Base, unsigned I, unsigned L) -> uint32_t {

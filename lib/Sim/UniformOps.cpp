@@ -52,19 +52,19 @@ static uint32_t srValue(Exec &X, uint32_t Id, unsigned L) {
 
 void sim::execS2R(Exec &X, const DInst &D, uint32_t M) {
   unsigned Rd = wr(D.F[F_Rd]);
-  FOR_LANES(L, M) X.W->R[Rd][L] = srValue(X, D.Aux, L);
+  FOR_LANES(L, M) X.W->R[Rd][L] = srValue(X, D.SReg, L);
 }
 void sim::execCS2R(Exec &X, const DInst &D, uint32_t M) {
   unsigned Rd = wr(D.F[F_Rd]);
   FOR_LANES(L, M) {
-    X.W->R[Rd][L] = srValue(X, D.Aux, L);
-    if (D.Aux2 == 2)
+    X.W->R[Rd][L] = srValue(X, D.SReg, L);
+    if (D.has(SemFlag::Pair))
       X.W->R[Rd == 256 ? 256 : Rd + 1][L] = 0;
   }
 }
 void sim::execS2UR(Exec &X, const DInst &D, uint32_t M) {
   if (M)
-    X.W->UR[wu(D.F[F_Ud])] = srValue(X, D.Aux, __builtin_ctz(M));
+    X.W->UR[wu(D.F[F_Ud])] = srValue(X, D.SReg, __builtin_ctz(M));
 }
 
 /// A constant load of ULDC/LDC: size code \p Sz (.U8 0, .S8 1, .U16 2,
@@ -94,17 +94,17 @@ static void constLoad(Exec &X, uint32_t Bank, uint32_t Off, unsigned Sz,
     V[1] = cbank(X, Bank, Off + 4);
 }
 
-/// ULDC: Aux = size code (.U8 0, .S8 1, .U16 2, .S16 3, 32 4, .64 5),
-/// Aux2 = 1 when a UR adds to the offset.  Rd is a UR.
+/// ULDC: size code `sz` (.U8 0, .S8 1, .U16 2, .S16 3, 32 4), .64 with flag
+/// B64; flag AddrUR when a UR adds to the offset.  Rd is a UR.
 void sim::execULDC(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
   Warp &W = *X.W;
   unsigned U = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
   uint32_t Off = uint32_t(D.F[F_Off]);
-  if (D.Aux2 && D.F[F_Ur] < 63)
+  if (D.has(SemFlag::AddrUR) && D.F[F_Ur] < 63)
     Off += W.UR[D.F[F_Ur]];
-  unsigned Sz = D.Aux == 5 ? 5 : unsigned(D.F[F_sz]);
+  unsigned Sz = D.has(SemFlag::B64) ? 5 : unsigned(D.F[F_sz]);
   uint32_t V[2] = {0, 0};
   constLoad(X, uint32_t(D.F[F_Bank]), Off, Sz, V);
   W.UR[U] = V[0];
@@ -113,11 +113,11 @@ void sim::execULDC(Exec &X, const DInst &D, uint32_t M) {
 }
 
 /// LDC: per lane, the constant at c[Bank][Ra + Off] (Ra = RZ: Off alone)
-/// into Rd (a pair for .64); sizes as ULDC (Aux = 5 for LDC.64).
+/// into Rd (a pair for .64); sizes as ULDC (flag B64 for LDC.64).
 void sim::execLDC(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
-  unsigned Sz = D.Aux == 5 ? 5 : unsigned(D.F[F_sz]);
+  unsigned Sz = D.has(SemFlag::B64) ? 5 : unsigned(D.F[F_sz]);
   FOR_LANES(L, M) {
     uint32_t Off = uint32_t(D.F[F_Off]);
     if (D.F[F_Ra] != 255)
@@ -162,14 +162,14 @@ static inline void setUP(Warp &W, int64_t P, bool V) {
 }
 
 /// Uniform ALU, executed once per warp on URs and UPs (the td names the
-/// operands Rd/Ra/Rb/Rc and Pu/Pv/Pp as for the vector ops).  Aux: 0 UMOV,
-/// 1 UIADD3 (Aux2 bit 0 .X, bit 1 .64), 2 ULOP3, 3 USHF, 4 UIMAD (Aux2 bit
-/// 0 .X, bit 2 .WIDE), 5 ULEA (Aux2 bit 0 .HI, 1 .X, 2 .SX32), 6 UISETP
-/// (Aux2 bit 0 .EX), 7 USEL, 8 VOTEU, 9 R2UR, 10 UFLO, 11 UPOPC, 12 UBREV.
+/// operands Rd/Ra/Rb/Rc and Pu/Pv/Pp as for the vector ops).  Variant
+/// (UALUKind): UMOV, UIADD3 (flags X, B64), ULOP3, USHF, UIMAD (X, Wide),
+/// ULEA (Hi, X, SX32), UISETP (EX), USEL, VOTEU, R2UR, UFLO, UPOPC, UBREV.
 void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Ud = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
-  if (D.Aux == 8) { // VOTEU: ballot of the executing lanes
+  UALUKind Op = D.kind<UALUKind>();
+  if (Op == UALUKind::VOTEU) { //: ballot of the executing lanes
     uint32_t P = W.P[D.F[F_Pp]];
     if (D.F[F_Ppn])
       P = ~P;
@@ -183,27 +183,29 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
   }
   if (!M)
     return;
-  if (D.Aux >= 10) { // UFLO, UPOPC, UBREV
-    uint32_t V = uSrc(X, D.B);
-    W.UR[Ud] = bitCount(D.Aux - 10, V, D.F[F_sh] != 0);
+  if (Op == UALUKind::UFLO || Op == UALUKind::UPOPC || Op == UALUKind::UBREV) {
+    BitOp B = Op == UALUKind::UFLO    ? BitOp::Flo
+              : Op == UALUKind::UPOPC ? BitOp::Popc
+                                      : BitOp::Brev;
+    W.UR[Ud] = bitCount(B, uSrc(X, D.B), D.F[F_sh] != 0);
     return;
   }
-  if (D.Aux == 9) { // R2UR: the value of the first executing lane
+  if (Op == UALUKind::R2UR) { //: the value of the first executing lane
     unsigned L = __builtin_ctz(M);
     W.UR[Ud] = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
     return;
   }
   uint32_t A = uSrc(X, D.A), B = uSrc(X, D.B), C = uSrc(X, D.C);
-  bool IsX = D.Aux2 & 1;
+  bool IsX = D.has(SemFlag::X);
   auto Term = [IsX](uint32_t V, bool N) -> uint64_t {
     return N ? (IsX ? uint64_t(~V) : uint64_t(~V) + 1) : V;
   };
-  switch (D.Aux) {
-  case 0:
+  switch (Op) {
+  case UALUKind::UMOV:
     W.UR[Ud] = B;
     break;
-  case 1: {
-    if (D.Aux2 & 2) { // UIADD3.64
+  case UALUKind::UIADD3: {
+    if (D.has(SemFlag::B64)) { // UIADD3.64
       uint64_t S = uSrc64(X, D.A) + uSrc64(X, D.B) + uSrc64(X, D.C);
       W.UR[Ud] = uint32_t(S);
       W.UR[Ud == 64 ? 64 : Ud + 1] = uint32_t(S >> 32);
@@ -217,13 +219,13 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
     setUP(W, D.F[F_Pv], (S >> 33) & 1);
     break;
   }
-  case 2: {
+  case UALUKind::ULOP3: {
     uint32_t R = lop3(A, B, C, unsigned(D.F[F_lut]));
     W.UR[Ud] = R;
     setUP(W, D.F[F_Pu], R != 0);
     break;
   }
-  case 3: {
+  case UALUKind::USHF: {
     unsigned Type = unsigned(D.F[F_type]);
     bool Is64 = Type < 2, Signed = Type == 0 || Type == 2;
     uint64_t V = A | uint64_t(C) << 32;
@@ -239,10 +241,10 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
     W.UR[Ud] = D.F[F_hi] ? uint32_t(R >> 32) : uint32_t(R);
     break;
   }
-  case 4: {
+  case UALUKind::UIMAD: {
     bool Signed = D.F[F_u] != 0;
     uint32_t Cin = IsX ? uPred(W, D.F[F_Pc], D.F[F_Pcn]) : 0;
-    if (D.Aux2 & 4) {
+    if (D.has(SemFlag::Wide)) {
       uint64_t Prod = Signed ? uint64_t(int64_t(int32_t(A)) * int32_t(B))
                              : uint64_t(A) * B;
       uint64_t Cv = uSrc64(X, D.C);
@@ -259,8 +261,9 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
     }
     break;
   }
-  case 5: {
-    bool Hi = D.Aux2 & 1, LX = D.Aux2 & 2, Sx = D.Aux2 & 4;
+  case UALUKind::ULEA: {
+    bool Hi = D.has(SemFlag::Hi), LX = D.has(SemFlag::X),
+         Sx = D.has(SemFlag::SX32);
     unsigned Sh = unsigned(D.F[F_sh]);
     uint32_t Av = D.A.Neg ? (LX ? ~A : uint32_t(0) - A) : A;
     uint32_t Shifted;
@@ -278,10 +281,10 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
     setUP(W, D.F[F_Pu], (S >> 32) & 1);
     break;
   }
-  case 6: {
+  case UALUKind::UISETP: {
     unsigned Cmp = unsigned(D.F[F_cmp]);
     bool Signed = D.F[F_u] != 0, R;
-    if (!(D.Aux2 & 1)) {
+    if (!D.has(SemFlag::EX)) {
       R = icmp(Cmp, Signed, A, B);
     } else {
       bool Low = uPred(W, D.F[F_Pe], D.F[F_Pen]), HEq = A == B;

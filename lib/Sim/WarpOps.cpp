@@ -98,6 +98,6 @@ void sim::execBitCount(Exec &X, const DInst &D, uint32_t M) {
     uint32_t V = rawSrc(X, D.B, L);
     if (D.B.Neg)
       V = ~V;
-    X.W->R[Rd][L] = bitCount(D.Aux, V, Sh);
+    X.W->R[Rd][L] = bitCount(D.kind<BitOp>(), V, Sh);
   }
 }
