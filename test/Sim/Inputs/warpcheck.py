@@ -209,12 +209,44 @@ def check_diverge(out, k, threads):
     compare(got, want, 'diverge')
 
 
+# ------------------------------------------------------------------- uflo
+def patch_red(src, dst):
+    """The RED of ptxas's aggregated atomic (an undecodable .inst word,
+    opcode 0x98e) becomes two stores of the leader: its lane id (R0, from
+    S2R SR_LANEID) and the count (R5, from POPC); one trailing NOP goes so
+    that the code keeps its 128-byte multiple."""
+    lines = open(src).read().split('\n')
+    out, done = [], False
+    for line in lines:
+        w = line.split()
+        if not done and len(w) >= 3 and w[1] == '.inst' and \
+                w[2].endswith('98e'):
+            ctrl = '{stall=1 wait=0,1}'
+            out.append('  @P0 STG.E desc[UR4][R2.64], R0 ' + ctrl)
+            out.append('  @P0 STG.E desc[UR4][R2.64+0x4], R5 {stall=5}')
+            done = True
+            continue
+        out.append(line)
+    if not done:
+        fail('no RED word (.inst ...98e) in ' + src)
+    for i in range(len(out) - 1, -1, -1):
+        if out[i].strip().startswith('/*') and out[i].split()[1] == 'NOP':
+            del out[i]
+            break
+    wr(dst, '\n'.join(out).encode())
+
+
+def check_words(out, *words):
+    compare(u32s(rd(out)), [int(w, 0) for w in words], 'words')
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {'gen-shfl': gen_shfl, 'check-shfl': check_shfl,
      'check-local': check_local, 'check-bits': check_bits,
      'gen-mma-bf16': gen_mma_bf16, 'check-mma-bf16': check_mma_bf16,
-     'check-diverge': check_diverge}[cmd](*args)
+     'check-diverge': check_diverge, 'patch-red': patch_red,
+     'check-words': check_words}[cmd](*args)
 
 
 if __name__ == '__main__':
