@@ -250,13 +250,20 @@ static Error describeUses(DInst &D) {
   return Error::success();
 }
 
-/// Why a form without semantics is refused, where the reason is not just
-/// "not implemented yet" ("" otherwise).
-static const char *getRefusalReason(StringRef FormName) {
-  if (FormName.startswith("MUFU"))
-    return ": MUFU's results are the hardware's approximations (not IEEE "
-           "operations) and NVIDIA documents no bit-exact rule, so tp-sim "
-           "refuses it rather than guess";
+/// Why a form without semantics is refused (td/SM86/Semantics.td's
+/// SimRefusal records), as ": reason", or "".
+static std::string getRefusalReason(sass::Opcode Op) {
+  struct Refusal {
+    sass::Opcode Form;
+    const char *Reason;
+  };
+  static const Refusal Refusals[] = {
+#define GET_SIM_REFUSALS
+#include "SimGenDispatch.inc"
+  };
+  for (const Refusal &R : Refusals)
+    if (R.Form == Op)
+      return std::string(": ") + R.Reason;
   return "";
 }
 
@@ -314,7 +321,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
     }
     D.UniformGuard = II.UniformGuard;
     if (Error E = describeUses(D))
-      return std::move(E);
+      return E;
     // ALU sources.
     auto L = T.Letters[D.I.Op];
     bool HasImm = Has[F_Imm], HasCB = Has[F_Bank] || Has[F_Off],
@@ -370,7 +377,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
           "kernel '%s' at 0x%04llx: no semantics for instruction form %s "
           "(%s)%s",
           K.Name.c_str(), (unsigned long long)Addr, II.Name,
-          P->describe(Idx).c_str(), getRefusalReason(II.Name));
+          P->describe(Idx).c_str(), getRefusalReason(D.I.Op).c_str());
     std::string Err = prepareInst(D);
     if (!Err.empty())
       return createStringError(inconvertibleErrorCode(),

@@ -6,7 +6,8 @@
 // name (a renamed or removed form breaks the build here, not at run time).
 // tp-tblgen -gen-sim-dispatch turns this into lib/Sim's dispatch table
 // (SimGenDispatch.inc); a form listed in no SimSemantics record has no
-// semantics and tp-sim refuses it, naming the instruction.  Root file:
+// semantics and tp-sim refuses it, naming the instruction (and the reason
+// a SimRefusal record gives).  Root file:
 // include the instruction description first.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +32,18 @@ class SimSemantics<SimClass cls, list<SM86Inst> forms, string variant = "",
   int Size = size;
   int Shift = shift;
 }
+
+// Forms tp-sim refuses for a reason worth stating (a form without
+// semantics is refused anyway; the reason joins the error).
+class SimRefusal<list<SM86Inst> forms, string reason> {
+  list<SM86Inst> Forms = forms;
+  string Reason = reason;
+}
+
+def : SimRefusal<[MUFU_rrr, MUFU_rir, MUFU_rcr, MUFU_rur, MUFU_64H_rir],
+  "MUFU's results are the hardware's approximations (not IEEE operations) "
+  "and NVIDIA documents no bit-exact rule, so tp-sim refuses it rather "
+  "than guess">;
 
 // Handler families.
 def SemBAR : SimClass<"BAR">;

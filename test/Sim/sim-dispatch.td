@@ -5,6 +5,7 @@
 // RUN: tp-tblgen -gen-sim-dispatch -I %tp_src/td %s | FileCheck %s
 // RUN: not tp-tblgen -gen-sim-dispatch -I %tp_src/td -DDUP %s 2>&1 | FileCheck %s --check-prefix=DUP
 // RUN: not tp-tblgen -gen-sim-dispatch -I %tp_src/td -DNOFORM %s 2>&1 | FileCheck %s --check-prefix=NOFORM
+// RUN: not tp-tblgen -gen-sim-dispatch -I %tp_src/td -DBOTH %s 2>&1 | FileCheck %s --check-prefix=BOTH
 
 include "SM86/Semantics.td"
 
@@ -18,7 +19,8 @@ include "SM86/Semantics.td"
 // CHECK-DAG: {sass::IMAD_WIDE_rrr, SemClass::IMAD, uint8_t(IMADKind::Wide), 0x0, 0, 0},
 // CHECK-DAG: {sass::LDL_S8, SemClass::Local, 0, 0x{{[0-9a-f]+}}, 1, 0},
 // CHECK-DAG: {sass::UFLO_rrr, SemClass::UALU, uint8_t(UALUKind::UFLO), 0x0, 0, 0},
-// CHECK-NOT: sass::MUFU_
+// CHECK: #ifdef GET_SIM_REFUSALS
+// CHECK-NEXT: {sass::MUFU_64H_rir, "MUFU's results are the hardware's approximations
 
 #ifdef DUP
 // DUP: sim-dispatch.td:[[@LINE+1]]:1: error: form IMAD_WIDE_rrr has semantics twice
@@ -29,4 +31,9 @@ def : SimSemantics<SemNOP, [IMAD_WIDE_rrr]>;
 #ifdef NOFORM
 // NOFORM: error: Variable not defined: 'NO_SUCH_FORM'
 def : SimSemantics<SemNOP, [NO_SUCH_FORM]>;
+#endif
+
+#ifdef BOTH
+// BOTH: sim-dispatch.td:[[@LINE+1]]:1: error: form IMAD_WIDE_rrr is refused and has semantics
+def : SimRefusal<[IMAD_WIDE_rrr], "no">;
 #endif

@@ -8,10 +8,11 @@
 ///   GET_SIM_SEM_FLAGS    TP_SIM_SEM_FLAG(Name, Bit) per SimFlag;
 ///   GET_SIM_DISPATCH     one {form, class, variant, flags, size, shift}
 ///                        initializer per form with semantics, in form
-///                        (record name) order.
+///                        (record name) order;
+///   GET_SIM_REFUSALS     {form, reason} per form a SimRefusal names.
 ///
 /// Guarantees: every form appears at most once (a form in two records is
-/// an error naming both), every flag fits a 32-bit mask, and the output is
+/// an error naming both; a refused form has no semantics), every flag fits a 32-bit mask, and the output is
 /// deterministic (sorted by form name).
 ///
 //===----------------------------------------------------------------------===//
@@ -68,6 +69,16 @@ void tp::tblgen::emitSimDispatch(RecordKeeper &RK, raw_ostream &OS) {
     }
   }
 
+  std::map<std::string, std::string> Refusals;
+  for (const Record *Rule : RK.getAllDerivedDefinitions("SimRefusal"))
+    for (const Record *Form : Rule->getValueAsListOfDefs("Forms")) {
+      std::string Name = Form->getName().str();
+      if (ByForm.count(Name))
+        PrintFatalError(Rule->getLoc(), "form " + Name +
+                                            " is refused and has semantics");
+      Refusals[Name] = Rule->getValueAsString("Reason").str();
+    }
+
   emitSourceFileHeader("tp-sim dispatch: the semantic class of each form",
                        OS);
   OS << "#ifdef GET_SIM_SEM_CLASSES\n";
@@ -89,5 +100,12 @@ void tp::tblgen::emitSimDispatch(RecordKeeper &RK, raw_ostream &OS) {
     OS << ", 0x" << utohexstr(S.Flags, /*LowerCase=*/true) << ", " << S.Size
        << ", " << S.Shift << "},\n";
   }
-  OS << "#undef GET_SIM_DISPATCH\n#endif\n";
+  OS << "#undef GET_SIM_DISPATCH\n#endif\n\n";
+  OS << "#ifdef GET_SIM_REFUSALS\n";
+  for (const auto &[Form, Reason] : Refusals) {
+    OS << "  {sass::" << Form << ", \"";
+    OS.write_escaped(Reason);
+    OS << "\"},\n";
+  }
+  OS << "#undef GET_SIM_REFUSALS\n#endif\n";
 }
