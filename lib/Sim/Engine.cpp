@@ -281,6 +281,61 @@ Error sim::checkLaunchConfig(const KernelImage &K, const LaunchConfig &Cfg) {
   return Error::success();
 }
 
+/// Constant bank 0 of a launch (SASS_FACTS.md 3.7): ntid, nctaid, the
+/// stack pointer (the top of the thread's local memory), the dynamic shared
+/// size, the default memory descriptor and the parameters.
+static std::vector<uint8_t> makeConstantBank(const KernelImage &K,
+                                             const LaunchConfig &Cfg) {
+  std::vector<uint8_t> CB(K.ParamBase + std::max<size_t>(Cfg.Params.size(), 8));
+  auto Put32 = [&](uint32_t Off, uint32_t V) { memcpy(&CB[Off], &V, 4); };
+  for (unsigned I = 0; I < 3; ++I) {
+    Put32(0x0 + 4 * I, Cfg.Block[I]);
+    Put32(0xc + 4 * I, Cfg.Grid[I]);
+  }
+  Put32(0x28, K.LocalBytes);               // stack pointer: local memory top
+  Put32(0x2c, Cfg.DynamicSharedBytes);
+  Put32(K.DescriptorOffset, 0x0e000000);   // default memory descriptor
+  Put32(K.DescriptorOffset + 4, 0x10000000);
+  memcpy(&CB[K.ParamBase], Cfg.Params.data(), Cfg.Params.size());
+
+  return CB;
+}
+
+/// Warp \p I of a block of \p Threads threads at its start: registers
+/// zero, PT/UPT true, its lanes live, local memory undefined (0xa5), no
+/// copies in flight, the hazard state cleared.
+static void resetWarp(Warp &W, unsigned I, uint64_t Threads,
+                      const KernelImage &K, bool Check) {
+    memset(W.R, 0, sizeof(W.R));
+  memset(W.P, 0, sizeof(W.P));
+  memset(W.UR, 0, sizeof(W.UR));
+  memset(W.UP, 0, sizeof(W.UP));
+  W.P[7] = 0xffffffffu;
+  W.UP[7] = true;
+  uint64_t Lanes = std::min<uint64_t>(32, Threads - 32 * I);
+  W.Active = Lanes == 32 ? 0xffffffffu : uint32_t((1ull << Lanes) - 1);
+  W.Live = W.Active;
+  W.Parked.clear();
+  memset(W.Bar, 0, sizeof(W.Bar));
+  W.PC = 0;
+  W.Id = I;
+  W.Exited = W.AtBarrier = false;
+  W.Issued = 0;
+  // Local memory is undefined at block start, as shared memory.
+  W.Local.assign(size_t(32) * K.LocalBytes, 0xa5);
+  W.Open.clear();
+  W.Groups.clear();
+  W.Now = 0;
+  memset(W.SBIssued, 0, sizeof(W.SBIssued));
+  memset(W.SBReleased, 0, sizeof(W.SBReleased));
+  if (Check) {
+    for (RegHz &H : W.Hz)
+      H = RegHz();
+    for (auto &Q : W.Unscoreboarded)
+      Q.clear();
+  }
+}
+
 Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
                                   const LaunchConfig &Cfg) {
   const KernelImage &K = P.Kernel;
@@ -293,18 +348,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
   uint64_t SharedBytes =
       K.ReservedSharedBytes + K.StaticSharedBytes + Cfg.DynamicSharedBytes;
 
-  // Constant bank 0 (SASS_FACTS.md 3.7).
-  std::vector<uint8_t> CB(K.ParamBase + std::max<size_t>(Cfg.Params.size(), 8));
-  auto Put32 = [&](uint32_t Off, uint32_t V) { memcpy(&CB[Off], &V, 4); };
-  for (unsigned I = 0; I < 3; ++I) {
-    Put32(0x0 + 4 * I, Cfg.Block[I]);
-    Put32(0xc + 4 * I, Cfg.Grid[I]);
-  }
-  Put32(0x28, K.LocalBytes);               // stack pointer: local memory top
-  Put32(0x2c, Cfg.DynamicSharedBytes);
-  Put32(K.DescriptorOffset, 0x0e000000);   // default memory descriptor
-  Put32(K.DescriptorOffset + 4, 0x10000000);
-  memcpy(&CB[K.ParamBase], Cfg.Params.data(), Cfg.Params.size());
+  std::vector<uint8_t> CB = makeConstantBank(K, Cfg);
 
   unsigned NumWarps = unsigned((Threads + 31) / 32);
   std::atomic<uint64_t> NextBlock{0};
@@ -354,34 +398,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       B.Warps.clear();
       for (unsigned I = 0; I < NumWarps; ++I) {
         Warp &W = *Warps[I];
-        memset(W.R, 0, sizeof(W.R));
-        memset(W.P, 0, sizeof(W.P));
-        memset(W.UR, 0, sizeof(W.UR));
-        memset(W.UP, 0, sizeof(W.UP));
-        W.P[7] = 0xffffffffu;
-        W.UP[7] = true;
-        uint64_t Lanes = std::min<uint64_t>(32, Threads - 32 * I);
-        W.Active = Lanes == 32 ? 0xffffffffu : uint32_t((1ull << Lanes) - 1);
-        W.Live = W.Active;
-        W.Parked.clear();
-        memset(W.Bar, 0, sizeof(W.Bar));
-        W.PC = 0;
-        W.Id = I;
-        W.Exited = W.AtBarrier = false;
-        W.Issued = 0;
-        // Local memory is undefined at block start, as shared memory.
-        W.Local.assign(size_t(32) * K.LocalBytes, 0xa5);
-        W.Open.clear();
-        W.Groups.clear();
-        W.Now = 0;
-        memset(W.SBIssued, 0, sizeof(W.SBIssued));
-        memset(W.SBReleased, 0, sizeof(W.SBReleased));
-        if (X.Check) {
-          for (RegHz &H : W.Hz)
-            H = RegHz();
-          for (auto &Q : W.Unscoreboarded)
-            Q.clear();
-        }
+        resetWarp(W, I, Threads, K, X.Check);
         B.Warps.push_back(&W);
       }
       X.Fault.clear();
