@@ -139,6 +139,15 @@ std::string sim::prepareInst(DInst &D) {
     D.C = Src();
   }
 
+  if (D.Fn == execATOMS) {
+    if (D.kind<AtomsKind>() == AtomsKind::Cas && D.F[F_cop] != 0)
+      return "ATOMS.CAST.SPIN is not supported";
+    if (D.kind<AtomsKind>() == AtomsKind::PopcInc && D.F[F_Rd] != 255)
+      return "ATOMS.POPC.INC with a result register is not supported";
+    if (D.Size == 8 && D.kind<AtomsKind>() == AtomsKind::Op &&
+        D.F[F_aop] != 8)
+      return "ATOMS.64 other than EXCH is not supported";
+  }
   if (D.Fn == execPRMT && D.F[F_mode] > 6)
     return "unknown PRMT mode";
   (void)N;

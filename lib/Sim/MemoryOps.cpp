@@ -398,3 +398,88 @@ void sim::execLocal(Exec &X, const DInst &D, uint32_t M) {
       loadLane(W, Rd, L, Ptr, Size, D.has(SemFlag::SignExtend));
   }
 }
+
+/// One 32-bit atomic operation \p Op (td AtomsOp: ADD, MIN, MAX, INC, DEC,
+/// AND, OR, XOR, EXCH; PTX atom's definitions) of \p Old and \p B.
+static uint32_t atomicOp32(unsigned Op, bool Signed, uint32_t Old,
+                           uint32_t B) {
+  switch (Op) {
+  case 0:
+    return Old + B;
+  case 1:
+    return Signed ? uint32_t(std::min(int32_t(Old), int32_t(B)))
+                  : std::min(Old, B);
+  case 2:
+    return Signed ? uint32_t(std::max(int32_t(Old), int32_t(B)))
+                  : std::max(Old, B);
+  case 3:
+    return Old >= B ? 0 : Old + 1;
+  case 4:
+    return (Old == 0 || Old > B) ? B : Old - 1;
+  case 5:
+    return Old & B;
+  case 6:
+    return Old | B;
+  case 7:
+    return Old ^ B;
+  default:
+    return B;
+  }
+}
+
+/// ATOMS (Variant AtomsKind, Size 4 or 8, flag AddrUR): each executing
+/// lane, in ascending lane order (one of the orders the hardware may
+/// choose; PTX leaves it open), reads the shared word at Ra * scale + UR +
+/// off, writes the operation's result and returns the old value in Rd.
+/// .64 supports EXCH and CAS only (the forms the td has); CAS writes Rc
+/// when the old value equals Rb; POPC.INC adds the number of executing
+/// lanes once (its Rd must be RZ); CAST.SPIN is refused at decode.
+void sim::execATOMS(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  Block &B = *X.B;
+  unsigned Size = D.Size;
+  AtomsKind Kind = D.kind<AtomsKind>();
+  uint32_t UrAdd =
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+  unsigned Scale = 1u << (D.F[F_sc] ? D.F[F_sc] + 1 : 0);
+  unsigned Rd = wr(D.F[F_Rd]);
+  auto Reg64 = [&](int64_t R, unsigned L) -> uint64_t {
+    return R == 255 ? 0 : W.R[R][L] | uint64_t(W.R[R + 1][L]) << 32;
+  };
+  FOR_LANES(L, M) {
+    uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
+    if (!checkSharedAccess(X, "shared atomic", Addr, Size, Size, L))
+      return;
+    if (X.Check) {
+      checkSharedRead(X, uint32_t(Addr), Size);
+      std::fill(&B.SmemState[Addr], &B.SmemState[Addr] + Size, 0);
+    }
+    uint8_t *Ptr = &B.Shared[Addr];
+    uint64_t Old = 0, New;
+    memcpy(&Old, Ptr, Size);
+    if (Kind == AtomsKind::PopcInc) {
+      New = uint32_t(Old) + uint32_t(__builtin_popcount(M));
+      memcpy(Ptr, &New, 4);
+      return; // once for the warp
+    }
+    if (Kind == AtomsKind::Cas) {
+      uint64_t Cmp = Size == 8 ? Reg64(D.F[F_Rb], L)
+                               : (D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]][L]);
+      uint64_t Val = Size == 8 ? Reg64(D.F[F_Rc], L)
+                               : (D.F[F_Rc] == 255 ? 0 : W.R[D.F[F_Rc]][L]);
+      New = Old == Cmp ? Val : Old;
+    } else if (Size == 8) {
+      New = Reg64(D.F[F_Rb], L); // EXCH
+    } else {
+      uint32_t Bv = D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]][L];
+      New = atomicOp32(unsigned(D.F[F_aop]), D.F[F_ty] != 0, uint32_t(Old),
+                       Bv);
+    }
+    memcpy(Ptr, &New, Size);
+    W.R[Rd][L] = uint32_t(Old);
+    if (Size == 8)
+      W.R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(Old >> 32);
+  }
+}
+

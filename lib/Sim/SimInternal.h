@@ -34,7 +34,7 @@ namespace sim {
   X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
   X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
   X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale) X(sa) X(bf) X(f32) X(sel) X(nan) X(ntz) \
-  X(lane) X(cmask) X(ev) X(b)
+  X(lane) X(cmask) X(ev) X(b) X(aop) X(ty) X(cop) X(rop)
 
 enum Field : uint8_t {
 #define TP_SIM_ENUM(N) F_##N,
@@ -96,6 +96,7 @@ enum class UALUKind : uint8_t {
   UPOPC, UBREV
 };
 enum class BitOp : uint8_t { Flo, Popc, Brev };
+enum class AtomsKind : uint8_t { Op, Cas, PopcInc }; ///< ATOMS forms
 
 /// One row of the generated dispatch table (SimGenDispatch.inc).
 struct FormSemantics {

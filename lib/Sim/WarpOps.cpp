@@ -5,6 +5,7 @@
 ///
 //===----------------------------------------------------------------------===//
 #include "ExecState.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace tp;
@@ -101,3 +102,49 @@ void sim::execBitCount(Exec &X, const DInst &D, uint32_t M) {
     X.W->R[Rd][L] = bitCount(D.kind<BitOp>(), V, Sh);
   }
 }
+
+/// REDUX{,.OR,.XOR,.SUM,.MIN,.MAX}{,.S32} URd, Ra: the AND (OR, XOR, sum
+/// modulo 2^32, minimum, maximum; .S32 signed) of Ra over the executing
+/// lanes (PTX redux.sync), into a uniform register.
+void sim::execREDUX(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  if (!M)
+    return;
+  unsigned Op = unsigned(D.F[F_rop]);
+  bool Signed = D.F[F_ty] != 0;
+  int64_t Ra = D.F[F_Ra];
+  uint32_t Acc = 0;
+  bool First = true;
+  FOR_LANES(L, M) {
+    uint32_t V = Ra == 255 ? 0 : W.R[Ra][L];
+    if (First) {
+      Acc = V;
+      First = false;
+      continue;
+    }
+    switch (Op) {
+    case 0:
+      Acc &= V;
+      break;
+    case 1:
+      Acc |= V;
+      break;
+    case 2:
+      Acc ^= V;
+      break;
+    case 3:
+      Acc += V;
+      break;
+    case 4:
+      Acc = Signed ? uint32_t(std::min(int32_t(Acc), int32_t(V)))
+                   : std::min(Acc, V);
+      break;
+    default:
+      Acc = Signed ? uint32_t(std::max(int32_t(Acc), int32_t(V)))
+                   : std::max(Acc, V);
+      break;
+    }
+  }
+  W.UR[wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd])] = Acc;
+}
+

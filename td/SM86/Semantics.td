@@ -92,6 +92,8 @@ def SemULDC : SimClass<"ULDC">;
 def SemVIADD : SimClass<"VIADD">;
 def SemVOTE : SimClass<"VOTE">;
 def SemWARPSYNC : SimClass<"WARPSYNC">;
+def SemATOMS : SimClass<"ATOMS">;
+def SemREDUX : SimClass<"REDUX">;
 
 // Flags.
 def FlagX : SimFlag<"X">;
@@ -998,3 +1000,18 @@ def : SimSemantics<SemVOTE,
 // WARPSYNC.
 def : SimSemantics<SemWARPSYNC,
   [WARPSYNC_i, WARPSYNC_r]>;
+
+// ATOMS: shared-memory atomics, the lanes in ascending order.
+def : SimSemantics<SemATOMS, [ATOMS_32], "AtomsKind::Op", [], 4>;
+def : SimSemantics<SemATOMS, [ATOMS_UR_32], "AtomsKind::Op", [FlagAddrUR],
+  4>;
+def : SimSemantics<SemATOMS, [ATOMS_64], "AtomsKind::Op", [], 8>;
+def : SimSemantics<SemATOMS, [ATOMS_UR_64], "AtomsKind::Op", [FlagAddrUR],
+  8>;
+def : SimSemantics<SemATOMS, [ATOMS_CAS_32], "AtomsKind::Cas", [], 4>;
+def : SimSemantics<SemATOMS, [ATOMS_CAS_64], "AtomsKind::Cas", [], 8>;
+def : SimSemantics<SemATOMS, [ATOMS_POPC_INC_32], "AtomsKind::PopcInc",
+  [FlagAddrUR], 4>;
+
+// REDUX: a reduction over the executing lanes into a UR.
+def : SimSemantics<SemREDUX, [REDUX]>;

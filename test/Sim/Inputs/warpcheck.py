@@ -240,13 +240,39 @@ def check_words(out, *words):
     compare(u32s(rd(out)), [int(w, 0) for w in words], 'words')
 
 
+# ------------------------------------------------------------------ atoms
+def check_atoms(out, n, threads):
+    n, threads = int(n, 0), int(threads, 0)
+    got = u32s(rd(out))
+    tickets, words = got[:threads], got[64:75]
+    if sorted(t for t in tickets[:n]) != list(range(n)) or \
+            any(t != 0xffffffff for t in tickets[n:]):
+        fail('tickets %r are not a permutation of 0..%d' % (tickets, n - 1))
+    m = 0xffffffff
+    s32 = lambda v: v & m
+    fold = lambda f, xs, init: __import__('functools').reduce(f, xs, init)
+    ts = range(n)
+    want = [n, s32(min([5 - t for t in ts] + [0x7fffffff])),
+            max([3 * t for t in ts] + [0]),
+            fold(lambda a, t: a & ~(1 << t % 32) & m, ts, m),
+            fold(lambda a, t: a | 1 << t % 32, ts, 0),
+            fold(lambda a, t: a ^ (t * 0x01010101) & m, ts, 0),
+            n, 3000 - n]
+    compare(words[:8], want, 'atoms folds')
+    if words[8] not in [t + 100 for t in ts]:
+        fail('exch left 0x%x, no thread wrote it' % words[8])
+    if not 1 <= words[9] <= n:
+        fail('cas left %d, outside 1..%d' % (words[9], n))
+    compare(words[10:11], [sum(ts) & m], 'atoms add')
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {'gen-shfl': gen_shfl, 'check-shfl': check_shfl,
      'check-local': check_local, 'check-bits': check_bits,
      'gen-mma-bf16': gen_mma_bf16, 'check-mma-bf16': check_mma_bf16,
      'check-diverge': check_diverge, 'patch-red': patch_red,
-     'check-words': check_words}[cmd](*args)
+     'check-words': check_words, 'check-atoms': check_atoms}[cmd](*args)
 
 
 if __name__ == '__main__':
