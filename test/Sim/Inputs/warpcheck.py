@@ -266,13 +266,26 @@ def check_atoms(out, n, threads):
     compare(words[10:11], [sum(ts) & m], 'atoms add')
 
 
+def check_atoms64(out, n):
+    n = int(n, 0)
+    count, _, exch, cas = struct.unpack('<IIQQ', rd(out))
+    compare([count], [n], 'atoms64 count')
+    lo, hi = exch & 0xffffffff, exch >> 32
+    if not (lo < n and hi == lo + 1):
+        fail('exch.64 left 0x%x, no thread wrote it' % exch)
+    if not 1 <= cas <= n:
+        fail('cas.64 left %d, outside 1..%d' % (cas, n))
+    print('warpcheck: atoms64: exch 0x%x, cas %d' % (exch, cas))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     {'gen-shfl': gen_shfl, 'check-shfl': check_shfl,
      'check-local': check_local, 'check-bits': check_bits,
      'gen-mma-bf16': gen_mma_bf16, 'check-mma-bf16': check_mma_bf16,
      'check-diverge': check_diverge, 'patch-red': patch_red,
-     'check-words': check_words, 'check-atoms': check_atoms}[cmd](*args)
+     'check-words': check_words, 'check-atoms': check_atoms,
+     'check-atoms64': check_atoms64}[cmd](*args)
 
 
 if __name__ == '__main__':
