@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 
+using namespace llvm;
 using namespace tp;
 
 namespace {
@@ -99,9 +100,10 @@ void runGemm(benchmark::State &State, unsigned Threads, bool Check) {
   uint64_t Instrs = 0, ThreadInstrs = 0;
   for (auto _ : State) {
     sim::GlobalMemory Mem;
-    uint64_t AA = Mem.allocate(A.size() * 2), BA = Mem.allocate(B.size() * 2),
-             CA = Mem.allocate(P.elementsC() * 4),
-             RA = P.Residual ? Mem.allocate(P.elementsC() * 4) : 0;
+    uint64_t AA = cantFail(Mem.allocate(A.size() * 2)),
+             BA = cantFail(Mem.allocate(B.size() * 2)),
+             CA = cantFail(Mem.allocate(P.elementsC() * 4)),
+             RA = P.Residual ? cantFail(Mem.allocate(P.elementsC() * 4)) : 0;
     memcpy(Mem.getBuffer(AA).data(), A.data(), A.size() * 2);
     memcpy(Mem.getBuffer(BA).data(), B.data(), B.size() * 2);
     sim::LaunchConfig Cfg;

@@ -2,8 +2,9 @@
 ///
 /// \file
 /// Reads a kernel out of a cubin (through lib/Object) and decodes its code
-/// once: every word must decode to an sm86 form (sass::decode) that has
-/// semantics in the dispatch table (getHandler); anything else is an error
+/// once: every word must decode to a form (sass::decode) that has
+/// semantics in the dispatch table generated from td/SM86/Semantics.td
+/// (getFormSemantics); anything else is an error
 /// naming the address and the word.  Operand values are stored by td
 /// operand name (Field), the A/B/C sources of ALU forms are resolved from
 /// the form's source letters (`_rir` = register, immediate, register), and
@@ -42,6 +43,25 @@ sim::listKernels(ArrayRef<uint8_t> Bytes) {
   return Names;
 }
 
+/// The cluster records of \p Kernel's .nv.info (kept by lib/Object among
+/// the records it does not interpret) into \p K.
+static void readClusterShape(const object::Kernel &Kernel, KernelImage &K) {
+  for (const auto *Records :
+       {&Kernel.OtherInfoBeforeExit, &Kernel.OtherInfoAfterExit})
+    for (const object::NvInfoRecord &R : *Records) {
+      if (R.attr() == object::NvAttr::EXPLICIT_CLUSTER)
+        K.ExplicitCluster = true;
+      if (R.attr() != object::NvAttr::CTA_PER_CLUSTER)
+        continue;
+      std::vector<uint32_t> W = R.words();
+      // A record of fewer than three words is read as far as it goes; a
+      // zero dimension is not a shape ptxas writes, refuse it as a
+      // cluster (0 != 1).
+      for (unsigned I = 0; I < 3 && I < W.size(); ++I)
+        K.ClusterDims[I] = W[I];
+    }
+}
+
 Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
                                       StringRef Name) {
   auto M = readModule(Bytes);
@@ -78,7 +98,29 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.SM = M->SM;
   K.ReservedSharedBytes = TI->ReservedSharedBytes;
   K.DescriptorOffset = M->SM == 90 ? 0x208 : 0x118;
+  readClusterShape(*Found, K);
+  K.LocalBytes =
+      (std::max(Found->FrameSize, Found->MinStackSize) + 15) & ~15u;
   return K;
+}
+
+Error sim::checkClusterShape(const KernelImage &K) {
+  const std::array<uint32_t, 3> &C = K.ClusterDims;
+  if (C[0] * uint64_t(C[1]) * C[2] != 1)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "kernel '%s' is compiled for clusters of %ux%ux%u CTAs (.nv.info "
+        "CTA_PER_CLUSTER): unsupported, tp-sim runs clusters of one CTA "
+        "(no cluster rank, no distributed shared memory)",
+        K.Name.c_str(), C[0], C[1], C[2]);
+  if (K.ExplicitCluster)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "kernel '%s' must be launched with cluster dimensions "
+        "(.explicitcluster, .nv.info EXPLICIT_CLUSTER): unsupported, "
+        "tp-sim runs clusters of one CTA",
+        K.Name.c_str());
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -89,8 +131,7 @@ namespace {
 struct FormTable {
   /// Operand index -> Field (NumFields if the name is not one we use).
   std::vector<std::vector<uint8_t>> FieldOf;
-  std::vector<Handler> Handlers;
-  std::vector<uint32_t> Aux, Aux2;
+  std::vector<const FormSemantics *> Semantics;
   /// Source letters of ALU forms ("rir" -> 'i' for B, 'r' for C); 0 if none.
   std::vector<std::array<char, 2>> Letters;
 };
@@ -106,9 +147,7 @@ static const FormTable &getFormTable() {
 #undef TP_SIM_NAME
     unsigned N = sass::getNumOpcodes();
     T.FieldOf.resize(N);
-    T.Handlers.resize(N);
-    T.Aux.resize(N);
-    T.Aux2.resize(N);
+    T.Semantics.resize(N);
     T.Letters.resize(N);
     for (unsigned Op = 0; Op < N; ++Op) {
       const sass::InstrInfo &II = sass::getInstrInfo(sass::Opcode(Op));
@@ -117,7 +156,7 @@ static const FormTable &getFormTable() {
         T.FieldOf[Op].push_back(It == Names.end() ? uint8_t(NumFields)
                                                   : It->second);
       }
-      T.Handlers[Op] = getHandler(sass::Opcode(Op), T.Aux[Op], T.Aux2[Op]);
+      T.Semantics[Op] = getFormSemantics(sass::Opcode(Op));
       // The last "_xyz" token of the name, when it is three source letters.
       StringRef Name = II.Name;
       SmallVector<StringRef, 8> Parts;
@@ -211,6 +250,23 @@ static Error describeUses(DInst &D) {
   return Error::success();
 }
 
+/// Why a form without semantics is refused (td/SM86/Semantics.td's
+/// SimRefusal records), as ": reason", or "".
+static std::string getRefusalReason(sass::Opcode Op) {
+  struct Refusal {
+    sass::Opcode Form;
+    const char *Reason;
+  };
+  static const Refusal Refusals[] = {
+#define GET_SIM_REFUSALS
+#include "SimGenDispatch.inc"
+  };
+  for (const Refusal &R : Refusals)
+    if (R.Form == Op)
+      return std::string(": ") + R.Reason;
+  return "";
+}
+
 void ProgramDeleter::operator()(Program *P) const { delete P; }
 size_t sim::getProgramSize(const Program &P) { return P.Insts.size(); }
 
@@ -265,7 +321,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
     }
     D.UniformGuard = II.UniformGuard;
     if (Error E = describeUses(D))
-      return std::move(E);
+      return E;
     // ALU sources.
     auto L = T.Letters[D.I.Op];
     bool HasImm = Has[F_Imm], HasCB = Has[F_Bank] || Has[F_Off],
@@ -306,16 +362,22 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
         D.C.Abs = D.F[F_ac] != 0;
       }
     }
-    D.Fn = T.Handlers[D.I.Op];
-    D.Aux = T.Aux[D.I.Op];
-    D.Aux2 = T.Aux2[D.I.Op];
+    const FormSemantics *Sem = T.Semantics[D.I.Op];
+    if (Sem) {
+      D.Sem = Sem->Class;
+      D.Fn = getHandler(Sem->Class);
+      D.Variant = Sem->Variant;
+      D.Flags = Sem->Flags;
+      D.Size = Sem->Size;
+      D.Shift = Sem->Shift;
+    }
     if (!D.Fn)
       return createStringError(
           inconvertibleErrorCode(),
           "kernel '%s' at 0x%04llx: no semantics for instruction form %s "
-          "(%s)",
+          "(%s)%s",
           K.Name.c_str(), (unsigned long long)Addr, II.Name,
-          P->describe(Idx).c_str());
+          P->describe(Idx).c_str(), getRefusalReason(D.I.Op).c_str());
     std::string Err = prepareInst(D);
     if (!Err.empty())
       return createStringError(inconvertibleErrorCode(),

@@ -3,8 +3,9 @@
 /// \file
 /// Internal to lib/Sim.  A Program is the kernel's instructions decoded
 /// once into DInst records: the sass::Instruction, the operand values by
-/// field name (Field), the resolved sources A/B/C, the handler chosen from
-/// the dispatch table, and what hazard mode needs (register uses and
+/// field name (Field), the resolved sources A/B/C, the semantics and
+/// handler of the form (the dispatch table generated from
+/// td/SM86/Semantics.td), and what hazard mode needs (register uses and
 /// definitions, writer/reader latency classes).  Handlers run one
 /// instruction for one warp over a lane mask.
 ///
@@ -32,7 +33,8 @@ namespace sim {
   X(sc) X(lay) X(soff) X(goff) X(sz) X(zf) X(sb) X(cnt) X(set) X(sr) X(rnd)    \
   X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
   X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
-  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale) X(sa) X(bf) X(f32) X(sel) X(nan) X(ntz)
+  X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale) X(sa) X(bf) X(f32) X(sel) X(nan) X(ntz) \
+  X(lane) X(cmask) X(ev) X(b) X(aop) X(ty) X(cop) X(rop)
 
 enum Field : uint8_t {
 #define TP_SIM_ENUM(N) F_##N,
@@ -66,9 +68,53 @@ struct RegUse {
   sched::PredRead How = sched::PredRead::Operand;
 };
 
+/// The semantic classes of td/SM86/Semantics.td: one handler each
+/// (exec<Class>, ExecState.h).
+enum class SemClass : uint8_t {
+#define TP_SIM_SEM_CLASS(Name) Name,
+#define GET_SIM_SEM_CLASSES
+#include "SimGenDispatch.inc"
+#undef TP_SIM_SEM_CLASS
+};
+
+/// The flags of td/SM86/Semantics.td, one bit each.
+namespace SemFlag {
+enum : uint32_t {
+#define TP_SIM_SEM_FLAG(Name, Bit) Name = 1u << Bit,
+#define GET_SIM_SEM_FLAGS
+#include "SimGenDispatch.inc"
+#undef TP_SIM_SEM_FLAG
+};
+} // namespace SemFlag
+
+/// The variants a semantic class distinguishes (SimSemantics::Variant).
+enum class IMADKind : uint8_t { Plain, Wide, Hi, Shl, Mov, IAdd };
+enum class FArithKind : uint8_t { Add, Mul, Fma }; ///< FADD..., HADD2...
+enum class I2FKind : uint8_t { I2F, I2FP };
+enum class UALUKind : uint8_t {
+  UMOV, UIADD3, ULOP3, USHF, UIMAD, ULEA, UISETP, USEL, VOTEU, R2UR, UFLO,
+  UPOPC, UBREV
+};
+enum class BitOp : uint8_t { Flo, Popc, Brev };
+enum class AtomsKind : uint8_t { Op, Cas, PopcInc }; ///< ATOMS forms
+
+/// One row of the generated dispatch table (SimGenDispatch.inc).
+struct FormSemantics {
+  sass::Opcode Form;
+  SemClass Class;
+  uint8_t Variant; ///< the class's kind enum, as a number
+  uint32_t Flags;  ///< SemFlag bits
+  uint8_t Size;    ///< access bytes, LDSM matrices or HMMA K
+  uint8_t Shift;   ///< IMAD.SHL's shift
+};
+/// The semantics of form \p Op, or null when it has none.
+const FormSemantics *getFormSemantics(sass::Opcode Op);
+
 struct Exec;
 struct DInst;
 using Handler = void (*)(Exec &X, const DInst &D, uint32_t Mask);
+/// The handler of a semantic class.
+Handler getHandler(SemClass C);
 
 struct DInst {
   Handler Fn = nullptr;
@@ -77,8 +123,13 @@ struct DInst {
   int64_t F[NumFields];
   std::bitset<NumFields> Has; ///< fields the form has as operands
   Src A, B, C;
-  uint32_t Aux = 0;   ///< handler data (shift of IMAD.SHL, access size...)
-  uint32_t Aux2 = 0;
+  // What the form's semantics say (FormSemantics).
+  SemClass Sem = SemClass::NOP;
+  uint8_t Variant = 0;
+  uint8_t Size = 0;
+  uint8_t Shift = 0;
+  uint32_t Flags = 0;
+  uint8_t SReg = 0; ///< S2R/S2UR/CS2R: the special register (SRId)
   int32_t Target = -1; ///< branch target (instruction index)
   bool IsBarrier = false, IsExit = false, IsBranch = false;
   bool UniformGuard = false; ///< the guard is a UP (InstrInfo::UniformGuard)
@@ -88,6 +139,9 @@ struct DInst {
   sched::InstrClass Class = sched::InstrClass::Nop; ///< latency class
   bool Predicated = false;                          ///< has a guard
   const char *Name = "";
+
+  bool has(uint32_t Flag) const { return Flags & Flag; }
+  template <typename KindT> KindT kind() const { return KindT(Variant); }
 };
 
 class Program {
@@ -98,10 +152,8 @@ public:
   std::string describe(size_t Idx) const;
 };
 
-/// Builds the handler of each form once (name/mnemonic based); null for a
-/// form without semantics.
-Handler getHandler(sass::Opcode Op, uint32_t &Aux, uint32_t &Aux2);
-/// Fills the handler-specific parts of \p D (sources, Aux).  Returns an
+/// Fills the handler-specific parts of \p D (sources, special register).
+/// Returns an
 /// error text, or "" when the instruction is supported.
 std::string prepareInst(DInst &D);
 

@@ -8,9 +8,11 @@
 ///   tp-run gemm.cubin                     manifest gemm.cubin.json
 ///   tp-run X.ptx --manifest=X.json        any kernel the manifest describes
 ///
-/// Steps:
+/// Steps (one function each: main, openDevice, loadFunction,
+/// prepareOperands, runKernel's launch, verifyResult, benchmark):
 ///   1. read the input and the manifest (errors: exit 1), before touching
-///      the driver, so that bad input is reported the same everywhere;
+///      the driver, so that bad input is reported the same everywhere; a
+///      cubin is read with the cubin reader (validateCubin);
 ///   2. open the driver (dlopen libcuda.so.1), cuInit, pick --device;
 ///      no driver or no device: exit 77 (skipped);
 ///   3. load the module, get the function, opt into dynamic shared memory
@@ -36,6 +38,7 @@
 
 #include "CudaDriver.h"
 #include "ReferenceKernel.h"
+#include "tp/Object/CubinFile.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ReferenceGemm.h"
@@ -143,7 +146,9 @@ const char *const Overview =
     "layouts.\n\n"
     "Exit codes:\n"
     "  0   launched, and C verified (unless --verify=none)\n"
-    "  1   bad options, input file, manifest or device index\n"
+    "  1   bad options, input file, manifest or device index (a cubin the\n"
+    "      cubin reader rejects, or not for the manifest's target and\n"
+    "      kernel), or a launch the device cannot take\n"
     "  2   verification failed (wrong, unwritten or non-finite elements)\n"
     "  3   a CUDA driver call failed (the call and error are named)\n"
     "  77  no CUDA driver library or no CUDA device: nothing was run "
@@ -314,28 +319,25 @@ Expected<int> probeDevices(raw_ostream &OS) {
   return ExitSuccess;
 }
 
-/// Everything after the manifest is read; returns the exit code or an error
-/// carrying one.
-Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
-                        raw_ostream &OS) {
-  const GemmProblem P = GemmProblem::fromManifest(Man);
-  const double Flops = 2.0 * double(P.M) * double(P.N) * double(P.K);
-  VerifyMode Mode = Verify;
-  if (Mode == VerifyMode::Auto)
-    Mode = double(P.M) * double(P.N) * double(P.K) <= double(1ull << 30)
-               ? VerifyMode::CPU
-               : VerifyMode::GPU;
-  if (Mode == VerifyMode::GPU &&
-      (P.M + ReferenceBlockY - 1) / ReferenceBlockY > 65535)
-    return makeRunError(ExitInputError, "--verify=gpu supports M up to " +
-                                            Twine(65535 * ReferenceBlockY) +
-                                            "; use --verify=sampled");
+/// The device tp-run runs on (step 2): the driver, the device and its
+/// primary context, and what the later steps need of it.
+struct Device {
+  const CudaDriver *D = nullptr;
+  std::unique_ptr<CudaDriver> Owner;
+  CUdevice Dev = 0;
+  int Major = 0, Minor = 0, OptinShared = 0;
+};
 
-  // 2. The driver and the device.
+/// Step 2: opens the driver, picks --device, prints it, makes its primary
+/// context current.
+Expected<Device> openDevice(raw_ostream &OS) {
   auto DOrErr = CudaDriver::load();
   if (!DOrErr)
     return DOrErr.takeError();
-  const CudaDriver &D = **DOrErr;
+  Device Result;
+  Result.Owner = std::move(*DOrErr);
+  Result.D = Result.Owner.get();
+  const CudaDriver &D = *Result.D;
   if (Error E = initDriver(D))
     return E;
   int Count = 0;
@@ -347,48 +349,55 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
                             " does not exist: the driver reports " +
                             Twine(Count) + " device(s), 0 to " +
                             Twine(Count - 1));
-  CUdevice Dev;
+  CUdevice &Dev = Result.Dev;
   if (Error E = D.check(D.DeviceGet(&Dev, int(DeviceIndex)), "cuDeviceGet"))
     return E;
   char Name[256] = {0};
-  int Major = 0, Minor = 0, SMs = 0, OptinShared = 0, DriverVersion = 0;
+  int SMs = 0, DriverVersion = 0;
   if (Error E = D.check(D.DeviceGetName(Name, sizeof Name - 1, Dev),
                         "cuDeviceGetName"))
     return E;
   for (auto [Attr, Dest] :
        {std::pair<CUdevice_attribute, int *>{
-            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &Major},
-        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &Minor},
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &Result.Major},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &Result.Minor},
         {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &SMs},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &OptinShared}})
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+         &Result.OptinShared}})
     if (Error E = D.check(D.DeviceGetAttribute(Dest, Attr, Dev),
                           "cuDeviceGetAttribute"))
       return E;
   if (Error E =
           D.check(D.DriverGetVersion(&DriverVersion), "cuDriverGetVersion"))
     return E;
-  OS << "device " << DeviceIndex << ": " << Name << ", sm_" << Major << Minor
-     << ", " << SMs << " SMs, driver " << DriverVersion / 1000 << "."
-     << (DriverVersion % 1000) / 10 << " (" << D.getLibraryName() << ", "
-     << D.getResolver() << ")\n";
-
+  OS << "device " << DeviceIndex << ": " << Name << ", sm_" << Result.Major
+     << Result.Minor << ", " << SMs << " SMs, driver "
+     << DriverVersion / 1000 << "." << (DriverVersion % 1000) / 10 << " ("
+     << D.getLibraryName() << ", " << D.getResolver() << ")\n";
   CUcontext Ctx;
   if (Error E = D.check(D.DevicePrimaryCtxRetain(&Ctx, Dev),
                         "cuDevicePrimaryCtxRetain"))
     return E;
   if (Error E = D.check(D.CtxSetCurrent(Ctx), "cuCtxSetCurrent"))
     return E;
+  return Result;
+}
 
-  // 3. The module and the function.
+/// Step 3: loads the module, gets the function into \p L.Fn, checks the
+/// launch against the function's limits and opts into large dynamic
+/// shared memory.
+Error loadFunction(const Device &Dv, const LaunchManifest &Man,
+                   StringRef Image, bool IsPTX, CUmodule &Mod, Launch &L,
+                   raw_ostream &OS) {
+  const CudaDriver &D = *Dv.D;
+  int Major = Dv.Major, Minor = Dv.Minor, OptinShared = Dv.OptinShared;
   std::string Hint;
   if (!IsPTX && ("sm_" + Twine(Major) + Twine(Minor)).str() != Man.Target)
     Hint = " (the cubin is for " + Man.Target + ", device " +
            std::to_string(DeviceIndex) + " is sm_" + std::to_string(Major) +
            std::to_string(Minor) + ")";
-  CUmodule Mod;
   if (Error E = loadModule(D, Image.data(), Mod, "the kernel's module" + Hint))
     return E;
-  Launch L;
   if (Error E = D.check(D.ModuleGetFunction(&L.Fn, Mod, Man.Kernel.c_str()),
                         "cuModuleGetFunction"))
     return makeRunError(ExitDriverError, toString(std::move(E)) +
@@ -436,13 +445,30 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
             "BYTES)"))
       return E;
 
-  // 4. Inputs, poison, launch.
-  std::vector<uint16_t> A(P.elementsA()), B(P.elementsB());
-  std::vector<float> R(P.Residual ? P.elementsC() : 0);
+  return Error::success();
+}
+
+/// The GEMM's operands on the host and on the device.
+struct Operands {
+  std::vector<uint16_t> A, B;
+  std::vector<float> R;
+  DeviceBuffer DA, DB, DC, DR;
+};
+
+/// Step 4: A, B (and R) from --seed, C poisoned, the launch's grid, block,
+/// shared memory and parameters in manifest order into \p L.
+Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
+                      const GemmProblem &P, Operands &Ops, Launch &L,
+                      raw_ostream &OS) {
+  std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  std::vector<float> &R = Ops.R;
+  DeviceBuffer &DA = Ops.DA, &DB = Ops.DB, &DC = Ops.DC, &DR = Ops.DR;
+  A.resize(P.elementsA());
+  B.resize(P.elementsB());
+  R.resize(P.Residual ? P.elementsC() : 0);
   fillRandomHalves(A, Seed, StreamA);
   fillRandomHalves(B, Seed, StreamB);
   fillRandomFloats(R, Seed, StreamR);
-  DeviceBuffer DA, DB, DC, DR;
   if (Error E = upload(D, DA, A, "A"))
     return E;
   if (Error E = upload(D, DB, B, "B"))
@@ -502,24 +528,96 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
      << "\n";
   OS.flush();
 
-  if (Error E = launch(D, L))
+  return Error::success();
+}
+
+/// Step 5, --verify=gpu: C against tp_ref_gemm on the device, itself first
+/// checked at --samples elements against the exact reference.
+Expected<GemmErrors> verifyOnGPU(const CudaDriver &D, const GemmProblem &P,
+                                 const Operands &Ops,
+                                 const std::vector<float> &C,
+                                 raw_ostream &OS) {
+  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  const std::vector<float> &R = Ops.R;
+  const DeviceBuffer &DA = Ops.DA, &DB = Ops.DB, &DR = Ops.DR;
+  OS << "verify: gpu, f32 reference kernel " << getReferenceKernelName()
+     << " (checked at " << Samples
+     << " elements against the exact reference), every element\n";
+  CUmodule RefMod;
+  if (Error E = loadModule(D, getReferenceKernelPTX(), RefMod,
+                           "the reference kernel (PTX)"))
     return E;
-  if (Error E = D.check(D.CtxSynchronize(), "cuCtxSynchronize (after the "
-                                            "kernel)"))
-    return E;
-  std::vector<float> C(P.elementsC());
+  Launch RL;
   if (Error E =
-          D.check(D.MemcpyDtoH(C.data(), DC.Ptr, C.size() * 4), "cuMemcpyDtoH"))
+          D.check(D.ModuleGetFunction(&RL.Fn, RefMod,
+                                      getReferenceKernelName().str().c_str()),
+                  "cuModuleGetFunction"))
     return E;
+  DeviceBuffer DRef;
+  if (Error E = allocate(D, DRef, P.elementsC() * 4, "the reference C"))
+    return E;
+  if (Error E = D.check(D.MemsetD32(DRef.Ptr, PoisonBits, P.elementsC()),
+                        "cuMemsetD32"))
+    return E;
+  bool ARows = P.LayoutA == OperandLayout::Rows;
+  bool BRows = P.LayoutB == OperandLayout::Rows;
+  RL.addPointer(DRef.Ptr);
+  RL.addPointer(DA.Ptr);
+  RL.addPointer(DB.Ptr);
+  RL.addPointer(P.Residual ? DR.Ptr : 0);
+  RL.addU32(uint32_t(P.M));
+  RL.addU32(uint32_t(P.N));
+  RL.addU32(uint32_t(P.K));
+  RL.addU32(ARows ? uint32_t(P.K) : 1); // sAi
+  RL.addU32(ARows ? 1 : uint32_t(P.M)); // sAk
+  RL.addU32(BRows ? 1 : uint32_t(P.N)); // sBk
+  RL.addU32(BRows ? uint32_t(P.K) : 1); // sBj
+  RL.finish();
+  RL.Block = {ReferenceBlockX, ReferenceBlockY, 1};
+  RL.Grid = {uint32_t((P.N + ReferenceBlockX - 1) / ReferenceBlockX),
+             uint32_t((P.M + ReferenceBlockY - 1) / ReferenceBlockY), 1};
+  if (Error E = launch(D, RL))
+    return E;
+  if (Error E = D.check(D.CtxSynchronize(),
+                        "cuCtxSynchronize (after the reference kernel)"))
+    return E;
+  std::vector<float> RefC(P.elementsC());
+  if (Error E = D.check(D.MemcpyDtoH(RefC.data(), DRef.Ptr, RefC.size() * 4),
+                        "cuMemcpyDtoH"))
+    return E;
+  // The reference kernel must itself be right before it judges anything.
+  std::vector<uint64_t> Idx =
+      sampleIndices(P.M, P.N, std::max(1u, Samples.getValue()), Seed);
+  std::vector<double> Exact;
+  for (uint64_t I : Idx)
+    Exact.push_back(referenceElement(P, A, B, R, I / P.N, I % P.N));
+  GemmErrors RefErr = compareGemmAt(RefC, Idx, Exact);
+  uint64_t First;
+  if (!RefErr.passes(Tolerance) || countPoisoned(RefC, First)) {
+    printErrors(OS, RefErr, P.N, "reference kernel vs exact, sampled");
+    return makeRunError(ExitVerifyFailed,
+                        "the GPU reference kernel disagrees with the CPU "
+                        "reference; no verdict on the kernel (try "
+                        "--verify=sampled)");
+  }
+  OS << "  reference kernel vs exact at " << Idx.size()
+     << " elements: relative Frobenius error "
+     << format("%.3e", RefErr.RelFrobenius) << "\n";
+  std::vector<double> RefD(RefC.begin(), RefC.end());
+  D.ModuleUnload(RefMod);
+  return compareGemm(C, RefD);
+}
 
-  if (!DumpC.empty())
-    if (Error E = dumpOutput(DumpC, C, OS))
-      return E;
-
-  // 5. Verification.
+/// Step 5: checks C as --verify says (\p Mode resolved), prints the errors
+/// and the verdict, and adds the summary fields to \p SS; ExitSuccess or
+/// ExitVerifyFailed.
+Expected<int> verifyResult(VerifyMode Mode, const CudaDriver &D,
+                           const GemmProblem &P, const Operands &Ops,
+                           const std::vector<float> &C, raw_ostream &OS,
+                           raw_ostream &SS) {
+  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  const std::vector<float> &R = Ops.R;
   int Exit = ExitSuccess;
-  std::string Summary;
-  raw_string_ostream SS(Summary);
   auto Judge = [&](const GemmErrors &E, StringRef What) {
     printErrors(OS, E, P.N, What);
     bool Pass = E.passes(Tolerance);
@@ -559,72 +657,10 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
     break;
   }
   case VerifyMode::GPU: {
-    OS << "verify: gpu, f32 reference kernel " << getReferenceKernelName()
-       << " (checked at " << Samples
-       << " elements against the exact reference), every element\n";
-    CUmodule RefMod;
-    if (Error E = loadModule(D, getReferenceKernelPTX(), RefMod,
-                             "the reference kernel (PTX)"))
-      return E;
-    Launch RL;
-    if (Error E =
-            D.check(D.ModuleGetFunction(&RL.Fn, RefMod,
-                                        getReferenceKernelName().str().c_str()),
-                    "cuModuleGetFunction"))
-      return E;
-    DeviceBuffer DRef;
-    if (Error E = allocate(D, DRef, P.elementsC() * 4, "the reference C"))
-      return E;
-    if (Error E = D.check(D.MemsetD32(DRef.Ptr, PoisonBits, P.elementsC()),
-                          "cuMemsetD32"))
-      return E;
-    bool ARows = P.LayoutA == OperandLayout::Rows;
-    bool BRows = P.LayoutB == OperandLayout::Rows;
-    RL.addPointer(DRef.Ptr);
-    RL.addPointer(DA.Ptr);
-    RL.addPointer(DB.Ptr);
-    RL.addPointer(P.Residual ? DR.Ptr : 0);
-    RL.addU32(uint32_t(P.M));
-    RL.addU32(uint32_t(P.N));
-    RL.addU32(uint32_t(P.K));
-    RL.addU32(ARows ? uint32_t(P.K) : 1); // sAi
-    RL.addU32(ARows ? 1 : uint32_t(P.M)); // sAk
-    RL.addU32(BRows ? 1 : uint32_t(P.N)); // sBk
-    RL.addU32(BRows ? uint32_t(P.K) : 1); // sBj
-    RL.finish();
-    RL.Block = {ReferenceBlockX, ReferenceBlockY, 1};
-    RL.Grid = {uint32_t((P.N + ReferenceBlockX - 1) / ReferenceBlockX),
-               uint32_t((P.M + ReferenceBlockY - 1) / ReferenceBlockY), 1};
-    if (Error E = launch(D, RL))
-      return E;
-    if (Error E = D.check(D.CtxSynchronize(),
-                          "cuCtxSynchronize (after the reference kernel)"))
-      return E;
-    std::vector<float> RefC(P.elementsC());
-    if (Error E = D.check(D.MemcpyDtoH(RefC.data(), DRef.Ptr, RefC.size() * 4),
-                          "cuMemcpyDtoH"))
-      return E;
-    // The reference kernel must itself be right before it judges anything.
-    std::vector<uint64_t> Idx =
-        sampleIndices(P.M, P.N, std::max(1u, Samples.getValue()), Seed);
-    std::vector<double> Exact;
-    for (uint64_t I : Idx)
-      Exact.push_back(referenceElement(P, A, B, R, I / P.N, I % P.N));
-    GemmErrors RefErr = compareGemmAt(RefC, Idx, Exact);
-    uint64_t First;
-    if (!RefErr.passes(Tolerance) || countPoisoned(RefC, First)) {
-      printErrors(OS, RefErr, P.N, "reference kernel vs exact, sampled");
-      return makeRunError(ExitVerifyFailed,
-                          "the GPU reference kernel disagrees with the CPU "
-                          "reference; no verdict on the kernel (try "
-                          "--verify=sampled)");
-    }
-    OS << "  reference kernel vs exact at " << Idx.size()
-       << " elements: relative Frobenius error "
-       << format("%.3e", RefErr.RelFrobenius) << "\n";
-    std::vector<double> RefD(RefC.begin(), RefC.end());
-    Judge(compareGemm(C, RefD), "all elements vs the reference kernel");
-    D.ModuleUnload(RefMod);
+    Expected<GemmErrors> E = verifyOnGPU(D, P, Ops, C, OS);
+    if (!E)
+      return E.takeError();
+    Judge(*E, "all elements vs the reference kernel");
     break;
   }
   case VerifyMode::None:
@@ -634,56 +670,139 @@ Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
     break;
   }
 
-  // 6. Timing.
-  if (Bench && Exit == ExitSuccess) {
-    CUevent Start, Stop;
-    if (Error E =
-            D.check(D.EventCreate(&Start, CU_EVENT_DEFAULT), "cuEventCreate"))
-      return E;
-    if (Error E =
-            D.check(D.EventCreate(&Stop, CU_EVENT_DEFAULT), "cuEventCreate"))
-      return E;
-    for (unsigned I = 0; I < Warmup; ++I)
-      if (Error E = launch(D, L))
-        return E;
-    if (Error E = D.check(D.CtxSynchronize(), "cuCtxSynchronize (warm-up)"))
-      return E;
-    std::vector<double> Ms;
-    for (unsigned I = 0; I < Iterations; ++I) {
-      if (Error E = D.check(D.EventRecord(Start, nullptr), "cuEventRecord"))
-        return E;
-      if (Error E = launch(D, L))
-        return E;
-      if (Error E = D.check(D.EventRecord(Stop, nullptr), "cuEventRecord"))
-        return E;
-      if (Error E = D.check(D.EventSynchronize(Stop), "cuEventSynchronize"))
-        return E;
-      float T = 0;
-      if (Error E = D.check(D.EventElapsedTime(&T, Start, Stop),
-                            "cuEventElapsedTime"))
-        return E;
-      Ms.push_back(T);
-    }
-    std::sort(Ms.begin(), Ms.end());
-    double Median = Ms.size() % 2
-                        ? Ms[Ms.size() / 2]
-                        : (Ms[Ms.size() / 2 - 1] + Ms[Ms.size() / 2]) / 2;
-    double TFlops = Median > 0 ? Flops / (Median * 1e-3) / 1e12 : 0;
-    OS << "bench: " << Warmup << " warm-up + " << Iterations
-       << " timed launches: median " << format("%.4f", Median) << " ms, min "
-       << format("%.4f", Ms.front()) << " ms, max " << format("%.4f", Ms.back())
-       << " ms, " << format("%.2f", TFlops) << " TFLOP/s\n";
-    SS << " median_ms=" << format("%.4f", Median)
-       << " tflops=" << format("%.2f", TFlops);
-    D.EventDestroy(Start);
-    D.EventDestroy(Stop);
-  }
-  D.ModuleUnload(Mod);
-  D.DevicePrimaryCtxRelease(Dev);
-  SS.flush();
-  OS << "summary: kernel=" << Man.Kernel << " device=sm_" << Major << Minor
-     << " shape=" << P.M << "x" << P.N << "x" << P.K << " " << Summary << "\n";
   return Exit;
+}
+
+/// Step 6, --bench: --warmup launches, then --iterations launches each
+/// between two events; prints the median, minimum, maximum and TFLOP/s and
+/// adds them to the summary \p SS.
+Error benchmark(const CudaDriver &D, Launch &L, double Flops,
+                raw_ostream &OS, raw_ostream &SS) {
+  CUevent Start, Stop;
+  if (Error E =
+          D.check(D.EventCreate(&Start, CU_EVENT_DEFAULT), "cuEventCreate"))
+    return E;
+  if (Error E =
+          D.check(D.EventCreate(&Stop, CU_EVENT_DEFAULT), "cuEventCreate"))
+    return E;
+  for (unsigned I = 0; I < Warmup; ++I)
+    if (Error E = launch(D, L))
+      return E;
+  if (Error E = D.check(D.CtxSynchronize(), "cuCtxSynchronize (warm-up)"))
+    return E;
+  std::vector<double> Ms;
+  for (unsigned I = 0; I < Iterations; ++I) {
+    if (Error E = D.check(D.EventRecord(Start, nullptr), "cuEventRecord"))
+      return E;
+    if (Error E = launch(D, L))
+      return E;
+    if (Error E = D.check(D.EventRecord(Stop, nullptr), "cuEventRecord"))
+      return E;
+    if (Error E = D.check(D.EventSynchronize(Stop), "cuEventSynchronize"))
+      return E;
+    float T = 0;
+    if (Error E = D.check(D.EventElapsedTime(&T, Start, Stop),
+                          "cuEventElapsedTime"))
+      return E;
+    Ms.push_back(T);
+  }
+  std::sort(Ms.begin(), Ms.end());
+  double Median = Ms.size() % 2
+                      ? Ms[Ms.size() / 2]
+                      : (Ms[Ms.size() / 2 - 1] + Ms[Ms.size() / 2]) / 2;
+  double TFlops = Median > 0 ? Flops / (Median * 1e-3) / 1e12 : 0;
+  OS << "bench: " << Warmup << " warm-up + " << Iterations
+     << " timed launches: median " << format("%.4f", Median) << " ms, min "
+     << format("%.4f", Ms.front()) << " ms, max " << format("%.4f", Ms.back())
+     << " ms, " << format("%.2f", TFlops) << " TFLOP/s\n";
+  SS << " median_ms=" << format("%.4f", Median)
+     << " tflops=" << format("%.2f", TFlops);
+  D.EventDestroy(Start);
+  D.EventDestroy(Stop);
+  return Error::success();
+}
+
+/// Everything after the manifest is read: steps 2 to 6.  Returns the exit
+/// code or an error carrying one.
+Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
+                        raw_ostream &OS) {
+  const GemmProblem P = GemmProblem::fromManifest(Man);
+  const double Flops = 2.0 * double(P.M) * double(P.N) * double(P.K);
+  VerifyMode Mode = Verify;
+  if (Mode == VerifyMode::Auto)
+    Mode = double(P.M) * double(P.N) * double(P.K) <= double(1ull << 30)
+               ? VerifyMode::CPU
+               : VerifyMode::GPU;
+  if (Mode == VerifyMode::GPU &&
+      (P.M + ReferenceBlockY - 1) / ReferenceBlockY > 65535)
+    return makeRunError(ExitInputError, "--verify=gpu supports M up to " +
+                                            Twine(65535 * ReferenceBlockY) +
+                                            "; use --verify=sampled");
+
+  Expected<Device> Dv = openDevice(OS);
+  if (!Dv)
+    return Dv.takeError();
+  const CudaDriver &D = *Dv->D;
+  CUmodule Mod;
+  Launch L;
+  if (Error E = loadFunction(*Dv, Man, Image, IsPTX, Mod, L, OS))
+    return E;
+  Operands Ops;
+  if (Error E = prepareOperands(D, Man, P, Ops, L, OS))
+    return E;
+  if (Error E = launch(D, L))
+    return E;
+  if (Error E = D.check(D.CtxSynchronize(), "cuCtxSynchronize (after the "
+                                            "kernel)"))
+    return E;
+  std::vector<float> C(P.elementsC());
+  if (Error E =
+          D.check(D.MemcpyDtoH(C.data(), Ops.DC.Ptr, C.size() * 4),
+                  "cuMemcpyDtoH"))
+    return E;
+  if (!DumpC.empty())
+    if (Error E = dumpOutput(DumpC, C, OS))
+      return E;
+
+  std::string Summary;
+  raw_string_ostream SS(Summary);
+  Expected<int> Exit = verifyResult(Mode, D, P, Ops, C, OS, SS);
+  if (!Exit)
+    return Exit.takeError();
+  if (Bench && *Exit == ExitSuccess)
+    if (Error E = benchmark(D, L, Flops, OS, SS))
+      return E;
+  D.ModuleUnload(Mod);
+  D.DevicePrimaryCtxRelease(Dv->Dev);
+  SS.flush();
+  OS << "summary: kernel=" << Man.Kernel << " device=sm_" << Dv->Major
+     << Dv->Minor << " shape=" << P.M << "x" << P.N << "x" << P.K << " "
+     << Summary << "\n";
+  return *Exit;
+}
+
+/// A cubin is read with the cubin reader (lib/Object) before the driver
+/// sees it: a damaged or truncated file gets the reader's error, a cubin for
+/// another target than the manifest's or without the manifest's kernel is
+/// refused (exit 1, no driver call).
+Error validateCubin(StringRef Image, const LaunchManifest &Man) {
+  ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Image.data()),
+                          Image.size());
+  Expected<object::CubinFile> F = object::readCubinFile(Bytes);
+  if (!F)
+    return makeRunError(ExitInputError, "'" + InputFilename + "': " +
+                                            toString(F.takeError()));
+  std::string Target = "sm_" + std::to_string(F->Header.sm());
+  if (Target != Man.Target)
+    return makeRunError(ExitInputError, "'" + InputFilename + "' is an " +
+                                            Target + " cubin; the manifest "
+                                            "is for " + Man.Target);
+  if (F->findSection(".text." + Man.Kernel) < 0)
+    return makeRunError(ExitInputError,
+                        "'" + InputFilename + "' has no kernel named '" +
+                            Man.Kernel + "' (no section .text." + Man.Kernel +
+                            ")");
+  return Error::success();
 }
 
 int finish(Expected<int> Result);
@@ -743,6 +862,9 @@ int main(int argc, char **argv) {
     reportError(Man.takeError(), Tool);
     return ExitInputError;
   }
+  if (!IsPTX)
+    if (Error E = validateCubin(Image, *Man))
+      return finish(std::move(E));
   outs() << "tp-run: " << (IsPTX ? "PTX " : "cubin ") << InputFilename
          << ", manifest " << ManifestPath << "\n";
 

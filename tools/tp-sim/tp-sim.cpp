@@ -1,4 +1,4 @@
-//===- tp-sim.cpp - Run an sm_86 cubin on the CPU -------------------------===//
+//===- tp-sim.cpp - Run an sm_86 or sm_90 cubin on the CPU ----------------===//
 ///
 /// \file
 /// Two modes:
@@ -16,8 +16,11 @@
 ///    given in order (see --help for the syntax) and writes output buffers
 ///    to files.
 ///
-/// Exit codes: 0 success, 1 wrong result, hazards or execution error,
-/// 2 bad usage or unreadable input.
+/// Exit codes (--help, docs/tp-sim.md): 0 success, 1 wrong result, hazards
+/// or execution error (unsupported instructions and kernels included),
+/// 2 usage or input errors: options, --param values, launches the hardware
+/// refuses, sizes beyond the simulator's 4 GiB of global memory, unreadable
+/// files.
 ///
 //===----------------------------------------------------------------------===//
 #include "tp/CodeGen/LatencyEvidence.h"
@@ -99,7 +102,8 @@ cl::opt<unsigned> SharedOpt("shared",
 cl::list<std::string> ParamOpts(
     "param",
     cl::desc("A kernel parameter, in parameter order (generic mode):\n"
-             "  u32=V | s32=V | f32=V | u64=V    a scalar\n"
+             "  u32=V | s32=V | u64=V            an integer, range-checked\n"
+             "  f32=V                            a number (within binary32)\n"
              "  bytes=HEX                        the parameter's bytes in\n"
              "                                   memory order (any size)\n"
              "  buf:in=FILE                      a buffer with FILE's bytes\n"
@@ -108,8 +112,45 @@ cl::list<std::string> ParamOpts(
              "  buf:out=FILE:BYTES               BYTES filled with 0xff,\n"
              "                                   written to FILE after the run\n"
              "  buf:zero=BYTES                   BYTES of zeros, not saved\n"
-             "Buffers are passed as 64-bit global addresses."),
+             "Buffers are passed as 64-bit global addresses; all of them\n"
+             "together may hold at most 4 GiB."),
     cl::value_desc("spec"), cl::cat(SimCat));
+
+const char *const Overview =
+    "tp-sim: run a kernel of an sm_86 or sm_90 cubin on the CPU\n\n"
+    "  tp-sim gemm.cubin [--manifest M] [--seed S] [--check-schedule]\n"
+    "      runs a GEMM kernel described by its launch manifest and checks\n"
+    "      C against a double-precision reference\n"
+    "  tp-sim X.cubin --kernel K --grid X,Y,Z --block X,Y,Z [--shared B]\n"
+    "      --param SPEC ...\n"
+    "      runs a kernel with the given parameters (generic mode)\n"
+    "  tp-sim --latency-report X.cubin [Y.cubin...]\n"
+    "      checks the latency model against ptxas's schedules\n\n"
+    "Supported (docs/tp-sim.md has the details):\n"
+    "  integer  IMAD (all forms) IADD3 VIADD LOP3 MOV IABS SEL IMNMX SHF LEA\n"
+    "           ISETP PRMT PLOP3 FLO POPC BREV\n"
+    "  float    FADD FMUL FFMA FSETP FSEL FMNMX F2I I2F I2FP F2F F2FP.PACK_AB\n"
+    "           HADD2 HMUL2 HFMA2 (f16)\n"
+    "  uniform  S2R S2UR CS2R ULDC LDC UMOV UIADD3 ULOP3 USHF UIMAD ULEA\n"
+    "           UISETP USEL VOTEU R2UR UFLO UPOPC UBREV\n"
+    "  warp     VOTE SHFL (all modes) REDUX\n"
+    "  memory   LDG STG LDS STS LDL STL LDSM LDGSTS LDGDEPBAR DEPBAR ATOMS\n"
+    "  tensor   HMMA.16816/.1688 .F32/.F16 (f16 inputs), .F32.BF16\n"
+    "  control  BRA (divergent paths reconverge at BSYNC) EXIT BSSY BSYNC\n"
+    "           WARPSYNC BAR.SYNC 0 NOP\n"
+    "Refused with an error: MUFU (hardware approximations), TF32/sparse\n"
+    "HMMA, FP64, global atomics, MATCH, LD/ST, CALL/RET/BRX, a SHFL or\n"
+    "WARPSYNC needing lanes of another path, clusters of more than one CTA.\n"
+    "Global memory: at most 4 GiB of buffers in all.\n\n"
+    "Exit codes:\n"
+    "  0  success (GEMM mode: PASS; no hazard with --check-schedule)\n"
+    "  1  wrong result, hazards, or an execution error: an out-of-bounds\n"
+    "     access, an instruction or kernel (clusters) the simulator does\n"
+    "     not support, a convergence barrier that never completes (each\n"
+    "     names block, warp, address and instruction)\n"
+    "  2  usage or input errors: bad options or --param values, a launch\n"
+    "     the hardware would refuse (block, grid, shared memory), sizes\n"
+    "     beyond the simulator's memory, unreadable cubin or manifest\n";
 
 int usage(const Twine &Msg) {
   WithColor::error(errs(), "tp-sim") << Msg << "\n";
@@ -153,6 +194,143 @@ struct OutBuf {
   std::string Path;
 };
 
+/// The value of an integer parameter kind, range-checked: u32 0..2^32-1,
+/// s32 -2^31..2^31-1, u64 0..2^64-1 (decimal, 0x hex, 0b binary, 0 or 0o
+/// octal: StringRef::getAsInteger with radix 0).
+Expected<uint64_t> parseIntParam(StringRef Kind, StringRef Value) {
+  auto Range = [&](const char *R) {
+    return createStringError(inconvertibleErrorCode(),
+                             "expected an integer in %s, found '%s'", R,
+                             Value.str().c_str());
+  };
+  if (Kind == "s32") {
+    int32_t V;
+    if (Value.getAsInteger(0, V))
+      return Range("-2147483648..2147483647");
+    return uint64_t(uint32_t(V));
+  }
+  if (Kind == "u32") {
+    uint32_t V;
+    if (Value.getAsInteger(0, V))
+      return Range("0..4294967295");
+    return V;
+  }
+  uint64_t V;
+  if (Value.getAsInteger(0, V))
+    return Range("0..18446744073709551615");
+  return V;
+}
+
+/// A buffer parameter `buf:KIND=...`: allocates it in \p Mem and returns
+/// its address; output buffers are added to \p Outs.
+Expected<uint64_t> parseBufferParam(StringRef How, StringRef Value,
+                                    sim::GlobalMemory &Mem,
+                                    std::vector<OutBuf> &Outs) {
+  auto Fail = [](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  auto Size = [&](StringRef S, const char *Form) -> Expected<uint64_t> {
+    uint64_t N;
+    if (S.getAsInteger(0, N))
+      return Fail(Twine("expected ") + Form + ", BYTES an integer");
+    return N;
+  };
+  if (How == "in" || How == "inout") {
+    auto [File, OutFile] = Value.split(':');
+    auto MB = MemoryBuffer::getFile(File, /*IsText=*/false);
+    if (!MB)
+      return Fail("cannot read '" + File + "': " + MB.getError().message());
+    Expected<uint64_t> Addr = Mem.allocate((*MB)->getBufferSize());
+    if (!Addr)
+      return Addr.takeError();
+    memcpy(Mem.getBuffer(*Addr).data(), (*MB)->getBufferStart(),
+           (*MB)->getBufferSize());
+    if (How == "inout")
+      Outs.push_back({*Addr, (OutFile.empty() ? File : OutFile).str()});
+    return Addr;
+  }
+  if (How == "out") {
+    auto [File, BytesS] = Value.rsplit(':');
+    if (File.empty())
+      return Fail("expected buf:out=FILE:BYTES");
+    Expected<uint64_t> N = Size(BytesS, "buf:out=FILE:BYTES");
+    if (!N)
+      return N.takeError();
+    Expected<uint64_t> Addr = Mem.allocate(*N);
+    if (!Addr)
+      return Addr.takeError();
+    memset(Mem.getBuffer(*Addr).data(), 0xff, *N);
+    Outs.push_back({*Addr, File.str()});
+    return Addr;
+  }
+  if (How == "zero") {
+    Expected<uint64_t> N = Size(Value, "buf:zero=BYTES");
+    if (!N)
+      return N.takeError();
+    return Mem.allocate(*N);
+  }
+  return Fail("unknown buffer kind '" + How +
+              "' (expected in, inout, out, zero)");
+}
+
+/// One --param \p Spec for parameter \p Size bytes at \p Dst.
+Error parseParam(StringRef Spec, unsigned Size, uint8_t *Dst,
+                 sim::GlobalMemory &Mem, std::vector<OutBuf> &Outs) {
+  auto Fail = [](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  auto Expect = [&](unsigned Bytes) -> Error {
+    if (Size != Bytes)
+      return Fail("the parameter has " + Twine(Size) + " bytes, expected " +
+                  Twine(Bytes));
+    return Error::success();
+  };
+  auto [Kind, Value] = Spec.split('=');
+  if (Kind == "u32" || Kind == "s32" || Kind == "u64") {
+    if (Error E = Expect(Kind == "u64" ? 8 : 4))
+      return E;
+    Expected<uint64_t> V = parseIntParam(Kind, Value);
+    if (!V)
+      return V.takeError();
+    memcpy(Dst, &*V, Size); // little endian: the low bytes
+    return Error::success();
+  }
+  if (Kind == "f32") {
+    if (Error E = Expect(4))
+      return E;
+    double D;
+    if (Value.getAsDouble(D))
+      return Fail("expected a number");
+    // Rounded to the nearest binary32; a finite value beyond its range is
+    // an error, never infinity.
+    if (std::isfinite(D) && !std::isfinite(float(D)))
+      return Fail("'" + Value + "' is beyond the range of binary32");
+    uint32_t V = floatBits(float(D));
+    memcpy(Dst, &V, 4);
+    return Error::success();
+  }
+  if (Kind == "bytes") {
+    if (Value.size() != 2 * uint64_t(Size))
+      return Fail("the parameter has " + Twine(Size) + " bytes, " +
+                  Twine(Value.size()) + " hex digits given");
+    for (unsigned B = 0; B < Size; ++B)
+      if (Value.substr(2 * B, 2).getAsInteger(16, Dst[B]))
+        return Fail("expected hex digits");
+    return Error::success();
+  }
+  if (!Kind.startswith("buf:"))
+    return Fail("expected u32=, s32=, f32=, u64=, bytes= or buf:...");
+  if (Size != 8)
+    return Fail("a buffer is a 64-bit pointer; the parameter has " +
+                Twine(Size) + " bytes");
+  Expected<uint64_t> Addr = parseBufferParam(Kind.drop_front(4), Value, Mem,
+                                             Outs);
+  if (!Addr)
+    return Addr.takeError();
+  memcpy(Dst, &*Addr, 8);
+  return Error::success();
+}
+
 int runGeneric(ArrayRef<uint8_t> Bytes) {
   auto K = sim::loadKernel(Bytes, KernelName);
   if (!K)
@@ -174,88 +352,15 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   sim::GlobalMemory Mem;
   std::vector<OutBuf> Outs;
   for (unsigned I = 0; I < ParamOpts.size(); ++I) {
-    StringRef Spec = ParamOpts[I];
     auto [Off, Size] = K->Params[I];
     if (Cfg.Params.size() < Off + Size)
       Cfg.Params.resize(Off + Size);
-    uint8_t *Dst = &Cfg.Params[Off];
-    auto Bad = [&](const Twine &Why) {
-      return usage("--param " + Spec + " (parameter " + Twine(I) + "): " +
-                   Why);
-    };
-    auto [Kind, Value] = Spec.split('=');
-    if (Kind == "u32" || Kind == "s32" || Kind == "f32") {
-      if (Size != 4)
-        return Bad("the parameter has " + Twine(Size) + " bytes, expected 4");
-      uint32_t V;
-      if (Kind == "f32") {
-        double D;
-        if (Value.getAsDouble(D))
-          return Bad("expected a number");
-        V = floatBits(float(D));
-      } else {
-        int64_t S;
-        if (Value.getAsInteger(0, S))
-          return Bad("expected an integer");
-        V = uint32_t(S);
-      }
-      memcpy(Dst, &V, 4);
-      continue;
-    }
-    if (Kind == "u64") {
-      uint64_t V;
-      if (Size != 8)
-        return Bad("the parameter has " + Twine(Size) + " bytes, expected 8");
-      if (Value.getAsInteger(0, V))
-        return Bad("expected an integer");
-      memcpy(Dst, &V, 8);
-      continue;
-    }
-    if (Kind == "bytes") {
-      if (Value.size() != 2 * Size)
-        return Bad("the parameter has " + Twine(Size) + " bytes, " +
-                   Twine(Value.size()) + " hex digits given");
-      for (unsigned B = 0; B < Size; ++B)
-        if (Value.substr(2 * B, 2).getAsInteger(16, Dst[B]))
-          return Bad("expected hex digits");
-      continue;
-    }
-    if (!Kind.startswith("buf:"))
-      return Bad("expected u32=, s32=, f32=, u64=, bytes= or buf:...");
-    if (Size != 8)
-      return Bad("a buffer is a 64-bit pointer; the parameter has " +
-                 Twine(Size) + " bytes");
-    StringRef How = Kind.drop_front(4);
-    uint64_t Addr;
-    if (How == "in" || How == "inout") {
-      auto [File, OutFile] = Value.split(':');
-      auto MB = MemoryBuffer::getFile(File, /*IsText=*/false);
-      if (!MB)
-        return Bad("cannot read '" + File + "': " + MB.getError().message());
-      Addr = Mem.allocate((*MB)->getBufferSize());
-      memcpy(Mem.getBuffer(Addr).data(), (*MB)->getBufferStart(),
-             (*MB)->getBufferSize());
-      if (How == "inout")
-        Outs.push_back({Addr, (OutFile.empty() ? File : OutFile).str()});
-    } else if (How == "out") {
-      auto [File, BytesS] = Value.rsplit(':');
-      uint64_t N;
-      if (File.empty() || BytesS.getAsInteger(0, N))
-        return Bad("expected buf:out=FILE:BYTES");
-      Addr = Mem.allocate(N);
-      memset(Mem.getBuffer(Addr).data(), 0xff, N);
-      Outs.push_back({Addr, File.str()});
-    } else if (How == "zero") {
-      uint64_t N;
-      if (Value.getAsInteger(0, N))
-        return Bad("expected buf:zero=BYTES");
-      Addr = Mem.allocate(N);
-    } else {
-      return Bad("unknown buffer kind '" + How +
-                 "' (expected in, inout, out, zero)");
-    }
-    memcpy(Dst, &Addr, 8);
+    if (Error E = parseParam(ParamOpts[I], Size, &Cfg.Params[Off], Mem, Outs))
+      return usage("--param " + ParamOpts[I] + " (parameter " + Twine(I) +
+                   "): " + toString(std::move(E)));
   }
+  if (Error E = sim::checkLaunchConfig(*K, Cfg))
+    return usage(toString(std::move(E)));
   auto P = sim::buildProgram(*K);
   if (!P) {
     WithColor::error(errs(), "tp-sim") << toString(P.takeError()) << "\n";
@@ -299,6 +404,16 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     return usage(MPath + ": the manifest is for " + Man->Target + ", " +
                  InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
   GemmProblem Prob = GemmProblem::fromManifest(*Man);
+  // A, B, C and R in simulated global memory, checked against its limit
+  // before the host arrays are made.
+  double Need = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
+                4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+  if (Need > double(sim::GlobalMemory::MaxTotalBytes))
+    return usage(MPath + ": a " + Twine(Prob.M) + "x" + Twine(Prob.N) + "x" +
+                 Twine(Prob.K) + " GEMM needs " +
+                 Twine(uint64_t(std::min(Need, 1e19))) +
+                 " bytes of global memory, beyond the simulator's " +
+                 Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
   std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
   std::vector<float> R(Prob.Residual ? Prob.elementsC() : 0);
@@ -306,9 +421,10 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   fillRandomHalves(B, Seed, StreamB);
   if (Prob.Residual)
     fillRandomFloats(R, Seed, StreamR);
-  uint64_t AAddr = Mem.allocate(A.size() * 2), BAddr = Mem.allocate(B.size() * 2),
-           CAddr = Mem.allocate(Prob.elementsC() * 4),
-           RAddr = Prob.Residual ? Mem.allocate(R.size() * 4) : 0;
+  uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
+           BAddr = cantFail(Mem.allocate(B.size() * 2)),
+           CAddr = cantFail(Mem.allocate(Prob.elementsC() * 4)),
+           RAddr = Prob.Residual ? cantFail(Mem.allocate(R.size() * 4)) : 0;
   memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
   memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
   if (Prob.Residual)
@@ -339,6 +455,8 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     }
     memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
   }
+  if (Error E = sim::checkLaunchConfig(*K, Cfg))
+    return usage(MPath + ": " + toString(std::move(E)));
   if (K->StaticSharedBytes != Man->StaticSharedBytes)
     WithColor::warning(errs(), "tp-sim")
         << "the manifest says " << Man->StaticSharedBytes
@@ -434,17 +552,9 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   setToolVersionPrinter();
   cl::HideUnrelatedOptions(SimCat);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tp-sim: run an sm_86 cubin on the CPU\n\n"
-      "  tp-sim gemm.cubin [--manifest M] [--seed S] [--check-schedule]\n"
-      "      runs a GEMM kernel described by its launch manifest and checks\n"
-      "      C against a double-precision reference\n"
-      "  tp-sim X.cubin --kernel K --grid X,Y,Z --block X,Y,Z [--shared B]\n"
-      "      --param SPEC ...\n"
-      "      runs any kernel (generic mode)\n"
-      "  tp-sim --latency-report X.cubin [Y.cubin...]\n"
-      "      checks the latency model against ptxas's schedules\n");
+  // Usage errors exit 2 here, as documented, not cl's 1.
+  if (!cl::ParseCommandLineOptions(argc, argv, Overview, &errs()))
+    return 2;
   if (LatencyReport)
     return runLatencyReport();
   if (!MoreInputs.empty())

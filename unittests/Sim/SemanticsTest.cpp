@@ -16,6 +16,7 @@
 #include <cstring>
 #include <random>
 
+using namespace llvm;
 using namespace tp;
 using namespace tp::sim;
 
@@ -198,12 +199,79 @@ TEST(F16, DoubleToHalfMatchesFloatToHalf) {
 
 TEST(GlobalMemory, BoundsAndGaps) {
   GlobalMemory M;
-  uint64_t A = M.allocate(100), B = M.allocate(16);
+  uint64_t A = cantFail(M.allocate(100)), B = cantFail(M.allocate(16));
   EXPECT_NE(M.translate(A, 100), nullptr);
   EXPECT_EQ(M.translate(A + 96, 8), nullptr);
   EXPECT_EQ(M.translate(A - 4, 4), nullptr);
   EXPECT_EQ(M.translate(B + 16, 1), nullptr);
   EXPECT_NE(M.translate(B + 8, 8), nullptr);
   EXPECT_EQ(A % 256, 0u);
+}
+
+// Sizes beyond the simulator's limit are an error, allocating nothing
+// (they used to abort with "LLVM ERROR: out of memory").
+TEST(GlobalMemory, Limit) {
+  GlobalMemory M;
+  Expected<uint64_t> Huge = M.allocate(99999999999999ull);
+  ASSERT_FALSE(bool(Huge));
+  EXPECT_EQ(toString(Huge.takeError()),
+            "a buffer of 99999999999999 bytes exceeds the simulator's global "
+            "memory of 4294967296 bytes (4 GiB)");
+  EXPECT_EQ(M.getAllocatedBytes(), 0u);
+  // The limit counts every buffer together.
+  cantFail(M.allocate(100));
+  Expected<uint64_t> More = M.allocate(GlobalMemory::MaxTotalBytes - 99);
+  ASSERT_FALSE(bool(More));
+  EXPECT_NE(toString(More.takeError()).find("(4 GiB, 100 already allocated)"),
+            std::string::npos);
+  EXPECT_EQ(M.getAllocatedBytes(), 100u);
+}
+// PTX shfl.sync's rule, by hand for a few lanes: c = 0x1f is the whole
+// warp; c = 0x181f makes segments of 8 lanes (segmask 0x18: width 8, as
+// PTX writes c = ((32 - width) << 8) | 0x1f).
+TEST(SHFL, SourceLaneFollowsPTXShflSync) {
+  bool In;
+  EXPECT_EQ(shflSourceLane(0, 3, 5, 0x1f, In), 5u); // IDX
+  EXPECT_TRUE(In);
+  EXPECT_EQ(shflSourceLane(1, 2, 3, 0, In), 2u); // UP past lane 0: own
+  EXPECT_FALSE(In);
+  EXPECT_EQ(shflSourceLane(1, 7, 3, 0, In), 4u);
+  EXPECT_TRUE(In);
+  EXPECT_EQ(shflSourceLane(2, 30, 3, 0x1f, In), 30u); // DOWN past 31: own
+  EXPECT_FALSE(In);
+  EXPECT_EQ(shflSourceLane(2, 9, 3, 0x181f, In), 12u); // within 8..15
+  EXPECT_TRUE(In);
+  EXPECT_EQ(shflSourceLane(2, 13, 3, 0x181f, In), 13u); // 16 > 15: own
+  EXPECT_FALSE(In);
+  EXPECT_EQ(shflSourceLane(3, 21, 6, 0x181f, In), 19u); // BFLY in 16..23
+  EXPECT_TRUE(In);
+  EXPECT_EQ(shflSourceLane(0, 21, 13, 0x181f, In), 21u); // IDX 16|5 = 21
+  EXPECT_TRUE(In);
+  EXPECT_EQ(shflSourceLane(0, 21, 2, 0x181f, In), 18u);
+  EXPECT_TRUE(In);
+  EXPECT_EQ(shflSourceLane(0, 4, 37, 0x1f, In), 5u); // b uses bits 4:0
+  EXPECT_TRUE(In);
+}
+
+// bf16 inputs: 1.5 (0x3fc0) x 2.0 (0x4000) in every k, C = 0.25: each
+// element is 16 * 3 + 0.25, exact; f16 bits read as bf16 differ.
+TEST(HMMA, BF16InputsAreBfloat16) {
+  uint32_t A[32][4], B[32][2], C[32][4], D[32][4];
+  for (unsigned L = 0; L < 32; ++L) {
+    for (unsigned I = 0; I < 4; ++I) {
+      A[L][I] = 0x3fc03fc0u;
+      C[L][I] = 0x3e800000u; // 0.25f
+    }
+    B[L][0] = B[L][1] = 0x40004000u;
+  }
+  hmmaWarp(16, true, A, B, C, D, /*BF16=*/true);
+  float F;
+  uint32_t Bits = D[5][2];
+  memcpy(&F, &Bits, 4);
+  EXPECT_EQ(F, 48.25f);
+  hmmaWarp(8, true, A, B, C, D, /*BF16=*/true);
+  Bits = D[31][3];
+  memcpy(&F, &Bits, 4);
+  EXPECT_EQ(F, 24.25f);
 }
 } // namespace

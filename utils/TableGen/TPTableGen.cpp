@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SASSEmitter.h"
+#include "SimDispatchEmitter.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/TableGen/Main.h"
@@ -33,6 +34,7 @@ enum ActionType {
   GenAsmMatcher,
   GenLatency,
   PrintForms,
+  GenSimDispatch,
 };
 
 cl::opt<ActionType> Action(
@@ -48,7 +50,9 @@ cl::opt<ActionType> Action(
                    "Mnemonic tables of the asm parser"),
         clEnumValN(GenLatency, "gen-sass-latency", "Scheduling classes"),
         clEnumValN(PrintForms, "print-sass-forms",
-                   "Readable dump of every form (fields, masks)")));
+                   "Readable dump of every form (fields, masks)"),
+        clEnumValN(GenSimDispatch, "gen-sim-dispatch",
+                   "tp-sim's semantic class of every form")));
 
 bool tpTableGenMain(raw_ostream &OS, RecordKeeper &Records) {
   switch (Action) {
@@ -75,6 +79,9 @@ bool tpTableGenMain(raw_ostream &OS, RecordKeeper &Records) {
     return false;
   case PrintForms:
     tp::tblgen::printForms(Records, OS);
+    return false;
+  case GenSimDispatch:
+    tp::tblgen::emitSimDispatch(Records, OS);
     return false;
   }
   return true;

@@ -8,10 +8,12 @@
 /// Model
 /// -----
 /// * A block's threads form 32-thread warps that execute in lockstep.  Each
-///   instruction runs for the lanes that are alive and whose guard predicate
-///   holds.  A branch is taken only when all live lanes agree (guard false
-///   for all lanes = not taken); a divergent branch is an error
-///   ("unsupported").  A predicated EXIT retires the lanes it covers.
+///   instruction runs for the lanes of the running path whose guard
+///   predicate holds.  A branch taken by part of a path splits it; the warp
+///   runs one path at a time, and paths merge again at the BSYNC of the
+///   convergence barrier BSSY set up, once every live lane of it arrived.
+///   A predicated EXIT retires the lanes it covers.  Local memory
+///   (LDL/STL) is per thread, the kernel's stack frame.
 /// * Warps of a block run round-robin: each runs until it reaches BAR.SYNC
 ///   or exits; a barrier releases when every warp that has not exited
 ///   arrived.  Blocks are independent and may run on several host threads.
@@ -84,6 +86,20 @@ struct KernelImage {
   /// kernel's static and dynamic bytes following it (SASS_FACTS 3.3, 3.7).
   uint32_t DescriptorOffset = 0x118;
   uint32_t ReservedSharedBytes = 0;
+  /// sm_90 thread block clusters the cubin asks for: the CTAs per cluster
+  /// of `.reqnctapercluster` / `__cluster_dims__` (.nv.info
+  /// CTA_PER_CLUSTER; 1,1,1 without one), and whether the kernel must be
+  /// launched with cluster dimensions chosen at launch (`.explicitcluster`,
+  /// EXPLICIT_CLUSTER).  launch() refuses clusters of more than one CTA
+  /// and explicit-cluster kernels: block rank and distributed shared memory
+  /// are not modelled.
+  std::array<uint32_t, 3> ClusterDims = {1, 1, 1};
+  bool ExplicitCluster = false;
+  /// Local memory of each thread: the kernel's stack frame (.nv.info
+  /// FRAME_SIZE, MIN_STACK_SIZE, the larger, rounded up to 16 bytes).  The
+  /// stack pointer c[0x0][0x28] starts at its top; LDL/STL addresses are
+  /// offsets into it.
+  uint32_t LocalBytes = 0;
 };
 
 /// Reads kernel \p Name (or the only kernel, when \p Name is empty) from the
@@ -112,9 +128,18 @@ size_t getProgramSize(const Program &P);
 /// Global memory: host buffers at simulated device addresses.
 class GlobalMemory {
 public:
+  /// The most bytes all buffers of one GlobalMemory may hold together:
+  /// 4 GiB.  The simulator keeps every buffer in host memory, so the limit
+  /// keeps a mistyped size a clear error instead of an out-of-memory abort
+  /// (a 16384^3 GEMM needs 2 GiB).
+  static constexpr uint64_t MaxTotalBytes = uint64_t(4) << 30;
+
   /// Allocates \p Bytes (zeroed) and returns its device address.  Buffers
-  /// are 256-byte aligned and separated by unmapped gaps.
-  uint64_t allocate(uint64_t Bytes);
+  /// are 256-byte aligned and separated by unmapped gaps.  Fails, allocating
+  /// nothing, when the buffers would hold more than MaxTotalBytes.
+  llvm::Expected<uint64_t> allocate(uint64_t Bytes);
+  /// Bytes allocated so far.
+  uint64_t getAllocatedBytes() const { return Allocated; }
   /// The host bytes of the buffer at \p Addr (as returned by allocate).
   llvm::MutableArrayRef<uint8_t> getBuffer(uint64_t Addr);
   /// Host pointer for [Addr, Addr+Size), or null when not inside a buffer.
@@ -127,6 +152,7 @@ private:
   };
   std::vector<Buffer> Buffers;
   uint64_t Next = 0x7f0000000000ull;
+  uint64_t Allocated = 0;
 };
 
 /// How to launch.
@@ -157,7 +183,19 @@ struct LaunchStats {
   uint64_t MaxCycles = 0;          ///< longest warp in the cycle model
 };
 
-/// Runs \p P on \p Mem.  An execution error (out-of-bounds access, divergent
+/// Whether \p Config is a launch of \p K that the hardware and the
+/// simulator take: 1..1024 threads a block (x, y <= 1024, z <= 64), a grid
+/// of x <= 2^31-1, y, z <= 65535, the kernel's parameter bytes, and the
+/// shared memory of a block (reserved, static and dynamic) within the
+/// target's 100 KiB (sm_86) or 228 KiB (sm_90).  launch() checks it too.
+llvm::Error checkLaunchConfig(const KernelImage &K, const LaunchConfig &Config);
+
+/// Whether \p K can run in the simulator's model of clusters (one CTA per
+/// cluster): an error naming the kernel and the cluster shape otherwise.
+llvm::Error checkClusterShape(const KernelImage &K);
+
+/// Runs \p P on \p Mem; refuses what checkClusterShape refuses.  An
+/// execution error (out-of-bounds access, divergent
 /// branch, ...) is returned as an llvm::Error naming block, warp, address
 /// and instruction; hazards are not errors, they are counted in the stats.
 llvm::Expected<LaunchStats> launch(const Program &P, GlobalMemory &Mem,
@@ -171,9 +209,19 @@ llvm::Expected<LaunchStats> launch(const Program &P, GlobalMemory &Mem,
 /// whole warp, on register values: \p A[lane][0..K/4), \p B[lane][0..K/8),
 /// \p C/\p D[lane][0..4) (f32 accumulators) or [0..2) (f16x2 accumulators).
 /// Fragment layouts are those of PTX mma.m16n8k16 / m16n8k8 (.row.col).
+/// \p BF16: the A and B elements are bfloat16 (HMMA.16816.F32.BF16,
+/// .1688.F32.BF16; f32 accumulators only), with the same layouts.
 void hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
               const uint32_t B[32][2], const uint32_t C[32][4],
-              uint32_t D[32][4]);
+              uint32_t D[32][4], bool BF16 = false);
+
+/// SHFL for one lane, as PTX shfl.sync defines it: \p Mode 0 IDX, 1 UP,
+/// 2 DOWN, 3 BFLY; \p B the lane or offset (bits 4:0), \p C the packed
+/// clamp (bits 4:0) and segment mask (bits 12:8).  Returns the source lane
+/// and sets \p InRange (the predicate result); out of range the lane reads
+/// its own value.
+unsigned shflSourceLane(unsigned Mode, unsigned Lane, uint32_t B, uint32_t C,
+                        bool &InRange);
 
 /// LDSM for a warp: \p RowAddr[lane] are the byte addresses lanes give;
 /// \p Count matrices (1, 2, 4) of 8x8 b16; \p Trans for .MT88.  \p Load

@@ -1,0 +1,171 @@
+//===- Hazards.cpp - tp-sim's hazard mode ---------------------------------===//
+///
+/// \file
+/// The per-warp cycle model of --check-schedule: RAW latencies from the
+/// target's latency model, scoreboards, late reads (docs/tp-sim.md).
+///
+//===----------------------------------------------------------------------===//
+#include "ExecState.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace tp;
+using namespace tp::sim;
+
+void Exec::hazard(const Twine &Msg) {
+  ++*HazardCount;
+  if (Hazards->size() >= Cfg->MaxHazardReports)
+    return;
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "hazard: block (" << B->Ctaid[0] << "," << B->Ctaid[1] << ","
+     << B->Ctaid[2] << ") warp " << W->Id << " cycle " << W->Now << ": "
+     << Prog->describe(Idx) << ": " << Msg;
+  Hazards->push_back(OS.str());
+}
+
+//===----------------------------------------------------------------------===//
+// Hazard model
+//===----------------------------------------------------------------------===//
+
+/// RAW latency from a fixed-latency writer to a reader: the target's
+/// latency model (lib/CodeGen/SM86LatencyModel.cpp), the one that
+/// tp-compact-stalls schedules with and tp-verify-schedule checks.
+static unsigned rawLatency(const sched::LatencyModel &M, const RegHz &H,
+                           const DInst &D, const RegUse &U) {
+  if (U.First >= HzUP)
+    return M.rawUPred(H.WC, D.Class, U.How);
+  if (U.First >= HzP)
+    return M.rawPred(H.WC, D.Class, U.How);
+  if (U.First >= HzUR)
+    return M.rawUGPR(H.WC, D.Class);
+  return M.rawGPR(H.WC, D.Class, U.Slot, H.LowHalf);
+}
+
+static std::string regName(unsigned Hi) {
+  return Hi < HzUR    ? "R" + std::to_string(Hi)
+         : Hi < HzP  ? "UR" + std::to_string(Hi - HzUR)
+         : Hi < HzUP ? "P" + std::to_string(Hi - HzP)
+                     : "UP" + std::to_string(Hi - HzUP);
+}
+
+void sim::checkIssue(Exec &X, const DInst &D) {
+  Warp &W = *X.W;
+  uint64_t T = W.Now;
+  // Reads.
+  for (const RegUse &U : D.Uses) {
+    if (U.Def)
+      continue;
+    for (unsigned I = 0; I < U.Count; ++I) {
+      RegHz &H = W.Hz[U.First + I];
+      unsigned Hi = U.First + I;
+      auto RegName = [Hi]() { return regName(Hi); };
+      if (H.Unprotected) {
+        X.hazard("reads " + RegName() + ", written by the variable-latency " +
+                 X.Prog->describe(H.WrInst) + " with no write scoreboard");
+        continue;
+      }
+      if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0) {
+        X.hazard("reads " + RegName() + " before scoreboard SB" +
+                 Twine(int(H.WrSB)) + " of its producer (" +
+                 X.Prog->describe(H.WrInst) + ") was waited for");
+        continue;
+      }
+      if (H.WrSB < 0 && H.Fixed) {
+        unsigned Lat = rawLatency(*X.Prog->Model, H, D, U);
+        if (T < H.IssueCycle + Lat)
+          X.hazard("reads " + RegName() + " " + Twine(T - H.IssueCycle) +
+                   " cycles after its producer issued (" +
+                   X.Prog->describe(H.WrInst) + "), needs " + Twine(Lat));
+      }
+    }
+  }
+  // Writes.
+  for (const RegUse &U : D.Uses) {
+    if (!U.Def)
+      continue;
+    for (unsigned I = 0; I < U.Count; ++I) {
+      RegHz &H = W.Hz[U.First + I];
+      if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0)
+        X.hazard("overwrites " + regName(U.First + I) +
+                 " while it may still be read by " +
+                 X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
+                 Twine(int(H.RdSB)) + " not waited for)");
+      else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0)
+        X.hazard("overwrites " + regName(U.First + I) +
+                 " while the variable-latency write of " +
+                 X.Prog->describe(H.WrInst) + " is pending (SB" +
+                 Twine(int(H.WrSB)) + ")");
+    }
+  }
+}
+
+void sim::recordIssue(Exec &X, const DInst &D) {
+  Warp &W = *X.W;
+  const sass::Control &C = D.I.Ctrl;
+  uint32_t WrSeq = C.WrSB < 6 ? W.SBIssued[C.WrSB] : 0;
+  uint32_t RdSeq = C.RdSB < 6 ? W.SBIssued[C.RdSB] : 0;
+  // Variable-latency results of one queue complete in issue order (ptxas
+  // relies on it: of two back-to-back LDSMs only the second carries a write
+  // scoreboard, SASS_FACTS.md 1.4 LDSM).  Results written without a
+  // scoreboard are covered by the next instruction of the same queue that
+  // has one.
+  unsigned Queue = D.Fn == execShared || D.Fn == execLDSM ? 0
+                   : D.Fn == execGlobal                   ? 1
+                   : D.Fn == execS2R                      ? 2
+                   : D.Fn == execLocal                    ? 4
+                                                          : 3;
+  if (D.Variable && C.WrSB < 6) {
+    for (uint16_t R : W.Unscoreboarded[Queue]) {
+      RegHz &H = W.Hz[R];
+      if (H.Unprotected) {
+        H.Unprotected = false;
+        H.WrSB = int8_t(C.WrSB);
+        H.WrSeq = WrSeq;
+      }
+    }
+    W.Unscoreboarded[Queue].clear();
+  }
+  for (const RegUse &U : D.Uses) {
+    for (unsigned I = 0; I < U.Count; ++I) {
+      RegHz &H = W.Hz[U.First + I];
+      if (U.Def) {
+        H.WrInst = uint32_t(X.Idx);
+        H.Unprotected = false;
+        H.RdSB = -1;
+        if (D.Variable) {
+          H.WrSB = C.WrSB < 6 ? int8_t(C.WrSB) : -1;
+          H.WrSeq = WrSeq;
+          H.Unprotected = C.WrSB >= 6;
+          H.Fixed = false;
+          if (H.Unprotected)
+            W.Unscoreboarded[Queue].push_back(uint16_t(U.First + I));
+        } else {
+          H.WrSB = -1;
+          H.IssueCycle = W.Now;
+          H.Fixed = D.Class != sched::InstrClass::Nop;
+          H.WC = D.Class;
+          H.LowHalf =
+              D.Class == sched::InstrClass::IMADWide && U.Count == 2 && I == 0;
+        }
+      } else if (U.Late && D.Variable) {
+        // Only GPRs are read late (sched::describe): uniform operands are
+        // read at issue (ptxas overwrites the UR of an LDSM address in the
+        // very next instruction without a read scoreboard).
+        // Read after issue: protected by the read scoreboard, or by the
+        // write scoreboard (waiting on it implies the reads are done).
+        int8_t SB = C.RdSB < 6 ? int8_t(C.RdSB)
+                    : C.WrSB < 6 ? int8_t(C.WrSB) : -1;
+        if (SB >= 0) {
+          H.RdSB = SB;
+          H.RdSeq = C.RdSB < 6 ? RdSeq : WrSeq;
+          H.RdInst = uint32_t(X.Idx);
+        }
+      }
+    }
+  }
+  if (C.WrSB < 6)
+    ++W.SBIssued[C.WrSB];
+  if (C.RdSB < 6 && C.RdSB != C.WrSB)
+    ++W.SBIssued[C.RdSB];
+}
