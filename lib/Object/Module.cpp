@@ -1,7 +1,8 @@
 //===- Module.cpp - The kernels of a cubin, read and laid out -------------===//
 ///
 /// \file
-/// The target table, the opcode classifiers, scanControlFlow and
+/// The target table, the instruction classifier (td/'s flags through the
+/// target layer's decoder), scanControlFlow and
 /// interpretCubin: reading the kernel model out of a cubin.  Writing one
 /// from the model is buildCubin in CubinLayout.cpp.  E = our decoding of
 /// ptxas 13 cubins (SASS_FACTS.md section 3).
@@ -12,6 +13,7 @@
 #include "CubinBuild.h"
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
@@ -57,54 +59,74 @@ uint32_t Kernel::paramBytes() const {
 
 InstrClassifier::~InstrClassifier() = default;
 
-namespace {
-/// EXIT 0x94d and BRA 0x947 by their 12-bit opcode field (SASS_FACTS 1.4).
-/// BRA's signed offset: sm_80/86 a byte offset in bits 32..81 (bits 32-33
-/// zero); sm_90 a word offset, low 8 bits in 16..23, the rest in 34..81
-/// (td/SM90/SM90Instrs.td).
-class OpcodeClassifier : public InstrClassifier {
-  bool SplitBranchOffset;
+Optional<uint64_t> InstrClassifier::pcRelativeTarget(ArrayRef<uint8_t> Word,
+                                                     uint64_t Pc) const {
+  return branchTarget(Word, Pc);
+}
 
-  static unsigned opcode(ArrayRef<uint8_t> W) {
-    return W.size() < 2 ? 0 : (W[0] | W[1] << 8) & 0xfff;
+Optional<unsigned> InstrClassifier::registersUsed(ArrayRef<uint8_t>) const {
+  return None;
+}
+
+namespace {
+/// InstrClassifier over the instruction tables of one target (td/).
+class TargetClassifier : public InstrClassifier {
+  sass::Target Tgt;
+
+  bool decode(ArrayRef<uint8_t> W, sass::Instruction &I) const {
+    return W.size() == 16 && sass::decode(sass::readWord(W), I, Tgt);
   }
 
 public:
-  explicit OpcodeClassifier(bool SplitBranchOffset)
-      : SplitBranchOffset(SplitBranchOffset) {}
-  bool isExit(ArrayRef<uint8_t> W) const override { return opcode(W) == 0x94d; }
+  explicit TargetClassifier(sass::Target T) : Tgt(T) {}
+  bool isExit(ArrayRef<uint8_t> W) const override {
+    sass::Instruction I;
+    return decode(W, I) && sass::getInstrInfo(I.Op).IsExit;
+  }
   bool endsBlock(ArrayRef<uint8_t> W) const override {
     // UNVERIFIED: other block enders (BRX, JMP, RET, CALL) never appear in
-    // our kernels; the ISA layer's classifier should list them.
-    unsigned Op = opcode(W);
-    return Op == 0x94d || Op == 0x947; // EXIT, BRA
+    // our kernels; ptxas's first block ends at BRA or EXIT in every test
+    // cubin.
+    sass::Instruction I;
+    if (!decode(W, I))
+      return false;
+    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
+    return II.IsExit || II.IsBranch;
   }
   Optional<uint64_t> branchTarget(ArrayRef<uint8_t> W,
                                   uint64_t Pc) const override {
-    if (W.size() < 16 || opcode(W) != 0x947)
+    sass::Instruction I;
+    if (!decode(W, I) || !sass::getInstrInfo(I.Op).IsBranch)
       return None;
-    uint64_t Lo = endian::read64le(W.data());
-    uint64_t Hi = endian::read64le(W.data() + 8);
-    if (SplitBranchOffset) {
-      uint64_t High = (Lo >> 34) | (Hi & 0x3ffff) << 30; // 48 bits
-      int64_t Words = SignExtend64<48>(High) * 256 + int64_t((Lo >> 16) & 0xff);
-      return Pc + 16 + 4 * Words;
-    }
-    uint64_t Raw = (Lo >> 32) | (Hi & 0x3ffff) << 32;
-    int64_t Off = SignExtend64<50>(Raw) & ~int64_t(3);
-    return Pc + 16 + Off;
+    return sass::getPCRelativeTarget(I, Pc);
+  }
+  Optional<uint64_t> pcRelativeTarget(ArrayRef<uint8_t> W,
+                                      uint64_t Pc) const override {
+    sass::Instruction I;
+    if (!decode(W, I))
+      return None;
+    return sass::getPCRelativeTarget(I, Pc);
+  }
+  Optional<unsigned> registersUsed(ArrayRef<uint8_t> W) const override {
+    sass::Instruction I;
+    if (!decode(W, I))
+      return None;
+    return sass::getRegistersUsed(I);
   }
 };
 } // namespace
 
-const InstrClassifier &getOpcodeClassifier() {
-  static OpcodeClassifier C(/*SplitBranchOffset=*/false);
-  return C;
-}
-
-const InstrClassifier &getSM90OpcodeClassifier() {
-  static OpcodeClassifier C(/*SplitBranchOffset=*/true);
-  return C;
+const InstrClassifier &getTargetClassifier(unsigned SM) {
+  static const std::vector<TargetClassifier> All = [] {
+    std::vector<TargetClassifier> V;
+    for (unsigned T = 0; T < sass::getNumTargets(); ++T)
+      V.emplace_back(sass::Target(T));
+    return V;
+  }();
+  sass::Target T;
+  if (!sass::lookupTarget("sm_" + std::to_string(SM), T))
+    T = sass::Target::SM86;
+  return All[unsigned(T)];
 }
 
 void scanControlFlow(Kernel &K, const InstrClassifier &C) {

@@ -90,12 +90,13 @@ std::string hexBytes(ArrayRef<uint8_t> B) {
   return S;
 }
 
-/// Branch targets inside [0, Size) named .L_x_0, .L_x_1, ... in order.
+/// The targets of PC-relative operands (BRA, BSSY, CALL.REL, ...) inside
+/// [0, Size), named .L_x_0, .L_x_1, ... in address order.
 std::map<uint64_t, std::string> findLabels(ArrayRef<uint8_t> Code,
                                            const InstrClassifier &C) {
   std::map<uint64_t, std::string> L;
   for (size_t Off = 0; Off + 16 <= Code.size(); Off += 16)
-    if (Optional<uint64_t> T = C.branchTarget(Code.slice(Off, 16), Off))
+    if (Optional<uint64_t> T = C.pcRelativeTarget(Code.slice(Off, 16), Off))
       if (*T < Code.size() && *T % 16 == 0)
         L[*T] = "";
   unsigned N = 0;

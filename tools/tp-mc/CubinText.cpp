@@ -76,16 +76,9 @@ public:
       return Raw;
     std::string Text;
     raw_string_ostream OS(Text);
-    sass::print(I, Pc, OS);
+    // Every PC-relative operand whose target has a label prints it.
+    sass::print(I, Pc, Labels, OS);
     OS.flush();
-    // A branch target becomes its label (the printer writes 0x<target>).
-    if (Optional<uint64_t> T =
-            object::getOpcodeClassifier().branchTarget(Word, Pc)) {
-      auto It = Labels.find(*T);
-      if (It != Labels.end())
-        Text = replaceWord(Text, "0x" + utohexstr(*T, /*LowerCase=*/true),
-                           It->second);
-    }
     // The control fields that no operand shows as `.reuse`.
     sass::Control C = I.Ctrl;
     const sass::InstrInfo &II = sass::getInstrInfo(I.Op);

@@ -464,6 +464,13 @@ void SASSModel::buildForm(Record *R, FieldModel *GuardOut,
   if ((F.Mask[0] & 0xfff) != 0xfff)
     PrintFatalError(R->getLoc(), R->getName() + ": " + "the opcode bits [0:11] must be fixed");
 
+  if (R->getValueAsBit("IsBranch") &&
+      none_of(F.Ops, [](const OperandModel &O) {
+        return O.Kind == "BranchTarget";
+      }))
+    PrintFatalError(R->getLoc(), R->getName() + ": IsBranch without a "
+                                                "BranchTarget operand");
+
   F.Sched = R->getValueAsDef("Sched");
   for (StringRef L : F.Sched->getValueAsListOfStrings("LateRead"))
     for (unsigned K = 0; K < F.Ops.size(); ++K)
@@ -569,7 +576,9 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
        << "u}, {0x" << utohexstr(F.Mask[0]) << "ull, 0x"
        << utohexstr(F.Mask[1]) << "ull}, {0x" << utohexstr(F.Value[0])
        << "ull, 0x" << utohexstr(F.Value[1]) << "ull}, "
-       << (F.R->getValueAsBit("UniformGuard") ? "true" : "false") << "},\n";
+       << (F.R->getValueAsBit("UniformGuard") ? "true" : "false") << ", "
+       << (F.R->getValueAsBit("IsExit") ? "true" : "false") << ", "
+       << (F.R->getValueAsBit("IsBranch") ? "true" : "false") << "},\n";
   }
   OS << "};\n\n// Opcodes sorted by name, for lookupOpcode.\n"
         "const uint16_t OpcodesByName[] = {\n";

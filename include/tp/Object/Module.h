@@ -161,20 +161,27 @@ public:
   /// branch.
   virtual llvm::Optional<uint64_t> branchTarget(llvm::ArrayRef<uint8_t> Word,
                                                 uint64_t Pc) const = 0;
+  /// The byte offset any PC-relative operand of \p Word at \p Pc names
+  /// (BRA, BSSY, CALL.REL, RET.REL): the addresses .sass text writes as
+  /// labels.  Default: branchTarget().
+  virtual llvm::Optional<uint64_t>
+  pcRelativeTarget(llvm::ArrayRef<uint8_t> Word, uint64_t Pc) const;
+  /// The general registers \p Word uses: its highest R register (RZ not
+  /// counted) plus one, 0 for none; None when the word is not understood.
+  /// Default: None.
+  virtual llvm::Optional<unsigned>
+  registersUsed(llvm::ArrayRef<uint8_t> Word) const;
 };
 
-/// The default classifier: the 12-bit opcode field and BRA's offset only
-/// (SASS_FACTS 1.4: EXIT 0x94d, BRA 0x947 with a signed byte offset in
-/// bits 32..81 relative to the next instruction; sm_80/86 only).  The ISA
-/// layer may supply its own.
-const InstrClassifier &getOpcodeClassifier();
-
-/// The classifier for sm_90 code, whose BRA splits its offset (low 8 bits
-/// of the word offset in bits 16..23, the rest in 34..81; SASS_FACTS 1.4).
-const InstrClassifier &getSM90OpcodeClassifier();
-/// The default classifier of target sm_\p SM.
+/// The classifier of target sm_\p SM (sm_80 and unknown SMs: sm_86's),
+/// from td/: a word is decoded with the target's tables and classified by
+/// its form's IsExit / IsBranch flags and BranchTarget operand
+/// (sass::getPCRelativeTarget), so sm_90's split offsets need no code
+/// here.  A word that decodes to no form is neither.
+const InstrClassifier &getTargetClassifier(unsigned SM);
+/// The same (its former name).
 inline const InstrClassifier &getOpcodeClassifier(unsigned SM) {
-  return SM >= 90 ? getSM90OpcodeClassifier() : getOpcodeClassifier();
+  return getTargetClassifier(SM);
 }
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
