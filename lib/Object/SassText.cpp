@@ -338,6 +338,11 @@ private:
                   ArrayRef<StringRef> Allowed);
   Error needArgs(ArrayRef<Token> Toks, size_t N, StringRef Usage);
   Error finishCode(CodeBlock &B, std::vector<uint8_t> &Out);
+  /// Checks that \p K's register count (the `.regs` operand \p RegsValue,
+  /// empty when the kernel has none; then the error is at \p KernelStart)
+  /// covers every register its code uses.
+  Error checkRegisterCount(const Kernel &K, const InstrClassifier &C,
+                           StringRef RegsValue, StringRef KernelStart);
   Error addCodeLine(StringRef Line, CodeBlock &B);
 
   SourceMgr &SM;
@@ -464,6 +469,31 @@ Error Parser::finishCode(CodeBlock &B, std::vector<uint8_t> &Out) {
   return Error::success();
 }
 
+Error Parser::checkRegisterCount(const Kernel &K, const InstrClassifier &C,
+                                 StringRef RegsValue, StringRef KernelStart) {
+  unsigned Used = 0;
+  size_t UsedAt = 0;
+  for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16)
+    if (Optional<unsigned> R =
+            C.registersUsed(ArrayRef<uint8_t>(K.Code).slice(Off, 16)))
+      if (*R > Used) {
+        Used = *R;
+        UsedAt = Off;
+      }
+  if (K.RegCount >= Used)
+    return Error::success();
+  std::string Where;
+  raw_string_ostream(Where) << format("/*%04x*/", unsigned(UsedAt));
+  std::string Why = "kernel '" + K.Name + "' uses R" +
+                    std::to_string(Used - 1) + " (at " + Where + "), ";
+  if (RegsValue.empty())
+    return err(KernelStart, Why + "but has no '.regs' (at least " +
+                                Twine(Used) + " needed)");
+  return err(RegsValue, Why + "more than the " + Twine(K.RegCount) +
+                            " registers '.regs' gives (at least " +
+                            Twine(Used) + " needed)");
+}
+
 Expected<CubinFile> Parser::run() {
   Form F = Form::Unknown;
   Module M;
@@ -471,6 +501,7 @@ Expected<CubinFile> Parser::run() {
   Kernel *K = nullptr;
   CodeBlock Code;
   StringRef KernelStart;
+  StringRef RegsValue; ///< the kernel's `.regs` operand, for errors
   CubinFile Raw;
   bool HaveHeader = false;
   Section *RawSec = nullptr;
@@ -721,6 +752,7 @@ Expected<CubinFile> Parser::run() {
       K = &M.Kernels.back();
       K->Name = Toks[1].Value;
       KernelStart = D;
+      RegsValue = StringRef();
     } else if (!K) {
       return err(D, "unknown or misplaced directive '" + D +
                         "' (kernel directives go after '.kernel')");
@@ -729,8 +761,11 @@ Expected<CubinFile> Parser::run() {
         return E;
       if (K->Code.empty())
         return err(D, "kernel '" + K->Name + "' has no instructions");
-      scanControlFlow(*K, Opts.Classifier ? *Opts.Classifier
-                                          : getOpcodeClassifier(M.SM));
+      const InstrClassifier &C =
+          Opts.Classifier ? *Opts.Classifier : getTargetClassifier(M.SM);
+      if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
+        return E;
+      scanControlFlow(*K, C);
       K = nullptr;
     } else if (D == ".param") {
       if (Toks.size() < 3)
@@ -744,6 +779,13 @@ Expected<CubinFile> Parser::run() {
         return Size.takeError();
       P.Offset = *Off;
       P.Size = *Size;
+      for (const KernelParam &O : K->Params)
+        if (P.Offset < O.Offset + O.Size && O.Offset < P.Offset + P.Size)
+          return err(Toks[1].Text,
+                     "parameter bytes " + Twine(P.Offset) + ".." +
+                         Twine(P.Offset + P.Size - 1) +
+                         " overlap those of the parameter at offset " +
+                         Twine(O.Offset) + " (" + Twine(O.Size) + " bytes)");
       for (size_t I = 3; I < Toks.size(); ++I) {
         StringRef Key, Val;
         std::tie(Key, Val) = Toks[I].Text.split('=');
@@ -765,8 +807,10 @@ Expected<CubinFile> Parser::run() {
       Expected<uint64_t> V = number(Toks[1], Max);
       if (!V)
         return V.takeError();
-      if (D == ".regs")
+      if (D == ".regs") {
         K->RegCount = *V;
+        RegsValue = Toks[1].Text;
+      }
       else if (D == ".max_regs")
         K->MaxRegCount = *V;
       else if (D == ".barriers")
