@@ -228,9 +228,9 @@ Error checkKernel(const Kernel &K, const TargetInfo &T) {
                      hex(K.Code.size()) +
                      " is not a positive multiple of 128 bytes "
                      "(pad with BRA-to-self and NOPs as ptxas does)");
-  if (K.RegCount > 255)
+  if (K.RegCount > T.MaxRegisters)
     return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
-                     " registers, at most 255");
+                     " registers, at most " + Twine(T.MaxRegisters));
   if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
     return makeError("kernel '" + K.Name +
                      "': shared alignment is not a power of two");
@@ -556,11 +556,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
       case Rec::KParams:
         for (size_t PI = K.Params.size(); PI-- > 0;) {
           const KernelParam &KP = K.Params[PI];
-          // word2: size << 18 | 0x1f << 12 (constant-bank space) | flags.
-          R.push_back(NvInfoRecord::sval(
-              NvAttr::KPARAM_INFO,
-              {KP.Index, KP.Offset << 16 | static_cast<uint32_t>(PI),
-               KP.Size << 18 | 0x1fu << 12 | KP.Flags}));
+          KParamInfo I;
+          I.Index = KP.Index;
+          I.Ordinal = static_cast<uint32_t>(PI);
+          I.Offset = KP.Offset;
+          I.Size = KP.Size;
+          I.Flags = KP.Flags;
+          std::array<uint32_t, 3> W = I.pack();
+          R.push_back(NvInfoRecord::sval(NvAttr::KPARAM_INFO, W));
         }
         break;
       case Rec::SparseMmaMask:

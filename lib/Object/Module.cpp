@@ -29,26 +29,21 @@ namespace object {
 namespace {
 using namespace detail;
 
-const TargetInfo Targets[] = {
-    // SM ParamBase RegsInTextInfo Attr5F ReservedShared
-    {80, 0x160, true, 0, 0},
-    {86, 0x160, true, 0, 0},
-    // E, mma_tile_sm90.cubin (SASS_FACTS 3.3).
-    {90, 0x210, false, 0x101, 0x400},
-};
-
 constexpr uint8_t DW_CFA_def_cfa = 0x0c;
 
 } // namespace
 
 const TargetInfo *getTargetInfo(unsigned SM) {
-  for (const TargetInfo &T : Targets)
-    if (T.SM == SM)
-      return &T;
-  return nullptr;
+  sass::Target T;
+  if (!sass::lookupTarget("sm_" + std::to_string(SM), T))
+    return nullptr;
+  return &sass::getTargetInfo(T);
 }
 
-uint32_t makeEFlags(unsigned SM) { return 0x06000004u | (SM & 0xff) << 8; }
+uint32_t makeEFlags(unsigned SM) {
+  const TargetInfo *T = getTargetInfo(SM);
+  return T ? T->getELFFlags(SM) : 0;
+}
 
 uint32_t Kernel::paramBytes() const {
   uint32_t End = 0;
@@ -312,12 +307,13 @@ Expected<Module> interpretCubin(const CubinFile &F) {
           break;
         case NvAttr::KPARAM_INFO:
           if (W.size() == 3) {
+            KParamInfo I = KParamInfo::unpack(W);
             KernelParam P;
-            P.Index = W[0];
-            P.Offset = W[1] >> 16;
-            P.Size = W[2] >> 18;
-            P.Flags = W[2] & 0xfff;
-            Params[W[1] & 0xffff] = P;
+            P.Index = I.Index;
+            P.Offset = I.Offset;
+            P.Size = I.Size;
+            P.Flags = I.Flags;
+            Params[I.Ordinal] = P;
           }
           break;
         case NvAttr::MAXREG_COUNT:

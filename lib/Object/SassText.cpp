@@ -800,7 +800,9 @@ Expected<CubinFile> Parser::run() {
                D == ".frame_size" || D == ".min_stack_size") {
       if (Toks.size() != 2)
         return err(D, "expected '" + D + " <n>'");
-      uint64_t Max = D == ".regs"       ? 255
+      // M.SM is valid: '.target' accepts only known targets, and the
+      // default (86) is one.
+      uint64_t Max = D == ".regs"       ? getTargetInfo(M.SM)->MaxRegisters
                      : D == ".max_regs" ? 0xffff
                      : D == ".barriers" ? 16
                                         : 0xffffffff;

@@ -77,7 +77,7 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.RegCount = Found->RegCount;
   K.SM = M->SM;
   K.ReservedSharedBytes = TI->ReservedSharedBytes;
-  K.DescriptorOffset = M->SM == 90 ? 0x208 : 0x118;
+  K.DescriptorOffset = TI->DescriptorSlot;
   return K;
 }
 

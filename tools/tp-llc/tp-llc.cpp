@@ -487,7 +487,9 @@ int main(int argc, char **argv) {
     return fail(tp::makeError("-filetype=obj needs an output file (-o)"));
   // Static shared memory is limited to 48 KiB, sm_90's reserved 1 KiB
   // included (SASS_FACTS 3.3); above it the buffers are dynamic.
-  bool Dynamic = F.SharedBytes + (Hopper ? 0x400 : 0) > 48 * 1024;
+  bool Dynamic =
+      F.SharedBytes + tp::sass::getTargetInfo(Tgt).ReservedSharedBytes >
+      48 * 1024;
   Expected<tp::LaunchManifest> Manifest = makeManifest(F, Dynamic);
   if (!Manifest)
     return fail(Manifest.takeError());

@@ -68,11 +68,8 @@ public:
         object::getRawWordCodec().decode(Word, Pc, Labels);
     if (!Raw || Word.size() != 16)
       return Raw;
-    sass::Word128 W;
-    W.Lo = support::endian::read64le(Word.data());
-    W.Hi = support::endian::read64le(Word.data() + 8);
     sass::Instruction I;
-    if (!sass::decode(W, I, Tgt))
+    if (!sass::decode(sass::readWord(Word), I, Tgt))
       return Raw;
     std::string Text;
     raw_string_ostream OS(Text);
@@ -170,9 +167,7 @@ private:
     }
     if (Error E = sass::verify(*IOr, Tgt))
       return E;
-    sass::Word128 W = sass::encode(*IOr, Tgt);
-    support::endian::write64le(Word.data(), W.Lo);
-    support::endian::write64le(Word.data() + 8, W.Hi);
+    sass::writeWord(sass::encode(*IOr, Tgt), Word.data());
     Op = IOr->Op;
     return Error::success();
   }

@@ -59,12 +59,9 @@ std::vector<sass::Word128> cubinWords(const std::string &Path) {
     if (strncmp(Name, ".text", 5) != 0)
       continue;
     uint64_t Off = U64(H + 0x18), Size = U64(H + 0x20);
-    for (uint64_t K = Off; K + 16 <= Off + Size; K += 16) {
-      sass::Word128 W;
-      W.Lo = U64(K);
-      W.Hi = U64(K + 8);
-      Ws.push_back(W);
-    }
+    for (uint64_t K = Off; K + 16 <= Off + Size && K + 16 <= B.size();
+         K += 16)
+      Ws.push_back(sass::readWord(llvm::ArrayRef<uint8_t>(B).slice(K, 16)));
   }
   return Ws;
 }

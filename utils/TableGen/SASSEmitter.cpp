@@ -81,7 +81,21 @@ public:
     std::string Name, Enum;
     int64_t SM = 0;
     std::vector<std::string> CPUs;
+    /// The target's facts (TargetFacts order); all 0 for a td without
+    /// Targets.td.
+    std::vector<int64_t> Facts;
   };
+  /// The fields of SASSTarget that become sass::TargetInfo, in its order
+  /// (a bit field is emitted as a bool).
+  struct TargetFact {
+    const char *Name;
+    bool IsBit;
+  };
+  static constexpr TargetFact TargetFacts[] = {
+      {"ParamBase", false},          {"DescriptorSlot", false},
+      {"ReservedSharedBytes", false}, {"ELFFlagsBase", false},
+      {"MaxSharedBytesPerBlock", false}, {"MaxRegisters", false},
+      {"RegCountInTextInfo", true},  {"Attr5F", false}};
   std::vector<TargetModel> Targets;
   /// EncodingOn defs: a form's encoding on other targets.
   std::vector<FormModel> Encodings;
@@ -207,10 +221,14 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
     M.SM = T->getValueAsInt("SM");
     for (StringRef C : T->getValueAsListOfStrings("CPUs"))
       M.CPUs.push_back(std::string(C));
+    for (const TargetFact &F : TargetFacts)
+      M.Facts.push_back(F.IsBit ? T->getValueAsBit(F.Name)
+                                : T->getValueAsInt(F.Name));
     Targets.push_back(M);
   }
   if (Targets.empty()) // a td without Targets.td: sm_86 alone
-    Targets.push_back({"sm_86", "SM86", 86, {"sm_86"}});
+    Targets.push_back({"sm_86", "SM86", 86, {"sm_86"},
+                       std::vector<int64_t>(std::size(TargetFacts))});
   if (Targets.size() > 8)
     PrintFatalError("more than 8 targets");
   auto TargetIndex = [&](Record *Where, Record *T) {
@@ -595,6 +613,19 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   for (const SASSModel::TargetModel &T : M.Targets)
     OS << "  {" << cString(T.Name) << ", " << T.SM << ", "
        << cString(join(T.CPUs, ",")) << "},\n";
+  OS << "};\n\n// Targets: name, SM, then td/Targets.td's facts:";
+  for (const SASSModel::TargetFact &F : SASSModel::TargetFacts)
+    OS << " " << F.Name;
+  OS << ".\nconst TargetInfo TargetInfos[] = {\n";
+  for (const SASSModel::TargetModel &T : M.Targets) {
+    OS << "  {" << cString(T.Name) << ", " << T.SM;
+    for (unsigned I = 0; I < T.Facts.size(); ++I)
+      if (SASSModel::TargetFacts[I].IsBit)
+        OS << ", " << (T.Facts[I] ? "true" : "false");
+      else
+        OS << ", 0x" << utohexstr(uint64_t(T.Facts[I]), /*LowerCase=*/true);
+    OS << "},\n";
+  }
   OS << "};\nconstexpr unsigned NumTargets = " << M.Targets.size()
      << ";\n// Per form: bit t set when the form exists on target t.\n"
         "const uint8_t FormTargets[] = {\n";

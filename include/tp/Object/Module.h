@@ -31,6 +31,7 @@
 
 #include "tp/Object/CubinFile.h"
 #include "tp/Object/NvInfo.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/Support/Error.h"
@@ -42,28 +43,17 @@
 namespace tp {
 namespace object {
 
-/// What differs between targets that readers of a cubin need (the
-/// writer's layout tables are private to lib/Object/CubinLayout.cpp).
-struct TargetInfo {
-  unsigned SM;
-  /// Offset of the first kernel parameter in constant bank 0
-  /// (SASS_FACTS 3.7: 0x160 on Ampere, 0x210 on Hopper).
-  uint32_t ParamBase;
-  /// .text.K sh_info carries regs << 24 (sm_80/86); sm_90 leaves it 0.
-  bool RegCountInTextInfo;
-  /// Value of the unnamed attribute 0x5f (E: 0 on sm_86, 0x101 on sm_90).
-  uint16_t Attr5F;
-  /// Shared memory the system reserves at the start of a CTA's window:
-  /// .nv.shared.K is this much larger than the kernel's own static bytes
-  /// (SASS_FACTS 3.3: 1 KiB on sm_90, none before).
-  uint32_t ReservedSharedBytes;
-};
+/// What differs between targets that readers and writers of a cubin need:
+/// the target layer's facts (td/Targets.td; the writer's layout tables are
+/// private to lib/Object/CubinLayout.cpp).
+using TargetInfo = sass::TargetInfo;
 
-/// The TargetInfo of sm_\p SM, or null when unknown.
+/// The TargetInfo of the target that sm_\p SM selects (sm_80: sm_86's), or
+/// null when unknown.
 const TargetInfo *getTargetInfo(unsigned SM);
 
-/// e_flags that ptxas 13 writes for sm_\p SM: 0x06000004 | SM << 8
-/// (SASS_FACTS 3.1; 0x06005604 for sm_86).
+/// e_flags that ptxas 13 writes for sm_\p SM (TargetInfo::getELFFlags;
+/// 0x06005604 for sm_86); 0 for an unknown SM.
 uint32_t makeEFlags(unsigned SM);
 
 /// One kernel parameter (a KPARAM_INFO record).

@@ -41,7 +41,7 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
   switch (OI.Kind) {
   case OperandKind::GPR:
   case OperandKind::MemBase:
-    if (V == 255)
+    if (V == RZ)
       OS << "RZ";
     else
       OS << 'R' << V;
@@ -51,19 +51,19 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
   case OperandKind::UGPR:
   case OperandKind::MemUR:
   case OperandKind::MemDesc:
-    if (V == 63)
+    if (V == URZ)
       OS << "URZ";
     else
       OS << "UR" << V;
     return;
   case OperandKind::Pred:
-    if (V == 7)
+    if (V == PT)
       OS << "PT";
     else
       OS << 'P' << V;
     return;
   case OperandKind::UPred:
-    if (V == 7)
+    if (V == PT)
       OS << "UPT";
     else
       OS << "UP" << V;
@@ -166,11 +166,11 @@ int64_t defaultValue(const OperandInfo &OI) {
   switch (OI.Kind) {
   case OperandKind::GPR:
   case OperandKind::MemBase:
-    return 255;
+    return RZ;
   case OperandKind::UGPR:
   case OperandKind::MemUR:
   case OperandKind::MemDesc:
-    return 63;
+    return URZ;
   default:
     return 0;
   }
@@ -199,11 +199,11 @@ Optional<uint64_t> getPCRelativeTarget(const Instruction &I, uint64_t Addr) {
 
 static void printWith(const Instruction &I, const PrintContext &PC,
                       raw_ostream &OS) {
-  if (I.Guard != 7 || I.GuardNeg) {
+  if (I.Guard != PT || I.GuardNeg) {
     OS << '@' << (I.GuardNeg ? "!" : "");
     if (InstrInfos[I.Op].UniformGuard)
       OS << 'U';
-    if (I.Guard == 7)
+    if (I.Guard == PT)
       OS << "PT";
     else
       OS << 'P' << unsigned(I.Guard);
@@ -282,11 +282,11 @@ void printControl(const Control &C, raw_ostream &OS) {
     Sep();
     OS << "yield";
   }
-  if (C.WrSB != 7) {
+  if (C.WrSB != NoScoreboard) {
     Sep();
     OS << "wr=" << unsigned(C.WrSB);
   }
-  if (C.RdSB != 7) {
+  if (C.RdSB != NoScoreboard) {
     Sep();
     OS << "rd=" << unsigned(C.RdSB);
   }

@@ -69,6 +69,8 @@ bool isAvailable(uint16_t Op, Target T) {
 
 unsigned getNumTargets() { return NumTargets; }
 
+const TargetInfo &getTargetInfo(Target T) { return TargetInfos[unsigned(T)]; }
+
 const InstrInfo &getInstrInfo(Opcode Op) { return InstrInfos[Op]; }
 
 unsigned getRegistersUsed(const Instruction &I) {

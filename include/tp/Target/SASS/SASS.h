@@ -88,6 +88,28 @@ bool isAvailable(uint16_t Op, Target T);
 /// Number of targets (Target(0) .. Target(getNumTargets() - 1)).
 unsigned getNumTargets();
 
+/// A target's facts of the programming model and the cubin: fields of its
+/// record in td/Targets.td (which cites the evidence), generated.  Every
+/// layer reads them here; none writes them by hand.
+struct TargetInfo {
+  const char *Name;                 ///< "sm_86"
+  unsigned SM;                      ///< 86
+  uint32_t ParamBase;               ///< first parameter: c[0x0][ParamBase]
+  uint32_t DescriptorSlot;          ///< default memory descriptor c[0x0][..]
+  uint32_t ReservedSharedBytes;     ///< system part of a CTA's shared window
+  uint32_t ELFFlagsBase;            ///< e_flags = ELFFlagsBase | sm << 8
+  uint32_t MaxSharedBytesPerBlock;  ///< admission limit of shared memory
+  uint32_t MaxRegisters;            ///< registers per thread (255)
+  bool RegCountInTextInfo;          ///< .text.K sh_info holds regs << 24
+  uint16_t Attr5F;                  ///< .nv.info attribute 0x5f's value
+  /// e_flags of a cubin for sm_\p SM of this target (sm_80 or sm_86).
+  uint32_t getELFFlags(unsigned SMNumber) const {
+    return ELFFlagsBase | (SMNumber & 0xff) << 8;
+  }
+};
+/// The facts of \p T.
+const TargetInfo &getTargetInfo(Target T);
+
 /// A 128-bit instruction word: two little-endian u64, low half first.
 struct Word128 {
   uint64_t Lo = 0;
