@@ -33,7 +33,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 #include "tp/MIR/MIR.h"
 #include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"

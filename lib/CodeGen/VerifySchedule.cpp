@@ -30,7 +30,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "ScheduleUnits.h"
+#include "tp/Target/SASS/ScheduleUnits.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"

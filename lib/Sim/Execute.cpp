@@ -2083,7 +2083,7 @@ std::string sim::prepareInst(DInst &D) {
 //===----------------------------------------------------------------------===//
 
 /// RAW latency from a fixed-latency writer to a reader: the target's
-/// latency model (lib/CodeGen/SM86LatencyModel.cpp), the one that
+/// latency model (lib/Target/SASS/LatencyModel.cpp), the one that
 /// tp-compact-stalls schedules with and tp-verify-schedule checks.
 static unsigned rawLatency(const sched::LatencyModel &M, const RegHz &H,
                            const DInst &D, const RegUse &U) {

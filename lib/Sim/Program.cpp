@@ -184,7 +184,7 @@ static Src resolveSrc(const DInst &D, char Letter, Field RegF, Field NegF,
 
 /// Hazard mode: the registers \p D reads and writes and its latency class,
 /// from the classifier that tp-compact-stalls and tp-verify-schedule use
-/// (sched::describe, lib/CodeGen/SchedDescribe.cpp).
+/// (sched::describe, lib/Target/SASS/SchedDescribe.cpp).
 static Error describeUses(DInst &D) {
   Expected<sched::SchedInstr> S = sched::describe(D.I);
   if (!S)

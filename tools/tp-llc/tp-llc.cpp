@@ -154,7 +154,7 @@ static Error checkOracleVerified(const tp::mir::Function &F) {
     OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
        << "*/ in @" << F.Name << ", piece " << P.Name
        << ", whose encoding no NVIDIA reference word confirms "
-          "(unittests/Target/SM86UncoveredForms.txt)";
+          "(td/UnverifiedForms.txt)";
     Err = tp::makeError(OS.str());
   });
   return Err;

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// An instruction of a form no oracle word reaches (the forms listed in
-/// unittests/Target/SM86UncoveredForms.txt) assembles to bits that only
+/// td/UnverifiedForms.txt) assembles to bits that only
 /// sibling forms confirm.  tp-mc says so for every such instruction, in
 /// both assembler inputs (line-oriented SASS and whole-cubin .sass).
 ///
@@ -37,5 +37,5 @@ void mc::UnverifiedFormWarnings::check(const SourceMgr &SM, StringRef Insn,
                   Twine(sass::getInstrInfo(Op).Name) +
                       " has no encoding confirmed by NVIDIA's bytes (no "
                       "reference word reaches it; see "
-                      "unittests/Target/SM86UncoveredForms.txt)");
+                      "td/UnverifiedForms.txt)");
 }

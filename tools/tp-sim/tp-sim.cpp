@@ -20,7 +20,7 @@
 /// 2 bad usage or unreadable input.
 ///
 //===----------------------------------------------------------------------===//
-#include "tp/CodeGen/LatencyEvidence.h"
+#include "tp/Target/SASS/LatencyEvidence.h"
 #include "tp/Sim/Simulator.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ReferenceGemm.h"

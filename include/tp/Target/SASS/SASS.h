@@ -255,7 +255,7 @@ bool isSupportedMnemonic(llvm::StringRef Mnemonic);
 /// Whether some oracle word -- a row of the reference TSVs, a word of the
 /// reference cubins or a word ptxas builds from the suite's PTX -- decodes
 /// to form \p Op, so that NVIDIA's bytes confirm its encoding.  The other
-/// forms are listed in unittests/Target/SM86UncoveredForms.txt (a build
+/// forms are listed in td/UnverifiedForms.txt (a build
 /// input: the table is generated from it): their bits are inferred from
 /// sibling forms only.  tp-mc warns about them; code generation never emits
 /// them.  False for an opcode out of range.

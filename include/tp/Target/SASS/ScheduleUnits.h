@@ -1,16 +1,17 @@
 //===- ScheduleUnits.h - Register units shared by compaction and checks ---===//
 ///
 /// \file
-/// Internal to lib/CodeGen: one flat index per register of every file
+/// One flat index per register of every file
 /// (R0..R254, UR0..UR62, P0..P6, UP0..UP6; RZ, URZ, PT, UPT have none),
-/// and the latency lookups by file that both tp-compact-stalls and
-/// tp-verify-schedule use, so that they cannot disagree.
+/// and the latency lookups by file that tp-compact-stalls,
+/// tp-verify-schedule and the latency evidence use, so that they cannot
+/// disagree.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_LIB_CODEGEN_SCHEDULEUNITS_H
-#define TP_LIB_CODEGEN_SCHEDULEUNITS_H
+#ifndef TP_TARGET_SASS_SCHEDULEUNITS_H
+#define TP_TARGET_SASS_SCHEDULEUNITS_H
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 
 namespace tp {
 namespace sched {
@@ -171,4 +172,4 @@ inline unsigned minStall(const LatencyModel &M, const SchedInstr &I) {
 } // namespace sched
 } // namespace tp
 
-#endif // TP_LIB_CODEGEN_SCHEDULEUNITS_H
+#endif // TP_TARGET_SASS_SCHEDULEUNITS_H

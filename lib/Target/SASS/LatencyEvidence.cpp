@@ -8,8 +8,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/LatencyEvidence.h"
-#include "ScheduleUnits.h"
+#include "tp/Target/SASS/LatencyEvidence.h"
+#include "tp/Target/SASS/ScheduleUnits.h"
 #include "tp/Support/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
