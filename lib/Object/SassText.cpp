@@ -131,7 +131,7 @@ SassOptions withDefaults(SassOptions O, unsigned SM) {
   if (!O.Codec)
     O.Codec = &getRawWordCodec();
   if (!O.Classifier)
-    O.Classifier = &getOpcodeClassifier(SM);
+    O.Classifier = &getTargetClassifier(SM);
   return O;
 }
 
@@ -1096,8 +1096,8 @@ Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
   return P.run();
 }
 
-Error disassembleCubin(ArrayRef<uint8_t> Bytes, raw_ostream &OS,
-                       const SassOptions &Opts) {
+Error disassembleCubinToSass(ArrayRef<uint8_t> Bytes, raw_ostream &OS,
+                             const SassOptions &Opts) {
   Expected<CubinFile> F = readCubinFile(Bytes);
   if (!F)
     return F.takeError();

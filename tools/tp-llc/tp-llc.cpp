@@ -325,7 +325,7 @@ static Expected<std::vector<uint8_t>> makeCubin(const tp::mir::Function &F,
     K.SharedBytes = F.SharedBytes;
   }
   unsigned SM = tp::sass::getTargetSM(Tgt);
-  tp::object::scanControlFlow(K, tp::object::getOpcodeClassifier(SM));
+  tp::object::scanControlFlow(K, tp::object::getTargetClassifier(SM));
   tp::object::Module M;
   M.SM = SM;
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +

@@ -181,7 +181,7 @@ object::SassOptions sassOptions(unsigned SM = 86) {
   static SASSCodec Codec86(sass::Target::SM86), Codec90(sass::Target::SM90);
   object::SassOptions O;
   O.Codec = codecTarget(SM) == sass::Target::SM90 ? &Codec90 : &Codec86;
-  O.Classifier = &object::getOpcodeClassifier(SM);
+  O.Classifier = &object::getTargetClassifier(SM);
   return O;
 }
 
@@ -207,7 +207,7 @@ int tp::mc::runDisassembleCubin(const Options &Opts) {
       (*BufOr)->getBufferSize());
   Error E = writeOutput(Opts.Output, /*Binary=*/false, [&](raw_ostream &OS) {
     // sm_90 words (BRA's split offset, VIADD) need sm_90's tables.
-    return object::disassembleCubin(Bytes, OS, sassOptions(cubinSM(Bytes)));
+    return object::disassembleCubinToSass(Bytes, OS, sassOptions(cubinSM(Bytes)));
   });
   if (E) {
     reportError(makeError(Opts.Input + ": " + toString(std::move(E))),

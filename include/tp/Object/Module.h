@@ -169,10 +169,6 @@ public:
 /// (sass::getPCRelativeTarget), so sm_90's split offsets need no code
 /// here.  A word that decodes to no form is neither.
 const InstrClassifier &getTargetClassifier(unsigned SM);
-/// The same (its former name).
-inline const InstrClassifier &getOpcodeClassifier(unsigned SM) {
-  return getTargetClassifier(SM);
-}
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);
