@@ -297,8 +297,8 @@ class CubinBuilder {
 public:
   CubinBuilder(const Module &M, const TargetInfo &T, const CubinLayout &L)
       : M(M), T(T), L(L), N(M.Kernels.size()),
-        RelaText(has(L.Sections, Piece::RelaText)), ConstSym(N),
-        KernelSym(N), KernelInfo(N) {
+        RelaText(has(L.Sections, Piece::RelaText)), ConstSym(N), KernelSym(N),
+        KernelInfo(N) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
         FirstSharedUser = int(I);
@@ -448,7 +448,6 @@ void CubinBuilder::buildStringTables() {
       for (const Kernel &K : M.Kernels)
         Tab->add(".nv.constant0." + K.Name);
   }
-
 }
 
 void CubinBuilder::buildSymbols() {
@@ -511,7 +510,6 @@ void CubinBuilder::buildSymbols() {
     put<uint64_t>(SymBytes, S.Value);
     put<uint64_t>(SymBytes, S.Size);
   }
-
 }
 
 void CubinBuilder::buildDebugFrame() {
@@ -567,7 +565,6 @@ void CubinBuilder::buildDebugFrame() {
     if (L.FrameRela)
       put<uint64_t>(FrameRel, 0); // addend
   }
-
 }
 
 void CubinBuilder::buildNvInfo() {
@@ -707,8 +704,9 @@ void CubinBuilder::buildSections() {
       break;
     }
     case Piece::NvInfo:
-      F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0, secOf(Piece::SymTab), 0,
-                                       4, 0, serializeNvInfo(ModInfo)));
+      F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0,
+                                       secOf(Piece::SymTab), 0, 4, 0,
+                                       serializeNvInfo(ModInfo)));
       break;
     case Piece::Compat:
       F.Sections.push_back(makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0,
@@ -716,8 +714,8 @@ void CubinBuilder::buildSections() {
       break;
     case Piece::KernelInfo:
       F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
-                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab), Text, 4, 0,
-                                       KernelInfo[I]));
+                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab),
+                                       Text, 4, 0, KernelInfo[I]));
       break;
     case Piece::Callgraph:
       F.Sections.push_back(makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0,
@@ -730,15 +728,15 @@ void CubinBuilder::buildSections() {
       break;
     case Piece::RelaText:
       F.Sections.push_back(makeSection(".rela.text." + K->Name, ELF::SHT_RELA,
-                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab), Text, 8,
-                                       24));
+                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab),
+                                       Text, 8, 24));
       break;
     case Piece::FrameRel:
-      F.Sections.push_back(
-          makeSection(L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
-                      L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL,
-                      SHF_CUDA_INFO_LINK, secOf(Piece::SymTab), secOf(Piece::DebugFrame), 8,
-                      L.FrameRela ? 24 : 16, FrameRel));
+      F.Sections.push_back(makeSection(
+          L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
+          L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL, SHF_CUDA_INFO_LINK,
+          secOf(Piece::SymTab), secOf(Piece::DebugFrame), 8,
+          L.FrameRela ? 24 : 16, FrameRel));
       break;
     case Piece::Constant:
       F.Sections.push_back(
@@ -752,7 +750,8 @@ void CubinBuilder::buildSections() {
         Info |= K->RegCount << 24;
       F.Sections.push_back(makeSection(".text." + K->Name, ELF::SHT_PROGBITS,
                                        ELF::SHF_ALLOC | ELF::SHF_EXECINSTR,
-                                       secOf(Piece::SymTab), Info, 128, 0, K->Code));
+                                       secOf(Piece::SymTab), Info, 128, 0,
+                                       K->Code));
       break;
     }
     case Piece::Shared:
@@ -774,7 +773,6 @@ void CubinBuilder::buildSections() {
   for (Section &S : F.Sections)
     if (!S.Name.empty())
       S.NameOffset = ShStr.at(S.Name);
-
 }
 
 void CubinBuilder::buildHeader() {
@@ -793,7 +791,6 @@ void CubinBuilder::buildHeader() {
   H.Version = 1;
   H.Flags = makeEFlags(M.SM);
   H.ShStrNdx = secOf(Piece::ShStrTab);
-
 }
 
 void CubinBuilder::buildProgramHeaders() {

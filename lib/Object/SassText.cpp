@@ -191,13 +191,12 @@ namespace {
 void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
   // Plain names as they are; anything else (possible in a cubin we
   // read) as a string.
-  bool Plain =
-      !K.Name.empty() &&
-      all_of(K.Name,
-             [](char C) {
-               return isAlnum(C) || C == '_' || C == '$' || C == '.';
-             }) &&
-      K.Name[0] != '.' && K.Name[0] != '"';
+  bool Plain = !K.Name.empty() &&
+               all_of(K.Name,
+                      [](char C) {
+                        return isAlnum(C) || C == '_' || C == '$' || C == '.';
+                      }) &&
+               K.Name[0] != '.' && K.Name[0] != '"';
   OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
   for (const KernelParam &P : K.Params) {
     OS << ".param " << P.Offset << " " << P.Size;
@@ -250,8 +249,8 @@ Error printKernelForm(const Module &M, raw_ostream &OS,
   OS << "// tp .sass, kernel form (docs/sass-format.md)\n";
   OS << ".target sm_" << M.SM << "\n";
   OS << ".cuda_api " << M.CudaApiVersion << "\n";
-  OS << ".tool_note " << M.Tool.Format << " " << quote(M.Tool.ObjectName)
-     << " " << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
+  OS << ".tool_note " << M.Tool.Format << " " << quote(M.Tool.ObjectName) << " "
+     << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
      << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
   for (const Kernel &K : M.Kernels) {
     printKernelDirectives(K, OS);
@@ -312,8 +311,8 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
                 const SassOptions &InOpts) {
   SassOptions Opts = withDefaults(InOpts, F.Header.sm());
   if (!Opts.ForceRaw && kernelFormReproduces(F, *Opts.Classifier))
-    return printKernelForm(cantFail(recomputedModule(F, *Opts.Classifier)),
-                           OS, Opts);
+    return printKernelForm(cantFail(recomputedModule(F, *Opts.Classifier)), OS,
+                           Opts);
   return printRawForm(F, OS, Opts);
 }
 
@@ -873,8 +872,12 @@ Error Parser::parseToolNote(Tokens &Toks) {
   Expected<uint64_t> V = number(Toks[1], 0xffffffff);
   if (!V)
     return V.takeError();
-  M.Tool = {static_cast<uint32_t>(*V), Toks[2].Value, Toks[3].Value,
-            Toks[4].Value,             Toks[5].Value, Toks[6].Value};
+  M.Tool = {static_cast<uint32_t>(*V),
+            Toks[2].Value,
+            Toks[3].Value,
+            Toks[4].Value,
+            Toks[5].Value,
+            Toks[6].Value};
   return Error::success();
 }
 

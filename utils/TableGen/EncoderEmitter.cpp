@@ -75,8 +75,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   for (unsigned I = 0; I < OpSegs.size(); ++I)
     OS << "  {" << OpSegs[I].first << ", " << OpSegs[I].second << ", "
        << Xors[I] << "},\n";
-  OS << "};\nconstexpr unsigned FirstSpecialField = "
-     << FirstSpecial << ";\n";
+  OS << "};\nconstexpr unsigned FirstSpecialField = " << FirstSpecial << ";\n";
   OS << "\n// [target * NUM_OPCODES + form]: fixed mask, fixed value, first "
         "operand field\n// in OperandFields, whether the form exists on "
         "the target.\nconst FormEncoding FormEncodings[] = {\n";

@@ -92,9 +92,9 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
        << cString(F.Sched->getName()) << ", "
        << (F.Sched->getValueAsBit("Variable") ? "true" : "false") << ", "
        << F.Sched->getValueAsInt("Latency") << ", " << F.LateReadMask
-       << "u}, {0x" << utohexstr(F.Mask[0]) << "ull, 0x"
-       << utohexstr(F.Mask[1]) << "ull}, {0x" << utohexstr(F.Value[0])
-       << "ull, 0x" << utohexstr(F.Value[1]) << "ull}, "
+       << "u}, {0x" << utohexstr(F.Mask[0]) << "ull, 0x" << utohexstr(F.Mask[1])
+       << "ull}, {0x" << utohexstr(F.Value[0]) << "ull, 0x"
+       << utohexstr(F.Value[1]) << "ull}, "
        << (F.R->getValueAsBit("UniformGuard") ? "true" : "false") << ", "
        << (F.R->getValueAsBit("IsExit") ? "true" : "false") << ", "
        << (F.R->getValueAsBit("IsBranch") ? "true" : "false") << "},\n";

@@ -41,8 +41,8 @@ SASSModel::SASSModel(RecordKeeper &RK) {
     PrintFatalError("no def SM86Control (the control-field word)");
   {
     BitsInit *Inst = Ctl->getValueAsBitsInit("Inst");
-    const char *Names[] = {"Stall", "Yield", "WrSB", "RdSB", "WaitMask",
-                           "Reuse"};
+    const char *Names[] = {"Stall", "Yield",    "WrSB",
+                           "RdSB",  "WaitMask", "Reuse"};
     for (const char *N : Names)
       Control.push_back({N, {}});
     for (unsigned B = 0; B < Inst->getNumBits(); ++B) {
@@ -85,9 +85,12 @@ SASSModel::SASSModel(RecordKeeper &RK) {
       First = false;
     } else if (G.Segs.size() != Guard.Segs.size() ||
                GN.Segs.size() != GuardNeg.Segs.size() ||
-               (!G.Segs.empty() && G.Segs[0].InstBit != Guard.Segs[0].InstBit)) {
-      PrintFatalError(R->getLoc(), R->getName() + ": " + "guard predicate placed differently from "
-                                   "the first form");
+               (!G.Segs.empty() &&
+                G.Segs[0].InstBit != Guard.Segs[0].InstBit)) {
+      PrintFatalError(R->getLoc(),
+                      R->getName() + ": " +
+                          "guard predicate placed differently from "
+                          "the first form");
     }
   }
   if (Guard.Segs.empty())
@@ -117,7 +120,10 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
     Targets.push_back(M);
   }
   if (Targets.empty()) // a td without Targets.td: sm_86 alone
-    Targets.push_back({"sm_86", "SM86", 86, {"sm_86"},
+    Targets.push_back({"sm_86",
+                       "SM86",
+                       86,
+                       {"sm_86"},
                        std::vector<int64_t>(std::size(TargetFacts))});
   if (Targets.size() > 8)
     PrintFatalError("more than 8 targets");
@@ -147,23 +153,27 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
                                        "', which is no form");
     unsigned F = It - Forms.begin();
     const FormModel &Base = *It;
-    bool Same = Base.Ops.size() == Enc.Ops.size() &&
-                Base.Template == Enc.Template;
+    bool Same =
+        Base.Ops.size() == Enc.Ops.size() && Base.Template == Enc.Template;
     for (unsigned K = 0; Same && K < Base.Ops.size(); ++K)
       Same = Base.Ops[K].Name == Enc.Ops[K].Name &&
              Base.Ops[K].Type == Enc.Ops[K].Type &&
              Base.Ops[K].IsDef == Enc.Ops[K].IsDef;
     if (!Same)
-      PrintFatalError(R->getLoc(), R->getName() + ": operands or AsmString "
-                                       "differ from those of " + Of);
+      PrintFatalError(R->getLoc(), R->getName() +
+                                       ": operands or AsmString "
+                                       "differ from those of " +
+                                       Of);
     for (unsigned K = 0; K < Base.Ops.size(); ++K)
       if (Enc.Ops[K].FieldBits < Base.Ops[K].FieldBits)
         PrintFatalError(R->getLoc(), R->getName() + ": operand $" +
-                                         Base.Ops[K].Name + " is narrower "
-                                         "than in " + Of);
+                                         Base.Ops[K].Name +
+                                         " is narrower "
+                                         "than in " +
+                                         Of);
     if ((Enc.Value[0] & 0xfff) != (Base.Value[0] & 0xfff))
-      PrintFatalError(R->getLoc(), R->getName() + ": opcode differs from " +
-                                       Of + "'s");
+      PrintFatalError(R->getLoc(),
+                      R->getName() + ": opcode differs from " + Of + "'s");
     for (Record *T : R->getValueAsListOfDefs("EncodingTargets")) {
       unsigned TI = TargetIndex(R, T);
       if (EncodingFor[TI][F] >= 0)
@@ -196,15 +206,16 @@ void SASSModel::addOperands(FormModel &F) {
     for (unsigned I = 0, E = D->getNumArgs(); I != E; ++I) {
       auto *DI = dyn_cast<DefInit>(D->getArg(I));
       if (!DI || !DI->getDef()->isSubClassOf("OperandType"))
-        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand " + Twine(I) +
-                                         " is not an OperandType");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand " +
+                                         Twine(I) + " is not an OperandType");
       OperandModel O;
       O.Name = std::string(D->getArgNameStr(I));
       if (O.Name.empty())
         PrintFatalError(R->getLoc(), R->getName() + ": " + "unnamed operand");
       for (const OperandModel &P : F.Ops)
         if (P.Name == O.Name)
-          PrintFatalError(R->getLoc(), R->getName() + ": " + "duplicate operand $" + O.Name);
+          PrintFatalError(R->getLoc(),
+                          R->getName() + ": " + "duplicate operand $" + O.Name);
       O.Type = DI->getDef();
       O.Kind = kindOf(O.Type);
       O.Width = O.Type->getValueAsInt("Width");
@@ -216,25 +227,25 @@ void SASSModel::addOperands(FormModel &F) {
         if (It == ModTypes.end())
           ModTypes.push_back(O.Type);
       } else if (O.Kind == "Modifier" || O.Kind == "SReg") {
-        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
-                                         " needs a spelling table");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" +
+                                         O.Name + " needs a spelling table");
       }
       const RecordVal *RV = R->getValue(O.Name);
       if (!RV)
-        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
-                                         " has no field of that name");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" +
+                                         O.Name + " has no field of that name");
       if (auto *BT = dyn_cast<BitsRecTy>(RV->getType()))
         O.FieldBits = BT->getNumBits();
       else if (isa<BitRecTy>(RV->getType()))
         O.FieldBits = 1;
       else
-        PrintFatalError(R->getLoc(), R->getName() + ": " + "field " + O.Name + " is not bits<N>");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "field " + O.Name +
+                                         " is not bits<N>");
       F.Ops.push_back(std::move(O));
     }
   };
   AddOps(R->getValueAsDag("OutOperandList"), true);
   AddOps(R->getValueAsDag("InOperandList"), false);
-
 }
 
 /// Walks \p F's `Inst` bits: constants into the fixed mask and value, the
@@ -246,7 +257,8 @@ void SASSModel::bindInstBits(FormModel &F, FieldModel *GuardOut,
   Record *R = F.R;
   BitsInit *Inst = R->getValueAsBitsInit("Inst");
   if (Inst->getNumBits() != 128)
-    PrintFatalError(R->getLoc(), R->getName() + ": " + "Inst must be bits<128>");
+    PrintFatalError(R->getLoc(),
+                    R->getName() + ": " + "Inst must be bits<128>");
   for (unsigned B = 0; B < 128; ++B) {
     Init *Bit = Inst->getBit(B);
     bool IsCtl = B >= 105 && B <= 125;
@@ -274,8 +286,9 @@ void SASSModel::bindInstBits(FormModel &F, FieldModel *GuardOut,
     } else if (auto *VI = dyn_cast<VarInit>(Bit)) {
       V = VI->getAsUnquotedString(); // a `bit` field
     } else {
-      PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) + " of Inst is '" +
-                                       Bit->getAsString() + "'");
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
+                                       " of Inst is '" + Bit->getAsString() +
+                                       "'");
     }
     if (IsCtl)
       PrintFatalError(R->getLoc(), R->getName() + ": " + "bit " + Twine(B) +
@@ -312,17 +325,16 @@ void SASSModel::bindInstBits(FormModel &F, FieldModel *GuardOut,
     for (const Seg &S : O.Segs)
       for (unsigned I = 0; I < S.Width; ++I) {
         if (S.FieldBit + I >= 64 || Seen[S.FieldBit + I])
-          PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
-                                           " has overlapping bits");
+          PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" +
+                                           O.Name + " has overlapping bits");
         Seen[S.FieldBit + I] = true;
       }
     for (unsigned I = 0; I < Covered; ++I)
       if (!Seen[I])
-        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + O.Name +
-                                         " does not bind bit " + Twine(I) +
-                                         " of its field");
+        PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" +
+                                         O.Name + " does not bind bit " +
+                                         Twine(I) + " of its field");
   }
-
 }
 
 /// The reuse slots of \p F's operands, its print template (`$name` ->
@@ -352,7 +364,8 @@ void SASSModel::buildTemplate(FormModel &F) {
     if (I + 1 < Asm.size() && Asm[I + 1] == '{') {
       size_t E = Asm.find('}', I);
       if (E == std::string::npos)
-        PrintFatalError(R->getLoc(), R->getName() + ": " + "unterminated ${ in AsmString");
+        PrintFatalError(R->getLoc(),
+                        R->getName() + ": " + "unterminated ${ in AsmString");
       Name = Asm.substr(I + 2, E - I - 2);
       I = E + 1;
     } else {
@@ -374,36 +387,39 @@ void SASSModel::buildTemplate(FormModel &F) {
       if (F.Ops[K].Name == Name)
         Idx = K;
     if (Idx < 0)
-      PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString names $" + Name +
-                                       ", which is no operand");
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString names $" +
+                                       Name + ", which is no operand");
     if (Next && Used[Idx] == false)
-      PrintFatalError(R->getLoc(), R->getName() + ": ${" + Name +
-                                       ":next} before $" + Name);
+      PrintFatalError(R->getLoc(),
+                      R->getName() + ": ${" + Name + ":next} before $" + Name);
     Used[Idx] = true;
     T += Next ? '^' : '$';
     T += char('a' + Idx);
   }
   for (unsigned K = 0; K < F.Ops.size(); ++K)
     if (!Used[K])
-      PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" + F.Ops[K].Name +
+      PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" +
+                                       F.Ops[K].Name +
                                        " is not in the AsmString");
   if (F.Ops.size() > 24)
-    PrintFatalError(R->getLoc(), R->getName() + ": " + "more than 24 operands (tp::sass::MaxOperands)");
+    PrintFatalError(R->getLoc(),
+                    R->getName() + ": " +
+                        "more than 24 operands (tp::sass::MaxOperands)");
   F.Template = T;
   size_t E = Asm.find_first_of(". $");
   F.Mnemonic = Asm.substr(0, E);
   if (F.Mnemonic.empty())
-    PrintFatalError(R->getLoc(), R->getName() + ": " + "AsmString has no mnemonic");
+    PrintFatalError(R->getLoc(),
+                    R->getName() + ": " + "AsmString has no mnemonic");
   if ((F.Mask[0] & 0xfff) != 0xfff)
-    PrintFatalError(R->getLoc(), R->getName() + ": " + "the opcode bits [0:11] must be fixed");
-
+    PrintFatalError(R->getLoc(), R->getName() + ": " +
+                                     "the opcode bits [0:11] must be fixed");
 }
 
 /// The checks of \p F as a whole and its schedule class.
 void SASSModel::finishForm(FormModel &F) {
   Record *R = F.R;
-  if (R->getValueAsBit("IsBranch") &&
-      none_of(F.Ops, [](const OperandModel &O) {
+  if (R->getValueAsBit("IsBranch") && none_of(F.Ops, [](const OperandModel &O) {
         return O.Kind == "BranchTarget";
       }))
     PrintFatalError(R->getLoc(), R->getName() + ": IsBranch without a "
@@ -416,7 +432,6 @@ void SASSModel::finishForm(FormModel &F) {
         F.LateReadMask |= 1u << K;
 }
 
-
 std::string cString(StringRef S) {
   std::string Out = "\"";
   for (char C : S) {
@@ -427,15 +442,12 @@ std::string cString(StringRef S) {
   return Out + "\"";
 }
 
-std::string kindEnum(StringRef K) {
-  return ("OperandKind::" + K).str();
-}
+std::string kindEnum(StringRef K) { return ("OperandKind::" + K).str(); }
 
 void emitSegs(raw_ostream &OS, const std::vector<Seg> &Segs) {
   for (const Seg &S : Segs)
     OS << "{" << S.InstBit << "," << S.FieldBit << "," << S.Width << "},";
 }
-
 
 } // namespace tblgen
 } // namespace tp

@@ -93,10 +93,14 @@ public:
     bool IsBit;
   };
   static constexpr TargetFact TargetFacts[] = {
-      {"ParamBase", false},          {"DescriptorSlot", false},
-      {"ReservedSharedBytes", false}, {"ELFFlagsBase", false},
-      {"MaxSharedBytesPerBlock", false}, {"MaxRegisters", false},
-      {"RegCountInTextInfo", true},  {"Attr5F", false}};
+      {"ParamBase", false},
+      {"DescriptorSlot", false},
+      {"ReservedSharedBytes", false},
+      {"ELFFlagsBase", false},
+      {"MaxSharedBytesPerBlock", false},
+      {"MaxRegisters", false},
+      {"RegCountInTextInfo", true},
+      {"Attr5F", false}};
   std::vector<TargetModel> Targets;
   /// EncodingOn defs: a form's encoding on other targets.
   std::vector<FormModel> Encodings;
@@ -133,7 +137,6 @@ private:
   static void addSeg(std::vector<Seg> &Segs, unsigned InstBit,
                      unsigned FieldBit);
 };
-
 
 /// \p S as a C string literal.
 std::string cString(llvm::StringRef S);

@@ -84,11 +84,11 @@ std::vector<uint8_t> serializeNvInfo(llvm::ArrayRef<NvInfoRecord> Records);
 /// KernelParam::Flags (Module.h).
 struct KParamInfo {
   uint32_t Index = 0;
-  uint32_t Ordinal = 0; ///< 16 bits
-  uint32_t Offset = 0;  ///< 16 bits
-  uint32_t Size = 0;    ///< 14 bits
+  uint32_t Ordinal = 0;               ///< 16 bits
+  uint32_t Offset = 0;                ///< 16 bits
+  uint32_t Size = 0;                  ///< 14 bits
   uint32_t Space = ConstantBankSpace; ///< 6 bits
-  uint32_t Flags = 0;   ///< 12 bits
+  uint32_t Flags = 0;                 ///< 12 bits
   static constexpr uint32_t ConstantBankSpace = 0x1f;
 
   std::array<uint32_t, 3> pack() const {

@@ -1,4 +1,5 @@
-//===- AsmPrinter.cpp - Instruction -> nvdisasm text -----------------------===//
+//===- AsmPrinter.cpp - Instruction -> nvdisasm text
+//-----------------------===//
 ///
 /// \file
 /// Interprets the form's generated template: literal text, `$x` operands
@@ -8,8 +9,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SASSTables.h"
 #include "FloatFormat.h"
+#include "SASSTables.h"
 #include "llvm/Support/Format.h"
 
 using namespace llvm;

@@ -17,8 +17,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/Target/SASS/Schedule.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/Schedule.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -147,24 +147,23 @@ SchedInstr makeInstr(StringRef Name) {
 
 static Expected<InstrClass> classOf(const sass::InstrInfo &Info) {
   StringRef S = Info.Sched.Name ? Info.Sched.Name : "";
-  Optional<InstrClass> C = StringSwitch<Optional<InstrClass>>(S)
-                               .Case("CoupledALU", InstrClass::CoupledALU)
-                               .Case("CS2RSched", InstrClass::CoupledALU)
-                               .Case("CoupledFMA", InstrClass::CoupledFMA)
-                               .Case("IMADWide", InstrClass::IMADWide)
-                               .Case("FP16ALU", InstrClass::FP16)
-                               .Case("UniformALU", InstrClass::UniformALU)
-                               .Case("UniformMove", InstrClass::UniformMove)
-                               .Case("MMA16816", InstrClass::MMA16816)
-                               .Case("MMA1688", InstrClass::MMA1688)
-                               .Cases("Decoupled", "ConstLoad",
-                                      InstrClass::Decoupled)
-                               .Cases("MemLoad", "MemStore", "MemAsyncCopy",
-                                      "Barrier", "Shuffle", "MemAtomic",
-                                      InstrClass::DecoupledAgu)
-                               .Case("Branch", InstrClass::Control)
-                               .Case("NoResult", InstrClass::Nop)
-                               .Default(None);
+  Optional<InstrClass> C =
+      StringSwitch<Optional<InstrClass>>(S)
+          .Case("CoupledALU", InstrClass::CoupledALU)
+          .Case("CS2RSched", InstrClass::CoupledALU)
+          .Case("CoupledFMA", InstrClass::CoupledFMA)
+          .Case("IMADWide", InstrClass::IMADWide)
+          .Case("FP16ALU", InstrClass::FP16)
+          .Case("UniformALU", InstrClass::UniformALU)
+          .Case("UniformMove", InstrClass::UniformMove)
+          .Case("MMA16816", InstrClass::MMA16816)
+          .Case("MMA1688", InstrClass::MMA1688)
+          .Cases("Decoupled", "ConstLoad", InstrClass::Decoupled)
+          .Cases("MemLoad", "MemStore", "MemAsyncCopy", "Barrier", "Shuffle",
+                 "MemAtomic", InstrClass::DecoupledAgu)
+          .Case("Branch", InstrClass::Control)
+          .Case("NoResult", InstrClass::Nop)
+          .Default(None);
   if (!C)
     return makeError(Twine("tp-compact-stalls: form ") + Info.Name +
                      " has schedule class '" + S +
