@@ -17,7 +17,10 @@ namespace tp {
 namespace sched {
 namespace units {
 
-constexpr unsigned NumGPR = 255, NumUGPR = 63, NumPred = 7, NumUPred = 7;
+// The numbered registers of each file: RZ, URZ and PT (UPT) are the first
+// number past them.
+constexpr unsigned NumGPR = sass::RZ, NumUGPR = sass::URZ, NumPred = sass::PT,
+                   NumUPred = sass::PT;
 constexpr unsigned NumUnits = NumGPR + NumUGPR + NumPred + NumUPred;
 
 /// The unit of register \p R of file \p F, or -1 for a zero/true register
@@ -160,7 +163,7 @@ inline unsigned worstWar(const LatencyModel &M, RegFile F) {
 
 /// Scoreboards of the seed's plan (Schedule.h).
 constexpr uint8_t CommitSB = 0, FragmentSB = 1, LoadSB = 2, CopyReadSB = 3;
-constexpr uint8_t NoSB = 7;
+constexpr uint8_t NoSB = sass::NoScoreboard;
 
 /// The blocking stall of \p I's issue.
 inline unsigned minStall(const LatencyModel &M, const SchedInstr &I) {
