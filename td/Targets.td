@@ -5,7 +5,7 @@
 // a target encodes a form differently, a def mixing in EncodingOn gives that
 // target's encoding of the form (same operands, same AsmString, other bits).
 // tp-tblgen emits one encoding and one decoder table per target; the C++
-// API takes a tp::sm86::Target (default SM86), so the Opcode enum -- and
+// API takes a tp::sass::Target (default SM86), so the Opcode enum -- and
 // every pass that builds instructions -- is the same for all targets.
 //
 //===----------------------------------------------------------------------===//
@@ -13,13 +13,54 @@
 /// One target.  The enum name is derived from Name ("sm_90" -> SM90); CPUs
 /// lists the -mcpu spellings that select it (sm_80 shares sm_86's
 /// encodings: SASS_FACTS.md 1.1, every sm_80 TSV row is checked too).
+///
+/// The other fields are the target's facts of the programming model and
+/// the cubin, read everywhere through sass::getTargetInfo (generated):
+///   ParamBase        first kernel parameter in constant bank 0
+///                    (SASS_FACTS 3.7: c[0x0][0x160] Ampere, 0x210 Hopper)
+///   DescriptorSlot   the default 64-bit global memory descriptor,
+///                    `ULDC.64 UR4, c[0x0][slot]` (SASS_FACTS 3.7, E)
+///   ReservedSharedBytes  the start of a CTA's shared window the system
+///                    keeps: .nv.shared.K is this much larger and the
+///                    kernel's data starts there (SASS_FACTS 3.3 / 3.8)
+///   ELFFlagsBase     e_flags = ELFFlagsBase | sm << 8 (SASS_FACTS 3.1:
+///                    0x06005604 for sm_86)
+///   MaxSharedBytesPerBlock  the most shared memory (static + dynamic) one
+///                    block may use, the admission limit
+///   MaxRegisters     registers per thread (R0..R254; REGCOUNT <= 255)
+///   RegCountInTextInfo  .text.K sh_info carries regs << 24 (sm_80/86)
+///   Attr5F           the value of the unnamed .nv.info attribute 0x5f (E)
 class SASSTarget<string name, int sm, list<string> cpus> {
   string Name = name;
   int SM = sm;
   list<string> CPUs = cpus;
+  int ParamBase = 0x160;
+  int DescriptorSlot = 0x118;
+  int ReservedSharedBytes = 0;
+  int ELFFlagsBase = 0x06000004;
+  int MaxSharedBytesPerBlock = ?;
+  int MaxRegisters = 255;
+  bit RegCountInTextInfo = 1;
+  int Attr5F = 0;
 }
-def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86", "sm_80"]>;
-def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]>;
+// Shared memory: 100 KiB per SM on sm_86 (PERF_FACTS 2: Accel-Sim's
+// -gpgpu_shmem_size 102400, the CUDA guide); tp admits 100 KiB - 2 KiB =
+// 100352 bytes per block (docs DESIGN 1: the driver reserves 1 KiB per
+// resident block, and tp leaves room for two).
+def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86", "sm_80"]> {
+  let MaxSharedBytesPerBlock = 100352;
+}
+// E, mma_tile_sm90.cubin (SASS_FACTS 3.3, 3.7).  Shared memory: 228 KiB
+// per SM (PERF_FACTS 2), of which 227 KiB = 232448 bytes one block may use
+// (CUDA C++ Programming Guide, compute capability 9.0).
+def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
+  let ParamBase = 0x210;
+  let DescriptorSlot = 0x208;
+  let ReservedSharedBytes = 0x400;
+  let MaxSharedBytesPerBlock = 232448;
+  let RegCountInTextInfo = 0;
+  let Attr5F = 0x101;
+}
 
 /// Mixin of a form that exists only on \p targets.
 class OnlyOn<list<SASSTarget> targets> {

@@ -12,7 +12,7 @@
 ///     shared reads, EXIT for everything, BRA for every register
 ///     scoreboard (never for the group commits, which DEPBAR counts);
 ///  2. issues it at the earliest cycle that keeps every fixed-latency
-///     dependency (RAW, WAW, WAR by the SM86LatencyModel tables), the
+///     dependency (RAW, WAW, WAR by the LatencyModel tables), the
 ///     blocking stall of its predecessor (BAR 6, DEPBAR 4) and, for each
 ///     wait, 2 cycles after the youngest instruction that set the waited
 ///     scoreboard and is needed;
@@ -33,8 +33,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "SchedulePieces.h"
-#include "ScheduleUnits.h"
 #include "tp/Pass/Pass.h"
+#include "tp/Target/SASS/ScheduleUnits.h"
 #include "tp/Support/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"

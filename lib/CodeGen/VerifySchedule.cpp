@@ -32,9 +32,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "SchedulePieces.h"
-#include "ScheduleUnits.h"
 #include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/ScheduleUnits.h"
 
 #include "llvm/ADT/Statistic.h"
 

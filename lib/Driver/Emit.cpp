@@ -56,7 +56,7 @@ Error checkOracleVerified(const mir::Function &F,
     OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
        << "*/ in @" << F.Name << ", piece " << P.Name
        << ", whose encoding no NVIDIA reference word confirms "
-          "(unittests/Target/SM86UncoveredForms.txt)";
+          "(td/UnverifiedForms.txt)";
     Err = makeError(OS.str());
   });
   return Err;
@@ -149,7 +149,7 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     K.SharedBytes = F.SharedBytes;
   }
   unsigned SM = sass::getTargetSM(Tgt);
-  object::scanControlFlow(K, object::getOpcodeClassifier(SM));
+  object::scanControlFlow(K, object::getTargetClassifier(SM));
   object::Module M;
   M.SM = SM;
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +
@@ -213,8 +213,9 @@ Expected<ObjectFile> buildObject(const mir::Function &F, sass::Target Target,
                      sass::getTargetName(Target) + " (-mcpu)");
   // Static shared memory is limited to 48 KiB, sm_90's reserved 1 KiB
   // included (SASS_FACTS 3.3); above it the buffers are dynamic.
-  bool Hopper = Target == sass::Target::SM90;
-  bool Dynamic = F.SharedBytes + (Hopper ? 0x400 : 0) > 48 * 1024;
+  bool Dynamic =
+      F.SharedBytes + sass::getTargetInfo(Target).ReservedSharedBytes >
+      48 * 1024;
   ObjectFile Obj;
   Expected<LaunchManifest> Manifest = makeManifest(F, Dynamic);
   if (!Manifest)

@@ -119,9 +119,10 @@ Expected<std::vector<Symbol>> CubinFile::symbols() const {
   return Syms;
 }
 
-Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
-  // Identification first: ELFFile<ELF64LE> would read a 32-bit or
-  // big-endian file with the wrong layout.
+namespace {
+/// The identification bytes: ELFFile<ELF64LE> would read a 32-bit or
+/// big-endian file with the wrong layout.
+Error checkIdentification(ArrayRef<uint8_t> Bytes) {
   if (Bytes.size() < ELF::EI_NIDENT ||
       !std::equal(Bytes.begin(), Bytes.begin() + 4,
                   "\x7f"
@@ -138,32 +139,11 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   if (Bytes.size() < sizeof(ELFT::Ehdr))
     return makeError("truncated ELF header: the file has " +
                      Twine(Bytes.size()) + " bytes, the header needs 64");
-  StringRef Buf(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
-  Expected<llvm::object::ELFFile<ELFT>> ObjOrErr =
-      llvm::object::ELFFile<ELFT>::create(Buf);
-  if (!ObjOrErr)
-    return ObjOrErr.takeError();
-  const llvm::object::ELFFile<ELFT> &Obj = *ObjOrErr;
-  const ELFT::Ehdr &E = Obj.getHeader();
+  return Error::success();
+}
 
-  CubinFile F;
-  F.FileSize = Bytes.size();
-  ElfHeader &H = F.Header;
-  std::copy(std::begin(E.e_ident), std::end(E.e_ident), H.Ident.begin());
-  H.Type = E.e_type;
-  H.Machine = E.e_machine;
-  H.Version = E.e_version;
-  H.Entry = E.e_entry;
-  H.PhOff = E.e_phoff;
-  H.ShOff = E.e_shoff;
-  H.Flags = E.e_flags;
-  H.EhSize = E.e_ehsize;
-  H.PhEntSize = E.e_phentsize;
-  H.PhNum = E.e_phnum;
-  H.ShEntSize = E.e_shentsize;
-  H.ShNum = E.e_shnum;
-  H.ShStrNdx = E.e_shstrndx;
-
+/// The header fields the model reads, and the table bounds.
+Error checkHeader(const ElfHeader &H, ArrayRef<uint8_t> Bytes) {
   if (H.Machine != EM_CUDA)
     return errAt(0x12, "e_machine is " + Twine(H.Machine) + ", expected " +
                            Twine(EM_CUDA) + " (EM_CUDA)");
@@ -204,6 +184,13 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
     return errAt(0x3e, "e_shstrndx is " + Twine(H.ShStrNdx) +
                            " but there are " + Twine(H.ShNum) + " sections");
 
+  return Error::success();
+}
+
+/// The sections with their contents, bounds-checked.
+Error readSections(const llvm::object::ELFFile<ELFT> &Obj,
+                   ArrayRef<uint8_t> Bytes, CubinFile &F) {
+  const ElfHeader &H = F.Header;
   auto SecsOrErr = Obj.sections();
   if (!SecsOrErr)
     return SecsOrErr.takeError();
@@ -244,6 +231,12 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   if (F.Sections.size() != H.ShNum)
     return errAt(H.ShOff, "section count mismatch");
 
+  return Error::success();
+}
+
+/// The section names, from .shstrtab.
+Error nameSections(CubinFile &F) {
+  const ElfHeader &H = F.Header;
   const Section &ShStr = F.Sections[H.ShStrNdx];
   if (ShStr.Type != ELF::SHT_STRTAB)
     return errAt(0x3e, "e_shstrndx " + Twine(H.ShStrNdx) +
@@ -259,6 +252,12 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
     F.Sections[I].Name = std::move(*Name);
   }
 
+  return Error::success();
+}
+
+Error readProgramHeaders(const llvm::object::ELFFile<ELFT> &Obj,
+                         ArrayRef<uint8_t> Bytes, CubinFile &F) {
+  const ElfHeader &H = F.Header;
   auto PhdrsOrErr = Obj.program_headers();
   if (!PhdrsOrErr)
     return PhdrsOrErr.takeError();
@@ -281,40 +280,44 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
     F.ProgramHeaders.push_back(PH);
   }
 
-  // Symbols are checked now so that a bad name or index is a read error.
-  if (Expected<std::vector<Symbol>> Syms = F.symbols(); !Syms)
-    return Syms.takeError();
+  return Error::success();
+}
 
+Error checkNoOverlap(const CubinFile &F) {
+  const ElfHeader &H = F.Header;
   // No two pieces may share a byte: ptxas never overlaps them, and the
   // faithful writer places each piece at its offset.
-  {
-    struct Piece {
-      uint64_t Off, Size;
-      std::string What;
-    };
-    std::vector<Piece> Pieces = {
-        {0, 64, "the ELF header"},
-        {H.ShOff, uint64_t(H.ShNum) * 64, "the section header table"}};
-    if (H.PhNum)
+  struct Piece {
+    uint64_t Off, Size;
+    std::string What;
+  };
+  std::vector<Piece> Pieces = {
+      {0, 64, "the ELF header"},
+      {H.ShOff, uint64_t(H.ShNum) * 64, "the section header table"}};
+  if (H.PhNum)
+    Pieces.push_back(
+        {H.PhOff, uint64_t(H.PhNum) * 56, "the program header table"});
+  for (size_t I = 0; I < F.Sections.size(); ++I)
+    if (!F.Sections[I].Data.empty())
       Pieces.push_back(
-          {H.PhOff, uint64_t(H.PhNum) * 56, "the program header table"});
-    for (size_t I = 0; I < F.Sections.size(); ++I)
-      if (!F.Sections[I].Data.empty())
-        Pieces.push_back({F.Sections[I].Offset, F.Sections[I].Data.size(),
-                          "section [" + std::to_string(I) + "] '" +
-                              F.Sections[I].Name + "'"});
-    std::stable_sort(
-        Pieces.begin(), Pieces.end(),
-        [](const Piece &A, const Piece &B) { return A.Off < B.Off; });
-    for (size_t I = 1; I < Pieces.size(); ++I)
-      if (Pieces[I].Off < Pieces[I - 1].Off + Pieces[I - 1].Size)
-        return errAt(Pieces[I].Off, Pieces[I].What + " overlaps " +
-                                        Pieces[I - 1].What + " (" +
-                                        hex(Pieces[I - 1].Off) + "+" +
-                                        hex(Pieces[I - 1].Size) + ")");
-  }
+          {F.Sections[I].Offset, F.Sections[I].Data.size(),
+           "section [" + std::to_string(I) + "] '" + F.Sections[I].Name + "'"});
+  std::stable_sort(
+      Pieces.begin(), Pieces.end(),
+      [](const Piece &A, const Piece &B) { return A.Off < B.Off; });
+  for (size_t I = 1; I < Pieces.size(); ++I)
+    if (Pieces[I].Off < Pieces[I - 1].Off + Pieces[I - 1].Size)
+      return errAt(Pieces[I].Off, Pieces[I].What + " overlaps " +
+                                      Pieces[I - 1].What + " (" +
+                                      hex(Pieces[I - 1].Off) + "+" +
+                                      hex(Pieces[I - 1].Size) + ")");
+  return Error::success();
+}
 
-  // Filler: whatever is not covered and not zero.
+/// Filler: the bytes no piece covers that are not zero, kept so that the
+/// writer reproduces the file.
+void collectFiller(ArrayRef<uint8_t> Bytes, CubinFile &F) {
+  const ElfHeader &H = F.Header;
   std::vector<bool> Covered(Bytes.size(), false);
   auto Cover = [&](uint64_t Off, uint64_t Size) {
     std::fill(Covered.begin() + Off, Covered.begin() + Off + Size, true);
@@ -338,6 +341,53 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
         I, std::vector<uint8_t>(Bytes.begin() + I, Bytes.begin() + J));
     I = J;
   }
+}
+} // namespace
+
+Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
+  if (Error E = checkIdentification(Bytes))
+    return std::move(E);
+  StringRef Buf(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  Expected<llvm::object::ELFFile<ELFT>> ObjOrErr =
+      llvm::object::ELFFile<ELFT>::create(Buf);
+  if (!ObjOrErr)
+    return ObjOrErr.takeError();
+  const llvm::object::ELFFile<ELFT> &Obj = *ObjOrErr;
+  const ELFT::Ehdr &E = Obj.getHeader();
+
+  CubinFile F;
+  F.FileSize = Bytes.size();
+  ElfHeader &H = F.Header;
+  std::copy(std::begin(E.e_ident), std::end(E.e_ident), H.Ident.begin());
+  H.Type = E.e_type;
+  H.Machine = E.e_machine;
+  H.Version = E.e_version;
+  H.Entry = E.e_entry;
+  H.PhOff = E.e_phoff;
+  H.ShOff = E.e_shoff;
+  H.Flags = E.e_flags;
+  H.EhSize = E.e_ehsize;
+  H.PhEntSize = E.e_phentsize;
+  H.PhNum = E.e_phnum;
+  H.ShEntSize = E.e_shentsize;
+  H.ShNum = E.e_shnum;
+  H.ShStrNdx = E.e_shstrndx;
+
+  if (Error E = checkHeader(H, Bytes))
+    return std::move(E);
+  if (Error E = readSections(Obj, Bytes, F))
+    return std::move(E);
+  if (Error E = nameSections(F))
+    return std::move(E);
+  if (Error E = readProgramHeaders(Obj, Bytes, F))
+    return std::move(E);
+  // Symbols are checked now so that a bad name or index is a read error.
+  if (Expected<std::vector<Symbol>> Syms = F.symbols(); !Syms)
+    return Syms.takeError();
+
+  if (Error E = checkNoOverlap(F))
+    return std::move(E);
+  collectFiller(Bytes, F);
   return F;
 }
 

@@ -3,7 +3,10 @@
 /// \file
 /// One writer for every target: the target's differences are the data of
 /// a CubinLayout (section list and order, .nv.info.K record order, program
-/// headers, a few switches), the code below follows it.  E = our decoding
+/// headers, a few switches), the code below (CubinBuilder, one method a
+/// step: planSections, buildStringTables, buildSymbols, buildDebugFrame,
+/// buildNvInfo, buildSections, buildHeader, buildProgramHeaders) follows
+/// it.  E = our decoding
 /// of ptxas 13 cubins (SASS_FACTS.md section 3), checked byte for byte
 /// against ptxas output by unittests/Object and test/Object.
 ///
@@ -228,9 +231,9 @@ Error checkKernel(const Kernel &K, const TargetInfo &T) {
                      hex(K.Code.size()) +
                      " is not a positive multiple of 128 bytes "
                      "(pad with BRA-to-self and NOPs as ptxas does)");
-  if (K.RegCount > 255)
+  if (K.RegCount > T.MaxRegisters)
     return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
-                     " registers, at most 255");
+                     " registers, at most " + Twine(T.MaxRegisters));
   if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
     return makeError("kernel '" + K.Name +
                      "': shared alignment is not a power of two");
@@ -283,37 +286,91 @@ bool recordsSharedAddressing(unsigned SM) {
 }
 } // namespace detail
 
-Expected<CubinFile> buildCubin(const Module &M) {
-  const TargetInfo *T = getTargetInfo(M.SM);
-  const CubinLayout *LP = T ? getLayout(M.SM) : nullptr;
-  if (!LP)
-    return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
-                     ": only sm_80, sm_86 and sm_90 are supported");
-  const CubinLayout &L = *LP;
-  if (M.Kernels.empty())
-    return makeError("a cubin needs at least one kernel");
-  for (const Kernel &K : M.Kernels)
-    if (Error E = checkKernel(K, *T))
-      return E;
-  const size_t N = M.Kernels.size();
-  const bool RelaText = has(L.Sections, Piece::RelaText);
-  auto AddressesShared = [&](const Kernel &K) {
-    return RelaText && K.emitsSharedSection() && !K.SharedUnused;
-  };
-  const int FirstSharedUser = [&] {
-    for (size_t I = 0; I < N; ++I)
-      if (AddressesShared(M.Kernels[I]))
-        return int(I);
-    return -1;
-  }();
+namespace {
+/// Writes one cubin from a checked Module in ptxas 13's layout L, one step
+/// a method, in the order the steps depend on each other: the section
+/// indices, the string tables, the symbols (which name sections and
+/// strings), .debug_frame and .nv.info (which name symbols), the sections
+/// themselves, the ELF header and the program headers (which need the
+/// file layout).
+class CubinBuilder {
+public:
+  CubinBuilder(const Module &M, const TargetInfo &T, const CubinLayout &L)
+      : M(M), T(T), L(L), N(M.Kernels.size()),
+        RelaText(has(L.Sections, Piece::RelaText)), ConstSym(N), KernelSym(N),
+        KernelInfo(N) {
+    for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
+      if (addressesShared(M.Kernels[I]))
+        FirstSharedUser = int(I);
+  }
 
-  // 1. Section indices, piece by piece.
+  CubinFile build() {
+    planSections();
+    buildStringTables();
+    buildSymbols();
+    buildDebugFrame();
+    buildNvInfo();
+    buildSections();
+    buildHeader();
+    buildProgramHeaders();
+    return std::move(F);
+  }
+
+private:
+  /// One section of the plan: a piece, and its kernel for per-kernel
+  /// pieces (-1 otherwise, and for sm_90's reserved shared section).
   struct Sec {
     Piece What;
-    int Kernel = -1; ///< for per-kernel pieces; -1 also: the reserved one
+    int Kernel = -1;
   };
-  std::vector<Sec> Order(1, Sec{Piece::ShStrTab}); // [0] the null section
+
+  bool addressesShared(const Kernel &K) const {
+    return RelaText && K.emitsSharedSection() && !K.SharedUnused;
+  }
+  uint32_t secOf(Piece What, int K = -1) const { return Index.at({What, K}); }
+
+  /// The section indices, piece by piece in the layout's order.
+  void planSections();
+  /// .shstrtab and .strtab (the same names in ptxas's two orders).
+  void buildStringTables();
+  /// The symbol table: section symbols, the reserved-shared symbols, the
+  /// kernels' entry symbols.
+  void buildSymbols();
+  /// A CIE and an FDE per kernel, in section order; the relocations of the
+  /// FDEs' initial locations, last kernel first.
+  void buildDebugFrame();
+  /// .nv.info (per-kernel REGCOUNT, FRAME_SIZE, MIN_STACK_SIZE) and each
+  /// .nv.info.K.
+  void buildNvInfo();
+  /// The records of .nv.info.K for kernel \p I, in the layout's order.
+  std::vector<NvInfoRecord> kernelRecords(size_t I) const;
+  /// The sections themselves, in plan order.
+  void buildSections();
+  void buildHeader();
+  /// The file layout, then the program headers over it.
+  void buildProgramHeaders();
+
+  const Module &M;
+  const TargetInfo &T;
+  const CubinLayout &L;
+  const size_t N;
+  const bool RelaText;
+  int FirstSharedUser = -1; ///< the first kernel that addresses shared memory
+
+  std::vector<Sec> Order{Sec{Piece::ShStrTab}}; ///< [0] the null section
   std::map<std::pair<Piece, int>, uint32_t> Index;
+  StrTab ShStr, Str;
+  std::vector<Symbol> Syms{Symbol()};
+  std::vector<uint32_t> ConstSym, KernelSym;
+  uint32_t LocalsEnd = 0;
+  std::vector<uint8_t> SymBytes;
+  std::vector<uint8_t> Frame, FrameRel;
+  std::vector<NvInfoRecord> ModInfo;
+  std::vector<std::vector<uint8_t>> KernelInfo;
+  CubinFile F;
+};
+
+void CubinBuilder::planSections() {
   auto Add = [&](Piece What, int K) {
     Index[{What, K}] = Order.size();
     Order.push_back({What, K});
@@ -328,7 +385,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
       break;
     case Piece::RelaText:
       for (size_t I = 0; I < N; ++I)
-        if (AddressesShared(M.Kernels[I]))
+        if (addressesShared(M.Kernels[I]))
           Add(What, I);
       break;
     case Piece::Shared:
@@ -343,11 +400,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
       Add(What, -1);
     }
   }
-  auto SecOf = [&](Piece What, int K = -1) { return Index.at({What, K}); };
-  const uint32_t SecSym = SecOf(Piece::SymTab);
+}
 
-  // 3. String tables.
-  StrTab ShStr, Str;
+void CubinBuilder::buildStringTables() {
   for (StrTab *Tab : {&ShStr, &Str}) {
     const bool IsStr = Tab == &Str;
     for (const char *S : {".shstrtab", ".strtab", ".symtab", ".symtab_shndx",
@@ -369,7 +424,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
       }
       if (IsStr && int(I) == FirstSharedUser)
         Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
-      if (AddressesShared(K)) {
+      if (addressesShared(K)) {
         Tab->add(".rel.text." + K.Name);
         Tab->add(".rela.text." + K.Name);
       }
@@ -393,9 +448,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
       for (const Kernel &K : M.Kernels)
         Tab->add(".nv.constant0." + K.Name);
   }
+}
 
-  // 2. Symbols.
-  std::vector<Symbol> Syms(1);
+void CubinBuilder::buildSymbols() {
   auto AddSym = [&](uint32_t NameOff, uint8_t Info, uint8_t Other,
                     uint16_t Shndx, uint64_t Size) {
     Symbol S;
@@ -411,43 +466,39 @@ Expected<CubinFile> buildCubin(const Module &M) {
   auto SectionSym = [&](const std::string &Name, uint32_t Sec) {
     return AddSym(Str.at(Name), LocalSection, 0, Sec, 0);
   };
-  SectionSym(".note.nv.tkinfo", SecOf(Piece::TkInfo));
-  SectionSym(".note.nv.cuinfo", SecOf(Piece::CuInfo));
-  std::vector<uint32_t> ConstSym(N);
+  SectionSym(".note.nv.tkinfo", secOf(Piece::TkInfo));
+  SectionSym(".note.nv.cuinfo", secOf(Piece::CuInfo));
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
-    SectionSym(".text." + K.Name, SecOf(Piece::Text, I));
+    SectionSym(".text." + K.Name, secOf(Piece::Text, I));
     if (K.SharedBytes)
-      SectionSym(".nv.shared." + K.Name, SecOf(Piece::Shared, I));
+      SectionSym(".nv.shared." + K.Name, secOf(Piece::Shared, I));
     if (I == 0 && L.ReservedSmem) {
       AddSym(Str.at(".nv.reservedSmem.offset0"),
              ELF::STB_WEAK << 4 | ELF::STT_OBJECT, 0, 0, 4);
       AddSym(Str.at("__nv_reservedSMEM_offset_0_alias"),
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
-             SecOf(Piece::Shared, -1), 0);
+             secOf(Piece::Shared, -1), 0);
     }
     if (int(I) == FirstSharedUser)
       AddSym(0, ELF::STB_LOCAL << 4 | ELF::STT_NOTYPE, ELF::STV_INTERNAL, 0, 0);
     if (!L.ConstantAfterKernels)
       ConstSym[I] =
-          SectionSym(".nv.constant0." + K.Name, SecOf(Piece::Constant, I));
+          SectionSym(".nv.constant0." + K.Name, secOf(Piece::Constant, I));
   }
-  SectionSym(".debug_frame", SecOf(Piece::DebugFrame));
-  SectionSym(".nv.callgraph", SecOf(Piece::Callgraph));
+  SectionSym(".debug_frame", secOf(Piece::DebugFrame));
+  SectionSym(".nv.callgraph", secOf(Piece::Callgraph));
   if (has(L.Sections, Piece::RelAction))
-    SectionSym(".nv.rel.action", SecOf(Piece::RelAction));
-  std::vector<uint32_t> KernelSym(N);
+    SectionSym(".nv.rel.action", secOf(Piece::RelAction));
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
     KernelSym[I] = AddSym(Str.at(K.Name), ELF::STB_GLOBAL << 4 | ELF::STT_FUNC,
-                          STO_CUDA_ENTRY, SecOf(Piece::Text, I), K.Code.size());
+                          STO_CUDA_ENTRY, secOf(Piece::Text, I), K.Code.size());
   }
   if (L.ConstantAfterKernels)
     for (size_t I = 0; I < N; ++I)
       ConstSym[I] = SectionSym(".nv.constant0." + M.Kernels[I].Name,
-                               SecOf(Piece::Constant, I));
-  uint32_t LocalsEnd = 0;
-  std::vector<uint8_t> SymBytes;
+                               secOf(Piece::Constant, I));
   for (size_t I = 0; I < Syms.size(); ++I) {
     const Symbol &S = Syms[I];
     if (S.binding() == ELF::STB_LOCAL)
@@ -459,10 +510,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
     put<uint64_t>(SymBytes, S.Value);
     put<uint64_t>(SymBytes, S.Size);
   }
+}
 
-  // 4a. .debug_frame: a CIE and an FDE per kernel, in section order; the
-  // relocations of the FDEs' initial locations, last kernel first.
-  std::vector<uint8_t> Frame;
+void CubinBuilder::buildDebugFrame() {
   std::vector<uint64_t> FdeLocOffset(N);
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
@@ -508,7 +558,6 @@ Expected<CubinFile> buildCubin(const Module &M) {
     put<uint64_t>(Frame, Body.size());
     Frame.insert(Frame.end(), Body.begin(), Body.end());
   }
-  std::vector<uint8_t> FrameRel;
   for (size_t I = N; I-- > 0;) {
     put<uint64_t>(FrameRel, FdeLocOffset[I]);
     // r_info = sym << 32 | R_CUDA_64 (2).
@@ -516,9 +565,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
     if (L.FrameRela)
       put<uint64_t>(FrameRel, 0); // addend
   }
+}
 
-  // 4b. .nv.info and .nv.info.K.
-  std::vector<NvInfoRecord> ModInfo;
+void CubinBuilder::buildNvInfo() {
   for (size_t I = N; I-- > 0;) {
     ModInfo.push_back(NvInfoRecord::sval(
         NvAttr::REGCOUNT, {KernelSym[I], M.Kernels[I].RegCount}));
@@ -529,93 +578,98 @@ Expected<CubinFile> buildCubin(const Module &M) {
     ModInfo.push_back(NvInfoRecord::sval(
         NvAttr::MIN_STACK_SIZE, {KernelSym[I], M.Kernels[I].MinStackSize}));
 
-  std::vector<std::vector<uint8_t>> KernelInfo(N);
-  for (size_t I = 0; I < N; ++I) {
-    const Kernel &K = M.Kernels[I];
-    const uint32_t Bytes = K.paramBytes();
-    const bool Params = !K.Params.empty();
-    std::vector<NvInfoRecord> R;
-    for (Rec What : L.KernelRecords) {
-      switch (What) {
-      case Rec::ApiVersion:
-        R.push_back(
-            NvInfoRecord::sval(NvAttr::CUDA_API_VERSION, {M.CudaApiVersion}));
-        break;
-      case Rec::SW2861232War:
-        R.push_back(NvInfoRecord::nval(NvAttr::SW2861232_WAR));
-        break;
-      case Rec::ParamCBank:
-        if (Params)
-          R.push_back(NvInfoRecord::sval(
-              NvAttr::PARAM_CBANK, {ConstSym[I], Bytes << 16 | T->ParamBase}));
-        break;
-      case Rec::CBankParamSize:
-        if (Params)
-          R.push_back(NvInfoRecord::hval(NvAttr::CBANK_PARAM_SIZE, Bytes));
-        break;
-      case Rec::KParams:
-        for (size_t PI = K.Params.size(); PI-- > 0;) {
-          const KernelParam &KP = K.Params[PI];
-          // word2: size << 18 | 0x1f << 12 (constant-bank space) | flags.
-          R.push_back(NvInfoRecord::sval(
-              NvAttr::KPARAM_INFO,
-              {KP.Index, KP.Offset << 16 | static_cast<uint32_t>(PI),
-               KP.Size << 18 | 0x1fu << 12 | KP.Flags}));
-        }
-        break;
-      case Rec::SparseMmaMask:
-        R.push_back(NvInfoRecord::hval(NvAttr::SPARSE_MMA_MASK, 0));
-        break;
-      case Rec::MaxRegCount:
-        R.push_back(NvInfoRecord::hval(NvAttr::MAXREG_COUNT, K.MaxRegCount));
-        break;
-      case Rec::Barriers:
-        if (K.NumBarriers)
-          R.push_back(NvInfoRecord::bval(NvAttr::NUM_BARRIERS, K.NumBarriers));
-        break;
-      case Rec::Attr5F:
-        R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T->Attr5F));
-        break;
-      case Rec::BeforeExit:
-        R.insert(R.end(), K.OtherInfoBeforeExit.begin(),
-                 K.OtherInfoBeforeExit.end());
-        break;
-      case Rec::ExitOffsets:
-        if (!K.ExitOffsets.empty())
-          R.push_back(
-              NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
-        break;
-      case Rec::AfterExit:
-        R.insert(R.end(), K.OtherInfoAfterExit.begin(),
-                 K.OtherInfoAfterExit.end());
-        break;
-      case Rec::CtaidZUsed:
-        if (K.CtaidZUsed)
-          R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
-        break;
-      case Rec::MaxThreads:
-        if (K.MaxThreads)
-          R.push_back(NvInfoRecord::sval(NvAttr::MAX_THREADS, *K.MaxThreads));
-        break;
-      case Rec::ReqNTid:
-        if (K.ReqNTid)
-          R.push_back(NvInfoRecord::sval(NvAttr::REQNTID, *K.ReqNTid));
-        break;
-      case Rec::SwWar8:
-        R.push_back(NvInfoRecord::sval(NvAttr::SW_WAR, {8}));
-        break;
-      }
-    }
-    KernelInfo[I] = serializeNvInfo(R);
-  }
+  for (size_t I = 0; I < N; ++I)
+    KernelInfo[I] = serializeNvInfo(kernelRecords(I));
+}
 
-  // 1 again: the sections themselves.
-  CubinFile F;
+std::vector<NvInfoRecord> CubinBuilder::kernelRecords(size_t I) const {
+  const Kernel &K = M.Kernels[I];
+  const uint32_t Bytes = K.paramBytes();
+  const bool Params = !K.Params.empty();
+  std::vector<NvInfoRecord> R;
+  for (Rec What : L.KernelRecords) {
+    switch (What) {
+    case Rec::ApiVersion:
+      R.push_back(
+          NvInfoRecord::sval(NvAttr::CUDA_API_VERSION, {M.CudaApiVersion}));
+      break;
+    case Rec::SW2861232War:
+      R.push_back(NvInfoRecord::nval(NvAttr::SW2861232_WAR));
+      break;
+    case Rec::ParamCBank:
+      if (Params)
+        R.push_back(NvInfoRecord::sval(
+            NvAttr::PARAM_CBANK, {ConstSym[I], Bytes << 16 | T.ParamBase}));
+      break;
+    case Rec::CBankParamSize:
+      if (Params)
+        R.push_back(NvInfoRecord::hval(NvAttr::CBANK_PARAM_SIZE, Bytes));
+      break;
+    case Rec::KParams:
+      for (size_t PI = K.Params.size(); PI-- > 0;) {
+        const KernelParam &KP = K.Params[PI];
+        KParamInfo Info;
+        Info.Index = KP.Index;
+        Info.Ordinal = static_cast<uint32_t>(PI);
+        Info.Offset = KP.Offset;
+        Info.Size = KP.Size;
+        Info.Flags = KP.Flags;
+        std::array<uint32_t, 3> W = Info.pack();
+        R.push_back(NvInfoRecord::sval(NvAttr::KPARAM_INFO, W));
+      }
+      break;
+    case Rec::SparseMmaMask:
+      R.push_back(NvInfoRecord::hval(NvAttr::SPARSE_MMA_MASK, 0));
+      break;
+    case Rec::MaxRegCount:
+      R.push_back(NvInfoRecord::hval(NvAttr::MAXREG_COUNT, K.MaxRegCount));
+      break;
+    case Rec::Barriers:
+      if (K.NumBarriers)
+        R.push_back(NvInfoRecord::bval(NvAttr::NUM_BARRIERS, K.NumBarriers));
+      break;
+    case Rec::Attr5F:
+      R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T.Attr5F));
+      break;
+    case Rec::BeforeExit:
+      R.insert(R.end(), K.OtherInfoBeforeExit.begin(),
+               K.OtherInfoBeforeExit.end());
+      break;
+    case Rec::ExitOffsets:
+      if (!K.ExitOffsets.empty())
+        R.push_back(
+            NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
+      break;
+    case Rec::AfterExit:
+      R.insert(R.end(), K.OtherInfoAfterExit.begin(),
+               K.OtherInfoAfterExit.end());
+      break;
+    case Rec::CtaidZUsed:
+      if (K.CtaidZUsed)
+        R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
+      break;
+    case Rec::MaxThreads:
+      if (K.MaxThreads)
+        R.push_back(NvInfoRecord::sval(NvAttr::MAX_THREADS, *K.MaxThreads));
+      break;
+    case Rec::ReqNTid:
+      if (K.ReqNTid)
+        R.push_back(NvInfoRecord::sval(NvAttr::REQNTID, *K.ReqNTid));
+      break;
+    case Rec::SwWar8:
+      R.push_back(NvInfoRecord::sval(NvAttr::SW_WAR, {8}));
+      break;
+    }
+  }
+  return R;
+}
+
+void CubinBuilder::buildSections() {
   F.Sections.push_back(Section());
   for (size_t SI = 1; SI < Order.size(); ++SI) {
     const int I = Order[SI].Kernel;
     const Kernel *K = I >= 0 ? &M.Kernels[I] : nullptr;
-    const uint32_t Text = K ? SecOf(Piece::Text, I) : 0;
+    const uint32_t Text = K ? secOf(Piece::Text, I) : 0;
     switch (Order[SI].What) {
     case Piece::ShStrTab:
       F.Sections.push_back(makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1,
@@ -627,7 +681,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
       break;
     case Piece::SymTab:
       F.Sections.push_back(makeSection(".symtab", ELF::SHT_SYMTAB, 0,
-                                       SecOf(Piece::StrTab), LocalsEnd, 8, 24,
+                                       secOf(Piece::StrTab), LocalsEnd, 8, 24,
                                        SymBytes));
       break;
     case Piece::DebugFrame:
@@ -645,13 +699,14 @@ Expected<CubinFile> buildCubin(const Module &M) {
       F.Sections.push_back(makeSection(
           ".note.nv.cuinfo", ELF::SHT_NOTE,
           SHF_NOTE_CUINFO | (Compat ? SHF_CUDA_INFO_LINK : 0),
-          SecOf(Piece::TkInfo), Compat ? SecOf(Piece::Compat) : 0, 4, 0,
+          secOf(Piece::TkInfo), Compat ? secOf(Piece::Compat) : 0, 4, 0,
           makeNote(NoteTypeCuInfo, makeCuInfoDesc(M.SM, M.CudaApiVersion))));
       break;
     }
     case Piece::NvInfo:
-      F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0, SecSym, 0,
-                                       4, 0, serializeNvInfo(ModInfo)));
+      F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0,
+                                       secOf(Piece::SymTab), 0, 4, 0,
+                                       serializeNvInfo(ModInfo)));
       break;
     case Piece::Compat:
       F.Sections.push_back(makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0,
@@ -659,12 +714,12 @@ Expected<CubinFile> buildCubin(const Module &M) {
       break;
     case Piece::KernelInfo:
       F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
-                                       SHF_CUDA_INFO_LINK, SecSym, Text, 4, 0,
-                                       KernelInfo[I]));
+                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab),
+                                       Text, 4, 0, KernelInfo[I]));
       break;
     case Piece::Callgraph:
       F.Sections.push_back(makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0,
-                                       SecSym, 0, 4, 8,
+                                       secOf(Piece::SymTab), 0, 4, 8,
                                        bytesOf(CallgraphBytes)));
       break;
     case Piece::RelAction:
@@ -673,29 +728,30 @@ Expected<CubinFile> buildCubin(const Module &M) {
       break;
     case Piece::RelaText:
       F.Sections.push_back(makeSection(".rela.text." + K->Name, ELF::SHT_RELA,
-                                       SHF_CUDA_INFO_LINK, SecSym, Text, 8,
-                                       24));
+                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab),
+                                       Text, 8, 24));
       break;
     case Piece::FrameRel:
-      F.Sections.push_back(
-          makeSection(L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
-                      L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL,
-                      SHF_CUDA_INFO_LINK, SecSym, SecOf(Piece::DebugFrame), 8,
-                      L.FrameRela ? 24 : 16, FrameRel));
+      F.Sections.push_back(makeSection(
+          L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
+          L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL, SHF_CUDA_INFO_LINK,
+          secOf(Piece::SymTab), secOf(Piece::DebugFrame), 8,
+          L.FrameRela ? 24 : 16, FrameRel));
       break;
     case Piece::Constant:
       F.Sections.push_back(
           makeSection(".nv.constant0." + K->Name, ELF::SHT_PROGBITS,
                       ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0, Text, 4, 0,
-                      std::vector<uint8_t>(T->ParamBase + K->paramBytes(), 0)));
+                      std::vector<uint8_t>(T.ParamBase + K->paramBytes(), 0)));
       break;
     case Piece::Text: {
       uint32_t Info = KernelSym[I];
-      if (T->RegCountInTextInfo)
+      if (T.RegCountInTextInfo)
         Info |= K->RegCount << 24;
       F.Sections.push_back(makeSection(".text." + K->Name, ELF::SHT_PROGBITS,
                                        ELF::SHF_ALLOC | ELF::SHF_EXECINSTR,
-                                       SecSym, Info, 128, 0, K->Code));
+                                       secOf(Piece::SymTab), Info, 128, 0,
+                                       K->Code));
       break;
     }
     case Piece::Shared:
@@ -708,7 +764,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
             makeSection(".nv.shared." + K->Name, ELF::SHT_NOBITS,
                         ELF::SHF_WRITE | ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0,
                         Text, K->SharedAlign, 0);
-        S.Size = T->ReservedSharedBytes + K->SharedBytes;
+        S.Size = T.ReservedSharedBytes + K->SharedBytes;
         F.Sections.push_back(std::move(S));
       }
       break;
@@ -717,8 +773,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
   for (Section &S : F.Sections)
     if (!S.Name.empty())
       S.NameOffset = ShStr.at(S.Name);
+}
 
-  // Header.
+void CubinBuilder::buildHeader() {
   ElfHeader &H = F.Header;
   H.Ident = {0x7f,
              'E',
@@ -733,9 +790,10 @@ Expected<CubinFile> buildCubin(const Module &M) {
   H.Machine = EM_CUDA;
   H.Version = 1;
   H.Flags = makeEFlags(M.SM);
-  H.ShStrNdx = SecOf(Piece::ShStrTab);
+  H.ShStrNdx = secOf(Piece::ShStrTab);
+}
 
-  // Program headers.
+void CubinBuilder::buildProgramHeaders() {
   uint64_t NoBitsMem = 0;
   int FirstNoBits = -1;
   for (size_t SI = 1; SI < F.Sections.size(); ++SI) {
@@ -780,7 +838,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
     Ph.Align = 8;
     switch (Specs[PI].What) {
     case PhdrSpec::Table:
-      Ph.Offset = H.PhOff;
+      Ph.Offset = F.Header.PhOff;
       Ph.FileSz = Ph.MemSz = TableSize;
       break;
     case PhdrSpec::Range: {
@@ -797,7 +855,21 @@ Expected<CubinFile> buildCubin(const Module &M) {
       break;
     }
   }
-  return F;
+}
+} // namespace
+
+Expected<CubinFile> buildCubin(const Module &M) {
+  const TargetInfo *T = getTargetInfo(M.SM);
+  const CubinLayout *L = T ? getLayout(M.SM) : nullptr;
+  if (!L)
+    return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
+                     ": only sm_80, sm_86 and sm_90 are supported");
+  if (M.Kernels.empty())
+    return makeError("a cubin needs at least one kernel");
+  for (const Kernel &K : M.Kernels)
+    if (Error E = checkKernel(K, *T))
+      return std::move(E);
+  return CubinBuilder(M, *T, *L).build();
 }
 
 } // namespace object

@@ -144,11 +144,13 @@ std::string explain(const NvInfoRecord &R, const std::vector<Symbol> &Syms) {
          << utohexstr(W[1] >> 16, true);
     break;
   case NvAttr::KPARAM_INFO:
-    if (W.size() == 3)
-      OS << "  ; index " << W[0] << ", ordinal " << (W[1] & 0xffff)
-         << ", offset 0x" << utohexstr(W[1] >> 16, true) << ", size "
-         << (W[2] >> 18) << ", space 0x" << utohexstr((W[2] >> 12) & 0x3f, true)
-         << ", flags 0x" << utohexstr(W[2] & 0xfff, true);
+    if (W.size() == 3) {
+      KParamInfo P = KParamInfo::unpack(W);
+      OS << "  ; index " << P.Index << ", ordinal " << P.Ordinal
+         << ", offset 0x" << utohexstr(P.Offset, true) << ", size " << P.Size
+         << ", space 0x" << utohexstr(P.Space, true) << ", flags 0x"
+         << utohexstr(P.Flags, true);
+    }
     // Pointer parameters (E, .ptr experiments; see KernelParam::Flags).
     if (W.size() == 3 && (W[2] & 0xf00)) {
       static const char *Spaces[] = {

@@ -1,7 +1,8 @@
 //===- Module.cpp - The kernels of a cubin, read and laid out -------------===//
 ///
 /// \file
-/// The target table, the opcode classifiers, scanControlFlow and
+/// The target table, the instruction classifier (td/'s flags through the
+/// target layer's decoder), scanControlFlow and
 /// interpretCubin: reading the kernel model out of a cubin.  Writing one
 /// from the model is buildCubin in CubinLayout.cpp.  E = our decoding of
 /// ptxas 13 cubins (SASS_FACTS.md section 3).
@@ -12,6 +13,7 @@
 #include "CubinBuild.h"
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
@@ -27,26 +29,21 @@ namespace object {
 namespace {
 using namespace detail;
 
-const TargetInfo Targets[] = {
-    // SM ParamBase RegsInTextInfo Attr5F ReservedShared
-    {80, 0x160, true, 0, 0},
-    {86, 0x160, true, 0, 0},
-    // E, mma_tile_sm90.cubin (SASS_FACTS 3.3).
-    {90, 0x210, false, 0x101, 0x400},
-};
-
 constexpr uint8_t DW_CFA_def_cfa = 0x0c;
 
 } // namespace
 
 const TargetInfo *getTargetInfo(unsigned SM) {
-  for (const TargetInfo &T : Targets)
-    if (T.SM == SM)
-      return &T;
-  return nullptr;
+  sass::Target T;
+  if (!sass::lookupTarget("sm_" + std::to_string(SM), T))
+    return nullptr;
+  return &sass::getTargetInfo(T);
 }
 
-uint32_t makeEFlags(unsigned SM) { return 0x06000004u | (SM & 0xff) << 8; }
+uint32_t makeEFlags(unsigned SM) {
+  const TargetInfo *T = getTargetInfo(SM);
+  return T ? T->getELFFlags(SM) : 0;
+}
 
 uint32_t Kernel::paramBytes() const {
   uint32_t End = 0;
@@ -57,54 +54,74 @@ uint32_t Kernel::paramBytes() const {
 
 InstrClassifier::~InstrClassifier() = default;
 
-namespace {
-/// EXIT 0x94d and BRA 0x947 by their 12-bit opcode field (SASS_FACTS 1.4).
-/// BRA's signed offset: sm_80/86 a byte offset in bits 32..81 (bits 32-33
-/// zero); sm_90 a word offset, low 8 bits in 16..23, the rest in 34..81
-/// (td/SM90/SM90Instrs.td).
-class OpcodeClassifier : public InstrClassifier {
-  bool SplitBranchOffset;
+Optional<uint64_t> InstrClassifier::pcRelativeTarget(ArrayRef<uint8_t> Word,
+                                                     uint64_t Pc) const {
+  return branchTarget(Word, Pc);
+}
 
-  static unsigned opcode(ArrayRef<uint8_t> W) {
-    return W.size() < 2 ? 0 : (W[0] | W[1] << 8) & 0xfff;
+Optional<unsigned> InstrClassifier::registersUsed(ArrayRef<uint8_t>) const {
+  return None;
+}
+
+namespace {
+/// InstrClassifier over the instruction tables of one target (td/).
+class TargetClassifier : public InstrClassifier {
+  sass::Target Tgt;
+
+  bool decode(ArrayRef<uint8_t> W, sass::Instruction &I) const {
+    return W.size() == 16 && sass::decode(sass::readWord(W), I, Tgt);
   }
 
 public:
-  explicit OpcodeClassifier(bool SplitBranchOffset)
-      : SplitBranchOffset(SplitBranchOffset) {}
-  bool isExit(ArrayRef<uint8_t> W) const override { return opcode(W) == 0x94d; }
+  explicit TargetClassifier(sass::Target T) : Tgt(T) {}
+  bool isExit(ArrayRef<uint8_t> W) const override {
+    sass::Instruction I;
+    return decode(W, I) && sass::getInstrInfo(I.Op).IsExit;
+  }
   bool endsBlock(ArrayRef<uint8_t> W) const override {
     // UNVERIFIED: other block enders (BRX, JMP, RET, CALL) never appear in
-    // our kernels; the ISA layer's classifier should list them.
-    unsigned Op = opcode(W);
-    return Op == 0x94d || Op == 0x947; // EXIT, BRA
+    // our kernels; ptxas's first block ends at BRA or EXIT in every test
+    // cubin.
+    sass::Instruction I;
+    if (!decode(W, I))
+      return false;
+    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
+    return II.IsExit || II.IsBranch;
   }
   Optional<uint64_t> branchTarget(ArrayRef<uint8_t> W,
                                   uint64_t Pc) const override {
-    if (W.size() < 16 || opcode(W) != 0x947)
+    sass::Instruction I;
+    if (!decode(W, I) || !sass::getInstrInfo(I.Op).IsBranch)
       return None;
-    uint64_t Lo = endian::read64le(W.data());
-    uint64_t Hi = endian::read64le(W.data() + 8);
-    if (SplitBranchOffset) {
-      uint64_t High = (Lo >> 34) | (Hi & 0x3ffff) << 30; // 48 bits
-      int64_t Words = SignExtend64<48>(High) * 256 + int64_t((Lo >> 16) & 0xff);
-      return Pc + 16 + 4 * Words;
-    }
-    uint64_t Raw = (Lo >> 32) | (Hi & 0x3ffff) << 32;
-    int64_t Off = SignExtend64<50>(Raw) & ~int64_t(3);
-    return Pc + 16 + Off;
+    return sass::getPCRelativeTarget(I, Pc);
+  }
+  Optional<uint64_t> pcRelativeTarget(ArrayRef<uint8_t> W,
+                                      uint64_t Pc) const override {
+    sass::Instruction I;
+    if (!decode(W, I))
+      return None;
+    return sass::getPCRelativeTarget(I, Pc);
+  }
+  Optional<unsigned> registersUsed(ArrayRef<uint8_t> W) const override {
+    sass::Instruction I;
+    if (!decode(W, I))
+      return None;
+    return sass::getRegistersUsed(I);
   }
 };
 } // namespace
 
-const InstrClassifier &getOpcodeClassifier() {
-  static OpcodeClassifier C(/*SplitBranchOffset=*/false);
-  return C;
-}
-
-const InstrClassifier &getSM90OpcodeClassifier() {
-  static OpcodeClassifier C(/*SplitBranchOffset=*/true);
-  return C;
+const InstrClassifier &getTargetClassifier(unsigned SM) {
+  static const std::vector<TargetClassifier> All = [] {
+    std::vector<TargetClassifier> V;
+    for (unsigned T = 0; T < sass::getNumTargets(); ++T)
+      V.emplace_back(sass::Target(T));
+    return V;
+  }();
+  sass::Target T;
+  if (!sass::lookupTarget("sm_" + std::to_string(SM), T))
+    T = sass::Target::SM86;
+  return All[unsigned(T)];
 }
 
 void scanControlFlow(Kernel &K, const InstrClassifier &C) {
@@ -180,25 +197,67 @@ Expected<std::string> blobString(ArrayRef<uint8_t> Blob, uint32_t Off,
 }
 } // namespace
 
-Expected<Module> interpretCubin(const CubinFile &F) {
-  Module M;
-  M.SM = F.Header.sm();
-  if (F.Header.Type != ELF::ET_EXEC)
-    return makeError("only executable cubins (ET_EXEC) are interpreted; this "
-                     "one has e_type " +
-                     Twine(F.Header.Type));
-  const TargetInfo *T = getTargetInfo(M.SM);
-  if (!T)
-    return makeError("unknown target sm_" + Twine(M.SM) + " (e_flags " +
-                     hex(F.Header.Flags) + ")");
-  Expected<std::vector<Symbol>> SymsOrErr = F.symbols();
-  if (!SymsOrErr)
-    return SymsOrErr.takeError();
-  const std::vector<Symbol> &Syms = *SymsOrErr;
+namespace {
+/// Reads the model out of one cubin: the kernels (.text.K), then each
+/// section that describes them, then the first block ends (.debug_frame).
+class CubinInterpreter {
+public:
+  CubinInterpreter(const CubinFile &F, const TargetInfo &T) : F(F), T(&T) {
+    M.SM = F.Header.sm();
+  }
+  Expected<Module> run(const std::vector<Symbol> &Syms);
 
-  // Kernels: the .text.K sections, in section order.
+private:
+  /// The kernels: the .text.K sections, in section order.
+  Error collectKernels(const std::vector<Symbol> &Syms);
+  /// .nv.shared.K: the kernel's static shared bytes and alignment.
+  Error readShared(const Section &S, StringRef Name);
+  /// .nv.info: REGCOUNT, FRAME_SIZE, MIN_STACK_SIZE of each kernel.
+  void readModuleInfo(ArrayRef<NvInfoRecord> Recs);
+  /// .nv.info.K: the kernel's attributes and parameters.
+  Error readKernelInfo(size_t SI, const Section &S, StringRef Name,
+                       ArrayRef<NvInfoRecord> Recs);
+  /// .note.nv.tkinfo: the tool note.
+  Error readToolNote(const Section &S);
+  /// .debug_frame: each kernel's first block end.
+  void readDebugFrame();
+
+  const CubinFile &F;
+  const TargetInfo *T;
+  Module M;
   std::map<uint32_t, size_t> KernelOfSym;
   std::map<std::string, size_t> KernelOfName;
+  std::vector<bool> HasRelaText;
+};
+
+Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
+  if (Error E = collectKernels(Syms))
+    return std::move(E);
+  for (size_t SI = 0; SI < F.Sections.size(); ++SI) {
+    const Section &S = F.Sections[SI];
+    StringRef Name = S.Name;
+    if (Name.startswith(".nv.shared.")) {
+      if (Error E = readShared(S, Name))
+        return std::move(E);
+    } else if (S.Type == SHT_CUDA_INFO) {
+      Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
+      if (!Recs)
+        return Recs.takeError();
+      if (Name == ".nv.info")
+        readModuleInfo(*Recs);
+      else if (Name.startswith(".nv.info."))
+        if (Error E = readKernelInfo(SI, S, Name, *Recs))
+          return std::move(E);
+    } else if (S.Type == ELF::SHT_NOTE && Name == ".note.nv.tkinfo") {
+      if (Error E = readToolNote(S))
+        return std::move(E);
+    }
+  }
+  readDebugFrame();
+  return std::move(M);
+}
+
+Error CubinInterpreter::collectKernels(const std::vector<Symbol> &Syms) {
   for (size_t SI = 0; SI < F.Sections.size(); ++SI) {
     const Section &S = F.Sections[SI];
     if (!StringRef(S.Name).startswith(".text.") ||
@@ -220,7 +279,7 @@ Expected<Module> interpretCubin(const CubinFile &F) {
   }
   if (M.Kernels.empty())
     return makeError("the cubin has no kernel (.text.K section)");
-  std::vector<bool> HasRelaText(M.Kernels.size());
+  HasRelaText.assign(M.Kernels.size(), false);
   for (const Section &S : F.Sections)
     if (StringRef(S.Name).startswith(".rela.text.")) {
       auto It = KernelOfName.find(S.Name.substr(11));
@@ -228,138 +287,140 @@ Expected<Module> interpretCubin(const CubinFile &F) {
         HasRelaText[It->second] = true;
     }
 
-  for (size_t SI = 0; SI < F.Sections.size(); ++SI) {
-    const Section &S = F.Sections[SI];
-    StringRef Name = S.Name;
-    if (Name.startswith(".nv.shared.")) {
-      auto It = KernelOfName.find(Name.drop_front(11).str());
-      if (It == KernelOfName.end())
-        continue;
-      Kernel &K = M.Kernels[It->second];
-      K.HasSharedSection = true;
-      if (S.Size < T->ReservedSharedBytes)
-        return makeError("section '" + S.Name + "' is smaller than the " +
-                         Twine(T->ReservedSharedBytes) +
-                         " reserved bytes of sm_" + Twine(M.SM));
-      K.SharedBytes = S.Size - T->ReservedSharedBytes;
-      K.SharedAlign = S.AddrAlign;
-      K.SharedUnused =
-          recordsSharedAddressing(M.SM) && !HasRelaText[It->second];
-    } else if (S.Type == SHT_CUDA_INFO) {
-      Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
-      if (!Recs)
-        return Recs.takeError();
-      if (Name == ".nv.info") {
-        for (const NvInfoRecord &R : *Recs) {
-          std::vector<uint32_t> W = R.words();
-          if (R.Format != 4 || W.size() != 2)
-            continue;
-          auto It = KernelOfSym.find(W[0]);
-          if (It == KernelOfSym.end())
-            continue;
-          Kernel &K = M.Kernels[It->second];
-          if (R.attr() == NvAttr::REGCOUNT)
-            K.RegCount = W[1];
-          else if (R.attr() == NvAttr::FRAME_SIZE)
-            K.FrameSize = W[1];
-          else if (R.attr() == NvAttr::MIN_STACK_SIZE)
-            K.MinStackSize = W[1];
-        }
-        continue;
+  return Error::success();
+}
+
+Error CubinInterpreter::readShared(const Section &S, StringRef Name) {
+  auto It = KernelOfName.find(Name.drop_front(11).str());
+  if (It == KernelOfName.end())
+    return Error::success();
+  Kernel &K = M.Kernels[It->second];
+  K.HasSharedSection = true;
+  if (S.Size < T->ReservedSharedBytes)
+    return makeError("section '" + S.Name + "' is smaller than the " +
+                     Twine(T->ReservedSharedBytes) + " reserved bytes of sm_" +
+                     Twine(M.SM));
+  K.SharedBytes = S.Size - T->ReservedSharedBytes;
+  K.SharedAlign = S.AddrAlign;
+  K.SharedUnused = recordsSharedAddressing(M.SM) && !HasRelaText[It->second];
+  return Error::success();
+}
+
+void CubinInterpreter::readModuleInfo(ArrayRef<NvInfoRecord> Recs) {
+  for (const NvInfoRecord &R : Recs) {
+    std::vector<uint32_t> W = R.words();
+    if (R.Format != 4 || W.size() != 2)
+      continue;
+    auto It = KernelOfSym.find(W[0]);
+    if (It == KernelOfSym.end())
+      continue;
+    Kernel &K = M.Kernels[It->second];
+    if (R.attr() == NvAttr::REGCOUNT)
+      K.RegCount = W[1];
+    else if (R.attr() == NvAttr::FRAME_SIZE)
+      K.FrameSize = W[1];
+    else if (R.attr() == NvAttr::MIN_STACK_SIZE)
+      K.MinStackSize = W[1];
+  }
+}
+
+Error CubinInterpreter::readKernelInfo(size_t SI, const Section &S,
+                                       StringRef Name,
+                                       ArrayRef<NvInfoRecord> Recs) {
+  auto It = KernelOfName.find(Name.drop_front(9).str());
+  if (It == KernelOfName.end())
+    return makeError("section [" + Twine(SI) + "] '" + S.Name +
+                     "' belongs to no kernel");
+  Kernel &K = M.Kernels[It->second];
+  std::map<uint32_t, KernelParam> Params;
+  bool SeenExit = false;
+  for (const NvInfoRecord &R : Recs) {
+    std::vector<uint32_t> W = R.words();
+    switch (R.attr()) {
+    case NvAttr::SW2861232_WAR:
+    case NvAttr::PARAM_CBANK:
+    case NvAttr::CBANK_PARAM_SIZE:
+    case NvAttr::Unnamed5F:
+      break; // derived from the target and the parameters
+    case NvAttr::CUDA_API_VERSION:
+      if (!W.empty())
+        M.CudaApiVersion = W[0];
+      break;
+    case NvAttr::KPARAM_INFO:
+      if (W.size() == 3) {
+        KParamInfo I = KParamInfo::unpack(W);
+        KernelParam P;
+        P.Index = I.Index;
+        P.Offset = I.Offset;
+        P.Size = I.Size;
+        P.Flags = I.Flags;
+        Params[I.Ordinal] = P;
       }
-      if (!Name.startswith(".nv.info."))
-        continue;
-      auto It = KernelOfName.find(Name.drop_front(9).str());
-      if (It == KernelOfName.end())
-        return makeError("section [" + Twine(SI) + "] '" + S.Name +
-                         "' belongs to no kernel");
-      Kernel &K = M.Kernels[It->second];
-      std::map<uint32_t, KernelParam> Params;
-      bool SeenExit = false;
-      for (const NvInfoRecord &R : *Recs) {
-        std::vector<uint32_t> W = R.words();
-        switch (R.attr()) {
-        case NvAttr::SW2861232_WAR:
-        case NvAttr::PARAM_CBANK:
-        case NvAttr::CBANK_PARAM_SIZE:
-        case NvAttr::Unnamed5F:
-          break; // derived from the target and the parameters
-        case NvAttr::CUDA_API_VERSION:
-          if (!W.empty())
-            M.CudaApiVersion = W[0];
-          break;
-        case NvAttr::KPARAM_INFO:
-          if (W.size() == 3) {
-            KernelParam P;
-            P.Index = W[0];
-            P.Offset = W[1] >> 16;
-            P.Size = W[2] >> 18;
-            P.Flags = W[2] & 0xfff;
-            Params[W[1] & 0xffff] = P;
-          }
-          break;
-        case NvAttr::MAXREG_COUNT:
-          K.MaxRegCount = R.Value;
-          break;
-        case NvAttr::NUM_BARRIERS:
-          K.NumBarriers = R.Value & 0xff;
-          break;
-        case NvAttr::EXIT_INSTR_OFFSETS:
-          K.ExitOffsets = W;
-          SeenExit = true;
-          break;
-        case NvAttr::CTAIDZ_USED:
-          K.CtaidZUsed = true;
-          break;
-        case NvAttr::MAX_THREADS:
-          if (W.size() == 3)
-            K.MaxThreads = std::array<uint32_t, 3>{W[0], W[1], W[2]};
-          break;
-        case NvAttr::REQNTID:
-          if (W.size() == 3)
-            K.ReqNTid = std::array<uint32_t, 3>{W[0], W[1], W[2]};
-          break;
-        default:
-          // What the target's layout writes by itself (sm_90's
-          // SPARSE_MMA_MASK 0 and SW_WAR [8]) is derived; anything else is
-          // copied in place.
-          if (!writesFixedRecord(M.SM, R))
-            (SeenExit ? K.OtherInfoAfterExit : K.OtherInfoBeforeExit)
-                .push_back(R);
-          break;
-        }
-      }
-      for (size_t I = 0; I < Params.size(); ++I) {
-        auto PIt = Params.find(I);
-        if (PIt == Params.end())
-          return makeError("section '" + S.Name +
-                           "': KPARAM_INFO ordinals are not 0.." +
-                           Twine(Params.size() - 1));
-        K.Params.push_back(PIt->second);
-      }
-    } else if (S.Type == ELF::SHT_NOTE && Name == ".note.nv.tkinfo") {
-      auto NoteOrErr = readNote(S);
-      if (!NoteOrErr)
-        return NoteOrErr.takeError();
-      const std::vector<uint8_t> &D = NoteOrErr->second;
-      if (D.size() < 24)
-        return makeError("tkinfo note at file offset " + hex(S.Offset) +
-                         " is too short");
-      ArrayRef<uint8_t> Blob(D.data() + 24, D.size() - 24);
-      M.Tool.Format = endian::read32le(D.data());
-      std::string *Fields[] = {&M.Tool.ObjectName, &M.Tool.Tool,
-                               &M.Tool.Version, &M.Tool.BuildId,
-                               &M.Tool.Options};
-      for (int I = 0; I < 5; ++I) {
-        Expected<std::string> Str =
-            blobString(Blob, endian::read32le(D.data() + 4 + 4 * I), S);
-        if (!Str)
-          return Str.takeError();
-        *Fields[I] = std::move(*Str);
-      }
+      break;
+    case NvAttr::MAXREG_COUNT:
+      K.MaxRegCount = R.Value;
+      break;
+    case NvAttr::NUM_BARRIERS:
+      K.NumBarriers = R.Value & 0xff;
+      break;
+    case NvAttr::EXIT_INSTR_OFFSETS:
+      K.ExitOffsets = W;
+      SeenExit = true;
+      break;
+    case NvAttr::CTAIDZ_USED:
+      K.CtaidZUsed = true;
+      break;
+    case NvAttr::MAX_THREADS:
+      if (W.size() == 3)
+        K.MaxThreads = std::array<uint32_t, 3>{W[0], W[1], W[2]};
+      break;
+    case NvAttr::REQNTID:
+      if (W.size() == 3)
+        K.ReqNTid = std::array<uint32_t, 3>{W[0], W[1], W[2]};
+      break;
+    default:
+      // What the target's layout writes by itself (sm_90's
+      // SPARSE_MMA_MASK 0 and SW_WAR [8]) is derived; anything else is
+      // copied in place.
+      if (!writesFixedRecord(M.SM, R))
+        (SeenExit ? K.OtherInfoAfterExit : K.OtherInfoBeforeExit).push_back(R);
+      break;
     }
   }
+  for (size_t I = 0; I < Params.size(); ++I) {
+    auto PIt = Params.find(I);
+    if (PIt == Params.end())
+      return makeError("section '" + S.Name +
+                       "': KPARAM_INFO ordinals are not 0.." +
+                       Twine(Params.size() - 1));
+    K.Params.push_back(PIt->second);
+  }
+  return Error::success();
+}
 
+Error CubinInterpreter::readToolNote(const Section &S) {
+  auto NoteOrErr = readNote(S);
+  if (!NoteOrErr)
+    return NoteOrErr.takeError();
+  const std::vector<uint8_t> &D = NoteOrErr->second;
+  if (D.size() < 24)
+    return makeError("tkinfo note at file offset " + hex(S.Offset) +
+                     " is too short");
+  ArrayRef<uint8_t> Blob(D.data() + 24, D.size() - 24);
+  M.Tool.Format = endian::read32le(D.data());
+  std::string *Fields[] = {&M.Tool.ObjectName, &M.Tool.Tool, &M.Tool.Version,
+                           &M.Tool.BuildId, &M.Tool.Options};
+  for (int I = 0; I < 5; ++I) {
+    Expected<std::string> Str =
+        blobString(Blob, endian::read32le(D.data() + 4 + 4 * I), S);
+    if (!Str)
+      return Str.takeError();
+    *Fields[I] = std::move(*Str);
+  }
+  return Error::success();
+}
+
+void CubinInterpreter::readDebugFrame() {
   // .debug_frame: the pc at DW_CFA_def_cfa in each kernel's FDE, found
   // through .rel.debug_frame (FDE initial location -> kernel symbol).
   // sm_90 uses .rela.debug_frame (24-byte entries) instead (E).
@@ -401,7 +462,22 @@ Expected<Module> interpretCubin(const CubinFile &F) {
       }
     }
   }
-  return M;
+}
+} // namespace
+
+Expected<Module> interpretCubin(const CubinFile &F) {
+  if (F.Header.Type != ELF::ET_EXEC)
+    return makeError("only executable cubins (ET_EXEC) are interpreted; this "
+                     "one has e_type " +
+                     Twine(F.Header.Type));
+  const TargetInfo *T = getTargetInfo(F.Header.sm());
+  if (!T)
+    return makeError("unknown target sm_" + Twine(F.Header.sm()) +
+                     " (e_flags " + hex(F.Header.Flags) + ")");
+  Expected<std::vector<Symbol>> Syms = F.symbols();
+  if (!Syms)
+    return Syms.takeError();
+  return CubinInterpreter(F, *T).run(*Syms);
 }
 
 } // namespace object

@@ -27,35 +27,15 @@ namespace object {
 
 namespace {
 
-bool isWordChar(char C) {
-  return isAlnum(C) || C == '_' || C == '.' || C == '$';
-}
-
-/// Replaces whole-word occurrences of \p From in \p S by \p To.
-std::string replaceWord(StringRef S, StringRef From, StringRef To) {
-  std::string Out;
-  size_t I = 0;
-  while (I < S.size()) {
-    size_t P = S.find(From, I);
-    if (P == StringRef::npos) {
-      Out += S.substr(I).str();
-      break;
-    }
-    bool Left = P == 0 || !isWordChar(S[P - 1]);
-    bool Right = P + From.size() >= S.size() || !isWordChar(S[P + From.size()]);
-    Out += S.slice(I, P).str();
-    Out += (Left && Right) ? To.str() : From.str();
-    I = P + From.size();
-  }
-  return Out;
-}
-
-/// \p I as decode() prints it: nvdisasm text, then the control fields
-/// that no operand shows as `.reuse`.
-std::string instructionText(const sass::Instruction &I, uint64_t Pc) {
+/// \p I as decode() prints it: nvdisasm text, every PC-relative operand
+/// whose target has a label as that label (sass::getPCRelativeTarget: BRA,
+/// BSSY, CALL.REL, RET.REL on every target, sm_90's split offsets
+/// included), then the control fields that no operand shows as `.reuse`.
+std::string instructionText(const sass::Instruction &I, uint64_t Pc,
+                            const sass::LabelMap &Labels) {
   std::string Text;
   raw_string_ostream OS(Text);
-  sass::print(I, Pc, OS);
+  sass::print(I, Pc, Labels, OS);
   sass::Control C = I.Ctrl;
   const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
   for (unsigned K = 0; K < II.NumOperands; ++K)
@@ -121,23 +101,13 @@ SassCodec::decode(ArrayRef<uint8_t> Word, uint64_t Pc,
   Expected<std::string> Raw = getRawWordCodec().decode(Word, Pc, Labels);
   if (!Raw || Word.size() != 16)
     return Raw;
-  sass::Word128 W;
-  W.Lo = support::endian::read64le(Word.data());
-  W.Hi = support::endian::read64le(Word.data() + 8);
+  sass::Word128 W = sass::readWord(Word);
   Expected<sass::Instruction> IOr = sass::decodeOrError(W, Pc, Tgt);
   if (!IOr) {
     rawWord(toString(IOr.takeError()));
     return Raw;
   }
-  std::string Text = instructionText(*IOr, Pc);
-  // A branch target becomes its label (the printer writes 0x<target>).
-  // The classifier is sm_86's on every target (issue 19 item 1).
-  if (Optional<uint64_t> T = getOpcodeClassifier().branchTarget(Word, Pc)) {
-    auto It = Labels.find(*T);
-    if (It != Labels.end())
-      Text = replaceWord(Text, "0x" + utohexstr(*T, /*LowerCase=*/true),
-                         It->second);
-  }
+  std::string Text = instructionText(*IOr, Pc, Labels);
   // Only text that assembles back to the same word is used.
   StringMap<uint64_t> Back;
   for (const auto &KV : Labels)
@@ -204,7 +174,7 @@ SassOptions getSassOptions(sass::Target T) {
       Codec90(sass::Target::SM90);
   SassOptions O;
   O.Codec = T == sass::Target::SM90 ? &Codec90 : &Codec86;
-  O.Classifier = &getOpcodeClassifier(sass::getTargetSM(T));
+  O.Classifier = &getTargetClassifier(sass::getTargetSM(T));
   return O;
 }
 

@@ -1,12 +1,17 @@
 //===- SassText.cpp - Whole-cubin SASS text (.sass), print and parse ------===//
 ///
 /// \file
-/// Printer: kernel form when kernelFormReproduces(), else raw form.
+/// Printer: kernel form when kernelFormReproduces() (printKernelForm,
+/// printKernelDirectives), else raw form (printRawForm).
 /// Parser: one pass over lines; each line loses a leading `/*...*/`
 /// address comment and a trailing `//` comment, then is a directive, a
-/// label (`name:`) or an instruction line.  Instruction lines of a kernel
-/// (or of an executable raw section) are collected with their byte offset
-/// and encoded when the kernel ends, after all its labels are known.
+/// label (`name:`) or an instruction line.  Each directive is one method
+/// (parseTarget, parseKernel, parseParam, ... for the kernel form,
+/// parseElfHeader, parseSection, ... for the raw form), found through the
+/// form's directive table.  Instruction lines of a kernel (or of an
+/// executable raw section) are collected with their byte offset and
+/// encoded when the kernel ends, after all its labels are known; then the
+/// kernel's metadata is checked against its code (checkRegisterCount).
 ///
 /// Grammar (docs/sass-format.md has the full list):
 ///   file      ::= kernel-form | raw-form
@@ -90,12 +95,13 @@ std::string hexBytes(ArrayRef<uint8_t> B) {
   return S;
 }
 
-/// Branch targets inside [0, Size) named .L_x_0, .L_x_1, ... in order.
+/// The targets of PC-relative operands (BRA, BSSY, CALL.REL, ...) inside
+/// [0, Size), named .L_x_0, .L_x_1, ... in address order.
 std::map<uint64_t, std::string> findLabels(ArrayRef<uint8_t> Code,
                                            const InstrClassifier &C) {
   std::map<uint64_t, std::string> L;
   for (size_t Off = 0; Off + 16 <= Code.size(); Off += 16)
-    if (Optional<uint64_t> T = C.branchTarget(Code.slice(Off, 16), Off))
+    if (Optional<uint64_t> T = C.pcRelativeTarget(Code.slice(Off, 16), Off))
       if (*T < Code.size() && *T % 16 == 0)
         L[*T] = "";
   unsigned N = 0;
@@ -125,7 +131,7 @@ SassOptions withDefaults(SassOptions O, unsigned SM) {
   if (!O.Codec)
     O.Codec = &getRawWordCodec();
   if (!O.Classifier)
-    O.Classifier = &getOpcodeClassifier(SM);
+    O.Classifier = &getTargetClassifier(SM);
   return O;
 }
 
@@ -179,78 +185,85 @@ bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
 // Printer
 //===----------------------------------------------------------------------===//
 
-Error printSass(const CubinFile &F, raw_ostream &OS,
-                const SassOptions &InOpts) {
-  SassOptions Opts = withDefaults(InOpts, F.Header.sm());
-  if (!Opts.ForceRaw && kernelFormReproduces(F, *Opts.Classifier)) {
-    Module M = cantFail(recomputedModule(F, *Opts.Classifier));
-    OS << "// tp .sass, kernel form (docs/sass-format.md)\n";
-    OS << ".target sm_" << M.SM << "\n";
-    OS << ".cuda_api " << M.CudaApiVersion << "\n";
-    OS << ".tool_note " << M.Tool.Format << " " << quote(M.Tool.ObjectName)
-       << " " << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
-       << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
-    for (const Kernel &K : M.Kernels) {
-      // Plain names as they are; anything else (possible in a cubin we
-      // read) as a string.
-      bool Plain =
-          !K.Name.empty() &&
-          all_of(K.Name,
-                 [](char C) {
-                   return isAlnum(C) || C == '_' || C == '$' || C == '.';
-                 }) &&
-          K.Name[0] != '.' && K.Name[0] != '"';
-      OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
-      for (const KernelParam &P : K.Params) {
-        OS << ".param " << P.Offset << " " << P.Size;
-        if (P.Index)
-          OS << " index=" << P.Index;
-        if (P.Flags)
-          OS << " flags=" << hex(P.Flags);
-        OS << "\n";
-      }
-      OS << ".regs " << K.RegCount << "\n";
-      if (K.MaxRegCount != 0xff)
-        OS << ".max_regs " << K.MaxRegCount << "\n";
-      if (K.NumBarriers)
-        OS << ".barriers " << K.NumBarriers << "\n";
-      if (K.emitsSharedSection())
-        OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign
-           << (K.SharedUnused ? " unused" : "") << "\n";
-      if (K.MaxThreads)
-        OS << ".max_threads " << (*K.MaxThreads)[0] << " " << (*K.MaxThreads)[1]
-           << " " << (*K.MaxThreads)[2] << "\n";
-      if (K.ReqNTid)
-        OS << ".reqntid " << (*K.ReqNTid)[0] << " " << (*K.ReqNTid)[1] << " "
-           << (*K.ReqNTid)[2] << "\n";
-      if (K.CtaidZUsed)
-        OS << ".ctaidz_used\n";
-      for (const auto &[Where, L] :
-           {std::make_pair("before_exit", &K.OtherInfoBeforeExit),
-            std::make_pair("after_exit", &K.OtherInfoAfterExit)})
-        for (const NvInfoRecord &R : *L) {
-          StringRef Name = getNvAttrName(R.Attr);
-          OS << ".info " << Where << " "
-             << (Name.empty() ? hex(R.Attr) : Name.str()) << " "
-             << getNvFormatName(R.Format);
-          if (R.Format == 4)
-            for (uint32_t W : R.words())
-              OS << " " << hex(W);
-          else if (R.Format != 1 || R.Value)
-            OS << " " << hex(R.Value);
-          OS << "\n";
-        }
-      if (K.FrameSize)
-        OS << ".frame_size " << K.FrameSize << "\n";
-      if (K.MinStackSize)
-        OS << ".min_stack_size " << K.MinStackSize << "\n";
-      if (Error E = printCode(K.Code, OS, Opts))
-        return E;
-      OS << ".end_kernel\n";
-    }
-    return Error::success();
+namespace {
+/// A kernel's directives (`.kernel` ... before its code), in the order the
+/// parser's methods read them.
+void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
+  // Plain names as they are; anything else (possible in a cubin we
+  // read) as a string.
+  bool Plain = !K.Name.empty() &&
+               all_of(K.Name,
+                      [](char C) {
+                        return isAlnum(C) || C == '_' || C == '$' || C == '.';
+                      }) &&
+               K.Name[0] != '.' && K.Name[0] != '"';
+  OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
+  for (const KernelParam &P : K.Params) {
+    OS << ".param " << P.Offset << " " << P.Size;
+    if (P.Index)
+      OS << " index=" << P.Index;
+    if (P.Flags)
+      OS << " flags=" << hex(P.Flags);
+    OS << "\n";
   }
+  OS << ".regs " << K.RegCount << "\n";
+  if (K.MaxRegCount != 0xff)
+    OS << ".max_regs " << K.MaxRegCount << "\n";
+  if (K.NumBarriers)
+    OS << ".barriers " << K.NumBarriers << "\n";
+  if (K.emitsSharedSection())
+    OS << ".shared " << K.SharedBytes << " align=" << K.SharedAlign
+       << (K.SharedUnused ? " unused" : "") << "\n";
+  if (K.MaxThreads)
+    OS << ".max_threads " << (*K.MaxThreads)[0] << " " << (*K.MaxThreads)[1]
+       << " " << (*K.MaxThreads)[2] << "\n";
+  if (K.ReqNTid)
+    OS << ".reqntid " << (*K.ReqNTid)[0] << " " << (*K.ReqNTid)[1] << " "
+       << (*K.ReqNTid)[2] << "\n";
+  if (K.CtaidZUsed)
+    OS << ".ctaidz_used\n";
+  for (const auto &[Where, L] :
+       {std::make_pair("before_exit", &K.OtherInfoBeforeExit),
+        std::make_pair("after_exit", &K.OtherInfoAfterExit)})
+    for (const NvInfoRecord &R : *L) {
+      StringRef Name = getNvAttrName(R.Attr);
+      OS << ".info " << Where << " "
+         << (Name.empty() ? hex(R.Attr) : Name.str()) << " "
+         << getNvFormatName(R.Format);
+      if (R.Format == 4)
+        for (uint32_t W : R.words())
+          OS << " " << hex(W);
+      else if (R.Format != 1 || R.Value)
+        OS << " " << hex(R.Value);
+      OS << "\n";
+    }
+  if (K.FrameSize)
+    OS << ".frame_size " << K.FrameSize << "\n";
+  if (K.MinStackSize)
+    OS << ".min_stack_size " << K.MinStackSize << "\n";
+}
 
+/// The kernel form of \p M: module directives, then each kernel.
+Error printKernelForm(const Module &M, raw_ostream &OS,
+                      const SassOptions &Opts) {
+  OS << "// tp .sass, kernel form (docs/sass-format.md)\n";
+  OS << ".target sm_" << M.SM << "\n";
+  OS << ".cuda_api " << M.CudaApiVersion << "\n";
+  OS << ".tool_note " << M.Tool.Format << " " << quote(M.Tool.ObjectName) << " "
+     << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
+     << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
+  for (const Kernel &K : M.Kernels) {
+    printKernelDirectives(K, OS);
+    if (Error E = printCode(K.Code, OS, Opts))
+      return E;
+    OS << ".end_kernel\n";
+  }
+  return Error::success();
+}
+
+/// The raw form of \p F: every header field, section and program header.
+Error printRawForm(const CubinFile &F, raw_ostream &OS,
+                   const SassOptions &Opts) {
   const ElfHeader &H = F.Header;
   OS << "// tp .sass, raw form (docs/sass-format.md)\n.raw_cubin\n";
   OS << ".elf_header ident=" << hexBytes(H.Ident) << " type=" << H.Type
@@ -292,6 +305,16 @@ Error printSass(const CubinFile &F, raw_ostream &OS,
     OS << ".filler " << hex(Off) << " " << hexBytes(Bytes) << "\n";
   return Error::success();
 }
+} // namespace
+
+Error printSass(const CubinFile &F, raw_ostream &OS,
+                const SassOptions &InOpts) {
+  SassOptions Opts = withDefaults(InOpts, F.Header.sm());
+  if (!Opts.ForceRaw && kernelFormReproduces(F, *Opts.Classifier))
+    return printKernelForm(cantFail(recomputedModule(F, *Opts.Classifier)), OS,
+                           Opts);
+  return printRawForm(F, OS, Opts);
+}
 
 //===----------------------------------------------------------------------===//
 // Parser
@@ -325,6 +348,10 @@ private:
     StringMap<uint64_t> Labels;
     uint64_t Pc = 0;
   };
+  using Tokens = std::vector<Token>;
+  using KeyValueMap = std::map<std::string, std::pair<uint64_t, StringRef>>;
+  /// A directive's method: \p Toks[0] is the directive.
+  using DirectiveFn = Error (Parser::*)(Tokens &Toks);
 
   Error err(StringRef At, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(At.data()), Msg);
@@ -332,16 +359,72 @@ private:
   Error tokenize(StringRef Line, std::vector<Token> &Out);
   Expected<uint64_t> number(const Token &T, uint64_t Max = ~0ull);
   /// key=value tokens starting at \p From.
-  Error keyValues(ArrayRef<Token> Toks, size_t From,
-                  std::map<std::string, std::pair<uint64_t, StringRef>> &KV,
+  Error keyValues(ArrayRef<Token> Toks, size_t From, KeyValueMap &KV,
                   ArrayRef<StringRef> Allowed);
   Error needArgs(ArrayRef<Token> Toks, size_t N, StringRef Usage);
   Error finishCode(CodeBlock &B, std::vector<uint8_t> &Out);
+  /// Checks that \p K's register count (the `.regs` operand \p RegsValue,
+  /// empty when the kernel has none; then the error is at \p KernelStart)
+  /// covers every register its code uses.
+  Error checkRegisterCount(const Kernel &K, const InstrClassifier &C,
+                           StringRef RegsValue, StringRef KernelStart);
   Error addCodeLine(StringRef Line, CodeBlock &B);
+
+  /// One line without its `//` comment and leading /*addr*/, trimmed.
+  Expected<StringRef> stripLine(StringRef Line);
+  /// Whether \p Line is code (a label or an instruction) of the kernel or
+  /// raw section being read, rather than a directive.
+  bool isCodeLine(StringRef Line) const;
+  /// The method of directive \p D in the current form, or null.
+  DirectiveFn rawDirective(StringRef D) const;
+  DirectiveFn kernelDirective(StringRef D) const;
+  /// Ends the raw section being read (its code encoded, its size checked).
+  Error finishRawSection();
+  Expected<CubinFile> finishRaw();
+  Expected<CubinFile> finishKernelForm();
+
+  // Raw form (`.raw_cubin`).
+  Error parseElfHeader(Tokens &Toks);
+  Error parseFileSize(Tokens &Toks);
+  Error parseSection(Tokens &Toks);
+  Error parseBytes(Tokens &Toks);
+  Error parsePhdr(Tokens &Toks);
+  Error parseFiller(Tokens &Toks);
+  // Kernel form: module directives.
+  Error parseTarget(Tokens &Toks);
+  Error parseCudaApi(Tokens &Toks);
+  Error parseToolNote(Tokens &Toks);
+  Error parseKernel(Tokens &Toks);
+  // Kernel form: directives inside `.kernel` ... `.end_kernel`.
+  Error parseEndKernel(Tokens &Toks);
+  Error parseParam(Tokens &Toks);
+  /// `.regs`, `.max_regs`, `.barriers`, `.frame_size`, `.min_stack_size`.
+  Error parseCount(Tokens &Toks);
+  Error parseShared(Tokens &Toks);
+  Error parseInfo(Tokens &Toks);
+  Error parseCtaidZUsed(Tokens &Toks);
+  /// `.max_threads` and `.reqntid`.
+  Error parseThreadBounds(Tokens &Toks);
 
   SourceMgr &SM;
   StringRef Buffer;
   SassOptions Opts;
+
+  Form F = Form::Unknown;
+  CodeBlock Code;
+  // Kernel form.
+  Module M;
+  bool HaveTarget = false;
+  Kernel *K = nullptr;   ///< the kernel being read
+  StringRef KernelStart; ///< its `.kernel`, for errors
+  StringRef RegsValue;   ///< its `.regs` operand, for errors
+  // Raw form.
+  CubinFile Raw;
+  bool HaveHeader = false;
+  bool HaveFileSize = false;
+  Section *RawSec = nullptr; ///< the section being read
+  bool RawSecIsCode = false;
+  StringRef RawSecStart;
 };
 
 Error Parser::tokenize(StringRef Line, std::vector<Token> &Out) {
@@ -467,415 +550,361 @@ Error Parser::finishCode(CodeBlock &B, std::vector<uint8_t> &Out) {
   return Error::success();
 }
 
-Expected<CubinFile> Parser::run() {
-  Form F = Form::Unknown;
-  Module M;
-  bool HaveTarget = false;
-  Kernel *K = nullptr;
-  CodeBlock Code;
-  StringRef KernelStart;
-  CubinFile Raw;
-  bool HaveHeader = false;
-  Section *RawSec = nullptr;
-  bool RawSecIsCode = false;
-  StringRef RawSecStart;
-  bool HaveFileSize = false;
-
-  auto finishRawSection = [&]() -> Error {
-    if (!RawSec)
-      return Error::success();
-    if (RawSecIsCode)
-      if (Error E = finishCode(Code, RawSec->Data))
-        return E;
-    if (!RawSec->isNoBits() && RawSec->Type != ELF::SHT_NULL &&
-        RawSec->Data.size() != RawSec->Size)
-      return err(RawSecStart, "section has size " + hex(RawSec->Size) +
-                                  " but " + Twine(RawSec->Data.size()) +
-                                  " bytes of content");
-    RawSec = nullptr;
+Error Parser::checkRegisterCount(const Kernel &K, const InstrClassifier &C,
+                                 StringRef RegsValue, StringRef KernelStart) {
+  unsigned Used = 0;
+  size_t UsedAt = 0;
+  for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16)
+    if (Optional<unsigned> R =
+            C.registersUsed(ArrayRef<uint8_t>(K.Code).slice(Off, 16)))
+      if (*R > Used) {
+        Used = *R;
+        UsedAt = Off;
+      }
+  if (K.RegCount >= Used)
     return Error::success();
-  };
+  std::string Where;
+  raw_string_ostream(Where) << format("/*%04x*/", unsigned(UsedAt));
+  std::string Why = "kernel '" + K.Name + "' uses R" +
+                    std::to_string(Used - 1) + " (at " + Where + "), ";
+  if (RegsValue.empty())
+    return err(KernelStart, Why + "but has no '.regs' (at least " +
+                                Twine(Used) + " needed)");
+  return err(RegsValue, Why + "more than the " + Twine(K.RegCount) +
+                            " registers '.regs' gives (at least " +
+                            Twine(Used) + " needed)");
+}
 
+Expected<StringRef> Parser::stripLine(StringRef Line) {
+  // Strip a `//` comment outside strings, then a leading /*addr*/.
+  bool InStr = false;
+  for (size_t I = 0; I < Line.size(); ++I) {
+    if (Line[I] == '\\' && InStr) {
+      ++I;
+      continue;
+    }
+    if (Line[I] == '"')
+      InStr = !InStr;
+    if (!InStr && Line.substr(I).startswith("//")) {
+      Line = Line.take_front(I);
+      break;
+    }
+  }
+  Line = Line.trim();
+  if (Line.startswith("/*")) {
+    size_t End = Line.find("*/");
+    if (End == StringRef::npos)
+      return err(Line, "unterminated '/*'");
+    Line = Line.drop_front(End + 2).trim();
+  }
+  return Line;
+}
+
+bool Parser::isCodeLine(StringRef Line) const {
+  // Inside code, a line is a directive only if its first word is one of
+  // the directives allowed there; anything else is a label or an
+  // instruction for the codec.
+  StringRef First = Line.split(' ').first.split('\t').first;
+  if (F == Form::Kernel && K)
+    return !kernelDirective(First);
+  return F == Form::Raw && RawSec && RawSecIsCode && !rawDirective(First);
+}
+
+Parser::DirectiveFn Parser::rawDirective(StringRef D) const {
+  return StringSwitch<DirectiveFn>(D)
+      .Case(".elf_header", &Parser::parseElfHeader)
+      .Case(".file_size", &Parser::parseFileSize)
+      .Case(".section", &Parser::parseSection)
+      .Case(".bytes", &Parser::parseBytes)
+      .Case(".phdr", &Parser::parsePhdr)
+      .Case(".filler", &Parser::parseFiller)
+      .Default(nullptr);
+}
+
+Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
+  return StringSwitch<DirectiveFn>(D)
+      .Case(".end_kernel", &Parser::parseEndKernel)
+      .Case(".param", &Parser::parseParam)
+      .Cases(".regs", ".max_regs", ".barriers", ".frame_size",
+             ".min_stack_size", &Parser::parseCount)
+      .Case(".shared", &Parser::parseShared)
+      .Case(".info", &Parser::parseInfo)
+      .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
+      .Cases(".max_threads", ".reqntid", &Parser::parseThreadBounds)
+      .Default(nullptr);
+}
+
+Expected<CubinFile> Parser::run() {
   SmallVector<StringRef, 0> Lines;
   Buffer.split(Lines, '\n');
-  for (StringRef Line : Lines) {
-    // Strip a `//` comment outside strings, then a leading /*addr*/.
-    bool InStr = false;
-    for (size_t I = 0; I < Line.size(); ++I) {
-      if (Line[I] == '\\' && InStr) {
-        ++I;
-        continue;
-      }
-      if (Line[I] == '"')
-        InStr = !InStr;
-      if (!InStr && Line.substr(I).startswith("//")) {
-        Line = Line.take_front(I);
-        break;
-      }
-    }
-    Line = Line.trim();
-    if (Line.startswith("/*")) {
-      size_t End = Line.find("*/");
-      if (End == StringRef::npos)
-        return err(Line, "unterminated '/*'");
-      Line = Line.drop_front(End + 2).trim();
-    }
-    if (Line.empty())
+  for (StringRef RawLine : Lines) {
+    Expected<StringRef> Line = stripLine(RawLine);
+    if (!Line)
+      return Line.takeError();
+    if (Line->empty())
       continue;
-
-    // Inside code, a line is a directive only if its first word is one of
-    // the directives allowed there; anything else is a label or an
-    // instruction for the codec.
-    StringRef First = Line.split(' ').first.split('\t').first;
-    bool InKernelCode = F == Form::Kernel && K &&
-                        !StringSwitch<bool>(First)
-                             .Cases(".param", ".regs", ".max_regs", ".barriers",
-                                    ".shared", true)
-                             .Cases(".max_threads", ".reqntid", ".frame_size",
-                                    ".min_stack_size", ".end_kernel", true)
-                             .Cases(".ctaidz_used", ".info", true)
-                             .Default(false);
-    bool InRawCode = F == Form::Raw && RawSec && RawSecIsCode &&
-                     !StringSwitch<bool>(First)
-                          .Cases(".section", ".phdr", ".filler", ".bytes",
-                                 ".elf_header", ".file_size", true)
-                          .Default(false);
-    if (InKernelCode || InRawCode) {
-      if (Error E = addCodeLine(Line, Code))
+    if (isCodeLine(*Line)) {
+      if (Error E = addCodeLine(*Line, Code))
         return E;
       continue;
     }
-
-    std::vector<Token> Toks;
-    if (Error E = tokenize(Line, Toks))
+    Tokens Toks;
+    if (Error E = tokenize(*Line, Toks))
       return E;
     StringRef D = Toks[0].Text;
-
     if (F == Form::Unknown) {
       F = D == ".raw_cubin" ? Form::Raw : Form::Kernel;
       if (F == Form::Raw)
         continue;
     }
-
+    DirectiveFn Fn = nullptr;
     if (F == Form::Raw) {
-      if (D == ".elf_header") {
-        std::map<std::string, std::pair<uint64_t, StringRef>> KV;
-        if (Error E = keyValues(Toks, 1, KV,
-                                {"ident", "type", "machine", "version", "entry",
-                                 "phoff", "shoff", "flags", "ehsize",
-                                 "phentsize", "shentsize", "shstrndx"}))
-          return E;
-        StringRef Id = KV["ident"].second;
-        if (Id.size() != 32 || !all_of(Id, isHexDigit))
-          return err(Toks[1].Text, "ident must be 32 hex digits");
-        ElfHeader &H = Raw.Header;
-        for (int I = 0; I < 16; ++I)
-          H.Ident[I] = hexFromNibbles(Id[2 * I], Id[2 * I + 1]);
-        H.Type = KV["type"].first;
-        H.Machine = KV["machine"].first;
-        H.Version = KV["version"].first;
-        H.Entry = KV["entry"].first;
-        H.PhOff = KV["phoff"].first;
-        H.ShOff = KV["shoff"].first;
-        H.Flags = KV["flags"].first;
-        H.EhSize = KV["ehsize"].first;
-        H.PhEntSize = KV["phentsize"].first;
-        H.ShEntSize = KV["shentsize"].first;
-        H.ShStrNdx = KV["shstrndx"].first;
-        HaveHeader = true;
-      } else if (D == ".file_size") {
-        if (Error E = needArgs(Toks, 1, "'.file_size <bytes>'"))
-          return E;
-        Expected<uint64_t> V = number(Toks[1], uint64_t(1) << 32);
-        if (!V)
-          return V.takeError();
-        Raw.FileSize = *V;
-        HaveFileSize = true;
-      } else if (D == ".section") {
-        if (Error E = finishRawSection())
-          return E;
-        if (Toks.size() < 3 || !Toks[2].IsString)
-          return err(D, "expected '.section <index> \"<name>\" key=value...'");
-        Expected<uint64_t> Idx = number(Toks[1], 0xfeff);
-        if (!Idx)
-          return Idx.takeError();
-        if (*Idx != Raw.Sections.size())
-          return err(Toks[1].Text,
-                     "expected section index " + Twine(Raw.Sections.size()));
-        std::map<std::string, std::pair<uint64_t, StringRef>> KV;
-        if (Error E = keyValues(Toks, 3, KV,
-                                {"name", "type", "flags", "addr", "offset",
-                                 "size", "link", "info", "align", "entsize"}))
-          return E;
-        Section S;
-        S.Name = Toks[2].Value;
-        S.NameOffset = KV["name"].first;
-        S.Type = KV["type"].first;
-        S.Flags = KV["flags"].first;
-        S.Addr = KV["addr"].first;
-        S.Offset = KV["offset"].first;
-        S.Size = KV["size"].first;
-        S.Link = KV["link"].first;
-        S.Info = KV["info"].first;
-        S.AddrAlign = KV["align"].first;
-        S.EntSize = KV["entsize"].first;
-        Raw.Sections.push_back(std::move(S));
-        RawSec = &Raw.Sections.back();
-        RawSecStart = D;
-        RawSecIsCode = (RawSec->Flags & ELF::SHF_EXECINSTR) &&
-                       !RawSec->isNoBits() && RawSec->Size % 16 == 0 &&
-                       RawSec->Size;
-      } else if (D == ".bytes") {
-        if (!RawSec || RawSecIsCode)
-          return err(D, "'.bytes' outside a data section");
-        for (size_t I = 1; I < Toks.size(); ++I) {
-          StringRef H = Toks[I].Text;
-          if (H.size() % 2 || !all_of(H, isHexDigit))
-            return err(H, "expected an even number of hex digits");
-          for (size_t J = 0; J < H.size(); J += 2)
-            RawSec->Data.push_back(hexFromNibbles(H[J], H[J + 1]));
-        }
-        if (RawSec->Data.size() > RawSec->Size)
-          return err(D,
-                     "more bytes than the section's size " + hex(RawSec->Size));
-      } else if (D == ".phdr") {
-        if (Error E = finishRawSection())
-          return E;
-        std::map<std::string, std::pair<uint64_t, StringRef>> KV;
-        if (Error E = keyValues(Toks, 1, KV,
-                                {"type", "flags", "offset", "vaddr", "paddr",
-                                 "filesz", "memsz", "align"}))
-          return E;
-        ProgramHeader P;
-        P.Type = KV["type"].first;
-        P.Flags = KV["flags"].first;
-        P.Offset = KV["offset"].first;
-        P.VAddr = KV["vaddr"].first;
-        P.PAddr = KV["paddr"].first;
-        P.FileSz = KV["filesz"].first;
-        P.MemSz = KV["memsz"].first;
-        P.Align = KV["align"].first;
-        Raw.ProgramHeaders.push_back(P);
-      } else if (D == ".filler") {
-        if (Error E = finishRawSection())
-          return E;
-        if (Error E = needArgs(Toks, 2, "'.filler <offset> <hex bytes>'"))
-          return E;
-        Expected<uint64_t> Off = number(Toks[1], uint64_t(1) << 32);
-        if (!Off)
-          return Off.takeError();
-        StringRef H = Toks[2].Text;
-        if (H.size() % 2 || H.empty() || !all_of(H, isHexDigit))
-          return err(H, "expected an even number of hex digits");
-        std::vector<uint8_t> B;
-        for (size_t J = 0; J < H.size(); J += 2)
-          B.push_back(hexFromNibbles(H[J], H[J + 1]));
-        Raw.Filler.emplace_back(*Off, std::move(B));
-      } else {
+      Fn = rawDirective(D);
+      if (!Fn)
         return err(D, "unknown directive '" + D + "' in the raw form");
-      }
-      continue;
-    }
-
-    // Kernel form.
-    if (D == ".target") {
-      if (Error E = needArgs(Toks, 1, "'.target sm_<N>'"))
-        return E;
-      StringRef T = Toks[1].Text;
-      unsigned SMNum;
-      if (!T.consume_front("sm_") || T.getAsInteger(10, SMNum) ||
-          !getTargetInfo(SMNum))
-        return err(Toks[1].Text, "unknown target '" + Toks[1].Text +
-                                     "' (expected sm_80, sm_86 or sm_90)");
-      M.SM = SMNum;
-      HaveTarget = true;
-    } else if (D == ".cuda_api") {
-      if (Error E = needArgs(Toks, 1, "'.cuda_api <version>'"))
-        return E;
-      Expected<uint64_t> V = number(Toks[1], 0xffff);
-      if (!V)
-        return V.takeError();
-      M.CudaApiVersion = *V;
-    } else if (D == ".tool_note") {
-      if (Toks.size() != 7 || !Toks[2].IsString || !Toks[3].IsString ||
-          !Toks[4].IsString || !Toks[5].IsString || !Toks[6].IsString)
-        return err(D, "expected '.tool_note <format> \"object\" \"tool\" "
-                      "\"version\" \"build\" \"options\"'");
-      Expected<uint64_t> V = number(Toks[1], 0xffffffff);
-      if (!V)
-        return V.takeError();
-      M.Tool = {static_cast<uint32_t>(*V),
-                Toks[2].Value,
-                Toks[3].Value,
-                Toks[4].Value,
-                Toks[5].Value,
-                Toks[6].Value};
-    } else if (D == ".kernel") {
-      if (K)
-        return err(D, "'.kernel' inside kernel '" + K->Name +
-                          "' (missing '.end_kernel')");
-      if (Toks.size() != 2 || Toks[1].Value.empty())
-        return err(D, "expected '.kernel <name>' (a quoted string for a "
-                      "name with other characters)");
-      for (const Kernel &O : M.Kernels)
-        if (O.Name == Toks[1].Value)
-          return err(Toks[1].Text, "kernel '" + O.Name + "' defined twice");
-      M.Kernels.emplace_back();
-      K = &M.Kernels.back();
-      K->Name = Toks[1].Value;
-      KernelStart = D;
-    } else if (!K) {
-      return err(D, "unknown or misplaced directive '" + D +
-                        "' (kernel directives go after '.kernel')");
-    } else if (D == ".end_kernel") {
-      if (Error E = finishCode(Code, K->Code))
-        return E;
-      if (K->Code.empty())
-        return err(D, "kernel '" + K->Name + "' has no instructions");
-      scanControlFlow(*K, Opts.Classifier ? *Opts.Classifier
-                                          : getOpcodeClassifier(M.SM));
-      K = nullptr;
-    } else if (D == ".param") {
-      if (Toks.size() < 3)
-        return err(D, "expected '.param <offset> <size> [index=N] [flags=N]'");
-      KernelParam P;
-      Expected<uint64_t> Off = number(Toks[1], 0xffff);
-      if (!Off)
-        return Off.takeError();
-      Expected<uint64_t> Size = number(Toks[2], (1u << 14) - 1);
-      if (!Size)
-        return Size.takeError();
-      P.Offset = *Off;
-      P.Size = *Size;
-      for (size_t I = 3; I < Toks.size(); ++I) {
-        StringRef Key, Val;
-        std::tie(Key, Val) = Toks[I].Text.split('=');
-        uint64_t V;
-        if (Val.getAsInteger(0, V) || V > 0xffffffff ||
-            (Key != "index" && Key != "flags") || (Key == "flags" && V > 0xfff))
-          return err(Toks[I].Text, "expected index=<n> or flags=<n < 0x1000>");
-        (Key == "index" ? P.Index : P.Flags) = V;
-      }
-      K->Params.push_back(P);
-    } else if (D == ".regs" || D == ".max_regs" || D == ".barriers" ||
-               D == ".frame_size" || D == ".min_stack_size") {
-      if (Toks.size() != 2)
-        return err(D, "expected '" + D + " <n>'");
-      uint64_t Max = D == ".regs"       ? 255
-                     : D == ".max_regs" ? 0xffff
-                     : D == ".barriers" ? 16
-                                        : 0xffffffff;
-      Expected<uint64_t> V = number(Toks[1], Max);
-      if (!V)
-        return V.takeError();
-      if (D == ".regs")
-        K->RegCount = *V;
-      else if (D == ".max_regs")
-        K->MaxRegCount = *V;
-      else if (D == ".barriers")
-        K->NumBarriers = *V;
-      else if (D == ".frame_size")
-        K->FrameSize = *V;
-      else
-        K->MinStackSize = *V;
-    } else if (D == ".shared") {
-      if (Toks.size() < 2 || Toks.size() > 4)
-        return err(D, "expected '.shared <static bytes> [align=<n>] [unused]'");
-      // CUDA limit for static shared memory per block: 48 KiB.
-      Expected<uint64_t> V = number(Toks[1], 48 * 1024);
-      if (!V)
-        return V.takeError();
-      K->SharedBytes = *V;
-      K->HasSharedSection = true;
-      if (Toks.back().Text == "unused" && Toks.size() > 2) {
-        K->SharedUnused = true;
-        Toks.pop_back();
-      }
-      if (Toks.size() == 4)
-        return err(Toks[3].Text, "expected 'unused'");
-      if (Toks.size() == 3) {
-        StringRef A = Toks[2].Text;
-        uint64_t Al;
-        if (!A.consume_front("align=") || A.getAsInteger(0, Al) || !Al ||
-            !isPowerOf2_64(Al) || Al > 4096)
-          return err(Toks[2].Text, "expected align=<power of two>");
-        K->SharedAlign = Al;
-      }
-    } else if (D == ".info") {
-      if (Toks.size() < 4 ||
-          (Toks[1].Text != "before_exit" && Toks[1].Text != "after_exit"))
-        return err(D, "expected '.info before_exit|after_exit <attribute> "
-                      "NVAL|BVAL|HVAL|SVAL [values]'");
-      NvInfoRecord R;
-      int A = lookupNvAttr(Toks[2].Text);
-      uint64_t Num;
-      if (A < 0 && !Toks[2].Text.getAsInteger(0, Num) && Num < 256)
-        A = static_cast<int>(Num);
-      if (A < 0)
-        return err(Toks[2].Text, "unknown attribute '" + Toks[2].Text + "'");
-      R.Attr = A;
-      R.Format = StringSwitch<uint8_t>(Toks[3].Text)
-                     .Case("NVAL", 1)
-                     .Case("BVAL", 2)
-                     .Case("HVAL", 3)
-                     .Case("SVAL", 4)
-                     .Default(0);
-      if (!R.Format)
-        return err(Toks[3].Text, "expected NVAL, BVAL, HVAL or SVAL");
-      if (R.Format != 4 && Toks.size() > 5)
-        return err(Toks[5].Text, "a " + Toks[3].Text + " takes one value");
-      std::vector<uint32_t> Words;
-      for (size_t I = 4; I < Toks.size(); ++I) {
-        Expected<uint64_t> V = number(Toks[I], R.Format == 2   ? 0xff
-                                               : R.Format == 4 ? 0xffffffff
-                                                               : 0xffff);
-        if (!V)
-          return V.takeError();
-        if (R.Format == 4)
-          Words.push_back(*V);
-        else
-          R.Value = *V;
-      }
-      if (R.Format == 4) {
-        if (Words.size() > 0x3fff)
-          return err(D, "too many words");
-        R = NvInfoRecord::sval(static_cast<NvAttr>(R.Attr), Words);
-      }
-      (Toks[1].Text == "before_exit" ? K->OtherInfoBeforeExit
-                                     : K->OtherInfoAfterExit)
-          .push_back(R);
-    } else if (D == ".ctaidz_used") {
-      if (Toks.size() != 1)
-        return err(Toks[1].Text, "'.ctaidz_used' takes no operand");
-      K->CtaidZUsed = true;
-    } else if (D == ".max_threads" || D == ".reqntid") {
-      if (Toks.size() != 4)
-        return err(D, "expected '" + D + " <x> <y> <z>'");
-      std::array<uint32_t, 3> V;
-      for (int I = 0; I < 3; ++I) {
-        Expected<uint64_t> X = number(Toks[1 + I], 1024);
-        if (!X)
-          return X.takeError();
-        V[I] = *X;
-      }
-      (D == ".reqntid" ? K->ReqNTid : K->MaxThreads) = V;
-      if (K->ReqNTid && K->MaxThreads)
-        return err(D, "'.max_threads' and '.reqntid' exclude each other");
     } else {
-      return err(D, "unknown directive '" + D + "'");
+      Fn = StringSwitch<DirectiveFn>(D)
+               .Case(".target", &Parser::parseTarget)
+               .Case(".cuda_api", &Parser::parseCudaApi)
+               .Case(".tool_note", &Parser::parseToolNote)
+               .Case(".kernel", &Parser::parseKernel)
+               .Default(nullptr);
+      if (!Fn && !K)
+        return err(D, "unknown or misplaced directive '" + D +
+                          "' (kernel directives go after '.kernel')");
+      if (!Fn)
+        Fn = kernelDirective(D);
+      if (!Fn)
+        return err(D, "unknown directive '" + D + "'");
     }
-  }
-
-  if (F == Form::Raw) {
-    if (Error E = finishRawSection())
+    if (Error E = (this->*Fn)(Toks))
       return E;
-    if (!HaveHeader || !HaveFileSize)
-      return err(Buffer.take_front(1), "the raw form needs '.elf_header' and "
-                                       "'.file_size'");
-    Raw.Header.ShNum = Raw.Sections.size();
-    Raw.Header.PhNum = Raw.ProgramHeaders.size();
-    return Raw;
   }
+  return F == Form::Raw ? finishRaw() : finishKernelForm();
+}
+
+//===--- The raw form ---------------------------------------------------===//
+
+Error Parser::finishRawSection() {
+  if (!RawSec)
+    return Error::success();
+  if (RawSecIsCode)
+    if (Error E = finishCode(Code, RawSec->Data))
+      return E;
+  if (!RawSec->isNoBits() && RawSec->Type != ELF::SHT_NULL &&
+      RawSec->Data.size() != RawSec->Size)
+    return err(RawSecStart, "section has size " + hex(RawSec->Size) + " but " +
+                                Twine(RawSec->Data.size()) +
+                                " bytes of content");
+  RawSec = nullptr;
+  return Error::success();
+}
+
+Error Parser::parseElfHeader(Tokens &Toks) {
+  KeyValueMap KV;
+  if (Error E = keyValues(Toks, 1, KV,
+                          {"ident", "type", "machine", "version", "entry",
+                           "phoff", "shoff", "flags", "ehsize", "phentsize",
+                           "shentsize", "shstrndx"}))
+    return E;
+  StringRef Id = KV["ident"].second;
+  if (Id.size() != 32 || !all_of(Id, isHexDigit))
+    return err(Toks[1].Text, "ident must be 32 hex digits");
+  ElfHeader &H = Raw.Header;
+  for (int I = 0; I < 16; ++I)
+    H.Ident[I] = hexFromNibbles(Id[2 * I], Id[2 * I + 1]);
+  H.Type = KV["type"].first;
+  H.Machine = KV["machine"].first;
+  H.Version = KV["version"].first;
+  H.Entry = KV["entry"].first;
+  H.PhOff = KV["phoff"].first;
+  H.ShOff = KV["shoff"].first;
+  H.Flags = KV["flags"].first;
+  H.EhSize = KV["ehsize"].first;
+  H.PhEntSize = KV["phentsize"].first;
+  H.ShEntSize = KV["shentsize"].first;
+  H.ShStrNdx = KV["shstrndx"].first;
+  HaveHeader = true;
+  return Error::success();
+}
+
+Error Parser::parseFileSize(Tokens &Toks) {
+  if (Error E = needArgs(Toks, 1, "'.file_size <bytes>'"))
+    return E;
+  Expected<uint64_t> V = number(Toks[1], uint64_t(1) << 32);
+  if (!V)
+    return V.takeError();
+  Raw.FileSize = *V;
+  HaveFileSize = true;
+  return Error::success();
+}
+
+Error Parser::parseSection(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (Error E = finishRawSection())
+    return E;
+  if (Toks.size() < 3 || !Toks[2].IsString)
+    return err(D, "expected '.section <index> \"<name>\" key=value...'");
+  Expected<uint64_t> Idx = number(Toks[1], 0xfeff);
+  if (!Idx)
+    return Idx.takeError();
+  if (*Idx != Raw.Sections.size())
+    return err(Toks[1].Text,
+               "expected section index " + Twine(Raw.Sections.size()));
+  KeyValueMap KV;
+  if (Error E = keyValues(Toks, 3, KV,
+                          {"name", "type", "flags", "addr", "offset", "size",
+                           "link", "info", "align", "entsize"}))
+    return E;
+  Section S;
+  S.Name = Toks[2].Value;
+  S.NameOffset = KV["name"].first;
+  S.Type = KV["type"].first;
+  S.Flags = KV["flags"].first;
+  S.Addr = KV["addr"].first;
+  S.Offset = KV["offset"].first;
+  S.Size = KV["size"].first;
+  S.Link = KV["link"].first;
+  S.Info = KV["info"].first;
+  S.AddrAlign = KV["align"].first;
+  S.EntSize = KV["entsize"].first;
+  Raw.Sections.push_back(std::move(S));
+  RawSec = &Raw.Sections.back();
+  RawSecStart = D;
+  RawSecIsCode = (RawSec->Flags & ELF::SHF_EXECINSTR) && !RawSec->isNoBits() &&
+                 RawSec->Size % 16 == 0 && RawSec->Size;
+  return Error::success();
+}
+
+Error Parser::parseBytes(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (!RawSec || RawSecIsCode)
+    return err(D, "'.bytes' outside a data section");
+  for (size_t I = 1; I < Toks.size(); ++I) {
+    StringRef H = Toks[I].Text;
+    if (H.size() % 2 || !all_of(H, isHexDigit))
+      return err(H, "expected an even number of hex digits");
+    for (size_t J = 0; J < H.size(); J += 2)
+      RawSec->Data.push_back(hexFromNibbles(H[J], H[J + 1]));
+  }
+  if (RawSec->Data.size() > RawSec->Size)
+    return err(D, "more bytes than the section's size " + hex(RawSec->Size));
+  return Error::success();
+}
+
+Error Parser::parsePhdr(Tokens &Toks) {
+  if (Error E = finishRawSection())
+    return E;
+  KeyValueMap KV;
+  if (Error E = keyValues(Toks, 1, KV,
+                          {"type", "flags", "offset", "vaddr", "paddr",
+                           "filesz", "memsz", "align"}))
+    return E;
+  ProgramHeader P;
+  P.Type = KV["type"].first;
+  P.Flags = KV["flags"].first;
+  P.Offset = KV["offset"].first;
+  P.VAddr = KV["vaddr"].first;
+  P.PAddr = KV["paddr"].first;
+  P.FileSz = KV["filesz"].first;
+  P.MemSz = KV["memsz"].first;
+  P.Align = KV["align"].first;
+  Raw.ProgramHeaders.push_back(P);
+  return Error::success();
+}
+
+Error Parser::parseFiller(Tokens &Toks) {
+  if (Error E = finishRawSection())
+    return E;
+  if (Error E = needArgs(Toks, 2, "'.filler <offset> <hex bytes>'"))
+    return E;
+  Expected<uint64_t> Off = number(Toks[1], uint64_t(1) << 32);
+  if (!Off)
+    return Off.takeError();
+  StringRef H = Toks[2].Text;
+  if (H.size() % 2 || H.empty() || !all_of(H, isHexDigit))
+    return err(H, "expected an even number of hex digits");
+  std::vector<uint8_t> B;
+  for (size_t J = 0; J < H.size(); J += 2)
+    B.push_back(hexFromNibbles(H[J], H[J + 1]));
+  Raw.Filler.emplace_back(*Off, std::move(B));
+  return Error::success();
+}
+
+Expected<CubinFile> Parser::finishRaw() {
+  if (Error E = finishRawSection())
+    return std::move(E);
+  if (!HaveHeader || !HaveFileSize)
+    return err(Buffer.take_front(1), "the raw form needs '.elf_header' and "
+                                     "'.file_size'");
+  Raw.Header.ShNum = Raw.Sections.size();
+  Raw.Header.PhNum = Raw.ProgramHeaders.size();
+  return Raw;
+}
+
+//===--- The kernel form: module directives ------------------------------===//
+
+Error Parser::parseTarget(Tokens &Toks) {
+  if (Error E = needArgs(Toks, 1, "'.target sm_<N>'"))
+    return E;
+  StringRef T = Toks[1].Text;
+  unsigned SMNum;
+  if (!T.consume_front("sm_") || T.getAsInteger(10, SMNum) ||
+      !getTargetInfo(SMNum))
+    return err(Toks[1].Text, "unknown target '" + Toks[1].Text +
+                                 "' (expected sm_80, sm_86 or sm_90)");
+  M.SM = SMNum;
+  HaveTarget = true;
+  return Error::success();
+}
+
+Error Parser::parseCudaApi(Tokens &Toks) {
+  if (Error E = needArgs(Toks, 1, "'.cuda_api <version>'"))
+    return E;
+  Expected<uint64_t> V = number(Toks[1], 0xffff);
+  if (!V)
+    return V.takeError();
+  M.CudaApiVersion = *V;
+  return Error::success();
+}
+
+Error Parser::parseToolNote(Tokens &Toks) {
+  if (Toks.size() != 7 || !Toks[2].IsString || !Toks[3].IsString ||
+      !Toks[4].IsString || !Toks[5].IsString || !Toks[6].IsString)
+    return err(Toks[0].Text, "expected '.tool_note <format> \"object\" "
+                             "\"tool\" \"version\" \"build\" \"options\"'");
+  Expected<uint64_t> V = number(Toks[1], 0xffffffff);
+  if (!V)
+    return V.takeError();
+  M.Tool = {static_cast<uint32_t>(*V),
+            Toks[2].Value,
+            Toks[3].Value,
+            Toks[4].Value,
+            Toks[5].Value,
+            Toks[6].Value};
+  return Error::success();
+}
+
+Error Parser::parseKernel(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (K)
+    return err(D, "'.kernel' inside kernel '" + K->Name +
+                      "' (missing '.end_kernel')");
+  if (Toks.size() != 2 || Toks[1].Value.empty())
+    return err(D, "expected '.kernel <name>' (a quoted string for a "
+                  "name with other characters)");
+  for (const Kernel &O : M.Kernels)
+    if (O.Name == Toks[1].Value)
+      return err(Toks[1].Text, "kernel '" + O.Name + "' defined twice");
+  M.Kernels.emplace_back();
+  K = &M.Kernels.back();
+  K->Name = Toks[1].Value;
+  KernelStart = D;
+  RegsValue = StringRef();
+  return Error::success();
+}
+
+Expected<CubinFile> Parser::finishKernelForm() {
   if (K)
     return err(KernelStart, "kernel '" + K->Name + "' has no '.end_kernel'");
   if (!HaveTarget)
@@ -888,6 +917,180 @@ Expected<CubinFile> Parser::run() {
   return Out;
 }
 
+//===--- The kernel form: inside a kernel ---------------------------------===//
+
+Error Parser::parseEndKernel(Tokens &Toks) {
+  if (Error E = finishCode(Code, K->Code))
+    return E;
+  if (K->Code.empty())
+    return err(Toks[0].Text, "kernel '" + K->Name + "' has no instructions");
+  const InstrClassifier &C =
+      Opts.Classifier ? *Opts.Classifier : getTargetClassifier(M.SM);
+  if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
+    return E;
+  scanControlFlow(*K, C);
+  K = nullptr;
+  return Error::success();
+}
+
+Error Parser::parseParam(Tokens &Toks) {
+  if (Toks.size() < 3)
+    return err(Toks[0].Text,
+               "expected '.param <offset> <size> [index=N] [flags=N]'");
+  KernelParam P;
+  Expected<uint64_t> Off = number(Toks[1], 0xffff);
+  if (!Off)
+    return Off.takeError();
+  Expected<uint64_t> Size = number(Toks[2], (1u << 14) - 1);
+  if (!Size)
+    return Size.takeError();
+  P.Offset = *Off;
+  P.Size = *Size;
+  for (const KernelParam &O : K->Params)
+    if (P.Offset < O.Offset + O.Size && O.Offset < P.Offset + P.Size)
+      return err(Toks[1].Text,
+                 "parameter bytes " + Twine(P.Offset) + ".." +
+                     Twine(P.Offset + P.Size - 1) +
+                     " overlap those of the parameter at offset " +
+                     Twine(O.Offset) + " (" + Twine(O.Size) + " bytes)");
+  for (size_t I = 3; I < Toks.size(); ++I) {
+    StringRef Key, Val;
+    std::tie(Key, Val) = Toks[I].Text.split('=');
+    uint64_t V;
+    if (Val.getAsInteger(0, V) || V > 0xffffffff ||
+        (Key != "index" && Key != "flags") || (Key == "flags" && V > 0xfff))
+      return err(Toks[I].Text, "expected index=<n> or flags=<n < 0x1000>");
+    (Key == "index" ? P.Index : P.Flags) = V;
+  }
+  K->Params.push_back(P);
+  return Error::success();
+}
+
+Error Parser::parseCount(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (Toks.size() != 2)
+    return err(D, "expected '" + D + " <n>'");
+  // M.SM is valid: '.target' accepts only known targets, and the default
+  // (86) is one.
+  uint64_t Max = D == ".regs"       ? getTargetInfo(M.SM)->MaxRegisters
+                 : D == ".max_regs" ? 0xffff
+                 : D == ".barriers" ? 16
+                                    : 0xffffffff;
+  Expected<uint64_t> V = number(Toks[1], Max);
+  if (!V)
+    return V.takeError();
+  if (D == ".regs") {
+    K->RegCount = *V;
+    RegsValue = Toks[1].Text;
+  } else if (D == ".max_regs") {
+    K->MaxRegCount = *V;
+  } else if (D == ".barriers") {
+    K->NumBarriers = *V;
+  } else if (D == ".frame_size") {
+    K->FrameSize = *V;
+  } else {
+    K->MinStackSize = *V;
+  }
+  return Error::success();
+}
+
+Error Parser::parseShared(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (Toks.size() < 2 || Toks.size() > 4)
+    return err(D, "expected '.shared <static bytes> [align=<n>] [unused]'");
+  // CUDA limit for static shared memory per block: 48 KiB.
+  Expected<uint64_t> V = number(Toks[1], 48 * 1024);
+  if (!V)
+    return V.takeError();
+  K->SharedBytes = *V;
+  K->HasSharedSection = true;
+  if (Toks.back().Text == "unused" && Toks.size() > 2) {
+    K->SharedUnused = true;
+    Toks.pop_back();
+  }
+  if (Toks.size() == 4)
+    return err(Toks[3].Text, "expected 'unused'");
+  if (Toks.size() == 3) {
+    StringRef A = Toks[2].Text;
+    uint64_t Al;
+    if (!A.consume_front("align=") || A.getAsInteger(0, Al) || !Al ||
+        !isPowerOf2_64(Al) || Al > 4096)
+      return err(Toks[2].Text, "expected align=<power of two>");
+    K->SharedAlign = Al;
+  }
+  return Error::success();
+}
+
+Error Parser::parseInfo(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (Toks.size() < 4 ||
+      (Toks[1].Text != "before_exit" && Toks[1].Text != "after_exit"))
+    return err(D, "expected '.info before_exit|after_exit <attribute> "
+                  "NVAL|BVAL|HVAL|SVAL [values]'");
+  NvInfoRecord R;
+  int A = lookupNvAttr(Toks[2].Text);
+  uint64_t Num;
+  if (A < 0 && !Toks[2].Text.getAsInteger(0, Num) && Num < 256)
+    A = static_cast<int>(Num);
+  if (A < 0)
+    return err(Toks[2].Text, "unknown attribute '" + Toks[2].Text + "'");
+  R.Attr = A;
+  R.Format = StringSwitch<uint8_t>(Toks[3].Text)
+                 .Case("NVAL", 1)
+                 .Case("BVAL", 2)
+                 .Case("HVAL", 3)
+                 .Case("SVAL", 4)
+                 .Default(0);
+  if (!R.Format)
+    return err(Toks[3].Text, "expected NVAL, BVAL, HVAL or SVAL");
+  if (R.Format != 4 && Toks.size() > 5)
+    return err(Toks[5].Text, "a " + Toks[3].Text + " takes one value");
+  std::vector<uint32_t> Words;
+  for (size_t I = 4; I < Toks.size(); ++I) {
+    Expected<uint64_t> V = number(Toks[I], R.Format == 2   ? 0xff
+                                           : R.Format == 4 ? 0xffffffff
+                                                           : 0xffff);
+    if (!V)
+      return V.takeError();
+    if (R.Format == 4)
+      Words.push_back(*V);
+    else
+      R.Value = *V;
+  }
+  if (R.Format == 4) {
+    if (Words.size() > 0x3fff)
+      return err(D, "too many words");
+    R = NvInfoRecord::sval(static_cast<NvAttr>(R.Attr), Words);
+  }
+  (Toks[1].Text == "before_exit" ? K->OtherInfoBeforeExit
+                                 : K->OtherInfoAfterExit)
+      .push_back(R);
+  return Error::success();
+}
+
+Error Parser::parseCtaidZUsed(Tokens &Toks) {
+  if (Toks.size() != 1)
+    return err(Toks[1].Text, "'.ctaidz_used' takes no operand");
+  K->CtaidZUsed = true;
+  return Error::success();
+}
+
+Error Parser::parseThreadBounds(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (Toks.size() != 4)
+    return err(D, "expected '" + D + " <x> <y> <z>'");
+  std::array<uint32_t, 3> V;
+  for (int I = 0; I < 3; ++I) {
+    Expected<uint64_t> X = number(Toks[1 + I], 1024);
+    if (!X)
+      return X.takeError();
+    V[I] = *X;
+  }
+  (D == ".reqntid" ? K->ReqNTid : K->MaxThreads) = V;
+  if (K->ReqNTid && K->MaxThreads)
+    return err(D, "'.max_threads' and '.reqntid' exclude each other");
+  return Error::success();
+}
 } // namespace
 
 Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
@@ -900,8 +1103,8 @@ Expected<CubinFile> parseSass(SourceMgr &SM, unsigned BufferID,
   return P.run();
 }
 
-Error disassembleCubin(ArrayRef<uint8_t> Bytes, raw_ostream &OS,
-                       const SassOptions &Opts) {
+Error disassembleCubinToSass(ArrayRef<uint8_t> Bytes, raw_ostream &OS,
+                             const SassOptions &Opts) {
   Expected<CubinFile> F = readCubinFile(Bytes);
   if (!F)
     return F.takeError();

@@ -97,7 +97,7 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.RegCount = Found->RegCount;
   K.SM = M->SM;
   K.ReservedSharedBytes = TI->ReservedSharedBytes;
-  K.DescriptorOffset = M->SM == 90 ? 0x208 : 0x118;
+  K.DescriptorOffset = TI->DescriptorSlot;
   readClusterShape(*Found, K);
   K.LocalBytes =
       (std::max(Found->FrameSize, Found->MinStackSize) + 15) & ~15u;
@@ -223,7 +223,7 @@ static Src resolveSrc(const DInst &D, char Letter, Field RegF, Field NegF,
 
 /// Hazard mode: the registers \p D reads and writes and its latency class,
 /// from the classifier that tp-compact-stalls and tp-verify-schedule use
-/// (sched::describe, lib/CodeGen/SchedDescribe.cpp).
+/// (sched::describe, lib/Target/SASS/SchedDescribe.cpp).
 static Error describeUses(DInst &D) {
   Expected<sched::SchedInstr> S = sched::describe(D.I);
   if (!S)

@@ -13,7 +13,7 @@
 #ifndef TP_LIB_SIM_SIMINTERNAL_H
 #define TP_LIB_SIM_SIMINTERNAL_H
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 #include "tp/Sim/Simulator.h"
 #include "tp/Target/SASS/SASS.h"
 #include <bitset>

@@ -1,7 +1,7 @@
 //===- ReferenceGemm.cpp - Inputs, reference and checks of a GEMM ---------===//
 ///
 /// \file
-/// binary16 conversions, the deterministic input generator, the double
+/// The deterministic input generator, the double
 /// precision reference product and the comparisons (ReferenceGemm.h).
 ///
 /// Exactness of the reference: inputs are multiples of 2^-10 with magnitude
@@ -23,78 +23,6 @@
 using namespace llvm;
 
 namespace tp {
-
-uint32_t floatBits(float F) {
-  uint32_t B;
-  std::memcpy(&B, &F, sizeof B);
-  return B;
-}
-
-float bitsToFloat(uint32_t Bits) {
-  float F;
-  std::memcpy(&F, &Bits, sizeof F);
-  return F;
-}
-
-uint16_t floatToHalf(float F) {
-  uint32_t X = floatBits(F);
-  uint16_t Sign = uint16_t((X >> 16) & 0x8000);
-  uint32_t Abs = X & 0x7fffffffu;
-  if (Abs >= 0x7f800000u) {
-    if (Abs == 0x7f800000u)
-      return Sign | 0x7c00;
-    // NaN: keep the top 10 payload bits, force the quiet bit so that a
-    // payload living only in the low bits cannot turn into infinity.
-    return Sign | 0x7c00 | 0x0200 | uint16_t((Abs >> 13) & 0x3ff);
-  }
-  // 65520 = 65504 + half an ulp: the tie rounds to the even neighbour, 2^16,
-  // which overflows.
-  if (Abs >= 0x477ff000u)
-    return Sign | 0x7c00;
-  if (Abs < 0x38800000u) {
-    // Below 2^-14: a subnormal half, a multiple of 2^-24.  At most 2^-25 (a
-    // tie with zero at exactly 2^-25) rounds to zero.
-    if (Abs <= 0x33000000u)
-      return Sign;
-    uint32_t Exp = Abs >> 23;
-    uint32_t Mant = (Abs & 0x7fffffu) | 0x800000u;
-    // value = Mant * 2^(Exp - 150) = (Mant >> Shift) * 2^-24 + remainder.
-    uint32_t Shift = 126 - Exp; // 14 .. 24 for Exp 102 .. 112
-    uint32_t H = Mant >> Shift;
-    uint32_t Rem = Mant & ((1u << Shift) - 1);
-    uint32_t Half = 1u << (Shift - 1);
-    if (Rem > Half || (Rem == Half && (H & 1)))
-      ++H; // may carry into the smallest normal, 0x0400: still right
-    return Sign | uint16_t(H);
-  }
-  // Normal: rebias the exponent (127 -> 15, i.e. subtract 112 << 23) and
-  // round the 13 dropped mantissa bits; a carry runs into the exponent.
-  uint32_t H = (Abs - 0x38000000u) >> 13;
-  uint32_t Rem = Abs & 0x1fffu;
-  if (Rem > 0x1000u || (Rem == 0x1000u && (H & 1)))
-    ++H;
-  return Sign | uint16_t(H);
-}
-
-float halfToFloat(uint16_t H) {
-  uint32_t Sign = uint32_t(H & 0x8000) << 16;
-  uint32_t Exp = (H >> 10) & 0x1f;
-  uint32_t Mant = H & 0x3ff;
-  if (Exp == 0x1f)
-    return bitsToFloat(Sign | 0x7f800000u | (Mant << 13));
-  if (Exp == 0) {
-    if (Mant == 0)
-      return bitsToFloat(Sign);
-    // Subnormal Mant * 2^-24: normalize.
-    uint32_t E = 113; // biased binary32 exponent of 2^-14
-    while (!(Mant & 0x400)) {
-      Mant <<= 1;
-      --E;
-    }
-    return bitsToFloat(Sign | (E << 23) | ((Mant & 0x3ff) << 13));
-  }
-  return bitsToFloat(Sign | ((Exp + 112) << 23) | (Mant << 13));
-}
 
 //===----------------------------------------------------------------------===//
 // Inputs

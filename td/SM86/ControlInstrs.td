@@ -31,6 +31,7 @@ foreach P = [0, 1] in
                          (ins BrTarget:$tgt)), P> {
     bits<2> mode;
     bits<48> tgt;
+    let IsBranch = 1;
     let Inst{33-32} = mode;
     let Inst{81-34} = tgt;
   }
@@ -41,6 +42,7 @@ def BRA_DIV : CtlInst<0x947, "BRA${mode} ${urn}$Ur, $tgt", (outs),
   bit urn;
   bits<6> Ur;
   bits<48> tgt;
+  let IsBranch = 1;
   let Inst{29-24} = Ur;
   let Inst{30} = urn;
   let Inst{33-32} = mode;
@@ -52,7 +54,9 @@ def BRA_DIV : CtlInst<0x947, "BRA${mode} ${urn}$Ur, $tgt", (outs),
 foreach P = [0, 1] in
   def EXIT # !if(P, "_P", "") :
     CtlInst<0x94d, "EXIT" # !if(P, " ${Ppn}$Pp", ""), (outs),
-            !if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)), P>;
+            !if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)), P> {
+    let IsExit = 1;
+  }
 def NOP : SM86Op<0x918, "NOP", (outs), (ins), NoResult> {
   let ReuseOperands = ["", "", "", ""];
 }

@@ -64,6 +64,15 @@ class SM86Inst<string asm, dag outs, dag ins, SchedClass sched> {
   /// 1: the guard predicate is printed as a uniform predicate (`@UP0`);
   /// same bits (uniform-datapath ops, C).
   bit UniformGuard = 0;
+  /// Control flow, for the readers of whole kernels (the cubin writer's
+  /// EXIT offsets and first block, the .sass labels): 1 on EXIT; 1 on a
+  /// direct branch (BRA), whose BranchTarget operand is where it jumps.
+  /// Other PC-relative operands (BSSY, CALL.REL, RET.REL) are BranchTarget
+  /// operands too (labels in .sass text), but whether they end ptxas's
+  /// first block is not known (UNVERIFIED: the writer counts BRA and EXIT
+  /// only, as every test cubin agrees).
+  bit IsExit = 0;
+  bit IsBranch = 0;
 
   // Guard predicate (N, T, C).
   bits<3> Pg;

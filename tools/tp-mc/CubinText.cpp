@@ -42,7 +42,7 @@ int tp::mc::runDisassembleCubin(const Options &Opts, ArrayRef<uint8_t> Bytes,
   SassOpts.Codec = &Codec;
   std::string Text;
   raw_string_ostream TextOS(Text);
-  if (Error E = object::disassembleCubin(Bytes, TextOS, SassOpts)) {
+  if (Error E = object::disassembleCubinToSass(Bytes, TextOS, SassOpts)) {
     reportError(makeError(Opts.Input + ": " + toString(std::move(E))),
                 "tp-mc");
     return 1;

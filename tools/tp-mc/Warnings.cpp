@@ -2,7 +2,7 @@
 ///
 /// \file
 /// An instruction of a form no oracle word reaches (the forms listed in
-/// unittests/Target/SM86UncoveredForms.txt) assembles to bits that only
+/// td/UnverifiedForms.txt) assembles to bits that only
 /// sibling forms confirm.  tp-mc says so for every such instruction, in
 /// both assembler inputs (line-oriented SASS and whole-cubin .sass).
 /// The other warnings (unknown words kept as `.inst`, an -mcpu the cubin
@@ -58,5 +58,5 @@ void mc::Warnings::checkUnverified(const SourceMgr &SM, StringRef Insn,
   warn(SM, SMLoc::getFromPointer(skipGuard(Insn).data()),
        Twine(sass::getInstrInfo(Op).Name) +
            " has no encoding confirmed by NVIDIA's bytes (no reference word "
-           "reaches it; see unittests/Target/SM86UncoveredForms.txt)");
+           "reaches it; see td/UnverifiedForms.txt)");
 }

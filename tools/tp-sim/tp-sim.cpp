@@ -23,7 +23,7 @@
 /// files.
 ///
 //===----------------------------------------------------------------------===//
-#include "tp/CodeGen/LatencyEvidence.h"
+#include "tp/Target/SASS/LatencyEvidence.h"
 #include "tp/Sim/Simulator.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ReferenceGemm.h"

@@ -10,7 +10,7 @@
 #ifndef TP_UNITTESTS_CODEGEN_SCHEDTESTUTIL_H
 #define TP_UNITTESTS_CODEGEN_SCHEDTESTUTIL_H
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 
 #include <initializer_list>
 

@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
         return 1;
       SassOptions O;
       O.ForceRaw = Raw;
-      if (Error E = disassembleCubin(Bytes, OS, O)) {
+      if (Error E = disassembleCubinToSass(Bytes, OS, O)) {
         errs() << argv[I] << ": " << toString(std::move(E)) << "\n";
         return 1;
       }

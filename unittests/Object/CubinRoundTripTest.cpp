@@ -127,7 +127,7 @@ TEST(CubinRoundTrip, ScanControlFlowMatchesPtxas) {
     ASSERT_TRUE(!!M) << toString(M.takeError());
     for (const Kernel &K : M->Kernels) {
       Kernel Copy = K;
-      scanControlFlow(Copy, getOpcodeClassifier(F->Header.sm()));
+      scanControlFlow(Copy, getTargetClassifier(F->Header.sm()));
       EXPECT_EQ(Copy.ExitOffsets, K.ExitOffsets) << K.Name;
       EXPECT_EQ(Copy.CfaBlockEnd, K.CfaBlockEnd) << K.Name;
     }
@@ -161,7 +161,7 @@ TEST(CubinRoundTrip, HandWrittenModuleMatchesPtxas) {
   K.Code = RF->Sections[Text].Data;
   K.Params = {{0, 8, 0, 0}, {8, 4, 0, 0}};
   K.RegCount = 8;
-  scanControlFlow(K, getOpcodeClassifier());
+  scanControlFlow(K, getTargetClassifier(86));
   M.Kernels.push_back(K);
   Expected<CubinFile> G = buildCubin(M);
   ASSERT_TRUE(!!G) << toString(G.takeError());
@@ -215,7 +215,7 @@ TEST(CubinRoundTrip, HandWrittenMultiKernelMatchesPtxas) {
   None.RegCount = 4;
   None.HasSharedSection = true;
   for (Kernel *K : {&Five, &Loop, &None}) {
-    scanControlFlow(*K, getOpcodeClassifier());
+    scanControlFlow(*K, getTargetClassifier(86));
     M.Kernels.push_back(*K);
   }
   Expected<CubinFile> G = buildCubin(M);

@@ -145,7 +145,7 @@ TEST(CubinSM90, ScanControlFlowMatchesPtxas) {
     }
     for (const Kernel &K : M->Kernels) {
       Kernel Copy = K;
-      scanControlFlow(Copy, getOpcodeClassifier(90));
+      scanControlFlow(Copy, getTargetClassifier(90));
       EXPECT_EQ(Copy.ExitOffsets, K.ExitOffsets) << K.Name;
       EXPECT_EQ(Copy.CfaBlockEnd, K.CfaBlockEnd) << K.Name;
       ++Kernels;
@@ -181,7 +181,7 @@ TEST(CubinSM90, HandWrittenModuleMatchesPtxas) {
   K.NumBarriers = 1;
   K.SharedBytes = 512;
   K.ReqNTid = std::array<uint32_t, 3>{32, 1, 1};
-  scanControlFlow(K, getOpcodeClassifier(90));
+  scanControlFlow(K, getTargetClassifier(90));
   M.Kernels.push_back(K);
   Expected<CubinFile> G = buildCubin(M);
   ASSERT_TRUE(!!G) << toString(G.takeError());

@@ -34,7 +34,7 @@ TEST(SassCodecTest, EveryTestCubinRoundTripsThroughTheCodec) {
     ASSERT_TRUE(!!T) << toString(T.takeError());
     std::string Text;
     raw_string_ostream OS(Text);
-    Error E = disassembleCubin(C.Bytes, OS, getSassOptions(*T));
+    Error E = disassembleCubinToSass(C.Bytes, OS, getSassOptions(*T));
     ASSERT_FALSE(!!E) << toString(std::move(E));
     SourceMgr SM;
     unsigned ID = SM.AddNewSourceBuffer(

@@ -104,7 +104,7 @@ TEST(SassText, ToolEntryPoints) {
       std::string(TP_SHARED_DIR) + "/reference/cubin/mma_tile_sm86.cubin");
   std::string Text;
   raw_string_ostream OS(Text);
-  ASSERT_FALSE(!!disassembleCubin(B, OS));
+  ASSERT_FALSE(!!disassembleCubinToSass(B, OS));
   EXPECT_NE(OS.str().find(".kernel mma_tile\n.param 0 8\n.param 8 8\n"
                           ".param 16 8\n.regs 22\n.barriers 1\n"
                           ".shared 512 align=16\n.reqntid 32 1 1\n"),

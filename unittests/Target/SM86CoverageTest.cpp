@@ -12,7 +12,7 @@
 /// if it round-trips here too: decode, print, parse and encode give back all
 /// 128 bits.  The test reports the forms no oracle word reaches.  Those
 /// forms are listed, with the reason they exist, in
-/// SM86UncoveredForms.txt; the test fails when a form is uncovered but not
+/// UnverifiedForms.txt; the test fails when a form is uncovered but not
 /// listed (a new form nobody checked against NVIDIA's bytes) or listed but
 /// covered (the list is stale).  Without ptxas the test is skipped.  With
 /// TP_WRITE_UNCOVERED=FILE set it also writes the forms it found uncovered
@@ -59,12 +59,9 @@ std::vector<sass::Word128> cubinWords(const std::string &Path) {
     if (strncmp(Name, ".text", 5) != 0)
       continue;
     uint64_t Off = U64(H + 0x18), Size = U64(H + 0x20);
-    for (uint64_t K = Off; K + 16 <= Off + Size; K += 16) {
-      sass::Word128 W;
-      W.Lo = U64(K);
-      W.Hi = U64(K + 8);
-      Ws.push_back(W);
-    }
+    for (uint64_t K = Off; K + 16 <= Off + Size && K + 16 <= B.size();
+         K += 16)
+      Ws.push_back(sass::readWord(llvm::ArrayRef<uint8_t>(B).slice(K, 16)));
   }
   return Ws;
 }
@@ -162,7 +159,7 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
     }
 
   // The list as the build compiled it (SM86OracleVerifiedTest checks that
-  // the table is SM86UncoveredForms.txt, name for name).
+  // the table is UnverifiedForms.txt, name for name).
   std::set<std::string> Listed;
   for (sass::Opcode Op : sass::getUnverifiedForms())
     Listed.insert(sass::getInstrInfo(Op).Name);
@@ -187,7 +184,7 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
   llvm::outs() << Words << " oracle words (" << PtxasWords
                << " built by ptxas); " << Covered << " of " << Hits.size()
                << " forms reached, " << Hits.size() - Covered
-               << " not (listed in SM86UncoveredForms.txt)\n";
+               << " not (listed in UnverifiedForms.txt)\n";
   for (const std::string &N : New)
     ADD_FAILURE() << "form " << N
                   << " is reached by no corpus or ptxas word and not listed";

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The table behind sass::isOracleVerified is generated at build time from
-/// SM86UncoveredForms.txt (lib/Target/SASS/GenUnverifiedForms.cmake).  These
+/// UnverifiedForms.txt (lib/Target/SASS/GenUnverifiedForms.cmake).  These
 /// tests check that it is that list -- not empty, not stale, every name a
 /// form -- and pin one form on each side.  Whether the list itself matches
 /// the oracles is SM86CoverageTest's job.
@@ -20,12 +20,12 @@ using namespace tp;
 
 namespace {
 
-/// The names of SM86UncoveredForms.txt, read as the coverage test reads
+/// The names of UnverifiedForms.txt, read as the coverage test reads
 /// them ('#' starts a comment).
 std::vector<std::string> readList() {
   std::vector<std::string> Names;
-  std::ifstream In(TP_UNITTEST_DIR "/SM86UncoveredForms.txt");
-  EXPECT_TRUE(In.good()) << "missing SM86UncoveredForms.txt";
+  std::ifstream In(TP_SOURCE_DIR "/td/UnverifiedForms.txt");
+  EXPECT_TRUE(In.good()) << "missing UnverifiedForms.txt";
   std::string L;
   while (std::getline(In, L)) {
     llvm::StringRef T = llvm::StringRef(L).split('#').first.trim();
@@ -62,7 +62,7 @@ TEST(SM86OracleVerified, TableIsTheList) {
   for (const std::string &N : Names) {
     sass::Opcode Op;
     ASSERT_TRUE(sass::lookupOpcode(N, Op))
-        << "SM86UncoveredForms.txt names " << N << ", which is no form";
+        << "UnverifiedForms.txt names " << N << ", which is no form";
     EXPECT_TRUE(Listed.insert(Op).second) << N << " is listed twice";
   }
   llvm::ArrayRef<sass::Opcode> Table = sass::getUnverifiedForms();

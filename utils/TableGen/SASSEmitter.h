@@ -2,7 +2,8 @@
 ///
 /// \file
 /// Each function reads every SM86Inst record of the RecordKeeper, builds the
-/// form model (SASSEmitter.cpp) and writes one generated .inc.
+/// form model (SASSModel.h) and writes one generated .inc; each lives in a
+/// file of its own and is registered in SASSBackends.def.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_UTILS_TABLEGEN_SASSEMITTER_H

@@ -31,6 +31,7 @@
 
 #include "tp/Object/CubinFile.h"
 #include "tp/Object/NvInfo.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/Support/Error.h"
@@ -42,28 +43,17 @@
 namespace tp {
 namespace object {
 
-/// What differs between targets that readers of a cubin need (the
-/// writer's layout tables are private to lib/Object/CubinLayout.cpp).
-struct TargetInfo {
-  unsigned SM;
-  /// Offset of the first kernel parameter in constant bank 0
-  /// (SASS_FACTS 3.7: 0x160 on Ampere, 0x210 on Hopper).
-  uint32_t ParamBase;
-  /// .text.K sh_info carries regs << 24 (sm_80/86); sm_90 leaves it 0.
-  bool RegCountInTextInfo;
-  /// Value of the unnamed attribute 0x5f (E: 0 on sm_86, 0x101 on sm_90).
-  uint16_t Attr5F;
-  /// Shared memory the system reserves at the start of a CTA's window:
-  /// .nv.shared.K is this much larger than the kernel's own static bytes
-  /// (SASS_FACTS 3.3: 1 KiB on sm_90, none before).
-  uint32_t ReservedSharedBytes;
-};
+/// What differs between targets that readers and writers of a cubin need:
+/// the target layer's facts (td/Targets.td; the writer's layout tables are
+/// private to lib/Object/CubinLayout.cpp).
+using TargetInfo = sass::TargetInfo;
 
-/// The TargetInfo of sm_\p SM, or null when unknown.
+/// The TargetInfo of the target that sm_\p SM selects (sm_80: sm_86's), or
+/// null when unknown.
 const TargetInfo *getTargetInfo(unsigned SM);
 
-/// e_flags that ptxas 13 writes for sm_\p SM: 0x06000004 | SM << 8
-/// (SASS_FACTS 3.1; 0x06005604 for sm_86).
+/// e_flags that ptxas 13 writes for sm_\p SM (TargetInfo::getELFFlags;
+/// 0x06005604 for sm_86); 0 for an unknown SM.
 uint32_t makeEFlags(unsigned SM);
 
 /// One kernel parameter (a KPARAM_INFO record).
@@ -161,21 +151,24 @@ public:
   /// branch.
   virtual llvm::Optional<uint64_t> branchTarget(llvm::ArrayRef<uint8_t> Word,
                                                 uint64_t Pc) const = 0;
+  /// The byte offset any PC-relative operand of \p Word at \p Pc names
+  /// (BRA, BSSY, CALL.REL, RET.REL): the addresses .sass text writes as
+  /// labels.  Default: branchTarget().
+  virtual llvm::Optional<uint64_t>
+  pcRelativeTarget(llvm::ArrayRef<uint8_t> Word, uint64_t Pc) const;
+  /// The general registers \p Word uses: its highest R register (RZ not
+  /// counted) plus one, 0 for none; None when the word is not understood.
+  /// Default: None.
+  virtual llvm::Optional<unsigned>
+  registersUsed(llvm::ArrayRef<uint8_t> Word) const;
 };
 
-/// The default classifier: the 12-bit opcode field and BRA's offset only
-/// (SASS_FACTS 1.4: EXIT 0x94d, BRA 0x947 with a signed byte offset in
-/// bits 32..81 relative to the next instruction; sm_80/86 only).  The ISA
-/// layer may supply its own.
-const InstrClassifier &getOpcodeClassifier();
-
-/// The classifier for sm_90 code, whose BRA splits its offset (low 8 bits
-/// of the word offset in bits 16..23, the rest in 34..81; SASS_FACTS 1.4).
-const InstrClassifier &getSM90OpcodeClassifier();
-/// The default classifier of target sm_\p SM.
-inline const InstrClassifier &getOpcodeClassifier(unsigned SM) {
-  return SM >= 90 ? getSM90OpcodeClassifier() : getOpcodeClassifier();
-}
+/// The classifier of target sm_\p SM (sm_80 and unknown SMs: sm_86's),
+/// from td/: a word is decoded with the target's tables and classified by
+/// its form's IsExit / IsBranch flags and BranchTarget operand
+/// (sass::getPCRelativeTarget), so sm_90's split offsets need no code
+/// here.  A word that decodes to no form is neither.
+const InstrClassifier &getTargetClassifier(unsigned SM);
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);

@@ -21,6 +21,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -73,6 +74,39 @@ parseNvInfo(llvm::ArrayRef<uint8_t> Bytes, uint64_t BaseOffset);
 
 /// The inverse of parseNvInfo.
 std::vector<uint8_t> serializeNvInfo(llvm::ArrayRef<NvInfoRecord> Records);
+
+/// The three words of a KPARAM_INFO record, packed and unpacked in this
+/// one place (E, every ptxas 13 cubin; SASS_FACTS 3.6):
+///   word 0  Index
+///   word 1  Offset << 16 | Ordinal
+///   word 2  Size << 18 | Space << 12 | Flags
+/// Space is 0x1f (the constant bank) in every record ptxas writes; Flags is
+/// KernelParam::Flags (Module.h).
+struct KParamInfo {
+  uint32_t Index = 0;
+  uint32_t Ordinal = 0;               ///< 16 bits
+  uint32_t Offset = 0;                ///< 16 bits
+  uint32_t Size = 0;                  ///< 14 bits
+  uint32_t Space = ConstantBankSpace; ///< 6 bits
+  uint32_t Flags = 0;                 ///< 12 bits
+  static constexpr uint32_t ConstantBankSpace = 0x1f;
+
+  std::array<uint32_t, 3> pack() const {
+    return {Index, Offset << 16 | (Ordinal & 0xffff),
+            Size << 18 | (Space & 0x3f) << 12 | (Flags & 0xfff)};
+  }
+  /// \p W must hold three words.
+  static KParamInfo unpack(llvm::ArrayRef<uint32_t> W) {
+    KParamInfo P;
+    P.Index = W[0];
+    P.Ordinal = W[1] & 0xffff;
+    P.Offset = W[1] >> 16;
+    P.Size = W[2] >> 18;
+    P.Space = (W[2] >> 12) & 0x3f;
+    P.Flags = W[2] & 0xfff;
+    return P;
+  }
+};
 
 } // namespace object
 } // namespace tp

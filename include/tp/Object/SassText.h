@@ -82,10 +82,11 @@ llvm::Expected<CubinFile> parseSassString(llvm::StringRef Text,
                                           llvm::StringRef Name = "<sass>",
                                           const SassOptions &Opts = {});
 
-/// For tp-mc --disassemble: reads the cubin \p Bytes and prints its .sass.
-llvm::Error disassembleCubin(llvm::ArrayRef<uint8_t> Bytes,
-                             llvm::raw_ostream &OS,
-                             const SassOptions &Opts = {});
+/// For tp-mc --disassemble X.cubin -o X.sass: reads the cubin \p Bytes and
+/// prints the whole cubin as .sass text (not tp-mc's per-section listing).
+llvm::Error disassembleCubinToSass(llvm::ArrayRef<uint8_t> Bytes,
+                                   llvm::raw_ostream &OS,
+                                   const SassOptions &Opts = {});
 
 /// For tp-mc --assemble -filetype=obj: parses .sass buffer \p BufferID of
 /// \p SM and returns the cubin's bytes.

@@ -3,9 +3,8 @@
 /// \file
 /// What tp-sim and tp-run share to prove a kernel computed C = A B [+ R]:
 ///
-///  * IEEE binary16 <-> binary32 conversions (round to nearest even;
-///    subnormals, infinities and NaNs handled; NaN payloads kept where they
-///    fit);
+///  * IEEE binary16 <-> binary32 conversions (FloatConversion.h, included
+///    here for the tools that use both);
 ///  * deterministic inputs: fillRandomHalves/fillRandomFloats draw from a
 ///    counter-based generator (SplitMix64) keyed by a seed and a stream, so
 ///    the same seed gives the same matrices on every machine and in every
@@ -24,22 +23,13 @@
 #ifndef TP_SUPPORT_REFERENCEGEMM_H
 #define TP_SUPPORT_REFERENCEGEMM_H
 
+#include "tp/Support/FloatConversion.h"
 #include "tp/Support/LaunchManifest.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <vector>
 
 namespace tp {
-
-/// binary32 -> binary16, round to nearest, ties to even.  Overflow gives
-/// infinity; NaN stays NaN (quiet, top payload bits kept).
-uint16_t floatToHalf(float F);
-/// binary16 -> binary32, exact.
-float halfToFloat(uint16_t H);
-
-/// Bit patterns as floats and back (memcpy, no aliasing tricks).
-uint32_t floatBits(float F);
-float bitsToFloat(uint32_t Bits);
 
 /// The pattern C is filled with before a launch: a signaling NaN that no
 /// arithmetic produces (arithmetic on NaN returns a quiet NaN).

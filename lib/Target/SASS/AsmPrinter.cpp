@@ -1,4 +1,5 @@
-//===- AsmPrinter.cpp - Instruction -> nvdisasm text -----------------------===//
+//===- AsmPrinter.cpp - Instruction -> nvdisasm text
+//-----------------------===//
 ///
 /// \file
 /// Interprets the form's generated template: literal text, `$x` operands
@@ -8,8 +9,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "SASSTables.h"
 #include "FloatFormat.h"
+#include "SASSTables.h"
 #include "llvm/Support/Format.h"
 
 using namespace llvm;
@@ -25,14 +26,23 @@ static void printHex(raw_ostream &OS, int64_t V, bool Signed) {
     OS << "0x" << format_hex_no_prefix(uint64_t(V), 1);
 }
 
+namespace {
+/// Where an instruction is printed: its address and the labels of the
+/// code around it (null: none).
+struct PrintContext {
+  uint64_t Addr;
+  const LabelMap *Labels;
+};
+} // namespace
+
 static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
-                         uint64_t Addr, bool Next = false) {
+                         const PrintContext &PC, bool Next = false) {
   const OperandInfo &OI = InstrInfos[I.Op].Operands[K];
   int64_t V = I.Ops[K] + (Next ? 1 : 0);
   switch (OI.Kind) {
   case OperandKind::GPR:
   case OperandKind::MemBase:
-    if (V == 255)
+    if (V == RZ)
       OS << "RZ";
     else
       OS << 'R' << V;
@@ -42,19 +52,19 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
   case OperandKind::UGPR:
   case OperandKind::MemUR:
   case OperandKind::MemDesc:
-    if (V == 63)
+    if (V == URZ)
       OS << "URZ";
     else
       OS << "UR" << V;
     return;
   case OperandKind::Pred:
-    if (V == 7)
+    if (V == PT)
       OS << "PT";
     else
       OS << 'P' << V;
     return;
   case OperandKind::UPred:
-    if (V == 7)
+    if (V == PT)
       OS << "UPT";
     else
       OS << "UP" << V;
@@ -95,9 +105,15 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
     OS << (N ? N : "?");
     return;
   }
-  case OperandKind::BranchTarget:
-    OS << "0x" << format_hex_no_prefix(getBranchTarget(Addr, V), 1);
+  case OperandKind::BranchTarget: {
+    uint64_t Target = getBranchTarget(PC.Addr, V);
+    auto It = PC.Labels ? PC.Labels->find(Target) : LabelMap::const_iterator();
+    if (PC.Labels && It != PC.Labels->end())
+      OS << It->second;
+    else
+      OS << "0x" << format_hex_no_prefix(Target, 1);
     return;
+  }
   case OperandKind::SBIndex:
     OS << "SB" << V;
     return;
@@ -117,7 +133,7 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
 
 /// Prints template text [B, E) with no address groups inside.
 static void printRange(raw_ostream &OS, const Instruction &I, const char *B,
-                       const char *E, uint64_t Addr) {
+                       const char *E, const PrintContext &PC) {
   uint32_t Printed = 0;
   for (const char *P = B; P < E; ++P) {
     if (*P == '$' || *P == '^') {
@@ -130,14 +146,14 @@ static void printRange(raw_ostream &OS, const Instruction &I, const char *B,
           ((Printed >> (P[3] - 'a')) & 1)) {
         Instruction Tmp = I;
         Tmp.Ctrl.Reuse &= ~(1 << OI.ReuseSlot);
-        printOperand(OS, Tmp, K, Addr);
-        printOperand(OS, I, unsigned(P[3] - 'a'), Addr);
+        printOperand(OS, Tmp, K, PC);
+        printOperand(OS, I, unsigned(P[3] - 'a'), PC);
         OS << ".reuse";
         Printed |= 1u << K;
         P += 3;
         continue;
       }
-      printOperand(OS, I, K, Addr, *P == '^');
+      printOperand(OS, I, K, PC, *P == '^');
       Printed |= 1u << K;
       ++P;
     } else {
@@ -151,11 +167,11 @@ int64_t defaultValue(const OperandInfo &OI) {
   switch (OI.Kind) {
   case OperandKind::GPR:
   case OperandKind::MemBase:
-    return 255;
+    return RZ;
   case OperandKind::UGPR:
   case OperandKind::MemUR:
   case OperandKind::MemDesc:
-    return 63;
+    return URZ;
   default:
     return 0;
   }
@@ -174,12 +190,21 @@ static bool componentIsDefault(const Instruction &I, const char *B,
   return false;
 }
 
-void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
-  if (I.Guard != 7 || I.GuardNeg) {
+Optional<uint64_t> getPCRelativeTarget(const Instruction &I, uint64_t Addr) {
+  const InstrInfo &II = InstrInfos[I.Op];
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    if (II.Operands[K].Kind == OperandKind::BranchTarget)
+      return getBranchTarget(Addr, I.Ops[K]);
+  return None;
+}
+
+static void printWith(const Instruction &I, const PrintContext &PC,
+                      raw_ostream &OS) {
+  if (I.Guard != PT || I.GuardNeg) {
     OS << '@' << (I.GuardNeg ? "!" : "");
     if (InstrInfos[I.Op].UniformGuard)
       OS << 'U';
-    if (I.Guard == 7)
+    if (I.Guard == PT)
       OS << "PT";
     else
       OS << 'P' << unsigned(I.Guard);
@@ -191,7 +216,7 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
       const char *E = T;
       while (*E && *E != '<')
         E += (*E == '$' || *E == '^') ? 2 : 1;
-      printRange(OS, I, T, E, Addr);
+      printRange(OS, I, T, E, PC);
       T = E;
       continue;
     }
@@ -223,14 +248,23 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
         continue;
       if (Any)
         OS << '+';
-      printRange(OS, I, Comp[C][0], Comp[C][1], Addr);
+      printRange(OS, I, Comp[C][0], Comp[C][1], PC);
       Any = true;
     }
     if (!Any && N)
-      printRange(OS, I, Comp[0][0], Comp[0][1], Addr);
+      printRange(OS, I, Comp[0][0], Comp[0][1], PC);
     OS << ']';
     T = *GE ? GE + 1 : GE;
   }
+}
+
+void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
+  printWith(I, {Addr, nullptr}, OS);
+}
+
+void print(const Instruction &I, uint64_t Addr, const LabelMap &Labels,
+           raw_ostream &OS) {
+  printWith(I, {Addr, &Labels}, OS);
 }
 
 void printControl(const Control &C, raw_ostream &OS) {
@@ -249,11 +283,11 @@ void printControl(const Control &C, raw_ostream &OS) {
     Sep();
     OS << "yield";
   }
-  if (C.WrSB != 7) {
+  if (C.WrSB != NoScoreboard) {
     Sep();
     OS << "wr=" << unsigned(C.WrSB);
   }
-  if (C.RdSB != 7) {
+  if (C.RdSB != NoScoreboard) {
     Sep();
     OS << "rd=" << unsigned(C.RdSB);
   }

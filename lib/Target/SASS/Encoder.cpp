@@ -78,10 +78,10 @@ Error verify(const Instruction &I, Target T) {
   const Control &C = I.Ctrl;
   if (C.Stall > 15)
     return makeError("stall " + Twine(unsigned(C.Stall)) + " exceeds 15");
-  if (C.WrSB > 5 && C.WrSB != 7)
+  if (C.WrSB > 5 && C.WrSB != NoScoreboard)
     return makeError("write scoreboard " + Twine(unsigned(C.WrSB)) +
                      " is not 0..5 or 7 (none)");
-  if (C.RdSB > 5 && C.RdSB != 7)
+  if (C.RdSB > 5 && C.RdSB != NoScoreboard)
     return makeError("read scoreboard " + Twine(unsigned(C.RdSB)) +
                      " is not 0..5 or 7 (none)");
   if (C.WaitMask > 63)

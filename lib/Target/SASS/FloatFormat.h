@@ -13,6 +13,7 @@
 #ifndef TP_LIB_TARGET_SASS_FLOATFORMAT_H
 #define TP_LIB_TARGET_SASS_FLOATFORMAT_H
 
+#include "tp/Support/FloatConversion.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
@@ -22,17 +23,6 @@
 
 namespace tp {
 namespace sass {
-
-inline float bitsToFloat(uint32_t B) {
-  float F;
-  std::memcpy(&F, &B, 4);
-  return F;
-}
-inline uint32_t floatToBits(float F) {
-  uint32_t B;
-  std::memcpy(&B, &F, 4);
-  return B;
-}
 
 inline void printFloat32(llvm::raw_ostream &OS, uint32_t Bits) {
   float F = bitsToFloat(Bits);
@@ -69,21 +59,9 @@ inline void printFloat64(llvm::raw_ostream &OS, double D) {
   OS << Buf;
 }
 
-/// Half precision: printed through its float value the same way.
-inline float halfToFloat(uint16_t H) {
-  unsigned S = H >> 15, E = (H >> 10) & 31, M = H & 1023;
-  float V;
-  if (E == 0)
-    V = std::ldexp(float(M), -24);
-  else if (E == 31)
-    V = M ? NAN : INFINITY;
-  else
-    V = std::ldexp(float(M | 1024), int(E) - 25);
-  return S ? -V : V;
-}
-
+/// Half precision: printed through its (exact) float value the same way.
 inline void printHalf(llvm::raw_ostream &OS, uint16_t H) {
-  printFloat32(OS, floatToBits(halfToFloat(H)));
+  printFloat32(OS, floatBits(halfToFloat(H)));
 }
 
 /// Whether a decimal float spelling lies in a format's range: a finite
@@ -122,7 +100,7 @@ inline size_t parseFloat32(llvm::StringRef S, uint32_t &Bits,
   if (N == 0)
     return 0;
   float F = float(D);
-  Bits = floatToBits(F);
+  Bits = floatBits(F);
   if (Value)
     *Value = D;
   // strtod gives HUGE_VAL for a spelling beyond the double range (1e400)

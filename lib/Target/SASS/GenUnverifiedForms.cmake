@@ -1,6 +1,6 @@
 # GenUnverifiedForms.cmake - the forms without an oracle word, as a table.
 #
-#   cmake -DLIST=<SM86UncoveredForms.txt> -DENUM=<SASSGenInstrInfo.inc>
+#   cmake -DLIST=<UnverifiedForms.txt> -DENUM=<SASSGenInstrInfo.inc>
 #         -DOUT=<SASSGenUnverifiedForms.inc> -P GenUnverifiedForms.cmake
 #
 # LIST: '#' starts a comment, every other non-blank line is one form name

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// sass::isOracleVerified: the table generated at build time from
-/// unittests/Target/SM86UncoveredForms.txt (GenUnverifiedForms.cmake), the
+/// td/UnverifiedForms.txt (GenUnverifiedForms.cmake), the
 /// list of forms that no oracle word reaches.  The coverage test
 /// (unittests/Target/SM86CoverageTest.cpp) keeps that list equal to what
 /// the oracles reach; this file only turns it into a lookup.

@@ -9,6 +9,7 @@
 #include "SASSTables.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <cstring>
 
 namespace tp {
@@ -66,7 +67,23 @@ bool isAvailable(uint16_t Op, Target T) {
   return Op < NUM_OPCODES && ((FormTargets[Op] >> unsigned(T)) & 1);
 }
 
+unsigned getNumTargets() { return NumTargets; }
+
+const TargetInfo &getTargetInfo(Target T) { return TargetInfos[unsigned(T)]; }
+
 const InstrInfo &getInstrInfo(Opcode Op) { return InstrInfos[Op]; }
+
+unsigned getRegistersUsed(const Instruction &I) {
+  const InstrInfo &II = InstrInfos[I.Op];
+  unsigned Used = 0;
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    const OperandInfo &OI = II.Operands[K];
+    if ((OI.Kind == OperandKind::GPR || OI.Kind == OperandKind::MemBase) &&
+        I.Ops[K] != RZ && I.Ops[K] >= 0)
+      Used = std::max<unsigned>(Used, unsigned(I.Ops[K]) + OI.Width);
+  }
+  return Used;
+}
 
 bool lookupOpcode(llvm::StringRef Name, Opcode &Op) {
   unsigned Lo = 0, Hi = NUM_OPCODES;

@@ -71,6 +71,7 @@ struct TargetDesc {
 };
 extern const FormEncoding FormEncodings[];
 extern const TargetDesc TargetDescs[];
+extern const TargetInfo TargetInfos[];
 extern const uint8_t FormTargets[];
 /// The decoder tables of one target.
 struct DecodeTables {

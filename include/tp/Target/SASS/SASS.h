@@ -42,12 +42,17 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/raw_ostream.h"
 #include <array>
+#include <cassert>
 #include <cstdint>
+#include <map>
+#include <string>
 
 namespace llvm {
 class SourceMgr;
@@ -81,6 +86,30 @@ llvm::StringRef getTargetName(Target T);
 unsigned getTargetSM(Target T);
 /// Whether form \p Op exists on \p T.
 bool isAvailable(uint16_t Op, Target T);
+/// Number of targets (Target(0) .. Target(getNumTargets() - 1)).
+unsigned getNumTargets();
+
+/// A target's facts of the programming model and the cubin: fields of its
+/// record in td/Targets.td (which cites the evidence), generated.  Every
+/// layer reads them here; none writes them by hand.
+struct TargetInfo {
+  const char *Name;                 ///< "sm_86"
+  unsigned SM;                      ///< 86
+  uint32_t ParamBase;               ///< first parameter: c[0x0][ParamBase]
+  uint32_t DescriptorSlot;          ///< default memory descriptor c[0x0][..]
+  uint32_t ReservedSharedBytes;     ///< system part of a CTA's shared window
+  uint32_t ELFFlagsBase;            ///< e_flags = ELFFlagsBase | sm << 8
+  uint32_t MaxSharedBytesPerBlock;  ///< admission limit of shared memory
+  uint32_t MaxRegisters;            ///< registers per thread (255)
+  bool RegCountInTextInfo;          ///< .text.K sh_info holds regs << 24
+  uint16_t Attr5F;                  ///< .nv.info attribute 0x5f's value
+  /// e_flags of a cubin for sm_\p SM of this target (sm_80 or sm_86).
+  uint32_t getELFFlags(unsigned SMNumber) const {
+    return ELFFlagsBase | (SMNumber & 0xff) << 8;
+  }
+};
+/// The facts of \p T.
+const TargetInfo &getTargetInfo(Target T);
 
 /// A 128-bit instruction word: two little-endian u64, low half first.
 struct Word128 {
@@ -96,14 +125,43 @@ struct Word128 {
   bool operator!=(const Word128 &O) const { return !(*this == O); }
 };
 
+/// The word stored in \p Bytes (at least 16 bytes: Lo then Hi, each
+/// little-endian), as a cubin's .text holds it.
+inline Word128 readWord(llvm::ArrayRef<uint8_t> Bytes) {
+  assert(Bytes.size() >= 16 && "an instruction word is 16 bytes");
+  Word128 W;
+  W.Lo = llvm::support::endian::read64le(Bytes.data());
+  W.Hi = llvm::support::endian::read64le(Bytes.data() + 8);
+  return W;
+}
+/// Stores \p W into the 16 bytes at \p Out (readWord's layout).
+inline void writeWord(Word128 W, uint8_t *Out) {
+  llvm::support::endian::write64le(Out, W.Lo);
+  llvm::support::endian::write64le(Out + 8, W.Hi);
+}
+/// The 16 bytes of \p W (readWord's layout).
+inline std::array<uint8_t, 16> getWordBytes(Word128 W) {
+  std::array<uint8_t, 16> B;
+  writeWord(W, B.data());
+  return B;
+}
+
+/// Field values meaning "none": the predicate PT / UPT (also a guard of
+/// PT), the write/read scoreboard "no scoreboard" (control bits 110..115),
+/// the register RZ and the uniform register URZ (SASS_FACTS 1.1, N, T, C).
+constexpr uint8_t PT = 7;
+constexpr uint8_t NoScoreboard = 7;
+constexpr uint8_t RZ = 255;
+constexpr uint8_t URZ = 63;
+
 /// The scheduling control fields of a word (bits 105..125).
 struct Control {
   uint8_t Stall = 0;     ///< [105:108] cycles before the next issue, 0..15
   /// "Yield" in CuAssembler's notation ('Y'), which is bit 109 == 0.  ptxas
   /// leaves bit 109 = 1 (Yield = false) on most instructions.
   bool Yield = false;
-  uint8_t WrSB = 7;      ///< [110:112] write scoreboard 0..5, 7 = none
-  uint8_t RdSB = 7;      ///< [113:115] read scoreboard 0..5, 7 = none
+  uint8_t WrSB = NoScoreboard; ///< [110:112] write scoreboard 0..5, 7 = none
+  uint8_t RdSB = NoScoreboard; ///< [113:115] read scoreboard 0..5, 7 = none
   uint8_t WaitMask = 0;  ///< [116:121] bit i = wait on scoreboard i
   uint8_t Reuse = 0;     ///< [122:125] operand-reuse flags, bit 0 = slot A
   bool operator==(const Control &O) const {
@@ -169,6 +227,9 @@ struct InstrInfo {
   Word128 FixedMask;      ///< bits fixed by the form (opcode, aliases)
   Word128 FixedValue;
   bool UniformGuard;      ///< guard printed as `@UPx` (uniform datapath)
+  bool IsExit;            ///< EXIT (td: IsExit)
+  bool IsBranch;          ///< a direct branch (BRA; td: IsBranch): its
+                          ///< BranchTarget operand is the jump target
 };
 
 constexpr unsigned MaxOperands = 24;
@@ -176,7 +237,7 @@ constexpr unsigned MaxOperands = 24;
 /// A decoded or parsed instruction.  A plain value: copy it freely.
 struct Instruction {
   Opcode Op = Opcode(0);
-  uint8_t Guard = 7;      ///< guard predicate P0..P6 (UP0..UP6 for forms
+  uint8_t Guard = PT;     ///< guard predicate P0..P6 (UP0..UP6 for forms
                           ///< with InstrInfo::UniformGuard), 7 = PT
   bool GuardNeg = false;  ///< `@!Px`
   Control Ctrl;
@@ -195,7 +256,7 @@ bool isSupportedMnemonic(llvm::StringRef Mnemonic);
 /// Whether some oracle word -- a row of the reference TSVs, a word of the
 /// reference cubins or a word ptxas builds from the suite's PTX -- decodes
 /// to form \p Op, so that NVIDIA's bytes confirm its encoding.  The other
-/// forms are listed in unittests/Target/SM86UncoveredForms.txt (a build
+/// forms are listed in td/UnverifiedForms.txt (a build
 /// input: the table is generated from it): their bits are inferred from
 /// sibling forms only.  tp-mc warns about them; code generation never emits
 /// them.  False for an opcode out of range.
@@ -235,9 +296,29 @@ inline int64_t getBranchOffset(uint64_t Addr, uint64_t Target) {
   return (int64_t(Target) - int64_t(Addr) - 16) / 4;
 }
 
+/// The address the PC-relative operand of \p I at \p Addr refers to (its
+/// BranchTarget operand: BRA, BSSY, CALL.REL, RET.REL, on every target),
+/// or None when \p I has none.  BRX's offset is relative to a register
+/// and is not one.
+llvm::Optional<uint64_t> getPCRelativeTarget(const Instruction &I,
+                                             uint64_t Addr);
+
+/// The general registers \p I uses, read or written: its highest R
+/// register (a tuple counted to its last register; RZ not counted) plus
+/// one; 0 when it uses none.
+unsigned getRegistersUsed(const Instruction &I);
+
+/// Names of code addresses (`.L_x_0`, ...), for printing branch targets.
+using LabelMap = std::map<uint64_t, std::string>;
+
 /// Prints \p I in nvdisasm syntax (guard, mnemonic, operands, `.reuse`),
 /// without a trailing ';'.  \p Addr resolves branch targets.
 void print(const Instruction &I, uint64_t Addr, llvm::raw_ostream &OS);
+/// print() that writes a PC-relative operand whose target \p Labels names
+/// as that label (`BRA .L_x_0`), so that the text stays right when
+/// instructions are inserted; other targets as addresses.
+void print(const Instruction &I, uint64_t Addr, const LabelMap &Labels,
+           llvm::raw_ostream &OS);
 /// Prints the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2
 /// reuse=a}` (fields at their default -- stall 0, no yield, 7, 7, empty,
 /// no reuse -- omitted).  print() shows reuse flags on their operands

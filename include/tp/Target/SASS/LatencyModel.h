@@ -1,4 +1,4 @@
-//===- SM86LatencyModel.h - Latencies by class, per target ------*- C++ -*-===//
+//===- LatencyModel.h - Latencies by class, per target ----------*- C++ -*-===//
 ///
 /// \file
 /// The dependency latencies tp-compact-stalls schedules with,
@@ -9,7 +9,7 @@
 /// target (sm_86, sm_90).  The classes come from one classifier,
 /// sched::describe() (Schedule.h).
 ///
-/// Every number lives in lib/CodeGen/SM86LatencyModel.cpp, each with its
+/// Every number lives in lib/Target/SASS/LatencyModel.cpp, each with its
 /// source (SASS_FACTS.md section 2: N = Mesa NAK sm80_instr_latencies.rs,
 /// which covers sm_80/86/89; E = what ptxas 13 schedules in our reference
 /// cubins).  The one disputed value -- the first consumer of an
@@ -24,8 +24,8 @@
 /// scoreboard; after the wait, 1 cycle suffices.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_CODEGEN_SM86LATENCYMODEL_H
-#define TP_CODEGEN_SM86LATENCYMODEL_H
+#ifndef TP_TARGET_SASS_LATENCYMODEL_H
+#define TP_TARGET_SASS_LATENCYMODEL_H
 
 #include "tp/Target/SASS/SASS.h"
 
@@ -72,7 +72,7 @@ enum class PredRead : uint8_t {
 bool isVariable(InstrClass C);
 
 /// The latency tables of one target.  get() returns the model of sm_86
-/// (also sm_80) or sm_90; every number is in SM86LatencyModel.cpp with its
+/// (also sm_80) or sm_90; every number is in LatencyModel.cpp with its
 /// source.  tp-compact-stalls, tp-verify-schedule and tp-sim's hazard mode
 /// all read this one model.
 class LatencyModel {
@@ -152,4 +152,4 @@ constexpr unsigned NumScoreboards = 6;
 } // namespace sched
 } // namespace tp
 
-#endif // TP_CODEGEN_SM86LATENCYMODEL_H
+#endif // TP_TARGET_SASS_LATENCYMODEL_H

@@ -1,4 +1,4 @@
-//===- SM86LatencyModel.cpp - Latencies by class, per target --------------===//
+//===- LatencyModel.cpp - Latencies by class, per target ------------------===//
 ///
 /// \file
 /// The latency tables of tp-compact-stalls, tp-verify-schedule and tp-sim's
@@ -21,12 +21,12 @@
 ///      S01/S04.
 ///
 /// The td class latencies of td/SM86/SM86Schedule.td are the same numbers
-/// towards an ALU reader; unittests/CodeGen/LatencyModelTest checks that
+/// towards an ALU reader; unittests/Target/LatencyModelTest checks that
 /// they agree.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/SM86LatencyModel.h"
+#include "tp/Target/SASS/LatencyModel.h"
 
 #include <algorithm>
 

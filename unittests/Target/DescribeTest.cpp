@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -55,6 +55,23 @@ TEST(Describe, HmmaTuplesAndClass) {
   EXPECT_TRUE(has(uses(S), RegFile::GPR, 12, 2));
   EXPECT_TRUE(has(uses(S), RegFile::GPR, 16, 4));
   EXPECT_EQ(S.Ctrl.Reuse, 1);
+}
+
+// Read scoreboards follow the td (a variable-latency form with LateRead
+// operands and no register result), not a list of mnemonics: the local and
+// generic stores need one as STG and STS do (ptxas 13 gives `STL [R3+0x18],
+// R7` rd=0, test/MC/Inputs/local_memory.ptx), loads do not (their write
+// scoreboard covers the address), nor do fixed-latency ops.
+TEST(Describe, ReadScoreboardFromTheTd) {
+  EXPECT_TRUE(view("STG.E.64 [R2.64+UR4], R4").NeedsReadSB);
+  EXPECT_TRUE(view("STS.128 [R2], R4").NeedsReadSB);
+  EXPECT_TRUE(view("STL [R3+0x18], R7").NeedsReadSB);
+  EXPECT_TRUE(view("STL.128 [R3], R4").NeedsReadSB);
+  EXPECT_FALSE(view("LDG.E.64 R4, [R2.64+UR4]").NeedsReadSB);
+  EXPECT_FALSE(view("LDS.128 R4, [R2]").NeedsReadSB);
+  EXPECT_FALSE(view("IADD3 R1, R2, R3, RZ").NeedsReadSB);
+  EXPECT_TRUE(makeInstr("STL").NeedsReadSB);
+  EXPECT_FALSE(makeInstr("LDG").NeedsReadSB);
 }
 
 TEST(Describe, CopyReadsLateWithItsSharedOffset) {

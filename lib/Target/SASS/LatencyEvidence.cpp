@@ -8,8 +8,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/LatencyEvidence.h"
-#include "ScheduleUnits.h"
+#include "tp/Target/SASS/LatencyEvidence.h"
+#include "tp/Target/SASS/ScheduleUnits.h"
 #include "tp/Support/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -95,46 +95,68 @@ static std::string where(StringRef Kernel, unsigned From, unsigned To) {
   return OS.str();
 }
 
-Error LatencyEvidence::addKernel(StringRef Name,
-                                 ArrayRef<sass::Instruction> Code) {
-  ++Kernels;
-  Instructions += Code.size();
-  size_t N = Code.size();
+namespace {
+/// A kernel's code as the evidence walks it: each instruction described,
+/// the block leaders (branch targets and what follows a control op), the
+/// issue cycles inside each block and the prefix count of instructions
+/// after which the warp may have waited longer than the stalls say.
+struct Timeline {
   std::vector<SchedInstr> P;
-  P.reserve(N);
-  std::vector<bool> Leader(N + 1, false);
-  Leader[0] = true;
+  std::vector<bool> Leader;
+  std::vector<int64_t> Cycle;
+  std::vector<unsigned> Waits; ///< Waits[I]: waits among [0, I)
+};
+
+Expected<Timeline> buildTimeline(StringRef Name,
+                                 ArrayRef<sass::Instruction> Code) {
+  size_t N = Code.size();
+  Timeline TL;
+  TL.P.reserve(N);
+  TL.Leader.assign(N + 1, false);
+  TL.Leader[0] = true;
   for (size_t I = 0; I < N; ++I) {
     Expected<SchedInstr> S = describe(Code[I]);
     if (!S)
       return makeError(Twine("kernel '") + Name + "' at " + addr(I) + ": " +
                        toString(S.takeError()));
-    P.push_back(std::move(*S));
-    const sass::InstrInfo &Info = sass::getInstrInfo(Code[I].Op);
-    for (unsigned K = 0; K < Info.NumOperands; ++K)
-      if (Info.Operands[K].Kind == sass::OperandKind::BranchTarget) {
-        uint64_t T = sass::getBranchTarget(I * 16, Code[I].Ops[K]) / 16;
-        if (T <= N)
-          Leader[T] = true;
-      }
-    if (P.back().Class == InstrClass::Control)
-      Leader[I + 1] = true;
-    auto &Y = Yields[shortName(P.back())];
+    TL.P.push_back(std::move(*S));
+    if (Optional<uint64_t> T = sass::getPCRelativeTarget(Code[I], I * 16))
+      if (*T / 16 <= N)
+        TL.Leader[*T / 16] = true;
+    if (TL.P.back().Class == InstrClass::Control)
+      TL.Leader[I + 1] = true;
+  }
+  TL.Cycle.assign(N, 0);
+  TL.Waits.assign(N + 1, 0);
+  for (size_t I = 0; I < N; ++I) {
+    if (I && !TL.Leader[I])
+      TL.Cycle[I] =
+          TL.Cycle[I - 1] + std::max<unsigned>(1, Code[I - 1].Ctrl.Stall);
+    bool Blocks = TL.P[I].Kind == SpecialKind::Barrier ||
+                  TL.P[I].Kind == SpecialKind::WaitGroups;
+    TL.Waits[I + 1] =
+        TL.Waits[I] + (Code[I].Ctrl.WaitMask != 0 ? 1 : 0) + (Blocks ? 1 : 0);
+  }
+  return std::move(TL);
+}
+} // namespace
+
+Error LatencyEvidence::addKernel(StringRef Name,
+                                 ArrayRef<sass::Instruction> Code) {
+  ++Kernels;
+  Instructions += Code.size();
+  size_t N = Code.size();
+  Expected<Timeline> TL = buildTimeline(Name, Code);
+  if (!TL)
+    return TL.takeError();
+  const std::vector<SchedInstr> &P = TL->P;
+  const std::vector<bool> &Leader = TL->Leader;
+  const std::vector<int64_t> &Cycle = TL->Cycle;
+  const std::vector<unsigned> &Waits = TL->Waits;
+  for (size_t I = 0; I < N; ++I) {
+    auto &Y = Yields[shortName(P[I])];
     Y.first += Code[I].Ctrl.Yield;
     ++Y.second;
-  }
-
-  // Issue cycles inside each block and the prefix count of instructions
-  // after which the warp may have waited longer than the stalls say.
-  std::vector<int64_t> Cycle(N, 0);
-  std::vector<unsigned> Waits(N + 1, 0); ///< waits among [0, I)
-  for (size_t I = 0; I < N; ++I) {
-    if (I && !Leader[I])
-      Cycle[I] = Cycle[I - 1] + std::max<unsigned>(1, Code[I - 1].Ctrl.Stall);
-    bool Blocks = P[I].Kind == SpecialKind::Barrier ||
-                  P[I].Kind == SpecialKind::WaitGroups;
-    Waits[I + 1] =
-        Waits[I] + (Code[I].Ctrl.WaitMask != 0 ? 1 : 0) + (Blocks ? 1 : 0);
   }
   // A wait on the consumer or anything between, or a blocking producer.
   auto Waited = [&](unsigned From, unsigned To) {

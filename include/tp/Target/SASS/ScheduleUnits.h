@@ -1,22 +1,26 @@
 //===- ScheduleUnits.h - Register units shared by compaction and checks ---===//
 ///
 /// \file
-/// Internal to lib/CodeGen: one flat index per register of every file
+/// One flat index per register of every file
 /// (R0..R254, UR0..UR62, P0..P6, UP0..UP6; RZ, URZ, PT, UPT have none),
-/// and the latency lookups by file that both tp-compact-stalls and
-/// tp-verify-schedule use, so that they cannot disagree.
+/// and the latency lookups by file that tp-compact-stalls,
+/// tp-verify-schedule and the latency evidence use, so that they cannot
+/// disagree.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_LIB_CODEGEN_SCHEDULEUNITS_H
-#define TP_LIB_CODEGEN_SCHEDULEUNITS_H
+#ifndef TP_TARGET_SASS_SCHEDULEUNITS_H
+#define TP_TARGET_SASS_SCHEDULEUNITS_H
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 
 namespace tp {
 namespace sched {
 namespace units {
 
-constexpr unsigned NumGPR = 255, NumUGPR = 63, NumPred = 7, NumUPred = 7;
+// The numbered registers of each file: RZ, URZ and PT (UPT) are the first
+// number past them.
+constexpr unsigned NumGPR = sass::RZ, NumUGPR = sass::URZ, NumPred = sass::PT,
+                   NumUPred = sass::PT;
 constexpr unsigned NumUnits = NumGPR + NumUGPR + NumPred + NumUPred;
 
 /// The unit of register \p R of file \p F, or -1 for a zero/true register
@@ -159,7 +163,7 @@ inline unsigned worstWar(const LatencyModel &M, RegFile F) {
 
 /// Scoreboards of the seed's plan (Schedule.h).
 constexpr uint8_t CommitSB = 0, FragmentSB = 1, LoadSB = 2, CopyReadSB = 3;
-constexpr uint8_t NoSB = 7;
+constexpr uint8_t NoSB = sass::NoScoreboard;
 
 /// The blocking stall of \p I's issue.
 inline unsigned minStall(const LatencyModel &M, const SchedInstr &I) {
@@ -171,4 +175,4 @@ inline unsigned minStall(const LatencyModel &M, const SchedInstr &I) {
 } // namespace sched
 } // namespace tp
 
-#endif // TP_LIB_CODEGEN_SCHEDULEUNITS_H
+#endif // TP_TARGET_SASS_SCHEDULEUNITS_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/SM86LatencyModel.h"
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/LatencyModel.h"
+#include "tp/Target/SASS/Schedule.h"
 
 #include "gtest/gtest.h"
 

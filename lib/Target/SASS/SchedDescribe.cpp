@@ -2,8 +2,9 @@
 ///
 /// \file
 /// describe(): registers from the form's OperandInfo (kind, width, def),
-/// the latency class from the form's td schedule class
-/// (td/SM86/SM86Schedule.td), the special kind from the mnemonic.
+/// the latency class and the operands read after issue from the form's td
+/// schedule class (td/SM86/SM86Schedule.td: Variable, LateRead), the
+/// special kind from the mnemonic.
 ///
 /// Register operands: GPR/UGPR/Pred/UPred, and the registers of memory
 /// operands (MemBase, MemUR, MemDesc).  RZ, URZ, PT and UPT carry no
@@ -16,8 +17,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "tp/CodeGen/Schedule.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/Schedule.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -34,19 +35,19 @@ namespace sched {
 std::string regName(RegFile F, unsigned R) {
   switch (F) {
   case RegFile::GPR:
-    return R == 255 ? "RZ" : "R" + std::to_string(R);
+    return R == sass::RZ ? "RZ" : "R" + std::to_string(R);
   case RegFile::UGPR:
-    return R == 63 ? "URZ" : "UR" + std::to_string(R);
+    return R == sass::URZ ? "URZ" : "UR" + std::to_string(R);
   case RegFile::Pred:
-    return R == 7 ? "PT" : "P" + std::to_string(R);
+    return R == sass::PT ? "PT" : "P" + std::to_string(R);
   case RegFile::UPred:
-    return R == 7 ? "UPT" : "UP" + std::to_string(R);
+    return R == sass::PT ? "UPT" : "UP" + std::to_string(R);
   }
   return "?";
 }
 
 SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
-  if (P == 7) {
+  if (P == sass::PT) {
     NeverExecutes = Neg;
     return *this;
   }
@@ -60,12 +61,12 @@ SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
 
 static Expected<InstrClass> classOf(const sass::InstrInfo &Info);
 
-/// The latency class of the td's forms of mnemonic \p Name ("IMAD",
-/// "IMAD.WIDE", "BAR.SYNC"): best a form named by the name's words and an
-/// operand suffix ("IMAD_rrr", "IMAD_WIDE_rrr"), else one whose name starts
-/// with those words, else any form of the base mnemonic.  One source of
-/// classes, the td's schedule classes, as describe() uses.
-static InstrClass classOfMnemonic(StringRef Name) {
+/// The td form that stands for mnemonic \p Name ("IMAD", "IMAD.WIDE",
+/// "BAR.SYNC"): best a form named by the name's words and an operand suffix
+/// ("IMAD_rrr", "IMAD_WIDE_rrr"), else one whose name starts with those
+/// words, else any form of the base mnemonic.  One source of classes, the
+/// td's schedule classes, as describe() uses.
+static Optional<sass::Opcode> formOfMnemonic(StringRef Name) {
   StringRef Base = Name.split('.').first;
   std::string Prefix = Name.str() + "_";
   std::replace(Prefix.begin(), Prefix.end(), '.', '_');
@@ -86,13 +87,7 @@ static InstrClass classOfMnemonic(StringRef Name) {
       BestRank = Rank;
     }
   }
-  if (Best) {
-    Expected<InstrClass> C = classOf(sass::getInstrInfo(*Best));
-    if (C)
-      return *C;
-    consumeError(C.takeError());
-  }
-  return InstrClass::CoupledALU; // no form: an ALU op of the tests' making
+  return Best;
 }
 
 /// Name, text and kind from the mnemonic; the class is the caller's.
@@ -112,36 +107,63 @@ static SchedInstr fromMnemonic(StringRef Name) {
                .Case("EXIT", SpecialKind::Exit)
                .Case("NOP", SpecialKind::Nop)
                .Default(SpecialKind::None);
-  I.NeedsReadSB = Base == "STG" || Base == "STS" || Base == "LDGSTS";
   return I;
+}
+
+/// Whether form \p Info's late-read sources (td: LateRead of its schedule
+/// class) need a read scoreboard: a variable-latency form that reads some
+/// operand after issue and writes no register, whose write scoreboard
+/// would otherwise cover the reads (stores, LDGSTS; a load's result
+/// scoreboard covers its address).
+static bool needsReadScoreboard(const sass::InstrInfo &Info) {
+  if (!Info.Sched.Variable || !Info.Sched.LateReadMask)
+    return false;
+  for (unsigned K = 0; K < Info.NumOperands; ++K) {
+    const sass::OperandInfo &O = Info.Operands[K];
+    if (O.IsDef && (O.Kind == sass::OperandKind::GPR ||
+                    O.Kind == sass::OperandKind::UGPR ||
+                    O.Kind == sass::OperandKind::Pred ||
+                    O.Kind == sass::OperandKind::UPred))
+      return false;
+  }
+  return true;
 }
 
 SchedInstr makeInstr(StringRef Name) {
   SchedInstr I = fromMnemonic(Name);
-  I.Class = classOfMnemonic(Name);
+  Optional<sass::Opcode> Form = formOfMnemonic(Name);
+  I.Class = InstrClass::CoupledALU; // no form: an ALU op of the tests' making
+  if (Form) {
+    const sass::InstrInfo &Info = sass::getInstrInfo(*Form);
+    Expected<InstrClass> C = classOf(Info);
+    if (C)
+      I.Class = *C;
+    else
+      consumeError(C.takeError());
+    I.NeedsReadSB = needsReadScoreboard(Info);
+  }
   return I;
 }
 
 static Expected<InstrClass> classOf(const sass::InstrInfo &Info) {
   StringRef S = Info.Sched.Name ? Info.Sched.Name : "";
-  Optional<InstrClass> C = StringSwitch<Optional<InstrClass>>(S)
-                               .Case("CoupledALU", InstrClass::CoupledALU)
-                               .Case("CS2RSched", InstrClass::CoupledALU)
-                               .Case("CoupledFMA", InstrClass::CoupledFMA)
-                               .Case("IMADWide", InstrClass::IMADWide)
-                               .Case("FP16ALU", InstrClass::FP16)
-                               .Case("UniformALU", InstrClass::UniformALU)
-                               .Case("UniformMove", InstrClass::UniformMove)
-                               .Case("MMA16816", InstrClass::MMA16816)
-                               .Case("MMA1688", InstrClass::MMA1688)
-                               .Cases("Decoupled", "ConstLoad",
-                                      InstrClass::Decoupled)
-                               .Cases("MemLoad", "MemStore", "MemAsyncCopy",
-                                      "Barrier", "Shuffle", "MemAtomic",
-                                      InstrClass::DecoupledAgu)
-                               .Case("Branch", InstrClass::Control)
-                               .Case("NoResult", InstrClass::Nop)
-                               .Default(None);
+  Optional<InstrClass> C =
+      StringSwitch<Optional<InstrClass>>(S)
+          .Case("CoupledALU", InstrClass::CoupledALU)
+          .Case("CS2RSched", InstrClass::CoupledALU)
+          .Case("CoupledFMA", InstrClass::CoupledFMA)
+          .Case("IMADWide", InstrClass::IMADWide)
+          .Case("FP16ALU", InstrClass::FP16)
+          .Case("UniformALU", InstrClass::UniformALU)
+          .Case("UniformMove", InstrClass::UniformMove)
+          .Case("MMA16816", InstrClass::MMA16816)
+          .Case("MMA1688", InstrClass::MMA1688)
+          .Cases("Decoupled", "ConstLoad", InstrClass::Decoupled)
+          .Cases("MemLoad", "MemStore", "MemAsyncCopy", "Barrier", "Shuffle",
+                 "MemAtomic", InstrClass::DecoupledAgu)
+          .Case("Branch", InstrClass::Control)
+          .Case("NoResult", InstrClass::Nop)
+          .Default(None);
   if (!C)
     return makeError(Twine("tp-compact-stalls: form ") + Info.Name +
                      " has schedule class '" + S +
@@ -174,6 +196,7 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
   S.Text = Body.str();
   S.Class = *C;
   S.Ctrl = In.Ctrl;
+  S.NeedsReadSB = needsReadScoreboard(Info);
   S.Uses.clear();
   S.Defs.clear();
 
@@ -213,7 +236,7 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
     switch (O.Kind) {
     case sass::OperandKind::GPR:
     case sass::OperandKind::MemBase:
-      if (V == 255)
+      if (V == sass::RZ)
         continue;
       R.File = RegFile::GPR;
       if (O.Kind == sass::OperandKind::MemBase && R.Count == 1 && PairBase(K))
@@ -222,17 +245,17 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
     case sass::OperandKind::UGPR:
     case sass::OperandKind::MemUR:
     case sass::OperandKind::MemDesc:
-      if (V == 63)
+      if (V == sass::URZ)
         continue;
       R.File = RegFile::UGPR;
       break;
     case sass::OperandKind::Pred:
-      if (V == 7)
+      if (V == sass::PT)
         continue;
       R.File = RegFile::Pred;
       break;
     case sass::OperandKind::UPred:
-      if (V == 7)
+      if (V == sass::PT)
         continue;
       R.File = RegFile::UPred;
       break;
@@ -283,8 +306,8 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
     }
     S.Uses.push_back(U);
   }
-  S.NeverExecutes = In.Guard == 7 && In.GuardNeg;
-  if (In.Guard != 7) {
+  S.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
+  if (In.Guard != sass::PT) {
     S.Predicated = true;
     RegUse G;
     G.Regs = pred(In.Guard);

@@ -27,10 +27,10 @@
 /// Together: the model is ptxas's tightest spacing for each pair it uses.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_CODEGEN_LATENCYEVIDENCE_H
-#define TP_CODEGEN_LATENCYEVIDENCE_H
+#ifndef TP_TARGET_SASS_LATENCYEVIDENCE_H
+#define TP_TARGET_SASS_LATENCYEVIDENCE_H
 
-#include "tp/CodeGen/SM86LatencyModel.h"
+#include "tp/Target/SASS/LatencyModel.h"
 #include "tp/Target/SASS/SASS.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -83,4 +83,4 @@ llvm::StringRef getClassName(InstrClass C);
 } // namespace sched
 } // namespace tp
 
-#endif // TP_CODEGEN_LATENCYEVIDENCE_H
+#endif // TP_TARGET_SASS_LATENCYEVIDENCE_H

@@ -42,10 +42,10 @@
 /// (memory, not registers) stay in flight across pieces; DEPBAR counts them.
 ///
 //===----------------------------------------------------------------------===//
-#ifndef TP_CODEGEN_SCHEDULE_H
-#define TP_CODEGEN_SCHEDULE_H
+#ifndef TP_TARGET_SASS_SCHEDULE_H
+#define TP_TARGET_SASS_SCHEDULE_H
 
-#include "tp/CodeGen/SM86LatencyModel.h"
+#include "tp/Target/SASS/LatencyModel.h"
 #include "tp/Target/SASS/SASS.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -250,4 +250,4 @@ std::string regName(RegFile F, unsigned R);
 } // namespace sched
 } // namespace tp
 
-#endif // TP_CODEGEN_SCHEDULE_H
+#endif // TP_TARGET_SASS_SCHEDULE_H

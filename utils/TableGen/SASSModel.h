@@ -1,0 +1,151 @@
+//===- SASSModel.h - The form model the SASS backends share ---*- C++ -*-===//
+///
+/// \file
+/// The model of an instruction form, built from every record derived from
+/// SM86Inst (SASSModel.cpp), in the manner of LLVM's CodeEmitterGen: walk the
+/// record's `Inst` bits; a bit is
+///   * a constant (BitInit): part of the form's fixed mask and value,
+///   * unset (`?`): don't care -- allowed only where the td says so (bit
+///     101 and the control bits 105..125, which belong to SM86Control),
+///   * a bit of a named field (VarBitInit): if the field is an operand of the
+///     form (a dag argument `Type:$name`), the bit belongs to that operand's
+///     segments (inst bit, field bit, width); if it is not, the field was
+///     left unbound by the form and the bit is the constant 0.
+/// The guard predicate fields Pg/PgNeg are bound implicitly.  Every operand
+/// must own at least one bit and appear in the AsmString; every bit of the
+/// word below 105 must be fixed or an operand bit.  Violations are
+/// PrintFatalError at the record.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_UTILS_TABLEGEN_SASSMODEL_H
+#define TP_UTILS_TABLEGEN_SASSMODEL_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TableGen/Record.h"
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace tp {
+namespace tblgen {
+
+using llvm::Record;
+using llvm::RecordKeeper;
+
+struct Seg {
+  unsigned InstBit, FieldBit, Width;
+};
+
+struct OperandModel {
+  std::string Name;
+  Record *Type = nullptr;
+  std::string Kind;
+  int Width = 1;
+  bool Signed = false;
+  bool IsDef = false;
+  unsigned FieldBits = 0; // declared width of the field
+  std::vector<Seg> Segs;
+  int ReuseSlot = -1;
+  int ModTable = -1;
+};
+
+struct FormModel {
+  Record *R = nullptr;
+  std::string Name, Mnemonic, Template;
+  std::vector<OperandModel> Ops;
+  uint64_t Mask[2] = {0, 0}, Value[2] = {0, 0};
+  Record *Sched = nullptr;
+  uint32_t LateReadMask = 0;
+  unsigned specificity() const {
+    return llvm::countPopulation(Mask[0]) + llvm::countPopulation(Mask[1]);
+  }
+};
+
+struct FieldModel {
+  std::string Name;
+  std::vector<Seg> Segs;
+};
+
+class SASSModel {
+public:
+  explicit SASSModel(RecordKeeper &RK);
+  std::vector<FormModel> Forms;
+  std::vector<Record *> ModTypes; // operand types with spelling tables
+  FieldModel Guard{"Pg", {}}, GuardNeg{"PgNeg", {}};
+  std::vector<FieldModel> Control; // Stall Yield WrSB RdSB WaitMask Reuse
+  std::vector<Record *> SchedClasses;
+
+  /// Targets (td/Targets.td), by SM; target 0 is the default (sm_86).
+  struct TargetModel {
+    std::string Name, Enum;
+    int64_t SM = 0;
+    std::vector<std::string> CPUs;
+    /// The target's facts (TargetFacts order); all 0 for a td without
+    /// Targets.td.
+    std::vector<int64_t> Facts;
+  };
+  /// The fields of SASSTarget that become sass::TargetInfo, in its order
+  /// (a bit field is emitted as a bool).
+  struct TargetFact {
+    const char *Name;
+    bool IsBit;
+  };
+  static constexpr TargetFact TargetFacts[] = {
+      {"ParamBase", false},
+      {"DescriptorSlot", false},
+      {"ReservedSharedBytes", false},
+      {"ELFFlagsBase", false},
+      {"MaxSharedBytesPerBlock", false},
+      {"MaxRegisters", false},
+      {"RegCountInTextInfo", true},
+      {"Attr5F", false}};
+  std::vector<TargetModel> Targets;
+  /// EncodingOn defs: a form's encoding on other targets.
+  std::vector<FormModel> Encodings;
+  /// [target][form]: index in Encodings, or -1 (the form's own encoding).
+  std::vector<std::vector<int>> EncodingFor;
+  /// [form]: bit t set when the form exists on target t (OnlyOn).
+  std::vector<uint32_t> TargetMask;
+  /// The forms as target \p T encodes them (fixed bits and operand
+  /// segments of its EncodingOn defs).
+  std::vector<FormModel> formsFor(unsigned T) const {
+    std::vector<FormModel> Fs = Forms;
+    for (unsigned F = 0; F < Fs.size(); ++F)
+      if (EncodingFor[T][F] >= 0) {
+        const FormModel &E = Encodings[EncodingFor[T][F]];
+        std::copy(E.Mask, E.Mask + 2, Fs[F].Mask);
+        std::copy(E.Value, E.Value + 2, Fs[F].Value);
+        for (unsigned K = 0; K < Fs[F].Ops.size(); ++K)
+          Fs[F].Ops[K].Segs = E.Ops[K].Segs;
+      }
+    return Fs;
+  }
+  bool availableOn(unsigned F, unsigned T) const {
+    return (TargetMask[F] >> T) & 1;
+  }
+
+private:
+  void buildTargets(RecordKeeper &RK);
+  void buildForm(Record *R, FieldModel *GuardOut, FieldModel *GuardNegOut);
+  void addOperands(FormModel &F);
+  void bindInstBits(FormModel &F, FieldModel *GuardOut,
+                    FieldModel *GuardNegOut);
+  void buildTemplate(FormModel &F);
+  void finishForm(FormModel &F);
+  static void addSeg(std::vector<Seg> &Segs, unsigned InstBit,
+                     unsigned FieldBit);
+};
+
+/// \p S as a C string literal.
+std::string cString(llvm::StringRef S);
+/// "OperandKind::<K>".
+std::string kindEnum(llvm::StringRef K);
+/// The segments as `{inst bit,field bit,width},` initializers.
+void emitSegs(llvm::raw_ostream &OS, const std::vector<Seg> &Segs);
+
+} // namespace tblgen
+} // namespace tp
+
+#endif // TP_UTILS_TABLEGEN_SASSMODEL_H
