@@ -6,6 +6,7 @@ A ctypes layer over tp's C API (tp/tp.h, libtp.so)::
     k = tp.gemm(a_layout="rows", b_layout="columns", m=256, n=256, k=512)
     k.cubin, k.sass, k.manifest, k.stats     # bytes, str, dict, dict
     D = k.simulate(A, B)                      # numpy in and out (tp-sim's engine)
+    D = k(A, B)                               # on a GPU (CUDA driver API)
     tp.disassemble(k.cubin), tp.assemble(text, target="sm_86")
 
 Arrays are passed as the layouts store them, row-major: A is M x K for
@@ -204,6 +205,15 @@ class Kernel:
                   % name)
         return array
 
+    def __call__(self, A, B, R=None, device=0):
+        """D = A B (+ R) on a GPU through the CUDA driver API (libcuda via
+        ctypes; $TP_LIBCUDA names another library).  A, B, R: numpy arrays
+        (copied) or objects exposing __cuda_array_interface__ (CuPy,
+        PyTorch, Numba: used in place), as simulate() takes them; returns D
+        as a numpy float32 M x N array.  No driver, no device, another
+        target: tp.Error."""
+        return _launch(self, A, B, R, device)
+
     def simulate(self, A, B, R=None, check_schedule=True):
         """D = A B (+ R) on tp-sim's engine, on the CPU.  A, B: float16
         arrays as the layouts store them; R: float32 M x N with the
@@ -282,3 +292,154 @@ def assemble(text, target=None):
     result = ctypes.string_at(out.value, size.value)
     _buffer_free(out)
     return result
+
+
+# --- The GPU path: the CUDA driver API through ctypes ----------------------
+
+_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+
+class _Driver:
+    """libcuda ($TP_LIBCUDA, else libcuda.so.1), entry points by name."""
+
+    def __init__(self):
+        name = os.environ.get("TP_LIBCUDA", "libcuda.so.1")
+        try:
+            self.lib = ctypes.CDLL(name)
+        except OSError as e:
+            _fail("no CUDA driver: cannot load %s (%s)" % (name, e))
+
+    def __call__(self, fn, *args):
+        status = getattr(self.lib, fn)(*args)
+        if status != 0:
+            text = ctypes.c_char_p()
+            self.lib.cuGetErrorName(status, ctypes.byref(text))
+            name = text.value.decode() if text.value else "error %d" % status
+            _fail("%s failed: %s" % (fn, name))
+
+
+def _device_operand(np, array, name, shape, dtype):
+    """(device pointer or None, host array or None) of an operand: an
+    object with __cuda_array_interface__ is used in place; a numpy array
+    is copied."""
+    cai = getattr(array, "__cuda_array_interface__", None)
+    if cai is not None:
+        want = np.dtype(dtype).str
+        if cai.get("typestr") != want:
+            _fail("%s: expected typestr %s, found %s" %
+                  (name, want, cai.get("typestr")))
+        if tuple(cai.get("shape", ())) != shape:
+            _fail("%s: expected shape %s (as the layout stores it), found %s"
+                  % (name, shape, tuple(cai.get("shape", ()))))
+        strides = cai.get("strides")
+        item = np.dtype(dtype).itemsize
+        if strides is not None and tuple(strides) != (shape[1] * item, item):
+            _fail("%s: expected a C-contiguous array" % name)
+        return cai["data"][0], None
+    if not isinstance(array, np.ndarray):
+        _fail("%s: expected a numpy array or an object with "
+              "__cuda_array_interface__, found %s" % (name, type(array).__name__))
+    if array.dtype != dtype:
+        _fail("%s: expected dtype %s, found %s" %
+              (name, np.dtype(dtype).name, array.dtype.name))
+    if array.shape != shape:
+        _fail("%s: expected shape %s (as the layout stores it), found %s"
+              % (name, shape, array.shape))
+    if not array.flags["C_CONTIGUOUS"]:
+        _fail("%s: expected a C-contiguous array (np.ascontiguousarray)"
+              % name)
+    return None, array
+
+
+def _launch(kernel, A, B, R, device):
+    import numpy as np
+    man = kernel.manifest
+    m, n, k = kernel._shape()
+    rows_a, rows_b = man["layout_a"] == "rows", man["layout_b"] == "rows"
+    ops = {"A": _device_operand(np, A, "A", (m, k) if rows_a else (k, m),
+                                np.float16),
+           "B": _device_operand(np, B, "B", (n, k) if rows_b else (k, n),
+                                np.float16)}
+    if man.get("residual", False):
+        if R is None:
+            _fail("R: the kernel has a residual operand; pass R")
+        ops["R"] = _device_operand(np, R, "R", (m, n), np.float32)
+    elif R is not None:
+        _fail("R: the kernel has no residual operand")
+    cu = _Driver()
+    cu("cuInit", 0)
+    count = ctypes.c_int()
+    cu("cuDeviceGetCount", ctypes.byref(count))
+    if not 0 <= device < count.value:
+        _fail("device %d: there are %d CUDA devices" % (device, count.value))
+    dev = ctypes.c_int()
+    cu("cuDeviceGet", ctypes.byref(dev), device)
+    major, minor = ctypes.c_int(), ctypes.c_int()
+    cu("cuDeviceGetAttribute", ctypes.byref(major),
+       _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)
+    cu("cuDeviceGetAttribute", ctypes.byref(minor),
+       _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)
+    sm = "sm_%d%d" % (major.value, minor.value)
+    if sm != kernel.target:
+        _fail("device %d is %s; the kernel is for %s" %
+              (device, sm, kernel.target))
+    ctx = ctypes.c_void_p()
+    cu("cuDevicePrimaryCtxRetain", ctypes.byref(ctx), dev)
+    allocations, module = [], ctypes.c_void_p()
+    try:
+        cu("cuCtxSetCurrent", ctx)
+        image = ctypes.create_string_buffer(kernel.cubin, len(kernel.cubin))
+        cu("cuModuleLoadDataEx", ctypes.byref(module), image, 0, None, None)
+        func = ctypes.c_void_p()
+        cu("cuModuleGetFunction", ctypes.byref(func), module,
+           kernel.name.encode())
+        shared = man["dynamic_shared_bytes"]
+        if shared > 48 * 1024:
+            cu("cuFuncSetAttribute", func,
+               _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
+
+        def alloc(nbytes):
+            ptr = ctypes.c_uint64()
+            cu("cuMemAlloc_v2", ctypes.byref(ptr), ctypes.c_size_t(nbytes))
+            allocations.append(ptr)
+            return ptr.value
+
+        pointers = {}
+        for role, (dptr, host) in ops.items():
+            if dptr is None:
+                dptr = alloc(host.nbytes)
+                cu("cuMemcpyHtoD_v2", ctypes.c_uint64(dptr),
+                   host.ctypes.data_as(ctypes.c_void_p),
+                   ctypes.c_size_t(host.nbytes))
+            pointers[role] = dptr
+        D = np.empty((m, n), dtype=np.float32)
+        pointers["C"] = alloc(D.nbytes)
+        # As tp-run: D starts as poison (PoisonBits), so that an element
+        # the kernel never writes shows.
+        cu("cuMemsetD32_v2", ctypes.c_uint64(pointers["C"]),
+           ctypes.c_uint(0x7fbadbad), ctypes.c_size_t(m * n))
+        values = {"M": m, "N": n, "K": k}
+        slots = []
+        for p in man["params"]:
+            role = p["role"]
+            value = pointers[role] if role in pointers else values[role]
+            slot = (ctypes.c_uint64 if p["size"] == 8 else ctypes.c_uint32)(
+                value)
+            slots.append(slot)
+        params = (ctypes.c_void_p * len(slots))(
+            *[ctypes.cast(ctypes.byref(s), ctypes.c_void_p) for s in slots])
+        grid, block = man["grid"], man["block"]
+        cu("cuLaunchKernel", func, grid[0], grid[1], grid[2], block[0],
+           block[1], block[2], shared, None, params, None)
+        cu("cuCtxSynchronize")
+        cu("cuMemcpyDtoH_v2", D.ctypes.data_as(ctypes.c_void_p),
+           ctypes.c_uint64(pointers["C"]), ctypes.c_size_t(D.nbytes))
+        return D
+    finally:
+        for ptr in allocations:
+            cu.lib.cuMemFree_v2(ptr)
+        if module.value:
+            cu.lib.cuModuleUnload(module)
+        cu.lib.cuDevicePrimaryCtxRelease_v2(dev)

@@ -138,11 +138,92 @@ def test_assemble_disassemble_errors():
         "tp: error: <cubin>:")
     assert "expected bytes" in error_of(tp.disassemble, "text")
     message = error_of(tp.assemble, ".target sm_86\n.kernel k\n  FROB R1\n")
-    assert message.startswith("<sass>:")
-    assert "^" in message  # the source line and a caret
+    assert message.startswith("<sass>:2:1: error: kernel 'k' has no")
+    k = tp.gemm(m=128, n=128, k=128)
+    text = tp.disassemble(k.cubin, cubin_text=True)
+    line = text[:text.index("IMAD")].count("\n") + 1
+    message = error_of(tp.assemble, text.replace("IMAD", "FROB", 1))
+    # Located: file:line:col, the source line and a caret under FROB.
+    first, source, caret = message.split("\n")
+    assert first.startswith("<sass>:%d:" % line)
+    assert first.endswith("error: unknown or unsupported instruction "
+                          "mnemonic 'FROB'")
+    assert caret.index("^") == source.index("FROB")
     assert "target: unsupported target 'sm_70'" in error_of(
         tp.assemble, ".target sm_86\n", target="sm_70")
 
 
 def test_version():
     assert tp.version() == "0.1.0"
+
+
+# --- k(A, B) through the project's mock libcuda (tools/tp-run/mock) ------
+
+MOCK = os.path.join(os.environ.get("TP_TOOLS", ""), "..", "lib",
+                    "libtp-mock-cuda.so")
+
+
+def mock_module(k, mode="correct"):
+    """The mock's stand-in for k's cubin: a text module declaring a kernel
+    with k's manifest (it computes the product on the CPU)."""
+    man = k.manifest
+    roles = ",".join(p["role"] for p in man["params"])
+    return ("// tp-mock-kernel %s m=%d n=%d k=%d a=%s b=%s residual=%d "
+            "params=%s shared=%d grid=%s mode=%s\n" %
+            (man["kernel"], man["m"], man["n"], man["k"], man["layout_a"],
+             man["layout_b"], int(man["residual"]), roles,
+             man["dynamic_shared_bytes"], ",".join(map(str, man["grid"])),
+             mode)).encode()
+
+
+@pytest.fixture
+def mock_cuda(monkeypatch):
+    if not os.path.exists(MOCK):
+        pytest.skip("no mock libcuda (TP_TOOLS not set)")
+    monkeypatch.setenv("TP_LIBCUDA", MOCK)
+    monkeypatch.delenv("TP_MOCK_CUDA_DEVICES", raising=False)
+    monkeypatch.delenv("TP_MOCK_CUDA_FAIL", raising=False)
+    monkeypatch.delenv("TP_MOCK_CUDA_SM", raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("a_layout,b_layout", LAYOUTS)
+def test_gpu_call_through_mock_driver(mock_cuda, a_layout, b_layout):
+    k = tp.gemm(a_layout=a_layout, b_layout=b_layout, m=M, n=N, k=K)
+    A, B, ref = operands(k)
+    k.cubin = mock_module(k)  # the mock cannot run SASS
+    D = k(A, B)
+    assert D.shape == (M, N) and np.array_equal(D, ref.astype(np.float32))
+
+
+def test_gpu_call_residual_and_large_shared(mock_cuda):
+    k = tp.gemm(m=256, n=256, k=256, tile="large", residual=True)
+    assert k.manifest["dynamic_shared_bytes"] > 48 * 1024
+    A, B, ref = operands(k)
+    R = np.full((256, 256), 0.5, dtype=np.float32)
+    k.cubin = mock_module(k)
+    assert np.array_equal(k(A, B, R), (ref + 0.5).astype(np.float32))
+
+
+def test_gpu_call_mock_catches_unwritten(mock_cuda):
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, _ = operands(k)
+    k.cubin = mock_module(k, mode="unwritten")
+    D = k(A, B)
+    # The poison the call fills D with shows where the kernel wrote nothing.
+    assert (D.view(np.uint32) == 0x7fbadbad).any()
+
+
+def test_gpu_call_errors(mock_cuda):
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, _ = operands(k)
+    # The mock cannot load an ELF image, as a driver without sm_86 code.
+    assert "cuModuleLoadDataEx failed: CUDA_ERROR_NO_BINARY_FOR_GPU" in \
+        error_of(k, A, B)
+    mock_cuda.setenv("TP_MOCK_CUDA_SM", "90")
+    assert "device 0 is sm_90; the kernel is for sm_86" in error_of(k, A, B)
+    mock_cuda.setenv("TP_MOCK_CUDA_DEVICES", "0")
+    assert "cuInit failed: CUDA_ERROR_NO_DEVICE" in error_of(k, A, B)
+    assert "A: expected dtype float16" in error_of(k, A.astype(np.float32), B)
+    mock_cuda.setenv("TP_LIBCUDA", "/nonexistent/libcuda.so.1")
+    assert error_of(k, A, B).startswith("tp: error: no CUDA driver")
