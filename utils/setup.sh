@@ -2,6 +2,7 @@
 # Installs what tp needs from Debian's packages, where the machine lacks it.
 # The image normally has everything (LLVM 14 with static libraries, lit,
 # GoogleTest, Google Benchmark, ninja, cmake); CUDA 13 is in /usr/local/cuda.
+# numpy and pytest serve the Python module (python/tp).
 set -euo pipefail
 need=()
 [ -f /usr/lib/llvm-14/lib/libLLVMTableGen.a ] || need+=(llvm-14-dev)
@@ -12,6 +13,12 @@ need=()
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v cmake >/dev/null || need+=(cmake)
 command -v python3 >/dev/null || need+=(python3)
+# The Python module (python/tp) and its tests (test/Python), for Debian's
+# python3 (the tests use the first python3 with both, see test/CMakeLists).
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
+/usr/bin/python3 -c 'import pytest' 2>/dev/null || need+=(python3-pytest)
+# test/Package checks tp.pc.
+command -v pkg-config >/dev/null || need+=(pkgconf)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive

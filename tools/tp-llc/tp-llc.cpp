@@ -1,8 +1,9 @@
 //===- tp-llc.cpp - Tile IR to SASS text or a cubin -----------------------===//
 ///
 /// \file
-/// The llc of tp: a thin command line over lib/Driver and the default
-/// pipeline (lib/Pass/DefaultPipeline.cpp)
+/// The llc of tp: a thin command line over lib/Driver (the C++ API's
+/// emitKernel, tp/Driver/Compile.h) and the default pipeline
+/// (lib/Pass/DefaultPipeline.cpp)
 ///
 ///   tp-admit, tp-tile, tp-pipeline, tp-swizzle, tp-select, tp-interleave,
 ///   tp-compact-stalls, tp-form-loop
@@ -42,6 +43,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "tp/Driver/Compile.h"
 #include "tp/Driver/Driver.h"
 #include "tp/MIR/MIR.h"
 #include "tp/Pass/DefaultPipeline.h"
@@ -300,42 +302,41 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
     return tp::makeError("@" + F.Name + " is machine IR for " + F.Target +
                          " (its target(...)), but the object is for " + MCPU +
                          " (-mcpu)");
-  std::vector<std::string> Assumed(AssumeUnverified.begin(),
-                                   AssumeUnverified.end());
-  if (Error E = tp::driver::finalizeKernel(F, Assumed))
-    return E;
+  std::string Out = OutputFilename;
+  if (Filetype == Obj && Out.empty())
+    Out = F.Name + ".cubin";
+  if (Filetype == Obj && Out == "-")
+    return tp::makeError("-filetype=obj needs an output file (-o)");
+  // The same step as the C++ API's compileGemm (tp/Driver/Compile.h).
+  tp::EmitOptions EO;
+  EO.BuildObject = Filetype == Obj;
+  EO.ManifestName = EO.BuildObject ? tp::getManifestPathFor(Out) : "";
+  EO.AssumeUnverified.assign(AssumeUnverified.begin(), AssumeUnverified.end());
+  Expected<tp::Kernel> K = tp::emitKernel(F, Tgt, EO);
+  if (!K)
+    return K.takeError();
   // -stats is LLVM Support's own flag; the passes' counters print at exit.
   if (AreStatisticsEnabled())
     tp::driver::printScheduleFigures(F, errs());
 
-  std::string Out = OutputFilename;
   if (Filetype == Asm)
     return tp::writeOutput(Out.empty() ? "-" : Out, false,
                            [&](raw_ostream &OS) {
-                             tp::driver::printListing(F, OS);
+                             OS << K->Sass;
                              return Error::success();
                            });
-  if (Out.empty())
-    Out = F.Name + ".cubin";
-  if (Out == "-")
-    return tp::makeError("-filetype=obj needs an output file (-o)");
-  std::string ManifestPath = tp::getManifestPathFor(Out);
-  Expected<tp::driver::ObjectFile> Obj =
-      tp::driver::buildObject(F, Tgt, ManifestPath);
-  if (!Obj)
-    return Obj.takeError();
   // The cubin and its manifest appear together or not at all.
   auto WriteCubin = [&](raw_ostream &OS) {
-    OS.write(reinterpret_cast<const char *>(Obj->Cubin.data()),
-             Obj->Cubin.size());
+    OS.write(reinterpret_cast<const char *>(K->Cubin.data()),
+             K->Cubin.size());
     return Error::success();
   };
   auto WriteManifest = [&](raw_ostream &OS) {
-    OS << tp::printLaunchManifest(Obj->Manifest);
+    OS << K->ManifestJSON;
     return Error::success();
   };
   tp::OutputFile Files[] = {{Out, /*Binary=*/true, WriteCubin},
-                            {ManifestPath, /*Binary=*/false, WriteManifest}};
+                            {EO.ManifestName, /*Binary=*/false, WriteManifest}};
   return tp::writeOutputs(Files);
 }
 

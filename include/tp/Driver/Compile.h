@@ -1,0 +1,107 @@
+//===- Compile.h - tp's C++ API: a GEMM description to a kernel -*- C++ -*-===//
+///
+/// \file
+/// The C++ API of tp (issue 17): compile a GEMM description to a Kernel
+/// that holds everything tp ships for it, in memory: the cubin's bytes, the
+/// SASS listing (as `tp-llc -filetype=asm` writes it), the launch manifest
+/// (structured and as the JSON text tp-llc writes beside the cubin) and the
+/// kernel's static figures.
+///
+/// Guarantees: the kernel is the one tp-llc builds for the same options,
+/// byte for byte (tp-llc's emit step is emitKernel() below); failures are
+/// llvm::Errors carrying the diagnostics tp-llc prints (renderErrors()
+/// gives their text); nothing is printed, nothing is written to disk.
+/// (Concurrent calls from several threads are not yet checked: serialize
+/// them.)
+///
+/// The description follows the general-GEMM issue (16) as it lands: the
+/// element types and the epilogue fields exist already, but only today's
+/// values are accepted (f16 x f16 -> f32, alpha = 1, beta = 0 (the
+/// residual R is its own field), no bias, no ReLU, batch 1); any other
+/// is a clear error.
+///
+//===----------------------------------------------------------------------===//
+#ifndef TP_DRIVER_COMPILE_H
+#define TP_DRIVER_COMPILE_H
+
+#include "tp/Driver/Driver.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tp {
+
+/// A GEMM to compile: D = A B (+ R with Residual), as tp-llc's options
+/// describe it.  The defaults are tp-llc's defaults but for the tile
+/// ("auto": tp-tile chooses for the shape).
+struct GemmDesc {
+  int64_t M = 4096, N = 4096, K = 4096;
+  std::string LayoutA = "rows";    ///< rows or columns
+  std::string LayoutB = "columns"; ///< rows or columns
+  /// "auto" (tp-tile chooses), large, small, 128x64, 256x128 or
+  /// WM,WN,MT,NT,S.
+  std::string Tile = "auto";
+  bool Residual = false;           ///< D = A B + R (an f32 M x N operand)
+  std::string Target = "sm_86";    ///< sm_86 or sm_90
+  std::string Name = "gemm";       ///< the kernel symbol
+  // Reserved for issue 16 (only the values shown are accepted today).
+  std::string AType = "f16", BType = "f16", DType = "f32";
+  double Alpha = 1.0, Beta = 0.0;  ///< only 1 and 0 today
+  bool Bias = false, Relu = false;
+  int64_t Batch = 1;
+};
+
+/// The static figures of a kernel (as `tp-llc -stats` prints them).
+struct KernelStats {
+  uint64_t Instructions = 0;
+  uint64_t LoopBodyInstructions = 0;
+  uint64_t HMMAs = 0;
+  uint64_t LoopHMMAs = 0;
+  uint64_t LoopIssueCycles = 0;
+  double IssueCyclesPerKStep = 0;
+  unsigned Registers = 0;
+  uint64_t SharedBytes = 0;
+};
+
+/// A compiled kernel.
+struct Kernel {
+  std::string Name;
+  std::string Target;          ///< sm_86 or sm_90
+  std::vector<uint8_t> Cubin;  ///< ptxas 13's layout
+  std::string Sass;            ///< the listing (tp-llc -filetype=asm)
+  LaunchManifest Manifest;
+  std::string ManifestJSON;    ///< as tp-llc writes <out>.json
+  KernelStats Stats;
+};
+
+/// Compiles \p Desc.  Errors name the field as tp-llc names its option
+/// (`--gemm=100x256x256: M = 100 is not a multiple of 128 (...)`,
+/// `--layout-a: expected rows or columns, found 'x'`).
+llvm::Expected<Kernel> compileGemm(const GemmDesc &Desc);
+
+/// How emitKernel() works.
+struct EmitOptions {
+  /// Build the cubin and the manifest (else only the listing and the
+  /// figures: a listing needs no grid or shape attributes).
+  bool BuildObject = true;
+  /// The manifest's name in errors.
+  std::string ManifestName = "gemm.cubin.json";
+  /// As finalizeKernel's (testing the oracle check).
+  std::vector<std::string> AssumeUnverified;
+};
+
+/// The kernel of the lowered function \p F for \p Target (the step after
+/// the pass pipeline, shared with tp-llc): finalizeKernel() on \p F, then
+/// its listing, figures and (with BuildObject) cubin and manifest.
+llvm::Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
+                                  const EmitOptions &Opts);
+
+/// The text tp's tools print for \p E (reportError's, without colour):
+/// located errors as `file:line:col: error: message`, the source line and
+/// a caret; others as `<Tool>: error: message`; one per line.
+std::string renderErrors(llvm::Error E, llvm::StringRef Tool = "tp");
+
+} // namespace tp
+
+#endif // TP_DRIVER_COMPILE_H

@@ -1,0 +1,119 @@
+/*===- tp.h - tp's C API: compile, assemble, disassemble, simulate -*- C -*-===*\
+ *
+ * \file
+ * The C API of tp (C99, for FFI from any language; libtp.so, or libtp.a
+ * with LLVM 14's static libraries).  It guarantees:
+ *
+ *  - every function returns 0 on success and non-zero on failure; on
+ *    failure, when `error` is not NULL, `*error` receives the diagnostic
+ *    tp's tools print (`file:line:col: error: ...` with the source line and
+ *    a caret, or `tp: error: ...`), to be released with tp_string_free;
+ *    on success `*error` is set to NULL;
+ *  - no C++ exception and no abort crosses the boundary for bad input;
+ *  - the kernel is the one `tp-llc` builds for the same options, byte for
+ *    byte (cubin, listing and manifest).
+ *
+ * Strings and buffers the API returns are owned by the kernel (tp_kernel_*)
+ * or by the caller (tp_assemble, tp_disassemble: release with
+ * tp_string_free / tp_buffer_free).  Calls are not yet checked for use
+ * from several threads at once: serialize them.
+ *
+\*===----------------------------------------------------------------------===*/
+#ifndef TP_TP_H
+#define TP_TP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TP_VERSION_MAJOR 0
+#define TP_VERSION_MINOR 1
+
+/* The version of the library ("0.1.0"); static storage. */
+const char *tp_version(void);
+
+/* A GEMM: D = A B (+ R with residual).  Fill it with tp_gemm_desc_init,
+ * then set fields; strings are borrowed for the duration of the call. */
+typedef struct tp_gemm_desc {
+  size_t struct_size;     /* sizeof(tp_gemm_desc), set by _init */
+  int64_t m, n, k;        /* default 4096 x 4096 x 4096 */
+  const char *a_layout;   /* "rows" (default) or "columns" */
+  const char *b_layout;   /* "columns" (default) or "rows" */
+  const char *tile;       /* "auto" (default), large, small, 128x64,
+                             256x128 or "WM,WN,MT,NT,S" */
+  int residual;           /* D = A B + R (R: f32, M x N) */
+  const char *target;     /* "sm_86" (default) or "sm_90" */
+  const char *name;       /* the kernel symbol, default "gemm" */
+  /* Reserved for the general GEMM (issue 16): only the defaults shown are
+   * accepted today, any other value is an error. */
+  const char *a_type;     /* "f16" */
+  const char *b_type;     /* "f16" */
+  const char *d_type;     /* "f32" */
+  double alpha;           /* 1 */
+  double beta;            /* 0 (the residual is its own field) */
+  int bias;               /* 0 */
+  int relu;               /* 0 */
+  int64_t batch;          /* 1 */
+} tp_gemm_desc;
+
+typedef struct tp_kernel tp_kernel;
+
+/* Sets every field of *desc to its default. */
+void tp_gemm_desc_init(tp_gemm_desc *desc);
+
+/* Compiles *desc; on success *kernel is a new kernel (tp_kernel_free). */
+int tp_gemm_compile(const tp_gemm_desc *desc, tp_kernel **kernel,
+                    char **error);
+
+/* The cubin's bytes (owned by the kernel); *size receives their count. */
+const uint8_t *tp_kernel_cubin(const tp_kernel *kernel, size_t *size);
+/* The SASS listing, as tp-llc -filetype=asm writes it (owned by kernel). */
+const char *tp_kernel_sass(const tp_kernel *kernel);
+/* The launch manifest, as tp-llc writes <out>.json (owned by kernel). */
+const char *tp_kernel_manifest_json(const tp_kernel *kernel);
+/* The kernel's static figures as a JSON object (owned by the kernel):
+ * instructions, loop_body_instructions, hmma, loop_hmma, loop_issue_cycles,
+ * issue_cycles_per_kstep, registers, shared_bytes. */
+const char *tp_kernel_stats_json(const tp_kernel *kernel);
+void tp_kernel_free(tp_kernel *kernel);
+
+/* Releases a string or buffer the API allocated (NULL is fine). */
+void tp_string_free(char *s);
+void tp_buffer_free(void *buffer);
+
+/* Flags of tp_disassemble. */
+#define TP_DISASSEMBLE_LISTING 0u /* `tp-mc --disassemble --show-control` */
+#define TP_DISASSEMBLE_CUBIN_TEXT 1u /* whole-cubin .sass (tp-mc --format=sass) */
+
+/* The text of cubin bytes: the instruction listing of every .text section
+ * (flags 0) or the whole cubin as .sass text, which tp_assemble reads
+ * back to the same bytes (TP_DISASSEMBLE_CUBIN_TEXT).  Words no form
+ * matches print as `.inst 0x...`.  *text: tp_string_free. */
+int tp_disassemble(const void *cubin, size_t size, unsigned flags,
+                   char **text, char **error);
+
+/* Assembles whole-cubin .sass text (docs/sass-format.md; what
+ * tp_disassemble writes with TP_DISASSEMBLE_CUBIN_TEXT) to cubin bytes.
+ * `target` ("sm_86", "sm_90" or NULL) must agree with the text's .target
+ * when given.  *cubin: tp_buffer_free. */
+int tp_assemble(const char *text, size_t length, const char *target,
+                void **cubin, size_t *size, char **error);
+
+/* Runs the kernel on tp-sim's engine (CPU) on host arrays, as tp-sim's
+ * GEMM mode does, on arrays as the layouts store them (row-major): a is
+ * M x K for rows, K x M for columns; b is K x N for columns, N x K for
+ * rows (then D = A B^T, as tp's "rows" B); binary16 bits; r (M x N
+ * f32; only with the residual, else NULL); d receives M x N f32, row-major.
+ * With check_schedule, hazards (tp-sim --check-schedule) are an error. */
+int tp_kernel_simulate(const tp_kernel *kernel, const uint16_t *a,
+                       const uint16_t *b, const float *r, float *d,
+                       int check_schedule, char **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TP_TP_H */

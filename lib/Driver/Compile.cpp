@@ -1,0 +1,192 @@
+//===- Compile.cpp - tp's C++ API: a GEMM description to a kernel ---------===//
+///
+/// \file
+/// compileGemm(): the description is checked field by field (the reserved
+/// issue-16 fields first, then tp-llc's own option checks through
+/// describeKernel()), the tile IR it describes runs through the default
+/// pipeline (buildDefaultPipeline, as tp-llc runs it), and emitKernel()
+/// makes the kernel tp-llc would write.  Every failure is an llvm::Error
+/// with tp-llc's diagnostic; nothing is printed.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Driver/Compile.h"
+#include "tp/CodeGen/CodeGen.h"
+#include "tp/Pass/DefaultPipeline.h"
+#include "tp/Pass/PassRegistration.h"
+#include "tp/Support/Diagnostics.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace tp {
+
+namespace {
+
+/// The fields issue 16 will give meaning to: only today's values pass.
+Error checkReservedFields(const GemmDesc &D) {
+  auto Refuse = [](StringRef Field, const Twine &Value, StringRef Accepted) {
+    return makeError(Field + "=" + Value + ": not supported yet (issue 16); " +
+                     Field + " must be " + Accepted);
+  };
+  if (D.AType != "f16")
+    return Refuse("a_type", D.AType, "f16");
+  if (D.BType != "f16")
+    return Refuse("b_type", D.BType, "f16");
+  if (D.DType != "f32")
+    return Refuse("d_type", D.DType, "f32");
+  if (D.Alpha != 1.0)
+    return Refuse("alpha", formatv("{0}", D.Alpha), "1");
+  if (D.Beta != 0.0)
+    return Refuse("beta", formatv("{0}", D.Beta),
+                  "0 (D = A B + R is the residual)");
+  if (D.Bias)
+    return Refuse("bias", "1", "0");
+  if (D.Relu)
+    return Refuse("relu", "1", "0");
+  if (D.Batch != 1)
+    return Refuse("batch", Twine(D.Batch), "1");
+  return Error::success();
+}
+
+Expected<sass::Target> parseTarget(StringRef Name) {
+  sass::Target T;
+  if ((Name != "sm_86" && Name != "sm_90") || !sass::lookupTarget(Name, T))
+    return makeError("-mcpu: unsupported target '" + Name +
+                     "' (sm_86 or sm_90)");
+  return T;
+}
+
+/// The tile IR text of \p D and the pipeline options that lower it.
+Expected<std::string> describe(const GemmDesc &D,
+                               DefaultPipelineOptions &Opts) {
+  driver::KernelSpec Spec;
+  Spec.Gemm = formatv("{0}x{1}x{2}", D.M, D.N, D.K).str();
+  Spec.LayoutA = D.LayoutA;
+  Spec.LayoutB = D.LayoutB;
+  if (D.Tile != "auto") {
+    Expected<std::string> T = driver::normalizeTileOption(D.Tile);
+    if (!T)
+      return T.takeError();
+    Spec.Tile = D.Tile;
+    Opts.Tile = *T;
+  }
+  Spec.Residual = D.Residual;
+  Spec.Name = D.Name;
+  Opts.Target = D.Target;
+  return driver::describeKernel(Spec);
+}
+
+/// Runs the default pipeline on tile IR \p Text; the machine function.
+Expected<mir::Function> lower(const std::string &Text,
+                              const DefaultPipelineOptions &Opts) {
+  static std::once_flag Registered;
+  std::call_once(Registered, [] { registerAllPasses(); });
+  auto Passes = buildDefaultPipeline(Opts);
+  if (!Passes)
+    return Passes.takeError();
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, "<command line>"), SMLoc());
+  const IRLevel *Tile = PassRegistry::get().lookupLevel("tile");
+  if (!Tile)
+    return makeError("internal error: the tile IR level is not registered");
+  auto IR = Tile->Parse(SM, ID);
+  if (!IR)
+    return IR.takeError();
+  if (Error E = Tile->Verify(**IR, SM))
+    return std::move(E);
+  PassManager PM(PassManager::Options(), nulls());
+  for (auto &P : *Passes)
+    PM.add(std::move(P));
+  std::unique_ptr<IRUnit> Unit = std::move(*IR);
+  if (Error E = PM.run(Unit, SM))
+    return std::move(E);
+  if (Unit->getLevel() != "mir")
+    return makeError("internal error: the default pipeline ended with " +
+                     Unit->getLevel() + " IR");
+  mir::Module &MM = static_cast<mir::MachineUnit &>(*Unit).M;
+  if (MM.Functions.size() != 1)
+    return makeError("internal error: expected one kernel, found " +
+                     Twine(MM.Functions.size()));
+  return std::move(MM.Functions.front());
+}
+
+KernelStats getStats(const mir::Function &F) {
+  ScheduleStats S = computeStats(F);
+  KernelStats K;
+  K.Instructions = S.Instructions;
+  K.LoopBodyInstructions = S.LoopBody;
+  K.HMMAs = S.HMMAs;
+  K.LoopHMMAs = S.LoopHMMAs;
+  K.LoopIssueCycles = S.LoopCycles;
+  K.IssueCyclesPerKStep = S.cyclesPerKStep();
+  K.Registers = F.Regs;
+  K.SharedBytes = F.SharedBytes;
+  return K;
+}
+
+} // namespace
+
+Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
+                            const EmitOptions &Opts) {
+  if (Error E = driver::finalizeKernel(F, Opts.AssumeUnverified))
+    return std::move(E);
+  Kernel K;
+  K.Name = F.Name;
+  K.Target = sass::getTargetName(Target).str();
+  if (Opts.BuildObject) {
+    Expected<driver::ObjectFile> Obj =
+        driver::buildObject(F, Target, Opts.ManifestName);
+    if (!Obj)
+      return Obj.takeError();
+    K.Cubin = std::move(Obj->Cubin);
+    K.ManifestJSON = printLaunchManifest(Obj->Manifest);
+    K.Manifest = std::move(Obj->Manifest);
+  }
+  raw_string_ostream Listing(K.Sass);
+  driver::printListing(F, Listing);
+  Listing.flush();
+  K.Stats = getStats(F);
+  return std::move(K);
+}
+
+Expected<Kernel> compileGemm(const GemmDesc &Desc) {
+  Expected<sass::Target> Target = parseTarget(Desc.Target);
+  if (!Target)
+    return Target.takeError();
+  if (Error E = checkReservedFields(Desc))
+    return std::move(E);
+  DefaultPipelineOptions Opts;
+  Expected<std::string> Text = describe(Desc, Opts);
+  if (!Text)
+    return Text.takeError();
+  Expected<mir::Function> F = lower(*Text, Opts);
+  if (!F)
+    return F.takeError();
+  EmitOptions EO;
+  EO.ManifestName = Desc.Name + ".cubin.json";
+  return emitKernel(*F, *Target, EO);
+}
+
+std::string renderErrors(Error E, StringRef Tool) {
+  std::string S;
+  raw_string_ostream OS(S);
+  handleAllErrors(
+      std::move(E),
+      [&](const SourceError &SE) {
+        SE.getDiagnostic().print(/*ProgName=*/nullptr, OS, /*ShowColors=*/false);
+      },
+      [&](const ErrorInfoBase &EI) {
+        OS << Tool << ": error: " << EI.message() << "\n";
+      });
+  return OS.str();
+}
+
+} // namespace tp

@@ -1,0 +1,229 @@
+"""pytest for the tp module (python/tp): compile, simulate against numpy,
+disassemble/assemble, bytes equal to tp-llc's, and tp.Error on bad input."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import tp
+
+LAYOUTS = [(a, b) for a in ("rows", "columns") for b in ("rows", "columns")]
+M, N, K = 128, 128, 256
+
+
+def operands(kernel, seed=1):
+    """Random small-integer f16 operands stored as the kernel's layouts
+    say, and the product in float64 (exact for these values)."""
+    rng = np.random.default_rng(seed)
+    m, n, k = kernel.manifest["m"], kernel.manifest["n"], kernel.manifest["k"]
+    a = rng.integers(-8, 9, size=(m, k)).astype(np.float16)  # A as M x K
+    b = rng.integers(-8, 9, size=(k, n)).astype(np.float16)  # B as K x N
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    stored_a = a if kernel.manifest["layout_a"] == "rows" else a.T
+    stored_b = b.T if kernel.manifest["layout_b"] == "rows" else b
+    return (np.ascontiguousarray(stored_a), np.ascontiguousarray(stored_b),
+            ref)
+
+
+def rel_frobenius(d, ref):
+    return np.linalg.norm(d - ref) / np.linalg.norm(ref)
+
+
+@pytest.mark.parametrize("a_layout,b_layout", LAYOUTS)
+def test_simulate_equals_numpy(a_layout, b_layout):
+    k = tp.gemm(a_layout=a_layout, b_layout=b_layout, tile="auto",
+                target="sm_86", m=M, n=N, k=K)
+    A, B, ref = operands(k)
+    D = k.simulate(A, B)
+    assert D.shape == (M, N) and D.dtype == np.float32
+    # tp-sim's tolerance (relative Frobenius error 1e-3); these integer
+    # products are exact in f32, so the result is equal too.
+    assert rel_frobenius(D, ref) <= 1e-3
+    assert np.array_equal(D, ref.astype(np.float32))
+
+
+def test_simulate_random_halves_sm90_residual():
+    k = tp.gemm(m=M, n=N, k=K, target="sm_90", residual=True)
+    assert k.target == "sm_90" and k.manifest["residual"] is True
+    rng = np.random.default_rng(5)
+    A = rng.uniform(-1, 1, size=(M, K)).astype(np.float16)
+    B = rng.uniform(-1, 1, size=(K, N)).astype(np.float16)
+    R = rng.uniform(-1, 1, size=(M, N)).astype(np.float32)
+    D = k.simulate(A, B, R)
+    ref = A.astype(np.float64) @ B.astype(np.float64) + R
+    assert rel_frobenius(D, ref) <= 1e-3
+
+
+def test_kernel_fields():
+    k = tp.gemm(m=M, n=N, k=K, name="my_gemm")
+    assert isinstance(k.cubin, bytes) and k.cubin[:4] == b"\x7fELF"
+    assert isinstance(k.sass, str) and k.sass.startswith("// .text.my_gemm\n")
+    assert k.manifest["kernel"] == "my_gemm"
+    assert (k.manifest["m"], k.manifest["n"], k.manifest["k"]) == (M, N, K)
+    assert k.stats["instructions"] == k.sass.count("\n/*")
+    assert k.stats["registers"] > 0 and k.stats["hmma"] > 0
+
+
+def test_disassemble_equals_sass():
+    k = tp.gemm(m=M, n=N, k=K)
+    instructions = [l for l in k.sass.splitlines() if not l.startswith("// ^")]
+    assert tp.disassemble(k.cubin).splitlines() == instructions
+
+
+def test_assemble_round_trip():
+    k = tp.gemm(m=M, n=N, k=K, target="sm_90")
+    text = tp.disassemble(k.cubin, cubin_text=True)
+    assert "\n.target sm_90\n" in text
+    assert tp.assemble(text, target="sm_90") == k.cubin
+    assert tp.assemble(text) == k.cubin
+
+
+def test_bytes_are_tp_llc_bytes(tmp_path):
+    tools = os.environ.get("TP_TOOLS")
+    if not tools:
+        pytest.skip("TP_TOOLS (the build's bin folder) is not set")
+    out = tmp_path / "k.cubin"
+    subprocess.run([os.path.join(tools, "tp-llc"), "--gemm=128x128x256",
+                    "--layout-b=rows", "--tile=small", "-filetype=obj",
+                    "-o", str(out)], check=True)
+    k = tp.gemm(m=128, n=128, k=256, b_layout="rows", tile="small")
+    assert out.read_bytes() == k.cubin
+    assert (tmp_path / "k.cubin.json").read_text() == k.manifest_json
+
+
+def error_of(fn, *args, **kwargs):
+    with pytest.raises(tp.Error) as info:
+        fn(*args, **kwargs)
+    return str(info.value)
+
+
+def test_compile_errors_carry_the_diagnostic():
+    assert error_of(tp.gemm, a_layout="diagonal") == (
+        "tp: error: --layout-a: expected rows or columns, found 'diagonal'")
+    assert error_of(tp.gemm, m=100, n=128, k=256).startswith(
+        "tp: error: --gemm=100x128x256:")
+    assert "-mcpu: unsupported target 'sm_75'" in error_of(tp.gemm,
+                                                           target="sm_75")
+    assert "unknown option 'layout'" in error_of(tp.gemm, layout="rows")
+    assert "m: expected an integer" in error_of(tp.gemm, m="128")
+    assert "residual: expected True or False" in error_of(tp.gemm, residual=1)
+    assert "a_type=bf16: not supported yet" in error_of(tp.gemm, a_type="bf16")
+    assert "d_type=f16" in error_of(tp.gemm, d_type="f16")
+    assert "alpha=0.5" in error_of(tp.gemm, alpha=0.5)
+    assert "m: 18446744073709551616 is out of range" in error_of(
+        tp.gemm, m=2 ** 64)
+
+
+def test_simulate_errors():
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, _ = operands(k)
+    assert "A: expected dtype float16, found float32" in error_of(
+        k.simulate, A.astype(np.float32), B)
+    assert "B: expected shape (256, 128)" in error_of(k.simulate, A, B[:64])
+    square = tp.gemm(m=128, n=128, k=128)
+    S = np.zeros((128, 128), dtype=np.float16)
+    assert "A: expected a C-contiguous array" in error_of(
+        square.simulate, S[:, ::-1], S)
+    assert "A: expected a numpy array, found list" in error_of(
+        k.simulate, [[0.0]], B)
+    assert "R: the kernel has no residual operand" in error_of(
+        k.simulate, A, B, np.zeros((M, N), np.float32))
+    r = tp.gemm(m=M, n=N, k=K, residual=True)
+    assert "R: the kernel has a residual operand" in error_of(r.simulate, A, B)
+
+
+def test_assemble_disassemble_errors():
+    assert error_of(tp.disassemble, b"\x7fELF" + b"\0" * 80).startswith(
+        "tp: error: <cubin>:")
+    assert "expected bytes" in error_of(tp.disassemble, "text")
+    message = error_of(tp.assemble, ".target sm_86\n.kernel k\n  FROB R1\n")
+    assert message.startswith("<sass>:2:1: error: kernel 'k' has no")
+    k = tp.gemm(m=128, n=128, k=128)
+    text = tp.disassemble(k.cubin, cubin_text=True)
+    line = text[:text.index("IMAD")].count("\n") + 1
+    message = error_of(tp.assemble, text.replace("IMAD", "FROB", 1))
+    # Located: file:line:col, the source line and a caret under FROB.
+    first, source, caret = message.split("\n")
+    assert first.startswith("<sass>:%d:" % line)
+    assert first.endswith("error: unknown or unsupported instruction "
+                          "mnemonic 'FROB'")
+    assert caret.index("^") == source.index("FROB")
+    assert "target: unsupported target 'sm_70'" in error_of(
+        tp.assemble, ".target sm_86\n", target="sm_70")
+
+
+def test_version():
+    assert tp.version() == "0.1.0"
+
+
+# --- k(A, B) through the project's mock libcuda (tools/tp-run/mock) ------
+
+MOCK = os.path.join(os.environ.get("TP_TOOLS", ""), "..", "lib",
+                    "libtp-mock-cuda.so")
+
+
+def mock_module(k, mode="correct"):
+    """The mock's stand-in for k's cubin: a text module declaring a kernel
+    with k's manifest (it computes the product on the CPU)."""
+    man = k.manifest
+    roles = ",".join(p["role"] for p in man["params"])
+    return ("// tp-mock-kernel %s m=%d n=%d k=%d a=%s b=%s residual=%d "
+            "params=%s shared=%d grid=%s mode=%s\n" %
+            (man["kernel"], man["m"], man["n"], man["k"], man["layout_a"],
+             man["layout_b"], int(man["residual"]), roles,
+             man["dynamic_shared_bytes"], ",".join(map(str, man["grid"])),
+             mode)).encode()
+
+
+@pytest.fixture
+def mock_cuda(monkeypatch):
+    if not os.path.exists(MOCK):
+        pytest.skip("no mock libcuda (TP_TOOLS not set)")
+    monkeypatch.setenv("TP_LIBCUDA", MOCK)
+    monkeypatch.delenv("TP_MOCK_CUDA_DEVICES", raising=False)
+    monkeypatch.delenv("TP_MOCK_CUDA_FAIL", raising=False)
+    monkeypatch.delenv("TP_MOCK_CUDA_SM", raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("a_layout,b_layout", LAYOUTS)
+def test_gpu_call_through_mock_driver(mock_cuda, a_layout, b_layout):
+    k = tp.gemm(a_layout=a_layout, b_layout=b_layout, m=M, n=N, k=K)
+    A, B, ref = operands(k)
+    k.cubin = mock_module(k)  # the mock cannot run SASS
+    D = k(A, B)
+    assert D.shape == (M, N) and np.array_equal(D, ref.astype(np.float32))
+
+
+def test_gpu_call_residual_and_large_shared(mock_cuda):
+    k = tp.gemm(m=256, n=256, k=256, tile="large", residual=True)
+    assert k.manifest["dynamic_shared_bytes"] > 48 * 1024
+    A, B, ref = operands(k)
+    R = np.full((256, 256), 0.5, dtype=np.float32)
+    k.cubin = mock_module(k)
+    assert np.array_equal(k(A, B, R), (ref + 0.5).astype(np.float32))
+
+
+def test_gpu_call_mock_catches_unwritten(mock_cuda):
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, _ = operands(k)
+    k.cubin = mock_module(k, mode="unwritten")
+    D = k(A, B)
+    # The poison the call fills D with shows where the kernel wrote nothing.
+    assert (D.view(np.uint32) == 0x7fbadbad).any()
+
+
+def test_gpu_call_errors(mock_cuda):
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, _ = operands(k)
+    # The mock cannot load an ELF image, as a driver without sm_86 code.
+    assert "cuModuleLoadDataEx failed: CUDA_ERROR_NO_BINARY_FOR_GPU" in \
+        error_of(k, A, B)
+    mock_cuda.setenv("TP_MOCK_CUDA_SM", "90")
+    assert "device 0 is sm_90; the kernel is for sm_86" in error_of(k, A, B)
+    mock_cuda.setenv("TP_MOCK_CUDA_DEVICES", "0")
+    assert "cuInit failed: CUDA_ERROR_NO_DEVICE" in error_of(k, A, B)
+    assert "A: expected dtype float16" in error_of(k, A.astype(np.float32), B)
+    mock_cuda.setenv("TP_LIBCUDA", "/nonexistent/libcuda.so.1")
+    assert error_of(k, A, B).startswith("tp: error: no CUDA driver")

@@ -1,0 +1,222 @@
+//===- CAPITest.cpp - The C API of tp/tp.h --------------------------------===//
+///
+/// \file
+/// The C API's contract: 0 on success, non-zero with the diagnostic in
+/// *error on failure (never a crash, NULL pointers included); the kernel's
+/// bytes are compileGemm's; disassemble/assemble round-trip a cubin; the
+/// simulator's D equals the reference product for every layout pair.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/tp.h"
+#include "tp/Driver/Compile.h"
+#include "tp/Support/ReferenceGemm.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace tp;
+
+namespace {
+
+struct Compiled {
+  tp_kernel *K = nullptr;
+  std::string Error;
+  int Status = -1;
+  ~Compiled() { tp_kernel_free(K); }
+};
+
+void compile(const tp_gemm_desc &D, Compiled &C) {
+  char *Err = reinterpret_cast<char *>(1); // must be reset
+  C.Status = tp_gemm_compile(&D, &C.K, &Err);
+  if (Err)
+    C.Error = Err;
+  tp_string_free(Err);
+}
+
+tp_gemm_desc small() {
+  tp_gemm_desc D;
+  tp_gemm_desc_init(&D);
+  D.m = D.n = D.k = 128;
+  return D;
+}
+
+TEST(CAPITest, CompileMatchesTheCppAPI) {
+  Compiled C;
+  compile(small(), C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  EXPECT_EQ(C.Error, "");
+  GemmDesc D;
+  D.M = D.N = D.K = 128;
+  llvm::Expected<Kernel> K = compileGemm(D);
+  ASSERT_TRUE(bool(K));
+  size_t Size = 0;
+  const uint8_t *Bytes = tp_kernel_cubin(C.K, &Size);
+  EXPECT_EQ(std::vector<uint8_t>(Bytes, Bytes + Size), K->Cubin);
+  EXPECT_EQ(std::string(tp_kernel_sass(C.K)), K->Sass);
+  EXPECT_EQ(std::string(tp_kernel_manifest_json(C.K)), K->ManifestJSON);
+  EXPECT_NE(std::string(tp_kernel_stats_json(C.K)).find("\"registers\": "),
+            std::string::npos);
+}
+
+TEST(CAPITest, ErrorsAreDiagnostics) {
+  tp_gemm_desc D = small();
+  D.b_layout = "sideways";
+  Compiled C;
+  compile(D, C);
+  EXPECT_NE(C.Status, 0);
+  EXPECT_EQ(C.K, nullptr);
+  EXPECT_EQ(C.Error, "tp: error: --layout-b: expected rows or columns, found "
+                     "'sideways'\n");
+  D = small();
+  D.a_type = "bf16";
+  Compiled C2;
+  compile(D, C2);
+  EXPECT_NE(C2.Status, 0);
+  EXPECT_NE(C2.Error.find("a_type=bf16: not supported yet"), std::string::npos);
+}
+
+TEST(CAPITest, NullAndUninitializedArguments) {
+  char *Err = nullptr;
+  tp_kernel *K = nullptr;
+  EXPECT_NE(tp_gemm_compile(nullptr, &K, &Err), 0);
+  EXPECT_STREQ(Err, "tp: error: tp_gemm_compile: desc is NULL\n");
+  tp_string_free(Err);
+  tp_gemm_desc D = small();
+  EXPECT_NE(tp_gemm_compile(&D, nullptr, nullptr), 0); // no error wanted
+  D.struct_size = 3;
+  EXPECT_NE(tp_gemm_compile(&D, &K, &Err), 0);
+  EXPECT_NE(std::string(Err).find("call tp_gemm_desc_init"), std::string::npos);
+  tp_string_free(Err);
+  char *Text = nullptr;
+  EXPECT_NE(tp_disassemble(nullptr, 0, 0, &Text, &Err), 0);
+  tp_string_free(Err);
+  EXPECT_NE(tp_kernel_simulate(nullptr, nullptr, nullptr, nullptr, nullptr, 0,
+                               &Err),
+            0);
+  EXPECT_STREQ(Err, "tp: error: tp_kernel_simulate: kernel is NULL\n");
+  tp_string_free(Err);
+  size_t Size = 7;
+  EXPECT_EQ(tp_kernel_cubin(nullptr, &Size), nullptr);
+  EXPECT_EQ(Size, 0u);
+}
+
+TEST(CAPITest, DisassembleAssembleRoundTrip) {
+  Compiled C;
+  compile(small(), C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  size_t Size = 0;
+  const uint8_t *Bytes = tp_kernel_cubin(C.K, &Size);
+  char *Err = nullptr, *Listing = nullptr, *Whole = nullptr;
+  ASSERT_EQ(tp_disassemble(Bytes, Size, TP_DISASSEMBLE_LISTING, &Listing, &Err),
+            0)
+      << Err;
+  // The listing is the kernel's, but for tp-llc's `// ^label:` lines.
+  std::string Expected;
+  for (llvm::StringRef L : llvm::split(tp_kernel_sass(C.K), '\n'))
+    if (!L.startswith("// ^") && !L.empty())
+      Expected += L.str() + "\n";
+  EXPECT_EQ(std::string(Listing), Expected);
+  ASSERT_EQ(tp_disassemble(Bytes, Size, TP_DISASSEMBLE_CUBIN_TEXT, &Whole, &Err),
+            0)
+      << Err;
+  void *Out = nullptr;
+  size_t OutSize = 0;
+  ASSERT_EQ(tp_assemble(Whole, std::strlen(Whole), "sm_86", &Out, &OutSize,
+                        &Err),
+            0)
+      << Err;
+  EXPECT_EQ(OutSize, Size);
+  EXPECT_EQ(std::memcmp(Out, Bytes, Size), 0);
+  // The text is for sm_86: asking for sm_90 is an error.
+  void *Out90 = nullptr;
+  EXPECT_NE(tp_assemble(Whole, std::strlen(Whole), "sm_90", &Out90, &OutSize,
+                        &Err),
+            0);
+  EXPECT_NE(std::string(Err).find("the text is for sm_86"), std::string::npos);
+  tp_string_free(Err);
+  tp_buffer_free(Out);
+  tp_string_free(Listing);
+  tp_string_free(Whole);
+}
+
+TEST(CAPITest, BadTextAndBytesAreErrors) {
+  char *Err = nullptr, *Text = nullptr;
+  const char Junk[] = "not a cubin at all, but long enough for an ELF header "
+                      "to be read from it.............";
+  EXPECT_NE(tp_disassemble(Junk, sizeof(Junk), 0, &Text, &Err), 0);
+  EXPECT_EQ(Text, nullptr);
+  EXPECT_EQ(llvm::StringRef(Err).substr(0, 18), "tp: error: <cubin>");
+  tp_string_free(Err);
+  const char Sass[] = ".target sm_86\n.kernel k\n  FROB R1, R2\n";
+  void *Out = nullptr;
+  size_t Size = 0;
+  EXPECT_NE(tp_assemble(Sass, sizeof(Sass) - 1, nullptr, &Out, &Size, &Err), 0);
+  EXPECT_EQ(Out, nullptr);
+  // A located diagnostic: file:line:col, the line and a caret.
+  EXPECT_EQ(llvm::StringRef(Err).substr(0, 7), "<sass>:") << Err;
+  EXPECT_NE(std::string(Err).find("^"), std::string::npos) << Err;
+  tp_string_free(Err);
+}
+
+/// D = A B for one layout pair on the simulator, against the reference.
+void checkSimulate(const char *LA, const char *LB, bool Residual) {
+  tp_gemm_desc D = small();
+  D.a_layout = LA;
+  D.b_layout = LB;
+  D.residual = Residual;
+  Compiled C;
+  compile(D, C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  GemmProblem P;
+  P.M = P.N = P.K = 128;
+  P.LayoutA = llvm::StringRef(LA) == "rows" ? OperandLayout::Rows
+                                            : OperandLayout::Columns;
+  P.LayoutB = llvm::StringRef(LB) == "rows" ? OperandLayout::Rows
+                                            : OperandLayout::Columns;
+  P.Residual = Residual;
+  std::vector<uint16_t> A(P.elementsA()), B(P.elementsB());
+  std::vector<float> R(P.elementsC()), Out(P.elementsC());
+  fillRandomHalves(A, 7, StreamA);
+  fillRandomHalves(B, 7, StreamB);
+  fillRandomFloats(R, 7, StreamR);
+  char *Err = nullptr;
+  ASSERT_EQ(tp_kernel_simulate(C.K, A.data(), B.data(),
+                               Residual ? R.data() : nullptr, Out.data(),
+                               /*check_schedule=*/1, &Err),
+            0)
+      << Err;
+  std::vector<double> Ref;
+  referenceGemm(P, A, B, R, Ref);
+  GemmErrors E = compareGemm(Out, Ref);
+  EXPECT_TRUE(E.passes(1e-6)) << LA << " " << LB << ": " << E.RelFrobenius;
+}
+
+TEST(CAPITest, SimulateEqualsTheReference) {
+  for (const char *LA : {"rows", "columns"})
+    for (const char *LB : {"rows", "columns"})
+      checkSimulate(LA, LB, false);
+  checkSimulate("rows", "columns", true);
+}
+
+TEST(CAPITest, SimulateWithoutResidualOperand) {
+  tp_gemm_desc D = small();
+  D.residual = 1;
+  Compiled C;
+  compile(D, C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  std::vector<uint16_t> A(128 * 128);
+  std::vector<float> Out(128 * 128);
+  char *Err = nullptr;
+  EXPECT_NE(tp_kernel_simulate(C.K, A.data(), A.data(), nullptr, Out.data(), 0,
+                               &Err),
+            0);
+  EXPECT_NE(std::string(Err).find("r is NULL"), std::string::npos);
+  tp_string_free(Err);
+}
+
+} // namespace

@@ -1,0 +1,125 @@
+//===- CompileTest.cpp - The C++ API: compileGemm, emitKernel -------------===//
+///
+/// \file
+/// compileGemm() builds the kernel tp-llc builds (the lit test
+/// test/Package/consumer.test compares the bytes with tp-llc's); here: what
+/// the Kernel holds, and that every bad field is an Error with tp-llc's
+/// diagnostic, the reserved issue-16 fields included.
+///
+//===----------------------------------------------------------------------===//
+
+#include "tp/Driver/Compile.h"
+
+#include "llvm/Support/JSON.h"
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace tp;
+
+namespace {
+
+GemmDesc small() {
+  GemmDesc D;
+  D.M = D.N = 128;
+  D.K = 128;
+  return D;
+}
+
+std::string errorOf(const GemmDesc &D) {
+  Expected<Kernel> K = compileGemm(D);
+  if (K)
+    return "(no error)";
+  return renderErrors(K.takeError(), "tp");
+}
+
+TEST(CompileTest, KernelHoldsCubinListingManifestStats) {
+  GemmDesc D = small();
+  D.Name = "my_gemm";
+  Expected<Kernel> K = compileGemm(D);
+  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  EXPECT_EQ(K->Name, "my_gemm");
+  EXPECT_EQ(K->Target, "sm_86");
+  ASSERT_GE(K->Cubin.size(), 64u);
+  EXPECT_EQ(std::string(K->Cubin.begin(), K->Cubin.begin() + 4), "\x7f"
+                                                                 "ELF");
+  EXPECT_EQ(StringRef(K->Sass).substr(0, 17), "// .text.my_gemm\n");
+  EXPECT_EQ(K->Manifest.Kernel, "my_gemm");
+  EXPECT_EQ(K->Manifest.M, 128u);
+  EXPECT_EQ(K->Manifest.K, 128u);
+  Expected<json::Value> J = json::parse(K->ManifestJSON);
+  ASSERT_TRUE(bool(J)) << toString(J.takeError());
+  EXPECT_GT(K->Stats.Instructions, 0u);
+  EXPECT_GT(K->Stats.HMMAs, 0u);
+  EXPECT_GT(K->Stats.Registers, 0u);
+  // One `/*addr*/` line an instruction.
+  EXPECT_EQ(StringRef(K->Sass).count("\n/*"), K->Stats.Instructions);
+  EXPECT_GT(K->Cubin.size(), K->Stats.Instructions * 16);
+}
+
+TEST(CompileTest, Deterministic) {
+  Expected<Kernel> A = compileGemm(small()), B = compileGemm(small());
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(A->Cubin, B->Cubin);
+  EXPECT_EQ(A->Sass, B->Sass);
+}
+
+TEST(CompileTest, TargetSM90) {
+  GemmDesc D = small();
+  D.Target = "sm_90";
+  Expected<Kernel> K = compileGemm(D);
+  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  EXPECT_EQ(K->Manifest.Target, "sm_90");
+}
+
+TEST(CompileTest, ErrorsNameTheField) {
+  GemmDesc D = small();
+  D.M = 100;
+  EXPECT_EQ(errorOf(D).substr(0, 32), "tp: error: --gemm=100x128x128: n");
+  D = small();
+  D.LayoutA = "diagonal";
+  EXPECT_EQ(errorOf(D), "tp: error: --layout-a: expected rows or columns, "
+                        "found 'diagonal'\n");
+  D = small();
+  D.Tile = "huge";
+  EXPECT_EQ(errorOf(D).substr(0, 23), "tp: error: --tile=huge:");
+  D = small();
+  D.Target = "sm_75";
+  EXPECT_EQ(errorOf(D),
+            "tp: error: -mcpu: unsupported target 'sm_75' (sm_86 or sm_90)\n");
+  D = small();
+  D.Name = "9lives";
+  EXPECT_EQ(errorOf(D).substr(0, 32), "tp: error: --kernel-name=9lives:");
+  D = small();
+  D.M = -1;
+  EXPECT_EQ(errorOf(D).substr(0, 30), "tp: error: --gemm: expected Mx");
+}
+
+TEST(CompileTest, ReservedFieldsRefuseOtherValues) {
+  GemmDesc D = small();
+  D.AType = "bf16";
+  EXPECT_EQ(errorOf(D), "tp: error: a_type=bf16: not supported yet (issue "
+                        "16); a_type must be f16\n");
+  D = small();
+  D.DType = "f16";
+  EXPECT_NE(errorOf(D).find("d_type=f16"), std::string::npos);
+  D = small();
+  D.Alpha = 0.5;
+  EXPECT_NE(errorOf(D).find("alpha=0.5"), std::string::npos);
+  D = small();
+  D.Beta = 1;
+  EXPECT_NE(errorOf(D).find("beta=1"), std::string::npos);
+  D = small();
+  D.Residual = true;
+  EXPECT_EQ(errorOf(D), "(no error)");
+  D = small();
+  D.Bias = true;
+  EXPECT_NE(errorOf(D).find("bias"), std::string::npos);
+  D = small();
+  D.Relu = true;
+  EXPECT_NE(errorOf(D).find("relu"), std::string::npos);
+  D = small();
+  D.Batch = 3;
+  EXPECT_NE(errorOf(D).find("batch=3"), std::string::npos);
+}
+
+} // namespace
