@@ -28,6 +28,8 @@ ALLOWED = {
     "Sim": ["Object", "Target", "Support"],
     "Driver": ["CodeGen", "Transforms", "MIR", "TileIR", "Sim", "Object",
                "Target", "Pass", "Support"],
+    "CAPI": ["Driver", "CodeGen", "Transforms", "MIR", "TileIR", "Sim",
+             "Object", "Target", "Pass", "Support"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"tp/([A-Za-z0-9_]+)/')

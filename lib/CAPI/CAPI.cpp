@@ -226,7 +226,7 @@ int tp_disassemble(const void *Cubin, size_t Size, unsigned Flags,
       Out = std::move(*L);
     } else {
       raw_string_ostream OS(Out);
-      if (Error E = tp::object::disassembleCubin(
+      if (Error E = tp::object::disassembleCubinToSass(
               Bytes, OS, tp::object::getSassOptions(*T)))
         return tp::makeError("<cubin>: " + toString(std::move(E)));
       OS.flush();
@@ -302,10 +302,20 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
     if (!Prog)
       return Prog.takeError();
     tp::sim::GlobalMemory Mem;
-    uint64_t Addr[4] = {Mem.allocate(Prob.elementsA() * 2),
-                        Mem.allocate(Prob.elementsB() * 2),
-                        Mem.allocate(Prob.elementsC() * 4),
-                        Prob.Residual ? Mem.allocate(Prob.elementsC() * 4) : 0};
+    // A, B, D and (for the residual variant) R; the simulator's memory
+    // limit is an error, not an abort.
+    uint64_t Addr[4] = {0, 0, 0, 0};
+    const uint64_t Bytes[4] = {Prob.elementsA() * 2, Prob.elementsB() * 2,
+                               Prob.elementsC() * 4,
+                               Prob.Residual ? Prob.elementsC() * 4 : 0};
+    for (unsigned I = 0; I < 4; ++I) {
+      if (!Bytes[I])
+        continue;
+      Expected<uint64_t> At = Mem.allocate(Bytes[I]);
+      if (!At)
+        return At.takeError();
+      Addr[I] = *At;
+    }
     std::memcpy(Mem.getBuffer(Addr[0]).data(), A, Prob.elementsA() * 2);
     std::memcpy(Mem.getBuffer(Addr[1]).data(), B, Prob.elementsB() * 2);
     if (Prob.Residual)
