@@ -57,6 +57,12 @@ int tp::mc::runDisassemble(const Options &Opts) {
   if (!Buf || refuseFatbin(Opts, Buf->getBuffer()))
     return 1;
   std::vector<object::ListingLine> Lines;
+  object::ListingPrintOptions PO;
+  PO.ShowControl = Opts.ShowControl;
+  PO.ShowEncoding = Opts.ShowEncoding;
+  // Word input is printed as it is read (a listing line is ~40 bytes, a
+  // ListingLine ~270); the text is written only if every line was good.
+  std::string WordText;
   mc::Warnings Warnings(Opts);
   bool OK = true;
   StringRef Bytes = Buf->getBuffer();
@@ -95,22 +101,23 @@ int tp::mc::runDisassemble(const Options &Opts) {
       Warnings.warn(SM, Loc, Why);
     };
     StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+    raw_string_ostream WordOS(WordText);
+    WordOS.SetBuffered();
     while (!Text.empty()) {
       auto [L, Rest] = Text.split('\n');
       Text = Rest;
       Expected<Optional<object::ListingLine>> LineOr = Reader.addLine(L);
       if (!LineOr)
         OK &= !reportError(LineOr.takeError(), "tp-mc");
-      else if (*LineOr)
-        Lines.push_back(**LineOr);
+      else if (*LineOr && OK)
+        object::printListingLine(**LineOr, PO, WordOS);
     }
+    WordOS.flush();
   }
   if (!OK || Warnings.hasErrors())
     return 1;
-  object::ListingPrintOptions PO;
-  PO.ShowControl = Opts.ShowControl;
-  PO.ShowEncoding = Opts.ShowEncoding;
   Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) {
+    OS << WordText;
     for (const object::ListingLine &L : Lines)
       object::printListingLine(L, PO, OS);
     return Error::success();

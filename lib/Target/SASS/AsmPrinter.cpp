@@ -6,11 +6,13 @@
 /// addresses printed as `[a+b+c]` without the components that hold their
 /// default (a base of RZ, an offset of 0) -- `[RZ]` when all do.
 ///
-/// Each instruction (and each control clause) is built in a fixed buffer
-/// and reaches the stream in one write, literal runs of the template in
-/// one copy each, numbers without a format object: the text is the same
-/// as streaming it piece by piece, about 5x faster into the unbuffered
-/// string streams the schedule classifier and the listings print to.
+/// Each template is compiled once (on first use, for every form) into
+/// tokens: literal runs, operands (with the abs-bar reuse partner found at
+/// compile time) and address groups whose components know the operand that
+/// lets them be left out; printing walks the tokens, never the text.  Each
+/// instruction (and each control clause) is built in a fixed buffer and
+/// reaches the stream in one write, numbers without a format object: the
+/// text is the same as interpreting the template character by character.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <vector>
 
 using namespace llvm;
 
@@ -53,7 +56,13 @@ public:
         return;
       }
     }
-    std::memcpy(Buf + Len, S, N);
+    // Template runs and names are a few characters: a loop, not a call.
+    if (N <= 16) {
+      for (size_t K = 0; K < N; ++K)
+        Buf[Len + K] = S[K];
+    } else {
+      std::memcpy(Buf + Len, S, N);
+    }
     Len += N;
   }
   void put(StringRef S) { put(S.data(), S.size()); }
@@ -61,6 +70,22 @@ public:
 
   /// \p V in decimal.
   void putDecimal(uint64_t V) {
+    // Register numbers and small fields: no loop, no reversal.
+    if (V < 10) {
+      put(char('0' + V));
+      return;
+    }
+    if (V < 100 && Len + 2 <= Capacity) {
+      Buf[Len++] = char('0' + V / 10);
+      Buf[Len++] = char('0' + V % 10);
+      return;
+    }
+    if (V < 1000 && Len + 3 <= Capacity) {
+      Buf[Len++] = char('0' + V / 100);
+      Buf[Len++] = char('0' + V / 10 % 10);
+      Buf[Len++] = char('0' + V % 10);
+      return;
+    }
     char T[20];
     unsigned N = 0;
     do {
@@ -122,13 +147,15 @@ static void printHex(LineBuffer &OS, int64_t V, bool Signed) {
   }
 }
 
-static void printRegister(LineBuffer &OS, const char *Prefix, int64_t V,
-                          int64_t Zero, const char *ZeroName) {
+template <size_t PrefixLen, size_t ZeroLen>
+static void printRegister(LineBuffer &OS, const char (&Prefix)[PrefixLen],
+                          int64_t V, int64_t Zero,
+                          const char (&ZeroName)[ZeroLen]) {
   if (V == Zero) {
-    OS.put(ZeroName);
+    OS.put(ZeroName, ZeroLen - 1);
     return;
   }
-  OS.put(Prefix);
+  OS.put(Prefix, PrefixLen - 1);
   OS.putSigned(V);
 }
 
@@ -218,40 +245,127 @@ static void printOperand(LineBuffer &OS, const Instruction &I, unsigned K,
   }
 }
 
-/// Prints template text [B, E) with no address groups inside.
-static void printRange(LineBuffer &OS, const Instruction &I, const char *B,
-                       const char *E, uint64_t Addr) {
+namespace {
+
+/// One step of a compiled template (compileTemplate()).
+struct Token {
+  enum Kind : uint8_t {
+    Literal, ///< template text [Off, Off + Len)
+    Operand, ///< operand Index; Len = 1 for `^` (the register after it)
+    Group,   ///< an address group: the next Len tokens, Index components
+    Component ///< a group's component: the next Len tokens; Index = the
+              ///< operand whose default lets it be left out, or NoOperand
+  };
+  static constexpr uint8_t NoOperand = 0xff;
+  Kind K;
+  uint8_t Index;
+  /// Operand: the operand printed right after this one inside abs bars
+  /// (`|$b$a|` with $a already printed: `|R6|.reuse`), or -1.
+  int8_t Partner = -1;
+  uint16_t Off = 0, Len = 0;
+};
+
+/// A form's template, parsed once: literal runs, operands and address
+/// groups, so that printing never scans the template text.
+using CompiledTemplate = std::vector<Token>;
+
+/// Compiles template text [B, E) with no address groups inside (one scope
+/// of already-printed operands, as an abs-bar pair sees them).
+void compileRange(CompiledTemplate &Out, const InstrInfo &Info,
+                  const char *Tpl, const char *B, const char *E) {
   uint32_t Printed = 0;
   for (const char *P = B; P < E; ++P) {
     if (*P == '$' || *P == '^') {
       unsigned K = unsigned(P[1] - 'a');
-      const OperandInfo &OI = InstrInfos[I.Op].Operands[K];
-      // `|R6|.reuse`: the reuse suffix follows the closing abs bar, i.e. a
-      // modifier printed a second time right after the register.
-      if (OI.Kind == OperandKind::GPR && OI.ReuseSlot >= 0 &&
-          ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1) && P + 3 < E && P[2] == '$' &&
-          ((Printed >> (P[3] - 'a')) & 1)) {
-        Instruction Tmp = I;
-        Tmp.Ctrl.Reuse &= ~(1 << OI.ReuseSlot);
-        printOperand(OS, Tmp, K, Addr);
-        printOperand(OS, I, unsigned(P[3] - 'a'), Addr);
-        OS.put(".reuse", 6);
-        Printed |= 1u << K;
-        P += 3;
-        continue;
-      }
-      printOperand(OS, I, K, Addr, *P == '^');
+      const OperandInfo &OI = Info.Operands[K];
+      Token T{Token::Operand, uint8_t(K)};
+      T.Len = *P == '^';
+      if (OI.Kind == OperandKind::GPR && OI.ReuseSlot >= 0 && P + 3 < E &&
+          P[2] == '$' && ((Printed >> (P[3] - 'a')) & 1))
+        T.Partner = int8_t(P[3] - 'a');
+      Out.push_back(T);
       Printed |= 1u << K;
       ++P;
-    } else {
-      // A run of literal text in one copy.
-      const char *L = P;
-      while (P + 1 < E && P[1] != '$' && P[1] != '^')
-        ++P;
-      OS.put(L, size_t(P + 1 - L));
+      continue;
     }
+    const char *L = P;
+    while (P + 1 < E && P[1] != '$' && P[1] != '^')
+      ++P;
+    Out.push_back(Token{Token::Literal, 0, -1, uint16_t(L - Tpl),
+                        uint16_t(P + 1 - L)});
   }
 }
+
+/// Compiles the address group `<a+b+c>` at \p T; returns the template
+/// position after it.
+const char *compileGroup(CompiledTemplate &Out, const InstrInfo &Info,
+                         const char *Tpl, const char *T) {
+  const char *GE = T + 1;
+  while (*GE && *GE != '>')
+    ++GE;
+  size_t GroupAt = Out.size();
+  Out.push_back(Token{Token::Group, 0});
+  unsigned N = 0;
+  const char *S = T + 1;
+  for (const char *P = S;; ++P) {
+    if (P == GE || *P == '+') {
+      if (N < 8) {
+        // Left out when its first `$` operand is optional at its default.
+        uint8_t Default = Token::NoOperand;
+        for (const char *Q = S; Q < P; ++Q)
+          if (*Q == '$') {
+            Default = uint8_t(Q[1] - 'a');
+            break;
+          }
+        size_t CompAt = Out.size();
+        Out.push_back(Token{Token::Component, Default});
+        compileRange(Out, Info, Tpl, S, P);
+        Out[CompAt].Len = uint16_t(Out.size() - CompAt - 1);
+        ++N;
+      }
+      S = P + 1;
+      if (P == GE)
+        break;
+    } else if (*P == '$' || *P == '^') {
+      ++P;
+    }
+  }
+  Out[GroupAt].Index = uint8_t(N);
+  Out[GroupAt].Len = uint16_t(Out.size() - GroupAt - 1);
+  return *GE ? GE + 1 : GE;
+}
+
+CompiledTemplate compileTemplate(unsigned Op) {
+  CompiledTemplate Out;
+  const InstrInfo &Info = InstrInfos[Op];
+  const char *Tpl = Templates[Op];
+  const char *T = Tpl;
+  while (*T) {
+    if (*T == '<') {
+      T = compileGroup(Out, Info, Tpl, T);
+      continue;
+    }
+    const char *E = T;
+    while (*E && *E != '<')
+      E += (*E == '$' || *E == '^') ? 2 : 1;
+    compileRange(Out, Info, Tpl, T, E);
+    T = E;
+  }
+  return Out;
+}
+
+/// Every form's compiled template, built on first use (thread-safe).
+const std::vector<CompiledTemplate> &compiledTemplates() {
+  static const std::vector<CompiledTemplate> All = [] {
+    std::vector<CompiledTemplate> V(NUM_OPCODES);
+    for (unsigned Op = 0; Op < NUM_OPCODES; ++Op)
+      V[Op] = compileTemplate(Op);
+    return V;
+  }();
+  return All;
+}
+
+} // namespace
 
 /// The value an optional address component holds when left out.
 int64_t defaultValue(const OperandInfo &OI) {
@@ -268,57 +382,58 @@ int64_t defaultValue(const OperandInfo &OI) {
   }
 }
 
-/// Whether an address component [B, E) holds its default and may be left
-/// out: its first operand is Optional and holds its default.
-static bool componentIsDefault(const Instruction &I, const char *B,
-                               const char *E) {
-  for (const char *P = B; P < E; ++P)
-    if (*P == '$') {
-      const OperandInfo &OI = InstrInfos[I.Op].Operands[P[1] - 'a'];
-      int64_t V = I.Ops[P[1] - 'a'];
-      return OI.Optional && V == defaultValue(OI);
-    }
-  return false;
-}
-
-/// Prints the address group `<a+b+c>` starting at \p T; returns the
-/// template position after it.
-static const char *printAddressGroup(LineBuffer &OS, const Instruction &I,
-                                     const char *T, uint64_t Addr) {
-  const char *GE = T + 1;
-  while (*GE && *GE != '>')
-    ++GE;
-  const char *Comp[8][2];
-  unsigned N = 0;
-  const char *S = T + 1;
-  for (const char *P = S;; ++P) {
-    if (P == GE || *P == '+') {
-      if (N < 8) {
-        Comp[N][0] = S;
-        Comp[N][1] = P;
-        ++N;
-      }
-      S = P + 1;
-      if (P == GE)
+/// Prints tokens [B, E) of \p I's compiled template \p Tpl.
+static void printTokens(LineBuffer &OS, const Instruction &I,
+                        const Token *B, const Token *E, const char *Tpl,
+                        uint64_t Addr) {
+  const OperandInfo *Ops = InstrInfos[I.Op].Operands;
+  for (const Token *T = B; T < E; ++T) {
+    switch (T->K) {
+    case Token::Literal:
+      OS.put(Tpl + T->Off, T->Len);
+      break;
+    case Token::Operand: {
+      const OperandInfo &OI = Ops[T->Index];
+      // `|R6|.reuse`: the reuse suffix follows the closing abs bar, i.e. a
+      // modifier printed a second time right after the register.
+      if (T->Partner >= 0 && ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1)) {
+        Instruction Tmp = I;
+        Tmp.Ctrl.Reuse &= ~(1 << OI.ReuseSlot);
+        printOperand(OS, Tmp, T->Index, Addr);
+        printOperand(OS, I, unsigned(T->Partner), Addr);
+        OS.put(".reuse", 6);
+        ++T; // the partner's own token
         break;
-    } else if (*P == '$' || *P == '^') {
-      ++P;
+      }
+      printOperand(OS, I, T->Index, Addr, T->Len != 0);
+      break;
+    }
+    case Token::Group: {
+      const Token *GE = T + 1 + T->Len;
+      const Token *First = T + 1;
+      OS.put('[');
+      bool Any = false;
+      for (const Token *C = First; C < GE; C += 1 + C->Len) {
+        if (C->Index != Token::NoOperand) {
+          const OperandInfo &OI = Ops[C->Index];
+          if (OI.Optional && I.Ops[C->Index] == defaultValue(OI))
+            continue;
+        }
+        if (Any)
+          OS.put('+');
+        printTokens(OS, I, C + 1, C + 1 + C->Len, Tpl, Addr);
+        Any = true;
+      }
+      if (!Any && T->Index)
+        printTokens(OS, I, First + 1, First + 1 + First->Len, Tpl, Addr);
+      OS.put(']');
+      T = GE - 1;
+      break;
+    }
+    case Token::Component:
+      break; // only inside a group
     }
   }
-  OS.put('[');
-  bool Any = false;
-  for (unsigned C = 0; C < N; ++C) {
-    if (componentIsDefault(I, Comp[C][0], Comp[C][1]))
-      continue;
-    if (Any)
-      OS.put('+');
-    printRange(OS, I, Comp[C][0], Comp[C][1], Addr);
-    Any = true;
-  }
-  if (!Any && N)
-    printRange(OS, I, Comp[0][0], Comp[0][1], Addr);
-  OS.put(']');
-  return *GE ? GE + 1 : GE;
 }
 
 void print(const Instruction &I, uint64_t Addr, raw_ostream &Stream) {
@@ -337,18 +452,8 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &Stream) {
     }
     OS.put(' ');
   }
-  const char *T = Templates[I.Op];
-  while (*T) {
-    if (*T == '<') {
-      T = printAddressGroup(OS, I, T, Addr);
-      continue;
-    }
-    const char *E = T;
-    while (*E && *E != '<')
-      E += (*E == '$' || *E == '^') ? 2 : 1;
-    printRange(OS, I, T, E, Addr);
-    T = E;
-  }
+  const CompiledTemplate &CT = compiledTemplates()[I.Op];
+  printTokens(OS, I, CT.data(), CT.data() + CT.size(), Templates[I.Op], Addr);
 }
 
 void printControl(const Control &C, raw_ostream &Stream) {
