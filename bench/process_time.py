@@ -2,6 +2,8 @@
 """process_time.py - tp-llc and tp-mc as whole processes (issue 13).
 
 Measures, in one run, on an otherwise idle machine:
+  0. the pipeline: the `-time-passes` total (wall clock) of tp-llc for the
+     default kernel and for --tile=256x128, the median of PAIRS runs;
   1. tp-llc -filetype=obj for the default kernel (4096^3, A rows, B
      columns, the 128x128 tile) against `ptxas -arch=TARGET` on the same
      algorithm's PTX (../shared/reference/ptx/gemm_ref_sm86.ptx), for
@@ -17,6 +19,7 @@ Defaults: 15 pairs, 2 M words.  Not a test: timings vary with the
 machine; `ninja -C build bench` runs it.
 """
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -28,6 +31,21 @@ def wall(cmd):
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
+
+
+TOTAL = re.compile(r'Total Execution Time: [0-9.]+ seconds \(([0-9.]+) wall')
+
+
+def pipeline_time(tp_llc, extra, runs, tmp):
+    """The median -time-passes total of tp-llc with `extra` options."""
+    totals = []
+    for _ in range(runs):
+        r = subprocess.run([tp_llc, '-time-passes', '-o',
+                            os.path.join(tmp, 'p.sass')] + extra,
+                           check=True, capture_output=True, text=True)
+        m = TOTAL.search(r.stderr)
+        totals.append(float(m.group(1)))
+    return statistics.median(totals)
 
 
 def compile_times(tp_llc, ptxas, ptx, target, pairs, tmp):
@@ -73,6 +91,11 @@ def main():
     ptxas = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
     ptx = os.path.join(shared, 'reference', 'ptx', 'gemm_ref_sm86.ptx')
     with tempfile.TemporaryDirectory() as tmp:
+        for name, extra in (('default kernel', []),
+                            ('--tile=256x128', ['--tile=256x128'])):
+            t = pipeline_time(tp_llc, extra, pairs, tmp)
+            print('pipeline (-time-passes total), %s, median of %d: %.3f ms'
+                  % (name, pairs, 1e3 * t))
         for target in ('sm_86', 'sm_90'):
             if not os.path.exists(ptxas):
                 print('ptxas not found (%s): no compile comparison' % ptxas)

@@ -60,9 +60,11 @@ int tp::mc::runDisassemble(const Options &Opts) {
   object::ListingPrintOptions PO;
   PO.ShowControl = Opts.ShowControl;
   PO.ShowEncoding = Opts.ShowEncoding;
-  // Word input is printed as it is read (a listing line is ~40 bytes, a
-  // ListingLine ~270); the text is written only if every line was good.
-  std::string WordText;
+  // Word input is printed as it is read, straight into the output buffer
+  // (a listing line is ~40 bytes, a ListingLine ~270); nothing is written
+  // unless every line was good.
+  SourceMgr SM;
+  std::unique_ptr<object::WordListingReader> Reader;
   mc::Warnings Warnings(Opts);
   bool OK = true;
   StringRef Bytes = Buf->getBuffer();
@@ -91,36 +93,41 @@ int tp::mc::runDisassemble(const Options &Opts) {
           << ": --format=sass needs a cubin (this input is not an ELF file)\n";
       return 1;
     }
-    SourceMgr SM;
     if (Bytes.startswith("\xef\xbb\xbf")) // a UTF-8 byte order mark
       Buf = MemoryBuffer::getMemBufferCopy(Bytes.drop_front(3),
                                            Buf->getBufferIdentifier());
     SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
-    object::WordListingReader Reader(SM, Tgt);
-    Reader.OnRawWord = [&](SMLoc Loc, const std::string &Why) {
+    Reader = std::make_unique<object::WordListingReader>(SM, Tgt);
+    Reader->OnRawWord = [&](SMLoc Loc, const std::string &Why) {
       Warnings.warn(SM, Loc, Why);
     };
-    StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
-    raw_string_ostream WordOS(WordText);
-    WordOS.SetBuffered();
-    while (!Text.empty()) {
-      auto [L, Rest] = Text.split('\n');
-      Text = Rest;
-      Expected<Optional<object::ListingLine>> LineOr = Reader.addLine(L);
-      if (!LineOr)
-        OK &= !reportError(LineOr.takeError(), "tp-mc");
-      else if (*LineOr && OK)
-        object::printListingLine(**LineOr, PO, WordOS);
-    }
-    WordOS.flush();
   }
-  if (!OK || Warnings.hasErrors())
-    return 1;
-  Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) {
-    OS << WordText;
+  // Every bad line is reported (a diagnostic each), then nothing written.
+  bool Rejected = false;
+  Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) -> Error {
+    if (Reader) {
+      StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+      while (!Text.empty()) {
+        auto [L, Rest] = Text.split('\n');
+        Text = Rest;
+        Expected<Optional<object::ListingLine>> LineOr = Reader->addLine(L);
+        if (!LineOr)
+          OK &= !reportError(LineOr.takeError(), "tp-mc");
+        else if (*LineOr && OK)
+          object::printListingLine(**LineOr, PO, OS);
+      }
+    }
+    if (!OK || Warnings.hasErrors()) {
+      Rejected = true;
+      return makeError("input rejected");
+    }
     for (const object::ListingLine &L : Lines)
       object::printListingLine(L, PO, OS);
     return Error::success();
   });
+  if (Rejected) {
+    consumeError(std::move(E));
+    return 1;
+  }
   return reportError(std::move(E), "tp-mc") ? 1 : 0;
 }
