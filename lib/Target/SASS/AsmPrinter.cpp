@@ -6,7 +6,7 @@
 /// addresses printed as `[a+b+c]` without the components that hold their
 /// default (a base of RZ, an offset of 0) -- `[RZ]` when all do.
 ///
-/// Each template is compiled once (on first use, for every form) into
+/// Each template is compiled once (on its form's first print) into
 /// tokens: literal runs, operands (with the abs-bar reuse partner found at
 /// compile time) and address groups whose components know the operand that
 /// lets them be left out; printing walks the tokens, never the text.  Each
@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 using namespace llvm;
@@ -354,15 +355,14 @@ CompiledTemplate compileTemplate(unsigned Op) {
   return Out;
 }
 
-/// Every form's compiled template, built on first use (thread-safe).
-const std::vector<CompiledTemplate> &compiledTemplates() {
-  static const std::vector<CompiledTemplate> All = [] {
-    std::vector<CompiledTemplate> V(NUM_OPCODES);
-    for (unsigned Op = 0; Op < NUM_OPCODES; ++Op)
-      V[Op] = compileTemplate(Op);
-    return V;
-  }();
-  return All;
+/// Form \p Op's compiled template, built on its first print (once, also
+/// with several threads printing): a tool that prints a few forms compiles
+/// only those.
+const CompiledTemplate &compiledTemplate(unsigned Op) {
+  static CompiledTemplate Table[NUM_OPCODES];
+  static std::once_flag Built[NUM_OPCODES];
+  std::call_once(Built[Op], [Op] { Table[Op] = compileTemplate(Op); });
+  return Table[Op];
 }
 
 } // namespace
@@ -452,7 +452,7 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &Stream) {
     }
     OS.put(' ');
   }
-  const CompiledTemplate &CT = compiledTemplates()[I.Op];
+  const CompiledTemplate &CT = compiledTemplate(I.Op);
   printTokens(OS, I, CT.data(), CT.data() + CT.size(), Templates[I.Op], Addr);
 }
 
