@@ -15,6 +15,8 @@ Measures, in one run, on an otherwise idle machine:
 
   bench/process_time.py BUILD_DIR SHARED_DIR [PAIRS] [WORDS]
 
+Each figure also as CPU time (user + system of the process, wait4): on a
+loaded machine wall times grow with the load, CPU times much less.
 Defaults: 15 pairs, 2 M words.  Not a test: timings vary with the
 machine; `ninja -C build bench` runs it.
 """
@@ -27,10 +29,21 @@ import tempfile
 import time
 
 
+CPU = {}  # the last run's user + system seconds, by command name
+
+
 def wall(cmd):
+    """Wall seconds of one run of cmd; its CPU seconds go to CPU[cmd[0]]
+    (user + system, from wait4: what a loaded machine inflates least)."""
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        raise subprocess.CalledProcessError(p.returncode, cmd)
+    CPU[cmd[0]] = ru.ru_utime + ru.ru_stime
+    return dt
 
 
 TOTAL = re.compile(r'Total Execution Time: [0-9.]+ seconds \(([0-9.]+) wall')
@@ -49,15 +62,18 @@ def pipeline_time(tp_llc, extra, runs, tmp):
 
 
 def compile_times(tp_llc, ptxas, ptx, target, pairs, tmp):
-    ours, theirs = [], []
+    ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
     a = [tp_llc, '-mcpu=' + target, '-filetype=obj', '-o',
          os.path.join(tmp, 'gemm.cubin')]
     b = [ptxas, '-arch=' + target, '-o', os.path.join(tmp, 'ref.cubin'), ptx]
     wall(a), wall(b)  # warm the page cache
     for _ in range(pairs):
         ours.append(wall(a))
+        ours_cpu.append(CPU[a[0]])
         theirs.append(wall(b))
-    return statistics.median(ours), statistics.median(theirs)
+        theirs_cpu.append(CPU[b[0]])
+    return (statistics.median(ours), statistics.median(theirs),
+            statistics.median(ours_cpu), statistics.median(theirs_cpu))
 
 
 def word_file(tp_mc, tp_llc, shared, words, tmp):
@@ -100,17 +116,22 @@ def main():
             if not os.path.exists(ptxas):
                 print('ptxas not found (%s): no compile comparison' % ptxas)
                 break
-            t, p = compile_times(tp_llc, ptxas, ptx, target, pairs, tmp)
+            t, p, tc, pc = compile_times(tp_llc, ptxas, ptx, target, pairs,
+                                         tmp)
             print('%s, median of %d alternating pairs: tp-llc %.2f ms, '
-                  'ptxas %.2f ms, ratio %.1fx' %
-                  (target, pairs, 1e3 * t, 1e3 * p, p / t))
+                  'ptxas %.2f ms, ratio %.1fx (CPU time: %.2f ms, %.2f ms, '
+                  '%.1fx)' % (target, pairs, 1e3 * t, 1e3 * p, p / t,
+                              1e3 * tc, 1e3 * pc, pc / tc if tc else 0.0))
         path, n = word_file(tp_mc, tp_llc, shared, words, tmp)
         out = os.path.join(tmp, 'words.sass')
-        times = sorted(wall([tp_mc, '--disassemble', path, '-o', out])
-                       for _ in range(5))
-        t = statistics.median(times)
+        times, cpus = [], []
+        for _ in range(5):
+            times.append(wall([tp_mc, '--disassemble', path, '-o', out]))
+            cpus.append(CPU[tp_mc])
+        t, c = statistics.median(times), statistics.median(cpus)
         print('tp-mc --disassemble, %d words (median of 5): %.1f ms, '
-              '%.2f M words/s' % (n, 1e3 * t, n / t / 1e6))
+              '%.2f M words/s (CPU time: %.1f ms, %.2f M words/s)' %
+              (n, 1e3 * t, n / t / 1e6, 1e3 * c, n / c / 1e6))
     return 0
 
 
