@@ -562,9 +562,13 @@ private:
     if (Error E = sched::compactStalls(Views, Opts, &Info))
       return E;
     std::vector<mir::MInstr> Out;
+    size_t Fillers = 0;
+    for (const CompactInfo &I : Info)
+      Fillers += I.FillerStalls.size();
+    Out.reserve(Views.size() + Fillers);
     for (size_t K = 0; K < Views.size(); ++K) {
       if (K < Real.size()) {
-        Out.push_back(Real[K]);
+        Out.push_back(std::move(Real[K]));
         Out.back().I.Ctrl = Views[K].Ctrl;
       } else {
         Expected<mir::MInstr> Nop = mir::makeInstr("NOP", Views[K].Ctrl);
