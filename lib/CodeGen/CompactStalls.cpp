@@ -108,17 +108,18 @@ private:
   std::vector<CompactInfo> &Info;
   std::vector<Unit> Units{NumUnits};
   std::array<std::vector<SBEntry>, NumScoreboards> Pending;
+  /// How many entries of Pending each instruction holds, write and read
+  /// scoreboard apart: pendingFor() in constant time, not a scan of every
+  /// scoreboard per register unit.
+  std::vector<std::array<uint8_t, 2>> PendingCount;
+  void dropPending(const SBEntry &E) { --PendingCount[E.Instr][E.IsWrite]; }
   std::vector<int64_t> T; ///< issue cycle of each instruction
   std::array<int, NumScoreboards> LastSetter{{-1, -1, -1, -1, -1, -1}};
   uint8_t CommitSB = units::CommitSB;
 };
 
 bool Compactor::pendingFor(int Instr, bool Write) const {
-  for (const auto &L : Pending)
-    for (const SBEntry &E : L)
-      if (E.Instr == Instr && E.IsWrite == Write)
-        return true;
-  return false;
+  return PendingCount[Instr][Write] != 0;
 }
 
 Compactor::Need Compactor::findWaits(unsigned I) {
@@ -221,7 +222,10 @@ void Compactor::applyWaits(unsigned I, uint8_t Mask) {
     auto &L = Pending[B];
     L.erase(std::remove_if(L.begin(), L.end(),
                            [&](const SBEntry &E) {
-                             return T[E.Instr] + ScoreboardSetCycles <= T[I];
+                             if (T[E.Instr] + ScoreboardSetCycles > T[I])
+                               return false;
+                             dropPending(E);
+                             return true;
                            }),
             L.end());
   }
@@ -230,8 +234,11 @@ void Compactor::applyWaits(unsigned I, uint8_t Mask) {
     // E: ptxas issues DEPBAR one cycle after LDGDEPBAR; the counter it
     // reads includes that group.
     auto &L = Pending[In.WaitSB];
-    if (L.size() > In.WaitCount)
+    if (L.size() > In.WaitCount) {
+      for (auto It = L.begin(), E = L.end() - In.WaitCount; It != E; ++It)
+        dropPending(*It);
       L.erase(L.begin(), L.end() - In.WaitCount);
+    }
   }
 }
 
@@ -268,6 +275,7 @@ void Compactor::takeScoreboards(unsigned I) {
                 In.Kind == SpecialKind::SharedLoad;
   auto Push = [&](uint8_t B, bool Write, bool Reg) {
     Pending[B].push_back({int(I), Write, Reg, Shared && Write});
+    ++PendingCount[I][Write];
     LastSetter[B] = int(I);
     (Write ? In.Ctrl.WrSB : In.Ctrl.RdSB) = B;
   };
@@ -322,6 +330,7 @@ Error Compactor::run() {
 
   Info.assign(P.size(), CompactInfo());
   T.assign(P.size(), 0);
+  PendingCount.assign(P.size() + 1, {{0, 0}});
   bool Exited = false;
   for (unsigned I = 0; I < P.size(); ++I) {
     // After an unconditional EXIT nothing runs (ptxas's BRA to itself).
@@ -380,12 +389,24 @@ Error Compactor::run() {
         EndWhy = StallReason::Drain;
       }
     };
+    // The model's worst WAR spacing of a file is a maximum over every
+    // class pair: once per file, not once per pending read.
+    const RegFile Files[] = {RegFile::GPR, RegFile::UGPR, RegFile::Pred,
+                             RegFile::UPred};
+    unsigned WorstWar[4];
+    for (RegFile F : Files)
+      WorstWar[unsigned(F)] = worstWar(M, F);
     for (unsigned X = 0; X < NumUnits; ++X) {
       const Unit &U = Units[X];
       if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class))
         Bound(T[U.LastWrite] + worst(M, P[U.LastWrite], fileOf(X)));
+      if (U.Reads.empty())
+        continue;
+      // The youngest read bounds the end: every read shares the spacing.
+      int64_t Youngest = 0;
       for (auto &R : U.Reads)
-        Bound(T[R.first] + worstWar(M, fileOf(X)));
+        Youngest = std::max(Youngest, T[R.first]);
+      Bound(Youngest + WorstWar[unsigned(fileOf(X))]);
     }
     for (unsigned B = 0; B < NumScoreboards; ++B)
       if (LastSetter[B] >= 0)
@@ -541,9 +562,13 @@ private:
     if (Error E = sched::compactStalls(Views, Opts, &Info))
       return E;
     std::vector<mir::MInstr> Out;
+    size_t Fillers = 0;
+    for (const CompactInfo &I : Info)
+      Fillers += I.FillerStalls.size();
+    Out.reserve(Views.size() + Fillers);
     for (size_t K = 0; K < Views.size(); ++K) {
       if (K < Real.size()) {
-        Out.push_back(Real[K]);
+        Out.push_back(std::move(Real[K]));
         Out.back().I.Ctrl = Views[K].Ctrl;
       } else {
         Expected<mir::MInstr> Nop = mir::makeInstr("NOP", Views[K].Ctrl);

@@ -70,7 +70,7 @@ std::vector<Seq> runs(const Seq &H) {
 }
 
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
-Seq spread(std::vector<Seq> Runs, const Seq &Q) {
+Seq spread(std::vector<Seq> &&Runs, const Seq &Q) {
   for (Seq &Run : Runs)
     for (size_t I = 0; I < Run.size(); ++I) {
       int A = aOperand(Run[I]);
@@ -84,9 +84,14 @@ Seq spread(std::vector<Seq> Runs, const Seq &Q) {
   size_t Groups = Runs.size();
   size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
   Seq Out;
+  size_t Total = Q.size();
+  for (const Seq &Run : Runs)
+    Total += Run.size();
+  Out.reserve(Total);
   size_t QI = 0;
   for (Seq &Run : Runs) {
-    Out.insert(Out.end(), Run.begin(), Run.end());
+    Out.insert(Out.end(), std::make_move_iterator(Run.begin()),
+               std::make_move_iterator(Run.end()));
     for (size_t K = 0; K < M && QI < Q.size(); ++K)
       Out.push_back(Q[QI++]);
   }
@@ -111,9 +116,9 @@ private:
   }
 
   /// Instructions of \p Q that spread() places before the last HMMA of
-  /// \p H (they were all after it): every one but those after the last run.
-  static size_t countMoved(const Seq &Q, const Seq &H) {
-    size_t Groups = runs(H).size();
+  /// the \p Groups runs (they were all after it): every one but those after
+  /// the last run.
+  static size_t countMoved(const Seq &Q, size_t Groups) {
     size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
     return std::min(Q.size(), M * (Groups ? Groups - 1 : 0));
   }
@@ -121,6 +126,7 @@ private:
   void interleave(mir::Piece &P) {
     Seq &S = P.Instrs;
     Seq Out;
+    Out.reserve(S.size());
     size_t I = 0;
     while (I < S.size()) {
       Out.push_back(S[I]);
@@ -150,9 +156,10 @@ private:
                       << " other instructions after the "
                       << runs(H1).size() << " runs of k-half 1\n");
       Out.insert(Out.end(), L0.begin(), L0.end());
-      Seq A = spread(runs(H0), L1), B = spread(runs(H1), Q);
+      std::vector<Seq> R0 = runs(H0), R1 = runs(H1);
       ++NumStepsInterleaved;
-      NumInstrsMoved += countMoved(L1, H0) + countMoved(Q, H1);
+      NumInstrsMoved += countMoved(L1, R0.size()) + countMoved(Q, R1.size());
+      Seq A = spread(std::move(R0), L1), B = spread(std::move(R1), Q);
       Out.insert(Out.end(), A.begin(), A.end());
       Out.insert(Out.end(), B.begin(), B.end());
       I = K + 1;

@@ -24,6 +24,8 @@ bool isFillerOrNop(const mir::MInstr &MI) {
 Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
                     Piece &Views) {
   std::string Label;
+  Real.reserve(Real.size() + P.Instrs.size());
+  Views.reserve(Views.size() + P.Instrs.size());
   for (const mir::MInstr &MI : P.Instrs) {
     if (isFillerOrNop(MI) && !MI.isBranch()) {
       if (!MI.Label.empty()) {

@@ -20,17 +20,69 @@ using namespace llvm;
 namespace tp {
 namespace object {
 
+namespace {
+/// \p V as exactly \p Digits lower-case hex digits (zero-padded; wider
+/// values keep every digit), as format_hex_no_prefix(V, Digits) prints it
+/// but without a format object per number.
+void writeHex(raw_ostream &OS, uint64_t V, unsigned Digits) {
+  char Buf[16];
+  unsigned N = 0;
+  do {
+    Buf[15 - N++] = "0123456789abcdef"[V & 15];
+    V >>= 4;
+  } while (V);
+  while (N < Digits && N < 16)
+    Buf[15 - N++] = '0';
+  OS.write(Buf + 16 - N, N);
+}
+
+/// The 128-bit word as 32 hex digits, most significant first.
+void writeWord(raw_ostream &OS, const sass::Word128 &W) {
+  writeHex(OS, W.Hi, 16);
+  writeHex(OS, W.Lo, 16);
+}
+
+/// The value of each hex digit, 0xff for every other byte.
+struct HexDigitTable {
+  uint8_t Value[256];
+  constexpr HexDigitTable() : Value() {
+    for (unsigned C = 0; C < 256; ++C)
+      Value[C] = C >= '0' && C <= '9'   ? uint8_t(C - '0')
+                 : C >= 'a' && C <= 'f' ? uint8_t(C - 'a' + 10)
+                 : C >= 'A' && C <= 'F' ? uint8_t(C - 'A' + 10)
+                                        : 0xff;
+  }
+};
+constexpr HexDigitTable HexDigits;
+
+/// Reads 16 hex digits at \p P; false if one is not a hex digit.
+bool readHex64(const char *P, uint64_t &V) {
+  uint64_t Acc = 0;
+  uint8_t Bad = 0;
+  for (unsigned K = 0; K < 16; ++K) {
+    uint8_t D = HexDigits.Value[uint8_t(P[K])];
+    Bad |= D & 0xf0;
+    Acc = Acc << 4 | (D & 0xf);
+  }
+  V = Acc;
+  return !Bad;
+}
+} // namespace
+
 void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
                       raw_ostream &OS) {
   if (!L.Section.empty()) {
     OS << "// " << L.Section << "\n";
     return;
   }
-  if (L.ShowAddr)
-    OS << "/*" << format_hex_no_prefix(L.Addr, 4) << "*/ ";
+  if (L.ShowAddr) {
+    OS << "/*";
+    writeHex(OS, L.Addr, 4);
+    OS << "*/ ";
+  }
   if (L.Raw) {
-    OS << ".inst 0x" << format_hex_no_prefix(L.W.Hi, 16)
-       << format_hex_no_prefix(L.W.Lo, 16);
+    OS << ".inst 0x";
+    writeWord(OS, L.W);
   } else {
     sass::print(L.I, L.Addr, OS);
     if (O.ShowControl) {
@@ -44,9 +96,10 @@ void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
       sass::printControl(C, OS);
     }
   }
-  if (O.ShowEncoding)
-    OS << " // encoding: 0x" << format_hex_no_prefix(L.W.Hi, 16)
-       << format_hex_no_prefix(L.W.Lo, 16);
+  if (O.ShowEncoding) {
+    OS << " // encoding: 0x";
+    writeWord(OS, L.W);
+  }
   OS << '\n';
 }
 
@@ -59,13 +112,14 @@ ListingLine decodeLine(sass::Word128 W, uint64_t Addr, sass::Target Tgt,
   ListingLine L;
   L.W = W;
   L.Addr = Addr;
+  // Decoded in place; decodeOrError only for the message of a raw word.
+  if (sass::decode(W, L.I, Tgt))
+    return L;
+  L.I = sass::Instruction();
+  L.Raw = true;
   Expected<sass::Instruction> IOr = sass::decodeOrError(W, Addr, Tgt);
-  if (IOr) {
-    L.I = *IOr;
-  } else {
-    L.Raw = true;
-    OnRaw(toString(IOr.takeError()) + "; printed as .inst");
-  }
+  OnRaw(IOr ? std::string("unknown instruction; printed as .inst")
+            : toString(IOr.takeError()) + "; printed as .inst");
   return L;
 }
 } // namespace
@@ -114,6 +168,24 @@ Expected<std::vector<ListingLine>> disassembleCubinListing(
 }
 
 Expected<Optional<ListingLine>> WordListingReader::addLine(StringRef L) {
+  // The common line, a bare word (`0x` optional), read without a search
+  // for comments or a validation pass of its own.
+  StringRef Bare = L;
+  if (Bare.endswith("\r"))
+    Bare = Bare.drop_back();
+  if (Bare.size() == 34 && (Bare.startswith("0x") || Bare.startswith("0X")))
+    Bare = Bare.drop_front(2);
+  sass::Word128 FastW;
+  if (Bare.size() == 32 && readHex64(Bare.data(), FastW.Hi) &&
+      readHex64(Bare.data() + 16, FastW.Lo)) {
+    ListingLine Out =
+        decodeLine(FastW, Addr, Tgt, [&](const std::string &Why) {
+          if (OnRawWord)
+            OnRawWord(SMLoc::getFromPointer(L.data()), Why);
+        });
+    Addr += 16;
+    return Out;
+  }
   StringRef C = L;
   size_t Cm = std::min(C.find('#'), C.find("//"));
   C = C.substr(0, Cm).trim();

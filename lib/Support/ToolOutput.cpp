@@ -96,6 +96,9 @@ Error writeOutputs(ArrayRef<OutputFile> Files) {
   for (size_t I = 0; I < Files.size(); ++I) {
     Pending[I].File = &Files[I];
     raw_string_ostream OS(Pending[I].Buffer);
+    // Buffered: a listing is tens of thousands of small writes, each an
+    // append to the string when unbuffered.
+    OS.SetBuffered();
     if (Error E = Files[I].Write(OS))
       return E;
     OS.flush();

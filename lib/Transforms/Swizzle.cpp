@@ -345,6 +345,8 @@ private:
                     const OperandPlan &B) {
     int64_t Stage = *Prod.getInt("stage");
     Prod.HasRegion = true;
+    Prod.Body.reserve(Prod.Body.size() +
+                      2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
       Op O("tp.ldsm", Prod.Loc);
       int64_t Address = X.columns() ? Index : KK;

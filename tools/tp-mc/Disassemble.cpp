@@ -57,6 +57,14 @@ int tp::mc::runDisassemble(const Options &Opts) {
   if (!Buf || refuseFatbin(Opts, Buf->getBuffer()))
     return 1;
   std::vector<object::ListingLine> Lines;
+  object::ListingPrintOptions PO;
+  PO.ShowControl = Opts.ShowControl;
+  PO.ShowEncoding = Opts.ShowEncoding;
+  // Word input is printed as it is read, straight into the output buffer
+  // (a listing line is ~40 bytes, a ListingLine ~270); nothing is written
+  // unless every line was good.
+  SourceMgr SM;
+  std::unique_ptr<object::WordListingReader> Reader;
   mc::Warnings Warnings(Opts);
   bool OK = true;
   StringRef Bytes = Buf->getBuffer();
@@ -85,35 +93,41 @@ int tp::mc::runDisassemble(const Options &Opts) {
           << ": --format=sass needs a cubin (this input is not an ELF file)\n";
       return 1;
     }
-    SourceMgr SM;
     if (Bytes.startswith("\xef\xbb\xbf")) // a UTF-8 byte order mark
       Buf = MemoryBuffer::getMemBufferCopy(Bytes.drop_front(3),
                                            Buf->getBufferIdentifier());
     SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
-    object::WordListingReader Reader(SM, Tgt);
-    Reader.OnRawWord = [&](SMLoc Loc, const std::string &Why) {
+    Reader = std::make_unique<object::WordListingReader>(SM, Tgt);
+    Reader->OnRawWord = [&](SMLoc Loc, const std::string &Why) {
       Warnings.warn(SM, Loc, Why);
     };
-    StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
-    while (!Text.empty()) {
-      auto [L, Rest] = Text.split('\n');
-      Text = Rest;
-      Expected<Optional<object::ListingLine>> LineOr = Reader.addLine(L);
-      if (!LineOr)
-        OK &= !reportError(LineOr.takeError(), "tp-mc");
-      else if (*LineOr)
-        Lines.push_back(**LineOr);
-    }
   }
-  if (!OK || Warnings.hasErrors())
-    return 1;
-  object::ListingPrintOptions PO;
-  PO.ShowControl = Opts.ShowControl;
-  PO.ShowEncoding = Opts.ShowEncoding;
-  Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) {
+  // Every bad line is reported (a diagnostic each), then nothing written.
+  bool Rejected = false;
+  Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) -> Error {
+    if (Reader) {
+      StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+      while (!Text.empty()) {
+        auto [L, Rest] = Text.split('\n');
+        Text = Rest;
+        Expected<Optional<object::ListingLine>> LineOr = Reader->addLine(L);
+        if (!LineOr)
+          OK &= !reportError(LineOr.takeError(), "tp-mc");
+        else if (*LineOr && OK)
+          object::printListingLine(**LineOr, PO, OS);
+      }
+    }
+    if (!OK || Warnings.hasErrors()) {
+      Rejected = true;
+      return makeError("input rejected");
+    }
     for (const object::ListingLine &L : Lines)
       object::printListingLine(L, PO, OS);
     return Error::success();
   });
+  if (Rejected) {
+    consumeError(std::move(E));
+    return 1;
+  }
   return reportError(std::move(E), "tp-mc") ? 1 : 0;
 }

@@ -1,5 +1,4 @@
-//===- AsmPrinter.cpp - Instruction -> nvdisasm text
-//-----------------------===//
+//===- AsmPrinter.cpp - Instruction -> nvdisasm text -----------------------===//
 ///
 /// \file
 /// Interprets the form's generated template: literal text, `$x` operands
@@ -7,11 +6,24 @@
 /// addresses printed as `[a+b+c]` without the components that hold their
 /// default (a base of RZ, an offset of 0) -- `[RZ]` when all do.
 ///
+/// Each template is compiled once (on its form's first print) into
+/// tokens: literal runs, operands (with the abs-bar reuse partner found at
+/// compile time) and address groups whose components know the operand that
+/// lets them be left out; printing walks the tokens, never the text.  Each
+/// instruction (and each control clause) is built in a fixed buffer and
+/// reaches the stream in one write, numbers without a format object: the
+/// text is the same as interpreting the template character by character.
+///
 //===----------------------------------------------------------------------===//
 
 #include "FloatFormat.h"
 #include "SASSTables.h"
-#include "llvm/Support/Format.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <mutex>
+#include <vector>
 
 using namespace llvm;
 
@@ -19,55 +31,163 @@ namespace tp {
 namespace sass {
 using namespace detail;
 
-static void printHex(raw_ostream &OS, int64_t V, bool Signed) {
-  if (Signed && V < 0)
-    OS << "-0x" << format_hex_no_prefix(uint64_t(-V), 1);
-  else
-    OS << "0x" << format_hex_no_prefix(uint64_t(V), 1);
-}
-
 namespace {
+
+/// The text of one instruction or control clause, built in a fixed buffer
+/// and handed to the stream in one write: an instruction is a few dozen
+/// characters, and a write per character (an unbuffered raw_string_ostream
+/// goes to the string every time) cost more than the rest of printing.
+class LineBuffer {
+public:
+  explicit LineBuffer(raw_ostream &OS) : OS(OS) {}
+  ~LineBuffer() { flush(); }
+  LineBuffer(const LineBuffer &) = delete;
+  LineBuffer &operator=(const LineBuffer &) = delete;
+
+  void put(char C) {
+    if (Len == Capacity)
+      flush();
+    Buf[Len++] = C;
+  }
+  void put(const char *S, size_t N) {
+    if (Len + N > Capacity) {
+      flush();
+      if (N > Capacity) {
+        OS.write(S, N);
+        return;
+      }
+    }
+    // Template runs and names are a few characters: a loop, not a call.
+    if (N <= 16) {
+      for (size_t K = 0; K < N; ++K)
+        Buf[Len + K] = S[K];
+    } else {
+      std::memcpy(Buf + Len, S, N);
+    }
+    Len += N;
+  }
+  void put(StringRef S) { put(S.data(), S.size()); }
+  void put(const char *S) { put(S, std::strlen(S)); }
+
+  /// \p V in decimal.
+  void putDecimal(uint64_t V) {
+    // Register numbers and small fields: no loop, no reversal.
+    if (V < 10) {
+      put(char('0' + V));
+      return;
+    }
+    if (V < 100 && Len + 2 <= Capacity) {
+      Buf[Len++] = char('0' + V / 10);
+      Buf[Len++] = char('0' + V % 10);
+      return;
+    }
+    if (V < 1000 && Len + 3 <= Capacity) {
+      Buf[Len++] = char('0' + V / 100);
+      Buf[Len++] = char('0' + V / 10 % 10);
+      Buf[Len++] = char('0' + V % 10);
+      return;
+    }
+    char T[20];
+    unsigned N = 0;
+    do {
+      T[N++] = char('0' + V % 10);
+      V /= 10;
+    } while (V);
+    while (N)
+      put(T[--N]);
+  }
+  void putSigned(int64_t V) {
+    if (V < 0) {
+      put('-');
+      putDecimal(uint64_t(0) - uint64_t(V));
+    } else {
+      putDecimal(uint64_t(V));
+    }
+  }
+  /// \p V as lower-case hex digits, no prefix, at least one digit.
+  void putHexDigits(uint64_t V) {
+    char T[16];
+    unsigned N = 0;
+    do {
+      T[N++] = "0123456789abcdef"[V & 15];
+      V >>= 4;
+    } while (V);
+    while (N)
+      put(T[--N]);
+  }
+  /// Text printed through a raw_ostream (the float spellings).
+  template <typename Fn> void putFormatted(Fn Print) {
+    SmallString<64> S;
+    raw_svector_ostream SOS(S);
+    Print(SOS);
+    put(S.str());
+  }
+
+  void flush() {
+    if (Len)
+      OS.write(Buf, Len);
+    Len = 0;
+  }
+
+private:
+  static constexpr size_t Capacity = 256;
+  raw_ostream &OS;
+  char Buf[Capacity];
+  size_t Len = 0;
+};
+
 /// Where an instruction is printed: its address and the labels of the
 /// code around it (null: none).
 struct PrintContext {
   uint64_t Addr;
   const LabelMap *Labels;
 };
+
 } // namespace
 
-static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
+static void printHex(LineBuffer &OS, int64_t V, bool Signed) {
+  if (Signed && V < 0) {
+    OS.put("-0x", 3);
+    OS.putHexDigits(uint64_t(0) - uint64_t(V));
+  } else {
+    OS.put("0x", 2);
+    OS.putHexDigits(uint64_t(V));
+  }
+}
+
+template <size_t PrefixLen, size_t ZeroLen>
+static void printRegister(LineBuffer &OS, const char (&Prefix)[PrefixLen],
+                          int64_t V, int64_t Zero,
+                          const char (&ZeroName)[ZeroLen]) {
+  if (V == Zero) {
+    OS.put(ZeroName, ZeroLen - 1);
+    return;
+  }
+  OS.put(Prefix, PrefixLen - 1);
+  OS.putSigned(V);
+}
+
+static void printOperand(LineBuffer &OS, const Instruction &I, unsigned K,
                          const PrintContext &PC, bool Next = false) {
   const OperandInfo &OI = InstrInfos[I.Op].Operands[K];
   int64_t V = I.Ops[K] + (Next ? 1 : 0);
   switch (OI.Kind) {
   case OperandKind::GPR:
   case OperandKind::MemBase:
-    if (V == RZ)
-      OS << "RZ";
-    else
-      OS << 'R' << V;
+    printRegister(OS, "R", V, RZ, "RZ");
     if (OI.ReuseSlot >= 0 && ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1))
-      OS << ".reuse";
+      OS.put(".reuse", 6);
     return;
   case OperandKind::UGPR:
   case OperandKind::MemUR:
   case OperandKind::MemDesc:
-    if (V == URZ)
-      OS << "URZ";
-    else
-      OS << "UR" << V;
+    printRegister(OS, "UR", V, URZ, "URZ");
     return;
   case OperandKind::Pred:
-    if (V == PT)
-      OS << "PT";
-    else
-      OS << 'P' << V;
+    printRegister(OS, "P", V, PT, "PT");
     return;
   case OperandKind::UPred:
-    if (V == PT)
-      OS << "UPT";
-    else
-      OS << "UP" << V;
+    printRegister(OS, "UP", V, PT, "UPT");
     return;
   case OperandKind::Imm:
   case OperandKind::CBankIndex:
@@ -76,91 +196,194 @@ static void printOperand(raw_ostream &OS, const Instruction &I, unsigned K,
     printHex(OS, V, OI.Signed);
     return;
   case OperandKind::FImm:
-    printFloat32(OS, uint32_t(V));
+    OS.putFormatted([&](raw_ostream &S) { printFloat32(S, uint32_t(V)); });
     return;
   case OperandKind::HImm:
     // High half first (`HFMA2.MMA R40, -RZ, RZ, 0.662109375, -0.0116...`
     // holds 0x394ca1f9).
-    printHalf(OS, uint16_t(V >> 16));
-    OS << ", ";
-    printHalf(OS, uint16_t(V));
+    OS.putFormatted([&](raw_ostream &S) {
+      printHalf(S, uint16_t(V >> 16));
+      S << ", ";
+      printHalf(S, uint16_t(V));
+    });
     return;
   case OperandKind::DImmHi: {
     // nvdisasm shows the f64 whose high word this is.
     uint64_t Bits = uint64_t(uint32_t(V)) << 32;
     double D;
     std::memcpy(&D, &Bits, 8);
-    printFloat64(OS, D);
+    OS.putFormatted([&](raw_ostream &S) { printFloat64(S, D); });
     return;
   }
   case OperandKind::BImm:
     // bf16 halves are the top 16 bits of an f32.
-    printFloat32(OS, uint32_t(V) & 0xffff0000u);
-    OS << ", ";
-    printFloat32(OS, uint32_t(V) << 16);
+    OS.putFormatted([&](raw_ostream &S) {
+      printFloat32(S, uint32_t(V) & 0xffff0000u);
+      S << ", ";
+      printFloat32(S, uint32_t(V) << 16);
+    });
     return;
   case OperandKind::SReg:
   case OperandKind::Modifier: {
     const char *N = modifierName(OI, V);
-    OS << (N ? N : "?");
+    OS.put(N ? N : "?");
     return;
   }
   case OperandKind::BranchTarget: {
+    // A target with a label prints as the label (every PC-relative
+    // operand, on every target), else as its address.
     uint64_t Target = getBranchTarget(PC.Addr, V);
-    auto It = PC.Labels ? PC.Labels->find(Target) : LabelMap::const_iterator();
-    if (PC.Labels && It != PC.Labels->end())
-      OS << It->second;
-    else
-      OS << "0x" << format_hex_no_prefix(Target, 1);
+    if (PC.Labels) {
+      auto It = PC.Labels->find(Target);
+      if (It != PC.Labels->end()) {
+        OS.put(It->second);
+        return;
+      }
+    }
+    OS.put("0x", 2);
+    OS.putHexDigits(Target);
     return;
   }
   case OperandKind::SBIndex:
-    OS << "SB" << V;
+    OS.put("SB", 2);
+    OS.putSigned(V);
     return;
   case OperandKind::SBMask: {
-    OS << '{';
+    OS.put('{');
     bool First = true;
     for (int B = 5; B >= 0; --B)
       if ((V >> B) & 1) {
-        OS << (First ? "" : ",") << B;
+        if (!First)
+          OS.put(',');
+        OS.put(char('0' + B));
         First = false;
       }
-    OS << '}';
+    OS.put('}');
     return;
   }
   }
 }
 
-/// Prints template text [B, E) with no address groups inside.
-static void printRange(raw_ostream &OS, const Instruction &I, const char *B,
-                       const char *E, const PrintContext &PC) {
+namespace {
+
+/// One step of a compiled template (compileTemplate()).
+struct Token {
+  enum Kind : uint8_t {
+    Literal, ///< template text [Off, Off + Len)
+    Operand, ///< operand Index; Len = 1 for `^` (the register after it)
+    Group,   ///< an address group: the next Len tokens, Index components
+    Component ///< a group's component: the next Len tokens; Index = the
+              ///< operand whose default lets it be left out, or NoOperand
+  };
+  static constexpr uint8_t NoOperand = 0xff;
+  Kind K;
+  uint8_t Index;
+  /// Operand: the operand printed right after this one inside abs bars
+  /// (`|$b$a|` with $a already printed: `|R6|.reuse`), or -1.
+  int8_t Partner = -1;
+  uint16_t Off = 0, Len = 0;
+};
+
+/// A form's template, parsed once: literal runs, operands and address
+/// groups, so that printing never scans the template text.
+using CompiledTemplate = std::vector<Token>;
+
+/// Compiles template text [B, E) with no address groups inside (one scope
+/// of already-printed operands, as an abs-bar pair sees them).
+void compileRange(CompiledTemplate &Out, const InstrInfo &Info,
+                  const char *Tpl, const char *B, const char *E) {
   uint32_t Printed = 0;
   for (const char *P = B; P < E; ++P) {
     if (*P == '$' || *P == '^') {
       unsigned K = unsigned(P[1] - 'a');
-      const OperandInfo &OI = InstrInfos[I.Op].Operands[K];
-      // `|R6|.reuse`: the reuse suffix follows the closing abs bar, i.e. a
-      // modifier printed a second time right after the register.
-      if (OI.Kind == OperandKind::GPR && OI.ReuseSlot >= 0 &&
-          ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1) && P + 3 < E && P[2] == '$' &&
-          ((Printed >> (P[3] - 'a')) & 1)) {
-        Instruction Tmp = I;
-        Tmp.Ctrl.Reuse &= ~(1 << OI.ReuseSlot);
-        printOperand(OS, Tmp, K, PC);
-        printOperand(OS, I, unsigned(P[3] - 'a'), PC);
-        OS << ".reuse";
-        Printed |= 1u << K;
-        P += 3;
-        continue;
-      }
-      printOperand(OS, I, K, PC, *P == '^');
+      const OperandInfo &OI = Info.Operands[K];
+      Token T{Token::Operand, uint8_t(K)};
+      T.Len = *P == '^';
+      if (OI.Kind == OperandKind::GPR && OI.ReuseSlot >= 0 && P + 3 < E &&
+          P[2] == '$' && ((Printed >> (P[3] - 'a')) & 1))
+        T.Partner = int8_t(P[3] - 'a');
+      Out.push_back(T);
       Printed |= 1u << K;
       ++P;
-    } else {
-      OS << *P;
+      continue;
     }
+    const char *L = P;
+    while (P + 1 < E && P[1] != '$' && P[1] != '^')
+      ++P;
+    Out.push_back(Token{Token::Literal, 0, -1, uint16_t(L - Tpl),
+                        uint16_t(P + 1 - L)});
   }
 }
+
+/// Compiles the address group `<a+b+c>` at \p T; returns the template
+/// position after it.
+const char *compileGroup(CompiledTemplate &Out, const InstrInfo &Info,
+                         const char *Tpl, const char *T) {
+  const char *GE = T + 1;
+  while (*GE && *GE != '>')
+    ++GE;
+  size_t GroupAt = Out.size();
+  Out.push_back(Token{Token::Group, 0});
+  unsigned N = 0;
+  const char *S = T + 1;
+  for (const char *P = S;; ++P) {
+    if (P == GE || *P == '+') {
+      if (N < 8) {
+        // Left out when its first `$` operand is optional at its default.
+        uint8_t Default = Token::NoOperand;
+        for (const char *Q = S; Q < P; ++Q)
+          if (*Q == '$') {
+            Default = uint8_t(Q[1] - 'a');
+            break;
+          }
+        size_t CompAt = Out.size();
+        Out.push_back(Token{Token::Component, Default});
+        compileRange(Out, Info, Tpl, S, P);
+        Out[CompAt].Len = uint16_t(Out.size() - CompAt - 1);
+        ++N;
+      }
+      S = P + 1;
+      if (P == GE)
+        break;
+    } else if (*P == '$' || *P == '^') {
+      ++P;
+    }
+  }
+  Out[GroupAt].Index = uint8_t(N);
+  Out[GroupAt].Len = uint16_t(Out.size() - GroupAt - 1);
+  return *GE ? GE + 1 : GE;
+}
+
+CompiledTemplate compileTemplate(unsigned Op) {
+  CompiledTemplate Out;
+  const InstrInfo &Info = InstrInfos[Op];
+  const char *Tpl = Templates[Op];
+  const char *T = Tpl;
+  while (*T) {
+    if (*T == '<') {
+      T = compileGroup(Out, Info, Tpl, T);
+      continue;
+    }
+    const char *E = T;
+    while (*E && *E != '<')
+      E += (*E == '$' || *E == '^') ? 2 : 1;
+    compileRange(Out, Info, Tpl, T, E);
+    T = E;
+  }
+  return Out;
+}
+
+/// Form \p Op's compiled template, built on its first print (once, also
+/// with several threads printing): a tool that prints a few forms compiles
+/// only those.
+const CompiledTemplate &compiledTemplate(unsigned Op) {
+  static CompiledTemplate Table[NUM_OPCODES];
+  static std::once_flag Built[NUM_OPCODES];
+  std::call_once(Built[Op], [Op] { Table[Op] = compileTemplate(Op); });
+  return Table[Op];
+}
+
+} // namespace
 
 /// The value an optional address component holds when left out.
 int64_t defaultValue(const OperandInfo &OI) {
@@ -177,17 +400,58 @@ int64_t defaultValue(const OperandInfo &OI) {
   }
 }
 
-/// Whether an address component [B, E) holds its default and may be left
-/// out: its first operand is Optional and holds its default.
-static bool componentIsDefault(const Instruction &I, const char *B,
-                               const char *E) {
-  for (const char *P = B; P < E; ++P)
-    if (*P == '$') {
-      const OperandInfo &OI = InstrInfos[I.Op].Operands[P[1] - 'a'];
-      int64_t V = I.Ops[P[1] - 'a'];
-      return OI.Optional && V == defaultValue(OI);
+/// Prints tokens [B, E) of \p I's compiled template \p Tpl.
+static void printTokens(LineBuffer &OS, const Instruction &I,
+                        const Token *B, const Token *E, const char *Tpl,
+                        const PrintContext &PC) {
+  const OperandInfo *Ops = InstrInfos[I.Op].Operands;
+  for (const Token *T = B; T < E; ++T) {
+    switch (T->K) {
+    case Token::Literal:
+      OS.put(Tpl + T->Off, T->Len);
+      break;
+    case Token::Operand: {
+      const OperandInfo &OI = Ops[T->Index];
+      // `|R6|.reuse`: the reuse suffix follows the closing abs bar, i.e. a
+      // modifier printed a second time right after the register.
+      if (T->Partner >= 0 && ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1)) {
+        Instruction Tmp = I;
+        Tmp.Ctrl.Reuse &= ~(1 << OI.ReuseSlot);
+        printOperand(OS, Tmp, T->Index, PC);
+        printOperand(OS, I, unsigned(T->Partner), PC);
+        OS.put(".reuse", 6);
+        ++T; // the partner's own token
+        break;
+      }
+      printOperand(OS, I, T->Index, PC, T->Len != 0);
+      break;
     }
-  return false;
+    case Token::Group: {
+      const Token *GE = T + 1 + T->Len;
+      const Token *First = T + 1;
+      OS.put('[');
+      bool Any = false;
+      for (const Token *C = First; C < GE; C += 1 + C->Len) {
+        if (C->Index != Token::NoOperand) {
+          const OperandInfo &OI = Ops[C->Index];
+          if (OI.Optional && I.Ops[C->Index] == defaultValue(OI))
+            continue;
+        }
+        if (Any)
+          OS.put('+');
+        printTokens(OS, I, C + 1, C + 1 + C->Len, Tpl, PC);
+        Any = true;
+      }
+      if (!Any && T->Index)
+        printTokens(OS, I, First + 1, First + 1 + First->Len, Tpl, PC);
+      OS.put(']');
+      T = GE - 1;
+      break;
+    }
+    case Token::Component:
+      break; // only inside a group
+    }
+  }
 }
 
 Optional<uint64_t> getPCRelativeTarget(const Instruction &I, uint64_t Addr) {
@@ -199,63 +463,24 @@ Optional<uint64_t> getPCRelativeTarget(const Instruction &I, uint64_t Addr) {
 }
 
 static void printWith(const Instruction &I, const PrintContext &PC,
-                      raw_ostream &OS) {
+                      raw_ostream &Stream) {
+  LineBuffer OS(Stream);
   if (I.Guard != PT || I.GuardNeg) {
-    OS << '@' << (I.GuardNeg ? "!" : "");
+    OS.put('@');
+    if (I.GuardNeg)
+      OS.put('!');
     if (InstrInfos[I.Op].UniformGuard)
-      OS << 'U';
-    if (I.Guard == PT)
-      OS << "PT";
-    else
-      OS << 'P' << unsigned(I.Guard);
-    OS << ' ';
+      OS.put('U');
+    if (I.Guard == PT) {
+      OS.put("PT", 2);
+    } else {
+      OS.put('P');
+      OS.putDecimal(unsigned(I.Guard));
+    }
+    OS.put(' ');
   }
-  const char *T = Templates[I.Op];
-  while (*T) {
-    if (*T != '<') {
-      const char *E = T;
-      while (*E && *E != '<')
-        E += (*E == '$' || *E == '^') ? 2 : 1;
-      printRange(OS, I, T, E, PC);
-      T = E;
-      continue;
-    }
-    // Address group.
-    const char *GE = T + 1;
-    while (*GE && *GE != '>')
-      ++GE;
-    const char *Comp[8][2];
-    unsigned N = 0;
-    const char *S = T + 1;
-    for (const char *P = S;; ++P) {
-      if (P == GE || *P == '+') {
-        if (N < 8) {
-          Comp[N][0] = S;
-          Comp[N][1] = P;
-          ++N;
-        }
-        S = P + 1;
-        if (P == GE)
-          break;
-      } else if (*P == '$' || *P == '^') {
-        ++P;
-      }
-    }
-    OS << '[';
-    bool Any = false;
-    for (unsigned C = 0; C < N; ++C) {
-      if (componentIsDefault(I, Comp[C][0], Comp[C][1]))
-        continue;
-      if (Any)
-        OS << '+';
-      printRange(OS, I, Comp[C][0], Comp[C][1], PC);
-      Any = true;
-    }
-    if (!Any && N)
-      printRange(OS, I, Comp[0][0], Comp[0][1], PC);
-    OS << ']';
-    T = *GE ? GE + 1 : GE;
-  }
+  const CompiledTemplate &CT = compiledTemplate(I.Op);
+  printTokens(OS, I, CT.data(), CT.data() + CT.size(), Templates[I.Op], PC);
 }
 
 void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
@@ -267,51 +492,59 @@ void print(const Instruction &I, uint64_t Addr, const LabelMap &Labels,
   printWith(I, {Addr, &Labels}, OS);
 }
 
-void printControl(const Control &C, raw_ostream &OS) {
-  OS << '{';
+void printControl(const Control &C, raw_ostream &Stream) {
+  LineBuffer OS(Stream);
+  OS.put('{');
   bool First = true;
   auto Sep = [&]() {
     if (!First)
-      OS << ' ';
+      OS.put(' ');
     First = false;
   };
   if (C.Stall) {
     Sep();
-    OS << "stall=" << unsigned(C.Stall);
+    OS.put("stall=", 6);
+    OS.putDecimal(unsigned(C.Stall));
   }
   if (C.Yield) {
     Sep();
-    OS << "yield";
+    OS.put("yield", 5);
   }
   if (C.WrSB != NoScoreboard) {
     Sep();
-    OS << "wr=" << unsigned(C.WrSB);
+    OS.put("wr=", 3);
+    OS.putDecimal(unsigned(C.WrSB));
   }
   if (C.RdSB != NoScoreboard) {
     Sep();
-    OS << "rd=" << unsigned(C.RdSB);
+    OS.put("rd=", 3);
+    OS.putDecimal(unsigned(C.RdSB));
   }
   if (C.WaitMask) {
     Sep();
-    OS << "wait=";
+    OS.put("wait=", 5);
     bool F = true;
     for (unsigned B = 0; B < 6; ++B)
       if ((C.WaitMask >> B) & 1) {
-        OS << (F ? "" : ",") << B;
+        if (!F)
+          OS.put(',');
+        OS.put(char('0' + B));
         F = false;
       }
   }
   if (C.Reuse) {
     Sep();
-    OS << "reuse=";
+    OS.put("reuse=", 6);
     bool F = true;
     for (unsigned B = 0; B < 4; ++B)
       if ((C.Reuse >> B) & 1) {
-        OS << (F ? "" : ",") << char('a' + B);
+        if (!F)
+          OS.put(',');
+        OS.put(char('a' + B));
         F = false;
       }
   }
-  OS << '}';
+  OS.put('}');
 }
 
 } // namespace sass

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""process_time.py - tp-llc and tp-mc as whole processes (issue 13).
+
+Measures, in one run, on an otherwise idle machine:
+  0. the pipeline: the `-time-passes` total (wall clock) of tp-llc for the
+     default kernel and for --tile=256x128, the median of PAIRS runs;
+  1. tp-llc -filetype=obj for the default kernel (4096^3, A rows, B
+     columns, the 128x128 tile) against `ptxas -arch=TARGET` on the same
+     algorithm's PTX (../shared/reference/ptx/gemm_ref_sm86.ptx), for
+     sm_86 and sm_90: PAIRS alternating pairs (tp-llc, then ptxas), wall
+     time of each process from fork to exit; the medians and their ratio;
+  2. tp-mc --disassemble of a word file of WORDS 32-hex-digit words (the
+     instructions of the reference cubins and of the default kernel,
+     repeated), printed to a file: the median of 5 runs, in M words/s.
+
+  bench/process_time.py BUILD_DIR SHARED_DIR [PAIRS] [WORDS]
+
+Each figure also as CPU time (user + system of the process, wait4): on a
+loaded machine wall times grow with the load, CPU times much less.
+Defaults: 15 pairs, 2 M words.  Not a test: timings vary with the
+machine; `ninja -C build bench` runs it.
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+CPU = {}  # the last run's user + system seconds, by command name
+
+
+def wall(cmd):
+    """Wall seconds of one run of cmd; its CPU seconds go to CPU[cmd[0]]
+    (user + system, from wait4: what a loaded machine inflates least)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        raise subprocess.CalledProcessError(p.returncode, cmd)
+    CPU[cmd[0]] = ru.ru_utime + ru.ru_stime
+    return dt
+
+
+TOTAL = re.compile(r'Total Execution Time: [0-9.]+ seconds \(([0-9.]+) wall')
+
+
+def pipeline_time(tp_llc, extra, runs, tmp):
+    """The median -time-passes total of tp-llc with `extra` options."""
+    totals = []
+    for _ in range(runs):
+        r = subprocess.run([tp_llc, '-time-passes', '-o',
+                            os.path.join(tmp, 'p.sass')] + extra,
+                           check=True, capture_output=True, text=True)
+        m = TOTAL.search(r.stderr)
+        totals.append(float(m.group(1)))
+    return statistics.median(totals)
+
+
+def compile_times(tp_llc, ptxas, ptx, target, pairs, tmp):
+    ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
+    a = [tp_llc, '-mcpu=' + target, '-filetype=obj', '-o',
+         os.path.join(tmp, 'gemm.cubin')]
+    b = [ptxas, '-arch=' + target, '-o', os.path.join(tmp, 'ref.cubin'), ptx]
+    wall(a), wall(b)  # warm the page cache
+    for _ in range(pairs):
+        ours.append(wall(a))
+        ours_cpu.append(CPU[a[0]])
+        theirs.append(wall(b))
+        theirs_cpu.append(CPU[b[0]])
+    return (statistics.median(ours), statistics.median(theirs),
+            statistics.median(ours_cpu), statistics.median(theirs_cpu))
+
+
+def word_file(tp_mc, tp_llc, shared, words, tmp):
+    """A file of `words` words: every instruction word of the default
+    kernel's cubin, repeated."""
+    cubin = os.path.join(tmp, 'w.cubin')
+    subprocess.run([tp_llc, '-filetype=obj', '-o', cubin], check=True)
+    text = subprocess.run([tp_mc, '--disassemble', '--show-encoding', cubin],
+                          check=True, capture_output=True, text=True).stdout
+    base = []
+    for line in text.splitlines():
+        i = line.find('encoding: 0x')
+        if i >= 0:
+            base.append(line[i + 12:i + 44])
+    path = os.path.join(tmp, 'words.txt')
+    with open(path, 'w') as f:
+        n = 0
+        while n < words:
+            for w in base:
+                f.write(w + '\n')
+            n += len(base)
+    return path, n
+
+
+def main():
+    build, shared = sys.argv[1], sys.argv[2]
+    pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+    words = int(sys.argv[4]) if len(sys.argv) > 4 else 2000000
+    tp_llc = os.path.join(build, 'bin', 'tp-llc')
+    tp_mc = os.path.join(build, 'bin', 'tp-mc')
+    ptxas = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
+    ptx = os.path.join(shared, 'reference', 'ptx', 'gemm_ref_sm86.ptx')
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, extra in (('default kernel', []),
+                            ('--tile=256x128', ['--tile=256x128'])):
+            t = pipeline_time(tp_llc, extra, pairs, tmp)
+            print('pipeline (-time-passes total), %s, median of %d: %.3f ms'
+                  % (name, pairs, 1e3 * t))
+        for target in ('sm_86', 'sm_90'):
+            if not os.path.exists(ptxas):
+                print('ptxas not found (%s): no compile comparison' % ptxas)
+                break
+            t, p, tc, pc = compile_times(tp_llc, ptxas, ptx, target, pairs,
+                                         tmp)
+            print('%s, median of %d alternating pairs: tp-llc %.2f ms, '
+                  'ptxas %.2f ms, ratio %.1fx (CPU time: %.2f ms, %.2f ms, '
+                  '%.1fx)' % (target, pairs, 1e3 * t, 1e3 * p, p / t,
+                              1e3 * tc, 1e3 * pc, pc / tc if tc else 0.0))
+        path, n = word_file(tp_mc, tp_llc, shared, words, tmp)
+        out = os.path.join(tmp, 'words.sass')
+        times, cpus = [], []
+        for _ in range(5):
+            times.append(wall([tp_mc, '--disassemble', path, '-o', out]))
+            cpus.append(CPU[tp_mc])
+        t, c = statistics.median(times), statistics.median(cpus)
+        print('tp-mc --disassemble, %d words (median of 5): %.1f ms, '
+              '%.2f M words/s (CPU time: %.1f ms, %.2f M words/s)' %
+              (n, 1e3 * t, n / t / 1e6, 1e3 * c, n / c / 1e6))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
