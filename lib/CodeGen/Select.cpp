@@ -135,35 +135,6 @@ struct Lowered {
   }
 };
 
-/// Registers in use, first fit.
-class RegisterFile {
-public:
-  unsigned allocate(unsigned Width) {
-    for (unsigned R = 0;; R += Width) {
-      if (R + Width > Used.size())
-        Used.resize(R + Width, false);
-      bool Free = true;
-      for (unsigned K = 0; K < Width && Free; ++K)
-        Free = !Used[R + K];
-      if (!Free)
-        continue;
-      for (unsigned K = 0; K < Width; ++K)
-        Used[R + K] = true;
-      HighWater = std::max(HighWater, R + Width);
-      return R;
-    }
-  }
-  void release(unsigned R, unsigned Width) {
-    for (unsigned K = 0; K < Width; ++K)
-      Used[R + K] = false;
-  }
-  unsigned count() const { return HighWater; }
-
-private:
-  std::vector<bool> Used;
-  unsigned HighWater = 0;
-};
-
 /// What the target puts where (SASS_FACTS.md 3.3, 3.7, 3.8; td/Targets.td).
 struct TargetFacts {
   std::string Name = "sm_86";
@@ -210,18 +181,19 @@ private:
   }
   /// Sets the control fields of \p I, the piece's last instruction.
   void emit(sass::Instruction &I, int WrSB = -1, int RdSB = -1);
-  void piece(StringRef Name) {
-    finishPiece();
-    Fn.addPiece(Name).Instrs.reserve(256);
-  }
-  void finishPiece();
+  void piece(StringRef Name) { Fn.addPiece(Name).Instrs.reserve(256); }
+  /// A new virtual register named after \p Name (unique in the function).
+  unsigned newReg(StringRef Name);
+  /// Renames virtual register \p Reg (a value taken over by a role).
+  void renameReg(unsigned Reg, StringRef Name);
 
   // ---- values ----
   Error lowerAddresses(const Op &Region);
   Expected<Lowered> lowerValueOp(const Op &O);
   Expected<Lowered> get(const Value &V);
   unsigned inRegister(Lowered L);
-  unsigned defineTemp() { return Regs.allocate(1); }
+  /// A register for the result of the address op being lowered.
+  unsigned defineTemp() { return newReg(ResultName); }
   void noteUse(const Value &V);
   Lowered emitShl(Lowered A, int64_t Shift);
   Lowered emitMul(Lowered A, int64_t M);
@@ -251,7 +223,10 @@ private:
   Problem P;
   TileParams T;
   mir::Function Fn;
-  RegisterFile Regs;
+  /// Virtual register names taken, for unique ones; the tp.addresses
+  /// result being lowered (the name of its temporaries).
+  StringMap<unsigned> RegNames;
+  std::string ResultName = "imm";
 
   /// tp.addresses values and how many reads of each remain in the region;
   /// values read by a ring op are never released.
@@ -284,72 +259,38 @@ private:
   Optional<unsigned> One;
   Optional<unsigned> CounterReg;
 
-  /// Scoreboard state: registers guarded by pending writes / late reads.
-  std::array<std::vector<std::pair<unsigned, unsigned>>, 6> PendingWrite,
-      PendingRead;
-  uint8_t BodyEntryWait = 0;
+  /// Copy streams a parameter has (names their registers).
+  std::map<unsigned, unsigned> StreamsOfParam;
 };
-
-bool overlaps(const std::vector<std::pair<unsigned, unsigned>> &Set,
-              unsigned R, unsigned W) {
-  for (auto &E : Set)
-    if (R < E.first + E.second && E.first < R + W)
-      return true;
-  return false;
-}
 
 void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   assert(&I == &Fn.Pieces.back().Instrs.back().I && "emit the last make()");
   I.Ctrl.Stall = 15;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
-  const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-  // The register operands (RZ aside), straight from the form.
-  auto ForEachGPR = [&](auto F) {
-    for (unsigned K = 0; K < II.NumOperands; ++K) {
-      const sass::OperandInfo &O = II.Operands[K];
-      if ((O.Kind == sass::OperandKind::GPR ||
-           O.Kind == sass::OperandKind::MemBase) &&
-          I.Ops[K] != RZ)
-        F(unsigned(I.Ops[K]), std::max<unsigned>(1, O.Width), O.IsDef);
-    }
-  };
-  uint8_t Wait = 0;
-  ForEachGPR([&](unsigned R, unsigned W, bool IsDef) {
-    for (unsigned S = 1; S < 6; ++S)
-      if (overlaps(PendingWrite[S], R, W) ||
-          (IsDef && overlaps(PendingRead[S], R, W)))
-        Wait |= 1u << S;
-  });
-  if (II.Mnemonic == StringRef("EXIT"))
-    Wait = 0x3f;
-  for (unsigned S = 0; S < 6; ++S)
-    if (Wait & (1u << S)) {
-      PendingWrite[S].clear();
-      PendingRead[S].clear();
-    }
-  I.Ctrl.WaitMask = Wait;
-  ForEachGPR([&](unsigned R, unsigned W, bool IsDef) {
-    if (IsDef && WrSB > 0)
-      PendingWrite[WrSB].push_back({R, W});
-    if (!IsDef && RdSB > 0)
-      PendingRead[RdSB].push_back({R, W});
-  });
   ++NumSelected;
 }
 
-void Selector::finishPiece() {
-  if (Fn.Pieces.empty() || Fn.Pieces.back().Name != "body")
-    return;
-  // The back edge: what the body leaves pending, its first instruction
-  // waits for, as it waits for what the prologue leaves.
-  mir::Piece &Body = Fn.Pieces.back();
-  uint8_t Mask = BodyEntryWait;
-  for (unsigned S = 0; S < 6; ++S)
-    if (!PendingWrite[S].empty() || !PendingRead[S].empty())
-      Mask |= 1u << S;
-  if (!Body.Instrs.empty())
-    Body.Instrs.front().I.Ctrl.WaitMask |= Mask;
+unsigned Selector::newReg(StringRef Name) {
+  std::string N = Name.str();
+  for (char &C : N)
+    if (!isAlnum(C) && C != '_')
+      C = '_';
+  auto Ins = RegNames.try_emplace(N, 0);
+  if (!Ins.second) {
+    std::string Base = N;
+    do
+      N = Base + "_" + std::to_string(++Ins.first->second);
+    while (!RegNames.try_emplace(N, 0).second);
+  }
+  return unsigned(mir::virtualReg(Fn.addVirtualReg(N)));
+}
+
+void Selector::renameReg(unsigned Reg, StringRef Name) {
+  unsigned Id = mir::virtualRegId(Reg);
+  unsigned Tmp = newReg(Name);
+  Fn.VRegNames[Id] = Fn.VRegNames[mir::virtualRegId(Tmp)];
+  Fn.VRegNames.pop_back();
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,10 +330,8 @@ void Selector::noteUse(const Value &V) {
   if (It == RegionReads.end() || --It->second || ReadByRing.count(V.S))
     return;
   const Lowered &L = Values[V.S];
-  if (L.IsConst)
-    return;
-  if (--Sharers[L.Reg] == 0)
-    Regs.release(L.Reg, 1);
+  if (!L.IsConst)
+    --Sharers[L.Reg];
 }
 
 unsigned Selector::inRegister(Lowered L) {
@@ -541,8 +480,6 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     operand(I, Slot::Rb) = In[1].Reg;
     operand(I, Slot::Rc) = Addend;
     emit(I);
-    if (In[2].IsConst && In[2].C != 0)
-      Regs.release(Addend, 1);
     return Lowered::reg(D);
   }
   if (O.Name == "shr" || O.Name == "and") {
@@ -592,21 +529,21 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
 
 Error Selector::lowerAddresses(const Op &Region) {
   for (const Op &O : Region.Body) {
+    ResultName = O.Result;
     Expected<Lowered> L = lowerValueOp(O);
     if (!L)
       return L.takeError();
     if (!L->IsConst)
       ++Sharers[L->Reg];
     Values[O.Result] = *L;
-    // Registers of operands read for the last time go back (after the
-    // result took its register: an alias keeps its operand's).
+    // Aliases whose reads are all done no longer share the register.
     for (const Value &V : O.Operands)
       noteUse(V);
-    // A value nothing reads: its register goes back at once.
     if (!L->IsConst && !RegionReads.count(O.Result) &&
-        !ReadByRing.count(O.Result) && --Sharers[L->Reg] == 0)
-      Regs.release(L->Reg, 1);
+        !ReadByRing.count(O.Result))
+      --Sharers[L->Reg];
   }
+  ResultName = "imm";
   return Error::success();
 }
 
@@ -624,7 +561,7 @@ Expected<unsigned> Selector::paramIndex(const Value &V) {
 
 unsigned Selector::one() {
   if (!One) {
-    One = Regs.allocate(1);
+    One = newReg("one");
     sass::Instruction &I = make(Form::Mov);
     operand(I, Slot::Rd) = *One;
     operand(I, Slot::Imm) = 1;
@@ -650,7 +587,8 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
   auto It = Fragments.find(Key);
   if (It != Fragments.end())
     return It->second;
-  unsigned R = Regs.allocate(4);
+  unsigned R = newReg(formatv("{0}_frag_{1}_{2}", std::get<0>(Key), KK, Index)
+                         .str());
   FragmentsSeen.push_back(R);
   return Fragments[Key] = R;
 }
@@ -659,7 +597,7 @@ unsigned Selector::accumulator(int64_t MT, int64_t NT) {
   auto It = Accumulators.find({MT, NT});
   if (It != Accumulators.end())
     return It->second;
-  return Accumulators[{MT, NT}] = Regs.allocate(4);
+  return Accumulators[{MT, NT}] = newReg(formatv("acc_{0}_{1}", MT, NT).str());
 }
 
 Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
@@ -688,12 +626,16 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     auto It = Streams.find(Key);
     if (It == Streams.end()) {
       CopyStream S;
+      std::string Role = formatv("{0}_{1}", K.Params[*Param].Name,
+                                 StreamsOfParam[*Param]++)
+                             .str();
       // The running offset: the value's own register when no other value
-      // shares it, else a copy.
+      // shares it (renamed after its role), else a copy.
       if (!Off->IsConst && Sharers[Off->Reg] == 1) {
         S.Offset = Off->Reg;
+        renameReg(S.Offset, "off_" + Role);
       } else {
-        S.Offset = Regs.allocate(1);
+        S.Offset = newReg("off_" + Role);
         OwnedOffsets.push_back(S.Offset);
         sass::Instruction &I = make(Off->IsConst ? Form::Mov : Form::IAdd3);
         operand(I, Slot::Rd) = S.Offset;
@@ -705,7 +647,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
         }
         emit(I);
       }
-      S.Pointer = formPointer(Regs.allocate(2), S.Offset, *Param);
+      S.Pointer = formPointer(newReg("ptr_" + Role), S.Offset, *Param);
       S.Step = Step;
       S.StepBytes = *G.getInt("k_step_bytes");
       S.Param = G.Operands[1].S;
@@ -794,31 +736,6 @@ Error Selector::lowerProducts(const Op &Prod) {
 }
 
 Error Selector::lowerEpilogue(const Op &Epi) {
-  // Fragments, pointers and shared addresses are dead: every group has
-  // landed (tp.wait_groups max=0 precedes) and every product is issued.
-  for (auto &F : Fragments)
-    Regs.release(F.second, 4);
-  Fragments.clear();
-  for (auto &S : Streams)
-    Regs.release(S.second.Pointer, 2);
-  for (unsigned R : OwnedOffsets)
-    Regs.release(R, 1);
-  // Address values only the ring before the epilogue reads.
-  std::set<unsigned> Keep, Dead;
-  std::function<void(const Op &)> Read = [&](const Op &O) {
-    for (const Value &V : O.Operands)
-      if (V.isRef() && Values.count(V.S) && !Values[V.S].IsConst)
-        Keep.insert(Values[V.S].Reg);
-    for (const Op &C : O.Body)
-      Read(C);
-  };
-  Read(Epi);
-  for (auto &V : Values)
-    if (ReadByRing.count(V.first()) && !V.second.IsConst &&
-        !Keep.count(V.second.Reg))
-      Dead.insert(V.second.Reg);
-  for (unsigned R : Dead)
-    Regs.release(R, 1);
   Expected<unsigned> CParam = paramIndex(Epi.Operands[0]);
   if (!CParam)
     return CParam.takeError();
@@ -840,7 +757,8 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     Expected<Lowered> L = get(Off);
     if (!L)
       return L.takeError();
-    unsigned R = formPointer(Regs.allocate(2), inRegister(*L), Param);
+    unsigned R = formPointer(newReg(&Cache == &CPointers ? "c_ptr" : "r_ptr"),
+                             inRegister(*L), Param);
     return Cache[Off.S] = R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
@@ -871,7 +789,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         emit(I);
         continue;
       }
-      unsigned Dst = Regs.allocate(2);
+      unsigned Dst = newReg("r_pair" + std::to_string(PairId));
       Loaded[PairId] = Dst;
       for (unsigned W = 0; W < 2; ++W) {
         sass::Instruction &I = make(Form::Ldg32);
@@ -896,7 +814,6 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         operand(I, Slot::Rb) = It->second + W;
         emit(I);
       }
-      Regs.release(It->second, 2);
       Loaded.erase(It);
       continue;
     }
@@ -956,26 +873,18 @@ const Op *lastCopy(const Op &O) {
   return Last;
 }
 
-/// What -debug-only=tp-select prints: the target's facts, where the
-/// tuples went, the pieces' sizes.
+/// What -debug-only=tp-select prints: the target's facts, the virtual
+/// registers by role, the pieces' sizes.
 void Selector::printDecisions(raw_ostream &OS) const {
-    auto Range = [](unsigned Lo, unsigned Hi) {
-      return "R" + std::to_string(Lo) + "..R" + std::to_string(Hi);
-    };
-    unsigned AccLo = ~0u, AccHi = 0, FragLo = ~0u, FragHi = 0;
-    for (auto &A : Accumulators)
-      AccLo = std::min(AccLo, A.second), AccHi = std::max(AccHi, A.second + 3);
-    for (auto &F : FragmentsSeen)
-      FragLo = std::min(FragLo, F), FragHi = std::max(FragHi, F + 3);
-    OS << "tp-select: @" << K.Name << ": " << TF.Name
-           << ", parameters at c[0x0][0x" << utohexstr(TF.ParamBase, true)
-           << "], stages from shared 0x" << utohexstr(TF.SharedBase, true)
-           << "\n  accumulators " << Range(AccLo, AccHi) << ", fragments "
-           << Range(FragLo, FragHi) << ", " << Streams.size()
-           << " copy streams; " << Fn.Regs << " registers a thread\n";
-    for (const mir::Piece &Pc : Fn.Pieces)
-      OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
-             << " instructions\n";
+  OS << "tp-select: @" << K.Name << ": " << TF.Name
+     << ", parameters at c[0x0][0x" << utohexstr(TF.ParamBase, true)
+     << "], stages from shared 0x" << utohexstr(TF.SharedBase, true) << "\n  "
+     << Fn.VRegNames.size() << " virtual registers: "
+     << Accumulators.size() << " accumulator tuples, " << FragmentsSeen.size()
+     << " fragment tuples, " << Streams.size() << " copy streams\n";
+  for (const mir::Piece &Pc : Fn.Pieces)
+    OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
+       << " instructions\n";
 }
 
 Expected<mir::Function> Selector::run() {
@@ -1013,16 +922,12 @@ Expected<mir::Function> Selector::run() {
       }
   int64_t Iterations = Loop ? *Loop->getInt("iterations") : 0;
   if (Loop) {
-    CounterReg = Regs.allocate(1);
+    CounterReg = newReg("counter");
     sass::Instruction &I = make(Form::Mov);
     operand(I, Slot::Rd) = *CounterReg;
     operand(I, Slot::Imm) = Iterations;
     emit(I);
   }
-  for (unsigned S = 0; S < 6; ++S)
-    if (!PendingWrite[S].empty() || !PendingRead[S].empty())
-      BodyEntryWait |= 1u << S;
-
   piece("body");
   if (Loop) {
     int64_t Before = NextCopyStep;
@@ -1051,11 +956,10 @@ Expected<mir::Function> Selector::run() {
   }();
   Halt.Label = "halt";
   Halt.Target = "halt";
-  finishPiece();
 
   Fn.Name = K.Name;
   Fn.Target = TF.Name;
-  Fn.Regs = Regs.count();
+  Fn.Regs = 0; // every register is virtual: tp-regalloc sets regs()
   Fn.SharedBytes = T.sharedBytes();
   Fn.Loc = K.Loc;
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
@@ -1069,7 +973,9 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
-  Fn.setAttr("counter", std::to_string(CounterReg ? *CounterReg : 0));
+  Fn.setAttr("counter",
+             CounterReg ? "%" + Fn.VRegNames[mir::virtualRegId(*CounterReg)]
+                        : std::string("0"));
   TP_DEBUG(printDecisions(dbgs()));
   if (Error E = Fn.resolveBranches())
     return E;

@@ -4,7 +4,7 @@
 /// The llc of tp: runs the whole pipeline
 ///
 ///   tp-admit, tp-tile, tp-pipeline, tp-swizzle, tp-select, tp-interleave,
-///   tp-compact-stalls (when registered), tp-form-loop
+///   tp-regalloc, tp-compact-stalls (when registered), tp-form-loop
 ///
 /// on a tile IR file, or on the kernel the options describe:
 ///
@@ -109,6 +109,11 @@ cl::opt<std::string>
                    cl::desc("Options for tp-compact-stalls (e.g. "
                             "mode=conservative)"),
                    cl::init(""), cl::cat(LlcCat));
+cl::opt<std::string>
+    RegAllocOptions("tp-regalloc",
+                    cl::desc("Options for tp-regalloc (e.g. plan=seed: the "
+                             "seed's register plan pre-assigned)"),
+                    cl::init(""), cl::cat(LlcCat));
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
@@ -370,6 +375,7 @@ int main(int argc, char **argv) {
   std::vector<std::pair<std::string, std::string>> Names = {
       {"tp-admit", ""},     {"tp-tile", ""},       {"tp-pipeline", ""},
       {"tp-swizzle", ""},   {"tp-select", ""},     {"tp-interleave", ""},
+      {"tp-regalloc", RegAllocOptions},
       {"tp-compact-stalls", CompactOptions}, {"tp-form-loop", ""}};
   if (!TileSpec.empty())
     Names[1].second = "tile=" + TileSpec;
