@@ -156,6 +156,7 @@ private:
   BitVector ReservedPhys; ///< physical registers the input names
   std::vector<int> Assigned;
   std::vector<unsigned> Order; ///< first appearance
+  std::vector<SMLoc> FirstLoc; ///< where each first appears (if parsed)
   Optional<unsigned> Counter;
 };
 
@@ -390,10 +391,14 @@ Error Allocator::allocateRest() {
       unsigned LiveWith = 0;
       for (unsigned U : Interferes[V].set_bits())
         LiveWith += Width[U];
-      return fail(formatv("{0} ({1} register{2}) does not fit in R0..R{3}: "
-                          "{4} registers of other values are live with it",
-                          name(V), W, W > 1 ? "s" : "", MaxRegs - 1, LiveWith)
-                      .str());
+      std::string Msg =
+          formatv("tp-regalloc: {0} ({1} register{2}) does not fit in "
+                  "R0..R{3}: {4} registers of other values are live with it",
+                  name(V), W, W > 1 ? "s" : "", MaxRegs - 1, LiveWith)
+              .str();
+      if (FirstLoc[V].isValid())
+        return makeSourceError(Ctx.SM, FirstLoc[V], Msg);
+      return fail(Msg.substr(strlen("tp-regalloc: ")));
     }
     Assigned[V] = int(Reg);
   }
@@ -446,6 +451,7 @@ Error Allocator::run(bool SeedPlan) {
   }
   ReservedPhys = BitVector(NumPhysRegs + 4);
   BitVector Seen(NV);
+  FirstLoc.assign(NV, SMLoc());
   SmallVector<Ref, 8> Refs;
   for (const mir::Piece &P : F.Pieces)
     for (const MInstr &MI : P.Instrs) {
@@ -456,6 +462,7 @@ Error Allocator::run(bool SeedPlan) {
         } else if (!Seen.test(R.Reg)) {
           Seen.set(R.Reg);
           Order.push_back(R.Reg);
+          FirstLoc[R.Reg] = MI.Loc;
         }
       }
     }

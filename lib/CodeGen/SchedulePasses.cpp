@@ -124,6 +124,8 @@ public:
     sched::CompactOptions Opts;
     Opts.Conservative = Mode == "conservative";
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
+      if (Error E = mir::requirePhysicalRegs(F, Ctx.SM, "tp-compact-stalls"))
+        return E;
       Expected<sass::Target> T = targetOf(F);
       if (!T)
         return T.takeError();
@@ -204,6 +206,8 @@ public:
 private:
   Error verify(mir::Function &F, sched::VerifyOptions Opts, bool Mutate,
                PassContext &Ctx) {
+    if (Error E = mir::requirePhysicalRegs(F, Ctx.SM, "tp-verify-schedule"))
+      return E;
     Expected<sass::Target> T = targetOf(F);
     if (!T)
       return T.takeError();

@@ -137,6 +137,18 @@ bool Function::hasVirtualRegs() const {
   return false;
 }
 
+Error requirePhysicalRegs(const Function &F, const SourceMgr &SM,
+                          StringRef Pass) {
+  if (!F.hasVirtualRegs())
+    return Error::success();
+  std::string Msg = (Pass + ": @" + F.Name +
+                     " has virtual registers (run tp-regalloc first)")
+                        .str();
+  if (F.Loc.isValid())
+    return makeSourceError(SM, F.Loc, Msg);
+  return makeError(Msg);
+}
+
 std::vector<unsigned> getVirtualRegWidths(const Function &F) {
   std::vector<unsigned> W(F.VRegNames.size(), 0);
   for (const Piece &P : F.Pieces)

@@ -232,6 +232,12 @@ llvm::Error verifyModule(const Module &M, const llvm::SourceMgr &SM);
 llvm::Expected<MInstr> makeInstr(llvm::StringRef Text,
                                  const sass::Control &Ctrl = {});
 
+/// An error (at the function, "PASS: @f has virtual registers (run
+/// tp-regalloc first)") when \p F names a virtual register: for the passes
+/// whose answer depends on the physical registers (stalls, scoreboards).
+llvm::Error requirePhysicalRegs(const Function &F, const llvm::SourceMgr &SM,
+                                llvm::StringRef Pass);
+
 /// The width of every virtual register of \p F (index = id; 0 for one
 /// no operand names): the smallest power of two >= sub + operand width
 /// over its references.
