@@ -50,21 +50,18 @@
 /// counter), body (tp.loop: one iteration; empty when there is none), tail
 /// (tp.tail).
 ///
-/// Registers: assigned here, first fit from R0, tuples aligned to their
-/// width (accumulators, fragments: 4; pointers: 2).  Values live into the
-/// loop (pointers, their offsets, shared addresses, fragments,
-/// accumulators, the counter, C's offset) keep one register for the whole
-/// loop, so the body piece may repeat.  Fragments, pointers and shared
-/// addresses are released at the epilogue, where C's and R's pointers and
-/// R's values reuse them.
+/// Registers: virtual (tp/MIR/MIR.h), named after the value or role they
+/// hold (`%a_sts0`, `%off_A_0`, `%ptr_A_0`, `%a_frag_<kk>_<i>`,
+/// `%acc_<mt>_<nt>`, `%one`, `%counter`, `%c_ptr`, ...); regs(0).
+/// tp-regalloc assigns them (and the waits that follow from them).  An
+/// aliased value (an add of 0) is its operand's register; a copy stream's
+/// running offset is its value's register when no other value shares it
+/// (it is advanced in place), else a copy.
 ///
-/// Control fields are conservative (stall 15) and scoreboard waits are
-/// derived, not planned: an instruction waits on a scoreboard when it reads
-/// a register a pending variable-latency write guards, or writes one a
-/// pending write or late read guards (LDGSTS reads under scoreboard 3).
-/// The first instruction of the body also waits for what is pending at the
-/// body's end (the back edge).  EXIT waits for every scoreboard.
-/// tp-compact-stalls recomputes all of it.
+/// Control fields are conservative (stall 15) with the scoreboards set
+/// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
+/// on the physical registers and are tp-regalloc's (CodeGen.h,
+/// addConservativeWaits); tp-compact-stalls recomputes all of it.
 ///
 /// Instructions are built as objects: each form's prototype comes from a
 /// table of raw field values (SelectForms.h, checked against the forms'
