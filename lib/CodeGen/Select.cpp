@@ -83,12 +83,15 @@
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <array>
 #include <cassert>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -108,6 +111,22 @@ using isel::Form;
 using isel::operand;
 using isel::Slot;
 
+/// Whether \p S spells literal \p L (the length a constant, so the
+/// comparison is inlined: the selector compares op and attribute names a
+/// few thousand times).
+template <size_t N> bool is(const std::string &S, const char (&L)[N]) {
+  return S.size() == N - 1 && std::memcmp(S.data(), L, N - 1) == 0;
+}
+
+/// The integer attribute \p Key of \p O (Op::getInt with is()); the
+/// verifier has checked that each attribute read here is present.
+template <size_t N> int64_t intAttr(const Op &O, const char (&Key)[N]) {
+  for (const Attr &A : O.Attrs)
+    if (is(A.Key, Key) && A.Val.isInt())
+      return A.Val.I;
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Forms
 //===----------------------------------------------------------------------===//
@@ -117,6 +136,7 @@ constexpr int64_t RZ = 255;
 /// A lowered tile value: a constant, or the register holding it.
 struct Lowered {
   bool IsConst = false;
+  bool RingRead = false; ///< an op outside tp.addresses reads it
   int64_t C = 0;
   unsigned Reg = 0;
   static Lowered constant(int64_t V) {
@@ -181,6 +201,10 @@ private:
   void piece(StringRef Name) { Fn.addPiece(Name).Instrs.reserve(256); }
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
+  void reserveRegs(unsigned N) {
+    RegNames = StringMap<unsigned>(N);
+    Fn.VRegNames.reserve(N);
+  }
   /// Renames virtual register \p Reg (a value taken over by a role).
   void renameReg(unsigned Reg, StringRef Name);
 
@@ -191,7 +215,6 @@ private:
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
   unsigned defineTemp() { return newReg(ResultName); }
-  void noteUse(const Value &V);
   Lowered emitShl(Lowered A, int64_t Shift);
   Lowered emitMul(Lowered A, int64_t M);
   Lowered emitAdd(Lowered A, Lowered B);
@@ -228,10 +251,8 @@ private:
   /// tp.addresses values and how many reads of each remain in the region;
   /// values read by a ring op are never released.
   StringMap<Lowered> Values;
-  StringMap<unsigned> RegionReads;
-  StringMap<bool> ReadByRing;
   /// Registers of a value and the values that share it (aliases).
-  std::map<unsigned, unsigned> Sharers;
+  DenseMap<unsigned, unsigned> Sharers;
 
   /// One stream of copies: (param, offset value) -> its running offset
   /// register, pointer pair and the step the pointer points at.
@@ -250,9 +271,24 @@ private:
   std::vector<unsigned> OwnedOffsets;
 
   /// Fragment (operand, kk, index) -> its 4-register tuple.
-  std::map<std::tuple<char, int64_t, int64_t>, unsigned> Fragments;
+  /// Fragment tuples (operand, kk, index, register), in load order: a
+  /// dozen, searched linearly.
+  struct FragmentReg {
+    char Operand;
+    int64_t KK, Index;
+    unsigned Reg;
+  };
+  std::vector<FragmentReg> Fragments;
+  /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
+  unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
+    for (const FragmentReg &F : Fragments)
+      if (F.Operand == Operand && F.KK == KK && F.Index == Index)
+        return F.Reg;
+    return 0;
+  }
   std::vector<unsigned> FragmentsSeen; ///< for -debug (released ones too)
-  std::map<std::pair<int64_t, int64_t>, unsigned> Accumulators;
+  /// Accumulator (mt, nt)'s register at mt NTiles + nt, 0 until used.
+  std::vector<unsigned> Accumulators;
   Optional<unsigned> One;
   Optional<unsigned> CounterReg;
 
@@ -294,19 +330,26 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
-/// Counts the reads of every value: in the address region (to release
-/// temporaries after their last one) and by the ring (kept).
-void countReads(const Op &O, bool InAddresses, StringMap<unsigned> &Region,
-                StringMap<bool> &Ring) {
-  for (const Value &V : O.Operands)
-    if (V.isRef()) {
-      if (InAddresses)
-        ++Region[V.S];
-      else
-        Ring[V.S] = true;
-    }
+/// Marks every tp.addresses value an op outside tp.addresses reads (the
+/// ring's and the epilogue's operands) and counts those values by
+/// register: a copy stream may advance its offset in place only when no
+/// other value the ring reads shares its register.
+void markRingReads(const Op &O, StringMap<Lowered> &Values,
+                   DenseMap<unsigned, unsigned> &Sharers) {
+  if (is(O.Name, "tp.addresses"))
+    return;
+  for (const Value &V : O.Operands) {
+    if (!V.isRef())
+      continue;
+    auto It = Values.find(V.S);
+    if (It == Values.end() || It->second.RingRead)
+      continue;
+    It->second.RingRead = true;
+    if (!It->second.IsConst)
+      ++Sharers[It->second.Reg];
+  }
   for (const Op &C : O.Body)
-    countReads(C, InAddresses || O.Name == "tp.addresses", Region, Ring);
+    markRingReads(C, Values, Sharers);
 }
 
 Expected<Lowered> Selector::get(const Value &V) {
@@ -318,17 +361,6 @@ Expected<Lowered> Selector::get(const Value &V) {
   if (It == Values.end())
     return fail(V.Loc, "value %" + V.S + " is not an address value");
   return It->second;
-}
-
-void Selector::noteUse(const Value &V) {
-  if (!V.isRef())
-    return;
-  auto It = RegionReads.find(V.S);
-  if (It == RegionReads.end() || --It->second || ReadByRing.count(V.S))
-    return;
-  const Lowered &L = Values[V.S];
-  if (!L.IsConst)
-    --Sharers[L.Reg];
 }
 
 unsigned Selector::inRegister(Lowered L) {
@@ -441,7 +473,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
     return In[I].C;
   };
-  if (O.Name == "sreg") {
+  if (is(O.Name, "sreg")) {
     StringRef S = O.Operands[0].S;
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
@@ -456,15 +488,15 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I, /*WrSB=*/5);
     return Lowered::reg(D);
   }
-  if (O.Name == "add")
+  if (is(O.Name, "add"))
     return emitAdd(In[0], In[1]);
-  if (O.Name == "mul") {
+  if (is(O.Name, "mul")) {
     Expected<int64_t> M = Imm(1);
     if (!M)
       return M.takeError();
     return emitMul(In[0], *M);
   }
-  if (O.Name == "mad") {
+  if (is(O.Name, "mad")) {
     if (In[1].IsConst)
       return emitMad(In[0], In[1].C, In[2]);
     if (In[0].IsConst)
@@ -479,11 +511,11 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (O.Name == "shr" || O.Name == "and") {
+  if (is(O.Name, "shr") || is(O.Name, "and")) {
     Expected<int64_t> B = Imm(1);
     if (!B)
       return B.takeError();
-    bool Shr = O.Name == "shr";
+    bool Shr = is(O.Name, "shr");
     if (Shr && (*B < 0 || *B > 31))
       return fail(O.Operands[1].Loc, "shift count must be 0..31");
     if (In[0].IsConst)
@@ -502,7 +534,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (O.Name == "xor") {
+  if (is(O.Name, "xor")) {
     if (In[0].IsConst)
       std::swap(In[0], In[1]);
     if (In[0].IsConst)
@@ -530,15 +562,7 @@ Error Selector::lowerAddresses(const Op &Region) {
     Expected<Lowered> L = lowerValueOp(O);
     if (!L)
       return L.takeError();
-    if (!L->IsConst)
-      ++Sharers[L->Reg];
     Values[O.Result] = *L;
-    // Aliases whose reads are all done no longer share the register.
-    for (const Value &V : O.Operands)
-      noteUse(V);
-    if (!L->IsConst && !RegionReads.count(O.Result) &&
-        !ReadByRing.count(O.Result))
-      --Sharers[L->Reg];
   }
   ResultName = "imm";
   return Error::success();
@@ -580,26 +604,30 @@ unsigned Selector::formPointer(unsigned Pointer, unsigned Offset,
 }
 
 unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
-  auto Key = std::make_tuple(Operand.empty() ? '?' : Operand[0], KK, Index);
-  auto It = Fragments.find(Key);
-  if (It != Fragments.end())
-    return It->second;
-  unsigned R = newReg(formatv("{0}_frag_{1}_{2}", std::get<0>(Key), KK, Index)
-                         .str());
+  char Op = Operand.empty() ? '?' : Operand[0];
+  if (unsigned R = findFragment(Op, KK, Index))
+    return R;
+  unsigned R = newReg(
+      (Twine(Op) + "_frag_" + Twine(KK) + "_" + Twine(Index)).str());
   FragmentsSeen.push_back(R);
-  return Fragments[Key] = R;
+  Fragments.push_back({Op, KK, Index, R});
+  return R;
 }
 
 unsigned Selector::accumulator(int64_t MT, int64_t NT) {
-  auto It = Accumulators.find({MT, NT});
-  if (It != Accumulators.end())
-    return It->second;
-  return Accumulators[{MT, NT}] = newReg(formatv("acc_{0}_{1}", MT, NT).str());
+  assert(MT >= 0 && MT < T.MTiles && NT >= 0 && NT < T.NTiles &&
+         "checked by the callers");
+  if (Accumulators.empty())
+    Accumulators.assign(size_t(T.MTiles * T.NTiles), 0);
+  unsigned &R = Accumulators[size_t(MT * T.NTiles + NT)];
+  if (!R)
+    R = newReg(("acc_" + Twine(MT) + "_" + Twine(NT)).str());
+  return R;
 }
 
 Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
-  int64_t Step = InLoop ? LoopStep + *Copy.getInt("ahead")
-                        : *Copy.getInt("step");
+  int64_t Step = InLoop ? LoopStep + intAttr(Copy, "ahead")
+                        : intAttr(Copy, "step");
   if (Step != NextCopyStep)
     return fail(Copy.Loc, formatv("the copy of step {0} does not follow the "
                                   "previous one: expected step {1} (each "
@@ -608,7 +636,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
                               .str());
   std::vector<CopyStream *> Used;
   for (const Op &G : Copy.Body) {
-    if (G.Name != "tp.ldgsts")
+    if (!is(G.Name, "tp.ldgsts"))
       return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
     Expected<Lowered> Sts = get(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
@@ -623,9 +651,8 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     auto It = Streams.find(Key);
     if (It == Streams.end()) {
       CopyStream S;
-      std::string Role = formatv("{0}_{1}", K.Params[*Param].Name,
-                                 StreamsOfParam[*Param]++)
-                             .str();
+      std::string Role =
+          (K.Params[*Param].Name + "_" + Twine(StreamsOfParam[*Param]++)).str();
       // The running offset: the value's own register when no other value
       // shares it (renamed after its role), else a copy.
       if (!Off->IsConst && Sharers[Off->Reg] == 1) {
@@ -646,18 +673,18 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       }
       S.Pointer = formPointer(newReg("ptr_" + Role), S.Offset, *Param);
       S.Step = Step;
-      S.StepBytes = *G.getInt("k_step_bytes");
+      S.StepBytes = intAttr(G, "k_step_bytes");
       S.Param = G.Operands[1].S;
       It = Streams.insert({Key, S}).first;
     }
     CopyStream &S = It->second;
-    if (S.Step != Step || S.StepBytes != *G.getInt("k_step_bytes"))
+    if (S.Step != Step || S.StepBytes != intAttr(G, "k_step_bytes"))
       return fail(G.Loc, "copies of one source must advance by one "
                          "k_step_bytes a step");
     unsigned Shared = inRegister(*Sts);
     sass::Instruction &I = make(Form::Ldgsts);
     operand(I, Slot::Rs) = Shared;
-    operand(I, Slot::SOff) = TF.SharedBase + *G.getInt("smem_offset");
+    operand(I, Slot::SOff) = TF.SharedBase + intAttr(G, "smem_offset");
     operand(I, Slot::Ra) = S.Pointer;
     emit(I, -1, /*RdSB=*/3);
     if (std::find(Used.begin(), Used.end(), &S) == Used.end())
@@ -682,7 +709,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
 
 Error Selector::lowerProducts(const Op &Prod) {
   for (const Op &O : Prod.Body) {
-    if (O.Name == "tp.ldsm") {
+    if (is(O.Name, "tp.ldsm")) {
       Expected<Lowered> A = get(O.Operands[0]);
       if (!A)
         return A.takeError();
@@ -695,34 +722,32 @@ Error Selector::lowerProducts(const Op &Prod) {
                     "shape must be m88 or mt88");
       unsigned Address = inRegister(*A);
       unsigned Fragment =
-          fragment(Operand, *O.getInt("kk"), *O.getInt("index"));
+          fragment(Operand, intAttr(O, "kk"), intAttr(O, "index"));
       sass::Instruction &I =
           make(Shape == "mt88" ? Form::LdsmMT88 : Form::LdsmM88);
       operand(I, Slot::Rd) = Fragment;
       operand(I, Slot::Ra) = Address;
-      operand(I, Slot::MOff) = TF.SharedBase + *O.getInt("smem_offset");
+      operand(I, Slot::MOff) = TF.SharedBase + intAttr(O, "smem_offset");
       emit(I, /*WrSB=*/1);
       continue;
     }
-    if (O.Name == "tp.mma") {
-      int64_t KK = *O.getInt("kk"), MT = *O.getInt("mt"), NT = *O.getInt("nt");
-      if (MT >= T.MTiles || NT >= T.NTiles)
+    if (is(O.Name, "tp.mma")) {
+      int64_t KK = intAttr(O, "kk"), MT = intAttr(O, "mt"), NT = intAttr(O, "nt");
+      if (MT < 0 || NT < 0 || MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
-      auto A = Fragments.find(std::make_tuple('a', KK, MT));
-      auto B = Fragments.find(std::make_tuple('b', KK, NT / 2));
-      if (A == Fragments.end() || B == Fragments.end())
+      unsigned A = findFragment('a', KK, MT), B = findFragment('b', KK, NT / 2);
+      if (!A || !B)
         return fail(O.Loc, formatv("no tp.ldsm loads the {0} fragment of "
                                    "kk={1} {2}={3} this product reads",
-                                   A == Fragments.end() ? "A" : "B", KK,
-                                   A == Fragments.end() ? "index" : "pair",
-                                   A == Fragments.end() ? MT : NT / 2)
+                                   !A ? "A" : "B", KK, !A ? "index" : "pair",
+                                   !A ? MT : NT / 2)
                                .str());
       unsigned Acc = accumulator(MT, NT);
       sass::Instruction &I = make(Form::Hmma);
       operand(I, Slot::Rd) = Acc;
-      operand(I, Slot::Ra) = A->second;
-      operand(I, Slot::Rb) = B->second + 2 * (NT % 2);
+      operand(I, Slot::Ra) = A;
+      operand(I, Slot::Rb) = B + 2 * (NT % 2);
       operand(I, Slot::Rc) = Acc;
       emit(I);
       continue;
@@ -759,8 +784,8 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     return Cache[Off.S] = R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
-    int64_t MT = *O.getInt("mt"), NT = *O.getInt("nt"), H = *O.getInt("half");
-    if (MT >= T.MTiles || NT >= T.NTiles || H > 1)
+    int64_t MT = intAttr(O, "mt"), NT = intAttr(O, "nt"), H = intAttr(O, "half");
+    if (MT < 0 || NT < 0 || H < 0 || MT >= T.MTiles || NT >= T.NTiles || H > 1)
       return fail(O.Loc, "mt/nt/half out of the warp's tiles");
     return accumulator(MT, NT) + 2 * H;
   };
@@ -768,16 +793,16 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
       return Acc.takeError();
-    int64_t PairId = *O.getInt("pair");
-    if (O.Name == "tp.stg" || O.Name == "tp.ldg") {
-      bool Load = O.Name == "tp.ldg";
+    int64_t PairId = intAttr(O, "pair");
+    if (is(O.Name, "tp.stg") || is(O.Name, "tp.ldg")) {
+      bool Load = is(O.Name, "tp.ldg");
       if (Load && !RParam)
         return fail(O.Loc, "tp.ldg needs the epilogue's residual operand");
       Expected<unsigned> Ptr = Pointer(O.Operands[0], Load ? *RParam : *CParam,
                                        Load ? RPointers : CPointers);
       if (!Ptr)
         return Ptr.takeError();
-      int64_t Offset = *O.getInt("offset");
+      int64_t Offset = intAttr(O, "offset");
       if (!Load) {
         sass::Instruction &I = make(Form::Stg64);
         operand(I, Slot::Ra) = *Ptr;
@@ -797,7 +822,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       }
       continue;
     }
-    if (O.Name == "tp.add_residual") {
+    if (is(O.Name, "tp.add_residual")) {
       auto It = Loaded.find(PairId);
       if (It == Loaded.end())
         return fail(O.Loc, formatv("pair {0} of R is not loaded (tp.ldg "
@@ -820,14 +845,14 @@ Error Selector::lowerEpilogue(const Op &Epi) {
 }
 
 Error Selector::lowerOp(const Op &O, bool InLoop) {
-  if (O.Name == "tp.copy")
+  if (is(O.Name, "tp.copy"))
     return lowerCopy(O, InLoop);
-  if (O.Name == "tp.commit") {
+  if (is(O.Name, "tp.commit")) {
     emit(make(Form::LdgDepbar), /*WrSB=*/0);
     return Error::success();
   }
-  if (O.Name == "tp.wait_groups") {
-    int64_t Max = *O.getInt("max");
+  if (is(O.Name, "tp.wait_groups")) {
+    int64_t Max = intAttr(O, "max");
     if (Max < 0 || Max > 63)
       return fail(O.getAttr("max")->Val.Loc, "max must be 0..63");
     sass::Instruction &I = make(Form::Depbar);
@@ -835,15 +860,15 @@ Error Selector::lowerOp(const Op &O, bool InLoop) {
     emit(I);
     return Error::success();
   }
-  if (O.Name == "tp.barrier") {
+  if (is(O.Name, "tp.barrier")) {
     emit(make(Form::Bar));
     return Error::success();
   }
-  if (O.Name == "tp.products")
+  if (is(O.Name, "tp.products"))
     return lowerProducts(O);
-  if (O.Name == "tp.epilogue")
+  if (is(O.Name, "tp.epilogue"))
     return lowerEpilogue(O);
-  if (O.Name == "tp.step") {
+  if (is(O.Name, "tp.step")) {
     if (Error E = lowerRegion(O, InLoop))
       return E;
     LoopStep += InLoop;
@@ -863,7 +888,7 @@ Error Selector::lowerRegion(const Op &Region, bool InLoop) {
 const Op *lastCopy(const Op &O) {
   const Op *Last = nullptr;
   for (const Op &C : O.Body)
-    if (C.Name == "tp.copy")
+    if (is(C.Name, "tp.copy"))
       Last = &C;
     else if (const Op *N = lastCopy(C))
       Last = N;
@@ -877,7 +902,8 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << ", parameters at c[0x0][0x" << utohexstr(TF.ParamBase, true)
      << "], stages from shared 0x" << utohexstr(TF.SharedBase, true) << "\n  "
      << Fn.VRegNames.size() << " virtual registers: "
-     << Accumulators.size() << " accumulator tuples, " << FragmentsSeen.size()
+     << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
+     << " accumulator tuples, " << FragmentsSeen.size()
      << " fragment tuples, " << Streams.size() << " copy streams\n";
   for (const mir::Piece &Pc : Fn.Pieces)
     OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
@@ -892,8 +918,6 @@ Expected<mir::Function> Selector::run() {
   const Op *Grid = MM.find("tp.grid");
   if (!Prologue || !Tail || !Grid)
     return fail(MM.Loc, "the product has no tp.grid, tp.prologue or tp.tail");
-  for (const Op &O : MM.Body)
-    countReads(O, false, RegionReads, ReadByRing);
   // The last copy in layout order outside the loop (the loop's copies
   // always advance: the body repeats).
   for (const Op *R : {Prologue, Tail})
@@ -902,12 +926,17 @@ Expected<mir::Function> Selector::run() {
   if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
     FinalCopy = nullptr;
 
+  // tp.addresses' values, the fragments, accumulators and streams.
+  reserveRegs(unsigned(Addresses->Body.size()) + 64 +
+              unsigned(T.MTiles * T.NTiles));
   piece("prologue");
   sass::Instruction &Desc = make(Form::UldcDesc);
   operand(Desc, Slot::COff) = TF.Descriptor;
   emit(Desc);
   if (Error E = lowerAddresses(*Addresses))
     return E;
+  for (const Op &O : MM.Body)
+    markRingReads(O, Values, Sharers);
   if (Error E = lowerRegion(*Prologue, false))
     return E;
   for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -1008,7 +1037,11 @@ public:
         return F.takeError();
       MM.Functions.push_back(std::move(*F));
     }
-    IR = std::make_unique<mir::MachineUnit>(std::move(MM));
+    // The tile IR goes with the machine IR, not here: freeing a few
+    // thousand small strings and vectors is no part of selection.
+    auto MU = std::make_unique<mir::MachineUnit>(std::move(MM));
+    MU->LoweredFrom = std::move(IR);
+    IR = std::move(MU);
     return Error::success();
   }
 };

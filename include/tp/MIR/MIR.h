@@ -249,6 +249,9 @@ public:
   explicit MachineUnit(Module M) : M(std::move(M)) {}
   llvm::StringRef getLevel() const override { return "mir"; }
   Module M;
+  /// The unit this one was lowered from (tp-select's tile IR), freed with
+  /// this one rather than inside the lowering pass; may be null.
+  std::unique_ptr<IRUnit> LoweredFrom;
 };
 
 } // namespace mir
