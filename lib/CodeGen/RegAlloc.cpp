@@ -142,6 +142,9 @@ private:
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
 
+  /// The register operands of every instruction, by piece (computed once:
+  /// liveness walks the pieces to a fixed point).
+  std::vector<std::vector<SmallVector<Ref, 6>>> PieceRefs;
   /// Live units after a piece's last instruction / before its first.
   std::vector<BitVector> LiveIn, LiveOut;
   std::vector<std::vector<unsigned>> Succs;
@@ -200,7 +203,6 @@ void Allocator::computeLiveness() {
   size_t N = F.Pieces.size();
   LiveIn.assign(N, BitVector(NumUnits));
   LiveOut.assign(N, BitVector(NumUnits));
-  SmallVector<Ref, 8> Refs;
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (size_t P = N; P-- > 0;) {
@@ -212,7 +214,7 @@ void Allocator::computeLiveness() {
       LiveOut[P] = Live;
       const auto &Is = F.Pieces[P].Instrs;
       for (size_t I = Is.size(); I-- > 0;) {
-        collectRefs(Is[I], Refs);
+        const auto &Refs = PieceRefs[P][I];
         bool Guarded = Is[I].I.Guard != 7 || Is[I].I.GuardNeg;
         for (const Ref &R : Refs)
           if (R.Virtual && R.IsDef && !Guarded)
@@ -232,41 +234,59 @@ void Allocator::computeLiveness() {
 void Allocator::buildInterference() {
   size_t NV = Width.size();
   Interferes.assign(NV, BitVector(NV));
-  auto Edge = [&](unsigned A, unsigned B) {
-    if (A == B)
-      return;
-    Interferes[A].set(B);
-    Interferes[B].set(A);
-  };
-  SmallVector<Ref, 8> Refs;
   for (size_t P = 0; P < F.Pieces.size(); ++P) {
-    BitVector Live = LiveOut[P];
+    // Live units, and the virtual registers with a live unit (counted, so
+    // that a def is one word-wise OR of the live registers).
+    BitVector Live(NumUnits), LiveV(NV);
+    std::vector<unsigned> LiveUnits(NV, 0);
+    auto Set = [&](unsigned First, unsigned N) {
+      for (unsigned U = First; U < First + N; ++U)
+        if (!Live.test(U)) {
+          Live.set(U);
+          if (LiveUnits[UnitOwner[U]]++ == 0)
+            LiveV.set(UnitOwner[U]);
+        }
+    };
+    auto Reset = [&](unsigned First, unsigned N) {
+      for (unsigned U = First; U < First + N; ++U)
+        if (Live.test(U)) {
+          Live.reset(U);
+          if (--LiveUnits[UnitOwner[U]] == 0)
+            LiveV.reset(UnitOwner[U]);
+        }
+    };
+    for (unsigned U : LiveOut[P].set_bits())
+      Set(U, 1);
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
-      collectRefs(Is[I], Refs);
+      const auto &Refs = PieceRefs[P][I];
       bool Guarded = Is[I].I.Guard != 7 || Is[I].I.GuardNeg;
       for (const Ref &D : Refs) {
         if (!D.Virtual || !D.IsDef)
           continue;
-        for (unsigned U : Live.set_bits())
-          Edge(D.Reg, UnitOwner[U]);
+        Interferes[D.Reg] |= LiveV;
         for (const Ref &O : Refs)
           if (O.Virtual)
-            Edge(D.Reg, O.Reg);
+            Interferes[D.Reg].set(O.Reg);
       }
       for (const Ref &R : Refs)
         if (R.Virtual && R.IsDef && !Guarded)
-          Live.reset(Base[R.Reg] + R.Sub, Base[R.Reg] + R.Sub + R.Width);
+          Reset(Base[R.Reg] + R.Sub, R.Width);
       for (const Ref &R : Refs)
         if (R.Virtual && !R.IsDef)
-          setUnits(Live, Base[R.Reg] + R.Sub, R.Width);
+          Set(Base[R.Reg] + R.Sub, R.Width);
     }
     // Live at a piece's start with no definition before: live from the
     // function's entry, together with everything else live there.
     if (P == 0)
-      for (unsigned A : Live.set_bits())
-        for (unsigned B : Live.set_bits())
-          Edge(UnitOwner[A], UnitOwner[B]);
+      for (unsigned A : LiveV.set_bits())
+        Interferes[A] |= LiveV;
+  }
+  // Symmetric, without self edges.
+  for (unsigned V = 0; V < NV; ++V) {
+    Interferes[V].reset(V);
+    for (unsigned U : Interferes[V].set_bits())
+      Interferes[U].set(V);
   }
 }
 
@@ -452,11 +472,12 @@ Error Allocator::run(bool SeedPlan) {
   ReservedPhys = BitVector(NumPhysRegs + 4);
   BitVector Seen(NV);
   FirstLoc.assign(NV, SMLoc());
-  SmallVector<Ref, 8> Refs;
-  for (const mir::Piece &P : F.Pieces)
-    for (const MInstr &MI : P.Instrs) {
-      collectRefs(MI, Refs);
-      for (const Ref &R : Refs) {
+  PieceRefs.resize(F.Pieces.size());
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      PieceRefs[PI].emplace_back();
+      collectRefs(MI, PieceRefs[PI].back());
+      for (const Ref &R : PieceRefs[PI].back()) {
         if (!R.Virtual) {
           ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs));
         } else if (!Seen.test(R.Reg)) {

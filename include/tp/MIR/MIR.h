@@ -155,8 +155,9 @@ struct Function {
   std::vector<std::string> VRegNames;
   llvm::SMLoc Loc;
 
-  /// A new virtual register named \p Name (made unique with a suffix
-  /// `_N` when taken; characters outside [A-Za-z0-9_] become '_').
+  /// A new virtual register named \p Name (characters outside
+  /// [A-Za-z0-9_] become '_'; a leading digit gets a 'v' before it); its
+  /// id.  The caller keeps the names unique (the verifier checks them).
   unsigned addVirtualReg(llvm::StringRef Name);
   /// Whether any operand names a virtual register.
   bool hasVirtualRegs() const;
