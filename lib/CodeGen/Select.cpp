@@ -85,7 +85,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -202,7 +202,7 @@ private:
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
   void reserveRegs(unsigned N) {
-    RegNames = StringMap<unsigned>(N);
+    RegNames = StringMap<unsigned, BumpPtrAllocator>(N);
     Fn.VRegNames.reserve(N);
   }
   /// Renames virtual register \p Reg (a value taken over by a role).
@@ -245,12 +245,12 @@ private:
   mir::Function Fn;
   /// Virtual register names taken, for unique ones; the tp.addresses
   /// result being lowered (the name of its temporaries).
-  StringMap<unsigned> RegNames;
+  StringMap<unsigned, BumpPtrAllocator> RegNames;
   std::string ResultName = "imm";
 
   /// tp.addresses values and how many reads of each remain in the region;
   /// values read by a ring op are never released.
-  StringMap<Lowered> Values;
+  StringMap<Lowered, BumpPtrAllocator> Values;
   /// Registers of a value and the values that share it (aliases).
   DenseMap<unsigned, unsigned> Sharers;
 
@@ -334,7 +334,7 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 /// ring's and the epilogue's operands) and counts those values by
 /// register: a copy stream may advance its offset in place only when no
 /// other value the ring reads shares its register.
-void markRingReads(const Op &O, StringMap<Lowered> &Values,
+void markRingReads(const Op &O, StringMap<Lowered, BumpPtrAllocator> &Values,
                    DenseMap<unsigned, unsigned> &Sharers) {
   if (is(O.Name, "tp.addresses"))
     return;
