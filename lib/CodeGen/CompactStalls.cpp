@@ -539,6 +539,8 @@ public:
     sched::CompactOptions Opts;
     Opts.Conservative = Mode == "conservative";
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
+      if (Error E = mir::requirePhysicalRegs(F, Ctx.SM, "tp-compact-stalls"))
+        return E;
       Expected<sass::Target> T = targetOf(F);
       if (!T)
         return T.takeError();

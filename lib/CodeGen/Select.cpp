@@ -50,21 +50,18 @@
 /// counter), body (tp.loop: one iteration; empty when there is none), tail
 /// (tp.tail).
 ///
-/// Registers: assigned here, first fit from R0, tuples aligned to their
-/// width (accumulators, fragments: 4; pointers: 2).  Values live into the
-/// loop (pointers, their offsets, shared addresses, fragments,
-/// accumulators, the counter, C's offset) keep one register for the whole
-/// loop, so the body piece may repeat.  Fragments, pointers and shared
-/// addresses are released at the epilogue, where C's and R's pointers and
-/// R's values reuse them.
+/// Registers: virtual (tp/MIR/MIR.h), named after the value or role they
+/// hold (`%a_sts0`, `%off_A_0`, `%ptr_A_0`, `%a_frag_<kk>_<i>`,
+/// `%acc_<mt>_<nt>`, `%one`, `%counter`, `%c_ptr`, ...); regs(0).
+/// tp-regalloc assigns them (and the waits that follow from them).  An
+/// aliased value (an add of 0) is its operand's register; a copy stream's
+/// running offset is its value's register when no other value shares it
+/// (it is advanced in place), else a copy.
 ///
-/// Control fields are conservative (stall 15) and scoreboard waits are
-/// derived, not planned: an instruction waits on a scoreboard when it reads
-/// a register a pending variable-latency write guards, or writes one a
-/// pending write or late read guards (LDGSTS reads under scoreboard 3).
-/// The first instruction of the body also waits for what is pending at the
-/// body's end (the back edge).  EXIT waits for every scoreboard.
-/// tp-compact-stalls recomputes all of it.
+/// Control fields are conservative (stall 15) with the scoreboards set
+/// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
+/// on the physical registers and are tp-regalloc's (CodeGen.h,
+/// addConservativeWaits); tp-compact-stalls recomputes all of it.
 ///
 /// Instructions are built as objects: each form's prototype comes from a
 /// table of raw field values (SelectForms.h, checked against the forms'
@@ -86,12 +83,15 @@
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <array>
 #include <cassert>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -112,6 +112,22 @@ using isel::Form;
 using isel::operand;
 using isel::Slot;
 
+/// Whether \p S spells literal \p L (the length a constant, so the
+/// comparison is inlined: the selector compares op and attribute names a
+/// few thousand times).
+template <size_t N> bool is(const std::string &S, const char (&L)[N]) {
+  return S.size() == N - 1 && std::memcmp(S.data(), L, N - 1) == 0;
+}
+
+/// The integer attribute \p Key of \p O (Op::getInt with is()); the
+/// verifier has checked that each attribute read here is present.
+template <size_t N> int64_t intAttr(const Op &O, const char (&Key)[N]) {
+  for (const Attr &A : O.Attrs)
+    if (is(A.Key, Key) && A.Val.isInt())
+      return A.Val.I;
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Forms
 //===----------------------------------------------------------------------===//
@@ -121,6 +137,7 @@ constexpr int64_t RZ = 255;
 /// A lowered tile value: a constant, or the register holding it.
 struct Lowered {
   bool IsConst = false;
+  bool RingRead = false; ///< an op outside tp.addresses reads it
   int64_t C = 0;
   unsigned Reg = 0;
   static Lowered constant(int64_t V) {
@@ -134,35 +151,6 @@ struct Lowered {
     L.Reg = R;
     return L;
   }
-};
-
-/// Registers in use, first fit.
-class RegisterFile {
-public:
-  unsigned allocate(unsigned Width) {
-    for (unsigned R = 0;; R += Width) {
-      if (R + Width > Used.size())
-        Used.resize(R + Width, false);
-      bool Free = true;
-      for (unsigned K = 0; K < Width && Free; ++K)
-        Free = !Used[R + K];
-      if (!Free)
-        continue;
-      for (unsigned K = 0; K < Width; ++K)
-        Used[R + K] = true;
-      HighWater = std::max(HighWater, R + Width);
-      return R;
-    }
-  }
-  void release(unsigned R, unsigned Width) {
-    for (unsigned K = 0; K < Width; ++K)
-      Used[R + K] = false;
-  }
-  unsigned count() const { return HighWater; }
-
-private:
-  std::vector<bool> Used;
-  unsigned HighWater = 0;
 };
 
 /// What the target puts where (SASS_FACTS.md 3.3, 3.7, 3.8; td/Targets.td).
@@ -211,19 +199,23 @@ private:
   }
   /// Sets the control fields of \p I, the piece's last instruction.
   void emit(sass::Instruction &I, int WrSB = -1, int RdSB = -1);
-  void piece(StringRef Name) {
-    finishPiece();
-    Fn.addPiece(Name).Instrs.reserve(256);
+  void piece(StringRef Name) { Fn.addPiece(Name).Instrs.reserve(256); }
+  /// A new virtual register named after \p Name (unique in the function).
+  unsigned newReg(StringRef Name);
+  void reserveRegs(unsigned N) {
+    RegNames = StringMap<unsigned, BumpPtrAllocator>(N);
+    Fn.VRegNames.reserve(N);
   }
-  void finishPiece();
+  /// Renames virtual register \p Reg (a value taken over by a role).
+  void renameReg(unsigned Reg, StringRef Name);
 
   // ---- values ----
   Error lowerAddresses(const Op &Region);
   Expected<Lowered> lowerValueOp(const Op &O);
   Expected<Lowered> get(const Value &V);
   unsigned inRegister(Lowered L);
-  unsigned defineTemp() { return Regs.allocate(1); }
-  void noteUse(const Value &V);
+  /// A register for the result of the address op being lowered.
+  unsigned defineTemp() { return newReg(ResultName); }
   Lowered emitShl(Lowered A, int64_t Shift);
   Lowered emitMul(Lowered A, int64_t M);
   Lowered emitAdd(Lowered A, Lowered B);
@@ -252,15 +244,16 @@ private:
   Problem P;
   TileParams T;
   mir::Function Fn;
-  RegisterFile Regs;
+  /// Virtual register names taken, for unique ones; the tp.addresses
+  /// result being lowered (the name of its temporaries).
+  StringMap<unsigned, BumpPtrAllocator> RegNames;
+  std::string ResultName = "imm";
 
   /// tp.addresses values and how many reads of each remain in the region;
   /// values read by a ring op are never released.
-  StringMap<Lowered> Values;
-  StringMap<unsigned> RegionReads;
-  StringMap<bool> ReadByRing;
+  StringMap<Lowered, BumpPtrAllocator> Values;
   /// Registers of a value and the values that share it (aliases).
-  std::map<unsigned, unsigned> Sharers;
+  DenseMap<unsigned, unsigned> Sharers;
 
   /// One stream of copies: (param, offset value) -> its running offset
   /// register, pointer pair and the step the pointer points at.
@@ -279,97 +272,85 @@ private:
   std::vector<unsigned> OwnedOffsets;
 
   /// Fragment (operand, kk, index) -> its 4-register tuple.
-  std::map<std::tuple<char, int64_t, int64_t>, unsigned> Fragments;
+  /// Fragment tuples (operand, kk, index, register), in load order: a
+  /// dozen, searched linearly.
+  struct FragmentReg {
+    char Operand;
+    int64_t KK, Index;
+    unsigned Reg;
+  };
+  std::vector<FragmentReg> Fragments;
+  /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
+  unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
+    for (const FragmentReg &F : Fragments)
+      if (F.Operand == Operand && F.KK == KK && F.Index == Index)
+        return F.Reg;
+    return 0;
+  }
   std::vector<unsigned> FragmentsSeen; ///< for -debug (released ones too)
-  std::map<std::pair<int64_t, int64_t>, unsigned> Accumulators;
+  /// Accumulator (mt, nt)'s register at mt NTiles + nt, 0 until used.
+  std::vector<unsigned> Accumulators;
   Optional<unsigned> One;
   Optional<unsigned> CounterReg;
 
-  /// Scoreboard state: registers guarded by pending writes / late reads.
-  std::array<std::vector<std::pair<unsigned, unsigned>>, 6> PendingWrite,
-      PendingRead;
-  uint8_t BodyEntryWait = 0;
+  /// Copy streams a parameter has (names their registers).
+  std::map<unsigned, unsigned> StreamsOfParam;
 };
-
-bool overlaps(const std::vector<std::pair<unsigned, unsigned>> &Set,
-              unsigned R, unsigned W) {
-  for (auto &E : Set)
-    if (R < E.first + E.second && E.first < R + W)
-      return true;
-  return false;
-}
 
 void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   assert(&I == &Fn.Pieces.back().Instrs.back().I && "emit the last make()");
   I.Ctrl.Stall = 15;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
-  const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-  // The register operands (RZ aside), straight from the form.
-  auto ForEachGPR = [&](auto F) {
-    for (unsigned K = 0; K < II.NumOperands; ++K) {
-      const sass::OperandInfo &O = II.Operands[K];
-      if ((O.Kind == sass::OperandKind::GPR ||
-           O.Kind == sass::OperandKind::MemBase) &&
-          I.Ops[K] != RZ)
-        F(unsigned(I.Ops[K]), std::max<unsigned>(1, O.Width), O.IsDef);
-    }
-  };
-  uint8_t Wait = 0;
-  ForEachGPR([&](unsigned R, unsigned W, bool IsDef) {
-    for (unsigned S = 1; S < 6; ++S)
-      if (overlaps(PendingWrite[S], R, W) ||
-          (IsDef && overlaps(PendingRead[S], R, W)))
-        Wait |= 1u << S;
-  });
-  if (II.Mnemonic == StringRef("EXIT"))
-    Wait = 0x3f;
-  for (unsigned S = 0; S < 6; ++S)
-    if (Wait & (1u << S)) {
-      PendingWrite[S].clear();
-      PendingRead[S].clear();
-    }
-  I.Ctrl.WaitMask = Wait;
-  ForEachGPR([&](unsigned R, unsigned W, bool IsDef) {
-    if (IsDef && WrSB > 0)
-      PendingWrite[WrSB].push_back({R, W});
-    if (!IsDef && RdSB > 0)
-      PendingRead[RdSB].push_back({R, W});
-  });
   ++NumSelected;
 }
 
-void Selector::finishPiece() {
-  if (Fn.Pieces.empty() || Fn.Pieces.back().Name != "body")
-    return;
-  // The back edge: what the body leaves pending, its first instruction
-  // waits for, as it waits for what the prologue leaves.
-  mir::Piece &Body = Fn.Pieces.back();
-  uint8_t Mask = BodyEntryWait;
-  for (unsigned S = 0; S < 6; ++S)
-    if (!PendingWrite[S].empty() || !PendingRead[S].empty())
-      Mask |= 1u << S;
-  if (!Body.Instrs.empty())
-    Body.Instrs.front().I.Ctrl.WaitMask |= Mask;
+unsigned Selector::newReg(StringRef Name) {
+  std::string N = Name.str();
+  for (char &C : N)
+    if (!isAlnum(C) && C != '_')
+      C = '_';
+  auto Ins = RegNames.try_emplace(N, 0);
+  if (!Ins.second) {
+    std::string Base = N;
+    do
+      N = Base + "_" + std::to_string(++Ins.first->second);
+    while (!RegNames.try_emplace(N, 0).second);
+  }
+  return unsigned(mir::virtualReg(Fn.addVirtualReg(N)));
+}
+
+void Selector::renameReg(unsigned Reg, StringRef Name) {
+  unsigned Id = mir::virtualRegId(Reg);
+  unsigned Tmp = newReg(Name);
+  Fn.VRegNames[Id] = Fn.VRegNames[mir::virtualRegId(Tmp)];
+  Fn.VRegNames.pop_back();
 }
 
 //===----------------------------------------------------------------------===//
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
-/// Counts the reads of every value: in the address region (to release
-/// temporaries after their last one) and by the ring (kept).
-void countReads(const Op &O, bool InAddresses, StringMap<unsigned> &Region,
-                StringMap<bool> &Ring) {
-  for (const Value &V : O.Operands)
-    if (V.isRef()) {
-      if (InAddresses)
-        ++Region[V.S];
-      else
-        Ring[V.S] = true;
-    }
+/// Marks every tp.addresses value an op outside tp.addresses reads (the
+/// ring's and the epilogue's operands) and counts those values by
+/// register: a copy stream may advance its offset in place only when no
+/// other value the ring reads shares its register.
+void markRingReads(const Op &O, StringMap<Lowered, BumpPtrAllocator> &Values,
+                   DenseMap<unsigned, unsigned> &Sharers) {
+  if (is(O.Name, "tp.addresses"))
+    return;
+  for (const Value &V : O.Operands) {
+    if (!V.isRef())
+      continue;
+    auto It = Values.find(V.S);
+    if (It == Values.end() || It->second.RingRead)
+      continue;
+    It->second.RingRead = true;
+    if (!It->second.IsConst)
+      ++Sharers[It->second.Reg];
+  }
   for (const Op &C : O.Body)
-    countReads(C, InAddresses || O.Name == "tp.addresses", Region, Ring);
+    markRingReads(C, Values, Sharers);
 }
 
 Expected<Lowered> Selector::get(const Value &V) {
@@ -381,19 +362,6 @@ Expected<Lowered> Selector::get(const Value &V) {
   if (It == Values.end())
     return fail(V.Loc, "value %" + V.S + " is not an address value");
   return It->second;
-}
-
-void Selector::noteUse(const Value &V) {
-  if (!V.isRef())
-    return;
-  auto It = RegionReads.find(V.S);
-  if (It == RegionReads.end() || --It->second || ReadByRing.count(V.S))
-    return;
-  const Lowered &L = Values[V.S];
-  if (L.IsConst)
-    return;
-  if (--Sharers[L.Reg] == 0)
-    Regs.release(L.Reg, 1);
 }
 
 unsigned Selector::inRegister(Lowered L) {
@@ -506,7 +474,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
     return In[I].C;
   };
-  if (O.Name == "sreg") {
+  if (is(O.Name, "sreg")) {
     StringRef S = O.Operands[0].S;
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
@@ -521,15 +489,15 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I, /*WrSB=*/5);
     return Lowered::reg(D);
   }
-  if (O.Name == "add")
+  if (is(O.Name, "add"))
     return emitAdd(In[0], In[1]);
-  if (O.Name == "mul") {
+  if (is(O.Name, "mul")) {
     Expected<int64_t> M = Imm(1);
     if (!M)
       return M.takeError();
     return emitMul(In[0], *M);
   }
-  if (O.Name == "mad") {
+  if (is(O.Name, "mad")) {
     if (In[1].IsConst)
       return emitMad(In[0], In[1].C, In[2]);
     if (In[0].IsConst)
@@ -542,15 +510,13 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     operand(I, Slot::Rb) = In[1].Reg;
     operand(I, Slot::Rc) = Addend;
     emit(I);
-    if (In[2].IsConst && In[2].C != 0)
-      Regs.release(Addend, 1);
     return Lowered::reg(D);
   }
-  if (O.Name == "shr" || O.Name == "and") {
+  if (is(O.Name, "shr") || is(O.Name, "and")) {
     Expected<int64_t> B = Imm(1);
     if (!B)
       return B.takeError();
-    bool Shr = O.Name == "shr";
+    bool Shr = is(O.Name, "shr");
     if (Shr && (*B < 0 || *B > 31))
       return fail(O.Operands[1].Loc, "shift count must be 0..31");
     if (In[0].IsConst)
@@ -569,7 +535,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (O.Name == "xor") {
+  if (is(O.Name, "xor")) {
     if (In[0].IsConst)
       std::swap(In[0], In[1]);
     if (In[0].IsConst)
@@ -593,21 +559,13 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
 
 Error Selector::lowerAddresses(const Op &Region) {
   for (const Op &O : Region.Body) {
+    ResultName = O.Result;
     Expected<Lowered> L = lowerValueOp(O);
     if (!L)
       return L.takeError();
-    if (!L->IsConst)
-      ++Sharers[L->Reg];
     Values[O.Result] = *L;
-    // Registers of operands read for the last time go back (after the
-    // result took its register: an alias keeps its operand's).
-    for (const Value &V : O.Operands)
-      noteUse(V);
-    // A value nothing reads: its register goes back at once.
-    if (!L->IsConst && !RegionReads.count(O.Result) &&
-        !ReadByRing.count(O.Result) && --Sharers[L->Reg] == 0)
-      Regs.release(L->Reg, 1);
   }
+  ResultName = "imm";
   return Error::success();
 }
 
@@ -625,7 +583,7 @@ Expected<unsigned> Selector::paramIndex(const Value &V) {
 
 unsigned Selector::one() {
   if (!One) {
-    One = Regs.allocate(1);
+    One = newReg("one");
     sass::Instruction &I = make(Form::Mov);
     operand(I, Slot::Rd) = *One;
     operand(I, Slot::Imm) = 1;
@@ -647,25 +605,30 @@ unsigned Selector::formPointer(unsigned Pointer, unsigned Offset,
 }
 
 unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
-  auto Key = std::make_tuple(Operand.empty() ? '?' : Operand[0], KK, Index);
-  auto It = Fragments.find(Key);
-  if (It != Fragments.end())
-    return It->second;
-  unsigned R = Regs.allocate(4);
+  char Op = Operand.empty() ? '?' : Operand[0];
+  if (unsigned R = findFragment(Op, KK, Index))
+    return R;
+  unsigned R = newReg(
+      (Twine(Op) + "_frag_" + Twine(KK) + "_" + Twine(Index)).str());
   FragmentsSeen.push_back(R);
-  return Fragments[Key] = R;
+  Fragments.push_back({Op, KK, Index, R});
+  return R;
 }
 
 unsigned Selector::accumulator(int64_t MT, int64_t NT) {
-  auto It = Accumulators.find({MT, NT});
-  if (It != Accumulators.end())
-    return It->second;
-  return Accumulators[{MT, NT}] = Regs.allocate(4);
+  assert(MT >= 0 && MT < T.MTiles && NT >= 0 && NT < T.NTiles &&
+         "checked by the callers");
+  if (Accumulators.empty())
+    Accumulators.assign(size_t(T.MTiles * T.NTiles), 0);
+  unsigned &R = Accumulators[size_t(MT * T.NTiles + NT)];
+  if (!R)
+    R = newReg(("acc_" + Twine(MT) + "_" + Twine(NT)).str());
+  return R;
 }
 
 Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
-  int64_t Step = InLoop ? LoopStep + *Copy.getInt("ahead")
-                        : *Copy.getInt("step");
+  int64_t Step = InLoop ? LoopStep + intAttr(Copy, "ahead")
+                        : intAttr(Copy, "step");
   if (Step != NextCopyStep)
     return fail(Copy.Loc, formatv("the copy of step {0} does not follow the "
                                   "previous one: expected step {1} (each "
@@ -674,7 +637,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
                               .str());
   std::vector<CopyStream *> Used;
   for (const Op &G : Copy.Body) {
-    if (G.Name != "tp.ldgsts")
+    if (!is(G.Name, "tp.ldgsts"))
       return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
     Expected<Lowered> Sts = get(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
@@ -689,12 +652,15 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     auto It = Streams.find(Key);
     if (It == Streams.end()) {
       CopyStream S;
+      std::string Role =
+          (K.Params[*Param].Name + "_" + Twine(StreamsOfParam[*Param]++)).str();
       // The running offset: the value's own register when no other value
-      // shares it, else a copy.
+      // shares it (renamed after its role), else a copy.
       if (!Off->IsConst && Sharers[Off->Reg] == 1) {
         S.Offset = Off->Reg;
+        renameReg(S.Offset, "off_" + Role);
       } else {
-        S.Offset = Regs.allocate(1);
+        S.Offset = newReg("off_" + Role);
         OwnedOffsets.push_back(S.Offset);
         sass::Instruction &I = make(Off->IsConst ? Form::Mov : Form::IAdd3);
         operand(I, Slot::Rd) = S.Offset;
@@ -706,20 +672,20 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
         }
         emit(I);
       }
-      S.Pointer = formPointer(Regs.allocate(2), S.Offset, *Param);
+      S.Pointer = formPointer(newReg("ptr_" + Role), S.Offset, *Param);
       S.Step = Step;
-      S.StepBytes = *G.getInt("k_step_bytes");
+      S.StepBytes = intAttr(G, "k_step_bytes");
       S.Param = G.Operands[1].S;
       It = Streams.insert({Key, S}).first;
     }
     CopyStream &S = It->second;
-    if (S.Step != Step || S.StepBytes != *G.getInt("k_step_bytes"))
+    if (S.Step != Step || S.StepBytes != intAttr(G, "k_step_bytes"))
       return fail(G.Loc, "copies of one source must advance by one "
                          "k_step_bytes a step");
     unsigned Shared = inRegister(*Sts);
     sass::Instruction &I = make(Form::Ldgsts);
     operand(I, Slot::Rs) = Shared;
-    operand(I, Slot::SOff) = TF.SharedBase + *G.getInt("smem_offset");
+    operand(I, Slot::SOff) = TF.SharedBase + intAttr(G, "smem_offset");
     operand(I, Slot::Ra) = S.Pointer;
     emit(I, -1, /*RdSB=*/3);
     if (std::find(Used.begin(), Used.end(), &S) == Used.end())
@@ -744,7 +710,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
 
 Error Selector::lowerProducts(const Op &Prod) {
   for (const Op &O : Prod.Body) {
-    if (O.Name == "tp.ldsm") {
+    if (is(O.Name, "tp.ldsm")) {
       Expected<Lowered> A = get(O.Operands[0]);
       if (!A)
         return A.takeError();
@@ -757,34 +723,32 @@ Error Selector::lowerProducts(const Op &Prod) {
                     "shape must be m88 or mt88");
       unsigned Address = inRegister(*A);
       unsigned Fragment =
-          fragment(Operand, *O.getInt("kk"), *O.getInt("index"));
+          fragment(Operand, intAttr(O, "kk"), intAttr(O, "index"));
       sass::Instruction &I =
           make(Shape == "mt88" ? Form::LdsmMT88 : Form::LdsmM88);
       operand(I, Slot::Rd) = Fragment;
       operand(I, Slot::Ra) = Address;
-      operand(I, Slot::MOff) = TF.SharedBase + *O.getInt("smem_offset");
+      operand(I, Slot::MOff) = TF.SharedBase + intAttr(O, "smem_offset");
       emit(I, /*WrSB=*/1);
       continue;
     }
-    if (O.Name == "tp.mma") {
-      int64_t KK = *O.getInt("kk"), MT = *O.getInt("mt"), NT = *O.getInt("nt");
-      if (MT >= T.MTiles || NT >= T.NTiles)
+    if (is(O.Name, "tp.mma")) {
+      int64_t KK = intAttr(O, "kk"), MT = intAttr(O, "mt"), NT = intAttr(O, "nt");
+      if (MT < 0 || NT < 0 || MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
-      auto A = Fragments.find(std::make_tuple('a', KK, MT));
-      auto B = Fragments.find(std::make_tuple('b', KK, NT / 2));
-      if (A == Fragments.end() || B == Fragments.end())
+      unsigned A = findFragment('a', KK, MT), B = findFragment('b', KK, NT / 2);
+      if (!A || !B)
         return fail(O.Loc, formatv("no tp.ldsm loads the {0} fragment of "
                                    "kk={1} {2}={3} this product reads",
-                                   A == Fragments.end() ? "A" : "B", KK,
-                                   A == Fragments.end() ? "index" : "pair",
-                                   A == Fragments.end() ? MT : NT / 2)
+                                   !A ? "A" : "B", KK, !A ? "index" : "pair",
+                                   !A ? MT : NT / 2)
                                .str());
       unsigned Acc = accumulator(MT, NT);
       sass::Instruction &I = make(Form::Hmma);
       operand(I, Slot::Rd) = Acc;
-      operand(I, Slot::Ra) = A->second;
-      operand(I, Slot::Rb) = B->second + 2 * (NT % 2);
+      operand(I, Slot::Ra) = A;
+      operand(I, Slot::Rb) = B + 2 * (NT % 2);
       operand(I, Slot::Rc) = Acc;
       emit(I);
       continue;
@@ -795,31 +759,6 @@ Error Selector::lowerProducts(const Op &Prod) {
 }
 
 Error Selector::lowerEpilogue(const Op &Epi) {
-  // Fragments, pointers and shared addresses are dead: every group has
-  // landed (tp.wait_groups max=0 precedes) and every product is issued.
-  for (auto &F : Fragments)
-    Regs.release(F.second, 4);
-  Fragments.clear();
-  for (auto &S : Streams)
-    Regs.release(S.second.Pointer, 2);
-  for (unsigned R : OwnedOffsets)
-    Regs.release(R, 1);
-  // Address values only the ring before the epilogue reads.
-  std::set<unsigned> Keep, Dead;
-  std::function<void(const Op &)> Read = [&](const Op &O) {
-    for (const Value &V : O.Operands)
-      if (V.isRef() && Values.count(V.S) && !Values[V.S].IsConst)
-        Keep.insert(Values[V.S].Reg);
-    for (const Op &C : O.Body)
-      Read(C);
-  };
-  Read(Epi);
-  for (auto &V : Values)
-    if (ReadByRing.count(V.first()) && !V.second.IsConst &&
-        !Keep.count(V.second.Reg))
-      Dead.insert(V.second.Reg);
-  for (unsigned R : Dead)
-    Regs.release(R, 1);
   Expected<unsigned> CParam = paramIndex(Epi.Operands[0]);
   if (!CParam)
     return CParam.takeError();
@@ -841,12 +780,13 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     Expected<Lowered> L = get(Off);
     if (!L)
       return L.takeError();
-    unsigned R = formPointer(Regs.allocate(2), inRegister(*L), Param);
+    unsigned R = formPointer(newReg(&Cache == &CPointers ? "c_ptr" : "r_ptr"),
+                             inRegister(*L), Param);
     return Cache[Off.S] = R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
-    int64_t MT = *O.getInt("mt"), NT = *O.getInt("nt"), H = *O.getInt("half");
-    if (MT >= T.MTiles || NT >= T.NTiles || H > 1)
+    int64_t MT = intAttr(O, "mt"), NT = intAttr(O, "nt"), H = intAttr(O, "half");
+    if (MT < 0 || NT < 0 || H < 0 || MT >= T.MTiles || NT >= T.NTiles || H > 1)
       return fail(O.Loc, "mt/nt/half out of the warp's tiles");
     return accumulator(MT, NT) + 2 * H;
   };
@@ -854,16 +794,16 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
       return Acc.takeError();
-    int64_t PairId = *O.getInt("pair");
-    if (O.Name == "tp.stg" || O.Name == "tp.ldg") {
-      bool Load = O.Name == "tp.ldg";
+    int64_t PairId = intAttr(O, "pair");
+    if (is(O.Name, "tp.stg") || is(O.Name, "tp.ldg")) {
+      bool Load = is(O.Name, "tp.ldg");
       if (Load && !RParam)
         return fail(O.Loc, "tp.ldg needs the epilogue's residual operand");
       Expected<unsigned> Ptr = Pointer(O.Operands[0], Load ? *RParam : *CParam,
                                        Load ? RPointers : CPointers);
       if (!Ptr)
         return Ptr.takeError();
-      int64_t Offset = *O.getInt("offset");
+      int64_t Offset = intAttr(O, "offset");
       if (!Load) {
         sass::Instruction &I = make(Form::Stg64);
         operand(I, Slot::Ra) = *Ptr;
@@ -872,7 +812,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         emit(I);
         continue;
       }
-      unsigned Dst = Regs.allocate(2);
+      unsigned Dst = newReg("r_pair" + std::to_string(PairId));
       Loaded[PairId] = Dst;
       for (unsigned W = 0; W < 2; ++W) {
         sass::Instruction &I = make(Form::Ldg32);
@@ -883,7 +823,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       }
       continue;
     }
-    if (O.Name == "tp.add_residual") {
+    if (is(O.Name, "tp.add_residual")) {
       auto It = Loaded.find(PairId);
       if (It == Loaded.end())
         return fail(O.Loc, formatv("pair {0} of R is not loaded (tp.ldg "
@@ -897,7 +837,6 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         operand(I, Slot::Rb) = It->second + W;
         emit(I);
       }
-      Regs.release(It->second, 2);
       Loaded.erase(It);
       continue;
     }
@@ -907,14 +846,14 @@ Error Selector::lowerEpilogue(const Op &Epi) {
 }
 
 Error Selector::lowerOp(const Op &O, bool InLoop) {
-  if (O.Name == "tp.copy")
+  if (is(O.Name, "tp.copy"))
     return lowerCopy(O, InLoop);
-  if (O.Name == "tp.commit") {
+  if (is(O.Name, "tp.commit")) {
     emit(make(Form::LdgDepbar), /*WrSB=*/0);
     return Error::success();
   }
-  if (O.Name == "tp.wait_groups") {
-    int64_t Max = *O.getInt("max");
+  if (is(O.Name, "tp.wait_groups")) {
+    int64_t Max = intAttr(O, "max");
     if (Max < 0 || Max > 63)
       return fail(O.getAttr("max")->Val.Loc, "max must be 0..63");
     sass::Instruction &I = make(Form::Depbar);
@@ -922,15 +861,15 @@ Error Selector::lowerOp(const Op &O, bool InLoop) {
     emit(I);
     return Error::success();
   }
-  if (O.Name == "tp.barrier") {
+  if (is(O.Name, "tp.barrier")) {
     emit(make(Form::Bar));
     return Error::success();
   }
-  if (O.Name == "tp.products")
+  if (is(O.Name, "tp.products"))
     return lowerProducts(O);
-  if (O.Name == "tp.epilogue")
+  if (is(O.Name, "tp.epilogue"))
     return lowerEpilogue(O);
-  if (O.Name == "tp.step") {
+  if (is(O.Name, "tp.step")) {
     if (Error E = lowerRegion(O, InLoop))
       return E;
     LoopStep += InLoop;
@@ -950,33 +889,26 @@ Error Selector::lowerRegion(const Op &Region, bool InLoop) {
 const Op *lastCopy(const Op &O) {
   const Op *Last = nullptr;
   for (const Op &C : O.Body)
-    if (C.Name == "tp.copy")
+    if (is(C.Name, "tp.copy"))
       Last = &C;
     else if (const Op *N = lastCopy(C))
       Last = N;
   return Last;
 }
 
-/// What -debug-only=tp-select prints: the target's facts, where the
-/// tuples went, the pieces' sizes.
+/// What -debug-only=tp-select prints: the target's facts, the virtual
+/// registers by role, the pieces' sizes.
 void Selector::printDecisions(raw_ostream &OS) const {
-    auto Range = [](unsigned Lo, unsigned Hi) {
-      return "R" + std::to_string(Lo) + "..R" + std::to_string(Hi);
-    };
-    unsigned AccLo = ~0u, AccHi = 0, FragLo = ~0u, FragHi = 0;
-    for (auto &A : Accumulators)
-      AccLo = std::min(AccLo, A.second), AccHi = std::max(AccHi, A.second + 3);
-    for (auto &F : FragmentsSeen)
-      FragLo = std::min(FragLo, F), FragHi = std::max(FragHi, F + 3);
-    OS << "tp-select: @" << K.Name << ": " << TF.Name
-           << ", parameters at c[0x0][0x" << utohexstr(TF.ParamBase, true)
-           << "], stages from shared 0x" << utohexstr(TF.SharedBase, true)
-           << "\n  accumulators " << Range(AccLo, AccHi) << ", fragments "
-           << Range(FragLo, FragHi) << ", " << Streams.size()
-           << " copy streams; " << Fn.Regs << " registers a thread\n";
-    for (const mir::Piece &Pc : Fn.Pieces)
-      OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
-             << " instructions\n";
+  OS << "tp-select: @" << K.Name << ": " << TF.Name
+     << ", parameters at c[0x0][0x" << utohexstr(TF.ParamBase, true)
+     << "], stages from shared 0x" << utohexstr(TF.SharedBase, true) << "\n  "
+     << Fn.VRegNames.size() << " virtual registers: "
+     << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
+     << " accumulator tuples, " << FragmentsSeen.size()
+     << " fragment tuples, " << Streams.size() << " copy streams\n";
+  for (const mir::Piece &Pc : Fn.Pieces)
+    OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
+       << " instructions\n";
 }
 
 Expected<mir::Function> Selector::run() {
@@ -987,8 +919,6 @@ Expected<mir::Function> Selector::run() {
   const Op *Grid = MM.find("tp.grid");
   if (!Prologue || !Tail || !Grid)
     return fail(MM.Loc, "the product has no tp.grid, tp.prologue or tp.tail");
-  for (const Op &O : MM.Body)
-    countReads(O, false, RegionReads, ReadByRing);
   // The last copy in layout order outside the loop (the loop's copies
   // always advance: the body repeats).
   for (const Op *R : {Prologue, Tail})
@@ -997,12 +927,17 @@ Expected<mir::Function> Selector::run() {
   if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
     FinalCopy = nullptr;
 
+  // tp.addresses' values, the fragments, accumulators and streams.
+  reserveRegs(unsigned(Addresses->Body.size()) + 64 +
+              unsigned(T.MTiles * T.NTiles));
   piece("prologue");
   sass::Instruction &Desc = make(Form::UldcDesc);
   operand(Desc, Slot::COff) = TF.Descriptor;
   emit(Desc);
   if (Error E = lowerAddresses(*Addresses))
     return E;
+  for (const Op &O : MM.Body)
+    markRingReads(O, Values, Sharers);
   if (Error E = lowerRegion(*Prologue, false))
     return E;
   for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -1014,16 +949,12 @@ Expected<mir::Function> Selector::run() {
       }
   int64_t Iterations = Loop ? *Loop->getInt("iterations") : 0;
   if (Loop) {
-    CounterReg = Regs.allocate(1);
+    CounterReg = newReg("counter");
     sass::Instruction &I = make(Form::Mov);
     operand(I, Slot::Rd) = *CounterReg;
     operand(I, Slot::Imm) = Iterations;
     emit(I);
   }
-  for (unsigned S = 0; S < 6; ++S)
-    if (!PendingWrite[S].empty() || !PendingRead[S].empty())
-      BodyEntryWait |= 1u << S;
-
   piece("body");
   if (Loop) {
     int64_t Before = NextCopyStep;
@@ -1052,11 +983,10 @@ Expected<mir::Function> Selector::run() {
   }();
   Halt.Label = "halt";
   Halt.Target = "halt";
-  finishPiece();
 
   Fn.Name = K.Name;
   Fn.Target = TF.Name;
-  Fn.Regs = Regs.count();
+  Fn.Regs = 0; // every register is virtual: tp-regalloc sets regs()
   Fn.SharedBytes = T.sharedBytes();
   Fn.Loc = K.Loc;
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
@@ -1070,7 +1000,9 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
-  Fn.setAttr("counter", std::to_string(CounterReg ? *CounterReg : 0));
+  Fn.setAttr("counter",
+             CounterReg ? "%" + Fn.VRegNames[mir::virtualRegId(*CounterReg)]
+                        : std::string("0"));
   TP_DEBUG(printDecisions(dbgs()));
   if (Error E = Fn.resolveBranches())
     return E;
@@ -1106,7 +1038,11 @@ public:
         return F.takeError();
       MM.Functions.push_back(std::move(*F));
     }
-    IR = std::make_unique<mir::MachineUnit>(std::move(MM));
+    // The tile IR goes with the machine IR, not here: freeing a few
+    // thousand small strings and vectors is no part of selection.
+    auto MU = std::make_unique<mir::MachineUnit>(std::move(MM));
+    MU->LoweredFrom = std::move(IR);
+    IR = std::move(MU);
     return Error::success();
   }
 };

@@ -10,6 +10,7 @@
 
 #include "tp/CodeGen/SelectForms.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -24,74 +25,86 @@ namespace isel {
 namespace {
 
 const FormTemplate Templates[] = {
-    {"S2R", "S2R R0, SR_TID.X",
+    {sass::S2R, "S2R", "S2R R0, SR_TID.X",
      2, {0, 33}},
-    {"S2R", "S2R R0, SR_CTAID.X",
+    {sass::S2R, "S2R", "S2R R0, SR_CTAID.X",
      2, {0, 37}},
-    {"S2R", "S2R R0, SR_CTAID.Y",
+    {sass::S2R, "S2R", "S2R R0, SR_CTAID.Y",
      2, {0, 38}},
-    {"MOV_rir", "MOV R0, 0x1",
+    {sass::MOV_rir, "MOV_rir", "MOV R0, 0x1",
      2, {0, 1}},
-    {"IADD3_rir", "IADD3 R0, R0, 0x1, RZ",
+    {sass::IADD3_rir, "IADD3_rir", "IADD3 R0, R0, 0x1, RZ",
      6, {0, 0, 0, 1, 0, 255}},
-    {"IADD3_rrr", "IADD3 R0, R0, R0, RZ",
+    {sass::IADD3_rrr, "IADD3_rrr", "IADD3 R0, R0, R0, RZ",
      7, {0, 0, 0, 0, 0, 0, 255}},
-    {"LOP3_LUT_rir", "LOP3.LUT R0, R0, 0x1, RZ, 0xc0, !PT",
+    {sass::LOP3_LUT_rir, "LOP3_LUT_rir", "LOP3.LUT R0, R0, 0x1, RZ, 0xc0, !PT",
      7, {0, 0, 1, 255, 192, 1, 7}},
-    {"LOP3_LUT_rrr", "LOP3.LUT R0, R0, R0, RZ, 0x3c, !PT",
+    {sass::LOP3_LUT_rrr, "LOP3_LUT_rrr", "LOP3.LUT R0, R0, R0, RZ, 0x3c, !PT",
      7, {0, 0, 0, 255, 60, 1, 7}},
-    {"LOP3_LUT_rir", "LOP3.LUT R0, R0, 0x1, RZ, 0x3c, !PT",
+    {sass::LOP3_LUT_rir, "LOP3_LUT_rir", "LOP3.LUT R0, R0, 0x1, RZ, 0x3c, !PT",
      7, {0, 0, 1, 255, 60, 1, 7}},
-    {"SHF_rir", "SHF.R.U32.HI R0, RZ, 0x1, R0",
+    {sass::SHF_rir, "SHF_rir", "SHF.R.U32.HI R0, RZ, 0x1, R0",
      8, {0, 1, 0, 3, 1, 255, 1, 0}},
-    {"IMAD_SHL_U32_rir_1", "IMAD.SHL.U32 R0, R0, 0x2, RZ",
+    {sass::IMAD_SHL_U32_rir_1, "IMAD_SHL_U32_rir_1", "IMAD.SHL.U32 R0, R0, 0x2, RZ",
      2, {0, 0}},
-    {"IMAD_rir", "IMAD R0, R0, 0x3, R0",
+    {sass::IMAD_rir, "IMAD_rir", "IMAD R0, R0, 0x3, R0",
      6, {0, 1, 0, 3, 0, 0}},
-    {"IMAD_rrr", "IMAD R0, R0, R0, R0",
+    {sass::IMAD_rrr, "IMAD_rrr", "IMAD R0, R0, R0, R0",
      6, {0, 1, 0, 0, 0, 0}},
-    {"LEA_rrr", "LEA R0, R0, R0, 0x1",
+    {sass::LEA_rrr, "LEA_rrr", "LEA R0, R0, R0, 0x1",
      6, {0, 0, 0, 0, 0, 1}},
-    {"IMAD_WIDE_rrc", "IMAD.WIDE.U32 R0, R0, R0, c[0x0][0x160]",
+    {sass::IMAD_WIDE_rrc, "IMAD_WIDE_rrc", "IMAD.WIDE.U32 R0, R0, R0, c[0x0][0x160]",
      7, {0, 0, 0, 0, 0, 0, 352}},
-    {"LDGSTS_DESC", "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64]",
+    {sass::LDGSTS_DESC, "LDGSTS_DESC", "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64]",
      11, {0, 0, 6, 0, 0, 0, 16, 4, 0, 1, 0}},
-    {"LDGDEPBAR", "LDGDEPBAR",
+    {sass::LDGDEPBAR, "LDGDEPBAR", "LDGDEPBAR",
      0, {}},
-    {"DEPBAR_LE", "DEPBAR.LE SB0, 0x1",
+    {sass::DEPBAR_LE, "DEPBAR_LE", "DEPBAR.LE SB0, 0x1",
      2, {0, 1}},
-    {"BAR_SYNC_i", "BAR.SYNC.DEFER_BLOCKING 0x0",
+    {sass::BAR_SYNC_i, "BAR_SYNC_i", "BAR.SYNC.DEFER_BLOCKING 0x0",
      2, {1, 0}},
-    {"LDSM_16_4", "LDSM.16.M88.4 R0, [R0+0x10]",
+    {sass::LDSM_16_4, "LDSM_16_4", "LDSM.16.M88.4 R0, [R0+0x10]",
      4, {0, 0, 0, 16}},
-    {"LDSM_16_4", "LDSM.16.MT88.4 R0, [R0+0x10]",
+    {sass::LDSM_16_4, "LDSM_16_4", "LDSM.16.MT88.4 R0, [R0+0x10]",
      4, {0, 1, 0, 16}},
-    {"HMMA_16816_F32", "HMMA.16816.F32 R0, R0, R0, R0",
+    {sass::HMMA_16816_F32, "HMMA_16816_F32", "HMMA.16816.F32 R0, R0, R0, R0",
      4, {0, 0, 0, 0}},
-    {"CS2R", "CS2R R0, SRZ",
+    {sass::CS2R, "CS2R", "CS2R R0, SRZ",
      2, {0, 255}},
-    {"STG_DESC_64", "STG.E.64 desc[UR4][R0.64+0x10], R0",
+    {sass::STG_DESC_64, "STG_DESC_64", "STG.E.64 desc[UR4][R0.64+0x10], R0",
      8, {1, 1, 0, 4, 0, 1, 16, 0}},
-    {"LDG_DESC_32", "LDG.E R0, desc[UR4][R0.64+0x10]",
+    {sass::LDG_DESC_32, "LDG_DESC_32", "LDG.E R0, desc[UR4][R0.64+0x10]",
      9, {0, 1, 1, 0, 0, 4, 0, 1, 16}},
-    {"FADD_rr", "FADD R0, R0, R0",
+    {sass::FADD_rr, "FADD_rr", "FADD R0, R0, R0",
      10, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
-    {"EXIT", "EXIT",
+    {sass::EXIT, "EXIT", "EXIT",
      0, {}},
-    {"BRA", "BRA 0x0",
+    {sass::BRA, "BRA", "BRA 0x0",
      2, {0, -4}},
-    {"ULDC_64", "ULDC.64 UR4, c[0x0][0x118]",
+    {sass::ULDC_64, "ULDC_64", "ULDC.64 UR4, c[0x0][0x118]",
      4, {4, 5, 0, 280}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");
 
-sass::Opcode lookup(const char *Name) {
-  sass::Opcode Op;
-  if (!sass::lookupOpcode(Name, Op))
-    report_fatal_error("tp-select: no form named " + Twine(Name));
-  return Op;
-}
+/// IMAD.SHL.U32 by 2^S, at index S (the forms' enumerators sort by name).
+constexpr sass::Opcode ShlOpcodes[32] = {
+    sass::IMAD_SHL_U32_rir_1,  sass::IMAD_SHL_U32_rir_1,
+    sass::IMAD_SHL_U32_rir_2,  sass::IMAD_SHL_U32_rir_3,
+    sass::IMAD_SHL_U32_rir_4,  sass::IMAD_SHL_U32_rir_5,
+    sass::IMAD_SHL_U32_rir_6,  sass::IMAD_SHL_U32_rir_7,
+    sass::IMAD_SHL_U32_rir_8,  sass::IMAD_SHL_U32_rir_9,
+    sass::IMAD_SHL_U32_rir_10, sass::IMAD_SHL_U32_rir_11,
+    sass::IMAD_SHL_U32_rir_12, sass::IMAD_SHL_U32_rir_13,
+    sass::IMAD_SHL_U32_rir_14, sass::IMAD_SHL_U32_rir_15,
+    sass::IMAD_SHL_U32_rir_16, sass::IMAD_SHL_U32_rir_17,
+    sass::IMAD_SHL_U32_rir_18, sass::IMAD_SHL_U32_rir_19,
+    sass::IMAD_SHL_U32_rir_20, sass::IMAD_SHL_U32_rir_21,
+    sass::IMAD_SHL_U32_rir_22, sass::IMAD_SHL_U32_rir_23,
+    sass::IMAD_SHL_U32_rir_24, sass::IMAD_SHL_U32_rir_25,
+    sass::IMAD_SHL_U32_rir_26, sass::IMAD_SHL_U32_rir_27,
+    sass::IMAD_SHL_U32_rir_28, sass::IMAD_SHL_U32_rir_29,
+    sass::IMAD_SHL_U32_rir_30, sass::IMAD_SHL_U32_rir_31};
 
 } // namespace
 
@@ -101,7 +114,7 @@ const sass::Instruction &getPrototype(Form F) {
   static const std::array<sass::Instruction, size_t(Form::Count)> Protos = [] {
     std::array<sass::Instruction, size_t(Form::Count)> P;
     for (size_t I = 0; I < size_t(Form::Count); ++I) {
-      P[I].Op = lookup(Templates[I].FormName);
+      P[I].Op = Templates[I].Op;
       for (unsigned K = 0; K < Templates[I].NumOps; ++K)
         P[I].Ops[K] = Templates[I].Ops[K];
     }
@@ -111,38 +124,39 @@ const sass::Instruction &getPrototype(Form F) {
 }
 
 sass::Opcode getShlOpcode(unsigned Shift) {
-  static const std::array<sass::Opcode, 32> Ops = [] {
-    std::array<sass::Opcode, 32> A{};
-    for (unsigned S = 1; S < 32; ++S)
-      A[S] = lookup(("IMAD_SHL_U32_rir_" + std::to_string(S)).c_str());
-    return A;
-  }();
   if (Shift < 1 || Shift > 31)
     report_fatal_error("tp-select: IMAD.SHL.U32 shifts by 1..31, not " +
                        Twine(Shift));
-  return Ops[Shift];
+  return ShlOpcodes[Shift];
 }
 
 int64_t &operand(sass::Instruction &I, Slot S) {
-  static const char *const Names[] = {"Rd",  "Ra", "Rb", "Rc", "Imm", "sh",
-                                      "Off", "off", "Rs", "soff", "cnt"};
+  static constexpr StringLiteral Names[] = {"Rd",  "Ra", "Rb", "Rc",
+                                            "Imm", "sh", "Off", "off",
+                                            "Rs",  "soff", "cnt"};
   static_assert(sizeof(Names) / sizeof(Names[0]) == size_t(Slot::Count),
                 "one name a slot");
-  // Index of each slot in each form, found on first use (-1: none).
+  // Index of each slot in each form, found on first use of the form (-1:
+  // none; Unknown: not looked up yet).
+  static constexpr int8_t Unknown = -2;
   using Row = std::array<int8_t, size_t(Slot::Count)>;
-  static std::vector<Row> Index(sass::getNumOpcodes(), Row{});
-  static std::vector<bool> Known(sass::getNumOpcodes(), false);
-  if (!Known[I.Op]) {
+  static std::vector<Row> Index = [] {
+    Row R;
+    R.fill(Unknown);
+    return std::vector<Row>(sass::getNumOpcodes(), R);
+  }();
+  Row &R = Index[I.Op];
+  if (R[0] == Unknown) {
     const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-    Row &R = Index[I.Op];
     R.fill(-1);
-    for (unsigned K = 0; K < II.NumOperands; ++K)
-      for (size_t N = 0; N < size_t(Slot::Count); ++N)
-        if (StringRef(II.Operands[K].Name) == Names[N])
-          R[N] = int8_t(K);
-    Known[I.Op] = true;
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      StringRef N(II.Operands[K].Name);
+      for (size_t Slot = 0; Slot < size_t(Slot::Count); ++Slot)
+        if (N == Names[Slot])
+          R[Slot] = int8_t(K);
+    }
   }
-  int8_t K = Index[I.Op][size_t(S)];
+  int8_t K = R[size_t(S)];
   if (K < 0)
     report_fatal_error("tp-select: form " +
                        Twine(sass::getInstrInfo(I.Op).Name) +

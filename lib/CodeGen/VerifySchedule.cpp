@@ -536,6 +536,8 @@ public:
 private:
   Error verify(mir::Function &F, sched::VerifyOptions Opts, bool Mutate,
                PassContext &Ctx) {
+    if (Error E = mir::requirePhysicalRegs(F, Ctx.SM, "tp-verify-schedule"))
+      return E;
     Expected<sass::Target> T = targetOf(F);
     if (!T)
       return T.takeError();

@@ -109,6 +109,69 @@ void Function::forEach(
     }
 }
 
+unsigned Function::addVirtualReg(StringRef N) {
+  std::string Name = N.str();
+  for (char &C : Name)
+    if (!isAlnum(C) && C != '_')
+      C = '_';
+  if (Name.empty() || isDigit(Name[0]))
+    Name = "v" + Name;
+  VRegNames.push_back(std::move(Name));
+  return unsigned(VRegNames.size() - 1);
+}
+
+/// Whether operand \p O names a general register (a tuple or an address).
+static bool isGPROperand(const sass::OperandInfo &O) {
+  return O.Kind == sass::OperandKind::GPR ||
+         O.Kind == sass::OperandKind::MemBase;
+}
+
+bool Function::hasVirtualRegs() const {
+  for (const Piece &P : Pieces)
+    for (const MInstr &MI : P.Instrs) {
+      const sass::InstrInfo &II = MI.info();
+      for (unsigned K = 0; K < II.NumOperands; ++K)
+        if (isGPROperand(II.Operands[K]) && isVirtualReg(MI.I.Ops[K]))
+          return true;
+    }
+  return false;
+}
+
+Error requirePhysicalRegs(const Function &F, const SourceMgr &SM,
+                          StringRef Pass) {
+  if (!F.hasVirtualRegs())
+    return Error::success();
+  std::string Msg = (Pass + ": @" + F.Name +
+                     " has virtual registers (run tp-regalloc first)")
+                        .str();
+  if (F.Loc.isValid())
+    return makeSourceError(SM, F.Loc, Msg);
+  return makeError(Msg);
+}
+
+std::vector<unsigned> getVirtualRegWidths(const Function &F) {
+  std::vector<unsigned> W(F.VRegNames.size(), 0);
+  for (const Piece &P : F.Pieces)
+    for (const MInstr &MI : P.Instrs) {
+      const sass::InstrInfo &II = MI.info();
+      for (unsigned K = 0; K < II.NumOperands; ++K) {
+        const sass::OperandInfo &O = II.Operands[K];
+        int64_t V = MI.I.Ops[K];
+        if (!isGPROperand(O) || !isVirtualReg(V))
+          continue;
+        unsigned Id = virtualRegId(V);
+        if (Id >= W.size())
+          W.resize(Id + 1, 0);
+        W[Id] = std::max(W[Id], virtualRegSub(V) +
+                                    std::max<unsigned>(1, O.Width));
+      }
+    }
+  for (unsigned &X : W)
+    if (X)
+      X = unsigned(PowerOf2Ceil(X));
+  return W;
+}
+
 /// The index of \p Op's branch-target operand, or -1.
 static int branchOperand(sass::Opcode Op) {
   const sass::InstrInfo &II = sass::getInstrInfo(Op);
@@ -198,11 +261,55 @@ uint8_t operandReuseMask(sass::Opcode Op) {
   return M;
 }
 
-void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS) {
+/// The spelling of virtual register value \p V: `%name[:sub]`.
+static void printVirtualReg(int64_t V, const Function *F, raw_ostream &OS) {
+  unsigned Id = virtualRegId(V), Sub = virtualRegSub(V);
+  if (F && Id < F->VRegNames.size())
+    OS << '%' << F->VRegNames[Id];
+  else
+    OS << "%v" << Id;
+  if (Sub)
+    OS << ':' << Sub;
+}
+
+/// sass::print writes a virtual register value as `R<value>` (a number
+/// no physical register has): spell those as virtual registers.
+static std::string spellVirtualRegs(StringRef Text, const Function *F) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  for (size_t I = 0; I < Text.size();) {
+    bool Start = Text[I] == 'R' && (I == 0 || !(isAlnum(Text[I - 1]) ||
+                                               Text[I - 1] == '_'));
+    size_t E = I + 1;
+    while (Start && E < Text.size() && isDigit(Text[E]))
+      ++E;
+    int64_t V;
+    if (Start && E > I + 1 && !Text.slice(I + 1, E).getAsInteger(10, V) &&
+        isVirtualReg(V)) {
+      printVirtualReg(V, F, OS);
+      I = E;
+      continue;
+    }
+    OS << Text[I++];
+  }
+  return OS.str();
+}
+
+void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS,
+                const Function *F) {
   std::string Text;
   raw_string_ostream TS(Text);
   sass::print(MI.I, Addr, TS);
   TS.flush();
+  if (Text.find("R1") != std::string::npos) {
+    // (every virtual value VirtualRegBase + n prints as R1...)
+    const sass::InstrInfo &II = MI.info();
+    for (unsigned K = 0; K < II.NumOperands; ++K)
+      if (isGPROperand(II.Operands[K]) && isVirtualReg(MI.I.Ops[K])) {
+        Text = spellVirtualRegs(Text, F);
+        break;
+      }
+  }
   if (MI.isBranch()) {
     // The target is the last operand: write the label instead.
     size_t Pos = Text.find_last_of(" ,");
@@ -243,7 +350,7 @@ void printFunction(const Function &F, raw_ostream &OS) {
       if (!MI.Label.empty())
         OS << '^' << MI.Label << ":\n";
       OS << "  ";
-      printInstr(MI, A, OS);
+      printInstr(MI, A, OS, &F);
       OS << '\n';
       A += 16;
     }
@@ -285,6 +392,80 @@ static StringRef stripLine(StringRef L) {
 
 StringRef stripLineForLevel(StringRef L) { return stripLine(L); }
 
+/// vreg ::= '%' name [':' sub]: replaces each virtual register of \p Text
+/// by a placeholder physical register no physical operand of it names (a
+/// multiple of 4, so any tuple is aligned), for sass::parse; \p Map gets
+/// (placeholder, virtual register value).  New names get ids in \p F.
+static Error substituteVirtualRegs(StringRef Text, SourceMgr &SM, Function &F,
+                                   StringMap<unsigned> &Ids, std::string &Out,
+                                   SmallVectorImpl<std::pair<int64_t, int64_t>>
+                                       &Map) {
+  // The physical registers the text names.
+  std::vector<bool> Taken(256, false);
+  for (size_t I = 0; I + 1 < Text.size(); ++I)
+    if (Text[I] == 'R' && isDigit(Text[I + 1]) &&
+        (I == 0 || !(isAlnum(Text[I - 1]) || Text[I - 1] == '_'))) {
+      unsigned V = 0;
+      size_t E = I + 1;
+      while (E < Text.size() && isDigit(Text[E]) && V < 256)
+        V = V * 10 + unsigned(Text[E++] - '0');
+      if (V < 256)
+        Taken[V] = true;
+    }
+  unsigned Next = 0;
+  Out.clear();
+  for (size_t I = 0; I < Text.size();) {
+    if (Text[I] != '%') {
+      Out += Text[I++];
+      continue;
+    }
+    size_t E = I + 1;
+    while (E < Text.size() && (isAlnum(Text[E]) || Text[E] == '_'))
+      ++E;
+    StringRef Name = Text.slice(I + 1, E);
+    if (Name.empty() || isDigit(Name[0]))
+      return makeSourceError(SM, SMLoc::getFromPointer(Text.begin() + I),
+                             "expected a virtual register name after '%'");
+    unsigned Sub = 0;
+    if (E < Text.size() && Text[E] == ':') {
+      size_t D = E + 1;
+      while (D < Text.size() && isDigit(Text[D]))
+        ++D;
+      if (D == E + 1 || Text.slice(E + 1, D).getAsInteger(10, Sub) || Sub > 3)
+        return makeSourceError(SM, SMLoc::getFromPointer(Text.begin() + E),
+                               "expected a register index 0..3 after ':'");
+      E = D;
+    }
+    auto It = Ids.find(Name);
+    unsigned Id;
+    if (It == Ids.end()) {
+      F.VRegNames.push_back(Name.str());
+      Id = unsigned(F.VRegNames.size() - 1);
+      Ids[Name] = Id;
+    } else {
+      Id = It->second;
+    }
+    int64_t V = virtualReg(Id, Sub);
+    int64_t PH = -1;
+    for (auto &P : Map)
+      if (P.second == V)
+        PH = P.first;
+    if (PH < 0) {
+      while (Next < 252 && Taken[Next])
+        Next += 4;
+      if (Next >= 252)
+        return makeSourceError(SM, SMLoc::getFromPointer(Text.begin() + I),
+                               "too many registers in one instruction");
+      PH = Next;
+      Next += 4;
+      Map.push_back({PH, V});
+    }
+    Out += "R" + std::to_string(PH);
+    I = E;
+  }
+  return Error::success();
+}
+
 Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
   StringRef Buf = SM.getMemoryBuffer(BufferID)->getBuffer();
   auto Err = [&](const char *P, const Twine &Msg) -> Error {
@@ -299,6 +480,7 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
   std::string PendingLabel;
   const char *PendingLabelLoc = nullptr;
   StringMap<uint64_t> Labels;
+  StringMap<unsigned> VRegIds;
   uint64_t Addr = 0;
 
   auto Finish = [&]() -> Error {
@@ -314,24 +496,39 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
       MI.Loc = SMLoc::getFromPointer(PI.Text.begin());
       MI.Label = PI.Label;
       StringRef Text = PI.Text;
-      size_t Caret = Text.find('^');
-      Expected<sass::Instruction> I = sass::Instruction();
+      std::string Subst;
+      SmallVector<std::pair<int64_t, int64_t>, 4> Placeholders;
+      if (Text.contains('%')) {
+        if (Error E = substituteVirtualRegs(Text, SM, *F, VRegIds, Subst,
+                                            Placeholders))
+          return E;
+      }
+      StringRef Work = Placeholders.empty() ? Text : StringRef(Subst);
+      size_t Caret = Work.find('^');
       if (Caret != StringRef::npos) {
         size_t E = Caret + 1;
-        while (E < Text.size() && isIdentChar(Text[E]))
+        while (E < Work.size() && isIdentChar(Work[E]))
           ++E;
-        StringRef Name = Text.slice(Caret + 1, E);
+        StringRef Name = Work.slice(Caret + 1, E);
+        const char *At = Placeholders.empty() ? Text.begin() + Caret
+                                              : Text.begin();
         if (Name.empty())
-          return Err(Text.begin() + Caret, "expected a label name after '^'");
+          return Err(At, "expected a label name after '^'");
         auto It = Labels.find(Name);
         if (It == Labels.end())
-          return Err(Text.begin() + Caret, "unknown label ^" + Name);
+          return Err(At, "unknown label ^" + Name);
         MI.Target = Name.str();
-        std::string Subst = (Text.substr(0, Caret) + "0x" +
-                             Twine::utohexstr(It->second) + Text.substr(E))
-                                .str();
+        Subst = (Work.substr(0, Caret) + "0x" + Twine::utohexstr(It->second) +
+                 Work.substr(E))
+                    .str();
+        Work = Subst;
+      }
+      Expected<sass::Instruction> I = sass::Instruction();
+      if (Work.data() != Text.data()) {
         unsigned B = SM.AddNewSourceBuffer(
-            MemoryBuffer::getMemBufferCopy(Subst, "<branch>"), MI.Loc);
+            MemoryBuffer::getMemBufferCopy(
+                Work, Placeholders.empty() ? "<branch>" : "<virtual registers>"),
+            MI.Loc);
         I = sass::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM, T);
       } else {
         I = sass::parse(Text, PI.Addr, SM, T);
@@ -339,6 +536,14 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
       if (!I)
         return I.takeError();
       MI.I = *I;
+      if (!Placeholders.empty()) {
+        const sass::InstrInfo &II = MI.info();
+        for (unsigned K = 0; K < II.NumOperands; ++K)
+          if (isGPROperand(II.Operands[K]))
+            for (auto &PH : Placeholders)
+              if (MI.I.Ops[K] == PH.first)
+                MI.I.Ops[K] = PH.second;
+      }
       if (!PI.Control.empty()) {
         Expected<sass::Control> C = sass::parseControl(PI.Control, SM);
         if (!C)
@@ -351,6 +556,7 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
     }
     Pending.clear();
     Labels.clear();
+    VRegIds.clear();
     return Error::success();
   };
 
@@ -494,13 +700,40 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
         return makeError("@" + F.Name + ": label ^" + MI.Label +
                          " defined twice");
   }
+  StringSet<> VRegNames;
+  for (const std::string &N : F.VRegNames)
+    if (!VRegNames.insert(N).second)
+      return makeError("@" + F.Name + ": virtual register %" + N +
+                       " defined twice");
+  std::vector<unsigned> Widths = getVirtualRegWidths(F);
   uint64_t A = 0;
   for (const auto &P : F.Pieces) {
     for (const auto &MI : P.Instrs) {
-      if (Error E = sass::verify(MI.I))
+      // The form's field ranges hold for the physical registers; a virtual
+      // one is checked for its place in its tuple.
+      sass::Instruction Phys = MI.I;
+      const sass::InstrInfo &II = MI.info();
+      for (unsigned K = 0; K < II.NumOperands; ++K) {
+        const sass::OperandInfo &O = II.Operands[K];
+        if (!isGPROperand(O) || !isVirtualReg(MI.I.Ops[K]))
+          continue;
+        Phys.Ops[K] = 0;
+        unsigned Id = virtualRegId(MI.I.Ops[K]), Sub = virtualRegSub(MI.I.Ops[K]);
+        unsigned W = std::max<unsigned>(1, O.Width);
+        if (Id >= F.VRegNames.size())
+          return At(MI, P, A, "virtual register %v" + Twine(Id) +
+                                  " has no name in @" + F.Name);
+        if (Sub % W)
+          return At(MI, P, A,
+                    "register %" + F.VRegNames[Id] + ":" + Twine(Sub) +
+                        " of " + Twine(W) +
+                        " registers must start at a multiple of " +
+                        Twine(W) + " in its tuple of " + Twine(Widths[Id]));
+      }
+      if (Error E = sass::verify(Phys))
         return At(MI, P, A, toString(std::move(E)));
       for (const RegAccess &R : getRegAccesses(MI.I)) {
-        if (R.Kind != sass::OperandKind::GPR)
+        if (R.Kind != sass::OperandKind::GPR || isVirtualReg(R.Reg))
           continue;
         if (R.Width > 1 && R.Reg % R.Width)
           return At(MI, P, A,

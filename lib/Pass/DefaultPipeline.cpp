@@ -42,6 +42,12 @@ void stallOptions(const Opts &O, OptionList &Out) {
   if (O.Stalls == Opts::StallMode::Conservative)
     Out.push_back({"mode", "conservative"});
 }
+void regallocOptions(const Opts &O, OptionList &Out) {
+  if (O.RegAllocPlan != "allocator")
+    Out.push_back({"plan", O.RegAllocPlan});
+  if (O.MaxRegs != 255)
+    Out.push_back({"max-regs", std::to_string(O.MaxRegs)});
+}
 void loopOptions(const Opts &O, OptionList &Out) {
   if (O.Checked)
     Out.push_back({"checked", "1"});
@@ -54,6 +60,10 @@ const Stage DefaultStages[] = {
     {"tp-swizzle"},
     {"tp-select", nullptr, targetOptions},
     {"tp-interleave"},
+    // After tp-interleave (its order decides what is live together), before
+    // tp-compact-stalls (which then schedules the allocator's reuse of
+    // registers): lib/CodeGen/RegAlloc.cpp.
+    {"tp-regalloc", nullptr, regallocOptions},
     {"tp-compact-stalls", stallsRun, stallOptions},
     {"tp-form-loop", nullptr, loopOptions},
 };
@@ -94,9 +104,19 @@ Error parseDefaultPipelineOptions(StringRef Text, DefaultPipelineOptions &O) {
         O.Stalls = Opts::StallMode::Off;
       else
         return badOption(Key, Value, "compact, conservative or off");
+    } else if (Key == "regalloc-plan") {
+      if (Value != "allocator" && Value != "seed")
+        return badOption(Key, Value, "allocator or seed");
+      O.RegAllocPlan = Value.str();
+    } else if (Key == "max-regs") {
+      unsigned N;
+      if (Value.getAsInteger(10, N) || N < 1 || N > 255)
+        return badOption(Key, Value, "1..255");
+      O.MaxRegs = N;
     } else {
       return makeError("default pipeline: unknown option '" + Key +
-                       "' (options: tile, target, checked, compact-stalls)");
+                       "' (options: tile, target, checked, compact-stalls, "
+                       "regalloc-plan, max-regs)");
     }
   }
   return Error::success();

@@ -6,7 +6,7 @@
 /// (lib/Pass/DefaultPipeline.cpp)
 ///
 ///   tp-admit, tp-tile, tp-pipeline, tp-swizzle, tp-select, tp-interleave,
-///   tp-compact-stalls, tp-form-loop
+///   tp-regalloc, tp-compact-stalls, tp-form-loop
 ///
 /// on a tile IR or machine IR file, or on the kernel the options describe:
 ///
@@ -126,6 +126,12 @@ cl::opt<std::string>
                    cl::desc("Options for tp-compact-stalls: mode=compact "
                             "(default) or mode=conservative"),
                    cl::value_desc("mode=..."), cl::init(""), cl::cat(LlcCat));
+cl::opt<std::string>
+    RegAllocOptions("tp-regalloc",
+                    cl::desc("Options for tp-regalloc: plan=allocator "
+                             "(default) or plan=seed (the seed's register "
+                             "plan pre-assigned), max-regs=N"),
+                    cl::value_desc("plan=..."), cl::init(""), cl::cat(LlcCat));
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
@@ -177,6 +183,24 @@ static Expected<tp::DefaultPipelineOptions> pipelineOptions() {
                          CompactOptions + "'");
   if (NoCompact)
     Opts.Stalls = Mode::Off;
+  // -tp-regalloc=plan=seed,max-regs=N: parsed into the structured options,
+  // never passed on as text.
+  SmallVector<StringRef, 2> Items;
+  StringRef(RegAllocOptions).split(Items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef Item : Items) {
+    StringRef Key, Value;
+    std::tie(Key, Value) = Item.trim().split('=');
+    unsigned N;
+    if (Key == "plan" && (Value == "allocator" || Value == "seed"))
+      Opts.RegAllocPlan = Value.str();
+    else if (Key == "max-regs" && !Value.getAsInteger(10, N) && N >= 1 &&
+             N <= 255)
+      Opts.MaxRegs = N;
+    else
+      return tp::makeError("--tp-regalloc: expected plan=allocator|seed or "
+                           "max-regs=1..255, found '" +
+                           Item + "'");
+  }
   return Opts;
 }
 

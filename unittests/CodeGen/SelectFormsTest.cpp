@@ -31,6 +31,7 @@ TEST(SelectFormsTest, EveryTemplateIsItsSpelling) {
     raw_string_ostream OS(Text);
     sass::print(I, 0, OS);
     EXPECT_EQ(OS.str(), T.Spelling) << T.FormName;
+    EXPECT_STREQ(sass::getInstrInfo(I.Op).Name, T.FormName);
     EXPECT_TRUE(sass::isOracleVerified(I.Op)) << T.FormName;
     for (sass::Target Tg : {sass::Target::SM86, sass::Target::SM90}) {
       Error E = sass::verify(I, Tg);
@@ -72,6 +73,13 @@ TEST(SelectFormsTest, OperandsByName) {
   raw_string_ostream OS(Text);
   sass::print(I, 0, OS);
   EXPECT_EQ(OS.str(), "IMAD R5, R6, 0x3, RZ");
+}
+
+// getShlOpcode's table holds IMAD.SHL.U32 by 2^S at S.
+TEST(SelectFormsTest, ShiftFormsByAmount) {
+  for (unsigned S = 1; S < 32; ++S)
+    EXPECT_EQ(std::string(sass::getInstrInfo(getShlOpcode(S)).Name),
+              "IMAD_SHL_U32_rir_" + std::to_string(S));
 }
 
 } // namespace

@@ -22,7 +22,7 @@ protected:
 
 TEST_F(DefaultPipelineTest, Default) {
   EXPECT_EQ(build({}), "tp-admit,tp-tile,tp-pipeline,tp-swizzle,tp-select,"
-                       "tp-interleave,tp-compact-stalls,tp-form-loop");
+                       "tp-interleave,tp-regalloc,tp-compact-stalls,tp-form-loop");
 }
 
 TEST_F(DefaultPipelineTest, StructuredOptions) {
@@ -33,7 +33,7 @@ TEST_F(DefaultPipelineTest, StructuredOptions) {
   O.Stalls = tp::DefaultPipelineOptions::StallMode::Conservative;
   EXPECT_EQ(build(O), "tp-admit,tp-tile{tile=2,2,2,4,4},tp-pipeline,"
                       "tp-swizzle,tp-select{target=sm_90},tp-interleave,"
-                      "tp-compact-stalls{mode=conservative},"
+                      "tp-regalloc,tp-compact-stalls{mode=conservative},"
                       "tp-form-loop{checked=1}");
   O.Stalls = tp::DefaultPipelineOptions::StallMode::Off;
   EXPECT_EQ(StringRef(build(O)).count("tp-compact-stalls"), 0u);

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// Numbers the code generator's passes (lib/CodeGen: tp-select,
-/// tp-interleave, tp-form-loop) and tp-llc share, and the static schedule
+/// tp-interleave, tp-regalloc, tp-form-loop) and tp-llc share, and the static schedule
 /// figures tp-llc -stats prints.
 ///
 //===----------------------------------------------------------------------===//
@@ -30,6 +30,15 @@ struct ScheduleStats {
   }
 };
 ScheduleStats computeStats(const mir::Function &F);
+
+/// Adds to every instruction of \p F (physical registers; tp-select's
+/// pieces, write/read scoreboards and stall 15) the scoreboard waits the
+/// conservative schedule needs: a read or write of a register a pending
+/// variable-latency write guards, a write of one a pending late read
+/// guards; the body's first instruction waits for what either way into it
+/// leaves pending, EXIT for every scoreboard.  tp-regalloc calls it once
+/// the registers are physical (lib/CodeGen/RegAlloc.cpp).
+void addConservativeWaits(mir::Function &F);
 
 } // namespace tp
 

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The forms tp-select builds instructions from, as a table: each entry
-/// names its td form (sass::lookupOpcode) and gives every operand's raw
+/// names its td form (its generated enumerator, no lookup by name) and gives every operand's raw
 /// field value -- modifiers fixed, registers and immediates placeholders
 /// the selector overwrites by operand name -- and the nvdisasm spelling
 /// the entry stands for.  No text is parsed to build an instruction; a unit
@@ -28,7 +28,8 @@ enum class Form {
 };
 
 struct FormTemplate {
-  const char *FormName;  ///< td def name
+  sass::Opcode Op;       ///< the form (its generated enumerator)
+  const char *FormName;  ///< td def name (SelectFormsTest checks Op's)
   const char *Spelling;  ///< what the prototype prints as
   unsigned NumOps;
   int64_t Ops[sass::MaxOperands];

@@ -56,6 +56,25 @@
 ///    counter(R) (the register tp.loop's count lives in; tp-form-loop
 ///    decrements it).
 ///
+/// Virtual registers (before tp-regalloc): a GPR operand may name a
+/// virtual register instead of R0..R254,
+///
+///   vreg    ::= '%' name [':' sub]      e.g. `%tid`, `%acc_m0_n1:2`
+///   name    ::= [A-Za-z_][A-Za-z0-9_]*
+///
+/// `%x` is a tuple of width(x) consecutive registers, width(x) the
+/// smallest power of two >= sub + the operand's width over every
+/// reference; the allocator places it at a multiple of its width (so an
+/// HMMA/LDSM 4-tuple, an LDGSTS/STG.64 address pair or a 64-bit datum is
+/// aligned as the hardware needs).  `%x:k` is the register k of the tuple
+/// (an HMMA's B operand `%frag:2` is the upper pair of an LDSM's 4); k
+/// must be a multiple of the operand's width.  In an Instruction a
+/// virtual register is the value virtualReg(id, sub) (>= VirtualRegBase);
+/// Function::VRegNames gives each id its name.  Physical and virtual
+/// registers may mix (a physical one is pre-assigned); tp-regalloc leaves
+/// none virtual.  The function attribute counter() may name a virtual
+/// register (`counter(%counter)`) until then.
+///
 /// The verifier checks: every instruction's values fit its form
 /// (sass::verify), register tuples are aligned to their width and lie in
 /// R0..R(regs-1) (RZ is always allowed), labels are unique, every branch
@@ -84,6 +103,19 @@
 
 namespace tp {
 namespace mir {
+
+/// Virtual register values in Instruction::Ops (see the \file comment).
+constexpr int64_t VirtualRegBase = int64_t(1) << 20;
+inline bool isVirtualReg(int64_t V) { return V >= VirtualRegBase; }
+inline int64_t virtualReg(unsigned Id, unsigned Sub = 0) {
+  return VirtualRegBase + 4 * int64_t(Id) + Sub;
+}
+inline unsigned virtualRegId(int64_t V) {
+  return unsigned((V - VirtualRegBase) / 4);
+}
+inline unsigned virtualRegSub(int64_t V) {
+  return unsigned((V - VirtualRegBase) % 4);
+}
 
 /// One machine instruction.
 struct MInstr {
@@ -119,7 +151,16 @@ struct Function {
   /// Further attributes `key(value)`, printed in this order.
   std::vector<std::pair<std::string, std::string>> Attrs;
   std::vector<Piece> Pieces;
+  /// The names of the virtual registers (index = id), without '%'.
+  std::vector<std::string> VRegNames;
   llvm::SMLoc Loc;
+
+  /// A new virtual register named \p Name (characters outside
+  /// [A-Za-z0-9_] become '_'; a leading digit gets a 'v' before it); its
+  /// id.  The caller keeps the names unique (the verifier checks them).
+  unsigned addVirtualReg(llvm::StringRef Name);
+  /// Whether any operand names a virtual register.
+  bool hasVirtualRegs() const;
 
   /// The attribute \p Key's text, or None.
   llvm::Optional<llvm::StringRef> getAttr(llvm::StringRef Key) const;
@@ -177,8 +218,10 @@ llvm::Expected<Module> parseModule(llvm::SourceMgr &SM, unsigned BufferID);
 void printModule(const Module &M, llvm::raw_ostream &OS);
 void printFunction(const Function &F, llvm::raw_ostream &OS);
 /// Prints one instruction as its MIR line body (no indentation, no newline):
-/// `TEXT ; {control}`.
-void printInstr(const MInstr &MI, uint64_t Addr, llvm::raw_ostream &OS);
+/// `TEXT ; {control}`.  \p F names its virtual registers (without it they
+/// print as `%v<id>`).
+void printInstr(const MInstr &MI, uint64_t Addr, llvm::raw_ostream &OS,
+                const Function *F = nullptr);
 
 /// Checks \p F (see the \file comment); errors are located at the
 /// instruction when it was parsed, else name the piece and address.
@@ -190,12 +233,26 @@ llvm::Error verifyModule(const Module &M, const llvm::SourceMgr &SM);
 llvm::Expected<MInstr> makeInstr(llvm::StringRef Text,
                                  const sass::Control &Ctrl = {});
 
+/// An error (at the function, "PASS: @f has virtual registers (run
+/// tp-regalloc first)") when \p F names a virtual register: for the passes
+/// whose answer depends on the physical registers (stalls, scoreboards).
+llvm::Error requirePhysicalRegs(const Function &F, const llvm::SourceMgr &SM,
+                                llvm::StringRef Pass);
+
+/// The width of every virtual register of \p F (index = id; 0 for one
+/// no operand names): the smallest power of two >= sub + operand width
+/// over its references.
+std::vector<unsigned> getVirtualRegWidths(const Function &F);
+
 /// The pass manager unit for machine IR.
 class MachineUnit : public IRUnit {
 public:
   explicit MachineUnit(Module M) : M(std::move(M)) {}
   llvm::StringRef getLevel() const override { return "mir"; }
   Module M;
+  /// The unit this one was lowered from (tp-select's tile IR), freed with
+  /// this one rather than inside the lowering pass; may be null.
+  std::unique_ptr<IRUnit> LoweredFrom;
 };
 
 } // namespace mir

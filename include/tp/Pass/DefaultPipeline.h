@@ -33,6 +33,10 @@ struct DefaultPipelineOptions {
   /// tp-compact-stalls: compact (default), conservative, or not run (the
   /// conservative stalls of tp-select stay).
   StallMode Stalls = StallMode::Compact;
+  /// tp-regalloc's plan: "allocator" (default) or "seed" (the seed's
+  /// register plan pre-assigned), and the registers it may use.
+  std::string RegAllocPlan = "allocator";
+  unsigned MaxRegs = 255;
 };
 
 /// Reads `tile=T target=sm_XX checked=0|1 compact-stalls=compact|

@@ -1,10 +1,11 @@
 #!/bin/bash
-# all-selected.sh: tp-select's output (tp-llc -stop-after=tp-select) for
-# every layout x tile x residual configuration, one after the other.
+# all-selected.sh: tp-select's output with its virtual registers assigned
+# (tp-llc -stop-after=tp-regalloc: tp-interleave only reorders) for every
+# layout x tile x residual configuration, one after the other.
 set -e
 for a in rows columns; do for b in rows columns; do
   for t in large small 128x64 256x128; do for r in "" --residual; do
     tp-llc --gemm=512x512x512 --layout-a=$a --layout-b=$b --tile=$t $r \
-      -stop-after=tp-select -o -
+      -stop-after=tp-regalloc -o -
   done; done
 done; done

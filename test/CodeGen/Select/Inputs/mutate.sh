@@ -7,7 +7,7 @@
 #     without stopping, the reference cubin and its launch manifest;
 #  2. sed SED-SCRIPT on the IR; an edit that changes nothing is an error;
 #  3. tp-opt runs the rest of tp-llc's pipeline (tp-select, tp-interleave,
-#     tp-compact-stalls, tp-form-loop) on the edited IR;
+#     tp-regalloc, tp-compact-stalls, tp-form-loop) on the edited IR;
 #  4. the MIR becomes the kernel-form .sass (the reference cubin's
 #     directives, the MIR's register count and instructions, NOPs to 128
 #     bytes) and tp-mc assembles it; the reference manifest describes the launch;
@@ -28,7 +28,7 @@ if [ -n "$edit" ]; then
 else
   cp $out/ref.tp $out/$name.tp
 fi
-tp-opt -passes=tp-select,tp-interleave,tp-compact-stalls,tp-form-loop \
+tp-opt -passes=tp-select,tp-interleave,tp-regalloc,tp-compact-stalls,tp-form-loop \
   $out/$name.tp -o $out/$name.mir
 regs=$(sed -n 's/^sass.func .* regs(\([0-9]*\)).*/\1/p' $out/$name.mir)
 {
