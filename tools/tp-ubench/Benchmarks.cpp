@@ -20,7 +20,7 @@
 
 #include "Benchmarks.h"
 
-#include "tp/CodeGen/SM86LatencyModel.h"
+#include "tp/Target/SASS/LatencyModel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -102,25 +102,27 @@ ExpectedWord laneWord(unsigned Word, std::function<uint32_t(unsigned)> F) {
   return E;
 }
 
-/// The constants of a target: where the descriptor, the parameters and the
-/// dynamic shared memory are, and the SM count of the card measured.
+/// The constants of a target (the descriptor slot, the parameter base and
+/// the start of dynamic shared memory: td/Targets.td through
+/// sass::getTargetInfo) and the SM count and L2 size of the card measured.
 struct TargetInfo {
   unsigned DescOffset, ParamBase, SharedBase, NumSMs;
   uint64_t L2Bytes;
 };
-TargetInfo getTargetInfo(sass::Target T) {
+TargetInfo getBenchTarget(sass::Target T) {
+  const sass::TargetInfo &TI = sass::getTargetInfo(T);
   // PERF_FACTS.md section 1: H100/H200 132 SMs, 50 MiB L2; RTX 3090 82
   // SMs, 6 MiB L2.
-  if (T == sass::Target::SM90)
-    return {0x208, 0x210, 0x400, 132, 50ull << 20};
-  return {0x118, 0x160, 0, 82, 6ull << 20};
+  bool Hopper = T == sass::Target::SM90;
+  return {TI.DescriptorSlot, TI.ParamBase, TI.ReservedSharedBytes,
+          Hopper ? 132u : 82u, Hopper ? 50ull << 20 : 6ull << 20};
 }
 
 /// One kernel's text, written instruction by instruction.
 class KernelText {
 public:
   KernelText(sass::Target T, unsigned SlotWords)
-      : T(T), TI(getTargetInfo(T)), SlotWords(SlotWords) {}
+      : T(T), TI(getBenchTarget(T)), SlotWords(SlotWords) {}
 
   void op(const std::string &Text, const std::string &Ctrl) {
     settleScoreboards(Ctrl);
@@ -593,7 +595,7 @@ void initAB(KernelText &K) {
 std::string reg(unsigned R) { return "R" + std::to_string(R); }
 
 void Catalogue::variableLatencies() {
-  unsigned SB = getTargetInfo(T).SharedBase;
+  unsigned SB = getBenchTarget(T).SharedBase;
   constexpr unsigned N = 32;
   // LDS pointer chase: the word at the shared base holds its own address.
   addBench(All, T,
@@ -805,7 +807,7 @@ void Catalogue::throughputs() {
 }
 
 void Catalogue::sharedBandwidth() {
-  unsigned SB = getTargetInfo(T).SharedBase;
+  unsigned SB = getBenchTarget(T).SharedBase;
   // 1024 words of shared memory, word w holding w; 16 warps.
   auto Init = [&](KernelText &K) {
     K.op("MOV R30, " + hex(SB), ctl(6));
@@ -866,7 +868,7 @@ void Catalogue::sharedBandwidth() {
 }
 
 void Catalogue::globalBandwidth() {
-  const TargetInfo &TI = getTargetInfo(T);
+  const TargetInfo TI = getBenchTarget(T);
   unsigned G = Opts.GlobalBlocks ? Opts.GlobalBlocks : 4 * TI.NumSMs;
   unsigned I = Opts.GlobalIterations;
   uint64_t PerBlock = uint64_t(I) * 4096;
