@@ -530,9 +530,7 @@ int runLatencyReport() {
         Evidence.emplace(T);
       std::vector<sass::Instruction> Code(K->Code.size() / 16);
       for (size_t I = 0; I < Code.size(); ++I) {
-        sass::Word128 W;
-        memcpy(&W.Lo, &K->Code[I * 16], 8);
-        memcpy(&W.Hi, &K->Code[I * 16 + 8], 8);
+        sass::Word128 W = sass::readWord(makeArrayRef(K->Code).slice(I * 16));
         auto In = sass::decodeOrError(W, I * 16, T);
         if (!In)
           return usage(F + ": kernel '" + N + "': " + toString(In.takeError()));
