@@ -81,8 +81,13 @@ Problem getProblem(const Kernel &K);
 /// The tile a tp.tile op states.
 TileParams getTileOp(const Op &TileOp);
 
-/// The shared-memory limit the kernel declares (shared_limit=), else the
-/// sm_86 capacity.
+/// The target a verified kernel names (target=sm_86 or sm_90).
+sass::Target getTarget(const Kernel &K);
+/// The limits of the kernel's target (getTargetLimits(getTarget(K))).
+TargetLimits getTargetLimits(const Kernel &K);
+
+/// The shared-memory limit the kernel declares (shared_limit=), else its
+/// target's capacity.
 int64_t getSharedLimit(const Kernel &K);
 
 /// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at
