@@ -11,8 +11,9 @@
 ///         [tile=large|small|128x64|256x128|[WM, WN, MT, NT, S]]
 ///         : f16 x f16 -> f32
 ///   }
-///   Parameters are in the order C, A, B[, R] (constant bank 0 from 0x160)
-///   and the matmul names them in that order.
+///   Parameters are in the order C, A, B[, R] (constant bank 0 from the
+///   target's ParamBase, sass::getTargetInfo) and the matmul names them in
+///   that order.  target= is sm_86 or sm_90.
 ///
 /// tp-tile adds to the matmul's region:
 ///   tp.tile [name=large] warps_m= warps_n= m_tiles= n_tiles= stages=
