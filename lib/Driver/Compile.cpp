@@ -80,6 +80,10 @@ Expected<std::string> describe(const GemmDesc &D,
   Spec.Residual = D.Residual;
   Spec.Name = D.Name;
   Opts.Target = D.Target;
+  // The tile IR states the kernel's target (its admission limits and
+  // card); tp-select's target option must agree with it.
+  if (!sass::lookupTarget(D.Target, Spec.Target))
+    return makeError("-mcpu: unsupported target '" + D.Target + "'");
   return driver::describeKernel(Spec);
 }
 

@@ -75,18 +75,19 @@ Error checkAdmission(const KernelSpec &Spec, const tile::Problem &P,
                      Optional<TileParams> T) {
   std::string Gemm =
       "--gemm=" + Spec.Gemm.getValueOr(formatv("{0}x{0}x{0}", DefaultExtent));
+  tile::TargetLimits L = tile::getTargetLimits(Spec.Target);
   if (!T) {
-    T = tile::chooseTile(P, tile::SharedCapacity, tile::ReferenceSMs);
+    T = tile::chooseTile(P, L.SharedCapacity, L.CardSMs, L);
     if (!T) {
       const tile::NamedTile &Smallest = tile::namedTiles().back();
       tile::Violation V =
-          *tile::checkAdmission(P, Smallest.Params, tile::SharedCapacity);
+          *tile::checkAdmission(P, Smallest.Params, L.SharedCapacity, L);
       return makeError(Gemm + ": no tile admits this product; the smallest, " +
                        Smallest.Name + ": " + V.Message);
     }
   }
   Optional<tile::Violation> V =
-      tile::checkAdmission(P, *T, tile::SharedCapacity);
+      tile::checkAdmission(P, *T, L.SharedCapacity, L);
   if (!V)
     return Error::success();
   if (V->Field == "tile")
@@ -129,6 +130,9 @@ Error checkKernelName(StringRef Name) {
 Expected<std::string> describeKernel(const KernelSpec &Spec) {
   if (Error E = checkKernelName(Spec.Name))
     return std::move(E);
+  if (!tile::isTileTarget(Spec.Target))
+    return makeError("-mcpu=" + sass::getTargetName(Spec.Target) +
+                     ": a GEMM kernel is built for sm_86 or sm_90");
   tile::Problem P;
   if (Error E = parseShape(Spec.Gemm, P))
     return std::move(E);
@@ -162,7 +166,8 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   raw_string_ostream OS(S);
   OS << "tp.kernel @" << Spec.Name
      << "(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>"
-     << (Spec.Residual ? ", %R: ptr<f32>" : "") << ") target=sm_86 {\n"
+     << (Spec.Residual ? ", %R: ptr<f32>" : "")
+     << ") target=" << sass::getTargetName(Spec.Target) << " {\n"
      << "  tp.matmul %C, %A, %B" << (Spec.Residual ? ", %R" : "")
      << " m=" << P.M << " n=" << P.N << " k=" << P.K
      << " a=" << getLayoutName(P.A) << " b=" << getLayoutName(P.B);

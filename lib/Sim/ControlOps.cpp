@@ -77,7 +77,7 @@ void sim::execWARPSYNC(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
   uint32_t Mask = D.Has[F_mask] ? uint32_t(D.F[F_mask])
-                                : (D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]]
+                                : (D.F[F_Rb] == sass::RZ ? 0 : W.R[D.F[F_Rb]]
                                                               [__builtin_ctz(M)]);
   uint32_t Missing = Mask & W.Live & ~W.Active;
   if (Missing)

@@ -143,7 +143,7 @@ std::string sim::prepareInst(DInst &D) {
   if (D.Fn == execATOMS) {
     if (D.kind<AtomsKind>() == AtomsKind::Cas && D.F[F_cop] != 0)
       return "ATOMS.CAST.SPIN is not supported";
-    if (D.kind<AtomsKind>() == AtomsKind::PopcInc && D.F[F_Rd] != 255)
+    if (D.kind<AtomsKind>() == AtomsKind::PopcInc && D.F[F_Rd] != sass::RZ)
       return "ATOMS.POPC.INC with a result register is not supported";
     if (D.Size == 8 && D.kind<AtomsKind>() == AtomsKind::Op &&
         D.F[F_aop] != 8)

@@ -162,8 +162,8 @@ static void runWarp(Exec &X) {
     X.SyncBar = -1;
     D.Fn(X, D, M);
     X.ThreadInstrs += __builtin_popcount(M);
-    W.P[7] = 0xffffffffu;
-    W.UP[7] = true;
+    W.P[sass::PT] = 0xffffffffu;
+    W.UP[sass::PT] = true;
     if (!X.Fault.empty())
       return;
     if (X.Check) {
@@ -310,8 +310,8 @@ static void resetWarp(Warp &W, unsigned I, uint64_t Threads,
   memset(W.P, 0, sizeof(W.P));
   memset(W.UR, 0, sizeof(W.UR));
   memset(W.UP, 0, sizeof(W.UP));
-  W.P[7] = 0xffffffffu;
-  W.UP[7] = true;
+  W.P[sass::PT] = 0xffffffffu;
+  W.UP[sass::PT] = true;
   uint64_t Lanes = std::min<uint64_t>(32, Threads - 32 * I);
   W.Active = Lanes == 32 ? 0xffffffffu : uint32_t((1ull << Lanes) - 1);
   W.Live = W.Active;

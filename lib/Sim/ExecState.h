@@ -164,14 +164,14 @@ enum SRId : uint32_t { SR_LANEID, SR_TIDX, SR_TIDY, SR_TIDZ, SR_CTAIDX,
     for (unsigned L = __builtin_ctz(TpM_), TpOnce_ = 1; TpOnce_; TpOnce_ = 0)
 
 
-inline unsigned wr(int64_t R) { return R == 255 ? 256u : unsigned(R); }
-inline unsigned wp(int64_t P) { return P == 7 ? 8u : unsigned(P); }
+inline unsigned wr(int64_t R) { return R == sass::RZ ? 256u : unsigned(R); }
+inline unsigned wp(int64_t P) { return P == sass::PT ? 8u : unsigned(P); }
 /// Sets predicate \p P (an index from wp()) to \p Bits in the lanes of
 /// \p M, keeping the other lanes.
 inline void writePred(Warp &W, unsigned P, uint32_t Bits, uint32_t M) {
   W.P[P] = (W.P[P] & ~M) | (Bits & M);
 }
-inline unsigned wu(int64_t U) { return U == 63 ? 64u : unsigned(U); }
+inline unsigned wu(int64_t U) { return U == sass::URZ ? 64u : unsigned(U); }
 
 inline uint32_t cbank(Exec &X, uint32_t Bank, uint32_t Off) {
   if (Bank != 0 || uint64_t(Off) + 4 > X.B->CBank0.size()) {

@@ -179,35 +179,15 @@ void sim::execFSETP(Exec &X, const DInst &D, uint32_t M) {
 //===----------------------------------------------------------------------===//
 
 uint16_t sim::doubleToHalf(double V) {
-  // Exact for every double: scale into the binary16 grid and round there.
-  uint64_t Bits;
-  memcpy(&Bits, &V, 8);
-  uint16_t Sign = uint16_t((Bits >> 48) & 0x8000);
-  double A = std::fabs(V);
+  // A NaN result is the quiet NaN 0x7e00 of the NaN's sign, payload
+  // dropped (tp::roundToHalf keeps the top payload bits).  UNVERIFIED:
+  // the PTX ISA leaves the NaN a cvt.rn.f16.f32 or an f16 HMMA result
+  // gives unspecified and no GPU run settled it; the simulator keeps the
+  // behaviour it always had (docs/tp-sim.md).  Every other value rounds
+  // through the one conversion, to nearest even, directly from binary64.
   if (std::isnan(V))
-    return Sign | 0x7e00;
-  if (A >= 65520.0) // rounds to infinity (max half 65504, half-ulp 16)
-    return Sign | 0x7c00;
-  int E;
-  std::frexp(A, &E); // A = m * 2^E, m in [0.5, 1)
-  int Exp = E - 1;   // A in [2^Exp, 2^(Exp+1))
-  if (Exp < -14)
-    Exp = -14; // subnormal grid
-  double Ulp = std::ldexp(1.0, Exp - 10);
-  double Q = std::nearbyint(A / Ulp); // exact division by a power of two; RNE
-  double R = Q * Ulp;
-  // Re-encode R (exactly representable in binary16).
-  if (R == 0)
-    return Sign;
-  int RE;
-  std::frexp(R, &RE);
-  int HExp = RE - 1;
-  if (HExp < -14) // subnormal
-    return Sign | uint16_t(std::ldexp(R, 24));
-  if (HExp > 15)
-    return Sign | 0x7c00;
-  uint16_t Mant = uint16_t(std::ldexp(R, 10 - HExp) - 1024);
-  return Sign | uint16_t((HExp + 15) << 10) | Mant;
+    return uint16_t(std::signbit(V) ? 0xfe00 : 0x7e00);
+  return roundToHalf(V);
 }
 
 /// binary16 -> binary32 through a table built once (exact, like

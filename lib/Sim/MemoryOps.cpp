@@ -21,7 +21,7 @@ static uint64_t globalAddr(Exec &X, const DInst &D, unsigned L, bool Wide64) {
   Warp &W = *X.W;
   uint64_t A = 0;
   int64_t Ra = D.F[F_Ra];
-  if (Ra != 255) {
+  if (Ra != sass::RZ) {
     A = W.R[Ra][L];
     if (Wide64)
       A |= uint64_t(W.R[Ra + 1][L]) << 32;
@@ -60,7 +60,7 @@ static void loadLane(Warp &W, unsigned Rd, unsigned L, const uint8_t *Ptr,
 static void storeLane(const Warp &W, unsigned Rb, unsigned L, uint8_t *Ptr,
                       unsigned Size) {
   for (unsigned I = 0; I < std::max(1u, Size / 4); ++I) {
-    uint32_t V = Rb == 255 ? 0 : W.R[Rb + I][L];
+    uint32_t V = Rb == sass::RZ ? 0 : W.R[Rb + I][L];
     memcpy(Ptr + 4 * I, &V, std::min(4u, Size));
   }
 }
@@ -78,7 +78,7 @@ void sim::execGlobal(Exec &X, const DInst &D, uint32_t M) {
   uint64_t UrAdd = 0;
   if (D.has(SemFlag::AddrUR)) {
     int64_t U = D.F[F_Ur];
-    if (U != 63) {
+    if (U != sass::URZ) {
       UrAdd = W.UR[U];
       if (Wide)
         UrAdd |= uint64_t(W.UR[U + 1]) << 32;
@@ -186,11 +186,11 @@ void sim::execShared(Exec &X, const DInst &D, uint32_t M) {
   unsigned Size = D.Size;
   bool Store = D.has(SemFlag::Store);
   uint32_t UrAdd =
-      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != sass::URZ ? W.UR[D.F[F_Ur]] : 0;
   unsigned Scale = 1u << (D.F[F_sc] ? D.F[F_sc] + 1 : 0);
   unsigned Rd = wr(D.F[F_Rd]), Rb = unsigned(D.F[F_Rb]);
   FOR_LANES(L, M) {
-    uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
     if (!checkSharedAccess(X, Store ? "shared store" : "shared load", Addr,
                            Size, Size, L))
@@ -241,10 +241,10 @@ void sim::execLDSM(Exec &X, const DInst &D, uint32_t M) {
     return;
   unsigned Count = D.Size;
   uint32_t UrAdd =
-      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != sass::URZ ? W.UR[D.F[F_Ur]] : 0;
   uint32_t Rows[32] = {};
   for (unsigned L = 0; L < 8 * Count; ++L) {
-    uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) + UrAdd + D.F[F_off];
     if (!checkSharedAccess(X, "LDSM row read", Addr, 16, 16, L))
       return;
@@ -271,14 +271,14 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   uint64_t GUr = 0;
   uint32_t SUr = 0;
   int64_t U = D.F[F_Ur];
-  if (U != 63) {
+  if (U != sass::URZ) {
     if (D.has(SemFlag::SharedUR))
       SUr = W.UR[U];
     else if (!D.has(SemFlag::Desc))
       GUr = W.UR[U] | (Wide ? uint64_t(W.UR[U + 1]) << 32 : 0);
   }
   FOR_LANES(L, M) {
-    uint32_t SBase = D.F[F_Rs] == 255 ? 0 : W.R[D.F[F_Rs]][L];
+    uint32_t SBase = D.F[F_Rs] == sass::RZ ? 0 : W.R[D.F[F_Rs]][L];
     uint64_t SAddr = uint64_t(SBase) + SUr + D.F[F_soff];
     if (!checkSharedAccess(X, "LDGSTS shared destination", SAddr, Size, Size,
                            L))
@@ -372,10 +372,10 @@ void sim::execLocal(Exec &X, const DInst &D, uint32_t M) {
   bool Store = D.has(SemFlag::Store);
   uint32_t LocalBytes = X.Prog->Kernel.LocalBytes;
   uint32_t UrAdd =
-      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != sass::URZ ? W.UR[D.F[F_Ur]] : 0;
   unsigned Rd = wr(D.F[F_Rd]), Rb = unsigned(D.F[F_Rb]);
   FOR_LANES(L, M) {
-    uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     uint32_t Addr = Base + UrAdd + uint32_t(D.F[F_off]);
     const char *What = Store ? "local store" : "local load";
     if (uint64_t(Addr) + Size > LocalBytes) {
@@ -440,14 +440,14 @@ void sim::execATOMS(Exec &X, const DInst &D, uint32_t M) {
   unsigned Size = D.Size;
   AtomsKind Kind = D.kind<AtomsKind>();
   uint32_t UrAdd =
-      D.has(SemFlag::AddrUR) && D.F[F_Ur] != 63 ? W.UR[D.F[F_Ur]] : 0;
+      D.has(SemFlag::AddrUR) && D.F[F_Ur] != sass::URZ ? W.UR[D.F[F_Ur]] : 0;
   unsigned Scale = 1u << (D.F[F_sc] ? D.F[F_sc] + 1 : 0);
   unsigned Rd = wr(D.F[F_Rd]);
   auto Reg64 = [&](int64_t R, unsigned L) -> uint64_t {
-    return R == 255 ? 0 : W.R[R][L] | uint64_t(W.R[R + 1][L]) << 32;
+    return R == sass::RZ ? 0 : W.R[R][L] | uint64_t(W.R[R + 1][L]) << 32;
   };
   FOR_LANES(L, M) {
-    uint32_t Base = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
     if (!checkSharedAccess(X, "shared atomic", Addr, Size, Size, L))
       return;
@@ -465,14 +465,14 @@ void sim::execATOMS(Exec &X, const DInst &D, uint32_t M) {
     }
     if (Kind == AtomsKind::Cas) {
       uint64_t Cmp = Size == 8 ? Reg64(D.F[F_Rb], L)
-                               : (D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]][L]);
+                               : (D.F[F_Rb] == sass::RZ ? 0 : W.R[D.F[F_Rb]][L]);
       uint64_t Val = Size == 8 ? Reg64(D.F[F_Rc], L)
-                               : (D.F[F_Rc] == 255 ? 0 : W.R[D.F[F_Rc]][L]);
+                               : (D.F[F_Rc] == sass::RZ ? 0 : W.R[D.F[F_Rc]][L]);
       New = Old == Cmp ? Val : Old;
     } else if (Size == 8) {
       New = Reg64(D.F[F_Rb], L); // EXCH
     } else {
-      uint32_t Bv = D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]][L];
+      uint32_t Bv = D.F[F_Rb] == sass::RZ ? 0 : W.R[D.F[F_Rb]][L];
       New = atomicOp32(unsigned(D.F[F_aop]), D.F[F_ty] != 0, uint32_t(Old),
                        Bv);
     }

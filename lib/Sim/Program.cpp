@@ -174,12 +174,12 @@ static void setDefaults(int64_t *F) {
   for (unsigned I = 0; I < NumFields; ++I)
     F[I] = 0;
   for (Field R : {F_Rd, F_Ra, F_Rb, F_Rc, F_Rs})
-    F[R] = 255;
+    F[R] = sass::RZ;
   for (Field U : {F_Ur, F_Ud, F_Urd, F_Ura, F_Urb, F_Urc})
-    F[U] = 63;
+    F[U] = sass::URZ;
   for (Field P : {F_Pu, F_Pv, F_Pp, F_Pq, F_Pe, F_Pc, F_Pa, F_Pb, F_Pl, F_UPu,
                   F_UPv, F_UPp, F_UPq, F_UPr, F_Pd})
-    F[P] = 7;
+    F[P] = sass::PT;
 }
 
 /// Resolves one logical source of an ALU form from its letter.
@@ -293,9 +293,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
   size_t N = K.Code.size() / 16;
   P->Insts.resize(N);
   for (size_t Idx = 0; Idx < N; ++Idx) {
-    sass::Word128 W;
-    memcpy(&W.Lo, &K.Code[Idx * 16], 8);
-    memcpy(&W.Hi, &K.Code[Idx * 16 + 8], 8);
+    sass::Word128 W = sass::readWord(makeArrayRef(K.Code).slice(Idx * 16));
     uint64_t Addr = Idx * 16;
     DInst &D = P->Insts[Idx];
     D.Addr = Addr;
@@ -340,10 +338,10 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
       // Forms whose register slot is not an operand (IMAD.MOV: A = B = RZ)
       // read RZ.
       if (D.B.K == Src::KNone && L[0] == 'r')
-        D.B.K = Src::KReg, D.B.Reg = 255;
+        D.B.K = Src::KReg, D.B.Reg = sass::RZ;
       if (D.C.K == Src::KNone && L[1] == 'r' && !Has[F_Rc]) {
         D.C.K = Src::KReg;
-        D.C.Reg = 255;
+        D.C.Reg = sass::RZ;
       }
     } else {
       if (Has[F_Rb]) {

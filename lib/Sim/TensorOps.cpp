@@ -93,7 +93,7 @@ void sim::execHMMA(Exec &X, const DInst &D, uint32_t M) {
   unsigned NA = K / 4, NB = K / 8, NC = F32 ? 4 : 2;
   uint32_t A[32][4] = {}, B[32][2] = {}, C[32][4] = {}, R[32][4];
   auto Reg = [&](int64_t Base, unsigned I, unsigned L) -> uint32_t {
-    return Base == 255 ? 0 : W.R[Base + I][L];
+    return Base == sass::RZ ? 0 : W.R[Base + I][L];
   };
   for (unsigned L = 0; L < 32; ++L) {
     for (unsigned I = 0; I < NA; ++I)

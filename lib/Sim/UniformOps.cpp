@@ -102,9 +102,9 @@ void sim::execULDC(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
   Warp &W = *X.W;
-  unsigned U = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
+  unsigned U = wu(D.F[F_Rd] >= sass::URZ ? sass::URZ : D.F[F_Rd]);
   uint32_t Off = uint32_t(D.F[F_Off]);
-  if (D.has(SemFlag::AddrUR) && D.F[F_Ur] < 63)
+  if (D.has(SemFlag::AddrUR) && D.F[F_Ur] < sass::URZ)
     Off += W.UR[D.F[F_Ur]];
   unsigned Sz = D.has(SemFlag::B64) ? 5 : unsigned(D.F[F_sz]);
   uint32_t V[2] = {0, 0};
@@ -122,7 +122,7 @@ void sim::execLDC(Exec &X, const DInst &D, uint32_t M) {
   unsigned Sz = D.has(SemFlag::B64) ? 5 : unsigned(D.F[F_sz]);
   FOR_LANES(L, M) {
     uint32_t Off = uint32_t(D.F[F_Off]);
-    if (D.F[F_Ra] != 255)
+    if (D.F[F_Ra] != sass::RZ)
       Off += W.R[D.F[F_Ra]][L];
     uint32_t V[2] = {0, 0};
     constLoad(X, uint32_t(D.F[F_Bank]), Off, Sz, V);
@@ -140,7 +140,7 @@ static inline uint32_t uSrc(Exec &X, const Src &S) {
   switch (S.K) {
   case Src::KReg:
   case Src::KUR:
-    return S.Reg >= 63 ? 0 : X.W->UR[S.Reg];
+    return S.Reg >= sass::URZ ? 0 : X.W->UR[S.Reg];
   case Src::KImm:
     return S.Val;
   case Src::KCB:
@@ -152,15 +152,15 @@ static inline uint32_t uSrc(Exec &X, const Src &S) {
 static inline uint64_t uSrc64(Exec &X, const Src &S) {
   if (S.K == Src::KImm)
     return uint64_t(int64_t(int32_t(S.Val)));
-  if (S.Reg >= 63)
+  if (S.Reg >= sass::URZ)
     return 0;
   return X.W->UR[S.Reg] | uint64_t(X.W->UR[S.Reg + 1]) << 32;
 }
 static inline bool uPred(const Warp &W, int64_t P, int64_t Neg) {
-  return (P >= 7 ? true : W.UP[P]) != bool(Neg);
+  return (P >= sass::PT ? true : W.UP[P]) != bool(Neg);
 }
 static inline void setUP(Warp &W, int64_t P, bool V) {
-  W.UP[P >= 7 ? 8 : P] = V;
+  W.UP[P >= sass::PT ? 8 : P] = V;
 }
 
 /// Uniform ALU, executed once per warp on URs and UPs (the td names the
@@ -169,7 +169,7 @@ static inline void setUP(Warp &W, int64_t P, bool V) {
 /// ULEA (Hi, X, SX32), UISETP (EX), USEL, VOTEU, R2UR, UFLO, UPOPC, UBREV.
 void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
-  unsigned Ud = wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd]);
+  unsigned Ud = wu(D.F[F_Rd] >= sass::URZ ? sass::URZ : D.F[F_Rd]);
   UALUKind Op = D.kind<UALUKind>();
   if (Op == UALUKind::VOTEU) { //: ballot of the executing lanes
     uint32_t P = W.P[D.F[F_Pp]];
@@ -194,7 +194,7 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
   }
   if (Op == UALUKind::R2UR) { //: the value of the first executing lane
     unsigned L = __builtin_ctz(M);
-    W.UR[Ud] = D.F[F_Ra] == 255 ? 0 : W.R[D.F[F_Ra]][L];
+    W.UR[Ud] = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     return;
   }
   uint32_t A = uSrc(X, D.A), B = uSrc(X, D.B), C = uSrc(X, D.C);

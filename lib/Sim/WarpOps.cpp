@@ -55,9 +55,9 @@ void sim::execSHFL(Exec &X, const DInst &D, uint32_t M) {
   uint32_t Val[32], Pred = 0;
   FOR_LANES(L, M) {
     uint32_t B = D.Has[F_lane] ? uint32_t(D.F[F_lane])
-                               : (D.F[F_Rb] == 255 ? 0 : W.R[D.F[F_Rb]][L]);
+                               : (D.F[F_Rb] == sass::RZ ? 0 : W.R[D.F[F_Rb]][L]);
     uint32_t C = D.Has[F_cmask] ? uint32_t(D.F[F_cmask])
-                                : (D.F[F_Rc] == 255 ? 0 : W.R[D.F[F_Rc]][L]);
+                                : (D.F[F_Rc] == sass::RZ ? 0 : W.R[D.F[F_Rc]][L]);
     bool In;
     unsigned J = shflSourceLane(Mode, L, B, C, In);
     if (!((M >> J) & 1)) {
@@ -67,7 +67,7 @@ void sim::execSHFL(Exec &X, const DInst &D, uint32_t M) {
               "): the value is undefined");
       return;
     }
-    Val[L] = Ra == 255 ? 0 : W.R[Ra][J];
+    Val[L] = Ra == sass::RZ ? 0 : W.R[Ra][J];
     if (In)
       Pred |= 1u << L;
   }
@@ -87,7 +87,7 @@ void sim::execVOTE(Exec &X, const DInst &D, uint32_t M) {
   bool R = Mode == 0   ? Ballot == M
            : Mode == 1 ? Ballot != 0
                        : (Ballot == 0 || Ballot == M);
-  unsigned Rd = wr(D.Has[F_Rd] ? D.F[F_Rd] : 255);
+  unsigned Rd = wr(D.Has[F_Rd] ? D.F[F_Rd] : sass::RZ);
   FOR_LANES(L, M) W.R[Rd][L] = Ballot;
   writePred(W, wp(D.F[F_Pu]), R ? 0xffffffffu : 0, M);
 }
@@ -116,7 +116,7 @@ void sim::execREDUX(Exec &X, const DInst &D, uint32_t M) {
   uint32_t Acc = 0;
   bool First = true;
   FOR_LANES(L, M) {
-    uint32_t V = Ra == 255 ? 0 : W.R[Ra][L];
+    uint32_t V = Ra == sass::RZ ? 0 : W.R[Ra][L];
     if (First) {
       Acc = V;
       First = false;
@@ -145,6 +145,6 @@ void sim::execREDUX(Exec &X, const DInst &D, uint32_t M) {
       break;
     }
   }
-  W.UR[wu(D.F[F_Rd] >= 63 ? 63 : D.F[F_Rd])] = Acc;
+  W.UR[wu(D.F[F_Rd] >= sass::URZ ? sass::URZ : D.F[F_Rd])] = Acc;
 }
 

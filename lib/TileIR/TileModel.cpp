@@ -12,6 +12,27 @@ using namespace llvm;
 namespace tp {
 namespace tile {
 
+bool isTileTarget(sass::Target T) {
+  return T == sass::Target::SM86 || T == sass::Target::SM90;
+}
+
+TargetLimits getTargetLimits(sass::Target T) {
+  assert(isTileTarget(T) && "not a target of the tile IR");
+  const sass::TargetInfo &TI = sass::getTargetInfo(T);
+  TargetLimits L;
+  L.Target = T;
+  L.Name = TI.Name;
+  L.SharedCapacity = TI.MaxSharedBytesPerBlock;
+  L.RegisterLimit = TI.MaxRegisters;
+  // The one place that picks the card a target's default tile is sized
+  // for (PERF_FACTS.md section 1: RTX 3090 82 SMs; H100 SXM and H200 132).
+  bool Hopper = T == sass::Target::SM90;
+  L.SharedCapacityNote = Hopper ? "227 KiB" : "100 KiB - 2 KiB";
+  L.Card = Hopper ? "H100/H200" : "RTX 3090";
+  L.CardSMs = Hopper ? 132 : 82;
+  return L;
+}
+
 std::string TileParams::str() const {
   return formatv("{0},{1},{2},{3},{4}", WarpsM, WarpsN, MTiles, NTiles, Stages)
       .str();
@@ -155,7 +176,8 @@ static Optional<Violation> checkColumns(char Operand, Layout L,
 }
 
 Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
-                                     int64_t SharedLimit) {
+                                   int64_t SharedLimit,
+                                   const TargetLimits &Limits) {
   if (auto E = checkTileRange(T))
     return E;
   if (auto E = checkShape(P))
@@ -190,17 +212,19 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
     return E;
   if (auto E = checkColumns('B', P.B, T.blockN(), T.NTiles / 2))
     return E;
-  if (T.registers() > RegisterLimit)
+  if (T.registers() > Limits.RegisterLimit)
     return Violation{"tile", formatv("the tile needs {0} registers a thread (48 + 4 x {1} x {2} "
-                   "accumulators + fragments + offsets), more than the sm_86 "
-                   "limit of {3}",
-                   T.registers(), T.MTiles, T.NTiles, RegisterLimit)
+                   "accumulators + fragments + offsets), more than the {3} "
+                   "limit of {4}",
+                   T.registers(), T.MTiles, T.NTiles, Limits.Name,
+                   Limits.RegisterLimit)
         .str()};
-  if (T.sharedBytes() > SharedCapacity)
+  if (T.sharedBytes() > Limits.SharedCapacity)
     return Violation{"tile", formatv("shared memory {0} stages x ({1} + {2}) x 64 = {3} bytes "
-                   "exceeds the sm_86 capacity of {4} bytes (100 KiB - 2 KiB)",
+                   "exceeds the {4} capacity of {5} bytes ({6})",
                    T.Stages, T.blockM(), T.blockN(), T.sharedBytes(),
-                   SharedCapacity)
+                   Limits.Name, Limits.SharedCapacity,
+                   Limits.SharedCapacityNote)
         .str()};
   if (T.sharedBytes() > SharedLimit)
     return Violation{"shared_limit", formatv("shared memory {0} stages x ({1} + {2}) x 64 = {3} bytes "
@@ -212,12 +236,12 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
 }
 
 Optional<TileParams> chooseTile(const Problem &P, int64_t SharedLimit,
-                                int64_t SMs) {
+                                int64_t SMs, const TargetLimits &Limits) {
   Optional<TileParams> MostBlocks;
   int64_t Best = 0;
   for (const NamedTile &N : namedTiles()) {
     const TileParams &T = N.Params;
-    if (checkAdmission(P, T, SharedLimit))
+    if (checkAdmission(P, T, SharedLimit, Limits))
       continue;
     int64_t Blocks = (P.M / T.blockM()) * (P.N / T.blockN());
     if (Blocks >= SMs)

@@ -39,10 +39,31 @@ TileParams getTileOp(const Op &T) {
                     *T.getInt("stages")};
 }
 
+/// The target \p Name names, if the tile IR takes it.
+static Optional<sass::Target> lookupTileTarget(StringRef Name) {
+  sass::Target T;
+  if (!sass::lookupTarget(Name, T) || !isTileTarget(T) ||
+      sass::getTargetName(T) != Name)
+    return None;
+  return T;
+}
+
+sass::Target getTarget(const Kernel &K) {
+  for (const Attr &A : K.Attrs)
+    if (A.Key == "target" && A.Val.isWord())
+      if (Optional<sass::Target> T = lookupTileTarget(A.Val.S))
+        return *T;
+  return sass::Target::SM86;
+}
+
+TargetLimits getTargetLimits(const Kernel &K) {
+  return getTargetLimits(getTarget(K));
+}
+
 int64_t getSharedLimit(const Kernel &K) {
   if (auto L = K.getInt("shared_limit"))
     return *L;
-  return SharedCapacity;
+  return getTargetLimits(K).SharedCapacity;
 }
 
 std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
@@ -204,8 +225,9 @@ private:
     for (const Attr &A : K.Attrs) {
       if (A.Key == "target") {
         HasTarget = true;
-        if (!A.Val.isWord() || A.Val.S != "sm_86")
-          return err(A.Val.Loc, "unsupported target: expected sm_86");
+        if (!A.Val.isWord() || !lookupTileTarget(A.Val.S))
+          return err(A.Val.Loc,
+                     "unsupported target: expected sm_86 or sm_90");
       } else if (A.Key == "shared_limit" || A.Key == "sms") {
         if (!A.Val.isInt() || A.Val.I < 1)
           return err(A.Val.Loc, "attribute '" + A.Key +
@@ -215,7 +237,8 @@ private:
       }
     }
     if (!HasTarget)
-      return err(K.Loc, "kernel @" + K.Name + " has no target=sm_86");
+      return err(K.Loc, "kernel @" + K.Name +
+                            " has no target= (sm_86 or sm_90)");
     for (const Param &P : K.Params) {
       if (!Defined.insert(P.Name).second)
         return err(P.Loc, "parameter %" + P.Name + " is declared twice");

@@ -14,10 +14,13 @@
 ///   5. chunks per thread 1, 2 or 4 for A and for B
 ///   6. a columns-stored operand: extent a power of two >= 64, and at most
 ///      four LDSM addresses a warp (MT for A, NT / 2 for B)
-///   7. registers <= 255
-///   8. shared bytes stages (BM + BN) 64 <= 100 KiB - 2 KiB
+///   7. registers <= the target's limit (255)
+///   8. shared bytes stages (BM + BN) 64 <= the target's capacity a block
+///      (sm_86: 100 KiB - 2 KiB; sm_90: 227 KiB; sass::TargetInfo)
 ///   9. shared bytes <= the caller's limit (shared_limit= on the kernel or
 ///      the shared-limit option)
+///
+/// The target is the kernel's target= (TargetLimits).
 ///
 /// The tile is the tp.tile op when the product is tiled, else the matmul's
 /// tile= attribute, else the tile option; with none, only the rules that do
@@ -77,9 +80,16 @@ SMLoc violationLoc(const Kernel &K, const Violation &V) {
 }
 
 PassOption sharedLimitOption() {
+  std::string Capacities;
+  for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
+    TargetLimits L = getTargetLimits(T);
+    Capacities += (Capacities.empty() ? "" : ", ") + L.Name.str() + " " +
+                  std::to_string(L.SharedCapacity);
+  }
   return {"shared-limit", "",
           "the caller's shared-memory limit in bytes (default: the kernel's "
-          "shared_limit, else 100352)"};
+          "shared_limit, else its target's capacity: " +
+              Capacities + ")"};
 }
 
 } // namespace tile
@@ -121,7 +131,8 @@ public:
           T = *Opt;
         }
       }
-      Optional<Violation> V = T ? checkAdmission(P, *T, Limit) : checkShape(P);
+      Optional<Violation> V =
+          T ? checkAdmission(P, *T, Limit, getTargetLimits(K)) : checkShape(P);
       if (V)
         return makeSourceError(Ctx.SM, violationLoc(K, *V), V->Message);
       ++NumAdmitted;

@@ -10,10 +10,12 @@
 /// The tile is, first found: the `tile` option, the matmul's tile=
 /// attribute, the default.  The default is the largest named tile (256x128,
 /// large 128x128, 128x64, small 64x64) that is admitted and whose grid
-/// (M/BM)(N/BN) gives every multiprocessor of the target at least one block
-/// -- 82 on the sm_86 reference RTX 3090, or the kernel's sms= attribute, or
-/// the `sms` option; when no admitted tile's grid is that large, the
-/// admitted tile with the most blocks.  A product no named tile admits is
+/// (M/BM)(N/BN) gives every multiprocessor at least one block -- the `sms`
+/// option, else the kernel's sms= attribute, else the card the kernel's
+/// target= is sized for (TargetLimits: sm_86 the RTX 3090's 82, sm_90 the
+/// H100/H200's 132); when no admitted tile's grid is that large, the
+/// admitted tile with the most blocks.  Admission uses the limits of the
+/// kernel's target.  A product no named tile admits is
 /// an error naming the smallest tile's broken rule.
 ///
 //===----------------------------------------------------------------------===//
@@ -37,15 +39,26 @@ namespace {
 
 using namespace tile;
 
+/// The sms option's description: the default is the target's card.
+std::string smsDescription() {
+  std::string Cards;
+  for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
+    TargetLimits L = getTargetLimits(T);
+    Cards += (Cards.empty() ? "" : ", ") + L.Name.str() + ": " +
+             std::to_string(L.CardSMs) + " (" + L.Card.str() + ")";
+  }
+  return "multiprocessors the default tile's grid must cover (default: the "
+         "kernel's sms=, else its target's card: " +
+         Cards + ")";
+}
+
 class TilePass : public Pass {
 public:
   std::vector<PassOption> getOptions() const override {
     return {{"tile", "",
              "large, small, 128x64, 256x128 or WM,WN,MT,NT,S (default: "
              "the matmul's tile=, else chosen for the shape)"},
-            {"sms", "",
-             "multiprocessors the default tile's grid must cover (default: "
-             "the kernel's sms=, else 82)"},
+            {"sms", "", smsDescription()},
             sharedLimitOption()};
   }
 
@@ -67,7 +80,8 @@ private:
     int64_t Limit = getSharedLimit(K);
     if (Error E = overrideIntOption("shared-limit", Limit))
       return E;
-    int64_t SMs = K.getInt("sms").getValueOr(ReferenceSMs);
+    TargetLimits Limits = getTargetLimits(K);
+    int64_t SMs = K.getInt("sms").getValueOr(Limits.CardSMs);
     if (Error E = overrideIntOption("sms", SMs))
       return E;
 
@@ -95,24 +109,24 @@ private:
                << " SMs; the named tiles, largest first:\n";
         for (const NamedTile &N : namedTiles()) {
           dbgs() << "  " << N.Name << ": ";
-          if (Optional<Violation> V = checkAdmission(P, N.Params, Limit))
+          if (Optional<Violation> V = checkAdmission(P, N.Params, Limit, Limits))
             dbgs() << "rejected: " << V->Message << "\n";
           else
             dbgs() << (P.M / N.Params.blockM()) * (P.N / N.Params.blockN())
                    << " blocks\n";
         }
       });
-      T = chooseTile(P, Limit, SMs);
+      T = chooseTile(P, Limit, SMs, Limits);
       if (!T) {
         const NamedTile &Smallest = namedTiles().back();
-        Violation V = *checkAdmission(P, Smallest.Params, Limit);
+        Violation V = *checkAdmission(P, Smallest.Params, Limit, Limits);
         SMLoc L = V.Field == "tile" ? MM.Loc : violationLoc(K, V);
         return makeSourceError(Ctx.SM, L,
                                "no tile admits this product; the smallest, " +
                                    Twine(Smallest.Name) + ": " + V.Message);
       }
     }
-    if (Optional<Violation> V = checkAdmission(P, *T, Limit)) {
+    if (Optional<Violation> V = checkAdmission(P, *T, Limit, Limits)) {
       SMLoc L = V->Field == "tile" ? At : violationLoc(K, *V);
       if (V->Field == "tile" && hasOption("tile"))
         L = MM.Loc;

@@ -53,6 +53,8 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
+#include "tp/TileIR/TileOps.h"
+#include "tp/TileIR/TileUnit.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
@@ -267,6 +269,32 @@ static Expected<const tp::IRLevel *> inputLevel(StringRef Text) {
   return R.lookupLevel("tile");
 }
 
+/// The IR's target is its own (a tile IR kernel's target=, a machine IR
+/// function's target(...)); -mcpu (default sm_86) must name the same one.
+static Error checkInputTarget(const tp::IRUnit &Unit) {
+  auto Check = [](StringRef Name, StringRef Level, StringRef Where,
+                  StringRef Target) -> Error {
+    if (Target == MCPU)
+      return Error::success();
+    return tp::makeError("@" + Name + " is " + Level + " IR for " + Target +
+                         " (its " + Where + "), but the object is for " +
+                         MCPU + " (-mcpu)");
+  };
+  if (Unit.getLevel() == "tile") {
+    for (const tp::tile::Kernel &K :
+         static_cast<const tp::tile::TileUnit &>(Unit).M.Kernels)
+      if (Error E = Check(K.Name, "tile", "target=",
+                          tp::sass::getTargetName(tp::tile::getTarget(K))))
+        return E;
+  } else if (Unit.getLevel() == "mir") {
+    for (const tp::mir::Function &F :
+         static_cast<const tp::mir::MachineUnit &>(Unit).M.Functions)
+      if (Error E = Check(F.Name, "machine", "target(...)", F.Target))
+        return E;
+  }
+  return Error::success();
+}
+
 /// Reads and verifies the input (the file, or the kernel of the options).
 static Expected<std::unique_ptr<tp::IRUnit>>
 readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
@@ -279,6 +307,7 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     Spec.Tile = given(TileSpec);
     Spec.Residual = Residual;
     Spec.Name = KernelName;
+    tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
     Expected<std::string> Text = tp::driver::describeKernel(Spec);
     if (!Text)
       return Text.takeError();
@@ -308,6 +337,8 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
   if (!IR)
     return IR.takeError();
   if (Error E = (*Level)->Verify(**IR, SM))
+    return std::move(E);
+  if (Error E = checkInputTarget(**IR))
     return std::move(E);
   return std::move(*IR);
 }
@@ -415,25 +446,42 @@ static int run() {
   return 0;
 }
 
-static const char Overview[] =
-    "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
-    "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
-    "         [--residual] [-filetype=asm|obj] -o OUT\n"
-    "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
-    "\n"
-    "  Shapes tp-admit admits (docs/tile-ir.md; BM = 16 warpsM mTiles,\n"
-    "  BN = 8 warpsN nTiles; large = 2,4,4,4,4: 128x128, small = 2,2,2,4,4:\n"
-    "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
-    "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
-    "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
-    "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
-    "    a columns-stored operand: its block extent a power of two >= 64,\n"
-    "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n"
-    "    registers <= 255; shared stages x (BM + BN) x 64 <= 100352 bytes\n"
-    "  Without --tile, tp-tile takes the largest admitted tile whose grid\n"
-    "  gives each of 82 SMs a block.\n\n"
-    "  Exit status: 0 on success, 1 on any error (the diagnostic on stderr,\n"
-    "  no output file).\n";
+/// --help's overview; the limits and cards are the targets' own
+/// (tile::getTargetLimits).
+static std::string getOverview() {
+  std::string Limits, Cards;
+  for (tp::sass::Target T : {tp::sass::Target::SM86, tp::sass::Target::SM90}) {
+    tp::tile::TargetLimits L = tp::tile::getTargetLimits(T);
+    Limits += "    " + L.Name.str() + ": registers <= " +
+              std::to_string(L.RegisterLimit) +
+              "; shared stages x (BM + BN) x 64 <= " +
+              std::to_string(L.SharedCapacity) + " bytes\n";
+    Cards += (Cards.empty() ? "" : ", ") + std::to_string(L.CardSMs) +
+             " for " + L.Name.str() + " (" + L.Card.str() + ")";
+  }
+  return "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
+         "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
+         "         [--residual] [-mcpu=sm_86|sm_90] [-filetype=asm|obj] -o OUT\n"
+         "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
+         "\n"
+         "  The target is the IR's (target= in tile IR, target(...) in machine\n"
+         "  IR); -mcpu (default sm_86) must name it.\n"
+         "  Shapes tp-admit admits (docs/tile-ir.md; BM = 16 warpsM mTiles,\n"
+         "  BN = 8 warpsN nTiles; large = 2,4,4,4,4: 128x128, small = 2,2,2,4,4:\n"
+         "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
+         "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
+         "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
+         "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
+         "    a columns-stored operand: its block extent a power of two >= 64,\n"
+         "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n" +
+         Limits +
+         "  Without --tile, tp-tile takes the largest admitted tile whose grid\n"
+         "  gives each SM of the target's card a block: " +
+         Cards +
+         ".\n\n"
+         "  Exit status: 0 on success, 1 on any error (the diagnostic on stderr,\n"
+         "  no output file).\n";
+}
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
@@ -448,6 +496,7 @@ int main(int argc, char **argv) {
   }
   tp::addPassManagerOptions(LlcCat);
   cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
+  std::string Overview = getOverview();
   cl::ParseCommandLineOptions(argc, argv, Overview);
   int Status = run();
   tp::printStatistics(errs());

@@ -38,6 +38,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <cstring>
 
@@ -375,16 +376,21 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
     WithColor::error(errs(), "tp-sim") << toString(S.takeError()) << "\n";
     return 1;
   }
-  for (const OutBuf &O : Outs) {
-    auto Buf = Mem.getBuffer(O.Addr);
-    if (Error E = writeOutput(O.Path, /*Binary=*/true,
-                              [&](raw_ostream &OS) -> Error {
-                                OS.write((const char *)Buf.data(), Buf.size());
-                                return Error::success();
-                              })) {
-      WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
-      return 2;
-    }
+  // Every output buffer's file, or none of them (ToolOutput.h): a failure
+  // at the second file must not leave the first behind.
+  std::vector<std::function<Error(raw_ostream &)>> Writers;
+  for (const OutBuf &O : Outs)
+    Writers.push_back([&Mem, Addr = O.Addr](raw_ostream &OS) -> Error {
+      ArrayRef<uint8_t> Buf = Mem.getBuffer(Addr);
+      OS.write((const char *)Buf.data(), Buf.size());
+      return Error::success();
+    });
+  std::vector<OutputFile> Files;
+  for (size_t I = 0; I < Outs.size(); ++I)
+    Files.push_back({Outs[I].Path, /*Binary=*/true, Writers[I]});
+  if (Error E = writeOutputs(Files)) {
+    WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
+    return 2;
   }
   printStats(*S, Secs);
   return reportHazards(*S);
@@ -530,9 +536,7 @@ int runLatencyReport() {
         Evidence.emplace(T);
       std::vector<sass::Instruction> Code(K->Code.size() / 16);
       for (size_t I = 0; I < Code.size(); ++I) {
-        sass::Word128 W;
-        memcpy(&W.Lo, &K->Code[I * 16], 8);
-        memcpy(&W.Hi, &K->Code[I * 16 + 8], 8);
+        sass::Word128 W = sass::readWord(makeArrayRef(K->Code).slice(I * 16));
         auto In = sass::decodeOrError(W, I * 16, T);
         if (!In)
           return usage(F + ": kernel '" + N + "': " + toString(In.takeError()));

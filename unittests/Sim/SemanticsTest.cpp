@@ -13,6 +13,7 @@
 #include "tp/Support/ReferenceGemm.h"
 #include "gtest/gtest.h"
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <random>
 
@@ -195,6 +196,14 @@ TEST(F16, DoubleToHalfMatchesFloatToHalf) {
   // to the tie first and then to even).
   EXPECT_EQ(doubleToHalf(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)),
             0x3c01);
+  // A NaN is the quiet NaN 0x7e00 of its sign, payload dropped (the
+  // simulator's choice, UNVERIFIED on hardware; tp::roundToHalf keeps the
+  // payload's top bits).
+  double Payload = bitsToFloat(0x7fa12345u);
+  EXPECT_EQ(doubleToHalf(Payload), 0x7e00);
+  EXPECT_EQ(doubleToHalf(-Payload), 0xfe00);
+  EXPECT_NE(roundToHalf(Payload), 0x7e00);
+  EXPECT_EQ(doubleToHalf(std::numeric_limits<double>::infinity()), 0x7c00);
 }
 
 TEST(GlobalMemory, BoundsAndGaps) {

@@ -10,11 +10,15 @@
 #define TP_CODEGEN_CODEGEN_H
 
 #include "tp/MIR/MIR.h"
+#include "tp/Target/SASS/SASS.h"
 
 namespace tp {
 
-/// sm_86 kernel parameters start at c[0x0][0x160] (SASS_FACTS.md 3.7).
-constexpr unsigned ParamBase = 0x160;
+/// Where sm_86's kernel parameters start in c[0x0] (td/Targets.td through
+/// sass::getTargetInfo; SASS_FACTS.md 3.7).  Code that knows its target
+/// reads sass::getTargetInfo(T).ParamBase instead.
+inline const unsigned ParamBase =
+    sass::getTargetInfo(sass::Target::SM86).ParamBase;
 
 /// Static figures of a function (tp-llc -stats).
 struct ScheduleStats {

@@ -42,6 +42,9 @@ struct KernelSpec {
   llvm::Optional<std::string> Tile;    ///< a tile spec (tp-tile chooses)
   bool Residual = false;               ///< C = A B + R
   std::string Name = "gemm";           ///< the kernel symbol
+  /// The target (-mcpu): the tile IR's target=, whose limits admission
+  /// applies and whose card the automatic tile is sized for.
+  sass::Target Target = sass::Target::SM86;
 };
 
 /// The value of --tile in the one spelling tp-tile's option takes (the

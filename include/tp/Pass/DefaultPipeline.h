@@ -25,7 +25,10 @@ namespace tp {
 struct DefaultPipelineOptions {
   /// tp-tile's tile (a spec tp-tile accepts); empty: tp-tile chooses.
   std::string Tile;
-  /// The target tp-select lowers for: "sm_86" or "sm_90".
+  /// The target tp-select lowers for: "sm_86" or "sm_90".  It must be the
+  /// tile IR's target= (the one source of truth: tp-admit and tp-tile read
+  /// the IR's; tp-llc checks -mcpu against it).  Until tp-select reads the
+  /// kernel's target= itself, the pipeline passes it as its option.
   std::string Target = "sm_86";
   /// tp-form-loop builds the checked program (the body twice, no branch).
   bool Checked = false;

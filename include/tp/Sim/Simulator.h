@@ -20,9 +20,9 @@
 /// * State per warp: R0..R254 (RZ reads 0), P0..P6 (PT), UR0..UR62 (URZ),
 ///   UP0..UP6 (UPT), per-lane special registers.  Constant bank 0 holds
 ///   ntid (0x0), nctaid (0xc), the stack pointer (0x28), the dynamic shared
-///   size (0x2c), the default memory descriptor (0x118; sm_90 0x208) and
-///   the parameters from the target's base (0x160; sm_90 0x210).  Other
-///   constant banks are errors.
+///   size (0x2c), the default memory descriptor and the parameters, where
+///   the cubin's target puts them (sass::TargetInfo::DescriptorSlot and
+///   ParamBase, td/Targets.td).  Other constant banks are errors.
 /// * Shared memory is the block's window: on sm_90 the cluster (CGA)
 ///   window, (SR_CgaCtaId << 24) + offset with the first 1 KiB reserved,
 ///   for a cluster of one CTA (SR_CgaCtaId = 0); the reserved bytes and
@@ -59,6 +59,8 @@
 #ifndef TP_SIM_SIMULATOR_H
 #define TP_SIM_SIMULATOR_H
 
+#include "tp/Target/SASS/SASS.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -71,21 +73,24 @@
 namespace tp {
 namespace sim {
 
-/// What the simulator needs of one kernel of a cubin.
+/// What the simulator needs of one kernel of a cubin.  loadKernel() fills
+/// in the target's facts from the cubin; the defaults are sm_86's.
 struct KernelImage {
   std::string Name;
   std::vector<uint8_t> Code;
   /// (offset, size) of each parameter in the parameter block, in order.
   std::vector<std::pair<uint32_t, uint32_t>> Params;
-  uint32_t ParamBase = 0x160;
+  uint32_t ParamBase = sass::getTargetInfo(sass::Target::SM86).ParamBase;
   uint64_t StaticSharedBytes = 0;
   unsigned RegCount = 0;
-  unsigned SM = 86;
-  /// sm_90: the default memory descriptor sits at c[0x0][0x208] (0x118 on
-  /// sm_86) and the first 1 KiB of the shared window is reserved, the
-  /// kernel's static and dynamic bytes following it (SASS_FACTS 3.3, 3.7).
-  uint32_t DescriptorOffset = 0x118;
-  uint32_t ReservedSharedBytes = 0;
+  unsigned SM = sass::getTargetInfo(sass::Target::SM86).SM;
+  /// The default memory descriptor's slot in c[0x0], and the reserved
+  /// start of the shared window (sm_90: 1 KiB), the kernel's static and
+  /// dynamic bytes following it (sass::TargetInfo; SASS_FACTS 3.3, 3.7).
+  uint32_t DescriptorOffset =
+      sass::getTargetInfo(sass::Target::SM86).DescriptorSlot;
+  uint32_t ReservedSharedBytes =
+      sass::getTargetInfo(sass::Target::SM86).ReservedSharedBytes;
   /// sm_90 thread block clusters the cubin asks for: the CTAs per cluster
   /// of `.reqnctapercluster` / `__cluster_dims__` (.nv.info
   /// CTA_PER_CLUSTER; 1,1,1 without one), and whether the kernel must be
@@ -230,7 +235,9 @@ unsigned shflSourceLane(unsigned Mode, unsigned Lane, uint32_t B, uint32_t C,
 void ldsmWarp(unsigned Count, bool Trans, const uint32_t RowAddr[32],
               const uint8_t *Shared, uint32_t Out[32][4]);
 
-/// Rounds a binary64 value to binary16 (round to nearest even).
+/// Rounds a binary64 value to binary16 (round to nearest even, through
+/// tp::roundToHalf); a NaN gives the quiet NaN 0x7e00 with its sign,
+/// without payload (UNVERIFIED on hardware).
 uint16_t doubleToHalf(double D);
 
 } // namespace sim

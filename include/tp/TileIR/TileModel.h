@@ -23,8 +23,9 @@
 #ifndef TP_TILEIR_TILEMODEL_H
 #define TP_TILEIR_TILEMODEL_H
 
-#include "llvm/ADT/Optional.h"
 #include "tp/Support/OperandLayout.h"
+#include "tp/Target/SASS/SASS.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -95,12 +96,29 @@ llvm::Expected<TileParams> parseTileSpec(llvm::StringRef Spec);
 /// The preset's name when \p T is one, else "".
 llvm::StringRef tileName(const TileParams &T);
 
-/// sm_86 limits.  Shared capacity: 100 KiB a block less the 2 KiB the seed
-/// reserves (tpSharedCapacity).  Registers: R0..R254 (255 a thread).
-constexpr int64_t SharedCapacity = 100 * 1024 - 2048;
-constexpr int64_t RegisterLimit = 255;
-/// The reference sm_86 part, RTX 3090: 82 multiprocessors.
-constexpr int64_t ReferenceSMs = 82;
+/// What admission and the automatic tile take from the target: its limits
+/// (td/Targets.td through sass::getTargetInfo) and the card the automatic
+/// tile is sized for.
+struct TargetLimits {
+  sass::Target Target = sass::Target::SM86;
+  llvm::StringRef Name;   ///< "sm_86"
+  /// Shared bytes a block may use (MaxSharedBytesPerBlock; sm_86: 100 KiB
+  /// less the 2 KiB the seed reserves, tpSharedCapacity).
+  int64_t SharedCapacity = 0;
+  llvm::StringRef SharedCapacityNote; ///< "100 KiB - 2 KiB", "227 KiB"
+  int64_t RegisterLimit = 0;          ///< registers a thread (MaxRegisters)
+  /// The card whose multiprocessors the default tile's grid covers.  The
+  /// SM count is a fact of a card, not of a target; the cards chosen
+  /// (PERF_FACTS.md section 1): sm_86 the RTX 3090 (82 SMs), sm_90 the
+  /// H100 / H200 (132 SMs).
+  llvm::StringRef Card;
+  int64_t CardSMs = 0;
+};
+/// The targets a tile IR kernel may name: sm_86 and sm_90 (false for any
+/// other).
+bool isTileTarget(sass::Target T);
+/// The limits of \p T (a tile target).
+TargetLimits getTargetLimits(sass::Target T);
 
 /// A broken rule: the message (naming the rule and the numbers) and what
 /// it is about -- "m", "n", "k", "tile", "shared_limit" -- so a pass can
@@ -119,19 +137,21 @@ llvm::Optional<Violation> checkTileRange(const TileParams &T);
 llvm::Optional<Violation> checkShape(const Problem &P);
 
 /// The first rule (range, shape, divisibility, grid y <= 65535, chunks,
-/// columns-layout limits, registers, shared
-/// memory against the capacity and against \p SharedLimit) that \p P with
-/// \p T breaks, or None.
+/// columns-layout limits, registers, shared memory against the target's
+/// capacity and against \p SharedLimit) that \p P with \p T breaks on
+/// the target of \p Limits, or None.
 llvm::Optional<Violation> checkAdmission(const Problem &P,
-                                           const TileParams &T,
-                                           int64_t SharedLimit);
+                                         const TileParams &T,
+                                         int64_t SharedLimit,
+                                         const TargetLimits &Limits);
 
 /// The default tile: the largest named tile admitted for \p P whose grid
 /// gives each of \p SMs multiprocessors at least one block; when no
 /// admitted tile's grid is that large, the admitted tile with the most
-/// blocks.  None when no named tile is admitted.
+/// blocks.  None when no named tile is admitted (on the target of
+/// \p Limits).
 llvm::Optional<TileParams> chooseTile(const Problem &P, int64_t SharedLimit,
-                                      int64_t SMs);
+                                      int64_t SMs, const TargetLimits &Limits);
 
 } // namespace tile
 } // namespace tp

@@ -11,8 +11,9 @@
 ///         [tile=large|small|128x64|256x128|[WM, WN, MT, NT, S]]
 ///         : f16 x f16 -> f32
 ///   }
-///   Parameters are in the order C, A, B[, R] (constant bank 0 from 0x160)
-///   and the matmul names them in that order.
+///   Parameters are in the order C, A, B[, R] (constant bank 0 from the
+///   target's ParamBase, sass::getTargetInfo) and the matmul names them in
+///   that order.  target= is sm_86 or sm_90.
 ///
 /// tp-tile adds to the matmul's region:
 ///   tp.tile [name=large] warps_m= warps_n= m_tiles= n_tiles= stages=
@@ -81,8 +82,13 @@ Problem getProblem(const Kernel &K);
 /// The tile a tp.tile op states.
 TileParams getTileOp(const Op &TileOp);
 
-/// The shared-memory limit the kernel declares (shared_limit=), else the
-/// sm_86 capacity.
+/// The target a verified kernel names (target=sm_86 or sm_90).
+sass::Target getTarget(const Kernel &K);
+/// The limits of the kernel's target (getTargetLimits(getTarget(K))).
+TargetLimits getTargetLimits(const Kernel &K);
+
+/// The shared-memory limit the kernel declares (shared_limit=), else its
+/// target's capacity.
 int64_t getSharedLimit(const Kernel &K);
 
 /// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at

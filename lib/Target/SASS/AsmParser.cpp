@@ -331,10 +331,7 @@ private:
     }
     if (!checkHalfRange(P, N1, B1, FK))
       return nullptr;
-    if (OI.Kind == OperandKind::HImm)
-      V = (int64_t(floatToHalf(B0)) << 16) | floatToHalf(B1); // high first
-    else
-      V = (int64_t(floatToBF16(B0)) << 16) | floatToBF16(B1);
+    V = (int64_t(toHalfBits(B0, FK)) << 16) | toHalfBits(B1, FK); // high first
     E = P + N1;
     return E;
   }
@@ -413,14 +410,14 @@ private:
     switch (OI.Kind) {
     case OperandKind::GPR:
     case OperandKind::MemBase:
-      E = parseReg(S, SE, "R", 'Z', 254, 255, V, "register R");
-      if (E && OI.Width > 1 && V != 255 && V % OI.Width) {
+      E = parseReg(S, SE, "R", 'Z', RZ - 1, RZ, V, "register R");
+      if (E && OI.Width > 1 && V != RZ && V % OI.Width) {
         hardFail(S, "expected a register tuple of " +
                         Twine(unsigned(OI.Width)) + " aligned to " +
                         Twine(unsigned(OI.Width)) + ", found R" + Twine(V));
         return nullptr;
       }
-      if (E && V != 255 && V + OI.Width - 1 > 254) {
+      if (E && V != RZ && V + OI.Width - 1 > RZ - 1) {
         hardFail(S, "register tuple R" + Twine(V) + " runs past R254");
         return nullptr;
       }
@@ -432,13 +429,13 @@ private:
     case OperandKind::UGPR:
     case OperandKind::MemUR:
     case OperandKind::MemDesc:
-      E = parseReg(S, SE, "UR", 'Z', 62, 63, V, "uniform register UR");
+      E = parseReg(S, SE, "UR", 'Z', URZ - 1, URZ, V, "uniform register UR");
       break;
     case OperandKind::Pred:
-      E = parseReg(S, SE, "P", 'T', 6, 7, V, "predicate P");
+      E = parseReg(S, SE, "P", 'T', PT - 1, PT, V, "predicate P");
       break;
     case OperandKind::UPred:
-      E = parseReg(S, SE, "UP", 'T', 6, 7, V, "uniform predicate UP");
+      E = parseReg(S, SE, "UP", 'T', PT - 1, PT, V, "uniform predicate UP");
       break;
     case OperandKind::Imm:
     case OperandKind::CBankIndex:
@@ -484,7 +481,7 @@ private:
   /// error if not.
   bool checkHalfRange(const char *S, size_t N, uint32_t FB, FloatKind FK) {
     float F = bitsToFloat(FB);
-    uint16_t H = FK == FloatKind::F16 ? floatToHalf(FB) : floatToBF16(FB);
+    uint16_t H = toHalfBits(FB, FK);
     uint16_t Inf = FK == FloatKind::F16 ? 0x7c00 : 0x7f80;
     FloatRange R = FloatRange::InRange;
     parseFloat32(StringRef(S, N), FB, &R);
@@ -498,39 +495,11 @@ private:
     return false;
   }
 
-  static uint16_t floatToBF16(uint32_t FB) {
-    // Round to nearest even on the top 16 bits (NaN stays NaN).
-    if ((FB & 0x7fffffffu) > 0x7f800000u)
-      return uint16_t((FB >> 16) | 0x40);
-    uint32_t R = FB + 0x7fff + ((FB >> 16) & 1);
-    return uint16_t(R >> 16);
-  }
-
-  static uint16_t floatToHalf(uint32_t FB) {
-    // Round-to-nearest-even conversion of an f32 to f16 bits.
-    uint32_t S = (FB >> 16) & 0x8000;
-    int E = int((FB >> 23) & 0xff) - 127 + 15;
-    uint32_t M = FB & 0x7fffff;
-    if (((FB >> 23) & 0xff) == 0xff)
-      return uint16_t(S | 0x7c00 | (M ? 0x200 : 0));
-    if (E >= 31)
-      return uint16_t(S | 0x7c00);
-    if (E <= 0) {
-      if (E < -10)
-        return uint16_t(S);
-      M |= 0x800000;
-      unsigned Shift = 14 - E;
-      uint32_t H = M >> Shift;
-      uint32_t Rem = M & ((1u << Shift) - 1), Half = 1u << (Shift - 1);
-      if (Rem > Half || (Rem == Half && (H & 1)))
-        ++H;
-      return uint16_t(S | H);
-    }
-    uint32_t H = (uint32_t(E) << 10) | (M >> 13);
-    uint32_t Rem = M & 0x1fff;
-    if (Rem > 0x1000 || (Rem == 0x1000 && (H & 1)))
-      ++H;
-    return uint16_t(S | H);
+  /// The f16 (\p FK F16) or bf16 bits of the f32 with bits \p FB, rounded
+  /// to nearest even (FloatConversion.h).
+  static uint16_t toHalfBits(uint32_t FB, FloatKind FK) {
+    float F = bitsToFloat(FB);
+    return FK == FloatKind::F16 ? tp::floatToHalf(F) : floatToBFloat16(F);
   }
 
   /// The number [S, SN) is not the immediate the form's template fixes.
@@ -843,7 +812,7 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr, const SourceMgr &SM,
       ++P;
     }
     if (P < SE && *P == 'P' && P + 1 < SE && P[1] == 'T') {
-      I.Guard = 7;
+      I.Guard = PT;
       P += 2;
     } else if (P + 1 < SE && *P == 'P' && isDigit(P[1]) &&
                (P + 2 == SE || !isAlnum(P[2]))) {
@@ -964,7 +933,7 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
     } else if (Key == "wr" || Key == "rd") {
       if (!Num(P, V))
         return Err(VP, "expected a scoreboard number");
-      if (V > 5 && V != 7)
+      if (V > 5 && V != NoScoreboard)
         return Err(VP, "scoreboard " + Digits + " is not 0..5 (or 7, none)");
       (Key == "wr" ? C.WrSB : C.RdSB) = V;
     } else if (Key == "wait") {

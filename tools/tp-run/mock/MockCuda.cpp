@@ -31,6 +31,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "tp/Support/FloatConversion.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -89,15 +91,6 @@ int envInt(const char *Name, int Default) {
   return V && *V ? std::atoi(V) : Default;
 }
 
-/// An independent binary16 -> binary32 (not tp's), by arithmetic.
-float half(uint16_t H) {
-  int Exp = (H >> 10) & 0x1f, Mant = H & 0x3ff;
-  float V = Exp == 0    ? std::ldexp(float(Mant), -24)
-            : Exp == 31 ? (Mant ? NAN : INFINITY)
-                        : std::ldexp(float(Mant | 0x400), Exp - 25);
-  return (H & 0x8000) ? -V : V;
-}
-
 void gemm(float *C, const uint16_t *A, const uint16_t *B, const float *R,
           uint64_t M, uint64_t N, uint64_t K, uint64_t SAi, uint64_t SAk,
           uint64_t SBk, uint64_t SBj) {
@@ -105,7 +98,8 @@ void gemm(float *C, const uint16_t *A, const uint16_t *B, const float *R,
     for (uint64_t J = 0; J < N; ++J) {
       float Acc = 0;
       for (uint64_t Kk = 0; Kk < K; ++Kk)
-        Acc = std::fma(half(A[I * SAi + Kk * SAk]), half(B[Kk * SBk + J * SBj]),
+        Acc = std::fma(tp::halfToFloat(A[I * SAi + Kk * SAk]),
+                       tp::halfToFloat(B[Kk * SBk + J * SBj]),
                        Acc);
       if (R)
         Acc += R[I * N + J];
