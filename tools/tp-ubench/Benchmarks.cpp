@@ -20,7 +20,7 @@
 
 #include "Benchmarks.h"
 
-#include "tp/CodeGen/SM86LatencyModel.h"
+#include "tp/Target/SASS/LatencyModel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -104,11 +104,11 @@ ExpectedWord laneWord(unsigned Word, std::function<uint32_t(unsigned)> F) {
 
 /// The constants of a target: where the descriptor, the parameters and the
 /// dynamic shared memory are, and the SM count of the card measured.
-struct TargetInfo {
+struct BenchTargetInfo {
   unsigned DescOffset, ParamBase, SharedBase, NumSMs;
   uint64_t L2Bytes;
 };
-TargetInfo getTargetInfo(sass::Target T) {
+BenchTargetInfo getBenchTargetInfo(sass::Target T) {
   // PERF_FACTS.md section 1: H100/H200 132 SMs, 50 MiB L2; RTX 3090 82
   // SMs, 6 MiB L2.
   if (T == sass::Target::SM90)
@@ -120,7 +120,7 @@ TargetInfo getTargetInfo(sass::Target T) {
 class KernelText {
 public:
   KernelText(sass::Target T, unsigned SlotWords)
-      : T(T), TI(getTargetInfo(T)), SlotWords(SlotWords) {}
+      : T(T), TI(getBenchTargetInfo(T)), SlotWords(SlotWords) {}
 
   void op(const std::string &Text, const std::string &Ctrl) {
     settleScoreboards(Ctrl);
@@ -142,7 +142,7 @@ public:
     }
   }
   void label(const std::string &L) { Code += L + ":\n"; }
-  const TargetInfo &info() const { return TI; }
+  const BenchTargetInfo &info() const { return TI; }
 
   /// R0 = global thread index, R1 = ctaid.x, R2:R3 = this thread's slot,
   /// R6 = tid.x, R7 = lane, R20 = passes left, R21 = 1, UR4:UR5 = the
@@ -264,7 +264,7 @@ private:
   }
 
   sass::Target T;
-  TargetInfo TI;
+  BenchTargetInfo TI;
   unsigned SlotWords;
   std::string Code;
   size_t LastStart = std::string::npos; ///< the last instruction's line
@@ -593,7 +593,7 @@ void initAB(KernelText &K) {
 std::string reg(unsigned R) { return "R" + std::to_string(R); }
 
 void Catalogue::variableLatencies() {
-  unsigned SB = getTargetInfo(T).SharedBase;
+  unsigned SB = getBenchTargetInfo(T).SharedBase;
   constexpr unsigned N = 32;
   // LDS pointer chase: the word at the shared base holds its own address.
   addBench(All, T,
@@ -805,7 +805,7 @@ void Catalogue::throughputs() {
 }
 
 void Catalogue::sharedBandwidth() {
-  unsigned SB = getTargetInfo(T).SharedBase;
+  unsigned SB = getBenchTargetInfo(T).SharedBase;
   // 1024 words of shared memory, word w holding w; 16 warps.
   auto Init = [&](KernelText &K) {
     K.op("MOV R30, " + hex(SB), ctl(6));
@@ -866,7 +866,7 @@ void Catalogue::sharedBandwidth() {
 }
 
 void Catalogue::globalBandwidth() {
-  const TargetInfo &TI = getTargetInfo(T);
+  const BenchTargetInfo &TI = getBenchTargetInfo(T);
   unsigned G = Opts.GlobalBlocks ? Opts.GlobalBlocks : 4 * TI.NumSMs;
   unsigned I = Opts.GlobalIterations;
   uint64_t PerBlock = uint64_t(I) * 4096;
