@@ -231,8 +231,15 @@ Optional<sim::Card> loadTimingCard(const sim::KernelImage &K, int &Rc) {
 /// Models, prints and writes the timing report; the exit code (1 on a
 /// timing hazard, 2 when the JSON cannot be written).
 int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
+  auto T0 = std::chrono::steady_clock::now();
   sim::TimingResult R = TM.model(Flops, Bytes);
+  double Secs = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - T0)
+                    .count();
   sim::printTiming(outs(), R);
+  if (Stats)
+    outs() << format("timing speed: %.3f s, %.3g warp instructions/s\n",
+                     Secs, Secs > 0 ? R.WarpInstructions / Secs : 0.0);
   if (!TimingJSON.empty())
     if (Error E = writeOutput(TimingJSON, /*Binary=*/false,
                               [&](raw_ostream &OS) -> Error {

@@ -21,7 +21,8 @@
 ///    last copy arrived; S2R/MUFU/LDC/conversions after the MUFU latency;
 ///  * fixed-latency results are protected by stall counts only, as on the
 ///    hardware: a read issued before the latency model's RAW latency is a
-///    hazard, reported, never hidden.
+///    hazard, reported, never hidden; so is a read of a variable-latency
+///    result before it arrived (a missing scoreboard wait).
 /// Each cycle every live warp is in one Nsight Compute warp state; the
 /// model skips cycles in which no warp can issue (the states do not change
 /// without an issue), so it is exact and fast.
@@ -73,8 +74,10 @@ struct WarpT {
   uint64_t OpenCopies = 0; ///< latest arrival of the open LDGSTS group
   /// Fixed-latency writers: issue cycle (Never: none or variable) and class.
   uint64_t WIssue[HzNum];
-  sched::InstrClass WClass[HzNum];
-  bool WLow[HzNum];
+  /// Variable-latency writers: when the data arrives.
+  uint64_t WArrive[HzNum];
+  sched::InstrClass WClass[HzNum] = {};
+  bool WLow[HzNum] = {};
 };
 
 class SMModel {
@@ -227,8 +230,23 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
       continue;
     for (unsigned I = 0; I < U.Count; ++I) {
       unsigned Reg = U.First + I;
-      if (Reg >= HzNum || W.WIssue[Reg] == Never)
+      if (Reg >= HzNum)
         continue;
+      if (W.WIssue[Reg] == Never) {
+        // A variable-latency result read before it arrived: its scoreboard
+        // was not waited for.
+        if (Now < W.WArrive[Reg]) {
+          if (R.HazardReports.size() < 20)
+            R.HazardReports.push_back(
+                "block " + std::to_string(W.Block) + ": " +
+                P.describe((*W.Trace)[W.Pos].Index) +
+                " reads a variable-latency result " +
+                std::to_string(W.WArrive[Reg] - Now) +
+                " cycles before it arrives (no scoreboard wait)");
+          ++R.Hazards;
+        }
+        continue;
+      }
       sched::InstrClass WC = W.WClass[Reg];
       unsigned Need;
       if (Reg < HzUR)
@@ -322,6 +340,7 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
         if (Reg >= HzNum)
           continue;
         W.WIssue[Reg] = D.Variable ? Never : Now;
+        W.WArrive[Reg] = D.Variable ? Result : 0;
         W.WClass[Reg] = D.Class;
         W.WLow[Reg] = D.Class == sched::InstrClass::IMADWide && I == 0;
       }
@@ -426,6 +445,7 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes) const {
       W.SMSP = I++ % C.SubPartitions;
       W.Done = T.empty();
       std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
+      std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
       Warps.push_back(std::move(W));
     }
   SMModel M(Prog, C);

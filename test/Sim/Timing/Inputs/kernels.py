@@ -6,6 +6,8 @@
   kernels.py lds N STRIDE OUT      N LDS.32, lane address = lane * STRIDE
   kernels.py bar N OUT             warp 0 runs N dependent FFMA, then every
                                    warp meets at BAR.SYNC
+  kernels.py nowait OUT            S2R's result read without waiting for
+                                   its scoreboard
   kernels.py stall S OUT           MOV {stall=S}, then an independent FMUL
 """
 import sys
@@ -49,6 +51,9 @@ def main(argv):
                 "  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT {stall=13 wait=0}\n"
                 "  @P0 BRA .L_bar {stall=5}\n" + ffma(int(argv[2]), 4) +
                 ".L_bar:\n  BAR.SYNC 0x0 {stall=6}\n")
+    elif kind == "nowait":
+        body = ("  S2R R0, SR_LANEID {stall=1 wr=0}\n"
+                "  IMAD R2, R0, 4, RZ {stall=5}\n")
     elif kind == "stall":
         body = ("  MOV R2, 0x1 {stall=%d}\n" % int(argv[2]) +
                 "  FMUL R3, R5, R6 {stall=1}\n")
