@@ -111,6 +111,12 @@ cl::opt<std::string> TimingJSON(
     "timing-json",
     cl::desc("With --timing: also write the timing report as JSON to FILE"),
     cl::value_desc("file"), cl::cat(SimCat));
+cl::opt<std::string> TimelineSVG(
+    "timeline",
+    cl::desc("With --timing: draw sub-partition 0's schedule over the "
+             "middle 2048 cycles as an SVG picture (issues coloured by "
+             "pipe, stalls by reason, the tensor pipe's busy time)"),
+    cl::value_desc("file.svg"), cl::cat(SimCat));
 cl::opt<bool> TimingSample(
     "timing-sample",
     cl::desc("With --timing: run only the blocks one SM holds at once (the "
@@ -232,7 +238,9 @@ Optional<sim::Card> loadTimingCard(const sim::KernelImage &K, int &Rc) {
 /// timing hazard, 2 when the JSON cannot be written).
 int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
   auto T0 = std::chrono::steady_clock::now();
-  sim::TimingResult R = TM.model(Flops, Bytes);
+  sim::Timeline TL;
+  sim::TimingResult R =
+      TM.model(Flops, Bytes, TimelineSVG.empty() ? nullptr : &TL);
   double Secs = std::chrono::duration<double>(
                     std::chrono::steady_clock::now() - T0)
                     .count();
@@ -244,6 +252,15 @@ int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
     if (Error E = writeOutput(TimingJSON, /*Binary=*/false,
                               [&](raw_ostream &OS) -> Error {
                                 sim::writeTimingJSON(OS, R);
+                                return Error::success();
+                              })) {
+      WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
+      return 2;
+    }
+  if (!TimelineSVG.empty())
+    if (Error E = writeOutput(TimelineSVG, /*Binary=*/false,
+                              [&](raw_ostream &OS) -> Error {
+                                sim::writeTimelineSVG(OS, TL, R.Card);
                                 return Error::success();
                               })) {
       WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";

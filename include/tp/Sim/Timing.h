@@ -100,6 +100,25 @@ struct TimingResult {
   }
 };
 
+/// What --timeline draws: sub-partition 0 over a window of cycles.
+struct Timeline {
+  uint64_t Start = 0, End = 0; ///< the window [Start, End)
+  struct Issue {
+    unsigned Row;
+    uint64_t Cycle;
+    Pipe P;
+  };
+  struct Span {
+    unsigned Row;
+    uint64_t From, To;
+    WarpState State;
+  };
+  std::vector<unsigned> Warps; ///< the SM-wide warp index of each row
+  std::vector<Issue> Issues;
+  std::vector<Span> Spans;     ///< states other than selected
+  std::vector<std::pair<uint64_t, uint64_t>> TensorBusy;
+};
+
 /// Records the instruction streams of one SM's resident blocks and models
 /// them.  Use: construct, set LaunchConfig::Observer (and MaxBlocks to
 /// getSampledBlocks() for a sampled run), launch(), then model().
@@ -121,7 +140,10 @@ public:
   /// Runs the cycle model.  \p Flops: the GEMM's 2MNK, 0 for another
   /// kernel; \p CompulsoryBytes: the bytes the kernel must move to or from
   /// DRAM at least (0: unknown).
-  TimingResult model(double Flops, double CompulsoryBytes) const;
+  /// With \p TL, also records sub-partition 0's schedule over the window
+  /// [TL->Start, TL->End) (End 0: the middle 2048 cycles of the run).
+  TimingResult model(double Flops, double CompulsoryBytes,
+                     Timeline *TL = nullptr) const;
 
   /// One issued instruction of a warp's stream.
   struct Event {
@@ -140,6 +162,12 @@ private:
   /// Traces[block][warp].
   std::vector<std::vector<std::vector<Event>>> Traces;
 };
+
+/// Writes \p TL as an SVG picture: one row per warp, each issue a mark
+/// coloured by pipe, the stalls shaded by reason, the tensor pipe's busy
+/// time as its own row, a legend.
+void writeTimelineSVG(llvm::raw_ostream &OS, const Timeline &TL,
+                      llvm::StringRef Title);
 
 /// Prints \p R as tp-sim's timing report.
 void printTiming(llvm::raw_ostream &OS, const TimingResult &R);

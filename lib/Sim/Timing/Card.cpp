@@ -84,12 +84,12 @@ private:
 };
 } // namespace
 
-static Error readPipes(CardReader &R, const json::Object &O, Card &C) {
+static void readPipes(CardReader &R, const json::Object &O, Card &C) {
   const json::Object *Pipes = O.getObject("pipes");
   R.see("pipes");
   if (!Pipes) {
     R.fail("pipes", "expected an object");
-    return Error::success();
+    return;
   }
   static const char *Names[] = {"tensor_16816_f32", "tensor_16816_f16",
                                 "fma", "alu", "uniform", "fp64", "mufu",
@@ -103,7 +103,6 @@ static Error readPipes(CardReader &R, const json::Object &O, Card &C) {
           return KV.first == N;
         }) == std::end(Names))
       R.fail(("pipes." + KV.first.str()), "unknown pipe");
-  return Error::success();
 }
 
 Expected<Card> sim::loadCard(StringRef NameOrFile, StringRef CardsDir) {
@@ -146,8 +145,7 @@ Expected<Card> sim::loadCard(StringRef NameOrFile, StringRef CardsDir) {
   C.RegisterAllocUnit = R.integer("register_alloc_unit");
   C.SharedBytesPerSM = R.integer("shared_bytes_per_sm");
   C.SharedReservedPerBlock = R.integer("shared_reserved_per_block");
-  if (Error E = readPipes(R, *O, C))
-    return std::move(E);
+  readPipes(R, *O, C);
   C.SharedBanks = R.integer("shared_banks");
   C.SharedBytesPerClk = R.integer("shared_bytes_per_clk");
   C.SharedLatency = R.integer("shared_latency");

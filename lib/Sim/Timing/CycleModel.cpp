@@ -83,7 +83,7 @@ struct WarpT {
 class SMModel {
 public:
   SMModel(const Program &P, const Card &C) : P(P), C(C) {}
-  void run(std::vector<WarpT> &Warps, TimingResult &R);
+  void run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL);
 
 private:
   Pipe pipeOf(const DInst &D) const;
@@ -366,7 +366,35 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
   }
 }
 
-void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R) {
+/// Adds to \p TL what sub-partition 0's warps did in [Now, Now + Step).
+static void recordTimeline(Timeline &TL, const std::vector<WarpT> &Warps,
+                           const std::vector<WarpState> &State, uint64_t Now,
+                           uint64_t Step) {
+  uint64_t From = std::max(Now, TL.Start), To = std::min(Now + Step, TL.End);
+  if (From >= To)
+    return;
+  unsigned Row = 0;
+  for (size_t I = 0; I < Warps.size(); ++I) {
+    if (Warps[I].SMSP != 0)
+      continue;
+    unsigned R = Row++;
+    if (Warps[I].Done && State[I] != WarpState::Selected)
+      continue;
+    if (State[I] == WarpState::Selected)
+      continue;
+    if (!TL.Spans.empty() && TL.Spans.back().Row == R &&
+        TL.Spans.back().To == From && TL.Spans.back().State == State[I])
+      TL.Spans.back().To = To;
+    else
+      TL.Spans.push_back({R, From, To, State[I]});
+  }
+}
+
+void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
+  if (TL)
+    for (size_t I = 0; I < Warps.size(); ++I)
+      if (Warps[I].SMSP == 0)
+        TL->Warps.push_back(unsigned(I));
   unsigned NS = C.SubPartitions;
   std::vector<int> Current(NS, -1);
   uint64_t Now = 0;
@@ -398,6 +426,18 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R) {
       if (Pick >= 0) {
         State[Pick] = WarpState::Selected;
         Current[S] = Pick;
+        if (TL && S == 0 && Now >= TL->Start && Now < TL->End) {
+          const DInst &D = P.Insts[(*Warps[Pick].Trace)[Warps[Pick].Pos].Index];
+          unsigned Row = unsigned(std::find(TL->Warps.begin(), TL->Warps.end(),
+                                            unsigned(Pick)) -
+                                  TL->Warps.begin());
+          Pipe Pp = pipeOf(D);
+          TL->Issues.push_back({Row, Now, Pp});
+          if (Pp == Pipe::Tensor)
+            TL->TensorBusy.push_back(
+                {Now, Now + timingOf(D, Pp)->Interval /
+                                (D.Class == sched::InstrClass::MMA1688 ? 2 : 1)});
+        }
         issue(Warps[Pick], Warps, Now, R);
         Issued = true;
       }
@@ -416,6 +456,8 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R) {
       if (!Warps[I].Done || State[I] == WarpState::Selected)
         R.States[unsigned(State[I])] +=
             State[I] == WarpState::Selected ? 1 : Step;
+    if (TL)
+      recordTimeline(*TL, Warps, State, Now, Step);
     for (size_t I = 0; I < Warps.size(); ++I)
       State[I] = WarpState::Wait;
     Now += Step;
@@ -428,7 +470,15 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R) {
   NumModelledCycles += Now;
 }
 
-TimingResult TimingModel::model(double Flops, double CompulsoryBytes) const {
+TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
+                                Timeline *TL) const {
+  if (TL && !TL->End) {
+    // The window: the middle 2048 cycles of the run (a first run finds it).
+    TimingResult First = model(Flops, CompulsoryBytes);
+    uint64_t Len = std::min<uint64_t>(2048, First.BlockCycles);
+    TL->Start = (First.BlockCycles - Len) / 2;
+    TL->End = TL->Start + Len;
+  }
   TimingResult R;
   R.Card = C.Name;
   R.BlocksPerSM = unsigned(Traces.size());
@@ -449,7 +499,7 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes) const {
       Warps.push_back(std::move(W));
     }
   SMModel M(Prog, C);
-  M.run(Warps, R);
+  M.run(Warps, R, TL);
   uint64_t PerWave = std::max<uint64_t>(1, uint64_t(R.BlocksPerSM) * C.SMs);
   R.Waves = (GridBlocks + PerWave - 1) / PerWave;
   double Clock = C.ClockGHz * 1e9;
