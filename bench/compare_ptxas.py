@@ -13,13 +13,22 @@ Measures, in one run:
      max(stall, 1)), issue cycles per k-step per warp (a k-step is 32 HMMAs a
      warp in both kernels).
 
+  3. with `timing` instead of RUNS: only the timing model's table: for
+     every card in bench/cards, the modeled TFLOP/s of tp-llc's default
+     kernel and of ptxas's build of the same algorithm, and the ratio
+     (`tp-sim --timing=CARD --timing-sample`: one SM's resident blocks over
+     the full K, the grid in waves; sm_86 cubins on sm_8x cards, sm_90
+     cubins on sm_90 cards).
+
   bench/compare_ptxas.py BUILD_DIR SHARED_DIR [RUNS] [TARGET]
+  bench/compare_ptxas.py BUILD_DIR SHARED_DIR timing
 
 TARGET: sm_86 (default) or sm_90: tp-llc -mcpu=TARGET against ptxas
 -arch=TARGET on the same PTX, both read back with tp-mc -mcpu=TARGET.
 
 Not a test: timings vary with the machine; run it by hand.
 """
+import json
 import os
 import re
 import subprocess
@@ -75,8 +84,84 @@ def loop_figures(tp_mc, cubin, target):
     }
 
 
+CARDS = ['rtx3090', 'a100', 'h100-sxm', 'h200']
+GEMM = 4096
+
+
+def ref_manifest(path, target):
+    """The launch manifest of ptxas's gemm_ref kernel for the 4096^3 GEMM
+    (128x128 tiles, 8 warps, 64 KiB of dynamic shared memory)."""
+    params = [('A', 0, 8), ('B', 8, 8), ('C', 16, 8), ('M', 24, 4),
+              ('N', 28, 4), ('K', 32, 4)]
+    m = {'format_version': 1, 'kernel': 'gemm_sm86_rows_cols',
+         'target': target, 'grid': [GEMM // 128, GEMM // 128, 1],
+         'block': [256, 1, 1], 'dynamic_shared_bytes': 65536,
+         'static_shared_bytes': 0,
+         'params': [{'name': n, 'role': n, 'offset': o, 'size': z}
+                    for n, o, z in params],
+         'm': GEMM, 'n': GEMM, 'k': GEMM, 'layout_a': 'rows',
+         'layout_b': 'columns', 'residual': False}
+    with open(path, 'w') as f:
+        json.dump(m, f)
+
+
+def modeled(tp_sim, cubin, card, tmp, manifest=None):
+    out = os.path.join(tmp, 'timing.json')
+    cmd = [tp_sim, cubin, '--timing=' + card, '--timing-sample',
+           '--timing-json=' + out]
+    if manifest:
+        cmd += ['--manifest', manifest]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        return json.load(f)
+
+
+def timing_table(build, shared, ptxas):
+    """Prints the modeled TFLOP/s of both kernels on every card."""
+    tp_llc = os.path.join(build, 'bin', 'tp-llc')
+    tp_sim = os.path.join(build, 'bin', 'tp-sim')
+    ptx = os.path.join(shared, 'reference', 'ptx', 'gemm_ref_sm86.ptx')
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in ('sm_86', 'sm_90'):
+            ours = os.path.join(tmp, 'tp_%s.cubin' % target)
+            subprocess.run([tp_llc, '-mcpu=' + target, '-filetype=obj',
+                            '-o', ours], check=True)
+            src = os.path.join(tmp, 'ref_%s.ptx' % target)
+            with open(ptx) as f:
+                text = f.read()
+            with open(src, 'w') as f:
+                f.write(text.replace('.target sm_86', '.target ' + target))
+            theirs = os.path.join(tmp, 'ref_%s.cubin' % target)
+            subprocess.run([ptxas, '-arch=' + target, '-o', theirs, src],
+                           check=True)
+            man = os.path.join(tmp, 'ref_%s.json' % target)
+            ref_manifest(man, target)
+            for card in CARDS:
+                if (card in ('rtx3090', 'a100')) != (target == 'sm_86'):
+                    continue
+                a = modeled(tp_sim, ours, card, tmp)
+                b = modeled(tp_sim, theirs, card, tmp, man)
+                rows.append((a['card'], target, a, b))
+    print('modeled %d^3 GEMM (tp-sim --timing), TFLOP/s:' % GEMM)
+    print('| card | code | tp-llc | ptxas | tp/ptxas | tp tensor util. | '
+          'ptxas tensor util. | tp blocks/SM | ptxas blocks/SM |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    for card, target, a, b in rows:
+        print('| %s | %s | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %d |' %
+              (card, target, a['tflops'], b['tflops'],
+               a['tflops'] / b['tflops'], a['tensor_utilization'],
+               b['tensor_utilization'], a['blocks_per_sm'],
+               b['blocks_per_sm']))
+    return 0
+
+
 def main():
     build, shared = sys.argv[1], sys.argv[2]
+    if len(sys.argv) > 3 and sys.argv[3] == 'timing':
+        return timing_table(build, shared,
+                            os.environ.get('PTXAS',
+                                           '/usr/local/cuda/bin/ptxas'))
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     target = sys.argv[4] if len(sys.argv) > 4 else 'sm_86'
     tp_llc = os.path.join(build, 'bin', 'tp-llc')

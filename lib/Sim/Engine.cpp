@@ -161,6 +161,8 @@ static void runWarp(Exec &X) {
     X.Barrier = false;
     X.SyncBar = -1;
     D.Fn(X, D, M);
+    if (X.Observing)
+      X.Cfg->Observer->onIssue(X.LinearBlock, W.Id, W.PC, M, X.LaneAddr);
     X.ThreadInstrs += __builtin_popcount(M);
     W.P[sass::PT] = 0xffffffffu;
     W.UP[sass::PT] = true;
@@ -345,6 +347,8 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     return E;
   uint64_t Threads = uint64_t(Cfg.Block[0]) * Cfg.Block[1] * Cfg.Block[2];
   uint64_t NumBlocks = uint64_t(Cfg.Grid[0]) * Cfg.Grid[1] * Cfg.Grid[2];
+  if (Cfg.MaxBlocks)
+    NumBlocks = std::min(NumBlocks, Cfg.MaxBlocks);
   uint64_t SharedBytes =
       K.ReservedSharedBytes + K.StaticSharedBytes + Cfg.DynamicSharedBytes;
 
@@ -369,6 +373,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       B.SmemState.resize(SharedBytes);
     std::vector<std::string> Hazards;
     uint64_t HazardCount = 0, WarpInstrs = 0, MaxCycles = 0;
+    uint64_t LaneAddr[32] = {};
     Exec X;
     X.Prog = &P;
     X.Cfg = &Cfg;
@@ -402,6 +407,9 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         B.Warps.push_back(&W);
       }
       X.Fault.clear();
+      X.LinearBlock = Id;
+      X.Observing = Cfg.Observer && Cfg.Observer->observesBlock(Id);
+      X.LaneAddr = X.Observing ? LaneAddr : nullptr;
       Error E = runBlock(X, B);
       for (Warp *W : B.Warps) {
         WarpInstrs += W->Issued;

@@ -133,6 +133,11 @@ struct Exec {
   uint32_t NextPC = 0;
   bool Barrier = false;
   int SyncBar = -1; ///< BSYNC: the convergence barrier to wait on
+  /// The observed block's per-lane access addresses (IssueObserver), filled
+  /// by the memory handlers when non-null.
+  uint64_t *LaneAddr = nullptr;
+  uint64_t LinearBlock = 0;
+  bool Observing = false;
 
   void fault(const Twine &Msg) {
     if (Fault.empty())

@@ -91,6 +91,8 @@ void sim::execGlobal(Exec &X, const DInst &D, uint32_t M) {
     uint64_t Addr = globalAddr(X, D, L, Wide) + UrAdd + D.F[F_off];
     if (!Wide)
       Addr &= 0xffffffffu;
+    if (X.LaneAddr)
+      X.LaneAddr[L] = Addr;
     if (Addr % Size) {
       X.fault("misaligned global access of " + Twine(Size) + " bytes at 0x" +
               Twine(utohexstr(Addr, /*LowerCase=*/true)) + " (lane " + Twine(L) + ")");
@@ -192,6 +194,8 @@ void sim::execShared(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
+    if (X.LaneAddr)
+      X.LaneAddr[L] = Addr;
     if (!checkSharedAccess(X, Store ? "shared store" : "shared load", Addr,
                            Size, Size, L))
       return;
@@ -246,6 +250,8 @@ void sim::execLDSM(Exec &X, const DInst &D, uint32_t M) {
   for (unsigned L = 0; L < 8 * Count; ++L) {
     uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
     uint64_t Addr = uint64_t(Base) + UrAdd + D.F[F_off];
+    if (X.LaneAddr)
+      X.LaneAddr[L] = Addr;
     if (!checkSharedAccess(X, "LDSM row read", Addr, 16, 16, L))
       return;
     if (X.Check)
@@ -280,6 +286,8 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     uint32_t SBase = D.F[F_Rs] == sass::RZ ? 0 : W.R[D.F[F_Rs]][L];
     uint64_t SAddr = uint64_t(SBase) + SUr + D.F[F_soff];
+    if (X.LaneAddr)
+      X.LaneAddr[L] = SAddr;
     if (!checkSharedAccess(X, "LDGSTS shared destination", SAddr, Size, Size,
                            L))
       return;

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "tp/Target/SASS/LatencyEvidence.h"
 #include "tp/Sim/Simulator.h"
+#include "tp/Sim/Timing.h"
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ReferenceGemm.h"
 #include "tp/Support/ToolOutput.h"
@@ -100,6 +101,30 @@ cl::opt<unsigned> SharedOpt("shared",
                                      "mode; static shared comes from the "
                                      "cubin)"),
                             cl::init(0), cl::cat(SimCat));
+cl::opt<std::string> TimingCard(
+    "timing",
+    cl::desc("Model the run's time on CARD (a name in bench/cards, e.g. "
+             "rtx3090, a100, h100-sxm, h200, or a card file): the blocks "
+             "one SM holds run through a cycle model of the SM, the grid in "
+             "waves over the card's SMs (docs/timing-model.md)"),
+    cl::value_desc("card"), cl::cat(SimCat));
+cl::opt<std::string> TimingJSON(
+    "timing-json",
+    cl::desc("With --timing: also write the timing report as JSON to FILE"),
+    cl::value_desc("file"), cl::cat(SimCat));
+cl::opt<std::string> TimelineSVG(
+    "timeline",
+    cl::desc("With --timing: draw sub-partition 0's schedule over the "
+             "middle 2048 cycles as an SVG picture (issues coloured by "
+             "pipe, stalls by reason, the tensor pipe's busy time)"),
+    cl::value_desc("file.svg"), cl::cat(SimCat));
+cl::opt<bool> TimingSample(
+    "timing-sample",
+    cl::desc("With --timing: run only the blocks one SM holds at once (the "
+             "ones the model needs), not the whole grid; GEMM mode then "
+             "skips the result check"),
+    cl::cat(SimCat));
+
 cl::list<std::string> ParamOpts(
     "param",
     cl::desc("A kernel parameter, in parameter order (generic mode):\n"
@@ -126,7 +151,11 @@ const char *const Overview =
     "      --param SPEC ...\n"
     "      runs a kernel with the given parameters (generic mode)\n"
     "  tp-sim --latency-report X.cubin [Y.cubin...]\n"
-    "      checks the latency model against ptxas's schedules\n\n"
+    "      checks the latency model against ptxas's schedules\n"
+    "  tp-sim ... --timing=CARD [--timing-json=F] [--timing-sample]\n"
+    "      also models the run's cycles on a card: cycles per block and\n"
+    "      kernel, time, TFLOP/s (GEMM), issue and tensor-pipe use, stall\n"
+    "      reasons (Nsight Compute's names); exit 1 on a timing hazard\n\n"
     "Supported (docs/tp-sim.md has the details):\n"
     "  integer  IMAD (all forms) IADD3 VIADD LOP3 MOV IABS SEL IMNMX SHF LEA\n"
     "           ISETP PRMT PLOP3 FLO POPC BREV\n"
@@ -188,6 +217,57 @@ int reportHazards(const sim::LaunchStats &S) {
     outs() << H << "\n";
   outs() << "hazards: " << S.Hazards << "\n";
   return S.Hazards ? 1 : 0;
+}
+
+/// --timing: the card, or a usage error (exit 2) in \p Rc.
+Optional<sim::Card> loadTimingCard(const sim::KernelImage &K, int &Rc) {
+  auto C = sim::loadCard(TimingCard, sim::getDefaultCardsDir());
+  if (!C) {
+    Rc = usage("--timing: " + toString(C.takeError()));
+    return None;
+  }
+  // SASS runs only on its major architecture (sm_86 code on sm_8x cards).
+  if (C->Arch / 10 != K.SM / 10) {
+    Rc = usage("--timing: card '" + C->Name + "' is sm_" + Twine(C->Arch) +
+               ", the cubin is sm_" + Twine(K.SM) + " code");
+    return None;
+  }
+  return std::move(*C);
+}
+
+/// Models, prints and writes the timing report; the exit code (1 on a
+/// timing hazard, 2 when the JSON cannot be written).
+int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
+  auto T0 = std::chrono::steady_clock::now();
+  sim::Timeline TL;
+  sim::TimingResult R =
+      TM.model(Flops, Bytes, TimelineSVG.empty() ? nullptr : &TL);
+  double Secs = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - T0)
+                    .count();
+  sim::printTiming(outs(), R);
+  if (Stats)
+    outs() << format("timing speed: %.3f s, %.3g warp instructions/s\n",
+                     Secs, Secs > 0 ? R.WarpInstructions / Secs : 0.0);
+  if (!TimingJSON.empty())
+    if (Error E = writeOutput(TimingJSON, /*Binary=*/false,
+                              [&](raw_ostream &OS) -> Error {
+                                sim::writeTimingJSON(OS, R);
+                                return Error::success();
+                              })) {
+      WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
+      return 2;
+    }
+  if (!TimelineSVG.empty())
+    if (Error E = writeOutput(TimelineSVG, /*Binary=*/false,
+                              [&](raw_ostream &OS) -> Error {
+                                sim::writeTimelineSVG(OS, TL, R.Card);
+                                return Error::success();
+                              })) {
+      WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
+      return 2;
+    }
+  return R.Hazards ? 1 : 0;
 }
 
 struct OutBuf {
@@ -367,6 +447,19 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
     WithColor::error(errs(), "tp-sim") << toString(P.takeError()) << "\n";
     return 1;
   }
+  std::unique_ptr<sim::TimingModel> TM;
+  if (!TimingCard.empty()) {
+    int Rc = 0;
+    Optional<sim::Card> C = loadTimingCard(*K, Rc);
+    if (!C)
+      return Rc;
+    TM = std::make_unique<sim::TimingModel>(**P, *C, Cfg);
+    if (Error E = TM->checkFits())
+      return usage("--timing: " + toString(std::move(E)));
+    Cfg.Observer = TM.get();
+    if (TimingSample)
+      Cfg.MaxBlocks = TM->getSampledBlocks();
+  }
   auto T0 = std::chrono::steady_clock::now();
   auto S = sim::launch(**P, Mem, Cfg);
   double Secs = std::chrono::duration<double>(
@@ -393,7 +486,10 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
     return 2;
   }
   printStats(*S, Secs);
-  return reportHazards(*S);
+  int Rc = reportHazards(*S);
+  if (TM)
+    Rc = std::max(Rc, reportTiming(*TM, 0, 0));
+  return Rc;
 }
 
 int runGemm(ArrayRef<uint8_t> Bytes) {
@@ -472,6 +568,19 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     WithColor::error(errs(), "tp-sim") << toString(P.takeError()) << "\n";
     return 1;
   }
+  std::unique_ptr<sim::TimingModel> TM;
+  if (!TimingCard.empty()) {
+    int Rc = 0;
+    Optional<sim::Card> C = loadTimingCard(*K, Rc);
+    if (!C)
+      return Rc;
+    TM = std::make_unique<sim::TimingModel>(**P, *C, Cfg);
+    if (Error E = TM->checkFits())
+      return usage("--timing: " + toString(std::move(E)));
+    Cfg.Observer = TM.get();
+    if (TimingSample)
+      Cfg.MaxBlocks = TM->getSampledBlocks();
+  }
   outs() << "kernel " << K->Name << ": " << Prob.M << "x" << Prob.N << "x"
          << Prob.K << ", A " << getLayoutName(Prob.LayoutA) << ", B "
          << getLayoutName(Prob.LayoutB)
@@ -489,6 +598,18 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     return 1;
   }
   printStats(*S, Secs);
+  int TimingRc = 0;
+  if (TM) {
+    // Compulsory DRAM traffic: A and B read once, C written (R read) once.
+    double Bytes = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
+                   4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+    TimingRc = reportTiming(*TM, 2.0 * Prob.M * Prob.N * Prob.K, Bytes);
+    if (TimingSample) {
+      outs() << "timing sample: " << S->Blocks
+             << " block(s) run, result check skipped\n";
+      return std::max(TimingRc, reportHazards(*S));
+    }
+  }
   std::vector<float> C(Prob.elementsC());
   memcpy(C.data(), Mem.getBuffer(CAddr).data(), C.size() * 4);
   std::vector<double> Ref;
@@ -506,7 +627,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   int HRc = reportHazards(*S);
   bool Pass = E.passes(Tolerance) && !HRc;
   outs() << (Pass ? "PASS" : "FAIL") << "\n";
-  return Pass ? 0 : 1;
+  return Pass ? TimingRc : 1;
 }
 /// --latency-report: every kernel of every input into one LatencyEvidence.
 int runLatencyReport() {

@@ -160,6 +160,23 @@ private:
   uint64_t Allocated = 0;
 };
 
+/// Sees every warp instruction a launch issues (the timing model's feed,
+/// include/tp/Sim/Timing.h).  observesBlock() is asked once per block;
+/// onIssue() is then called for each instruction a warp of that block
+/// issues, in the warp's program order, after it executed: \p Index is the
+/// instruction's index in the Program, \p Mask the lanes that executed it
+/// (guard applied), \p LaneAddr[lane] the byte address each lane of Mask
+/// accessed for LDS/STS/LDSM (its 8 x count row lanes), LDG/STG, and the
+/// shared destination of LDGSTS (null otherwise).  Blocks may run on
+/// several host threads: calls for one block come from one thread.
+class IssueObserver {
+public:
+  virtual ~IssueObserver() = default;
+  virtual bool observesBlock(uint64_t LinearBlock) const = 0;
+  virtual void onIssue(uint64_t LinearBlock, unsigned Warp, uint32_t Index,
+                       uint32_t Mask, const uint64_t *LaneAddr) = 0;
+};
+
 /// How to launch.
 struct LaunchConfig {
   std::array<uint32_t, 3> Grid = {1, 1, 1};
@@ -176,6 +193,11 @@ struct LaunchConfig {
   /// Abort a warp that executes more than this many instructions (a guard
   /// against endless loops); 0 = no limit.
   uint64_t MaxWarpInstructions = 1ull << 26;
+  /// Receives every issued instruction of the blocks it observes.
+  IssueObserver *Observer = nullptr;
+  /// Run only the first MaxBlocks blocks (in linear order) of the grid;
+  /// 0 = all.  The timing model's sampling mode uses it.
+  uint64_t MaxBlocks = 0;
 };
 
 /// What a launch did.

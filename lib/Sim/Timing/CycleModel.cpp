@@ -1,0 +1,513 @@
+//===- CycleModel.cpp - Replays warp streams through one SM ---------------===//
+///
+/// \file
+/// TimingModel::model(): the recorded instruction streams of one SM's
+/// resident blocks, issued cycle by cycle (docs/timing-model.md):
+///  * warp I of the SM's warps (blocks in order) sits in sub-partition
+///    I % subpartitions; each sub-partition issues at most one instruction a
+///    cycle, greedy-then-oldest: it keeps issuing the warp it issued last
+///    while that warp is eligible and its last instruction did not set
+///    yield, else the oldest eligible warp (lowest block, then warp);
+///  * a warp is eligible when its previous instruction's stall count
+///    (max(1, stall)) has elapsed, the scoreboards of its wait mask (and of a
+///    DEPBAR.LE) are released, it is not at a BAR.SYNC, and its pipe takes
+///    an instruction: math pipes after their initiation interval (math pipe
+///    throttle), the SM's shared-memory unit while its backlog is within the
+///    MIO queue (MIO throttle), the global path likewise (LG throttle);
+///  * variable-latency results release their scoreboard when the data
+///    arrives: shared accesses after their wavefronts on the SM's one shared
+///    unit plus the shared latency; global accesses after their bytes at the
+///    SM's L2 bandwidth share plus the L2 latency; LDGSTS groups when their
+///    last copy arrived; S2R/MUFU/LDC/conversions after the MUFU latency;
+///  * fixed-latency results are protected by stall counts only, as on the
+///    hardware: a read issued before the latency model's RAW latency is a
+///    hazard, reported, never hidden; so is a read of a variable-latency
+///    result before it arrived (a missing scoreboard wait).
+/// Each cycle every live warp is in one Nsight Compute warp state; the
+/// model skips cycles in which no warp can issue (the states do not change
+/// without an issue), so it is exact and fast.
+///
+//===----------------------------------------------------------------------===//
+#include "../SimInternal.h"
+#include "tp/Sim/Timing.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/Debug.h"
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace llvm;
+using namespace tp;
+using namespace tp::sim;
+
+#define DEBUG_TYPE "tp-sim-timing"
+
+STATISTIC(NumModelledInstrs, "Warp instructions the timing model issued");
+STATISTIC(NumModelledCycles, "Cycles the timing model simulated");
+
+static constexpr uint64_t Never = std::numeric_limits<uint64_t>::max();
+
+const char *sim::getWarpStateName(WarpState S) {
+  static const char *Names[] = {
+      "selected",          "not_selected",       "wait",
+      "short_scoreboard",  "long_scoreboard",    "math_pipe_throttle",
+      "mio_throttle",      "lg_throttle",        "barrier",
+      "branch_resolving"};
+  return Names[unsigned(S)];
+}
+
+namespace {
+/// One scoreboard's pending releases, oldest first.
+struct SBEntry {
+  uint64_t Release;
+  bool Long; ///< global/local memory (long scoreboard)
+};
+
+struct WarpT {
+  const std::vector<TimingModel::Event> *Trace;
+  size_t Pos = 0;
+  unsigned Block = 0, SMSP = 0;
+  uint64_t ReadyAt = 0;
+  bool AfterBranch = false, Yielded = false;
+  bool AtBarrier = false, Done = false;
+  std::vector<SBEntry> SB[8];
+  uint64_t OpenCopies = 0; ///< latest arrival of the open LDGSTS group
+  /// Fixed-latency writers: issue cycle (Never: none or variable) and class.
+  uint64_t WIssue[HzNum];
+  /// Variable-latency writers: when the data arrives.
+  uint64_t WArrive[HzNum];
+  sched::InstrClass WClass[HzNum] = {};
+  bool WLow[HzNum] = {};
+};
+
+class SMModel {
+public:
+  SMModel(const Program &P, const Card &C) : P(P), C(C) {}
+  void run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL);
+
+private:
+  Pipe pipeOf(const DInst &D) const;
+  const PipeTiming *timingOf(const DInst &D, Pipe Pp) const;
+  WarpState blocked(const WarpT &W, uint64_t Now, uint64_t &Until) const;
+  void issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
+             TimingResult &R);
+  void checkReads(const WarpT &W, const DInst &D, uint64_t Now,
+                  TimingResult &R) const;
+  static uint64_t releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
+                            bool &Long);
+
+  const Program &P;
+  const Card &C;
+  uint64_t PipeFree[8][NumPipes] = {};
+  uint64_t SharedFree = 0;
+  double GlobalFree = 0;
+  uint64_t TensorBusy = 0;
+};
+} // namespace
+
+Pipe SMModel::pipeOf(const DInst &D) const {
+  using sched::InstrClass;
+  switch (D.Sem) {
+  case SemClass::Shared:
+  case SemClass::LDSM:
+  case SemClass::ATOMS:
+    return Pipe::Shared;
+  case SemClass::Global:
+  case SemClass::LDGSTS:
+  case SemClass::Local:
+    return Pipe::Global;
+  default:
+    break;
+  }
+  switch (D.Class) {
+  case InstrClass::MMA16816:
+  case InstrClass::MMA1688:
+    return Pipe::Tensor;
+  case InstrClass::CoupledFMA:
+  case InstrClass::IMADWide:
+  case InstrClass::FP16:
+    return Pipe::FMA;
+  case InstrClass::CoupledALU:
+    return Pipe::ALU;
+  case InstrClass::UniformALU:
+  case InstrClass::UniformMove:
+    return Pipe::Uniform;
+  case InstrClass::Decoupled:
+    return Pipe::MUFU;
+  case InstrClass::Control:
+    return Pipe::Branch;
+  default:
+    return Pipe::None;
+  }
+}
+
+const PipeTiming *SMModel::timingOf(const DInst &D, Pipe Pp) const {
+  switch (Pp) {
+  case Pipe::Tensor:
+    return D.has(SemFlag::F32) ? &C.TensorF32 : &C.TensorF16;
+  case Pipe::FMA:
+    return &C.FMA;
+  case Pipe::ALU:
+    return &C.ALU;
+  case Pipe::Uniform:
+    return &C.Uniform;
+  case Pipe::FP64:
+    return &C.FP64;
+  case Pipe::MUFU:
+    return &C.MUFU;
+  case Pipe::Branch:
+    return &C.Branch;
+  default:
+    return nullptr;
+  }
+}
+
+/// When the entries of \p Q beyond the newest \p Keep are released.
+uint64_t SMModel::releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
+                            bool &Long) {
+  uint64_t T = 0;
+  for (size_t I = 0; I + Keep < Q.size(); ++I)
+    if (Q[I].Release > T) {
+      T = Q[I].Release;
+      Long = Q[I].Long;
+    }
+  return T;
+}
+
+/// Why \p W cannot issue its next instruction at \p Now (Selected: it can);
+/// \p Until: the earliest cycle the reason may end (Never: another warp
+/// must act first).
+WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
+                           uint64_t &Until) const {
+  Until = Never;
+  if (W.AtBarrier)
+    return WarpState::Barrier;
+  if (Now < W.ReadyAt) {
+    Until = W.ReadyAt;
+    return W.AfterBranch ? WarpState::BranchResolving : WarpState::Wait;
+  }
+  const DInst &D = P.Insts[(*W.Trace)[W.Pos].Index];
+  uint64_t SBT = 0;
+  bool Long = false;
+  for (unsigned S = 0; S < 6; ++S)
+    if ((D.I.Ctrl.WaitMask >> S) & 1)
+      SBT = std::max(SBT, releaseOf(W.SB[S], 0, Long));
+  if (D.Sem == SemClass::DEPBAR) {
+    unsigned S = unsigned(D.F[F_sb]) & 7;
+    SBT = std::max(SBT, releaseOf(W.SB[S], unsigned(D.F[F_cnt]), Long));
+    for (unsigned S2 = 0; S2 < 6; ++S2)
+      if ((D.F[F_set] >> S2) & 1)
+        SBT = std::max(SBT, releaseOf(W.SB[S2], 0, Long));
+  }
+  if (SBT > Now) {
+    Until = SBT;
+    return Long ? WarpState::LongScoreboard : WarpState::ShortScoreboard;
+  }
+  Pipe Pp = pipeOf(D);
+  if (Pp == Pipe::Shared && SharedFree > Now + C.MioQueueCycles) {
+    Until = SharedFree - C.MioQueueCycles;
+    return WarpState::MioThrottle;
+  }
+  if (Pp == Pipe::Global && GlobalFree > double(Now + C.MioQueueCycles)) {
+    Until = uint64_t(std::ceil(GlobalFree)) - C.MioQueueCycles;
+    return WarpState::LgThrottle;
+  }
+  if (Pp != Pipe::None && PipeFree[W.SMSP][unsigned(Pp)] > Now) {
+    Until = PipeFree[W.SMSP][unsigned(Pp)];
+    return Pp == Pipe::Branch ? WarpState::BranchResolving
+                              : WarpState::MathPipeThrottle;
+  }
+  return WarpState::Selected;
+}
+
+/// Reports reads of fixed-latency results before the latency model's RAW
+/// latency elapsed.
+void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
+                         TimingResult &R) const {
+  const sched::LatencyModel &M = *P.Model;
+  for (const RegUse &U : D.Uses) {
+    if (U.Def)
+      continue;
+    for (unsigned I = 0; I < U.Count; ++I) {
+      unsigned Reg = U.First + I;
+      if (Reg >= HzNum)
+        continue;
+      if (W.WIssue[Reg] == Never) {
+        // A variable-latency result read before it arrived: its scoreboard
+        // was not waited for.
+        if (Now < W.WArrive[Reg]) {
+          if (R.HazardReports.size() < 20)
+            R.HazardReports.push_back(
+                "block " + std::to_string(W.Block) + ": " +
+                P.describe((*W.Trace)[W.Pos].Index) +
+                " reads a variable-latency result " +
+                std::to_string(W.WArrive[Reg] - Now) +
+                " cycles before it arrives (no scoreboard wait)");
+          ++R.Hazards;
+        }
+        continue;
+      }
+      sched::InstrClass WC = W.WClass[Reg];
+      unsigned Need;
+      if (Reg < HzUR)
+        Need = M.rawGPR(WC, D.Class, U.Slot, W.WLow[Reg]);
+      else if (Reg < HzP)
+        Need = M.rawUGPR(WC, D.Class);
+      else if (Reg < HzUP)
+        Need = M.rawPred(WC, D.Class, U.How);
+      else
+        Need = M.rawUPred(WC, D.Class, U.How);
+      if (Now >= W.WIssue[Reg] + Need)
+        continue;
+      if (R.HazardReports.size() < 20)
+        R.HazardReports.push_back(
+            "block " + std::to_string(W.Block) + ": " +
+            P.describe((*W.Trace)[W.Pos].Index) + " reads a result " +
+            std::to_string(Now - W.WIssue[Reg]) + " cycles after its writer (" +
+            std::to_string(Need) + " needed)");
+      ++R.Hazards;
+    }
+  }
+}
+
+void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
+                    TimingResult &R) {
+  const TimingModel::Event &E = (*W.Trace)[W.Pos];
+  const DInst &D = P.Insts[E.Index];
+  checkReads(W, D, Now, R);
+  // The wait mask and DEPBAR consume the released entries.
+  for (unsigned S = 0; S < 6; ++S)
+    if ((D.I.Ctrl.WaitMask >> S) & 1)
+      W.SB[S].clear();
+  if (D.Sem == SemClass::DEPBAR) {
+    auto &Q = W.SB[unsigned(D.F[F_sb]) & 7];
+    size_t Keep = size_t(D.F[F_cnt]);
+    if (Q.size() > Keep)
+      Q.erase(Q.begin(), Q.end() - Keep);
+  }
+  Pipe Pp = pipeOf(D);
+  uint64_t Result = Now + 2, ReadDone = Now + 2;
+  bool Long = false;
+  if (const PipeTiming *T = timingOf(D, Pp)) {
+    unsigned II = T->Interval;
+    if (Pp == Pipe::Tensor && D.Class == sched::InstrClass::MMA1688)
+      II = std::max(1u, II / 2);
+    PipeFree[W.SMSP][unsigned(Pp)] = Now + II;
+    if (Pp == Pipe::Tensor)
+      TensorBusy += II;
+    Result = Now + T->Latency;
+  }
+  if (E.Wavefronts) {
+    uint64_t Start = std::max(Now, SharedFree);
+    SharedFree = Start + E.Wavefronts;
+    R.SharedWavefronts += E.Wavefronts;
+    R.SharedIdealWavefronts += E.Ideal;
+    Result = ReadDone = Start + E.Wavefronts + C.SharedLatency;
+  }
+  if (Pp == Pipe::Global) {
+    double Start = std::max(double(Now), GlobalFree);
+    GlobalFree = Start + E.GlobalBytes / C.L2BytesPerClkPerSM;
+    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : C.L2Latency;
+    Result = std::max(Result, uint64_t(std::ceil(GlobalFree)) + Lat);
+    ReadDone = uint64_t(std::ceil(GlobalFree));
+    Long = true;
+  }
+  if (D.Sem == SemClass::LDGSTS)
+    W.OpenCopies = std::max(W.OpenCopies, Result);
+  auto Push = [&](unsigned S, uint64_t T) {
+    if (S >= 6)
+      return;
+    auto &Q = W.SB[S];
+    // A scoreboard counts down in order.
+    if (!Q.empty())
+      T = std::max(T, Q.back().Release);
+    Q.push_back({T, Long});
+  };
+  if (D.Sem == SemClass::LDGDEPBAR) {
+    Long = true;
+    Push(D.I.Ctrl.WrSB < 6 ? D.I.Ctrl.WrSB : 0,
+         std::max(W.OpenCopies, Now + 2));
+    W.OpenCopies = 0;
+  } else if (D.Variable) {
+    Push(D.I.Ctrl.WrSB, Result);
+    Push(D.I.Ctrl.RdSB, ReadDone);
+  }
+  // Fixed-latency results, for the hazard check.
+  for (const RegUse &U : D.Uses)
+    if (U.Def)
+      for (unsigned I = 0; I < U.Count; ++I) {
+        unsigned Reg = U.First + I;
+        if (Reg >= HzNum)
+          continue;
+        W.WIssue[Reg] = D.Variable ? Never : Now;
+        W.WArrive[Reg] = D.Variable ? Result : 0;
+        W.WClass[Reg] = D.Class;
+        W.WLow[Reg] = D.Class == sched::InstrClass::IMADWide && I == 0;
+      }
+  W.ReadyAt = Now + std::max<unsigned>(1, D.I.Ctrl.Stall);
+  W.AfterBranch = D.IsBranch;
+  W.Yielded = D.I.Ctrl.Yield;
+  ++R.WarpInstructions;
+  ++W.Pos;
+  if (W.Pos == W.Trace->size())
+    W.Done = true;
+  if (D.IsBarrier && !W.Done) {
+    W.AtBarrier = true;
+    bool All = true;
+    for (const WarpT &O : Warps)
+      if (O.Block == W.Block && !O.Done && !O.AtBarrier)
+        All = false;
+    if (All)
+      for (WarpT &O : Warps)
+        if (O.Block == W.Block && O.AtBarrier) {
+          O.AtBarrier = false;
+          O.ReadyAt = std::max(O.ReadyAt, Now + 1);
+        }
+  }
+}
+
+/// Adds to \p TL what sub-partition 0's warps did in [Now, Now + Step).
+static void recordTimeline(Timeline &TL, const std::vector<WarpT> &Warps,
+                           const std::vector<WarpState> &State, uint64_t Now,
+                           uint64_t Step) {
+  uint64_t From = std::max(Now, TL.Start), To = std::min(Now + Step, TL.End);
+  if (From >= To)
+    return;
+  unsigned Row = 0;
+  for (size_t I = 0; I < Warps.size(); ++I) {
+    if (Warps[I].SMSP != 0)
+      continue;
+    unsigned R = Row++;
+    if (Warps[I].Done && State[I] != WarpState::Selected)
+      continue;
+    if (State[I] == WarpState::Selected)
+      continue;
+    if (!TL.Spans.empty() && TL.Spans.back().Row == R &&
+        TL.Spans.back().To == From && TL.Spans.back().State == State[I])
+      TL.Spans.back().To = To;
+    else
+      TL.Spans.push_back({R, From, To, State[I]});
+  }
+}
+
+void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
+  if (TL)
+    for (size_t I = 0; I < Warps.size(); ++I)
+      if (Warps[I].SMSP == 0)
+        TL->Warps.push_back(unsigned(I));
+  unsigned NS = C.SubPartitions;
+  std::vector<int> Current(NS, -1);
+  uint64_t Now = 0;
+  std::vector<WarpState> State(Warps.size());
+  for (;;) {
+    bool AnyLive = false, Issued = false;
+    uint64_t Next = Never;
+    for (unsigned S = 0; S < NS; ++S) {
+      int Pick = -1;
+      for (size_t I = 0; I < Warps.size(); ++I) {
+        WarpT &W = Warps[I];
+        if (W.Done || W.SMSP != S)
+          continue;
+        AnyLive = true;
+        uint64_t Until;
+        State[I] = blocked(W, Now, Until);
+        if (State[I] != WarpState::Selected) {
+          Next = std::min(Next, Until);
+          continue;
+        }
+        State[I] = WarpState::NotSelected;
+        if (Pick < 0 || (int(I) == Current[S] && !W.Yielded))
+          Pick = int(I);
+      }
+      if (Current[S] >= 0 && Pick >= 0 && Pick != Current[S] &&
+          State[Current[S]] == WarpState::NotSelected &&
+          !Warps[Current[S]].Yielded)
+        Pick = Current[S];
+      if (Pick >= 0) {
+        State[Pick] = WarpState::Selected;
+        Current[S] = Pick;
+        if (TL && S == 0 && Now >= TL->Start && Now < TL->End) {
+          const DInst &D = P.Insts[(*Warps[Pick].Trace)[Warps[Pick].Pos].Index];
+          unsigned Row = unsigned(std::find(TL->Warps.begin(), TL->Warps.end(),
+                                            unsigned(Pick)) -
+                                  TL->Warps.begin());
+          Pipe Pp = pipeOf(D);
+          TL->Issues.push_back({Row, Now, Pp});
+          if (Pp == Pipe::Tensor)
+            TL->TensorBusy.push_back(
+                {Now, Now + timingOf(D, Pp)->Interval /
+                                (D.Class == sched::InstrClass::MMA1688 ? 2 : 1)});
+        }
+        issue(Warps[Pick], Warps, Now, R);
+        Issued = true;
+      }
+    }
+    if (!AnyLive)
+      break;
+    uint64_t Step = Issued ? 1 : (Next == Never ? 0 : Next - Now);
+    if (!Step) {
+      // Every live warp waits at a barrier no one can complete: the
+      // functional run would have failed first.
+      break;
+    }
+    // States hold for the skipped cycles (nothing changes without an issue);
+    // a warp that issued is "selected" for one cycle.
+    for (size_t I = 0; I < Warps.size(); ++I)
+      if (!Warps[I].Done || State[I] == WarpState::Selected)
+        R.States[unsigned(State[I])] +=
+            State[I] == WarpState::Selected ? 1 : Step;
+    if (TL)
+      recordTimeline(*TL, Warps, State, Now, Step);
+    for (size_t I = 0; I < Warps.size(); ++I)
+      State[I] = WarpState::Wait;
+    Now += Step;
+  }
+  R.BlockCycles = Now;
+  R.IssueUtilization =
+      Now ? double(R.WarpInstructions) / (double(Now) * NS) : 0;
+  R.TensorUtilization = Now ? double(TensorBusy) / (double(Now) * NS) : 0;
+  NumModelledInstrs += R.WarpInstructions;
+  NumModelledCycles += Now;
+}
+
+TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
+                                Timeline *TL) const {
+  if (TL && !TL->End) {
+    // The window: the middle 2048 cycles of the run (a first run finds it).
+    TimingResult First = model(Flops, CompulsoryBytes);
+    uint64_t Len = std::min<uint64_t>(2048, First.BlockCycles);
+    TL->Start = (First.BlockCycles - Len) / 2;
+    TL->End = TL->Start + Len;
+  }
+  TimingResult R;
+  R.Card = C.Name;
+  R.BlocksPerSM = unsigned(Traces.size());
+  R.OccupancyLimit = OccupancyLimit;
+  R.GridBlocks = GridBlocks;
+  R.Flops = Flops;
+  std::vector<WarpT> Warps;
+  unsigned I = 0;
+  for (unsigned B = 0; B < Traces.size(); ++B)
+    for (const auto &T : Traces[B]) {
+      WarpT W;
+      W.Trace = &T;
+      W.Block = B;
+      W.SMSP = I++ % C.SubPartitions;
+      W.Done = T.empty();
+      std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
+      std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
+      Warps.push_back(std::move(W));
+    }
+  SMModel M(Prog, C);
+  M.run(Warps, R, TL);
+  uint64_t PerWave = std::max<uint64_t>(1, uint64_t(R.BlocksPerSM) * C.SMs);
+  R.Waves = (GridBlocks + PerWave - 1) / PerWave;
+  double Clock = C.ClockGHz * 1e9;
+  R.DRAMFloorSeconds = CompulsoryBytes / (C.DRAMGBytesPerS * 1e9);
+  uint64_t DRAMCycles = uint64_t(std::ceil(R.DRAMFloorSeconds * Clock));
+  R.KernelCycles = std::max(R.Waves * R.BlockCycles, DRAMCycles);
+  R.KernelSeconds = double(R.KernelCycles) / Clock;
+  LLVM_DEBUG(dbgs() << "timing: " << R.WarpInstructions << " instructions, "
+                    << R.BlockCycles << " cycles per wave\n");
+  return R;
+}
