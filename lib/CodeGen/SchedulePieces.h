@@ -11,7 +11,7 @@
 #ifndef TP_LIB_CODEGEN_SCHEDULEPIECES_H
 #define TP_LIB_CODEGEN_SCHEDULEPIECES_H
 
-#include "tp/CodeGen/Schedule.h"
+#include "tp/Target/SASS/Schedule.h"
 #include "tp/MIR/MIR.h"
 
 #include <vector>

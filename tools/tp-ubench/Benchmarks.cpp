@@ -20,7 +20,7 @@
 
 #include "Benchmarks.h"
 
-#include "tp/CodeGen/SM86LatencyModel.h"
+#include "tp/Target/SASS/LatencyModel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -108,7 +108,7 @@ struct TargetInfo {
   unsigned DescOffset, ParamBase, SharedBase, NumSMs;
   uint64_t L2Bytes;
 };
-TargetInfo getTargetInfo(sass::Target T) {
+TargetInfo benchTargetInfo(sass::Target T) {
   // PERF_FACTS.md section 1: H100/H200 132 SMs, 50 MiB L2; RTX 3090 82
   // SMs, 6 MiB L2.
   if (T == sass::Target::SM90)
@@ -120,7 +120,7 @@ TargetInfo getTargetInfo(sass::Target T) {
 class KernelText {
 public:
   KernelText(sass::Target T, unsigned SlotWords)
-      : T(T), TI(getTargetInfo(T)), SlotWords(SlotWords) {}
+      : T(T), TI(benchTargetInfo(T)), SlotWords(SlotWords) {}
 
   void op(const std::string &Text, const std::string &Ctrl) {
     settleScoreboards(Ctrl);
@@ -593,7 +593,7 @@ void initAB(KernelText &K) {
 std::string reg(unsigned R) { return "R" + std::to_string(R); }
 
 void Catalogue::variableLatencies() {
-  unsigned SB = getTargetInfo(T).SharedBase;
+  unsigned SB = benchTargetInfo(T).SharedBase;
   constexpr unsigned N = 32;
   // LDS pointer chase: the word at the shared base holds its own address.
   addBench(All, T,
@@ -805,7 +805,7 @@ void Catalogue::throughputs() {
 }
 
 void Catalogue::sharedBandwidth() {
-  unsigned SB = getTargetInfo(T).SharedBase;
+  unsigned SB = benchTargetInfo(T).SharedBase;
   // 1024 words of shared memory, word w holding w; 16 warps.
   auto Init = [&](KernelText &K) {
     K.op("MOV R30, " + hex(SB), ctl(6));
@@ -866,7 +866,7 @@ void Catalogue::sharedBandwidth() {
 }
 
 void Catalogue::globalBandwidth() {
-  const TargetInfo &TI = getTargetInfo(T);
+  const TargetInfo &TI = benchTargetInfo(T);
   unsigned G = Opts.GlobalBlocks ? Opts.GlobalBlocks : 4 * TI.NumSMs;
   unsigned I = Opts.GlobalIterations;
   uint64_t PerBlock = uint64_t(I) * 4096;
