@@ -1,7 +1,7 @@
 //===- Targets.td - The GPUs that share this instruction set -*- tablegen -*-===//
 //
-// The Volta-family word (SM86/SM86InstrFormats.td) is shared by sm_80, sm_86
-// and sm_90.  A form exists on every target unless it mixes in OnlyOn; where
+// The Volta-family word (SM86/SM86InstrFormats.td) is shared by sm_80, sm_86,
+// sm_89 and sm_90.  A form exists on every target unless it mixes in OnlyOn; where
 // a target encodes a form differently, a def mixing in EncodingOn gives that
 // target's encoding of the form (same operands, same AsmString, other bits).
 // tp-tblgen emits one encoding and one decoder table per target; the C++
@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 /// One target.  The enum name is derived from Name ("sm_90" -> SM90); CPUs
-/// lists the -mcpu spellings that select it (sm_80 shares sm_86's
-/// encodings: SASS_FACTS.md 1.1, every sm_80 TSV row is checked too).
+/// lists the -mcpu spellings that select it.  IsDefault marks the target
+/// the API defaults to (Target(0), sm_86); the others follow by SM.
 ///
 /// The other fields are the target's facts of the programming model and
 /// the cubin, read everywhere through sass::getTargetInfo (generated):
@@ -34,6 +34,7 @@ class SASSTarget<string name, int sm, list<string> cpus> {
   string Name = name;
   int SM = sm;
   list<string> CPUs = cpus;
+  bit IsDefault = 0;
   int ParamBase = 0x160;
   int DescriptorSlot = 0x118;
   int ReservedSharedBytes = 0;
@@ -47,8 +48,28 @@ class SASSTarget<string name, int sm, list<string> cpus> {
 // -gpgpu_shmem_size 102400, the CUDA guide); tp admits 100 KiB - 2 KiB =
 // 100352 bytes per block (docs DESIGN 1: the driver reserves 1 KiB per
 // resident block, and tp leaves room for two).
-def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86", "sm_80"]> {
+def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86"]> {
+  let IsDefault = 1;
   let MaxSharedBytesPerBlock = 100352;
+}
+// sm_80 (A100) encodes every form as sm_86 does: SASS_FACTS.md 1.1, every
+// sm_80 TSV row (shared/reference/sm_80.encodings.tsv) and every word
+// ptxas -arch=sm_80 emits for the corpus (test/MC/SM80/ptxas-roundtrip.test).
+// Its cubins are laid out as sm_86's, e_flags 0x06005004 (ptxas 13,
+// test/Object/sass-roundtrip-sm80-ptxas.test).  Shared memory: 163 KiB =
+// 166912 bytes per block (CUDA C++ Programming Guide, compute capability
+// 8.0; 164 KiB per SM).  tp-llc does not generate code for it.
+def TargetSM80 : SASSTarget<"sm_80", 80, ["sm_80"]> {
+  let MaxSharedBytesPerBlock = 166912;
+}
+// sm_89 (Ada: RTX 40, L4, L40S): sm_86's encodings for every word ptxas
+// -arch=sm_89 emits for the corpus (test/MC/SM89/ptxas-roundtrip.test; no
+// form moves), sm_86's cubin layout with e_flags 0x06005904 (ptxas 13,
+// test/Object/sass-roundtrip-sm89-ptxas.test).  Shared memory: 99 KiB =
+// 101376 bytes per block (CUDA C++ Programming Guide, compute capability
+// 8.9; 100 KiB per SM).  tp-llc does not generate code for it.
+def TargetSM89 : SASSTarget<"sm_89", 89, ["sm_89"]> {
+  let MaxSharedBytesPerBlock = 101376;
 }
 // E, mma_tile_sm90.cubin (SASS_FACTS 3.3, 3.7).  Shared memory: 228 KiB
 // per SM (PERF_FACTS 2), of which 227 KiB = 232448 bytes one block may use

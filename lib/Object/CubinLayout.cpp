@@ -26,7 +26,7 @@
 ///  * .debug_frame: a CIE and an FDE per kernel; module .nv.info: REGCOUNT
 ///    and FRAME_SIZE last kernel first, then MIN_STACK_SIZE first first.
 ///
-/// sm_80/86: .nv.constant0.K's section symbol in each kernel's group and
+/// sm_80/86/89 (sm_89 without the SW2861232_WAR record): .nv.constant0.K's section symbol in each kernel's group and
 /// its names beside .rel.nv.constant0.K; .nv.rel.action; REL .debug_frame
 /// relocations; .text.K sh_info = regs << 24 | symbol.
 ///
@@ -149,6 +149,13 @@ constexpr Rec SM86Records[] = {
     Rec::KParams,    Rec::MaxRegCount,  Rec::Barriers,   Rec::Attr5F,
     Rec::BeforeExit, Rec::ExitOffsets,  Rec::AfterExit,  Rec::CtaidZUsed,
     Rec::MaxThreads, Rec::ReqNTid};
+// sm_89: sm_86's records without SW2861232_WAR (E: every test/Object/Inputs
+// PTX file and the four-kernel GEMM built with ptxas -arch=sm_89).
+constexpr Rec SM89Records[] = {
+    Rec::ApiVersion, Rec::ParamCBank,  Rec::CBankParamSize, Rec::KParams,
+    Rec::MaxRegCount, Rec::Barriers,   Rec::Attr5F,         Rec::BeforeExit,
+    Rec::ExitOffsets, Rec::AfterExit,  Rec::CtaidZUsed,     Rec::MaxThreads,
+    Rec::ReqNTid};
 constexpr Rec SM90Records[] = {
     Rec::ApiVersion, Rec::KParams,    Rec::SparseMmaMask, Rec::MaxRegCount,
     Rec::Barriers,   Rec::Attr5F,     Rec::BeforeExit,    Rec::ExitOffsets,
@@ -180,6 +187,16 @@ const CubinLayout SM86Layout = {SM86Sections,
                                 /*FdeInAddressOrder=*/false,
                                 0,
                                 0};
+const CubinLayout SM89Layout = {SM86Sections,
+                                SM89Records,
+                                SM86Phdrs,
+                                /*FrameRela=*/false,
+                                /*ReservedSmem=*/false,
+                                /*ConstantAfterKernels=*/false,
+                                /*FramePrologueBytes=*/0x10,
+                                /*FdeInAddressOrder=*/false,
+                                0,
+                                0};
 const CubinLayout SM90Layout = {SM90Sections,
                                 SM90Records,
                                 SM90Phdrs,
@@ -196,6 +213,8 @@ const CubinLayout *getLayout(unsigned SM) {
   case 80:
   case 86:
     return &SM86Layout;
+  case 89:
+    return &SM89Layout;
   case 90:
     return &SM90Layout;
   default:
@@ -863,7 +882,7 @@ Expected<CubinFile> buildCubin(const Module &M) {
   const CubinLayout *L = T ? getLayout(M.SM) : nullptr;
   if (!L)
     return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
-                     ": only sm_80, sm_86 and sm_90 are supported");
+                     ": only " + sass::getTargetList() + " are supported");
   if (M.Kernels.empty())
     return makeError("a cubin needs at least one kernel");
   for (const Kernel &K : M.Kernels)

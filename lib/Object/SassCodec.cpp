@@ -19,6 +19,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include <memory>
+#include <vector>
 
 using namespace llvm;
 
@@ -170,10 +172,14 @@ void SassCodec::rawWord(const std::string &Why) const {
 }
 
 SassOptions getSassOptions(sass::Target T) {
-  static const SassCodec Codec86(sass::Target::SM86),
-      Codec90(sass::Target::SM90);
+  static const std::vector<std::unique_ptr<SassCodec>> Codecs = [] {
+    std::vector<std::unique_ptr<SassCodec>> V;
+    for (unsigned I = 0; I < sass::getNumTargets(); ++I)
+      V.push_back(std::make_unique<SassCodec>(sass::Target(I)));
+    return V;
+  }();
   SassOptions O;
-  O.Codec = T == sass::Target::SM90 ? &Codec90 : &Codec86;
+  O.Codec = Codecs[unsigned(T)].get();
   O.Classifier = &getTargetClassifier(sass::getTargetSM(T));
   return O;
 }
@@ -191,8 +197,8 @@ Expected<sass::Target> getCubinTarget(ArrayRef<uint8_t> Bytes) {
   sass::Target T;
   if (!sass::lookupTarget("sm_" + std::to_string(SM), T))
     return makeError("the cubin is for sm_" + Twine(SM) +
-                     " (ELF e_flags), which tp does not support (sm_80, "
-                     "sm_86 or sm_90)");
+                     " (ELF e_flags), which tp does not support (" +
+                     sass::getTargetList() + ")");
   return T;
 }
 

@@ -852,7 +852,7 @@ Error Parser::parseTarget(Tokens &Toks) {
   if (!T.consume_front("sm_") || T.getAsInteger(10, SMNum) ||
       !getTargetInfo(SMNum))
     return err(Toks[1].Text, "unknown target '" + Toks[1].Text +
-                                 "' (expected sm_80, sm_86 or sm_90)");
+                                 "' (expected " + sass::getTargetList() + ")");
   M.SM = SMNum;
   HaveTarget = true;
   return Error::success();

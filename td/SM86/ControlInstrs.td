@@ -165,7 +165,7 @@ def CALL_REL : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
 // left out on sm_90 (OnlyOn), where sm_86's layout could misread them.
 def CALL_REL_r : CtlInst<0x344, "CALL.REL${ninc} $Ra $tgt", (outs),
                          (ins NoInc:$ninc, GPR:$Ra, BrTarget:$tgt), 0>,
-                 OnlyOn<[TargetSM86]> {
+                 OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
   bit ninc;
   bits<8> Ra;
   bits<48> tgt;
@@ -182,7 +182,7 @@ def CALL_ABS_r : CtlInst<0x343, "CALL.ABS${ninc} $Ra", (outs),
 }
 def CALL_ABS_i : CtlInst<0x943, "CALL.ABS${ninc} $addr", (outs),
                          (ins NoInc:$ninc, UImm:$addr), 0>,
-                 OnlyOn<[TargetSM86]> {
+                 OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
   bit ninc;
   bits<32> addr;
   let Inst{63-32} = addr;
@@ -205,7 +205,7 @@ def RET_REL_NODEC : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
 }
 def RET_ABS : CtlInst<0x950, "RET.ABS${nd} $Ra $addr", (outs),
                       (ins RetAbsDec:$nd, GPR:$Ra, UImm:$addr), 0>,
-              OnlyOn<[TargetSM86]> {
+              OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
   bit nd;
   bits<8> Ra;
   bits<32> addr;
@@ -228,7 +228,7 @@ def BRX : CtlInst<0x949, "BRX $Ra $off", (outs), (ins GPR:$Ra, BrxOff:$off),
 }
 // BRXU: sm_86/sm_80 only (see CALL_REL_r).
 def BRXU : CtlInst<0x958, "BRXU $Ur $off", (outs),
-                   (ins UGPR:$Ur, BrxOff:$off), 0>, OnlyOn<[TargetSM86]> {
+                   (ins UGPR:$Ur, BrxOff:$off), 0>, OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
   bits<6> Ur;
   bits<50> off;
   let Inst{29-24} = Ur;

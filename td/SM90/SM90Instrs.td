@@ -19,6 +19,14 @@
 //   0x...14ff_..._00077239 where sm_86 has 0x0007 and 0x10ff; every other
 //   bit equal).  The printed text is taken to be sm_86's.
 // * SR_CgaCtaId (SR 0x88) for S2R/S2UR: in SpecialRegInstrs.td's table.
+// * VIMNMX 0x048 (forms 1 RR, 4 imm, 6 UR seen): ptxas's integer min/max
+//   on sm_90 (sm_86's IMNMX 0x017 does not exist there).  IMNMX's fields
+//   (Rd, Ra, B, the predicate [87:89]+[90] selecting max) with the signed
+//   bit at [72] (IMNMX: [73]) and [81:86] all ones in every word (E:
+//   test/MC/Inputs/minmax_forms.ptx, 10 words: .U32 and signed, min and
+//   max, R/imm/UR sources, e.g. `min.u32 R6, R7, R0` 0x004fc80003fe0000_
+//   0000000007067248, `max.s32 R12, R0, -0x5` 0x000fe20007fe0100_
+//   fffffffb000c7848).  Not on sm_86 (no TSV row has opcode 0x248).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +68,19 @@ foreach F = [FormIR, FormUR] in
          CoupledFMA>, OnlyOn<[TargetSM90]> {
     let ReuseOperands = ["Ra", "", "", ""];
   }
+
+// VIMNMX Rd, Ra, B, [!]Pp: min (Pp) or max (!Pp), .U32 or signed.
+foreach F = [FormRR, FormIR, FormUR] in {
+  defvar BS = SrcOp<F.BK, "Rb", SImm, NegMod, "">;
+  def VIMNMX_ # F.Sfx :
+    ABPInst<0x048, F.Form, "VIMNMX${u} $Rd, $Ra, " # BS.Text # ", ${Ppn}$Pp",
+            (outs GPR:$Rd),
+            !con((ins U32Mod:$u, GPR:$Ra), BS.Ins, (ins PNot:$Ppn, Pred:$Pp))>,
+    OnlyOn<[TargetSM90]> {
+    let Inst{72} = u;
+    let Inst{86-81} = 0b111111;
+  }
+}
 
 def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", [TargetSM90]> {
   let Inst{74} = 1;

@@ -77,6 +77,8 @@ def X : SM86Op<0x947, "JUMP $tgt", (outs), (ins BrTarget:$tgt), Branch>,
 // DEC-NEXT: /* 0x947 key 0 */ 0,
 // DEC: const DecodeTables DecodeTablesOf[] = {
 // DEC-NEXT: {DecodeList, DecodeSubBegin, DecodeBuckets, DecodeBucketOf},
+// DEC-NEXT: {DecodeList_SM80, DecodeSubBegin_SM80, DecodeBuckets_SM80, DecodeBucketOf_SM80},
+// DEC-NEXT: {DecodeList_SM89, DecodeSubBegin_SM89, DecodeBuckets_SM89, DecodeBucketOf_SM89},
 // DEC-NEXT: {DecodeList_SM90, DecodeSubBegin_SM90, DecodeBuckets_SM90, DecodeBucketOf_SM90},
 
 // The sm_90 field of JUMP follows the specials; per-target encodings.
@@ -87,13 +89,23 @@ def X : SM86Op<0x947, "JUMP $tgt", (outs), (ins BrTarget:$tgt), Branch>,
 // ENC: // sm_86
 // ENC-NEXT: {{.*}}, 0, true}, // JUMP
 // ENC-NEXT: {{.*}}, 1, false}, // NEWOP
+// ENC-NEXT: // sm_80
+// ENC-NEXT: {{.*}}, 0, true}, // JUMP
+// ENC-NEXT: {{.*}}, 1, false}, // NEWOP
+// ENC-NEXT: // sm_89
+// ENC-NEXT: {{.*}}, 0, true}, // JUMP
+// ENC-NEXT: {{.*}}, 1, false}, // NEWOP
 // ENC-NEXT: // sm_90
 // ENC-NEXT: {{.*}}, 10, true}, // JUMP as JUMP_SM90
 // ENC-NEXT: {{.*}}, 1, true}, // NEWOP
 
 // INFO: SM86 = 0,
-// INFO-NEXT: SM90 = 1,
-// INFO: {"sm_86", 86, "sm_86,sm_80"},
+// INFO-NEXT: SM80 = 1,
+// INFO-NEXT: SM89 = 2,
+// INFO-NEXT: SM90 = 3,
+// INFO: {"sm_86", 86, "sm_86"},
+// INFO-NEXT: {"sm_80", 80, "sm_80"},
+// INFO-NEXT: {"sm_89", 89, "sm_89"},
 // INFO-NEXT: {"sm_90", 90, "sm_90"},
-// INFO: 0x3, // JUMP
-// INFO-NEXT: 0x2, // NEWOP
+// INFO: 0xF, // JUMP
+// INFO-NEXT: 0x8, // NEWOP

@@ -48,7 +48,8 @@ cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
                                     cl::cat(MCCat));
 cl::opt<std::string>
     CPU("mcpu",
-        cl::desc("Target GPU: sm_86 (default; sm_80 is the same), sm_90.  "
+        cl::desc("Target GPU: sm_86 (default), sm_80, sm_89 (sm_86's "
+                 "encodings), sm_90.  "
                  "A cubin's own target (its ELF e_flags) wins: an -mcpu "
                  "that disagrees gets a warning"),
         cl::init("sm_86"), cl::cat(MCCat));
@@ -107,7 +108,7 @@ bool tp::mc::resolveTarget(const Options &Opts, sass::Target &T) {
     return true;
   WithColor::error(errs(), "tp-mc")
       << "-mcpu: unknown target '" << Opts.CPU
-      << "' (sm_80, sm_86 or sm_90)\n";
+      << "' (" << sass::getTargetList() << ")\n";
   return false;
 }
 
@@ -186,7 +187,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(MCCat);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "tp-mc: SASS assembler and disassembler for sm_86 and sm_90, and cubin "
+      "tp-mc: SASS assembler and disassembler for sm_80, sm_86, sm_89 and "
+      "sm_90, and cubin "
       "dumper\n\n"
       "  tp-mc --assemble [--show-encoding] X.s        line-oriented SASS "
       "-> SASS text\n"

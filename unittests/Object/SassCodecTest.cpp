@@ -65,13 +65,17 @@ TEST(SassCodecTest, Targets) {
   Header[0x31] = 80;
   T = getCubinTarget(Header);
   ASSERT_TRUE(!!T);
-  EXPECT_EQ(*T, sass::Target::SM86);
+  EXPECT_EQ(*T, sass::Target::SM80);
+  Header[0x31] = 89;
+  T = getCubinTarget(Header);
+  ASSERT_TRUE(!!T);
+  EXPECT_EQ(*T, sass::Target::SM89);
   Header[0x31] = 75;
   T = getCubinTarget(Header);
   ASSERT_FALSE(!!T);
   EXPECT_EQ(toString(T.takeError()),
             "the cubin is for sm_75 (ELF e_flags), which tp does not support "
-            "(sm_80, sm_86 or sm_90)");
+            "(sm_80, sm_86, sm_89 or sm_90)");
   EXPECT_EQ(getCubinSM(ArrayRef<uint8_t>(Header).take_front(10)), 0u);
   T = getCubinTarget(ArrayRef<uint8_t>(Header).take_front(10));
   ASSERT_FALSE(!!T);

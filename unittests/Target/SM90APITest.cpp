@@ -41,9 +41,34 @@ TEST(SM90API, Targets) {
   EXPECT_EQ(getTargetName(T), "sm_90");
   ASSERT_TRUE(lookupTarget("sm_86", T));
   EXPECT_EQ(T, Target::SM86);
-  ASSERT_TRUE(lookupTarget("sm_80", T)); // sm_80 shares sm_86's encodings
-  EXPECT_EQ(T, Target::SM86);
+  ASSERT_TRUE(lookupTarget("sm_80", T)); // its own target, sm_86's encodings
+  EXPECT_EQ(T, Target::SM80);
+  EXPECT_EQ(getTargetSM(T), 80u);
+  ASSERT_TRUE(lookupTarget("sm_89", T));
+  EXPECT_EQ(T, Target::SM89);
+  EXPECT_EQ(getTargetName(T), "sm_89");
   EXPECT_FALSE(lookupTarget("sm_75", T));
+  EXPECT_EQ(getTargetList(), "sm_80, sm_86, sm_89 or sm_90");
+  // sm_86 stays the default, Target(0).
+  EXPECT_EQ(unsigned(Target::SM86), 0u);
+}
+
+// The targets' facts (td/Targets.td) as ptxas writes them.
+TEST(SM90API, TargetFacts) {
+  EXPECT_EQ(getTargetInfo(Target::SM80).getELFFlags(80), 0x06005004u);
+  EXPECT_EQ(getTargetInfo(Target::SM89).getELFFlags(89), 0x06005904u);
+  EXPECT_EQ(getTargetInfo(Target::SM80).ParamBase, 0x160u);
+  EXPECT_EQ(getTargetInfo(Target::SM89).DescriptorSlot, 0x118u);
+  EXPECT_EQ(getTargetInfo(Target::SM80).MaxSharedBytesPerBlock, 166912u);
+  EXPECT_EQ(getTargetInfo(Target::SM89).MaxSharedBytesPerBlock, 101376u);
+}
+
+// sm_80 and sm_89 encode every form as sm_86 does (td/Targets.td).
+TEST(SM90API, SM80AndSM89AreSM86Encodings) {
+  for (unsigned Op = 0; Op < getNumOpcodes(); ++Op) {
+    EXPECT_EQ(isAvailable(Op, Target::SM80), isAvailable(Op, Target::SM86));
+    EXPECT_EQ(isAvailable(Op, Target::SM89), isAvailable(Op, Target::SM86));
+  }
 }
 
 TEST(SM90API, OnlyOn) {

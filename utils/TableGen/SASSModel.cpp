@@ -102,9 +102,17 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
   std::vector<Record *> TRs;
   if (RK.getClass("SASSTarget"))
     TRs = RK.getAllDerivedDefinitions("SASSTarget");
+  // The default target (IsDefault) first: it is Target(0) and its tables
+  // are the unsuffixed ones; the others by SM.
   std::sort(TRs.begin(), TRs.end(), [](Record *A, Record *B) {
+    bool DA = A->getValueAsBit("IsDefault"), DB = B->getValueAsBit("IsDefault");
+    if (DA != DB)
+      return DA;
     return A->getValueAsInt("SM") < B->getValueAsInt("SM");
   });
+  if (!TRs.empty() && (!TRs[0]->getValueAsBit("IsDefault") ||
+                       (TRs.size() > 1 && TRs[1]->getValueAsBit("IsDefault"))))
+    PrintFatalError("exactly one SASSTarget must set IsDefault");
   for (Record *T : TRs) {
     TargetModel M;
     M.Name = std::string(T->getValueAsString("Name"));

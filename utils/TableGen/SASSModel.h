@@ -77,7 +77,8 @@ public:
   std::vector<FieldModel> Control; // Stall Yield WrSB RdSB WaitMask Reuse
   std::vector<Record *> SchedClasses;
 
-  /// Targets (td/Targets.td), by SM; target 0 is the default (sm_86).
+  /// Targets (td/Targets.td): the default (IsDefault, sm_86) first as
+  /// target 0, the others by SM.
   struct TargetModel {
     std::string Name, Enum;
     int64_t SM = 0;

@@ -57,6 +57,25 @@ bool lookupTarget(llvm::StringRef CPU, Target &T) {
   return false;
 }
 
+const std::string &getTargetList() {
+  static const std::string List = [] {
+    llvm::SmallVector<std::pair<unsigned, llvm::StringRef>, 8> CPUs;
+    for (unsigned I = 0; I < NumTargets; ++I) {
+      llvm::SmallVector<llvm::StringRef, 4> Names;
+      llvm::StringRef(TargetDescs[I].CPUs).split(Names, ',');
+      for (llvm::StringRef N : Names)
+        CPUs.push_back({TargetDescs[I].SM, N});
+    }
+    llvm::sort(CPUs);
+    std::string S;
+    for (unsigned I = 0; I < CPUs.size(); ++I)
+      S += (I == 0 ? "" : I + 1 == CPUs.size() ? " or " : ", ") +
+           CPUs[I].second.str();
+    return S;
+  }();
+  return List;
+}
+
 llvm::StringRef getTargetName(Target T) {
   return TargetDescs[unsigned(T)].Name;
 }

@@ -68,7 +68,7 @@ enum Opcode : uint16_t {
 };
 
 /// The targets sharing this instruction set (td/Targets.td, generated):
-/// SM86 (also sm_80) and SM90.  Every encode/decode/parse entry point takes
+/// SM86 (the default), SM80, SM89 and SM90.  Every encode/decode/parse entry point takes
 /// one, defaulting to SM86; a form's operands are the same on every target,
 /// only its bits (e.g. BRA's offset on sm_90) or its existence (VIADD is
 /// sm_90 only) differ.
@@ -77,9 +77,11 @@ enum class Target : uint8_t {
 #include "tp/Target/SASS/SASSGenInstrInfo.inc"
 };
 
-/// The target an -mcpu value names ("sm_80", "sm_86", "sm_90"); false if
-/// none.
+/// The target an -mcpu value names ("sm_80", "sm_86", "sm_89", "sm_90");
+/// false if none.
 bool lookupTarget(llvm::StringRef CPU, Target &T);
+/// Every -mcpu spelling, by SM, for messages: "sm_80, sm_86, sm_89 or sm_90".
+const std::string &getTargetList();
 /// "sm_86", "sm_90".
 llvm::StringRef getTargetName(Target T);
 /// 86, 90.
@@ -103,7 +105,7 @@ struct TargetInfo {
   uint32_t MaxRegisters;            ///< registers per thread (255)
   bool RegCountInTextInfo;          ///< .text.K sh_info holds regs << 24
   uint16_t Attr5F;                  ///< .nv.info attribute 0x5f's value
-  /// e_flags of a cubin for sm_\p SM of this target (sm_80 or sm_86).
+  /// e_flags of a cubin for sm_\p SM of this target.
   uint32_t getELFFlags(unsigned SMNumber) const {
     return ELFFlagsBase | (SMNumber & 0xff) << 8;
   }
