@@ -155,25 +155,26 @@ struct Lowered {
 
 /// What the target puts where (SASS_FACTS.md 3.3, 3.7, 3.8; td/Targets.td).
 struct TargetFacts {
-  std::string Name = "sm_86";
-  unsigned ParamBase = tp::ParamBase;  ///< first parameter in c[0x0]
-  unsigned Descriptor = 0x118;         ///< default memory descriptor
+  std::string Name;                    ///< "sm_86"
+  unsigned ParamBase = 0;              ///< first parameter in c[0x0]
+  unsigned Descriptor = 0;             ///< default memory descriptor
   /// The system's reserved start of the shared window (sm_90: 1 KiB).
   unsigned SharedBase = 0;
 };
 
+/// The facts of target \p Name, from td/Targets.td (sass::getTargetInfo);
+/// tp-select lowers for sm_86 and sm_90.
 Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
+  sass::Target T;
+  if ((Name != "sm_86" && Name != "sm_90") || !sass::lookupTarget(Name, T))
+    return None;
+  const sass::TargetInfo &TI = sass::getTargetInfo(T);
   TargetFacts F;
   F.Name = Name.str();
-  if (Name == "sm_86")
-    return F;
-  if (Name == "sm_90") {
-    F.ParamBase = 0x210;
-    F.Descriptor = 0x208;
-    F.SharedBase = 0x400;
-    return F;
-  }
-  return None;
+  F.ParamBase = TI.ParamBase;
+  F.Descriptor = TI.DescriptorSlot;
+  F.SharedBase = TI.ReservedSharedBytes;
+  return F;
 }
 
 //===----------------------------------------------------------------------===//

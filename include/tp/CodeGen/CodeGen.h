@@ -14,12 +14,6 @@
 
 namespace tp {
 
-/// Where sm_86's kernel parameters start in c[0x0] (td/Targets.td through
-/// sass::getTargetInfo; SASS_FACTS.md 3.7).  Code that knows its target
-/// reads sass::getTargetInfo(T).ParamBase instead.
-inline const unsigned ParamBase =
-    sass::getTargetInfo(sass::Target::SM86).ParamBase;
-
 /// Static figures of a function (tp-llc -stats).
 struct ScheduleStats {
   size_t Instructions = 0;
