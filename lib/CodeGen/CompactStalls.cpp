@@ -65,7 +65,7 @@ struct SBEntry {
 /// The compaction state of one piece.
 class Compactor {
 public:
-  Compactor(Piece &P, const CompactOptions &Opts,
+  Compactor(InstrSeq &P, const CompactOptions &Opts,
             std::vector<CompactInfo> &Info)
       : P(P), Opts(Opts), M(LatencyModel::get(Opts.Target)), Info(Info) {}
 
@@ -102,7 +102,7 @@ private:
   void record(unsigned I);
   bool pendingFor(int Instr, bool Write) const;
 
-  Piece &P;
+  InstrSeq &P;
   const CompactOptions &Opts;
   const LatencyModel &M;
   std::vector<CompactInfo> &Info;
@@ -438,7 +438,7 @@ Error Compactor::run() {
 
 } // namespace
 
-Error compactStalls(Piece &P, const CompactOptions &Opts,
+Error compactStalls(InstrSeq &P, const CompactOptions &Opts,
                     std::vector<CompactInfo> *Info) {
   std::vector<CompactInfo> Local;
   std::vector<CompactInfo> &I = Info ? *Info : Local;
@@ -450,8 +450,8 @@ Error compactStalls(Piece &P, const CompactOptions &Opts,
   return C.run();
 }
 
-void insertFillers(Piece &P, std::vector<CompactInfo> &Info) {
-  Piece Out;
+void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
+  InstrSeq Out;
   std::vector<CompactInfo> OutInfo;
   for (unsigned I = 0; I < P.size(); ++I) {
     Out.push_back(P[I]);
@@ -557,7 +557,7 @@ public:
 private:
   Error compactPiece(mir::Piece &P, const sched::CompactOptions &Opts) {
     std::vector<mir::MInstr> Real;
-    sched::Piece Views;
+    sched::InstrSeq Views;
     if (Error E = describePiece(P, Real, Views))
       return E;
     std::vector<CompactInfo> Info;

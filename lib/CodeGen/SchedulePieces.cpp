@@ -22,7 +22,7 @@ bool isFillerOrNop(const mir::MInstr &MI) {
 /// The real instructions of \p P (fillers and NOPs dropped, their labels
 /// moved on) and their scheduling views.
 Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
-                    Piece &Views) {
+                    InstrSeq &Views) {
   std::string Label;
   Real.reserve(Real.size() + P.Instrs.size());
   Views.reserve(Views.size() + P.Instrs.size());

@@ -25,7 +25,7 @@ bool isFillerOrNop(const mir::MInstr &MI);
 /// The real instructions of \p P (fillers and NOPs dropped, their labels
 /// moved on) into \p Real, and their scheduling views into \p Views.
 llvm::Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
-                          Piece &Views);
+                          InstrSeq &Views);
 
 /// The target of \p F's latency model (its `target("sm_XX")`).
 llvm::Expected<sass::Target> targetOf(const mir::Function &F);

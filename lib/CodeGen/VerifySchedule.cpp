@@ -542,7 +542,7 @@ private:
     if (!T)
       return T.takeError();
     Opts.Target = *T;
-    sched::Piece Program;
+    sched::InstrSeq Program;
     std::vector<CompactInfo> Info;
     size_t BodyBegin = 0, BodyEnd = 0;
     bool Exited = false;
@@ -624,7 +624,7 @@ private:
                       std::vector<CompactInfo> &Info, size_t Begin,
                       sass::Target T) {
     std::vector<mir::MInstr> Real;
-    sched::Piece Views;
+    sched::InstrSeq Views;
     if (Error E = describePiece(P, Real, Views))
       return E;
     std::vector<CompactInfo> Again;

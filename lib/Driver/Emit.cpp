@@ -128,11 +128,9 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
   object::Kernel K;
   K.Name = F.Name;
   F.forEach([&](const mir::Piece &, const mir::MInstr &MI, uint64_t) {
-    sass::Word128 W = sass::encode(MI.I, Tgt);
-    for (unsigned B = 0; B < 8; ++B)
-      K.Code.push_back(uint8_t(W.Lo >> (8 * B)));
-    for (unsigned B = 0; B < 8; ++B)
-      K.Code.push_back(uint8_t(W.Hi >> (8 * B)));
+    size_t At = K.Code.size();
+    K.Code.resize(At + 16);
+    sass::writeWord(sass::encode(MI.I, Tgt), K.Code.data() + At);
   });
   for (size_t I = 0; I < NumParams; ++I) {
     object::KernelParam P;

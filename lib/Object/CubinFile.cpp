@@ -287,30 +287,30 @@ Error checkNoOverlap(const CubinFile &F) {
   const ElfHeader &H = F.Header;
   // No two pieces may share a byte: ptxas never overlaps them, and the
   // faithful writer places each piece at its offset.
-  struct Piece {
+  struct FileRange {
     uint64_t Off, Size;
     std::string What;
   };
-  std::vector<Piece> Pieces = {
+  std::vector<FileRange> Ranges = {
       {0, 64, "the ELF header"},
       {H.ShOff, uint64_t(H.ShNum) * 64, "the section header table"}};
   if (H.PhNum)
-    Pieces.push_back(
+    Ranges.push_back(
         {H.PhOff, uint64_t(H.PhNum) * 56, "the program header table"});
   for (size_t I = 0; I < F.Sections.size(); ++I)
     if (!F.Sections[I].Data.empty())
-      Pieces.push_back(
+      Ranges.push_back(
           {F.Sections[I].Offset, F.Sections[I].Data.size(),
            "section [" + std::to_string(I) + "] '" + F.Sections[I].Name + "'"});
   std::stable_sort(
-      Pieces.begin(), Pieces.end(),
-      [](const Piece &A, const Piece &B) { return A.Off < B.Off; });
-  for (size_t I = 1; I < Pieces.size(); ++I)
-    if (Pieces[I].Off < Pieces[I - 1].Off + Pieces[I - 1].Size)
-      return errAt(Pieces[I].Off, Pieces[I].What + " overlaps " +
-                                      Pieces[I - 1].What + " (" +
-                                      hex(Pieces[I - 1].Off) + "+" +
-                                      hex(Pieces[I - 1].Size) + ")");
+      Ranges.begin(), Ranges.end(),
+      [](const FileRange &A, const FileRange &B) { return A.Off < B.Off; });
+  for (size_t I = 1; I < Ranges.size(); ++I)
+    if (Ranges[I].Off < Ranges[I - 1].Off + Ranges[I - 1].Size)
+      return errAt(Ranges[I].Off, Ranges[I].What + " overlaps " +
+                                      Ranges[I - 1].What + " (" +
+                                      hex(Ranges[I - 1].Off) + "+" +
+                                      hex(Ranges[I - 1].Size) + ")");
   return Error::success();
 }
 

@@ -61,7 +61,7 @@ namespace {
 using namespace detail;
 
 /// The sections of a cubin, in the groups a layout orders.
-enum class Piece : uint8_t {
+enum class SectionGroup : uint8_t {
   ShStrTab,
   StrTab,
   SymTab,
@@ -107,11 +107,11 @@ struct PhdrSpec {
   enum Kind : uint8_t { Table, Range, NoBits } What;
   uint32_t Type;
   uint32_t Flags;
-  Piece First = Piece::Text, Last = Piece::Text;
+  SectionGroup First = SectionGroup::Text, Last = SectionGroup::Text;
 };
 
 struct CubinLayout {
-  ArrayRef<Piece> Sections;
+  ArrayRef<SectionGroup> Sections;
   ArrayRef<Rec> KernelRecords;
   ArrayRef<PhdrSpec> Phdrs;
   /// .rela.debug_frame with 24-byte entries (addend 0) instead of REL.
@@ -134,12 +134,12 @@ struct CubinLayout {
   uint32_t ShStrSlackBase, ShStrSlackPerKernel;
 };
 
-using P = Piece;
-constexpr Piece SM86Sections[] = {
+using P = SectionGroup;
+constexpr SectionGroup SM86Sections[] = {
     P::ShStrTab, P::StrTab,   P::SymTab,     P::DebugFrame, P::TkInfo,
     P::CuInfo,   P::NvInfo,   P::KernelInfo, P::Callgraph,  P::RelAction,
     P::FrameRel, P::Constant, P::Text,       P::Shared};
-constexpr Piece SM90Sections[] = {
+constexpr SectionGroup SM90Sections[] = {
     P::ShStrTab, P::StrTab,   P::SymTab, P::DebugFrame, P::TkInfo,
     P::CuInfo,   P::NvInfo,   P::Compat, P::KernelInfo, P::Callgraph,
     P::RelaText, P::FrameRel, P::Text,   P::Shared,     P::Constant};
@@ -234,7 +234,7 @@ const uint8_t CompatBytes[36] = {
     0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
 constexpr unsigned StrtabGap = 21; // zero bytes before the first .rel.text.K
 
-bool has(ArrayRef<Piece> L, Piece X) { return is_contained(L, X); }
+bool has(ArrayRef<SectionGroup> L, SectionGroup X) { return is_contained(L, X); }
 
 } // namespace
 
@@ -301,7 +301,7 @@ bool writesFixedRecord(unsigned SM, const NvInfoRecord &R) {
 
 bool recordsSharedAddressing(unsigned SM) {
   const CubinLayout *L = getLayout(SM);
-  return L && has(L->Sections, Piece::RelaText);
+  return L && has(L->Sections, SectionGroup::RelaText);
 }
 } // namespace detail
 
@@ -316,7 +316,7 @@ class CubinBuilder {
 public:
   CubinBuilder(const Module &M, const TargetInfo &T, const CubinLayout &L)
       : M(M), T(T), L(L), N(M.Kernels.size()),
-        RelaText(has(L.Sections, Piece::RelaText)), ConstSym(N), KernelSym(N),
+        RelaText(has(L.Sections, SectionGroup::RelaText)), ConstSym(N), KernelSym(N),
         KernelInfo(N) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
@@ -339,14 +339,14 @@ private:
   /// One section of the plan: a piece, and its kernel for per-kernel
   /// pieces (-1 otherwise, and for sm_90's reserved shared section).
   struct Sec {
-    Piece What;
+    SectionGroup What;
     int Kernel = -1;
   };
 
   bool addressesShared(const Kernel &K) const {
     return RelaText && K.emitsSharedSection() && !K.SharedUnused;
   }
-  uint32_t secOf(Piece What, int K = -1) const { return Index.at({What, K}); }
+  uint32_t secOf(SectionGroup What, int K = -1) const { return Index.at({What, K}); }
 
   /// The section indices, piece by piece in the layout's order.
   void planSections();
@@ -376,8 +376,8 @@ private:
   const bool RelaText;
   int FirstSharedUser = -1; ///< the first kernel that addresses shared memory
 
-  std::vector<Sec> Order{Sec{Piece::ShStrTab}}; ///< [0] the null section
-  std::map<std::pair<Piece, int>, uint32_t> Index;
+  std::vector<Sec> Order{Sec{SectionGroup::ShStrTab}}; ///< [0] the null section
+  std::map<std::pair<SectionGroup, int>, uint32_t> Index;
   StrTab ShStr, Str;
   std::vector<Symbol> Syms{Symbol()};
   std::vector<uint32_t> ConstSym, KernelSym;
@@ -390,24 +390,24 @@ private:
 };
 
 void CubinBuilder::planSections() {
-  auto Add = [&](Piece What, int K) {
+  auto Add = [&](SectionGroup What, int K) {
     Index[{What, K}] = Order.size();
     Order.push_back({What, K});
   };
-  for (Piece What : L.Sections) {
+  for (SectionGroup What : L.Sections) {
     switch (What) {
-    case Piece::KernelInfo:
-    case Piece::Constant:
-    case Piece::Text:
+    case SectionGroup::KernelInfo:
+    case SectionGroup::Constant:
+    case SectionGroup::Text:
       for (size_t I = 0; I < N; ++I)
         Add(What, I);
       break;
-    case Piece::RelaText:
+    case SectionGroup::RelaText:
       for (size_t I = 0; I < N; ++I)
         if (addressesShared(M.Kernels[I]))
           Add(What, I);
       break;
-    case Piece::Shared:
+    case SectionGroup::Shared:
       for (size_t I = 0; I < N; ++I) {
         if (M.Kernels[I].emitsSharedSection())
           Add(What, I);
@@ -427,7 +427,7 @@ void CubinBuilder::buildStringTables() {
     for (const char *S : {".shstrtab", ".strtab", ".symtab", ".symtab_shndx",
                           ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info"})
       Tab->add(S);
-    if (has(L.Sections, Piece::Compat))
+    if (has(L.Sections, SectionGroup::Compat))
       Tab->add(".nv.compat");
     for (size_t I = 0; I < N; ++I) {
       const Kernel &K = M.Kernels[I];
@@ -458,7 +458,7 @@ void CubinBuilder::buildStringTables() {
          {".debug_frame", ".rel.debug_frame", ".rela.debug_frame",
           ".nv.callgraph", ".nv.prototype"})
       Tab->add(S);
-    if (has(L.Sections, Piece::RelAction))
+    if (has(L.Sections, SectionGroup::RelAction))
       Tab->add(".nv.rel.action");
     if (IsStr)
       for (const Kernel &K : M.Kernels)
@@ -485,39 +485,39 @@ void CubinBuilder::buildSymbols() {
   auto SectionSym = [&](const std::string &Name, uint32_t Sec) {
     return AddSym(Str.at(Name), LocalSection, 0, Sec, 0);
   };
-  SectionSym(".note.nv.tkinfo", secOf(Piece::TkInfo));
-  SectionSym(".note.nv.cuinfo", secOf(Piece::CuInfo));
+  SectionSym(".note.nv.tkinfo", secOf(SectionGroup::TkInfo));
+  SectionSym(".note.nv.cuinfo", secOf(SectionGroup::CuInfo));
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
-    SectionSym(".text." + K.Name, secOf(Piece::Text, I));
+    SectionSym(".text." + K.Name, secOf(SectionGroup::Text, I));
     if (K.SharedBytes)
-      SectionSym(".nv.shared." + K.Name, secOf(Piece::Shared, I));
+      SectionSym(".nv.shared." + K.Name, secOf(SectionGroup::Shared, I));
     if (I == 0 && L.ReservedSmem) {
       AddSym(Str.at(".nv.reservedSmem.offset0"),
              ELF::STB_WEAK << 4 | ELF::STT_OBJECT, 0, 0, 4);
       AddSym(Str.at("__nv_reservedSMEM_offset_0_alias"),
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
-             secOf(Piece::Shared, -1), 0);
+             secOf(SectionGroup::Shared, -1), 0);
     }
     if (int(I) == FirstSharedUser)
       AddSym(0, ELF::STB_LOCAL << 4 | ELF::STT_NOTYPE, ELF::STV_INTERNAL, 0, 0);
     if (!L.ConstantAfterKernels)
       ConstSym[I] =
-          SectionSym(".nv.constant0." + K.Name, secOf(Piece::Constant, I));
+          SectionSym(".nv.constant0." + K.Name, secOf(SectionGroup::Constant, I));
   }
-  SectionSym(".debug_frame", secOf(Piece::DebugFrame));
-  SectionSym(".nv.callgraph", secOf(Piece::Callgraph));
-  if (has(L.Sections, Piece::RelAction))
-    SectionSym(".nv.rel.action", secOf(Piece::RelAction));
+  SectionSym(".debug_frame", secOf(SectionGroup::DebugFrame));
+  SectionSym(".nv.callgraph", secOf(SectionGroup::Callgraph));
+  if (has(L.Sections, SectionGroup::RelAction))
+    SectionSym(".nv.rel.action", secOf(SectionGroup::RelAction));
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
     KernelSym[I] = AddSym(Str.at(K.Name), ELF::STB_GLOBAL << 4 | ELF::STT_FUNC,
-                          STO_CUDA_ENTRY, secOf(Piece::Text, I), K.Code.size());
+                          STO_CUDA_ENTRY, secOf(SectionGroup::Text, I), K.Code.size());
   }
   if (L.ConstantAfterKernels)
     for (size_t I = 0; I < N; ++I)
       ConstSym[I] = SectionSym(".nv.constant0." + M.Kernels[I].Name,
-                               secOf(Piece::Constant, I));
+                               secOf(SectionGroup::Constant, I));
   for (size_t I = 0; I < Syms.size(); ++I) {
     const Symbol &S = Syms[I];
     if (S.binding() == ELF::STB_LOCAL)
@@ -688,92 +688,92 @@ void CubinBuilder::buildSections() {
   for (size_t SI = 1; SI < Order.size(); ++SI) {
     const int I = Order[SI].Kernel;
     const Kernel *K = I >= 0 ? &M.Kernels[I] : nullptr;
-    const uint32_t Text = K ? secOf(Piece::Text, I) : 0;
+    const uint32_t Text = K ? secOf(SectionGroup::Text, I) : 0;
     switch (Order[SI].What) {
-    case Piece::ShStrTab:
+    case SectionGroup::ShStrTab:
       F.Sections.push_back(makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1,
                                        0, ShStr.Bytes));
       break;
-    case Piece::StrTab:
+    case SectionGroup::StrTab:
       F.Sections.push_back(
           makeSection(".strtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, Str.Bytes));
       break;
-    case Piece::SymTab:
+    case SectionGroup::SymTab:
       F.Sections.push_back(makeSection(".symtab", ELF::SHT_SYMTAB, 0,
-                                       secOf(Piece::StrTab), LocalsEnd, 8, 24,
+                                       secOf(SectionGroup::StrTab), LocalsEnd, 8, 24,
                                        SymBytes));
       break;
-    case Piece::DebugFrame:
+    case SectionGroup::DebugFrame:
       F.Sections.push_back(
           makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0, 1, 0, Frame));
       break;
-    case Piece::TkInfo:
+    case SectionGroup::TkInfo:
       F.Sections.push_back(
           makeSection(".note.nv.tkinfo", ELF::SHT_NOTE, SHF_NOTE_TKINFO, 0, 0,
                       4, 0, makeNote(NoteTypeTkInfo, makeTkInfoDesc(M.Tool))));
       break;
-    case Piece::CuInfo: {
+    case SectionGroup::CuInfo: {
       // With .nv.compat, the note points at it (sh_info, SHF_INFO_LINK).
-      const bool Compat = has(L.Sections, Piece::Compat);
+      const bool Compat = has(L.Sections, SectionGroup::Compat);
       F.Sections.push_back(makeSection(
           ".note.nv.cuinfo", ELF::SHT_NOTE,
           SHF_NOTE_CUINFO | (Compat ? SHF_CUDA_INFO_LINK : 0),
-          secOf(Piece::TkInfo), Compat ? secOf(Piece::Compat) : 0, 4, 0,
+          secOf(SectionGroup::TkInfo), Compat ? secOf(SectionGroup::Compat) : 0, 4, 0,
           makeNote(NoteTypeCuInfo, makeCuInfoDesc(M.SM, M.CudaApiVersion))));
       break;
     }
-    case Piece::NvInfo:
+    case SectionGroup::NvInfo:
       F.Sections.push_back(makeSection(".nv.info", SHT_CUDA_INFO, 0,
-                                       secOf(Piece::SymTab), 0, 4, 0,
+                                       secOf(SectionGroup::SymTab), 0, 4, 0,
                                        serializeNvInfo(ModInfo)));
       break;
-    case Piece::Compat:
+    case SectionGroup::Compat:
       F.Sections.push_back(makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0,
                                        4, 0, bytesOf(CompatBytes)));
       break;
-    case Piece::KernelInfo:
+    case SectionGroup::KernelInfo:
       F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
-                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab),
+                                       SHF_CUDA_INFO_LINK, secOf(SectionGroup::SymTab),
                                        Text, 4, 0, KernelInfo[I]));
       break;
-    case Piece::Callgraph:
+    case SectionGroup::Callgraph:
       F.Sections.push_back(makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0,
-                                       secOf(Piece::SymTab), 0, 4, 8,
+                                       secOf(SectionGroup::SymTab), 0, 4, 8,
                                        bytesOf(CallgraphBytes)));
       break;
-    case Piece::RelAction:
+    case SectionGroup::RelAction:
       F.Sections.push_back(makeSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0,
                                        0, 0, 8, 8, bytesOf(RelActionBytes)));
       break;
-    case Piece::RelaText:
+    case SectionGroup::RelaText:
       F.Sections.push_back(makeSection(".rela.text." + K->Name, ELF::SHT_RELA,
-                                       SHF_CUDA_INFO_LINK, secOf(Piece::SymTab),
+                                       SHF_CUDA_INFO_LINK, secOf(SectionGroup::SymTab),
                                        Text, 8, 24));
       break;
-    case Piece::FrameRel:
+    case SectionGroup::FrameRel:
       F.Sections.push_back(makeSection(
           L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
           L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL, SHF_CUDA_INFO_LINK,
-          secOf(Piece::SymTab), secOf(Piece::DebugFrame), 8,
+          secOf(SectionGroup::SymTab), secOf(SectionGroup::DebugFrame), 8,
           L.FrameRela ? 24 : 16, FrameRel));
       break;
-    case Piece::Constant:
+    case SectionGroup::Constant:
       F.Sections.push_back(
           makeSection(".nv.constant0." + K->Name, ELF::SHT_PROGBITS,
                       ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK, 0, Text, 4, 0,
                       std::vector<uint8_t>(T.ParamBase + K->paramBytes(), 0)));
       break;
-    case Piece::Text: {
+    case SectionGroup::Text: {
       uint32_t Info = KernelSym[I];
       if (T.RegCountInTextInfo)
         Info |= K->RegCount << 24;
       F.Sections.push_back(makeSection(".text." + K->Name, ELF::SHT_PROGBITS,
                                        ELF::SHF_ALLOC | ELF::SHF_EXECINSTR,
-                                       secOf(Piece::SymTab), Info, 128, 0,
+                                       secOf(SectionGroup::SymTab), Info, 128, 0,
                                        K->Code));
       break;
     }
-    case Piece::Shared:
+    case SectionGroup::Shared:
       if (!K) {
         F.Sections.push_back(
             makeSection(".nv.shared.reserved.0", ELF::SHT_NOBITS,
@@ -809,7 +809,7 @@ void CubinBuilder::buildHeader() {
   H.Machine = EM_CUDA;
   H.Version = 1;
   H.Flags = makeEFlags(M.SM);
-  H.ShStrNdx = secOf(Piece::ShStrTab);
+  H.ShStrNdx = secOf(SectionGroup::ShStrTab);
 }
 
 void CubinBuilder::buildProgramHeaders() {
@@ -838,13 +838,13 @@ void CubinBuilder::buildProgramHeaders() {
   }
   layoutCubinFile(F, Slack);
   const uint64_t TableSize = F.ProgramHeaders.size() * 56;
-  auto FirstOf = [&](Piece What) -> const Section & {
+  auto FirstOf = [&](SectionGroup What) -> const Section & {
     for (size_t SI = 1; SI < Order.size(); ++SI)
       if (Order[SI].What == What)
         return F.Sections[SI];
     llvm_unreachable("a layout's program header names a missing piece");
   };
-  auto LastOf = [&](Piece What) -> const Section & {
+  auto LastOf = [&](SectionGroup What) -> const Section & {
     for (size_t SI = Order.size(); SI-- > 1;)
       if (Order[SI].What == What)
         return F.Sections[SI];

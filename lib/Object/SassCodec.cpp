@@ -159,9 +159,7 @@ Error SassCodec::encodeLine(StringRef T, uint64_t Pc,
   }();
   if (!IOr)
     return IOr.takeError();
-  sass::Word128 W = sass::encode(*IOr, Tgt);
-  support::endian::write64le(Word.data(), W.Lo);
-  support::endian::write64le(Word.data() + 8, W.Hi);
+  sass::writeWord(sass::encode(*IOr, Tgt), Word.data());
   Op = IOr->Op;
   return Error::success();
 }

@@ -15,7 +15,7 @@ using namespace tp::sched::test;
 
 namespace {
 
-Piece compact(Piece P, std::vector<CompactInfo> *Info = nullptr,
+InstrSeq compact(InstrSeq P, std::vector<CompactInfo> *Info = nullptr,
               CompactOptions O = {}) {
   std::vector<CompactInfo> Local;
   llvm::Error E = compactStalls(P, O, Info ? Info : &Local);
@@ -24,7 +24,7 @@ Piece compact(Piece P, std::vector<CompactInfo> *Info = nullptr,
 }
 
 TEST(CompactStalls, AluToAlu4) {
-  Piece P = compact({mk("IADD3", {gpr(2)}, {gpr(0), gpr(1)}),
+  InstrSeq P = compact({mk("IADD3", {gpr(2)}, {gpr(0), gpr(1)}),
                      mk("IADD3", {gpr(3)}, {gpr(2), gpr(1)}),
                      mk("IADD3", {gpr(9)}, {gpr(8)})});
   EXPECT_EQ(P[0].Ctrl.Stall, 4);
@@ -39,7 +39,7 @@ TEST(CompactStalls, AluToAlu4) {
 }
 
 TEST(CompactStalls, ImadToIadd5AndDistanceCounts) {
-  Piece P = compact({mk("IMAD", {gpr(2)}, {gpr(0), gpr(1)}),
+  InstrSeq P = compact({mk("IMAD", {gpr(2)}, {gpr(0), gpr(1)}),
                      mk("MOV", {gpr(7)}, {}), mk("IADD3", {gpr(3)}, {gpr(2)})});
   // 5 cycles from IMAD to its IADD3 reader, over the MOV in between.
   EXPECT_EQ(P[0].Ctrl.Stall + P[1].Ctrl.Stall, 5);
@@ -47,16 +47,16 @@ TEST(CompactStalls, ImadToIadd5AndDistanceCounts) {
 }
 
 TEST(CompactStalls, GuardPredicate13AndCarryIn5) {
-  Piece G = compact({mk("ISETP.GT.AND", {pred(1)}, {gpr(4)}),
+  InstrSeq G = compact({mk("ISETP.GT.AND", {pred(1)}, {gpr(4)}),
                      mk("IADD3", {gpr(5)}, {gpr(6)}).guard(1)});
   EXPECT_EQ(G[0].Ctrl.Stall, 13);
-  Piece C = compact({mk("IADD3", {gpr(2), pred(0)}, {gpr(0)}),
+  InstrSeq C = compact({mk("IADD3", {gpr(2), pred(0)}, {gpr(0)}),
                      mk("IMAD.X", {gpr(3)}, {gpr(1), pred(0)})});
   EXPECT_EQ(C[0].Ctrl.Stall, 5);
 }
 
 TEST(CompactStalls, LdsmToHmmaWaitsOnItsScoreboard) {
-  Piece P = compact({ldsm(8, 60, 0), ldsm(12, 61, 0x400), hmma(16, 8, 12)});
+  InstrSeq P = compact({ldsm(8, 60, 0), ldsm(12, 61, 0x400), hmma(16, 8, 12)});
   EXPECT_EQ(P[0].Ctrl.WrSB, 1); // the seed's SB1
   EXPECT_EQ(P[1].Ctrl.WrSB, 1);
   EXPECT_EQ(P[2].Ctrl.WaitMask, 1u << 1);
@@ -68,7 +68,7 @@ TEST(CompactStalls, LdsmToHmmaWaitsOnItsScoreboard) {
 
 TEST(CompactStalls, DependentHmma24OverAFiller) {
   std::vector<CompactInfo> Info;
-  Piece P = compact({hmma(16, 8, 12), hmma(16, 8, 14)}, &Info);
+  InstrSeq P = compact({hmma(16, 8, 12), hmma(16, 8, 14)}, &Info);
   EXPECT_EQ(Info[0].Cycles, 24u);
   EXPECT_EQ(P[0].Ctrl.Stall, 15);
   ASSERT_EQ(Info[0].FillerStalls.size(), 1u);
@@ -84,7 +84,7 @@ TEST(CompactStalls, IndependentHmmasAndTheChainDistance) {
   // Accumulators 16..19 and 20..23, each product chained on its own: the
   // second product of the first chain comes 24 cycles after the first.
   std::vector<CompactInfo> Info;
-  Piece P = compact(
+  InstrSeq P = compact(
       {hmma(16, 8, 12), hmma(20, 8, 14), hmma(16, 24, 12), hmma(20, 24, 14)},
       &Info);
   EXPECT_EQ(P[0].Ctrl.Stall, 1);
@@ -96,7 +96,7 @@ TEST(CompactStalls, IndependentHmmasAndTheChainDistance) {
 }
 
 TEST(CompactStalls, CopiesReadScoreboardAndPointerRewrite) {
-  Piece P = compact({ldgsts(26, 0, 10), ldgsts(30, 0x2000, 18),
+  InstrSeq P = compact({ldgsts(26, 0, 10), ldgsts(30, 0x2000, 18),
                      mk("IADD3", {gpr(90)}, {gpr(90)}),
                      mk("IMAD.WIDE", {gpr(10, 2)}, {gpr(90), gpr(5)}),
                      mk("IMAD.WIDE", {gpr(18, 2)}, {gpr(91), gpr(5)}),
@@ -111,7 +111,7 @@ TEST(CompactStalls, CopiesReadScoreboardAndPointerRewrite) {
 }
 
 TEST(CompactStalls, SpecialRegistersOnSB5ThenSB4) {
-  Piece P = compact({mk("S2R", {gpr(0)}, {}), mk("S2R", {gpr(1)}, {}),
+  InstrSeq P = compact({mk("S2R", {gpr(0)}, {}), mk("S2R", {gpr(1)}, {}),
                      mk("IADD3", {gpr(2)}, {gpr(0), gpr(1)})});
   EXPECT_EQ(P[0].Ctrl.WrSB, 5);
   EXPECT_EQ(P[1].Ctrl.WrSB, 4);
@@ -121,12 +121,12 @@ TEST(CompactStalls, SpecialRegistersOnSB5ThenSB4) {
 
 TEST(CompactStalls, KeepsTheInputsChoiceOfSB5) {
   // tp-select gives the seed's three S2Rs SB5; kept (one wait covers all).
-  Piece In = {mk("S2R", {gpr(0)}, {}), mk("S2R", {gpr(7)}, {}),
+  InstrSeq In = {mk("S2R", {gpr(0)}, {}), mk("S2R", {gpr(7)}, {}),
               mk("S2R", {gpr(6)}, {}), mk("IADD3", {gpr(2)}, {gpr(0)})};
   for (unsigned K = 0; K < 3; ++K)
     In[K].Ctrl.WrSB = 5;
   In[3].Ctrl.WrSB = 1; // not variable: ignored
-  Piece P = compact(In);
+  InstrSeq P = compact(In);
   EXPECT_EQ(P[0].Ctrl.WrSB, 5);
   EXPECT_EQ(P[1].Ctrl.WrSB, 5);
   EXPECT_EQ(P[2].Ctrl.WrSB, 5);
@@ -134,13 +134,13 @@ TEST(CompactStalls, KeepsTheInputsChoiceOfSB5) {
   EXPECT_EQ(P[3].Ctrl.WaitMask, 1u << 5);
   // An input choice outside SB4/SB5 is not taken: the plan's SB1 stays the
   // LDSMs' own.
-  Piece Q = {mk("S2R", {gpr(0)}, {})};
+  InstrSeq Q = {mk("S2R", {gpr(0)}, {})};
   Q[0].Ctrl.WrSB = 1;
   EXPECT_EQ(compact(Q)[0].Ctrl.WrSB, 5);
 }
 
 TEST(CompactStalls, BarrierDepbarAndGroups) {
-  Piece P = compact({ldgsts(26, 0, 10), makeInstr("LDGDEPBAR"), depbar(1),
+  InstrSeq P = compact({ldgsts(26, 0, 10), makeInstr("LDGDEPBAR"), depbar(1),
                      makeInstr("BAR.SYNC"), ldsm(8, 60, 0), hmma(16, 8, 12)});
   EXPECT_EQ(P[1].Ctrl.WrSB, 0);
   EXPECT_EQ(P[2].Ctrl.Stall, 4);    // E: DEPBAR S04
@@ -151,13 +151,13 @@ TEST(CompactStalls, BarrierDepbarAndGroups) {
 }
 
 TEST(CompactStalls, BarrierWaitsForSharedReadsInFlight) {
-  Piece P = compact({ldsm(8, 60, 0), makeInstr("BAR.SYNC"), hmma(16, 8, 12)});
+  InstrSeq P = compact({ldsm(8, 60, 0), makeInstr("BAR.SYNC"), hmma(16, 8, 12)});
   EXPECT_EQ(P[1].Ctrl.WaitMask, 1u << 1);
   EXPECT_EQ(P[2].Ctrl.WaitMask, 0u);
 }
 
 TEST(CompactStalls, ExitWaitsForEverything) {
-  Piece P =
+  InstrSeq P =
       compact({mk("STG.E.64", {}, {gpr(8, 2), gpr(46, 2)}), makeInstr("EXIT")});
   EXPECT_EQ(P[0].Ctrl.RdSB, 5);
   EXPECT_EQ(P[1].Ctrl.WaitMask, 1u << 5);
@@ -165,7 +165,7 @@ TEST(CompactStalls, ExitWaitsForEverything) {
 
 TEST(CompactStalls, DrainAppendsANopForScoreboardsInFlight) {
   std::vector<CompactInfo> Info;
-  Piece P = compact({mk("S2R", {gpr(0)}, {})}, &Info);
+  InstrSeq P = compact({mk("S2R", {gpr(0)}, {})}, &Info);
   ASSERT_EQ(P.size(), 2u);
   EXPECT_EQ(P[1].Kind, SpecialKind::Nop);
   EXPECT_EQ(P[1].Ctrl.WaitMask, 1u << 5);
@@ -176,7 +176,7 @@ TEST(CompactStalls, DrainAppendsANopForScoreboardsInFlight) {
 TEST(CompactStalls, KeepsReuseFlags) {
   SchedInstr H = hmma(16, 8, 12);
   H.Ctrl.Reuse = 1;
-  Piece P = compact({H, hmma(20, 8, 14)});
+  InstrSeq P = compact({H, hmma(20, 8, 14)});
   EXPECT_EQ(P[0].Ctrl.Reuse, 1);
 }
 
@@ -184,7 +184,7 @@ TEST(CompactStalls, ConservativeWaitsForEverything) {
   CompactOptions O;
   O.Conservative = true;
   std::vector<CompactInfo> Info;
-  Piece P = compact({mk("IADD3", {gpr(2)}, {gpr(0)}), ldsm(8, 60, 0),
+  InstrSeq P = compact({mk("IADD3", {gpr(2)}, {gpr(0)}), ldsm(8, 60, 0),
                      hmma(16, 8, 12), hmma(16, 8, 12)},
                     &Info, O);
   for (const SchedInstr &I : P) {
@@ -207,7 +207,7 @@ TEST(CompactStalls, ConservativeWaitsForEverything) {
 }
 
 TEST(CompactStalls, DepbarOnAnotherScoreboardThanThePlanIsAnError) {
-  Piece P = {makeInstr("LDGDEPBAR"), depbar(0)};
+  InstrSeq P = {makeInstr("LDGDEPBAR"), depbar(0)};
   P[1].WaitSB = 1;
   std::vector<CompactInfo> Info;
   llvm::Error E = compactStalls(P, CompactOptions(), &Info);

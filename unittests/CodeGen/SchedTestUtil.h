@@ -90,8 +90,8 @@ struct KernelRegs {
   int64_t bufB(unsigned St) const { return bufA(St) + 16 * S.MTiles * 2 * 64; }
 };
 
-inline Piece copyStep(const KernelRegs &R, unsigned Stage) {
-  Piece P;
+inline InstrSeq copyStep(const KernelRegs &R, unsigned Stage) {
+  InstrSeq P;
   for (unsigned C = 0; C < R.S.ChunksA; ++C)
     P.push_back(ldgsts(R.storeA(C), R.bufA(Stage), R.ptrA(C)));
   for (unsigned C = 0; C < R.S.ChunksB; ++C)
@@ -114,8 +114,8 @@ inline Piece copyStep(const KernelRegs &R, unsigned Stage) {
 }
 
 /// k-half Kk's products with Q spread over the gaps after their runs.
-inline void products(const KernelRegs &R, unsigned Kk, const Piece &Q,
-                     Piece &Out) {
+inline void products(const KernelRegs &R, unsigned Kk, const InstrSeq &Q,
+                     InstrSeq &Out) {
   unsigned Groups = R.S.MTiles;
   unsigned PerGap = (Q.size() + Groups - 1) / Groups;
   size_t Next = 0;
@@ -129,8 +129,8 @@ inline void products(const KernelRegs &R, unsigned Kk, const Piece &Q,
     Out.push_back(Q[Next++]);
 }
 
-inline Piece loads(const KernelRegs &R, unsigned Stage, unsigned Kk) {
-  Piece P;
+inline InstrSeq loads(const KernelRegs &R, unsigned Stage, unsigned Kk) {
+  InstrSeq P;
   for (unsigned Mt = 0; Mt < R.S.MTiles; ++Mt)
     P.push_back(ldsm(R.fragA(Mt, Kk), R.matA(Kk), R.bufA(Stage) + Mt * 1024));
   for (unsigned Pair = 0; Pair < R.S.NTiles / 2; ++Pair)
@@ -139,18 +139,18 @@ inline Piece loads(const KernelRegs &R, unsigned Stage, unsigned Kk) {
   return P;
 }
 
-inline void stageStep(const KernelRegs &R, unsigned Stage, const Piece &Copies,
-                      Piece &Out) {
+inline void stageStep(const KernelRegs &R, unsigned Stage, const InstrSeq &Copies,
+                      InstrSeq &Out) {
   Out.push_back(depbar(R.S.Stages - 2));
   Out.push_back(makeInstr("BAR.SYNC"));
-  Piece L0 = loads(R, Stage, 0);
+  InstrSeq L0 = loads(R, Stage, 0);
   Out.insert(Out.end(), L0.begin(), L0.end());
   products(R, 0, loads(R, Stage, 1), Out);
   products(R, 1, Copies, Out);
 }
 
-inline Piece prologue(const KernelRegs &R) {
-  Piece P;
+inline InstrSeq prologue(const KernelRegs &R) {
+  InstrSeq P;
   P.push_back(mk("S2R", {gpr(0)}, {}));
   P.push_back(mk("S2R", {gpr(7)}, {}));
   P.push_back(mk("S2R", {gpr(6)}, {}));
@@ -173,31 +173,31 @@ inline Piece prologue(const KernelRegs &R) {
   for (unsigned A = R.acc(0, 0); A < R.accEnd(); ++A)
     P.push_back(mk("MOV", {gpr(A)}, {}));
   for (unsigned St = 0; St + 1 < R.S.Stages; ++St) {
-    Piece C = copyStep(R, St);
+    InstrSeq C = copyStep(R, St);
     P.insert(P.end(), C.begin(), C.end());
   }
   P.push_back(mk("MOV", {gpr(44)}, {}));
   return P;
 }
 
-inline Piece body(const KernelRegs &R) {
-  Piece P;
+inline InstrSeq body(const KernelRegs &R) {
+  InstrSeq P;
   for (unsigned St = 0; St < R.S.Stages; ++St)
     stageStep(R, St, copyStep(R, (St + R.S.Stages - 1) % R.S.Stages), P);
   return P;
 }
 
-inline Piece control() {
-  Piece P;
+inline InstrSeq control() {
+  InstrSeq P;
   P.push_back(mk("IADD3", {gpr(44)}, {gpr(44)}));
   P.push_back(mk("ISETP.GT.AND", {pred(1)}, {gpr(44)}));
   return P;
 }
 
-inline Piece tail(const KernelRegs &R) {
-  Piece P;
+inline InstrSeq tail(const KernelRegs &R) {
+  InstrSeq P;
   for (unsigned St = 0; St < R.S.Stages; ++St) {
-    Piece Q;
+    InstrSeq Q;
     if (St == 0)
       Q = copyStep(R, (St + R.S.Stages - 1) % R.S.Stages);
     else
@@ -223,7 +223,7 @@ inline Piece tail(const KernelRegs &R) {
 /// The pieces compacted (fillers inserted) and the checked program: the
 /// loop unrolled twice, no branch.  Info parallel to Program.
 struct Checked {
-  Piece Program;
+  InstrSeq Program;
   std::vector<CompactInfo> Info;
   size_t BodyBegin = 0, BodyEnd = 0; ///< the first body copy
 };
@@ -231,7 +231,7 @@ struct Checked {
 inline llvm::Error buildChecked(const KernelShape &S, const CompactOptions &O,
                                 Checked &Out) {
   KernelRegs R{S};
-  Piece Pieces[4] = {prologue(R), body(R), control(), tail(R)};
+  InstrSeq Pieces[4] = {prologue(R), body(R), control(), tail(R)};
   std::vector<CompactInfo> Infos[4];
   for (unsigned K = 0; K < 4; ++K) {
     if (llvm::Error E = compactStalls(Pieces[K], O, &Infos[K]))

@@ -28,7 +28,7 @@ SchedInstr at(SchedInstr I, unsigned Stall, uint8_t Wait = 0, uint8_t Wr = 7,
   return I;
 }
 
-std::string only(const Piece &P) {
+std::string only(const InstrSeq &P) {
   std::vector<Hazard> H = verifySchedule(P);
   if (H.empty())
     return "";
@@ -39,7 +39,7 @@ std::string only(const Piece &P) {
 }
 
 TEST(VerifySchedule, FixedLatencyRead) {
-  Piece P = {at(mk("IMAD", {gpr(12)}, {gpr(0)}), 3),
+  InstrSeq P = {at(mk("IMAD", {gpr(12)}, {gpr(0)}), 3),
              at(mk("IADD3", {gpr(13)}, {gpr(12)}), 1)};
   EXPECT_EQ(only(P), "0x0010: error: R12 read by IADD3 3 cycles after IMAD "
                      "at 0x0000 wrote it; needs 5\n");
@@ -48,7 +48,7 @@ TEST(VerifySchedule, FixedLatencyRead) {
 }
 
 TEST(VerifySchedule, HmmaConsumer) {
-  Piece P = {at(hmma(16, 8, 12), 8), at(hmma(16, 8, 14), 1)};
+  InstrSeq P = {at(hmma(16, 8, 12), 8), at(hmma(16, 8, 14), 1)};
   // One report per producer and kind, not one per register of D.
   EXPECT_EQ(only(P), "0x0010: error: R16 read by HMMA.16816.F32 8 cycles "
                      "after HMMA.16816.F32 at 0x0000 wrote it; needs 24\n"
@@ -58,19 +58,19 @@ TEST(VerifySchedule, HmmaConsumer) {
   // Over a filler: 15 + 9.
   SchedInstr F = makeInstr("NOP");
   F.NeverExecutes = true;
-  Piece Q = {at(hmma(16, 8, 12), 15), at(F, 9), at(hmma(16, 8, 14), 1)};
+  InstrSeq Q = {at(hmma(16, 8, 12), 15), at(F, 9), at(hmma(16, 8, 14), 1)};
   EXPECT_EQ(only(Q), "");
 }
 
 TEST(VerifySchedule, GuardPredicate) {
-  Piece P = {at(mk("ISETP.GT.AND", {pred(1)}, {gpr(4)}), 12),
+  InstrSeq P = {at(mk("ISETP.GT.AND", {pred(1)}, {gpr(4)}), 12),
              at(mk("IADD3", {gpr(5)}, {gpr(6)}).guard(1), 1)};
   EXPECT_EQ(only(P), "0x0010: error: P1 read by IADD3 (guard) 12 cycles "
                      "after ISETP.GT.AND at 0x0000 wrote it; needs 13\n");
 }
 
 TEST(VerifySchedule, ScoreboardNotWaited) {
-  Piece P = {at(ldsm(8, 60, 0), 2, 0, 1), at(hmma(16, 8, 12), 1)};
+  InstrSeq P = {at(ldsm(8, 60, 0), 2, 0, 1), at(hmma(16, 8, 12), 1)};
   std::string S = only(P);
   EXPECT_NE(S.find("0x0010: error: R8 read by HMMA.16816.F32 before "
                    "LDSM.16.M88.4 at 0x0000 wrote it (write scoreboard SB1 "
@@ -83,12 +83,12 @@ TEST(VerifySchedule, ScoreboardNotWaited) {
   P[1].Ctrl.WaitMask = 1u << 2;
   EXPECT_NE(only(P), "");
   // A producer without a write scoreboard can never be waited for.
-  Piece Q = {at(ldsm(8, 60, 0), 2), at(hmma(16, 8, 12), 1, 0x3f)};
+  InstrSeq Q = {at(ldsm(8, 60, 0), 2), at(hmma(16, 8, 12), 1, 0x3f)};
   EXPECT_NE(only(Q).find("(it has no write scoreboard)"), std::string::npos);
 }
 
 TEST(VerifySchedule, WaitTooSoonAfterTheScoreboardWasSet) {
-  Piece P = {at(ldsm(8, 60, 0), 1, 0, 1), at(hmma(16, 8, 12), 1, 1u << 1)};
+  InstrSeq P = {at(ldsm(8, 60, 0), 1, 0, 1), at(hmma(16, 8, 12), 1, 1u << 1)};
   EXPECT_NE(only(P).find("the wait at 0x0010 came 1 cycles after it was "
                          "set, needs 2"),
             std::string::npos)
@@ -96,7 +96,7 @@ TEST(VerifySchedule, WaitTooSoonAfterTheScoreboardWasSet) {
 }
 
 TEST(VerifySchedule, CopySourceOverwrittenInFlight) {
-  Piece P = {at(ldgsts(26, 0, 10), 2, 0, 7, 3),
+  InstrSeq P = {at(ldgsts(26, 0, 10), 2, 0, 7, 3),
              at(mk("IMAD.WIDE", {gpr(10, 2)}, {gpr(90), gpr(5)}), 1)};
   EXPECT_EQ(only(P), "0x0010: error: R10 overwritten by IMAD.WIDE while "
                      "LDGSTS.E.BYPASS.128 at 0x0000 still reads it (read "
@@ -106,26 +106,26 @@ TEST(VerifySchedule, CopySourceOverwrittenInFlight) {
 }
 
 TEST(VerifySchedule, WriteAfterWriteAndWriteAfterRead) {
-  Piece W = {at(mk("IADD3", {gpr(4)}, {gpr(0)}), 1),
+  InstrSeq W = {at(mk("IADD3", {gpr(4)}, {gpr(0)}), 1),
              at(mk("LDG.E", {gpr(4)}, {gpr(8, 2)}), 1, 0, 2)};
   EXPECT_EQ(only(W), "0x0010: error: R4 rewritten by LDG.E 1 cycles after "
                      "IADD3 at 0x0000 wrote it; needs 5\n");
-  Piece R = {at(mk("IADD3", {gpr(5)}, {gpr(4)}), 1),
+  InstrSeq R = {at(mk("IADD3", {gpr(5)}, {gpr(4)}), 1),
              at(mk("LDG.E", {gpr(4)}, {gpr(8, 2)}), 1, 0, 2)};
   EXPECT_EQ(only(R), "0x0010: error: R4 rewritten by LDG.E 1 cycles after "
                      "IADD3 at 0x0000 read it; needs 2\n");
 }
 
 TEST(VerifySchedule, BarrierAndDepbarBlockTheWarp) {
-  Piece P = {at(makeInstr("BAR.SYNC"), 5), at(mk("MOV", {gpr(1)}, {}), 1)};
+  InstrSeq P = {at(makeInstr("BAR.SYNC"), 5), at(mk("MOV", {gpr(1)}, {}), 1)};
   EXPECT_EQ(only(P), "0x0000: error: BAR.SYNC has stall 5; it blocks the "
                      "warp 6 cycles\n");
 }
 
 // The seed's shared stages: the copies of stage 0 (A at +0x0, B at +0x800)
 // grouped, waited for, made visible by the barrier, then read.
-Piece stagedRead(bool Depbar, bool Barrier) {
-  Piece P = {at(ldgsts(26, 0, 10), 1, 0, 7, 3),
+InstrSeq stagedRead(bool Depbar, bool Barrier) {
+  InstrSeq P = {at(ldgsts(26, 0, 10), 1, 0, 7, 3),
              at(ldgsts(30, 0x800, 18), 1, 0, 7, 3),
              at(makeInstr("LDGDEPBAR"), 1, 0, 0)};
   if (Depbar)
@@ -150,7 +150,7 @@ TEST(VerifySchedule, SharedStageReadBeforeItsGroupIsVisible) {
 }
 
 TEST(VerifySchedule, SharedStageRewrittenWhileWarpsMayRead) {
-  Piece P = stagedRead(true, true);
+  InstrSeq P = stagedRead(true, true);
   P.push_back(at(ldgsts(26, 0, 10), 1, 0, 7, 3));
   EXPECT_EQ(only(P), "0x0070: error: shared stage at +0x0 overwritten by "
                      "LDGSTS.E.BYPASS.128 while other warps may still read "
@@ -160,7 +160,7 @@ TEST(VerifySchedule, SharedStageRewrittenWhileWarpsMayRead) {
 }
 
 TEST(VerifySchedule, BarrierPassingAnLdsmInFlight) {
-  Piece P = stagedRead(true, true);
+  InstrSeq P = stagedRead(true, true);
   P.push_back(at(ldsm(72, 34, 0x400), 2, 0, 1));
   P.push_back(at(makeInstr("BAR.SYNC"), 6));
   EXPECT_NE(only(P).find("BAR.SYNC while LDSM.16.M88.4 at 0x0070 may still "

@@ -155,8 +155,9 @@ llvm::Expected<InstrClass> classOfForm(sass::Opcode Op);
 /// class is unknown here.
 llvm::Expected<SchedInstr> describe(const sass::Instruction &I);
 
-/// A piece: a straight run of instructions finished on its own.
-using Piece = std::vector<SchedInstr>;
+/// The scheduling view of a straight run of instructions finished on its
+/// own (a mir::Piece's instructions; "piece" means only mir::Piece).
+using InstrSeq = std::vector<SchedInstr>;
 
 /// Why an instruction's stall is what it is (for -debug and mutation).
 enum class StallReason : uint8_t {
@@ -188,13 +189,13 @@ struct CompactInfo {
 /// that a DEPBAR's scoreboard fixes the commits' one.  Errors for what the
 /// model cannot honour (a DEPBAR naming another scoreboard than the
 /// commits').
-llvm::Error compactStalls(Piece &P, const CompactOptions &Opts,
+llvm::Error compactStalls(InstrSeq &P, const CompactOptions &Opts,
                           std::vector<CompactInfo> *Info = nullptr);
 
 /// Inserts the fillers Info asks for after their instructions: `@!PT NOP`
 /// hand-made ones (the MIR wrapper makes ptxas's `@!PT UIADD3`).  Info is
 /// kept parallel to P: a filler's entry is a default one (never mutated).
-void insertFillers(Piece &P, std::vector<CompactInfo> &Info);
+void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info);
 
 /// One hazard found by verifySchedule().
 struct Hazard {
