@@ -1014,9 +1014,9 @@ class SelectPass : public Pass {
 public:
   std::vector<PassOption> getOptions() const override {
     return {{"target", "sm_86",
-             "sm_86 or sm_90: the parameter base (0x160 / 0x210), the "
-             "memory descriptor (c[0x0][0x118] / c[0x0][0x208]) and the "
-             "shared window's first byte (0 / 0x400)"}};
+             "sm_86 or sm_90: the target whose parameter base, memory "
+             "descriptor slot and reserved shared window "
+             "(td/Targets.td) the kernel uses"}};
   }
 
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {

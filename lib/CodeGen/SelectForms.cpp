@@ -53,8 +53,8 @@ const FormTemplate Templates[] = {
      6, {0, 1, 0, 0, 0, 0}},
     {sass::LEA_rrr, "LEA_rrr", "LEA R0, R0, R0, 0x1",
      6, {0, 0, 0, 0, 0, 1}},
-    {sass::IMAD_WIDE_rrc, "IMAD_WIDE_rrc", "IMAD.WIDE.U32 R0, R0, R0, c[0x0][0x160]",
-     7, {0, 0, 0, 0, 0, 0, 352}},
+    {sass::IMAD_WIDE_rrc, "IMAD_WIDE_rrc", "IMAD.WIDE.U32 R0, R0, R0, c[0x0][0x0]",
+     7, {0, 0, 0, 0, 0, 0, 0}},
     {sass::LDGSTS_DESC, "LDGSTS_DESC", "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64]",
      11, {0, 0, 6, 0, 0, 0, 16, 4, 0, 1, 0}},
     {sass::LDGDEPBAR, "LDGDEPBAR", "LDGDEPBAR",
@@ -81,8 +81,8 @@ const FormTemplate Templates[] = {
      0, {}},
     {sass::BRA, "BRA", "BRA 0x0",
      2, {0, -4}},
-    {sass::ULDC_64, "ULDC_64", "ULDC.64 UR4, c[0x0][0x118]",
-     4, {4, 5, 0, 280}},
+    {sass::ULDC_64, "ULDC_64", "ULDC.64 UR4, c[0x0][0x0]",
+     4, {4, 5, 0, 0}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");
