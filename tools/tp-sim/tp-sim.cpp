@@ -237,6 +237,27 @@ Optional<sim::Card> loadTimingCard(const sim::KernelImage &K, int &Rc) {
 
 /// Models, prints and writes the timing report; the exit code (1 on a
 /// timing hazard, 2 when the JSON cannot be written).
+/// With --timing: the timing model of \p Prog on the card, observing the
+/// launch \p Cfg (with --timing-sample, of the blocks it samples); 0, or
+/// the exit status of the error it reported.
+int attachTimingModel(const sim::KernelImage &K, const sim::Program &Prog,
+                      sim::LaunchConfig &Cfg,
+                      std::unique_ptr<sim::TimingModel> &TM) {
+  if (TimingCard.empty())
+    return 0;
+  int Rc = 0;
+  Optional<sim::Card> C = loadTimingCard(K, Rc);
+  if (!C)
+    return Rc;
+  TM = std::make_unique<sim::TimingModel>(Prog, *C, Cfg);
+  if (Error E = TM->checkFits())
+    return usage("--timing: " + toString(std::move(E)));
+  Cfg.Observer = TM.get();
+  if (TimingSample)
+    Cfg.MaxBlocks = TM->getSampledBlocks();
+  return 0;
+}
+
 int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
   auto T0 = std::chrono::steady_clock::now();
   sim::Timeline TL;
@@ -448,18 +469,8 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
     return 1;
   }
   std::unique_ptr<sim::TimingModel> TM;
-  if (!TimingCard.empty()) {
-    int Rc = 0;
-    Optional<sim::Card> C = loadTimingCard(*K, Rc);
-    if (!C)
-      return Rc;
-    TM = std::make_unique<sim::TimingModel>(**P, *C, Cfg);
-    if (Error E = TM->checkFits())
-      return usage("--timing: " + toString(std::move(E)));
-    Cfg.Observer = TM.get();
-    if (TimingSample)
-      Cfg.MaxBlocks = TM->getSampledBlocks();
-  }
+  if (int Rc = attachTimingModel(*K, **P, Cfg, TM))
+    return Rc;
   auto T0 = std::chrono::steady_clock::now();
   auto S = sim::launch(**P, Mem, Cfg);
   double Secs = std::chrono::duration<double>(
@@ -569,18 +580,8 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     return 1;
   }
   std::unique_ptr<sim::TimingModel> TM;
-  if (!TimingCard.empty()) {
-    int Rc = 0;
-    Optional<sim::Card> C = loadTimingCard(*K, Rc);
-    if (!C)
-      return Rc;
-    TM = std::make_unique<sim::TimingModel>(**P, *C, Cfg);
-    if (Error E = TM->checkFits())
-      return usage("--timing: " + toString(std::move(E)));
-    Cfg.Observer = TM.get();
-    if (TimingSample)
-      Cfg.MaxBlocks = TM->getSampledBlocks();
-  }
+  if (int Rc = attachTimingModel(*K, **P, Cfg, TM))
+    return Rc;
   outs() << "kernel " << K->Name << ": " << Prob.M << "x" << Prob.N << "x"
          << Prob.K << ", A " << getLayoutName(Prob.LayoutA) << ", B "
          << getLayoutName(Prob.LayoutB)
