@@ -466,15 +466,46 @@ static Error substituteVirtualRegs(StringRef Text, SourceMgr &SM, Function &F,
   return Error::success();
 }
 
-Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
-  StringRef Buf = SM.getMemoryBuffer(BufferID)->getBuffer();
-  auto Err = [&](const char *P, const Twine &Msg) -> Error {
-    return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
-  };
-  Module M;
-  SmallVector<StringRef, 0> Lines;
-  Buf.split(Lines, '\n');
+namespace {
 
+/// The MIR text parser: one method per kind of line (the sass.func line,
+/// `piece`, a label, an instruction) and one that finishes a function,
+/// parsing its instructions once every label of the function is known.
+class ModuleParser {
+public:
+  ModuleParser(SourceMgr &SM, unsigned BufferID)
+      : SM(SM), Buf(SM.getMemoryBuffer(BufferID)->getBuffer()) {}
+
+  Expected<Module> run() {
+    SmallVector<StringRef, 0> Lines;
+    Buf.split(Lines, '\n');
+    for (StringRef Raw : Lines) {
+      StringRef L = stripLine(Raw);
+      if (L.empty())
+        continue;
+      Error E = Error::success();
+      if (!F)
+        E = parseFunctionLine(L);
+      else if (L == "}")
+        E = finishFunction();
+      else if (L.startswith("piece ") || L == "piece")
+        E = parsePieceLine(L);
+      else if (L.startswith("^") && L.endswith(":"))
+        E = parseLabelLine(L);
+      else
+        E = parseInstrLine(L);
+      if (E)
+        return E;
+    }
+    if (F)
+      return err(Buf.end(), "expected '}' at the end of sass.func @" + F->Name);
+    return std::move(M);
+  }
+
+private:
+  SourceMgr &SM;
+  StringRef Buf;
+  Module M;
   Function *F = nullptr;
   std::vector<PendingInstr> Pending;
   std::string PendingLabel;
@@ -483,178 +514,108 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
   StringMap<unsigned> VRegIds;
   uint64_t Addr = 0;
 
-  auto Finish = [&]() -> Error {
-    if (!PendingLabel.empty())
-      return Err(PendingLabelLoc, "label ^" + PendingLabel +
-                                      " does not start an instruction");
-    // The function's target decides which forms exist (VIADD: sm_90).
-    sass::Target T = sass::Target::SM86;
-    if (F)
-      sass::lookupTarget(F->Target, T);
-    for (PendingInstr &PI : Pending) {
-      MInstr MI;
-      MI.Loc = SMLoc::getFromPointer(PI.Text.begin());
-      MI.Label = PI.Label;
-      StringRef Text = PI.Text;
-      std::string Subst;
-      SmallVector<std::pair<int64_t, int64_t>, 4> Placeholders;
-      if (Text.contains('%')) {
-        if (Error E = substituteVirtualRegs(Text, SM, *F, VRegIds, Subst,
-                                            Placeholders))
-          return E;
-      }
-      StringRef Work = Placeholders.empty() ? Text : StringRef(Subst);
-      size_t Caret = Work.find('^');
-      if (Caret != StringRef::npos) {
-        size_t E = Caret + 1;
-        while (E < Work.size() && isIdentChar(Work[E]))
-          ++E;
-        StringRef Name = Work.slice(Caret + 1, E);
-        const char *At = Placeholders.empty() ? Text.begin() + Caret
-                                              : Text.begin();
-        if (Name.empty())
-          return Err(At, "expected a label name after '^'");
-        auto It = Labels.find(Name);
-        if (It == Labels.end())
-          return Err(At, "unknown label ^" + Name);
-        MI.Target = Name.str();
-        Subst = (Work.substr(0, Caret) + "0x" + Twine::utohexstr(It->second) +
-                 Work.substr(E))
-                    .str();
-        Work = Subst;
-      }
-      Expected<sass::Instruction> I = sass::Instruction();
-      if (Work.data() != Text.data()) {
-        unsigned B = SM.AddNewSourceBuffer(
-            MemoryBuffer::getMemBufferCopy(
-                Work, Placeholders.empty() ? "<branch>" : "<virtual registers>"),
-            MI.Loc);
-        I = sass::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM, T);
-      } else {
-        I = sass::parse(Text, PI.Addr, SM, T);
-      }
-      if (!I)
-        return I.takeError();
-      MI.I = *I;
-      if (!Placeholders.empty()) {
-        const sass::InstrInfo &II = MI.info();
-        for (unsigned K = 0; K < II.NumOperands; ++K)
-          if (isGPROperand(II.Operands[K]))
-            for (auto &PH : Placeholders)
-              if (MI.I.Ops[K] == PH.first)
-                MI.I.Ops[K] = PH.second;
-      }
-      if (!PI.Control.empty()) {
-        Expected<sass::Control> C = sass::parseControl(PI.Control, SM);
-        if (!C)
-          return C.takeError();
-        uint8_t Reuse = MI.I.Ctrl.Reuse; // .reuse written on the operands
-        MI.I.Ctrl = *C;
-        MI.I.Ctrl.Reuse |= Reuse;
-      }
-      F->Pieces[PI.Piece].Instrs.push_back(std::move(MI));
-    }
-    Pending.clear();
-    Labels.clear();
-    VRegIds.clear();
-    return Error::success();
-  };
+  Error err(const char *P, const Twine &Msg) {
+    return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
+  }
 
-  for (StringRef Raw : Lines) {
-    StringRef L = stripLine(Raw);
-    if (L.empty())
-      continue;
-    if (!F) {
-      if (!L.startswith("sass.func"))
-        return Err(L.begin(), "expected 'sass.func'");
-      M.Functions.emplace_back();
-      F = &M.Functions.back();
-      F->Loc = SMLoc::getFromPointer(L.begin());
-      StringRef R = L.drop_front(strlen("sass.func")).ltrim();
-      if (!R.consume_front("@"))
-        return Err(R.begin(), "expected '@name' after sass.func");
-      size_t E = 0;
-      while (E < R.size() && isIdentChar(R[E]))
-        ++E;
-      if (E == 0)
-        return Err(R.begin(), "expected a function name");
-      F->Name = R.substr(0, E).str();
-      R = R.drop_front(E).ltrim();
-      bool SawRegs = false;
-      while (!R.empty() && R[0] != '{') {
-        size_t Open = R.find('(');
-        if (Open == StringRef::npos)
-          return Err(R.begin(), "expected 'key(value)' or '{'");
-        StringRef Key = R.substr(0, Open).trim();
-        size_t Close = R.find(')', Open);
-        if (Close == StringRef::npos)
-          return Err(R.begin() + Open, "expected ')'");
-        StringRef Val = R.slice(Open + 1, Close).trim();
-        if (Key.empty())
-          return Err(R.begin(), "expected an attribute name");
-        if (Key == "target") {
-          if (!Val.consume_front("\"") || !Val.consume_back("\""))
-            return Err(R.begin() + Open + 1, "expected a quoted target");
-          if (Val != "sm_86" && Val != "sm_90")
-            return Err(R.begin() + Open + 1, "unsupported target '" + Val +
-                                                 "', expected sm_86 or sm_90");
-          F->Target = Val.str();
-        } else if (Key == "regs") {
-          if (Val.getAsInteger(0, F->Regs) || F->Regs > 255)
-            return Err(R.begin() + Open + 1,
-                       "expected a register count 0..255, found '" + Val +
+  /// `sass.func @name key(value)... {`
+  Error parseFunctionLine(StringRef L) {
+    if (!L.startswith("sass.func"))
+      return err(L.begin(), "expected 'sass.func'");
+    M.Functions.emplace_back();
+    F = &M.Functions.back();
+    F->Loc = SMLoc::getFromPointer(L.begin());
+    StringRef R = L.drop_front(strlen("sass.func")).ltrim();
+    if (!R.consume_front("@"))
+      return err(R.begin(), "expected '@name' after sass.func");
+    size_t E = 0;
+    while (E < R.size() && isIdentChar(R[E]))
+      ++E;
+    if (E == 0)
+      return err(R.begin(), "expected a function name");
+    F->Name = R.substr(0, E).str();
+    R = R.drop_front(E).ltrim();
+    bool SawRegs = false;
+    while (!R.empty() && R[0] != '{') {
+      size_t Open = R.find('(');
+      if (Open == StringRef::npos)
+        return err(R.begin(), "expected 'key(value)' or '{'");
+      StringRef Key = R.substr(0, Open).trim();
+      size_t Close = R.find(')', Open);
+      if (Close == StringRef::npos)
+        return err(R.begin() + Open, "expected ')'");
+      StringRef Val = R.slice(Open + 1, Close).trim();
+      if (Key.empty())
+        return err(R.begin(), "expected an attribute name");
+      if (Error Er = parseAttribute(Key, Val, R.begin() + Open + 1, SawRegs))
+        return Er;
+      R = R.drop_front(Close + 1).ltrim();
+    }
+    if (R != "{")
+      return err(R.empty() ? L.end() : R.begin(),
+                 "expected '{' at the end of the sass.func line");
+    if (!SawRegs)
+      return err(L.begin(), "sass.func @" + F->Name + " needs regs(N)");
+    Addr = 0;
+    return Error::success();
+  }
+
+  /// One `key(value)` of the sass.func line; \p At is the value's text.
+  Error parseAttribute(StringRef Key, StringRef Val, const char *At,
+                       bool &SawRegs) {
+    if (Key == "target") {
+      if (!Val.consume_front("\"") || !Val.consume_back("\""))
+        return err(At, "expected a quoted target");
+      if (Val != "sm_86" && Val != "sm_90")
+        return err(At, "unsupported target '" + Val +
+                           "', expected sm_86 or sm_90");
+      F->Target = Val.str();
+    } else if (Key == "regs") {
+      if (Val.getAsInteger(0, F->Regs) || F->Regs > 255)
+        return err(At, "expected a register count 0..255, found '" + Val +
                            "'");
-          SawRegs = true;
-        } else if (Key == "smem") {
-          if (Val.getAsInteger(0, F->SharedBytes))
-            return Err(R.begin() + Open + 1,
-                       "expected a byte count, found '" + Val + "'");
-        } else {
-          F->Attrs.emplace_back(Key.str(), Val.str());
-        }
-        R = R.drop_front(Close + 1).ltrim();
-      }
-      if (R != "{")
-        return Err(R.empty() ? L.end() : R.begin(),
-                   "expected '{' at the end of the sass.func line");
-      if (!SawRegs)
-        return Err(L.begin(), "sass.func @" + F->Name + " needs regs(N)");
-      Addr = 0;
-      continue;
+      SawRegs = true;
+    } else if (Key == "smem") {
+      if (Val.getAsInteger(0, F->SharedBytes))
+        return err(At, "expected a byte count, found '" + Val + "'");
+    } else {
+      F->Attrs.emplace_back(Key.str(), Val.str());
     }
-    if (L == "}") {
-      if (Error E = Finish())
-        return E;
-      F = nullptr;
-      continue;
-    }
-    if (L.startswith("piece ") || L == "piece") {
-      StringRef N = L.drop_front(5).trim();
-      if (N.empty() || !llvm::all_of(N, isIdentChar))
-        return Err(L.begin(), "expected a piece name");
-      if (F->getPiece(N))
-        return Err(N.begin(), "piece '" + N + "' defined twice");
-      if (!PendingLabel.empty())
-        return Err(PendingLabelLoc, "label ^" + PendingLabel +
-                                        " does not start an instruction");
-      F->addPiece(N).Loc = SMLoc::getFromPointer(L.begin());
-      continue;
-    }
-    if (L.startswith("^") && L.endswith(":")) {
-      StringRef N = L.drop_front().drop_back().trim();
-      if (N.empty() || !llvm::all_of(N, isIdentChar))
-        return Err(L.begin(), "expected a label name");
-      if (!PendingLabel.empty())
-        return Err(L.begin(), "two labels on one instruction");
-      if (Labels.count(N))
-        return Err(L.begin(), "label ^" + N + " defined twice");
-      Labels[N] = Addr;
-      PendingLabel = N.str();
-      PendingLabelLoc = L.begin();
-      continue;
-    }
+    return Error::success();
+  }
+
+  Error parsePieceLine(StringRef L) {
+    StringRef N = L.drop_front(5).trim();
+    if (N.empty() || !llvm::all_of(N, isIdentChar))
+      return err(L.begin(), "expected a piece name");
+    if (F->getPiece(N))
+      return err(N.begin(), "piece '" + N + "' defined twice");
+    if (!PendingLabel.empty())
+      return err(PendingLabelLoc, "label ^" + PendingLabel +
+                                      " does not start an instruction");
+    F->addPiece(N).Loc = SMLoc::getFromPointer(L.begin());
+    return Error::success();
+  }
+
+  Error parseLabelLine(StringRef L) {
+    StringRef N = L.drop_front().drop_back().trim();
+    if (N.empty() || !llvm::all_of(N, isIdentChar))
+      return err(L.begin(), "expected a label name");
+    if (!PendingLabel.empty())
+      return err(L.begin(), "two labels on one instruction");
+    if (Labels.count(N))
+      return err(L.begin(), "label ^" + N + " defined twice");
+    Labels[N] = Addr;
+    PendingLabel = N.str();
+    PendingLabelLoc = L.begin();
+    return Error::success();
+  }
+
+  /// An instruction line, kept until the function's end (a branch may
+  /// name a label further down).
+  Error parseInstrLine(StringRef L) {
     if (F->Pieces.empty())
-      return Err(L.begin(), "expected 'piece NAME' before the first "
+      return err(L.begin(), "expected 'piece NAME' before the first "
                             "instruction");
     PendingInstr PI;
     size_t Semi = L.rfind(';');
@@ -672,10 +633,102 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
     PI.Addr = Addr;
     Addr += 16;
     Pending.push_back(PI);
+    return Error::success();
   }
-  if (F)
-    return Err(Buf.end(), "expected '}' at the end of sass.func @" + F->Name);
-  return M;
+
+  /// The closing `}`: every pending instruction parsed into its piece.
+  Error finishFunction() {
+    if (!PendingLabel.empty())
+      return err(PendingLabelLoc, "label ^" + PendingLabel +
+                                      " does not start an instruction");
+    // The function's target decides which forms exist (VIADD: sm_90).
+    sass::Target T = sass::Target::SM86;
+    sass::lookupTarget(F->Target, T);
+    for (PendingInstr &PI : Pending) {
+      Expected<MInstr> MI = parseInstr(PI, T);
+      if (!MI)
+        return MI.takeError();
+      F->Pieces[PI.Piece].Instrs.push_back(std::move(*MI));
+    }
+    Pending.clear();
+    Labels.clear();
+    VRegIds.clear();
+    F = nullptr;
+    return Error::success();
+  }
+
+  /// One instruction: virtual registers replaced by placeholders, a `^label`
+  /// by its address, the text parsed for \p T, then the placeholders put
+  /// back and the control clause applied.
+  Expected<MInstr> parseInstr(const PendingInstr &PI, sass::Target T) {
+    MInstr MI;
+    MI.Loc = SMLoc::getFromPointer(PI.Text.begin());
+    MI.Label = PI.Label;
+    StringRef Text = PI.Text;
+    std::string Subst;
+    SmallVector<std::pair<int64_t, int64_t>, 4> Placeholders;
+    if (Text.contains('%')) {
+      if (Error E = substituteVirtualRegs(Text, SM, *F, VRegIds, Subst,
+                                          Placeholders))
+        return E;
+    }
+    StringRef Work = Placeholders.empty() ? Text : StringRef(Subst);
+    size_t Caret = Work.find('^');
+    if (Caret != StringRef::npos) {
+      size_t E = Caret + 1;
+      while (E < Work.size() && isIdentChar(Work[E]))
+        ++E;
+      StringRef Name = Work.slice(Caret + 1, E);
+      const char *At =
+          Placeholders.empty() ? Text.begin() + Caret : Text.begin();
+      if (Name.empty())
+        return err(At, "expected a label name after '^'");
+      auto It = Labels.find(Name);
+      if (It == Labels.end())
+        return err(At, "unknown label ^" + Name);
+      MI.Target = Name.str();
+      Subst = (Work.substr(0, Caret) + "0x" + Twine::utohexstr(It->second) +
+               Work.substr(E))
+                  .str();
+      Work = Subst;
+    }
+    Expected<sass::Instruction> I = sass::Instruction();
+    if (Work.data() != Text.data()) {
+      unsigned B = SM.AddNewSourceBuffer(
+          MemoryBuffer::getMemBufferCopy(
+              Work, Placeholders.empty() ? "<branch>" : "<virtual registers>"),
+          MI.Loc);
+      I = sass::parse(SM.getMemoryBuffer(B)->getBuffer(), PI.Addr, SM, T);
+    } else {
+      I = sass::parse(Text, PI.Addr, SM, T);
+    }
+    if (!I)
+      return I.takeError();
+    MI.I = *I;
+    if (!Placeholders.empty()) {
+      const sass::InstrInfo &II = MI.info();
+      for (unsigned K = 0; K < II.NumOperands; ++K)
+        if (isGPROperand(II.Operands[K]))
+          for (auto &PH : Placeholders)
+            if (MI.I.Ops[K] == PH.first)
+              MI.I.Ops[K] = PH.second;
+    }
+    if (!PI.Control.empty()) {
+      Expected<sass::Control> C = sass::parseControl(PI.Control, SM);
+      if (!C)
+        return C.takeError();
+      uint8_t Reuse = MI.I.Ctrl.Reuse; // .reuse written on the operands
+      MI.I.Ctrl = *C;
+      MI.I.Ctrl.Reuse |= Reuse;
+    }
+    return MI;
+  }
+};
+
+} // namespace
+
+Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
+  return ModuleParser(SM, BufferID).run();
 }
 
 //===----------------------------------------------------------------------===//
