@@ -717,9 +717,7 @@ private:
       Expected<sass::Control> C = sass::parseControl(PI.Control, SM);
       if (!C)
         return C.takeError();
-      uint8_t Reuse = MI.I.Ctrl.Reuse; // .reuse written on the operands
-      MI.I.Ctrl = *C;
-      MI.I.Ctrl.Reuse |= Reuse;
+      sass::applyControl(MI.I, *C);
     }
     return MI;
   }
@@ -839,9 +837,7 @@ Expected<MInstr> makeInstr(StringRef Text, const sass::Control &Ctrl) {
     return makeError("cannot build instruction '" + Text + "': " + OS.str());
   }
   MInstr MI(*I);
-  uint8_t Reuse = MI.I.Ctrl.Reuse;
-  MI.I.Ctrl = Ctrl;
-  MI.I.Ctrl.Reuse |= Reuse;
+  sass::applyControl(MI.I, Ctrl);
   MI.Target = Target;
   return MI;
 }

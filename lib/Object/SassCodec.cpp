@@ -71,11 +71,8 @@ Expected<sass::Instruction> parseLine(const SourceMgr &Buf, StringRef T,
   Expected<sass::Instruction> IOr = sass::parse(C, Pc, Buf, Tgt, &Labels);
   if (!IOr)
     return IOr.takeError();
-  if (HasCtl) {
-    uint8_t Reuse = IOr->Ctrl.Reuse | Ctl.Reuse;
-    IOr->Ctrl = Ctl;
-    IOr->Ctrl.Reuse = Reuse;
-  }
+  if (HasCtl)
+    sass::applyControl(*IOr, Ctl);
   if (Error E = sass::verify(*IOr, Tgt))
     return makeSourceError(Buf, SMLoc::getFromPointer(C.data()),
                            toString(std::move(E)));

@@ -277,11 +277,8 @@ ListingAssembler::parseInstruction(StringRef C, uint64_t Pc) const {
   Expected<sass::Instruction> IOr = sass::parse(C, Pc, SM, Tgt);
   if (!IOr)
     return IOr.takeError();
-  if (HasCtl) {
-    uint8_t Reuse = IOr->Ctrl.Reuse | Ctl.Reuse;
-    IOr->Ctrl = Ctl;
-    IOr->Ctrl.Reuse = Reuse;
-  }
+  if (HasCtl)
+    sass::applyControl(*IOr, Ctl);
   if (Error E = sass::verify(*IOr, Tgt))
     return makeSourceError(SM, SMLoc::getFromPointer(C.data()),
                            toString(std::move(E)));

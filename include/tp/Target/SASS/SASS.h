@@ -327,6 +327,15 @@ void print(const Instruction &I, uint64_t Addr, const LabelMap &Labels,
 /// (`.reuse`): clear those from C.Reuse first to print only the others.
 void printControl(const Control &C, llvm::raw_ostream &OS);
 
+/// Gives \p I the control fields \p C (a parsed `{...}` clause or a
+/// builder's), keeping the reuse flags its operands' `.reuse` suffixes
+/// already set: the text holds reuse in two places, and both count.
+inline void applyControl(Instruction &I, const Control &C) {
+  uint8_t Reuse = I.Ctrl.Reuse | C.Reuse;
+  I.Ctrl = C;
+  I.Ctrl.Reuse = Reuse;
+}
+
 /// Parses a control clause in printControl()'s syntax, `{stall=4 yield wr=1
 /// rd=3 wait=0,2 reuse=a,b}` (every field optional; reuse letters a..d name
 /// slots 0..3), located in a buffer of \p SM.  Out-of-range values (stall 16,
