@@ -191,19 +191,7 @@ class Kernel:
         return self.manifest["m"], self.manifest["n"], self.manifest["k"]
 
     def _operand(self, np, array, name, shape, dtype):
-        if not isinstance(array, np.ndarray):
-            _fail("%s: expected a numpy array, found %s" %
-                  (name, type(array).__name__))
-        if array.dtype != dtype:
-            _fail("%s: expected dtype %s, found %s" %
-                  (name, np.dtype(dtype).name, array.dtype.name))
-        if array.shape != shape:
-            _fail("%s: expected shape %s (as the layout stores it), found %s"
-                  % (name, shape, array.shape))
-        if not array.flags["C_CONTIGUOUS"]:
-            _fail("%s: expected a C-contiguous array (np.ascontiguousarray)"
-                  % name)
-        return array
+        return _host_operand(np, array, name, shape, dtype, "a numpy array")
 
     def __call__(self, A, B, R=None, device=0):
         """D = A B (+ R) on a GPU through the CUDA driver API (libcuda via
@@ -338,9 +326,18 @@ def _device_operand(np, array, name, shape, dtype):
         if strides is not None and tuple(strides) != (shape[1] * item, item):
             _fail("%s: expected a C-contiguous array" % name)
         return cai["data"][0], None
+    return None, _host_operand(np, array, name, shape, dtype,
+                               "a numpy array or an object with "
+                               "__cuda_array_interface__")
+
+
+def _host_operand(np, array, name, shape, dtype, expected):
+    """array, checked to be a C-contiguous numpy array of dtype and
+    shape (as the layout stores it); tp.Error naming name otherwise
+    (expected: what the caller accepts, for the message)."""
     if not isinstance(array, np.ndarray):
-        _fail("%s: expected a numpy array or an object with "
-              "__cuda_array_interface__, found %s" % (name, type(array).__name__))
+        _fail("%s: expected %s, found %s" %
+              (name, expected, type(array).__name__))
     if array.dtype != dtype:
         _fail("%s: expected dtype %s, found %s" %
               (name, np.dtype(dtype).name, array.dtype.name))
@@ -350,7 +347,7 @@ def _device_operand(np, array, name, shape, dtype):
     if not array.flags["C_CONTIGUOUS"]:
         _fail("%s: expected a C-contiguous array (np.ascontiguousarray)"
               % name)
-    return None, array
+    return array
 
 
 def _launch(kernel, A, B, R, device):
