@@ -191,13 +191,18 @@ class Kernel:
         return self.manifest["m"], self.manifest["n"], self.manifest["k"]
 
     def _operand(self, np, array, name, shape, dtype):
-        return _host_operand(np, array, name, shape, dtype, "a numpy array")
+        if not isinstance(array, np.ndarray) and hasattr(array, "__dlpack__"):
+            array = _from_host_dlpack(np, array, name)
+        return _host_operand(np, array, name, shape, dtype,
+                             "a numpy array or a host DLPack tensor")
 
     def __call__(self, A, B, R=None, device=0):
         """D = A B (+ R) on a GPU through the CUDA driver API (libcuda via
         ctypes; $TP_LIBCUDA names another library).  A, B, R: numpy arrays
-        (copied) or objects exposing __cuda_array_interface__ (CuPy,
-        PyTorch, Numba: used in place), as simulate() takes them; returns D
+        or DLPack tensors in host memory (copied), DLPack tensors on the
+        CUDA device or objects exposing __cuda_array_interface__ (CuPy,
+        PyTorch, Numba, JAX: used in place), as simulate() takes them
+        (dtype, shape as the layouts store them, C-contiguous); returns D
         as a numpy float32 M x N array.  No driver, no device, another
         target: tp.Error."""
         return _launch(self, A, B, R, device)
@@ -308,10 +313,14 @@ class _Driver:
             _fail("%s failed: %s" % (fn, name))
 
 
-def _device_operand(np, array, name, shape, dtype):
+def _device_operand(np, array, name, shape, dtype, device, keep):
     """(device pointer or None, host array or None) of an operand: an
-    object with __cuda_array_interface__ is used in place; a numpy array
-    is copied."""
+    object with __cuda_array_interface__, or a DLPack tensor on a CUDA
+    device, is used in place; a numpy array, or a DLPack tensor in host
+    memory, is copied.  keep collects what must live until the kernel
+    has finished (DLPack capsules)."""
+    if not isinstance(array, np.ndarray) and hasattr(array, "__dlpack__"):
+        return _dlpack_operand(np, array, name, shape, dtype, device, keep)
     cai = getattr(array, "__cuda_array_interface__", None)
     if cai is not None:
         want = np.dtype(dtype).str
@@ -327,8 +336,102 @@ def _device_operand(np, array, name, shape, dtype):
             _fail("%s: expected a C-contiguous array" % name)
         return cai["data"][0], None
     return None, _host_operand(np, array, name, shape, dtype,
-                               "a numpy array or an object with "
-                               "__cuda_array_interface__")
+                               "a numpy array, a DLPack tensor or an "
+                               "object with __cuda_array_interface__")
+
+
+# DLPack (dlpack.h, version 0.8 and later; the Python protocol of the
+# Array API standard): the capsule named "dltensor" holds a
+# DLManagedTensor, whose first member is the DLTensor below.
+_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
+_DL_FLOAT, _DL_BFLOAT = 2, 4
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+        ("ndim", ctypes.c_int32),
+        ("dtype_code", ctypes.c_uint8), ("dtype_bits", ctypes.c_uint8),
+        ("dtype_lanes", ctypes.c_uint16),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+def _dlpack_tensor(capsule, name):
+    """The DLTensor a "dltensor" capsule holds (tp.Error if it holds
+    none, e.g. one already consumed)."""
+    api = ctypes.pythonapi
+    api.PyCapsule_IsValid.restype = ctypes.c_int
+    api.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    if not api.PyCapsule_IsValid(capsule, b"dltensor"):
+        _fail("%s: __dlpack__() did not return a \"dltensor\" capsule" % name)
+    return _DLTensor.from_address(api.PyCapsule_GetPointer(capsule,
+                                                           b"dltensor"))
+
+
+def _from_host_dlpack(np, array, name):
+    """A numpy view of a DLPack tensor in host memory (tp.Error for one
+    elsewhere or one numpy cannot read)."""
+    device_type, _ = array.__dlpack_device__()
+    if device_type not in (_DL_CPU, _DL_CUDA_HOST):
+        _fail("%s: a DLPack tensor on device type %d; simulate() takes "
+              "host memory" % (name, device_type))
+    try:
+        return np.from_dlpack(array)
+    except (TypeError, RuntimeError, BufferError, ValueError) as e:
+        _fail("%s: numpy cannot import this DLPack tensor (%s)" % (name, e))
+
+
+def _dlpack_operand(np, array, name, shape, dtype, device, keep):
+    """_device_operand of an object with __dlpack__: a tensor in host
+    memory goes through numpy (np.from_dlpack, copied); one on CUDA
+    device `device` (or in managed memory) is used in place after its
+    dtype, shape and strides are checked; any other device: tp.Error.
+    The capsule stays in keep: it owns the tensor until it is freed (its
+    destructor calls the producer's deleter, as the protocol says of an
+    unconsumed capsule)."""
+    device_type, device_id = array.__dlpack_device__()
+    if device_type in (_DL_CPU, _DL_CUDA_HOST):
+        return None, _host_operand(np, _from_host_dlpack(np, array, name),
+                                   name, shape, dtype, "a numpy array")
+    if device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        _fail("%s: a DLPack tensor on device type %d (tp takes CUDA "
+              "device and host memory)" % (name, device_type))
+    if device_type == _DL_CUDA and device_id != device:
+        _fail("%s: the tensor is on CUDA device %d; the call runs on "
+              "device %d" % (name, device_id, device))
+    try:
+        # Stream 1: the legacy default stream, which the launch uses.
+        capsule = array.__dlpack__(stream=1)
+    except TypeError:
+        capsule = array.__dlpack__()
+    keep.append(capsule)
+    t = _dlpack_tensor(capsule, name)
+    want = np.dtype(dtype)
+    code = _DL_BFLOAT if want.name == "bfloat16" else _DL_FLOAT
+    if (t.dtype_code, t.dtype_bits, t.dtype_lanes) != \
+            (code, want.itemsize * 8, 1):
+        _fail("%s: expected dtype %s, found DLPack type code %d, %d bits, "
+              "%d lanes" % (name, want.name, t.dtype_code, t.dtype_bits,
+                            t.dtype_lanes))
+    found = tuple(t.shape[i] for i in range(t.ndim))
+    if found != shape:
+        _fail("%s: expected shape %s (as the layout stores it), found %s"
+              % (name, shape, found))
+    # DLPack strides count elements; none means compact row-major.  The
+    # stride of an extent-1 dimension is never used, so any value goes.
+    if t.strides:
+        compact = (shape[1], 1)
+        for i in range(2):
+            if shape[i] != 1 and t.strides[i] != compact[i]:
+                _fail("%s: expected a C-contiguous tensor, found strides %s"
+                      % (name, (t.strides[0], t.strides[1])))
+    return t.data + t.byte_offset, None
 
 
 def _host_operand(np, array, name, shape, dtype, expected):
@@ -355,14 +458,16 @@ def _launch(kernel, A, B, R, device):
     man = kernel.manifest
     m, n, k = kernel._shape()
     rows_a, rows_b = man["layout_a"] == "rows", man["layout_b"] == "rows"
+    keep = []  # DLPack capsules: they own their tensors until the end
     ops = {"A": _device_operand(np, A, "A", (m, k) if rows_a else (k, m),
-                                np.float16),
+                                np.float16, device, keep),
            "B": _device_operand(np, B, "B", (n, k) if rows_b else (k, n),
-                                np.float16)}
+                                np.float16, device, keep)}
     if man.get("residual", False):
         if R is None:
             _fail("R: the kernel has a residual operand; pass R")
-        ops["R"] = _device_operand(np, R, "R", (m, n), np.float32)
+        ops["R"] = _device_operand(np, R, "R", (m, n), np.float32, device,
+                                   keep)
     elif R is not None:
         _fail("R: the kernel has no residual operand")
     cu = _Driver()

@@ -1,5 +1,6 @@
 """pytest for the tp module (python/tp): compile, simulate against numpy,
 disassemble/assemble, bytes equal to tp-llc's, and tp.Error on bad input."""
+import ctypes
 import os
 import subprocess
 
@@ -125,7 +126,8 @@ def test_simulate_errors():
     S = np.zeros((128, 128), dtype=np.float16)
     assert "A: expected a C-contiguous array" in error_of(
         square.simulate, S[:, ::-1], S)
-    assert "A: expected a numpy array, found list" in error_of(
+    assert "A: expected a numpy array or a host DLPack tensor, found list" \
+        in error_of(
         k.simulate, [[0.0]], B)
     assert "R: the kernel has no residual operand" in error_of(
         k.simulate, A, B, np.zeros((M, N), np.float32))
@@ -227,3 +229,132 @@ def test_gpu_call_errors(mock_cuda):
     assert "A: expected dtype float16" in error_of(k, A.astype(np.float32), B)
     mock_cuda.setenv("TP_LIBCUDA", "/nonexistent/libcuda.so.1")
     assert error_of(k, A, B).startswith("tp: error: no CUDA driver")
+
+
+# --- Operands in place: DLPack tensors and __cuda_array_interface__ -------
+# The tensors "on the device" are copies in the mock's allocations (the
+# mock refuses a launch whose pointers it did not allocate).
+
+def mock_device_copy(array):
+    """A pointer to a copy of array in the mock libcuda's memory."""
+    mock = ctypes.CDLL(MOCK)
+    ptr = ctypes.c_uint64()
+    assert mock.cuMemAlloc_v2(ctypes.byref(ptr),
+                              ctypes.c_size_t(array.nbytes + 64)) == 0
+    assert mock.cuMemcpyHtoD_v2(ctypes.c_uint64(ptr.value),
+                                array.ctypes.data_as(ctypes.c_void_p),
+                                ctypes.c_size_t(array.nbytes)) == 0
+    return ptr.value
+
+
+class _DLTensorC(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p),
+                ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8),
+                ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensorC(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensorC), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p)]
+
+
+class FakeCudaDLPack:
+    """A DLPack producer that says its memory (a numpy array's) is on
+    CUDA device `device_id` (or device type `device_type`)."""
+
+    def __init__(self, array, device_type=2, device_id=0, strides=None,
+                 code=2, offset_elements=0):
+        self.array = array
+        self.device = (device_type, device_id)
+        self.shape = (ctypes.c_int64 * 2)(*array.shape)
+        self.strides = (ctypes.c_int64 * 2)(*strides) if strides else None
+        itemsize = array.dtype.itemsize
+        self.managed = _DLManagedTensorC()
+        t = self.managed.dl_tensor
+        t.data = mock_device_copy(array) - offset_elements * itemsize
+        t.byte_offset = offset_elements * itemsize
+        t.device_type, t.device_id = device_type, device_id
+        t.ndim, t.code, t.bits, t.lanes = 2, code, itemsize * 8, 1
+        t.shape = self.shape
+        t.strides = self.strides
+        self.calls = []
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, stream=None):
+        self.calls.append(stream)
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(self.managed), b"dltensor", None)
+
+
+class FakeCudaArrayInterface:
+    def __init__(self, array):
+        self.array = array
+        self.__cuda_array_interface__ = {
+            "shape": array.shape, "typestr": array.dtype.str,
+            "data": (mock_device_copy(array), False), "strides": None,
+            "version": 3}
+
+
+class HostDLPack:
+    """A host tensor seen only through the DLPack protocol (not an
+    ndarray), as a CPU PyTorch tensor is."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+
+def test_gpu_call_takes_device_tensors_in_place(mock_cuda):
+    k = tp.gemm(m=M, n=N, k=K, residual=True)
+    A, B, ref = operands(k)
+    R = np.full((M, N), 0.25, dtype=np.float32)
+    k.cubin = mock_module(k)
+    want = (ref + 0.25).astype(np.float32)
+    fa, fb = FakeCudaDLPack(A, offset_elements=8), FakeCudaDLPack(B)
+    assert np.array_equal(k(fa, fb, FakeCudaArrayInterface(R)), want)
+    assert fa.calls == [1] and fb.calls == [1]  # the legacy default stream
+    # Compact strides spelled out are C-contiguous too.
+    assert np.array_equal(
+        k(FakeCudaDLPack(A, strides=(A.shape[1], 1)), HostDLPack(B),
+          FakeCudaDLPack(R, code=2)), want)
+
+
+def test_gpu_call_device_tensor_errors(mock_cuda):
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, _ = operands(k)
+    k.cubin = mock_module(k)
+    assert "A: the tensor is on CUDA device 1; the call runs on device 0" \
+        in error_of(k, FakeCudaDLPack(A, device_id=1), B)
+    assert "A: a DLPack tensor on device type 10" in \
+        error_of(k, FakeCudaDLPack(A, device_type=10), B)
+    assert "B: expected dtype float16, found DLPack type code 0, 16 bits" \
+        in error_of(k, A, FakeCudaDLPack(B.view(np.int16), code=0))
+    assert "A: expected shape (128, 256)" in \
+        error_of(k, FakeCudaDLPack(np.ascontiguousarray(A[:, :128])), B)
+    assert "A: expected a C-contiguous tensor, found strides (1, 128)" in \
+        error_of(k, FakeCudaDLPack(A, strides=(1, 128)), B)
+    assert "B: expected dtype float16" in \
+        error_of(k, A, HostDLPack(B.astype(np.float32)))
+
+
+def test_simulate_takes_host_dlpack():
+    k = tp.gemm(m=M, n=N, k=K)
+    A, B, ref = operands(k)
+    assert np.array_equal(k.simulate(HostDLPack(A), HostDLPack(B)),
+                          ref.astype(np.float32))
+    with pytest.raises(tp.Error, match="A: a DLPack tensor on device type "
+                       "2; simulate\\(\\) takes host memory"):
+        k.simulate(FakeCudaDLPack(A), B)
