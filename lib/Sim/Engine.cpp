@@ -147,7 +147,7 @@ static void runWarp(Exec &X) {
           if (!W.Groups.empty())
             landGroups(X, S, 0);
           if (X.Check)
-            W.SBReleased[S] = W.SBIssued[S];
+            waitScoreboard(X, S);
         }
     }
     if (X.Check)
@@ -330,6 +330,8 @@ static void resetWarp(Warp &W, unsigned I, uint64_t Threads,
   W.Now = 0;
   memset(W.SBIssued, 0, sizeof(W.SBIssued));
   memset(W.SBReleased, 0, sizeof(W.SBReleased));
+  memset(W.SBSetCycle, 0, sizeof(W.SBSetCycle));
+  memset(W.SBMissedSeq, 0, sizeof(W.SBMissedSeq));
   if (Check) {
     for (RegHz &H : W.Hz)
       H = RegHz();

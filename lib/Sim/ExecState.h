@@ -96,6 +96,12 @@ struct Warp {
   uint64_t Now = 0;
   uint32_t SBIssued[8] = {};
   uint32_t SBReleased[8] = {};
+  /// The cycle of each scoreboard's latest increment, and the increment
+  /// (its sequence number + 1) a wait came too soon to see, with the
+  /// wait's distance in cycles (waitScoreboard).
+  uint64_t SBSetCycle[8] = {};
+  uint32_t SBMissedSeq[8] = {};
+  uint32_t SBMissedGap[8] = {};
   RegHz Hz[HzNum];
   /// Registers written by variable-latency instructions without a write
   /// scoreboard, per completion queue (shared, global, S2R, other, local), waiting for a later instruction of
@@ -353,6 +359,9 @@ void landGroups(Exec &X, unsigned SB, unsigned Keep);
 void releaseSB(Warp &W, unsigned SB, unsigned Keep);
 /// Hazard mode (Hazards.cpp): the checks before an instruction issues, and
 /// the record of what it wrote and reads late.
+/// The wait mask's effect on scoreboard \p SB in hazard mode: every
+/// increment the wait can see is released (sched::ScoreboardSetCycles).
+void waitScoreboard(Exec &X, unsigned SB);
 void checkIssue(Exec &X, const DInst &D);
 void recordIssue(Exec &X, const DInst &D);
 

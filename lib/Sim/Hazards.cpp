@@ -49,6 +49,23 @@ static std::string regName(unsigned Hi) {
                      : "UP" + std::to_string(Hi - HzUP);
 }
 
+void sim::waitScoreboard(Exec &X, unsigned SB) {
+  Warp &W = *X.W;
+  // A wait sees an increment only from an instruction issued at least
+  // ScoreboardSetCycles (2) cycles before it (tp-ubench's finding, NAK's
+  // calc_delays; tp-compact-stalls and tp-verify-schedule keep the same
+  // rule).  Instructions issue at least a cycle apart and each increments
+  // a scoreboard once, so at most the latest increment is too recent; it
+  // stays pending and a read of its result is reported as unwaited.
+  bool TooRecent = W.SBIssued[SB] != W.SBReleased[SB] &&
+                   W.Now < W.SBSetCycle[SB] + sched::ScoreboardSetCycles;
+  W.SBReleased[SB] = W.SBIssued[SB] - (TooRecent ? 1 : 0);
+  if (TooRecent) {
+    W.SBMissedSeq[SB] = W.SBIssued[SB];
+    W.SBMissedGap[SB] = uint32_t(W.Now - W.SBSetCycle[SB]);
+  }
+}
+
 void sim::checkIssue(Exec &X, const DInst &D) {
   Warp &W = *X.W;
   uint64_t T = W.Now;
@@ -66,9 +83,15 @@ void sim::checkIssue(Exec &X, const DInst &D) {
         continue;
       }
       if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0) {
+        std::string Missed;
+        if (W.SBMissedSeq[H.WrSB] == H.WrSeq + 1)
+          Missed = "; the wait came " +
+                   std::to_string(W.SBMissedGap[H.WrSB]) +
+                   " cycle(s) after it was set, needs " +
+                   std::to_string(sched::ScoreboardSetCycles);
         X.hazard("reads " + RegName() + " before scoreboard SB" +
                  Twine(int(H.WrSB)) + " of its producer (" +
-                 X.Prog->describe(H.WrInst) + ") was waited for");
+                 X.Prog->describe(H.WrInst) + ") was waited for" + Missed);
         continue;
       }
       if (H.WrSB < 0 && H.Fixed) {
@@ -164,8 +187,12 @@ void sim::recordIssue(Exec &X, const DInst &D) {
       }
     }
   }
-  if (C.WrSB < 6)
+  if (C.WrSB < 6) {
     ++W.SBIssued[C.WrSB];
-  if (C.RdSB < 6 && C.RdSB != C.WrSB)
+    W.SBSetCycle[C.WrSB] = W.Now;
+  }
+  if (C.RdSB < 6 && C.RdSB != C.WrSB) {
     ++W.SBIssued[C.RdSB];
+    W.SBSetCycle[C.RdSB] = W.Now;
+  }
 }
