@@ -73,6 +73,12 @@ struct WarpT {
   bool AtBarrier = false, Done = false;
   std::vector<SBEntry> SB[8];
   uint64_t OpenCopies = 0; ///< latest arrival of the open LDGSTS group
+  /// blocked()'s last answer and the cycle until which it holds: the
+  /// warp's own stall and scoreboards do not change without its issue, and
+  /// the pipes' and memory's backlogs only grow, so a blocked warp needs no
+  /// new look before that cycle (a barrier's release resets it).
+  WarpState Cached = WarpState::Selected;
+  uint64_t CachedUntil = 0;
   /// Fixed-latency writers: issue cycle (Never: none or variable) and class.
   uint64_t WIssue[HzNum];
   /// Variable-latency writers: when the data arrives.
@@ -491,6 +497,7 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
   checkWrites(W, D, Now, Result, R);
   recordRegisters(W, D, E.Index, Now, Result, ReadDone);
   W.ReadyAt = Now + std::max<unsigned>(1, D.I.Ctrl.Stall);
+  W.CachedUntil = 0;
   W.AfterBranch = D.IsBranch;
   W.Yielded = D.I.Ctrl.Yield;
   ++R.WarpInstructions;
@@ -508,6 +515,7 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
         if (O.Block == W.Block && O.AtBarrier) {
           O.AtBarrier = false;
           O.ReadyAt = std::max(O.ReadyAt, Now + 1);
+          O.CachedUntil = 0;
         }
   }
 }
@@ -543,6 +551,10 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
         TL->Warps.push_back(unsigned(I));
   unsigned NS = C.SubPartitions;
   std::vector<int> Current(NS, -1);
+  // Each sub-partition's warps, oldest first.
+  std::vector<std::vector<unsigned>> Members(NS);
+  for (size_t I = 0; I < Warps.size(); ++I)
+    Members[Warps[I].SMSP].push_back(unsigned(I));
   uint64_t Now = 0;
   std::vector<WarpState> State(Warps.size());
   for (;;) {
@@ -550,15 +562,20 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
     uint64_t Next = Never;
     for (unsigned S = 0; S < NS; ++S) {
       int Pick = -1;
-      for (size_t I = 0; I < Warps.size(); ++I) {
+      for (unsigned I : Members[S]) {
         WarpT &W = Warps[I];
-        if (W.Done || W.SMSP != S)
+        if (W.Done)
           continue;
         AnyLive = true;
-        uint64_t Until;
-        State[I] = blocked(W, Now, Until);
+        if (Now >= W.CachedUntil) {
+          uint64_t Until;
+          W.Cached = blocked(W, Now, Until);
+          // An eligible warp is looked at again next cycle.
+          W.CachedUntil = W.Cached == WarpState::Selected ? Now : Until;
+        }
+        State[I] = W.Cached;
         if (State[I] != WarpState::Selected) {
-          Next = std::min(Next, Until);
+          Next = std::min(Next, W.CachedUntil);
           continue;
         }
         State[I] = WarpState::NotSelected;
