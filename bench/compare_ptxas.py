@@ -84,7 +84,7 @@ def loop_figures(tp_mc, cubin, target):
     }
 
 
-CARDS = ['rtx3090', 'a100', 'h100-sxm', 'h200']
+CARDS = ['rtx3090', 'a10', 'a40', 'a100', 'h100-sxm', 'h200']
 GEMM = 4096
 
 
@@ -103,6 +103,13 @@ def ref_manifest(path, target):
          'layout_b': 'columns', 'residual': False}
     with open(path, 'w') as f:
         json.dump(m, f)
+
+
+def card_arch(card):
+    """The card file's compute capability (86, 80, 90)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, 'cards', card + '.json')) as f:
+        return json.load(f)['arch'][0]
 
 
 def modeled(tp_sim, cubin, card, tmp, manifest=None):
@@ -138,7 +145,7 @@ def timing_table(build, shared, ptxas):
             man = os.path.join(tmp, 'ref_%s.json' % target)
             ref_manifest(man, target)
             for card in CARDS:
-                if (card in ('rtx3090', 'a100')) != (target == 'sm_86'):
+                if card_arch(card) // 10 != int(target[3:]) // 10:
                     continue
                 a = modeled(tp_sim, ours, card, tmp)
                 b = modeled(tp_sim, theirs, card, tmp, man)

@@ -104,7 +104,7 @@ cl::opt<unsigned> SharedOpt("shared",
 cl::opt<std::string> TimingCard(
     "timing",
     cl::desc("Model the run's time on CARD (a name in bench/cards, e.g. "
-             "rtx3090, a100, h100-sxm, h200, or a card file): the blocks "
+             "rtx3090, a10, a40, a100, h100-sxm, h200, or a card file): the blocks "
              "one SM holds run through a cycle model of the SM, the grid in "
              "waves over the card's SMs (docs/timing-model.md)"),
     cl::value_desc("card"), cl::cat(SimCat));

@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace llvm;
 using namespace tp;
@@ -72,12 +73,29 @@ struct WarpT {
   bool AtBarrier = false, Done = false;
   std::vector<SBEntry> SB[8];
   uint64_t OpenCopies = 0; ///< latest arrival of the open LDGSTS group
+  /// blocked()'s last answer and the cycle until which it holds: the
+  /// warp's own stall and scoreboards do not change without its issue, and
+  /// the pipes' and memory's backlogs only grow, so a blocked warp needs no
+  /// new look before that cycle (a barrier's release resets it).
+  WarpState Cached = WarpState::Selected;
+  uint64_t CachedUntil = 0;
   /// Fixed-latency writers: issue cycle (Never: none or variable) and class.
   uint64_t WIssue[HzNum];
   /// Variable-latency writers: when the data arrives.
   uint64_t WArrive[HzNum];
   sched::InstrClass WClass[HzNum] = {};
   bool WLow[HzNum] = {};
+  bool WPred[HzNum] = {}; ///< the last writer has a guard
+  uint32_t WInst[HzNum] = {}; ///< its instruction index
+  /// Late reads since the last write (the td's LateRead sources of memory
+  /// ops): when the last of them is done, and by which instruction.
+  uint64_t LateUntil[HzNum] = {};
+  uint32_t LateBy[HzNum] = {};
+  /// The two newest reads at issue since the last write (cycle, class):
+  /// write-after-read needs at most 3 cycles and a warp issues once a
+  /// cycle, so older reads never matter.
+  uint64_t RCycle[HzNum][2];
+  sched::InstrClass RClass[HzNum][2] = {};
 };
 
 class SMModel {
@@ -92,7 +110,14 @@ private:
   void issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
              TimingResult &R);
   void checkReads(const WarpT &W, const DInst &D, uint64_t Now,
-                  TimingResult &R) const;
+                  TimingResult &R);
+  void checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
+                   uint64_t Result, TimingResult &R);
+  static void recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
+                              uint64_t Now, uint64_t Result,
+                              uint64_t ReadDone);
+  void hazard(const WarpT &W, unsigned Reg, const std::string &Msg,
+              TimingResult &R);
   static uint64_t releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
                             bool &Long);
 
@@ -102,6 +127,9 @@ private:
   uint64_t SharedFree = 0;
   double GlobalFree = 0;
   uint64_t TensorBusy = 0;
+  /// (instruction, register) pairs already reported as hazards.
+  std::set<std::pair<uint32_t, unsigned>> Reported;
+  static constexpr size_t MaxHazardReports = 20;
 };
 } // namespace
 
@@ -223,7 +251,7 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
 /// Reports reads of fixed-latency results before the latency model's RAW
 /// latency elapsed.
 void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
-                         TimingResult &R) const {
+                         TimingResult &R) {
   const sched::LatencyModel &M = *P.Model;
   for (const RegUse &U : D.Uses) {
     if (U.Def)
@@ -235,16 +263,12 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
       if (W.WIssue[Reg] == Never) {
         // A variable-latency result read before it arrived: its scoreboard
         // was not waited for.
-        if (Now < W.WArrive[Reg]) {
-          if (R.HazardReports.size() < 20)
-            R.HazardReports.push_back(
-                "block " + std::to_string(W.Block) + ": " +
-                P.describe((*W.Trace)[W.Pos].Index) +
-                " reads a variable-latency result " +
-                std::to_string(W.WArrive[Reg] - Now) +
-                " cycles before it arrives (no scoreboard wait)");
-          ++R.Hazards;
-        }
+        if (Now < W.WArrive[Reg])
+          hazard(W, Reg,
+                 "reads a variable-latency result " +
+                     std::to_string(W.WArrive[Reg] - Now) +
+                     " cycles before it arrives (no scoreboard wait)",
+                 R);
         continue;
       }
       sched::InstrClass WC = W.WClass[Reg];
@@ -259,13 +283,151 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
         Need = M.rawUPred(WC, D.Class, U.How);
       if (Now >= W.WIssue[Reg] + Need)
         continue;
-      if (R.HazardReports.size() < 20)
-        R.HazardReports.push_back(
-            "block " + std::to_string(W.Block) + ": " +
-            P.describe((*W.Trace)[W.Pos].Index) + " reads a result " +
-            std::to_string(Now - W.WIssue[Reg]) + " cycles after its writer (" +
-            std::to_string(Need) + " needed)");
-      ++R.Hazards;
+      hazard(W, Reg,
+             "reads a result " + std::to_string(Now - W.WIssue[Reg]) +
+                 " cycles after its writer (" + std::to_string(Need) +
+                 " needed)",
+             R);
+    }
+  }
+}
+
+/// The name of hazard-mode register index \p Reg.
+static std::string regName(unsigned Reg) {
+  return Reg < HzUR  ? "R" + std::to_string(Reg)
+         : Reg < HzP ? "UR" + std::to_string(Reg - HzUR)
+         : Reg < HzUP ? "P" + std::to_string(Reg - HzP)
+                      : "UP" + std::to_string(Reg - HzUP);
+}
+
+/// Counts a hazard of \p W's next instruction; reports the first of each
+/// instruction and register (at most MaxHazardReports).
+void SMModel::hazard(const WarpT &W, unsigned Reg, const std::string &Msg,
+                     TimingResult &R) {
+  ++R.Hazards;
+  uint32_t Index = (*W.Trace)[W.Pos].Index;
+  if (R.HazardReports.size() >= MaxHazardReports ||
+      !Reported.insert({Index, Reg}).second)
+    return;
+  R.HazardReports.push_back("block " + std::to_string(W.Block) + ": " +
+                            P.describe(Index) + " " + Msg);
+}
+
+/// Reports writes that land too early: a write may land the cycle after
+/// its issue (the cards' pipe latencies are the cycles to a consumer, not
+/// to the register file), so it must not issue
+///  * before an earlier instruction's late read of the register is done
+///    (write after read; the read scoreboard's wait is what prevents it);
+///  * before the latency model's WAR cycles after a read at issue;
+///  * before an earlier variable-latency write of the register arrived (a
+///    variable-latency write: land before it, \p Result), or the model's
+///    WAW cycles after a fixed-latency one (write after write).
+void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
+                          uint64_t Result, TimingResult &R) {
+  const sched::LatencyModel &M = *P.Model;
+  for (const RegUse &U : D.Uses) {
+    if (!U.Def)
+      continue;
+    for (unsigned I = 0; I < U.Count; ++I) {
+      unsigned Reg = U.First + I;
+      if (Reg >= HzNum)
+        continue;
+      if (Now < W.LateUntil[Reg]) {
+        hazard(W, Reg,
+               "overwrites " + regName(Reg) + " " +
+                   std::to_string(W.LateUntil[Reg] - Now) +
+                   " cycles before " + P.describe(W.LateBy[Reg]) +
+                   " read it (write after read; no read scoreboard wait)",
+               R);
+        continue;
+      }
+      for (unsigned K = 0; K < 2; ++K) {
+        if (W.RCycle[Reg][K] == Never)
+          continue;
+        sched::InstrClass RC = W.RClass[Reg][K];
+        unsigned Need = Reg < HzUR  ? M.warGPR(RC, D.Class)
+                        : Reg < HzP ? M.warUGPR(RC, D.Class)
+                        : Reg < HzUP ? M.warPred(RC, D.Class)
+                                     : M.warUPred(RC, D.Class);
+        if (Now < W.RCycle[Reg][K] + Need)
+          hazard(W, Reg,
+                 "overwrites " + regName(Reg) + " " +
+                     std::to_string(Now - W.RCycle[Reg][K]) +
+                     " cycles after a read (write after read; " +
+                     std::to_string(Need) + " needed)",
+                 R);
+      }
+      if (W.WIssue[Reg] == Never) {
+        // Variable-latency results of one queue land in order: a later
+        // one only clobbers if it lands first.
+        if ((D.Variable ? Result : Now) < W.WArrive[Reg])
+          hazard(W, Reg,
+                 "overwrites " + regName(Reg) + " " +
+                     std::to_string(W.WArrive[Reg] - Now) +
+                     " cycles before the variable-latency write of " +
+                     P.describe(W.WInst[Reg]) +
+                     " arrives (write after write; no scoreboard wait)",
+                 R);
+        continue;
+      }
+      sched::InstrClass WC = W.WClass[Reg];
+      bool Pred = W.WPred[Reg];
+      unsigned Need = Reg < HzUR  ? M.wawGPR(WC, D.Class, Pred)
+                      : Reg < HzP ? M.wawUGPR(WC, D.Class)
+                      : Reg < HzUP ? M.wawPred(WC, D.Class, Pred)
+                                   : M.wawUPred(WC, D.Class);
+      if (Now < W.WIssue[Reg] + Need)
+        hazard(W, Reg,
+               "overwrites " + regName(Reg) + " " +
+                   std::to_string(Now - W.WIssue[Reg]) +
+                   " cycles after its last writer (write after write; " +
+                   std::to_string(Need) + " needed)",
+               R);
+    }
+  }
+}
+
+/// Records \p D's reads and writes for the hazard checks: late reads until
+/// \p ReadDone, reads at issue at \p Now, results (fixed: issued at \p Now;
+/// variable: arriving at \p Result).
+void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
+                              uint64_t Now, uint64_t Result,
+                              uint64_t ReadDone) {
+  for (const RegUse &U : D.Uses) {
+    if (U.Def)
+      continue;
+    for (unsigned I = 0; I < U.Count; ++I) {
+      unsigned Reg = U.First + I;
+      if (Reg >= HzNum)
+        continue;
+      if (U.Late && D.Variable) {
+        if (ReadDone > W.LateUntil[Reg]) {
+          W.LateUntil[Reg] = ReadDone;
+          W.LateBy[Reg] = Index;
+        }
+        continue;
+      }
+      W.RCycle[Reg][1] = W.RCycle[Reg][0];
+      W.RClass[Reg][1] = W.RClass[Reg][0];
+      W.RCycle[Reg][0] = Now;
+      W.RClass[Reg][0] = D.Class;
+    }
+  }
+  for (const RegUse &U : D.Uses) {
+    if (!U.Def)
+      continue;
+    for (unsigned I = 0; I < U.Count; ++I) {
+      unsigned Reg = U.First + I;
+      if (Reg >= HzNum)
+        continue;
+      W.WIssue[Reg] = D.Variable ? Never : Now;
+      W.WArrive[Reg] = D.Variable ? Result : 0;
+      W.WClass[Reg] = D.Class;
+      W.WLow[Reg] = D.Class == sched::InstrClass::IMADWide && I == 0;
+      W.WPred[Reg] = D.Predicated;
+      W.WInst[Reg] = Index;
+      W.LateUntil[Reg] = 0;
+      W.RCycle[Reg][0] = W.RCycle[Reg][1] = Never;
     }
   }
 }
@@ -332,19 +494,10 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
     Push(D.I.Ctrl.WrSB, Result);
     Push(D.I.Ctrl.RdSB, ReadDone);
   }
-  // Fixed-latency results, for the hazard check.
-  for (const RegUse &U : D.Uses)
-    if (U.Def)
-      for (unsigned I = 0; I < U.Count; ++I) {
-        unsigned Reg = U.First + I;
-        if (Reg >= HzNum)
-          continue;
-        W.WIssue[Reg] = D.Variable ? Never : Now;
-        W.WArrive[Reg] = D.Variable ? Result : 0;
-        W.WClass[Reg] = D.Class;
-        W.WLow[Reg] = D.Class == sched::InstrClass::IMADWide && I == 0;
-      }
+  checkWrites(W, D, Now, Result, R);
+  recordRegisters(W, D, E.Index, Now, Result, ReadDone);
   W.ReadyAt = Now + std::max<unsigned>(1, D.I.Ctrl.Stall);
+  W.CachedUntil = 0;
   W.AfterBranch = D.IsBranch;
   W.Yielded = D.I.Ctrl.Yield;
   ++R.WarpInstructions;
@@ -362,6 +515,7 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
         if (O.Block == W.Block && O.AtBarrier) {
           O.AtBarrier = false;
           O.ReadyAt = std::max(O.ReadyAt, Now + 1);
+          O.CachedUntil = 0;
         }
   }
 }
@@ -397,6 +551,10 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
         TL->Warps.push_back(unsigned(I));
   unsigned NS = C.SubPartitions;
   std::vector<int> Current(NS, -1);
+  // Each sub-partition's warps, oldest first.
+  std::vector<std::vector<unsigned>> Members(NS);
+  for (size_t I = 0; I < Warps.size(); ++I)
+    Members[Warps[I].SMSP].push_back(unsigned(I));
   uint64_t Now = 0;
   std::vector<WarpState> State(Warps.size());
   for (;;) {
@@ -404,15 +562,20 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
     uint64_t Next = Never;
     for (unsigned S = 0; S < NS; ++S) {
       int Pick = -1;
-      for (size_t I = 0; I < Warps.size(); ++I) {
+      for (unsigned I : Members[S]) {
         WarpT &W = Warps[I];
-        if (W.Done || W.SMSP != S)
+        if (W.Done)
           continue;
         AnyLive = true;
-        uint64_t Until;
-        State[I] = blocked(W, Now, Until);
+        if (Now >= W.CachedUntil) {
+          uint64_t Until;
+          W.Cached = blocked(W, Now, Until);
+          // An eligible warp is looked at again next cycle.
+          W.CachedUntil = W.Cached == WarpState::Selected ? Now : Until;
+        }
+        State[I] = W.Cached;
         if (State[I] != WarpState::Selected) {
-          Next = std::min(Next, Until);
+          Next = std::min(Next, W.CachedUntil);
           continue;
         }
         State[I] = WarpState::NotSelected;
@@ -496,6 +659,8 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
       W.Done = T.empty();
       std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
       std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
+      for (auto &RC : W.RCycle)
+        RC[0] = RC[1] = Never;
       Warps.push_back(std::move(W));
     }
   SMModel M(Prog, C);

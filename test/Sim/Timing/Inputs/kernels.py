@@ -9,6 +9,9 @@
   kernels.py nowait OUT            S2R's result read without waiting for
                                    its scoreboard
   kernels.py stall S OUT           MOV {stall=S}, then an independent FMUL
+  kernels.py war WAIT OUT          STS [R2], R3 (read late, read scoreboard
+                                   SB1), then MOV R3 with (WAIT=1) or
+                                   without (0) a wait on SB1
 """
 import sys
 
@@ -57,6 +60,13 @@ def main(argv):
     elif kind == "stall":
         body = ("  MOV R2, 0x1 {stall=%d}\n" % int(argv[2]) +
                 "  FMUL R3, R5, R6 {stall=1}\n")
+    elif kind == "war":
+        wait = " wait=1" if argv[2] == "1" else ""
+        body = ("  S2R R0, SR_LANEID {stall=1 wr=0}\n"
+                "  IMAD R2, R0, 4, RZ {stall=5 wait=0}\n"
+                "  MOV R3, 0x1 {stall=5}\n"
+                "  STS [R2], R3 {stall=1 rd=1}\n"
+                "  MOV R3, 0x2 {stall=4%s}\n" % wait)
     else:
         sys.exit("unknown kernel kind " + kind)
     text = body + TAIL
