@@ -27,6 +27,7 @@ Every benchmark checks its own results: a benchmark with a wrong value is
 reported WRONG and never timed.  Python 3 standard library only.
 """
 import argparse
+import contextlib
 import datetime
 import glob
 import json
@@ -36,6 +37,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 
 FORMAT_VERSION = 1
 MODELED = "modeled.json"
@@ -864,6 +866,58 @@ def run_compare(args):
     return 1 if counts["new"] or counts["fixed"] else 0
 
 
+# ---------------------------------------------------------------------------
+# all: the whole comparison, every target on each of its cards
+
+
+TARGET_CARDS = [("sm_86", ["rtx3090", "a100"]), ("sm_90", ["h100-sxm", "h200"])]
+
+
+def quietly(fn, args, path):
+    """Runs subcommand \p fn with its output in \p path; its exit code."""
+    with open(path, "w") as f, contextlib.redirect_stdout(f):
+        return fn(args)
+
+
+def run_all(args):
+    need_tool(args.tp_ubench, "--tp-ubench")
+    need_tool(args.tp_sim, "--tp-sim")
+    failures = 0
+    print("%-9s %-6s %-8s %-8s %s" % ("card", "target", "timing", "seconds",
+                                      "compare"))
+    for target, cards in TARGET_CARDS:
+        d = os.path.join(args.out, target)
+        cmd = [args.tp_ubench, "-mcpu=" + target, "-o", d]
+        if args.global_iterations:
+            cmd.append("--global-iterations=%d" % args.global_iterations)
+        if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode:
+            sys.exit("ubench.py: error: %s failed" % " ".join(cmd))
+        for key in cards:
+            r = os.path.join(args.out, key)
+            start = time.time()
+            rc = quietly(run_timing, argparse.Namespace(
+                dir=d, results=r, card=key, tp_sim=args.tp_sim, family=None),
+                os.path.join(r + ".timing.txt"))
+            secs = time.time() - start
+            quietly(run_report, argparse.Namespace(
+                dir=d, results=r, card=None, date=None, driver=None,
+                table=os.path.join(r, "table.md"),
+                card_json=os.path.join(r, "card.json")), os.devnull)
+            crc = quietly(run_compare, argparse.Namespace(
+                dir=d, results=r, card=None, expected=args.expected,
+                tolerance=args.tolerance, family=None, output=None),
+                os.path.join(r, "compare.md"))
+            with open(os.path.join(r, "compare.md")) as f:
+                summary = f.read().strip().splitlines()[-1]
+            failures += (rc != 0) + (crc != 0)
+            print("%-9s %-6s %-8s %-8.1f %s" % (
+                key, target, "ok" if rc == 0 else "FAILED", secs,
+                summary.split(": ", 1)[1]))
+    print("ubench all: %d failure(s); tables in %s/CARD/{table,compare}.md" %
+          (failures, args.out))
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd")
@@ -882,6 +936,16 @@ def main():
                    "h200) or a card file")
     t.add_argument("--tp-sim", default="tp-sim")
     t.add_argument("--family")
+    a = sub.add_parser("all", help="timing, report and compare for every "
+                       "target on each of its cards")
+    a.add_argument("out")
+    a.add_argument("--tp-ubench", default="tp-ubench")
+    a.add_argument("--tp-sim", default="tp-sim")
+    a.add_argument("--expected",
+                   default=os.path.join(HERE, "expected-disagreements.txt"))
+    a.add_argument("--tolerance", type=float, default=5.0)
+    a.add_argument("--global-iterations", type=int,
+                   help="tp-ubench's (default its own, 256)")
     k = sub.add_parser("compare", help="the report against the card file")
     k.add_argument("dir")
     k.add_argument("results")
@@ -917,6 +981,8 @@ def main():
         return run_sim(args)
     if args.cmd == "timing":
         return run_timing(args)
+    if args.cmd == "all":
+        return run_all(args)
     if args.cmd == "compare":
         return run_compare(args)
     if args.cmd == "verify":
