@@ -17,11 +17,28 @@
       checks the values of RESULTS/NAME.out (e.g. from tp-run --dump-c on a
       GPU); exit 1 when one is wrong or missing.
   ubench.py report DIR RESULTS --card CARD [--date D] [--driver V]
-                   [--table FILE] [--card-json FILE]
+                   [--predicted MODELLED] [--table FILE] [--card-json FILE]
       (a) a table in the latency model's terms, the model's value beside
       each measurement, and (b) the card file entries (bench/cards/), marked
-      "measured on CARD, D, driver V".  Global-bandwidth rows read the
-      event time from RESULTS/NAME.log (tp-run --bench's summary line).
+      "measured on CARD, D, driver V" (or, for RESULTS of `timing`, "modeled
+      by tp-sim --timing=CARD").  Global-bandwidth rows read the event time
+      from RESULTS/NAME.log (tp-run --bench's summary line).  --predicted:
+      the timing model's results of the same benchmarks, set beside each
+      measurement with the error measured / predicted - 1.
+  ubench.py timing DIR MODELLED --card CARD [--tp-sim PATH] [--family F]
+      runs every benchmark under tp-sim --timing=CARD and writes what a
+      device run would: the slots, their clock words the cycles the model
+      issued each CS2R SR_CLOCKLO in, the bandwidth ones' event time, and
+      MODELLED/modeled.json.  Exit 1 when a value is wrong or the model's
+      timing hazards are not exactly in the sweep variants below the model.
+  ubench.py compare DIR RESULTS [--card CARD] [--expected FILE]
+                    [--tolerance PCT] [--output FILE]
+      every number of the report beside the card file's own (for a
+      fixed-latency pair the latency model's) with the error; exit 1 on a
+      disagreement FILE does not list, or on a listed one that agrees.
+  ubench.py all OUT [--tp-ubench PATH] [--tp-sim PATH] [--expected FILE]
+      tp-ubench for sm_86 and sm_90, then timing, report and compare on
+      each target's cards (RTX 3090, A100; H100 SXM, H200) into OUT/CARD.
 
 Every benchmark checks its own results: a benchmark with a wrong value is
 reported WRONG and never timed.  Python 3 standard library only.
@@ -138,7 +155,10 @@ def need_tool(path, option):
 
 
 def select(benches, family):
-    chosen = [b for b in benches if not family or b["family"] == family]
+    """The benchmarks of \p family (a comma-separated list; all when
+    empty)."""
+    wanted = family.split(",") if family else None
+    chosen = [b for b in benches if not wanted or b["family"] in wanted]
     if not chosen:
         sys.exit("ubench.py: error: no benchmark of family '%s'" % family)
     return chosen
@@ -536,11 +556,14 @@ def tested_text(r):
     return text
 
 
-def put_card_entry(section, b, value):
+def put_card_entry(section, b, value, predicted=None):
     """Card entries are keyed as the timing model looks them up: pipe
     intervals by instruction and warps per sub-partition, barriers by warp
-    count, the rest by benchmark."""
+    count, the rest by benchmark.  \p predicted: the timing model's value,
+    when the report has predictions."""
     entry = {"benchmark": b["name"], "what": b["measures"], "value": value}
+    if predicted is not None:
+        entry["predicted"] = predicted
     if b["kind"] == "throughput":
         section.setdefault(b["pair"], {})[str(b["warps_per_smsp"])] = entry
     elif b["kind"] == "barrier":
@@ -583,10 +606,27 @@ def unmeasured(card, name, note):
          "wrong"].append(name)
 
 
-def build_report(benches, results, card_name, source, modeled):
+def prediction_cells(predicted, key, v):
+    """With the model's values \p predicted: the cells a row gets beside
+    its measurement \p v, the prediction and the error measured /
+    predicted - 1 ("" without predictions)."""
+    if predicted is None:
+        return ""
+    pv, note = predicted.get(key, (None, "not predicted"))
+    if pv is None:
+        return " %s | - |" % note.split(":")[0]
+    err = "%+.1f%%" % ((v / pv - 1) * 100) if v is not None and pv else "-"
+    return " %.2f | %s |" % (pv, err)
+
+
+def build_report(benches, results, card_name, source, modeled,
+                 predicted=None):
     """(table lines, card dict, values): the report of RESULTS.  values maps
-    each sweep (lat-PAIR) and every other benchmark to (value, note), and
-    each sweep variant to its cycles per step."""
+    each sweep (lat-PAIR) and every other benchmark to (value, note).  With
+    \p predicted (the values of the model's report on the same benchmarks)
+    each row and card entry also gets the prediction and the error."""
+    more = " predicted | error |" if predicted is not None else ""
+    rule = "---|---|" if predicted is not None else ""
     lines = ["# tp-ubench on %s (%s)" % (card_name, benches[0]["target"]), "",
              source + "; tp-ubench, bench/ubench/ubench.py; docs/ubench.md", ""]
     card = {"format_version": FORMAT_VERSION, "card": card_name,
@@ -599,8 +639,8 @@ def build_report(benches, results, card_name, source, modeled):
     values = {}
     # (a) fixed-latency pairs: the sweep.
     lines += ["## Fixed-latency RAW pairs (stall sweep: right values from)", "",
-              "| pair | model | measured | spacings tested (right/WRONG) |",
-              "|---|---|---|---|"]
+              "| pair | model | measured | spacings tested (right/WRONG) |" +
+              more, "|---|---|---|---|" + rule]
     sweeps = {}
     for b in benches:
         if b["kind"] == "fixed-sweep":
@@ -613,18 +653,24 @@ def build_report(benches, results, card_name, source, modeled):
     for key, rows in sweeps.items():
         b0 = rows[0][0]
         lat, text = sweep_latency(rows)
+        if any(r[2].startswith("NOT MODELED") for r in rows):
+            lat, text = None, "NOT MODELED: not every variant was modelled"
         values[key] = (lat, text)
         tested = ", ".join(tested_text(r) for r in
                            sorted(rows, key=lambda r: r[0]["spacing"]))
-        lines.append("| %s | %d | %s | %s |" % (b0["pair"], b0["model_cycles"],
-                                                 text, tested))
+        lines.append("| %s | %d | %s | %s |" % (
+            b0["pair"], b0["model_cycles"], text, tested) +
+            prediction_cells(predicted, key, lat))
         card["latency"][key[len("lat-"):]] = {
             "pair": b0["pair"], "cycles": lat, "measured": text,
             "model": b0["model_cycles"]}
+        if predicted is not None:
+            card["latency"][key[len("lat-"):]]["predicted"] = \
+                predicted.get(key, (None,))[0]
     for kind, title, unit, field in REPORT_SECTIONS:
         lines += ["", "## " + title, "",
-                  "| benchmark | what | model | measured (%s) |" % unit,
-                  "|---|---|---|---|"]
+                  "| benchmark | what | model | measured (%s) |" % unit + more,
+                  "|---|---|---|---|" + rule]
         for b in benches:
             if b["kind"] != kind:
                 continue
@@ -632,12 +678,16 @@ def build_report(benches, results, card_name, source, modeled):
             values[b["name"]] = (v, note)
             model = "scoreboard" if kind == "variable" else "-"
             shown = "%.2f" % v if v is not None else note
-            lines.append("| %s | %s | %s | %s |" % (b["name"], b["measures"],
-                                                    model, shown))
+            lines.append("| %s | %s | %s | %s |" % (
+                b["name"], b["measures"], model, shown) +
+                prediction_cells(predicted, b["name"], v))
             if v is None:
                 unmeasured(card, b["name"], note)
                 continue
-            put_card_entry(card[field], b, round(v, 3))
+            pv = None if predicted is None else \
+                predicted.get(b["name"], (None,))[0]
+            put_card_entry(card[field], b, round(v, 3),
+                           None if pv is None else round(pv, 3))
     return lines, card, values
 
 
@@ -669,8 +719,20 @@ def run_report(args):
         date = args.date or datetime.date.today().isoformat()
         source = "measured on %s, %s, driver %s" % (card_name, date,
                                                      args.driver)
+    predicted = None
+    if args.predicted:
+        pmodeled = load_modeled(args.predicted)
+        if pmodeled is None:
+            sys.exit("ubench.py: error: report: --predicted %s holds no %s "
+                     "(ubench.py timing writes it)" % (args.predicted, MODELED))
+        _, _, predicted = build_report(benches, args.predicted,
+                                       pmodeled["card"], "", pmodeled)
     lines, card, _ = build_report(benches, args.results, card_name, source,
-                                  modeled)
+                                  modeled, predicted)
+    if predicted is not None:
+        lines[2] = source + "; predicted: " + pmodeled["source"] + \
+            lines[2][len(source):]
+        card["predicted_by"] = pmodeled["source"]
     text = "\n".join(lines) + "\n"
     if args.table:
         with open(args.table, "w") as f:
@@ -918,16 +980,20 @@ def run_all(args):
     return 1 if failures else 0
 
 
+FAMILY_HELP = ("only these families, comma-separated (lat-fixed, lat-var, "
+               "tput, shared-bw, global-bw, barrier)")
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd")
     s = sub.add_parser("sim", help="run in tp-sim and check")
     s.add_argument("dir")
     s.add_argument("results")
     s.add_argument("--tp-sim", default="tp-sim")
     s.add_argument("--check-schedule", action="store_true")
-    s.add_argument("--family", help="only this family (lat-fixed, lat-var, "
-                   "tput, shared-bw, global-bw, barrier)")
+    s.add_argument("--family", help=FAMILY_HELP)
     t = sub.add_parser("timing", help="run under tp-sim --timing=CARD")
     t.add_argument("dir")
     t.add_argument("results")
@@ -935,7 +1001,7 @@ def main():
                    help="a card of bench/cards (rtx3090, a100, h100-sxm, "
                    "h200) or a card file")
     t.add_argument("--tp-sim", default="tp-sim")
-    t.add_argument("--family")
+    t.add_argument("--family", help=FAMILY_HELP)
     a = sub.add_parser("all", help="timing, report and compare for every "
                        "target on each of its cards")
     a.add_argument("out")
@@ -953,17 +1019,17 @@ def main():
     k.add_argument("--expected", help="the expected-disagreements file")
     k.add_argument("--tolerance", type=float, default=5.0,
                    help="largest agreeing error, percent (default 5)")
-    k.add_argument("--family")
+    k.add_argument("--family", help=FAMILY_HELP)
     k.add_argument("--output", help="also write the table to FILE")
     v = sub.add_parser("verify", help="tp-verify-schedule on one pass")
     v.add_argument("dir")
     v.add_argument("results")
     v.add_argument("--tp-opt", default="tp-opt")
-    v.add_argument("--family")
+    v.add_argument("--family", help=FAMILY_HELP)
     c = sub.add_parser("check", help="check dumped outputs")
     c.add_argument("dir")
     c.add_argument("results")
-    c.add_argument("--family")
+    c.add_argument("--family", help=FAMILY_HELP)
     c.add_argument("--skip-below-model", action="store_true",
                    help="leave out the sweep variants spaced below the model "
                    "(wrong values there are findings, not failures)")
@@ -974,6 +1040,10 @@ def main():
                    "results; modelled results name their card)")
     r.add_argument("--date")
     r.add_argument("--driver", default="unknown")
+    r.add_argument("--predicted", metavar="MODELLED_RESULTS",
+                   help="the timing model's results of the same benchmarks "
+                   "(ubench.py timing): each row gets the prediction and the "
+                   "error measured / predicted - 1")
     r.add_argument("--table")
     r.add_argument("--card-json")
     args = ap.parse_args()
