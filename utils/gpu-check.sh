@@ -12,7 +12,10 @@
 #       beside them by ptxas for the same target (the same algorithm,
 #       ptxas's code; where there is no ptxas, the PTX itself, for the
 #       driver to compile), with its manifest; tp-ubench writes the
-#       microbenchmarks (docs/ubench.md) into DIR/ubench.
+#       microbenchmarks (docs/ubench.md) into DIR/ubench.  The timing model
+#       (tp-sim --timing=GPU_CHECK_CARD) predicts every timed kernel and
+#       every microbenchmark into DIR/predicted, for `run` to put beside
+#       the measurements.
 #   utils/gpu-check.sh run DIR        on the GPU machine; builds nothing:
 #       it needs only DIR, the tp-run built here (build/bin/tp-run) and
 #       bench/ubench/ubench.py (in the working tree).  1. Every variant runs
@@ -20,10 +23,12 @@
 #       reference.  2. At each size, every tile of ours, the ptxas-compiled
 #       reference GEMM and cuBLAS HGEMM (utils/cublas-hgemm.py, f16 in, f32
 #       accumulate) are timed (median of GPU_CHECK_ITERATIONS launches after
-#       warm-up) and checked (--verify=gpu).  3. Every microbenchmark runs
-#       once (tp-run --verify=none --dump-c; the bandwidth ones also
-#       --bench); ubench.py checks each one's values and writes the latency
-#       table with the model beside it and the card file.  Everything goes
+#       warm-up) and checked (--verify=gpu), beside the model's prediction.
+#       3. Every microbenchmark runs once (tp-run --verify=none --dump-c;
+#       the bandwidth ones also --bench); ubench.py checks each one's values
+#       and writes the latency table with the latency model and the timing
+#       model's prediction beside each measurement, and the card file.
+#       Everything goes
 #       to RESULTS (GPU_CHECK_RESULTS, default DIR/results), the printed
 #       tables too (RESULTS/gpu-check.txt); exit 0 only when every variant,
 #       every timed kernel and every microbenchmark verified.
@@ -34,14 +39,19 @@
 #   DIR/bench/ref-S.cubin + ref-S.cubin.json   ptxas's reference GEMM at S^3
 #                                              (ref-S.ptx without ptxas)
 #   DIR/ubench/NAME.{cubin,cubin.json,sass,expect.json}   tp-ubench's output
+#   DIR/predicted/bench/NAME.{json,txt}        tp-sim --timing of bench/NAME
+#   DIR/predicted/ubench/, ubench-table.md, ubench-card.json
+#                                              ubench.py timing and report
 # RESULTS: gpu-check.txt, logs/ (every tp-run), ubench/NAME.{out,log},
 #   ubench-check.txt, ubench-table.md, card.json.
 #
-# Environment: TP_RUN, TP_LLC, TP_UBENCH, TP_OPT (tool paths; default
-# build/bin/; with tp-opt, prepare also runs tp-verify-schedule on every
-# microbenchmark, bench/ubench/ubench.py verify),
+# Environment: TP_RUN, TP_LLC, TP_UBENCH, TP_OPT, TP_SIM (tool paths;
+# default build/bin/; with tp-opt, prepare also runs tp-verify-schedule on
+# every microbenchmark, bench/ubench/ubench.py verify),
 # TP_BUILD_DIR, TP_PTXAS (/usr/local/cuda/bin/ptxas),
-# GPU_CHECK_MCPU (sm_90), GPU_CHECK_SHAPES ("512x512x512 256x768x384"),
+# GPU_CHECK_MCPU (sm_90), GPU_CHECK_CARD (the card predicted for,
+# bench/cards: h200 for sm_90, rtx3090 otherwise), GPU_CHECK_PREDICT (1; 0
+# skips the predictions), GPU_CHECK_SHAPES ("512x512x512 256x768x384"),
 # GPU_CHECK_SIZES ("4096 8192"), GPU_CHECK_TILES ("large small 128x64
 # 256x128"), GPU_CHECK_ITERATIONS (50), GPU_CHECK_UBENCH (1; 0 skips the
 # microbenchmarks), GPU_CHECK_REF_PTX (../shared/reference/ptx/gemm_ref_sm86.ptx),
@@ -54,14 +64,21 @@
 # kernelParams launches need).
 #
 # Tested here, without a GPU: `prepare` by test/tools/tp-run/gpu-check-prepare.test
-# (sm_90 cubins, manifests and microbenchmarks); `run` by gpu-check-script.test
-# against the test suite's mock driver.  NOT YET RUN ON A GPU: no device was
+# (sm_90 cubins, manifests, microbenchmarks and the predictions); `run` by
+# gpu-check-script.test against the test suite's mock driver (predictions
+# beside measurements included).  NOT YET RUN ON A GPU: no device was
 # lent to this project so far.  utils/cublas-hgemm.py needs CuPy or PyTorch
 # (the lent H200 machine's image has both); a failure there prints n/a in
 # the cuBLAS column, not an abort.
 #
 # Budget (issue 15: 8 minutes of device time on an H200 for `run`; `prepare`
-# runs here and costs the device nothing).  Each tp-run call costs about
+# runs here and costs the device nothing: 60 s for the default folder on
+# this 2-core machine under load (load average 11), most of it the timing
+# model's predictions at 8192^3, ~6 s and 0.8 GB a kernel; the folder is
+# 14 MB).  `run` over that folder against the mock driver (every launch
+# refused at module load) takes 12 s: the script's own cost for its 174
+# tp-run calls and ubench.py; the predictions add nothing to it.  Each
+# tp-run call on the device costs about
 # 0.5 s of process, driver and context start-up beside its kernels:
 #  1. 64 verified variants at <= 768^3: CPU reference ~0.1 s each, so
 #     ~64 x 0.6 s = ~40 s;
@@ -88,9 +105,13 @@ TP_RUN=${TP_RUN:-$BUILD/bin/tp-run}
 TP_LLC=${TP_LLC:-$BUILD/bin/tp-llc}
 TP_UBENCH=${TP_UBENCH:-$BUILD/bin/tp-ubench}
 TP_OPT=${TP_OPT:-$BUILD/bin/tp-opt}
+TP_SIM=${TP_SIM:-$BUILD/bin/tp-sim}
+PREDICT=${GPU_CHECK_PREDICT:-1}
 UBENCH_PY=$ROOT/bench/ubench/ubench.py
 UBENCH=${GPU_CHECK_UBENCH:-1}
 MCPU=${GPU_CHECK_MCPU:-sm_90}
+# The card the timing model predicts for: the lent H200 for sm_90.
+if [ "$MCPU" = sm_90 ]; then CARD=${GPU_CHECK_CARD:-h200}; else CARD=${GPU_CHECK_CARD:-rtx3090}; fi
 SHAPES=${GPU_CHECK_SHAPES:-"512x512x512 256x768x384"}
 SIZES=${GPU_CHECK_SIZES:-"4096 8192"}
 ITERATIONS=${GPU_CHECK_ITERATIONS:-50}
@@ -106,7 +127,7 @@ TILES=${GPU_CHECK_TILES:-"large small 128x64 256x128"}
 die() { echo "gpu-check: error: $*" >&2; exit 1; }
 
 usage() {
-  sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,/^# Layout of DIR/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
   exit 1
 }
 
@@ -147,6 +168,8 @@ prepare() {
   [ -f "$REF_PTX" ] || die "no reference PTX at $REF_PTX (set GPU_CHECK_REF_PTX)"
   [ "$UBENCH" = 0 ] || [ -x "$TP_UBENCH" ] ||
     die "no tp-ubench at $TP_UBENCH (build it first, or set TP_UBENCH; GPU_CHECK_UBENCH=0 skips it)"
+  [ "$PREDICT" = 0 ] || [ -x "$TP_SIM" ] ||
+    die "no tp-sim at $TP_SIM (build it first, or set TP_SIM; GPU_CHECK_PREDICT=0 skips the predictions)"
   mkdir -p "$dir/verify" "$dir/bench" || die "cannot create $dir"
   local shape lay la lb tile res name
   for shape in $SHAPES; do
@@ -203,8 +226,48 @@ prepare() {
       rm -rf "$vdir"
     fi
   fi
+  local predicted=""
+  if [ "$PREDICT" != 0 ]; then
+    predict "$dir" "$ub"
+    predicted=", predicted by tp-sim --timing=$CARD for $NPRED_BENCH timed kernels and $NPRED_UB microbenchmarks"
+  fi
   echo "gpu-check: prepared $(ls "$dir"/verify/*.json | wc -l) variants," \
-    "$(ls "$dir"/bench/*.json | wc -l) timed kernels and $ub microbenchmarks in $dir ($MCPU)"
+    "$(ls "$dir"/bench/*.json | wc -l) timed kernels and $ub microbenchmarks in $dir ($MCPU)$predicted"
+}
+
+# predict DIR UB: the timing model's prediction (tp-sim --timing=$CARD,
+# docs/timing-model.md) of every timed kernel, DIR/predicted/bench/NAME.json
+# (--timing-sample: the blocks one SM holds, the result check skipped), and,
+# when UB microbenchmarks were written, of every microbenchmark,
+# DIR/predicted/ubench (ubench.py timing: the modelled slots and
+# modeled.json), with its report (table, card file).  `run` puts each
+# prediction beside the measurement.  A kernel the model cannot predict is
+# reported and left without a prediction (n/a in the table).
+predict() {
+  local dir=$1 ub=$2 pred=$1/predicted cubin name
+  mkdir -p "$pred/bench" || die "cannot create $pred"
+  NPRED_BENCH=0
+  for cubin in "$dir"/bench/*.cubin; do
+    [ -e "$cubin" ] || break
+    name=$(basename "$cubin" .cubin)
+    if "$TP_SIM" "$cubin" --timing="$CARD" --timing-sample \
+      --timing-json="$pred/bench/$name.json" >"$pred/bench/$name.txt" 2>&1; then
+      NPRED_BENCH=$((NPRED_BENCH + 1))
+    else
+      echo "gpu-check: warning: no prediction for $name (tp-sim exit $?, $pred/bench/$name.txt)" >&2
+      rm -f "$pred/bench/$name.json"
+    fi
+  done
+  NPRED_UB=0
+  if [ "$ub" != 0 ]; then
+    python3 "$UBENCH_PY" timing "$dir/ubench" "$pred/ubench" --card "$CARD" \
+      --tp-sim "$TP_SIM" >"$pred/ubench-timing.txt" ||
+      echo "gpu-check: warning: the timing model found a failure in a microbenchmark ($pred/ubench-timing.txt)" >&2
+    python3 "$UBENCH_PY" report "$dir/ubench" "$pred/ubench" \
+      --table "$pred/ubench-table.md" --card-json "$pred/ubench-card.json" ||
+      die "ubench.py report failed on the predictions"
+    NPRED_UB=$(grep -c '"blocks"' "$pred/ubench/modeled.json")
+  fi
 }
 
 # field NAME LINE: the value of NAME=... in a tp-run summary line.
@@ -302,18 +365,39 @@ time_one() {
   [ $rc -eq 0 ] || FAILURES=$((FAILURES + 1))
   # The ratios are against the first tile of ours timed at this size.
   if [ -z "$OURS_TF" ] && [ "${kind#tp-}" != "$kind" ]; then OURS_TF=$tf; fi
-  printf '%-6s %-24s %-8s %-10s %-9s %s\n' "$s" "$label" "$(verdict $rc)" \
-    "${ms:-n/a}" "${tf:-n/a}" "$(ratio "$OURS_TF" "$tf")"
+  local pred
+  pred=$(predicted_tflops "$dir/predicted/bench/$kind-$s.json")
+  printf '%-6s %-24s %-8s %-10s %-9s %-6s %-9s %s\n' "$s" "$label" "$(verdict $rc)" \
+    "${ms:-n/a}" "${tf:-n/a}" "$(ratio "$OURS_TF" "$tf")" "${pred:-n/a}" \
+    "$(model_error "$tf" "$pred")"
   if [ $rc -ne 0 ]; then
     grep -E 'error|FAIL' <<<"$out" | head -3 | sed 's/^/    /'
   fi
 }
 
+# predicted_tflops FILE: the TFLOP/s of a prediction (tp-sim --timing-json),
+# or nothing.
+predicted_tflops() {
+  [ -f "$1" ] && sed -n 's/^ *"tflops": \([0-9.e+-]*\).*/\1/p' "$1" |
+    awk '{ printf "%.2f", $1 }'
+}
+
+# model_error MEASURED PREDICTED: measured / predicted - 1, in percent.
+model_error() {
+  if [ -n "$1" ] && [ -n "$2" ]; then
+    awk -v m="$1" -v p="$2" 'BEGIN { if (p > 0) printf "%+.1f%%", (m / p - 1) * 100; else print "-" }'
+  else
+    echo "-"
+  fi
+}
+
 # 2. Timing at each size: every tile of ours, the ptxas-compiled
-# reference, cuBLAS.
+# reference, cuBLAS; beside each of ours and the reference, the timing
+# model's prediction (prepare's DIR/predicted/bench).
 run_timed() {
   local dir=$1 s tile out rc line tf
-  printf '%-6s %-24s %-8s %-10s %-9s %s\n' size kernel verify median_ms TFLOP/s vs_tp
+  printf '%-6s %-24s %-8s %-10s %-9s %-6s %-9s %s\n' size kernel verify median_ms \
+    TFLOP/s vs_tp model model_err
   for s in $SIZES; do
     OURS_TF=""
     # The default (large) tile first when it is one of them.
@@ -335,6 +419,7 @@ run_timed() {
   done
   echo
   echo "# vs_tp = TFLOP/s of tp's first tile (large) / this kernel's (> 1: tp is faster)"
+  echo "# model = tp-sim --timing=$CARD's TFLOP/s (prepare), model_err = measured / model - 1"
 }
 
 # 3. The microbenchmarks: one launch each, the output slots dumped; the
@@ -373,8 +458,12 @@ run_ubench() {
   local card driver
   card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
+  local predicted=()
+  [ -f "$1/predicted/ubench/modeled.json" ] &&
+    predicted=(--predicted "$1/predicted/ubench")
   python3 "$UBENCH_PY" report "$dir" "$out" --card "${card:-unknown card}" \
     --driver "${driver:-unknown}" --date "$(date -u +%F)" \
+    ${predicted[@]+"${predicted[@]}"} \
     --table "$RESULTS/ubench-table.md" --card-json "$RESULTS/card.json" ||
     FAILURES=$((FAILURES + 1))
   echo

@@ -95,6 +95,14 @@ struct TimingResult {
   uint64_t Hazards = 0;           ///< reads before a fixed latency elapsed
   std::vector<std::string> HazardReports;
   std::array<uint64_t, unsigned(WarpState::Num)> States = {};
+  /// Every CS2R SR_CLOCKLO modelled: the warp, tp-sim's functional clock
+  /// value there (the warp's count of issued instructions, the CS2R
+  /// included) and the cycle the model issued it in (tp-ubench's clocks).
+  struct ClockRead {
+    unsigned Block, Warp;
+    uint64_t Issued, Cycle;
+  };
+  std::vector<ClockRead> ClockReads;
   double tflops() const {
     return Flops > 0 && KernelSeconds > 0 ? Flops / KernelSeconds / 1e12 : 0;
   }

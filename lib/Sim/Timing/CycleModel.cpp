@@ -28,7 +28,7 @@
 /// without an issue), so it is exact and fast.
 ///
 //===----------------------------------------------------------------------===//
-#include "../SimInternal.h"
+#include "../ExecState.h"
 #include "tp/Sim/Timing.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/Debug.h"
@@ -67,7 +67,7 @@ struct SBEntry {
 struct WarpT {
   const std::vector<TimingModel::Event> *Trace;
   size_t Pos = 0;
-  unsigned Block = 0, SMSP = 0;
+  unsigned Block = 0, Warp = 0, SMSP = 0;
   uint64_t ReadyAt = 0;
   bool AfterBranch = false, Yielded = false;
   bool AtBarrier = false, Done = false;
@@ -437,6 +437,8 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
   const TimingModel::Event &E = (*W.Trace)[W.Pos];
   const DInst &D = P.Insts[E.Index];
   checkReads(W, D, Now, R);
+  if (D.Sem == SemClass::CS2R && D.SReg == SR_CLOCKLO)
+    R.ClockReads.push_back({W.Block, W.Warp, W.Pos + 1, Now});
   // The wait mask and DEPBAR consume the released entries.
   for (unsigned S = 0; S < 6; ++S)
     if ((D.I.Ctrl.WaitMask >> S) & 1)
@@ -655,6 +657,7 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
       WarpT W;
       W.Trace = &T;
       W.Block = B;
+      W.Warp = unsigned(&T - Traces[B].data());
       W.SMSP = I++ % C.SubPartitions;
       W.Done = T.empty();
       std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);

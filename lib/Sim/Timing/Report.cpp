@@ -58,6 +58,10 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
   for (unsigned I = 0; I < unsigned(WarpState::Num); ++I)
     Stalls[getWarpStateName(WarpState(I))] =
         T ? double(R.States[I]) / T : 0.0;
+  json::Array Clocks;
+  for (const TimingResult::ClockRead &CR : R.ClockReads)
+    Clocks.push_back(json::Array{CR.Block, CR.Warp, int64_t(CR.Issued),
+                                 int64_t(CR.Cycle)});
   json::Object O{
       {"card", R.Card},
       {"blocks_per_sm", R.BlocksPerSM},
@@ -76,6 +80,7 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
       {"shared_ideal_wavefronts", int64_t(R.SharedIdealWavefronts)},
       {"hazards", int64_t(R.Hazards)},
       {"stall_reasons", std::move(Stalls)},
+      {"clock_reads", std::move(Clocks)},
   };
   OS << formatv("{0:2}", json::Value(std::move(O))) << "\n";
 }

@@ -57,7 +57,9 @@ def main():
         words = []
         for t in range(b["grid"] * b["block"]):
             slot = [0] * b["slot_words"]
-            slot[0] = (0xfffff000 + t) & 0xffffffff  # wraps: t1 - t0 mod 2^32
+            # The SM's clock: the warps of a block start together (after a
+            # barrier); it wraps, t1 - t0 mod 2^32.
+            slot[0] = (0xfffff000 + t // b["block"]) & 0xffffffff
             slot[1] = (slot[0] + cyc) & 0xffffffff
             for e in b["expected"]:
                 slot[e["word"]] = e["lanes"][t % b["block"] % 32]
