@@ -10,25 +10,46 @@
 ///   Q   the rest of the step up to its LDGDEPBAR (the next stage's copies,
 ///       pointer updates and group commit, or an empty group)
 ///
+/// The step's head is [the DEPBAR.LE before the BAR.SYNC], the BAR.SYNC
+/// and the LDSMs of L0 that H0's first run reads (with hoisting; without,
+/// all of L0); L0' = the rest of L0.
+///
 /// Algorithm, per step:
 ///  1. split H0 and H1 into runs: consecutive HMMAs with the same A
 ///     fragment (an m-tile's n-tiles); groups = the number of runs;
-///  2. H0' = after each run of H0, the next ceil(|L1| / groups) LDSMs of L1
-///     (then whatever is left); H1' the same with Q;
-///  3. the step becomes L0 H0' H1'; in every run each HMMA but the last sets
-///     the reuse flag of its A operand (the fragment stays in the
+///  2. H0' = after each run of H0, the next ceil(|L0' L1| / groups) LDSMs of
+///     L0' L1 (then whatever is left); H1' the same with Q;
+///  3. the step becomes head H0' H1'; in every run each HMMA but the last
+///     sets the reuse flag of its A operand (the fragment stays in the
 ///     operand-reuse cache across the run).  Runs are never split.
+/// Hoisting (option hoist: auto, the default, hoists unless tile() names
+/// fewer than 8 warps a block; see hoistPays()): when step k + 1 follows
+/// step k directly, its head goes before H1's last run of step k (H1' is
+/// then spread over the other runs), when none of the head's loads writes
+/// a register that run reads.  The next step's first fragments then load
+/// under this step's last products instead of after a barrier every warp
+/// must reach first (tp-sim --timing: the tensor pipe idled about 200
+/// cycles a k-step there on the RTX 3090; docs/timing-model.md).  Across
+/// the loop's back edge the loop is rotated: when the tail starts with the
+/// body's first head, that head moves to the prologue's end and to the
+/// body's last step (for the next iteration, or the tail), and the body
+/// and the tail start without it; the stages need the same ring position,
+/// which the identical heads (same offsets) show.
 /// A step that is not in that shape (already interleaved, hand-written) is
 /// left as it is.  Control fields are kept; the pass only reorders and sets
-/// reuse flags.
+/// reuse flags.  tp-verify-schedule proves the result (utils/
+/// prove-variants.sh: every layout x tile x residual x target).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/MIR/MIR.h"
 #include "tp/Support/Debug.h"
+#include "tp/Support/Diagnostics.h"
 
 #include "llvm/ADT/Statistic.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -38,6 +59,12 @@ ALWAYS_ENABLED_STATISTIC(NumStepsInterleaved, "Steps interleaved");
 ALWAYS_ENABLED_STATISTIC(NumInstrsMoved,
                          "Instructions moved (LDSMs and copies spread "
                          "between HMMA runs)");
+ALWAYS_ENABLED_STATISTIC(NumHeadsHoisted,
+                         "Step heads (DEPBAR, BAR, first LDSMs) hoisted "
+                         "before the previous step's last HMMA run");
+ALWAYS_ENABLED_STATISTIC(NumHeadsRotated,
+                         "Loop bodies rotated (the first step's head at "
+                         "the prologue's and the body's end)");
 
 namespace tp {
 namespace {
@@ -70,17 +97,11 @@ std::vector<Seq> runs(const Seq &H) {
 }
 
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
+void setReuse(Seq &Run);
+
 Seq spread(std::vector<Seq> &&Runs, const Seq &Q) {
   for (Seq &Run : Runs)
-    for (size_t I = 0; I < Run.size(); ++I) {
-      int A = aOperand(Run[I]);
-      int Slot = Run[I].info().Operands[A].ReuseSlot;
-      uint8_t Bit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
-      if (I + 1 < Run.size())
-        Run[I].I.Ctrl.Reuse |= Bit;
-      else
-        Run[I].I.Ctrl.Reuse &= ~Bit;
-    }
+    setReuse(Run);
   size_t Groups = Runs.size();
   size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
   Seq Out;
@@ -99,16 +120,137 @@ Seq spread(std::vector<Seq> &&Runs, const Seq &Q) {
   return Out;
 }
 
+/// Sets the reuse flag of \p Run's A operand on every HMMA but the last
+/// (the fragment stays in the operand-reuse cache across the run).
+void setReuse(Seq &Run) {
+  for (size_t I = 0; I < Run.size(); ++I) {
+    int A = aOperand(Run[I]);
+    int Slot = Run[I].info().Operands[A].ReuseSlot;
+    uint8_t Bit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
+    if (I + 1 < Run.size())
+      Run[I].I.Ctrl.Reuse |= Bit;
+    else
+      Run[I].I.Ctrl.Reuse &= ~Bit;
+  }
+}
+
+/// The registers of operand \p K of \p MI: [first, first + width), or
+/// {0, 0} when it is not a GPR.
+std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
+  const sass::OperandInfo &O = MI.info().Operands[K];
+  if (O.Kind != sass::OperandKind::GPR || MI.I.Ops[K] == sass::RZ)
+    return {0, 0};
+  int64_t V = MI.I.Ops[K], W = O.Width ? O.Width : 1;
+  if (mir::isVirtualReg(V)) // one name, one range (sub-registers within)
+    return {mir::virtualReg(mir::virtualRegId(V)),
+            mir::virtualReg(mir::virtualRegId(V)) + 4};
+  return {V, V + W};
+}
+
+/// Whether an instruction of \p Run reads a register \p Load writes.
+bool readsResult(const Seq &Run, const MInstr &Load) {
+  const sass::InstrInfo &LI = Load.info();
+  for (unsigned D = 0; D < LI.NumOperands; ++D) {
+    if (!LI.Operands[D].IsDef)
+      continue;
+    auto Def = gprRange(Load, D);
+    if (Def.first == Def.second)
+      continue;
+    for (const MInstr &MI : Run) {
+      const sass::InstrInfo &II = MI.info();
+      for (unsigned K = 0; K < II.NumOperands; ++K) {
+        if (II.Operands[K].IsDef)
+          continue;
+        auto Use = gprRange(MI, K);
+        if (Use.first < Def.second && Def.first < Use.second)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool sameInstr(const MInstr &A, const MInstr &B) {
+  return A.I.Op == B.I.Op && A.I.Guard == B.I.Guard &&
+         A.I.GuardNeg == B.I.GuardNeg && A.I.Ctrl == B.I.Ctrl &&
+         A.I.Ops == B.I.Ops && A.Label.empty() && B.Label.empty() &&
+         A.Target == B.Target;
+}
+
+bool sameSeq(const Seq &A, const Seq &B) {
+  return A.size() == B.size() &&
+         std::equal(A.begin(), A.end(), B.begin(), sameInstr);
+}
+
+/// A piece cut into k-steps in tp-select's shape and the code between
+/// them (kept as it is).
+struct Parsed {
+  struct Step {
+    /// [DEPBAR.LE] BAR.SYNC and the LDSMs of L0 that H0's first run reads.
+    Seq Head;
+    Seq L0Rest;         ///< the other LDSMs of L0
+    Seq H0, L1, H1, Q;  ///< Q ends with the step's LDGDEPBAR
+  };
+  /// Items in order: Verbatim[i] before Steps[i]; Verbatim.back() last.
+  std::vector<Seq> Verbatim;
+  std::vector<Step> Steps;
+  /// Whether step i is followed directly by step i + 1 (no code between).
+  bool adjacent(size_t I) const {
+    return I + 1 < Steps.size() && Verbatim[I + 1].empty();
+  }
+  /// Whether the piece starts with a step / ends with one.
+  bool startsWithStep() const {
+    return !Steps.empty() && Verbatim.front().empty();
+  }
+  bool endsWithStep() const {
+    return !Steps.empty() && Verbatim.back().empty();
+  }
+};
+
 class InterleavePass : public Pass {
 public:
+  std::vector<PassOption> getOptions() const override {
+    return {{"hoist", "auto",
+             "1: each step's head (DEPBAR, BAR.SYNC and the fragments its "
+             "first HMMA run reads) goes before the previous step's last "
+             "HMMA run, and the loop is rotated so that this holds across "
+             "its back edge; 0: every step keeps its head (the seed's "
+             "order); auto: 1 unless the function's tile() has fewer than "
+             "8 warps a block"}};
+  }
+
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &) override {
+    StringRef Mode = getOption("hoist");
+    if (Mode != "auto" && Mode != "0" && Mode != "1")
+      return makeError("tp-interleave: option 'hoist' expects auto, 0 or 1, "
+                       "found '" +
+                       Mode + "'");
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
-      for (mir::Piece &P : F.Pieces)
-        interleave(P);
+      interleave(F, Mode == "1" || (Mode == "auto" && hoistPays(F)));
     return Error::success();
   }
 
 private:
+  /// Whether hoisting pays by tp-sim's timing model: with 8 or more warps
+  /// a block (two or more per sub-partition, the large, 128x64 and 256x128
+  /// tiles) every card models faster (docs/timing-model.md); with 4 (the
+  /// small tile, three blocks an SM on the RTX 3090, whose warps fill each
+  /// other's barrier gaps) the RTX 3090 models 0.5% slower, the A100 7%
+  /// (more instructions, 88 registers instead of 80).  tile(WM,WN,...)
+  /// names the warps; without it, hoist.
+  static bool hoistPays(const mir::Function &F) {
+    Optional<StringRef> Tile = F.getAttr("tile");
+    if (!Tile)
+      return true;
+    SmallVector<StringRef, 5> Parts;
+    Tile->split(Parts, ',');
+    unsigned WM = 0, WN = 0;
+    if (Parts.size() < 2 || Parts[0].trim().getAsInteger(10, WM) ||
+        Parts[1].trim().getAsInteger(10, WN))
+      return true;
+    return WM * WN >= 8;
+  }
+
   static size_t take(const Seq &S, size_t I, StringRef Mn, Seq &Out) {
     while (I < S.size() && is(S[I], Mn) && S[I].Label.empty())
       Out.push_back(S[I++]);
@@ -123,48 +265,157 @@ private:
     return std::min(Q.size(), M * (Groups ? Groups - 1 : 0));
   }
 
-  void interleave(mir::Piece &P) {
-    Seq &S = P.Instrs;
-    Seq Out;
-    Out.reserve(S.size());
+  /// Whether \p Head can go before \p St's last H1 run: there are two
+  /// runs or more, and none of the head's loads writes a register that run
+  /// reads (with virtual registers, never: the k-halves' fragments have
+  /// names of their own).
+  static bool hoistable(const Parsed::Step &St, const Seq &Head) {
+    std::vector<Seq> R1 = runs(St.H1);
+    if (R1.size() < 2)
+      return false;
+    for (const MInstr &L : Head)
+      if (readsResult(R1.back(), L))
+        return false;
+    return true;
+  }
+
+  /// Cuts \p S into steps L0 H0 L1 H1 Q (after a BAR.SYNC, with the
+  /// DEPBAR.LE just before it) and the code around them.
+  static Parsed parse(const Seq &S, bool Hoist) {
+    Parsed R;
+    R.Verbatim.emplace_back();
     size_t I = 0;
     while (I < S.size()) {
-      Out.push_back(S[I]);
-      if (!is(S[I++], "BAR"))
+      if (!is(S[I], "BAR")) {
+        R.Verbatim.back().push_back(S[I++]);
         continue;
-      Seq L0, H0, L1, H1, Q;
-      size_t J = take(S, I, "LDSM", L0);
-      J = take(S, J, "HMMA", H0);
-      J = take(S, J, "LDSM", L1);
-      J = take(S, J, "HMMA", H1);
+      }
+      Parsed::Step St;
+      Seq L0;
+      size_t J = take(S, I + 1, "LDSM", L0);
+      J = take(S, J, "HMMA", St.H0);
+      J = take(S, J, "LDSM", St.L1);
+      J = take(S, J, "HMMA", St.H1);
       size_t K = J;
       // Q holds no products or fragment loads (else the step is already
       // interleaved).
       while (K < S.size() && !is(S[K], "LDGDEPBAR") && !is(S[K], "BAR") &&
              !is(S[K], "HMMA") && !is(S[K], "LDSM") && S[K].Label.empty())
         ++K;
-      bool Shaped = !L0.empty() && !H0.empty() && !L1.empty() &&
-                    !H1.empty() && K < S.size() && is(S[K], "LDGDEPBAR") &&
-                    S[K].Label.empty() && H0.size() == H1.size();
-      if (!Shaped)
+      bool Shaped = !L0.empty() && !St.H0.empty() && !St.L1.empty() &&
+                    !St.H1.empty() && K < S.size() &&
+                    is(S[K], "LDGDEPBAR") && S[K].Label.empty() &&
+                    St.H0.size() == St.H1.size() && S[I].Label.empty();
+      if (!Shaped) {
+        R.Verbatim.back().push_back(S[I++]);
         continue;
-      Q.assign(S.begin() + J, S.begin() + K + 1);
-      TP_DEBUG(dbgs() << "tp-interleave: @" << P.Name << ": step at "
-                      << Out.size() - 1 << ": " << L1.size()
-                      << " LDSMs of k-half 1 after the " << runs(H0).size()
-                      << " HMMA runs of k-half 0, " << Q.size()
-                      << " other instructions after the "
-                      << runs(H1).size() << " runs of k-half 1\n");
-      Out.insert(Out.end(), L0.begin(), L0.end());
-      std::vector<Seq> R0 = runs(H0), R1 = runs(H1);
-      ++NumStepsInterleaved;
-      NumInstrsMoved += countMoved(L1, R0.size()) + countMoved(Q, R1.size());
-      Seq A = spread(std::move(R0), L1), B = spread(std::move(R1), Q);
-      Out.insert(Out.end(), A.begin(), A.end());
-      Out.insert(Out.end(), B.begin(), B.end());
+      }
+      Seq &Before = R.Verbatim.back();
+      if (!Before.empty() && is(Before.back(), "DEPBAR") &&
+          Before.back().Label.empty()) {
+        St.Head.push_back(Before.back());
+        Before.pop_back();
+      }
+      St.Head.push_back(S[I]);
+      const Seq First = runs(St.H0).front();
+      for (const MInstr &L : L0)
+        (!Hoist || readsResult(First, L) ? St.Head : St.L0Rest).push_back(L);
+      St.Q.assign(S.begin() + J, S.begin() + K + 1);
+      R.Steps.push_back(std::move(St));
+      R.Verbatim.emplace_back();
       I = K + 1;
     }
-    S = std::move(Out);
+    return R;
+  }
+
+  /// Writes \p R's piece back, each step as L0 H0' H1' (H0' = H0's runs
+  /// with L1 spread between them, H1' = H1's runs with Q).  The head of
+  /// the step after (its DEPBAR, BAR and L0), when it follows directly,
+  /// goes before H1's last run, so that its fragments load under this
+  /// step's last products instead of after a barrier every warp has
+  /// reached; \p TrailingHead is that head for the piece's last step (the
+  /// next piece's first, rotated), and \p DropFirstHead drops the first
+  /// step's head (it ran at the end of the piece before).
+  static Seq emit(Parsed &R, const std::string &Name, bool Hoist,
+                  bool DropFirstHead, const Seq *TrailingHead) {
+    Seq Out;
+    std::vector<bool> HeadDone(R.Steps.size(), false);
+    if (DropFirstHead && R.startsWithStep())
+      HeadDone[0] = true;
+    for (size_t I = 0; I < R.Steps.size(); ++I) {
+      Out.insert(Out.end(), R.Verbatim[I].begin(), R.Verbatim[I].end());
+      Parsed::Step &St = R.Steps[I];
+      std::vector<Seq> R0 = runs(St.H0), R1 = runs(St.H1);
+      TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
+                      << St.L1.size() << " LDSMs of k-half 1 after the "
+                      << R0.size() << " HMMA runs of k-half 0, "
+                      << St.Q.size() << " other instructions after the "
+                      << R1.size() << " runs of k-half 1\n");
+      ++NumStepsInterleaved;
+      NumInstrsMoved +=
+          countMoved(St.L1, R0.size()) + countMoved(St.Q, R1.size());
+      if (!HeadDone[I])
+        Out.insert(Out.end(), St.Head.begin(), St.Head.end());
+      Seq Loads = St.L0Rest;
+      Loads.insert(Loads.end(), St.L1.begin(), St.L1.end());
+      Seq A = spread(std::move(R0), Loads);
+      Out.insert(Out.end(), A.begin(), A.end());
+      const Seq *Next = !Hoist          ? nullptr
+                        : R.adjacent(I) ? &R.Steps[I + 1].Head
+                        : I + 1 == R.Steps.size() && R.endsWithStep()
+                            ? TrailingHead
+                            : nullptr;
+      if (!Next || !hoistable(St, *Next)) {
+        Seq B = spread(std::move(R1), St.Q);
+        Out.insert(Out.end(), B.begin(), B.end());
+        continue;
+      }
+      // The head goes before H1's last run: the next step's first
+      // fragments load under this step's last products.
+      Seq Last = std::move(R1.back());
+      R1.pop_back();
+      setReuse(Last);
+      Seq B = spread(std::move(R1), St.Q);
+      Out.insert(Out.end(), B.begin(), B.end());
+      Out.insert(Out.end(), Next->begin(), Next->end());
+      Out.insert(Out.end(), Last.begin(), Last.end());
+      ++NumHeadsHoisted;
+      if (R.adjacent(I))
+        HeadDone[I + 1] = true;
+    }
+    Out.insert(Out.end(), R.Verbatim.back().begin(), R.Verbatim.back().end());
+    return Out;
+  }
+
+  void interleave(mir::Function &F, bool Hoist) {
+    std::vector<Parsed> Ps;
+    for (mir::Piece &P : F.Pieces)
+      Ps.push_back(parse(P.Instrs, Hoist));
+    // The loop's rotation: the body's first head moves to the body's end
+    // (for the next iteration) and to the prologue's end (for the first),
+    // when the tail starts with the same head, which the body's end then
+    // runs instead.
+    mir::Piece *Pro = F.getPiece("prologue"), *Body = F.getPiece("body"),
+               *Tail = F.getPiece("tail");
+    auto IndexOf = [&](mir::Piece *P) { return size_t(P - F.Pieces.data()); };
+    bool Rotate = false;
+    if (Hoist && Pro && Body && Tail) {
+      Parsed &B = Ps[IndexOf(Body)], &T = Ps[IndexOf(Tail)];
+      Rotate = B.startsWithStep() && B.endsWithStep() && T.startsWithStep() &&
+               sameSeq(B.Steps.front().Head, T.Steps.front().Head) &&
+               hoistable(B.Steps.back(), B.Steps.front().Head);
+    }
+    Seq BodyHead = Rotate ? Ps[IndexOf(Body)].Steps.front().Head : Seq();
+    for (size_t I = 0; I < F.Pieces.size(); ++I) {
+      mir::Piece &P = F.Pieces[I];
+      bool IsBody = &P == Body, IsTail = &P == Tail;
+      P.Instrs = emit(Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
+                      Rotate && IsBody ? &BodyHead : nullptr);
+      if (Rotate && &P == Pro) {
+        P.Instrs.insert(P.Instrs.end(), BodyHead.begin(), BodyHead.end());
+        ++NumHeadsRotated;
+      }
+    }
   }
 };
 

@@ -26,7 +26,7 @@ StringRef Pass::getOption(StringRef Option) const {
     return It->second;
   for (const PassOption &O : getOptions())
     if (O.Name == Option)
-      return O.Default;
+      return Defaults.try_emplace(Option, O.Default).first->second;
   return "";
 }
 

@@ -118,6 +118,9 @@ private:
   friend class PassRegistry;
   std::string Name;
   llvm::StringMap<std::string> Values;
+  /// The defaults getOption() returned (getOptions() builds its list anew
+  /// each call: the text must live as long as the pass).
+  mutable llvm::StringMap<std::string> Defaults;
 };
 
 /// A registered pass: its Passes.def entry.
