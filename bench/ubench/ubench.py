@@ -436,10 +436,17 @@ def run_check(args):
     benches = select(load_benchmarks(args.dir), args.family)
     if args.skip_below_model:
         benches = [b for b in benches if not below_model(b)]
+    # Results of `timing`: the blocks the model ran, not the skipped ones.
+    modeled = load_modeled(args.results)
     failures = 0
     for b in benches:
+        info = modeled["benchmarks"].get(b["name"], {}) if modeled else {}
+        if modeled is not None and "blocks" not in info:
+            print("%-28s not modelled" % b["name"])
+            continue
         ok, msg = check_values(b, read_slots(
-            b, os.path.join(args.results, b["name"] + ".out")))
+            b, os.path.join(args.results, b["name"] + ".out")),
+            info.get("blocks"))
         print("%-28s %s" % (b["name"], "right" if ok else "WRONG: " + msg))
         failures += 0 if ok else 1
     print("ubench: %d benchmark(s), %d wrong or missing" % (len(benches),
