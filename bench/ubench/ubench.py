@@ -436,10 +436,17 @@ def run_check(args):
     benches = select(load_benchmarks(args.dir), args.family)
     if args.skip_below_model:
         benches = [b for b in benches if not below_model(b)]
+    # Results of `timing`: the blocks the model ran, not the skipped ones.
+    modeled = load_modeled(args.results)
     failures = 0
     for b in benches:
+        info = modeled["benchmarks"].get(b["name"], {}) if modeled else {}
+        if modeled is not None and "blocks" not in info:
+            print("%-28s not modelled" % b["name"])
+            continue
         ok, msg = check_values(b, read_slots(
-            b, os.path.join(args.results, b["name"] + ".out")))
+            b, os.path.join(args.results, b["name"] + ".out")),
+            info.get("blocks"))
         print("%-28s %s" % (b["name"], "right" if ok else "WRONG: " + msg))
         failures += 0 if ok else 1
     print("ubench: %d benchmark(s), %d wrong or missing" % (len(benches),
@@ -947,7 +954,16 @@ def run_all(args):
     failures = 0
     print("%-9s %-6s %-8s %-8s %s" % ("card", "target", "timing", "seconds",
                                       "compare"))
+    wanted = args.cards.split(",") if args.cards else None
+    known = [k for _, cards in TARGET_CARDS for k in cards]
+    for key in wanted or []:
+        if key not in known:
+            sys.exit("ubench.py: error: all: unknown card '%s' (%s)" % (
+                key, ", ".join(known)))
     for target, cards in TARGET_CARDS:
+        cards = [k for k in cards if not wanted or k in wanted]
+        if not cards:
+            continue
         d = os.path.join(args.out, target)
         cmd = [args.tp_ubench, "-mcpu=" + target, "-o", d]
         if args.global_iterations:
@@ -963,6 +979,7 @@ def run_all(args):
             secs = time.time() - start
             quietly(run_report, argparse.Namespace(
                 dir=d, results=r, card=None, date=None, driver=None,
+                predicted=None,
                 table=os.path.join(r, "table.md"),
                 card_json=os.path.join(r, "card.json")), os.devnull)
             crc = quietly(run_compare, argparse.Namespace(
@@ -1012,6 +1029,8 @@ def main():
     a.add_argument("--tolerance", type=float, default=5.0)
     a.add_argument("--global-iterations", type=int,
                    help="tp-ubench's (default its own, 256)")
+    a.add_argument("--cards", help="only these cards, comma-separated "
+                   "(rtx3090, a100, h100-sxm, h200)")
     k = sub.add_parser("compare", help="the report against the card file")
     k.add_argument("dir")
     k.add_argument("results")
