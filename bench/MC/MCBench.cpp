@@ -3,8 +3,10 @@
 /// \file
 /// Single-thread throughput of tp::sass::decode and encode over the words
 /// of the reference TSVs (every row, decodable or not: unknown words cost a
-/// dispatch too) and over the decodable ones only.  Reported as
-/// instructions per second (items_per_second).
+/// dispatch too) and over the decodable ones only, and of decode over the
+/// .text words of the reference cubins and of the suite's kernels
+/// (build/bench/MC/*.cubin, built by tp-llc), each with its cubin's target.
+/// Reported as decoded words per second (items_per_second).
 ///
 ///   ninja -C build tp-benchmarks && build/bench/MCBench
 ///
@@ -12,6 +14,11 @@
 
 #include "tp/Target/SASS/SASS.h"
 #include "benchmark/benchmark.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -75,6 +82,80 @@ BENCHMARK(BM_DecodeKnown);
 
 static void BM_DecodeAllRows(benchmark::State &S) { decodeWords(S, allWords()); }
 BENCHMARK(BM_DecodeAllRows);
+
+/// A word with the target its cubin is for.
+struct TargetWord {
+  Word128 W;
+  Target T;
+};
+
+/// The .text words of the ELF64 cubin \p Path (sm_90 when its name says
+/// sm90, as the reference cubins' and ours do; else sm_86).
+static void addCubinWords(const std::string &Path,
+                          std::vector<TargetWord> &Out) {
+  auto MB = llvm::MemoryBuffer::getFile(Path);
+  if (!MB)
+    return;
+  llvm::StringRef D = (*MB)->getBuffer();
+  if (D.size() < 64 || !D.startswith("\x7f" "ELF"))
+    return;
+  auto U16 = [&](size_t O) { uint16_t V; memcpy(&V, D.data() + O, 2); return V; };
+  auto U32 = [&](size_t O) { uint32_t V; memcpy(&V, D.data() + O, 4); return V; };
+  auto U64 = [&](size_t O) { uint64_t V; memcpy(&V, D.data() + O, 8); return V; };
+  Target T = Target::SM86;
+  if (llvm::StringRef(Path).contains("sm90"))
+    T = Target::SM90;
+  uint64_t ShOff = U64(0x28);
+  unsigned ShEnt = U16(0x3a), ShNum = U16(0x3c), ShStr = U16(0x3e);
+  uint64_t StrOff = U64(ShOff + ShStr * ShEnt + 0x18);
+  llvm::ArrayRef<uint8_t> B(reinterpret_cast<const uint8_t *>(D.data()),
+                            D.size());
+  for (unsigned S = 0; S < ShNum; ++S) {
+    size_t H = ShOff + S * ShEnt;
+    if (strncmp(D.data() + StrOff + U32(H), ".text", 5) != 0)
+      continue;
+    uint64_t Off = U64(H + 0x18), Size = U64(H + 0x20);
+    for (uint64_t K = Off; K + 16 <= Off + Size && K + 16 <= B.size(); K += 16)
+      Out.push_back({readWord(B.slice(K, 16)), T});
+  }
+}
+
+static const std::vector<TargetWord> &cubinWords() {
+  static std::vector<TargetWord> Ws = [] {
+    std::vector<std::string> Files;
+    for (std::string Dir : {std::string(TP_SHARED_DIR) + "/reference/cubin",
+                            std::string(TP_MC_BENCH_CUBINS)}) {
+      std::error_code EC;
+      for (llvm::sys::fs::directory_iterator It(Dir, EC), End;
+           It != End && !EC; It.increment(EC))
+        if (llvm::StringRef(It->path()).endswith(".cubin"))
+          Files.push_back(It->path());
+    }
+    std::sort(Files.begin(), Files.end());
+    std::vector<TargetWord> W;
+    for (const std::string &F : Files)
+      addCubinWords(F, W);
+    return W;
+  }();
+  return Ws;
+}
+
+static void BM_DecodeCubins(benchmark::State &S) {
+  const std::vector<TargetWord> &Ws = cubinWords();
+  Instruction I;
+  size_t N = 0;
+  for (auto _ : S) {
+    for (const TargetWord &W : Ws) {
+      bool OK = decode(W.W, I, W.T);
+      benchmark::DoNotOptimize(OK);
+      benchmark::DoNotOptimize(I);
+    }
+    N += Ws.size();
+  }
+  S.SetItemsProcessed(N);
+  S.counters["words"] = double(Ws.size());
+}
+BENCHMARK(BM_DecodeCubins);
 
 static void BM_Encode(benchmark::State &S) {
   std::vector<Instruction> Is;

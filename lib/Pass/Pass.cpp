@@ -233,6 +233,17 @@ Error PassManager::run(std::unique_ptr<IRUnit> &IR, SourceMgr &SM) {
     if (Opts.PrintAfterAll || Opts.PrintAfter.count(P->getName()))
       Dump("After", *P);
   }
+  // As llc does: the caller verified the input; without -verify-each only
+  // the final IR is verified, once.
+  if (!Opts.VerifyEach && !Passes.empty()) {
+    const IRLevel *L = R.lookupLevel(IR->getLevel());
+    if (Error E = L->Verify(*IR, SM))
+      return joinErrors(makeError("the IR after the pipeline (last pass " +
+                                  Passes.back()->getName() +
+                                  ") does not verify (-verify-each names "
+                                  "the pass that broke it):"),
+                        std::move(E));
+  }
   return Error::success();
 }
 

@@ -18,9 +18,11 @@ using namespace llvm;
 namespace {
 
 cl::opt<bool> VerifyEach("verify-each",
-                         cl::desc("Verify the IR after every pass (default "
-                                  "on; -verify-each=false to disable)"),
-                         cl::init(true));
+                         cl::desc("Verify the IR after every pass, not only "
+                                  "the input and the final IR (default on "
+                                  "in tp-opt, off in tp-llc)"));
+/// The tool's default for -verify-each (addPassManagerOptions).
+bool VerifyEachByDefault = false;
 cl::opt<bool> PrintBeforeAll("print-before-all",
                              cl::desc("Print the IR before every pass"));
 cl::opt<bool> PrintAfterAll("print-after-all",
@@ -45,7 +47,9 @@ cl::alias PrintPipelinePasses("print-pipeline-passes",
 
 namespace tp {
 
-void addPassManagerOptions(cl::OptionCategory &Cat) {
+void addPassManagerOptions(cl::OptionCategory &Cat,
+                           bool VerifyEachDefault) {
+  VerifyEachByDefault = VerifyEachDefault;
   cl::Option *Options[] = {&VerifyEach,
                            &PrintBeforeAll,
                            &PrintAfterAll,
@@ -60,7 +64,8 @@ void addPassManagerOptions(cl::OptionCategory &Cat) {
 
 Expected<PassManager::Options> getPassManagerOptions() {
   PassManager::Options Opts;
-  Opts.VerifyEach = VerifyEach;
+  Opts.VerifyEach =
+      VerifyEach.getNumOccurrences() ? bool(VerifyEach) : VerifyEachByDefault;
   Opts.PrintBeforeAll = PrintBeforeAll;
   Opts.PrintAfterAll = PrintAfterAll;
   Opts.TimePasses = TimePasses;

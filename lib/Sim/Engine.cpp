@@ -5,7 +5,10 @@
 ///
 ///  1. launch() checks the launch, splits the grid into blocks and runs them
 ///     on N host threads; each block gets its shared memory, constant bank 0
-///     and its warps;
+///     and its warps.  With N > 1 it tracks which global buffers are read
+///     and written; a kernel that both reads and writes one buffer (its
+///     blocks may communicate) is undone and rerun on one thread, so the
+///     results never depend on N;
 ///  2. runBlock() runs the warps round-robin, each until BAR.SYNC or EXIT,
 ///     and releases a barrier when every live warp arrived;
 ///  3. runWarp() issues instructions: the wait mask (which completes async
@@ -54,7 +57,7 @@ MutableArrayRef<uint8_t> GlobalMemory::getBuffer(uint64_t Addr) {
   return {};
 }
 
-uint8_t *GlobalMemory::translate(uint64_t Addr, uint64_t Size) {
+uint8_t *GlobalMemory::translate(uint64_t Addr, uint64_t Size, Access A) {
   // Buffers are sorted by address (allocate only appends higher ones).
   auto It = std::upper_bound(
       Buffers.begin(), Buffers.end(), Addr,
@@ -65,7 +68,43 @@ uint8_t *GlobalMemory::translate(uint64_t Addr, uint64_t Size) {
   uint64_t Off = Addr - It->Base;
   if (Off + Size > It->Bytes.size() || Off + Size < Off)
     return nullptr;
+  if (Seen) {
+    // Read first: the flag's cache line stays shared between host threads.
+    std::atomic<uint8_t> &F = Seen[It - Buffers.begin()];
+    if (!(F.load(std::memory_order_relaxed) & A))
+      F.fetch_or(A, std::memory_order_relaxed);
+  }
   return It->Bytes.data() + Off;
+}
+
+void GlobalMemory::trackAccesses(bool On) {
+  Seen.reset();
+  if (!On)
+    return;
+  Seen.reset(new std::atomic<uint8_t>[Buffers.size()]);
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    Seen[I].store(0);
+}
+
+bool GlobalMemory::someBufferReadAndWritten() const {
+  if (Seen)
+    for (size_t I = 0; I < Buffers.size(); ++I)
+      if (Seen[I].load() == (Read | Write))
+        return true;
+  return false;
+}
+
+std::vector<std::vector<uint8_t>> GlobalMemory::saveContents() const {
+  std::vector<std::vector<uint8_t>> Saved;
+  for (const Buffer &B : Buffers)
+    Saved.push_back(B.Bytes);
+  return Saved;
+}
+
+void GlobalMemory::restoreContents(
+    const std::vector<std::vector<uint8_t>> &Saved) {
+  for (size_t I = 0; I < Buffers.size() && I < Saved.size(); ++I)
+    Buffers[I].Bytes = Saved[I];
 }
 
 //===----------------------------------------------------------------------===//
@@ -362,7 +401,6 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
   Error FirstErr = Error::success();
   bool Failed = false;
   LaunchStats Stats;
-  Stats.Blocks = NumBlocks;
 
   auto Worker = [&]() {
     std::vector<std::unique_ptr<Warp>> Warps(NumWarps);
@@ -438,18 +476,55 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         Stats.HazardReports.push_back(std::move(S));
   };
 
-  unsigned NT = std::max(1u, std::min<unsigned>(Cfg.Threads, NumBlocks));
-  if (NT == 1) {
-    Worker();
-  } else {
+  // Runs every block on NT host threads into Stats / FirstErr.
+  auto RunAll = [&](unsigned NT) {
+    NextBlock = 0;
+    Failed = false;
+    consumeError(std::move(FirstErr));
+    FirstErr = Error::success();
+    Stats = LaunchStats();
+    Stats.Blocks = NumBlocks;
+    if (NT == 1) {
+      Worker();
+      return;
+    }
     std::vector<std::thread> Pool;
     for (unsigned I = 0; I < NT; ++I)
       Pool.emplace_back(Worker);
     for (std::thread &T : Pool)
       T.join();
+  };
+
+  unsigned NT = std::max(1u, std::min<unsigned>(Cfg.Threads, NumBlocks));
+  if (NT == 1) {
+    RunAll(1);
+  } else {
+    // Blocks run in any order on several threads; the results equal a
+    // sequential run's unless a block reads what another one wrote.  That
+    // needs a buffer both read and written: then the parallel run is
+    // undone and the blocks rerun in order (an observer, which has seen
+    // the first run, makes it an error instead).
+    std::vector<std::vector<uint8_t>> Saved = Mem.saveContents();
+    Mem.trackAccesses(true);
+    RunAll(NT);
+    bool Communicate = Mem.someBufferReadAndWritten();
+    Mem.trackAccesses(false);
+    if (Communicate) {
+      if (Cfg.Observer) {
+        consumeError(std::move(FirstErr));
+        return createStringError(
+            inconvertibleErrorCode(),
+            "kernel '%s' reads and writes one global buffer, so its blocks "
+            "may see each other's stores: run it on one host thread",
+            K.Name.c_str());
+      }
+      Mem.restoreContents(Saved);
+      RunAll(1);
+      Stats.Serialised = true;
+    }
   }
   if (Failed)
-    return FirstErr;
+    return std::move(FirstErr);
   consumeError(std::move(FirstErr));
   return Stats;
 }

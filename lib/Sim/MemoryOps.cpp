@@ -98,7 +98,8 @@ void sim::execGlobal(Exec &X, const DInst &D, uint32_t M) {
               Twine(utohexstr(Addr, /*LowerCase=*/true)) + " (lane " + Twine(L) + ")");
       return;
     }
-    uint8_t *Ptr = X.Mem->translate(Addr, Size);
+    uint8_t *Ptr = X.Mem->translate(
+        Addr, Size, Store ? GlobalMemory::Write : GlobalMemory::Read);
     if (!Ptr) {
       memFault(X, Store ? "global store" : "global load", Addr, Size, L);
       return;
@@ -299,7 +300,7 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
       uint64_t GAddr = globalAddr(X, D, L, Wide) + GUr + D.F[F_goff];
       if (!Wide)
         GAddr &= 0xffffffffu;
-      uint8_t *Ptr = X.Mem->translate(GAddr, Size);
+      uint8_t *Ptr = X.Mem->translate(GAddr, Size, GlobalMemory::Read);
       if (!Ptr) {
         memFault(X, "LDGSTS global source", GAddr, Size, L);
         return;

@@ -69,7 +69,7 @@ def X : SM86Op<0x947, "JUMP $tgt", (outs), (ins BrTarget:$tgt), Branch>,
 // DEC-NEXT: const uint16_t DecodeList[] = {
 // DEC-NEXT: /* 0x947 key 0 */ 0,
 // DEC-NEXT: };
-// DEC: {0, 0, {0,0,0,0,0,0,}}, // 0x947
+// DEC: {0, 0, {0,0,0,0,0,0,0,0,}, {0x0ULL, 0x0ULL}, 0x0ULL}, // 0x947
 // DEC-NEXT: };
 // DEC: // sm_90
 // DEC-NEXT: const uint16_t DecodeList_SM90[] = {

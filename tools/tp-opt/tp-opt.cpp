@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
     Stats->setHiddenFlag(cl::NotHidden);
     Stats->setDescription("Print each pass's statistics (stderr)");
   }
-  tp::addPassManagerOptions(OptCat);
+  tp::addPassManagerOptions(OptCat, /*VerifyEachByDefault=*/true);
   cl::HideUnrelatedOptions({&OptCat, &tp::getDebugCategory()});
   cl::ParseCommandLineOptions(Args.size(), Args.data(), Overview);
 

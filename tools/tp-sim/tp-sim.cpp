@@ -42,6 +42,7 @@
 #include <functional>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 
 using namespace llvm;
 using namespace tp;
@@ -72,8 +73,13 @@ cl::opt<double> Tolerance("tolerance",
                                    "accepted (default 1e-3)"),
                           cl::init(1e-3), cl::cat(SimCat));
 cl::opt<unsigned> Threads("threads",
-                          cl::desc("Host threads running blocks (default 1)"),
+                          cl::desc("Host threads running blocks (default 1); "
+                                   "results equal one thread's (a kernel "
+                                   "that reads and writes one buffer is "
+                                   "rerun on one)"),
                           cl::init(1), cl::cat(SimCat));
+cl::alias ThreadsJ("j", cl::desc("Alias for --threads"),
+                   cl::aliasopt(Threads), cl::cat(SimCat));
 cl::opt<bool> CheckSchedule(
     "check-schedule",
     cl::desc("Hazard mode: report any register read before its producer's "
@@ -85,7 +91,9 @@ cl::opt<unsigned> MaxHazards("max-hazards",
                              cl::desc("Hazard reports printed (default 20)"),
                              cl::init(20), cl::cat(SimCat));
 cl::opt<bool> Stats("print-stats",
-                    cl::desc("Print instruction counts and simulation speed"),
+                    cl::desc("Print instruction counts and simulation speed "
+                             "(the launch's wall time; warp and thread "
+                             "instructions per second)"),
                     cl::cat(SimCat));
 // Generic mode.
 cl::opt<std::string> KernelName("kernel",
@@ -199,15 +207,47 @@ bool parseDim(StringRef S, std::array<uint32_t, 3> &Out) {
   return true;
 }
 
-void printStats(const sim::LaunchStats &S, double Seconds) {
+/// The wall and CPU time (every host thread's) of one launch.
+class LaunchClock {
+public:
+  struct Times {
+    double Wall, CPU;
+  };
+  Times elapsed() const {
+    return {std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          Wall0)
+                .count(),
+            double(std::clock() - CPU0) / CLOCKS_PER_SEC};
+  }
+
+private:
+  std::chrono::steady_clock::time_point Wall0 =
+      std::chrono::steady_clock::now();
+  std::clock_t CPU0 = std::clock();
+};
+
+/// The launch's counts; with -print-stats its speed: wall time, warp and
+/// thread instructions per wall second, and thread instructions per CPU
+/// second (the per-core rate, which the load of a shared machine does not
+/// change much).
+void printStats(const sim::LaunchStats &S, LaunchClock::Times T) {
   outs() << "instructions: " << S.WarpInstructions << " warp, "
          << S.ThreadInstructions << " thread; blocks " << S.Blocks;
   if (CheckSchedule)
     outs() << "; longest warp " << S.MaxCycles << " cycles";
   outs() << "\n";
-  if (Stats)
-    outs() << format("speed: %.3f s, %.3g warp instructions/s\n", Seconds,
-                     Seconds > 0 ? S.WarpInstructions / Seconds : 0.0);
+  if (Stats) {
+    auto Rate = [](uint64_t N, double Secs) { return Secs > 0 ? N / Secs : 0.0; };
+    outs() << format("speed: %.3f s, %.3g warp instructions/s, %.3g thread "
+                     "instructions/s; CPU %.3f s, %.3g thread instructions "
+                     "per CPU second\n",
+                     T.Wall, Rate(S.WarpInstructions, T.Wall),
+                     Rate(S.ThreadInstructions, T.Wall), T.CPU,
+                     Rate(S.ThreadInstructions, T.CPU));
+    if (S.Serialised)
+      outs() << "serialised: a buffer is both read and written (blocks may "
+                "communicate); the blocks ran on one host thread\n";
+  }
 }
 
 int reportHazards(const sim::LaunchStats &S) {
@@ -471,11 +511,9 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   std::unique_ptr<sim::TimingModel> TM;
   if (int Rc = attachTimingModel(*K, **P, Cfg, TM))
     return Rc;
-  auto T0 = std::chrono::steady_clock::now();
+  LaunchClock Clock;
   auto S = sim::launch(**P, Mem, Cfg);
-  double Secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - T0)
-                    .count();
+  LaunchClock::Times Secs = Clock.elapsed();
   if (!S) {
     WithColor::error(errs(), "tp-sim") << toString(S.takeError()) << "\n";
     return 1;
@@ -589,11 +627,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
          << "," << Cfg.Grid[1] << "," << Cfg.Grid[2] << " block "
          << Cfg.Block[0] << "," << Cfg.Block[1] << "," << Cfg.Block[2]
          << "; seed " << Seed << "\n";
-  auto T0 = std::chrono::steady_clock::now();
+  LaunchClock Clock;
   auto S = sim::launch(**P, Mem, Cfg);
-  double Secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - T0)
-                    .count();
+  LaunchClock::Times Secs = Clock.elapsed();
   if (!S) {
     WithColor::error(errs(), "tp-sim") << toString(S.takeError()) << "\n";
     return 1;

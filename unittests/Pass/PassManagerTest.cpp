@@ -153,17 +153,31 @@ TEST(PassManager, RejectsAPassOnTheWrongLevel) {
   EXPECT_EQ(R.Err, "test-inc runs on count IR, but the input is word IR");
 }
 
-TEST(PassManager, VerifiesEachPassByDefault) {
-  Outcome R = run("test-break,test-inc", "count 1");
+TEST(PassManager, VerifiesEachPassOnlyWhenAsked) {
+  PassManager::Options Each;
+  Each.VerifyEach = true;
+  Outcome R = run("test-break,test-inc", "count 1", Each);
   EXPECT_NE(R.Err.find("the IR after test-break does not verify:"),
             std::string::npos)
       << R.Err;
   EXPECT_NE(R.Err.find("count above 10"), std::string::npos);
-  PassManager::Options NoVerify;
-  NoVerify.VerifyEach = false;
-  Outcome Unchecked = run("test-break,test-inc", "count 1", NoVerify);
+  // By default only the final IR is verified: a broken result is still
+  // caught, after the last pass ...
+  Outcome Final = run("test-break,test-inc", "count 1");
+  EXPECT_NE(Final.Err.find("the IR after the pipeline (last pass test-inc) "
+                           "does not verify"),
+            std::string::npos)
+      << Final.Err;
+  EXPECT_NE(Final.Err.find("count above 10"), std::string::npos);
+  EXPECT_NE(run("test-break", "count 1").Err.find("count above 10"),
+            std::string::npos);
+  // ... but an invalid intermediate IR that a later pass lowers is not.
+  Outcome Unchecked = run("test-break,test-lower", "count 1");
   EXPECT_EQ(Unchecked.Err, "");
-  EXPECT_EQ(Unchecked.Out, "count 100\n");
+  EXPECT_EQ(Unchecked.Out, "word n99\n");
+  Outcome Checked = run("test-break,test-lower", "count 1", Each);
+  EXPECT_NE(Checked.Err.find("the IR after test-break does not verify:"),
+            std::string::npos);
 }
 
 TEST(PassManager, PrintsAroundTheRequestedPasses) {

@@ -209,11 +209,11 @@ TEST(F16, DoubleToHalfMatchesFloatToHalf) {
 TEST(GlobalMemory, BoundsAndGaps) {
   GlobalMemory M;
   uint64_t A = cantFail(M.allocate(100)), B = cantFail(M.allocate(16));
-  EXPECT_NE(M.translate(A, 100), nullptr);
-  EXPECT_EQ(M.translate(A + 96, 8), nullptr);
-  EXPECT_EQ(M.translate(A - 4, 4), nullptr);
-  EXPECT_EQ(M.translate(B + 16, 1), nullptr);
-  EXPECT_NE(M.translate(B + 8, 8), nullptr);
+  EXPECT_NE(M.translate(A, 100, GlobalMemory::Read), nullptr);
+  EXPECT_EQ(M.translate(A + 96, 8, GlobalMemory::Read), nullptr);
+  EXPECT_EQ(M.translate(A - 4, 4, GlobalMemory::Read), nullptr);
+  EXPECT_EQ(M.translate(B + 16, 1, GlobalMemory::Read), nullptr);
+  EXPECT_NE(M.translate(B + 8, 8, GlobalMemory::Read), nullptr);
   EXPECT_EQ(A % 256, 0u);
 }
 

@@ -24,8 +24,10 @@
 ///    `default{...}` is the default pipeline.  printPipeline() writes the
 ///    same syntax.  Drivers configure passes with setOption(), never by
 ///    pasting user text into option strings.
-///  * PassManager runs a pipeline, verifying after every pass (verify-each)
-///    and printing the IR before/after the passes asked for.
+///  * PassManager runs a pipeline and prints the IR before/after the passes
+///    asked for.  Like llc, it verifies the final IR (the caller verifies
+///    the input after parsing it); each pass's output only with VerifyEach
+///    (-verify-each: off by default, on in tp-opt).
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_PASS_PASS_H
@@ -170,7 +172,8 @@ std::string printPipeline(llvm::ArrayRef<std::unique_ptr<Pass>> Passes);
 class PassManager {
 public:
   struct Options {
-    bool VerifyEach = true;
+    /// Verify after every pass, not only the final IR.
+    bool VerifyEach = false;
     bool PrintBeforeAll = false;
     bool PrintAfterAll = false;
     /// Time every pass and print LLVM's timing report to stderr at the end.
@@ -186,7 +189,8 @@ public:
   llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
 
   /// Runs every pass in order.  Checks each pass's input level, verifies
-  /// after each pass when VerifyEach, prints the requested dumps to DumpOS.
+  /// after each pass when VerifyEach (else only after the last), prints the
+  /// requested dumps to DumpOS.
   llvm::Error run(std::unique_ptr<IRUnit> &IR, llvm::SourceMgr &SM);
 
 private:

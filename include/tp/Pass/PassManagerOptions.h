@@ -5,7 +5,7 @@
 /// tp-opt and tp-llc spell and describe them the same way:
 ///
 ///   -print-before=PASS,..  -print-after=PASS,..  -print-before-all
-///   -print-after-all  -verify-each (default on)  -time-passes
+///   -print-after-all  -verify-each  -time-passes
 ///   -print-pipeline (hidden alias -print-pipeline-passes, tp-opt's old name)
 ///
 /// A tool lists them in its own category (addPassManagerOptions) and reads
@@ -26,7 +26,11 @@ class OptionCategory;
 namespace tp {
 
 /// Lists the pass manager's options in \p Cat (call before parsing).
-void addPassManagerOptions(llvm::cl::OptionCategory &Cat);
+/// \p VerifyEachByDefault is -verify-each's value when it is not given:
+/// true in tp-opt (its tests check each pass's output), false in tp-llc
+/// (the input and the final IR are verified either way; PassManager).
+void addPassManagerOptions(llvm::cl::OptionCategory &Cat,
+                           bool VerifyEachByDefault = false);
 
 /// The options as given.  Names in -print-before / -print-after must be
 /// registered passes (else an error naming the option).

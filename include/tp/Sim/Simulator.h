@@ -65,6 +65,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -147,8 +148,22 @@ public:
   uint64_t getAllocatedBytes() const { return Allocated; }
   /// The host bytes of the buffer at \p Addr (as returned by allocate).
   llvm::MutableArrayRef<uint8_t> getBuffer(uint64_t Addr);
+  /// How a kernel touches a buffer (translate()).
+  enum Access : uint8_t { Read = 1, Write = 2 };
   /// Host pointer for [Addr, Addr+Size), or null when not inside a buffer.
-  uint8_t *translate(uint64_t Addr, uint64_t Size);
+  /// \p A is what the caller does there: while tracking, each buffer
+  /// remembers whether it was read and whether it was written.
+  uint8_t *translate(uint64_t Addr, uint64_t Size, Access A);
+
+  /// Starts remembering accesses (forgetting earlier ones), or stops.
+  void trackAccesses(bool On);
+  /// While tracking: whether some buffer was both read and written, the
+  /// only way blocks of a kernel can see each other's results (launch()
+  /// serialises such a kernel's blocks).
+  bool someBufferReadAndWritten() const;
+  /// Every buffer's bytes, and putting them back (launch()'s rerun).
+  std::vector<std::vector<uint8_t>> saveContents() const;
+  void restoreContents(const std::vector<std::vector<uint8_t>> &Saved);
 
 private:
   struct Buffer {
@@ -156,6 +171,8 @@ private:
     std::vector<uint8_t> Bytes;
   };
   std::vector<Buffer> Buffers;
+  /// Per buffer while tracking: Read | Write seen (null: not tracking).
+  std::unique_ptr<std::atomic<uint8_t>[]> Seen;
   uint64_t Next = 0x7f0000000000ull;
   uint64_t Allocated = 0;
 };
@@ -186,7 +203,10 @@ struct LaunchConfig {
   std::vector<uint8_t> Params;
   /// Hazard mode (see the file comment).
   bool CheckSchedule = false;
-  /// Host threads running blocks (1 = sequential).
+  /// Host threads running blocks (1 = sequential).  Results are those of
+  /// a sequential run: a kernel whose blocks may communicate (some buffer
+  /// both read and written) is rerun on one thread (LaunchStats::
+  /// Serialised), or refused with an Observer attached.
   unsigned Threads = 1;
   /// Stop after this many hazard reports (the count keeps going).
   unsigned MaxHazardReports = 20;
@@ -208,6 +228,10 @@ struct LaunchStats {
   uint64_t Hazards = 0;            ///< hazard reports (CheckSchedule)
   std::vector<std::string> HazardReports; ///< the first MaxHazardReports
   uint64_t MaxCycles = 0;          ///< longest warp in the cycle model
+  /// Run on one host thread although more were asked for: a buffer was
+  /// both read and written, so blocks could see each other's stores; the
+  /// parallel run was undone and the blocks rerun in order.
+  bool Serialised = false;
 };
 
 /// Whether \p Config is a launch of \p K that the hardware and the

@@ -487,6 +487,46 @@ void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
   printWith(I, {Addr, nullptr}, OS);
 }
 
+/// Appends \p Piece to the mnemonic \p Out (leading spaces dropped) up to
+/// its first space; true when that space ended the mnemonic.
+static bool appendUntilSpace(std::string &Out, StringRef Piece) {
+  if (Out.empty())
+    Piece = Piece.ltrim(' ');
+  size_t Sp = Piece.find(' ');
+  Out.append(Piece.data(), std::min(Sp, Piece.size()));
+  return Sp != StringRef::npos;
+}
+
+std::string getMnemonic(const Instruction &I) {
+  // The template's tokens up to the first space after the mnemonic's first
+  // character: literal runs and modifiers, as print() writes them.
+  std::string Out;
+  const CompiledTemplate &CT = compiledTemplate(I.Op);
+  const char *Tpl = Templates[I.Op];
+  const OperandInfo *Ops = InstrInfos[I.Op].Operands;
+  for (const Token &T : CT) {
+    if (T.K == Token::Literal) {
+      if (appendUntilSpace(Out, StringRef(Tpl + T.Off, T.Len)))
+        return Out;
+      continue;
+    }
+    const OperandInfo &OI = Ops[T.Index];
+    if (T.K != Token::Operand || T.Len ||
+        (OI.Kind != OperandKind::Modifier && OI.Kind != OperandKind::SReg))
+      break; // not a mnemonic of modifiers: print the whole instruction
+    const char *N = modifierName(OI, I.Ops[T.Index]);
+    if (appendUntilSpace(Out, N ? N : "?"))
+      return Out;
+  }
+  SmallString<64> Text;
+  raw_svector_ostream TOS(Text);
+  Instruction Unguarded = I;
+  Unguarded.Guard = PT;
+  Unguarded.GuardNeg = false;
+  printWith(Unguarded, {0, nullptr}, TOS);
+  return StringRef(Text).ltrim(' ').split(' ').first.str();
+}
+
 void print(const Instruction &I, uint64_t Addr, const LabelMap &Labels,
            raw_ostream &OS) {
   printWith(I, {Addr, &Labels}, OS);

@@ -1,10 +1,14 @@
 //===- Decoder.cpp - 128-bit word -> Instruction ---------------------------===//
 ///
 /// \file
-/// Dispatch on the 12-bit opcode [0:11], then on up to 6 key bits that all
-/// forms of that opcode fix (both generated), to a short list of candidate
-/// forms (most specific fixed mask first); the first form whose fixed bits
-/// match and whose modifier fields all hold spelled values wins.
+/// Dispatch on the 12-bit opcode [0:11], then on up to 8 key bits (both
+/// generated: tp-tblgen picks the bits that split the opcode's forms best,
+/// a form that leaves a key bit free is listed under both of its values;
+/// or a hash of the bits most forms fix, where bits do not suffice),
+/// to a list of at most a handful of candidate forms (most specific fixed
+/// mask first); the first form whose fixed bits match and whose modifier
+/// fields all hold spelled values wins -- the same form as a search over
+/// all of the opcode's forms in that order.
 /// Every bit below 105 other than the don't-care bit 101 is either fixed or
 /// an operand bit in every form (tp-tblgen checks it), so a matched word
 /// re-encodes to itself: the decoder never returns a wrong instruction.
@@ -54,8 +58,15 @@ bool decode(Word128 W, Instruction &Out, Target T) {
     return false;
   const DecodeBucket &Bk = D.Buckets[B];
   unsigned Key = 0;
-  for (unsigned J = 0; J < Bk.NumKeyBits; ++J)
-    Key |= unsigned(W.getBit(Bk.KeyBits[J])) << J;
+  if (Bk.HashMul) {
+    // Must equal hashedKey() in utils/TableGen/DecoderEmitter.cpp.
+    uint64_t X = (W.Lo & Bk.HashMask[0]) ^
+                 ((W.Hi & Bk.HashMask[1]) * 0x9e3779b97f4a7c15ULL);
+    Key = unsigned((X * Bk.HashMul) >> (64 - Bk.NumKeyBits));
+  } else {
+    for (unsigned J = 0; J < Bk.NumKeyBits; ++J)
+      Key |= unsigned(W.getBit(Bk.KeyBits[J])) << J;
+  }
   unsigned Slot = Bk.SubBase + Key;
   for (unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1]; I != E; ++I) {
     if (!tryForm(D.List[I], W, Out, T))

@@ -51,12 +51,17 @@ extern const InstrInfo InstrInfos[];
 extern const uint16_t OpcodesByName[];
 extern const FieldSeg Segs[];
 extern const FieldRef OperandFields[];
-/// Decoder dispatch: the opcode's bucket, then a key gathered from up to 6
-/// bits every form of the opcode fixes, then a short candidate list.
+/// Decoder dispatch: the opcode's bucket, then a key gathered from up to 8
+/// bits that tell its forms apart (tp-tblgen chooses them so that no
+/// candidate list is longer than a handful), then the candidate list.
+/// Where no few bits do (IMAD.SHL's one-hot immediates), the key is a
+/// multiplicative hash of the word's HashMask bits (HashMul != 0).
 struct DecodeBucket {
   uint16_t SubBase;
   uint8_t NumKeyBits;
-  uint8_t KeyBits[6];
+  uint8_t KeyBits[8];
+  uint64_t HashMask[2];
+  uint64_t HashMul;
 };
 /// A form as one target encodes it (td/Targets.td: EncodingOn, OnlyOn).
 struct FormEncoding {

@@ -4,7 +4,12 @@
 /// describe(): registers from the form's OperandInfo (kind, width, def),
 /// the latency class and the operands read after issue from the form's td
 /// schedule class (td/SM86/SM86Schedule.td: Variable, LateRead), the
-/// special kind from the mnemonic.
+/// special kind from the form's td mnemonic; nothing is printed but the
+/// name (the mnemonic and modifiers, sass::getMnemonic).  The view of
+/// every reference instruction and form is pinned by
+/// test/Target/Inputs/describe-table.txt (unittests/Target/
+/// DescribeTableTest.cpp), written when describe() still printed each
+/// instruction and matched its mnemonic.
 ///
 /// Register operands: GPR/UGPR/Pred/UPred, and the registers of memory
 /// operands (MemBase, MemUR, MemDesc).  RZ, URZ, PT and UPT carry no
@@ -90,13 +95,9 @@ static Optional<sass::Opcode> formOfMnemonic(StringRef Name) {
   return Best;
 }
 
-/// Name, text and kind from the mnemonic; the class is the caller's.
-static SchedInstr fromMnemonic(StringRef Name) {
-  SchedInstr I;
-  I.Name = Name.str();
-  I.Text = Name.str();
-  StringRef Base = Name.split('.').first;
-  I.Kind = StringSwitch<SpecialKind>(Base)
+/// The special kind of base mnemonic \p Base (a form's td mnemonic).
+static SpecialKind kindOf(StringRef Base) {
+  return StringSwitch<SpecialKind>(Base)
                .Case("LDSM", SpecialKind::SharedMatrixLoad)
                .Case("LDS", SpecialKind::SharedLoad)
                .Case("LDGSTS", SpecialKind::AsyncCopy)
@@ -107,6 +108,14 @@ static SchedInstr fromMnemonic(StringRef Name) {
                .Case("EXIT", SpecialKind::Exit)
                .Case("NOP", SpecialKind::Nop)
                .Default(SpecialKind::None);
+}
+
+/// Name, text and kind from the mnemonic; the class is the caller's.
+static SchedInstr fromMnemonic(StringRef Name) {
+  SchedInstr I;
+  I.Name = Name.str();
+  I.Text = Name.str();
+  I.Kind = kindOf(Name.split('.').first);
   return I;
 }
 
@@ -181,24 +190,16 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
   if (!C)
     return C.takeError();
 
-  std::string Text;
-  raw_string_ostream OS(Text);
-  sass::print(In, 0, OS);
-  OS.flush();
-  // The printed mnemonic (with modifiers) after any guard.
-  StringRef Body = StringRef(Text).trim();
-  if (Body.startswith("@"))
-    Body = Body.split(' ').second.ltrim();
-  StringRef Mnemonic = Body.split(' ').first;
-
-  // The class comes from the form itself, not from a search by mnemonic.
-  SchedInstr S = fromMnemonic(Mnemonic);
-  S.Text = Body.str();
+  // Class and kind come from the form's td data (its schedule class and
+  // base mnemonic), the registers from its operands; only the name (for
+  // messages) is printed, the mnemonic and modifiers without operands.
+  SchedInstr S;
+  S.Kind = kindOf(Info.Mnemonic);
+  S.Name = sass::getMnemonic(In);
+  S.Text = S.Name;
   S.Class = *C;
   S.Ctrl = In.Ctrl;
   S.NeedsReadSB = needsReadScoreboard(Info);
-  S.Uses.clear();
-  S.Defs.clear();
 
   bool Variable = isVariable(S.Class);
   bool IsWide = S.Class == InstrClass::IMADWide;

@@ -316,6 +316,10 @@ using LabelMap = std::map<uint64_t, std::string>;
 /// Prints \p I in nvdisasm syntax (guard, mnemonic, operands, `.reuse`),
 /// without a trailing ';'.  \p Addr resolves branch targets.
 void print(const Instruction &I, uint64_t Addr, llvm::raw_ostream &OS);
+/// The mnemonic with its modifiers as print() writes it, without guard and
+/// operands ("HMMA.16816.F32", "LDG.E.64"): what the scheduling view names
+/// an instruction by, without printing its operands.
+std::string getMnemonic(const Instruction &I);
 /// print() that writes a PC-relative operand whose target \p Labels names
 /// as that label (`BRA .L_x_0`), so that the text stays right when
 /// instructions are inserted; other targets as addresses.

@@ -98,7 +98,7 @@ enum class SpecialKind : uint8_t {
 
 /// The scheduling view of one instruction.
 struct SchedInstr {
-  std::string Text; ///< for messages: mnemonic (and operands if known)
+  std::string Text; ///< for messages: the mnemonic (describe()), or more
   std::string Name; ///< the mnemonic, e.g. "HMMA.16816.F32"
   InstrClass Class = InstrClass::CoupledALU;
   SpecialKind Kind = SpecialKind::None;
