@@ -92,7 +92,7 @@ struct TimingResult {
   double IssueUtilization = 0;    ///< issued / (cycles x sub-partitions)
   double TensorUtilization = 0;   ///< tensor-pipe busy / (cycles x SMSPs)
   uint64_t SharedWavefronts = 0, SharedIdealWavefronts = 0;
-  uint64_t Hazards = 0;           ///< reads before a fixed latency elapsed
+  uint64_t Hazards = 0;           ///< reads and writes too early (RAW, WAR, WAW)
   std::vector<std::string> HazardReports;
   std::array<uint64_t, unsigned(WarpState::Num)> States = {};
   double tflops() const {
