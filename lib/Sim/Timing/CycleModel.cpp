@@ -648,7 +648,8 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
   }
   TimingResult R;
   R.Card = C.Name;
-  R.BlocksPerSM = unsigned(Traces.size());
+  R.BlocksPerSM = Occupancy;
+  R.ResidentBlocks = unsigned(Traces.size());
   R.OccupancyLimit = OccupancyLimit;
   R.GridBlocks = GridBlocks;
   R.Flops = Flops;
