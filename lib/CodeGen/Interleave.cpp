@@ -85,20 +85,43 @@ int aOperand(const MInstr &MI) {
 using Seq = std::vector<MInstr>;
 
 /// Splits HMMAs into runs sharing their A fragment.
-std::vector<Seq> runs(const Seq &H) {
+std::vector<Seq> runs(Seq &&H) {
   std::vector<Seq> Rs;
-  for (const MInstr &MI : H) {
+  for (MInstr &MI : H) {
     int A = aOperand(MI);
     if (Rs.empty() || Rs.back().back().I.Ops[A] != MI.I.Ops[A])
       Rs.emplace_back();
-    Rs.back().push_back(MI);
+    Rs.back().push_back(std::move(MI));
   }
   return Rs;
 }
 
-/// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
-void setReuse(Seq &Run);
+/// Sets the reuse flag of \p Run's A operand on every HMMA but the last
+/// (the fragment stays in the operand-reuse cache across the run).
+void setReuse(Seq &Run) {
+  for (size_t I = 0; I < Run.size(); ++I) {
+    int A = aOperand(Run[I]);
+    int Slot = Run[I].info().Operands[A].ReuseSlot;
+    uint8_t Bit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
+    if (I + 1 < Run.size())
+      Run[I].I.Ctrl.Reuse |= Bit;
+    else
+      Run[I].I.Ctrl.Reuse &= ~Bit;
+  }
+}
 
+/// The end of the run that starts at \p Begin in \p H.
+Seq::const_iterator runEnd(const Seq &H, Seq::const_iterator Begin) {
+  if (Begin == H.end())
+    return Begin;
+  int A = aOperand(*Begin);
+  auto It = Begin;
+  while (It != H.end() && It->I.Ops[A] == Begin->I.Ops[A])
+    ++It;
+  return It;
+}
+
+/// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
 Seq spread(std::vector<Seq> &&Runs, const Seq &Q) {
   for (Seq &Run : Runs)
     setReuse(Run);
@@ -120,20 +143,6 @@ Seq spread(std::vector<Seq> &&Runs, const Seq &Q) {
   return Out;
 }
 
-/// Sets the reuse flag of \p Run's A operand on every HMMA but the last
-/// (the fragment stays in the operand-reuse cache across the run).
-void setReuse(Seq &Run) {
-  for (size_t I = 0; I < Run.size(); ++I) {
-    int A = aOperand(Run[I]);
-    int Slot = Run[I].info().Operands[A].ReuseSlot;
-    uint8_t Bit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
-    if (I + 1 < Run.size())
-      Run[I].I.Ctrl.Reuse |= Bit;
-    else
-      Run[I].I.Ctrl.Reuse &= ~Bit;
-  }
-}
-
 /// The registers of operand \p K of \p MI: [first, first + width), or
 /// {0, 0} when it is not a GPR.
 std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
@@ -147,8 +156,10 @@ std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
   return {V, V + W};
 }
 
-/// Whether an instruction of \p Run reads a register \p Load writes.
-bool readsResult(const Seq &Run, const MInstr &Load) {
+/// Whether an instruction of [\p Begin, \p End) reads a register \p Load
+/// writes.
+bool readsResult(Seq::const_iterator Begin, Seq::const_iterator End,
+                 const MInstr &Load) {
   const sass::InstrInfo &LI = Load.info();
   for (unsigned D = 0; D < LI.NumOperands; ++D) {
     if (!LI.Operands[D].IsDef)
@@ -156,7 +167,8 @@ bool readsResult(const Seq &Run, const MInstr &Load) {
     auto Def = gprRange(Load, D);
     if (Def.first == Def.second)
       continue;
-    for (const MInstr &MI : Run) {
+    for (auto It = Begin; It != End; ++It) {
+      const MInstr &MI = *It;
       const sass::InstrInfo &II = MI.info();
       for (unsigned K = 0; K < II.NumOperands; ++K) {
         if (II.Operands[K].IsDef)
@@ -270,24 +282,30 @@ private:
   /// reads (with virtual registers, never: the k-halves' fragments have
   /// names of their own).
   static bool hoistable(const Parsed::Step &St, const Seq &Head) {
-    std::vector<Seq> R1 = runs(St.H1);
-    if (R1.size() < 2)
+    // The last run's start: the start of the run that ends at H1's end.
+    auto Last = St.H1.cbegin(), Next = runEnd(St.H1, Last);
+    unsigned Runs = 1;
+    for (; Next != St.H1.cend(); ++Runs) {
+      Last = Next;
+      Next = runEnd(St.H1, Last);
+    }
+    if (Runs < 2)
       return false;
     for (const MInstr &L : Head)
-      if (readsResult(R1.back(), L))
+      if (readsResult(Last, St.H1.cend(), L))
         return false;
     return true;
   }
 
   /// Cuts \p S into steps L0 H0 L1 H1 Q (after a BAR.SYNC, with the
   /// DEPBAR.LE just before it) and the code around them.
-  static Parsed parse(const Seq &S, bool Hoist) {
+  static Parsed parse(Seq &S, bool Hoist) {
     Parsed R;
     R.Verbatim.emplace_back();
     size_t I = 0;
     while (I < S.size()) {
       if (!is(S[I], "BAR")) {
-        R.Verbatim.back().push_back(S[I++]);
+        R.Verbatim.back().push_back(std::move(S[I++]));
         continue;
       }
       Parsed::Step St;
@@ -307,7 +325,7 @@ private:
                     is(S[K], "LDGDEPBAR") && S[K].Label.empty() &&
                     St.H0.size() == St.H1.size() && S[I].Label.empty();
       if (!Shaped) {
-        R.Verbatim.back().push_back(S[I++]);
+        R.Verbatim.back().push_back(std::move(S[I++]));
         continue;
       }
       Seq &Before = R.Verbatim.back();
@@ -316,11 +334,14 @@ private:
         St.Head.push_back(Before.back());
         Before.pop_back();
       }
-      St.Head.push_back(S[I]);
-      const Seq First = runs(St.H0).front();
-      for (const MInstr &L : L0)
-        (!Hoist || readsResult(First, L) ? St.Head : St.L0Rest).push_back(L);
-      St.Q.assign(S.begin() + J, S.begin() + K + 1);
+      St.Head.push_back(std::move(S[I]));
+      auto FirstEnd = runEnd(St.H0, St.H0.cbegin());
+      for (MInstr &L : L0)
+        (!Hoist || readsResult(St.H0.cbegin(), FirstEnd, L) ? St.Head
+                                                              : St.L0Rest)
+            .push_back(std::move(L));
+      St.Q.assign(std::make_move_iterator(S.begin() + J),
+                  std::make_move_iterator(S.begin() + K + 1));
       R.Steps.push_back(std::move(St));
       R.Verbatim.emplace_back();
       I = K + 1;
@@ -343,9 +364,18 @@ private:
     if (DropFirstHead && R.startsWithStep())
       HeadDone[0] = true;
     for (size_t I = 0; I < R.Steps.size(); ++I) {
-      Out.insert(Out.end(), R.Verbatim[I].begin(), R.Verbatim[I].end());
+      Out.insert(Out.end(), std::make_move_iterator(R.Verbatim[I].begin()),
+                 std::make_move_iterator(R.Verbatim[I].end()));
       Parsed::Step &St = R.Steps[I];
-      std::vector<Seq> R0 = runs(St.H0), R1 = runs(St.H1);
+      const Seq *Next = !Hoist          ? nullptr
+                        : R.adjacent(I) ? &R.Steps[I + 1].Head
+                        : I + 1 == R.Steps.size() && R.endsWithStep()
+                            ? TrailingHead
+                            : nullptr;
+      if (Next && !hoistable(St, *Next))
+        Next = nullptr;
+      std::vector<Seq> R0 = runs(std::move(St.H0)),
+                       R1 = runs(std::move(St.H1));
       TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
                       << St.L1.size() << " LDSMs of k-half 1 after the "
                       << R0.size() << " HMMA runs of k-half 0, "
@@ -354,20 +384,18 @@ private:
       ++NumStepsInterleaved;
       NumInstrsMoved +=
           countMoved(St.L1, R0.size()) + countMoved(St.Q, R1.size());
+      auto Append = [&Out](Seq &&S) {
+        Out.insert(Out.end(), std::make_move_iterator(S.begin()),
+                   std::make_move_iterator(S.end()));
+      };
       if (!HeadDone[I])
-        Out.insert(Out.end(), St.Head.begin(), St.Head.end());
-      Seq Loads = St.L0Rest;
-      Loads.insert(Loads.end(), St.L1.begin(), St.L1.end());
-      Seq A = spread(std::move(R0), Loads);
-      Out.insert(Out.end(), A.begin(), A.end());
-      const Seq *Next = !Hoist          ? nullptr
-                        : R.adjacent(I) ? &R.Steps[I + 1].Head
-                        : I + 1 == R.Steps.size() && R.endsWithStep()
-                            ? TrailingHead
-                            : nullptr;
-      if (!Next || !hoistable(St, *Next)) {
-        Seq B = spread(std::move(R1), St.Q);
-        Out.insert(Out.end(), B.begin(), B.end());
+        Append(std::move(St.Head));
+      Seq Loads = std::move(St.L0Rest);
+      Loads.insert(Loads.end(), std::make_move_iterator(St.L1.begin()),
+                   std::make_move_iterator(St.L1.end()));
+      Append(spread(std::move(R0), Loads));
+      if (!Next) {
+        Append(spread(std::move(R1), St.Q));
         continue;
       }
       // The head goes before H1's last run: the next step's first
@@ -375,15 +403,15 @@ private:
       Seq Last = std::move(R1.back());
       R1.pop_back();
       setReuse(Last);
-      Seq B = spread(std::move(R1), St.Q);
-      Out.insert(Out.end(), B.begin(), B.end());
+      Append(spread(std::move(R1), St.Q));
       Out.insert(Out.end(), Next->begin(), Next->end());
-      Out.insert(Out.end(), Last.begin(), Last.end());
+      Append(std::move(Last));
       ++NumHeadsHoisted;
       if (R.adjacent(I))
         HeadDone[I + 1] = true;
     }
-    Out.insert(Out.end(), R.Verbatim.back().begin(), R.Verbatim.back().end());
+    Out.insert(Out.end(), std::make_move_iterator(R.Verbatim.back().begin()),
+               std::make_move_iterator(R.Verbatim.back().end()));
     return Out;
   }
 

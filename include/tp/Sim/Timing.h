@@ -80,6 +80,7 @@ const char *getWarpStateName(WarpState S);
 struct TimingResult {
   std::string Card;
   unsigned BlocksPerSM = 0;       ///< occupancy
+  unsigned ResidentBlocks = 0;    ///< modelled on one SM (<= occupancy)
   std::string OccupancyLimit;     ///< what limits it
   uint64_t GridBlocks = 0;
   uint64_t Waves = 0;
@@ -92,7 +93,7 @@ struct TimingResult {
   double IssueUtilization = 0;    ///< issued / (cycles x sub-partitions)
   double TensorUtilization = 0;   ///< tensor-pipe busy / (cycles x SMSPs)
   uint64_t SharedWavefronts = 0, SharedIdealWavefronts = 0;
-  uint64_t Hazards = 0;           ///< reads before a fixed latency elapsed
+  uint64_t Hazards = 0;           ///< reads and writes too early (RAW, WAR, WAW)
   std::vector<std::string> HazardReports;
   std::array<uint64_t, unsigned(WarpState::Num)> States = {};
   /// Every CS2R SR_CLOCKLO modelled: the warp, tp-sim's functional clock
@@ -143,7 +144,8 @@ public:
 
   /// An error when not one block of the launch fits on an SM of the card.
   llvm::Error checkFits() const;
-  /// The blocks one SM holds at once (occupancy, at most the grid).
+  /// The blocks one SM holds at once: the occupancy, at most
+  /// ceil(grid / SMs) (the grid spread over the card's SMs).
   uint64_t getSampledBlocks() const { return Traces.size(); }
   /// Runs the cycle model.  \p Flops: the GEMM's 2MNK, 0 for another
   /// kernel; \p CompulsoryBytes: the bytes the kernel must move to or from
@@ -167,6 +169,7 @@ private:
   unsigned WarpsPerBlock;
   std::string OccupancyLimit;
   uint64_t GridBlocks;
+  unsigned Occupancy = 0; ///< blocks an SM can hold
   /// Traces[block][warp].
   std::vector<std::vector<std::vector<Event>>> Traces;
 };

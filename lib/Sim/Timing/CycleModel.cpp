@@ -22,7 +22,11 @@
 ///  * fixed-latency results are protected by stall counts only, as on the
 ///    hardware: a read issued before the latency model's RAW latency is a
 ///    hazard, reported, never hidden; so is a read of a variable-latency
-///    result before it arrived (a missing scoreboard wait).
+///    result before it arrived (a missing scoreboard wait), a write issued
+///    before an earlier late read of the register (td LateRead: stores',
+///    LDGSTS's sources) is done or within the latency model's WAR cycles,
+///    and a write before an earlier variable-latency write of the register
+///    arrived or within the WAW cycles (checkWrites).
 /// Each cycle every live warp is in one Nsight Compute warp state; the
 /// model skips cycles in which no warp can issue (the states do not change
 /// without an issue), so it is exact and fast.
@@ -646,7 +650,8 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
   }
   TimingResult R;
   R.Card = C.Name;
-  R.BlocksPerSM = unsigned(Traces.size());
+  R.BlocksPerSM = Occupancy;
+  R.ResidentBlocks = unsigned(Traces.size());
   R.OccupancyLimit = OccupancyLimit;
   R.GridBlocks = GridBlocks;
   R.Flops = Flops;

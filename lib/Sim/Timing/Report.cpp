@@ -27,6 +27,7 @@ void sim::printTiming(raw_ostream &OS, const TimingResult &R) {
   OS << "  occupancy: " << R.BlocksPerSM << " block(s) per SM (limited by "
      << R.OccupancyLimit << "), grid " << R.GridBlocks << " block(s), "
      << R.Waves << " wave(s)\n";
+  OS << "  blocks modelled on one SM: " << R.ResidentBlocks << "\n";
   OS << "  cycles per block (one wave on one SM): " << R.BlockCycles << "\n";
   OS << "  kernel cycles: " << R.KernelCycles << " ("
      << format("%.3f", R.KernelSeconds * 1e6) << " us";
@@ -65,6 +66,7 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
   json::Object O{
       {"card", R.Card},
       {"blocks_per_sm", R.BlocksPerSM},
+      {"resident_blocks", R.ResidentBlocks},
       {"occupancy_limit", R.OccupancyLimit},
       {"grid_blocks", int64_t(R.GridBlocks)},
       {"waves", int64_t(R.Waves)},

@@ -3,8 +3,9 @@
 /// \file
 /// TimingModel's recording side: the occupancy of the launch on the card
 /// (blocks per SM from threads, registers, shared memory and the block
-/// limit), and, for each issued warp instruction of the blocks one SM
-/// holds, an Event with the shared-memory wavefronts its lanes' real
+/// limit), the blocks one SM holds at once (the occupancy, or fewer when
+/// the grid spread over the SMs leaves fewer), and, for each issued warp
+/// instruction of those blocks, an Event with the shared-memory wavefronts its lanes' real
 /// addresses need (bank conflicts) and the global bytes it moves.
 /// Guarantees: the streams are in each warp's program order and do not
 /// depend on the host threads the functional simulator used.
@@ -48,12 +49,17 @@ TimingModel::TimingModel(const Program &P, const Card &C,
                                        K.ReservedSharedBytes) +
                     K.StaticSharedBytes + Cfg.DynamicSharedBytes;
   Limit(C.SharedBytesPerSM / Shared, "shared memory");
-  Best = std::min(Best, GridBlocks);
-  Traces.assign(Best, std::vector<std::vector<Event>>(WarpsPerBlock));
+  Occupancy = unsigned(Best);
+  // The block scheduler spreads a grid over the SMs: an SM holds at most
+  // ceil(grid / SMs) of its blocks at once (one each when the grid is
+  // smaller than the card), and the busiest SM decides the wave's time.
+  uint64_t PerSM = (GridBlocks + C.SMs - 1) / C.SMs;
+  Traces.assign(std::min(Best, PerSM),
+                std::vector<std::vector<Event>>(WarpsPerBlock));
 }
 
 Error TimingModel::checkFits() const {
-  if (!Traces.empty())
+  if (Occupancy)
     return Error::success();
   return createStringError(inconvertibleErrorCode(),
                            "a block of this launch does not fit on an SM of "
