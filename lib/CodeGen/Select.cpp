@@ -36,11 +36,14 @@
 ///   tp.ldsm        LDSM.16.M88.4 / .MT88.4 into its fragment (operand, kk,
 ///                  index), [address + buffer offset] (write scoreboard 1)
 ///   tp.mma         HMMA.16816.F32 acc(mt, nt), A(kk, mt), B(kk, nt)
+///                  (.F32.BF16 when A and B are bf16)
 ///   tp.loop        the iteration counter (MOV, end of the prologue; the
 ///                  function attribute counter() names it) and piece body
 ///   tp.epilogue    C's pointer from its offset operand (IMAD.WIDE.U32),
 ///                  then per tp.ldg two LDG.E of R's pair (write scoreboard
 ///                  2), per tp.add_residual two FADDs, per tp.stg STG.E.64
+///                  (STG.E of the packed pair when D is f16 or bf16); the
+///                  value ops (tp.pack) in SelectEpilogue.cpp
 ///   the function   ULDC.64 UR4 = the memory descriptor first (every global
 ///                  access names desc[UR4]); accumulators zeroed (CS2R
 ///                  pairs) after the prologue's copies; EXIT and ptxas's
@@ -69,10 +72,11 @@
 /// instruction text is built or parsed.
 ///
 /// Attributes written: threads grid params shape layout-a layout-b tile
-/// iterations residual counter.
+/// iterations residual [types(A,B,D) unless f16,f16,f32] counter.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "SelectEpilogue.h"
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
@@ -181,7 +185,7 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
 // The selector
 //===----------------------------------------------------------------------===//
 
-class Selector {
+class Selector : isel::EpilogueEmitter {
 public:
   Selector(const Kernel &K, const Op &MM, const TargetFacts &TF,
            PassContext &Ctx)
@@ -237,6 +241,11 @@ private:
   Error fail(SMLoc L, const Twine &Msg) {
     return makeSourceError(Ctx.SM, L, "tp-select: " + Msg);
   }
+  // isel::EpilogueEmitter (SelectEpilogue.cpp's ops).
+  sass::Instruction &makeInstr(Form F) override { return make(F); }
+  void emitInstr(sass::Instruction &I) override { emit(I); }
+  unsigned newVirtualReg(StringRef Name) override { return newReg(Name); }
+  Error failAt(SMLoc L, const Twine &Msg) override { return fail(L, Msg); }
 
   const Kernel &K;
   const Op &MM;
@@ -746,7 +755,8 @@ Error Selector::lowerProducts(const Op &Prod) {
                                    !A ? MT : NT / 2)
                                .str());
       unsigned Acc = accumulator(MT, NT);
-      sass::Instruction &I = make(Form::Hmma);
+      sass::Instruction &I = make(
+          P.AType == ElementType::BF16 ? Form::HmmaBF16 : Form::Hmma);
       operand(I, Slot::Rd) = Acc;
       operand(I, Slot::Ra) = A;
       operand(I, Slot::Rb) = B + 2 * (NT % 2);
@@ -772,6 +782,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
   }
   std::map<std::string, unsigned> CPointers, RPointers;
   std::map<int64_t, unsigned> Loaded; // pair -> R's pair in registers
+  isel::EpilogueValues ValueOps(P, *this);
   auto Pointer = [&](const Value &Off, unsigned Param,
                      std::map<std::string, unsigned> &Cache)
       -> Expected<unsigned> {
@@ -806,10 +817,13 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         return Ptr.takeError();
       int64_t Offset = intAttr(O, "offset");
       if (!Load) {
-        sass::Instruction &I = make(Form::Stg64);
+        Expected<isel::PairStore> Src = ValueOps.storeOf(O, *Acc);
+        if (!Src)
+          return Src.takeError();
+        sass::Instruction &I = make(Src->StoreForm);
         operand(I, Slot::Ra) = *Ptr;
         operand(I, Slot::MOff) = Offset;
-        operand(I, Slot::Rb) = *Acc;
+        operand(I, Slot::Rb) = Src->Reg;
         emit(I);
         continue;
       }
@@ -839,6 +853,11 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         emit(I);
       }
       Loaded.erase(It);
+      continue;
+    }
+    if (isel::EpilogueValues::isValueOp(O.Name)) {
+      if (Error E = ValueOps.lower(O, *Acc))
+        return E;
       continue;
     }
     return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.epilogue");
@@ -1001,6 +1020,13 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
+  // A, B and D's element types, when not the seed's f16, f16, f32 (whose
+  // machine IR stays as it was).
+  if (!P.defaultTypes())
+    Fn.setAttr("types", (getElementTypeName(P.AType) + "," +
+                         getElementTypeName(P.BType) + "," +
+                         getElementTypeName(P.DType))
+                            .str());
   Fn.setAttr("counter",
              CounterReg ? "%" + Fn.VRegNames[mir::virtualRegId(*CounterReg)]
                         : std::string("0"));

@@ -83,6 +83,16 @@ const FormTemplate Templates[] = {
      2, {0, -4}},
     {sass::ULDC_64, "ULDC_64", "ULDC.64 UR4, c[0x0][0x0]",
      4, {4, 5, 0, 0}},
+    {sass::HMMA_16816_F32_BF16, "HMMA_16816_F32_BF16",
+     "HMMA.16816.F32.BF16 R0, R0, R0, R0",
+     4, {0, 0, 0, 0}},
+    {sass::F2FP_PACK_AB_rrr, "F2FP_PACK_AB_rrr", "F2FP.PACK_AB R0, R0, R0",
+     5, {0, 0, 0, 0, 0}},
+    {sass::F2FP_PACK_AB_rrr, "F2FP_PACK_AB_rrr",
+     "F2FP.BF16.PACK_AB R0, R0, R0",
+     5, {0, 1, 0, 0, 0}},
+    {sass::STG_DESC_32, "STG_DESC_32", "STG.E desc[UR4][R0.64+0x10], R0",
+     8, {1, 1, 0, 4, 0, 1, 16, 0}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");

@@ -110,6 +110,22 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
   M.LayoutB = parseLayoutName(F.getAttr("layout-b").getValueOr(""))
                   .getValueOr(OperandLayout::Columns);
   M.Residual = F.getIntAttr("residual").getValueOr(0) != 0;
+  if (Optional<StringRef> Types = F.getAttr("types")) {
+    SmallVector<StringRef, 3> T;
+    Types->split(T, ',');
+    Optional<ElementType> A, B, D;
+    if (T.size() == 3) {
+      A = parseElementTypeName(T[0]);
+      B = parseElementTypeName(T[1]);
+      D = parseElementTypeName(T[2]);
+    }
+    if (!A || !B || !D)
+      return makeError("@" + F.Name + ": types(" + *Types +
+                       ") is not A,B,D (each f32, f16 or bf16)");
+    M.AType = *A;
+    M.BType = *B;
+    M.DType = *D;
+  }
   SmallVector<StringRef, 4> Params;
   F.getAttr("params").getValueOr("C,A,B").split(Params, ',');
   uint32_t Off = 0;

@@ -108,7 +108,12 @@ const char *const KnownFields[] = {"format_version",
                                    "k",
                                    "layout_a",
                                    "layout_b",
-                                   "residual"};
+                                   "residual",
+                                   // Optional (issue 16): f16, f16, f32
+                                   // when absent.
+                                   "a_type",
+                                   "b_type",
+                                   "d_type"};
 
 /// A short rendering of a JSON value for "found ..." in messages.
 std::string describe(const json::Value &V) {
@@ -320,6 +325,21 @@ public:
       return fail("residual",
                   "expected true or false, found " + describe(**ResV));
     M.Residual = *Res;
+    for (auto [Key, Dest] :
+         {std::pair<StringRef, ElementType *>{"a_type", &M.AType},
+          {"b_type", &M.BType},
+          {"d_type", &M.DType}}) {
+      if (!O->get(Key))
+        continue;
+      auto TV = getString(*O, Key, Key);
+      if (!TV)
+        return TV.takeError();
+      Optional<ElementType> T = parseElementTypeName(*TV);
+      if (!T)
+        return fail(Key, "expected \"f32\", \"f16\" or \"bf16\", found \"" +
+                             *TV + "\"");
+      *Dest = *T;
+    }
 
     if (Error E = validateLaunchManifest(M, File))
       return E;
@@ -381,6 +401,11 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                 : M.N < 1 || M.N > INT32_MAX ? "n"
                                              : "k",
                 "expected an integer in [1, " + Twine(INT32_MAX) + "]");
+
+  if (!isOperandType(M.AType) || !isOperandType(M.BType))
+    return Fail(isOperandType(M.AType) ? "b_type" : "a_type",
+                "expected \"f16\" or \"bf16\" (the types of A and B), "
+                "found \"f32\"");
 
   // The parameter list: in block order, aligned, not overlapping, each role
   // at most once, exactly the pointers the product needs.
@@ -517,7 +542,18 @@ std::string printLaunchManifest(const LaunchManifest &M) {
   Str(getLayoutName(M.LayoutA));
   OS << ",\n  \"layout_b\": ";
   Str(getLayoutName(M.LayoutB));
-  OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false") << "\n}\n";
+  OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false");
+  // The types only when not f16, f16, f32 (a manifest of the seed's types
+  // stays as format version 1 always wrote it).
+  if (!M.hasDefaultTypes()) {
+    OS << ",\n  \"a_type\": ";
+    Str(getElementTypeName(M.AType));
+    OS << ",\n  \"b_type\": ";
+    Str(getElementTypeName(M.BType));
+    OS << ",\n  \"d_type\": ";
+    Str(getElementTypeName(M.DType));
+  }
+  OS << "\n}\n";
   OS.flush();
   return S;
 }

@@ -4,7 +4,7 @@
 /// The deterministic input generator, the double
 /// precision reference product and the comparisons (ReferenceGemm.h).
 ///
-/// Exactness of the reference: inputs are multiples of 2^-10 with magnitude
+/// Exactness of the reference: inputs are multiples of 2^-10 (bf16: 2^-8) with magnitude
 /// at most 1, so each product is a multiple of 2^-20 of magnitude at most 1
 /// and every partial sum of K products is a multiple of 2^-20 below K.  Such
 /// numbers are exact in double (53-bit significand) while K < 2^33, and R
@@ -58,6 +58,60 @@ void fillRandomHalves(MutableArrayRef<uint16_t> Out, uint64_t Seed,
     Out[I] = floatToHalf(float(randomStep(Key, I)) / 1024.0f);
 }
 
+void fillRandomOperand(MutableArrayRef<uint16_t> Out, uint64_t Seed,
+                       uint64_t Stream, ElementType T) {
+  if (T != ElementType::BF16)
+    return fillRandomHalves(Out, Seed, Stream);
+  uint64_t Key = streamKey(Seed, Stream);
+  for (uint64_t I = 0, E = Out.size(); I < E; ++I)
+    Out[I] = floatToBFloat16(float(randomStep(Key, I) / 4) / 256.0f);
+}
+
+double operandValue(uint16_t Bits, ElementType T) {
+  return T == ElementType::BF16 ? double(bfloat16ToFloat(Bits))
+                                : double(halfToFloat(Bits));
+}
+
+double roundToElementType(double X, ElementType T) {
+  if (T == ElementType::F32)
+    return double(float(X)); // the C++ conversion rounds to nearest even
+  if (T == ElementType::F16)
+    return double(halfToFloat(roundToHalf(X)));
+  // bfloat16: 8 significant bits, binary32's exponent range (subnormals
+  // from 2^-133).
+  if (!std::isfinite(X) || X == 0)
+    return X;
+  int Exp;
+  std::frexp(X, &Exp); // |X| in [2^(Exp-1), 2^Exp)
+  int Quantum = std::max(Exp - 8, -133);
+  double R = std::ldexp(std::nearbyint(std::ldexp(X, -Quantum)), Quantum);
+  const double Max = std::ldexp(255.0, 120); // 0x7f7f: (2 - 2^-7) 2^127
+  if (std::fabs(R) > Max)
+    return std::copysign(INFINITY, X);
+  return R;
+}
+
+uint16_t getPoison16(ElementType T) {
+  return T == ElementType::BF16 ? 0x7fad : 0x7dad;
+}
+
+std::vector<float> widenD(ArrayRef<uint8_t> Bytes, ElementType T) {
+  unsigned Size = getElementTypeBytes(T);
+  std::vector<float> Out(Bytes.size() / Size);
+  for (size_t I = 0; I < Out.size(); ++I) {
+    if (Size == 4) {
+      memcpy(&Out[I], &Bytes[4 * I], 4);
+      continue;
+    }
+    uint16_t H;
+    memcpy(&H, &Bytes[2 * I], 2);
+    Out[I] = H == getPoison16(T) ? bitsToFloat(PoisonBits)
+             : T == ElementType::BF16 ? bfloat16ToFloat(H)
+                                      : halfToFloat(H);
+  }
+  return Out;
+}
+
 void fillRandomFloats(MutableArrayRef<float> Out, uint64_t Seed,
                       uint64_t Stream) {
   uint64_t Key = streamKey(Seed, Stream);
@@ -77,6 +131,9 @@ GemmProblem GemmProblem::fromManifest(const LaunchManifest &Man) {
   P.LayoutA = Man.LayoutA;
   P.LayoutB = Man.LayoutB;
   P.Residual = Man.Residual;
+  P.AType = Man.AType;
+  P.BType = Man.BType;
+  P.DType = Man.DType;
   return P;
 }
 
@@ -92,10 +149,10 @@ void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
   std::vector<double> Ad(M * K), Bd(K * N);
   for (uint64_t I = 0; I < M; ++I)
     for (uint64_t Kk = 0; Kk < K; ++Kk)
-      Ad[I * K + Kk] = halfToFloat(A[P.indexA(I, Kk)]);
+      Ad[I * K + Kk] = operandValue(A[P.indexA(I, Kk)], P.AType);
   for (uint64_t Kk = 0; Kk < K; ++Kk)
     for (uint64_t J = 0; J < N; ++J)
-      Bd[Kk * N + J] = halfToFloat(B[P.indexB(Kk, J)]);
+      Bd[Kk * N + J] = operandValue(B[P.indexB(Kk, J)], P.BType);
 
   C.assign(M * N, 0.0);
   if (P.Residual)
@@ -119,6 +176,9 @@ void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
       }
     }
   }
+  if (P.DType != ElementType::F32)
+    for (double &X : C)
+      X = roundToElementType(X, P.DType);
 }
 
 double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
@@ -126,9 +186,10 @@ double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
                         uint64_t J) {
   double Sum = P.Residual ? double(R[I * P.N + J]) : 0.0;
   for (uint64_t Kk = 0; Kk < P.K; ++Kk)
-    Sum += double(halfToFloat(A[P.indexA(I, Kk)])) *
-           double(halfToFloat(B[P.indexB(Kk, J)]));
-  return Sum;
+    Sum += operandValue(A[P.indexA(I, Kk)], P.AType) *
+           operandValue(B[P.indexB(Kk, J)], P.BType);
+  return P.DType == ElementType::F32 ? Sum
+                                     : roundToElementType(Sum, P.DType);
 }
 
 //===----------------------------------------------------------------------===//

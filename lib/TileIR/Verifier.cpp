@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 using namespace llvm;
 
 namespace tp {
@@ -30,7 +32,31 @@ Problem getProblem(const Kernel &K) {
   P.A = *parseLayoutName(MM->getWord("a"));
   P.B = *parseLayoutName(MM->getWord("b"));
   P.Residual = MM->Operands.size() == 4;
+  if (Optional<MatmulTypes> Types = parseMatmulTypes(MM->Type)) {
+    P.AType = Types->A;
+    P.BType = Types->B;
+    P.DType = Types->D;
+  }
   return P;
+}
+
+Optional<MatmulTypes> parseMatmulTypes(StringRef Type) {
+  SmallVector<StringRef, 5> Parts;
+  Type.split(Parts, ' ', -1, false);
+  if (Parts.size() != 5 || Parts[1] != "x" || Parts[3] != "->")
+    return None;
+  Optional<ElementType> A = parseElementTypeName(Parts[0]),
+                        B = parseElementTypeName(Parts[2]),
+                        D = parseElementTypeName(Parts[4]);
+  if (!A || !B || !D)
+    return None;
+  return MatmulTypes{*A, *B, *D};
+}
+
+std::string printMatmulTypes(const Problem &P) {
+  return (getElementTypeName(P.AType) + " x " + getElementTypeName(P.BType) +
+          " -> " + getElementTypeName(P.DType))
+      .str();
 }
 
 TileParams getTileOp(const Op &T) {
@@ -167,6 +193,8 @@ const Schema Schemas[] = {
      false},
     {"tp.add_residual", "tp.epilogue", "pair mt nt half", "", 0, 0, false,
      false},
+    {"tp.pack", "tp.epilogue", "pair mt nt half type:w", "", 0, 0, false,
+     false},
     {"sreg", "tp.addresses", "", "", 1, 1, false, true},
     {"add", "tp.addresses", "", "", 2, 2, false, true},
     {"mul", "tp.addresses", "", "", 2, 2, false, true},
@@ -263,11 +291,26 @@ private:
 
   Error verifyMatmul(const Kernel &K, const Op &MM) {
     static const char *const Roles[] = {"C", "A", "B", "R"};
-    static const char *const Elems[] = {"f32", "f16", "f16", "f32"};
     if (K.Params.size() != MM.Operands.size())
       return err(MM.Loc, formatv("the kernel has {0} parameters but the "
                                  "product names {1} (C, A, B[, R])",
                                  K.Params.size(), MM.Operands.size()));
+    Optional<MatmulTypes> Types = parseMatmulTypes(MM.Type);
+    if (!Types)
+      return err(MM.Type.empty() ? MM.Loc : MM.TypeLoc,
+                 "expected the element types ': A x B -> D' (A and B f16 or "
+                 "bf16, D f32, f16 or bf16, e.g. ': f16 x f16 -> f32'), "
+                 "found " +
+                     (MM.Type.empty() ? std::string("none")
+                                      : "': " + MM.Type + "'"));
+    Problem Typed;
+    Typed.AType = Types->A;
+    Typed.BType = Types->B;
+    Typed.DType = Types->D;
+    Typed.Residual = MM.Operands.size() == 4;
+    if (Optional<Violation> V = checkTypes(Typed))
+      return err(MM.TypeLoc.isValid() ? MM.TypeLoc : MM.Loc, V->Message);
+    const ElementType Elems[] = {Types->D, Types->A, Types->B, Types->D};
     for (size_t I = 0; I < MM.Operands.size(); ++I) {
       const Value &V = MM.Operands[I];
       if (!V.isRef() || V.S != K.Params[I].Name)
@@ -275,12 +318,13 @@ private:
                               " must be the kernel's parameter " +
                               Twine(I + 1) + ", %" + K.Params[I].Name +
                               " (parameters are in the order C, A, B[, R])");
-      if (K.Params[I].Elem != Elems[I])
-        return err(K.Params[I].Loc, Twine("parameter %") + K.Params[I].Name +
-                                        " is " + Roles[I] +
-                                        ": expected ptr<" + Elems[I] +
-                                        ">, found ptr<" + K.Params[I].Elem +
-                                        ">");
+      StringRef Want = getElementTypeName(Elems[I]);
+      if (K.Params[I].Elem != Want)
+        return err(K.Params[I].Loc,
+                   Twine("parameter %") + K.Params[I].Name + " is " +
+                       Roles[I] + ": expected ptr<" + Want + ">, found ptr<" +
+                       K.Params[I].Elem + "> (the product's types are " +
+                       MM.Type + ")");
     }
     for (const char *Key : {"m", "n", "k"}) {
       const Attr *A = MM.getAttr(Key);
@@ -295,11 +339,6 @@ private:
                                    " must be 'rows' or 'columns', found '" +
                                    A->Val.S + "'");
     }
-    if (MM.Type != "f16 x f16 -> f32")
-      return err(MM.Loc, "expected the element types ': f16 x f16 -> f32', "
-                         "found " +
-                             (MM.Type.empty() ? std::string("none")
-                                              : "': " + MM.Type + "'"));
     if (const Attr *A = MM.getAttr("tile")) {
       std::string Spec;
       if (A->Val.isWord())
@@ -519,6 +558,34 @@ private:
     return Error::success();
   }
 
+  /// The epilogue's value ops against D's type: with D in f16 or bf16
+  /// every tp.stg stores a pair a tp.pack to D's type rounded before it;
+  /// with D in f32 nothing is packed.
+  Error verifyEpilogue(const Op &Epi) {
+    StringRef D = getElementTypeName(Prob->DType);
+    std::set<int64_t> Packed;
+    for (const Op &O : Epi.Body) {
+      int64_t Pair = O.getInt("pair").getValueOr(-1);
+      if (O.Name == "tp.pack") {
+        const Attr *Ty = O.getAttr("type");
+        if (Prob->DType == ElementType::F32 || Ty->Val.S != D)
+          return err(Ty->Val.Loc,
+                     "tp.pack rounds a pair to D's type, " + D +
+                         (Prob->DType == ElementType::F32
+                              ? std::string(" (nothing to pack)")
+                              : std::string("")) +
+                         ", found type=" + Ty->Val.S);
+        Packed.insert(Pair);
+      } else if (O.Name == "tp.stg" && Prob->DType != ElementType::F32 &&
+                 !Packed.count(Pair)) {
+        return err(O.Loc, formatv("tp.stg of pair {0} stores D in {1}: a "
+                                  "tp.pack pair={0} type={1} must precede it",
+                                  Pair, D));
+      }
+    }
+    return Error::success();
+  }
+
   Error verifyTree(const Op &O, StringRef Parent) {
     if (Error E = verifySchema(O, Parent))
       return E;
@@ -526,6 +593,9 @@ private:
       return E;
     if (Error E = verifyRing(O))
       return E;
+    if (O.Name == "tp.epilogue")
+      if (Error E = verifyEpilogue(O))
+        return E;
     bool WasInLoop = InLoop;
     if (O.Name == "tp.loop")
       InLoop = true;

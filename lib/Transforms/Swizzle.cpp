@@ -24,7 +24,7 @@
 ///        columns: row = 8 rowBit + r, address i (m-tile, or n-tile pair) =
 ///              row 2 extent + 16 ((origin / 8 + chunkBit + 2 i) ^ r);
 ///      C's offset: ((ctaid.y BM + 16 MT warp_m + lane / 4) N +
-///        ctaid.x BN + 8 NT warp_n + 2 (lane & 3)) 4.
+///        ctaid.x BN + 8 NT warp_n + 2 (lane & 3)) e (e: D's element bytes).
 ///  * every tp.copy holds one tp.ldgsts a chunk (A's, then B's): 16 bytes
 ///    from param + goff + step k_step_bytes (64 for rows, 32 2 stride for
 ///    columns) to shared smem_offset + sts, smem_offset the stage's buffer;
@@ -34,7 +34,9 @@
 ///    operand stored as columns.  smem_offset = buffer + (rows: 1024 an
 ///    m-tile or pair; columns: 32 extent a k-half);
 ///  * tp.epilogue holds C's 2 MT NT pair stores at the seed's offsets
-///    (tpPairOffset): (16 mt + 8 half) N 4 + 32 nt; with a residual R,
+///    (tpPairOffset): ((16 mt + 8 half) N + 8 nt) e, e = 4 bytes an element
+///    of D in f32 (2 in f16 or bf16: each store then follows the tp.pack
+///    that rounds its pair to D's type); with a residual R,
 ///    batches of 8 pairs: R's pairs loaded at the same offsets (tp.ldg),
 ///    added (tp.add_residual), stored (the seed's tpResidualC);
 ///  * no generated name is a parameter's (NameTable: `lane` becomes
@@ -292,7 +294,7 @@ private:
     Bd.mad("c.c1", "warp_n", Bd.imm(8 * T.NTiles), Bd.ref("c.c0"));
     Bd.mad("c.col", "ctaid.x", Bd.imm(T.blockN()), Bd.ref("c.c1"));
     Bd.mad("c.elem", "c.row", Bd.imm(P.N), Bd.ref("c.col"));
-    Bd.mul("c.off", "c.elem", 4);
+    Bd.mul("c.off", "c.elem", P.dBytes());
 
     // Insert before the prologue.
     auto It = MM.Body.begin();
@@ -392,7 +394,9 @@ private:
         O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
       O.setInt("pair", I).setInt("mt", MT).setInt("nt", NT).setInt("half", H);
       if (Offset)
-        O.setInt("offset", (16 * MT + 8 * H) * P.N * 4 + NT * 32);
+        O.setInt("offset", ((16 * MT + 8 * H) * P.N + NT * 8) * P.dBytes());
+      if (Name == "tp.pack")
+        O.setWord("type", getElementTypeName(P.DType));
       Epi.add(std::move(O));
     };
     int64_t Batch = Residual ? ResidualBatch : Pairs;
@@ -404,8 +408,11 @@ private:
         for (int64_t I = First; I < Last; ++I)
           PairOp("tp.add_residual", I, false);
       }
-      for (int64_t I = First; I < Last; ++I)
+      for (int64_t I = First; I < Last; ++I) {
+        if (P.DType != ElementType::F32)
+          PairOp("tp.pack", I, false);
         PairOp("tp.stg", I, true);
+      }
     }
   }
 };

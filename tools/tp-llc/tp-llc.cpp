@@ -12,6 +12,7 @@
 ///
 ///   tp-llc --gemm=MxNxK --layout-a=rows|columns --layout-b=rows|columns
 ///          --tile=large|small|128x64|256x128|WM,WN,MT,NT,S [--residual]
+///          [--a-type=f16|bf16 --b-type=f16|bf16 --d-type=f32|f16|bf16]
 ///          -filetype=asm|obj -o gemm.cubin
 ///
 /// With no input and no options it builds the default example (4096 x 4096
@@ -100,6 +101,19 @@ cl::opt<std::string>
                       "WM,WN,MT,NT,S (default: tp-tile chooses)"),
              cl::value_desc("tile"), cl::cat(LlcCat));
 cl::opt<bool> Residual("residual", cl::desc("C = A B + R"), cl::cat(LlcCat));
+cl::opt<std::string> AType("a-type",
+                           cl::desc("A's element type: f16 (default) or bf16 "
+                                    "(A and B must have one type)"),
+                           cl::value_desc("f16|bf16"), cl::cat(LlcCat));
+cl::opt<std::string> BType("b-type",
+                           cl::desc("B's element type: f16 (default) or bf16"),
+                           cl::value_desc("f16|bf16"), cl::cat(LlcCat));
+cl::opt<std::string>
+    DType("d-type",
+          cl::desc("D's element type (the C parameter, and R): f32 (default), "
+                   "or f16 / bf16, the f32 accumulators rounded to nearest "
+                   "even and packed before the stores (a residual needs f32)"),
+          cl::value_desc("f32|f16|bf16"), cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
@@ -234,10 +248,12 @@ static Error checkCommandLine() {
                          "-filetype=asm)");
   bool FromFile = !InputFilename.empty();
   if (FromFile && (Gemm.getNumOccurrences() || LayoutA.getNumOccurrences() ||
-                   LayoutB.getNumOccurrences() || Residual))
-    return tp::makeError("--gemm, --layout-a, --layout-b and --residual "
-                         "describe a kernel; they cannot be combined "
-                         "with an input file");
+                   LayoutB.getNumOccurrences() || Residual ||
+                   AType.getNumOccurrences() || BType.getNumOccurrences() ||
+                   DType.getNumOccurrences()))
+    return tp::makeError("--gemm, --layout-a, --layout-b, --residual, "
+                         "--a-type, --b-type and --d-type describe a kernel; "
+                         "they cannot be combined with an input file");
   if (FromFile && KernelName.getNumOccurrences())
     return tp::makeError("--kernel-name names the kernel the options "
                          "describe; an input file names its own kernels");
@@ -306,6 +322,9 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     Spec.LayoutB = given(LayoutB);
     Spec.Tile = given(TileSpec);
     Spec.Residual = Residual;
+    Spec.AType = given(AType);
+    Spec.BType = given(BType);
+    Spec.DType = given(DType);
     Spec.Name = KernelName;
     tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
     Expected<std::string> Text = tp::driver::describeKernel(Spec);
@@ -461,7 +480,9 @@ static std::string getOverview() {
   }
   return "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
-         "         [--residual] [-mcpu=sm_86|sm_90] [-filetype=asm|obj] -o OUT\n"
+         "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
+         "         [--d-type=f32|f16|bf16] [-mcpu=sm_86|sm_90]\n"
+         "         [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
          "\n"
          "  The target is the IR's (target= in tile IR, target(...) in machine\n"

@@ -519,8 +519,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   GemmProblem Prob = GemmProblem::fromManifest(*Man);
   // A, B, C and R in simulated global memory, checked against its limit
   // before the host arrays are made.
+  const unsigned DBytes = getElementTypeBytes(Prob.DType);
   double Need = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+                double(DBytes) * Prob.M * Prob.N * (Prob.Residual ? 2 : 1);
   if (Need > double(sim::GlobalMemory::MaxTotalBytes))
     return usage(MPath + ": a " + Twine(Prob.M) + "x" + Twine(Prob.N) + "x" +
                  Twine(Prob.K) + " GEMM needs " +
@@ -530,13 +531,13 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   sim::GlobalMemory Mem;
   std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
   std::vector<float> R(Prob.Residual ? Prob.elementsC() : 0);
-  fillRandomHalves(A, Seed, StreamA);
-  fillRandomHalves(B, Seed, StreamB);
+  fillRandomOperand(A, Seed, StreamA, Prob.AType);
+  fillRandomOperand(B, Seed, StreamB, Prob.BType);
   if (Prob.Residual)
     fillRandomFloats(R, Seed, StreamR);
   uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
            BAddr = cantFail(Mem.allocate(B.size() * 2)),
-           CAddr = cantFail(Mem.allocate(Prob.elementsC() * 4)),
+           CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes)),
            RAddr = Prob.Residual ? cantFail(Mem.allocate(R.size() * 4)) : 0;
   memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
   memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
@@ -544,8 +545,12 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     memcpy(Mem.getBuffer(RAddr).data(), R.data(), R.size() * 4);
   {
     auto C = Mem.getBuffer(CAddr);
+    uint16_t Poison16 = getPoison16(Prob.DType);
     for (uint64_t I = 0; I < Prob.elementsC(); ++I)
-      memcpy(&C[4 * I], &PoisonBits, 4);
+      if (DBytes == 4)
+        memcpy(&C[4 * I], &PoisonBits, 4);
+      else
+        memcpy(&C[2 * I], &Poison16, 2);
   }
   sim::LaunchConfig Cfg;
   Cfg.Grid = Man->Grid;
@@ -585,7 +590,14 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   outs() << "kernel " << K->Name << ": " << Prob.M << "x" << Prob.N << "x"
          << Prob.K << ", A " << getLayoutName(Prob.LayoutA) << ", B "
          << getLayoutName(Prob.LayoutB)
-         << (Prob.Residual ? ", residual" : "") << "; grid " << Cfg.Grid[0]
+         << (Prob.Residual ? ", residual" : "")
+         << (Man->hasDefaultTypes()
+                 ? std::string()
+                 : (", " + getElementTypeName(Prob.AType) + " x " +
+                    getElementTypeName(Prob.BType) + " -> " +
+                    getElementTypeName(Prob.DType))
+                       .str())
+         << "; grid " << Cfg.Grid[0]
          << "," << Cfg.Grid[1] << "," << Cfg.Grid[2] << " block "
          << Cfg.Block[0] << "," << Cfg.Block[1] << "," << Cfg.Block[2]
          << "; seed " << Seed << "\n";
@@ -603,7 +615,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (TM) {
     // Compulsory DRAM traffic: A and B read once, C written (R read) once.
     double Bytes = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                   4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+                   double(DBytes) * Prob.M * Prob.N * (Prob.Residual ? 2 : 1);
     TimingRc = reportTiming(*TM, 2.0 * Prob.M * Prob.N * Prob.K, Bytes);
     if (TimingSample) {
       outs() << "timing sample: " << S->Blocks
@@ -611,8 +623,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
       return std::max(TimingRc, reportHazards(*S));
     }
   }
-  std::vector<float> C(Prob.elementsC());
-  memcpy(C.data(), Mem.getBuffer(CAddr).data(), C.size() * 4);
+  std::vector<float> C =
+      widenD(Mem.getBuffer(CAddr).take_front(Prob.elementsC() * DBytes),
+             Prob.DType);
   std::vector<double> Ref;
   referenceGemm(Prob, A, B, R, Ref);
   GemmErrors E = compareGemm(C, Ref);

@@ -41,6 +41,9 @@ struct KernelSpec {
   llvm::Optional<std::string> LayoutB; ///< columns (default) or rows
   llvm::Optional<std::string> Tile;    ///< a tile spec (tp-tile chooses)
   bool Residual = false;               ///< C = A B + R
+  /// --a-type, --b-type (f16 or bf16, default f16), --d-type (f32, f16 or
+  /// bf16, default f32): the element types of A, B and D (C and R).
+  llvm::Optional<std::string> AType, BType, DType;
   std::string Name = "gemm";           ///< the kernel symbol
   /// The target (-mcpu): the tile IR's target=, whose limits admission
   /// applies and whose card the automatic tile is sized for.

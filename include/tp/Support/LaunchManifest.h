@@ -27,6 +27,7 @@
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "tp/Support/ElementType.h"
 #include "tp/Support/OperandLayout.h"
 #include <array>
 #include <cstdint>
@@ -69,7 +70,15 @@ struct LaunchManifest {
   OperandLayout LayoutA = OperandLayout::Rows;
   OperandLayout LayoutB = OperandLayout::Columns;
   bool Residual = false;
+  /// Element types (optional fields a_type, b_type, d_type; issue 16): A
+  /// and B f16 or bf16, D (role C) and R f32, f16 or bf16.
+  ElementType AType = ElementType::F16, BType = ElementType::F16,
+              DType = ElementType::F32;
 
+  bool hasDefaultTypes() const {
+    return AType == ElementType::F16 && BType == ElementType::F16 &&
+           DType == ElementType::F32;
+  }
   /// The parameter of role \p R, or null.
   const ManifestParam *findParam(ParamRole R) const;
   /// Bytes the parameter block needs: the end of the last parameter.
