@@ -72,7 +72,9 @@
 /// instruction text is built or parsed.
 ///
 /// Attributes written: threads grid params shape layout-a layout-b tile
-/// iterations residual [types(A,B,D) unless f16,f16,f32] counter.
+/// iterations residual [epilogue(scale,bias,relu)] [types(A,B,D) unless
+/// f16,f16,f32] counter; params lists the roles (C,A,B[,R][,alpha,beta]
+/// [,bias]).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -243,7 +245,29 @@ private:
   }
   // isel::EpilogueEmitter (SelectEpilogue.cpp's ops).
   sass::Instruction &makeInstr(Form F) override { return make(F); }
-  void emitInstr(sass::Instruction &I) override { emit(I); }
+  void emitInstr(sass::Instruction &I, int WrSB) override { emit(I, WrSB); }
+  Expected<unsigned> pointerTo(const Value &Off, const Value &Param,
+                               StringRef Name) override;
+  Expected<unsigned> paramSlot(const Value &Param) override {
+    Expected<unsigned> I = paramIndex(Param);
+    if (!I)
+      return I.takeError();
+    return TF.ParamBase + paramOffset(*I);
+  }
+  /// Byte offset of parameter \p I in the block: pointers 8 bytes, f32
+  /// scalars 4, each aligned to its size, in order.
+  unsigned paramOffset(unsigned I) const {
+    unsigned Off = 0;
+    for (unsigned J = 0; J <= I; ++J) {
+      unsigned Size = K.Params[J].Scalar ? 4 : 8;
+      Off = (Off + Size - 1) / Size * Size;
+      if (J < I)
+        Off += Size;
+    }
+    return Off;
+  }
+  /// The epilogue's pointers: (param, offset value) -> pointer pair.
+  std::map<std::pair<unsigned, std::string>, unsigned> EpiloguePointers;
   unsigned newVirtualReg(StringRef Name) override { return newReg(Name); }
   Error failAt(SMLoc L, const Twine &Msg) override { return fail(L, Msg); }
 
@@ -609,7 +633,7 @@ unsigned Selector::formPointer(unsigned Pointer, unsigned Offset,
   operand(I, Slot::Rd) = Pointer;
   operand(I, Slot::Ra) = Offset;
   operand(I, Slot::Rb) = One;
-  operand(I, Slot::COff) = TF.ParamBase + 8 * Param;
+  operand(I, Slot::COff) = TF.ParamBase + paramOffset(Param);
   emit(I);
   return Pointer;
 }
@@ -782,7 +806,9 @@ Error Selector::lowerEpilogue(const Op &Epi) {
   }
   std::map<std::string, unsigned> CPointers, RPointers;
   std::map<int64_t, unsigned> Loaded; // pair -> R's pair in registers
-  isel::EpilogueValues ValueOps(P, *this);
+  isel::EpilogueValues ValueOps(
+      P, *this,
+      Epi.Operands.size() > 1 ? Optional<Value>(Epi.Operands[1]) : None);
   auto Pointer = [&](const Value &Off, unsigned Param,
                      std::map<std::string, unsigned> &Cache)
       -> Expected<unsigned> {
@@ -863,6 +889,22 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.epilogue");
   }
   return Error::success();
+}
+
+Expected<unsigned> Selector::pointerTo(const Value &Off, const Value &Param,
+                                       StringRef Name) {
+  Expected<unsigned> PI = paramIndex(Param);
+  if (!PI)
+    return PI.takeError();
+  auto Key = std::make_pair(*PI, Off.S);
+  auto It = EpiloguePointers.find(Key);
+  if (It != EpiloguePointers.end())
+    return It->second;
+  Expected<Lowered> L = get(Off);
+  if (!L)
+    return L.takeError();
+  unsigned R = formPointer(newReg(Name), inRegister(*L), *PI);
+  return EpiloguePointers[Key] = R;
 }
 
 Error Selector::lowerOp(const Op &O, bool InLoop) {
@@ -1012,7 +1054,10 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
   Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
                          std::to_string(*Grid->getInt("y")) + ",1");
-  Fn.setAttr("params", P.Residual ? "C,A,B,R" : "C,A,B");
+  std::string Roles;
+  for (const ProductParam &PP : getProductParams(P))
+    Roles += (Roles.empty() ? "" : ",") + PP.Role.str();
+  Fn.setAttr("params", Roles);
   Fn.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) + "x" +
                           std::to_string(P.K));
   Fn.setAttr("layout-a", getLayoutName(P.A));
@@ -1020,6 +1065,16 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
+  // Issue 16's epilogue, when there is one.
+  if (P.Scale || P.Bias || P.Relu) {
+    std::string Epi;
+    for (auto [On, Name] : {std::pair<bool, const char *>{P.Scale, "scale"},
+                            {P.Bias, "bias"},
+                            {P.Relu, "relu"}})
+      if (On)
+        Epi += (Epi.empty() ? "" : ",") + std::string(Name);
+    Fn.setAttr("epilogue", Epi);
+  }
   // A, B and D's element types, when not the seed's f16, f16, f32 (whose
   // machine IR stays as it was).
   if (!P.defaultTypes())

@@ -18,10 +18,127 @@ using namespace llvm;
 namespace tp {
 namespace isel {
 
-bool EpilogueValues::isValueOp(StringRef Name) { return Name == "tp.pack"; }
+bool EpilogueValues::isValueOp(StringRef Name) {
+  return Name == "tp.pack" || Name == "tp.ldg_bias" || Name == "tp.ldg_beta" ||
+         Name == "tp.scale" || Name == "tp.add_beta" || Name == "tp.add_bias" ||
+         Name == "tp.relu";
+}
+
+template <typename SetFn>
+void EpilogueValues::onPair(Form F, unsigned Acc, SetFn Set) {
+  for (unsigned W = 0; W < 2; ++W) {
+    sass::Instruction &I = E.makeInstr(F);
+    operand(I, Slot::Rd) = Acc + W;
+    Set(I, W);
+    E.emitInstr(I);
+  }
+}
+
+Error EpilogueValues::lowerLoadBias(const tile::Op &O) {
+  int64_t NT = O.getInt("nt").getValueOr(0);
+  Expected<unsigned> Ptr = E.pointerTo(O.Operands[0], O.Operands[1], "bias_ptr");
+  if (!Ptr)
+    return Ptr.takeError();
+  unsigned Dst = E.newVirtualReg("bias_pair" + std::to_string(NT));
+  for (unsigned W = 0; W < 2; ++W) {
+    sass::Instruction &I = E.makeInstr(Form::Ldg32);
+    operand(I, Slot::Rd) = Dst + W;
+    operand(I, Slot::Ra) = *Ptr;
+    operand(I, Slot::MOff) = O.getInt("offset").getValueOr(0) + 4 * W;
+    E.emitInstr(I, /*WrSB=*/2);
+  }
+  Bias[NT] = Dst;
+  return Error::success();
+}
+
+Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
+  int64_t Pair = O.getInt("pair").getValueOr(-1);
+  Expected<unsigned> Beta = E.paramSlot(O.Operands[1]);
+  if (!Beta)
+    return Beta.takeError();
+  if (!BetaPredicate) {
+    // P0 = beta != 0 (unordered too: a NaN beta reads C, as IEEE says).
+    sass::Instruction &I = E.makeInstr(Form::FSetpNeBeta);
+    operand(I, Slot::COff) = *Beta;
+    E.emitInstr(I);
+    BetaPredicate = true;
+  }
+  // R is the epilogue's C input: the pointer of its offset value.
+  if (!R)
+    return E.failAt(O.Loc, "tp.ldg_beta needs the epilogue's C input (its "
+                           "second operand)");
+  Expected<unsigned> Ptr = E.pointerTo(O.Operands[0], *R, "r_ptr");
+  if (!Ptr)
+    return Ptr.takeError();
+  unsigned Dst = E.newVirtualReg("c_pair" + std::to_string(Pair));
+  sass::Instruction &Z = E.makeInstr(Form::ZeroPair);
+  operand(Z, Slot::Rd) = Dst;
+  E.emitInstr(Z);
+  for (unsigned W = 0; W < 2; ++W) {
+    sass::Instruction &I = E.makeInstr(Form::Ldg32);
+    I.Guard = 0; // @P0: only when beta != 0
+    operand(I, Slot::Rd) = Dst + W;
+    operand(I, Slot::Ra) = *Ptr;
+    operand(I, Slot::MOff) = O.getInt("offset").getValueOr(0) + 4 * W;
+    E.emitInstr(I, /*WrSB=*/2);
+  }
+  BetaC[Pair] = Dst;
+  return Error::success();
+}
 
 Error EpilogueValues::lower(const tile::Op &O, unsigned Acc) {
   int64_t Pair = O.getInt("pair").getValueOr(-1);
+  if (O.Name == "tp.ldg_bias")
+    return lowerLoadBias(O);
+  if (O.Name == "tp.ldg_beta")
+    return lowerLoadBeta(O);
+  if (O.Name == "tp.scale") {
+    Expected<unsigned> Alpha = E.paramSlot(O.Operands[0]);
+    if (!Alpha)
+      return Alpha.takeError();
+    onPair(Form::FMulConst, Acc, [&](sass::Instruction &I, unsigned W) {
+      operand(I, Slot::Ra) = Acc + W;
+      operand(I, Slot::COff) = *Alpha;
+    });
+    return Error::success();
+  }
+  if (O.Name == "tp.add_beta") {
+    Expected<unsigned> Beta = E.paramSlot(O.Operands[0]);
+    if (!Beta)
+      return Beta.takeError();
+    auto It = BetaC.find(Pair);
+    if (It == BetaC.end())
+      return E.failAt(O.Loc, formatv("pair {0} of C is not loaded (tp.ldg_beta "
+                                     "pair={0} must precede)",
+                                     Pair)
+                                 .str());
+    unsigned C = It->second;
+    onPair(Form::FFmaConst, Acc, [&](sass::Instruction &I, unsigned W) {
+      operand(I, Slot::Ra) = C + W;
+      operand(I, Slot::COff) = *Beta;
+      operand(I, Slot::Rc) = Acc + W;
+    });
+    BetaC.erase(It);
+    return Error::success();
+  }
+  if (O.Name == "tp.add_bias") {
+    auto It = Bias.find(O.getInt("nt").getValueOr(-1));
+    if (It == Bias.end())
+      return E.failAt(O.Loc, "the bias of this n-tile is not loaded (a "
+                             "tp.ldg_bias of its nt must precede)");
+    unsigned B = It->second;
+    onPair(Form::FAdd, Acc, [&](sass::Instruction &I, unsigned W) {
+      operand(I, Slot::Ra) = Acc + W;
+      operand(I, Slot::Rb) = B + W;
+    });
+    return Error::success();
+  }
+  if (O.Name == "tp.relu") {
+    onPair(Form::FMaxZero, Acc, [&](sass::Instruction &I, unsigned W) {
+      operand(I, Slot::Ra) = Acc + W;
+    });
+    return Error::success();
+  }
   if (O.Name == "tp.pack") {
     StringRef Type = O.getWord("type");
     if (P.DType == ElementType::F32 || Type != getElementTypeName(P.DType))

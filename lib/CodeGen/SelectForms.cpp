@@ -93,6 +93,15 @@ const FormTemplate Templates[] = {
      5, {0, 1, 0, 0, 0}},
     {sass::STG_DESC_32, "STG_DESC_32", "STG.E desc[UR4][R0.64+0x10], R0",
      8, {1, 1, 0, 4, 0, 1, 16, 0}},
+    {sass::FSETP_rcr, "FSETP_rcr",
+     "FSETP.NEU.AND P0, PT, RZ, c[0x0][0x0], PT",
+     14, {0, 7, 13, 0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 7}},
+    {sass::FMUL_rcr, "FMUL_rcr", "FMUL R0, R0, c[0x0][0x0]",
+     12, {0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {sass::FFMA_rcr, "FFMA_rcr", "FFMA R0, R0, c[0x0][0x0], R0",
+     14, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {sass::FMNMX_rrr, "FMNMX_rrr", "FMNMX R0, R0, RZ, !PT",
+     11, {0, 0, 0, 0, 0, 0, 0, 0, 255, 1, 7}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");

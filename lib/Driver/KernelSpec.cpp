@@ -190,6 +190,13 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   P.A = *A;
   P.B = *B;
   P.Residual = Spec.Residual;
+  P.Scale = Spec.Scale;
+  P.Bias = Spec.Bias;
+  P.Relu = Spec.Relu;
+  if (Spec.Residual && Spec.Scale)
+    return makeError("--residual is the kernel C = A B + R (alpha = beta = "
+                     "1, built in); it cannot be combined with --alpha or "
+                     "--beta (give --alpha=1 --beta=1 for the general form)");
   if (Error E = parseTypes(Spec, P))
     return std::move(E);
   // The default example uses the large tile; otherwise tp-tile chooses
@@ -209,15 +216,28 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
 
   std::string S;
   raw_string_ostream OS(S);
-  StringRef D = getElementTypeName(P.DType);
-  OS << "tp.kernel @" << Spec.Name << "(%C: ptr<" << D << ">, %A: ptr<"
-     << getElementTypeName(P.AType) << ">, %B: ptr<"
-     << getElementTypeName(P.BType) << ">"
-     << (Spec.Residual ? (", %R: ptr<" + D + ">").str() : "")
+  std::string Params, Operands;
+  for (const tile::ProductParam &PP : tile::getProductParams(P)) {
+    std::string Name = PP.Role.str();
+    Params += (Params.empty() ? "%" : ", %") + Name + ": " +
+              (PP.Scalar ? getElementTypeName(PP.Elem).str()
+                         : ("ptr<" + getElementTypeName(PP.Elem) + ">").str());
+    Operands += (Operands.empty() ? "%" : ", %") + Name;
+  }
+  OS << "tp.kernel @" << Spec.Name << "(" << Params
      << ") target=" << sass::getTargetName(Spec.Target) << " {\n"
-     << "  tp.matmul %C, %A, %B" << (Spec.Residual ? ", %R" : "")
-     << " m=" << P.M << " n=" << P.N << " k=" << P.K
-     << " a=" << getLayoutName(P.A) << " b=" << getLayoutName(P.B);
+     << "  tp.matmul " << Operands << " m=" << P.M << " n=" << P.N
+     << " k=" << P.K << " a=" << getLayoutName(P.A)
+     << " b=" << getLayoutName(P.B);
+  if (P.Scale || P.Bias || P.Relu) {
+    std::string Epi;
+    for (auto [On, Name] : {std::pair<bool, const char *>{P.Scale, "scale"},
+                            {P.Bias, "bias"},
+                            {P.Relu, "relu"}})
+      if (On)
+        Epi += (Epi.empty() ? "" : ", ") + std::string(Name);
+    OS << " epilogue=[" << Epi << "]";
+  }
   if (DefaultTile)
     OS << " tile=large";
   OS << " : " << tile::printMatmulTypes(P) << "\n}\n";

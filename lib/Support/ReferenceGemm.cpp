@@ -134,12 +134,43 @@ GemmProblem GemmProblem::fromManifest(const LaunchManifest &Man) {
   P.AType = Man.AType;
   P.BType = Man.BType;
   P.DType = Man.DType;
+  P.Scale = Man.HasScale;
+  P.Alpha = Man.HasScale ? Man.Alpha : 1;
+  P.Beta = Man.HasScale ? Man.Beta : 0;
+  P.Bias = Man.Bias;
+  P.Relu = Man.Relu;
   return P;
 }
 
 void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
                    ArrayRef<uint16_t> B, ArrayRef<float> R,
                    std::vector<double> &C) {
+  referenceGemm(P, A, B, R, {}, C);
+}
+
+namespace {
+/// The epilogue of one element: alpha x + beta c (beta = 0: c not read)
+/// + bias, ReLU, rounded to D's type.
+double epilogue(const GemmProblem &P, double X, ArrayRef<float> R,
+                ArrayRef<float> Bias, uint64_t I, uint64_t J) {
+  if (P.Scale) {
+    X *= P.Alpha;
+    if (P.Beta != 0)
+      X += P.Beta * double(R[I * P.N + J]);
+  }
+  if (P.Bias) {
+    assert(J < Bias.size() && "the bias has N values");
+    X += double(Bias[J]);
+  }
+  if (P.Relu && !(X > 0))
+    X = 0;
+  return P.DType == ElementType::F32 ? X : roundToElementType(X, P.DType);
+}
+} // namespace
+
+void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
+                   ArrayRef<uint16_t> B, ArrayRef<float> R,
+                   ArrayRef<float> Bias, std::vector<double> &C) {
   assert(A.size() == P.elementsA() && B.size() == P.elementsB() &&
          "operand sizes do not match the problem");
   assert((!P.Residual || R.size() == P.elementsC()) && "R has the wrong size");
@@ -176,9 +207,10 @@ void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
       }
     }
   }
-  if (P.DType != ElementType::F32)
-    for (double &X : C)
-      X = roundToElementType(X, P.DType);
+  if (P.Scale || P.Bias || P.Relu || P.DType != ElementType::F32)
+    for (uint64_t I = 0; I < M; ++I)
+      for (uint64_t J = 0; J < N; ++J)
+        C[I * N + J] = epilogue(P, C[I * N + J], R, Bias, I, J);
 }
 
 double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
@@ -188,8 +220,7 @@ double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
   for (uint64_t Kk = 0; Kk < P.K; ++Kk)
     Sum += operandValue(A[P.indexA(I, Kk)], P.AType) *
            operandValue(B[P.indexB(Kk, J)], P.BType);
-  return P.DType == ElementType::F32 ? Sum
-                                     : roundToElementType(Sum, P.DType);
+  return epilogue(P, Sum, R, {}, I, J);
 }
 
 //===----------------------------------------------------------------------===//

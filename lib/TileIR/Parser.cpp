@@ -400,22 +400,29 @@ private:
       next();
       if (Error E = expect(Tok::Colon, "':'"))
         return E;
-      if (cur().K != Tok::Word || cur().Text != "ptr")
-        return err(cur().Loc,
-                   "expected a parameter type 'ptr<f16>', 'ptr<bf16>' or "
-                   "'ptr<f32>', found " +
-                       describe(cur()));
-      next();
-      if (Error E = expect(Tok::Less, "'<'"))
-        return E;
-      if (cur().K != Tok::Word || !parseElementTypeName(cur().Text))
-        return err(cur().Loc,
-                   "expected an element type 'f16', 'bf16' or 'f32', found " +
-                       describe(cur()));
-      P.Elem = cur().Text.str();
-      next();
-      if (Error E = expect(Tok::Greater, "'>'"))
-        return E;
+      // A scalar: `f32` (alpha, beta).
+      if (cur().K == Tok::Word && cur().Text == "f32") {
+        P.Elem = "f32";
+        P.Scalar = true;
+        next();
+      } else {
+        if (cur().K != Tok::Word || cur().Text != "ptr")
+          return err(cur().Loc,
+                     "expected a parameter type 'ptr<f16>', 'ptr<bf16>', "
+                     "'ptr<f32>' or 'f32', found " +
+                         describe(cur()));
+        next();
+        if (Error E = expect(Tok::Less, "'<'"))
+          return E;
+        if (cur().K != Tok::Word || !parseElementTypeName(cur().Text))
+          return err(cur().Loc,
+                     "expected an element type 'f16', 'bf16' or 'f32', found " +
+                         describe(cur()));
+        P.Elem = cur().Text.str();
+        next();
+        if (Error E = expect(Tok::Greater, "'>'"))
+          return E;
+      }
       K.Params.push_back(std::move(P));
       if (cur().K == Tok::Comma) {
         next();

@@ -153,6 +153,12 @@ Optional<Violation> checkTypes(const Problem &P) {
                              getElementTypeName(P.AType),
                              getElementTypeName(P.BType))
                          .str()};
+  if (P.Scale && P.DType != ElementType::F32)
+    return Violation{"types",
+                     formatv("alpha and beta with D in {0}: beta's C is read "
+                             "as f32 pairs, so D and C must be f32",
+                             getElementTypeName(P.DType))
+                         .str()};
   if (P.Residual && P.DType != ElementType::F32)
     return Violation{"types",
                      formatv("a residual R with D in {0}: the residual "
@@ -161,6 +167,21 @@ Optional<Violation> checkTypes(const Problem &P) {
                              getElementTypeName(P.DType))
                          .str()};
   return None;
+}
+
+std::vector<ProductParam> getProductParams(const Problem &P) {
+  std::vector<ProductParam> Out = {{"C", P.DType, false},
+                                   {"A", P.AType, false},
+                                   {"B", P.BType, false}};
+  if (P.hasR())
+    Out.push_back({"R", P.DType, false});
+  if (P.Scale) {
+    Out.push_back({"alpha", ElementType::F32, true});
+    Out.push_back({"beta", ElementType::F32, true});
+  }
+  if (P.Bias)
+    Out.push_back({"bias", ElementType::F32, false});
+  return Out;
 }
 
 static Optional<Violation> checkChunks(const TileParams &T, char Operand,

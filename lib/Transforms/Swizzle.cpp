@@ -295,6 +295,8 @@ private:
     Bd.mad("c.col", "ctaid.x", Bd.imm(T.blockN()), Bd.ref("c.c1"));
     Bd.mad("c.elem", "c.row", Bd.imm(P.N), Bd.ref("c.col"));
     Bd.mul("c.off", "c.elem", P.dBytes());
+    if (P.Bias)
+      Bd.mul("bias.off", "c.col", 4); // the thread's f32 bias pair
 
     // Insert before the prologue.
     auto It = MM.Body.begin();
@@ -310,7 +312,7 @@ private:
       else if (O.Name == "tp.products")
         fillProducts(O, T, A, B);
       else if (O.Name == "tp.epilogue")
-        fillEpilogue(O, T, P);
+        fillEpilogue(O, T, P, MM);
       for (Op &C : O.Body)
         Fill(C);
     };
@@ -381,17 +383,34 @@ private:
   /// C's pair stores; with a residual R (the epilogue's second operand),
   /// batches of ResidualBatch pairs: R's pairs loaded (tp.ldg), added to
   /// the accumulators (tp.add_residual), stored (the seed's tpResidualC).
-  void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P) {
+  /// Issue 16's epilogue: the bias pairs first (tp.ldg_bias, one an
+  /// n-tile); then per batch C's pairs loaded when beta != 0
+  /// (tp.ldg_beta), and per pair tp.scale (alpha), tp.add_beta, tp.add_bias,
+  /// tp.relu, tp.pack (D in f16/bf16), in that order, then the stores.
+  void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P,
+                    const Op &MM) {
     const int64_t ResidualBatch = 8;
     Epi.HasRegion = true;
     int64_t Pairs = 2 * T.MTiles * T.NTiles;
-    bool Residual = Epi.Operands.size() > 1;
-    auto PairOp = [&](StringRef Name, int64_t I, bool Offset) {
+    bool Residual = P.Residual;
+    // The scale's and the bias's parameters (issue 16): C, A, B, R, alpha,
+    // beta[, bias], or C, A, B, bias.
+    std::string Alpha, Beta, BiasParam;
+    if (P.Scale) {
+      Alpha = MM.Operands[4].S;
+      Beta = MM.Operands[5].S;
+    }
+    if (P.Bias)
+      BiasParam = MM.Operands.back().S;
+    auto PairOp = [&](StringRef Name, int64_t I, bool Offset,
+                      ArrayRef<std::string> Params = {}) {
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
       Op O(Name, Epi.Loc);
       if (Offset)
         O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
+      for (const std::string &Param : Params)
+        O.addOperand(Value::makeRef(Param, Epi.Loc));
       O.setInt("pair", I).setInt("mt", MT).setInt("nt", NT).setInt("half", H);
       if (Offset)
         O.setInt("offset", ((16 * MT + 8 * H) * P.N + NT * 8) * P.dBytes());
@@ -399,7 +418,17 @@ private:
         O.setWord("type", getElementTypeName(P.DType));
       Epi.add(std::move(O));
     };
-    int64_t Batch = Residual ? ResidualBatch : Pairs;
+    // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
+    if (P.Bias)
+      for (int64_t NT = 0; NT < T.NTiles; ++NT) {
+        Op O("tp.ldg_bias", Epi.Loc);
+        O.addOperand(Value::makeRef(name("bias.off"), Epi.Loc));
+        O.addOperand(Value::makeRef(BiasParam, Epi.Loc));
+        O.setInt("nt", NT).setInt("offset", NT * 8 * 4);
+        Epi.add(std::move(O));
+      }
+    bool Batched = Residual || P.Scale;
+    int64_t Batch = Batched ? ResidualBatch : Pairs;
     for (int64_t First = 0; First < Pairs; First += Batch) {
       int64_t Last = std::min(Pairs, First + Batch);
       if (Residual) {
@@ -407,6 +436,20 @@ private:
           PairOp("tp.ldg", I, true);
         for (int64_t I = First; I < Last; ++I)
           PairOp("tp.add_residual", I, false);
+      }
+      // D = alpha acc + beta C (C loaded only when beta != 0) + bias, ReLU.
+      if (P.Scale)
+        for (int64_t I = First; I < Last; ++I)
+          PairOp("tp.ldg_beta", I, true, {Beta});
+      for (int64_t I = First; I < Last; ++I) {
+        if (P.Scale) {
+          PairOp("tp.scale", I, false, {Alpha});
+          PairOp("tp.add_beta", I, false, {Beta});
+        }
+        if (P.Bias)
+          PairOp("tp.add_bias", I, false);
+        if (P.Relu)
+          PairOp("tp.relu", I, false);
       }
       for (int64_t I = First; I < Last; ++I) {
         if (P.DType != ElementType::F32)

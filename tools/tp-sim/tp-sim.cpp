@@ -34,6 +34,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -42,6 +43,7 @@
 #include <functional>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 using namespace tp;
@@ -87,6 +89,27 @@ cl::opt<unsigned> MaxHazards("max-hazards",
 cl::opt<bool> Stats("print-stats",
                     cl::desc("Print instruction counts and simulation speed"),
                     cl::cat(SimCat));
+// GEMM mode's epilogue (issue 16).
+cl::opt<std::string> AlphaOpt("alpha",
+                              cl::desc("GEMM mode: the alpha to pass (default: "
+                                       "the manifest's)"),
+                              cl::value_desc("X"), cl::cat(SimCat));
+cl::opt<std::string> BetaOpt("beta",
+                             cl::desc("GEMM mode: the beta to pass (default: "
+                                      "the manifest's)"),
+                             cl::value_desc("Y"), cl::cat(SimCat));
+cl::opt<std::string> CInput(
+    "c-input",
+    cl::desc("GEMM mode, a kernel with alpha and beta: what C (the R "
+             "buffer) holds: random (default) values, or nan (quiet NaNs: "
+             "with beta = 0 none may reach D)"),
+    cl::value_desc("random|nan"), cl::init("random"), cl::cat(SimCat));
+cl::opt<bool> InPlace(
+    "in-place",
+    cl::desc("GEMM mode, a kernel with alpha and beta: pass one buffer as C "
+             "and D (R = C, holding C's values; D = alpha A B + beta C "
+             "overwrites it)"),
+    cl::cat(SimCat));
 // Generic mode.
 cl::opt<std::string> KernelName("kernel",
                                 cl::desc("Kernel to run (generic mode)"),
@@ -503,6 +526,33 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   return Rc;
 }
 
+/// --alpha, --beta and --c-input against the manifest's kernel: the
+/// values into \p Prob; a usage error (2) when the kernel takes none.
+int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
+  if (CInput != "random" && CInput != "nan")
+    return usage("--c-input=" + CInput + ": expected random or nan");
+  for (auto [Opt, Dest] : {std::pair<cl::opt<std::string> *, double *>{
+                               &AlphaOpt, &Prob.Alpha},
+                           {&BetaOpt, &Prob.Beta}}) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    if (!Man.HasScale)
+      return usage("--" + Opt->ArgStr +
+                   ": the kernel takes no alpha and beta (its manifest has "
+                   "no \"alpha\" field)");
+    double D;
+    if (StringRef(*Opt).getAsDouble(D) || !std::isfinite(D) ||
+        double(float(D)) != D)
+      return usage("--" + Opt->ArgStr + "=" + *Opt +
+                   ": expected a finite number exact in binary32");
+    *Dest = D;
+  }
+  if ((CInput.getNumOccurrences() || InPlace) && !Man.HasScale)
+    return usage(Twine(InPlace ? "--in-place" : "--c-input") +
+                 ": the kernel reads no C (no alpha and beta)");
+  return 0;
+}
+
 int runGemm(ArrayRef<uint8_t> Bytes) {
   std::string MPath = ManifestPath.empty()
                           ? getManifestPathFor(InputFilename)
@@ -517,11 +567,14 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     return usage(MPath + ": the manifest is for " + Man->Target + ", " +
                  InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
   GemmProblem Prob = GemmProblem::fromManifest(*Man);
+  if (int Rc = applyEpilogueOptions(*Man, Prob))
+    return Rc;
   // A, B, C and R in simulated global memory, checked against its limit
   // before the host arrays are made.
   const unsigned DBytes = getElementTypeBytes(Prob.DType);
   double Need = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                double(DBytes) * Prob.M * Prob.N * (Prob.Residual ? 2 : 1);
+                double(DBytes) * Prob.M * Prob.N *
+                    (Prob.Residual || Prob.Scale ? 2 : 1);
   if (Need > double(sim::GlobalMemory::MaxTotalBytes))
     return usage(MPath + ": a " + Twine(Prob.M) + "x" + Twine(Prob.N) + "x" +
                  Twine(Prob.K) + " GEMM needs " +
@@ -530,20 +583,33 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                  Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
   std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
-  std::vector<float> R(Prob.Residual ? Prob.elementsC() : 0);
+  const bool HasR = Prob.Residual || Prob.Scale;
+  std::vector<float> R(HasR ? Prob.elementsC() : 0);
+  std::vector<float> Bias(Prob.Bias ? Prob.N : 0);
   fillRandomOperand(A, Seed, StreamA, Prob.AType);
   fillRandomOperand(B, Seed, StreamB, Prob.BType);
-  if (Prob.Residual)
+  if (HasR)
     fillRandomFloats(R, Seed, StreamR);
+  if (Prob.Scale && CInput == "nan")
+    std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
+  if (Prob.Bias)
+    fillRandomFloats(Bias, Seed, StreamBias);
   uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
            BAddr = cantFail(Mem.allocate(B.size() * 2)),
            CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes)),
-           RAddr = Prob.Residual ? cantFail(Mem.allocate(R.size() * 4)) : 0;
+           RAddr = HasR && !InPlace ? cantFail(Mem.allocate(R.size() * 4))
+                   : InPlace       ? CAddr
+                                   : 0,
+           BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Bias.size() * 4)) : 0;
   memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
   memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
-  if (Prob.Residual)
+  if (HasR && !InPlace)
     memcpy(Mem.getBuffer(RAddr).data(), R.data(), R.size() * 4);
-  {
+  if (Prob.Bias)
+    memcpy(Mem.getBuffer(BiasAddr).data(), Bias.data(), Bias.size() * 4);
+  if (InPlace) {
+    memcpy(Mem.getBuffer(CAddr).data(), R.data(), R.size() * 4);
+  } else {
     auto C = Mem.getBuffer(CAddr);
     uint16_t Poison16 = getPoison16(Prob.DType);
     for (uint64_t I = 0; I < Prob.elementsC(); ++I)
@@ -570,6 +636,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     case ParamRole::M: V = Prob.M; break;
     case ParamRole::N: V = Prob.N; break;
     case ParamRole::K: V = Prob.K; break;
+    case ParamRole::Alpha: V = floatBits(float(Prob.Alpha)); break;
+    case ParamRole::Beta: V = floatBits(float(Prob.Beta)); break;
+    case ParamRole::Bias: V = BiasAddr; break;
     }
     memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
   }
@@ -591,6 +660,13 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
          << Prob.K << ", A " << getLayoutName(Prob.LayoutA) << ", B "
          << getLayoutName(Prob.LayoutB)
          << (Prob.Residual ? ", residual" : "")
+         << (Prob.Scale ? formatv(", alpha {0} beta {1}{2}{3}", Prob.Alpha,
+                                  Prob.Beta,
+                                  CInput == "nan" ? " (C all NaN)" : "",
+                                  InPlace ? ", C = D in place" : "")
+                              .str()
+                        : std::string())
+         << (Prob.Bias ? ", bias" : "") << (Prob.Relu ? ", relu" : "")
          << (Man->hasDefaultTypes()
                  ? std::string()
                  : (", " + getElementTypeName(Prob.AType) + " x " +
@@ -627,7 +703,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
       widenD(Mem.getBuffer(CAddr).take_front(Prob.elementsC() * DBytes),
              Prob.DType);
   std::vector<double> Ref;
-  referenceGemm(Prob, A, B, R, Ref);
+  referenceGemm(Prob, A, B, R, Bias, Ref);
   GemmErrors E = compareGemm(C, Ref);
   outs() << format("relative Frobenius error: %.3e\n", E.RelFrobenius)
          << format("max element error: %.3e at (%llu, %llu)\n", E.MaxAbsError,

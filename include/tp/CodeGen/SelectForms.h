@@ -26,7 +26,8 @@ enum class Form {
   Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
   Bra, UldcDesc,
   // Issue 16's types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
-  HmmaBF16, PackF16, PackBF16, Stg32, Count
+  HmmaBF16, PackF16, PackBF16, Stg32, FSetpNeBeta, FMulConst, FFmaConst,
+  FMaxZero, Count
 };
 
 struct FormTemplate {

@@ -40,7 +40,9 @@ namespace tp {
 /// M, N and K are 4-byte unsigned values taken from the manifest's shape (for
 /// kernels such as the reference PTX GEMM that read the shape at run time;
 /// tp's own kernels have the shape built in and take pointers only).
-enum class ParamRole { C, A, B, R, M, N, K };
+/// Alpha and Beta (issue 16) are 4-byte f32 values, Bias an 8-byte pointer
+/// to N f32 values.
+enum class ParamRole { C, A, B, R, M, N, K, Alpha, Beta, Bias };
 
 llvm::StringRef getRoleName(ParamRole R);
 llvm::Optional<ParamRole> parseRoleName(llvm::StringRef S);
@@ -74,6 +76,14 @@ struct LaunchManifest {
   /// and B f16 or bf16, D (role C) and R f32, f16 or bf16.
   ElementType AType = ElementType::F16, BType = ElementType::F16,
               DType = ElementType::F32;
+
+  /// The epilogue (optional fields; issue 16): D = alpha A B + beta C
+  /// (C read from R only when beta != 0) + bias[col], then ReLU.  Alpha
+  /// and Beta are the values tp-sim and tp-run pass by default (fields
+  /// "alpha", "beta", present exactly when the kernel takes them).
+  bool HasScale = false;
+  double Alpha = 1, Beta = 0;
+  bool Bias = false, Relu = false;
 
   bool hasDefaultTypes() const {
     return AType == ElementType::F16 && BType == ElementType::F16 &&

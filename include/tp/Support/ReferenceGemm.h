@@ -17,7 +17,7 @@
 ///    the poison check (C is filled with PoisonBits before the kernel runs;
 ///    any element still holding exactly that pattern was never written).
 ///
-/// Stream numbers used by the tools: A = 0, B = 1, R = 2.
+/// Stream numbers used by the tools: A = 0, B = 1, R = 2, bias = 3.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_SUPPORT_REFERENCEGEMM_H
@@ -37,7 +37,12 @@ constexpr uint32_t PoisonBits = 0x7fbadbadu;
 
 /// Input streams of the tools (the seed is the user's, the stream says which
 /// matrix).
-enum RandomStream : uint64_t { StreamA = 0, StreamB = 1, StreamR = 2 };
+enum RandomStream : uint64_t {
+  StreamA = 0,
+  StreamB = 1,
+  StreamR = 2,
+  StreamBias = 3
+};
 
 /// Fills \p Out with binary16 values k/1024, k uniform in [-1024, 1024],
 /// from (\p Seed, \p Stream).  Element i depends only on (Seed, Stream, i).
@@ -79,6 +84,11 @@ struct GemmProblem {
   /// Element types (A, B f16 or bf16; D f32, f16 or bf16).
   ElementType AType = ElementType::F16, BType = ElementType::F16,
               DType = ElementType::F32;
+  /// The epilogue (issue 16): D = Alpha A B + Beta C (C, the R buffer, not
+  /// read when Beta = 0: a NaN there does not reach D) + bias[j], then
+  /// max(x, 0) with Relu.
+  bool Scale = false, Bias = false, Relu = false;
+  double Alpha = 1, Beta = 0;
 
   static GemmProblem fromManifest(const LaunchManifest &Man);
   uint64_t elementsA() const { return M * K; }
@@ -101,6 +111,10 @@ struct GemmProblem {
 void referenceGemm(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
                    llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
                    std::vector<double> &C);
+/// The same with the epilogue's bias (N values; read only when P.Bias).
+void referenceGemm(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
+                   llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
+                   llvm::ArrayRef<float> Bias, std::vector<double> &C);
 
 /// One element C(i, j) of the reference, in double precision (rounded to
 /// D's type as referenceGemm does).

@@ -49,6 +49,14 @@ struct Problem {
   /// (the C parameter) and R f32, f16 or bf16; accumulation is f32.
   ElementType AType = ElementType::F16, BType = ElementType::F16,
               DType = ElementType::F32;
+  /// The epilogue (issue 16; the matmul's epilogue=[scale, bias, relu]):
+  /// Scale: D = alpha acc + beta C with alpha, beta run-time f32
+  /// parameters and C read from R only when beta != 0; Bias: + bias[col]
+  /// (f32, one a column of D); Relu: max(x, 0) last.  Residual (R, no
+  /// scale) is the seed's D = acc + R.
+  bool Scale = false, Bias = false, Relu = false;
+  /// Whether the kernel has the R parameter (a residual or a scale).
+  bool hasR() const { return Residual || Scale; }
   /// Bytes of one element of D (and R).
   int64_t dBytes() const { return getElementTypeBytes(DType); }
   /// Whether the types are the seed's f16 x f16 -> f32.
@@ -145,8 +153,18 @@ struct Violation {
 llvm::Optional<Violation> checkTileRange(const TileParams &T);
 
 /// The first element-type rule \p P breaks (A and B f16 or bf16 and of one
-/// type; a residual only with D in f32), or None; the field is "types".
+/// type; a residual or a scale only with D in f32), or None; the field is
+/// "types".
 llvm::Optional<Violation> checkTypes(const Problem &P);
+
+/// A kernel parameter of the product, in parameter-block order.
+struct ProductParam {
+  llvm::StringRef Role; ///< "C", "A", "B", "R", "alpha", "beta", "bias"
+  ElementType Elem;
+  bool Scalar; ///< an f32 value (alpha, beta), else a pointer
+};
+/// The parameters \p P takes: C, A, B[, R][, alpha, beta][, bias].
+std::vector<ProductParam> getProductParams(const Problem &P);
 
 /// The first shape-only admission rule \p P breaks (nonzero extents, 32-bit
 /// byte offsets), or None.

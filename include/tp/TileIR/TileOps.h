@@ -79,6 +79,10 @@ namespace tile {
 /// Reads the problem a verified tp.matmul states.
 Problem getProblem(const Kernel &K);
 
+/// Reads the matmul's epilogue=[scale, bias, relu] into \p P; the error
+/// message when the attribute is malformed.
+llvm::Optional<std::string> readEpilogueAttr(const Op &MM, Problem &P);
+
 /// The element types of a matmul's type `A x B -> D`.
 struct MatmulTypes {
   ElementType A, B, D;
