@@ -1093,21 +1093,18 @@ Expected<mir::Function> Selector::run() {
 
 class SelectPass : public Pass {
 public:
-  std::vector<PassOption> getOptions() const override {
-    return {{"target", "sm_86",
-             "sm_86 or sm_90: the target whose parameter base, memory "
-             "descriptor slot and reserved shared window "
-             "(td/Targets.td) the kernel uses"}};
-  }
-
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
-    Optional<TargetFacts> TF = lookupTargetFacts(getOption("target"));
-    if (!TF)
-      return makeError("tp-select: unknown target '" + getOption("target") +
-                       "' (sm_86 or sm_90)");
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
     for (const Kernel &K : TM.Kernels) {
+      // The kernel's target= (verified: sm_86 or sm_90) gives the parameter
+      // base, the descriptor slot and the reserved shared window.
+      Optional<TargetFacts> TF =
+          lookupTargetFacts(sass::getTargetName(tile::getTarget(K)));
+      if (!TF)
+        return makeSourceError(Ctx.SM, K.Loc,
+                               "tp-select: the kernel's target is not "
+                               "sm_86 or sm_90");
       const Op *Matmul = K.getMatmul();
       if (!Matmul || !Matmul->find("tp.addresses") ||
           !Matmul->find("tp.tile"))

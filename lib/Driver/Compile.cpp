@@ -82,9 +82,8 @@ Expected<std::string> describe(const GemmDesc &D,
   Spec.Bias = D.Bias;
   Spec.Relu = D.Relu;
   Spec.Name = D.Name;
-  Opts.Target = D.Target;
-  // The tile IR states the kernel's target (its admission limits and
-  // card); tp-select's target option must agree with it.
+  // The tile IR states the kernel's target (its admission limits, its
+  // card, tp-select's constants).
   if (!sass::lookupTarget(D.Target, Spec.Target))
     return makeError("-mcpu: unsupported target '" + D.Target + "'");
   return driver::describeKernel(Spec);

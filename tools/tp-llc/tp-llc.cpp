@@ -201,7 +201,6 @@ static Optional<std::string> given(const cl::opt<std::string> &O) {
 /// The default pipeline's options from the command line.
 static Expected<tp::DefaultPipelineOptions> pipelineOptions() {
   tp::DefaultPipelineOptions Opts;
-  Opts.Target = MCPU;
   Opts.Checked = Checked;
   if (TileSpec.getNumOccurrences()) {
     Expected<std::string> T = tp::driver::normalizeTileOption(TileSpec);
