@@ -313,6 +313,12 @@ int tp_kernel_simulate_gemm(const tp_kernel *Kernel, const uint16_t *A,
                                  "residual operand; r is NULL"
                                : "tp_kernel_simulate: the kernel reads C "
                                  "(alpha, beta); c is NULL");
+    if (Prob.Scale && Prob.DType != tp::ElementType::F32)
+      return tp::makeError("tp_kernel_simulate: a kernel with alpha and beta "
+                           "and d_type " +
+                           tp::getElementTypeName(Prob.DType) +
+                           " reads C in that type; the library's c is f32 "
+                           "(not supported yet: tp-sim runs it)");
     if (Prob.Bias && !Bias)
       return tp::makeError("tp_kernel_simulate: the kernel adds a bias; bias "
                            "is NULL");

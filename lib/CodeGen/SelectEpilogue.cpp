@@ -71,6 +71,8 @@ Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
   if (!Ptr)
     return Ptr.takeError();
   unsigned Dst = E.newVirtualReg("c_pair" + std::to_string(Pair));
+  if (P.DType != ElementType::F32)
+    return lowerLoadNarrowBeta(O, *Ptr, Dst);
   sass::Instruction &Z = E.makeInstr(Form::ZeroPair);
   operand(Z, Slot::Rd) = Dst;
   E.emitInstr(Z);
@@ -81,6 +83,47 @@ Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
     operand(I, Slot::Ra) = *Ptr;
     operand(I, Slot::MOff) = O.getInt("offset").getValueOr(0) + 4 * W;
     E.emitInstr(I, /*WrSB=*/2);
+  }
+  BetaC[Pair] = Dst;
+  return Error::success();
+}
+
+Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
+                                          unsigned Dst) {
+  int64_t Pair = O.getInt("pair").getValueOr(-1);
+  // C in f16/bf16: one 4-byte word holds the pair (low half the first
+  // column), zero unless beta != 0, widened exactly to two f32.
+  unsigned Packed = E.newVirtualReg("c_packed" + std::to_string(Pair));
+  sass::Instruction &Z = E.makeInstr(Form::Mov);
+  operand(Z, Slot::Rd) = Packed;
+  operand(Z, Slot::Imm) = 0;
+  E.emitInstr(Z);
+  sass::Instruction &L = E.makeInstr(Form::Ldg32);
+  L.Guard = 0; // @P0: only when beta != 0
+  operand(L, Slot::Rd) = Packed;
+  operand(L, Slot::Ra) = Ptr;
+  operand(L, Slot::MOff) = O.getInt("offset").getValueOr(0);
+  E.emitInstr(L, /*WrSB=*/2);
+  if (P.DType == ElementType::F16) {
+    // cvt.f32.f16: ptxas 13 emits HADD2.F32 d, -RZ, x.H0_H0 (.H1_H1).
+    for (unsigned W = 0; W < 2; ++W) {
+      sass::Instruction &I =
+          E.makeInstr(W ? Form::UnpackF16Hi : Form::UnpackF16Lo);
+      operand(I, Slot::Rd) = Dst + W;
+      operand(I, Slot::Rb) = Packed;
+      E.emitInstr(I);
+    }
+  } else {
+    // A bfloat16 is the top half of its binary32: low << 16, high & mask.
+    sass::Instruction &Lo = E.makeInstr(Form::ShlImm);
+    Lo.Op = getShlOpcode(16);
+    operand(Lo, Slot::Rd) = Dst;
+    operand(Lo, Slot::Ra) = Packed;
+    E.emitInstr(Lo);
+    sass::Instruction &Hi = E.makeInstr(Form::LopHighHalf);
+    operand(Hi, Slot::Rd) = Dst + 1;
+    operand(Hi, Slot::Ra) = Packed;
+    E.emitInstr(Hi);
   }
   BetaC[Pair] = Dst;
   return Error::success();

@@ -14,7 +14,11 @@
 ///   tp.ldg_bias %off, %bias nt=    two LDG.E of the n-tile's bias pair
 ///   tp.ldg_beta %off, %beta pair=  P0 = beta != 0 (FSETP.NEU, once), the
 ///                                  pair zeroed (CS2R), @P0 two LDG.E of C's
-///                                  pair: beta = 0 never reads C
+///                                  pair: beta = 0 never reads C; C in
+///                                  f16/bf16: one @P0 LDG.E of the packed
+///                                  pair (zeroed first) widened exactly:
+///                                  HADD2.F32 -RZ, .H0_H0/.H1_H1 (f16),
+///                                  << 16 and & 0xffff0000 (bf16)
 ///   tp.scale %alpha                FMUL acc, acc, c[alpha] (each word)
 ///   tp.add_beta %beta              FFMA acc, c_pair, c[beta], acc
 ///   tp.add_bias                    FADD acc, acc, bias pair
@@ -95,6 +99,8 @@ private:
 
   llvm::Error lowerLoadBias(const tile::Op &O);
   llvm::Error lowerLoadBeta(const tile::Op &O);
+  llvm::Error lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
+                                  unsigned Dst);
   /// Two instructions of form \p F on the pair's words, \p Set filling in
   /// the operands of word W.
   template <typename SetFn> void onPair(Form F, unsigned Acc, SetFn Set);

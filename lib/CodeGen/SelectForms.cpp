@@ -102,6 +102,13 @@ const FormTemplate Templates[] = {
      14, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
     {sass::FMNMX_rrr, "FMNMX_rrr", "FMNMX R0, R0, RZ, !PT",
      11, {0, 0, 0, 0, 0, 0, 0, 0, 255, 1, 7}},
+    {sass::HADD2_rrr, "HADD2_rrr", "HADD2.F32 R0, -RZ, R0.H0_H0",
+     11, {0, 1, 0, 1, 0, 255, 0, 0, 0, 2, 0}},
+    {sass::HADD2_rrr, "HADD2_rrr", "HADD2.F32 R0, -RZ, R0.H1_H1",
+     11, {0, 1, 0, 1, 0, 255, 0, 0, 0, 3, 0}},
+    {sass::LOP3_LUT_rir, "LOP3_LUT_rir",
+     "LOP3.LUT R0, R0, 0xffff0000, RZ, 0xc0, !PT",
+     7, {0, 0, 0xffff0000, 255, 192, 1, 7}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");

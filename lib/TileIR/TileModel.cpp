@@ -153,12 +153,6 @@ Optional<Violation> checkTypes(const Problem &P) {
                              getElementTypeName(P.AType),
                              getElementTypeName(P.BType))
                          .str()};
-  if (P.Scale && P.DType != ElementType::F32)
-    return Violation{"types",
-                     formatv("alpha and beta with D in {0}: beta's C is read "
-                             "as f32 pairs, so D and C must be f32",
-                             getElementTypeName(P.DType))
-                         .str()};
   if (P.Residual && P.DType != ElementType::F32)
     return Violation{"types",
                      formatv("a residual R with D in {0}: the residual "

@@ -588,27 +588,43 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   std::vector<float> Bias(Prob.Bias ? Prob.N : 0);
   fillRandomOperand(A, Seed, StreamA, Prob.AType);
   fillRandomOperand(B, Seed, StreamB, Prob.BType);
-  if (HasR)
+  // C (the R buffer) holds D's type: f32, or f16/bf16 values exact in it.
+  std::vector<uint8_t> RBytes;
+  if (HasR) {
     fillRandomFloats(R, Seed, StreamR);
+    if (DBytes == 2) {
+      std::vector<uint16_t> R16(R.size());
+      fillRandomOperand(R16, Seed, StreamR, Prob.DType);
+      for (size_t I = 0; I < R.size(); ++I)
+        R[I] = float(operandValue(R16[I], Prob.DType));
+    }
+  }
   if (Prob.Scale && CInput == "nan")
     std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
+  for (float X : R) {
+    uint32_t W = DBytes == 4 ? floatBits(X)
+                 : Prob.DType == ElementType::BF16 ? floatToBFloat16(X)
+                                                   : floatToHalf(X);
+    for (unsigned Byte = 0; Byte < DBytes; ++Byte)
+      RBytes.push_back(uint8_t(W >> (8 * Byte)));
+  }
   if (Prob.Bias)
     fillRandomFloats(Bias, Seed, StreamBias);
   uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
            BAddr = cantFail(Mem.allocate(B.size() * 2)),
            CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes)),
-           RAddr = HasR && !InPlace ? cantFail(Mem.allocate(R.size() * 4))
+           RAddr = HasR && !InPlace ? cantFail(Mem.allocate(RBytes.size()))
                    : InPlace       ? CAddr
                                    : 0,
            BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Bias.size() * 4)) : 0;
   memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
   memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
   if (HasR && !InPlace)
-    memcpy(Mem.getBuffer(RAddr).data(), R.data(), R.size() * 4);
+    memcpy(Mem.getBuffer(RAddr).data(), RBytes.data(), RBytes.size());
   if (Prob.Bias)
     memcpy(Mem.getBuffer(BiasAddr).data(), Bias.data(), Bias.size() * 4);
   if (InPlace) {
-    memcpy(Mem.getBuffer(CAddr).data(), R.data(), R.size() * 4);
+    memcpy(Mem.getBuffer(CAddr).data(), RBytes.data(), RBytes.size());
   } else {
     auto C = Mem.getBuffer(CAddr);
     uint16_t Poison16 = getPoison16(Prob.DType);

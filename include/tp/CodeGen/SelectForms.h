@@ -27,7 +27,7 @@ enum class Form {
   Bra, UldcDesc,
   // Issue 16's types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
   HmmaBF16, PackF16, PackBF16, Stg32, FSetpNeBeta, FMulConst, FFmaConst,
-  FMaxZero, Count
+  FMaxZero, UnpackF16Lo, UnpackF16Hi, LopHighHalf, Count
 };
 
 struct FormTemplate {

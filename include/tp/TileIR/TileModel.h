@@ -153,8 +153,7 @@ struct Violation {
 llvm::Optional<Violation> checkTileRange(const TileParams &T);
 
 /// The first element-type rule \p P breaks (A and B f16 or bf16 and of one
-/// type; a residual or a scale only with D in f32), or None; the field is
-/// "types".
+/// type; a residual only with D in f32), or None; the field is "types".
 llvm::Optional<Violation> checkTypes(const Problem &P);
 
 /// A kernel parameter of the product, in parameter-block order.

@@ -4,6 +4,7 @@
 # builds D = alpha A B + beta C + bias, ReLU kernels and tp-sim runs each
 # with the schedule checked against the exact reference:
 #   scale       --alpha=0.5 --beta=2                       (C random)
+#   scale-D     the same with D (and C) in f16, bf16
 #   beta0-nan   the same cubin run with --beta=0 and C all NaN: nothing
 #               may leak into D
 #   in-place    --alpha=2 --beta=0.5, C and D one buffer
@@ -43,6 +44,11 @@ for a in rows columns; do for b in rows columns; do
     run $base-scale $out/$base-scale.cubin
     run $base-beta0-nan $out/$base-scale.cubin --beta=0 --c-input=nan
     run $base-in-place $out/$base-scale.cubin --alpha=2 --beta=0.5 --in-place
+    for d in f16 bf16; do
+      tp-llc $opts --alpha=0.5 --beta=2 --d-type=$d -filetype=obj -o $out/$base-scale-$d.cubin
+      run $base-scale-$d $out/$base-scale-$d.cubin
+      run $base-beta0-nan-$d $out/$base-scale-$d.cubin --beta=0 --c-input=nan
+    done
     for d in f32 f16 bf16; do
       tp-llc $opts --d-type=$d --bias --relu -filetype=obj -o $out/$base-bias-relu-$d.cubin
       run $base-bias-relu-$d $out/$base-bias-relu-$d.cubin

@@ -19,6 +19,7 @@ variants() {
   for ab in f16 bf16; do
     t="--a-type=$ab --b-type=$ab"
     echo "$ab-scale $t --alpha=0.5 --beta=2"
+    echo "$ab-scale-bf16 $t --alpha=0.5 --beta=2 --d-type=bf16"
     echo "$ab-bias-relu $t --bias --relu"
     echo "$ab-all $t --alpha=0.5 --beta=2 --bias --relu"
   done
