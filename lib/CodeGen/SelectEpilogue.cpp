@@ -11,9 +11,17 @@
 
 #include "SelectEpilogue.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "tp-select"
+
+ALWAYS_ENABLED_STATISTIC(NumEpilogueValueOps,
+                         "Epilogue value ops lowered (pack, scale, bias, relu)");
+ALWAYS_ENABLED_STATISTIC(NumPredicatedLoads,
+                         "C loads predicated on beta != 0");
 
 namespace tp {
 namespace isel {
@@ -85,6 +93,7 @@ Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
     E.emitInstr(I, /*WrSB=*/2);
   }
   BetaC[Pair] = Dst;
+  ++NumPredicatedLoads;
   return Error::success();
 }
 
@@ -126,10 +135,12 @@ Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
     E.emitInstr(Hi);
   }
   BetaC[Pair] = Dst;
+  ++NumPredicatedLoads;
   return Error::success();
 }
 
 Error EpilogueValues::lower(const tile::Op &O, unsigned Acc) {
+  ++NumEpilogueValueOps;
   int64_t Pair = O.getInt("pair").getValueOr(-1);
   if (O.Name == "tp.ldg_bias")
     return lowerLoadBias(O);

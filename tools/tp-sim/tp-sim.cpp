@@ -553,6 +553,80 @@ int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
   return 0;
 }
 
+/// A GEMM's host operands and where they sit in simulated memory.
+struct GemmOperands {
+  std::vector<uint16_t> A, B;
+  std::vector<float> R, Bias; ///< R: C's values (any D type) as floats
+  uint64_t AAddr = 0, BAddr = 0, CAddr = 0, RAddr = 0, BiasAddr = 0;
+};
+
+/// Fills A, B (their types' values), R (C's, in D's type; NaN with
+/// --c-input=nan) and the bias from --seed, places them in \p Mem with D
+/// poisoned (or, --in-place, holding C), within the size checked before.
+GemmOperands prepareGemmOperands(const GemmProblem &Prob,
+                                 sim::GlobalMemory &Mem) {
+  GemmOperands Ops;
+  std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  std::vector<float> &R = Ops.R, &Bias = Ops.Bias;
+  const unsigned DBytes = getElementTypeBytes(Prob.DType);
+  A.resize(Prob.elementsA());
+  B.resize(Prob.elementsB());
+  const bool HasR = Prob.Residual || Prob.Scale;
+  R.resize(HasR ? Prob.elementsC() : 0);
+  Bias.resize(Prob.Bias ? Prob.N : 0);
+  fillRandomOperand(A, Seed, StreamA, Prob.AType);
+  fillRandomOperand(B, Seed, StreamB, Prob.BType);
+  // C (the R buffer) holds D's type: f32, or f16/bf16 values exact in it.
+  std::vector<uint8_t> RBytes;
+  if (HasR) {
+    fillRandomFloats(R, Seed, StreamR);
+    if (DBytes == 2) {
+      std::vector<uint16_t> R16(R.size());
+      fillRandomOperand(R16, Seed, StreamR, Prob.DType);
+      for (size_t I = 0; I < R.size(); ++I)
+        R[I] = float(operandValue(R16[I], Prob.DType));
+    }
+  }
+  if (Prob.Scale && CInput == "nan")
+    std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
+  for (float X : R) {
+    uint32_t W = DBytes == 4 ? floatBits(X)
+                 : Prob.DType == ElementType::BF16 ? floatToBFloat16(X)
+                                                   : floatToHalf(X);
+    for (unsigned Byte = 0; Byte < DBytes; ++Byte)
+      RBytes.push_back(uint8_t(W >> (8 * Byte)));
+  }
+  if (Prob.Bias)
+    fillRandomFloats(Bias, Seed, StreamBias);
+  uint64_t &AAddr = Ops.AAddr, &BAddr = Ops.BAddr, &CAddr = Ops.CAddr,
+           &RAddr = Ops.RAddr, &BiasAddr = Ops.BiasAddr;
+  AAddr = cantFail(Mem.allocate(A.size() * 2));
+  BAddr = cantFail(Mem.allocate(B.size() * 2));
+  CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes));
+  RAddr = HasR && !InPlace ? cantFail(Mem.allocate(RBytes.size()))
+          : InPlace       ? CAddr
+                          : 0;
+  BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Bias.size() * 4)) : 0;
+  memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
+  memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
+  if (HasR && !InPlace)
+    memcpy(Mem.getBuffer(RAddr).data(), RBytes.data(), RBytes.size());
+  if (Prob.Bias)
+    memcpy(Mem.getBuffer(BiasAddr).data(), Bias.data(), Bias.size() * 4);
+  if (InPlace) {
+    memcpy(Mem.getBuffer(CAddr).data(), RBytes.data(), RBytes.size());
+  } else {
+    auto C = Mem.getBuffer(CAddr);
+    uint16_t Poison16 = getPoison16(Prob.DType);
+    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
+      if (DBytes == 4)
+        memcpy(&C[4 * I], &PoisonBits, 4);
+      else
+        memcpy(&C[2 * I], &Poison16, 2);
+  }
+  return Ops;
+}
+
 int runGemm(ArrayRef<uint8_t> Bytes) {
   std::string MPath = ManifestPath.empty()
                           ? getManifestPathFor(InputFilename)
@@ -582,58 +656,11 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                  " bytes of global memory, beyond the simulator's " +
                  Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
-  std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
-  const bool HasR = Prob.Residual || Prob.Scale;
-  std::vector<float> R(HasR ? Prob.elementsC() : 0);
-  std::vector<float> Bias(Prob.Bias ? Prob.N : 0);
-  fillRandomOperand(A, Seed, StreamA, Prob.AType);
-  fillRandomOperand(B, Seed, StreamB, Prob.BType);
-  // C (the R buffer) holds D's type: f32, or f16/bf16 values exact in it.
-  std::vector<uint8_t> RBytes;
-  if (HasR) {
-    fillRandomFloats(R, Seed, StreamR);
-    if (DBytes == 2) {
-      std::vector<uint16_t> R16(R.size());
-      fillRandomOperand(R16, Seed, StreamR, Prob.DType);
-      for (size_t I = 0; I < R.size(); ++I)
-        R[I] = float(operandValue(R16[I], Prob.DType));
-    }
-  }
-  if (Prob.Scale && CInput == "nan")
-    std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
-  for (float X : R) {
-    uint32_t W = DBytes == 4 ? floatBits(X)
-                 : Prob.DType == ElementType::BF16 ? floatToBFloat16(X)
-                                                   : floatToHalf(X);
-    for (unsigned Byte = 0; Byte < DBytes; ++Byte)
-      RBytes.push_back(uint8_t(W >> (8 * Byte)));
-  }
-  if (Prob.Bias)
-    fillRandomFloats(Bias, Seed, StreamBias);
-  uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
-           BAddr = cantFail(Mem.allocate(B.size() * 2)),
-           CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes)),
-           RAddr = HasR && !InPlace ? cantFail(Mem.allocate(RBytes.size()))
-                   : InPlace       ? CAddr
-                                   : 0,
-           BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Bias.size() * 4)) : 0;
-  memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
-  memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
-  if (HasR && !InPlace)
-    memcpy(Mem.getBuffer(RAddr).data(), RBytes.data(), RBytes.size());
-  if (Prob.Bias)
-    memcpy(Mem.getBuffer(BiasAddr).data(), Bias.data(), Bias.size() * 4);
-  if (InPlace) {
-    memcpy(Mem.getBuffer(CAddr).data(), RBytes.data(), RBytes.size());
-  } else {
-    auto C = Mem.getBuffer(CAddr);
-    uint16_t Poison16 = getPoison16(Prob.DType);
-    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
-      if (DBytes == 4)
-        memcpy(&C[4 * I], &PoisonBits, 4);
-      else
-        memcpy(&C[2 * I], &Poison16, 2);
-  }
+  GemmOperands Ops = prepareGemmOperands(Prob, Mem);
+  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  const std::vector<float> &R = Ops.R, &Bias = Ops.Bias;
+  const uint64_t AAddr = Ops.AAddr, BAddr = Ops.BAddr, CAddr = Ops.CAddr,
+                 RAddr = Ops.RAddr, BiasAddr = Ops.BiasAddr;
   sim::LaunchConfig Cfg;
   Cfg.Grid = Man->Grid;
   Cfg.Block = Man->Block;
@@ -707,7 +734,8 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (TM) {
     // Compulsory DRAM traffic: A and B read once, C written (R read) once.
     double Bytes = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                   double(DBytes) * Prob.M * Prob.N * (Prob.Residual ? 2 : 1);
+                   double(DBytes) * Prob.M * Prob.N *
+                       (Prob.Residual || Prob.Scale ? 2 : 1);
     TimingRc = reportTiming(*TM, 2.0 * Prob.M * Prob.N * Prob.K, Bytes);
     if (TimingSample) {
       outs() << "timing sample: " << S->Blocks
