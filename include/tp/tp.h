@@ -47,16 +47,18 @@ typedef struct tp_gemm_desc {
   int residual;           /* D = A B + R (R: f32, M x N) */
   const char *target;     /* "sm_86" (default) or "sm_90" */
   const char *name;       /* the kernel symbol, default "gemm" */
-  /* Reserved for the general GEMM (issue 16): only the defaults shown are
-   * accepted today, any other value is an error. */
-  const char *a_type;     /* "f16" */
-  const char *b_type;     /* "f16" */
-  const char *d_type;     /* "f32" */
+  /* The general GEMM (issue 16): types, D = alpha A B + beta C + bias,
+   * ReLU.  alpha != 1 or beta != 0 builds the kernel that takes alpha and
+   * beta as f32 parameters (C is its R operand, read only when beta != 0;
+   * not with residual); these values are the manifest's. */
+  const char *a_type;     /* "f16" (default) or "bf16" */
+  const char *b_type;     /* "f16" (default) or "bf16"; a_type's type */
+  const char *d_type;     /* "f32" (default), "f16" or "bf16" */
   double alpha;           /* 1 */
   double beta;            /* 0 (the residual is its own field) */
-  int bias;               /* 0 */
-  int relu;               /* 0 */
-  int64_t batch;          /* 1 */
+  int bias;               /* 0; 1: + bias[col], N f32 values */
+  int relu;               /* 0; 1: max(x, 0) last */
+  int64_t batch;          /* reserved: only 1 (issue 16 part 1) */
 } tp_gemm_desc;
 
 typedef struct tp_kernel tp_kernel;
@@ -111,6 +113,17 @@ int tp_assemble(const char *text, size_t length, const char *target,
 int tp_kernel_simulate(const tp_kernel *kernel, const uint16_t *a,
                        const uint16_t *b, const float *r, float *d,
                        int check_schedule, char **error);
+
+/* tp_kernel_simulate for any kernel (issue 16): a and b hold a_type's bits
+ * (binary16 or bfloat16); c is the M x N f32 C input of a kernel with
+ * alpha and beta (or the residual's R; NULL otherwise; it may be d when
+ * d_type is f32: in place); bias N f32 values (with bias, else NULL);
+ * alpha and beta the values to pass (kernels that take them); d receives
+ * M x N elements of d_type (f32, or binary16 / bfloat16 bits). */
+int tp_kernel_simulate_gemm(const tp_kernel *kernel, const uint16_t *a,
+                            const uint16_t *b, const float *c,
+                            const float *bias, void *d, double alpha,
+                            double beta, int check_schedule, char **error);
 
 #ifdef __cplusplus
 }

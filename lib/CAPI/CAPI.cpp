@@ -24,6 +24,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <exception>
 
@@ -284,6 +285,20 @@ int tp_assemble(const char *Text, size_t Length, const char *Target,
 int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
                        const uint16_t *B, const float *R, float *D,
                        int CheckSchedule, char **ErrorOut) {
+  if (Kernel && (!Kernel->K.Manifest.hasDefaultTypes() ||
+                 Kernel->K.Manifest.HasScale || Kernel->K.Manifest.Bias))
+    return guard(ErrorOut, []() -> Error {
+      return tp::makeError("tp_kernel_simulate: the kernel has issue 16's "
+                           "types or epilogue; use tp_kernel_simulate_gemm");
+    });
+  return tp_kernel_simulate_gemm(Kernel, A, B, R, nullptr, D, 1.0, 0.0,
+                                 CheckSchedule, ErrorOut);
+}
+
+int tp_kernel_simulate_gemm(const tp_kernel *Kernel, const uint16_t *A,
+                            const uint16_t *B, const float *C,
+                            const float *Bias, void *D, double Alpha,
+                            double Beta, int CheckSchedule, char **ErrorOut) {
   return guard(ErrorOut, [&]() -> Error {
     for (auto [P, What] : {std::pair<const void *, StringRef>{Kernel, "kernel"},
                            {A, "a"}, {B, "b"}, {D, "d"}})
@@ -291,9 +306,29 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
         return E;
     const tp::LaunchManifest &Man = Kernel->K.Manifest;
     tp::GemmProblem Prob = tp::GemmProblem::fromManifest(Man);
-    if (Prob.Residual && !R)
-      return tp::makeError("tp_kernel_simulate: the kernel has a residual "
-                           "operand; r is NULL");
+    bool HasC = Prob.Residual || Prob.Scale;
+    if (HasC && !C)
+      return tp::makeError(Prob.Residual
+                               ? "tp_kernel_simulate: the kernel has a "
+                                 "residual operand; r is NULL"
+                               : "tp_kernel_simulate: the kernel reads C "
+                                 "(alpha, beta); c is NULL");
+    if (Prob.Scale && Prob.DType != tp::ElementType::F32)
+      return tp::makeError("tp_kernel_simulate: a kernel with alpha and beta "
+                           "and d_type " +
+                           tp::getElementTypeName(Prob.DType) +
+                           " reads C in that type; the library's c is f32 "
+                           "(not supported yet: tp-sim runs it)");
+    if (Prob.Bias && !Bias)
+      return tp::makeError("tp_kernel_simulate: the kernel adds a bias; bias "
+                           "is NULL");
+    for (double V : {Alpha, Beta})
+      if (!std::isfinite(V) || double(float(V)) != V)
+        return tp::makeError(formatv("tp_kernel_simulate: alpha and beta "
+                                     "must be finite and exact in binary32, "
+                                     "found {0}",
+                                     V)
+                                 .str());
     Expected<tp::sim::KernelImage> Img =
         tp::sim::loadKernel(Kernel->K.Cubin, Man.Kernel);
     if (!Img)
@@ -302,13 +337,19 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
     if (!Prog)
       return Prog.takeError();
     tp::sim::GlobalMemory Mem;
-    // A, B, D and (for the residual variant) R; the simulator's memory
-    // limit is an error, not an abort.
-    uint64_t Addr[4] = {0, 0, 0, 0};
-    const uint64_t Bytes[4] = {Prob.elementsA() * 2, Prob.elementsB() * 2,
-                               Prob.elementsC() * 4,
-                               Prob.Residual ? Prob.elementsC() * 4 : 0};
-    for (unsigned I = 0; I < 4; ++I) {
+    // A, B, D, C (R) and the bias; the simulator's memory limit is an
+    // error, not an abort.
+    const unsigned DBytes = tp::getElementTypeBytes(Prob.DType);
+    bool InPlace = HasC && C == D;
+    uint64_t Addr[5] = {0, 0, 0, 0, 0};
+    const uint64_t Bytes[5] = {Prob.elementsA() * 2, Prob.elementsB() * 2,
+                               Prob.elementsC() * DBytes,
+                               HasC && !InPlace ? Prob.elementsC() * 4 : 0,
+                               Prob.Bias ? Prob.N * 4 : 0};
+    if (InPlace && DBytes != 4)
+      return tp::makeError("tp_kernel_simulate: c may be d only when d_type "
+                           "is f32");
+    for (unsigned I = 0; I < 5; ++I) {
       if (!Bytes[I])
         continue;
       Expected<uint64_t> At = Mem.allocate(Bytes[I]);
@@ -316,15 +357,23 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
         return At.takeError();
       Addr[I] = *At;
     }
+    if (InPlace)
+      Addr[3] = Addr[2];
     std::memcpy(Mem.getBuffer(Addr[0]).data(), A, Prob.elementsA() * 2);
     std::memcpy(Mem.getBuffer(Addr[1]).data(), B, Prob.elementsB() * 2);
-    if (Prob.Residual)
-      std::memcpy(Mem.getBuffer(Addr[3]).data(), R, Prob.elementsC() * 4);
+    if (HasC)
+      std::memcpy(Mem.getBuffer(Addr[3]).data(), C, Prob.elementsC() * 4);
+    if (Prob.Bias)
+      std::memcpy(Mem.getBuffer(Addr[4]).data(), Bias, Prob.N * 4);
     // As tp-sim: D starts as poison, so that an element the kernel never
     // writes shows.
     MutableArrayRef<uint8_t> DBuf = Mem.getBuffer(Addr[2]);
-    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
-      std::memcpy(&DBuf[4 * I], &tp::PoisonBits, 4);
+    uint16_t Poison16 = tp::getPoison16(Prob.DType);
+    for (uint64_t I = 0; I < Prob.elementsC() && !InPlace; ++I)
+      if (DBytes == 4)
+        std::memcpy(&DBuf[4 * I], &tp::PoisonBits, 4);
+      else
+        std::memcpy(&DBuf[2 * I], &Poison16, 2);
     tp::sim::LaunchConfig Cfg;
     Cfg.Grid = Man.Grid;
     Cfg.Block = Man.Block;
@@ -341,6 +390,9 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
       case tp::ParamRole::M: V = Prob.M; break;
       case tp::ParamRole::N: V = Prob.N; break;
       case tp::ParamRole::K: V = Prob.K; break;
+      case tp::ParamRole::Alpha: V = tp::floatBits(float(Alpha)); break;
+      case tp::ParamRole::Beta: V = tp::floatBits(float(Beta)); break;
+      case tp::ParamRole::Bias: V = Addr[4]; break;
       }
       std::memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
     }
@@ -354,7 +406,7 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
         Msg += "\n  " + H;
       return tp::makeError(Msg);
     }
-    std::memcpy(D, Mem.getBuffer(Addr[2]).data(), Prob.elementsC() * 4);
+    std::memcpy(D, Mem.getBuffer(Addr[2]).data(), Prob.elementsC() * DBytes);
     return Error::success();
   });
 }

@@ -36,11 +36,14 @@
 ///   tp.ldsm        LDSM.16.M88.4 / .MT88.4 into its fragment (operand, kk,
 ///                  index), [address + buffer offset] (write scoreboard 1)
 ///   tp.mma         HMMA.16816.F32 acc(mt, nt), A(kk, mt), B(kk, nt)
+///                  (.F32.BF16 when A and B are bf16)
 ///   tp.loop        the iteration counter (MOV, end of the prologue; the
 ///                  function attribute counter() names it) and piece body
 ///   tp.epilogue    C's pointer from its offset operand (IMAD.WIDE.U32),
 ///                  then per tp.ldg two LDG.E of R's pair (write scoreboard
 ///                  2), per tp.add_residual two FADDs, per tp.stg STG.E.64
+///                  (STG.E of the packed pair when D is f16 or bf16); the
+///                  value ops (tp.pack) in SelectEpilogue.cpp
 ///   the function   ULDC.64 UR4 = the memory descriptor first (every global
 ///                  access names desc[UR4]); accumulators zeroed (CS2R
 ///                  pairs) after the prologue's copies; EXIT and ptxas's
@@ -69,10 +72,13 @@
 /// instruction text is built or parsed.
 ///
 /// Attributes written: threads grid params shape layout-a layout-b tile
-/// iterations residual counter.
+/// iterations residual [epilogue(scale,bias,relu)] [types(A,B,D) unless
+/// f16,f16,f32] counter; params lists the roles (C,A,B[,R][,alpha,beta]
+/// [,bias]).
 ///
 //===----------------------------------------------------------------------===//
 
+#include "SelectEpilogue.h"
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
@@ -181,7 +187,7 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
 // The selector
 //===----------------------------------------------------------------------===//
 
-class Selector {
+class Selector : isel::EpilogueEmitter {
 public:
   Selector(const Kernel &K, const Op &MM, const TargetFacts &TF,
            PassContext &Ctx)
@@ -237,6 +243,33 @@ private:
   Error fail(SMLoc L, const Twine &Msg) {
     return makeSourceError(Ctx.SM, L, "tp-select: " + Msg);
   }
+  // isel::EpilogueEmitter (SelectEpilogue.cpp's ops).
+  sass::Instruction &makeInstr(Form F) override { return make(F); }
+  void emitInstr(sass::Instruction &I, int WrSB) override { emit(I, WrSB); }
+  Expected<unsigned> pointerTo(const Value &Off, const Value &Param,
+                               StringRef Name) override;
+  Expected<unsigned> paramSlot(const Value &Param) override {
+    Expected<unsigned> I = paramIndex(Param);
+    if (!I)
+      return I.takeError();
+    return TF.ParamBase + paramOffset(*I);
+  }
+  /// Byte offset of parameter \p I in the block: pointers 8 bytes, f32
+  /// scalars 4, each aligned to its size, in order.
+  unsigned paramOffset(unsigned I) const {
+    unsigned Off = 0;
+    for (unsigned J = 0; J <= I; ++J) {
+      unsigned Size = K.Params[J].Scalar ? 4 : 8;
+      Off = (Off + Size - 1) / Size * Size;
+      if (J < I)
+        Off += Size;
+    }
+    return Off;
+  }
+  /// The epilogue's pointers: (param, offset value) -> pointer pair.
+  std::map<std::pair<unsigned, std::string>, unsigned> EpiloguePointers;
+  unsigned newVirtualReg(StringRef Name) override { return newReg(Name); }
+  Error failAt(SMLoc L, const Twine &Msg) override { return fail(L, Msg); }
 
   const Kernel &K;
   const Op &MM;
@@ -600,7 +633,7 @@ unsigned Selector::formPointer(unsigned Pointer, unsigned Offset,
   operand(I, Slot::Rd) = Pointer;
   operand(I, Slot::Ra) = Offset;
   operand(I, Slot::Rb) = One;
-  operand(I, Slot::COff) = TF.ParamBase + 8 * Param;
+  operand(I, Slot::COff) = TF.ParamBase + paramOffset(Param);
   emit(I);
   return Pointer;
 }
@@ -746,7 +779,8 @@ Error Selector::lowerProducts(const Op &Prod) {
                                    !A ? MT : NT / 2)
                                .str());
       unsigned Acc = accumulator(MT, NT);
-      sass::Instruction &I = make(Form::Hmma);
+      sass::Instruction &I = make(
+          P.AType == ElementType::BF16 ? Form::HmmaBF16 : Form::Hmma);
       operand(I, Slot::Rd) = Acc;
       operand(I, Slot::Ra) = A;
       operand(I, Slot::Rb) = B + 2 * (NT % 2);
@@ -772,6 +806,9 @@ Error Selector::lowerEpilogue(const Op &Epi) {
   }
   std::map<std::string, unsigned> CPointers, RPointers;
   std::map<int64_t, unsigned> Loaded; // pair -> R's pair in registers
+  isel::EpilogueValues ValueOps(
+      P, *this,
+      Epi.Operands.size() > 1 ? Optional<Value>(Epi.Operands[1]) : None);
   auto Pointer = [&](const Value &Off, unsigned Param,
                      std::map<std::string, unsigned> &Cache)
       -> Expected<unsigned> {
@@ -806,10 +843,13 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         return Ptr.takeError();
       int64_t Offset = intAttr(O, "offset");
       if (!Load) {
-        sass::Instruction &I = make(Form::Stg64);
+        Expected<isel::PairStore> Src = ValueOps.storeOf(O, *Acc);
+        if (!Src)
+          return Src.takeError();
+        sass::Instruction &I = make(Src->StoreForm);
         operand(I, Slot::Ra) = *Ptr;
         operand(I, Slot::MOff) = Offset;
-        operand(I, Slot::Rb) = *Acc;
+        operand(I, Slot::Rb) = Src->Reg;
         emit(I);
         continue;
       }
@@ -841,9 +881,30 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       Loaded.erase(It);
       continue;
     }
+    if (isel::EpilogueValues::isValueOp(O.Name)) {
+      if (Error E = ValueOps.lower(O, *Acc))
+        return E;
+      continue;
+    }
     return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.epilogue");
   }
   return Error::success();
+}
+
+Expected<unsigned> Selector::pointerTo(const Value &Off, const Value &Param,
+                                       StringRef Name) {
+  Expected<unsigned> PI = paramIndex(Param);
+  if (!PI)
+    return PI.takeError();
+  auto Key = std::make_pair(*PI, Off.S);
+  auto It = EpiloguePointers.find(Key);
+  if (It != EpiloguePointers.end())
+    return It->second;
+  Expected<Lowered> L = get(Off);
+  if (!L)
+    return L.takeError();
+  unsigned R = formPointer(newReg(Name), inRegister(*L), *PI);
+  return EpiloguePointers[Key] = R;
 }
 
 Error Selector::lowerOp(const Op &O, bool InLoop) {
@@ -993,7 +1054,10 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
   Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
                          std::to_string(*Grid->getInt("y")) + ",1");
-  Fn.setAttr("params", P.Residual ? "C,A,B,R" : "C,A,B");
+  std::string Roles;
+  for (const ProductParam &PP : getProductParams(P))
+    Roles += (Roles.empty() ? "" : ",") + PP.Role.str();
+  Fn.setAttr("params", Roles);
   Fn.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) + "x" +
                           std::to_string(P.K));
   Fn.setAttr("layout-a", getLayoutName(P.A));
@@ -1001,6 +1065,23 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
+  // Issue 16's epilogue, when there is one.
+  if (P.Scale || P.Bias || P.Relu) {
+    std::string Epi;
+    for (auto [On, Name] : {std::pair<bool, const char *>{P.Scale, "scale"},
+                            {P.Bias, "bias"},
+                            {P.Relu, "relu"}})
+      if (On)
+        Epi += (Epi.empty() ? "" : ",") + std::string(Name);
+    Fn.setAttr("epilogue", Epi);
+  }
+  // A, B and D's element types, when not the seed's f16, f16, f32 (whose
+  // machine IR stays as it was).
+  if (!P.defaultTypes())
+    Fn.setAttr("types", (getElementTypeName(P.AType) + "," +
+                         getElementTypeName(P.BType) + "," +
+                         getElementTypeName(P.DType))
+                            .str());
   Fn.setAttr("counter",
              CounterReg ? "%" + Fn.VRegNames[mir::virtualRegId(*CounterReg)]
                         : std::string("0"));
@@ -1012,21 +1093,18 @@ Expected<mir::Function> Selector::run() {
 
 class SelectPass : public Pass {
 public:
-  std::vector<PassOption> getOptions() const override {
-    return {{"target", "sm_86",
-             "sm_86 or sm_90: the target whose parameter base, memory "
-             "descriptor slot and reserved shared window "
-             "(td/Targets.td) the kernel uses"}};
-  }
-
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
-    Optional<TargetFacts> TF = lookupTargetFacts(getOption("target"));
-    if (!TF)
-      return makeError("tp-select: unknown target '" + getOption("target") +
-                       "' (sm_86 or sm_90)");
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
     for (const Kernel &K : TM.Kernels) {
+      // The kernel's target= (verified: sm_86 or sm_90) gives the parameter
+      // base, the descriptor slot and the reserved shared window.
+      Optional<TargetFacts> TF =
+          lookupTargetFacts(sass::getTargetName(tile::getTarget(K)));
+      if (!TF)
+        return makeSourceError(Ctx.SM, K.Loc,
+                               "tp-select: the kernel's target is not "
+                               "sm_86 or sm_90");
       const Op *Matmul = K.getMatmul();
       if (!Matmul || !Matmul->find("tp.addresses") ||
           !Matmul->find("tp.tile"))

@@ -110,21 +110,56 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
   M.LayoutB = parseLayoutName(F.getAttr("layout-b").getValueOr(""))
                   .getValueOr(OperandLayout::Columns);
   M.Residual = F.getIntAttr("residual").getValueOr(0) != 0;
+  if (Optional<StringRef> Types = F.getAttr("types")) {
+    SmallVector<StringRef, 3> T;
+    Types->split(T, ',');
+    Optional<ElementType> A, B, D;
+    if (T.size() == 3) {
+      A = parseElementTypeName(T[0]);
+      B = parseElementTypeName(T[1]);
+      D = parseElementTypeName(T[2]);
+    }
+    if (!A || !B || !D)
+      return makeError("@" + F.Name + ": types(" + *Types +
+                       ") is not A,B,D (each f32, f16 or bf16)");
+    M.AType = *A;
+    M.BType = *B;
+    M.DType = *D;
+  }
   SmallVector<StringRef, 4> Params;
   F.getAttr("params").getValueOr("C,A,B").split(Params, ',');
+  // Each parameter aligned to its size (pointers 8, alpha and beta 4).
   uint32_t Off = 0;
   for (StringRef P : Params) {
     Optional<ParamRole> R = parseRoleName(P.trim());
     if (!R)
       return makeError("@" + F.Name + ": unknown parameter role '" + P + "'");
-    M.Params.push_back({P.trim().str(), *R, Off, 8});
-    Off += 8;
+    uint32_t Size = getRoleSize(*R);
+    Off = (Off + Size - 1) / Size * Size;
+    M.Params.push_back({P.trim().str(), *R, Off, Size});
+    Off += Size;
+  }
+  if (Optional<StringRef> Epi = F.getAttr("epilogue")) {
+    SmallVector<StringRef, 3> Parts;
+    Epi->split(Parts, ',');
+    for (StringRef X : Parts) {
+      if (X == "scale")
+        M.HasScale = true;
+      else if (X == "bias")
+        M.Bias = true;
+      else if (X == "relu")
+        M.Relu = true;
+      else
+        return makeError("@" + F.Name + ": epilogue(" + *Epi +
+                         ") names '" + X + "' (scale, bias, relu)");
+    }
   }
   return M;
 }
 
 Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
-                                         size_t NumParams, sass::Target Tgt) {
+                                         ArrayRef<ManifestParam> Params,
+                                         sass::Target Tgt) {
   object::Kernel K;
   K.Name = F.Name;
   F.forEach([&](const mir::Piece &, const mir::MInstr &MI, uint64_t) {
@@ -132,10 +167,10 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     K.Code.resize(At + 16);
     sass::writeWord(sass::encode(MI.I, Tgt), K.Code.data() + At);
   });
-  for (size_t I = 0; I < NumParams; ++I) {
+  for (const ManifestParam &MP : Params) {
     object::KernelParam P;
-    P.Offset = 8 * I;
-    P.Size = 8;
+    P.Offset = MP.Offset;
+    P.Size = MP.Size;
     K.Params.push_back(P);
   }
   K.RegCount = F.Regs;
@@ -222,7 +257,7 @@ Expected<ObjectFile> buildObject(const mir::Function &F, sass::Target Target,
     return std::move(E);
   Obj.Manifest = std::move(*Manifest);
   Expected<std::vector<uint8_t>> Bytes =
-      makeCubin(F, Dynamic, Obj.Manifest.Params.size(), Target);
+      makeCubin(F, Dynamic, Obj.Manifest.Params, Target);
   if (!Bytes)
     return Bytes.takeError();
   Obj.Cubin = std::move(*Bytes);

@@ -10,7 +10,7 @@
 
 #include "tp/Driver/Driver.h"
 #include "tp/Support/Diagnostics.h"
-#include "tp/TileIR/TileModel.h"
+#include "tp/TileIR/TileOps.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -61,6 +61,49 @@ Error parseShape(const Optional<std::string> &Gemm, tile::Problem &P) {
     return makeError("--gemm: expected MxNxK (three decimal integers), "
                      "found '" +
                      *Gemm + "'");
+  return Error::success();
+}
+
+/// The value of --a-type/--b-type/--d-type (\p Opt), \p Default when not
+/// given; \p Allowed lists the spellings the option takes.
+Expected<ElementType> parseTypeOption(const Optional<std::string> &V,
+                                      const char *Opt, ElementType Default,
+                                      bool OperandOnly) {
+  if (!V)
+    return Default;
+  Optional<ElementType> T = parseElementTypeName(*V);
+  const char *Allowed = OperandOnly ? "f16 or bf16" : "f32, f16 or bf16";
+  if (!T || (OperandOnly && !isOperandType(*T)))
+    return makeError(Twine(Opt) + "=" + *V + ": expected " + Allowed +
+                     (V->empty() ? ", found an empty value" : ""));
+  return *T;
+}
+
+/// The element types the options give, checked against the type rules
+/// (tile::checkTypes), the error naming the options.
+Error parseTypes(const KernelSpec &Spec, tile::Problem &P) {
+  Expected<ElementType> A =
+      parseTypeOption(Spec.AType, "--a-type", ElementType::F16, true);
+  if (!A)
+    return A.takeError();
+  Expected<ElementType> B =
+      parseTypeOption(Spec.BType, "--b-type", ElementType::F16, true);
+  if (!B)
+    return B.takeError();
+  Expected<ElementType> D =
+      parseTypeOption(Spec.DType, "--d-type", ElementType::F32, false);
+  if (!D)
+    return D.takeError();
+  P.AType = *A;
+  P.BType = *B;
+  P.DType = *D;
+  if (Optional<tile::Violation> V = tile::checkTypes(P))
+    return makeError(formatv("--a-type={0} --b-type={1} --d-type={2}{3}: {4}",
+                             getElementTypeName(P.AType),
+                             getElementTypeName(P.BType),
+                             getElementTypeName(P.DType),
+                             P.Residual ? " --residual" : "", V->Message)
+                         .str());
   return Error::success();
 }
 
@@ -147,6 +190,15 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   P.A = *A;
   P.B = *B;
   P.Residual = Spec.Residual;
+  P.Scale = Spec.Scale;
+  P.Bias = Spec.Bias;
+  P.Relu = Spec.Relu;
+  if (Spec.Residual && Spec.Scale)
+    return makeError("--residual is the kernel C = A B + R (alpha = beta = "
+                     "1, built in); it cannot be combined with --alpha or "
+                     "--beta (give --alpha=1 --beta=1 for the general form)");
+  if (Error E = parseTypes(Spec, P))
+    return std::move(E);
   // The default example uses the large tile; otherwise tp-tile chooses
   // unless --tile says (tp-tile's option).
   Optional<TileParams> T;
@@ -164,16 +216,31 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
 
   std::string S;
   raw_string_ostream OS(S);
-  OS << "tp.kernel @" << Spec.Name
-     << "(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>"
-     << (Spec.Residual ? ", %R: ptr<f32>" : "")
+  std::string Params, Operands;
+  for (const tile::ProductParam &PP : tile::getProductParams(P)) {
+    std::string Name = PP.Role.str();
+    Params += (Params.empty() ? "%" : ", %") + Name + ": " +
+              (PP.Scalar ? getElementTypeName(PP.Elem).str()
+                         : ("ptr<" + getElementTypeName(PP.Elem) + ">").str());
+    Operands += (Operands.empty() ? "%" : ", %") + Name;
+  }
+  OS << "tp.kernel @" << Spec.Name << "(" << Params
      << ") target=" << sass::getTargetName(Spec.Target) << " {\n"
-     << "  tp.matmul %C, %A, %B" << (Spec.Residual ? ", %R" : "")
-     << " m=" << P.M << " n=" << P.N << " k=" << P.K
-     << " a=" << getLayoutName(P.A) << " b=" << getLayoutName(P.B);
+     << "  tp.matmul " << Operands << " m=" << P.M << " n=" << P.N
+     << " k=" << P.K << " a=" << getLayoutName(P.A)
+     << " b=" << getLayoutName(P.B);
+  if (P.Scale || P.Bias || P.Relu) {
+    std::string Epi;
+    for (auto [On, Name] : {std::pair<bool, const char *>{P.Scale, "scale"},
+                            {P.Bias, "bias"},
+                            {P.Relu, "relu"}})
+      if (On)
+        Epi += (Epi.empty() ? "" : ", ") + std::string(Name);
+    OS << " epilogue=[" << Epi << "]";
+  }
   if (DefaultTile)
     OS << " tile=large";
-  OS << " : f16 x f16 -> f32\n}\n";
+  OS << " : " << tile::printMatmulTypes(P) << "\n}\n";
   return OS.str();
 }
 

@@ -33,10 +33,6 @@ void tileOptions(const Opts &O, OptionList &Out) {
   if (!O.Tile.empty())
     Out.push_back({"tile", O.Tile});
 }
-void targetOptions(const Opts &O, OptionList &Out) {
-  if (O.Target != "sm_86")
-    Out.push_back({"target", O.Target});
-}
 bool stallsRun(const Opts &O) { return O.Stalls != Opts::StallMode::Off; }
 void stallOptions(const Opts &O, OptionList &Out) {
   if (O.Stalls == Opts::StallMode::Conservative)
@@ -58,7 +54,7 @@ const Stage DefaultStages[] = {
     {"tp-tile", nullptr, tileOptions},
     {"tp-pipeline"},
     {"tp-swizzle"},
-    {"tp-select", nullptr, targetOptions},
+    {"tp-select"},
     {"tp-interleave"},
     // After tp-interleave (its order decides what is live together), before
     // tp-compact-stalls (which then schedules the allocator's reuse of
@@ -87,10 +83,6 @@ Error parseDefaultPipelineOptions(StringRef Text, DefaultPipelineOptions &O) {
                        Item + "'");
     if (Key == "tile") {
       O.Tile = Value.str();
-    } else if (Key == "target") {
-      if (Value != "sm_86" && Value != "sm_90")
-        return badOption(Key, Value, "sm_86 or sm_90");
-      O.Target = Value.str();
     } else if (Key == "checked") {
       if (Value != "0" && Value != "1")
         return badOption(Key, Value, "0 or 1");
@@ -115,7 +107,7 @@ Error parseDefaultPipelineOptions(StringRef Text, DefaultPipelineOptions &O) {
       O.MaxRegs = N;
     } else {
       return makeError("default pipeline: unknown option '" + Key +
-                       "' (options: tile, target, checked, compact-stalls, "
+                       "' (options: tile, checked, compact-stalls, "
                        "regalloc-plan, max-regs)");
     }
   }

@@ -98,8 +98,8 @@ std::string sim::prepareInst(DInst &D) {
                           : D.F[F_sc]);
     D.C.Swz = uint8_t(D.F[F_sc]);
   }
-  if (D.Fn == execF2FP && (D.F[F_bf] || D.F[F_rnd]))
-    return "F2FP.BF16 / .RZ are not supported";
+  if (D.Fn == execF2FP && D.F[F_rnd])
+    return "F2FP .RZ is not supported";
   if (D.Fn == execF2F &&
       (D.F[F_dst] == 4 || (D.F[F_dst] == 1 && D.F[F_src] == 2 && D.F[F_rnd])))
     return "F2F to BF16, or to F16 with a directed rounding, is not supported";

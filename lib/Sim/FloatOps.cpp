@@ -259,13 +259,21 @@ void sim::execH2(Exec &X, const DInst &D, uint32_t M) {
   }
 }
 
-/// F2FP.PACK_AB: Rd = {hi: f16(A), lo: f16(B)} (PTX cvt.rn.f16x2.f32).
+/// F2FP.PACK_AB: Rd = {hi: f16(A), lo: f16(B)} (PTX cvt.rn.f16x2.f32 d, a,
+/// b: "the value converted from input a is stored in the upper half of d");
+/// F2FP.BF16.PACK_AB the same in bfloat16 (cvt.rn.bf16x2.f32).  .rn: round
+/// to nearest, ties to even; a finite value beyond the type's range becomes
+/// an infinity of its sign (IEEE 754's RN overflow, which .rn without
+/// .satfinite keeps); a NaN stays a quiet NaN with its top payload bits
+/// (floatToHalf, floatToBFloat16; UNVERIFIED: the PTX ISA does not say
+/// which NaN, not yet measured on a GPU).
 void sim::execF2FP(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
+  uint16_t (*Round)(float) = D.F[F_bf] ? floatToBFloat16 : floatToHalf;
   FOR_LANES(L, M) {
-    uint16_t Hi = floatToHalf(asF(rawSrc(X, D.A, L)));
-    uint16_t Lo = floatToHalf(asF(rawSrc(X, D.B, L)));
+    uint16_t Hi = Round(asF(rawSrc(X, D.A, L)));
+    uint16_t Lo = Round(asF(rawSrc(X, D.B, L)));
     W.R[Rd][L] = uint32_t(Hi) << 16 | Lo;
   }
 }

@@ -36,13 +36,20 @@ StringRef getRoleName(ParamRole R) {
     return "N";
   case ParamRole::K:
     return "K";
+  case ParamRole::Alpha:
+    return "alpha";
+  case ParamRole::Beta:
+    return "beta";
+  case ParamRole::Bias:
+    return "bias";
   }
   llvm_unreachable("unknown parameter role");
 }
 
 Optional<ParamRole> parseRoleName(StringRef S) {
   for (ParamRole R : {ParamRole::C, ParamRole::A, ParamRole::B, ParamRole::R,
-                      ParamRole::M, ParamRole::N, ParamRole::K})
+                      ParamRole::M, ParamRole::N, ParamRole::K,
+                      ParamRole::Alpha, ParamRole::Beta, ParamRole::Bias})
     if (S == getRoleName(R))
       return R;
   return None;
@@ -53,6 +60,8 @@ unsigned getRoleSize(ParamRole R) {
   case ParamRole::M:
   case ParamRole::N:
   case ParamRole::K:
+  case ParamRole::Alpha:
+  case ParamRole::Beta:
     return 4;
   default:
     return 8;
@@ -108,7 +117,16 @@ const char *const KnownFields[] = {"format_version",
                                    "k",
                                    "layout_a",
                                    "layout_b",
-                                   "residual"};
+                                   "residual",
+                                   // Optional (issue 16): f16, f16, f32
+                                   // when absent.
+                                   "a_type",
+                                   "b_type",
+                                   "d_type",
+                                   "alpha",
+                                   "beta",
+                                   "bias",
+                                   "relu"};
 
 /// A short rendering of a JSON value for "found ..." in messages.
 std::string describe(const json::Value &V) {
@@ -320,10 +338,58 @@ public:
       return fail("residual",
                   "expected true or false, found " + describe(**ResV));
     M.Residual = *Res;
+    for (auto [Key, Dest] :
+         {std::pair<StringRef, ElementType *>{"a_type", &M.AType},
+          {"b_type", &M.BType},
+          {"d_type", &M.DType}}) {
+      if (!O->get(Key))
+        continue;
+      auto TV = getString(*O, Key, Key);
+      if (!TV)
+        return TV.takeError();
+      Optional<ElementType> T = parseElementTypeName(*TV);
+      if (!T)
+        return fail(Key, "expected \"f32\", \"f16\" or \"bf16\", found \"" +
+                             *TV + "\"");
+      *Dest = *T;
+    }
 
+    if (Error E = readEpilogue(*O, M))
+      return E;
     if (Error E = validateLaunchManifest(M, File))
       return E;
     return M;
+  }
+
+  /// The optional epilogue fields: "alpha" and "beta" (numbers, both or
+  /// neither), "bias" and "relu" (booleans).
+  Error readEpilogue(const json::Object &O, LaunchManifest &M) {
+    const json::Value *A = O.get("alpha"), *B = O.get("beta");
+    if (bool(A) != bool(B))
+      return fail(A ? "beta" : "alpha",
+                  "expected \"alpha\" and \"beta\" together, found only \"" +
+                      Twine(A ? "alpha" : "beta") + "\"");
+    if (A) {
+      Optional<double> AV = A->getAsNumber(), BV = B->getAsNumber();
+      if (!AV)
+        return fail("alpha", "expected a number, found " + describe(*A));
+      if (!BV)
+        return fail("beta", "expected a number, found " + describe(*B));
+      M.HasScale = true;
+      M.Alpha = *AV;
+      M.Beta = *BV;
+    }
+    for (auto [Key, Dest] : {std::pair<StringRef, bool *>{"bias", &M.Bias},
+                             {"relu", &M.Relu}}) {
+      const json::Value *V = O.get(Key);
+      if (!V)
+        continue;
+      Optional<bool> X = V->getAsBoolean();
+      if (!X)
+        return fail(Key, "expected true or false, found " + describe(*V));
+      *Dest = *X;
+    }
+    return Error::success();
   }
 
 private:
@@ -382,12 +448,17 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                                              : "k",
                 "expected an integer in [1, " + Twine(INT32_MAX) + "]");
 
+  if (!isOperandType(M.AType) || !isOperandType(M.BType))
+    return Fail(isOperandType(M.AType) ? "b_type" : "a_type",
+                "expected \"f16\" or \"bf16\" (the types of A and B), "
+                "found \"f32\"");
+
   // The parameter list: in block order, aligned, not overlapping, each role
   // at most once, exactly the pointers the product needs.
   if (M.Params.empty())
     return Fail("params", "expected at least the C, A and B pointers");
   uint32_t End = 0;
-  bool Seen[7] = {};
+  bool Seen[10] = {};
   for (unsigned I = 0; I < M.Params.size(); ++I) {
     const ManifestParam &P = M.Params[I];
     std::string Path = ("params[" + Twine(I) + "]").str();
@@ -415,10 +486,29 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
       return Fail(Path + ".role",
                   "role " + getRoleName(P.Role) + " appears more than once");
     Seen[R] = true;
-    if (P.Role == ParamRole::R && !M.Residual)
+    if (P.Role == ParamRole::R && !M.Residual && !M.HasScale)
       return Fail(Path + ".role",
-                  "role R needs \"residual\": true (found false)");
+                  "role R needs \"residual\": true or \"alpha\"/\"beta\" "
+                  "(found neither)");
+    if ((P.Role == ParamRole::Alpha || P.Role == ParamRole::Beta) &&
+        !M.HasScale)
+      return Fail(Path + ".role", "role " + getRoleName(P.Role) +
+                                      " needs the \"alpha\" and \"beta\" "
+                                      "fields (found none)");
+    if (P.Role == ParamRole::Bias && !M.Bias)
+      return Fail(Path + ".role", "role bias needs \"bias\": true");
   }
+  if (M.HasScale && M.Residual)
+    return Fail("residual", "a residual kernel takes no alpha and beta "
+                            "(its epilogue is C = A B + R)");
+  for (auto [On, R] :
+       {std::pair<bool, ParamRole>{M.HasScale, ParamRole::R},
+        {M.HasScale, ParamRole::Alpha},
+        {M.HasScale, ParamRole::Beta},
+        {M.Bias, ParamRole::Bias}})
+    if (On && !Seen[unsigned(R)])
+      return Fail("params", "the epilogue needs a parameter of role " +
+                                getRoleName(R) + ", found none");
   for (ParamRole R : {ParamRole::C, ParamRole::A, ParamRole::B})
     if (!Seen[unsigned(R)])
       return Fail("params", "expected a parameter of role " + getRoleName(R) +
@@ -517,7 +607,26 @@ std::string printLaunchManifest(const LaunchManifest &M) {
   Str(getLayoutName(M.LayoutA));
   OS << ",\n  \"layout_b\": ";
   Str(getLayoutName(M.LayoutB));
-  OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false") << "\n}\n";
+  OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false");
+  // The epilogue and the types only when there is one / they are not f16,
+  // f16, f32 (a manifest of the seed's kernels stays as format version 1
+  // always wrote it).
+  if (M.HasScale)
+    OS << ",\n  \"alpha\": " << json::Value(M.Alpha) << ",\n  \"beta\": "
+       << json::Value(M.Beta);
+  if (M.Bias)
+    OS << ",\n  \"bias\": true";
+  if (M.Relu)
+    OS << ",\n  \"relu\": true";
+  if (!M.hasDefaultTypes()) {
+    OS << ",\n  \"a_type\": ";
+    Str(getElementTypeName(M.AType));
+    OS << ",\n  \"b_type\": ";
+    Str(getElementTypeName(M.BType));
+    OS << ",\n  \"d_type\": ";
+    Str(getElementTypeName(M.DType));
+  }
+  OS << "\n}\n";
   OS.flush();
   return S;
 }

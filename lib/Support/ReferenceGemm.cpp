@@ -4,7 +4,7 @@
 /// The deterministic input generator, the double
 /// precision reference product and the comparisons (ReferenceGemm.h).
 ///
-/// Exactness of the reference: inputs are multiples of 2^-10 with magnitude
+/// Exactness of the reference: inputs are multiples of 2^-10 (bf16: 2^-8) with magnitude
 /// at most 1, so each product is a multiple of 2^-20 of magnitude at most 1
 /// and every partial sum of K products is a multiple of 2^-20 below K.  Such
 /// numbers are exact in double (53-bit significand) while K < 2^33, and R
@@ -58,6 +58,60 @@ void fillRandomHalves(MutableArrayRef<uint16_t> Out, uint64_t Seed,
     Out[I] = floatToHalf(float(randomStep(Key, I)) / 1024.0f);
 }
 
+void fillRandomOperand(MutableArrayRef<uint16_t> Out, uint64_t Seed,
+                       uint64_t Stream, ElementType T) {
+  if (T != ElementType::BF16)
+    return fillRandomHalves(Out, Seed, Stream);
+  uint64_t Key = streamKey(Seed, Stream);
+  for (uint64_t I = 0, E = Out.size(); I < E; ++I)
+    Out[I] = floatToBFloat16(float(randomStep(Key, I) / 4) / 256.0f);
+}
+
+double operandValue(uint16_t Bits, ElementType T) {
+  return T == ElementType::BF16 ? double(bfloat16ToFloat(Bits))
+                                : double(halfToFloat(Bits));
+}
+
+double roundToElementType(double X, ElementType T) {
+  if (T == ElementType::F32)
+    return double(float(X)); // the C++ conversion rounds to nearest even
+  if (T == ElementType::F16)
+    return double(halfToFloat(roundToHalf(X)));
+  // bfloat16: 8 significant bits, binary32's exponent range (subnormals
+  // from 2^-133).
+  if (!std::isfinite(X) || X == 0)
+    return X;
+  int Exp;
+  std::frexp(X, &Exp); // |X| in [2^(Exp-1), 2^Exp)
+  int Quantum = std::max(Exp - 8, -133);
+  double R = std::ldexp(std::nearbyint(std::ldexp(X, -Quantum)), Quantum);
+  const double Max = std::ldexp(255.0, 120); // 0x7f7f: (2 - 2^-7) 2^127
+  if (std::fabs(R) > Max)
+    return std::copysign(INFINITY, X);
+  return R;
+}
+
+uint16_t getPoison16(ElementType T) {
+  return T == ElementType::BF16 ? 0x7fad : 0x7dad;
+}
+
+std::vector<float> widenD(ArrayRef<uint8_t> Bytes, ElementType T) {
+  unsigned Size = getElementTypeBytes(T);
+  std::vector<float> Out(Bytes.size() / Size);
+  for (size_t I = 0; I < Out.size(); ++I) {
+    if (Size == 4) {
+      memcpy(&Out[I], &Bytes[4 * I], 4);
+      continue;
+    }
+    uint16_t H;
+    memcpy(&H, &Bytes[2 * I], 2);
+    Out[I] = H == getPoison16(T) ? bitsToFloat(PoisonBits)
+             : T == ElementType::BF16 ? bfloat16ToFloat(H)
+                                      : halfToFloat(H);
+  }
+  return Out;
+}
+
 void fillRandomFloats(MutableArrayRef<float> Out, uint64_t Seed,
                       uint64_t Stream) {
   uint64_t Key = streamKey(Seed, Stream);
@@ -77,12 +131,46 @@ GemmProblem GemmProblem::fromManifest(const LaunchManifest &Man) {
   P.LayoutA = Man.LayoutA;
   P.LayoutB = Man.LayoutB;
   P.Residual = Man.Residual;
+  P.AType = Man.AType;
+  P.BType = Man.BType;
+  P.DType = Man.DType;
+  P.Scale = Man.HasScale;
+  P.Alpha = Man.HasScale ? Man.Alpha : 1;
+  P.Beta = Man.HasScale ? Man.Beta : 0;
+  P.Bias = Man.Bias;
+  P.Relu = Man.Relu;
   return P;
 }
 
 void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
                    ArrayRef<uint16_t> B, ArrayRef<float> R,
                    std::vector<double> &C) {
+  referenceGemm(P, A, B, R, {}, C);
+}
+
+namespace {
+/// The epilogue of one element: alpha x + beta c (beta = 0: c not read)
+/// + bias, ReLU, rounded to D's type.
+double epilogue(const GemmProblem &P, double X, ArrayRef<float> R,
+                ArrayRef<float> Bias, uint64_t I, uint64_t J) {
+  if (P.Scale) {
+    X *= P.Alpha;
+    if (P.Beta != 0)
+      X += P.Beta * double(R[I * P.N + J]);
+  }
+  if (P.Bias) {
+    assert(J < Bias.size() && "the bias has N values");
+    X += double(Bias[J]);
+  }
+  if (P.Relu && !(X > 0))
+    X = 0;
+  return P.DType == ElementType::F32 ? X : roundToElementType(X, P.DType);
+}
+} // namespace
+
+void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
+                   ArrayRef<uint16_t> B, ArrayRef<float> R,
+                   ArrayRef<float> Bias, std::vector<double> &C) {
   assert(A.size() == P.elementsA() && B.size() == P.elementsB() &&
          "operand sizes do not match the problem");
   assert((!P.Residual || R.size() == P.elementsC()) && "R has the wrong size");
@@ -92,10 +180,10 @@ void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
   std::vector<double> Ad(M * K), Bd(K * N);
   for (uint64_t I = 0; I < M; ++I)
     for (uint64_t Kk = 0; Kk < K; ++Kk)
-      Ad[I * K + Kk] = halfToFloat(A[P.indexA(I, Kk)]);
+      Ad[I * K + Kk] = operandValue(A[P.indexA(I, Kk)], P.AType);
   for (uint64_t Kk = 0; Kk < K; ++Kk)
     for (uint64_t J = 0; J < N; ++J)
-      Bd[Kk * N + J] = halfToFloat(B[P.indexB(Kk, J)]);
+      Bd[Kk * N + J] = operandValue(B[P.indexB(Kk, J)], P.BType);
 
   C.assign(M * N, 0.0);
   if (P.Residual)
@@ -119,6 +207,10 @@ void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
       }
     }
   }
+  if (P.Scale || P.Bias || P.Relu || P.DType != ElementType::F32)
+    for (uint64_t I = 0; I < M; ++I)
+      for (uint64_t J = 0; J < N; ++J)
+        C[I * N + J] = epilogue(P, C[I * N + J], R, Bias, I, J);
 }
 
 double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
@@ -126,9 +218,9 @@ double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
                         uint64_t J) {
   double Sum = P.Residual ? double(R[I * P.N + J]) : 0.0;
   for (uint64_t Kk = 0; Kk < P.K; ++Kk)
-    Sum += double(halfToFloat(A[P.indexA(I, Kk)])) *
-           double(halfToFloat(B[P.indexB(Kk, J)]));
-  return Sum;
+    Sum += operandValue(A[P.indexA(I, Kk)], P.AType) *
+           operandValue(B[P.indexB(Kk, J)], P.BType);
+  return epilogue(P, Sum, R, {}, I, J);
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Support/Diagnostics.h"
+#include "tp/Support/ElementType.h"
 #include "tp/TileIR/TileIR.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -331,6 +332,7 @@ private:
     if (cur().K == Tok::Colon) {
       next();
       std::string Type;
+      O.TypeLoc = cur().Loc;
       while (cur().K != Tok::Newline && cur().K != Tok::Eof &&
              cur().K != Tok::LBrace) {
         if (!Type.empty())
@@ -398,21 +400,29 @@ private:
       next();
       if (Error E = expect(Tok::Colon, "':'"))
         return E;
-      if (cur().K != Tok::Word || cur().Text != "ptr")
-        return err(cur().Loc,
-                   "expected a parameter type 'ptr<f16>' or 'ptr<f32>', found " +
-                       describe(cur()));
-      next();
-      if (Error E = expect(Tok::Less, "'<'"))
-        return E;
-      if (cur().K != Tok::Word || (cur().Text != "f16" && cur().Text != "f32"))
-        return err(cur().Loc,
-                   "expected an element type 'f16' or 'f32', found " +
-                       describe(cur()));
-      P.Elem = cur().Text.str();
-      next();
-      if (Error E = expect(Tok::Greater, "'>'"))
-        return E;
+      // A scalar: `f32` (alpha, beta).
+      if (cur().K == Tok::Word && cur().Text == "f32") {
+        P.Elem = "f32";
+        P.Scalar = true;
+        next();
+      } else {
+        if (cur().K != Tok::Word || cur().Text != "ptr")
+          return err(cur().Loc,
+                     "expected a parameter type 'ptr<f16>', 'ptr<bf16>', "
+                     "'ptr<f32>' or 'f32', found " +
+                         describe(cur()));
+        next();
+        if (Error E = expect(Tok::Less, "'<'"))
+          return E;
+        if (cur().K != Tok::Word || !parseElementTypeName(cur().Text))
+          return err(cur().Loc,
+                     "expected an element type 'f16', 'bf16' or 'f32', found " +
+                         describe(cur()));
+        P.Elem = cur().Text.str();
+        next();
+        if (Error E = expect(Tok::Greater, "'>'"))
+          return E;
+      }
       K.Params.push_back(std::move(P));
       if (cur().K == Tok::Comma) {
         next();

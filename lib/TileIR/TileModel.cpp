@@ -128,13 +128,54 @@ Optional<Violation> checkShape(const Problem &P) {
           .str()};
     return None;
   };
-  if (auto E = TooBig("C", 4, P.M, P.N, "M", "N"))
+  if (auto E = TooBig("C", P.dBytes(), P.M, P.N, "M", "N"))
     return E;
   if (auto E = TooBig("A", 2, P.M, P.K, "M", "K"))
     return E;
   if (auto E = TooBig("B", 2, P.N, P.K, "N", "K"))
     return E;
   return None;
+}
+
+Optional<Violation> checkTypes(const Problem &P) {
+  if (!isOperandType(P.AType) || !isOperandType(P.BType))
+    return Violation{"types",
+                     formatv("A is {0} and B is {1}: A and B must be f16 or "
+                             "bf16 (f32 operands would need TF32 products)",
+                             getElementTypeName(P.AType),
+                             getElementTypeName(P.BType))
+                         .str()};
+  if (P.AType != P.BType)
+    return Violation{"types",
+                     formatv("A is {0} and B is {1}: A and B must have one "
+                             "type, f16 x f16 or bf16 x bf16 (HMMA.16816 "
+                             "reads both fragments in one format)",
+                             getElementTypeName(P.AType),
+                             getElementTypeName(P.BType))
+                         .str()};
+  if (P.Residual && P.DType != ElementType::F32)
+    return Violation{"types",
+                     formatv("a residual R with D in {0}: the residual "
+                             "epilogue reads and adds f32 pairs, so D and R "
+                             "must be f32",
+                             getElementTypeName(P.DType))
+                         .str()};
+  return None;
+}
+
+std::vector<ProductParam> getProductParams(const Problem &P) {
+  std::vector<ProductParam> Out = {{"C", P.DType, false},
+                                   {"A", P.AType, false},
+                                   {"B", P.BType, false}};
+  if (P.hasR())
+    Out.push_back({"R", P.DType, false});
+  if (P.Scale) {
+    Out.push_back({"alpha", ElementType::F32, true});
+    Out.push_back({"beta", ElementType::F32, true});
+  }
+  if (P.Bias)
+    Out.push_back({"bias", ElementType::F32, false});
+  return Out;
 }
 
 static Optional<Violation> checkChunks(const TileParams &T, char Operand,
@@ -179,6 +220,8 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
                                    int64_t SharedLimit,
                                    const TargetLimits &Limits) {
   if (auto E = checkTileRange(T))
+    return E;
+  if (auto E = checkTypes(P))
     return E;
   if (auto E = checkShape(P))
     return E;

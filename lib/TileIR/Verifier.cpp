@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 using namespace llvm;
 
 namespace tp {
@@ -29,8 +31,56 @@ Problem getProblem(const Kernel &K) {
   P.K = *MM->getInt("k");
   P.A = *parseLayoutName(MM->getWord("a"));
   P.B = *parseLayoutName(MM->getWord("b"));
-  P.Residual = MM->Operands.size() == 4;
+  readEpilogueAttr(*MM, P);
+  P.Residual = !P.Scale && MM->Operands.size() == 4 + (P.Bias ? 1 : 0);
+  if (Optional<MatmulTypes> Types = parseMatmulTypes(MM->Type)) {
+    P.AType = Types->A;
+    P.BType = Types->B;
+    P.DType = Types->D;
+  }
   return P;
+}
+
+Optional<std::string> readEpilogueAttr(const Op &MM, Problem &P) {
+  const Attr *A = MM.getAttr("epilogue");
+  if (!A)
+    return None;
+  static const char *const Order[] = {"scale", "bias", "relu"};
+  if (A->Val.K != Value::List || A->Val.Elems.empty())
+    return std::string("expected epilogue=[...] with scale, bias, relu in "
+                       "that order");
+  size_t Next = 0;
+  for (const Value &V : A->Val.Elems) {
+    size_t I = Next;
+    while (I < 3 && (!V.isWord() || V.S != Order[I]))
+      ++I;
+    if (I == 3)
+      return "expected epilogue=[...] with scale, bias, relu in that order "
+             "(each once), found '" +
+             (V.isWord() ? V.S : std::string("a non-word")) + "'";
+    (I == 0 ? P.Scale : I == 1 ? P.Bias : P.Relu) = true;
+    Next = I + 1;
+  }
+  return None;
+}
+
+Optional<MatmulTypes> parseMatmulTypes(StringRef Type) {
+  SmallVector<StringRef, 5> Parts;
+  Type.split(Parts, ' ', -1, false);
+  if (Parts.size() != 5 || Parts[1] != "x" || Parts[3] != "->")
+    return None;
+  Optional<ElementType> A = parseElementTypeName(Parts[0]),
+                        B = parseElementTypeName(Parts[2]),
+                        D = parseElementTypeName(Parts[4]);
+  if (!A || !B || !D)
+    return None;
+  return MatmulTypes{*A, *B, *D};
+}
+
+std::string printMatmulTypes(const Problem &P) {
+  return (getElementTypeName(P.AType) + " x " + getElementTypeName(P.BType) +
+          " -> " + getElementTypeName(P.DType))
+      .str();
 }
 
 TileParams getTileOp(const Op &T) {
@@ -132,7 +182,8 @@ struct Schema {
 };
 
 const Schema Schemas[] = {
-    {"tp.matmul", "kernel", "m n k a:w b:w", "tile:v", 3, 4, true, false},
+    {"tp.matmul", "kernel", "m n k a:w b:w", "tile:v epilogue:v", 3, 7, true,
+     false},
     {"tp.tile", "tp.matmul", "warps_m warps_n m_tiles n_tiles stages",
      "name:w", 0, 0, false, false},
     {"tp.grid", "tp.matmul", "x y threads", "", 0, 0, false, false},
@@ -167,6 +218,15 @@ const Schema Schemas[] = {
      false},
     {"tp.add_residual", "tp.epilogue", "pair mt nt half", "", 0, 0, false,
      false},
+    {"tp.pack", "tp.epilogue", "pair mt nt half type:w", "", 0, 0, false,
+     false},
+    {"tp.ldg_bias", "tp.epilogue", "nt offset", "", 2, 2, false, false},
+    {"tp.ldg_beta", "tp.epilogue", "pair mt nt half offset", "", 2, 2, false,
+     false},
+    {"tp.scale", "tp.epilogue", "pair mt nt half", "", 1, 1, false, false},
+    {"tp.add_beta", "tp.epilogue", "pair mt nt half", "", 1, 1, false, false},
+    {"tp.add_bias", "tp.epilogue", "pair mt nt half", "", 0, 0, false, false},
+    {"tp.relu", "tp.epilogue", "pair mt nt half", "", 0, 0, false, false},
     {"sreg", "tp.addresses", "", "", 1, 1, false, true},
     {"add", "tp.addresses", "", "", 2, 2, false, true},
     {"mul", "tp.addresses", "", "", 2, 2, false, true},
@@ -213,6 +273,9 @@ private:
   Optional<Problem> Prob;
   Optional<TileParams> Tile;
   bool InLoop = false;
+  /// The product's parameter roles and the kernel's parameter names.
+  std::vector<ProductParam> Roles;
+  std::vector<std::string> Params;
 
   Error err(SMLoc Loc, const Twine &Msg) {
     return makeSourceError(SM, Loc, Msg);
@@ -262,25 +325,59 @@ private:
   }
 
   Error verifyMatmul(const Kernel &K, const Op &MM) {
-    static const char *const Roles[] = {"C", "A", "B", "R"};
-    static const char *const Elems[] = {"f32", "f16", "f16", "f32"};
+    Problem Typed;
+    if (Optional<std::string> Bad = readEpilogueAttr(MM, Typed))
+      return err(MM.getAttr("epilogue")->Val.Loc, *Bad);
+    size_t Base = 3 + (Typed.Scale ? 3 : 0) + (Typed.Bias ? 1 : 0);
+    Typed.Residual = !Typed.Scale && MM.Operands.size() == Base + 1;
+    std::string Expect = Typed.Scale ? "C, A, B, R, alpha, beta" : "C, A, B[, R]";
+    if (Typed.Bias)
+      Expect += ", bias";
+    if (MM.Operands.size() != Base && !Typed.Residual)
+      return err(MM.Loc, formatv("the product names {0} operands; expected "
+                                 "{1}",
+                                 MM.Operands.size(), Expect));
     if (K.Params.size() != MM.Operands.size())
       return err(MM.Loc, formatv("the kernel has {0} parameters but the "
-                                 "product names {1} (C, A, B[, R])",
-                                 K.Params.size(), MM.Operands.size()));
+                                 "product names {1} ({2})",
+                                 K.Params.size(), MM.Operands.size(), Expect));
+    Optional<MatmulTypes> Types = parseMatmulTypes(MM.Type);
+    if (!Types)
+      return err(MM.Type.empty() ? MM.Loc : MM.TypeLoc,
+                 "expected the element types ': A x B -> D' (A and B f16 or "
+                 "bf16, D f32, f16 or bf16, e.g. ': f16 x f16 -> f32'), "
+                 "found " +
+                     (MM.Type.empty() ? std::string("none")
+                                      : "': " + MM.Type + "'"));
+    Typed.AType = Types->A;
+    Typed.BType = Types->B;
+    Typed.DType = Types->D;
+    if (Optional<Violation> V = checkTypes(Typed))
+      return err(MM.TypeLoc.isValid() ? MM.TypeLoc : MM.Loc, V->Message);
+    Roles = getProductParams(Typed);
+    Params.clear();
+    for (const Param &P : K.Params)
+      Params.push_back(P.Name);
     for (size_t I = 0; I < MM.Operands.size(); ++I) {
       const Value &V = MM.Operands[I];
       if (!V.isRef() || V.S != K.Params[I].Name)
-        return err(V.Loc, Twine("operand ") + Roles[I] +
+        return err(V.Loc, Twine("operand ") + Roles[I].Role +
                               " must be the kernel's parameter " +
                               Twine(I + 1) + ", %" + K.Params[I].Name +
-                              " (parameters are in the order C, A, B[, R])");
-      if (K.Params[I].Elem != Elems[I])
-        return err(K.Params[I].Loc, Twine("parameter %") + K.Params[I].Name +
-                                        " is " + Roles[I] +
-                                        ": expected ptr<" + Elems[I] +
-                                        ">, found ptr<" + K.Params[I].Elem +
-                                        ">");
+                              " (parameters are in the order " + Expect +
+                              ")");
+      std::string Want =
+          Roles[I].Scalar
+              ? getElementTypeName(Roles[I].Elem).str()
+              : ("ptr<" + getElementTypeName(Roles[I].Elem) + ">").str();
+      std::string Found = K.Params[I].Scalar
+                              ? K.Params[I].Elem
+                              : "ptr<" + K.Params[I].Elem + ">";
+      if (Want != Found)
+        return err(K.Params[I].Loc,
+                   Twine("parameter %") + K.Params[I].Name + " is " +
+                       Roles[I].Role + ": expected " + Want + ", found " +
+                       Found + " (the product's types are " + MM.Type + ")");
     }
     for (const char *Key : {"m", "n", "k"}) {
       const Attr *A = MM.getAttr(Key);
@@ -295,11 +392,6 @@ private:
                                    " must be 'rows' or 'columns', found '" +
                                    A->Val.S + "'");
     }
-    if (MM.Type != "f16 x f16 -> f32")
-      return err(MM.Loc, "expected the element types ': f16 x f16 -> f32', "
-                         "found " +
-                             (MM.Type.empty() ? std::string("none")
-                                              : "': " + MM.Type + "'"));
     if (const Attr *A = MM.getAttr("tile")) {
       std::string Spec;
       if (A->Val.isWord())
@@ -519,6 +611,72 @@ private:
     return Error::success();
   }
 
+  /// An epilogue value op of issue 16 appears only with its part of the
+  /// product's epilogue and names the parameter of its role.
+  Error verifyEpilogueOp(const Op &O) {
+    struct Rule {
+      const char *Op, *Part;
+      bool Present;
+      int ParamOperand; ///< operand that names the role's parameter, or -1
+      const char *Role;
+    };
+    const Rule Rules[] = {
+        {"tp.ldg_beta", "scale", Prob->Scale, 1, "beta"},
+        {"tp.scale", "scale", Prob->Scale, 0, "alpha"},
+        {"tp.add_beta", "scale", Prob->Scale, 0, "beta"},
+        {"tp.ldg_bias", "bias", Prob->Bias, 1, "bias"},
+        {"tp.add_bias", "bias", Prob->Bias, -1, ""},
+        {"tp.relu", "relu", Prob->Relu, -1, ""}};
+    for (const Rule &R : Rules) {
+      if (O.Name != R.Op)
+        continue;
+      if (!R.Present)
+        return err(O.Loc, "'" + O.Name + "' needs the product's epilogue=[" +
+                              R.Part + "]");
+      if (R.ParamOperand < 0)
+        return Error::success();
+      const Value &V = O.Operands[R.ParamOperand];
+      std::string Want;
+      for (size_t I = 0; I < Roles.size(); ++I)
+        if (Roles[I].Role == R.Role)
+          Want = Params[I];
+      if (!V.isRef() || V.S != Want)
+        return err(V.Loc, "'" + O.Name + "' reads " + R.Role +
+                              ": expected the kernel's parameter %" + Want);
+    }
+    return Error::success();
+  }
+
+  /// The epilogue's value ops against D's type: with D in f16 or bf16
+  /// every tp.stg stores a pair a tp.pack to D's type rounded before it;
+  /// with D in f32 nothing is packed.
+  Error verifyEpilogue(const Op &Epi) {
+    StringRef D = getElementTypeName(Prob->DType);
+    std::set<int64_t> Packed;
+    for (const Op &O : Epi.Body) {
+      int64_t Pair = O.getInt("pair").getValueOr(-1);
+      if (Error E = verifyEpilogueOp(O))
+        return E;
+      if (O.Name == "tp.pack") {
+        const Attr *Ty = O.getAttr("type");
+        if (Prob->DType == ElementType::F32 || Ty->Val.S != D)
+          return err(Ty->Val.Loc,
+                     "tp.pack rounds a pair to D's type, " + D +
+                         (Prob->DType == ElementType::F32
+                              ? std::string(" (nothing to pack)")
+                              : std::string("")) +
+                         ", found type=" + Ty->Val.S);
+        Packed.insert(Pair);
+      } else if (O.Name == "tp.stg" && Prob->DType != ElementType::F32 &&
+                 !Packed.count(Pair)) {
+        return err(O.Loc, formatv("tp.stg of pair {0} stores D in {1}: a "
+                                  "tp.pack pair={0} type={1} must precede it",
+                                  Pair, D));
+      }
+    }
+    return Error::success();
+  }
+
   Error verifyTree(const Op &O, StringRef Parent) {
     if (Error E = verifySchema(O, Parent))
       return E;
@@ -526,6 +684,9 @@ private:
       return E;
     if (Error E = verifyRing(O))
       return E;
+    if (O.Name == "tp.epilogue")
+      if (Error E = verifyEpilogue(O))
+        return E;
     bool WasInLoop = InLoop;
     if (O.Name == "tp.loop")
       InLoop = true;

@@ -7,6 +7,8 @@
 /// attribute it is about:
 ///
 ///   1. the tile's range (warps, m-/n-tiles, stages: what the code can do)
+///   1b. the element types (TileModel.h checkTypes: A and B f16 or bf16,
+///      one type; a residual only with D in f32), at the matmul's type
 ///   2. M, N, K nonzero
 ///   3. 4 M N, 2 M K, 2 N K below 2^32 (32-bit byte offsets)
 ///   4. M % BM, N % BN, K % (32 stages) == 0
@@ -65,6 +67,8 @@ SMLoc violationLoc(const Kernel &K, const Violation &V) {
   const Op *MM = K.getMatmul();
   if (V.Field == "m" || V.Field == "n" || V.Field == "k")
     return MM->getAttr(V.Field)->Val.Loc;
+  if (V.Field == "types" && MM->TypeLoc.isValid())
+    return MM->TypeLoc;
   if (V.Field == "shared_limit") {
     for (const Attr &A : K.Attrs)
       if (A.Key == "shared_limit")
@@ -131,8 +135,10 @@ public:
           T = *Opt;
         }
       }
-      Optional<Violation> V =
-          T ? checkAdmission(P, *T, Limit, getTargetLimits(K)) : checkShape(P);
+      Optional<Violation> V = checkTypes(P);
+      if (!V)
+        V = T ? checkAdmission(P, *T, Limit, getTargetLimits(K))
+              : checkShape(P);
       if (V)
         return makeSourceError(Ctx.SM, violationLoc(K, *V), V->Message);
       ++NumAdmitted;

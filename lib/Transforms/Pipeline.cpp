@@ -125,8 +125,10 @@ public:
       }
       Tail.add(Op("tp.wait_groups", L)).setInt("max", 0);
       Op Epi("tp.epilogue", L);
+      // C, and R when the product reads one (a residual or a scale; a
+      // bias-only product's fourth operand is its bias).
       for (size_t I = 0; I < MM.Operands.size(); ++I)
-        if (I == 0 || I == 3)
+        if (I == 0 || (I == 3 && P.hasR()))
           Epi.addOperand(MM.Operands[I]);
       Epi.setInt("pairs", 2 * T.MTiles * T.NTiles);
       Tail.add(std::move(Epi));

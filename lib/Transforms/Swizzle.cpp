@@ -24,7 +24,7 @@
 ///        columns: row = 8 rowBit + r, address i (m-tile, or n-tile pair) =
 ///              row 2 extent + 16 ((origin / 8 + chunkBit + 2 i) ^ r);
 ///      C's offset: ((ctaid.y BM + 16 MT warp_m + lane / 4) N +
-///        ctaid.x BN + 8 NT warp_n + 2 (lane & 3)) 4.
+///        ctaid.x BN + 8 NT warp_n + 2 (lane & 3)) e (e: D's element bytes).
 ///  * every tp.copy holds one tp.ldgsts a chunk (A's, then B's): 16 bytes
 ///    from param + goff + step k_step_bytes (64 for rows, 32 2 stride for
 ///    columns) to shared smem_offset + sts, smem_offset the stage's buffer;
@@ -34,7 +34,9 @@
 ///    operand stored as columns.  smem_offset = buffer + (rows: 1024 an
 ///    m-tile or pair; columns: 32 extent a k-half);
 ///  * tp.epilogue holds C's 2 MT NT pair stores at the seed's offsets
-///    (tpPairOffset): (16 mt + 8 half) N 4 + 32 nt; with a residual R,
+///    (tpPairOffset): ((16 mt + 8 half) N + 8 nt) e, e = 4 bytes an element
+///    of D in f32 (2 in f16 or bf16: each store then follows the tp.pack
+///    that rounds its pair to D's type); with a residual R,
 ///    batches of 8 pairs: R's pairs loaded at the same offsets (tp.ldg),
 ///    added (tp.add_residual), stored (the seed's tpResidualC);
 ///  * no generated name is a parameter's (NameTable: `lane` becomes
@@ -292,7 +294,9 @@ private:
     Bd.mad("c.c1", "warp_n", Bd.imm(8 * T.NTiles), Bd.ref("c.c0"));
     Bd.mad("c.col", "ctaid.x", Bd.imm(T.blockN()), Bd.ref("c.c1"));
     Bd.mad("c.elem", "c.row", Bd.imm(P.N), Bd.ref("c.col"));
-    Bd.mul("c.off", "c.elem", 4);
+    Bd.mul("c.off", "c.elem", P.dBytes());
+    if (P.Bias)
+      Bd.mul("bias.off", "c.col", 4); // the thread's f32 bias pair
 
     // Insert before the prologue.
     auto It = MM.Body.begin();
@@ -308,7 +312,7 @@ private:
       else if (O.Name == "tp.products")
         fillProducts(O, T, A, B);
       else if (O.Name == "tp.epilogue")
-        fillEpilogue(O, T, P);
+        fillEpilogue(O, T, P, MM);
       for (Op &C : O.Body)
         Fill(C);
     };
@@ -379,23 +383,52 @@ private:
   /// C's pair stores; with a residual R (the epilogue's second operand),
   /// batches of ResidualBatch pairs: R's pairs loaded (tp.ldg), added to
   /// the accumulators (tp.add_residual), stored (the seed's tpResidualC).
-  void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P) {
+  /// Issue 16's epilogue: the bias pairs first (tp.ldg_bias, one an
+  /// n-tile); then per batch C's pairs loaded when beta != 0
+  /// (tp.ldg_beta), and per pair tp.scale (alpha), tp.add_beta, tp.add_bias,
+  /// tp.relu, tp.pack (D in f16/bf16), in that order, then the stores.
+  void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P,
+                    const Op &MM) {
     const int64_t ResidualBatch = 8;
     Epi.HasRegion = true;
     int64_t Pairs = 2 * T.MTiles * T.NTiles;
-    bool Residual = Epi.Operands.size() > 1;
-    auto PairOp = [&](StringRef Name, int64_t I, bool Offset) {
+    bool Residual = P.Residual;
+    // The scale's and the bias's parameters (issue 16): C, A, B, R, alpha,
+    // beta[, bias], or C, A, B, bias.
+    std::string Alpha, Beta, BiasParam;
+    if (P.Scale) {
+      Alpha = MM.Operands[4].S;
+      Beta = MM.Operands[5].S;
+    }
+    if (P.Bias)
+      BiasParam = MM.Operands.back().S;
+    auto PairOp = [&](StringRef Name, int64_t I, bool Offset,
+                      ArrayRef<std::string> Params = {}) {
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
       Op O(Name, Epi.Loc);
       if (Offset)
         O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
+      for (const std::string &Param : Params)
+        O.addOperand(Value::makeRef(Param, Epi.Loc));
       O.setInt("pair", I).setInt("mt", MT).setInt("nt", NT).setInt("half", H);
       if (Offset)
-        O.setInt("offset", (16 * MT + 8 * H) * P.N * 4 + NT * 32);
+        O.setInt("offset", ((16 * MT + 8 * H) * P.N + NT * 8) * P.dBytes());
+      if (Name == "tp.pack")
+        O.setWord("type", getElementTypeName(P.DType));
       Epi.add(std::move(O));
     };
-    int64_t Batch = Residual ? ResidualBatch : Pairs;
+    // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
+    if (P.Bias)
+      for (int64_t NT = 0; NT < T.NTiles; ++NT) {
+        Op O("tp.ldg_bias", Epi.Loc);
+        O.addOperand(Value::makeRef(name("bias.off"), Epi.Loc));
+        O.addOperand(Value::makeRef(BiasParam, Epi.Loc));
+        O.setInt("nt", NT).setInt("offset", NT * 8 * 4);
+        Epi.add(std::move(O));
+      }
+    bool Batched = Residual || P.Scale;
+    int64_t Batch = Batched ? ResidualBatch : Pairs;
     for (int64_t First = 0; First < Pairs; First += Batch) {
       int64_t Last = std::min(Pairs, First + Batch);
       if (Residual) {
@@ -404,8 +437,25 @@ private:
         for (int64_t I = First; I < Last; ++I)
           PairOp("tp.add_residual", I, false);
       }
-      for (int64_t I = First; I < Last; ++I)
+      // D = alpha acc + beta C (C loaded only when beta != 0) + bias, ReLU.
+      if (P.Scale)
+        for (int64_t I = First; I < Last; ++I)
+          PairOp("tp.ldg_beta", I, true, {Beta});
+      for (int64_t I = First; I < Last; ++I) {
+        if (P.Scale) {
+          PairOp("tp.scale", I, false, {Alpha});
+          PairOp("tp.add_beta", I, false, {Beta});
+        }
+        if (P.Bias)
+          PairOp("tp.add_bias", I, false);
+        if (P.Relu)
+          PairOp("tp.relu", I, false);
+      }
+      for (int64_t I = First; I < Last; ++I) {
+        if (P.DType != ElementType::F32)
+          PairOp("tp.pack", I, false);
         PairOp("tp.stg", I, true);
+      }
     }
   }
 };

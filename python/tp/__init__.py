@@ -96,9 +96,10 @@ _assemble = _declare("tp_assemble", ctypes.c_int, ctypes.c_char_p,
                      ctypes.POINTER(ctypes.c_void_p),
                      ctypes.POINTER(ctypes.c_size_t),
                      ctypes.POINTER(ctypes.c_void_p))
-_simulate = _declare("tp_kernel_simulate", ctypes.c_int, ctypes.c_void_p,
+_simulate = _declare("tp_kernel_simulate_gemm", ctypes.c_int,
                      ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                     ctypes.c_void_p, ctypes.c_int,
+                     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                     ctypes.c_double, ctypes.c_double, ctypes.c_int,
                      ctypes.POINTER(ctypes.c_void_p))
 
 
@@ -207,42 +208,70 @@ class Kernel:
         target: tp.Error."""
         return _launch(self, A, B, R, device)
 
-    def simulate(self, A, B, R=None, check_schedule=True):
-        """D = A B (+ R) on tp-sim's engine, on the CPU.  A, B: float16
-        arrays as the layouts store them; R: float32 M x N with the
-        residual; returns D, float32 M x N.  With check_schedule, a
-        schedule hazard is an error (tp-sim --check-schedule)."""
+    def simulate(self, A, B, R=None, check_schedule=True, bias=None,
+                 alpha=None, beta=None):
+        """D = A B (+ R) -- or, for issue 16's kernels, D = alpha A B + beta
+        C + bias, ReLU -- on tp-sim's engine, on the CPU.  A, B: the
+        layouts' arrays, float16 for f16 and uint16 (bfloat16 bits) for
+        bf16; R: float32 M x N, the residual's R or the C of a kernel with
+        alpha and beta (only read, and not at all when beta is 0); bias:
+        float32, N values; alpha, beta: the values to pass (default: the
+        manifest's).  Returns D, M x N: float32 (d_type f32), float16
+        (f16), or float32 holding the bfloat16 values exactly (bf16).
+        With check_schedule, a schedule hazard is an error (tp-sim
+        --check-schedule)."""
         import numpy as np
+        man = self.manifest
         m, n, k = self._shape()
-        rows_a = self.manifest["layout_a"] == "rows"
-        rows_b = self.manifest["layout_b"] == "rows"
+        rows_a = man["layout_a"] == "rows"
+        rows_b = man["layout_b"] == "rows"
+        op_dtype = {"f16": np.float16, "bf16": np.uint16}
         A = self._operand(np, A, "A", (m, k) if rows_a else (k, m),
-                          np.float16)
+                          op_dtype[man.get("a_type", "f16")])
         B = self._operand(np, B, "B", (n, k) if rows_b else (k, n),
-                          np.float16)
-        residual = self.manifest.get("residual", False)
-        if residual:
+                          op_dtype[man.get("b_type", "f16")])
+        takes_c = man.get("residual", False) or "alpha" in man
+        if takes_c:
             if R is None:
-                _fail("R: the kernel has a residual operand; pass R")
+                _fail("R: the kernel has a %s; pass R" %
+                      ("residual operand" if man.get("residual") else
+                       "C operand (alpha, beta)"))
             R = self._operand(np, R, "R", (m, n), np.float32)
         elif R is not None:
-            _fail("R: the kernel has no residual operand")
-        D = np.empty((m, n), dtype=np.float32)
+            _fail("R: the kernel has no residual operand (and no C: no alpha, beta)")
+        if man.get("bias", False):
+            if bias is None:
+                _fail("bias: the kernel adds a bias; pass bias")
+            bias = self._operand(np, bias, "bias", (n,), np.float32)
+        elif bias is not None:
+            _fail("bias: the kernel adds no bias")
+        if (alpha is not None or beta is not None) and "alpha" not in man:
+            _fail("alpha, beta: the kernel takes neither")
+        alpha = man.get("alpha", 1.0) if alpha is None else alpha
+        beta = man.get("beta", 0.0) if beta is None else beta
+        d_type = man.get("d_type", "f32")
+        D = np.empty((m, n), dtype={"f32": np.float32, "f16": np.float16,
+                                    "bf16": np.uint16}[d_type])
         err = ctypes.c_void_p()
         status = _simulate(self._handle, A.ctypes.data, B.ctypes.data,
-                           R.ctypes.data if residual else None, D.ctypes.data,
+                           R.ctypes.data if takes_c else None,
+                           bias.ctypes.data if bias is not None else None,
+                           D.ctypes.data, float(alpha), float(beta),
                            int(bool(check_schedule)), ctypes.byref(err))
         _check(status, err)
+        if d_type == "bf16":
+            return (D.astype(np.uint32) << 16).view(np.float32)
         return D
 
 
 def gemm(**options):
     """Compiles a GEMM.  Options (tp_gemm_desc's fields): m, n, k (default
     4096), a_layout ("rows"), b_layout ("columns"), tile ("auto"),
-    residual (False), target ("sm_86" or "sm_90"), name ("gemm");
-    reserved for the general GEMM, only the defaults today: a_type,
-    b_type ("f16"), d_type ("f32"), alpha (1), beta (0), bias, relu
-    (False), batch (1).  Raises tp.Error."""
+    residual (False), target ("sm_86" or "sm_90"), name ("gemm"); the
+    general GEMM (issue 16): a_type, b_type ("f16" or "bf16", one type),
+    d_type ("f32", "f16" or "bf16"), alpha (1), beta (0): other values
+    build D = alpha A B + beta C with both as run-time parameters, bias,
+    relu (False); reserved: batch (1).  Raises tp.Error."""
     desc, keep = _fill_desc(options)
     handle = ctypes.c_void_p()
     err = ctypes.c_void_p()
@@ -456,6 +485,9 @@ def _host_operand(np, array, name, shape, dtype, expected):
 def _launch(kernel, A, B, R, device):
     import numpy as np
     man = kernel.manifest
+    if any(key in man for key in ("a_type", "alpha", "bias", "relu")):
+        _fail("the GPU call runs f16 x f16 -> f32 kernels without issue 16's "
+              "epilogue only (yet); simulate() runs this one")
     m, n, k = kernel._shape()
     rows_a, rows_b = man["layout_a"] == "rows", man["layout_b"] == "rows"
     keep = []  # DLPack capsules: they own their tensors until the end

@@ -56,6 +56,49 @@ def test_simulate_random_halves_sm90_residual():
     assert rel_frobenius(D, ref) <= 1e-3
 
 
+def bf16_bits(x):
+    """float32 values exact in bfloat16 -> their bfloat16 bits (uint16)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    assert not np.any(bits & 0xffff)
+    return (bits >> 16).astype(np.uint16)
+
+
+@pytest.mark.parametrize("d_type", ["f32", "f16", "bf16"])
+def test_simulate_bf16_inputs_and_narrow_outputs(d_type):
+    k = tp.gemm(m=M, n=N, k=K, a_type="bf16", b_type="bf16", d_type=d_type)
+    assert k.manifest["a_type"] == "bf16" and k.manifest["d_type"] == d_type
+    A, B, ref = operands(k)  # small integers: exact in bfloat16
+    D = k.simulate(bf16_bits(A.astype(np.float32)),
+                   bf16_bits(B.astype(np.float32)))
+    want = {"f32": np.float32, "f16": np.float16, "bf16": np.float32}[d_type]
+    assert D.dtype == want
+    if d_type == "bf16":
+        # Round the exact (integer, f32) products to bfloat16, ties to even.
+        bits = ref.astype(np.float32).view(np.uint32).astype(np.uint64)
+        bits = ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16) << 16
+        ref = bits.astype(np.uint32).view(np.float32)
+    assert np.array_equal(D, ref.astype(want))
+
+
+def test_simulate_alpha_beta_bias_relu():
+    k = tp.gemm(m=M, n=N, k=K, alpha=0.5, beta=2.0, bias=True, relu=True)
+    assert k.manifest["alpha"] == 0.5 and k.manifest["beta"] == 2
+    A, B, ref = operands(k)
+    rng = np.random.default_rng(9)
+    C = rng.integers(-4, 5, size=(M, N)).astype(np.float32)
+    bias = rng.integers(-4, 5, size=(N,)).astype(np.float32)
+    D = k.simulate(A, B, C, bias=bias)
+    assert np.array_equal(D, np.maximum(0.5 * ref + 2 * C + bias, 0))
+    # beta = 0 never reads C: a C full of NaN does not reach D.
+    nan = np.full((M, N), np.nan, dtype=np.float32)
+    D = k.simulate(A, B, nan, bias=bias, beta=0.0)
+    assert np.array_equal(D, np.maximum(0.5 * ref + bias, 0))
+    with pytest.raises(tp.Error, match="bias: the kernel adds a bias"):
+        k.simulate(A, B, C)
+    with pytest.raises(tp.Error, match="the GPU call runs"):
+        k(A, B, C)
+
+
 def test_kernel_fields():
     k = tp.gemm(m=M, n=N, k=K, name="my_gemm")
     assert isinstance(k.cubin, bytes) and k.cubin[:4] == b"\x7fELF"
@@ -109,9 +152,12 @@ def test_compile_errors_carry_the_diagnostic():
     assert "unknown option 'layout'" in error_of(tp.gemm, layout="rows")
     assert "m: expected an integer" in error_of(tp.gemm, m="128")
     assert "residual: expected True or False" in error_of(tp.gemm, residual=1)
-    assert "a_type=bf16: not supported yet" in error_of(tp.gemm, a_type="bf16")
-    assert "d_type=f16" in error_of(tp.gemm, d_type="f16")
-    assert "alpha=0.5" in error_of(tp.gemm, alpha=0.5)
+    assert "A is bf16 and B is f16: A and B must have one type" in error_of(
+        tp.gemm, a_type="bf16")
+    assert "--d-type=f64: expected f32, f16 or bf16" in error_of(
+        tp.gemm, d_type="f64")
+    assert "alpha=0.10000000000000001: expected a finite number exact in binary32" in \
+        error_of(tp.gemm, alpha=0.1)
     assert "m: 18446744073709551616 is out of range" in error_of(
         tp.gemm, m=2 ** 64)
 

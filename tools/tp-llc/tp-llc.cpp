@@ -12,6 +12,7 @@
 ///
 ///   tp-llc --gemm=MxNxK --layout-a=rows|columns --layout-b=rows|columns
 ///          --tile=large|small|128x64|256x128|WM,WN,MT,NT,S [--residual]
+///          [--a-type=f16|bf16 --b-type=f16|bf16 --d-type=f32|f16|bf16]
 ///          -filetype=asm|obj -o gemm.cubin
 ///
 /// With no input and no options it builds the default example (4096 x 4096
@@ -62,6 +63,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace {
@@ -100,6 +103,36 @@ cl::opt<std::string>
                       "WM,WN,MT,NT,S (default: tp-tile chooses)"),
              cl::value_desc("tile"), cl::cat(LlcCat));
 cl::opt<bool> Residual("residual", cl::desc("C = A B + R"), cl::cat(LlcCat));
+cl::opt<std::string> AType("a-type",
+                           cl::desc("A's element type: f16 (default) or bf16 "
+                                    "(A and B must have one type)"),
+                           cl::value_desc("f16|bf16"), cl::cat(LlcCat));
+cl::opt<std::string> BType("b-type",
+                           cl::desc("B's element type: f16 (default) or bf16"),
+                           cl::value_desc("f16|bf16"), cl::cat(LlcCat));
+cl::opt<std::string>
+    DType("d-type",
+          cl::desc("D's element type (the C parameter, and R): f32 (default), "
+                   "or f16 / bf16, the f32 accumulators rounded to nearest "
+                   "even and packed before the stores (a residual needs f32)"),
+          cl::value_desc("f32|f16|bf16"), cl::cat(LlcCat));
+cl::opt<std::string>
+    Alpha("alpha",
+          cl::desc("D = alpha A B + beta C: the kernel takes alpha and beta "
+                   "as f32 parameters (C read from the R parameter only when "
+                   "beta != 0; R may be D's buffer); X is the value the "
+                   "manifest records (default 1)"),
+          cl::value_desc("X"), cl::cat(LlcCat));
+cl::opt<std::string>
+    Beta("beta",
+         cl::desc("beta of D = alpha A B + beta C (as --alpha; default 0)"),
+         cl::value_desc("Y"), cl::cat(LlcCat));
+cl::opt<bool> BiasOpt("bias",
+                      cl::desc("Add bias[col] (an f32 pointer parameter, one "
+                               "value a column of D) after the scale"),
+                      cl::cat(LlcCat));
+cl::opt<bool> ReluOpt("relu", cl::desc("max(x, 0) last, before the stores"),
+                      cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
@@ -168,7 +201,6 @@ static Optional<std::string> given(const cl::opt<std::string> &O) {
 /// The default pipeline's options from the command line.
 static Expected<tp::DefaultPipelineOptions> pipelineOptions() {
   tp::DefaultPipelineOptions Opts;
-  Opts.Target = MCPU;
   Opts.Checked = Checked;
   if (TileSpec.getNumOccurrences()) {
     Expected<std::string> T = tp::driver::normalizeTileOption(TileSpec);
@@ -234,10 +266,14 @@ static Error checkCommandLine() {
                          "-filetype=asm)");
   bool FromFile = !InputFilename.empty();
   if (FromFile && (Gemm.getNumOccurrences() || LayoutA.getNumOccurrences() ||
-                   LayoutB.getNumOccurrences() || Residual))
-    return tp::makeError("--gemm, --layout-a, --layout-b and --residual "
-                         "describe a kernel; they cannot be combined "
-                         "with an input file");
+                   LayoutB.getNumOccurrences() || Residual ||
+                   AType.getNumOccurrences() || BType.getNumOccurrences() ||
+                   DType.getNumOccurrences() || Alpha.getNumOccurrences() ||
+                   Beta.getNumOccurrences() || BiasOpt || ReluOpt))
+    return tp::makeError("--gemm, --layout-a, --layout-b, --residual, "
+                         "--a-type, --b-type, --d-type, --alpha, --beta, "
+                         "--bias and --relu describe a kernel; they cannot "
+                         "be combined with an input file");
   if (FromFile && KernelName.getNumOccurrences())
     return tp::makeError("--kernel-name names the kernel the options "
                          "describe; an input file names its own kernels");
@@ -295,6 +331,17 @@ static Error checkInputTarget(const tp::IRUnit &Unit) {
   return Error::success();
 }
 
+/// The value of --alpha or --beta: a finite number that binary32 holds
+/// exactly as written (the manifest records it, tp-sim passes it as f32).
+static Expected<double> parseScaleOption(StringRef V, StringRef Opt) {
+  double D;
+  if (V.trim().getAsDouble(D) || !std::isfinite(D) || double(float(D)) != D)
+    return tp::makeError("--" + Opt + "=" + V +
+                         ": expected a finite number exact in binary32 "
+                         "(e.g. 0.5, 2, -1.25)");
+  return D;
+}
+
 /// Reads and verifies the input (the file, or the kernel of the options).
 static Expected<std::unique_ptr<tp::IRUnit>>
 readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
@@ -306,6 +353,12 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     Spec.LayoutB = given(LayoutB);
     Spec.Tile = given(TileSpec);
     Spec.Residual = Residual;
+    Spec.AType = given(AType);
+    Spec.BType = given(BType);
+    Spec.DType = given(DType);
+    Spec.Scale = Alpha.getNumOccurrences() || Beta.getNumOccurrences();
+    Spec.Bias = BiasOpt;
+    Spec.Relu = ReluOpt;
     Spec.Name = KernelName;
     tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
     Expected<std::string> Text = tp::driver::describeKernel(Spec);
@@ -364,6 +417,16 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
     return tp::makeError("-filetype=obj needs an output file (-o)");
   // The same step as the C++ API's compileGemm (tp/Driver/Compile.h).
   tp::EmitOptions EO;
+  for (auto [Opt, Dest] : {std::pair<cl::opt<std::string> *, double *>{
+                               &Alpha, &EO.Alpha},
+                           {&Beta, &EO.Beta}}) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    Expected<double> V = parseScaleOption(*Opt, Opt->ArgStr);
+    if (!V)
+      return V.takeError();
+    *Dest = *V;
+  }
   EO.BuildObject = Filetype == Obj;
   EO.ManifestName = EO.BuildObject ? tp::getManifestPathFor(Out) : "";
   EO.AssumeUnverified.assign(AssumeUnverified.begin(), AssumeUnverified.end());
@@ -461,7 +524,10 @@ static std::string getOverview() {
   }
   return "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
-         "         [--residual] [-mcpu=sm_86|sm_90] [-filetype=asm|obj] -o OUT\n"
+         "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
+         "         [--d-type=f32|f16|bf16] [--alpha=X --beta=Y] [--bias] [--relu]\n"
+         "         [-mcpu=sm_86|sm_90]\n"
+         "         [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
          "\n"
          "  The target is the IR's (target= in tile IR, target(...) in machine\n"

@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
   }
   Overview += "\n  The default pipeline (tp-llc's, lib/Pass/DefaultPipeline.cpp) "
               "as one -passes element:\n"
-              "    default{tile=T target=sm_86|sm_90 checked=0|1 "
+              "    default{tile=T checked=0|1 "
               "compact-stalls=compact|conservative|off}\n"
               "\n  Exit status: 0 on success, 1 on any error (the "
               "diagnostic on stderr, no output file).\n";

@@ -460,6 +460,15 @@ struct Operands {
 Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
                       const GemmProblem &P, Operands &Ops, Launch &L,
                       raw_ostream &OS) {
+  // Issue 16's types and epilogue are proven by tp-sim; tp-run's inputs and
+  // check are still f16 x f16 -> f32, C = A B [+ R].
+  if (!Man.hasDefaultTypes() || Man.HasScale || Man.Bias || Man.Relu)
+    return makeRunError(ExitInputError, "the kernel's types (" +
+                     getElementTypeName(Man.AType) + " x " +
+                     getElementTypeName(Man.BType) + " -> " +
+                     getElementTypeName(Man.DType) +
+                     ") or epilogue (alpha/beta, bias, relu) are not yet "
+                     "supported by tp-run; tp-sim runs and checks it");
   std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
   std::vector<float> &R = Ops.R;
   DeviceBuffer &DA = Ops.DA, &DB = Ops.DB, &DC = Ops.DC, &DR = Ops.DR;
@@ -515,6 +524,11 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
     case ParamRole::K:
       V = P.K;
       break;
+    case ParamRole::Alpha:
+    case ParamRole::Beta:
+    case ParamRole::Bias:
+      return makeRunError(ExitInputError, "parameter role " + getRoleName(MP.Role) +
+                       " is not supported by tp-run yet");
     }
     L.Storage.push_back(V);
     std::memcpy(L.Buffer.data() + MP.Offset, &V, MP.Size);

@@ -34,6 +34,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -43,6 +44,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <limits>
 
 using namespace llvm;
 using namespace tp;
@@ -95,6 +97,27 @@ cl::opt<bool> Stats("print-stats",
                              "(the launch's wall time; warp and thread "
                              "instructions per second)"),
                     cl::cat(SimCat));
+// GEMM mode's epilogue (issue 16).
+cl::opt<std::string> AlphaOpt("alpha",
+                              cl::desc("GEMM mode: the alpha to pass (default: "
+                                       "the manifest's)"),
+                              cl::value_desc("X"), cl::cat(SimCat));
+cl::opt<std::string> BetaOpt("beta",
+                             cl::desc("GEMM mode: the beta to pass (default: "
+                                      "the manifest's)"),
+                             cl::value_desc("Y"), cl::cat(SimCat));
+cl::opt<std::string> CInput(
+    "c-input",
+    cl::desc("GEMM mode, a kernel with alpha and beta: what C (the R "
+             "buffer) holds: random (default) values, or nan (quiet NaNs: "
+             "with beta = 0 none may reach D)"),
+    cl::value_desc("random|nan"), cl::init("random"), cl::cat(SimCat));
+cl::opt<bool> InPlace(
+    "in-place",
+    cl::desc("GEMM mode, a kernel with alpha and beta: pass one buffer as C "
+             "and D (R = C, holding C's values; D = alpha A B + beta C "
+             "overwrites it)"),
+    cl::cat(SimCat));
 // Generic mode.
 cl::opt<std::string> KernelName("kernel",
                                 cl::desc("Kernel to run (generic mode)"),
@@ -541,6 +564,107 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   return Rc;
 }
 
+/// --alpha, --beta and --c-input against the manifest's kernel: the
+/// values into \p Prob; a usage error (2) when the kernel takes none.
+int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
+  if (CInput != "random" && CInput != "nan")
+    return usage("--c-input=" + CInput + ": expected random or nan");
+  for (auto [Opt, Dest] : {std::pair<cl::opt<std::string> *, double *>{
+                               &AlphaOpt, &Prob.Alpha},
+                           {&BetaOpt, &Prob.Beta}}) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    if (!Man.HasScale)
+      return usage("--" + Opt->ArgStr +
+                   ": the kernel takes no alpha and beta (its manifest has "
+                   "no \"alpha\" field)");
+    double D;
+    if (StringRef(*Opt).getAsDouble(D) || !std::isfinite(D) ||
+        double(float(D)) != D)
+      return usage("--" + Opt->ArgStr + "=" + *Opt +
+                   ": expected a finite number exact in binary32");
+    *Dest = D;
+  }
+  if ((CInput.getNumOccurrences() || InPlace) && !Man.HasScale)
+    return usage(Twine(InPlace ? "--in-place" : "--c-input") +
+                 ": the kernel reads no C (no alpha and beta)");
+  return 0;
+}
+
+/// A GEMM's host operands and where they sit in simulated memory.
+struct GemmOperands {
+  std::vector<uint16_t> A, B;
+  std::vector<float> R, Bias; ///< R: C's values (any D type) as floats
+  uint64_t AAddr = 0, BAddr = 0, CAddr = 0, RAddr = 0, BiasAddr = 0;
+};
+
+/// Fills A, B (their types' values), R (C's, in D's type; NaN with
+/// --c-input=nan) and the bias from --seed, places them in \p Mem with D
+/// poisoned (or, --in-place, holding C), within the size checked before.
+GemmOperands prepareGemmOperands(const GemmProblem &Prob,
+                                 sim::GlobalMemory &Mem) {
+  GemmOperands Ops;
+  std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  std::vector<float> &R = Ops.R, &Bias = Ops.Bias;
+  const unsigned DBytes = getElementTypeBytes(Prob.DType);
+  A.resize(Prob.elementsA());
+  B.resize(Prob.elementsB());
+  const bool HasR = Prob.Residual || Prob.Scale;
+  R.resize(HasR ? Prob.elementsC() : 0);
+  Bias.resize(Prob.Bias ? Prob.N : 0);
+  fillRandomOperand(A, Seed, StreamA, Prob.AType);
+  fillRandomOperand(B, Seed, StreamB, Prob.BType);
+  // C (the R buffer) holds D's type: f32, or f16/bf16 values exact in it.
+  std::vector<uint8_t> RBytes;
+  if (HasR) {
+    fillRandomFloats(R, Seed, StreamR);
+    if (DBytes == 2) {
+      std::vector<uint16_t> R16(R.size());
+      fillRandomOperand(R16, Seed, StreamR, Prob.DType);
+      for (size_t I = 0; I < R.size(); ++I)
+        R[I] = float(operandValue(R16[I], Prob.DType));
+    }
+  }
+  if (Prob.Scale && CInput == "nan")
+    std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
+  for (float X : R) {
+    uint32_t W = DBytes == 4 ? floatBits(X)
+                 : Prob.DType == ElementType::BF16 ? floatToBFloat16(X)
+                                                   : floatToHalf(X);
+    for (unsigned Byte = 0; Byte < DBytes; ++Byte)
+      RBytes.push_back(uint8_t(W >> (8 * Byte)));
+  }
+  if (Prob.Bias)
+    fillRandomFloats(Bias, Seed, StreamBias);
+  uint64_t &AAddr = Ops.AAddr, &BAddr = Ops.BAddr, &CAddr = Ops.CAddr,
+           &RAddr = Ops.RAddr, &BiasAddr = Ops.BiasAddr;
+  AAddr = cantFail(Mem.allocate(A.size() * 2));
+  BAddr = cantFail(Mem.allocate(B.size() * 2));
+  CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes));
+  RAddr = HasR && !InPlace ? cantFail(Mem.allocate(RBytes.size()))
+          : InPlace       ? CAddr
+                          : 0;
+  BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Bias.size() * 4)) : 0;
+  memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
+  memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
+  if (HasR && !InPlace)
+    memcpy(Mem.getBuffer(RAddr).data(), RBytes.data(), RBytes.size());
+  if (Prob.Bias)
+    memcpy(Mem.getBuffer(BiasAddr).data(), Bias.data(), Bias.size() * 4);
+  if (InPlace) {
+    memcpy(Mem.getBuffer(CAddr).data(), RBytes.data(), RBytes.size());
+  } else {
+    auto C = Mem.getBuffer(CAddr);
+    uint16_t Poison16 = getPoison16(Prob.DType);
+    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
+      if (DBytes == 4)
+        memcpy(&C[4 * I], &PoisonBits, 4);
+      else
+        memcpy(&C[2 * I], &Poison16, 2);
+  }
+  return Ops;
+}
+
 int runGemm(ArrayRef<uint8_t> Bytes) {
   std::string MPath = ManifestPath.empty()
                           ? getManifestPathFor(InputFilename)
@@ -555,10 +679,14 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     return usage(MPath + ": the manifest is for " + Man->Target + ", " +
                  InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
   GemmProblem Prob = GemmProblem::fromManifest(*Man);
+  if (int Rc = applyEpilogueOptions(*Man, Prob))
+    return Rc;
   // A, B, C and R in simulated global memory, checked against its limit
   // before the host arrays are made.
+  const unsigned DBytes = getElementTypeBytes(Prob.DType);
   double Need = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+                double(DBytes) * Prob.M * Prob.N *
+                    (Prob.Residual || Prob.Scale ? 2 : 1);
   if (Need > double(sim::GlobalMemory::MaxTotalBytes))
     return usage(MPath + ": a " + Twine(Prob.M) + "x" + Twine(Prob.N) + "x" +
                  Twine(Prob.K) + " GEMM needs " +
@@ -566,25 +694,11 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                  " bytes of global memory, beyond the simulator's " +
                  Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
-  std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
-  std::vector<float> R(Prob.Residual ? Prob.elementsC() : 0);
-  fillRandomHalves(A, Seed, StreamA);
-  fillRandomHalves(B, Seed, StreamB);
-  if (Prob.Residual)
-    fillRandomFloats(R, Seed, StreamR);
-  uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
-           BAddr = cantFail(Mem.allocate(B.size() * 2)),
-           CAddr = cantFail(Mem.allocate(Prob.elementsC() * 4)),
-           RAddr = Prob.Residual ? cantFail(Mem.allocate(R.size() * 4)) : 0;
-  memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
-  memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
-  if (Prob.Residual)
-    memcpy(Mem.getBuffer(RAddr).data(), R.data(), R.size() * 4);
-  {
-    auto C = Mem.getBuffer(CAddr);
-    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
-      memcpy(&C[4 * I], &PoisonBits, 4);
-  }
+  GemmOperands Ops = prepareGemmOperands(Prob, Mem);
+  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
+  const std::vector<float> &R = Ops.R, &Bias = Ops.Bias;
+  const uint64_t AAddr = Ops.AAddr, BAddr = Ops.BAddr, CAddr = Ops.CAddr,
+                 RAddr = Ops.RAddr, BiasAddr = Ops.BiasAddr;
   sim::LaunchConfig Cfg;
   Cfg.Grid = Man->Grid;
   Cfg.Block = Man->Block;
@@ -603,6 +717,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     case ParamRole::M: V = Prob.M; break;
     case ParamRole::N: V = Prob.N; break;
     case ParamRole::K: V = Prob.K; break;
+    case ParamRole::Alpha: V = floatBits(float(Prob.Alpha)); break;
+    case ParamRole::Beta: V = floatBits(float(Prob.Beta)); break;
+    case ParamRole::Bias: V = BiasAddr; break;
     }
     memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
   }
@@ -623,7 +740,21 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   outs() << "kernel " << K->Name << ": " << Prob.M << "x" << Prob.N << "x"
          << Prob.K << ", A " << getLayoutName(Prob.LayoutA) << ", B "
          << getLayoutName(Prob.LayoutB)
-         << (Prob.Residual ? ", residual" : "") << "; grid " << Cfg.Grid[0]
+         << (Prob.Residual ? ", residual" : "")
+         << (Prob.Scale ? formatv(", alpha {0} beta {1}{2}{3}", Prob.Alpha,
+                                  Prob.Beta,
+                                  CInput == "nan" ? " (C all NaN)" : "",
+                                  InPlace ? ", C = D in place" : "")
+                              .str()
+                        : std::string())
+         << (Prob.Bias ? ", bias" : "") << (Prob.Relu ? ", relu" : "")
+         << (Man->hasDefaultTypes()
+                 ? std::string()
+                 : (", " + getElementTypeName(Prob.AType) + " x " +
+                    getElementTypeName(Prob.BType) + " -> " +
+                    getElementTypeName(Prob.DType))
+                       .str())
+         << "; grid " << Cfg.Grid[0]
          << "," << Cfg.Grid[1] << "," << Cfg.Grid[2] << " block "
          << Cfg.Block[0] << "," << Cfg.Block[1] << "," << Cfg.Block[2]
          << "; seed " << Seed << "\n";
@@ -639,7 +770,8 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (TM) {
     // Compulsory DRAM traffic: A and B read once, C written (R read) once.
     double Bytes = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                   4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+                   double(DBytes) * Prob.M * Prob.N *
+                       (Prob.Residual || Prob.Scale ? 2 : 1);
     TimingRc = reportTiming(*TM, 2.0 * Prob.M * Prob.N * Prob.K, Bytes);
     if (TimingSample) {
       outs() << "timing sample: " << S->Blocks
@@ -647,10 +779,11 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
       return std::max(TimingRc, reportHazards(*S));
     }
   }
-  std::vector<float> C(Prob.elementsC());
-  memcpy(C.data(), Mem.getBuffer(CAddr).data(), C.size() * 4);
+  std::vector<float> C =
+      widenD(Mem.getBuffer(CAddr).take_front(Prob.elementsC() * DBytes),
+             Prob.DType);
   std::vector<double> Ref;
-  referenceGemm(Prob, A, B, R, Ref);
+  referenceGemm(Prob, A, B, R, Bias, Ref);
   GemmErrors E = compareGemm(C, Ref);
   outs() << format("relative Frobenius error: %.3e\n", E.RelFrobenius)
          << format("max element error: %.3e at (%llu, %llu)\n", E.MaxAbsError,

@@ -77,7 +77,8 @@ TEST(CAPITest, ErrorsAreDiagnostics) {
   Compiled C2;
   compile(D, C2);
   EXPECT_NE(C2.Status, 0);
-  EXPECT_NE(C2.Error.find("a_type=bf16: not supported yet"), std::string::npos);
+  EXPECT_NE(C2.Error.find("A is bf16 and B is f16: A and B must have one type"),
+            std::string::npos);
 }
 
 TEST(CAPITest, NullAndUninitializedArguments) {

@@ -94,29 +94,56 @@ TEST(CompileTest, ErrorsNameTheField) {
   EXPECT_EQ(errorOf(D).substr(0, 30), "tp: error: --gemm: expected Mx");
 }
 
-TEST(CompileTest, ReservedFieldsRefuseOtherValues) {
+TEST(CompileTest, TypesAndEpilogueAreBuilt) {
   GemmDesc D = small();
-  D.AType = "bf16";
-  EXPECT_EQ(errorOf(D), "tp: error: a_type=bf16: not supported yet (issue "
-                        "16); a_type must be f16\n");
-  D = small();
+  D.AType = D.BType = "bf16";
   D.DType = "f16";
-  EXPECT_NE(errorOf(D).find("d_type=f16"), std::string::npos);
+  Expected<Kernel> K = compileGemm(D);
+  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  EXPECT_EQ(K->Manifest.AType, ElementType::BF16);
+  EXPECT_EQ(K->Manifest.DType, ElementType::F16);
+  EXPECT_NE(K->Sass.find("HMMA.16816.F32.BF16"), std::string::npos);
+  EXPECT_NE(K->Sass.find("F2FP.PACK_AB"), std::string::npos);
+  EXPECT_NE(K->ManifestJSON.find("\"d_type\": \"f16\""), std::string::npos);
   D = small();
   D.Alpha = 0.5;
-  EXPECT_NE(errorOf(D).find("alpha=0.5"), std::string::npos);
+  D.Beta = 2;
+  D.Bias = D.Relu = true;
+  K = compileGemm(D);
+  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  EXPECT_TRUE(K->Manifest.HasScale && K->Manifest.Bias && K->Manifest.Relu);
+  EXPECT_EQ(K->Manifest.Alpha, 0.5);
+  EXPECT_EQ(K->Manifest.Beta, 2);
+  ASSERT_EQ(K->Manifest.Params.size(), 7u);
+  EXPECT_EQ(K->Manifest.Params[4].Role, ParamRole::Alpha);
+  EXPECT_EQ(K->Manifest.Params[4].Offset, 32u);
+  EXPECT_EQ(K->Manifest.Params[6].Offset, 40u);
+}
+
+TEST(CompileTest, RefusedCombinationsNameTheRule) {
+  GemmDesc D = small();
+  D.AType = "bf16";
+  EXPECT_NE(errorOf(D).find("A is bf16 and B is f16: A and B must have one "
+                            "type"),
+            std::string::npos);
   D = small();
+  D.DType = "f64";
+  EXPECT_NE(errorOf(D).find("--d-type=f64: expected f32, f16 or bf16"),
+            std::string::npos);
+  D = small();
+  D.Residual = true;
   D.Beta = 1;
-  EXPECT_NE(errorOf(D).find("beta=1"), std::string::npos);
+  EXPECT_NE(errorOf(D).find("--residual is the kernel C = A B + R"),
+            std::string::npos);
+  D = small();
+  D.Alpha = 0.1;
+  EXPECT_NE(errorOf(D).find("alpha=0.10000000000000001: expected a finite number "
+                            "exact in "
+                            "binary32"),
+            std::string::npos);
   D = small();
   D.Residual = true;
   EXPECT_EQ(errorOf(D), "(no error)");
-  D = small();
-  D.Bias = true;
-  EXPECT_NE(errorOf(D).find("bias"), std::string::npos);
-  D = small();
-  D.Relu = true;
-  EXPECT_NE(errorOf(D).find("relu"), std::string::npos);
   D = small();
   D.Batch = 3;
   EXPECT_NE(errorOf(D).find("batch=3"), std::string::npos);

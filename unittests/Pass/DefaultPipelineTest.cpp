@@ -28,11 +28,10 @@ TEST_F(DefaultPipelineTest, Default) {
 TEST_F(DefaultPipelineTest, StructuredOptions) {
   tp::DefaultPipelineOptions O;
   O.Tile = "2,2,2,4,4";
-  O.Target = "sm_90";
   O.Checked = true;
   O.Stalls = tp::DefaultPipelineOptions::StallMode::Conservative;
   EXPECT_EQ(build(O), "tp-admit,tp-tile{tile=2,2,2,4,4},tp-pipeline,"
-                      "tp-swizzle,tp-select{target=sm_90},tp-interleave,"
+                      "tp-swizzle,tp-select,tp-interleave,"
                       "tp-regalloc,tp-compact-stalls{mode=conservative},"
                       "tp-form-loop{checked=1}");
   O.Stalls = tp::DefaultPipelineOptions::StallMode::Off;
@@ -95,12 +94,13 @@ TEST_F(DefaultPipelineTest, SelectRange) {
 TEST_F(DefaultPipelineTest, ParseOptions) {
   tp::DefaultPipelineOptions O;
   ASSERT_FALSE(errorToBool(tp::parseDefaultPipelineOptions(
-      "tile=small target=sm_90 checked=1 compact-stalls=off", O)));
+      "tile=small checked=1 compact-stalls=off", O)));
   EXPECT_EQ(O.Tile, "small");
-  EXPECT_EQ(O.Target, "sm_90");
   EXPECT_TRUE(O.Checked);
   EXPECT_EQ(O.Stalls, tp::DefaultPipelineOptions::StallMode::Off);
   tp::DefaultPipelineOptions Bad;
+  // The target is the tile IR's target=, not a pipeline option.
+  EXPECT_TRUE(errorToBool(tp::parseDefaultPipelineOptions("target=sm_90", Bad)));
   EXPECT_TRUE(errorToBool(tp::parseDefaultPipelineOptions("checked=2", Bad)));
   EXPECT_TRUE(errorToBool(tp::parseDefaultPipelineOptions("tile=", Bad)));
 }

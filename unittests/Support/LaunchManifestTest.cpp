@@ -264,6 +264,61 @@ TEST(LaunchManifest, EveryValidationError) {
       << errorOf(Empty);
 }
 
+// Issue 16's optional fields: printed only when used, read back to the
+// same manifest, and checked against the parameters.
+TEST(LaunchManifest, TypesAndEpilogueRoundTrip) {
+  LaunchManifest M = makeResidualManifest();
+  M.Residual = false;
+  M.AType = M.BType = ElementType::BF16;
+  M.HasScale = true;
+  M.Alpha = 0.5;
+  M.Beta = -2;
+  M.Bias = M.Relu = true;
+  M.Params.push_back({"alpha", ParamRole::Alpha, 32, 4});
+  M.Params.push_back({"beta", ParamRole::Beta, 36, 4});
+  M.Params.push_back({"bias", ParamRole::Bias, 40, 8});
+  ASSERT_FALSE(errorToBool(validateLaunchManifest(M, "m.json")));
+  std::string Text = printLaunchManifest(M);
+  EXPECT_NE(Text.find("\"residual\": false,\n  \"alpha\": 0.5,\n  \"beta\": "
+                      "-2,\n  \"bias\": true,\n  \"relu\": true,\n  "
+                      "\"a_type\": \"bf16\",\n  \"b_type\": \"bf16\",\n  "
+                      "\"d_type\": \"f32\"\n}\n"),
+            std::string::npos)
+      << Text;
+  Expected<LaunchManifest> P = parseLaunchManifest(Text, "m.json");
+  ASSERT_TRUE(bool(P)) << toString(P.takeError());
+  EXPECT_EQ(printLaunchManifest(*P), Text);
+  EXPECT_EQ(P->AType, ElementType::BF16);
+  EXPECT_EQ(P->Alpha, 0.5);
+  EXPECT_EQ(P->Beta, -2);
+  EXPECT_TRUE(P->Bias && P->Relu && P->HasScale);
+  // The seed's manifest prints none of them.
+  EXPECT_EQ(printLaunchManifest(makeResidualManifest()).find("_type"),
+            std::string::npos);
+
+  LaunchManifest Bad = M;
+  Bad.Bias = false;
+  EXPECT_EQ(toString(validateLaunchManifest(Bad, "m.json")),
+            "m.json: field 'params[6].role': role bias needs \"bias\": true");
+  Bad = M;
+  Bad.Params.pop_back();
+  EXPECT_EQ(toString(validateLaunchManifest(Bad, "m.json")),
+            "m.json: field 'params': the epilogue needs a parameter of role "
+            "bias, found none");
+  Bad = M;
+  Bad.AType = ElementType::F32;
+  EXPECT_EQ(toString(validateLaunchManifest(Bad, "m.json")),
+            "m.json: field 'a_type': expected \"f16\" or \"bf16\" (the types "
+            "of A and B), found \"f32\"");
+  Expected<LaunchManifest> T = parseLaunchManifest(
+      StringRef(Text).str().replace(Text.find("\"f32\""), 5, "\"f64\""),
+      "m.json");
+  ASSERT_FALSE(bool(T));
+  EXPECT_EQ(toString(T.takeError()),
+            "m.json: field 'd_type': expected \"f32\", \"f16\" or \"bf16\", "
+            "found \"f64\"");
+}
+
 TEST(LaunchManifest, DuplicateKeyCheckReadsOnlyKeys) {
   // Values equal to a key, in objects and arrays, and escaped quotes inside
   // strings, are not duplicate keys.

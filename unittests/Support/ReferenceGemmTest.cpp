@@ -250,6 +250,36 @@ TEST(Compare, ExactPoisonNaNAndTolerance) {
   EXPECT_FALSE(compareGemm({}, {}).passes(1.0)); // nothing compared
 }
 
+// bfloat16 rounding of the reference: once, to nearest even, overflow to
+// infinity, subnormals down to 2^-133; against floatToBFloat16 on every
+// binary32 value of a sweep (exact as doubles, so one rounding either way).
+TEST(ReferenceGemm, RoundToElementType) {
+  EXPECT_EQ(roundToElementType(1.0 + 0x1p-8, ElementType::BF16), 1.0);
+  EXPECT_EQ(roundToElementType(1.0 + 3 * 0x1p-8, ElementType::BF16),
+            1.0 + 0x1p-6);
+  EXPECT_EQ(roundToElementType(1.0 + 0x1p-8 + 0x1p-30, ElementType::BF16),
+            1.0 + 0x1p-7);
+  EXPECT_TRUE(std::isinf(roundToElementType(0x1.ffp127, ElementType::BF16)));
+  EXPECT_EQ(roundToElementType(0x1p-134, ElementType::BF16), 0.0);
+  EXPECT_EQ(roundToElementType(3 * 0x1p-134, ElementType::BF16), 0x1p-132);
+  EXPECT_EQ(roundToElementType(65520.0, ElementType::F16), INFINITY);
+  EXPECT_EQ(roundToElementType(1.0 + 0x1p-11, ElementType::F16), 1.0);
+  for (uint32_t Bits = 0; Bits < 0x7f800000u; Bits += 0x3f1b) {
+    float F = bitsToFloat(Bits);
+    EXPECT_EQ(roundToElementType(F, ElementType::BF16),
+              double(bfloat16ToFloat(floatToBFloat16(F))))
+        << std::hex << Bits;
+  }
+  // bf16 operands: k/256, exact.
+  std::vector<uint16_t> V(1000);
+  fillRandomOperand(V, 3, StreamA, ElementType::BF16);
+  for (uint16_t X : V) {
+    double D = operandValue(X, ElementType::BF16);
+    EXPECT_EQ(D * 256, std::round(D * 256));
+    EXPECT_LE(std::fabs(D), 1.0);
+  }
+}
+
 TEST(Compare, SampleIndices) {
   std::vector<uint64_t> S = sampleIndices(64, 32, 100, 9);
   ASSERT_EQ(S.size(), 100u);

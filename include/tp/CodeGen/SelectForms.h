@@ -24,7 +24,10 @@ enum class Form {
   S2RTid, S2RCtaidX, S2RCtaidY, Mov, IAdd3Imm, IAdd3, LopAndImm, LopXor,
   LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
   Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
-  Bra, UldcDesc, Count
+  Bra, UldcDesc,
+  // Issue 16's types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
+  HmmaBF16, PackF16, PackBF16, Stg32, FSetpNeBeta, FMulConst, FFmaConst,
+  FMaxZero, UnpackF16Lo, UnpackF16Hi, LopHighHalf, Count
 };
 
 struct FormTemplate {

@@ -45,11 +45,14 @@ struct GemmDesc {
   bool Residual = false;           ///< D = A B + R (an f32 M x N operand)
   std::string Target = "sm_86";    ///< sm_86 or sm_90
   std::string Name = "gemm";       ///< the kernel symbol
-  // Reserved for issue 16 (only the values shown are accepted today).
+  /// Element types: A and B f16 or bf16 (one type), D f32, f16 or bf16.
   std::string AType = "f16", BType = "f16", DType = "f32";
-  double Alpha = 1.0, Beta = 0.0;  ///< only 1 and 0 today
-  bool Bias = false, Relu = false;
-  int64_t Batch = 1;
+  /// D = alpha A B + beta C (C is the R parameter, read only when beta !=
+  /// 0): alpha != 1 or beta != 0 builds the kernel that takes both as f32
+  /// parameters (the values the manifest records); not with Residual.
+  double Alpha = 1.0, Beta = 0.0;
+  bool Bias = false, Relu = false; ///< + bias[col] (f32); max(x, 0) last
+  int64_t Batch = 1;               ///< reserved (issue 16 part 1): only 1
 };
 
 /// The static figures of a kernel (as `tp-llc -stats` prints them).
@@ -89,6 +92,9 @@ struct EmitOptions {
   std::string ManifestName = "gemm.cubin.json";
   /// As finalizeKernel's (testing the oracle check).
   std::vector<std::string> AssumeUnverified;
+  /// The alpha and beta the manifest records for a kernel that takes them
+  /// (the values tp-sim and tp-run pass by default).
+  double Alpha = 1.0, Beta = 0.0;
 };
 
 /// The kernel of the lowered function \p F for \p Target (the step after

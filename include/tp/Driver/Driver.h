@@ -41,6 +41,13 @@ struct KernelSpec {
   llvm::Optional<std::string> LayoutB; ///< columns (default) or rows
   llvm::Optional<std::string> Tile;    ///< a tile spec (tp-tile chooses)
   bool Residual = false;               ///< C = A B + R
+  /// --a-type, --b-type (f16 or bf16, default f16), --d-type (f32, f16 or
+  /// bf16, default f32): the element types of A, B and D (C and R).
+  llvm::Optional<std::string> AType, BType, DType;
+  /// --alpha / --beta given: D = alpha A B + beta C, alpha and beta run-time
+  /// parameters (C is R's buffer, read only when beta != 0); --bias: +
+  /// bias[col] (f32); --relu: max(x, 0) last.
+  bool Scale = false, Bias = false, Relu = false;
   std::string Name = "gemm";           ///< the kernel symbol
   /// The target (-mcpu): the tile IR's target=, whose limits admission
   /// applies and whose card the automatic tile is sized for.

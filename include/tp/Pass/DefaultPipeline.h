@@ -4,11 +4,13 @@
 /// The default pipeline, built from structured options (never from option
 /// text a user typed), for tp-llc and for tp-opt (`-passes=default{...}`):
 ///
-///   tp-admit, tp-tile{tile=T}, tp-pipeline, tp-swizzle,
-///   tp-select{target=sm_90}, tp-interleave,
+///   tp-admit, tp-tile{tile=T}, tp-pipeline, tp-swizzle, tp-select,
+///   tp-interleave,
 ///   tp-compact-stalls{mode=conservative}, tp-form-loop{checked=1}
 ///
-/// each option present only when it differs from the pass's default.
+/// each option present only when it differs from the pass's default.  The
+/// target is the tile IR's target= (every pass reads it there), not an
+/// option.
 /// The passes must be registered (registerAllPasses()).
 ///
 /// Also the range selection of llc's -start-after / -start-before /
@@ -25,11 +27,6 @@ namespace tp {
 struct DefaultPipelineOptions {
   /// tp-tile's tile (a spec tp-tile accepts); empty: tp-tile chooses.
   std::string Tile;
-  /// The target tp-select lowers for: "sm_86" or "sm_90".  It must be the
-  /// tile IR's target= (the one source of truth: tp-admit and tp-tile read
-  /// the IR's; tp-llc checks -mcpu against it).  Until tp-select reads the
-  /// kernel's target= itself, the pipeline passes it as its option.
-  std::string Target = "sm_86";
   /// tp-form-loop builds the checked program (the body twice, no branch).
   bool Checked = false;
   enum class StallMode { Compact, Conservative, Off };
@@ -42,7 +39,7 @@ struct DefaultPipelineOptions {
   unsigned MaxRegs = 255;
 };
 
-/// Reads `tile=T target=sm_XX checked=0|1 compact-stalls=compact|
+/// Reads `tile=T checked=0|1 compact-stalls=compact|
 /// conservative|off` (each optional; the text of `default{...}`).
 llvm::Error parseDefaultPipelineOptions(llvm::StringRef Text,
                                         DefaultPipelineOptions &Opts);

@@ -27,6 +27,7 @@
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "tp/Support/ElementType.h"
 #include "tp/Support/OperandLayout.h"
 #include <array>
 #include <cstdint>
@@ -39,7 +40,9 @@ namespace tp {
 /// M, N and K are 4-byte unsigned values taken from the manifest's shape (for
 /// kernels such as the reference PTX GEMM that read the shape at run time;
 /// tp's own kernels have the shape built in and take pointers only).
-enum class ParamRole { C, A, B, R, M, N, K };
+/// Alpha and Beta (issue 16) are 4-byte f32 values, Bias an 8-byte pointer
+/// to N f32 values.
+enum class ParamRole { C, A, B, R, M, N, K, Alpha, Beta, Bias };
 
 llvm::StringRef getRoleName(ParamRole R);
 llvm::Optional<ParamRole> parseRoleName(llvm::StringRef S);
@@ -69,7 +72,23 @@ struct LaunchManifest {
   OperandLayout LayoutA = OperandLayout::Rows;
   OperandLayout LayoutB = OperandLayout::Columns;
   bool Residual = false;
+  /// Element types (optional fields a_type, b_type, d_type; issue 16): A
+  /// and B f16 or bf16, D (role C) and R f32, f16 or bf16.
+  ElementType AType = ElementType::F16, BType = ElementType::F16,
+              DType = ElementType::F32;
 
+  /// The epilogue (optional fields; issue 16): D = alpha A B + beta C
+  /// (C read from R only when beta != 0) + bias[col], then ReLU.  Alpha
+  /// and Beta are the values tp-sim and tp-run pass by default (fields
+  /// "alpha", "beta", present exactly when the kernel takes them).
+  bool HasScale = false;
+  double Alpha = 1, Beta = 0;
+  bool Bias = false, Relu = false;
+
+  bool hasDefaultTypes() const {
+    return AType == ElementType::F16 && BType == ElementType::F16 &&
+           DType == ElementType::F32;
+  }
   /// The parameter of role \p R, or null.
   const ManifestParam *findParam(ParamRole R) const;
   /// Bytes the parameter block needs: the end of the last parameter.

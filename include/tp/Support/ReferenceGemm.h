@@ -17,7 +17,7 @@
 ///    the poison check (C is filled with PoisonBits before the kernel runs;
 ///    any element still holding exactly that pattern was never written).
 ///
-/// Stream numbers used by the tools: A = 0, B = 1, R = 2.
+/// Stream numbers used by the tools: A = 0, B = 1, R = 2, bias = 3.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_SUPPORT_REFERENCEGEMM_H
@@ -37,12 +37,40 @@ constexpr uint32_t PoisonBits = 0x7fbadbadu;
 
 /// Input streams of the tools (the seed is the user's, the stream says which
 /// matrix).
-enum RandomStream : uint64_t { StreamA = 0, StreamB = 1, StreamR = 2 };
+enum RandomStream : uint64_t {
+  StreamA = 0,
+  StreamB = 1,
+  StreamR = 2,
+  StreamBias = 3
+};
 
 /// Fills \p Out with binary16 values k/1024, k uniform in [-1024, 1024],
 /// from (\p Seed, \p Stream).  Element i depends only on (Seed, Stream, i).
 void fillRandomHalves(llvm::MutableArrayRef<uint16_t> Out, uint64_t Seed,
                       uint64_t Stream);
+/// Fills \p Out with values of type \p T (f16: fillRandomHalves; bf16:
+/// bfloat16 values k/256, k in [-256, 256] (fillRandomHalves' step / 4),
+/// exact in bfloat16's 8
+/// significant bits), from (\p Seed, \p Stream).
+void fillRandomOperand(llvm::MutableArrayRef<uint16_t> Out, uint64_t Seed,
+                       uint64_t Stream, ElementType T);
+
+/// The value of operand element \p Bits of type \p T (f16 or bf16), exact.
+double operandValue(uint16_t Bits, ElementType T);
+
+/// \p X rounded once to \p T (f32, f16 or bf16) to nearest, ties to even;
+/// beyond the type's range an infinity of \p X's sign.
+double roundToElementType(double X, ElementType T);
+
+/// The pattern a 16-bit D (f16, bf16) is filled with before a launch: a
+/// signaling NaN of that type (0x7dad f16, 0x7fad bf16).
+uint16_t getPoison16(ElementType T);
+
+/// D's elements of type \p T from its bytes as floats (exact); a 16-bit
+/// element that still holds getPoison16 becomes PoisonBits, so that
+/// compareGemm counts it as unwritten.
+std::vector<float> widenD(llvm::ArrayRef<uint8_t> Bytes, ElementType T);
+
 /// The same values as floats (used for the f32 residual R).
 void fillRandomFloats(llvm::MutableArrayRef<float> Out, uint64_t Seed,
                       uint64_t Stream);
@@ -53,6 +81,14 @@ struct GemmProblem {
   OperandLayout LayoutA = OperandLayout::Rows;
   OperandLayout LayoutB = OperandLayout::Columns;
   bool Residual = false;
+  /// Element types (A, B f16 or bf16; D f32, f16 or bf16).
+  ElementType AType = ElementType::F16, BType = ElementType::F16,
+              DType = ElementType::F32;
+  /// The epilogue (issue 16): D = Alpha A B + Beta C (C, the R buffer, not
+  /// read when Beta = 0: a NaN there does not reach D) + bias[j], then
+  /// max(x, 0) with Relu.
+  bool Scale = false, Bias = false, Relu = false;
+  double Alpha = 1, Beta = 0;
 
   static GemmProblem fromManifest(const LaunchManifest &Man);
   uint64_t elementsA() const { return M * K; }
@@ -68,13 +104,20 @@ struct GemmProblem {
   }
 };
 
-/// C = A B [+ R] in double precision, C as M x N row-major.  \p R is read
-/// only when P.Residual (then it has M*N elements).
+/// C = A B [+ R] in double precision, C as M x N row-major, A and B of
+/// P.AType / P.BType; when D is f16 or bf16 each element is then rounded
+/// once to D's type (what the kernel stores: its f32 sum rounded).  \p R
+/// is read only when P.Residual (then it has M*N elements).
 void referenceGemm(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
                    llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
                    std::vector<double> &C);
+/// The same with the epilogue's bias (N values; read only when P.Bias).
+void referenceGemm(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
+                   llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
+                   llvm::ArrayRef<float> Bias, std::vector<double> &C);
 
-/// One element C(i, j) of the reference, in double precision.
+/// One element C(i, j) of the reference, in double precision (rounded to
+/// D's type as referenceGemm does).
 double referenceElement(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
                         llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
                         uint64_t I, uint64_t J);

@@ -10,7 +10,7 @@
 ///             | '[' value (',' value)* ']'
 ///   kernel  ::= 'tp.kernel' '@'name '(' param (',' param)* ')'
 ///               ( key '=' value )* '{' NL op* '}' NL
-///   param   ::= '%'name ':' 'ptr' '<' ('f16' | 'f32') '>'
+///   param   ::= '%'name ':' ( 'ptr' '<' ('f16' | 'bf16' | 'f32') '>' | 'f32' )
 ///
 /// `//` starts a comment.  The printer writes exactly this grammar with two
 /// spaces of indentation a level, integers in decimal, so print(parse(x)) ==
@@ -88,6 +88,7 @@ struct Op {
   std::vector<Value> Operands;
   std::vector<Attr> Attrs;
   std::string Type; ///< the tokens after ':' joined by single spaces
+  llvm::SMLoc TypeLoc; ///< where the type starts (when parsed)
   bool HasRegion = false;
   std::vector<Op> Body;
   llvm::SMLoc Loc;
@@ -126,7 +127,8 @@ struct Op {
 
 struct Param {
   std::string Name; ///< without '%'
-  std::string Elem; ///< f16 or f32
+  std::string Elem; ///< f16, bf16 or f32
+  bool Scalar = false; ///< `f32` (a value, 4 bytes), not `ptr<...>`
   llvm::SMLoc Loc;
 };
 

@@ -23,6 +23,7 @@
 #ifndef TP_TILEIR_TILEMODEL_H
 #define TP_TILEIR_TILEMODEL_H
 
+#include "tp/Support/ElementType.h"
 #include "tp/Support/OperandLayout.h"
 #include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/Optional.h"
@@ -44,6 +45,25 @@ struct Problem {
   int64_t M = 0, N = 0, K = 0;
   Layout A = Layout::Rows, B = Layout::Columns;
   bool Residual = false;
+  /// Element types (the matmul's `: A x B -> D`): A and B f16 or bf16, D
+  /// (the C parameter) and R f32, f16 or bf16; accumulation is f32.
+  ElementType AType = ElementType::F16, BType = ElementType::F16,
+              DType = ElementType::F32;
+  /// The epilogue (issue 16; the matmul's epilogue=[scale, bias, relu]):
+  /// Scale: D = alpha acc + beta C with alpha, beta run-time f32
+  /// parameters and C read from R only when beta != 0; Bias: + bias[col]
+  /// (f32, one a column of D); Relu: max(x, 0) last.  Residual (R, no
+  /// scale) is the seed's D = acc + R.
+  bool Scale = false, Bias = false, Relu = false;
+  /// Whether the kernel has the R parameter (a residual or a scale).
+  bool hasR() const { return Residual || Scale; }
+  /// Bytes of one element of D (and R).
+  int64_t dBytes() const { return getElementTypeBytes(DType); }
+  /// Whether the types are the seed's f16 x f16 -> f32.
+  bool defaultTypes() const {
+    return AType == ElementType::F16 && BType == ElementType::F16 &&
+           DType == ElementType::F32;
+  }
 };
 
 /// warps along M and N, 16-row m-tiles and 8-column n-tiles a warp, stages.
@@ -132,11 +152,24 @@ struct Violation {
 /// at all), or None.  The message names the rule and the numbers.
 llvm::Optional<Violation> checkTileRange(const TileParams &T);
 
+/// The first element-type rule \p P breaks (A and B f16 or bf16 and of one
+/// type; a residual only with D in f32), or None; the field is "types".
+llvm::Optional<Violation> checkTypes(const Problem &P);
+
+/// A kernel parameter of the product, in parameter-block order.
+struct ProductParam {
+  llvm::StringRef Role; ///< "C", "A", "B", "R", "alpha", "beta", "bias"
+  ElementType Elem;
+  bool Scalar; ///< an f32 value (alpha, beta), else a pointer
+};
+/// The parameters \p P takes: C, A, B[, R][, alpha, beta][, bias].
+std::vector<ProductParam> getProductParams(const Problem &P);
+
 /// The first shape-only admission rule \p P breaks (nonzero extents, 32-bit
 /// byte offsets), or None.
 llvm::Optional<Violation> checkShape(const Problem &P);
 
-/// The first rule (range, shape, divisibility, grid y <= 65535, chunks,
+/// The first rule (range, types, shape, divisibility, grid y <= 65535, chunks,
 /// columns-layout limits, registers, shared memory against the target's
 /// capacity and against \p SharedLimit) that \p P with \p T breaks on
 /// the target of \p Limits, or None.

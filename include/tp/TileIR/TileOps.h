@@ -79,6 +79,19 @@ namespace tile {
 /// Reads the problem a verified tp.matmul states.
 Problem getProblem(const Kernel &K);
 
+/// Reads the matmul's epilogue=[scale, bias, relu] into \p P; the error
+/// message when the attribute is malformed.
+llvm::Optional<std::string> readEpilogueAttr(const Op &MM, Problem &P);
+
+/// The element types of a matmul's type `A x B -> D`.
+struct MatmulTypes {
+  ElementType A, B, D;
+};
+/// Parses `f16 x f16 -> f32` (the Op::Type spelling), or None.
+llvm::Optional<MatmulTypes> parseMatmulTypes(llvm::StringRef Type);
+/// \p P's types in that spelling.
+std::string printMatmulTypes(const Problem &P);
+
 /// The tile a tp.tile op states.
 TileParams getTileOp(const Op &TileOp);
 
