@@ -56,19 +56,19 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
   // their exponents spread over more than ~30 binades (then binary64
   // rounds, far below the final rounding to f32/f16).  The loop runs across the 8
   // columns innermost so that it vectorizes without reordering any sum.
+  // k is the outer loop: the 128 sums are independent, so no addition
+  // waits for the one before it; each is still added in k order (the same
+  // value as summing one element at a time).
   double Res[16][8];
-  for (unsigned R = 0; R < 16; ++R) {
-    double S[8];
+  for (unsigned R = 0; R < 16; ++R)
     for (unsigned N = 0; N < 8; ++N)
-      S[N] = Acc[R][N];
-    for (unsigned Kk = 0; Kk < K; ++Kk) {
+      Res[R][N] = Acc[R][N];
+  for (unsigned Kk = 0; Kk < K; ++Kk)
+    for (unsigned R = 0; R < 16; ++R) {
       double A = Am[R][Kk];
       for (unsigned N = 0; N < 8; ++N)
-        S[N] += A * Bm[Kk][N];
+        Res[R][N] += A * Bm[Kk][N];
     }
-    for (unsigned N = 0; N < 8; ++N)
-      Res[R][N] = S[N];
-  }
   for (unsigned L = 0; L < 32; ++L) {
     unsigned G = L / 4, T = L % 4;
     if (F32Acc) {
