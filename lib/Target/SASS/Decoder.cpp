@@ -27,24 +27,36 @@ using namespace detail;
 
 static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
                     Target T) {
-  const InstrInfo &II = InstrInfos[F];
   const FormEncoding &FE = formEncoding(F, T);
   if ((W.Lo & FE.Mask.Lo) != FE.Value.Lo || (W.Hi & FE.Mask.Hi) != FE.Value.Hi)
     return false;
-  unsigned Base = FE.FieldBase;
-  for (unsigned K = 0; K < II.NumOperands; ++K) {
+  const InstrInfo &II = InstrInfos[F];
+  const FieldRef *Fields = &OperandFields[FE.FieldBase];
+  // The target's own fields may be wider than the form's (sm_90).
+  bool OwnFields = FE.FieldBase == operandBase(Opcode(F));
+  unsigned __int128 Bits128 = ((unsigned __int128)W.Hi << 64) | W.Lo;
+  for (unsigned K = 0, E = II.NumOperands; K < E; ++K) {
     const OperandInfo &OI = II.Operands[K];
-    const FieldRef &FR = OperandFields[Base + K];
-    uint64_t V = extractField(W, FR);
-    int64_t S = int64_t(V);
-    unsigned Bits = FE.FieldBase == operandBase(Opcode(F)) ? OI.Bits
-                                                            : fieldBits(FR);
-    if (OI.Signed && Bits < 64 && ((V >> (Bits - 1)) & 1))
-      S = int64_t(V | (~uint64_t(0) << Bits));
+    const FieldRef &FR = Fields[K];
+    uint64_t V = 0;
+    for (const FieldSeg *S = &Segs[FR.Begin], *SE = S + FR.Count; S != SE;
+         ++S) {
+      uint64_t Part = uint64_t(Bits128 >> S->InstBit);
+      if (S->Width < 64)
+        Part &= (uint64_t(1) << S->Width) - 1;
+      V |= Part << S->FieldBit;
+    }
+    V ^= FR.Xor;
+    int64_t Val = int64_t(V);
+    if (OI.Signed) {
+      unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
+      if (Bits < 64 && ((V >> (Bits - 1)) & 1))
+        Val = int64_t(V | (~uint64_t(0) << Bits));
+    }
     if ((OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) &&
-        !hasSpelling(OI, S))
+        !hasSpelling(OI, Val))
       return false;
-    Out.Ops[K] = S;
+    Out.Ops[K] = Val;
   }
   Out.Op = Opcode(F);
   return true;
