@@ -365,6 +365,7 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
   // The same step as the C++ API's compileGemm (tp/Driver/Compile.h).
   tp::EmitOptions EO;
   EO.BuildObject = Filetype == Obj;
+  EO.BuildListing = Filetype == Asm;
   EO.ManifestName = EO.BuildObject ? tp::getManifestPathFor(Out) : "";
   EO.AssumeUnverified.assign(AssumeUnverified.begin(), AssumeUnverified.end());
   Expected<tp::Kernel> K = tp::emitKernel(F, Tgt, EO);
