@@ -160,9 +160,11 @@ Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
     K.ManifestJSON = printLaunchManifest(Obj->Manifest);
     K.Manifest = std::move(Obj->Manifest);
   }
-  raw_string_ostream Listing(K.Sass);
-  driver::printListing(F, Listing);
-  Listing.flush();
+  if (Opts.BuildListing) {
+    raw_string_ostream Listing(K.Sass);
+    driver::printListing(F, Listing);
+    Listing.flush();
+  }
   K.Stats = getStats(F);
   return std::move(K);
 }

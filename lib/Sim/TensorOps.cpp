@@ -17,9 +17,6 @@ using namespace tp::sim;
 //===----------------------------------------------------------------------===//
 
 /// binary16 or bfloat16 bits as a double (both exact).
-static inline double mmaElem(uint16_t Bits, bool BF16) {
-  return BF16 ? double(asF(uint32_t(Bits) << 16)) : double(h2f(Bits));
-}
 
 void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
                    const uint32_t B[32][2], const uint32_t C[32][4],
@@ -33,15 +30,23 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
   //  C/D f32: register i holds (row g + 8*(i>>1), col 2t + (i&1)).
   //  C/D f16: register i holds (row g + 8i, col 2t) and col+1 high.
   double Am[16][16], Bm[16][8], Acc[16][8];
+  // The elements' values: binary16 through the exact table, or bfloat16
+  // (the top half of a binary32), chosen once per instruction.
+  const float *Half = getHalfTable();
+  auto Elem = [&](uint16_t Bits) {
+    return BF16 ? double(asF(uint32_t(Bits) << 16)) : double(Half[Bits]);
+  };
   for (unsigned L = 0; L < 32; ++L) {
     unsigned G = L / 4, T = L % 4;
-    for (unsigned I = 0; I < K / 4; ++I)
-      for (unsigned H = 0; H < 2; ++H)
-        Am[G + 8 * (I & 1)][2 * T + 8 * (I >> 1) + H] =
-            mmaElem(uint16_t(A[L][I] >> (16 * H)), BF16);
-    for (unsigned I = 0; I < K / 8; ++I)
-      for (unsigned H = 0; H < 2; ++H)
-        Bm[2 * T + 8 * I + H][G] = mmaElem(uint16_t(B[L][I] >> (16 * H)), BF16);
+    for (unsigned I = 0; I < K / 4; ++I) {
+      double *Row = Am[G + 8 * (I & 1)] + 2 * T + 8 * (I >> 1);
+      Row[0] = Elem(uint16_t(A[L][I]));
+      Row[1] = Elem(uint16_t(A[L][I] >> 16));
+    }
+    for (unsigned I = 0; I < K / 8; ++I) {
+      Bm[2 * T + 8 * I][G] = Elem(uint16_t(B[L][I]));
+      Bm[2 * T + 8 * I + 1][G] = Elem(uint16_t(B[L][I] >> 16));
+    }
     if (F32Acc) {
       for (unsigned I = 0; I < 4; ++I)
         Acc[G + 8 * (I >> 1)][2 * T + (I & 1)] = asF(C[L][I]);
@@ -56,19 +61,19 @@ void sim::hmmaWarp(unsigned K, bool F32Acc, const uint32_t A[32][4],
   // their exponents spread over more than ~30 binades (then binary64
   // rounds, far below the final rounding to f32/f16).  The loop runs across the 8
   // columns innermost so that it vectorizes without reordering any sum.
+  // k is the outer loop: the 128 sums are independent, so no addition
+  // waits for the one before it; each is still added in k order (the same
+  // value as summing one element at a time).
   double Res[16][8];
-  for (unsigned R = 0; R < 16; ++R) {
-    double S[8];
+  for (unsigned R = 0; R < 16; ++R)
     for (unsigned N = 0; N < 8; ++N)
-      S[N] = Acc[R][N];
-    for (unsigned Kk = 0; Kk < K; ++Kk) {
+      Res[R][N] = Acc[R][N];
+  for (unsigned Kk = 0; Kk < K; ++Kk)
+    for (unsigned R = 0; R < 16; ++R) {
       double A = Am[R][Kk];
       for (unsigned N = 0; N < 8; ++N)
-        S[N] += A * Bm[Kk][N];
+        Res[R][N] += A * Bm[Kk][N];
     }
-    for (unsigned N = 0; N < 8; ++N)
-      Res[R][N] = S[N];
-  }
   for (unsigned L = 0; L < 32; ++L) {
     unsigned G = L / 4, T = L % 4;
     if (F32Acc) {

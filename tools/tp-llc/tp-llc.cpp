@@ -428,6 +428,7 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
     *Dest = *V;
   }
   EO.BuildObject = Filetype == Obj;
+  EO.BuildListing = Filetype == Asm;
   EO.ManifestName = EO.BuildObject ? tp::getManifestPathFor(Out) : "";
   EO.AssumeUnverified.assign(AssumeUnverified.begin(), AssumeUnverified.end());
   Expected<tp::Kernel> K = tp::emitKernel(F, Tgt, EO);

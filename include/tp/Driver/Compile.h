@@ -88,6 +88,9 @@ struct EmitOptions {
   /// Build the cubin and the manifest (else only the listing and the
   /// figures: a listing needs no grid or shape attributes).
   bool BuildObject = true;
+  /// Print the SASS listing (Kernel::Sass; else it stays empty): a cubin
+  /// alone needs none (tp-llc -filetype=obj).
+  bool BuildListing = true;
   /// The manifest's name in errors.
   std::string ManifestName = "gemm.cubin.json";
   /// As finalizeKernel's (testing the oracle check).
