@@ -368,6 +368,7 @@ void recordIssue(Exec &X, const DInst &D);
 /// The handlers: one instruction for one warp over the lane mask M.
 void execBAR(Exec &X, const DInst &D, uint32_t M);
 void execATOMS(Exec &X, const DInst &D, uint32_t M);
+void execGAtom(Exec &X, const DInst &D, uint32_t M);
 void execREDUX(Exec &X, const DInst &D, uint32_t M);
 void execBRA(Exec &X, const DInst &D, uint32_t M);
 void execBSSY(Exec &X, const DInst &D, uint32_t M);

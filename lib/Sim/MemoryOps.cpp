@@ -2,12 +2,14 @@
 ///
 /// \file
 /// LDG/STG, LDS/STS, LDL/STL, LDSM, LDGSTS with its commit groups
-/// (LDGDEPBAR, DEPBAR): every access bounds- and alignment-checked, an error
+/// (LDGDEPBAR, DEPBAR), the shared (ATOMS) and 32-bit global (ATOMG, RED)
+/// atomics: every access bounds- and alignment-checked, an error
 /// naming the lane and address otherwise.
 ///
 //===----------------------------------------------------------------------===//
 #include "ExecState.h"
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 using namespace tp;
@@ -489,6 +491,71 @@ void sim::execATOMS(Exec &X, const DInst &D, uint32_t M) {
     W.R[Rd][L] = uint32_t(Old);
     if (Size == 8)
       W.R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(Old >> 32);
+  }
+}
+
+/// Flushes a binary32 subnormal to a zero of its sign (.FTZ).
+static float flushSubnormal(float F) {
+  return std::fpclassify(F) == FP_SUBNORMAL ? std::copysign(0.0f, F) : F;
+}
+
+/// ATOMG and RED/REDG of 32 bits at desc[URx][Ra.64+off] or, CAS,
+/// [Ra+off] (Variant
+/// AtomsKind Op or Cas; flags SignExtend: .S32, F32: .F32.FTZ.RN): each
+/// executing lane, in ascending lane order (sequential semantics per warp;
+/// one of the orders the hardware may choose, PTX leaves it open), reads
+/// the global word, writes the operation's result and returns the old
+/// value in Rd (ATOMG; RED has none).  The ops are ATOMS's (ADD, MIN,
+/// MAX, INC, DEC, AND, OR, XOR, EXCH; CAS writes Rc when the old value
+/// equals Rb); .F32 adds in binary32, round to nearest even, subnormal
+/// inputs and result flushed to zero.  The descriptor (its cache policy)
+/// does not change the address.  ATOMG's predicate result must be PT.
+void sim::execGAtom(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  if (D.Has[F_Pd] && D.F[F_Pd] != sass::PT) {
+    X.fault("ATOMG with a predicate result other than PT is not supported");
+    return;
+  }
+  bool IsCas = D.kind<AtomsKind>() == AtomsKind::Cas;
+  unsigned Op = unsigned(D.Has[F_aop] ? D.F[F_aop] : D.Has[F_rop] ? D.F[F_rop] : 0);
+  unsigned Rd = D.Has[F_Rd] ? wr(D.F[F_Rd]) : 256;
+  // desc[URx][Ra.64+off]: [70] (RED: [90]); CAS [Ra+off]: .E.
+  bool Wide = D.Has[F_aw] ? D.F[F_aw] != 0 : D.F[F_e] != 0;
+  auto Reg = [&](Field F, unsigned L) -> uint32_t {
+    return D.F[F] == sass::RZ ? 0 : W.R[D.F[F]][L];
+  };
+  FOR_LANES(L, M) {
+    uint64_t Addr = globalAddr(X, D, L, Wide) + D.F[F_off];
+    if (!Wide)
+      Addr &= 0xffffffffu;
+    if (X.LaneAddr)
+      X.LaneAddr[L] = Addr;
+    if (Addr % 4) {
+      X.fault("misaligned global atomic of 4 bytes at 0x" +
+              Twine(utohexstr(Addr, /*LowerCase=*/true)) + " (lane " +
+              Twine(L) + ")");
+      return;
+    }
+    uint8_t *Ptr = X.Mem->translate(Addr, 4);
+    if (!Ptr) {
+      memFault(X, "global atomic", Addr, 4, L);
+      return;
+    }
+    uint32_t Old, New, B = Reg(F_Rb, L);
+    memcpy(&Old, Ptr, 4);
+    if (IsCas) {
+      New = Old == B ? Reg(F_Rc, L) : Old;
+    } else if (D.has(SemFlag::F32)) {
+      float A, Bf;
+      memcpy(&A, &Old, 4);
+      memcpy(&Bf, &B, 4);
+      float R = flushSubnormal(flushSubnormal(A) + flushSubnormal(Bf));
+      memcpy(&New, &R, 4);
+    } else {
+      New = atomicOp32(Op, D.has(SemFlag::SignExtend), Old, B);
+    }
+    memcpy(Ptr, &New, 4);
+    W.R[Rd][L] = Old;
   }
 }
 

@@ -93,6 +93,7 @@ def SemVIADD : SimClass<"VIADD">;
 def SemVOTE : SimClass<"VOTE">;
 def SemWARPSYNC : SimClass<"WARPSYNC">;
 def SemATOMS : SimClass<"ATOMS">;
+def SemGAtom : SimClass<"GAtom">;
 def SemREDUX : SimClass<"REDUX">;
 
 // Flags.
@@ -1012,6 +1013,17 @@ def : SimSemantics<SemATOMS, [ATOMS_CAS_32], "AtomsKind::Cas", [], 4>;
 def : SimSemantics<SemATOMS, [ATOMS_CAS_64], "AtomsKind::Cas", [], 8>;
 def : SimSemantics<SemATOMS, [ATOMS_POPC_INC_32], "AtomsKind::PopcInc",
   [FlagAddrUR], 4>;
+
+// ATOMG, RED (sm_90: REDG): 32-bit global atomics at desc[URx][Ra.64+off]
+// (CAS: [Ra+off], 64-bit with .E), the lanes in ascending order.
+def : SimSemantics<SemGAtom, [ATOMG_DESC_U32, RED_DESC_U32, REDG_DESC_U32],
+  "AtomsKind::Op", [], 4>;
+def : SimSemantics<SemGAtom, [ATOMG_DESC_S32, RED_DESC_S32, REDG_DESC_S32],
+  "AtomsKind::Op", [FlagSignExtend], 4>;
+def : SimSemantics<SemGAtom, [ATOMG_DESC_F32, RED_DESC_F32,
+                              ATOMG_DESC_F32_SM90, REDG_DESC_F32],
+  "AtomsKind::Op", [FlagF32], 4>;
+def : SimSemantics<SemGAtom, [ATOMG_CAS_32], "AtomsKind::Cas", [], 4>;
 
 // REDUX: a reduction over the executing lanes into a UR.
 def : SimSemantics<SemREDUX, [REDUX]>;

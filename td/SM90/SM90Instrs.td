@@ -36,7 +36,7 @@ foreach P = [0, 1] in
             (outs), !con((ins BraMode:$mode),
                          !if(P, (ins PNot:$Ppn, Pred:$Pp), (ins)),
                          (ins BrTarget:$tgt)), P>,
-    EncodingOn<"BRA" # !if(P, "_P", ""), [TargetSM90]> {
+    EncodingOn<"BRA" # !if(P, "_P", ""), SM90Family> {
     bits<2> mode;
     bits<56> tgt;
     let Inst{33-32} = mode;
@@ -46,7 +46,7 @@ foreach P = [0, 1] in
 def BRA_DIV_SM90 : CtlInst<0x947, "BRA${mode} ${urn}$Ur, $tgt", (outs),
                            (ins BraDiv:$mode, NotMod:$urn, UGPR:$Ur,
                                 BrTarget:$tgt), 0>,
-                   EncodingOn<"BRA_DIV", [TargetSM90]> {
+                   EncodingOn<"BRA_DIV", SM90Family> {
   bits<2> mode;
   bit urn;
   bits<6> Ur;
@@ -65,7 +65,7 @@ foreach F = [FormIR, FormUR] in
   def VIADD_ # F.Sfx :
     ALU3<0x036, F.Form, "VIADD $Rd, $Ra, " # SrcOp<F.BK, "Rb", UImm, NegMod, "">.Text,
          (outs GPR:$Rd), !con((ins GPR:$Ra), SrcOp<F.BK, "Rb", UImm, NegMod, "">.Ins),
-         CoupledFMA>, OnlyOn<[TargetSM90]> {
+         CoupledFMA>, OnlyOn<SM90Family> {
     let ReuseOperands = ["Ra", "", "", ""];
   }
 
@@ -76,13 +76,13 @@ foreach F = [FormRR, FormIR, FormUR] in {
     ABPInst<0x048, F.Form, "VIMNMX${u} $Rd, $Ra, " # BS.Text # ", ${Ppn}$Pp",
             (outs GPR:$Rd),
             !con((ins U32Mod:$u, GPR:$Ra), BS.Ins, (ins PNot:$Ppn, Pred:$Pp))>,
-    OnlyOn<[TargetSM90]> {
+    OnlyOn<SM90Family> {
     let Inst{72} = u;
     let Inst{86-81} = 0b111111;
   }
 }
 
-def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", [TargetSM90]> {
+def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", SM90Family> {
   let Inst{74} = 1;
 }
 
@@ -96,7 +96,7 @@ def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", [TargetSM90]> {
 // sm_86's layout would misread a split offset.
 def CALL_REL_SM90 : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
                             (ins NoInc:$ninc, BrTarget:$tgt), 0>,
-                    EncodingOn<"CALL_REL", [TargetSM90]> {
+                    EncodingOn<"CALL_REL", SM90Family> {
   bit ninc;
   bits<56> tgt;
   let Inst{23-16} = tgt{7-0};
@@ -105,7 +105,7 @@ def CALL_REL_SM90 : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
 }
 def RET_REL_NODEC_SM90 : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
                                  (ins GPR:$Ra, BrTarget:$tgt), 0>,
-                         EncodingOn<"RET_REL_NODEC", [TargetSM90]> {
+                         EncodingOn<"RET_REL_NODEC", SM90Family> {
   bits<8> Ra;
   bits<56> tgt;
   let Inst{23-16} = tgt{7-0};
@@ -115,7 +115,7 @@ def RET_REL_NODEC_SM90 : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
 }
 def BRX_SM90 : CtlInst<0x949, "BRX $Ra $off", (outs),
                        (ins GPR:$Ra, BrxOff:$off), 0>,
-               EncodingOn<"BRX", [TargetSM90]> {
+               EncodingOn<"BRX", SM90Family> {
   bits<8> Ra;
   bits<58> off;
   let Inst{23-16} = off{9-2};
@@ -123,3 +123,46 @@ def BRX_SM90 : CtlInst<0x949, "BRX $Ra $off", (outs),
   let Inst{33-32} = off{1-0};
   let Inst{81-34} = off{57-10};
 }
+
+// Global and generic atomics on sm_90 (E: test/MC/Inputs/global_atomics.ptx
+// and Inputs/global_atomics_sm90.ptx; fields as sm_86's, AtomicInstrs.td):
+// * .S64 takes type code 3 (sm_86: 5) at the same opcodes;
+// * the float types have opcodes of their own, ATOMG 0x9a3, ATOM 0x9a2,
+//   REDG 0x9a6, with [73:76] F16x2.RN 0, BF16x2.RN 3 (new), F32.FTZ.RN 9,
+//   F64.RN 15 (e.g. `atom.global.add.f32` 0x00036800081ef3c4_
+//   00003439420d79a3);
+// * RED prints as REDG (public sm_90+ listings; no TSV row).
+// Only the descriptor forms were seen; the others of the moved types are
+// sm_80/86/89 forms (OnlyOn).  The float forms are forms of their own
+// (tp-tblgen's EncodingOn keeps the opcode).
+def ATOMG_DESC_S64_SM90 : GAtomOpInst<"ATOMG", 0x9a8, GAtomS64, 2>,
+                          EncodingOn<"ATOMG_DESC_S64", [TargetSM90]> {
+  let Inst{76-73} = GAtomS64.Code90;
+}
+def ATOM_DESC_S64_SM90 : GAtomOpInst<"ATOM", 0x98a, GAtomS64, 2>,
+                         EncodingOn<"ATOM_DESC_S64", [TargetSM90]> {
+  let Inst{76-73} = GAtomS64.Code90;
+}
+foreach T = [GAtomF32, GAtomF16x2, GAtomF64, GAtomBF16x2] in {
+  def ATOMG_DESC_ # T.Name # _SM90 :
+    GAtomOpInst<"ATOMG", T.AtomG90, T, 2>, OnlyOn<[TargetSM90]> {
+    let Inst{76-73} = T.Code90;
+  }
+  def ATOM_DESC_ # T.Name # _SM90 :
+    GAtomOpInst<"ATOM", T.Atom90, T, 2>, OnlyOn<[TargetSM90]> {
+    let Inst{76-73} = T.Code90;
+  }
+}
+foreach T = [GAtomU32, GAtomS32, GAtomU64, GAtomS64, GAtomF32, GAtomF16x2,
+             GAtomF64, GAtomBF16x2] in
+  def REDG_DESC_ # T.Name : RedInst<"REDG", T.Red90, T>,
+                            OnlyOn<[TargetSM90]> {
+    let Inst{76-73} = T.Code90;
+  }
+
+// CGAERRBAR 0x5ab: ptxas follows each ERRBAR with it on sm_90 (E:
+// test/MC/Inputs/sm86-only/fences.ptx, `fence.sc.gpu`; every field 0, e.g.
+// 0x000fec00000000000000000000075ab); the cluster's error barrier, as
+// public sm_90 listings spell it (`ERRBAR; CGAERRBAR`).
+def CGAERRBAR : SM86Op<0x5ab, "CGAERRBAR", (outs), (ins), Barrier>,
+                OnlyOn<SM90Family>;

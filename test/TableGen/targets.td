@@ -107,5 +107,5 @@ def X : SM86Op<0x947, "JUMP $tgt", (outs), (ins BrTarget:$tgt), Branch>,
 // INFO-NEXT: {"sm_80", 80, "sm_80"},
 // INFO-NEXT: {"sm_89", 89, "sm_89"},
 // INFO-NEXT: {"sm_90", 90, "sm_90"},
-// INFO: 0xF, // JUMP
+// INFO: 0x7F, // JUMP
 // INFO-NEXT: 0x8, // NEWOP

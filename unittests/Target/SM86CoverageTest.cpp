@@ -8,7 +8,8 @@
 /// test time from the PTX of the ptxas round trips (shared/reference/ptx and
 /// test/MC/{Inputs,SM86/Inputs,SM90/Inputs}, each for -arch=sm_86 and
 /// -arch=sm_90 with its .target line rewritten, as ptxas_roundtrip.py does;
-/// sm_90 words are decoded with the sm_90 tables).  A ptxas word counts only
+/// sm_90 words are decoded with the sm_90 tables; sm_100 and sm_120 words,
+/// with theirs, count where they round-trip).  A ptxas word counts only
 /// if it round-trips here too: decode, print, parse and encode give back all
 /// 128 bits.  The test reports the forms no oracle word reaches.  Those
 /// forms are listed, with the reason they exist, in
@@ -67,12 +68,30 @@ std::vector<sass::Word128> cubinWords(const std::string &Path) {
   return Ws;
 }
 
-/// Builds \p Ptx for \p Arch ("sm_86", "sm_90") with its .target line
-/// rewritten to \p Arch, into TP_COVERAGE_CUBIN_DIR (kept between runs);
-/// "" on failure.
+/// Builds \p Ptx for \p Arch ("sm_86", "sm_90", "sm_100", "sm_120") with
+/// its .target line rewritten to \p Arch (and, for Blackwell, .version to
+/// 8.8), into TP_COVERAGE_CUBIN_DIR (kept between runs); "" on failure.
 std::string buildCubin(const std::string &Ptx, const std::string &Arch) {
   std::string Dir = TP_COVERAGE_CUBIN_DIR;
-  std::string Copy = retargetedCopy(Ptx, Arch, Dir, "." + Arch);
+  bool Blackwell = llvm::StringRef(Arch).startswith("sm_1");
+  std::string Copy =
+      retargetedCopy(Ptx, Arch, Dir, "." + Arch + (Blackwell ? ".v" : ""));
+  if (!Copy.empty() && Blackwell) {
+    // Blackwell needs PTX ISA 8.6 or later: a second copy with .version 8.8
+    // (each file rewritten only when it changes, so ptxas runs once).
+    auto Buf = llvm::MemoryBuffer::getFile(Copy);
+    if (!Buf)
+      return "";
+    std::string Src = (*Buf)->getBuffer().str();
+    size_t V = Src.find(".version ");
+    if (V != std::string::npos) {
+      size_t E = Src.find_first_not_of("0123456789.", V + 9);
+      Src.replace(V + 9, E - (V + 9), "8.8");
+    }
+    Copy = (Dir + "/" + llvm::sys::path::stem(Ptx) + "." + Arch + ".ptx").str();
+    if (!writeIfChanged(Copy, Src))
+      return "";
+  }
   std::string Out = (Dir + "/" + llvm::sys::path::stem(Ptx) + "." + Arch +
                      ".cubin")
                         .str();
@@ -157,6 +176,22 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
       }
       // The ptxas round-trip tests name the words; here just count them.
       EXPECT_EQ(Bad, 0u) << Cubin << ": words that do not round-trip";
+    }
+  // Blackwell (sm_100, sm_120; sm_121 emits sm_120's words): the words that
+  // round-trip count (test/MC/SM100/ptxas-roundtrip.test lists the others,
+  // docs/targets.md).
+  for (const std::string &P : Ptx)
+    for (sass::Target T : {sass::Target::SM100, sass::Target::SM120}) {
+      std::string Arch = T == sass::Target::SM100 ? "sm_100" : "sm_120";
+      std::string Cubin = buildCubin(P, Arch);
+      ASSERT_FALSE(Cubin.empty()) << "ptxas -arch=" << Arch << " " << P;
+      for (const sass::Word128 &W : cubinWords(Cubin)) {
+        unsigned Op;
+        ++Words;
+        ++PtxasWords;
+        if (roundTrips(W, T, Op))
+          ++Hits[Op];
+      }
     }
 
   // The list as the build compiled it (SM86OracleVerifiedTest checks that

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ptxas round trip for one target: for each PTX file, rewrite its .target
-line to the target, build a cubin with `ptxas -arch=<target>`, disassemble
+line to the target (and, for sm_100 and later, its .version to 8.8), build a cubin with `ptxas -arch=<target>`, disassemble
 every .text word with `tp-mc -mcpu=<target> --disassemble`, re-assemble the
 text with `tp-mc -mcpu=<target> --assemble`, and compare the re-assembled
 words with the bytes of the cubin's .text sections, read here straight
@@ -58,6 +58,10 @@ def main():
         src, n = re.subn(r'^\.target\s+sm_\w+', '.target ' + target, src,
                          count=1, flags=re.M)
         assert n == 1, ptx + ': no .target line'
+        if int(target[3:]) >= 100:
+            # Blackwell needs PTX ISA 8.6 or later (ptxas 13).
+            src = re.sub(r'^\.version\s+[0-9.]+', '.version 8.8', src,
+                         count=1, flags=re.M)
         open(base + '.ptx', 'w').write(src)
         subprocess.check_call([ptxas, '-arch=' + target, '-o',
                                base + '.cubin', base + '.ptx'])

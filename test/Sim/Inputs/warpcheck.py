@@ -211,16 +211,19 @@ def check_diverge(out, k, threads):
 
 # ------------------------------------------------------------------- uflo
 def patch_red(src, dst):
-    """The RED of ptxas's aggregated atomic (an undecodable .inst word,
-    opcode 0x98e) becomes two stores of the leader: its lane id (R0, from
+    """The RED of ptxas's aggregated atomic (`@P0 RED.E.ADD...`, sm_90
+    REDG; an `.inst` word of opcode 0x98e where it does not decode) becomes
+    two stores of the leader: its lane id (R0, from
     S2R SR_LANEID) and the count (R5, from POPC); one trailing NOP goes so
     that the code keeps its 128-byte multiple."""
     lines = open(src).read().split('\n')
     out, done = [], False
     for line in lines:
         w = line.split()
-        if not done and len(w) >= 3 and w[1] == '.inst' and \
-                w[2].endswith('98e'):
+        red = len(w) >= 3 and (
+            (w[1] == '.inst' and w[2].endswith('98e')) or
+            w[2].startswith(('RED.', 'REDG.')))
+        if not done and red:
             ctrl = '{stall=1 wait=0,1}'
             out.append('  @P0 STG.E desc[UR4][R2.64], R0 ' + ctrl)
             out.append('  @P0 STG.E desc[UR4][R2.64+0x4], R5 {stall=5}')
@@ -228,7 +231,7 @@ def patch_red(src, dst):
             continue
         out.append(line)
     if not done:
-        fail('no RED word (.inst ...98e) in ' + src)
+        fail('no RED word in ' + src)
     for i in range(len(out) - 1, -1, -1):
         if out[i].strip().startswith('/*') and out[i].split()[1] == 'NOP':
             del out[i]
