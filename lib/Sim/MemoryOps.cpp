@@ -536,7 +536,8 @@ void sim::execGAtom(Exec &X, const DInst &D, uint32_t M) {
               Twine(L) + ")");
       return;
     }
-    uint8_t *Ptr = X.Mem->translate(Addr, 4);
+    uint8_t *Ptr = X.Mem->translate(
+        Addr, 4, GlobalMemory::Access(GlobalMemory::Read | GlobalMemory::Write));
     if (!Ptr) {
       memFault(X, "global atomic", Addr, 4, L);
       return;
