@@ -83,8 +83,10 @@ struct TimingResult {
   unsigned ResidentBlocks = 0;    ///< modelled on one SM (<= occupancy)
   std::string OccupancyLimit;     ///< what limits it
   uint64_t GridBlocks = 0;
-  uint64_t Waves = 0;
+  uint64_t Waves = 0;             ///< ceil(ceil(grid / SMs) / occupancy)
   uint64_t BlockCycles = 0;       ///< one wave of resident blocks on an SM
+  unsigned LastWaveBlocks = 0;    ///< blocks of the busiest SM's last wave
+  uint64_t LastWaveCycles = 0;    ///< its cycles (BlockCycles when full)
   uint64_t KernelCycles = 0;
   double KernelSeconds = 0;
   double DRAMFloorSeconds = 0;    ///< compulsory bytes / DRAM bandwidth
@@ -164,6 +166,9 @@ public:
   };
 
 private:
+  /// Runs the cycle model over the first \p Blocks recorded blocks.
+  void runBlocks(size_t Blocks, TimingResult &R, Timeline *TL) const;
+
   const Program &Prog;
   Card C;
   unsigned WarpsPerBlock;

@@ -639,6 +639,28 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
   NumModelledCycles += Now;
 }
 
+void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
+                            Timeline *TL) const {
+  std::vector<WarpT> Warps;
+  unsigned I = 0;
+  for (unsigned B = 0; B < Blocks; ++B)
+    for (const auto &T : Traces[B]) {
+      WarpT W;
+      W.Trace = &T;
+      W.Block = B;
+      W.Warp = unsigned(&T - Traces[B].data());
+      W.SMSP = I++ % C.SubPartitions;
+      W.Done = T.empty();
+      std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
+      std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
+      for (auto &RC : W.RCycle)
+        RC[0] = RC[1] = Never;
+      Warps.push_back(std::move(W));
+    }
+  SMModel M(Prog, C);
+  M.run(Warps, R, TL);
+}
+
 TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
                                 Timeline *TL) const {
   if (TL && !TL->End) {
@@ -655,30 +677,24 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
   R.OccupancyLimit = OccupancyLimit;
   R.GridBlocks = GridBlocks;
   R.Flops = Flops;
-  std::vector<WarpT> Warps;
-  unsigned I = 0;
-  for (unsigned B = 0; B < Traces.size(); ++B)
-    for (const auto &T : Traces[B]) {
-      WarpT W;
-      W.Trace = &T;
-      W.Block = B;
-      W.Warp = unsigned(&T - Traces[B].data());
-      W.SMSP = I++ % C.SubPartitions;
-      W.Done = T.empty();
-      std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
-      std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
-      for (auto &RC : W.RCycle)
-        RC[0] = RC[1] = Never;
-      Warps.push_back(std::move(W));
-    }
-  SMModel M(Prog, C);
-  M.run(Warps, R, TL);
-  uint64_t PerWave = std::max<uint64_t>(1, uint64_t(R.BlocksPerSM) * C.SMs);
-  R.Waves = (GridBlocks + PerWave - 1) / PerWave;
+  runBlocks(Traces.size(), R, TL);
+  // The busiest SM gets ceil(grid / SMs) blocks and runs them in waves of
+  // the occupancy (ceil(ceil(G / S) / O) = ceil(G / (S O))); its last wave
+  // holds what is left, modelled on its own when fewer than a full one.
+  uint64_t PerSM = (GridBlocks + C.SMs - 1) / C.SMs;
+  R.Waves = std::max<uint64_t>(1, (PerSM + Occupancy - 1) / Occupancy);
+  R.LastWaveBlocks = unsigned(PerSM - (R.Waves - 1) * Occupancy);
+  R.LastWaveCycles = R.BlockCycles;
+  if (R.LastWaveBlocks && R.LastWaveBlocks < R.ResidentBlocks) {
+    TimingResult Last;
+    runBlocks(R.LastWaveBlocks, Last, nullptr);
+    R.LastWaveCycles = Last.BlockCycles;
+  }
   double Clock = C.ClockGHz * 1e9;
   R.DRAMFloorSeconds = CompulsoryBytes / (C.DRAMGBytesPerS * 1e9);
   uint64_t DRAMCycles = uint64_t(std::ceil(R.DRAMFloorSeconds * Clock));
-  R.KernelCycles = std::max(R.Waves * R.BlockCycles, DRAMCycles);
+  R.KernelCycles = std::max((R.Waves - 1) * R.BlockCycles + R.LastWaveCycles,
+                            DRAMCycles);
   R.KernelSeconds = double(R.KernelCycles) / Clock;
   LLVM_DEBUG(dbgs() << "timing: " << R.WarpInstructions << " instructions, "
                     << R.BlockCycles << " cycles per wave\n");

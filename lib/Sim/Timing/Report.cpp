@@ -29,6 +29,9 @@ void sim::printTiming(raw_ostream &OS, const TimingResult &R) {
      << R.Waves << " wave(s)\n";
   OS << "  blocks modelled on one SM: " << R.ResidentBlocks << "\n";
   OS << "  cycles per block (one wave on one SM): " << R.BlockCycles << "\n";
+  if (R.LastWaveCycles != R.BlockCycles)
+    OS << "  last wave: " << R.LastWaveBlocks << " block(s) on one SM, "
+       << R.LastWaveCycles << " cycles\n";
   OS << "  kernel cycles: " << R.KernelCycles << " ("
      << format("%.3f", R.KernelSeconds * 1e6) << " us";
   if (R.KernelSeconds > 0 && R.DRAMFloorSeconds >= R.KernelSeconds)
@@ -71,6 +74,8 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
       {"grid_blocks", int64_t(R.GridBlocks)},
       {"waves", int64_t(R.Waves)},
       {"block_cycles", int64_t(R.BlockCycles)},
+      {"last_wave_blocks", R.LastWaveBlocks},
+      {"last_wave_cycles", int64_t(R.LastWaveCycles)},
       {"kernel_cycles", int64_t(R.KernelCycles)},
       {"kernel_seconds", R.KernelSeconds},
       {"dram_floor_seconds", R.DRAMFloorSeconds},
