@@ -55,6 +55,9 @@ struct Card {
   unsigned SharedBanks = 32, SharedBytesPerClk = 128, SharedLatency = 29;
   unsigned MioQueueCycles = 16;
   unsigned L1Latency = 39, L2Latency = 187, DRAMLatency = 254;
+  /// The SM's combined L1 / shared-memory data cache: the L1 holds what the
+  /// resident blocks' shared memory leaves of it.
+  unsigned UnifiedL1BytesPerSM = 131072;
   double L2BytesPerClkPerSM = 64, DRAMGBytesPerS = 936;
 };
 
@@ -163,6 +166,9 @@ public:
     uint16_t Wavefronts; ///< shared-memory wavefronts (bank conflicts)
     uint16_t Ideal;      ///< wavefronts without conflicts
     uint32_t GlobalBytes;
+    /// An LDG's distinct 128-byte lines (0: no L1 access), which follow in
+    /// the warp's line list.
+    uint8_t L1Lines;
   };
 
 private:
@@ -175,8 +181,12 @@ private:
   std::string OccupancyLimit;
   uint64_t GridBlocks;
   unsigned Occupancy = 0; ///< blocks an SM can hold
+  uint64_t SharedPerBlock = 0; ///< reserved + static + dynamic bytes
   /// Traces[block][warp].
   std::vector<std::vector<std::vector<Event>>> Traces;
+  /// Lines[block][warp]: the 128-byte lines of the warp's LDGs, in order
+  /// (Event::L1Lines of them per LDG).
+  std::vector<std::vector<std::vector<uint64_t>>> Lines;
 };
 
 /// Writes \p TL as an SVG picture: one row per warp, each issue a mark

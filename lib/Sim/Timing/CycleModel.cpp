@@ -16,8 +16,11 @@
 ///    MIO queue (MIO throttle), the global path likewise (LG throttle);
 ///  * variable-latency results release their scoreboard when the data
 ///    arrives: shared accesses after their wavefronts on the SM's one shared
-///    unit plus the shared latency; global accesses after their bytes at the
-///    SM's L2 bandwidth share plus the L2 latency; LDGSTS groups when their
+///    unit plus the shared latency; an LDG whose 128-byte lines are all in
+///    the SM's L1 (a least-recently-used set of lines of the capacity the
+///    blocks' shared memory leaves) after the L1 latency; other global
+///    accesses after their bytes at the SM's L2 bandwidth share plus the L2
+///    latency; LDGSTS groups when their
 ///    last copy arrived; S2R/MUFU/LDC/conversions after the MUFU latency;
 ///  * fixed-latency results are protected by stall counts only, as on the
 ///    hardware: a read issued before the latency model's RAW latency is a
@@ -39,6 +42,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -68,9 +72,43 @@ struct SBEntry {
   bool Long; ///< global/local memory (long scoreboard)
 };
 
+/// The SM's L1 for global loads: a fully associative set of 128-byte lines,
+/// least recently used out first.  A load allocates its lines; stores write
+/// through without allocating (Accel-Sim's dl1 write-through policy).
+class L1Cache {
+public:
+  explicit L1Cache(uint64_t Lines) : Capacity(Lines) {}
+  /// Whether all of \p N lines at \p L are present; then all are made the
+  /// most recently used (allocated when missing).
+  bool access(const uint64_t *L, unsigned N) {
+    bool Hit = Capacity > 0;
+    for (unsigned I = 0; I < N; ++I)
+      Hit &= Stamp.count(L[I]) != 0;
+    for (unsigned I = 0; I < N && Capacity; ++I) {
+      auto It = Stamp.find(L[I]);
+      if (It != Stamp.end()) {
+        Order.erase({It->second, L[I]});
+      } else if (Stamp.size() == Capacity) {
+        Stamp.erase(Order.begin()->second);
+        Order.erase(Order.begin());
+      }
+      Stamp[L[I]] = ++Clock;
+      Order.insert({Clock, L[I]});
+    }
+    return Hit;
+  }
+
+private:
+  uint64_t Capacity, Clock = 0;
+  std::map<uint64_t, uint64_t> Stamp;           ///< line -> last use
+  std::set<std::pair<uint64_t, uint64_t>> Order; ///< (last use, line)
+};
+
 struct WarpT {
   const std::vector<TimingModel::Event> *Trace;
   size_t Pos = 0;
+  const std::vector<uint64_t> *Lines = nullptr; ///< the LDGs' L1 lines
+  size_t LinePos = 0;
   unsigned Block = 0, Warp = 0, SMSP = 0;
   uint64_t ReadyAt = 0;
   bool AfterBranch = false, Yielded = false;
@@ -104,7 +142,8 @@ struct WarpT {
 
 class SMModel {
 public:
-  SMModel(const Program &P, const Card &C) : P(P), C(C) {}
+  SMModel(const Program &P, const Card &C, uint64_t L1Lines)
+      : P(P), C(C), L1(L1Lines) {}
   void run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL);
 
 private:
@@ -131,6 +170,7 @@ private:
   uint64_t SharedFree = 0;
   double GlobalFree = 0;
   uint64_t TensorBusy = 0;
+  L1Cache L1;
   /// (instruction, register) pairs already reported as hazards.
   std::set<std::pair<uint32_t, unsigned>> Reported;
   static constexpr size_t MaxHazardReports = 20;
@@ -472,7 +512,22 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
     R.SharedIdealWavefronts += E.Ideal;
     Result = ReadDone = Start + E.Wavefronts + C.SharedLatency;
   }
-  if (Pp == Pipe::Global) {
+  bool L1Hit = false;
+  if (E.L1Lines) {
+    L1Hit = L1.access(W.Lines->data() + W.LinePos, E.L1Lines);
+    W.LinePos += E.L1Lines;
+  }
+  if (L1Hit) {
+    // An L1 hit: the data leave the SM's L1/shared data path (the unified
+    // SRAM's 128 B/clk, shared with shared memory) l1_latency after the
+    // access starts on it; nothing goes to L2.
+    uint64_t Start = std::max(Now, SharedFree);
+    SharedFree = Start + (E.GlobalBytes + C.SharedBytesPerClk - 1) /
+                             C.SharedBytesPerClk;
+    Result = Start + C.L1Latency;
+    ReadDone = SharedFree;
+    Long = true;
+  } else if (Pp == Pipe::Global) {
     double Start = std::max(double(Now), GlobalFree);
     GlobalFree = Start + E.GlobalBytes / C.L2BytesPerClkPerSM;
     unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : C.L2Latency;
@@ -647,6 +702,7 @@ void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
     for (const auto &T : Traces[B]) {
       WarpT W;
       W.Trace = &T;
+      W.Lines = &Lines[B][&T - Traces[B].data()];
       W.Block = B;
       W.Warp = unsigned(&T - Traces[B].data());
       W.SMSP = I++ % C.SubPartitions;
@@ -657,7 +713,13 @@ void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
         RC[0] = RC[1] = Never;
       Warps.push_back(std::move(W));
     }
-  SMModel M(Prog, C);
+  // The L1 gets what the blocks' shared memory leaves of the unified data
+  // cache (the carve-out's granularity neglected).
+  uint64_t SharedUsed = uint64_t(Blocks) * SharedPerBlock;
+  uint64_t L1Bytes = C.UnifiedL1BytesPerSM > SharedUsed
+                         ? C.UnifiedL1BytesPerSM - SharedUsed
+                         : 0;
+  SMModel M(Prog, C, L1Bytes / 128);
   M.run(Warps, R, TL);
 }
 
