@@ -20,7 +20,8 @@
 ///    the SM's L1 (a least-recently-used set of lines of the capacity the
 ///    blocks' shared memory leaves) after the L1 latency; other global
 ///    accesses after their bytes at the SM's L2 bandwidth share plus the L2
-///    latency; LDGSTS groups when their
+///    latency, or, when the grid's footprint (setFootprint) exceeds the
+///    L2, at the SM's DRAM share plus the L2 and DRAM latencies; LDGSTS groups when their
 ///    last copy arrived; S2R/MUFU/LDC/conversions after the MUFU latency;
 ///  * fixed-latency results are protected by stall counts only, as on the
 ///    hardware: a read issued before the latency model's RAW latency is a
@@ -142,8 +143,12 @@ struct WarpT {
 
 class SMModel {
 public:
-  SMModel(const Program &P, const Card &C, uint64_t L1Lines)
-      : P(P), C(C), L1(L1Lines) {}
+  /// \p L1Lines: the L1's capacity; L1 misses go at \p BytesPerClk with
+  /// \p Latency (the L2's, or DRAM's when the footprint exceeds the L2).
+  SMModel(const Program &P, const Card &C, uint64_t L1Lines,
+          double BytesPerClk, unsigned Latency)
+      : P(P), C(C), L1(L1Lines), MissBytesPerClk(BytesPerClk),
+        MissLatency(Latency) {}
   void run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL);
 
 private:
@@ -171,6 +176,8 @@ private:
   double GlobalFree = 0;
   uint64_t TensorBusy = 0;
   L1Cache L1;
+  double MissBytesPerClk;
+  unsigned MissLatency;
   /// (instruction, register) pairs already reported as hazards.
   std::set<std::pair<uint32_t, unsigned>> Reported;
   static constexpr size_t MaxHazardReports = 20;
@@ -529,8 +536,8 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
     Long = true;
   } else if (Pp == Pipe::Global) {
     double Start = std::max(double(Now), GlobalFree);
-    GlobalFree = Start + E.GlobalBytes / C.L2BytesPerClkPerSM;
-    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : C.L2Latency;
+    GlobalFree = Start + E.GlobalBytes / MissBytesPerClk;
+    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : MissLatency;
     Result = std::max(Result, uint64_t(std::ceil(GlobalFree)) + Lat);
     ReadDone = uint64_t(std::ceil(GlobalFree));
     Long = true;
@@ -719,7 +726,24 @@ void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
   uint64_t L1Bytes = C.UnifiedL1BytesPerSM > SharedUsed
                          ? C.UnifiedL1BytesPerSM - SharedUsed
                          : 0;
-  SMModel M(Prog, C, L1Bytes / 128);
+  // Global traffic missing L1: at the SM's L2 share, or, when the grid's
+  // footprint exceeds the L2, at its share of DRAM over the SMs the grid
+  // occupies (at most the L2 share), after the L2 and DRAM latencies.
+  double BytesPerClk = C.L2BytesPerClkPerSM;
+  unsigned Latency = C.L2Latency;
+  R.FootprintBytes = Footprint;
+  R.GlobalFromDRAM = Footprint > C.L2Bytes;
+  if (R.GlobalFromDRAM) {
+    // DRAM is one resource for the GPU: an SM's share is its part of the
+    // blocks running at once, min(grid, occupancy x SMs) (the busiest SM
+    // of an uneven spread gets the larger share, as the others finish).
+    uint64_t Running = std::min<uint64_t>(GridBlocks, uint64_t(Occupancy) *
+                                                          C.SMs);
+    BytesPerClk = std::min(BytesPerClk, C.DRAMGBytesPerS / C.ClockGHz *
+                                            double(Blocks) / double(Running));
+    Latency = C.L2Latency + C.DRAMLatency;
+  }
+  SMModel M(Prog, C, L1Bytes / 128, BytesPerClk, Latency);
   M.run(Warps, R, TL);
 }
 

@@ -28,6 +28,10 @@ void sim::printTiming(raw_ostream &OS, const TimingResult &R) {
      << R.OccupancyLimit << "), grid " << R.GridBlocks << " block(s), "
      << R.Waves << " wave(s)\n";
   OS << "  blocks modelled on one SM: " << R.ResidentBlocks << "\n";
+  if (R.GlobalFromDRAM)
+    OS << "  global memory: from DRAM (footprint "
+       << format("%.1f", double(R.FootprintBytes) / (1 << 20))
+       << " MiB exceeds the L2)\n";
   OS << "  cycles per block (one wave on one SM): " << R.BlockCycles << "\n";
   if (R.LastWaveCycles != R.BlockCycles)
     OS << "  last wave: " << R.LastWaveBlocks << " block(s) on one SM, "
@@ -79,6 +83,8 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
       {"kernel_cycles", int64_t(R.KernelCycles)},
       {"kernel_seconds", R.KernelSeconds},
       {"dram_floor_seconds", R.DRAMFloorSeconds},
+      {"footprint_bytes", int64_t(R.FootprintBytes)},
+      {"global_from_dram", R.GlobalFromDRAM},
       {"tflops", R.Flops > 0 ? json::Value(R.tflops()) : json::Value(nullptr)},
       {"warp_instructions", int64_t(R.WarpInstructions)},
       {"issue_utilization", R.IssueUtilization},
