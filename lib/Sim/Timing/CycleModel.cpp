@@ -5,9 +5,10 @@
 /// resident blocks, issued cycle by cycle (docs/timing-model.md):
 ///  * warp I of the SM's warps (blocks in order) sits in sub-partition
 ///    I % subpartitions; each sub-partition issues at most one instruction a
-///    cycle, greedy-then-oldest: it keeps issuing the warp it issued last
-///    while that warp is eligible and its last instruction did not set
-///    yield, else the oldest eligible warp (lowest block, then warp);
+///    cycle, greedy then loose round robin: it keeps issuing the warp it
+///    issued last while that warp is eligible and its last instruction did
+///    not set yield, else the next eligible warp after that one in the
+///    sub-partition's order (wrapping around);
 ///  * a warp is eligible when its previous instruction's stall count
 ///    (max(1, stall)) has elapsed, the scoreboards of its wait mask (and of a
 ///    DEPBAR.LE) are released, it is not at a BAR.SYNC, and its pipe takes
@@ -629,7 +630,11 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
     bool AnyLive = false, Issued = false;
     uint64_t Next = Never;
     for (unsigned S = 0; S < NS; ++S) {
-      int Pick = -1;
+      // Greedy, then loose round robin: the warp issued last while it is
+      // eligible and did not yield, else the first eligible warp after it
+      // in the sub-partition's order (wrapping around).
+      int Pick = -1, First = -1;
+      bool KeepCurrent = false;
       for (unsigned I : Members[S]) {
         WarpT &W = Warps[I];
         if (W.Done)
@@ -647,13 +652,17 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
           continue;
         }
         State[I] = WarpState::NotSelected;
-        if (Pick < 0 || (int(I) == Current[S] && !W.Yielded))
+        if (int(I) == Current[S] && !W.Yielded)
+          KeepCurrent = true;
+        if (First < 0)
+          First = int(I);
+        if (Pick < 0 && int(I) > Current[S])
           Pick = int(I);
       }
-      if (Current[S] >= 0 && Pick >= 0 && Pick != Current[S] &&
-          State[Current[S]] == WarpState::NotSelected &&
-          !Warps[Current[S]].Yielded)
+      if (KeepCurrent)
         Pick = Current[S];
+      else if (Pick < 0)
+        Pick = First;
       if (Pick >= 0) {
         State[Pick] = WarpState::Selected;
         Current[S] = Pick;
