@@ -11,7 +11,9 @@
 ///    sub-partition's order (wrapping around);
 ///  * a warp is eligible when its previous instruction's stall count
 ///    (max(1, stall)) has elapsed, the scoreboards of its wait mask (and of a
-///    DEPBAR.LE) are released, it is not at a BAR.SYNC, and its pipe takes
+///    DEPBAR.LE) are released -- a wait sees only increments of
+///    instructions issued sched::ScoreboardSetCycles (2) cycles before it,
+///    so a too-early wait does not cover the result --, it is not at a BAR.SYNC, and its pipe takes
 ///    an instruction: math pipes after their initiation interval (math pipe
 ///    throttle), the SM's shared-memory unit while its backlog is within the
 ///    MIO queue (MIO throttle), the global path likewise (LG throttle);
@@ -71,8 +73,20 @@ namespace {
 /// One scoreboard's pending releases, oldest first.
 struct SBEntry {
   uint64_t Release;
-  bool Long; ///< global/local memory (long scoreboard)
+  uint64_t Set; ///< the producer's issue cycle
+  bool Long;    ///< global/local memory (long scoreboard)
 };
+
+/// How many of \p Q's entries a wait issued at \p Now sees: an increment
+/// is visible only from an instruction issued sched::ScoreboardSetCycles
+/// (2) cycles before the wait.  Entries are in issue order, so the visible
+/// ones are the oldest.
+static size_t visibleEntries(const std::vector<SBEntry> &Q, uint64_t Now) {
+  size_t N = Q.size();
+  while (N && Now != Never && Q[N - 1].Set + sched::ScoreboardSetCycles > Now)
+    --N;
+  return N;
+}
 
 /// The SM's L1 for global loads: a fully associative set of 128-byte lines,
 /// least recently used out first.  A load allocates its lines; stores write
@@ -168,7 +182,7 @@ private:
   void hazard(const WarpT &W, unsigned Reg, const std::string &Msg,
               TimingResult &R);
   static uint64_t releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
-                            bool &Long);
+                            uint64_t Now, bool &Long);
 
   const Program &P;
   const Card &C;
@@ -242,11 +256,13 @@ const PipeTiming *SMModel::timingOf(const DInst &D, Pipe Pp) const {
   }
 }
 
-/// When the entries of \p Q beyond the newest \p Keep are released.
+/// When the entries of \p Q a wait at \p Now sees, beyond the newest
+/// \p Keep of them, are released.
 uint64_t SMModel::releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
-                            bool &Long) {
+                            uint64_t Now, bool &Long) {
   uint64_t T = 0;
-  for (size_t I = 0; I + Keep < Q.size(); ++I)
+  size_t Visible = visibleEntries(Q, Now);
+  for (size_t I = 0; I + Keep < Visible; ++I)
     if (Q[I].Release > T) {
       T = Q[I].Release;
       Long = Q[I].Long;
@@ -271,13 +287,16 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
   bool Long = false;
   for (unsigned S = 0; S < 6; ++S)
     if ((D.I.Ctrl.WaitMask >> S) & 1)
-      SBT = std::max(SBT, releaseOf(W.SB[S], 0, Long));
+      SBT = std::max(SBT, releaseOf(W.SB[S], 0, Now, Long));
   if (D.Sem == SemClass::DEPBAR) {
+    // DEPBAR sees every increment (the 2-cycle rule is the wait mask's, as
+    // in --check-schedule and tp-verify-schedule).
     unsigned S = unsigned(D.F[F_sb]) & 7;
-    SBT = std::max(SBT, releaseOf(W.SB[S], unsigned(D.F[F_cnt]), Long));
+    SBT = std::max(SBT,
+                   releaseOf(W.SB[S], unsigned(D.F[F_cnt]), Never, Long));
     for (unsigned S2 = 0; S2 < 6; ++S2)
       if ((D.F[F_set] >> S2) & 1)
-        SBT = std::max(SBT, releaseOf(W.SB[S2], 0, Long));
+        SBT = std::max(SBT, releaseOf(W.SB[S2], 0, Never, Long));
   }
   if (SBT > Now) {
     Until = SBT;
@@ -305,6 +324,15 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
 void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
                          TimingResult &R) {
   const sched::LatencyModel &M = *P.Model;
+  // A wait of this instruction that misses an increment too new to see.
+  std::string WhyUncovered = "(no scoreboard wait)";
+  for (unsigned S = 0; S < 6; ++S)
+    if ((D.I.Ctrl.WaitMask >> S) & 1 &&
+        visibleEntries(W.SB[S], Now) < W.SB[S].size())
+      WhyUncovered = "(its wait on SB" + std::to_string(S) +
+                     " is issued within " +
+                     std::to_string(sched::ScoreboardSetCycles) +
+                     " cycles of the increment, which it does not see)";
   for (const RegUse &U : D.Uses) {
     if (U.Def)
       continue;
@@ -319,7 +347,7 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
           hazard(W, Reg,
                  "reads a variable-latency result " +
                      std::to_string(W.WArrive[Reg] - Now) +
-                     " cycles before it arrives (no scoreboard wait)",
+                     " cycles before it arrives " + WhyUncovered,
                  R);
         continue;
       }
@@ -491,10 +519,13 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
   checkReads(W, D, Now, R);
   if (D.Sem == SemClass::CS2R && D.SReg == SR_CLOCKLO)
     R.ClockReads.push_back({W.Block, W.Warp, W.Pos + 1, Now});
-  // The wait mask and DEPBAR consume the released entries.
+  // The wait mask and DEPBAR consume the released entries they see; an
+  // increment too new to be seen stays for a later wait (its result, read
+  // before it lands, is a hazard: checkReads).
   for (unsigned S = 0; S < 6; ++S)
     if ((D.I.Ctrl.WaitMask >> S) & 1)
-      W.SB[S].clear();
+      W.SB[S].erase(W.SB[S].begin(),
+                    W.SB[S].begin() + visibleEntries(W.SB[S], Now));
   if (D.Sem == SemClass::DEPBAR) {
     auto &Q = W.SB[unsigned(D.F[F_sb]) & 7];
     size_t Keep = size_t(D.F[F_cnt]);
@@ -552,7 +583,7 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
     // A scoreboard counts down in order.
     if (!Q.empty())
       T = std::max(T, Q.back().Release);
-    Q.push_back({T, Long});
+    Q.push_back({T, Now, Long});
   };
   if (D.Sem == SemClass::LDGDEPBAR) {
     Long = true;
