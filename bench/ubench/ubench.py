@@ -305,6 +305,8 @@ def time_one(args, card_path, b):
         t = json.load(f)
     if p.returncode == 1 and not t["hazards"]:
         return None, "tp-sim exit 1 without a timing hazard", None
+    # --timing-sample runs the blocks modelled on one SM (resident_blocks:
+    # the occupancy, or ceil(grid / SMs) when fewer).
     blocks = t["resident_blocks"] if sampled else b["grid"]
     err = model_clocks(b, out, t["clock_reads"], blocks)
     if err:

@@ -536,6 +536,8 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   std::unique_ptr<sim::TimingModel> TM;
   if (int Rc = attachTimingModel(*K, **P, Cfg, TM))
     return Rc;
+  if (TM) // the grid touches at most the launch's buffers
+    TM->setFootprint(Mem.getAllocatedBytes());
   LaunchClock Clock;
   auto S = sim::launch(**P, Mem, Cfg);
   LaunchClock::Times Secs = Clock.elapsed();

@@ -55,7 +55,11 @@ struct Card {
   unsigned SharedBanks = 32, SharedBytesPerClk = 128, SharedLatency = 29;
   unsigned MioQueueCycles = 16;
   unsigned L1Latency = 39, L2Latency = 187, DRAMLatency = 254;
+  /// The SM's combined L1 / shared-memory data cache: the L1 holds what the
+  /// resident blocks' shared memory leaves of it.
+  unsigned UnifiedL1BytesPerSM = 131072;
   double L2BytesPerClkPerSM = 64, DRAMGBytesPerS = 936;
+  uint64_t L2Bytes = 6u << 20; ///< L2 capacity
 };
 
 /// Reads card \p NameOrFile: a path (containing '/' or ending in .json), or
@@ -83,8 +87,10 @@ struct TimingResult {
   unsigned ResidentBlocks = 0;    ///< modelled on one SM (<= occupancy)
   std::string OccupancyLimit;     ///< what limits it
   uint64_t GridBlocks = 0;
-  uint64_t Waves = 0;
+  uint64_t Waves = 0;             ///< ceil(ceil(grid / SMs) / occupancy)
   uint64_t BlockCycles = 0;       ///< one wave of resident blocks on an SM
+  unsigned LastWaveBlocks = 0;    ///< blocks of the busiest SM's last wave
+  uint64_t LastWaveCycles = 0;    ///< its cycles (BlockCycles when full)
   uint64_t KernelCycles = 0;
   double KernelSeconds = 0;
   double DRAMFloorSeconds = 0;    ///< compulsory bytes / DRAM bandwidth
@@ -93,6 +99,11 @@ struct TimingResult {
   double IssueUtilization = 0;    ///< issued / (cycles x sub-partitions)
   double TensorUtilization = 0;   ///< tensor-pipe busy / (cycles x SMSPs)
   uint64_t SharedWavefronts = 0, SharedIdealWavefronts = 0;
+  /// Outside GEMM mode: the bytes the grid may touch (setFootprint; 0:
+  /// unknown), and whether that exceeds the L2, so that global traffic
+  /// missing L1 goes at the SM's DRAM share.
+  uint64_t FootprintBytes = 0;
+  bool GlobalFromDRAM = false;
   uint64_t Hazards = 0;           ///< reads and writes too early (RAW, WAR, WAW)
   std::vector<std::string> HazardReports;
   std::array<uint64_t, unsigned(WarpState::Num)> States = {};
@@ -142,6 +153,12 @@ public:
   void onIssue(uint64_t LinearBlock, unsigned Warp, uint32_t Index,
                uint32_t Mask, const uint64_t *LaneAddr) override;
 
+  /// The bytes the whole grid may touch in global memory (tp-sim: the
+  /// launch's buffers).  When more than the card's L2 holds, every global
+  /// access that misses L1 is served from DRAM: the SM's share of the DRAM
+  /// bandwidth (over the SMs the grid occupies), l2_latency + dram_latency.
+  /// Not for GEMM mode, whose DRAM traffic is the compulsory floor.
+  void setFootprint(uint64_t Bytes) { Footprint = Bytes; }
   /// An error when not one block of the launch fits on an SM of the card.
   llvm::Error checkFits() const;
   /// The blocks one SM holds at once: the occupancy, at most
@@ -161,17 +178,28 @@ public:
     uint16_t Wavefronts; ///< shared-memory wavefronts (bank conflicts)
     uint16_t Ideal;      ///< wavefronts without conflicts
     uint32_t GlobalBytes;
+    /// An LDG's distinct 128-byte lines (0: no L1 access), which follow in
+    /// the warp's line list.
+    uint8_t L1Lines;
   };
 
 private:
+  /// Runs the cycle model over the first \p Blocks recorded blocks.
+  void runBlocks(size_t Blocks, TimingResult &R, Timeline *TL) const;
+
   const Program &Prog;
   Card C;
   unsigned WarpsPerBlock;
   std::string OccupancyLimit;
   uint64_t GridBlocks;
   unsigned Occupancy = 0; ///< blocks an SM can hold
+  uint64_t SharedPerBlock = 0; ///< reserved + static + dynamic bytes
+  uint64_t Footprint = 0;      ///< setFootprint (0: unknown)
   /// Traces[block][warp].
   std::vector<std::vector<std::vector<Event>>> Traces;
+  /// Lines[block][warp]: the 128-byte lines of the warp's LDGs, in order
+  /// (Event::L1Lines of them per LDG).
+  std::vector<std::vector<std::vector<uint64_t>>> Lines;
 };
 
 /// Writes \p TL as an SVG picture: one row per warp, each issue a mark

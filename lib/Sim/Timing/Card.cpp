@@ -153,8 +153,10 @@ Expected<Card> sim::loadCard(StringRef NameOrFile, StringRef CardsDir) {
   C.L1Latency = R.integer("l1_latency");
   C.L2Latency = R.integer("l2_latency");
   C.DRAMLatency = R.integer("dram_latency");
+  C.UnifiedL1BytesPerSM = R.integer("unified_l1_bytes_per_sm");
   C.L2BytesPerClkPerSM = R.number("l2_bytes_per_clk_per_sm", false);
   C.DRAMGBytesPerS = R.number("dram_gbytes_per_s", false);
+  C.L2Bytes = uint64_t(R.number("l2_bytes"));
   R.checkUnknown();
   if (C.SubPartitions > 8)
     R.fail("subpartitions", "at most 8");

@@ -5,19 +5,26 @@
 /// resident blocks, issued cycle by cycle (docs/timing-model.md):
 ///  * warp I of the SM's warps (blocks in order) sits in sub-partition
 ///    I % subpartitions; each sub-partition issues at most one instruction a
-///    cycle, greedy-then-oldest: it keeps issuing the warp it issued last
-///    while that warp is eligible and its last instruction did not set
-///    yield, else the oldest eligible warp (lowest block, then warp);
+///    cycle, greedy then loose round robin: it keeps issuing the warp it
+///    issued last while that warp is eligible and its last instruction did
+///    not set yield, else the next eligible warp after that one in the
+///    sub-partition's order (wrapping around);
 ///  * a warp is eligible when its previous instruction's stall count
 ///    (max(1, stall)) has elapsed, the scoreboards of its wait mask (and of a
-///    DEPBAR.LE) are released, it is not at a BAR.SYNC, and its pipe takes
+///    DEPBAR.LE) are released -- a wait sees only increments of
+///    instructions issued sched::ScoreboardSetCycles (2) cycles before it,
+///    so a too-early wait does not cover the result --, it is not at a BAR.SYNC, and its pipe takes
 ///    an instruction: math pipes after their initiation interval (math pipe
 ///    throttle), the SM's shared-memory unit while its backlog is within the
 ///    MIO queue (MIO throttle), the global path likewise (LG throttle);
 ///  * variable-latency results release their scoreboard when the data
 ///    arrives: shared accesses after their wavefronts on the SM's one shared
-///    unit plus the shared latency; global accesses after their bytes at the
-///    SM's L2 bandwidth share plus the L2 latency; LDGSTS groups when their
+///    unit plus the shared latency; an LDG whose 128-byte lines are all in
+///    the SM's L1 (a least-recently-used set of lines of the capacity the
+///    blocks' shared memory leaves) after the L1 latency; other global
+///    accesses after their bytes at the SM's L2 bandwidth share plus the L2
+///    latency, or, when the grid's footprint (setFootprint) exceeds the
+///    L2, at the SM's DRAM share plus the L2 and DRAM latencies; LDGSTS groups when their
 ///    last copy arrived; S2R/MUFU/LDC/conversions after the MUFU latency;
 ///  * fixed-latency results are protected by stall counts only, as on the
 ///    hardware: a read issued before the latency model's RAW latency is a
@@ -39,6 +46,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -65,12 +73,58 @@ namespace {
 /// One scoreboard's pending releases, oldest first.
 struct SBEntry {
   uint64_t Release;
-  bool Long; ///< global/local memory (long scoreboard)
+  uint64_t Set; ///< the producer's issue cycle
+  bool Long;    ///< global/local memory (long scoreboard)
+};
+
+/// How many of \p Q's entries a wait issued at \p Now sees: an increment
+/// is visible only from an instruction issued sched::ScoreboardSetCycles
+/// (2) cycles before the wait.  Entries are in issue order, so the visible
+/// ones are the oldest.
+static size_t visibleEntries(const std::vector<SBEntry> &Q, uint64_t Now) {
+  size_t N = Q.size();
+  while (N && Now != Never && Q[N - 1].Set + sched::ScoreboardSetCycles > Now)
+    --N;
+  return N;
+}
+
+/// The SM's L1 for global loads: a fully associative set of 128-byte lines,
+/// least recently used out first.  A load allocates its lines; stores write
+/// through without allocating (Accel-Sim's dl1 write-through policy).
+class L1Cache {
+public:
+  explicit L1Cache(uint64_t Lines) : Capacity(Lines) {}
+  /// Whether all of \p N lines at \p L are present; then all are made the
+  /// most recently used (allocated when missing).
+  bool access(const uint64_t *L, unsigned N) {
+    bool Hit = Capacity > 0;
+    for (unsigned I = 0; I < N; ++I)
+      Hit &= Stamp.count(L[I]) != 0;
+    for (unsigned I = 0; I < N && Capacity; ++I) {
+      auto It = Stamp.find(L[I]);
+      if (It != Stamp.end()) {
+        Order.erase({It->second, L[I]});
+      } else if (Stamp.size() == Capacity) {
+        Stamp.erase(Order.begin()->second);
+        Order.erase(Order.begin());
+      }
+      Stamp[L[I]] = ++Clock;
+      Order.insert({Clock, L[I]});
+    }
+    return Hit;
+  }
+
+private:
+  uint64_t Capacity, Clock = 0;
+  std::map<uint64_t, uint64_t> Stamp;           ///< line -> last use
+  std::set<std::pair<uint64_t, uint64_t>> Order; ///< (last use, line)
 };
 
 struct WarpT {
   const std::vector<TimingModel::Event> *Trace;
   size_t Pos = 0;
+  const std::vector<uint64_t> *Lines = nullptr; ///< the LDGs' L1 lines
+  size_t LinePos = 0;
   unsigned Block = 0, Warp = 0, SMSP = 0;
   uint64_t ReadyAt = 0;
   bool AfterBranch = false, Yielded = false;
@@ -104,7 +158,12 @@ struct WarpT {
 
 class SMModel {
 public:
-  SMModel(const Program &P, const Card &C) : P(P), C(C) {}
+  /// \p L1Lines: the L1's capacity; L1 misses go at \p BytesPerClk with
+  /// \p Latency (the L2's, or DRAM's when the footprint exceeds the L2).
+  SMModel(const Program &P, const Card &C, uint64_t L1Lines,
+          double BytesPerClk, unsigned Latency)
+      : P(P), C(C), L1(L1Lines), MissBytesPerClk(BytesPerClk),
+        MissLatency(Latency) {}
   void run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL);
 
 private:
@@ -123,7 +182,7 @@ private:
   void hazard(const WarpT &W, unsigned Reg, const std::string &Msg,
               TimingResult &R);
   static uint64_t releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
-                            bool &Long);
+                            uint64_t Now, bool &Long);
 
   const Program &P;
   const Card &C;
@@ -131,6 +190,9 @@ private:
   uint64_t SharedFree = 0;
   double GlobalFree = 0;
   uint64_t TensorBusy = 0;
+  L1Cache L1;
+  double MissBytesPerClk;
+  unsigned MissLatency;
   /// (instruction, register) pairs already reported as hazards.
   std::set<std::pair<uint32_t, unsigned>> Reported;
   static constexpr size_t MaxHazardReports = 20;
@@ -194,11 +256,13 @@ const PipeTiming *SMModel::timingOf(const DInst &D, Pipe Pp) const {
   }
 }
 
-/// When the entries of \p Q beyond the newest \p Keep are released.
+/// When the entries of \p Q a wait at \p Now sees, beyond the newest
+/// \p Keep of them, are released.
 uint64_t SMModel::releaseOf(const std::vector<SBEntry> &Q, unsigned Keep,
-                            bool &Long) {
+                            uint64_t Now, bool &Long) {
   uint64_t T = 0;
-  for (size_t I = 0; I + Keep < Q.size(); ++I)
+  size_t Visible = visibleEntries(Q, Now);
+  for (size_t I = 0; I + Keep < Visible; ++I)
     if (Q[I].Release > T) {
       T = Q[I].Release;
       Long = Q[I].Long;
@@ -223,13 +287,16 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
   bool Long = false;
   for (unsigned S = 0; S < 6; ++S)
     if ((D.I.Ctrl.WaitMask >> S) & 1)
-      SBT = std::max(SBT, releaseOf(W.SB[S], 0, Long));
+      SBT = std::max(SBT, releaseOf(W.SB[S], 0, Now, Long));
   if (D.Sem == SemClass::DEPBAR) {
+    // DEPBAR sees every increment (the 2-cycle rule is the wait mask's, as
+    // in --check-schedule and tp-verify-schedule).
     unsigned S = unsigned(D.F[F_sb]) & 7;
-    SBT = std::max(SBT, releaseOf(W.SB[S], unsigned(D.F[F_cnt]), Long));
+    SBT = std::max(SBT,
+                   releaseOf(W.SB[S], unsigned(D.F[F_cnt]), Never, Long));
     for (unsigned S2 = 0; S2 < 6; ++S2)
       if ((D.F[F_set] >> S2) & 1)
-        SBT = std::max(SBT, releaseOf(W.SB[S2], 0, Long));
+        SBT = std::max(SBT, releaseOf(W.SB[S2], 0, Never, Long));
   }
   if (SBT > Now) {
     Until = SBT;
@@ -257,6 +324,15 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
 void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
                          TimingResult &R) {
   const sched::LatencyModel &M = *P.Model;
+  // A wait of this instruction that misses an increment too new to see.
+  std::string WhyUncovered = "(no scoreboard wait)";
+  for (unsigned S = 0; S < 6; ++S)
+    if ((D.I.Ctrl.WaitMask >> S) & 1 &&
+        visibleEntries(W.SB[S], Now) < W.SB[S].size())
+      WhyUncovered = "(its wait on SB" + std::to_string(S) +
+                     " is issued within " +
+                     std::to_string(sched::ScoreboardSetCycles) +
+                     " cycles of the increment, which it does not see)";
   for (const RegUse &U : D.Uses) {
     if (U.Def)
       continue;
@@ -271,7 +347,7 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
           hazard(W, Reg,
                  "reads a variable-latency result " +
                      std::to_string(W.WArrive[Reg] - Now) +
-                     " cycles before it arrives (no scoreboard wait)",
+                     " cycles before it arrives " + WhyUncovered,
                  R);
         continue;
       }
@@ -443,10 +519,13 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
   checkReads(W, D, Now, R);
   if (D.Sem == SemClass::CS2R && D.SReg == SR_CLOCKLO)
     R.ClockReads.push_back({W.Block, W.Warp, W.Pos + 1, Now});
-  // The wait mask and DEPBAR consume the released entries.
+  // The wait mask and DEPBAR consume the released entries they see; an
+  // increment too new to be seen stays for a later wait (its result, read
+  // before it lands, is a hazard: checkReads).
   for (unsigned S = 0; S < 6; ++S)
     if ((D.I.Ctrl.WaitMask >> S) & 1)
-      W.SB[S].clear();
+      W.SB[S].erase(W.SB[S].begin(),
+                    W.SB[S].begin() + visibleEntries(W.SB[S], Now));
   if (D.Sem == SemClass::DEPBAR) {
     auto &Q = W.SB[unsigned(D.F[F_sb]) & 7];
     size_t Keep = size_t(D.F[F_cnt]);
@@ -472,10 +551,25 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
     R.SharedIdealWavefronts += E.Ideal;
     Result = ReadDone = Start + E.Wavefronts + C.SharedLatency;
   }
-  if (Pp == Pipe::Global) {
+  bool L1Hit = false;
+  if (E.L1Lines) {
+    L1Hit = L1.access(W.Lines->data() + W.LinePos, E.L1Lines);
+    W.LinePos += E.L1Lines;
+  }
+  if (L1Hit) {
+    // An L1 hit: the data leave the SM's L1/shared data path (the unified
+    // SRAM's 128 B/clk, shared with shared memory) l1_latency after the
+    // access starts on it; nothing goes to L2.
+    uint64_t Start = std::max(Now, SharedFree);
+    SharedFree = Start + (E.GlobalBytes + C.SharedBytesPerClk - 1) /
+                             C.SharedBytesPerClk;
+    Result = Start + C.L1Latency;
+    ReadDone = SharedFree;
+    Long = true;
+  } else if (Pp == Pipe::Global) {
     double Start = std::max(double(Now), GlobalFree);
-    GlobalFree = Start + E.GlobalBytes / C.L2BytesPerClkPerSM;
-    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : C.L2Latency;
+    GlobalFree = Start + E.GlobalBytes / MissBytesPerClk;
+    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : MissLatency;
     Result = std::max(Result, uint64_t(std::ceil(GlobalFree)) + Lat);
     ReadDone = uint64_t(std::ceil(GlobalFree));
     Long = true;
@@ -489,7 +583,7 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
     // A scoreboard counts down in order.
     if (!Q.empty())
       T = std::max(T, Q.back().Release);
-    Q.push_back({T, Long});
+    Q.push_back({T, Now, Long});
   };
   if (D.Sem == SemClass::LDGDEPBAR) {
     Long = true;
@@ -567,7 +661,11 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
     bool AnyLive = false, Issued = false;
     uint64_t Next = Never;
     for (unsigned S = 0; S < NS; ++S) {
-      int Pick = -1;
+      // Greedy, then loose round robin: the warp issued last while it is
+      // eligible and did not yield, else the first eligible warp after it
+      // in the sub-partition's order (wrapping around).
+      int Pick = -1, First = -1;
+      bool KeepCurrent = false;
       for (unsigned I : Members[S]) {
         WarpT &W = Warps[I];
         if (W.Done)
@@ -585,13 +683,17 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
           continue;
         }
         State[I] = WarpState::NotSelected;
-        if (Pick < 0 || (int(I) == Current[S] && !W.Yielded))
+        if (int(I) == Current[S] && !W.Yielded)
+          KeepCurrent = true;
+        if (First < 0)
+          First = int(I);
+        if (Pick < 0 && int(I) > Current[S])
           Pick = int(I);
       }
-      if (Current[S] >= 0 && Pick >= 0 && Pick != Current[S] &&
-          State[Current[S]] == WarpState::NotSelected &&
-          !Warps[Current[S]].Yielded)
+      if (KeepCurrent)
         Pick = Current[S];
+      else if (Pick < 0)
+        Pick = First;
       if (Pick >= 0) {
         State[Pick] = WarpState::Selected;
         Current[S] = Pick;
@@ -639,6 +741,52 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
   NumModelledCycles += Now;
 }
 
+void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
+                            Timeline *TL) const {
+  std::vector<WarpT> Warps;
+  unsigned I = 0;
+  for (unsigned B = 0; B < Blocks; ++B)
+    for (const auto &T : Traces[B]) {
+      WarpT W;
+      W.Trace = &T;
+      W.Lines = &Lines[B][&T - Traces[B].data()];
+      W.Block = B;
+      W.Warp = unsigned(&T - Traces[B].data());
+      W.SMSP = I++ % C.SubPartitions;
+      W.Done = T.empty();
+      std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
+      std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
+      for (auto &RC : W.RCycle)
+        RC[0] = RC[1] = Never;
+      Warps.push_back(std::move(W));
+    }
+  // The L1 gets what the blocks' shared memory leaves of the unified data
+  // cache (the carve-out's granularity neglected).
+  uint64_t SharedUsed = uint64_t(Blocks) * SharedPerBlock;
+  uint64_t L1Bytes = C.UnifiedL1BytesPerSM > SharedUsed
+                         ? C.UnifiedL1BytesPerSM - SharedUsed
+                         : 0;
+  // Global traffic missing L1: at the SM's L2 share, or, when the grid's
+  // footprint exceeds the L2, at its share of DRAM over the SMs the grid
+  // occupies (at most the L2 share), after the L2 and DRAM latencies.
+  double BytesPerClk = C.L2BytesPerClkPerSM;
+  unsigned Latency = C.L2Latency;
+  R.FootprintBytes = Footprint;
+  R.GlobalFromDRAM = Footprint > C.L2Bytes;
+  if (R.GlobalFromDRAM) {
+    // DRAM is one resource for the GPU: an SM's share is its part of the
+    // blocks running at once, min(grid, occupancy x SMs) (the busiest SM
+    // of an uneven spread gets the larger share, as the others finish).
+    uint64_t Running = std::min<uint64_t>(GridBlocks, uint64_t(Occupancy) *
+                                                          C.SMs);
+    BytesPerClk = std::min(BytesPerClk, C.DRAMGBytesPerS / C.ClockGHz *
+                                            double(Blocks) / double(Running));
+    Latency = C.L2Latency + C.DRAMLatency;
+  }
+  SMModel M(Prog, C, L1Bytes / 128, BytesPerClk, Latency);
+  M.run(Warps, R, TL);
+}
+
 TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
                                 Timeline *TL) const {
   if (TL && !TL->End) {
@@ -655,30 +803,24 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
   R.OccupancyLimit = OccupancyLimit;
   R.GridBlocks = GridBlocks;
   R.Flops = Flops;
-  std::vector<WarpT> Warps;
-  unsigned I = 0;
-  for (unsigned B = 0; B < Traces.size(); ++B)
-    for (const auto &T : Traces[B]) {
-      WarpT W;
-      W.Trace = &T;
-      W.Block = B;
-      W.Warp = unsigned(&T - Traces[B].data());
-      W.SMSP = I++ % C.SubPartitions;
-      W.Done = T.empty();
-      std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
-      std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
-      for (auto &RC : W.RCycle)
-        RC[0] = RC[1] = Never;
-      Warps.push_back(std::move(W));
-    }
-  SMModel M(Prog, C);
-  M.run(Warps, R, TL);
-  uint64_t PerWave = std::max<uint64_t>(1, uint64_t(R.BlocksPerSM) * C.SMs);
-  R.Waves = (GridBlocks + PerWave - 1) / PerWave;
+  runBlocks(Traces.size(), R, TL);
+  // The busiest SM gets ceil(grid / SMs) blocks and runs them in waves of
+  // the occupancy (ceil(ceil(G / S) / O) = ceil(G / (S O))); its last wave
+  // holds what is left, modelled on its own when fewer than a full one.
+  uint64_t PerSM = (GridBlocks + C.SMs - 1) / C.SMs;
+  R.Waves = std::max<uint64_t>(1, (PerSM + Occupancy - 1) / Occupancy);
+  R.LastWaveBlocks = unsigned(PerSM - (R.Waves - 1) * Occupancy);
+  R.LastWaveCycles = R.BlockCycles;
+  if (R.LastWaveBlocks && R.LastWaveBlocks < R.ResidentBlocks) {
+    TimingResult Last;
+    runBlocks(R.LastWaveBlocks, Last, nullptr);
+    R.LastWaveCycles = Last.BlockCycles;
+  }
   double Clock = C.ClockGHz * 1e9;
   R.DRAMFloorSeconds = CompulsoryBytes / (C.DRAMGBytesPerS * 1e9);
   uint64_t DRAMCycles = uint64_t(std::ceil(R.DRAMFloorSeconds * Clock));
-  R.KernelCycles = std::max(R.Waves * R.BlockCycles, DRAMCycles);
+  R.KernelCycles = std::max((R.Waves - 1) * R.BlockCycles + R.LastWaveCycles,
+                            DRAMCycles);
   R.KernelSeconds = double(R.KernelCycles) / Clock;
   LLVM_DEBUG(dbgs() << "timing: " << R.WarpInstructions << " instructions, "
                     << R.BlockCycles << " cycles per wave\n");

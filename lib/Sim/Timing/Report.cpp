@@ -28,7 +28,14 @@ void sim::printTiming(raw_ostream &OS, const TimingResult &R) {
      << R.OccupancyLimit << "), grid " << R.GridBlocks << " block(s), "
      << R.Waves << " wave(s)\n";
   OS << "  blocks modelled on one SM: " << R.ResidentBlocks << "\n";
+  if (R.GlobalFromDRAM)
+    OS << "  global memory: from DRAM (footprint "
+       << format("%.1f", double(R.FootprintBytes) / (1 << 20))
+       << " MiB exceeds the L2)\n";
   OS << "  cycles per block (one wave on one SM): " << R.BlockCycles << "\n";
+  if (R.LastWaveCycles != R.BlockCycles)
+    OS << "  last wave: " << R.LastWaveBlocks << " block(s) on one SM, "
+       << R.LastWaveCycles << " cycles\n";
   OS << "  kernel cycles: " << R.KernelCycles << " ("
      << format("%.3f", R.KernelSeconds * 1e6) << " us";
   if (R.KernelSeconds > 0 && R.DRAMFloorSeconds >= R.KernelSeconds)
@@ -71,9 +78,13 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
       {"grid_blocks", int64_t(R.GridBlocks)},
       {"waves", int64_t(R.Waves)},
       {"block_cycles", int64_t(R.BlockCycles)},
+      {"last_wave_blocks", R.LastWaveBlocks},
+      {"last_wave_cycles", int64_t(R.LastWaveCycles)},
       {"kernel_cycles", int64_t(R.KernelCycles)},
       {"kernel_seconds", R.KernelSeconds},
       {"dram_floor_seconds", R.DRAMFloorSeconds},
+      {"footprint_bytes", int64_t(R.FootprintBytes)},
+      {"global_from_dram", R.GlobalFromDRAM},
       {"tflops", R.Flops > 0 ? json::Value(R.tflops()) : json::Value(nullptr)},
       {"warp_instructions", int64_t(R.WarpInstructions)},
       {"issue_utilization", R.IssueUtilization},

@@ -48,6 +48,7 @@ TimingModel::TimingModel(const Program &P, const Card &C,
   uint64_t Shared = std::max<uint64_t>(C.SharedReservedPerBlock,
                                        K.ReservedSharedBytes) +
                     K.StaticSharedBytes + Cfg.DynamicSharedBytes;
+  SharedPerBlock = Shared;
   Limit(C.SharedBytesPerSM / Shared, "shared memory");
   Occupancy = unsigned(Best);
   // The block scheduler spreads a grid over the SMs: an SM holds at most
@@ -56,6 +57,8 @@ TimingModel::TimingModel(const Program &P, const Card &C,
   uint64_t PerSM = (GridBlocks + C.SMs - 1) / C.SMs;
   Traces.assign(std::min(Best, PerSM),
                 std::vector<std::vector<Event>>(WarpsPerBlock));
+  Lines.assign(Traces.size(),
+               std::vector<std::vector<uint64_t>>(WarpsPerBlock));
 }
 
 Error TimingModel::checkFits() const {
@@ -100,7 +103,7 @@ void TimingModel::onIssue(uint64_t LinearBlock, unsigned WarpId,
                           uint32_t Index, uint32_t Mask,
                           const uint64_t *LaneAddr) {
   const DInst &D = Prog.Insts[Index];
-  Event E = {Index, 0, 0, 0};
+  Event E = {Index, 0, 0, 0, 0};
   unsigned Lanes = unsigned(__builtin_popcount(Mask));
   unsigned Banks = std::min(64u, C.SharedBanks);
   switch (D.Sem) {
@@ -140,6 +143,15 @@ void TimingModel::onIssue(uint64_t LinearBlock, unsigned WarpId,
     std::sort(Sectors, Sectors + N);
     N = unsigned(std::unique(Sectors, Sectors + N) - Sectors);
     E.GlobalBytes = std::max(N * 32, Lanes * D.Size);
+    if (!D.has(SemFlag::Store) && N) {
+      // A load goes through L1: its distinct 128-byte lines.
+      for (unsigned I = 0; I < N; ++I)
+        Sectors[I] /= 4;
+      N = unsigned(std::unique(Sectors, Sectors + N) - Sectors);
+      E.L1Lines = uint8_t(N);
+      Lines[LinearBlock][WarpId].insert(Lines[LinearBlock][WarpId].end(),
+                                        Sectors, Sectors + N);
+    }
     break;
   }
   case SemClass::Local:

@@ -12,6 +12,9 @@
   kernels.py war WAIT OUT          STS [R2], R3 (read late, read scoreboard
                                    SB1), then MOV R3 with (WAIT=1) or
                                    without (0) a wait on SB1
+  kernels.py sbset STALL OUT       LDS R3 (write scoreboard SB1)
+                                   {stall=STALL}, then IADD3 reading R3
+                                   with a wait on SB1
 """
 import sys
 
@@ -45,12 +48,12 @@ def main(argv):
                        for i in range(int(argv[2])))
     elif kind == "lds":
         n, stride = int(argv[2]), int(argv[3])
-        body = ("  S2R R0, SR_LANEID {stall=1 wr=0}\n"
+        body = ("  S2R R0, SR_LANEID {stall=2 wr=0}\n"
                 "  IMAD R2, R0, %d, RZ {stall=5 wait=0}\n" % stride +
                 "".join("  LDS R3, [R2] {stall=1 wr=1}\n" for _ in range(n)) +
                 "  NOP {stall=1 wait=1}\n")
     elif kind == "bar":
-        body = ("  S2R R0, SR_TID.X {stall=1 wr=0}\n"
+        body = ("  S2R R0, SR_TID.X {stall=2 wr=0}\n"
                 "  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT {stall=13 wait=0}\n"
                 "  @P0 BRA .L_bar {stall=5}\n" + ffma(int(argv[2]), 4) +
                 ".L_bar:\n  BAR.SYNC 0x0 {stall=6}\n")
@@ -62,11 +65,16 @@ def main(argv):
                 "  FMUL R3, R5, R6 {stall=1}\n")
     elif kind == "war":
         wait = " wait=1" if argv[2] == "1" else ""
-        body = ("  S2R R0, SR_LANEID {stall=1 wr=0}\n"
+        body = ("  S2R R0, SR_LANEID {stall=2 wr=0}\n"
                 "  IMAD R2, R0, 4, RZ {stall=5 wait=0}\n"
                 "  MOV R3, 0x1 {stall=5}\n"
-                "  STS [R2], R3 {stall=1 rd=1}\n"
+                "  STS [R2], R3 {stall=2 rd=1}\n"
                 "  MOV R3, 0x2 {stall=4%s}\n" % wait)
+    elif kind == "sbset":
+        body = ("  S2R R0, SR_LANEID {stall=2 wr=0}\n"
+                "  IMAD R2, R0, 4, RZ {stall=5 wait=0}\n"
+                "  LDS R3, [R2] {stall=%d wr=1}\n" % int(argv[2]) +
+                "  IADD3 R4, R3, 0x1, RZ {stall=1 wait=1}\n")
     else:
         sys.exit("unknown kernel kind " + kind)
     text = body + TAIL
