@@ -83,6 +83,21 @@ const FormTemplate Templates[] = {
      2, {0, -4}},
     {sass::ULDC_64, "ULDC_64", "ULDC.64 UR4, c[0x0][0x0]",
      4, {4, 5, 0, 0}},
+    {sass::MOV_rcr, "MOV_rcr", "MOV R0, c[0x0][0x0]",
+     3, {0, 0, 0}},
+    {sass::ISETP_rrr, "ISETP_rrr", "ISETP.LT.AND P0, PT, R0, R0, PT",
+     9, {0, 7, 1, 1, 0, 0, 0, 0, 7}},
+    {sass::ISETP_rir, "ISETP_rir", "ISETP.LT.AND P0, PT, R0, 0x1, PT",
+     9, {0, 7, 1, 1, 0, 0, 1, 0, 7}},
+    {sass::SEL_rrr, "SEL_rrr", "SEL R0, R0, RZ, P0",
+     5, {0, 0, 255, 0, 0}},
+    {sass::SEL_rir, "SEL_rir", "SEL R0, R0, 0x1, P0",
+     5, {0, 0, 1, 0, 0}},
+    {sass::LDGSTS_DESC_P, "LDGSTS_DESC_P",
+     "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64], P0",
+     13, {0, 0, 6, 0, 0, 0, 16, 4, 0, 1, 0, 0, 0}},
+    {sass::STG_DESC_32, "STG_DESC_32", "STG.E desc[UR4][R0.64+0x10], R0",
+     8, {1, 1, 0, 4, 0, 1, 16, 0}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");
@@ -131,9 +146,9 @@ sass::Opcode getShlOpcode(unsigned Shift) {
 }
 
 int64_t &operand(sass::Instruction &I, Slot S) {
-  static constexpr StringLiteral Names[] = {"Rd",  "Ra", "Rb", "Rc",
-                                            "Imm", "sh", "Off", "off",
-                                            "Rs",  "soff", "cnt"};
+  static constexpr StringLiteral Names[] = {
+      "Rd", "Ra", "Rb", "Rc",  "Imm", "sh",  "Off", "off", "Rs", "soff",
+      "cnt", "na", "nb", "Pu", "Pp",  "Ppn", "cmp", "u",   "zf"};
   static_assert(sizeof(Names) / sizeof(Names[0]) == size_t(Slot::Count),
                 "one name a slot");
   // Index of each slot in each form, found on first use of the form (-1:

@@ -110,21 +110,45 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
   M.LayoutB = parseLayoutName(F.getAttr("layout-b").getValueOr(""))
                   .getValueOr(OperandLayout::Columns);
   M.Residual = F.getIntAttr("residual").getValueOr(0) != 0;
-  SmallVector<StringRef, 4> Params;
+  SmallVector<StringRef, 8> Params;
   F.getAttr("params").getValueOr("C,A,B").split(Params, ',');
   uint32_t Off = 0;
   for (StringRef P : Params) {
     Optional<ParamRole> R = parseRoleName(P.trim());
     if (!R)
       return makeError("@" + F.Name + ": unknown parameter role '" + P + "'");
-    M.Params.push_back({P.trim().str(), *R, Off, 8});
-    Off += 8;
+    unsigned Size = getRoleSize(*R);
+    Off = alignTo(Off, Size);
+    M.Params.push_back({P.trim().str(), *R, Off, Size});
+    Off += Size;
+  }
+  if (M.findParam(ParamRole::LDA)) {
+    // A run-time shape: version 2 records the leading dimensions its
+    // recorded shape runs with (the dense ones rounded up to 8 elements, the
+    // copies' alignment) and the block tile, from which a tool computes
+    // the grid of any shape.
+    std::vector<uint64_t> T = Ints("tile", ',');
+    if (T.size() != 5)
+      return makeError("@" + F.Name + ": machine IR lacks its tile() attribute");
+    auto Aligned = [](uint64_t X) { return (X + 7) / 8 * 8; };
+    M.FormatVersion = 2;
+    M.LdA = Aligned(M.LayoutA == OperandLayout::Rows ? M.K : M.M);
+    M.LdB = Aligned(M.LayoutB == OperandLayout::Rows ? M.K : M.N);
+    M.LdC = Aligned(M.N);
+    M.Tile = {uint32_t(16 * T[0] * T[2]), uint32_t(8 * T[1] * T[3])};
+    M.Batch = M.Grid[2];
+    if (M.findParam(ParamRole::StrideA)) {
+      M.StrideA = (M.LayoutA == OperandLayout::Rows ? M.M : M.K) * M.LdA;
+      M.StrideB = (M.LayoutB == OperandLayout::Rows ? M.N : M.K) * M.LdB;
+      M.StrideC = M.M * M.LdC;
+    }
   }
   return M;
 }
 
 Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
-                                         size_t NumParams, sass::Target Tgt) {
+                                         ArrayRef<ManifestParam> Params,
+                                         sass::Target Tgt) {
   object::Kernel K;
   K.Name = F.Name;
   F.forEach([&](const mir::Piece &, const mir::MInstr &MI, uint64_t) {
@@ -132,10 +156,10 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     K.Code.resize(At + 16);
     sass::writeWord(sass::encode(MI.I, Tgt), K.Code.data() + At);
   });
-  for (size_t I = 0; I < NumParams; ++I) {
+  for (const ManifestParam &MP : Params) {
     object::KernelParam P;
-    P.Offset = 8 * I;
-    P.Size = 8;
+    P.Offset = MP.Offset;
+    P.Size = MP.Size;
     K.Params.push_back(P);
   }
   K.RegCount = F.Regs;
@@ -222,7 +246,7 @@ Expected<ObjectFile> buildObject(const mir::Function &F, sass::Target Target,
     return std::move(E);
   Obj.Manifest = std::move(*Manifest);
   Expected<std::vector<uint8_t>> Bytes =
-      makeCubin(F, Dynamic, Obj.Manifest.Params.size(), Target);
+      makeCubin(F, Dynamic, Obj.Manifest.Params, Target);
   if (!Bytes)
     return Bytes.takeError();
   Obj.Cubin = std::move(*Bytes);

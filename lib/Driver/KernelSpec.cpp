@@ -147,6 +147,7 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   P.A = *A;
   P.B = *B;
   P.Residual = Spec.Residual;
+  P.Runtime = !Spec.FixedShape;
   // The default example uses the large tile; otherwise tp-tile chooses
   // unless --tile says (tp-tile's option).
   Optional<TileParams> T;
@@ -167,12 +168,17 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   OS << "tp.kernel @" << Spec.Name
      << "(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>"
      << (Spec.Residual ? ", %R: ptr<f32>" : "")
+     << (P.Runtime ? ", %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, "
+                     "%ldc: i32"
+                   : "")
      << ") target=" << sass::getTargetName(Spec.Target) << " {\n"
      << "  tp.matmul %C, %A, %B" << (Spec.Residual ? ", %R" : "")
      << " m=" << P.M << " n=" << P.N << " k=" << P.K
      << " a=" << getLayoutName(P.A) << " b=" << getLayoutName(P.B);
   if (DefaultTile)
     OS << " tile=large";
+  if (P.Runtime)
+    OS << " shape=[%M, %N, %K, %lda, %ldb, %ldc]";
   OS << " : f16 x f16 -> f32\n}\n";
   return OS.str();
 }

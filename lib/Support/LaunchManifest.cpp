@@ -36,26 +36,38 @@ StringRef getRoleName(ParamRole R) {
     return "N";
   case ParamRole::K:
     return "K";
+  case ParamRole::LDA:
+    return "LDA";
+  case ParamRole::LDB:
+    return "LDB";
+  case ParamRole::LDC:
+    return "LDC";
+  case ParamRole::StrideA:
+    return "StrideA";
+  case ParamRole::StrideB:
+    return "StrideB";
+  case ParamRole::StrideC:
+    return "StrideC";
   }
   llvm_unreachable("unknown parameter role");
 }
 
 Optional<ParamRole> parseRoleName(StringRef S) {
-  for (ParamRole R : {ParamRole::C, ParamRole::A, ParamRole::B, ParamRole::R,
-                      ParamRole::M, ParamRole::N, ParamRole::K})
-    if (S == getRoleName(R))
-      return R;
+  for (unsigned I = 0; I < NumParamRoles; ++I)
+    if (S == getRoleName(ParamRole(I)))
+      return ParamRole(I);
   return None;
 }
 
 unsigned getRoleSize(ParamRole R) {
   switch (R) {
-  case ParamRole::M:
-  case ParamRole::N:
-  case ParamRole::K:
-    return 4;
-  default:
+  case ParamRole::C:
+  case ParamRole::A:
+  case ParamRole::B:
+  case ParamRole::R:
     return 8;
+  default:
+    return 4;
   }
 }
 
@@ -108,7 +120,17 @@ const char *const KnownFields[] = {"format_version",
                                    "k",
                                    "layout_a",
                                    "layout_b",
-                                   "residual"};
+                                   "residual",
+                                   "lda",
+                                   "ldb",
+                                   "ldc",
+                                   "tile",
+                                   "batch",
+                                   "stride_a",
+                                   "stride_b",
+                                   "stride_c"};
+/// Where version 1's fields end in KnownFields.
+constexpr unsigned NumVersion1Fields = 14;
 
 /// A short rendering of a JSON value for "found ..." in messages.
 std::string describe(const json::Value &V) {
@@ -239,7 +261,7 @@ public:
       return makeError(File + ": expected a JSON object at the top level");
     for (const auto &KV : *O)
       if (!is_contained(KnownFields, StringRef(KV.first)))
-        return fail(KV.first.str(), "unknown field (format version 1 has "
+        return fail(KV.first.str(), "unknown field (format version 2 has "
                                     "none of this name)");
     LaunchManifest M;
     // The version first: a newer file should say so before any other field
@@ -248,10 +270,15 @@ public:
     if (!Version)
       return Version.takeError();
     M.FormatVersion = *Version;
-    if (M.FormatVersion != LaunchManifest::CurrentFormatVersion)
+    if (M.FormatVersion != 1 && M.FormatVersion != 2)
       return fail("format_version",
-                  "expected " + Twine(LaunchManifest::CurrentFormatVersion) +
-                      ", found " + Twine(M.FormatVersion));
+                  "expected 1 or 2, found " + Twine(M.FormatVersion));
+    if (M.FormatVersion == 1)
+      for (const auto &KV : *O)
+        if (!is_contained(makeArrayRef(KnownFields, NumVersion1Fields),
+                          StringRef(KV.first)))
+          return fail(KV.first.str(), "a field of format version 2 (found "
+                                      "format_version 1)");
 
     auto Kernel = getString(*O, "kernel", "kernel");
     if (!Kernel)
@@ -320,6 +347,9 @@ public:
       return fail("residual",
                   "expected true or false, found " + describe(**ResV));
     M.Residual = *Res;
+    if (M.FormatVersion == 2)
+      if (Error E = readVersion2(*O, M))
+        return E;
 
     if (Error E = validateLaunchManifest(M, File))
       return E;
@@ -328,18 +358,91 @@ public:
 
 private:
   std::string File;
+
+  /// Version 2: leading dimensions, the block tile, batch and strides.
+  Error readVersion2(const json::Object &O, LaunchManifest &M) {
+    for (auto [Key, Dest] : {std::pair<StringRef, uint64_t *>{"lda", &M.LdA},
+                             {"ldb", &M.LdB},
+                             {"ldc", &M.LdC},
+                             {"batch", &M.Batch}}) {
+      auto X = getInt(O, Key, Key, 1, INT32_MAX);
+      if (!X)
+        return X.takeError();
+      *Dest = uint64_t(*X);
+    }
+    for (auto [Key, Dest] :
+         {std::pair<StringRef, uint64_t *>{"stride_a", &M.StrideA},
+          {"stride_b", &M.StrideB},
+          {"stride_c", &M.StrideC}}) {
+      auto X = getInt(O, Key, Key, 0, UINT32_MAX);
+      if (!X)
+        return X.takeError();
+      *Dest = uint64_t(*X);
+    }
+    auto TileV = get(O, "tile", "tile");
+    if (!TileV)
+      return TileV.takeError();
+    const json::Array *T = (*TileV)->getAsArray();
+    if (!T || T->size() != 2)
+      return fail("tile", "expected [BM, BN], found " + describe(**TileV));
+    for (unsigned I = 0; I < 2; ++I) {
+      Optional<int64_t> V = (*T)[I].getAsInteger();
+      if (!V || *V < 1 || *V > 4096)
+        return fail("tile[" + std::to_string(I) + "]",
+                    "expected an integer in [1, 4096], found " +
+                        describe((*T)[I]));
+      M.Tile[I] = uint32_t(*V);
+    }
+    return Error::success();
+  }
 };
 
 } // namespace
+
+/// Version 2's values: each leading dimension at least its stored row's
+/// extent (A rows: K, A columns: M, B rows: K, B columns: N, C: N); batches
+/// of C that do not overlap.
+static Error validateVersion2(const LaunchManifest &M, StringRef FileName) {
+  auto Fail = [&](const Twine &Field, const Twine &Msg) {
+    return makeError(FileName + ": field '" + Field + "': " + Msg);
+  };
+  auto Dense = [&](OperandLayout L, uint64_t RowsExtent, uint64_t ColsExtent) {
+    return L == OperandLayout::Rows ? RowsExtent : ColsExtent;
+  };
+  struct LdRule {
+    const char *Field;
+    uint64_t Ld, Min;
+    const char *What;
+  } Rules[] = {{"lda", M.LdA, Dense(M.LayoutA, M.K, M.M),
+                M.LayoutA == OperandLayout::Rows ? "K" : "M"},
+               {"ldb", M.LdB, Dense(M.LayoutB, M.K, M.N),
+                M.LayoutB == OperandLayout::Rows ? "K" : "N"},
+               {"ldc", M.LdC, M.N, "N"}};
+  for (const LdRule &R : Rules)
+    if (R.Ld < R.Min)
+      return Fail(R.Field, "expected at least " + Twine(R.What) + " = " +
+                               Twine(R.Min) + ", found " + Twine(R.Ld));
+  if (M.Batch > 1 && M.StrideC < M.M * M.LdC)
+    return Fail("stride_c", "expected at least m x ldc = " +
+                                Twine(M.M * M.LdC) +
+                                " (batches of C must not overlap), found " +
+                                Twine(M.StrideC));
+  if (M.Batch > 65535)
+    return Fail("batch", "expected at most 65535 (grid z), found " +
+                             Twine(M.Batch));
+  return Error::success();
+}
 
 Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   auto Fail = [&](const Twine &Field, const Twine &Msg) {
     return makeError(FileName + ": field '" + Field + "': " + Msg);
   };
-  if (M.FormatVersion != LaunchManifest::CurrentFormatVersion)
+  if (M.FormatVersion != 1 && M.FormatVersion != 2)
     return Fail("format_version",
-                "expected " + Twine(LaunchManifest::CurrentFormatVersion) +
-                    ", found " + Twine(M.FormatVersion));
+                "expected 1 or 2, found " + Twine(M.FormatVersion));
+  if (M.FormatVersion == 2)
+    if (Error E = validateVersion2(M, FileName))
+      return E;
   if (M.Kernel.empty())
     return Fail("kernel", "expected a non-empty symbol name");
   if (any_of(M.Kernel, [](char C) { return isSpace(C) || C == '\0'; }))
@@ -387,7 +490,7 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   if (M.Params.empty())
     return Fail("params", "expected at least the C, A and B pointers");
   uint32_t End = 0;
-  bool Seen[7] = {};
+  bool Seen[NumParamRoles] = {};
   for (unsigned I = 0; I < M.Params.size(); ++I) {
     const ManifestParam &P = M.Params[I];
     std::string Path = ("params[" + Twine(I) + "]").str();
@@ -418,6 +521,9 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
     if (P.Role == ParamRole::R && !M.Residual)
       return Fail(Path + ".role",
                   "role R needs \"residual\": true (found false)");
+    if (P.Role >= ParamRole::LDA && M.FormatVersion < 2)
+      return Fail(Path + ".role", "role " + getRoleName(P.Role) +
+                                      " needs format_version 2");
   }
   for (ParamRole R : {ParamRole::C, ParamRole::A, ParamRole::B})
     if (!Seen[unsigned(R)])
@@ -517,7 +623,15 @@ std::string printLaunchManifest(const LaunchManifest &M) {
   Str(getLayoutName(M.LayoutA));
   OS << ",\n  \"layout_b\": ";
   Str(getLayoutName(M.LayoutB));
-  OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false") << "\n}\n";
+  OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false");
+  if (M.FormatVersion >= 2) {
+    OS << ",\n  \"lda\": " << M.LdA << ",\n  \"ldb\": " << M.LdB
+       << ",\n  \"ldc\": " << M.LdC << ",\n  \"tile\": [" << M.Tile[0] << ", "
+       << M.Tile[1] << "],\n  \"batch\": " << M.Batch
+       << ",\n  \"stride_a\": " << M.StrideA << ",\n  \"stride_b\": "
+       << M.StrideB << ",\n  \"stride_c\": " << M.StrideC;
+  }
+  OS << "\n}\n";
   OS.flush();
   return S;
 }

@@ -161,7 +161,10 @@ void printModule(const Module &M, raw_ostream &OS) {
     for (size_t J = 0; J < K.Params.size(); ++J) {
       if (J)
         OS << ", ";
-      OS << '%' << K.Params[J].Name << ": ptr<" << K.Params[J].Elem << '>';
+      if (K.Params[J].Elem == "i32")
+        OS << '%' << K.Params[J].Name << ": i32";
+      else
+        OS << '%' << K.Params[J].Name << ": ptr<" << K.Params[J].Elem << '>';
     }
     OS << ')';
     printAttrs(K.Attrs, OS);

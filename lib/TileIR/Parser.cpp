@@ -398,9 +398,23 @@ private:
       next();
       if (Error E = expect(Tok::Colon, "':'"))
         return E;
+      if (cur().K == Tok::Word && cur().Text == "i32") {
+        P.Elem = "i32";
+        next();
+        K.Params.push_back(std::move(P));
+        if (cur().K == Tok::Comma) {
+          next();
+          continue;
+        }
+        if (cur().K != Tok::RParen)
+          return err(cur().Loc,
+                     "expected ',' or ')', found " + describe(cur()));
+        continue;
+      }
       if (cur().K != Tok::Word || cur().Text != "ptr")
         return err(cur().Loc,
-                   "expected a parameter type 'ptr<f16>' or 'ptr<f32>', found " +
+                   "expected a parameter type 'ptr<f16>', 'ptr<f32>' or "
+                   "'i32', found " +
                        describe(cur()));
       next();
       if (Error E = expect(Tok::Less, "'<'"))

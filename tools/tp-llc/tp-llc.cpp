@@ -100,6 +100,13 @@ cl::opt<std::string>
                       "WM,WN,MT,NT,S (default: tp-tile chooses)"),
              cl::value_desc("tile"), cl::cat(LlcCat));
 cl::opt<bool> Residual("residual", cl::desc("C = A B + R"), cl::cat(LlcCat));
+cl::opt<bool> FixedShape(
+    "fixed-shape", cl::init(true),
+    cl::desc("build the --gemm shape into the code (M, N multiples of the "
+             "tile, K of 32 x stages); =false: M, N, K, lda, ldb, ldc are "
+             "kernel parameters, any M, N, K >= 1 runs (edges predicated), "
+             "--gemm is the shape the manifest records"),
+    cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
@@ -306,6 +313,7 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     Spec.LayoutB = given(LayoutB);
     Spec.Tile = given(TileSpec);
     Spec.Residual = Residual;
+    Spec.FixedShape = FixedShape;
     Spec.Name = KernelName;
     tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
     Expected<std::string> Text = tp::driver::describeKernel(Spec);

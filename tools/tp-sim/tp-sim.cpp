@@ -27,6 +27,7 @@
 #include "tp/Sim/Simulator.h"
 #include "tp/Sim/Timing.h"
 #include "tp/Support/LaunchManifest.h"
+#include "tp/Support/Diagnostics.h"
 #include "tp/Support/ReferenceGemm.h"
 #include "tp/Support/ToolOutput.h"
 #include "llvm/ADT/SmallVector.h"
@@ -65,6 +66,13 @@ cl::opt<bool> LatencyReport(
 cl::opt<std::string> ManifestPath(
     "manifest", cl::desc("Launch manifest (default: <cubin>.json)"),
     cl::value_desc("file"), cl::cat(SimCat));
+cl::opt<std::string> ShapeOpt(
+    "shape",
+    cl::desc("GEMM mode: run a run-time-shape kernel (manifest format 2) at "
+             "MxNxK or MxNxKxB (B products, strided), dense leading "
+             "dimensions rounded up to 8 elements, the grid from the shape "
+             "and the manifest's tile (default: the recorded shape)"),
+    cl::value_desc("MxNxK[xB]"), cl::cat(SimCat));
 cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B, R"),
                        cl::init(1), cl::cat(SimCat));
 cl::opt<double> Tolerance("tolerance",
@@ -503,6 +511,108 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   return Rc;
 }
 
+/// The shape a GEMM run uses: the manifest's, or --shape's (a run-time-shape
+/// kernel only), with its leading dimensions, batch and strides, in
+/// elements.
+struct RunShape {
+  GemmProblem P; ///< one product, dense (the reference's view)
+  uint64_t LdA = 0, LdB = 0, LdC = 0, Batch = 1;
+  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
+  std::array<uint32_t, 3> Grid = {1, 1, 1};
+  uint64_t rowsA() const {
+    return P.LayoutA == OperandLayout::Rows ? P.M : P.K;
+  }
+  uint64_t rowsB() const {
+    return P.LayoutB == OperandLayout::Rows ? P.N : P.K;
+  }
+  uint64_t colsA() const { return P.LayoutA == OperandLayout::Rows ? P.K : P.M; }
+  uint64_t colsB() const { return P.LayoutB == OperandLayout::Rows ? P.K : P.N; }
+};
+
+/// The rules a run-time shape's values must keep (the copies' 16-byte
+/// chunks, the kernel's 32-bit offsets); the message names the rule and
+/// the numbers.
+Error checkRunShape(const RunShape &S) {
+  for (auto [Name, Ld] : {std::pair<const char *, uint64_t>{"lda", S.LdA},
+                          {"ldb", S.LdB},
+                          {"ldc", S.LdC}})
+    if (Ld % 8)
+      return makeError(Twine(Name) + " = " + Twine(Ld) +
+                       " is not a multiple of 8 elements (the copies move "
+                       "16-byte chunks of aligned rows)");
+  for (auto [Name, Bytes] :
+       {std::pair<const char *, uint64_t>{"A", 2 * S.rowsA() * S.LdA},
+        {"B", 2 * S.rowsB() * S.LdB},
+        {"C", 4 * S.P.M * S.LdC}})
+    if (Bytes >= (uint64_t(1) << 32))
+      return makeError(Twine(Name) + " is " + Twine(Bytes) +
+                       " bytes, not below 2^32 (the kernel's byte offsets "
+                       "are 32-bit)");
+  return Error::success();
+}
+
+Expected<RunShape> chooseRunShape(const LaunchManifest &Man) {
+  RunShape S;
+  S.P = GemmProblem::fromManifest(Man);
+  S.Grid = Man.Grid;
+  bool Runtime = Man.findParam(ParamRole::LDA) != nullptr;
+  S.LdA = Runtime ? Man.LdA : S.colsA();
+  S.LdB = Runtime ? Man.LdB : S.colsB();
+  S.LdC = Runtime ? Man.LdC : S.P.N;
+  S.Batch = Man.Batch;
+  S.StrideA = Man.StrideA;
+  S.StrideB = Man.StrideB;
+  S.StrideC = Man.StrideC;
+  if (ShapeOpt.empty())
+    return S;
+  if (!Runtime)
+    return makeError("--shape=" + ShapeOpt + ": the kernel has its shape " +
+                     "built in (its manifest names no LDA parameter); build "
+                     "it with tp-llc --fixed-shape=false");
+  SmallVector<StringRef, 4> Parts;
+  StringRef(ShapeOpt).split(Parts, 'x');
+  uint64_t V[4] = {0, 0, 0, 1};
+  bool Ok = Parts.size() == 3 || Parts.size() == 4;
+  for (unsigned I = 0; Ok && I < Parts.size(); ++I)
+    Ok = !Parts[I].getAsInteger(10, V[I]) && V[I] >= 1 && V[I] <= INT32_MAX;
+  if (!Ok)
+    return makeError("--shape: expected MxNxK or MxNxKxB (integers >= 1), "
+                     "found '" + ShapeOpt + "'");
+  if (Parts.size() == 4 && V[3] > 1 && !Man.findParam(ParamRole::StrideA))
+    return makeError("--shape=" + ShapeOpt + ": the kernel takes no batch "
+                     "strides (build it with tp-llc --batch)");
+  if (V[3] > 65535)
+    return makeError("--shape=" + ShapeOpt + ": batch " + Twine(V[3]) +
+                     " is more than the 65535 a grid's z extent may have");
+  S.P.M = V[0];
+  S.P.N = V[1];
+  S.P.K = V[2];
+  S.Batch = V[3];
+  S.LdA = (S.colsA() + 7) / 8 * 8;
+  S.LdB = (S.colsB() + 7) / 8 * 8;
+  S.LdC = (S.P.N + 7) / 8 * 8;
+  S.StrideA = S.rowsA() * S.LdA;
+  S.StrideB = S.rowsB() * S.LdB;
+  S.StrideC = S.P.M * S.LdC;
+  uint64_t GX = (S.P.N + Man.Tile[1] - 1) / Man.Tile[1];
+  uint64_t GY = (S.P.M + Man.Tile[0] - 1) / Man.Tile[0];
+  if (GY > 65535)
+    return makeError("--shape=" + ShapeOpt + ": M = " + Twine(S.P.M) +
+                     " gives " + Twine(GY) + " blocks along M (tile " +
+                     Twine(Man.Tile[0]) + "), more than the 65535 a grid's "
+                     "y extent may have");
+  S.Grid = {uint32_t(GX), uint32_t(GY), uint32_t(S.Batch)};
+  return S;
+}
+
+/// Copies dense rows x cols \p Src (element size \p ES) into \p Dst with
+/// row pitch \p Ld; the rest of each row keeps \p Dst's fill.
+void copyPitched(uint8_t *Dst, const void *Src, uint64_t Rows, uint64_t Cols,
+                 uint64_t Ld, unsigned ES) {
+  for (uint64_t R = 0; R < Rows; ++R)
+    memcpy(Dst + R * Ld * ES, (const uint8_t *)Src + R * Cols * ES, Cols * ES);
+}
+
 int runGemm(ArrayRef<uint8_t> Bytes) {
   std::string MPath = ManifestPath.empty()
                           ? getManifestPathFor(InputFilename)
@@ -516,11 +626,22 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (Man->Target != "sm_" + std::to_string(K->SM))
     return usage(MPath + ": the manifest is for " + Man->Target + ", " +
                  InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
-  GemmProblem Prob = GemmProblem::fromManifest(*Man);
+  Expected<RunShape> Shape = chooseRunShape(*Man);
+  if (!Shape)
+    return usage(toString(Shape.takeError()));
+  if (Error E = checkRunShape(*Shape))
+    return usage(MPath + ": " + toString(std::move(E)));
+  const RunShape &RS = *Shape;
+  GemmProblem Prob = RS.P;
+  uint64_t NB = RS.Batch;
+  // Storage: batch b of X at b stride (the last one's rows x ld).
+  uint64_t ElemsA = (NB - 1) * RS.StrideA + RS.rowsA() * RS.LdA,
+           ElemsB = (NB - 1) * RS.StrideB + RS.rowsB() * RS.LdB,
+           ElemsC = (NB - 1) * RS.StrideC + Prob.M * RS.LdC;
   // A, B, C and R in simulated global memory, checked against its limit
   // before the host arrays are made.
-  double Need = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
+  double Need = 2.0 * (double(ElemsA) + double(ElemsB)) +
+                4.0 * double(ElemsC) * (Prob.Residual ? 2 : 1);
   if (Need > double(sim::GlobalMemory::MaxTotalBytes))
     return usage(MPath + ": a " + Twine(Prob.M) + "x" + Twine(Prob.N) + "x" +
                  Twine(Prob.K) + " GEMM needs " +
@@ -528,27 +649,46 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                  " bytes of global memory, beyond the simulator's " +
                  Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
-  std::vector<uint16_t> A(Prob.elementsA()), B(Prob.elementsB());
-  std::vector<float> R(Prob.Residual ? Prob.elementsC() : 0);
-  fillRandomHalves(A, Seed, StreamA);
-  fillRandomHalves(B, Seed, StreamB);
-  if (Prob.Residual)
-    fillRandomFloats(R, Seed, StreamR);
-  uint64_t AAddr = cantFail(Mem.allocate(A.size() * 2)),
-           BAddr = cantFail(Mem.allocate(B.size() * 2)),
-           CAddr = cantFail(Mem.allocate(Prob.elementsC() * 4)),
-           RAddr = Prob.Residual ? cantFail(Mem.allocate(R.size() * 4)) : 0;
-  memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
-  memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
-  if (Prob.Residual)
-    memcpy(Mem.getBuffer(RAddr).data(), R.data(), R.size() * 4);
+  // Host matrices, dense, one set a batch (batch b draws from seed + b).
+  std::vector<std::vector<uint16_t>> A(NB), B(NB);
+  std::vector<std::vector<float>> R(NB);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    A[Bt].resize(Prob.elementsA());
+    B[Bt].resize(Prob.elementsB());
+    R[Bt].resize(Prob.Residual ? Prob.elementsC() : 0);
+    fillRandomHalves(A[Bt], Seed + Bt, StreamA);
+    fillRandomHalves(B[Bt], Seed + Bt, StreamB);
+    if (Prob.Residual)
+      fillRandomFloats(R[Bt], Seed + Bt, StreamR);
+  }
+  uint64_t AAddr = cantFail(Mem.allocate(ElemsA * 2)),
+           BAddr = cantFail(Mem.allocate(ElemsB * 2)),
+           CAddr = cantFail(Mem.allocate(ElemsC * 4)),
+           RAddr = Prob.Residual ? cantFail(Mem.allocate(ElemsC * 4)) : 0;
   {
+    // The padding beyond each row (and between batches) holds NaN: an
+    // edge the copies do not zero-fill shows in the result.
+    auto DA = Mem.getBuffer(AAddr), DB = Mem.getBuffer(BAddr);
+    const uint16_t NaNHalf = 0x7e00;
+    for (uint64_t I = 0; I < ElemsA; ++I)
+      memcpy(&DA[2 * I], &NaNHalf, 2);
+    for (uint64_t I = 0; I < ElemsB; ++I)
+      memcpy(&DB[2 * I], &NaNHalf, 2);
     auto C = Mem.getBuffer(CAddr);
-    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
+    for (uint64_t I = 0; I < ElemsC; ++I)
       memcpy(&C[4 * I], &PoisonBits, 4);
+    for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+      copyPitched(&DA[2 * Bt * RS.StrideA], A[Bt].data(), RS.rowsA(),
+                  RS.colsA(), RS.LdA, 2);
+      copyPitched(&DB[2 * Bt * RS.StrideB], B[Bt].data(), RS.rowsB(),
+                  RS.colsB(), RS.LdB, 2);
+      if (Prob.Residual)
+        copyPitched(&Mem.getBuffer(RAddr)[4 * Bt * RS.StrideC], R[Bt].data(),
+                    Prob.M, Prob.N, RS.LdC, 4);
+    }
   }
   sim::LaunchConfig Cfg;
-  Cfg.Grid = Man->Grid;
+  Cfg.Grid = RS.Grid;
   Cfg.Block = Man->Block;
   Cfg.DynamicSharedBytes = Man->DynamicSharedBytes;
   Cfg.CheckSchedule = CheckSchedule;
@@ -565,6 +705,12 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     case ParamRole::M: V = Prob.M; break;
     case ParamRole::N: V = Prob.N; break;
     case ParamRole::K: V = Prob.K; break;
+    case ParamRole::LDA: V = RS.LdA; break;
+    case ParamRole::LDB: V = RS.LdB; break;
+    case ParamRole::LDC: V = RS.LdC; break;
+    case ParamRole::StrideA: V = RS.StrideA; break;
+    case ParamRole::StrideB: V = RS.StrideB; break;
+    case ParamRole::StrideC: V = RS.StrideC; break;
     }
     memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
   }
@@ -585,7 +731,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   outs() << "kernel " << K->Name << ": " << Prob.M << "x" << Prob.N << "x"
          << Prob.K << ", A " << getLayoutName(Prob.LayoutA) << ", B "
          << getLayoutName(Prob.LayoutB)
-         << (Prob.Residual ? ", residual" : "") << "; grid " << Cfg.Grid[0]
+         << (Prob.Residual ? ", residual" : "")
+         << (NB > 1 ? ", batch " + std::to_string(NB) : std::string())
+         << "; grid " << Cfg.Grid[0]
          << "," << Cfg.Grid[1] << "," << Cfg.Grid[2] << " block "
          << Cfg.Block[0] << "," << Cfg.Block[1] << "," << Cfg.Block[2]
          << "; seed " << Seed << "\n";
@@ -602,19 +750,43 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   int TimingRc = 0;
   if (TM) {
     // Compulsory DRAM traffic: A and B read once, C written (R read) once.
-    double Bytes = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                   4.0 * double(Prob.M) * Prob.N * (Prob.Residual ? 2 : 1);
-    TimingRc = reportTiming(*TM, 2.0 * Prob.M * Prob.N * Prob.K, Bytes);
+    double Bytes = NB * (2.0 * (double(Prob.M) * Prob.K +
+                                double(Prob.K) * Prob.N) +
+                         4.0 * double(Prob.M) * Prob.N *
+                             (Prob.Residual ? 2 : 1));
+    TimingRc = reportTiming(*TM, 2.0 * NB * Prob.M * Prob.N * Prob.K, Bytes);
     if (TimingSample) {
       outs() << "timing sample: " << S->Blocks
              << " block(s) run, result check skipped\n";
       return std::max(TimingRc, reportHazards(*S));
     }
   }
-  std::vector<float> C(Prob.elementsC());
-  memcpy(C.data(), Mem.getBuffer(CAddr).data(), C.size() * 4);
+  // Every batch's M x N against its reference, as one matrix of NB M rows;
+  // every other element of C's storage must still hold the poison.
+  std::vector<float> C(NB * Prob.elementsC());
   std::vector<double> Ref;
-  referenceGemm(Prob, A, B, R, Ref);
+  uint64_t Outside = 0, FirstOutside = UINT64_MAX;
+  {
+    auto DC = Mem.getBuffer(CAddr);
+    std::vector<bool> Inside(ElemsC, false);
+    for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+      for (uint64_t I = 0; I < Prob.M; ++I)
+        for (uint64_t J = 0; J < Prob.N; ++J) {
+          uint64_t At = Bt * RS.StrideC + I * RS.LdC + J;
+          Inside[At] = true;
+          memcpy(&C[(Bt * Prob.M + I) * Prob.N + J], &DC[4 * At], 4);
+        }
+      std::vector<double> One;
+      referenceGemm(Prob, A[Bt], B[Bt], R[Bt], One);
+      Ref.insert(Ref.end(), One.begin(), One.end());
+    }
+    for (uint64_t I = 0; I < ElemsC; ++I) {
+      uint32_t Bits;
+      memcpy(&Bits, &DC[4 * I], 4);
+      if (!Inside[I] && Bits != PoisonBits && !Outside++)
+        FirstOutside = I;
+    }
+  }
   GemmErrors E = compareGemm(C, Ref);
   outs() << format("relative Frobenius error: %.3e\n", E.RelFrobenius)
          << format("max element error: %.3e at (%llu, %llu)\n", E.MaxAbsError,
@@ -625,8 +797,12 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (E.FirstBad != UINT64_MAX)
     outs() << "first bad element: (" << E.FirstBad / Prob.N << ", "
            << E.FirstBad % Prob.N << ")\n";
+  if (Outside)
+    outs() << "written outside C's M x N: " << Outside
+           << " elements (the first at element " << FirstOutside
+           << " of C's storage)\n";
   int HRc = reportHazards(*S);
-  bool Pass = E.passes(Tolerance) && !HRc;
+  bool Pass = E.passes(Tolerance) && !HRc && !Outside;
   outs() << (Pass ? "PASS" : "FAIL") << "\n";
   return Pass ? TimingRc : 1;
 }

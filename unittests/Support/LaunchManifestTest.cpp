@@ -166,8 +166,14 @@ TEST(LaunchManifest, EveryValidationError) {
   const BadCase Cases[] = {
       // Syntax and shape of the document.
       {"\"residual\": true\n}", "\"residual\": true,\n}", "invalid JSON"},
+      {"\"format_version\": 1", "\"format_version\": 3",
+       "field 'format_version': expected 1 or 2, found 3"},
       {"\"format_version\": 1", "\"format_version\": 2",
-       "field 'format_version': expected 1, found 2"},
+       "field 'lda': missing"},
+      {"\"m\": 2048", "\"m\": 2048, \"lda\": 8",
+       "field 'lda': a field of format version 2 (found format_version 1)"},
+      {"\"role\": \"R\"", "\"role\": \"LDA\"",
+       "field 'params[3].size': expected 4 for role LDA"},
       {"\"format_version\": 1,", "", "field 'format_version': missing"},
       {"\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": 7",
        "field 'kernel': expected a string, found 7"},

@@ -24,7 +24,8 @@ enum class Form {
   S2RTid, S2RCtaidX, S2RCtaidY, Mov, IAdd3Imm, IAdd3, LopAndImm, LopXor,
   LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
   Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
-  Bra, UldcDesc, Count
+  Bra, UldcDesc, MovConst, ISetp, ISetpImm, Sel, SelImm, LdgstsP, Stg32,
+  Count
 };
 
 struct FormTemplate {
@@ -57,6 +58,14 @@ enum class Slot : uint8_t {
   Rs,   ///< "Rs" (LDGSTS's shared base)
   SOff, ///< "soff" (LDGSTS's shared offset)
   Cnt,  ///< "cnt" (DEPBAR's count)
+  NegA, ///< "na" (IADD3's negated first source)
+  NegB, ///< "nb" (IADD3's negated second source)
+  Pd,   ///< "Pu" (ISETP's predicate result)
+  Pp,   ///< "Pp" (a predicate source: ISETP's AND, SEL's, LDGSTS's)
+  PpNeg,///< "Ppn" (that source negated)
+  CmpOp,///< "cmp" (ISETP's comparison: LT 1, EQ 2, GT 4)
+  Sgn,  ///< "u" (ISETP: 1 signed, 0 .U32)
+  ZFill,///< "zf" (LDGSTS .ZFILL)
   Count
 };
 

@@ -41,6 +41,10 @@ struct KernelSpec {
   llvm::Optional<std::string> LayoutB; ///< columns (default) or rows
   llvm::Optional<std::string> Tile;    ///< a tile spec (tp-tile chooses)
   bool Residual = false;               ///< C = A B + R
+  /// The shape built into the code (every extent a multiple of the tile);
+  /// otherwise M, N, K and the leading dimensions are kernel parameters
+  /// (any shape, edges predicated) and --gemm is the recorded shape.
+  bool FixedShape = true;
   std::string Name = "gemm";           ///< the kernel symbol
   /// The target (-mcpu): the tile IR's target=, whose limits admission
   /// applies and whose card the automatic tile is sized for.

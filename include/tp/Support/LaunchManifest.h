@@ -37,9 +37,13 @@ namespace tp {
 
 /// What a kernel parameter is.  C, A, B and R are 8-byte global pointers;
 /// M, N and K are 4-byte unsigned values taken from the manifest's shape (for
-/// kernels such as the reference PTX GEMM that read the shape at run time;
-/// tp's own kernels have the shape built in and take pointers only).
-enum class ParamRole { C, A, B, R, M, N, K };
+/// kernels that read the shape at run time: the reference PTX GEMM, tp's
+/// run-time-shape kernels); LDA, LDB, LDC the leading dimensions in
+/// elements and StrideA, StrideB, StrideC the batch strides in elements
+/// (4-byte unsigned, format version 2).
+enum class ParamRole { C, A, B, R, M, N, K, LDA, LDB, LDC, StrideA, StrideB,
+                       StrideC };
+constexpr unsigned NumParamRoles = 13;
 
 llvm::StringRef getRoleName(ParamRole R);
 llvm::Optional<ParamRole> parseRoleName(llvm::StringRef S);
@@ -55,9 +59,12 @@ struct ManifestParam {
 };
 
 struct LaunchManifest {
-  static constexpr int64_t CurrentFormatVersion = 1;
+  /// Version 2 adds lda, ldb, ldc, tile, batch and the strides (a kernel
+  /// with a run-time shape); a version 1 file has none of them (dense
+  /// leading dimensions, one product, the tile unknown).
+  static constexpr int64_t CurrentFormatVersion = 2;
 
-  int64_t FormatVersion = CurrentFormatVersion;
+  int64_t FormatVersion = 1; ///< 2 for a kernel with a run-time shape
   std::string Kernel;           ///< Symbol name of the entry function.
   std::string Target = "sm_86"; ///< "sm_86" or "sm_90".
   std::array<uint32_t, 3> Grid = {1, 1, 1};
@@ -69,6 +76,11 @@ struct LaunchManifest {
   OperandLayout LayoutA = OperandLayout::Rows;
   OperandLayout LayoutB = OperandLayout::Columns;
   bool Residual = false;
+  // Format version 2 (0 in a version 1 file: dense, one product).
+  uint64_t LdA = 0, LdB = 0, LdC = 0;
+  std::array<uint32_t, 2> Tile = {0, 0}; ///< BM, BN: the grid of any shape
+  uint64_t Batch = 1;
+  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
 
   /// The parameter of role \p R, or null.
   const ManifestParam *findParam(ParamRole R) const;

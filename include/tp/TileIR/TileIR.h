@@ -10,7 +10,7 @@
 ///             | '[' value (',' value)* ']'
 ///   kernel  ::= 'tp.kernel' '@'name '(' param (',' param)* ')'
 ///               ( key '=' value )* '{' NL op* '}' NL
-///   param   ::= '%'name ':' 'ptr' '<' ('f16' | 'f32') '>'
+///   param   ::= '%'name ':' ( 'ptr' '<' ('f16' | 'f32') '>' | 'i32' )
 ///
 /// `//` starts a comment.  The printer writes exactly this grammar with two
 /// spaces of indentation a level, integers in decimal, so print(parse(x)) ==
@@ -126,7 +126,7 @@ struct Op {
 
 struct Param {
   std::string Name; ///< without '%'
-  std::string Elem; ///< f16 or f32
+  std::string Elem; ///< f16 or f32 (a pointer), or i32 (a 32-bit value)
   llvm::SMLoc Loc;
 };
 

@@ -79,6 +79,17 @@ namespace tile {
 /// Reads the problem a verified tp.matmul states.
 Problem getProblem(const Kernel &K);
 
+/// The byte offset of parameter \p Index in the parameter block (from the
+/// target's ParamBase): pointers take 8 bytes, i32 values 4, in order.
+int64_t getParamOffset(const Kernel &K, unsigned Index);
+
+/// The run-time shape's parameters, in the order tp.matmul's shape= names
+/// them.
+enum class ShapeParam { M, N, K, LDA, LDB, LDC, Count };
+/// The index of the kernel parameter that holds \p Which, or None (a fixed
+/// shape).
+llvm::Optional<unsigned> getShapeParam(const Kernel &K, ShapeParam Which);
+
 /// The tile a tp.tile op states.
 TileParams getTileOp(const Op &TileOp);
 
