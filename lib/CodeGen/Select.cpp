@@ -518,10 +518,12 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
              : S == "ctaid.y" ? Form::S2RCtaidY
+             : S == "ctaid.z" ? Form::S2RCtaidZ
                               : Form::Count;
     if (F == Form::Count)
       return fail(O.Operands[0].Loc, "unknown special register '" + S +
-                                         "' (tid.x, ctaid.x, ctaid.y)");
+                                         "' (tid.x, ctaid.x, ctaid.y, "
+                                         "ctaid.z)");
     unsigned D = defineTemp();
     sass::Instruction &I = make(F);
     operand(I, Slot::Rd) = D;
@@ -1045,6 +1047,11 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       }
       unsigned Dst = newReg("r_pair" + std::to_string(PairId));
       Loaded[PairId] = Dst;
+      if (Guarded) { // defined whole (zeros) before the guarded loads
+        sass::Instruction &Z = make(Form::ZeroPair);
+        operand(Z, Slot::Rd) = Dst;
+        emit(Z);
+      }
       for (unsigned W = 0; W < (Guarded ? 3u : 2u); ++W) {
         sass::Instruction &I = make(Form::Ldg32);
         operand(I, Slot::Rd) = Dst + W % 2;
@@ -1242,10 +1249,13 @@ Expected<mir::Function> Selector::run() {
   Fn.Loc = K.Loc;
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
   Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
-                         std::to_string(*Grid->getInt("y")) + ",1");
+                         std::to_string(*Grid->getInt("y")) + "," +
+                         std::to_string(Grid->getInt("z").getValueOr(1)));
   std::string Params = P.Residual ? "C,A,B,R" : "C,A,B";
   if (P.Runtime)
     Params += ",M,N,K,LDA,LDB,LDC";
+  if (P.Strided)
+    Params += ",StrideA,StrideB,StrideC";
   Fn.setAttr("params", Params);
   if (Count)
     Fn.setAttr("runtime-count", "1");

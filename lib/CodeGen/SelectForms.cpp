@@ -98,6 +98,8 @@ const FormTemplate Templates[] = {
      13, {0, 0, 6, 0, 0, 0, 16, 4, 0, 1, 0, 0, 0}},
     {sass::STG_DESC_32, "STG_DESC_32", "STG.E desc[UR4][R0.64+0x10], R0",
      8, {1, 1, 0, 4, 0, 1, 16, 0}},
+    {sass::S2R, "S2R", "S2R R0, SR_CTAID.Z",
+     2, {0, 39}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");

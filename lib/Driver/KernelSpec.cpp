@@ -148,6 +148,17 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   P.B = *B;
   P.Residual = Spec.Residual;
   P.Runtime = !Spec.FixedShape;
+  if (Spec.Batch) {
+    if (Spec.FixedShape)
+      return makeError("--batch=" + Twine(*Spec.Batch) +
+                       ": strided batches need a run-time shape "
+                       "(--fixed-shape=false)");
+    if (*Spec.Batch < 1 || *Spec.Batch > 65535)
+      return makeError("--batch=" + Twine(*Spec.Batch) +
+                       ": expected 1 to 65535 products (the grid's z)");
+    P.Strided = true;
+    P.Batch = *Spec.Batch;
+  }
   // The default example uses the large tile; otherwise tp-tile chooses
   // unless --tile says (tp-tile's option).
   Optional<TileParams> T;
@@ -171,6 +182,7 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
      << (P.Runtime ? ", %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, "
                      "%ldc: i32"
                    : "")
+     << (P.Strided ? ", %sa: i32, %sb: i32, %sc: i32" : "")
      << ") target=" << sass::getTargetName(Spec.Target) << " {\n"
      << "  tp.matmul %C, %A, %B" << (Spec.Residual ? ", %R" : "")
      << " m=" << P.M << " n=" << P.N << " k=" << P.K
@@ -179,6 +191,8 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
     OS << " tile=large";
   if (P.Runtime)
     OS << " shape=[%M, %N, %K, %lda, %ldb, %ldc]";
+  if (P.Strided)
+    OS << " strides=[%sa, %sb, %sc] batch=" << P.Batch;
   OS << " : f16 x f16 -> f32\n}\n";
   return OS.str();
 }

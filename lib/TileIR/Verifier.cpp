@@ -31,6 +31,8 @@ Problem getProblem(const Kernel &K) {
   P.B = *parseLayoutName(MM->getWord("b"));
   P.Residual = MM->Operands.size() == 4;
   P.Runtime = MM->getAttr("shape") != nullptr;
+  P.Strided = MM->getAttr("strides") != nullptr;
+  P.Batch = MM->getInt("batch").getValueOr(1);
   return P;
 }
 
@@ -43,10 +45,12 @@ int64_t getParamOffset(const Kernel &K, unsigned Index) {
 
 Optional<unsigned> getShapeParam(const Kernel &K, ShapeParam Which) {
   const Op *MM = K.getMatmul();
-  const Attr *A = MM ? MM->getAttr("shape") : nullptr;
-  if (!A || A->Val.K != Value::List || A->Val.Elems.size() <= size_t(Which))
+  bool Stride = Which >= ShapeParam::StrideA;
+  const Attr *A = MM ? MM->getAttr(Stride ? "strides" : "shape") : nullptr;
+  size_t At = size_t(Which) - (Stride ? size_t(ShapeParam::StrideA) : 0);
+  if (!A || A->Val.K != Value::List || A->Val.Elems.size() <= At)
     return None;
-  const Value &V = A->Val.Elems[size_t(Which)];
+  const Value &V = A->Val.Elems[At];
   for (unsigned I = 0; I < K.Params.size(); ++I)
     if (V.isRef() && K.Params[I].Name == V.S)
       return I;
@@ -102,6 +106,8 @@ std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
   Grid.setInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
       .setInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
       .setInt("threads", T.threads());
+  if (P.Strided)
+    Grid.setInt("z", P.Batch);
   Ops.push_back(Grid);
   Op Block("tp.block", Loc);
   Block.setInt("m", T.blockM()).setInt("n", T.blockN()).setInt("warps",
@@ -154,11 +160,11 @@ struct Schema {
 };
 
 const Schema Schemas[] = {
-    {"tp.matmul", "kernel", "m n k a:w b:w", "tile:v shape:v", 3, 4, true,
-     false},
+    {"tp.matmul", "kernel", "m n k a:w b:w", "tile:v shape:v strides:v batch",
+     3, 4, true, false},
     {"tp.tile", "tp.matmul", "warps_m warps_n m_tiles n_tiles stages",
      "name:w", 0, 0, false, false},
-    {"tp.grid", "tp.matmul", "x y threads", "", 0, 0, false, false},
+    {"tp.grid", "tp.matmul", "x y threads", "z", 0, 0, false, false},
     {"tp.block", "tp.matmul", "m n warps", "", 0, 0, false, false},
     {"tp.warp", "tp.matmul", "m n mma:w", "", 0, 0, false, false},
     {"tp.chunks", "tp.matmul", "a b bytes", "", 0, 0, false, false},
@@ -307,13 +313,17 @@ private:
     static const char *const Roles[] = {"C", "A", "B", "R"};
     static const char *const Elems[] = {"f32", "f16", "f16", "f32"};
     const Attr *Shape = MM.getAttr("shape");
-    size_t Values = Shape ? size_t(ShapeParam::Count) : 0;
+    const Attr *Strides = MM.getAttr("strides");
+    size_t Values = (Shape ? size_t(ShapeParam::Count) : 0) + (Strides ? 3 : 0);
     if (K.Params.size() != MM.Operands.size() + Values)
       return err(MM.Loc, formatv("the kernel has {0} parameters but the "
-                                 "product names {1} (C, A, B[, R]{2})",
+                                 "product names {1} (C, A, B[, R]{2}{3})",
                                  K.Params.size(), MM.Operands.size() + Values,
-                                 Shape ? " and the shape's 6" : ""));
+                                 Shape ? ", the shape's 6" : "",
+                                 Strides ? ", the strides' 3" : ""));
     if (Error E = verifyShapeAttr(K, MM, Shape))
+      return E;
+    if (Error E = verifyStridesAttr(K, MM, Shape, Strides))
       return E;
     for (size_t I = 0; I < MM.Operands.size(); ++I) {
       const Value &V = MM.Operands[I];
@@ -397,6 +407,37 @@ private:
       if (P.Elem != "i32")
         return err(P.Loc, Twine("parameter %") + P.Name + " is " + Names[I] +
                               ": expected i32, found ptr<" + P.Elem + ">");
+    }
+    return Error::success();
+  }
+
+  /// strides=[%sa, %sb, %sc] (batch b of A, B, C at b times these many
+  /// elements): only with a run-time shape, the i32 parameters after the
+  /// shape's; batch= (the recorded count, the grid's z) only with them.
+  Error verifyStridesAttr(const Kernel &K, const Op &MM, const Attr *Shape,
+                          const Attr *Strides) {
+    const Attr *Batch = MM.getAttr("batch");
+    if (Batch && !Strides)
+      return err(Batch->Loc, "batch= needs strides=[%sa, %sb, %sc]");
+    if (Batch && (Batch->Val.I < 1 || Batch->Val.I > 65535))
+      return err(Batch->Val.Loc, "batch = " + Twine(Batch->Val.I) +
+                                     ": expected 1 to 65535 (the grid's z)");
+    if (!Strides)
+      return Error::success();
+    if (!Shape)
+      return err(Strides->Loc, "strides= needs a run-time shape (shape=)");
+    size_t First = MM.Operands.size() + size_t(ShapeParam::Count);
+    if (Strides->Val.K != Value::List || Strides->Val.Elems.size() != 3)
+      return err(Strides->Val.Loc,
+                 "expected strides=[%sa, %sb, %sc] (three i32 parameters)");
+    for (size_t I = 0; I < 3; ++I) {
+      const Value &V = Strides->Val.Elems[I];
+      const Param &P = K.Params[First + I];
+      if (!V.isRef() || V.S != P.Name || P.Elem != "i32")
+        return err(V.Loc, "strides entry " + Twine(I + 1) +
+                              " must be the kernel's i32 parameter " +
+                              Twine(First + I + 1) + ", %" + P.Name +
+                              " (after the shape's)");
     }
     return Error::success();
   }
@@ -546,10 +587,10 @@ private:
         return E;
     } else if (N == "sreg") {
       const Value &V = O.Operands[0];
-      if (!V.isWord() ||
-          (V.S != "tid.x" && V.S != "ctaid.x" && V.S != "ctaid.y"))
-        return err(V.Loc, "expected a special register tid.x, ctaid.x or "
-                          "ctaid.y");
+      if (!V.isWord() || (V.S != "tid.x" && V.S != "ctaid.x" &&
+                          V.S != "ctaid.y" && V.S != "ctaid.z"))
+        return err(V.Loc, "expected a special register tid.x, ctaid.x, "
+                          "ctaid.y or ctaid.z");
     } else {
       for (size_t I = 0; I < O.Operands.size(); ++I) {
         const Value &V = O.Operands[I];

@@ -182,6 +182,7 @@ struct OperandPlan {
   // for rows; the value name 64 ld for columns).
   std::string LdParam, ExtentParam;
   Value StepValue;
+  std::string StrideParam; // strided batches: the batch stride's parameter
   bool columns() const { return L == Layout::Columns; }
   int64_t perRow() const { return columns() ? Extent / 8 : 4; }
   int64_t stepBytes() const { return columns() ? 32 * 2 * Stride : 64; }
@@ -191,8 +192,8 @@ class SwizzlePass : public Pass {
   NameTable Names;
   std::string name(StringRef Base) const { return Names.lookup(Base).str(); }
   // A run-time shape: the parameters' names, the last (partial) k-step.
-  bool Runtime = false;
-  std::string KParam, MParam, NParam, LdcParam;
+  bool Runtime = false, Strided = false;
+  std::string KParam, MParam, NParam, LdcParam, StrideCParam;
   int64_t LastStep = 0;
 
   static std::string shapeParam(const Kernel &K, ShapeParam W) {
@@ -241,6 +242,12 @@ private:
       NParam = shapeParam(K, ShapeParam::N);
       LdcParam = shapeParam(K, ShapeParam::LDC);
     }
+    Strided = P.Strided;
+    if (Strided) {
+      A.StrideParam = shapeParam(K, ShapeParam::StrideA);
+      B.StrideParam = shapeParam(K, ShapeParam::StrideB);
+      StrideCParam = shapeParam(K, ShapeParam::StrideC);
+    }
 
     Op Addr("tp.addresses", L);
     Addr.HasRegion = true;
@@ -256,6 +263,8 @@ private:
 
     if (Runtime)
       defineRingCount(Bd, T);
+    if (Strided)
+      Bd.sreg("ctaid.z", "ctaid.z");
     // Each chunk's global offset and swizzled shared address.
     for (OperandPlan *X : {&A, &B}) {
       std::string N(1, X->Name);
@@ -268,10 +277,18 @@ private:
         CornerIdx = Bd.mul(N + ".first", BlockId, X->Extent);
         std::string Ld = Bd.param(N + ".ld", X->LdParam);
         RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
+        // Batch z's operand starts z stride elements in (strided batches).
+        Value Batch = Bd.imm(0);
+        if (Strided) {
+          std::string Stride = Bd.param(N + ".stride", X->StrideParam);
+          std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
+                                 Bd.imm(0));
+          Batch = Bd.ref(Bd.mul(N + ".zbytes", Z, 2));
+        }
         Corner = X->columns()
-                     ? Bd.mul(N + ".corner", CornerIdx, 2)
+                     ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
                      : Bd.mad(N + ".corner", CornerIdx, Bd.ref(RowBytes),
-                              Bd.imm(0));
+                              Batch);
         defineStepShift(Bd, *X, RowBytes);
       }
       for (int64_t C = 0; C < X->Chunks; ++C) {
@@ -590,8 +607,15 @@ private:
     Bd.mad("e.c1", "e.warp_n", Bd.imm(8 * T.NTiles), Bd.ref("e.c0"));
     Bd.mad("e.col", "e.ctaid.x", Bd.imm(T.blockN()), Bd.ref("e.c1"));
     std::string Ldc = Bd.param("e.ldc", LdcParam);
-    Bd.mad("e.elem", "e.row", Bd.ref(Ldc), Bd.ref("e.col"));
-    Bd.mul("e.off", "e.elem", 4);
+    std::string Elem = Bd.mad("e.elem", "e.row", Bd.ref(Ldc), Bd.ref("e.col"));
+    if (Strided) {
+      Bd.sreg("e.ctaid.z", "ctaid.z");
+      std::string Z = Bd.mad("e.zelems", "e.ctaid.z",
+                             Bd.ref(Bd.param("e.stride", StrideCParam)),
+                             Bd.imm(0));
+      Elem = Bd.emit("e.elemz", "add", {Bd.ref(Elem), Bd.ref(Z)});
+    }
+    Bd.mul("e.off", Elem, 4);
     Bd.mul("e.ldc4", Ldc, 4);
     Bd.sub("e.rows", Bd.param("e.M", MParam), Bd.ref("e.row"));
     Bd.sub("e.cols", Bd.param("e.N", NParam), Bd.ref("e.col"));

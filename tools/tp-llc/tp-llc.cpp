@@ -100,6 +100,13 @@ cl::opt<std::string>
                       "WM,WN,MT,NT,S (default: tp-tile chooses)"),
              cl::value_desc("tile"), cl::cat(LlcCat));
 cl::opt<bool> Residual("residual", cl::desc("C = A B + R"), cl::cat(LlcCat));
+cl::opt<unsigned> BatchOpt(
+    "batch",
+    cl::desc("strided batches (with --fixed-shape=false): B products, the "
+             "grid's z; A, B and C of batch b start b times the strides the "
+             "kernel takes as parameters (StrideA/B/C, in elements); the "
+             "manifest records B and the dense strides"),
+    cl::value_desc("B"), cl::cat(LlcCat));
 cl::opt<bool> FixedShape(
     "fixed-shape", cl::init(true),
     cl::desc("build the --gemm shape into the code (M, N multiples of the "
@@ -314,6 +321,8 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     Spec.Tile = given(TileSpec);
     Spec.Residual = Residual;
     Spec.FixedShape = FixedShape;
+    if (BatchOpt.getNumOccurrences())
+      Spec.Batch = BatchOpt;
     Spec.Name = KernelName;
     tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
     Expected<std::string> Text = tp::driver::describeKernel(Spec);

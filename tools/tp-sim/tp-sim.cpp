@@ -69,9 +69,10 @@ cl::opt<std::string> ManifestPath(
 cl::opt<std::string> ShapeOpt(
     "shape",
     cl::desc("GEMM mode: run a run-time-shape kernel (manifest format 2) at "
-             "MxNxK or MxNxKxB (B products, strided), dense leading "
-             "dimensions rounded up to 8 elements, the grid from the shape "
-             "and the manifest's tile (default: the recorded shape)"),
+             "MxNxK or MxNxKxB (B products, each 16 elements beyond the "
+             "previous one's extent), dense leading dimensions rounded up "
+             "to 8 elements, the grid from the shape and the manifest's "
+             "tile (default: the recorded shape)"),
     cl::value_desc("MxNxK[xB]"), cl::cat(SimCat));
 cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B, R"),
                        cl::init(1), cl::cat(SimCat));
@@ -591,9 +592,11 @@ Expected<RunShape> chooseRunShape(const LaunchManifest &Man) {
   S.LdA = (S.colsA() + 7) / 8 * 8;
   S.LdB = (S.colsB() + 7) / 8 * 8;
   S.LdC = (S.P.N + 7) / 8 * 8;
-  S.StrideA = S.rowsA() * S.LdA;
-  S.StrideB = S.rowsB() * S.LdB;
-  S.StrideC = S.P.M * S.LdC;
+  // Batches 16 elements apart beyond the dense extent (NaN and poison in
+  // the gaps): a stride the kernel ignored would show.
+  S.StrideA = S.rowsA() * S.LdA + 16;
+  S.StrideB = S.rowsB() * S.LdB + 16;
+  S.StrideC = S.P.M * S.LdC + 16;
   uint64_t GX = (S.P.N + Man.Tile[1] - 1) / Man.Tile[1];
   uint64_t GY = (S.P.M + Man.Tile[0] - 1) / Man.Tile[0];
   if (GY > 65535)

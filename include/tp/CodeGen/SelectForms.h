@@ -25,7 +25,7 @@ enum class Form {
   LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
   Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
   Bra, UldcDesc, MovConst, ISetp, ISetpImm, Sel, SelImm, LdgstsP, Stg32,
-  Count
+  S2RCtaidZ, Count
 };
 
 struct FormTemplate {

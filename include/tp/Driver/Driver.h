@@ -45,6 +45,9 @@ struct KernelSpec {
   /// otherwise M, N, K and the leading dimensions are kernel parameters
   /// (any shape, edges predicated) and --gemm is the recorded shape.
   bool FixedShape = true;
+  /// Strided batches (run-time shapes only): the recorded batch count, the
+  /// grid's z; the kernel takes the batch strides as parameters.
+  llvm::Optional<unsigned> Batch;
   std::string Name = "gemm";           ///< the kernel symbol
   /// The target (-mcpu): the tile IR's target=, whose limits admission
   /// applies and whose card the automatic tile is sized for.

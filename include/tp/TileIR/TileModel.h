@@ -47,6 +47,10 @@ struct Problem {
   Layout A = Layout::Rows, B = Layout::Columns;
   bool Residual = false;
   bool Runtime = false;
+  /// Strided batches (tp.matmul strides=): Batch products, the grid's z,
+  /// each operand's batch b at b times its stride parameter.
+  bool Strided = false;
+  int64_t Batch = 1;
 };
 
 /// ceil(X / Y) for X >= 0, Y > 0.

@@ -85,7 +85,8 @@ int64_t getParamOffset(const Kernel &K, unsigned Index);
 
 /// The run-time shape's parameters, in the order tp.matmul's shape= names
 /// them.
-enum class ShapeParam { M, N, K, LDA, LDB, LDC, Count };
+enum class ShapeParam { M, N, K, LDA, LDB, LDC, Count,
+                        StrideA = Count, StrideB, StrideC, StridedCount };
 /// The index of the kernel parameter that holds \p Which, or None (a fixed
 /// shape).
 llvm::Optional<unsigned> getShapeParam(const Kernel &K, ShapeParam Which);
