@@ -244,7 +244,7 @@ private:
   Error lowerCopy(const Op &Copy, bool InLoop);
   struct CopyStream;
   Expected<unsigned> lowerGuardedCopy(const Op &G, CopyStream &S, Lowered Sts,
-                                      unsigned Param);
+                                      unsigned Param, bool Final);
   Error lowerProducts(const Op &Prod);
   Error lowerEpilogue(const Op &Epi);
   Expected<unsigned> paramIndex(const Value &V);
@@ -849,7 +849,8 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       if (!SV)
         return SV.takeError();
     }
-    Expected<unsigned> Copied = lowerGuardedCopy(G, S, *Sts, *Param);
+    Expected<unsigned> Copied =
+        lowerGuardedCopy(G, S, *Sts, *Param, &Copy == FinalCopy);
     if (!Copied)
       return Copied.takeError();
     if (std::find(Used.begin(), Used.end(), &S) == Used.end())
@@ -878,22 +879,25 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
 
 /// One tp.ldgsts: LDGSTS, or with guard= the predicated form (false: zeros,
 /// no read), with fill= .ZFILL from the stream's address plus the fill
-/// bytes (the zero-filled tail; ptxas's src-size lowering).
+/// bytes (the zero-filled tail; ptxas's src-size lowering).  The kernel's
+/// last copy (\p Final) moves its stream's own offset and pointer (nothing
+/// reads them after it); another one forms a pointer of its own.
 Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
-                                              Lowered Sts, unsigned Param) {
+                                              Lowered Sts, unsigned Param,
+                                              bool Final) {
   unsigned Pointer = S.Pointer;
   const Attr *Fill = G.getAttr("fill");
   if (Fill) {
     Expected<Lowered> F = get(Fill->Val);
     if (!F)
       return F.takeError();
-    unsigned Off = newReg("off_fill");
+    unsigned Off = Final ? S.Offset : newReg("off_fill");
     sass::Instruction &I = make(Form::IAdd3);
     operand(I, Slot::Rd) = Off;
     operand(I, Slot::Ra) = S.Offset;
     operand(I, Slot::Rb) = inRegister(*F);
     emit(I);
-    Pointer = formPointer(newReg("ptr_fill"), Off, Param);
+    Pointer = formPointer(Final ? S.Pointer : newReg("ptr_fill"), Off, Param);
   }
   const Attr *Guard = G.getAttr("guard");
   unsigned P = 7;

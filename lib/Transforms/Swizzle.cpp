@@ -306,7 +306,8 @@ private:
         if (!Runtime)
           Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
         else
-          defineChunkGuard(Bd, *X, C, Row, Col, RowOff, CornerIdx);
+          defineChunkGuard(Bd, *X, C, Row, Col, RowOff, CornerIdx,
+                           T.threads());
         std::string Swz =
             X->columns()
                 ? Bd.andi(Pre + "swz" + Idx, Row, 7)
@@ -444,7 +445,7 @@ private:
   /// step's first k (kofs = the chunk's k in the step - skipped).
   void defineChunkGuard(Builder &Bd, const OperandPlan &X, int64_t C,
                         StringRef Row, StringRef Col, StringRef RowOff,
-                        StringRef CornerIdx) {
+                        StringRef CornerIdx, int64_t Threads) {
     std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
     std::string Goff0 =
         Bd.mad(Pre + "goff0" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
@@ -458,7 +459,32 @@ private:
       KOff = Bd.mul(Pre + "koff" + Idx, Col, 8);
     }
     Bd.cmp(Pre + "ok" + Idx, "lt", First, Bd.ref(Pre + "extent"));
-    Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped"));
+    // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
+    // threads split the rows evenly: one value live over the prologue.
+    if (C == 0 || kofsDelta(X, C, Threads) < 0)
+      Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped"));
+  }
+
+  /// How many k-rows chunk C's k offset is beyond chunk 0's: 0 for rows
+  /// (the threads a row are a multiple of 4, so every chunk has the same
+  /// column), C threads / perRow for columns when that divides, else -1
+  /// (chunk C has its own kofs value).
+  static int64_t kofsDelta(const OperandPlan &X, int64_t C, int64_t Threads) {
+    if (!X.columns())
+      return Threads % X.perRow() ? -1 : 0;
+    return (C * Threads) % X.perRow() ? -1 : C * Threads / X.perRow();
+  }
+
+  /// The prologue's k of chunk C of X at step \p Step.
+  std::string prologueK(Builder &Bd, const OperandPlan &X, int64_t C,
+                        int64_t Step, const TileParams &T) {
+    std::string Pre = std::string(1, X.Name) + ".";
+    std::string J = std::to_string(Step) + "_" + std::to_string(C);
+    int64_t Delta = kofsDelta(X, C, T.threads());
+    if (Delta < 0)
+      return Bd.add(Pre + "pk" + J, Pre + "kofs" + std::to_string(C),
+                    Bd.imm(32 * Step));
+    return Bd.add(Pre + "pk" + J, Pre + "kofs0", Bd.imm(32 * Step + Delta));
   }
 
   /// The guard (and, for a partial chunk of a rows operand, the zero-fill
@@ -477,8 +503,7 @@ private:
     }
     if (*Step != LastStep) { // the prologue
       std::string J = std::to_string(*Step) + "_" + Idx;
-      std::string KC = Bd.add(Pre + "pk" + J, Pre + "kofs" + Idx,
-                              Bd.imm(32 * *Step));
+      std::string KC = prologueK(Bd, X, C, *Step, T);
       G.set("guard", Value::makeRef(name(Bd.cmp(Pre + "pg" + J, "ltu", KC,
                                                 Bd.ref("k.K"), Pre + "ok" + Idx)),
                                     L));
