@@ -30,6 +30,26 @@
 ///                  when a later copy follows, advanced after the copy by
 ///                  k_step_bytes (IADD3 + IMAD.WIDE.U32): the copies must
 ///                  name consecutive steps (checked; an error otherwise)
+///   param          MOV R, c[0x0][ParamBase + the parameter's offset]
+///   sub            IADD3 with the second source negated (a constant: an
+///                  add of its negation)
+///   lt/ltu/gt/eq   ISETP.<cmp>[.U32].AND Pd, PT, a, b, q (q: the optional
+///                  predicate operand, else PT); predicates get P registers
+///                  by liveness (a use count per value; P1 is tp-form-loop's
+///                  and never holds a tp.addresses predicate; a predicate
+///                  the loop body reads stays live over the whole loop)
+///   sel            SEL Rd, a, b, P
+///   value ops in tp.copy / tp.epilogue: lowered in place, as above
+///   guard= / fill= on tp.ldgsts: the LDGSTS form with a source predicate
+///                  (false: zeros, no read); with fill= .ZFILL from the
+///                  stream's offset plus the fill bytes (the kernel's last
+///                  copy moves its own stream, another one forms a pointer)
+///   k_step_bytes=%v: the advance IADD3 adds the value's register
+///   tp.loop count=%v: the counter is the value's copy; the function gets
+///                  runtime-count(1) (tp-form-loop's skip piece)
+///   guard= / guard_first= on tp.stg: @both STG.E.64, @first STG.E of the
+///                  first element; on tp.ldg: R's pair zeroed (CS2R), then
+///                  @both LDG.E x2 and @first LDG.E of the first
 ///   tp.commit      LDGDEPBAR (write scoreboard 0, DEPBAR counts groups)
 ///   tp.wait_groups DEPBAR.LE SB0, max
 ///   tp.barrier     BAR.SYNC.DEFER_BLOCKING 0x0

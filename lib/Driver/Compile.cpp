@@ -50,8 +50,12 @@ Error checkReservedFields(const GemmDesc &D) {
     return Refuse("bias", "1", "0");
   if (D.Relu)
     return Refuse("relu", "1", "0");
-  if (D.Batch != 1)
-    return Refuse("batch", Twine(D.Batch), "1");
+  if (D.Batch < 1 || D.Batch > 65535)
+    return Refuse("batch", Twine(D.Batch), "1 to 65535");
+  if (D.Batch > 1 && D.FixedShape)
+    return Refuse("batch", Twine(D.Batch),
+                  "1 with a fixed shape (strided batches need the run-time "
+                  "shape)");
   return Error::success();
 }
 
@@ -78,6 +82,9 @@ Expected<std::string> describe(const GemmDesc &D,
     Opts.Tile = *T;
   }
   Spec.Residual = D.Residual;
+  Spec.FixedShape = D.FixedShape;
+  if (D.Batch > 1)
+    Spec.Batch = unsigned(D.Batch);
   Spec.Name = D.Name;
   Opts.Target = D.Target;
   // The tile IR states the kernel's target (its admission limits and

@@ -59,6 +59,7 @@ class _GemmDesc(ctypes.Structure):
         ("alpha", ctypes.c_double), ("beta", ctypes.c_double),
         ("bias", ctypes.c_int), ("relu", ctypes.c_int),
         ("batch", ctypes.c_int64),
+        ("runtime_shape", ctypes.c_int),
     ]
 
 
@@ -130,7 +131,7 @@ _STRINGS = ("a_layout", "b_layout", "tile", "target", "name", "a_type",
             "b_type", "d_type")
 _INTS = ("m", "n", "k", "batch")
 _FLOATS = ("alpha", "beta")
-_BOOLS = ("residual", "bias", "relu")
+_BOOLS = ("residual", "bias", "relu", "runtime_shape")
 
 
 def _fill_desc(options):
@@ -237,7 +238,10 @@ def gemm(**options):
     residual (False), target ("sm_86" or "sm_90"), name ("gemm");
     reserved for the general GEMM, only the defaults today: a_type,
     b_type ("f16"), d_type ("f32"), alpha (1), beta (0), bias, relu
-    (False), batch (1).  Raises tp.Error."""
+    (False); runtime_shape (False: the shape built in; True: M, N, K and
+    the leading dimensions are kernel parameters, m, n, k the recorded
+    shape), batch (1; more: strided batches, with runtime_shape).  Raises
+    tp.Error."""
     desc, keep = _fill_desc(options)
     handle = ctypes.c_void_p()
     err = ctypes.c_void_p()

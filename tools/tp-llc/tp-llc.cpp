@@ -248,10 +248,12 @@ static Error checkCommandLine() {
                          "-filetype=asm)");
   bool FromFile = !InputFilename.empty();
   if (FromFile && (Gemm.getNumOccurrences() || LayoutA.getNumOccurrences() ||
-                   LayoutB.getNumOccurrences() || Residual))
-    return tp::makeError("--gemm, --layout-a, --layout-b and --residual "
-                         "describe a kernel; they cannot be combined "
-                         "with an input file");
+                   LayoutB.getNumOccurrences() || Residual ||
+                   FixedShape.getNumOccurrences() ||
+                   BatchOpt.getNumOccurrences()))
+    return tp::makeError("--gemm, --layout-a, --layout-b, --residual, "
+                         "--fixed-shape and --batch describe a kernel; they "
+                         "cannot be combined with an input file");
   if (FromFile && KernelName.getNumOccurrences())
     return tp::makeError("--kernel-name names the kernel the options "
                          "describe; an input file names its own kernels");
@@ -478,7 +480,8 @@ static std::string getOverview() {
   }
   return "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
-         "         [--residual] [-mcpu=sm_86|sm_90] [-filetype=asm|obj] -o OUT\n"
+         "         [--residual] [--fixed-shape=false [--batch=B]]\n"
+         "         [-mcpu=sm_86|sm_90] [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
          "\n"
          "  The target is the IR's (target= in tile IR, target(...) in machine\n"
@@ -488,6 +491,10 @@ static std::string getOverview() {
          "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
          "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
          "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
+         "      (--fixed-shape=false, a run-time shape: any M, N, K >= 1, the\n"
+         "      edges predicated; ceil(M / BM) <= 65535, stages a power of two,\n"
+         "      at most 6 chunks a thread; at run time lda, ldb, ldc and the\n"
+         "      pointers multiples of 8 elements, each operand < 2^32 bytes)\n"
          "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
          "    a columns-stored operand: its block extent a power of two >= 64,\n"
          "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n" +

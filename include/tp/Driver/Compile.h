@@ -43,13 +43,17 @@ struct GemmDesc {
   /// WM,WN,MT,NT,S.
   std::string Tile = "auto";
   bool Residual = false;           ///< D = A B + R (an f32 M x N operand)
+  /// The shape built into the code (tp-llc's default, --fixed-shape);
+  /// false: M, N, K and the leading dimensions are kernel parameters and
+  /// M, N, K here the recorded shape (the manifest's).
+  bool FixedShape = true;
   std::string Target = "sm_86";    ///< sm_86 or sm_90
   std::string Name = "gemm";       ///< the kernel symbol
   // Reserved for issue 16 (only the values shown are accepted today).
   std::string AType = "f16", BType = "f16", DType = "f32";
   double Alpha = 1.0, Beta = 0.0;  ///< only 1 and 0 today
   bool Bias = false, Relu = false;
-  int64_t Batch = 1;
+  int64_t Batch = 1; ///< > 1: strided batches (a run-time shape)
 };
 
 /// The static figures of a kernel (as `tp-llc -stats` prints them).
