@@ -4,7 +4,9 @@
 For every target x layout pair x tile preset, builds one cubin with
 `tp-llc --fixed-shape=false` and runs it with `tp-sim --check-schedule
 --shape=S` at shapes that cut every edge: 1x1x1, 1x1000x7, 7x3x1,
-127x129x65, 129x255x33, 300x200x100, and the tile's exact multiples
+127x129x65, 129x255x33, 300x200x100, 65x67x200 (one loop iteration
+after an empty first step, the last step partial), and the tile's exact
+multiples
 (BM x BN x 32 S, one ring, and 2 BM x 2 BN x 64 S, two); --residual adds
 the residual variant; --batch adds a batch-3 run of a --batch cubin.  One
 line per run; exit 1 when any run fails.
@@ -14,7 +16,7 @@ usage: check-shapes.py BUILD_BIN|- OUTDIR [--targets=sm_86,sm_90]
          [--shapes=MxNxK,...] [--residual] [--jobs=N]
 
 The lit test test/tools/tp-sim/shapes.test runs a representative subset;
-the full matrix (2 x 4 x 4 x 8 runs) is this script's.
+the full matrix (2 x 4 x 4 x 9 runs) is this script's.
 """
 import concurrent.futures
 import os
@@ -30,7 +32,7 @@ def tool(binp, name):
 TILES = {'large': (128, 128, 4), 'small': (64, 64, 4),
          '128x64': (128, 64, 4), '256x128': (256, 128, 4)}
 EDGES = ['1x1x1', '1x1000x7', '7x3x1', '127x129x65', '129x255x33',
-         '300x200x100']
+         '300x200x100', '65x67x200']
 LAYOUTS = {'rr': ('rows', 'rows'), 'rc': ('rows', 'columns'),
            'cr': ('columns', 'rows'), 'cc': ('columns', 'columns')}
 

@@ -266,101 +266,14 @@ private:
     if (Strided)
       Bd.sreg("ctaid.z", "ctaid.z");
     // Each chunk's global offset and swizzled shared address.
-    for (OperandPlan *X : {&A, &B}) {
-      std::string N(1, X->Name);
-      StringRef BlockId = X->Name == 'a' ? "ctaid.y" : "ctaid.x";
-      std::string Corner, CornerIdx, RowBytes;
-      if (!Runtime) {
-        Corner = Bd.mul(N + ".corner", BlockId,
-                        X->Extent * (X->columns() ? 2 : 2 * X->Stride));
-      } else {
-        CornerIdx = Bd.mul(N + ".first", BlockId, X->Extent);
-        std::string Ld = Bd.param(N + ".ld", X->LdParam);
-        RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
-        // Batch z's operand starts z stride elements in (strided batches).
-        Value Batch = Bd.imm(0);
-        if (Strided) {
-          std::string Stride = Bd.param(N + ".stride", X->StrideParam);
-          std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
-                                 Bd.imm(0));
-          Batch = Bd.ref(Bd.mul(N + ".zbytes", Z, 2));
-        }
-        Corner = X->columns()
-                     ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
-                     : Bd.mad(N + ".corner", CornerIdx, Bd.ref(RowBytes),
-                              Batch);
-        defineStepShift(Bd, *X, RowBytes);
-      }
-      for (int64_t C = 0; C < X->Chunks; ++C) {
-        std::string Pre = N + ".";
-        std::string Idx = std::to_string(C);
-        std::string Chunk =
-            Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
-        std::string Row =
-            Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X->perRow()));
-        std::string Col = Bd.andi(Pre + "col" + Idx, Chunk, X->perRow() - 1);
-        std::string RowOff = Bd.mad(
-            Pre + "rowoff" + Idx, Row,
-            Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X->Stride),
-            Bd.ref(Corner));
-        if (!Runtime)
-          Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
-        else
-          defineChunkGuard(Bd, *X, C, Row, Col, RowOff, CornerIdx,
-                           T.threads());
-        std::string Swz =
-            X->columns()
-                ? Bd.andi(Pre + "swz" + Idx, Row, 7)
-                : Bd.andi(Pre + "swz" + Idx,
-                          Bd.shr(Pre + "half" + Idx, Row, 1), 3);
-        std::string XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
-        std::string XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
-        Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X->perRow() * 16), Bd.ref(XB));
-      }
-    }
+    for (OperandPlan *X : {&A, &B})
+      defineChunkAddresses(Bd, T, *X);
 
     // The warp's LDSM row addresses.
     Bd.shr("q", "lane", 3);
     Bd.andi("r", "lane", 7);
-    for (OperandPlan *X : {&A, &B}) {
-      std::string N = std::string(1, X->Name) + ".";
-      std::string Origin =
-          X->Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
-                         : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
-      std::string RowBit =
-          X->RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
-                       : Bd.andi(N + "rowbit", "q", 1);
-      std::string ChunkBit =
-          X->RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
-                       : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
-      std::string Row0 =
-          Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
-      if (!X->columns()) {
-        std::string Row =
-            Bd.emit(N + "mrow", "add", {Bd.ref(Row0), Bd.ref(Origin)});
-        std::string Swz =
-            Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
-        for (int64_t I = 0; I < X->Matrices; ++I) {
-          std::string Idx = std::to_string(I);
-          std::string Ch =
-              Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
-          std::string XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
-          std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
-          Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB));
-        }
-      } else {
-        std::string OCol = Bd.shr(N + "ocol", Origin, 3);
-        std::string Base =
-            Bd.emit(N + "mbase", "add", {Bd.ref(OCol), Bd.ref(ChunkBit)});
-        for (int64_t I = 0; I < X->Matrices; ++I) {
-          std::string Idx = std::to_string(I);
-          std::string Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
-          std::string XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
-          std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
-          Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X->Extent), Bd.ref(XB));
-        }
-      }
-    }
+    for (OperandPlan *X : {&A, &B})
+      defineLdsmAddresses(Bd, T, *X);
 
     // C's offset from its pointer, in bytes (a run-time shape computes it in
     // the epilogue, where the guards need the row and column too).
@@ -392,6 +305,103 @@ private:
       if (O.Name != "tp.addresses")
         Fill(O);
     return Error::success();
+  }
+
+  /// Operand X's chunks: each one's global offset (and, for a run-time
+  /// shape, its guard) and swizzled shared address.
+  void defineChunkAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
+    std::string N(1, X.Name);
+    StringRef BlockId = X.Name == 'a' ? "ctaid.y" : "ctaid.x";
+    std::string Corner, CornerIdx, RowBytes;
+    if (!Runtime) {
+      Corner = Bd.mul(N + ".corner", BlockId,
+                      X.Extent * (X.columns() ? 2 : 2 * X.Stride));
+    } else {
+      CornerIdx = Bd.mul(N + ".first", BlockId, X.Extent);
+      std::string Ld = Bd.param(N + ".ld", X.LdParam);
+      RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
+      // Batch z's operand starts z stride elements in (strided batches).
+      Value Batch = Bd.imm(0);
+      if (Strided) {
+        std::string Stride = Bd.param(N + ".stride", X.StrideParam);
+        std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
+                               Bd.imm(0));
+        Batch = Bd.ref(Bd.mul(N + ".zbytes", Z, 2));
+      }
+      Corner = X.columns()
+                   ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
+                   : Bd.mad(N + ".corner", CornerIdx, Bd.ref(RowBytes),
+                            Batch);
+      defineStepShift(Bd, X, RowBytes);
+    }
+    for (int64_t C = 0; C < X.Chunks; ++C) {
+      std::string Pre = N + ".";
+      std::string Idx = std::to_string(C);
+      std::string Chunk =
+          Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
+      std::string Row =
+          Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X.perRow()));
+      std::string Col = Bd.andi(Pre + "col" + Idx, Chunk, X.perRow() - 1);
+      std::string RowOff = Bd.mad(
+          Pre + "rowoff" + Idx, Row,
+          Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
+          Bd.ref(Corner));
+      if (!Runtime)
+        Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
+      else
+        defineChunkGuard(Bd, X, C, Row, Col, RowOff, CornerIdx,
+                         T.threads());
+      std::string Swz =
+          X.columns()
+              ? Bd.andi(Pre + "swz" + Idx, Row, 7)
+              : Bd.andi(Pre + "swz" + Idx,
+                        Bd.shr(Pre + "half" + Idx, Row, 1), 3);
+      std::string XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
+      std::string XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
+      Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB));
+    }
+  }
+
+  /// The warp's LDSM row addresses of operand X.
+  void defineLdsmAddresses(Builder &Bd, const TileParams &T,
+                           const OperandPlan &X) {
+    std::string N = std::string(1, X.Name) + ".";
+    std::string Origin =
+        X.Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
+                       : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
+    std::string RowBit =
+        X.RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
+                     : Bd.andi(N + "rowbit", "q", 1);
+    std::string ChunkBit =
+        X.RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
+                     : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
+    std::string Row0 =
+        Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
+    if (!X.columns()) {
+      std::string Row =
+          Bd.emit(N + "mrow", "add", {Bd.ref(Row0), Bd.ref(Origin)});
+      std::string Swz =
+          Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
+      for (int64_t I = 0; I < X.Matrices; ++I) {
+        std::string Idx = std::to_string(I);
+        std::string Ch =
+            Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
+        std::string XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
+        std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB));
+      }
+    } else {
+      std::string OCol = Bd.shr(N + "ocol", Origin, 3);
+      std::string Base =
+          Bd.emit(N + "mbase", "add", {Bd.ref(OCol), Bd.ref(ChunkBit)});
+      for (int64_t I = 0; I < X.Matrices; ++I) {
+        std::string Idx = std::to_string(I);
+        std::string Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
+        std::string XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
+        std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB));
+      }
+    }
   }
 
   void defineCOffset(Builder &Bd, const TileParams &T, const Problem &P) {

@@ -616,6 +616,108 @@ void copyPitched(uint8_t *Dst, const void *Src, uint64_t Rows, uint64_t Cols,
     memcpy(Dst + R * Ld * ES, (const uint8_t *)Src + R * Cols * ES, Cols * ES);
 }
 
+/// A GEMM run's operands: the host matrices (dense, one set a batch) and
+/// their simulated-memory addresses.
+struct GemmOperands {
+  std::vector<std::vector<uint16_t>> A, B;
+  std::vector<std::vector<float>> R;
+  uint64_t AAddr = 0, BAddr = 0, CAddr = 0, RAddr = 0;
+};
+
+/// Fills A, B (and R) from --seed (batch b from seed + b) and places them
+/// in \p Mem with their pitch and strides, NaN in every padding element; C
+/// poisoned.  \p ElemsA.. are the storage sizes in elements (checked
+/// against the memory limit by the caller).
+GemmOperands placeOperands(const RunShape &RS, sim::GlobalMemory &Mem,
+                           uint64_t ElemsA, uint64_t ElemsB, uint64_t ElemsC) {
+  const GemmProblem &Prob = RS.P;
+  uint64_t NB = RS.Batch;
+  // Host matrices, dense, one set a batch (batch b draws from seed + b).
+  GemmOperands Ops;
+  std::vector<std::vector<uint16_t>> &A = Ops.A, &B = Ops.B;
+  std::vector<std::vector<float>> &R = Ops.R;
+  A.resize(NB);
+  B.resize(NB);
+  R.resize(NB);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    A[Bt].resize(Prob.elementsA());
+    B[Bt].resize(Prob.elementsB());
+    R[Bt].resize(Prob.Residual ? Prob.elementsC() : 0);
+    fillRandomHalves(A[Bt], Seed + Bt, StreamA);
+    fillRandomHalves(B[Bt], Seed + Bt, StreamB);
+    if (Prob.Residual)
+      fillRandomFloats(R[Bt], Seed + Bt, StreamR);
+  }
+  uint64_t AAddr = Ops.AAddr = cantFail(Mem.allocate(ElemsA * 2)),
+           BAddr = Ops.BAddr = cantFail(Mem.allocate(ElemsB * 2)),
+           CAddr = Ops.CAddr = cantFail(Mem.allocate(ElemsC * 4));
+  uint64_t RAddr = Ops.RAddr =
+      Prob.Residual ? cantFail(Mem.allocate(ElemsC * 4)) : 0;
+  {
+    // The padding beyond each row (and between batches) holds NaN: an
+    // edge the copies do not zero-fill shows in the result.
+    auto DA = Mem.getBuffer(AAddr), DB = Mem.getBuffer(BAddr);
+    const uint16_t NaNHalf = 0x7e00;
+    for (uint64_t I = 0; I < ElemsA; ++I)
+      memcpy(&DA[2 * I], &NaNHalf, 2);
+    for (uint64_t I = 0; I < ElemsB; ++I)
+      memcpy(&DB[2 * I], &NaNHalf, 2);
+    auto C = Mem.getBuffer(CAddr);
+    for (uint64_t I = 0; I < ElemsC; ++I)
+      memcpy(&C[4 * I], &PoisonBits, 4);
+    for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+      copyPitched(&DA[2 * Bt * RS.StrideA], A[Bt].data(), RS.rowsA(),
+                  RS.colsA(), RS.LdA, 2);
+      copyPitched(&DB[2 * Bt * RS.StrideB], B[Bt].data(), RS.rowsB(),
+                  RS.colsB(), RS.LdB, 2);
+      if (Prob.Residual)
+        copyPitched(&Mem.getBuffer(RAddr)[4 * Bt * RS.StrideC], R[Bt].data(),
+                    Prob.M, Prob.N, RS.LdC, 4);
+    }
+  }
+  return Ops;
+}
+
+/// Every batch's M x N of C against its reference, as one matrix of NB M
+/// rows; \p Outside counts the other elements of C's storage that no
+/// longer hold the poison (the first at \p FirstOutside).
+GemmErrors checkResult(const RunShape &RS, sim::GlobalMemory &Mem,
+                       const GemmOperands &Ops, uint64_t ElemsC,
+                       uint64_t &Outside, uint64_t &FirstOutside) {
+  const GemmProblem &Prob = RS.P;
+  uint64_t NB = RS.Batch;
+  uint64_t CAddr = Ops.CAddr;
+  const auto &A = Ops.A, &B = Ops.B;
+  const auto &R = Ops.R;
+  // Every batch's M x N against its reference, as one matrix of NB M rows;
+  // every other element of C's storage must still hold the poison.
+  std::vector<float> C(NB * Prob.elementsC());
+  std::vector<double> Ref;
+  {
+    auto DC = Mem.getBuffer(CAddr);
+    std::vector<bool> Inside(ElemsC, false);
+    for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+      for (uint64_t I = 0; I < Prob.M; ++I)
+        for (uint64_t J = 0; J < Prob.N; ++J) {
+          uint64_t At = Bt * RS.StrideC + I * RS.LdC + J;
+          Inside[At] = true;
+          memcpy(&C[(Bt * Prob.M + I) * Prob.N + J], &DC[4 * At], 4);
+        }
+      std::vector<double> One;
+      referenceGemm(Prob, A[Bt], B[Bt], R[Bt], One);
+      Ref.insert(Ref.end(), One.begin(), One.end());
+    }
+    for (uint64_t I = 0; I < ElemsC; ++I) {
+      uint32_t Bits;
+      memcpy(&Bits, &DC[4 * I], 4);
+      if (!Inside[I] && Bits != PoisonBits && !Outside++)
+        FirstOutside = I;
+    }
+  }
+  GemmErrors E = compareGemm(C, Ref);
+  return E;
+}
+
 int runGemm(ArrayRef<uint8_t> Bytes) {
   std::string MPath = ManifestPath.empty()
                           ? getManifestPathFor(InputFilename)
@@ -652,44 +754,9 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                  " bytes of global memory, beyond the simulator's " +
                  Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
-  // Host matrices, dense, one set a batch (batch b draws from seed + b).
-  std::vector<std::vector<uint16_t>> A(NB), B(NB);
-  std::vector<std::vector<float>> R(NB);
-  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
-    A[Bt].resize(Prob.elementsA());
-    B[Bt].resize(Prob.elementsB());
-    R[Bt].resize(Prob.Residual ? Prob.elementsC() : 0);
-    fillRandomHalves(A[Bt], Seed + Bt, StreamA);
-    fillRandomHalves(B[Bt], Seed + Bt, StreamB);
-    if (Prob.Residual)
-      fillRandomFloats(R[Bt], Seed + Bt, StreamR);
-  }
-  uint64_t AAddr = cantFail(Mem.allocate(ElemsA * 2)),
-           BAddr = cantFail(Mem.allocate(ElemsB * 2)),
-           CAddr = cantFail(Mem.allocate(ElemsC * 4)),
-           RAddr = Prob.Residual ? cantFail(Mem.allocate(ElemsC * 4)) : 0;
-  {
-    // The padding beyond each row (and between batches) holds NaN: an
-    // edge the copies do not zero-fill shows in the result.
-    auto DA = Mem.getBuffer(AAddr), DB = Mem.getBuffer(BAddr);
-    const uint16_t NaNHalf = 0x7e00;
-    for (uint64_t I = 0; I < ElemsA; ++I)
-      memcpy(&DA[2 * I], &NaNHalf, 2);
-    for (uint64_t I = 0; I < ElemsB; ++I)
-      memcpy(&DB[2 * I], &NaNHalf, 2);
-    auto C = Mem.getBuffer(CAddr);
-    for (uint64_t I = 0; I < ElemsC; ++I)
-      memcpy(&C[4 * I], &PoisonBits, 4);
-    for (uint64_t Bt = 0; Bt < NB; ++Bt) {
-      copyPitched(&DA[2 * Bt * RS.StrideA], A[Bt].data(), RS.rowsA(),
-                  RS.colsA(), RS.LdA, 2);
-      copyPitched(&DB[2 * Bt * RS.StrideB], B[Bt].data(), RS.rowsB(),
-                  RS.colsB(), RS.LdB, 2);
-      if (Prob.Residual)
-        copyPitched(&Mem.getBuffer(RAddr)[4 * Bt * RS.StrideC], R[Bt].data(),
-                    Prob.M, Prob.N, RS.LdC, 4);
-    }
-  }
+  GemmOperands Ops = placeOperands(RS, Mem, ElemsA, ElemsB, ElemsC);
+  uint64_t AAddr = Ops.AAddr, BAddr = Ops.BAddr, CAddr = Ops.CAddr,
+           RAddr = Ops.RAddr;
   sim::LaunchConfig Cfg;
   Cfg.Grid = RS.Grid;
   Cfg.Block = Man->Block;
@@ -764,33 +831,8 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
       return std::max(TimingRc, reportHazards(*S));
     }
   }
-  // Every batch's M x N against its reference, as one matrix of NB M rows;
-  // every other element of C's storage must still hold the poison.
-  std::vector<float> C(NB * Prob.elementsC());
-  std::vector<double> Ref;
   uint64_t Outside = 0, FirstOutside = UINT64_MAX;
-  {
-    auto DC = Mem.getBuffer(CAddr);
-    std::vector<bool> Inside(ElemsC, false);
-    for (uint64_t Bt = 0; Bt < NB; ++Bt) {
-      for (uint64_t I = 0; I < Prob.M; ++I)
-        for (uint64_t J = 0; J < Prob.N; ++J) {
-          uint64_t At = Bt * RS.StrideC + I * RS.LdC + J;
-          Inside[At] = true;
-          memcpy(&C[(Bt * Prob.M + I) * Prob.N + J], &DC[4 * At], 4);
-        }
-      std::vector<double> One;
-      referenceGemm(Prob, A[Bt], B[Bt], R[Bt], One);
-      Ref.insert(Ref.end(), One.begin(), One.end());
-    }
-    for (uint64_t I = 0; I < ElemsC; ++I) {
-      uint32_t Bits;
-      memcpy(&Bits, &DC[4 * I], 4);
-      if (!Inside[I] && Bits != PoisonBits && !Outside++)
-        FirstOutside = I;
-    }
-  }
-  GemmErrors E = compareGemm(C, Ref);
+  GemmErrors E = checkResult(RS, Mem, Ops, ElemsC, Outside, FirstOutside);
   outs() << format("relative Frobenius error: %.3e\n", E.RelFrobenius)
          << format("max element error: %.3e at (%llu, %llu)\n", E.MaxAbsError,
                    (unsigned long long)(E.MaxIndex / Prob.N),
