@@ -541,14 +541,17 @@ Error checkRunShape(const RunShape &S) {
       return makeError(Twine(Name) + " = " + Twine(Ld) +
                        " is not a multiple of 8 elements (the copies move "
                        "16-byte chunks of aligned rows)");
+  // Every batch's offset is 32-bit too (batch b's start is folded in).
+  uint64_t Before = S.Batch - 1;
   for (auto [Name, Bytes] :
-       {std::pair<const char *, uint64_t>{"A", 2 * S.rowsA() * S.LdA},
-        {"B", 2 * S.rowsB() * S.LdB},
-        {"C", 4 * S.P.M * S.LdC}})
+       {std::pair<const char *, uint64_t>{
+            "A", 2 * (Before * S.StrideA + S.rowsA() * S.LdA)},
+        {"B", 2 * (Before * S.StrideB + S.rowsB() * S.LdB)},
+        {"C", 4 * (Before * S.StrideC + S.P.M * S.LdC)}})
     if (Bytes >= (uint64_t(1) << 32))
       return makeError(Twine(Name) + " is " + Twine(Bytes) +
-                       " bytes, not below 2^32 (the kernel's byte offsets "
-                       "are 32-bit)");
+                       " bytes (all batches), not below 2^32 (the kernel's "
+                       "byte offsets are 32-bit)");
   return Error::success();
 }
 
