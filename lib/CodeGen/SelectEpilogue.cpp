@@ -5,7 +5,9 @@
 /// and the register and width each tp.stg stores.  Guarantees: a pair is
 /// packed to D's type (the verifier's rule, checked again here), at most
 /// once, before its store; D in f32 stores the accumulators unchanged, so
-/// the seed's kernels are the same instructions as before.
+/// the seed's kernels are the same instructions as before.  With a run-time
+/// shape's guards (PairGuard) no bias or C element outside the product is
+/// read, and C only under a predicate that also holds beta != 0.
 ///
 //===----------------------------------------------------------------------===//
 
