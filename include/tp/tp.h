@@ -58,7 +58,11 @@ typedef struct tp_gemm_desc {
   double beta;            /* 0 (the residual is its own field) */
   int bias;               /* 0; 1: + bias[col], N f32 values */
   int relu;               /* 0; 1: max(x, 0) last */
-  int64_t batch;          /* reserved: only 1 (issue 16 part 1) */
+  int64_t batch;          /* 1; > 1: strided batches (runtime_shape) */
+  int runtime_shape;      /* 0 (default): the shape built into the code;
+                             1: M, N, K and the leading dimensions are
+                             kernel parameters, m, n, k the recorded shape
+                             (tp-llc --fixed-shape=false) */
 } tp_gemm_desc;
 
 typedef struct tp_kernel tp_kernel;

@@ -105,6 +105,7 @@ Expected<tp::GemmDesc> toGemmDesc(const tp_gemm_desc &C) {
   D.Bias = C.bias != 0;
   D.Relu = C.relu != 0;
   D.Batch = C.batch;
+  D.FixedShape = C.runtime_shape == 0;
   return D;
 }
 
@@ -157,6 +158,7 @@ void tp_gemm_desc_init(tp_gemm_desc *D) {
   D->alpha = 1.0;
   D->beta = 0.0;
   D->batch = 1;
+  D->runtime_shape = 0;
 }
 
 int tp_gemm_compile(const tp_gemm_desc *Desc, tp_kernel **Kernel,
@@ -329,6 +331,25 @@ int tp_kernel_simulate_gemm(const tp_kernel *Kernel, const uint16_t *A,
                                      "found {0}",
                                      V)
                                  .str());
+    // A run-time-shape kernel runs here at its recorded shape on dense
+    // operands: one product, each leading dimension its stored row's
+    // extent, a multiple of 8 elements (the copies' 16-byte chunks).
+    uint64_t Dense[3] = {
+        Prob.LayoutA == tp::OperandLayout::Rows ? Prob.K : Prob.M,
+        Prob.LayoutB == tp::OperandLayout::Rows ? Prob.K : Prob.N, Prob.N};
+    if (Man.findParam(tp::ParamRole::LDA)) {
+      if (Man.Batch != 1)
+        return tp::makeError("tp_kernel_simulate: the kernel's batch is " +
+                             Twine(Man.Batch) + "; it runs one product");
+      const char *Names[3] = {"lda", "ldb", "ldc"};
+      for (unsigned I = 0; I < 3; ++I)
+        if (Dense[I] % 8)
+          return tp::makeError(
+              Twine("tp_kernel_simulate: ") + Names[I] + " = " +
+              Twine(Dense[I]) +
+              " (dense) is not a multiple of 8 elements (the copies move "
+              "16-byte chunks of aligned rows)");
+    }
     Expected<tp::sim::KernelImage> Img =
         tp::sim::loadKernel(Kernel->K.Cubin, Man.Kernel);
     if (!Img)
@@ -393,6 +414,12 @@ int tp_kernel_simulate_gemm(const tp_kernel *Kernel, const uint16_t *A,
       case tp::ParamRole::Alpha: V = tp::floatBits(float(Alpha)); break;
       case tp::ParamRole::Beta: V = tp::floatBits(float(Beta)); break;
       case tp::ParamRole::Bias: V = Addr[4]; break;
+      case tp::ParamRole::LDA: V = Dense[0]; break;
+      case tp::ParamRole::LDB: V = Dense[1]; break;
+      case tp::ParamRole::LDC: V = Dense[2]; break;
+      case tp::ParamRole::StrideA:
+      case tp::ParamRole::StrideB:
+      case tp::ParamRole::StrideC: V = 0; break;
       }
       std::memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
     }

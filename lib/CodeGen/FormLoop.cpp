@@ -16,6 +16,12 @@
 ///    every fixed-latency result ready.  The branch's displacement,
 ///    -16 (body + 3) bytes from the instruction after it, does not depend
 ///    on K, nor does the code size;
+///  * a run-time count (attribute runtime-count(1): the counter holds K's
+///    iterations, possibly 0) keeps the body and puts a `skip` piece before
+///    it, `ISETP.LT.AND P1, PT, Rc, 0x1, PT ; @P1 BRA ^tail` (stall 15),
+///    the tail's first instruction labelled ^tail: every piece drains its
+///    own latencies (tp-compact-stalls), so the prologue may run straight
+///    into the tail;
 ///  * checked mode (`checked=1`, or tp-llc -tp-form-loop-checked): the
 ///    seed's checked program, body + control (no BRA) once, and, when N > 1,
 ///    again as pieces `body.1`, `control.1`: both ways into the body (from
@@ -64,6 +70,33 @@ public:
   }
 
 private:
+  /// The `skip` piece before the body at \p BodyIndex: no iteration left
+  /// (counter \p C < 1) branches to the tail (without the branch in the
+  /// checked program, which walks the loop's way).
+  Error insertSkip(mir::Function &F, size_t BodyIndex, StringRef C,
+                   sass::Control Ctl, bool Branch) {
+    mir::Piece Skip;
+    Skip.Name = "skip";
+    Expected<mir::MInstr> Test =
+        mir::makeInstr(("ISETP.LT.AND P1, PT, " + C + ", 0x1, PT").str(), Ctl);
+    if (!Test)
+      return Test.takeError();
+    Skip.Instrs.push_back(*Test);
+    if (Branch) {
+      mir::Piece *Tail = F.getPiece("tail");
+      if (!Tail || Tail->Instrs.empty() || !Tail->Instrs.front().Label.empty())
+        return makeError("@" + F.Name + ": tp-form-loop needs an unlabelled "
+                         "'tail' piece to skip to");
+      Tail->Instrs.front().Label = "tail";
+      Expected<mir::MInstr> Br = mir::makeInstr("@P1 BRA ^tail", Ctl);
+      if (!Br)
+        return Br.takeError();
+      Skip.Instrs.push_back(*Br);
+    }
+    F.Pieces.insert(F.Pieces.begin() + BodyIndex, std::move(Skip));
+    return Error::success();
+  }
+
   Error form(mir::Function &F, bool Checked, PassContext &Ctx) {
     auto Fail = [&](const Twine &Msg) {
       if (F.Loc.isValid())
@@ -82,6 +115,9 @@ private:
       return Fail("tp-form-loop needs attribute iterations(N), N >= 0");
     if (!Counter || *Counter < 0 || *Counter > 254)
       return Fail("tp-form-loop needs attribute counter(R), a register");
+    bool Runtime = F.getIntAttr("runtime-count").getValueOr(0) != 0;
+    if (Runtime && *N == 0)
+      N = 2; // the checked program's both ways into the body
     size_t BodyIndex = Body - F.Pieces.data();
     TP_DEBUG(dbgs() << "tp-form-loop: @" << F.Name << ": "
                     << (*N == 0   ? "no iterations: the body is removed"
@@ -124,8 +160,16 @@ private:
       NumLoopInstrs += Body->Instrs.size() + CP.Instrs.size();
       F.Pieces.insert(F.Pieces.begin() + BodyIndex + 1, std::move(CP));
       ++NumLoops;
+      if (Runtime)
+        if (Error E = insertSkip(F, BodyIndex, C, Ctl, true))
+          return E;
       return F.resolveBranches();
     }
+    if (Runtime)
+      if (Error E = insertSkip(F, BodyIndex, C, Ctl, false))
+        return E;
+    BodyIndex += Runtime;
+    Body = &F.Pieces[BodyIndex];
     F.setAttr("checked", "1");
     ++NumChecked;
     mir::Piece CP;

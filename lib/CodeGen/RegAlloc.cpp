@@ -600,6 +600,11 @@ void addWaits(MInstr &MI, SBState &St) {
       St.Write[I.Ctrl.WrSB].push_back({R.Reg, R.Width});
     if (!R.IsDef && I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6)
       St.Read[I.Ctrl.RdSB].push_back({R.Reg, R.Width});
+    // A load without a read scoreboard reads its address late too: its
+    // write scoreboard covers the sources (tp-verify-schedule's model).
+    else if (!R.IsDef && I.Ctrl.RdSB >= 6 && I.Ctrl.WrSB > 0 &&
+             I.Ctrl.WrSB < 6)
+      St.Read[I.Ctrl.WrSB].push_back({R.Reg, R.Width});
   }
 }
 } // namespace

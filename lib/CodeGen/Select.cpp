@@ -30,6 +30,26 @@
 ///                  when a later copy follows, advanced after the copy by
 ///                  k_step_bytes (IADD3 + IMAD.WIDE.U32): the copies must
 ///                  name consecutive steps (checked; an error otherwise)
+///   param          MOV R, c[0x0][ParamBase + the parameter's offset]
+///   sub            IADD3 with the second source negated (a constant: an
+///                  add of its negation)
+///   lt/ltu/gt/eq   ISETP.<cmp>[.U32].AND Pd, PT, a, b, q (q: the optional
+///                  predicate operand, else PT); predicates get P registers
+///                  by liveness (a use count per value; P1 is tp-form-loop's
+///                  and never holds a tp.addresses predicate; a predicate
+///                  the loop body reads stays live over the whole loop)
+///   sel            SEL Rd, a, b, P
+///   value ops in tp.copy / tp.epilogue: lowered in place, as above
+///   guard= / fill= on tp.ldgsts: the LDGSTS form with a source predicate
+///                  (false: zeros, no read); with fill= .ZFILL from the
+///                  stream's offset plus the fill bytes (the kernel's last
+///                  copy moves its own stream, another one forms a pointer)
+///   k_step_bytes=%v: the advance IADD3 adds the value's register
+///   tp.loop count=%v: the counter is the value's copy; the function gets
+///                  runtime-count(1) (tp-form-loop's skip piece)
+///   guard= / guard_first= on tp.stg: @both STG.E.64, @first STG.E of the
+///                  first element; on tp.ldg: R's pair zeroed (CS2R), then
+///                  @both LDG.E x2 and @first LDG.E of the first
 ///   tp.commit      LDGDEPBAR (write scoreboard 0, DEPBAR counts groups)
 ///   tp.wait_groups DEPBAR.LE SB0, max
 ///   tp.barrier     BAR.SYNC.DEFER_BLOCKING 0x0
@@ -140,12 +160,14 @@ template <size_t N> int64_t intAttr(const Op &O, const char (&Key)[N]) {
 
 constexpr int64_t RZ = 255;
 
-/// A lowered tile value: a constant, or the register holding it.
+/// A lowered tile value: a constant, the register holding it, or (a
+/// comparison's) the predicate register.
 struct Lowered {
   bool IsConst = false;
   bool RingRead = false; ///< an op outside tp.addresses reads it
+  bool IsPred = false;
   int64_t C = 0;
-  unsigned Reg = 0;
+  unsigned Reg = 0; ///< a virtual register, or P0..P6 for a predicate
   static Lowered constant(int64_t V) {
     Lowered L;
     L.IsConst = true;
@@ -218,7 +240,21 @@ private:
 
   // ---- values ----
   Error lowerAddresses(const Op &Region);
+  /// Lowers value op \p O in place (tp.addresses, or a copy's or the
+  /// epilogue's guards and addresses).
+  Error lowerValue(const Op &O);
   Expected<Lowered> lowerValueOp(const Op &O);
+  Expected<Lowered> lowerShapeOp(const Op &O, ArrayRef<Lowered> In);
+  // ---- predicates (P registers, by liveness; P1 is tp-form-loop's) ----
+  void countPredicateUses(const Op &O);
+  Expected<unsigned> allocatePredicate(SMLoc L, bool LoopLive);
+  /// The predicate register of value \p V (a use: the last one frees it).
+  Expected<unsigned> usePredicate(const Value &V);
+  StringMap<unsigned> PredUses;
+  std::array<bool, 7> PredBusy{};
+  bool DeferPredFrees = false;
+  std::vector<unsigned> DeferredFrees;
+  bool InAddresses = false;
   Expected<Lowered> get(const Value &V);
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
@@ -232,6 +268,9 @@ private:
   Error lowerRegion(const Op &Region, bool InLoop);
   Error lowerOp(const Op &O, bool InLoop);
   Error lowerCopy(const Op &Copy, bool InLoop);
+  struct CopyStream;
+  Expected<unsigned> lowerGuardedCopy(const Op &G, CopyStream &S, Lowered Sts,
+                                      unsigned Param, bool Final);
   Error lowerProducts(const Op &Prod);
   Error lowerEpilogue(const Op &Epi);
   Expected<unsigned> paramIndex(const Value &V);
@@ -254,21 +293,18 @@ private:
       return I.takeError();
     return TF.ParamBase + paramOffset(*I);
   }
-  /// Byte offset of parameter \p I in the block: pointers 8 bytes, f32
-  /// scalars 4, each aligned to its size, in order.
+  /// Byte offset of parameter \p I in the block (tile::getParamOffset:
+  /// pointers 8 bytes, f32 and i32 values 4, each aligned to its size).
   unsigned paramOffset(unsigned I) const {
-    unsigned Off = 0;
-    for (unsigned J = 0; J <= I; ++J) {
-      unsigned Size = K.Params[J].Scalar ? 4 : 8;
-      Off = (Off + Size - 1) / Size * Size;
-      if (J < I)
-        Off += Size;
-    }
-    return Off;
+    return unsigned(getParamOffset(K, I));
   }
   /// The epilogue's pointers: (param, offset value) -> pointer pair.
   std::map<std::pair<unsigned, std::string>, unsigned> EpiloguePointers;
   unsigned newVirtualReg(StringRef Name) override { return newReg(Name); }
+  Expected<unsigned> takePredicate(SMLoc L) override {
+    return allocatePredicate(L, /*LoopLive=*/false);
+  }
+  void releasePredicate(unsigned Pr) override { PredBusy[Pr] = false; }
   Error failAt(SMLoc L, const Twine &Msg) override { return fail(L, Msg); }
 
   const Kernel &K;
@@ -295,6 +331,7 @@ private:
     unsigned Offset = 0, Pointer = 0;
     int64_t Step = 0;
     int64_t StepBytes = 0;
+    std::string StepValue; ///< the advance's value (a run-time stride), or ""
     std::string Param;
   };
   std::map<std::pair<unsigned, std::string>, CopyStream> Streams;
@@ -496,6 +533,17 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
 
 Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   std::vector<Lowered> In;
+  if (is(O.Name, "param")) {
+    Expected<unsigned> Index = paramIndex(O.Operands[0]);
+    if (!Index)
+      return Index.takeError();
+    unsigned D = defineTemp();
+    sass::Instruction &I = make(Form::MovConst);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::COff) = TF.ParamBase + getParamOffset(K, *Index);
+    emit(I);
+    return Lowered::reg(D);
+  }
   if (O.Name != "sreg")
     for (const Value &V : O.Operands) {
       Expected<Lowered> L = get(V);
@@ -503,6 +551,13 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
         return L.takeError();
       In.push_back(*L);
     }
+  for (const Lowered &L : In)
+    if (L.IsPred && !is(O.Name, "sel") && !is(O.Name, "lt") &&
+        !is(O.Name, "ltu") && !is(O.Name, "gt") && !is(O.Name, "eq"))
+      return fail(O.Loc, "'" + O.Name + "' takes no predicate");
+  if (is(O.Name, "sub") || is(O.Name, "sel") || is(O.Name, "lt") ||
+      is(O.Name, "ltu") || is(O.Name, "gt") || is(O.Name, "eq"))
+    return lowerShapeOp(O, In);
   auto Imm = [&](unsigned I) -> Expected<int64_t> {
     if (!In[I].IsConst)
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
@@ -513,10 +568,12 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
              : S == "ctaid.y" ? Form::S2RCtaidY
+             : S == "ctaid.z" ? Form::S2RCtaidZ
                               : Form::Count;
     if (F == Form::Count)
       return fail(O.Operands[0].Loc, "unknown special register '" + S +
-                                         "' (tid.x, ctaid.x, ctaid.y)");
+                                         "' (tid.x, ctaid.x, ctaid.y, "
+                                         "ctaid.z)");
     unsigned D = defineTemp();
     sass::Instruction &I = make(F);
     operand(I, Slot::Rd) = D;
@@ -591,15 +648,127 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.addresses");
 }
 
-Error Selector::lowerAddresses(const Op &Region) {
-  for (const Op &O : Region.Body) {
-    ResultName = O.Result;
-    Expected<Lowered> L = lowerValueOp(O);
-    if (!L)
-      return L.takeError();
-    Values[O.Result] = *L;
+/// sub, the comparisons (ISETP, ANDed with a predicate operand) and sel.
+Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
+  if (is(O.Name, "sub")) {
+    if (In[1].IsConst)
+      return emitAdd(In[0], Lowered::constant(wrap32(-In[1].C)));
+    unsigned A = inRegister(In[0]);
+    unsigned D = defineTemp();
+    sass::Instruction &I = make(Form::IAdd3);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = A;
+    operand(I, Slot::Rb) = In[1].Reg;
+    operand(I, Slot::NegB) = 1;
+    emit(I);
+    return Lowered::reg(D);
   }
+  if (is(O.Name, "sel")) {
+    Expected<unsigned> P = usePredicate(O.Operands[0]);
+    if (!P)
+      return P.takeError();
+    unsigned A = inRegister(In[1]);
+    unsigned D = defineTemp();
+    bool Imm = In[2].IsConst && In[2].C != 0;
+    sass::Instruction &I = make(Imm ? Form::SelImm : Form::Sel);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = A;
+    if (Imm)
+      operand(I, Slot::Imm) = uint32_t(In[2].C);
+    else
+      operand(I, Slot::Rb) = In[2].IsConst ? RZ : In[2].Reg;
+    operand(I, Slot::Pp) = *P;
+    emit(I);
+    return Lowered::reg(D);
+  }
+  // A comparison: ISETP.<cmp>[.U32].AND Pd, PT, a, b, And.
+  int64_t Cmp = is(O.Name, "eq") ? 2 : is(O.Name, "gt") ? 4 : 1;
+  unsigned A = inRegister(In[0]);
+  unsigned And = 7;
+  if (O.Operands.size() > 2) {
+    Expected<unsigned> P = usePredicate(O.Operands[2]);
+    if (!P)
+      return P.takeError();
+    And = *P;
+  }
+  Expected<unsigned> Pd = allocatePredicate(O.Loc, InAddresses);
+  if (!Pd)
+    return Pd.takeError();
+  sass::Instruction &I = make(In[1].IsConst ? Form::ISetpImm : Form::ISetp);
+  operand(I, Slot::Pd) = *Pd;
+  operand(I, Slot::CmpOp) = Cmp;
+  operand(I, Slot::Sgn) = is(O.Name, "ltu") ? 0 : 1;
+  operand(I, Slot::Ra) = A;
+  if (In[1].IsConst)
+    operand(I, Slot::Imm) = signed32(In[1].C);
+  else
+    operand(I, Slot::Rb) = In[1].Reg;
+  operand(I, Slot::Pp) = And;
+  emit(I);
+  if (!PredUses.lookup(O.Result))
+    PredBusy[*Pd] = false; // never read: the register is free again
+  Lowered L;
+  L.IsPred = true;
+  L.Reg = *Pd;
+  return L;
+}
+
+void Selector::countPredicateUses(const Op &O) {
+  auto Count = [&](const Value &V) {
+    if (V.isRef())
+      ++PredUses[V.S];
+  };
+  for (const Value &V : O.Operands)
+    Count(V);
+  for (const Attr &A : O.Attrs)
+    if (is(A.Key, "guard") || is(A.Key, "guard_first"))
+      Count(A.Val);
+  for (const Op &C : O.Body)
+    countPredicateUses(C);
+}
+
+Expected<unsigned> Selector::allocatePredicate(SMLoc L, bool LoopLive) {
+  for (unsigned P = 0; P < 7; ++P)
+    if (!PredBusy[P] && !(LoopLive && P == 1)) {
+      PredBusy[P] = true;
+      return P;
+    }
+  return fail(L, "no predicate register left (P0..P6, P1 the loop's, hold "
+                 "live guards)");
+}
+
+Expected<unsigned> Selector::usePredicate(const Value &V) {
+  Expected<Lowered> L = get(V);
+  if (!L)
+    return L.takeError();
+  if (!L->IsPred)
+    return fail(V.Loc, "%" + V.S + " is not a predicate");
+  unsigned &Left = PredUses[V.S];
+  if (Left && --Left == 0) {
+    if (DeferPredFrees)
+      DeferredFrees.push_back(L->Reg);
+    else
+      PredBusy[L->Reg] = false;
+  }
+  return L->Reg;
+}
+
+Error Selector::lowerValue(const Op &O) {
+  ResultName = O.Result;
+  Expected<Lowered> L = lowerValueOp(O);
+  if (!L)
+    return L.takeError();
+  Values[O.Result] = *L;
   ResultName = "imm";
+  return Error::success();
+}
+
+Error Selector::lowerAddresses(const Op &Region) {
+  InAddresses = true;
+  for (const Op &O : Region.Body)
+    if (Error E = lowerValue(O))
+      return E;
+  InAddresses = false;
   return Error::success();
 }
 
@@ -671,8 +840,15 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
                               .str());
   std::vector<CopyStream *> Used;
   for (const Op &G : Copy.Body) {
+    if (!G.Result.empty()) { // a guard's or a fill's value
+      if (Error E = lowerValue(G))
+        return E;
+      continue;
+    }
     if (!is(G.Name, "tp.ldgsts"))
       return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
+    const Attr *StepAttr = G.getAttr("k_step_bytes");
+    std::string StepValue = StepAttr->Val.isRef() ? StepAttr->Val.S : "";
     Expected<Lowered> Sts = get(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
     Expected<Lowered> Off = get(G.Operands[2]);
@@ -709,19 +885,24 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       S.Pointer = formPointer(newReg("ptr_" + Role), S.Offset, *Param);
       S.Step = Step;
       S.StepBytes = intAttr(G, "k_step_bytes");
+      S.StepValue = StepValue;
       S.Param = G.Operands[1].S;
       It = Streams.insert({Key, S}).first;
     }
     CopyStream &S = It->second;
-    if (S.Step != Step || S.StepBytes != intAttr(G, "k_step_bytes"))
+    if (S.Step != Step || S.StepBytes != intAttr(G, "k_step_bytes") ||
+        S.StepValue != StepValue)
       return fail(G.Loc, "copies of one source must advance by one "
                          "k_step_bytes a step");
-    unsigned Shared = inRegister(*Sts);
-    sass::Instruction &I = make(Form::Ldgsts);
-    operand(I, Slot::Rs) = Shared;
-    operand(I, Slot::SOff) = TF.SharedBase + intAttr(G, "smem_offset");
-    operand(I, Slot::Ra) = S.Pointer;
-    emit(I, -1, /*RdSB=*/3);
+    if (!StepValue.empty()) {
+      Expected<Lowered> SV = get(StepAttr->Val);
+      if (!SV)
+        return SV.takeError();
+    }
+    Expected<unsigned> Copied =
+        lowerGuardedCopy(G, S, *Sts, *Param, &Copy == FinalCopy);
+    if (!Copied)
+      return Copied.takeError();
     if (std::find(Used.begin(), Used.end(), &S) == Used.end())
       Used.push_back(&S);
   }
@@ -730,16 +911,63 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     return Error::success();
   // Advance every stream this copy read to the next step.
   for (CopyStream *S : Used) {
-    sass::Instruction &I = make(Form::IAdd3Imm);
+    bool ByValue = !S->StepValue.empty();
+    sass::Instruction &I = make(ByValue ? Form::IAdd3 : Form::IAdd3Imm);
     operand(I, Slot::Rd) = S->Offset;
     operand(I, Slot::Ra) = S->Offset;
-    operand(I, Slot::Imm) = signed32(S->StepBytes);
+    if (ByValue)
+      operand(I, Slot::Rb) = Values[S->StepValue].Reg;
+    else
+      operand(I, Slot::Imm) = signed32(S->StepBytes);
     emit(I);
     Expected<unsigned> Param = paramIndex(Value::makeRef(S->Param));
     formPointer(S->Pointer, S->Offset, *Param);
     ++S->Step;
   }
   return Error::success();
+}
+
+/// One tp.ldgsts: LDGSTS, or with guard= the predicated form (false: zeros,
+/// no read), with fill= .ZFILL from the stream's address plus the fill
+/// bytes (the zero-filled tail; ptxas's src-size lowering).  The kernel's
+/// last copy (\p Final) moves its stream's own offset and pointer (nothing
+/// reads them after it); another one forms a pointer of its own.
+Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
+                                              Lowered Sts, unsigned Param,
+                                              bool Final) {
+  unsigned Pointer = S.Pointer;
+  const Attr *Fill = G.getAttr("fill");
+  if (Fill) {
+    Expected<Lowered> F = get(Fill->Val);
+    if (!F)
+      return F.takeError();
+    unsigned Off = Final ? S.Offset : newReg("off_fill");
+    sass::Instruction &I = make(Form::IAdd3);
+    operand(I, Slot::Rd) = Off;
+    operand(I, Slot::Ra) = S.Offset;
+    operand(I, Slot::Rb) = inRegister(*F);
+    emit(I);
+    Pointer = formPointer(Final ? S.Pointer : newReg("ptr_fill"), Off, Param);
+  }
+  const Attr *Guard = G.getAttr("guard");
+  unsigned P = 7;
+  if (Guard) {
+    Expected<unsigned> GP = usePredicate(Guard->Val);
+    if (!GP)
+      return GP.takeError();
+    P = *GP;
+  }
+  unsigned Shared = inRegister(Sts);
+  sass::Instruction &I = make(Guard ? Form::LdgstsP : Form::Ldgsts);
+  operand(I, Slot::Rs) = Shared;
+  operand(I, Slot::SOff) = TF.SharedBase + intAttr(G, "smem_offset");
+  operand(I, Slot::Ra) = Pointer;
+  if (Guard)
+    operand(I, Slot::Pp) = P;
+  if (Fill)
+    operand(I, Slot::ZFill) = 1;
+  emit(I, -1, /*RdSB=*/3);
+  return Pointer;
 }
 
 Error Selector::lowerProducts(const Op &Prod) {
@@ -829,6 +1057,27 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     return accumulator(MT, NT) + 2 * H;
   };
   for (const Op &O : Epi.Body) {
+    if (!O.Result.empty()) { // the guards' and row addresses' values
+      if (Error E = lowerValue(O))
+        return E;
+      continue;
+    }
+    // Guards: guard= both elements of the pair, guard_first= only the first
+    // (the pair's second column is beyond N); none: unguarded.
+    unsigned Both = 7, First = 7;
+    bool Guarded = O.getAttr("guard");
+    // A value op's guards stay taken while it lowers (its beta-ANDed
+    // temporaries must not reuse them).
+    bool HoldGuards = Guarded && !DeferPredFrees &&
+                      isel::EpilogueValues::isValueOp(O.Name);
+    DeferPredFrees |= HoldGuards;
+    for (const char *Key : {"guard", "guard_first"})
+      if (const Attr *A = O.getAttr(Key)) {
+        Expected<unsigned> P = usePredicate(A->Val);
+        if (!P)
+          return P.takeError();
+        (Key[5] ? First : Both) = *P;
+      }
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
       return Acc.takeError();
@@ -850,16 +1099,33 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         operand(I, Slot::Ra) = *Ptr;
         operand(I, Slot::MOff) = Offset;
         operand(I, Slot::Rb) = Src->Reg;
+        I.Guard = uint8_t(Both);
         emit(I);
+        if (Guarded) {
+          // The first element alone: STG.E of an f32 pair's first word,
+          // STG.E.U16 of a packed pair's low half.
+          sass::Instruction &F = make(ValueOps.firstElementStore());
+          operand(F, Slot::Ra) = *Ptr;
+          operand(F, Slot::MOff) = Offset;
+          operand(F, Slot::Rb) = Src->Reg;
+          F.Guard = uint8_t(First);
+          emit(F);
+        }
         continue;
       }
       unsigned Dst = newReg("r_pair" + std::to_string(PairId));
       Loaded[PairId] = Dst;
-      for (unsigned W = 0; W < 2; ++W) {
+      if (Guarded) { // defined whole (zeros) before the guarded loads
+        sass::Instruction &Z = make(Form::ZeroPair);
+        operand(Z, Slot::Rd) = Dst;
+        emit(Z);
+      }
+      for (unsigned W = 0; W < (Guarded ? 3u : 2u); ++W) {
         sass::Instruction &I = make(Form::Ldg32);
-        operand(I, Slot::Rd) = Dst + W;
+        operand(I, Slot::Rd) = Dst + W % 2;
         operand(I, Slot::Ra) = *Ptr;
-        operand(I, Slot::MOff) = Offset + 4 * W;
+        operand(I, Slot::MOff) = Offset + 4 * (W % 2);
+        I.Guard = uint8_t(W == 2 ? First : Both);
         emit(I, /*WrSB=*/2);
       }
       continue;
@@ -882,8 +1148,14 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       continue;
     }
     if (isel::EpilogueValues::isValueOp(O.Name)) {
-      if (Error E = ValueOps.lower(O, *Acc))
+      if (Error E = ValueOps.lower(O, *Acc, {Guarded, Both, First}))
         return E;
+      if (HoldGuards) {
+        DeferPredFrees = false;
+        for (unsigned Pr : DeferredFrees)
+          PredBusy[Pr] = false;
+        DeferredFrees.clear();
+      }
       continue;
     }
     return fail(O.Loc, "no lowering for '" + O.Name + "' in tp.epilogue");
@@ -996,6 +1268,7 @@ Expected<mir::Function> Selector::run() {
   sass::Instruction &Desc = make(Form::UldcDesc);
   operand(Desc, Slot::COff) = TF.Descriptor;
   emit(Desc);
+  countPredicateUses(MM);
   if (Error E = lowerAddresses(*Addresses))
     return E;
   for (const Op &O : MM.Body)
@@ -1010,18 +1283,36 @@ Expected<mir::Function> Selector::run() {
         emit(I);
       }
   int64_t Iterations = Loop ? *Loop->getInt("iterations") : 0;
+  const Attr *Count = Loop ? Loop->getAttr("count") : nullptr;
   if (Loop) {
     CounterReg = newReg("counter");
-    sass::Instruction &I = make(Form::Mov);
-    operand(I, Slot::Rd) = *CounterReg;
-    operand(I, Slot::Imm) = Iterations;
-    emit(I);
+    if (Count) { // a run-time count: the value's copy, counted down
+      Expected<Lowered> N = get(Count->Val);
+      if (!N)
+        return N.takeError();
+      sass::Instruction &I = make(Form::IAdd3);
+      operand(I, Slot::Rd) = *CounterReg;
+      operand(I, Slot::Ra) = inRegister(*N);
+      operand(I, Slot::Rb) = RZ;
+      emit(I);
+    } else {
+      sass::Instruction &I = make(Form::Mov);
+      operand(I, Slot::Rd) = *CounterReg;
+      operand(I, Slot::Imm) = Iterations;
+      emit(I);
+    }
   }
   piece("body");
   if (Loop) {
     int64_t Before = NextCopyStep;
+    // A predicate the body reads stays live over every iteration.
+    DeferPredFrees = true;
     if (Error E = lowerRegion(*Loop, true))
       return E;
+    DeferPredFrees = false;
+    for (unsigned P : DeferredFrees)
+      PredBusy[P] = false;
+    DeferredFrees.clear();
     // The body runs Iterations times: it must copy one step a step, so
     // that the pointers stay where the next iteration's copies expect.
     if (NextCopyStep - Before != LoopStep)
@@ -1053,11 +1344,18 @@ Expected<mir::Function> Selector::run() {
   Fn.Loc = K.Loc;
   Fn.setAttr("threads", std::to_string(*Grid->getInt("threads")));
   Fn.setAttr("grid", std::to_string(*Grid->getInt("x")) + "," +
-                         std::to_string(*Grid->getInt("y")) + ",1");
+                         std::to_string(*Grid->getInt("y")) + "," +
+                         std::to_string(Grid->getInt("z").getValueOr(1)));
   std::string Roles;
   for (const ProductParam &PP : getProductParams(P))
     Roles += (Roles.empty() ? "" : ",") + PP.Role.str();
+  if (P.Runtime)
+    Roles += ",M,N,K,LDA,LDB,LDC";
+  if (P.Strided)
+    Roles += ",StrideA,StrideB,StrideC";
   Fn.setAttr("params", Roles);
+  if (Count)
+    Fn.setAttr("runtime-count", "1");
   Fn.setAttr("shape", std::to_string(P.M) + "x" + std::to_string(P.N) + "x" +
                           std::to_string(P.K));
   Fn.setAttr("layout-a", getLayoutName(P.A));

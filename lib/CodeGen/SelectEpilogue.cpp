@@ -5,7 +5,9 @@
 /// and the register and width each tp.stg stores.  Guarantees: a pair is
 /// packed to D's type (the verifier's rule, checked again here), at most
 /// once, before its store; D in f32 stores the accumulators unchanged, so
-/// the seed's kernels are the same instructions as before.
+/// the seed's kernels are the same instructions as before.  With a run-time
+/// shape's guards (PairGuard) no bias or C element outside the product is
+/// read, and C only under a predicate that also holds beta != 0.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -42,12 +44,53 @@ void EpilogueValues::onPair(Form F, unsigned Acc, SetFn Set) {
   }
 }
 
+Error EpilogueValues::guardedLoads(const tile::Op &O, Form F, Form FirstF,
+                                   unsigned Words, unsigned Dst, unsigned Ptr,
+                                   int64_t Offset, Optional<unsigned> Beta) {
+  for (bool First : {false, true}) {
+    unsigned Pred = First ? Guard.First : Guard.Both;
+    if (Beta) {
+      Expected<unsigned> T = E.takePredicate(O.Loc);
+      if (!T)
+        return T.takeError();
+      sass::Instruction &S = E.makeInstr(Form::FSetpNeBeta);
+      operand(S, Slot::Pd) = *T;
+      operand(S, Slot::COff) = *Beta;
+      operand(S, Slot::Pp) = Pred;
+      E.emitInstr(S);
+      Pred = *T;
+    }
+    for (unsigned W = 0; W < (First ? 1 : Words); ++W) {
+      sass::Instruction &I = E.makeInstr(First ? FirstF : F);
+      I.Guard = uint8_t(Pred);
+      operand(I, Slot::Rd) = Dst + W;
+      operand(I, Slot::Ra) = Ptr;
+      operand(I, Slot::MOff) = Offset + 4 * W;
+      E.emitInstr(I, /*WrSB=*/2);
+    }
+    if (Beta)
+      E.releasePredicate(Pred);
+  }
+  return Error::success();
+}
+
 Error EpilogueValues::lowerLoadBias(const tile::Op &O) {
   int64_t NT = O.getInt("nt").getValueOr(0);
   Expected<unsigned> Ptr = E.pointerTo(O.Operands[0], O.Operands[1], "bias_ptr");
   if (!Ptr)
     return Ptr.takeError();
   unsigned Dst = E.newVirtualReg("bias_pair" + std::to_string(NT));
+  if (Guard.On) {
+    // Columns beyond N read nothing (zeros, never stored).
+    sass::Instruction &Z = E.makeInstr(Form::ZeroPair);
+    operand(Z, Slot::Rd) = Dst;
+    E.emitInstr(Z);
+    if (Error Err = guardedLoads(O, Form::Ldg32, Form::Ldg32, 2, Dst, *Ptr,
+                                 O.getInt("offset").getValueOr(0), None))
+      return Err;
+    Bias[NT] = Dst;
+    return Error::success();
+  }
   for (unsigned W = 0; W < 2; ++W) {
     sass::Instruction &I = E.makeInstr(Form::Ldg32);
     operand(I, Slot::Rd) = Dst + W;
@@ -64,7 +107,7 @@ Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
   Expected<unsigned> Beta = E.paramSlot(O.Operands[1]);
   if (!Beta)
     return Beta.takeError();
-  if (!BetaPredicate) {
+  if (!BetaPredicate && !Guard.On) {
     // P0 = beta != 0 (unordered too: a NaN beta reads C, as IEEE says).
     sass::Instruction &I = E.makeInstr(Form::FSetpNeBeta);
     operand(I, Slot::COff) = *Beta;
@@ -80,10 +123,19 @@ Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
     return Ptr.takeError();
   unsigned Dst = E.newVirtualReg("c_pair" + std::to_string(Pair));
   if (P.DType != ElementType::F32)
-    return lowerLoadNarrowBeta(O, *Ptr, Dst);
+    return lowerLoadNarrowBeta(O, *Ptr, Dst, *Beta);
   sass::Instruction &Z = E.makeInstr(Form::ZeroPair);
   operand(Z, Slot::Rd) = Dst;
   E.emitInstr(Z);
+  if (Guard.On) {
+    // A run-time shape: each pair guard ANDed with beta != 0.
+    if (Error Err = guardedLoads(O, Form::Ldg32, Form::Ldg32, 2, Dst, *Ptr,
+                                 O.getInt("offset").getValueOr(0), *Beta))
+      return Err;
+    BetaC[Pair] = Dst;
+    ++NumPredicatedLoads;
+    return Error::success();
+  }
   for (unsigned W = 0; W < 2; ++W) {
     sass::Instruction &I = E.makeInstr(Form::Ldg32);
     I.Guard = 0; // @P0: only when beta != 0
@@ -98,7 +150,7 @@ Error EpilogueValues::lowerLoadBeta(const tile::Op &O) {
 }
 
 Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
-                                          unsigned Dst) {
+                                          unsigned Dst, unsigned Beta) {
   int64_t Pair = O.getInt("pair").getValueOr(-1);
   // C in f16/bf16: one 4-byte word holds the pair (low half the first
   // column), zero unless beta != 0, widened exactly to two f32.
@@ -107,12 +159,20 @@ Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
   operand(Z, Slot::Rd) = Packed;
   operand(Z, Slot::Imm) = 0;
   E.emitInstr(Z);
-  sass::Instruction &L = E.makeInstr(Form::Ldg32);
-  L.Guard = 0; // @P0: only when beta != 0
-  operand(L, Slot::Rd) = Packed;
-  operand(L, Slot::Ra) = Ptr;
-  operand(L, Slot::MOff) = O.getInt("offset").getValueOr(0);
-  E.emitInstr(L, /*WrSB=*/2);
+  if (Guard.On) {
+    // A run-time shape: the word @both, its low half (the first column,
+    // the high half zero) @first, each ANDed with beta != 0.
+    if (Error Err = guardedLoads(O, Form::Ldg32, Form::Ldg16, 1, Packed, Ptr,
+                                 O.getInt("offset").getValueOr(0), Beta))
+      return Err;
+  } else {
+    sass::Instruction &L = E.makeInstr(Form::Ldg32);
+    L.Guard = 0; // @P0: only when beta != 0
+    operand(L, Slot::Rd) = Packed;
+    operand(L, Slot::Ra) = Ptr;
+    operand(L, Slot::MOff) = O.getInt("offset").getValueOr(0);
+    E.emitInstr(L, /*WrSB=*/2);
+  }
   if (P.DType == ElementType::F16) {
     // cvt.f32.f16: ptxas 13 emits HADD2.F32 d, -RZ, x.H0_H0 (.H1_H1).
     for (unsigned W = 0; W < 2; ++W) {
@@ -139,8 +199,9 @@ Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
   return Error::success();
 }
 
-Error EpilogueValues::lower(const tile::Op &O, unsigned Acc) {
+Error EpilogueValues::lower(const tile::Op &O, unsigned Acc, PairGuard G) {
   ++NumEpilogueValueOps;
+  Guard = G;
   int64_t Pair = O.getInt("pair").getValueOr(-1);
   if (O.Name == "tp.ldg_bias")
     return lowerLoadBias(O);

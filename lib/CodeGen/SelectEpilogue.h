@@ -61,6 +61,18 @@ public:
                                              llvm::StringRef Name) = 0;
   /// The constant-bank byte offset of kernel parameter \p Param.
   virtual llvm::Expected<unsigned> paramSlot(const tile::Value &Param) = 0;
+  /// A predicate register for one value op's use (a run-time shape's
+  /// guard ANDed with beta != 0), and its release after the last reader.
+  virtual llvm::Expected<unsigned> takePredicate(llvm::SMLoc L) = 0;
+  virtual void releasePredicate(unsigned P) = 0;
+};
+
+/// A run-time shape's guards of one pair op (guard=, guard_first=): the
+/// predicate of both elements in range and the one of the first alone (7:
+/// PT); none on a fixed shape.
+struct PairGuard {
+  bool On = false;
+  unsigned Both = 7, First = 7;
 };
 
 /// What a tp.stg stores: the register and the form.
@@ -81,12 +93,17 @@ public:
   static bool isValueOp(llvm::StringRef Name);
 
   /// Lowers value op \p O on accumulator pair \p Acc (two registers).
-  llvm::Error lower(const tile::Op &O, unsigned Acc);
+  llvm::Error lower(const tile::Op &O, unsigned Acc, PairGuard G = {});
 
   /// What the tp.stg \p O of accumulator pair \p Acc stores: the packed
   /// register for D in f16/bf16 (an error when no tp.pack made it), else
   /// the pair itself.
   llvm::Expected<PairStore> storeOf(const tile::Op &O, unsigned Acc);
+  /// The store of a packed pair's first element alone (the pair's second
+  /// column beyond N): STG.E.U16 of the low half; for D in f32 STG.E.
+  Form firstElementStore() const {
+    return P.DType == ElementType::F32 ? Form::Stg32 : Form::Stg16;
+  }
 
 private:
   const tile::Problem &P;
@@ -96,11 +113,19 @@ private:
   std::map<int64_t, unsigned> BetaC;  ///< pair -> C's pair (or zeros)
   std::map<int64_t, unsigned> Bias;   ///< n-tile -> its bias pair
   bool BetaPredicate = false;         ///< P0 = beta != 0 is set
+  PairGuard Guard;                    ///< the op being lowered's guards
+  /// Loads of word(s) at \p Offset from \p Ptr into \p Dst under the
+  /// guards: @both each word of form \p F (\p Words of them), @first the
+  /// first alone with form \p FirstF; \p Beta: each guard ANDed with
+  /// beta != 0 first (FSETP.NEU.AND Pt, PT, RZ, c[beta], guard).
+  llvm::Error guardedLoads(const tile::Op &O, Form F, Form FirstF,
+                           unsigned Words, unsigned Dst, unsigned Ptr,
+                           int64_t Offset, llvm::Optional<unsigned> Beta);
 
   llvm::Error lowerLoadBias(const tile::Op &O);
   llvm::Error lowerLoadBeta(const tile::Op &O);
   llvm::Error lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
-                                  unsigned Dst);
+                                  unsigned Dst, unsigned Beta);
   /// Two instructions of form \p F on the pair's words, \p Set filling in
   /// the operands of word W.
   template <typename SetFn> void onPair(Form F, unsigned Acc, SetFn Set);

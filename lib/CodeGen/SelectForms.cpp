@@ -109,6 +109,26 @@ const FormTemplate Templates[] = {
     {sass::LOP3_LUT_rir, "LOP3_LUT_rir",
      "LOP3.LUT R0, R0, 0xffff0000, RZ, 0xc0, !PT",
      7, {0, 0, 0xffff0000, 255, 192, 1, 7}},
+    {sass::MOV_rcr, "MOV_rcr", "MOV R0, c[0x0][0x0]",
+     3, {0, 0, 0}},
+    {sass::ISETP_rrr, "ISETP_rrr", "ISETP.LT.AND P0, PT, R0, R0, PT",
+     9, {0, 7, 1, 1, 0, 0, 0, 0, 7}},
+    {sass::ISETP_rir, "ISETP_rir", "ISETP.LT.AND P0, PT, R0, 0x1, PT",
+     9, {0, 7, 1, 1, 0, 0, 1, 0, 7}},
+    {sass::SEL_rrr, "SEL_rrr", "SEL R0, R0, RZ, P0",
+     5, {0, 0, 255, 0, 0}},
+    {sass::SEL_rir, "SEL_rir", "SEL R0, R0, 0x1, P0",
+     5, {0, 0, 1, 0, 0}},
+    {sass::LDGSTS_DESC_P, "LDGSTS_DESC_P",
+     "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64], P0",
+     13, {0, 0, 6, 0, 0, 0, 16, 4, 0, 1, 0, 0, 0}},
+    {sass::S2R, "S2R", "S2R R0, SR_CTAID.Z",
+     2, {0, 39}},
+    {sass::LDG_DESC_U16, "LDG_DESC_U16",
+     "LDG.E.U16 R0, desc[UR4][R0.64+0x10]",
+     9, {0, 1, 1, 0, 0, 4, 0, 1, 16}},
+    {sass::STG_DESC_U16, "STG_DESC_U16", "STG.E.U16 desc[UR4][R0.64+0x10], R0",
+     8, {1, 1, 0, 4, 0, 1, 16, 0}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");
@@ -157,9 +177,9 @@ sass::Opcode getShlOpcode(unsigned Shift) {
 }
 
 int64_t &operand(sass::Instruction &I, Slot S) {
-  static constexpr StringLiteral Names[] = {"Rd",  "Ra", "Rb", "Rc",
-                                            "Imm", "sh", "Off", "off",
-                                            "Rs",  "soff", "cnt"};
+  static constexpr StringLiteral Names[] = {
+      "Rd", "Ra", "Rb", "Rc",  "Imm", "sh",  "Off", "off", "Rs", "soff",
+      "cnt", "na", "nb", "Pu", "Pp",  "Ppn", "cmp", "u",   "zf"};
   static_assert(sizeof(Names) / sizeof(Names[0]) == size_t(Slot::Count),
                 "one name a slot");
   // Index of each slot in each form, found on first use of the form (-1:

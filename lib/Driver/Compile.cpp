@@ -34,9 +34,13 @@ namespace {
 /// The fields of issue 16 not yet built here: the batch (issue 16 part 1).
 /// Types, alpha, beta, bias and relu are the kernel's (describe()).
 Error checkReservedFields(const GemmDesc &D) {
-  if (D.Batch != 1)
+  if (D.Batch < 1 || D.Batch > 65535)
     return makeError("batch=" + Twine(D.Batch) +
-                     ": not supported yet (issue 16); batch must be 1");
+                     ": not supported (issue 16); batch must be 1 to 65535");
+  if (D.Batch > 1 && D.FixedShape)
+    return makeError("batch=" + Twine(D.Batch) +
+                     ": not supported yet (issue 16); batch must be 1 with a "
+                     "fixed shape (strided batches need the run-time shape)");
   for (auto [Name, V] : {std::pair<const char *, double>{"alpha", D.Alpha},
                          {"beta", D.Beta}})
     if (!std::isfinite(V) || double(float(V)) != V) {
@@ -81,6 +85,9 @@ Expected<std::string> describe(const GemmDesc &D,
   Spec.Scale = wantsScale(D);
   Spec.Bias = D.Bias;
   Spec.Relu = D.Relu;
+  Spec.FixedShape = D.FixedShape;
+  if (D.Batch > 1)
+    Spec.Batch = unsigned(D.Batch);
   Spec.Name = D.Name;
   // The tile IR states the kernel's target (its admission limits, its
   // card, tp-select's constants).

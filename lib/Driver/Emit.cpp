@@ -126,7 +126,7 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
     M.BType = *B;
     M.DType = *D;
   }
-  SmallVector<StringRef, 4> Params;
+  SmallVector<StringRef, 8> Params;
   F.getAttr("params").getValueOr("C,A,B").split(Params, ',');
   // Each parameter aligned to its size (pointers 8, alpha and beta 4).
   uint32_t Off = 0;
@@ -135,7 +135,7 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
     if (!R)
       return makeError("@" + F.Name + ": unknown parameter role '" + P + "'");
     uint32_t Size = getRoleSize(*R);
-    Off = (Off + Size - 1) / Size * Size;
+    Off = alignTo(Off, Size);
     M.Params.push_back({P.trim().str(), *R, Off, Size});
     Off += Size;
   }
@@ -152,6 +152,29 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
       else
         return makeError("@" + F.Name + ": epilogue(" + *Epi +
                          ") names '" + X + "' (scale, bias, relu)");
+    }
+  }
+  bool Runtime = M.findParam(ParamRole::LDA) != nullptr;
+  if (Runtime || M.HasScale || M.Bias || M.Relu || !M.hasDefaultTypes()) {
+    // Format version 2: a run-time shape, the types or the epilogue.  It
+    // records the leading dimensions the recorded shape runs with (a
+    // run-time shape's dense ones rounded up to 8 elements, the copies'
+    // alignment; a fixed shape's dense ones) and the block tile, from which
+    // a tool computes the grid of any shape.
+    std::vector<uint64_t> T = Ints("tile", ',');
+    if (T.size() != 5)
+      return makeError("@" + F.Name + ": machine IR lacks its tile() attribute");
+    auto Aligned = [&](uint64_t X) { return Runtime ? (X + 7) / 8 * 8 : X; };
+    M.FormatVersion = 2;
+    M.LdA = Aligned(M.LayoutA == OperandLayout::Rows ? M.K : M.M);
+    M.LdB = Aligned(M.LayoutB == OperandLayout::Rows ? M.K : M.N);
+    M.LdC = Aligned(M.N);
+    M.Tile = {uint32_t(16 * T[0] * T[2]), uint32_t(8 * T[1] * T[3])};
+    M.Batch = M.Grid[2];
+    if (M.findParam(ParamRole::StrideA)) {
+      M.StrideA = (M.LayoutA == OperandLayout::Rows ? M.M : M.K) * M.LdA;
+      M.StrideB = (M.LayoutB == OperandLayout::Rows ? M.N : M.K) * M.LdB;
+      M.StrideC = M.M * M.LdC;
     }
   }
   return M;

@@ -199,6 +199,18 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
                      "--beta (give --alpha=1 --beta=1 for the general form)");
   if (Error E = parseTypes(Spec, P))
     return std::move(E);
+  P.Runtime = !Spec.FixedShape;
+  if (Spec.Batch) {
+    if (Spec.FixedShape)
+      return makeError("--batch=" + Twine(*Spec.Batch) +
+                       ": strided batches need a run-time shape "
+                       "(--fixed-shape=false)");
+    if (*Spec.Batch < 1 || *Spec.Batch > 65535)
+      return makeError("--batch=" + Twine(*Spec.Batch) +
+                       ": expected 1 to 65535 products (the grid's z)");
+    P.Strided = true;
+    P.Batch = *Spec.Batch;
+  }
   // The default example uses the large tile; otherwise tp-tile chooses
   // unless --tile says (tp-tile's option).
   Optional<TileParams> T;
@@ -224,6 +236,10 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
                          : ("ptr<" + getElementTypeName(PP.Elem) + ">").str());
     Operands += (Operands.empty() ? "%" : ", %") + Name;
   }
+  if (P.Runtime)
+    Params += ", %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, %ldc: i32";
+  if (P.Strided)
+    Params += ", %sa: i32, %sb: i32, %sc: i32";
   OS << "tp.kernel @" << Spec.Name << "(" << Params
      << ") target=" << sass::getTargetName(Spec.Target) << " {\n"
      << "  tp.matmul " << Operands << " m=" << P.M << " n=" << P.N
@@ -240,6 +256,10 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   }
   if (DefaultTile)
     OS << " tile=large";
+  if (P.Runtime)
+    OS << " shape=[%M, %N, %K, %lda, %ldb, %ldc]";
+  if (P.Strided)
+    OS << " strides=[%sa, %sb, %sc] batch=" << P.Batch;
   OS << " : " << tile::printMatmulTypes(P) << "\n}\n";
   return OS.str();
 }

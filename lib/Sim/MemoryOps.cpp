@@ -302,15 +302,27 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
       uint64_t GAddr = globalAddr(X, D, L, Wide) + GUr + D.F[F_goff];
       if (!Wide)
         GAddr &= 0xffffffffu;
-      uint8_t *Ptr = X.Mem->translate(GAddr, Size, GlobalMemory::Read);
+      // .ZFILL: the address's low bits (below the copy's size) count the
+      // bytes zero-filled at the end; the copy reads the rest from the
+      // aligned address (ptxas's lowering of cp.async's src-size:
+      // test/Sim/cp-async-zfill.ptx).
+      unsigned Fill = 0;
+      if (D.F[F_zf]) {
+        Fill = unsigned(GAddr & (Size - 1));
+        GAddr -= Fill;
+      }
+      unsigned Keep = Size - Fill;
+      uint8_t *Ptr = X.Mem->translate(GAddr, Keep, GlobalMemory::Read);
       if (!Ptr) {
-        memFault(X, "LDGSTS global source", GAddr, Size, L);
+        memFault(X, "LDGSTS global source", GAddr, Keep, L);
         return;
       }
-      memcpy(C.Data, Ptr, Size);
+      memcpy(C.Data, Ptr, Keep);
+      memset(C.Data + Keep, 0, Size - Keep);
     } else {
-      // UNVERIFIED: a false source predicate copies zeros (PTX cp.async
-      // with src-size 0), as ptxas uses it for the ignore-src operand.
+      // A false source predicate copies zeros: ptxas's lowering of
+      // cp.async's ignore-src operand and of src-size 0 (the predicate is
+      // "source valid"; test/Sim/cp-async-zfill.ptx).
       memset(C.Data, 0, Size);
     }
     W.Open.push_back(C);

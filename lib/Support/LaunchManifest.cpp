@@ -42,29 +42,39 @@ StringRef getRoleName(ParamRole R) {
     return "beta";
   case ParamRole::Bias:
     return "bias";
+  case ParamRole::LDA:
+    return "LDA";
+  case ParamRole::LDB:
+    return "LDB";
+  case ParamRole::LDC:
+    return "LDC";
+  case ParamRole::StrideA:
+    return "StrideA";
+  case ParamRole::StrideB:
+    return "StrideB";
+  case ParamRole::StrideC:
+    return "StrideC";
   }
   llvm_unreachable("unknown parameter role");
 }
 
 Optional<ParamRole> parseRoleName(StringRef S) {
-  for (ParamRole R : {ParamRole::C, ParamRole::A, ParamRole::B, ParamRole::R,
-                      ParamRole::M, ParamRole::N, ParamRole::K,
-                      ParamRole::Alpha, ParamRole::Beta, ParamRole::Bias})
-    if (S == getRoleName(R))
-      return R;
+  for (unsigned I = 0; I < NumParamRoles; ++I)
+    if (S == getRoleName(ParamRole(I)))
+      return ParamRole(I);
   return None;
 }
 
 unsigned getRoleSize(ParamRole R) {
   switch (R) {
-  case ParamRole::M:
-  case ParamRole::N:
-  case ParamRole::K:
-  case ParamRole::Alpha:
-  case ParamRole::Beta:
-    return 4;
-  default:
+  case ParamRole::C:
+  case ParamRole::A:
+  case ParamRole::B:
+  case ParamRole::R:
+  case ParamRole::Bias:
     return 8;
+  default:
+    return 4;
   }
 }
 
@@ -118,8 +128,18 @@ const char *const KnownFields[] = {"format_version",
                                    "layout_a",
                                    "layout_b",
                                    "residual",
-                                   // Optional (issue 16): f16, f16, f32
-                                   // when absent.
+                                   // Format version 2: the run-time shape.
+                                   "lda",
+                                   "ldb",
+                                   "ldc",
+                                   "tile",
+                                   "batch",
+                                   "stride_a",
+                                   "stride_b",
+                                   "stride_c",
+                                   // Format version 2, optional: the types
+                                   // (f16, f16, f32 when absent) and the
+                                   // epilogue.
                                    "a_type",
                                    "b_type",
                                    "d_type",
@@ -127,6 +147,8 @@ const char *const KnownFields[] = {"format_version",
                                    "beta",
                                    "bias",
                                    "relu"};
+/// Where version 1's fields end in KnownFields.
+constexpr unsigned NumVersion1Fields = 14;
 
 /// A short rendering of a JSON value for "found ..." in messages.
 std::string describe(const json::Value &V) {
@@ -257,7 +279,7 @@ public:
       return makeError(File + ": expected a JSON object at the top level");
     for (const auto &KV : *O)
       if (!is_contained(KnownFields, StringRef(KV.first)))
-        return fail(KV.first.str(), "unknown field (format version 1 has "
+        return fail(KV.first.str(), "unknown field (format version 2 has "
                                     "none of this name)");
     LaunchManifest M;
     // The version first: a newer file should say so before any other field
@@ -266,10 +288,15 @@ public:
     if (!Version)
       return Version.takeError();
     M.FormatVersion = *Version;
-    if (M.FormatVersion != LaunchManifest::CurrentFormatVersion)
+    if (M.FormatVersion != 1 && M.FormatVersion != 2)
       return fail("format_version",
-                  "expected " + Twine(LaunchManifest::CurrentFormatVersion) +
-                      ", found " + Twine(M.FormatVersion));
+                  "expected 1 or 2, found " + Twine(M.FormatVersion));
+    if (M.FormatVersion == 1)
+      for (const auto &KV : *O)
+        if (!is_contained(makeArrayRef(KnownFields, NumVersion1Fields),
+                          StringRef(KV.first)))
+          return fail(KV.first.str(), "a field of format version 2 (found "
+                                      "format_version 1)");
 
     auto Kernel = getString(*O, "kernel", "kernel");
     if (!Kernel)
@@ -353,6 +380,9 @@ public:
                              *TV + "\"");
       *Dest = *T;
     }
+    if (M.FormatVersion == 2)
+      if (Error E = readVersion2(*O, M))
+        return E;
 
     if (Error E = readEpilogue(*O, M))
       return E;
@@ -394,18 +424,95 @@ public:
 
 private:
   std::string File;
+
+  /// Version 2: leading dimensions, the block tile, batch and strides.
+  Error readVersion2(const json::Object &O, LaunchManifest &M) {
+    for (auto [Key, Dest] : {std::pair<StringRef, uint64_t *>{"lda", &M.LdA},
+                             {"ldb", &M.LdB},
+                             {"ldc", &M.LdC},
+                             {"batch", &M.Batch}}) {
+      auto X = getInt(O, Key, Key, 1, INT32_MAX);
+      if (!X)
+        return X.takeError();
+      *Dest = uint64_t(*X);
+    }
+    for (auto [Key, Dest] :
+         {std::pair<StringRef, uint64_t *>{"stride_a", &M.StrideA},
+          {"stride_b", &M.StrideB},
+          {"stride_c", &M.StrideC}}) {
+      auto X = getInt(O, Key, Key, 0, UINT32_MAX);
+      if (!X)
+        return X.takeError();
+      *Dest = uint64_t(*X);
+    }
+    auto TileV = get(O, "tile", "tile");
+    if (!TileV)
+      return TileV.takeError();
+    const json::Array *T = (*TileV)->getAsArray();
+    if (!T || T->size() != 2)
+      return fail("tile", "expected [BM, BN], found " + describe(**TileV));
+    for (unsigned I = 0; I < 2; ++I) {
+      Optional<int64_t> V = (*T)[I].getAsInteger();
+      if (!V || *V < 1 || *V > 4096)
+        return fail("tile[" + std::to_string(I) + "]",
+                    "expected an integer in [1, 4096], found " +
+                        describe((*T)[I]));
+      M.Tile[I] = uint32_t(*V);
+    }
+    return Error::success();
+  }
 };
 
 } // namespace
+
+/// Version 2's values: each leading dimension at least its stored row's
+/// extent (A rows: K, A columns: M, B rows: K, B columns: N, C: N); batches
+/// of C that do not overlap.
+static Error validateVersion2(const LaunchManifest &M, StringRef FileName) {
+  auto Fail = [&](const Twine &Field, const Twine &Msg) {
+    return makeError(FileName + ": field '" + Field + "': " + Msg);
+  };
+  auto Dense = [&](OperandLayout L, uint64_t RowsExtent, uint64_t ColsExtent) {
+    return L == OperandLayout::Rows ? RowsExtent : ColsExtent;
+  };
+  struct LdRule {
+    const char *Field;
+    uint64_t Ld, Min;
+    const char *What;
+  } Rules[] = {{"lda", M.LdA, Dense(M.LayoutA, M.K, M.M),
+                M.LayoutA == OperandLayout::Rows ? "K" : "M"},
+               {"ldb", M.LdB, Dense(M.LayoutB, M.K, M.N),
+                M.LayoutB == OperandLayout::Rows ? "K" : "N"},
+               {"ldc", M.LdC, M.N, "N"}};
+  for (const LdRule &R : Rules)
+    if (R.Ld < R.Min)
+      return Fail(R.Field, "expected at least " + Twine(R.What) + " = " +
+                               Twine(R.Min) + ", found " + Twine(R.Ld));
+  if (M.Batch > 1 && M.StrideC < M.M * M.LdC)
+    return Fail("stride_c", "expected at least m x ldc = " +
+                                Twine(M.M * M.LdC) +
+                                " (batches of C must not overlap), found " +
+                                Twine(M.StrideC));
+  if (M.Batch > 65535)
+    return Fail("batch", "expected at most 65535 (grid z), found " +
+                             Twine(M.Batch));
+  return Error::success();
+}
 
 Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   auto Fail = [&](const Twine &Field, const Twine &Msg) {
     return makeError(FileName + ": field '" + Field + "': " + Msg);
   };
-  if (M.FormatVersion != LaunchManifest::CurrentFormatVersion)
+  if (M.FormatVersion != 1 && M.FormatVersion != 2)
     return Fail("format_version",
-                "expected " + Twine(LaunchManifest::CurrentFormatVersion) +
-                    ", found " + Twine(M.FormatVersion));
+                "expected 1 or 2, found " + Twine(M.FormatVersion));
+  if (M.FormatVersion == 2)
+    if (Error E = validateVersion2(M, FileName))
+      return E;
+  if (M.FormatVersion == 1 &&
+      (M.HasScale || M.Bias || M.Relu || !M.hasDefaultTypes()))
+    return Fail("format_version", "the types and the epilogue are fields of "
+                                  "format version 2 (found format_version 1)");
   if (M.Kernel.empty())
     return Fail("kernel", "expected a non-empty symbol name");
   if (any_of(M.Kernel, [](char C) { return isSpace(C) || C == '\0'; }))
@@ -458,7 +565,7 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   if (M.Params.empty())
     return Fail("params", "expected at least the C, A and B pointers");
   uint32_t End = 0;
-  bool Seen[10] = {};
+  bool Seen[NumParamRoles] = {};
   for (unsigned I = 0; I < M.Params.size(); ++I) {
     const ManifestParam &P = M.Params[I];
     std::string Path = ("params[" + Twine(I) + "]").str();
@@ -497,6 +604,9 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                                       "fields (found none)");
     if (P.Role == ParamRole::Bias && !M.Bias)
       return Fail(Path + ".role", "role bias needs \"bias\": true");
+    if (P.Role >= ParamRole::Alpha && M.FormatVersion < 2)
+      return Fail(Path + ".role", "role " + getRoleName(P.Role) +
+                                      " needs format_version 2");
   }
   if (M.HasScale && M.Residual)
     return Fail("residual", "a residual kernel takes no alpha and beta "
@@ -608,9 +718,15 @@ std::string printLaunchManifest(const LaunchManifest &M) {
   OS << ",\n  \"layout_b\": ";
   Str(getLayoutName(M.LayoutB));
   OS << ",\n  \"residual\": " << (M.Residual ? "true" : "false");
-  // The epilogue and the types only when there is one / they are not f16,
-  // f16, f32 (a manifest of the seed's kernels stays as format version 1
-  // always wrote it).
+  if (M.FormatVersion >= 2) {
+    OS << ",\n  \"lda\": " << M.LdA << ",\n  \"ldb\": " << M.LdB
+       << ",\n  \"ldc\": " << M.LdC << ",\n  \"tile\": [" << M.Tile[0] << ", "
+       << M.Tile[1] << "],\n  \"batch\": " << M.Batch
+       << ",\n  \"stride_a\": " << M.StrideA << ",\n  \"stride_b\": "
+       << M.StrideB << ",\n  \"stride_c\": " << M.StrideC;
+  }
+  // The epilogue and the types (format version 2) only when there is one /
+  // they are not f16, f16, f32.
   if (M.HasScale)
     OS << ",\n  \"alpha\": " << json::Value(M.Alpha) << ",\n  \"beta\": "
        << json::Value(M.Beta);

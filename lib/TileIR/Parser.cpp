@@ -400,16 +400,18 @@ private:
       next();
       if (Error E = expect(Tok::Colon, "':'"))
         return E;
-      // A scalar: `f32` (alpha, beta).
-      if (cur().K == Tok::Word && cur().Text == "f32") {
-        P.Elem = "f32";
+      // A value: `f32` (alpha, beta) or `i32` (a run-time shape's M, N, K,
+      // leading dimensions and batch strides).
+      if (cur().K == Tok::Word &&
+          (cur().Text == "f32" || cur().Text == "i32")) {
+        P.Elem = cur().Text.str();
         P.Scalar = true;
         next();
       } else {
         if (cur().K != Tok::Word || cur().Text != "ptr")
           return err(cur().Loc,
                      "expected a parameter type 'ptr<f16>', 'ptr<bf16>', "
-                     "'ptr<f32>' or 'f32', found " +
+                     "'ptr<f32>', 'f32' or 'i32', found " +
                          describe(cur()));
         next();
         if (Error E = expect(Tok::Less, "'<'"))

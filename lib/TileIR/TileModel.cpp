@@ -216,6 +216,47 @@ static Optional<Violation> checkColumns(char Operand, Layout L,
   return None;
 }
 
+static Optional<Violation> checkResources(const Problem &P,
+                                          const TileParams &T,
+                                          int64_t SharedLimit,
+                                          const TargetLimits &Limits);
+
+/// The rules of a kernel whose shape is read at run time: any M, N, K >= 1
+/// (edges predicated), the recorded shape's grid y <= 65535, stages a power
+/// of two (the loop count is K shifted), at most MaxGuardedChunks guarded
+/// chunks a thread, then the resource rules.
+static Optional<Violation> checkRuntimeShape(const Problem &P,
+                                             const TileParams &T,
+                                             int64_t SharedLimit,
+                                             const TargetLimits &Limits) {
+  if (ceilDiv(P.M, T.blockM()) > 65535)
+    return Violation{"m", formatv("M = {0} gives a grid of {1} blocks along "
+                                  "M (ceil(M / {2})), more than the 65535 a "
+                                  "grid's y extent may have",
+                                  P.M, ceilDiv(P.M, T.blockM()), T.blockM())
+                              .str()};
+  if (!isPowerOf2_64(T.Stages))
+    return Violation{"tile", formatv("stages = {0} is not a power of two (a "
+                                     "run-time shape's loop count is K "
+                                     "shifted by log2(32 x stages))",
+                                     T.Stages)
+                                 .str()};
+  if (auto E = checkChunks(T, 'A', T.blockM()))
+    return E;
+  if (auto E = checkChunks(T, 'B', T.blockN()))
+    return E;
+  if (T.chunksA() + T.chunksB() > MaxGuardedChunks)
+    return Violation{"tile", formatv("a thread copies {0} + {1} chunks a "
+                                     "step, each guarded by its own "
+                                     "predicate: more than the {2} predicate "
+                                     "registers a run-time shape has (P0, "
+                                     "P2..P6)",
+                                     T.chunksA(), T.chunksB(),
+                                     MaxGuardedChunks)
+                                 .str()};
+  return checkResources(P, T, SharedLimit, Limits);
+}
+
 Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
                                    int64_t SharedLimit,
                                    const TargetLimits &Limits) {
@@ -225,6 +266,8 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
     return E;
   if (auto E = checkShape(P))
     return E;
+  if (P.Runtime)
+    return checkRuntimeShape(P, T, SharedLimit, Limits);
   if (P.M % T.blockM())
     return Violation{"m", formatv("M = {0} is not a multiple of {1} (BM = {2} warps x 16 x "
                    "{3} m-tiles)",
@@ -251,6 +294,15 @@ Optional<Violation> checkAdmission(const Problem &P, const TileParams &T,
     return E;
   if (auto E = checkChunks(T, 'B', T.blockN()))
     return E;
+  return checkResources(P, T, SharedLimit, Limits);
+}
+
+/// The rules both kinds of shape share: columns-layout limits, registers,
+/// shared memory.
+static Optional<Violation> checkResources(const Problem &P,
+                                          const TileParams &T,
+                                          int64_t SharedLimit,
+                                          const TargetLimits &Limits) {
   if (auto E = checkColumns('A', P.A, T.blockM(), T.MTiles))
     return E;
   if (auto E = checkColumns('B', P.B, T.blockN(), T.NTiles / 2))
@@ -286,7 +338,8 @@ Optional<TileParams> chooseTile(const Problem &P, int64_t SharedLimit,
     const TileParams &T = N.Params;
     if (checkAdmission(P, T, SharedLimit, Limits))
       continue;
-    int64_t Blocks = (P.M / T.blockM()) * (P.N / T.blockN());
+    int64_t Blocks =
+        ceilDiv(P.M, T.blockM()) * ceilDiv(P.N, T.blockN());
     if (Blocks >= SMs)
       return T; // largest first
     if (Blocks > Best) {

@@ -38,6 +38,9 @@ Problem getProblem(const Kernel &K) {
     P.BType = Types->B;
     P.DType = Types->D;
   }
+  P.Runtime = MM->getAttr("shape") != nullptr;
+  P.Strided = MM->getAttr("strides") != nullptr;
+  P.Batch = MM->getInt("batch").getValueOr(1);
   return P;
 }
 
@@ -81,6 +84,30 @@ std::string printMatmulTypes(const Problem &P) {
   return (getElementTypeName(P.AType) + " x " + getElementTypeName(P.BType) +
           " -> " + getElementTypeName(P.DType))
       .str();
+}
+
+int64_t getParamOffset(const Kernel &K, unsigned Index) {
+  int64_t Off = 0;
+  for (unsigned I = 0; I < Index; ++I) {
+    int64_t Size = K.Params[I].Scalar ? 4 : 8;
+    Off = alignTo(Off, Size) + Size;
+  }
+  // The parameter itself starts at its own size's alignment.
+  return alignTo(Off, Index < K.Params.size() && K.Params[Index].Scalar ? 4 : 8);
+}
+
+Optional<unsigned> getShapeParam(const Kernel &K, ShapeParam Which) {
+  const Op *MM = K.getMatmul();
+  bool Stride = Which >= ShapeParam::StrideA;
+  const Attr *A = MM ? MM->getAttr(Stride ? "strides" : "shape") : nullptr;
+  size_t At = size_t(Which) - (Stride ? size_t(ShapeParam::StrideA) : 0);
+  if (!A || A->Val.K != Value::List || A->Val.Elems.size() <= At)
+    return None;
+  const Value &V = A->Val.Elems[At];
+  for (unsigned I = 0; I < K.Params.size(); ++I)
+    if (V.isRef() && K.Params[I].Name == V.S)
+      return I;
+  return None;
 }
 
 TileParams getTileOp(const Op &T) {
@@ -129,9 +156,11 @@ std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
       .setInt("stages", T.Stages);
   Ops.push_back(Tile);
   Op Grid("tp.grid", Loc);
-  Grid.setInt("x", T.blockN() ? P.N / T.blockN() : 0)
-      .setInt("y", T.blockM() ? P.M / T.blockM() : 0)
+  Grid.setInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
+      .setInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
       .setInt("threads", T.threads());
+  if (P.Strided)
+    Grid.setInt("z", P.Batch);
   Ops.push_back(Grid);
   Op Block("tp.block", Loc);
   Block.setInt("m", T.blockM()).setInt("n", T.blockN()).setInt("warps",
@@ -158,11 +187,13 @@ std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
 
 Op makePipelineOp(const Problem &P, const TileParams &T, SMLoc Loc) {
   Op Pipe("tp.pipeline", Loc);
-  int64_t Iter = P.K / (32 * T.Stages);
+  // A run-time shape rounds the recorded K up to whole rings (the steps
+  // beyond K are zero-filled); a fixed one is a multiple of 32 S.
+  int64_t Iter = P.Runtime ? ceilDiv(P.K, 32 * T.Stages) : P.K / (32 * T.Stages);
   Pipe.setInt("stages", T.Stages)
       .setInt("ahead", T.Stages - 1)
       .setInt("wait", T.Stages - 2)
-      .setInt("steps", P.K / 32)
+      .setInt("steps", P.Runtime ? Iter * T.Stages : P.K / 32)
       .setInt("iterations", Iter > 0 ? Iter - 1 : 0);
   return Pipe;
 }
@@ -182,11 +213,11 @@ struct Schema {
 };
 
 const Schema Schemas[] = {
-    {"tp.matmul", "kernel", "m n k a:w b:w", "tile:v epilogue:v", 3, 7, true,
-     false},
+    {"tp.matmul", "kernel", "m n k a:w b:w",
+     "tile:v epilogue:v shape:v strides:v batch", 3, 7, true, false},
     {"tp.tile", "tp.matmul", "warps_m warps_n m_tiles n_tiles stages",
      "name:w", 0, 0, false, false},
-    {"tp.grid", "tp.matmul", "x y threads", "", 0, 0, false, false},
+    {"tp.grid", "tp.matmul", "x y threads", "z", 0, 0, false, false},
     {"tp.block", "tp.matmul", "m n warps", "", 0, 0, false, false},
     {"tp.warp", "tp.matmul", "m n mma:w", "", 0, 0, false, false},
     {"tp.chunks", "tp.matmul", "a b bytes", "", 0, 0, false, false},
@@ -197,7 +228,7 @@ const Schema Schemas[] = {
      0, false, false},
     {"tp.addresses", "tp.matmul", "", "", 0, 0, true, false},
     {"tp.prologue", "tp.matmul", "", "", 0, 0, true, false},
-    {"tp.loop", "tp.matmul", "iterations", "", 0, 0, true, false},
+    {"tp.loop", "tp.matmul", "iterations", "count:r", 0, 0, true, false},
     {"tp.tail", "tp.matmul", "", "", 0, 0, true, false},
     {"tp.step", "tp.loop tp.tail", "stage", "step", 0, 0, true, false},
     {"tp.copy", "tp.prologue tp.step", "stage", "step ahead", 0, 0, true,
@@ -207,34 +238,49 @@ const Schema Schemas[] = {
     {"tp.barrier", "tp.step", "", "", 0, 0, false, false},
     {"tp.products", "tp.step", "stage", "", 0, 0, true, false},
     {"tp.epilogue", "tp.tail", "pairs", "", 1, 2, true, false},
-    {"tp.ldgsts", "tp.copy", "operand:w chunk smem_offset k_step_bytes", "",
-     3, 3, false, false},
+    {"tp.ldgsts", "tp.copy", "operand:w chunk smem_offset k_step_bytes:v",
+     "guard:r fill:r", 3, 3, false, false},
     {"tp.ldsm", "tp.products", "operand:w kk index smem_offset shape:w", "",
      1, 1, false, false},
     {"tp.mma", "tp.products", "kk mt nt", "", 0, 0, false, false},
-    {"tp.stg", "tp.epilogue", "pair mt nt half offset", "", 1, 1, false,
-     false},
-    {"tp.ldg", "tp.epilogue", "pair mt nt half offset", "", 1, 1, false,
-     false},
+    {"tp.stg", "tp.epilogue", "pair mt nt half offset", "guard:r guard_first:r",
+     1, 1, false, false},
+    {"tp.ldg", "tp.epilogue", "pair mt nt half offset", "guard:r guard_first:r",
+     1, 1, false, false},
     {"tp.add_residual", "tp.epilogue", "pair mt nt half", "", 0, 0, false,
      false},
     {"tp.pack", "tp.epilogue", "pair mt nt half type:w", "", 0, 0, false,
      false},
-    {"tp.ldg_bias", "tp.epilogue", "nt offset", "", 2, 2, false, false},
-    {"tp.ldg_beta", "tp.epilogue", "pair mt nt half offset", "", 2, 2, false,
-     false},
+    {"tp.ldg_bias", "tp.epilogue", "nt offset", "guard:r guard_first:r", 2, 2,
+     false, false},
+    {"tp.ldg_beta", "tp.epilogue", "pair mt nt half offset",
+     "guard:r guard_first:r", 2, 2, false, false},
     {"tp.scale", "tp.epilogue", "pair mt nt half", "", 1, 1, false, false},
     {"tp.add_beta", "tp.epilogue", "pair mt nt half", "", 1, 1, false, false},
     {"tp.add_bias", "tp.epilogue", "pair mt nt half", "", 0, 0, false, false},
     {"tp.relu", "tp.epilogue", "pair mt nt half", "", 0, 0, false, false},
-    {"sreg", "tp.addresses", "", "", 1, 1, false, true},
-    {"add", "tp.addresses", "", "", 2, 2, false, true},
-    {"mul", "tp.addresses", "", "", 2, 2, false, true},
-    {"mad", "tp.addresses", "", "", 3, 3, false, true},
-    {"shr", "tp.addresses", "", "", 2, 2, false, true},
-    {"and", "tp.addresses", "", "", 2, 2, false, true},
-    {"xor", "tp.addresses", "", "", 2, 2, false, true},
+#define TP_VALUE_PARENTS "tp.addresses tp.copy tp.epilogue"
+    {"sreg", TP_VALUE_PARENTS, "", "", 1, 1, false, true},
+    {"add", TP_VALUE_PARENTS, "", "", 2, 2, false, true},
+    {"mul", TP_VALUE_PARENTS, "", "", 2, 2, false, true},
+    {"mad", TP_VALUE_PARENTS, "", "", 3, 3, false, true},
+    {"shr", TP_VALUE_PARENTS, "", "", 2, 2, false, true},
+    {"and", TP_VALUE_PARENTS, "", "", 2, 2, false, true},
+    {"xor", TP_VALUE_PARENTS, "", "", 2, 2, false, true},
+    {"param", TP_VALUE_PARENTS, "", "", 1, 1, false, true},
+    {"sub", TP_VALUE_PARENTS, "", "", 2, 2, false, true},
+    {"lt", TP_VALUE_PARENTS, "", "", 2, 3, false, true},
+    {"ltu", TP_VALUE_PARENTS, "", "", 2, 3, false, true},
+    {"gt", TP_VALUE_PARENTS, "", "", 2, 3, false, true},
+    {"eq", TP_VALUE_PARENTS, "", "", 2, 3, false, true},
+    {"sel", TP_VALUE_PARENTS, "", "", 3, 3, false, true},
+#undef TP_VALUE_PARENTS
 };
+
+/// Whether \p Name is a comparison: its value is a predicate.
+bool isCompare(StringRef Name) {
+  return Name == "lt" || Name == "ltu" || Name == "gt" || Name == "eq";
+}
 
 const Schema *lookupSchema(StringRef Name) {
   for (const Schema &S : Schemas)
@@ -270,6 +316,8 @@ public:
 private:
   const SourceMgr &SM;
   StringSet<> Defined;
+  StringSet<> Predicates; ///< the values comparisons define
+  const Kernel *K = nullptr;
   Optional<Problem> Prob;
   Optional<TileParams> Tile;
   bool InLoop = false;
@@ -281,8 +329,11 @@ private:
     return makeSourceError(SM, Loc, Msg);
   }
 
-  Error verifyKernel(const Kernel &K) {
+  Error verifyKernel(const Kernel &Kn) {
+    K = &Kn;
+    const Kernel &K = Kn;
     Defined.clear();
+    Predicates.clear();
     Prob.reset();
     bool HasTarget = false;
     for (const Attr &A : K.Attrs) {
@@ -337,10 +388,19 @@ private:
       return err(MM.Loc, formatv("the product names {0} operands; expected "
                                  "{1}",
                                  MM.Operands.size(), Expect));
-    if (K.Params.size() != MM.Operands.size())
+    const Attr *Shape = MM.getAttr("shape");
+    const Attr *Strides = MM.getAttr("strides");
+    size_t Values = (Shape ? size_t(ShapeParam::Count) : 0) + (Strides ? 3 : 0);
+    if (K.Params.size() != MM.Operands.size() + Values)
       return err(MM.Loc, formatv("the kernel has {0} parameters but the "
-                                 "product names {1} ({2})",
-                                 K.Params.size(), MM.Operands.size(), Expect));
+                                 "product names {1} ({2}{3}{4})",
+                                 K.Params.size(), MM.Operands.size() + Values,
+                                 Expect, Shape ? ", the shape's 6" : "",
+                                 Strides ? ", the strides' 3" : ""));
+    if (Error E = verifyShapeAttr(K, MM, Shape))
+      return E;
+    if (Error E = verifyStridesAttr(K, MM, Shape, Strides))
+      return E;
     Optional<MatmulTypes> Types = parseMatmulTypes(MM.Type);
     if (!Types)
       return err(MM.Type.empty() ? MM.Loc : MM.TypeLoc,
@@ -412,6 +472,71 @@ private:
     return Error::success();
   }
 
+  /// shape=[%M, %N, %K, %lda, %ldb, %ldc]: the kernel's i32 parameters
+  /// after the pointers, in that order; without shape= every parameter is
+  /// a pointer.
+  Error verifyShapeAttr(const Kernel &K, const Op &MM, const Attr *Shape) {
+    size_t Pointers = MM.Operands.size();
+    if (!Shape) {
+      for (size_t I = 0; I < K.Params.size(); ++I)
+        if (K.Params[I].Elem == "i32")
+          return err(K.Params[I].Loc,
+                     "parameter %" + K.Params[I].Name +
+                         " is an i32 but the product has no run-time "
+                         "shape (shape=[%M, %N, %K, %lda, %ldb, %ldc])");
+      return Error::success();
+    }
+    static const char *const Names[] = {"M", "N", "K", "lda", "ldb", "ldc"};
+    if (Shape->Val.K != Value::List ||
+        Shape->Val.Elems.size() != size_t(ShapeParam::Count))
+      return err(Shape->Val.Loc, "expected shape=[%M, %N, %K, %lda, %ldb, "
+                                 "%ldc] (six i32 parameters)");
+    for (size_t I = 0; I < Shape->Val.Elems.size(); ++I) {
+      const Value &V = Shape->Val.Elems[I];
+      const Param &P = K.Params[Pointers + I];
+      if (!V.isRef() || V.S != P.Name)
+        return err(V.Loc, Twine("shape entry ") + Twine(I + 1) + " (" +
+                              Names[I] + ") must be the kernel's parameter " +
+                              Twine(Pointers + I + 1) + ", %" + P.Name +
+                              " (the pointers, then M, N, K, lda, ldb, ldc)");
+      if (P.Elem != "i32")
+        return err(P.Loc, Twine("parameter %") + P.Name + " is " + Names[I] +
+                              ": expected i32, found ptr<" + P.Elem + ">");
+    }
+    return Error::success();
+  }
+
+  /// strides=[%sa, %sb, %sc] (batch b of A, B, C at b times these many
+  /// elements): only with a run-time shape, the i32 parameters after the
+  /// shape's; batch= (the recorded count, the grid's z) only with them.
+  Error verifyStridesAttr(const Kernel &K, const Op &MM, const Attr *Shape,
+                          const Attr *Strides) {
+    const Attr *Batch = MM.getAttr("batch");
+    if (Batch && !Strides)
+      return err(Batch->Loc, "batch= needs strides=[%sa, %sb, %sc]");
+    if (Batch && (Batch->Val.I < 1 || Batch->Val.I > 65535))
+      return err(Batch->Val.Loc, "batch = " + Twine(Batch->Val.I) +
+                                     ": expected 1 to 65535 (the grid's z)");
+    if (!Strides)
+      return Error::success();
+    if (!Shape)
+      return err(Strides->Loc, "strides= needs a run-time shape (shape=)");
+    size_t First = MM.Operands.size() + size_t(ShapeParam::Count);
+    if (Strides->Val.K != Value::List || Strides->Val.Elems.size() != 3)
+      return err(Strides->Val.Loc,
+                 "expected strides=[%sa, %sb, %sc] (three i32 parameters)");
+    for (size_t I = 0; I < 3; ++I) {
+      const Value &V = Strides->Val.Elems[I];
+      const Param &P = K.Params[First + I];
+      if (!V.isRef() || V.S != P.Name || P.Elem != "i32")
+        return err(V.Loc, "strides entry " + Twine(I + 1) +
+                              " must be the kernel's i32 parameter " +
+                              Twine(First + I + 1) + ", %" + P.Name +
+                              " (after the shape's)");
+    }
+    return Error::success();
+  }
+
   Error verifySchema(const Op &O, StringRef Parent) {
     const Schema *S = lookupSchema(O.Name);
     if (!S)
@@ -475,14 +600,92 @@ private:
     return Error::success();
   }
 
+  /// A use of \p V where a predicate (\p Pred) or an integer value is
+  /// expected.
+  Error useAs(const Value &V, bool Pred, const Twine &What) {
+    if (Error E = use(V))
+      return E;
+    if (V.isRef() && (Predicates.count(V.S) != 0) != Pred)
+      return err(V.Loc, What + " must be " +
+                            (Pred ? "a predicate (lt, ltu, gt, eq)"
+                                  : "an integer value, not a predicate"));
+    return Error::success();
+  }
+
+  /// The value ops beyond the address arithmetic: param names an i32
+  /// parameter; comparisons take two values (or a value and a natural
+  /// number) and optionally a predicate to AND; sel a predicate and two
+  /// values or natural numbers; sub a value and a value or natural number.
+  Error verifyValueOp(const Op &O) {
+    StringRef N = O.Name;
+    if (N == "param") {
+      const Value &V = O.Operands[0];
+      bool IsI32 = false;
+      for (const Param &P : K->Params)
+        IsI32 |= V.isRef() && P.Name == V.S && P.Elem == "i32";
+      if (!IsI32)
+        return err(V.Loc, "'param' reads an i32 parameter of the kernel");
+      return Error::success();
+    }
+    for (size_t I = 0; I < O.Operands.size(); ++I) {
+      const Value &V = O.Operands[I];
+      bool PredSlot = (isCompare(N) && I == 2) || (N == "sel" && I == 0);
+      bool MayBeInt = !PredSlot && (N == "sel" ? I > 0 : I == 1);
+      if (V.isInt() && MayBeInt && V.I >= 0)
+        continue;
+      if (!V.isRef())
+        return err(V.Loc, "operand " + Twine(I + 1) + " of '" + N +
+                              "' must be " +
+                              (PredSlot   ? "a predicate"
+                               : MayBeInt ? "a value or a natural number"
+                                          : "a value"));
+      if (Error E = useAs(V, PredSlot,
+                          "operand " + Twine(I + 1) + " of '" + N + "'"))
+        return E;
+    }
+    if (isCompare(N))
+      Predicates.insert(O.Result);
+    return Error::success();
+  }
+
+  /// guard=, guard_first= (predicates), fill= (a value), count= and a
+  /// value-valued k_step_bytes= (values).
+  Error verifyValueAttrs(const Op &O) {
+    for (const Attr &A : O.Attrs) {
+      bool Pred = A.Key == "guard" || A.Key == "guard_first";
+      bool ValueAttr = A.Key == "fill" ||
+                       (A.Key == "count" && O.Name == "tp.loop") ||
+                       (A.Key == "k_step_bytes" && O.Name == "tp.ldgsts");
+      if (!Pred && !ValueAttr)
+        continue;
+      if (A.Key == "k_step_bytes" && A.Val.isInt()) {
+        if (A.Val.I < 0)
+          return err(A.Val.Loc,
+                     "attribute 'k_step_bytes' expects a natural number or a "
+                     "value");
+        continue;
+      }
+      if (!A.Val.isRef())
+        return err(A.Val.Loc, "attribute '" + A.Key + "' expects a value");
+      if (Error E = useAs(A.Val, Pred, "attribute '" + A.Key + "'"))
+        return E;
+    }
+    return Error::success();
+  }
+
   Error verifyOperands(const Op &O) {
     StringRef N = O.Name;
-    if (N == "sreg") {
+    if (Error E = verifyValueAttrs(O))
+      return E;
+    if (N == "param" || N == "sub" || N == "sel" || isCompare(N)) {
+      if (Error E = verifyValueOp(O))
+        return E;
+    } else if (N == "sreg") {
       const Value &V = O.Operands[0];
-      if (!V.isWord() ||
-          (V.S != "tid.x" && V.S != "ctaid.x" && V.S != "ctaid.y"))
-        return err(V.Loc, "expected a special register tid.x, ctaid.x or "
-                          "ctaid.y");
+      if (!V.isWord() || (V.S != "tid.x" && V.S != "ctaid.x" &&
+                          V.S != "ctaid.y" && V.S != "ctaid.z"))
+        return err(V.Loc, "expected a special register tid.x, ctaid.x, "
+                          "ctaid.y or ctaid.z");
     } else {
       for (size_t I = 0; I < O.Operands.size(); ++I) {
         const Value &V = O.Operands[I];
@@ -498,7 +701,8 @@ private:
                                 "' must be " +
                                 (MayBeInt ? "a value or a natural number"
                                           : "a value"));
-        if (Error E = use(V))
+        if (Error E = useAs(V, false,
+                            "operand " + Twine(I + 1) + " of '" + N + "'"))
           return E;
       }
       if ((N == "mul" || N == "shr" || N == "and") && !O.Operands[1].isInt())
@@ -554,6 +758,14 @@ private:
       Derived = makeTilingOps(*Prob, *T, MM.Loc);
       Derived.push_back(makePipelineOp(*Prob, *T, MM.Loc));
     }
+    if (Prob->Runtime && MM.find("tp.pipeline") && !MM.find("tp.loop"))
+      return err(MM.Loc, "a run-time shape's pipeline needs its tp.loop "
+                         "(the iterations are counted at run time)");
+    if (Prob->Runtime && MM.find("tp.addresses") && MM.find("tp.loop") &&
+        !MM.find("tp.loop")->getAttr("count"))
+      return err(MM.find("tp.loop")->Loc,
+                 "a run-time shape's tp.loop needs count= (the value that "
+                 "holds its iterations)");
     for (const Op &O : MM.Body) {
       if (!T && O.Name != "tp.addresses" && lookupSchema(O.Name) &&
           StringRef(lookupSchema(O.Name)->Parents) == "tp.matmul")
@@ -574,7 +786,10 @@ private:
     if (!Tile || (O.Name != "tp.step" && O.Name != "tp.copy" &&
                   O.Name != "tp.products" && O.Name != "tp.ldgsts"))
       return Error::success();
-    int64_t Stages = Tile->Stages, Steps = Prob->K / 32;
+    int64_t Stages = Tile->Stages;
+    int64_t Steps = Prob->Runtime
+                        ? ceilDiv(Prob->K, 32 * Stages) * Stages
+                        : Prob->K / 32;
     if (const Attr *A = O.getAttr("stage"))
       if (A->Val.I >= Stages)
         return err(A->Val.Loc, formatv("stage = {0} is out of range: the tile "

@@ -7,7 +7,9 @@
 ///   tp.pipeline stages=S ahead=S-1 wait=S-2 steps=K/32
 ///               iterations=K/(32 S)-1
 ///   tp.prologue   steps 0 .. S-2 copied into stages 0 .. S-2, a group each
-///   tp.loop       (when iterations > 0) S steps, one a stage: wait until at
+///   tp.loop       (when iterations > 0, or always for a run-time shape,
+///                 whose iterations= is the recorded shape's and whose
+///                 count tp-swizzle adds) S steps, one a stage: wait until at
 ///                 most S-2 groups are in flight, barrier, the products of
 ///                 stage s, the copies S-1 steps ahead into stage
 ///                 (s+S-1) % S (the one the previous step used), a commit
@@ -17,7 +19,11 @@
 ///                 and the epilogue (C, or C + R: pairs = 2 MT NT a thread)
 ///
 /// (seed: tpPrologue, tpBody, tpStageStep, tpCopiesFor, tpTail,
-/// tpIterations).
+/// tpIterations).  A run-time shape's steps are the recorded K's rounded up
+/// to whole rings (makePipelineOp); at run time the steps beyond K are
+/// the first ones (tp-swizzle: zero-filled copies), so that the loop's
+/// copies are always whole k-steps and only the tail's copy, the last
+/// step, can be partial.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -57,9 +63,11 @@ public:
       Problem P = getProblem(K);
       TileParams T = getTileOp(*TileOp);
       SMLoc L = MM.Loc;
-      int64_t S = T.Stages, Steps = P.K / 32;
-      int64_t Iterations = P.K / (32 * S) - 1;
-      if (Iterations < 0 || P.K % (32 * S))
+      int64_t S = T.Stages;
+      Op PipeOp = makePipelineOp(P, T, L);
+      int64_t Steps = *PipeOp.getInt("steps");
+      int64_t Iterations = *PipeOp.getInt("iterations");
+      if (!P.Runtime && (P.K < 32 * S || P.K % (32 * S)))
         return makeSourceError(Ctx.SM, MM.getAttr("k")->Val.Loc,
                                "K = " + Twine(P.K) +
                                    " is not a positive multiple of " +
@@ -92,7 +100,7 @@ public:
       };
 
       std::vector<Op> New;
-      New.push_back(makePipelineOp(P, T, L));
+      New.push_back(std::move(PipeOp));
       Op Pro("tp.prologue", L);
       Pro.HasRegion = true;
       for (int64_t J = 0; J < S - 1; ++J) {
@@ -102,7 +110,8 @@ public:
         Pro.add(Op("tp.commit", L));
       }
       New.push_back(std::move(Pro));
-      if (Iterations > 0) {
+      // A run-time shape always has its loop: the count is K's.
+      if (Iterations > 0 || P.Runtime) {
         Op Loop("tp.loop", L);
         Loop.HasRegion = true;
         Loop.setInt("iterations", Iterations);

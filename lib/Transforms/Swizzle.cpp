@@ -90,6 +90,7 @@ public:
     Taken.insert(N);
     return Unique[Base] = N;
   }
+  bool has(StringRef Base) const { return Unique.count(Base); }
   /// The unique name of the defined \p Base.
   StringRef lookup(StringRef Base) const {
     auto It = Unique.find(Base);
@@ -145,6 +146,23 @@ public:
   std::string xorr(const Twine &N, StringRef A, StringRef B) {
     return emit(N, "xor", {ref(A), ref(B)});
   }
+  /// A kernel parameter's value (its name, not a generated one).
+  std::string param(const Twine &N, StringRef Param) {
+    return emit(N, "param", {Value::makeRef(Param, L)});
+  }
+  std::string sub(const Twine &N, StringRef A, Value B) {
+    return emit(N, "sub", {ref(A), B});
+  }
+  /// A comparison (lt, ltu, gt, eq), ANDed with predicate \p And if given.
+  std::string cmp(const Twine &N, StringRef Code, StringRef A, Value B,
+                  StringRef And = "") {
+    if (And.empty())
+      return emit(N, Code, {ref(A), B});
+    return emit(N, Code, {ref(A), B, ref(And)});
+  }
+  std::string sel(const Twine &N, StringRef P, StringRef A, Value B) {
+    return emit(N, "sel", {ref(P), ref(A), B});
+  }
 
 private:
   Op &Region;
@@ -156,11 +174,17 @@ struct OperandPlan {
   char Name;         // 'a' or 'b'
   Layout L;
   int64_t Extent;    // BM or BN
-  int64_t Stride;    // elements per stored row
+  int64_t Stride;    // elements per stored row (fixed shape)
   int64_t Chunks;    // per thread
   int64_t Matrices;  // LDSM addresses
   bool RowIsHigh;    // the row bit is q >> 1
   std::string Param; // %A / %B
+  // A run-time shape: the leading dimension's and the extent's parameters
+  // (lda / M for A, ldb / N for B), and the per-step advance in bytes (64
+  // for rows; the value name 64 ld for columns).
+  std::string LdParam, ExtentParam;
+  Value StepValue;
+  std::string StrideParam; // strided batches: the batch stride's parameter
   bool columns() const { return L == Layout::Columns; }
   int64_t perRow() const { return columns() ? Extent / 8 : 4; }
   int64_t stepBytes() const { return columns() ? 32 * 2 * Stride : 64; }
@@ -169,6 +193,14 @@ struct OperandPlan {
 class SwizzlePass : public Pass {
   NameTable Names;
   std::string name(StringRef Base) const { return Names.lookup(Base).str(); }
+  // A run-time shape: the parameters' names, the last (partial) k-step.
+  bool Runtime = false, Strided = false;
+  std::string KParam, MParam, NParam, LdcParam, StrideCParam;
+  int64_t LastStep = 0;
+
+  static std::string shapeParam(const Kernel &K, ShapeParam W) {
+    return K.Params[*getShapeParam(K, W)].Name;
+  }
 
 public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
@@ -192,6 +224,7 @@ private:
     Problem P = getProblem(K);
     TileParams T = getTileOp(*MM.find("tp.tile"));
     SMLoc L = MM.Loc;
+    LastStep = *makePipelineOp(P, T, L).getInt("steps") - 1;
 
     OperandPlan A{'a', P.A, T.blockM(), P.A == Layout::Rows ? P.K : P.M,
                   T.chunksA(), P.A == Layout::Columns ? T.MTiles : 2,
@@ -200,6 +233,23 @@ private:
     OperandPlan B{'b', P.B, T.blockN(), P.B == Layout::Rows ? P.K : P.N,
                   T.chunksB(), P.B == Layout::Columns ? T.NTiles / 2 : 2,
                   /*RowIsHigh=*/P.B == Layout::Rows, MM.Operands[2].S};
+    Runtime = P.Runtime;
+    if (Runtime) {
+      A.LdParam = shapeParam(K, ShapeParam::LDA);
+      A.ExtentParam = shapeParam(K, ShapeParam::M);
+      B.LdParam = shapeParam(K, ShapeParam::LDB);
+      B.ExtentParam = shapeParam(K, ShapeParam::N);
+      KParam = shapeParam(K, ShapeParam::K);
+      MParam = shapeParam(K, ShapeParam::M);
+      NParam = shapeParam(K, ShapeParam::N);
+      LdcParam = shapeParam(K, ShapeParam::LDC);
+    }
+    Strided = P.Strided;
+    if (Strided) {
+      A.StrideParam = shapeParam(K, ShapeParam::StrideA);
+      B.StrideParam = shapeParam(K, ShapeParam::StrideB);
+      StrideCParam = shapeParam(K, ShapeParam::StrideC);
+    }
 
     Op Addr("tp.addresses", L);
     Addr.HasRegion = true;
@@ -213,90 +263,24 @@ private:
     Bd.shr("warp_m", "warp", Log2_64(T.WarpsN));
     Bd.andi("warp_n", "warp", T.WarpsN - 1);
 
+    if (Runtime)
+      defineRingCount(Bd, T);
+    if (Strided)
+      Bd.sreg("ctaid.z", "ctaid.z");
     // Each chunk's global offset and swizzled shared address.
-    for (OperandPlan *X : {&A, &B}) {
-      std::string N(1, X->Name);
-      StringRef BlockId = X->Name == 'a' ? "ctaid.y" : "ctaid.x";
-      std::string Corner = Bd.mul(
-          N + ".corner", BlockId,
-          X->Extent * (X->columns() ? 2 : 2 * X->Stride));
-      for (int64_t C = 0; C < X->Chunks; ++C) {
-        std::string Pre = N + ".";
-        std::string Idx = std::to_string(C);
-        std::string Chunk =
-            Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
-        std::string Row =
-            Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X->perRow()));
-        std::string Col = Bd.andi(Pre + "col" + Idx, Chunk, X->perRow() - 1);
-        std::string RowOff = Bd.mad(Pre + "rowoff" + Idx, Row,
-                                    Bd.imm(2 * X->Stride), Bd.ref(Corner));
-        Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
-        std::string Swz =
-            X->columns()
-                ? Bd.andi(Pre + "swz" + Idx, Row, 7)
-                : Bd.andi(Pre + "swz" + Idx,
-                          Bd.shr(Pre + "half" + Idx, Row, 1), 3);
-        std::string XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
-        std::string XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
-        Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X->perRow() * 16), Bd.ref(XB));
-      }
-    }
+    for (OperandPlan *X : {&A, &B})
+      defineChunkAddresses(Bd, T, *X);
 
     // The warp's LDSM row addresses.
     Bd.shr("q", "lane", 3);
     Bd.andi("r", "lane", 7);
-    for (OperandPlan *X : {&A, &B}) {
-      std::string N = std::string(1, X->Name) + ".";
-      std::string Origin =
-          X->Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
-                         : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
-      std::string RowBit =
-          X->RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
-                       : Bd.andi(N + "rowbit", "q", 1);
-      std::string ChunkBit =
-          X->RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
-                       : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
-      std::string Row0 =
-          Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
-      if (!X->columns()) {
-        std::string Row =
-            Bd.emit(N + "mrow", "add", {Bd.ref(Row0), Bd.ref(Origin)});
-        std::string Swz =
-            Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
-        for (int64_t I = 0; I < X->Matrices; ++I) {
-          std::string Idx = std::to_string(I);
-          std::string Ch =
-              Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
-          std::string XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
-          std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
-          Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB));
-        }
-      } else {
-        std::string OCol = Bd.shr(N + "ocol", Origin, 3);
-        std::string Base =
-            Bd.emit(N + "mbase", "add", {Bd.ref(OCol), Bd.ref(ChunkBit)});
-        for (int64_t I = 0; I < X->Matrices; ++I) {
-          std::string Idx = std::to_string(I);
-          std::string Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
-          std::string XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
-          std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
-          Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X->Extent), Bd.ref(XB));
-        }
-      }
-    }
+    for (OperandPlan *X : {&A, &B})
+      defineLdsmAddresses(Bd, T, *X);
 
-    // C's offset from its pointer, in bytes.
-    Bd.shr("c.r0", "lane", 2);
-    Bd.mad("c.r1", "warp_m", Bd.imm(16 * T.MTiles), Bd.ref("c.r0"));
-    Bd.mad("c.row", "ctaid.y", Bd.imm(T.blockM()), Bd.ref("c.r1"));
-    Bd.andi("c.q", "lane", 3);
-    Bd.mul("c.c0", "c.q", 2);
-    Bd.mad("c.c1", "warp_n", Bd.imm(8 * T.NTiles), Bd.ref("c.c0"));
-    Bd.mad("c.col", "ctaid.x", Bd.imm(T.blockN()), Bd.ref("c.c1"));
-    Bd.mad("c.elem", "c.row", Bd.imm(P.N), Bd.ref("c.col"));
-    Bd.mul("c.off", "c.elem", P.dBytes());
-    if (P.Bias)
-      Bd.mul("bias.off", "c.col", 4); // the thread's f32 bias pair
+    // C's offset from its pointer, in bytes (a run-time shape computes it in
+    // the epilogue, where the guards need the row and column too).
+    if (!Runtime)
+      defineCOffset(Bd, T, P);
 
     // Insert before the prologue.
     auto It = MM.Body.begin();
@@ -304,6 +288,9 @@ private:
       ++It;
     NumAddressValues += Addr.Body.size();
     It = MM.Body.insert(It, std::move(Addr));
+    if (Runtime)
+      if (Op *Loop = MM.find("tp.loop"))
+        Loop->set("count", Value::makeRef(name("k.iterations"), L));
 
     // Fill copies, products and the epilogue.
     std::function<void(Op &)> Fill = [&](Op &O) {
@@ -322,10 +309,260 @@ private:
     return Error::success();
   }
 
+  /// Operand X's chunks: each one's global offset (and, for a run-time
+  /// shape, its guard) and swizzled shared address.
+  void defineChunkAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
+    std::string N(1, X.Name);
+    StringRef BlockId = X.Name == 'a' ? "ctaid.y" : "ctaid.x";
+    std::string Corner, CornerIdx, RowBytes;
+    if (!Runtime) {
+      Corner = Bd.mul(N + ".corner", BlockId,
+                      X.Extent * (X.columns() ? 2 : 2 * X.Stride));
+    } else {
+      CornerIdx = Bd.mul(N + ".first", BlockId, X.Extent);
+      std::string Ld = Bd.param(N + ".ld", X.LdParam);
+      RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
+      // Batch z's operand starts z stride elements in (strided batches).
+      Value Batch = Bd.imm(0);
+      if (Strided) {
+        std::string Stride = Bd.param(N + ".stride", X.StrideParam);
+        std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
+                               Bd.imm(0));
+        Batch = Bd.ref(Bd.mul(N + ".zbytes", Z, 2));
+      }
+      Corner = X.columns()
+                   ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
+                   : Bd.mad(N + ".corner", CornerIdx, Bd.ref(RowBytes),
+                            Batch);
+      defineStepShift(Bd, X, RowBytes);
+    }
+    for (int64_t C = 0; C < X.Chunks; ++C) {
+      std::string Pre = N + ".";
+      std::string Idx = std::to_string(C);
+      std::string Chunk =
+          Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
+      std::string Row =
+          Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X.perRow()));
+      std::string Col = Bd.andi(Pre + "col" + Idx, Chunk, X.perRow() - 1);
+      std::string RowOff = Bd.mad(
+          Pre + "rowoff" + Idx, Row,
+          Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
+          Bd.ref(Corner));
+      if (!Runtime)
+        Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
+      else
+        defineChunkGuard(Bd, X, C, Row, Col, RowOff, CornerIdx,
+                         T.threads());
+      std::string Swz =
+          X.columns()
+              ? Bd.andi(Pre + "swz" + Idx, Row, 7)
+              : Bd.andi(Pre + "swz" + Idx,
+                        Bd.shr(Pre + "half" + Idx, Row, 1), 3);
+      std::string XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
+      std::string XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
+      Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB));
+    }
+  }
+
+  /// The warp's LDSM row addresses of operand X.
+  void defineLdsmAddresses(Builder &Bd, const TileParams &T,
+                           const OperandPlan &X) {
+    std::string N = std::string(1, X.Name) + ".";
+    std::string Origin =
+        X.Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
+                       : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
+    std::string RowBit =
+        X.RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
+                     : Bd.andi(N + "rowbit", "q", 1);
+    std::string ChunkBit =
+        X.RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
+                     : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
+    std::string Row0 =
+        Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
+    if (!X.columns()) {
+      std::string Row =
+          Bd.emit(N + "mrow", "add", {Bd.ref(Row0), Bd.ref(Origin)});
+      std::string Swz =
+          Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
+      for (int64_t I = 0; I < X.Matrices; ++I) {
+        std::string Idx = std::to_string(I);
+        std::string Ch =
+            Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
+        std::string XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
+        std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB));
+      }
+    } else {
+      std::string OCol = Bd.shr(N + "ocol", Origin, 3);
+      std::string Base =
+          Bd.emit(N + "mbase", "add", {Bd.ref(OCol), Bd.ref(ChunkBit)});
+      for (int64_t I = 0; I < X.Matrices; ++I) {
+        std::string Idx = std::to_string(I);
+        std::string Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
+        std::string XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
+        std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB));
+      }
+    }
+  }
+
+  void defineCOffset(Builder &Bd, const TileParams &T, const Problem &P) {
+    Bd.shr("c.r0", "lane", 2);
+    Bd.mad("c.r1", "warp_m", Bd.imm(16 * T.MTiles), Bd.ref("c.r0"));
+    Bd.mad("c.row", "ctaid.y", Bd.imm(T.blockM()), Bd.ref("c.r1"));
+    Bd.andi("c.q", "lane", 3);
+    Bd.mul("c.c0", "c.q", 2);
+    Bd.mad("c.c1", "warp_n", Bd.imm(8 * T.NTiles), Bd.ref("c.c0"));
+    Bd.mad("c.col", "ctaid.x", Bd.imm(T.blockN()), Bd.ref("c.c1"));
+    Bd.mad("c.elem", "c.row", Bd.imm(P.N), Bd.ref("c.col"));
+    Bd.mul("c.off", "c.elem", P.dBytes());
+    if (P.Bias)
+      Bd.mul("bias.off", "c.col", 4); // the thread's f32 bias pair
+  }
+
+  /// A run-time shape's ring count (tp.loop's count): with KT = ceil(K /
+  /// 32) k-steps, rings = ceil(K / 32 S) and iterations = rings - 1; the
+  /// ring holds S rings steps, the first `empty` = S rings - KT of them
+  /// before k = 0 (zero-filled: skipped = 32 empty k-elements), so that
+  /// only the last step can be partial.
+  void defineRingCount(Builder &Bd, const TileParams &T) {
+    int64_t Ring = 32 * T.Stages;
+    std::string K = Bd.param("k.K", KParam);
+    std::string Steps = Bd.shr("k.steps", Bd.add("k.steps1", K, Bd.imm(31)), 5);
+    std::string Rings = Bd.shr("k.rings", Bd.add("k.rings1", K, Bd.imm(Ring - 1)),
+                               Log2_64(Ring));
+    Bd.sub("k.iterations", Rings, Bd.imm(1));
+    std::string Total = Bd.mul("k.total", Rings, T.Stages);
+    std::string Empty = Bd.sub("k.empty", Total, Bd.ref(Steps));
+    Bd.mul("k.skipped", Empty, 32);
+  }
+
+  /// Operand X's per-step advance (64 bytes along a stored row; 32 stored
+  /// rows of 2 ld bytes for columns) and the shift of its copies' start
+  /// by the empty steps; its extent (M or N) for the row guards.
+  void defineStepShift(Builder &Bd, OperandPlan &X, StringRef RowBytes) {
+    std::string N(1, X.Name);
+    if (X.columns()) {
+      std::string Step = Bd.mul(N + ".kstep", RowBytes, 32);
+      X.StepValue = Value::makeRef(name(Step), X.StepValue.Loc);
+      Bd.mad(N + ".shift", "k.empty", Bd.ref(Step), Bd.imm(0));
+    } else {
+      X.StepValue = Value::makeInt(64);
+      Bd.mul(N + ".shift", "k.empty", 64);
+    }
+    Bd.param(N + ".extent", X.ExtentParam);
+  }
+
+  /// Chunk C's start offset (step 0, before the empty steps: the copies of
+  /// the first real step read at goff0), its row guard (the chunk's row, or
+  /// for columns its first column, within M or N) and its k offset from the
+  /// step's first k (kofs = the chunk's k in the step - skipped).
+  void defineChunkGuard(Builder &Bd, const OperandPlan &X, int64_t C,
+                        StringRef Row, StringRef Col, StringRef RowOff,
+                        StringRef CornerIdx, int64_t Threads) {
+    std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
+    std::string Goff0 =
+        Bd.mad(Pre + "goff0" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
+    Bd.sub(Pre + "goff" + Idx, Goff0, Bd.ref(Pre + "shift"));
+    std::string First, KOff;
+    if (X.columns()) {
+      First = Bd.mad(Pre + "grow" + Idx, Col, Bd.imm(8), Bd.ref(CornerIdx));
+      KOff = Row.str();
+    } else {
+      First = Bd.add(Pre + "grow" + Idx, CornerIdx, Bd.ref(Row));
+      KOff = Bd.mul(Pre + "koff" + Idx, Col, 8);
+    }
+    Bd.cmp(Pre + "ok" + Idx, "lt", First, Bd.ref(Pre + "extent"));
+    // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
+    // threads split the rows evenly: one value live over the prologue.
+    if (C == 0 || kofsDelta(X, C, Threads) < 0)
+      Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped"));
+  }
+
+  /// How many k-rows chunk C's k offset is beyond chunk 0's: 0 for rows
+  /// (the threads a row are a multiple of 4, so every chunk has the same
+  /// column), C threads / perRow for columns when that divides, else -1
+  /// (chunk C has its own kofs value).
+  static int64_t kofsDelta(const OperandPlan &X, int64_t C, int64_t Threads) {
+    if (!X.columns())
+      return Threads % X.perRow() ? -1 : 0;
+    return (C * Threads) % X.perRow() ? -1 : C * Threads / X.perRow();
+  }
+
+  /// The prologue's k of chunk C of X at step \p Step.
+  std::string prologueK(Builder &Bd, const OperandPlan &X, int64_t C,
+                        int64_t Step, const TileParams &T) {
+    std::string Pre = std::string(1, X.Name) + ".";
+    std::string J = std::to_string(Step) + "_" + std::to_string(C);
+    int64_t Delta = kofsDelta(X, C, T.threads());
+    if (Delta < 0)
+      return Bd.add(Pre + "pk" + J, Pre + "kofs" + std::to_string(C),
+                    Bd.imm(32 * Step));
+    return Bd.add(Pre + "pk" + J, Pre + "kofs0", Bd.imm(32 * Step + Delta));
+  }
+
+  /// The guard (and, for a partial chunk of a rows operand, the zero-fill
+  /// byte count) of chunk C of X in the copy \p Copy of a run-time shape:
+  /// the loop's copies are whole k-steps (the row guard alone); the
+  /// prologue's steps j may be empty (k = kofs + 32 j below K, unsigned);
+  /// the tail's, the last step, may be partial: its k from K itself.
+  void guardCopy(Builder &Bd, const Op &Copy, const OperandPlan &X,
+                 int64_t C, const TileParams &T, Op &G) {
+    std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
+    SMLoc L = Copy.Loc;
+    Optional<int64_t> Step = Copy.getInt("step");
+    if (!Step) { // the loop
+      G.set("guard", Value::makeRef(name(Pre + "ok" + Idx), L));
+      return;
+    }
+    if (*Step != LastStep) { // the prologue
+      std::string J = std::to_string(*Step) + "_" + Idx;
+      std::string KC = prologueK(Bd, X, C, *Step, T);
+      G.set("guard", Value::makeRef(name(Bd.cmp(Pre + "pg" + J, "ltu", KC,
+                                                Bd.ref("k.K"), Pre + "ok" + Idx)),
+                                    L));
+      return;
+    }
+    if (!Names.has("t.K")) {
+      Bd.sreg("t.tid", "tid.x");
+      std::string K = Bd.param("t.K", KParam);
+      std::string Up = Bd.andi("t.kup", Bd.add("t.k31", K, Bd.imm(31)),
+                               0xffffffe0);
+      Bd.sub("t.klast", Up, Bd.imm(32));
+    }
+    std::string Chunk =
+        Bd.add(Pre + "tchunk" + Idx, "t.tid", Bd.imm(C * T.threads()));
+    std::string KOff =
+        X.columns()
+            ? Bd.shr(Pre + "tkoff" + Idx, Chunk, Log2_64(X.perRow()))
+            : Bd.mul(Pre + "tkoff" + Idx,
+                     Bd.andi(Pre + "tcol" + Idx, Chunk, X.perRow() - 1), 8);
+    std::string KC = Bd.emit(Pre + "tk" + Idx, "add",
+                             {Bd.ref("t.klast"), Bd.ref(KOff)});
+    if (!X.columns()) {
+      // Elements left d = K - k; partial when d < 8: zero-fill 16 - 2 d
+      // bytes (the fill first: one predicate live at a time beside the
+      // row guards).
+      std::string D = Bd.sub(Pre + "td" + Idx, "t.K", Bd.ref(KC));
+      std::string Part = Bd.cmp(Pre + "tpart" + Idx, "lt", D, Bd.imm(8));
+      std::string Over = Bd.sub(Pre + "tover" + Idx,
+                                Bd.add(Pre + "tk8" + Idx, KC, Bd.imm(8)),
+                                Bd.ref("t.K"));
+      std::string Bytes = Bd.mul(Pre + "tfillb" + Idx, Over, 2);
+      G.set("fill", Value::makeRef(name(Bd.sel(Pre + "tfill" + Idx, Part,
+                                               Bytes, Bd.imm(0))),
+                                   L));
+    }
+    G.set("guard", Value::makeRef(name(Bd.cmp(Pre + "tg" + Idx, "ltu", KC,
+                                              Bd.ref("t.K"), Pre + "ok" + Idx)),
+                                  L));
+  }
+
   void fillCopy(Op &Copy, const TileParams &T,
                 std::initializer_list<OperandPlan *> Ops) {
     int64_t Stage = *Copy.getInt("stage");
     Copy.HasRegion = true;
+    Builder Bd(Copy, Copy.Loc, Names);
     for (OperandPlan *X : Ops) {
       std::string N(1, X->Name);
       for (int64_t C = 0; C < X->Chunks; ++C) {
@@ -339,7 +576,14 @@ private:
         G.setInt("chunk", C);
         G.setInt("smem_offset",
                  X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage));
-        G.setInt("k_step_bytes", X->stepBytes());
+        if (!Runtime) {
+          G.setInt("k_step_bytes", X->stepBytes());
+        } else {
+          Value Step = X->StepValue;
+          Step.Loc = Copy.Loc;
+          G.set("k_step_bytes", Step);
+          guardCopy(Bd, Copy, *X, C, T, G); // its values, before it
+        }
         Copy.add(std::move(G));
       }
     }
@@ -383,16 +627,78 @@ private:
   /// C's pair stores; with a residual R (the epilogue's second operand),
   /// batches of ResidualBatch pairs: R's pairs loaded (tp.ldg), added to
   /// the accumulators (tp.add_residual), stored (the seed's tpResidualC).
-  /// Issue 16's epilogue: the bias pairs first (tp.ldg_bias, one an
-  /// n-tile); then per batch C's pairs loaded when beta != 0
-  /// (tp.ldg_beta), and per pair tp.scale (alpha), tp.add_beta, tp.add_bias,
-  /// tp.relu, tp.pack (D in f16/bf16), in that order, then the stores.
+  /// A run-time shape's C addresses, at the epilogue's start: the thread's
+  /// first row and column of C, its offset (row ldc + col) x D's element
+  /// size, ldc in bytes, the bias pair's offset (col x 4), and the rows and
+  /// columns left (M - row, N - col) for the guards.
+  void defineEpilogueValues(Builder &Bd, const TileParams &T,
+                            const Problem &P) {
+    Bd.sreg("e.tid", "tid.x");
+    Bd.sreg("e.ctaid.x", "ctaid.x");
+    Bd.sreg("e.ctaid.y", "ctaid.y");
+    Bd.andi("e.lane", "e.tid", 31);
+    Bd.shr("e.warp", "e.tid", 5);
+    Bd.shr("e.warp_m", "e.warp", Log2_64(T.WarpsN));
+    Bd.andi("e.warp_n", "e.warp", T.WarpsN - 1);
+    Bd.shr("e.r0", "e.lane", 2);
+    Bd.mad("e.r1", "e.warp_m", Bd.imm(16 * T.MTiles), Bd.ref("e.r0"));
+    Bd.mad("e.row", "e.ctaid.y", Bd.imm(T.blockM()), Bd.ref("e.r1"));
+    Bd.andi("e.q", "e.lane", 3);
+    Bd.mul("e.c0", "e.q", 2);
+    Bd.mad("e.c1", "e.warp_n", Bd.imm(8 * T.NTiles), Bd.ref("e.c0"));
+    Bd.mad("e.col", "e.ctaid.x", Bd.imm(T.blockN()), Bd.ref("e.c1"));
+    std::string Ldc = Bd.param("e.ldc", LdcParam);
+    std::string Elem = Bd.mad("e.elem", "e.row", Bd.ref(Ldc), Bd.ref("e.col"));
+    if (Strided) {
+      Bd.sreg("e.ctaid.z", "ctaid.z");
+      std::string Z = Bd.mad("e.zelems", "e.ctaid.z",
+                             Bd.ref(Bd.param("e.stride", StrideCParam)),
+                             Bd.imm(0));
+      Elem = Bd.emit("e.elemz", "add", {Bd.ref(Elem), Bd.ref(Z)});
+    }
+    Bd.mul("e.off", Elem, P.dBytes());
+    Bd.mul("e.ldc4", Ldc, P.dBytes());
+    if (P.Bias)
+      Bd.mul("bias.off", "e.col", 4); // the thread's f32 bias pair
+    Bd.sub("e.rows", Bd.param("e.M", MParam), Bd.ref("e.row"));
+    Bd.sub("e.cols", Bd.param("e.N", NParam), Bd.ref("e.col"));
+  }
+
+  /// Pair (mt, nt, half)'s row offset (defined at its first use) and the
+  /// guards of its load or store (\p Kind "s" or "l"): both elements in C
+  /// (row < M and col + 1 < N), only the first (col + 1 = N).
+  void guardPair(Builder &Bd, Op &O, int64_t I, int64_t MT, int64_t NT,
+                 int64_t H, StringRef Kind) {
+    std::string Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
+    if (!Names.has(Row))
+      Bd.mad(Row, "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off"));
+    O.addOperand(Value::makeRef(name(Row), O.Loc));
+    std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
+    std::string In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
+                            Bd.imm(16 * MT + 8 * H));
+    std::string Both = Bd.cmp(Pre + "both" + Idx, "gt", "e.cols",
+                              Bd.imm(8 * NT + 1), In);
+    std::string First = Bd.cmp(Pre + "first" + Idx, "eq", "e.cols",
+                               Bd.imm(8 * NT + 1), In);
+    O.set("guard", Value::makeRef(name(Both), O.Loc));
+    O.set("guard_first", Value::makeRef(name(First), O.Loc));
+  }
+
+  /// The epilogue: the bias pairs first (tp.ldg_bias, one an n-tile); then
+  /// per batch R's pairs (the residual: tp.ldg, tp.add_residual) or C's
+  /// pairs loaded when beta != 0 (tp.ldg_beta), and per pair tp.scale
+  /// (alpha), tp.add_beta, tp.add_bias, tp.relu, tp.pack (D in f16/bf16),
+  /// in that order, then the stores.  A run-time shape guards the loads
+  /// and stores per element pair (guardPair).
   void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P,
                     const Op &MM) {
     const int64_t ResidualBatch = 8;
     Epi.HasRegion = true;
     int64_t Pairs = 2 * T.MTiles * T.NTiles;
     bool Residual = P.Residual;
+    Builder Bd(Epi, Epi.Loc, Names);
+    if (Runtime)
+      defineEpilogueValues(Bd, T, P);
     // The scale's and the bias's parameters (issue 16): C, A, B, R, alpha,
     // beta[, bias], or C, A, B, bias.
     std::string Alpha, Beta, BiasParam;
@@ -407,15 +713,28 @@ private:
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
       Op O(Name, Epi.Loc);
-      if (Offset)
+      if (Offset && Runtime)
+        guardPair(Bd, O, I, MT, NT, H, Name == "tp.stg" ? "s" : "l");
+      else if (Offset)
         O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
       for (const std::string &Param : Params)
         O.addOperand(Value::makeRef(Param, Epi.Loc));
       O.setInt("pair", I).setInt("mt", MT).setInt("nt", NT).setInt("half", H);
       if (Offset)
-        O.setInt("offset", ((16 * MT + 8 * H) * P.N + NT * 8) * P.dBytes());
+        O.setInt("offset", Runtime ? NT * 8 * P.dBytes()
+                                   : ((16 * MT + 8 * H) * P.N + NT * 8) *
+                                         P.dBytes());
       if (Name == "tp.pack")
         O.setWord("type", getElementTypeName(P.DType));
+      // The pair's attributes first, its guards after (as the printer
+      // writes them: guards are set after the numbers).
+      if (const Attr *G = O.getAttr("guard")) {
+        Value GV = G->Val, FV = O.getAttr("guard_first")->Val;
+        O.removeAttr("guard");
+        O.removeAttr("guard_first");
+        O.set("guard", GV);
+        O.set("guard_first", FV);
+      }
       Epi.add(std::move(O));
     };
     // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
@@ -425,6 +744,16 @@ private:
         O.addOperand(Value::makeRef(name("bias.off"), Epi.Loc));
         O.addOperand(Value::makeRef(BiasParam, Epi.Loc));
         O.setInt("nt", NT).setInt("offset", NT * 8 * 4);
+        if (Runtime) {
+          // Columns col + 8 nt (+ 1) within N: both, or the first alone.
+          std::string Nt = std::to_string(NT);
+          std::string Both = Bd.cmp("e.bboth" + Nt, "gt", "e.cols",
+                                    Bd.imm(8 * NT + 1));
+          std::string First = Bd.cmp("e.bfirst" + Nt, "eq", "e.cols",
+                                     Bd.imm(8 * NT + 1));
+          O.set("guard", Value::makeRef(name(Both), Epi.Loc));
+          O.set("guard_first", Value::makeRef(name(First), Epi.Loc));
+        }
         Epi.add(std::move(O));
       }
     bool Batched = Residual || P.Scale;

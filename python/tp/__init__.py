@@ -59,6 +59,7 @@ class _GemmDesc(ctypes.Structure):
         ("alpha", ctypes.c_double), ("beta", ctypes.c_double),
         ("bias", ctypes.c_int), ("relu", ctypes.c_int),
         ("batch", ctypes.c_int64),
+        ("runtime_shape", ctypes.c_int),
     ]
 
 
@@ -131,7 +132,7 @@ _STRINGS = ("a_layout", "b_layout", "tile", "target", "name", "a_type",
             "b_type", "d_type")
 _INTS = ("m", "n", "k", "batch")
 _FLOATS = ("alpha", "beta")
-_BOOLS = ("residual", "bias", "relu")
+_BOOLS = ("residual", "bias", "relu", "runtime_shape")
 
 
 def _fill_desc(options):
@@ -271,7 +272,10 @@ def gemm(**options):
     general GEMM (issue 16): a_type, b_type ("f16" or "bf16", one type),
     d_type ("f32", "f16" or "bf16"), alpha (1), beta (0): other values
     build D = alpha A B + beta C with both as run-time parameters, bias,
-    relu (False); reserved: batch (1).  Raises tp.Error."""
+    relu (False); runtime_shape (False: the shape built in; True: M, N, K
+    and the leading dimensions are kernel parameters, m, n, k the recorded
+    shape), batch (1; more: strided batches, with runtime_shape).  Raises
+    tp.Error."""
     desc, keep = _fill_desc(options)
     handle = ctypes.c_void_p()
     err = ctypes.c_void_p()

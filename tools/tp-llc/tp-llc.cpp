@@ -133,6 +133,20 @@ cl::opt<bool> BiasOpt("bias",
                       cl::cat(LlcCat));
 cl::opt<bool> ReluOpt("relu", cl::desc("max(x, 0) last, before the stores"),
                       cl::cat(LlcCat));
+cl::opt<unsigned> BatchOpt(
+    "batch",
+    cl::desc("strided batches (with --fixed-shape=false): B products, the "
+             "grid's z; A, B and C of batch b start b times the strides the "
+             "kernel takes as parameters (StrideA/B/C, in elements); the "
+             "manifest records B and the dense strides"),
+    cl::value_desc("B"), cl::cat(LlcCat));
+cl::opt<bool> FixedShape(
+    "fixed-shape", cl::init(true),
+    cl::desc("build the --gemm shape into the code (M, N multiples of the "
+             "tile, K of 32 x stages); =false: M, N, K, lda, ldb, ldc are "
+             "kernel parameters, any M, N, K >= 1 runs (edges predicated), "
+             "--gemm is the shape the manifest records"),
+    cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
@@ -269,11 +283,14 @@ static Error checkCommandLine() {
                    LayoutB.getNumOccurrences() || Residual ||
                    AType.getNumOccurrences() || BType.getNumOccurrences() ||
                    DType.getNumOccurrences() || Alpha.getNumOccurrences() ||
-                   Beta.getNumOccurrences() || BiasOpt || ReluOpt))
+                   Beta.getNumOccurrences() || BiasOpt || ReluOpt ||
+                   FixedShape.getNumOccurrences() ||
+                   BatchOpt.getNumOccurrences()))
     return tp::makeError("--gemm, --layout-a, --layout-b, --residual, "
                          "--a-type, --b-type, --d-type, --alpha, --beta, "
-                         "--bias and --relu describe a kernel; they cannot "
-                         "be combined with an input file");
+                         "--bias, --relu, --fixed-shape and --batch describe "
+                         "a kernel; they cannot be combined with an input "
+                         "file");
   if (FromFile && KernelName.getNumOccurrences())
     return tp::makeError("--kernel-name names the kernel the options "
                          "describe; an input file names its own kernels");
@@ -359,6 +376,9 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     Spec.Scale = Alpha.getNumOccurrences() || Beta.getNumOccurrences();
     Spec.Bias = BiasOpt;
     Spec.Relu = ReluOpt;
+    Spec.FixedShape = FixedShape;
+    if (BatchOpt.getNumOccurrences())
+      Spec.Batch = BatchOpt;
     Spec.Name = KernelName;
     tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
     Expected<std::string> Text = tp::driver::describeKernel(Spec);
@@ -527,6 +547,7 @@ static std::string getOverview() {
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
          "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
          "         [--d-type=f32|f16|bf16] [--alpha=X --beta=Y] [--bias] [--relu]\n"
+         "         [--fixed-shape=false [--batch=B]]\n"
          "         [-mcpu=sm_86|sm_90]\n"
          "         [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
@@ -538,6 +559,10 @@ static std::string getOverview() {
          "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
          "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
          "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
+         "      (--fixed-shape=false, a run-time shape: any M, N, K >= 1, the\n"
+         "      edges predicated; ceil(M / BM) <= 65535, stages a power of two,\n"
+         "      at most 6 chunks a thread; at run time lda, ldb, ldc and the\n"
+         "      pointers multiples of 8 elements, each operand < 2^32 bytes)\n"
          "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
          "    a columns-stored operand: its block extent a power of two >= 64,\n"
          "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n" +

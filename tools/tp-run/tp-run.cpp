@@ -103,6 +103,12 @@ cl::opt<std::string> DumpC(
              "to this file: the output buffer of a microbenchmark "
              "(tp-ubench, docs/ubench.md); written before verification"),
     cl::value_desc("file"), cl::cat(RunCat));
+cl::opt<std::string> ShapeOpt(
+    "shape",
+    cl::desc("Run a run-time-shape kernel (manifest format 2) at MxNxK: "
+             "dense operands (their leading dimensions multiples of 8 "
+             "elements), the grid from the shape and the manifest's tile"),
+    cl::value_desc("MxNxK"), cl::cat(RunCat));
 cl::opt<bool> Bench("bench", cl::desc("Time the kernel and print TFLOP/s"),
                     cl::cat(RunCat));
 cl::opt<unsigned> Warmup("warmup",
@@ -529,6 +535,21 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
     case ParamRole::Bias:
       return makeRunError(ExitInputError, "parameter role " + getRoleName(MP.Role) +
                        " is not supported by tp-run yet");
+    // tp-run's operands are dense (checkDenseShape): ld = the stored row.
+    case ParamRole::LDA:
+      V = P.LayoutA == OperandLayout::Rows ? P.K : P.M;
+      break;
+    case ParamRole::LDB:
+      V = P.LayoutB == OperandLayout::Rows ? P.K : P.N;
+      break;
+    case ParamRole::LDC:
+      V = P.N;
+      break;
+    case ParamRole::StrideA:
+    case ParamRole::StrideB:
+    case ParamRole::StrideC:
+      V = 0; // one product (checkDenseShape)
+      break;
     }
     L.Storage.push_back(V);
     std::memcpy(L.Buffer.data() + MP.Offset, &V, MP.Size);
@@ -738,8 +759,76 @@ Error benchmark(const CudaDriver &D, Launch &L, double Flops,
 
 /// Everything after the manifest is read: steps 2 to 6.  Returns the exit
 /// code or an error carrying one.
-Expected<int> runKernel(const LaunchManifest &Man, StringRef Image, bool IsPTX,
-                        raw_ostream &OS) {
+/// --shape (a run-time-shape kernel) into \p Man, and the rules tp-run's
+/// dense operands keep: one product, each leading dimension its stored
+/// row's extent and a multiple of 8 elements (the copies' 16-byte chunks).
+Error checkDenseShape(LaunchManifest &Man) {
+  bool Runtime = Man.findParam(ParamRole::LDA) != nullptr;
+  if (!ShapeOpt.empty()) {
+    if (!Runtime)
+      return makeRunError(ExitInputError,
+                          "--shape=" + ShapeOpt + ": the kernel has its "
+                          "shape built in (its manifest names no LDA "
+                          "parameter)");
+    SmallVector<StringRef, 3> Parts;
+    StringRef(ShapeOpt).split(Parts, 'x');
+    uint64_t V[3] = {0, 0, 0};
+    bool Ok = Parts.size() == 3;
+    for (unsigned I = 0; Ok && I < 3; ++I)
+      Ok = !Parts[I].getAsInteger(10, V[I]) && V[I] >= 1 && V[I] <= INT32_MAX;
+    if (!Ok)
+      return makeRunError(ExitInputError, "--shape: expected MxNxK "
+                                          "(integers >= 1), found '" +
+                                              ShapeOpt + "'");
+    Man.M = V[0];
+    Man.N = V[1];
+    Man.K = V[2];
+    uint64_t GY = (Man.M + Man.Tile[0] - 1) / Man.Tile[0];
+    if (GY > 65535)
+      return makeRunError(ExitInputError,
+                          "--shape=" + ShapeOpt + ": " + Twine(GY) +
+                              " blocks along M, more than a grid's 65535");
+    Man.Grid = {uint32_t((Man.N + Man.Tile[1] - 1) / Man.Tile[1]),
+                uint32_t(GY), 1};
+    Man.Batch = 1;
+    Man.LdA = Man.LayoutA == OperandLayout::Rows ? Man.K : Man.M;
+    Man.LdB = Man.LayoutB == OperandLayout::Rows ? Man.K : Man.N;
+    Man.LdC = Man.N;
+  }
+  if (!Runtime)
+    return Error::success();
+  if (Man.Batch != 1)
+    return makeRunError(ExitInputError, "the manifest's batch is " +
+                                            Twine(Man.Batch) +
+                                            "; tp-run runs one product");
+  struct Rule {
+    const char *Name;
+    uint64_t Ld, Dense;
+  } Rules[] = {{"lda", Man.LdA,
+                Man.LayoutA == OperandLayout::Rows ? Man.K : Man.M},
+               {"ldb", Man.LdB,
+                Man.LayoutB == OperandLayout::Rows ? Man.K : Man.N},
+               {"ldc", Man.LdC, Man.N}};
+  for (const Rule &R : Rules) {
+    if (R.Ld != R.Dense)
+      return makeRunError(ExitInputError,
+                          Twine(R.Name) + " = " + Twine(R.Ld) +
+                              ": tp-run's operands are dense (ld = " +
+                              Twine(R.Dense) + ")");
+    if (R.Ld % 8)
+      return makeRunError(ExitInputError,
+                          Twine(R.Name) + " = " + Twine(R.Ld) +
+                              " is not a multiple of 8 elements (the copies "
+                              "move 16-byte chunks of aligned rows)");
+  }
+  return Error::success();
+}
+
+Expected<int> runKernel(const LaunchManifest &ManIn, StringRef Image,
+                        bool IsPTX, raw_ostream &OS) {
+  LaunchManifest Man = ManIn;
+  if (Error E = checkDenseShape(Man))
+    return std::move(E);
   const GemmProblem P = GemmProblem::fromManifest(Man);
   const double Flops = 2.0 * double(P.M) * double(P.N) * double(P.K);
   VerifyMode Mode = Verify;

@@ -27,6 +27,7 @@
 #include "tp/Sim/Simulator.h"
 #include "tp/Sim/Timing.h"
 #include "tp/Support/LaunchManifest.h"
+#include "tp/Support/Diagnostics.h"
 #include "tp/Support/ReferenceGemm.h"
 #include "tp/Support/ToolOutput.h"
 #include "llvm/ADT/SmallVector.h"
@@ -68,6 +69,14 @@ cl::opt<bool> LatencyReport(
 cl::opt<std::string> ManifestPath(
     "manifest", cl::desc("Launch manifest (default: <cubin>.json)"),
     cl::value_desc("file"), cl::cat(SimCat));
+cl::opt<std::string> ShapeOpt(
+    "shape",
+    cl::desc("GEMM mode: run a run-time-shape kernel (manifest format 2) at "
+             "MxNxK or MxNxKxB (B products, each 16 elements beyond the "
+             "previous one's extent), dense leading dimensions rounded up "
+             "to 8 elements, the grid from the shape and the manifest's "
+             "tile (default: the recorded shape)"),
+    cl::value_desc("MxNxK[xB]"), cl::cat(SimCat));
 cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B, R"),
                        cl::init(1), cl::cat(SimCat));
 cl::opt<double> Tolerance("tolerance",
@@ -595,78 +604,256 @@ int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
   return 0;
 }
 
-/// A GEMM's host operands and where they sit in simulated memory.
+/// The shape a GEMM run uses: the manifest's, or --shape's (a run-time-shape
+/// kernel only), with its leading dimensions, batch and strides, in
+/// elements.
+struct RunShape {
+  GemmProblem P; ///< one product, dense (the reference's view)
+  uint64_t LdA = 0, LdB = 0, LdC = 0, Batch = 1;
+  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
+  std::array<uint32_t, 3> Grid = {1, 1, 1};
+  uint64_t rowsA() const {
+    return P.LayoutA == OperandLayout::Rows ? P.M : P.K;
+  }
+  uint64_t rowsB() const {
+    return P.LayoutB == OperandLayout::Rows ? P.N : P.K;
+  }
+  uint64_t colsA() const { return P.LayoutA == OperandLayout::Rows ? P.K : P.M; }
+  uint64_t colsB() const { return P.LayoutB == OperandLayout::Rows ? P.K : P.N; }
+};
+
+/// The rules a run-time shape's values must keep (the copies' 16-byte
+/// chunks, the kernel's 32-bit offsets); the message names the rule and
+/// the numbers.
+Error checkRunShape(const RunShape &S) {
+  for (auto [Name, Ld] : {std::pair<const char *, uint64_t>{"lda", S.LdA},
+                          {"ldb", S.LdB},
+                          {"ldc", S.LdC}})
+    if (Ld % 8)
+      return makeError(Twine(Name) + " = " + Twine(Ld) +
+                       " is not a multiple of 8 elements (the copies move "
+                       "16-byte chunks of aligned rows)");
+  // Every batch's offset is 32-bit too (batch b's start is folded in).
+  uint64_t Before = S.Batch - 1;
+  for (auto [Name, Bytes] :
+       {std::pair<const char *, uint64_t>{
+            "A", 2 * (Before * S.StrideA + S.rowsA() * S.LdA)},
+        {"B", 2 * (Before * S.StrideB + S.rowsB() * S.LdB)},
+        {"C", getElementTypeBytes(S.P.DType) *
+                  (Before * S.StrideC + S.P.M * S.LdC)}})
+    if (Bytes >= (uint64_t(1) << 32))
+      return makeError(Twine(Name) + " is " + Twine(Bytes) +
+                       " bytes (all batches), not below 2^32 (the kernel's "
+                       "byte offsets are 32-bit)");
+  return Error::success();
+}
+
+Expected<RunShape> chooseRunShape(const LaunchManifest &Man) {
+  RunShape S;
+  S.P = GemmProblem::fromManifest(Man);
+  S.Grid = Man.Grid;
+  bool Runtime = Man.findParam(ParamRole::LDA) != nullptr;
+  S.LdA = Runtime ? Man.LdA : S.colsA();
+  S.LdB = Runtime ? Man.LdB : S.colsB();
+  S.LdC = Runtime ? Man.LdC : S.P.N;
+  S.Batch = Man.Batch;
+  S.StrideA = Man.StrideA;
+  S.StrideB = Man.StrideB;
+  S.StrideC = Man.StrideC;
+  if (ShapeOpt.empty())
+    return S;
+  if (!Runtime)
+    return makeError("--shape=" + ShapeOpt + ": the kernel has its shape " +
+                     "built in (its manifest names no LDA parameter); build "
+                     "it with tp-llc --fixed-shape=false");
+  SmallVector<StringRef, 4> Parts;
+  StringRef(ShapeOpt).split(Parts, 'x');
+  uint64_t V[4] = {0, 0, 0, 1};
+  bool Ok = Parts.size() == 3 || Parts.size() == 4;
+  for (unsigned I = 0; Ok && I < Parts.size(); ++I)
+    Ok = !Parts[I].getAsInteger(10, V[I]) && V[I] >= 1 && V[I] <= INT32_MAX;
+  if (!Ok)
+    return makeError("--shape: expected MxNxK or MxNxKxB (integers >= 1), "
+                     "found '" + ShapeOpt + "'");
+  if (Parts.size() == 4 && V[3] > 1 && !Man.findParam(ParamRole::StrideA))
+    return makeError("--shape=" + ShapeOpt + ": the kernel takes no batch "
+                     "strides (build it with tp-llc --batch)");
+  if (V[3] > 65535)
+    return makeError("--shape=" + ShapeOpt + ": batch " + Twine(V[3]) +
+                     " is more than the 65535 a grid's z extent may have");
+  S.P.M = V[0];
+  S.P.N = V[1];
+  S.P.K = V[2];
+  S.Batch = V[3];
+  S.LdA = (S.colsA() + 7) / 8 * 8;
+  S.LdB = (S.colsB() + 7) / 8 * 8;
+  S.LdC = (S.P.N + 7) / 8 * 8;
+  // Batches 16 elements apart beyond the dense extent (NaN and poison in
+  // the gaps): a stride the kernel ignored would show.
+  S.StrideA = S.rowsA() * S.LdA + 16;
+  S.StrideB = S.rowsB() * S.LdB + 16;
+  S.StrideC = S.P.M * S.LdC + 16;
+  uint64_t GX = (S.P.N + Man.Tile[1] - 1) / Man.Tile[1];
+  uint64_t GY = (S.P.M + Man.Tile[0] - 1) / Man.Tile[0];
+  if (GY > 65535)
+    return makeError("--shape=" + ShapeOpt + ": M = " + Twine(S.P.M) +
+                     " gives " + Twine(GY) + " blocks along M (tile " +
+                     Twine(Man.Tile[0]) + "), more than the 65535 a grid's "
+                     "y extent may have");
+  S.Grid = {uint32_t(GX), uint32_t(GY), uint32_t(S.Batch)};
+  return S;
+}
+
+/// Copies dense rows x cols \p Src (element size \p ES) into \p Dst with
+/// row pitch \p Ld; the rest of each row keeps \p Dst's fill.
+void copyPitched(uint8_t *Dst, const void *Src, uint64_t Rows, uint64_t Cols,
+                 uint64_t Ld, unsigned ES) {
+  for (uint64_t R = 0; R < Rows; ++R)
+    memcpy(Dst + R * Ld * ES, (const uint8_t *)Src + R * Cols * ES, Cols * ES);
+}
+
+/// A GEMM run's operands: the host matrices (dense, one set a batch: A, B
+/// of their types, R = C's values in D's type as floats, NaN with
+/// --c-input=nan), the bias, and their simulated-memory addresses.
 struct GemmOperands {
-  std::vector<uint16_t> A, B;
-  std::vector<float> R, Bias; ///< R: C's values (any D type) as floats
+  std::vector<std::vector<uint16_t>> A, B;
+  std::vector<std::vector<float>> R;
+  std::vector<float> Bias;
   uint64_t AAddr = 0, BAddr = 0, CAddr = 0, RAddr = 0, BiasAddr = 0;
 };
 
-/// Fills A, B (their types' values), R (C's, in D's type; NaN with
-/// --c-input=nan) and the bias from --seed, places them in \p Mem with D
-/// poisoned (or, --in-place, holding C), within the size checked before.
-GemmOperands prepareGemmOperands(const GemmProblem &Prob,
-                                 sim::GlobalMemory &Mem) {
-  GemmOperands Ops;
-  std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
-  std::vector<float> &R = Ops.R, &Bias = Ops.Bias;
-  const unsigned DBytes = getElementTypeBytes(Prob.DType);
-  A.resize(Prob.elementsA());
-  B.resize(Prob.elementsB());
-  const bool HasR = Prob.Residual || Prob.Scale;
-  R.resize(HasR ? Prob.elementsC() : 0);
-  Bias.resize(Prob.Bias ? Prob.N : 0);
-  fillRandomOperand(A, Seed, StreamA, Prob.AType);
-  fillRandomOperand(B, Seed, StreamB, Prob.BType);
-  // C (the R buffer) holds D's type: f32, or f16/bf16 values exact in it.
-  std::vector<uint8_t> RBytes;
-  if (HasR) {
-    fillRandomFloats(R, Seed, StreamR);
-    if (DBytes == 2) {
-      std::vector<uint16_t> R16(R.size());
-      fillRandomOperand(R16, Seed, StreamR, Prob.DType);
-      for (size_t I = 0; I < R.size(); ++I)
-        R[I] = float(operandValue(R16[I], Prob.DType));
-    }
+/// Batch \p Bt's C input (R) from --seed: f32, or f16/bf16 values exact in
+/// D's type; all NaN with --c-input=nan.
+std::vector<float> makeCInput(const GemmProblem &Prob, uint64_t Bt) {
+  std::vector<float> R(Prob.elementsC());
+  fillRandomFloats(R, Seed + Bt, StreamR);
+  if (getElementTypeBytes(Prob.DType) == 2) {
+    std::vector<uint16_t> R16(R.size());
+    fillRandomOperand(R16, Seed + Bt, StreamR, Prob.DType);
+    for (size_t I = 0; I < R.size(); ++I)
+      R[I] = float(operandValue(R16[I], Prob.DType));
   }
   if (Prob.Scale && CInput == "nan")
     std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
+  return R;
+}
+
+/// \p R's values as D's bytes (f32, f16 or bf16).
+std::vector<uint8_t> toDBytes(ArrayRef<float> R, ElementType DType) {
+  const unsigned DBytes = getElementTypeBytes(DType);
+  std::vector<uint8_t> Out;
+  Out.reserve(R.size() * DBytes);
   for (float X : R) {
     uint32_t W = DBytes == 4 ? floatBits(X)
-                 : Prob.DType == ElementType::BF16 ? floatToBFloat16(X)
-                                                   : floatToHalf(X);
+                 : DType == ElementType::BF16 ? floatToBFloat16(X)
+                                              : floatToHalf(X);
     for (unsigned Byte = 0; Byte < DBytes; ++Byte)
-      RBytes.push_back(uint8_t(W >> (8 * Byte)));
+      Out.push_back(uint8_t(W >> (8 * Byte)));
   }
+  return Out;
+}
+
+/// Fills A, B, R and the bias from --seed (batch b from seed + b) and
+/// places them in \p Mem with their pitch and strides, NaN in every
+/// padding element of A and B; D poisoned (or, --in-place, holding C with
+/// the poison between its rows).  \p ElemsA.. are the storage sizes in
+/// elements (checked against the memory limit by the caller).
+GemmOperands placeOperands(const RunShape &RS, sim::GlobalMemory &Mem,
+                           uint64_t ElemsA, uint64_t ElemsB, uint64_t ElemsC) {
+  const GemmProblem &Prob = RS.P;
+  const unsigned DBytes = getElementTypeBytes(Prob.DType);
+  const bool HasR = Prob.Residual || Prob.Scale;
+  uint64_t NB = RS.Batch;
+  GemmOperands Ops;
+  Ops.A.resize(NB);
+  Ops.B.resize(NB);
+  Ops.R.resize(NB);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    Ops.A[Bt].resize(Prob.elementsA());
+    Ops.B[Bt].resize(Prob.elementsB());
+    fillRandomOperand(Ops.A[Bt], Seed + Bt, StreamA, Prob.AType);
+    fillRandomOperand(Ops.B[Bt], Seed + Bt, StreamB, Prob.BType);
+    if (HasR)
+      Ops.R[Bt] = makeCInput(Prob, Bt);
+  }
+  if (Prob.Bias) {
+    Ops.Bias.resize(Prob.N);
+    fillRandomFloats(Ops.Bias, Seed, StreamBias);
+  }
+  Ops.AAddr = cantFail(Mem.allocate(ElemsA * 2));
+  Ops.BAddr = cantFail(Mem.allocate(ElemsB * 2));
+  Ops.CAddr = cantFail(Mem.allocate(ElemsC * DBytes));
+  Ops.RAddr = HasR && !InPlace ? cantFail(Mem.allocate(ElemsC * DBytes))
+              : InPlace        ? Ops.CAddr
+                               : 0;
+  Ops.BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Prob.N * 4)) : 0;
   if (Prob.Bias)
-    fillRandomFloats(Bias, Seed, StreamBias);
-  uint64_t &AAddr = Ops.AAddr, &BAddr = Ops.BAddr, &CAddr = Ops.CAddr,
-           &RAddr = Ops.RAddr, &BiasAddr = Ops.BiasAddr;
-  AAddr = cantFail(Mem.allocate(A.size() * 2));
-  BAddr = cantFail(Mem.allocate(B.size() * 2));
-  CAddr = cantFail(Mem.allocate(Prob.elementsC() * DBytes));
-  RAddr = HasR && !InPlace ? cantFail(Mem.allocate(RBytes.size()))
-          : InPlace       ? CAddr
-                          : 0;
-  BiasAddr = Prob.Bias ? cantFail(Mem.allocate(Bias.size() * 4)) : 0;
-  memcpy(Mem.getBuffer(AAddr).data(), A.data(), A.size() * 2);
-  memcpy(Mem.getBuffer(BAddr).data(), B.data(), B.size() * 2);
-  if (HasR && !InPlace)
-    memcpy(Mem.getBuffer(RAddr).data(), RBytes.data(), RBytes.size());
-  if (Prob.Bias)
-    memcpy(Mem.getBuffer(BiasAddr).data(), Bias.data(), Bias.size() * 4);
-  if (InPlace) {
-    memcpy(Mem.getBuffer(CAddr).data(), RBytes.data(), RBytes.size());
-  } else {
-    auto C = Mem.getBuffer(CAddr);
-    uint16_t Poison16 = getPoison16(Prob.DType);
-    for (uint64_t I = 0; I < Prob.elementsC(); ++I)
-      if (DBytes == 4)
-        memcpy(&C[4 * I], &PoisonBits, 4);
-      else
-        memcpy(&C[2 * I], &Poison16, 2);
+    memcpy(Mem.getBuffer(Ops.BiasAddr).data(), Ops.Bias.data(), Prob.N * 4);
+  // The padding beyond each row (and between batches) holds NaN: an edge
+  // the copies do not zero-fill shows in the result.
+  auto DA = Mem.getBuffer(Ops.AAddr), DB = Mem.getBuffer(Ops.BAddr);
+  auto NaN16 = [](ElementType T) -> uint16_t {
+    return T == ElementType::BF16 ? 0x7fc0 : 0x7e00;
+  };
+  const uint16_t NaNA = NaN16(Prob.AType), NaNB = NaN16(Prob.BType);
+  for (uint64_t I = 0; I < ElemsA; ++I)
+    memcpy(&DA[2 * I], &NaNA, 2);
+  for (uint64_t I = 0; I < ElemsB; ++I)
+    memcpy(&DB[2 * I], &NaNB, 2);
+  auto C = Mem.getBuffer(Ops.CAddr);
+  uint16_t Poison16 = getPoison16(Prob.DType);
+  for (uint64_t I = 0; I < ElemsC; ++I)
+    if (DBytes == 4)
+      memcpy(&C[4 * I], &PoisonBits, 4);
+    else
+      memcpy(&C[2 * I], &Poison16, 2);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    copyPitched(&DA[2 * Bt * RS.StrideA], Ops.A[Bt].data(), RS.rowsA(),
+                RS.colsA(), RS.LdA, 2);
+    copyPitched(&DB[2 * Bt * RS.StrideB], Ops.B[Bt].data(), RS.rowsB(),
+                RS.colsB(), RS.LdB, 2);
+    if (HasR)
+      copyPitched(&Mem.getBuffer(Ops.RAddr)[DBytes * Bt * RS.StrideC],
+                  toDBytes(Ops.R[Bt], Prob.DType).data(), Prob.M, Prob.N,
+                  RS.LdC, DBytes);
   }
   return Ops;
+}
+
+/// Every batch's M x N of D against its reference, as one matrix of NB M
+/// rows; \p Outside counts the other elements of D's storage that no
+/// longer hold the poison (the first at \p FirstOutside).
+GemmErrors checkResult(const RunShape &RS, sim::GlobalMemory &Mem,
+                       const GemmOperands &Ops, uint64_t ElemsC,
+                       uint64_t &Outside, uint64_t &FirstOutside) {
+  const GemmProblem &Prob = RS.P;
+  const unsigned DBytes = getElementTypeBytes(Prob.DType);
+  uint64_t NB = RS.Batch;
+  std::vector<uint8_t> Inner(NB * Prob.elementsC() * DBytes);
+  std::vector<double> Ref;
+  auto DC = Mem.getBuffer(Ops.CAddr);
+  std::vector<bool> Inside(ElemsC, false);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    for (uint64_t I = 0; I < Prob.M; ++I)
+      for (uint64_t J = 0; J < Prob.N; ++J) {
+        uint64_t At = Bt * RS.StrideC + I * RS.LdC + J;
+        Inside[At] = true;
+        memcpy(&Inner[((Bt * Prob.M + I) * Prob.N + J) * DBytes],
+               &DC[DBytes * At], DBytes);
+      }
+    std::vector<double> One;
+    referenceGemm(Prob, Ops.A[Bt], Ops.B[Bt], Ops.R[Bt], Ops.Bias, One);
+    Ref.insert(Ref.end(), One.begin(), One.end());
+  }
+  uint16_t Poison16 = getPoison16(Prob.DType);
+  for (uint64_t I = 0; I < ElemsC; ++I) {
+    uint32_t Bits = 0;
+    memcpy(&Bits, &DC[DBytes * I], DBytes);
+    bool Poison = DBytes == 4 ? Bits == PoisonBits : Bits == Poison16;
+    if (!Inside[I] && !Poison && !Outside++)
+      FirstOutside = I;
+  }
+  return compareGemm(widenD(Inner, Prob.DType), Ref);
 }
 
 int runGemm(ArrayRef<uint8_t> Bytes) {
@@ -682,15 +869,27 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (Man->Target != "sm_" + std::to_string(K->SM))
     return usage(MPath + ": the manifest is for " + Man->Target + ", " +
                  InputFilename + " is an sm_" + Twine(K->SM) + " cubin");
-  GemmProblem Prob = GemmProblem::fromManifest(*Man);
-  if (int Rc = applyEpilogueOptions(*Man, Prob))
+  Expected<RunShape> Shape = chooseRunShape(*Man);
+  if (!Shape)
+    return usage(toString(Shape.takeError()));
+  if (int Rc = applyEpilogueOptions(*Man, Shape->P))
     return Rc;
+  if (Error E = checkRunShape(*Shape))
+    return usage(MPath + ": " + toString(std::move(E)));
+  const RunShape &RS = *Shape;
+  GemmProblem Prob = RS.P;
+  uint64_t NB = RS.Batch;
+  // Storage: batch b of X at b stride (the last one's rows x ld).
+  uint64_t ElemsA = (NB - 1) * RS.StrideA + RS.rowsA() * RS.LdA,
+           ElemsB = (NB - 1) * RS.StrideB + RS.rowsB() * RS.LdB,
+           ElemsC = (NB - 1) * RS.StrideC + Prob.M * RS.LdC;
   // A, B, C and R in simulated global memory, checked against its limit
   // before the host arrays are made.
   const unsigned DBytes = getElementTypeBytes(Prob.DType);
-  double Need = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                double(DBytes) * Prob.M * Prob.N *
-                    (Prob.Residual || Prob.Scale ? 2 : 1);
+  double Need = 2.0 * (double(ElemsA) + double(ElemsB)) +
+                double(DBytes) * double(ElemsC) *
+                    (Prob.Residual || Prob.Scale ? 2 : 1) +
+                (Prob.Bias ? 4.0 * Prob.N : 0);
   if (Need > double(sim::GlobalMemory::MaxTotalBytes))
     return usage(MPath + ": a " + Twine(Prob.M) + "x" + Twine(Prob.N) + "x" +
                  Twine(Prob.K) + " GEMM needs " +
@@ -698,13 +897,11 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                  " bytes of global memory, beyond the simulator's " +
                  Twine(sim::GlobalMemory::MaxTotalBytes) + " (4 GiB)");
   sim::GlobalMemory Mem;
-  GemmOperands Ops = prepareGemmOperands(Prob, Mem);
-  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
-  const std::vector<float> &R = Ops.R, &Bias = Ops.Bias;
+  GemmOperands Ops = placeOperands(RS, Mem, ElemsA, ElemsB, ElemsC);
   const uint64_t AAddr = Ops.AAddr, BAddr = Ops.BAddr, CAddr = Ops.CAddr,
                  RAddr = Ops.RAddr, BiasAddr = Ops.BiasAddr;
   sim::LaunchConfig Cfg;
-  Cfg.Grid = Man->Grid;
+  Cfg.Grid = RS.Grid;
   Cfg.Block = Man->Block;
   Cfg.DynamicSharedBytes = Man->DynamicSharedBytes;
   Cfg.CheckSchedule = CheckSchedule;
@@ -724,6 +921,12 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
     case ParamRole::Alpha: V = floatBits(float(Prob.Alpha)); break;
     case ParamRole::Beta: V = floatBits(float(Prob.Beta)); break;
     case ParamRole::Bias: V = BiasAddr; break;
+    case ParamRole::LDA: V = RS.LdA; break;
+    case ParamRole::LDB: V = RS.LdB; break;
+    case ParamRole::LDC: V = RS.LdC; break;
+    case ParamRole::StrideA: V = RS.StrideA; break;
+    case ParamRole::StrideB: V = RS.StrideB; break;
+    case ParamRole::StrideC: V = RS.StrideC; break;
     }
     memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
   }
@@ -758,6 +961,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
                     getElementTypeName(Prob.BType) + " -> " +
                     getElementTypeName(Prob.DType))
                        .str())
+         << (NB > 1 ? ", batch " + std::to_string(NB) : std::string())
          << "; grid " << Cfg.Grid[0]
          << "," << Cfg.Grid[1] << "," << Cfg.Grid[2] << " block "
          << Cfg.Block[0] << "," << Cfg.Block[1] << "," << Cfg.Block[2]
@@ -773,22 +977,19 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   int TimingRc = 0;
   if (TM) {
     // Compulsory DRAM traffic: A and B read once, C written (R read) once.
-    double Bytes = 2.0 * (double(Prob.M) * Prob.K + double(Prob.K) * Prob.N) +
-                   double(DBytes) * Prob.M * Prob.N *
-                       (Prob.Residual || Prob.Scale ? 2 : 1);
-    TimingRc = reportTiming(*TM, 2.0 * Prob.M * Prob.N * Prob.K, Bytes);
+    double Bytes = NB * (2.0 * (double(Prob.M) * Prob.K +
+                                double(Prob.K) * Prob.N) +
+                         double(DBytes) * Prob.M * Prob.N *
+                             (Prob.Residual || Prob.Scale ? 2 : 1));
+    TimingRc = reportTiming(*TM, 2.0 * NB * Prob.M * Prob.N * Prob.K, Bytes);
     if (TimingSample) {
       outs() << "timing sample: " << S->Blocks
              << " block(s) run, result check skipped\n";
       return std::max(TimingRc, reportHazards(*S));
     }
   }
-  std::vector<float> C =
-      widenD(Mem.getBuffer(CAddr).take_front(Prob.elementsC() * DBytes),
-             Prob.DType);
-  std::vector<double> Ref;
-  referenceGemm(Prob, A, B, R, Bias, Ref);
-  GemmErrors E = compareGemm(C, Ref);
+  uint64_t Outside = 0, FirstOutside = UINT64_MAX;
+  GemmErrors E = checkResult(RS, Mem, Ops, ElemsC, Outside, FirstOutside);
   outs() << format("relative Frobenius error: %.3e\n", E.RelFrobenius)
          << format("max element error: %.3e at (%llu, %llu)\n", E.MaxAbsError,
                    (unsigned long long)(E.MaxIndex / Prob.N),
@@ -798,8 +999,12 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   if (E.FirstBad != UINT64_MAX)
     outs() << "first bad element: (" << E.FirstBad / Prob.N << ", "
            << E.FirstBad % Prob.N << ")\n";
+  if (Outside)
+    outs() << "written outside C's M x N: " << Outside
+           << " elements (the first at element " << FirstOutside
+           << " of C's storage)\n";
   int HRc = reportHazards(*S);
-  bool Pass = E.passes(Tolerance) && !HRc;
+  bool Pass = E.passes(Tolerance) && !HRc && !Outside;
   outs() << (Pass ? "PASS" : "FAIL") << "\n";
   return Pass ? TimingRc : 1;
 }

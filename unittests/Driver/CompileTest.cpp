@@ -147,6 +147,22 @@ TEST(CompileTest, RefusedCombinationsNameTheRule) {
   D = small();
   D.Batch = 3;
   EXPECT_NE(errorOf(D).find("batch=3"), std::string::npos);
+  D.FixedShape = false; // strided batches of a run-time shape
+  EXPECT_EQ(errorOf(D), "(no error)");
+}
+
+TEST(CompileTest, RuntimeShape) {
+  GemmDesc D = small();
+  D.FixedShape = false;
+  D.M = 100; // not a multiple of the tile: a run-time shape takes it
+  D.K = 7;
+  Expected<Kernel> K = compileGemm(D);
+  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  EXPECT_EQ(K->Manifest.FormatVersion, 2);
+  EXPECT_NE(K->Manifest.findParam(ParamRole::LDA), nullptr);
+  EXPECT_EQ(K->Manifest.LdA, 8u); // K = 7 rounded up to 8 elements
+  D.FixedShape = true;
+  EXPECT_NE(errorOf(D).find("M = 100 is not a multiple"), std::string::npos);
 }
 
 } // namespace

@@ -111,6 +111,57 @@ TEST(LaunchManifest, RoundTrip) {
   EXPECT_EQ(P->findParam(ParamRole::K), nullptr);
 }
 
+TEST(LaunchManifest, Version2RoundTripAndRules) {
+  // A run-time-shape kernel with strided batches: C, A, B, then M, N, K,
+  // LDA, LDB, LDC, StrideA, StrideB, StrideC (4 bytes each).
+  LaunchManifest M = makeResidualManifest();
+  M.FormatVersion = 2;
+  M.Residual = false;
+  M.Params = {{"C", ParamRole::C, 0, 8}, {"A", ParamRole::A, 8, 8},
+              {"B", ParamRole::B, 16, 8}};
+  ParamRole Roles[] = {ParamRole::M,       ParamRole::N,       ParamRole::K,
+                       ParamRole::LDA,     ParamRole::LDB,     ParamRole::LDC,
+                       ParamRole::StrideA, ParamRole::StrideB,
+                       ParamRole::StrideC};
+  for (unsigned I = 0; I < 9; ++I)
+    M.Params.push_back({std::string(getRoleName(Roles[I])), Roles[I],
+                        24 + 4 * I, 4});
+  M.LdA = 2048; // A columns: K x M, pitch >= M
+  M.LdB = 4096; // B rows: K x N
+  M.LdC = 4096;
+  M.Tile = {128, 128};
+  M.Batch = 3;
+  M.StrideA = 256 * 2048;
+  M.StrideB = 256 * 4096;
+  M.StrideC = 2048 * 4096;
+  M.Grid[2] = 3;
+  std::string Text = printLaunchManifest(M);
+  Expected<LaunchManifest> P = parseLaunchManifest(Text, "v2.json");
+  ASSERT_TRUE(bool(P)) << toString(P.takeError());
+  EXPECT_EQ(printLaunchManifest(*P), Text);
+  EXPECT_EQ(P->Batch, 3u);
+  EXPECT_EQ(P->Tile[1], 128u);
+  EXPECT_EQ(P->getParamBlockSize(), 60u);
+  // Each rule names the field and the numbers.
+  auto Bad = [&](LaunchManifest X) {
+    Error E = validateLaunchManifest(X, "v2.json");
+    return E ? toString(std::move(E)) : std::string();
+  };
+  LaunchManifest X = M;
+  X.LdA = 1000;
+  EXPECT_EQ(Bad(X), "v2.json: field 'lda': expected at least M = 2048, "
+                    "found 1000");
+  X = M;
+  X.StrideC = 5;
+  EXPECT_NE(Bad(X).find("field 'stride_c': expected at least m x ldc = "
+                        "8388608 (batches of C must not overlap), found 5"),
+            std::string::npos);
+  X = M;
+  X.FormatVersion = 1;
+  EXPECT_NE(Bad(X).find("role LDA needs format_version 2"), std::string::npos)
+      << Bad(X);
+}
+
 TEST(LaunchManifest, ShapeParametersForHandWrittenManifests) {
   // The reference PTX GEMM: (A, B, C, M, N, K) with 4-byte shape values.
   LaunchManifest M = makeResidualManifest();
@@ -166,8 +217,14 @@ TEST(LaunchManifest, EveryValidationError) {
   const BadCase Cases[] = {
       // Syntax and shape of the document.
       {"\"residual\": true\n}", "\"residual\": true,\n}", "invalid JSON"},
+      {"\"format_version\": 1", "\"format_version\": 3",
+       "field 'format_version': expected 1 or 2, found 3"},
       {"\"format_version\": 1", "\"format_version\": 2",
-       "field 'format_version': expected 1, found 2"},
+       "field 'lda': missing"},
+      {"\"m\": 2048", "\"m\": 2048, \"lda\": 8",
+       "field 'lda': a field of format version 2 (found format_version 1)"},
+      {"\"role\": \"R\"", "\"role\": \"LDA\"",
+       "field 'params[3].size': expected 4 for role LDA"},
       {"\"format_version\": 1,", "", "field 'format_version': missing"},
       {"\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": 7",
        "field 'kernel': expected a string, found 7"},
@@ -277,9 +334,16 @@ TEST(LaunchManifest, TypesAndEpilogueRoundTrip) {
   M.Params.push_back({"alpha", ParamRole::Alpha, 32, 4});
   M.Params.push_back({"beta", ParamRole::Beta, 36, 4});
   M.Params.push_back({"bias", ParamRole::Bias, 40, 8});
+  // The types and the epilogue are fields of format version 2.
+  EXPECT_EQ(toString(validateLaunchManifest(M, "m.json")),
+            "m.json: field 'format_version': the types and the epilogue are "
+            "fields of format version 2 (found format_version 1)");
+  M.FormatVersion = 2;
+  M.LdA = M.LdB = M.LdC = 4096;
+  M.Tile = {64, 64};
   ASSERT_FALSE(errorToBool(validateLaunchManifest(M, "m.json")));
   std::string Text = printLaunchManifest(M);
-  EXPECT_NE(Text.find("\"residual\": false,\n  \"alpha\": 0.5,\n  \"beta\": "
+  EXPECT_NE(Text.find("\"stride_c\": 0,\n  \"alpha\": 0.5,\n  \"beta\": "
                       "-2,\n  \"bias\": true,\n  \"relu\": true,\n  "
                       "\"a_type\": \"bf16\",\n  \"b_type\": \"bf16\",\n  "
                       "\"d_type\": \"f32\"\n}\n"),

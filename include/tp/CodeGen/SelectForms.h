@@ -25,9 +25,13 @@ enum class Form {
   LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
   Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
   Bra, UldcDesc,
-  // Issue 16's types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
+  // Issue 16 part 2: types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
   HmmaBF16, PackF16, PackBF16, Stg32, FSetpNeBeta, FMulConst, FFmaConst,
-  FMaxZero, UnpackF16Lo, UnpackF16Hi, LopHighHalf, Count
+  FMaxZero, UnpackF16Lo, UnpackF16Hi, LopHighHalf,
+  // Issue 16 part 1: run-time shapes.
+  MovConst, ISetp, ISetpImm, Sel, SelImm, LdgstsP, S2RCtaidZ,
+  // Both: a packed f16/bf16 pair's first element alone at the edge of N.
+  Ldg16, Stg16, Count
 };
 
 struct FormTemplate {
@@ -60,6 +64,14 @@ enum class Slot : uint8_t {
   Rs,   ///< "Rs" (LDGSTS's shared base)
   SOff, ///< "soff" (LDGSTS's shared offset)
   Cnt,  ///< "cnt" (DEPBAR's count)
+  NegA, ///< "na" (IADD3's negated first source)
+  NegB, ///< "nb" (IADD3's negated second source)
+  Pd,   ///< "Pu" (ISETP's predicate result)
+  Pp,   ///< "Pp" (a predicate source: ISETP's AND, SEL's, LDGSTS's)
+  PpNeg,///< "Ppn" (that source negated)
+  CmpOp,///< "cmp" (ISETP's comparison: LT 1, EQ 2, GT 4)
+  Sgn,  ///< "u" (ISETP: 1 signed, 0 .U32)
+  ZFill,///< "zf" (LDGSTS .ZFILL)
   Count
 };
 

@@ -43,6 +43,10 @@ struct GemmDesc {
   /// WM,WN,MT,NT,S.
   std::string Tile = "auto";
   bool Residual = false;           ///< D = A B + R (an f32 M x N operand)
+  /// The shape built into the code (tp-llc's default, --fixed-shape);
+  /// false: M, N, K and the leading dimensions are kernel parameters and
+  /// M, N, K here the recorded shape (the manifest's).
+  bool FixedShape = true;
   std::string Target = "sm_86";    ///< sm_86 or sm_90
   std::string Name = "gemm";       ///< the kernel symbol
   /// Element types: A and B f16 or bf16 (one type), D f32, f16 or bf16.
@@ -52,7 +56,7 @@ struct GemmDesc {
   /// parameters (the values the manifest records); not with Residual.
   double Alpha = 1.0, Beta = 0.0;
   bool Bias = false, Relu = false; ///< + bias[col] (f32); max(x, 0) last
-  int64_t Batch = 1;               ///< reserved (issue 16 part 1): only 1
+  int64_t Batch = 1; ///< > 1: strided batches (a run-time shape)
 };
 
 /// The static figures of a kernel (as `tp-llc -stats` prints them).

@@ -48,6 +48,13 @@ struct KernelSpec {
   /// parameters (C is R's buffer, read only when beta != 0); --bias: +
   /// bias[col] (f32); --relu: max(x, 0) last.
   bool Scale = false, Bias = false, Relu = false;
+  /// The shape built into the code (every extent a multiple of the tile);
+  /// otherwise M, N, K and the leading dimensions are kernel parameters
+  /// (any shape, edges predicated) and --gemm is the recorded shape.
+  bool FixedShape = true;
+  /// Strided batches (run-time shapes only): the recorded batch count, the
+  /// grid's z; the kernel takes the batch strides as parameters.
+  llvm::Optional<unsigned> Batch;
   std::string Name = "gemm";           ///< the kernel symbol
   /// The target (-mcpu): the tile IR's target=, whose limits admission
   /// applies and whose card the automatic tile is sized for.

@@ -38,11 +38,14 @@ namespace tp {
 
 /// What a kernel parameter is.  C, A, B and R are 8-byte global pointers;
 /// M, N and K are 4-byte unsigned values taken from the manifest's shape (for
-/// kernels such as the reference PTX GEMM that read the shape at run time;
-/// tp's own kernels have the shape built in and take pointers only).
-/// Alpha and Beta (issue 16) are 4-byte f32 values, Bias an 8-byte pointer
-/// to N f32 values.
-enum class ParamRole { C, A, B, R, M, N, K, Alpha, Beta, Bias };
+/// kernels that read the shape at run time: the reference PTX GEMM, tp's
+/// run-time-shape kernels); LDA, LDB, LDC the leading dimensions in
+/// elements and StrideA, StrideB, StrideC the batch strides in elements
+/// (4-byte unsigned, format version 2).  Alpha and Beta (issue 16) are
+/// 4-byte f32 values, Bias an 8-byte pointer to N f32 values.
+enum class ParamRole { C, A, B, R, M, N, K, Alpha, Beta, Bias, LDA, LDB, LDC,
+                       StrideA, StrideB, StrideC };
+constexpr unsigned NumParamRoles = 16;
 
 llvm::StringRef getRoleName(ParamRole R);
 llvm::Optional<ParamRole> parseRoleName(llvm::StringRef S);
@@ -58,9 +61,12 @@ struct ManifestParam {
 };
 
 struct LaunchManifest {
-  static constexpr int64_t CurrentFormatVersion = 1;
+  /// Version 2 adds lda, ldb, ldc, tile, batch and the strides (a kernel
+  /// with a run-time shape); a version 1 file has none of them (dense
+  /// leading dimensions, one product, the tile unknown).
+  static constexpr int64_t CurrentFormatVersion = 2;
 
-  int64_t FormatVersion = CurrentFormatVersion;
+  int64_t FormatVersion = 1; ///< 2 for a kernel with a run-time shape
   std::string Kernel;           ///< Symbol name of the entry function.
   std::string Target = "sm_86"; ///< "sm_86" or "sm_90".
   std::array<uint32_t, 3> Grid = {1, 1, 1};
@@ -89,6 +95,12 @@ struct LaunchManifest {
     return AType == ElementType::F16 && BType == ElementType::F16 &&
            DType == ElementType::F32;
   }
+  // Format version 2 (0 in a version 1 file: dense, one product).
+  uint64_t LdA = 0, LdB = 0, LdC = 0;
+  std::array<uint32_t, 2> Tile = {0, 0}; ///< BM, BN: the grid of any shape
+  uint64_t Batch = 1;
+  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
+
   /// The parameter of role \p R, or null.
   const ManifestParam *findParam(ParamRole R) const;
   /// Bytes the parameter block needs: the end of the last parameter.

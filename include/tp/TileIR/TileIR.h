@@ -10,7 +10,8 @@
 ///             | '[' value (',' value)* ']'
 ///   kernel  ::= 'tp.kernel' '@'name '(' param (',' param)* ')'
 ///               ( key '=' value )* '{' NL op* '}' NL
-///   param   ::= '%'name ':' ( 'ptr' '<' ('f16' | 'bf16' | 'f32') '>' | 'f32' )
+///   param   ::= '%'name ':' ( 'ptr' '<' ('f16' | 'bf16' | 'f32') '>' | 'f32'
+///                                 | 'i32' )
 ///
 /// `//` starts a comment.  The printer writes exactly this grammar with two
 /// spaces of indentation a level, integers in decimal, so print(parse(x)) ==
@@ -127,8 +128,8 @@ struct Op {
 
 struct Param {
   std::string Name; ///< without '%'
-  std::string Elem; ///< f16, bf16 or f32
-  bool Scalar = false; ///< `f32` (a value, 4 bytes), not `ptr<...>`
+  std::string Elem; ///< f16, bf16 or f32 (a pointer), or f32 / i32 (a value)
+  bool Scalar = false; ///< a value (`f32` or `i32`, 4 bytes), not `ptr<...>`
   llvm::SMLoc Loc;
 };
 

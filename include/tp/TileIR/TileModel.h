@@ -40,7 +40,9 @@ namespace tile {
 /// The support library's layout (also the manifest's and the tools').
 using Layout = OperandLayout;
 
-/// The problem a tp.matmul states.
+/// The problem a tp.matmul states.  With Runtime the kernel reads M, N, K
+/// and the leading dimensions from its parameters (tp.matmul's shape=), and
+/// M, N, K here are the recorded shape (the manifest's, tp-sim's default).
 struct Problem {
   int64_t M = 0, N = 0, K = 0;
   Layout A = Layout::Rows, B = Layout::Columns;
@@ -64,7 +66,23 @@ struct Problem {
     return AType == ElementType::F16 && BType == ElementType::F16 &&
            DType == ElementType::F32;
   }
+  bool Runtime = false;
+  /// Strided batches (tp.matmul strides=): Batch products, the grid's z,
+  /// each operand's batch b at b times its stride parameter.
+  bool Strided = false;
+  int64_t Batch = 1;
 };
+
+/// ceil(X / Y) for X >= 0, Y > 0.
+inline int64_t ceilDiv(int64_t X, int64_t Y) { return (X + Y - 1) / Y; }
+/// The leading dimension a run-time kernel's recorded shape uses for an
+/// operand of \p Extent elements a stored row: the next multiple of 8
+/// (16-byte rows, the copies' alignment rule).
+inline int64_t alignedLeading(int64_t Extent) { return (Extent + 7) / 8 * 8; }
+
+/// The predicate registers a run-time kernel may give its copies' row
+/// guards (P0 and P2..P6: P1 is the loop's).
+constexpr int64_t MaxGuardedChunks = 6;
 
 /// warps along M and N, 16-row m-tiles and 8-column n-tiles a warp, stages.
 struct TileParams {

@@ -14,6 +14,10 @@
 ///   Parameters are in the order C, A, B[, R] (constant bank 0 from the
 ///   target's ParamBase, sass::getTargetInfo) and the matmul names them in
 ///   that order.  target= is sm_86 or sm_90.
+///   A run-time shape: `shape=[%M, %N, %K, %lda, %ldb, %ldc]` names six i32
+///   parameters after the pointers (m=/n=/k= are then the recorded shape),
+///   `strides=[%sa, %sb, %sc] batch=B` three more (strided batches); the
+///   parameter block is pointers (8 bytes) then i32s (4), getParamOffset.
 ///
 /// tp-tile adds to the matmul's region:
 ///   tp.tile [name=large] warps_m= warps_n= m_tiles= n_tiles= stages=
@@ -42,6 +46,13 @@
 ///                  %x = mad %a, %b|imm, %c|imm   (a b + c)
 ///                  %x = shr %a, imm      %x = and %a, imm
 ///                  %x = xor %a, %b ; ... }
+///     (a run-time shape also: %x = param %P (an i32 parameter), sub,
+///     %p = lt|ltu|gt|eq %a, %b [, %q] (predicates, ANDed with %q),
+///     %x = sel %p, %a, %b, sreg ctaid.z; value ops may stand in tp.copy
+///     and tp.epilogue regions too, computed in place; tp.ldgsts takes
+///     guard=%p [fill=%bytes] and a value k_step_bytes=, tp.stg / tp.ldg
+///     guard=%both guard_first=%first, tp.loop count=%iterations;
+///     docs/tile-ir.md)
 ///   tp.ldgsts %shared, %param, %offset operand=a|b chunk=c smem_offset=
 ///       k_step_bytes=      (16 bytes from param + offset + step k_step_bytes
 ///                           to smem_offset + shared)
@@ -91,6 +102,18 @@ struct MatmulTypes {
 llvm::Optional<MatmulTypes> parseMatmulTypes(llvm::StringRef Type);
 /// \p P's types in that spelling.
 std::string printMatmulTypes(const Problem &P);
+
+/// The byte offset of parameter \p Index in the parameter block (from the
+/// target's ParamBase): pointers take 8 bytes, i32 values 4, in order.
+int64_t getParamOffset(const Kernel &K, unsigned Index);
+
+/// The run-time shape's parameters, in the order tp.matmul's shape= names
+/// them.
+enum class ShapeParam { M, N, K, LDA, LDB, LDC, Count,
+                        StrideA = Count, StrideB, StrideC, StridedCount };
+/// The index of the kernel parameter that holds \p Which, or None (a fixed
+/// shape).
+llvm::Optional<unsigned> getShapeParam(const Kernel &K, ShapeParam Which);
 
 /// The tile a tp.tile op states.
 TileParams getTileOp(const Op &TileOp);

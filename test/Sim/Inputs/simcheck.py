@@ -153,6 +153,27 @@ def check_copy(prefix, out):
     print('simcheck: %d bytes copied exactly' % len(got))
 
 
+def check_zfill(prefix, out):
+    """cp-async-zfill.ptx: each copy keeps its first src-size bytes and
+    zero-fills the rest (PTX ISA, cp.async); ignore-src copies zeros."""
+    src = rd(prefix + '.src')
+    want = bytearray(3584)
+    for t in range(64):
+        for base, size, keep in ((0, 16, (t & 15) + (t >> 4 & 1)),
+                                 (1024, 16, 0 if t % 2 else 16),
+                                 (2048, 8, (t & 7) + (t >> 3 & 1)),
+                                 (2560, 16, (7 * t & 15) + (7 * t >> 4 & 1))):
+            at = base + size * t
+            want[at:at + keep] = src[at:at + keep]
+    got = rd(out)
+    if got != bytes(want):
+        first = next(i for i in range(len(got)) if got[i] != want[i])
+        fail('byte %d is 0x%02x, expected 0x%02x' % (first, got[first],
+                                                      want[first]))
+    print('simcheck: %d bytes, zero-filled beyond each source size' %
+          len(got))
+
+
 # ----------------------------------------------------------- int and float
 def to_u32(x):
     return x & 0xffffffff
@@ -439,6 +460,8 @@ def main(argv):
         gen_bytes(argv[2])
     elif cmd == 'check-copy':
         check_copy(argv[2], argv[3])
+    elif cmd == 'check-zfill':
+        check_zfill(argv[2], argv[3])
     elif cmd == 'gen-intfloat':
         gen_intfloat(argv[2])
     elif cmd == 'check-intfloat':

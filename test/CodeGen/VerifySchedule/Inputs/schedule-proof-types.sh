@@ -8,10 +8,13 @@
 # The epilogue variants (alpha/beta; bias + ReLU; all three) follow, for
 # A and B in f16 and bf16.
 #
-#   schedule-proof-types.sh [TARGET]    TARGET: sm_86 (default) or sm_90
+#   schedule-proof-types.sh [TARGET [OPTION]]   TARGET: sm_86 (default) or
+#   sm_90; OPTION: one more tp-llc option for every kernel
+#   (--fixed-shape=false: the run-time shape's guarded epilogue).
 set -e
 set -o pipefail
 mcpu=${1:-sm_86}
+extra=${2:-}
 variants() {
   for ab in f16 bf16; do for d in f32 f16 bf16; do
     test $ab-$d = f16-f32 || echo "$ab-$d --a-type=$ab --b-type=$ab --d-type=$d"
@@ -29,7 +32,7 @@ for a in rows columns; do for b in rows columns; do
     variants | while read v opts; do
       n=$a-$b-$t-$v
       m=$(tp-llc -mcpu=$mcpu --gemm=512x512x512 --layout-a=$a --layout-b=$b \
-            --tile=$t $opts \
+            --tile=$t $opts $extra \
             -tp-form-loop-checked -stop-after=tp-form-loop |
           tp-opt -tp-verify-schedule='mutate=1' |
           sed -n '1s/.*mutations(stall=\([0-9]*\)\/\([0-9]*\) wait=\([0-9]*\)\/\([0-9]*\)).*/\1 \2 \3 \4/p')
