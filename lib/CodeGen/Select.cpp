@@ -1364,15 +1364,8 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
   // Issue 16's epilogue, when there is one.
-  if (P.Scale || P.Bias || P.Relu) {
-    std::string Epi;
-    for (auto [On, Name] : {std::pair<bool, const char *>{P.Scale, "scale"},
-                            {P.Bias, "bias"},
-                            {P.Relu, "relu"}})
-      if (On)
-        Epi += (Epi.empty() ? "" : ",") + std::string(Name);
-    Fn.setAttr("epilogue", Epi);
-  }
+  if (P.Scale || P.Bias || P.Relu)
+    Fn.setAttr("epilogue", P.getEpilogueList(","));
   // A, B and D's element types, when not the seed's f16, f16, f32 (whose
   // machine IR stays as it was).
   if (!P.defaultTypes())

@@ -245,15 +245,8 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
      << "  tp.matmul " << Operands << " m=" << P.M << " n=" << P.N
      << " k=" << P.K << " a=" << getLayoutName(P.A)
      << " b=" << getLayoutName(P.B);
-  if (P.Scale || P.Bias || P.Relu) {
-    std::string Epi;
-    for (auto [On, Name] : {std::pair<bool, const char *>{P.Scale, "scale"},
-                            {P.Bias, "bias"},
-                            {P.Relu, "relu"}})
-      if (On)
-        Epi += (Epi.empty() ? "" : ", ") + std::string(Name);
-    OS << " epilogue=[" << Epi << "]";
-  }
+  if (P.Scale || P.Bias || P.Relu)
+    OS << " epilogue=[" << P.getEpilogueList(", ") << "]";
   if (DefaultTile)
     OS << " tile=large";
   if (P.Runtime)

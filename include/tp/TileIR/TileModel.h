@@ -57,6 +57,17 @@ struct Problem {
   /// (f32, one a column of D); Relu: max(x, 0) last.  Residual (R, no
   /// scale) is the seed's D = acc + R.
   bool Scale = false, Bias = false, Relu = false;
+  /// The epilogue's steps in order ("scale", "bias", "relu"), joined by
+  /// \p Sep; empty without an epilogue.
+  std::string getEpilogueList(llvm::StringRef Sep) const {
+    std::string List;
+    for (auto [On, Name] : {std::pair<bool, const char *>{Scale, "scale"},
+                            {Bias, "bias"},
+                            {Relu, "relu"}})
+      if (On)
+        List += (List.empty() ? "" : Sep.str()) + Name;
+    return List;
+  }
   /// Whether the kernel has the R parameter (a residual or a scale).
   bool hasR() const { return Residual || Scale; }
   /// Bytes of one element of D (and R).
