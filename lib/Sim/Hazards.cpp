@@ -28,25 +28,23 @@ void Exec::hazard(const Twine &Msg) {
 // Hazard model
 //===----------------------------------------------------------------------===//
 
-/// RAW latency from a fixed-latency writer to a reader: the target's
-/// latency model (lib/CodeGen/SM86LatencyModel.cpp), the one that
-/// tp-compact-stalls schedules with and tp-verify-schedule checks.
-static unsigned rawLatency(const sched::LatencyModel &M, const RegHz &H,
-                           const DInst &D, const RegUse &U) {
-  if (U.First >= HzUP)
-    return M.rawUPred(H.WC, D.Class, U.How);
-  if (U.First >= HzP)
-    return M.rawPred(H.WC, D.Class, U.How);
-  if (U.First >= HzUR)
-    return M.rawUGPR(H.WC, D.Class);
-  return M.rawGPR(H.WC, D.Class, U.Slot, H.LowHalf);
+unsigned sim::getRAWLatency(const sched::LatencyModel &M, unsigned Reg,
+                            sched::InstrClass Writer, sched::InstrClass Reader,
+                            const RegUse &U, bool LowHalf) {
+  if (Reg >= HzUP)
+    return M.rawUPred(Writer, Reader, U.How);
+  if (Reg >= HzP)
+    return M.rawPred(Writer, Reader, U.How);
+  if (Reg >= HzUR)
+    return M.rawUGPR(Writer, Reader);
+  return M.rawGPR(Writer, Reader, U.Slot, LowHalf);
 }
 
-static std::string regName(unsigned Hi) {
-  return Hi < HzUR    ? "R" + std::to_string(Hi)
-         : Hi < HzP  ? "UR" + std::to_string(Hi - HzUR)
-         : Hi < HzUP ? "P" + std::to_string(Hi - HzP)
-                     : "UP" + std::to_string(Hi - HzUP);
+std::string sim::getHazardRegName(unsigned Reg) {
+  return Reg < HzUR    ? "R" + std::to_string(Reg)
+         : Reg < HzP  ? "UR" + std::to_string(Reg - HzUR)
+         : Reg < HzUP ? "P" + std::to_string(Reg - HzP)
+                      : "UP" + std::to_string(Reg - HzUP);
 }
 
 void sim::waitScoreboard(Exec &X, unsigned SB) {
@@ -76,7 +74,7 @@ void sim::checkIssue(Exec &X, const DInst &D) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       unsigned Hi = U.First + I;
-      auto RegName = [Hi]() { return regName(Hi); };
+      auto RegName = [Hi]() { return getHazardRegName(Hi); };
       if (H.Unprotected) {
         X.hazard("reads " + RegName() + ", written by the variable-latency " +
                  X.Prog->describe(H.WrInst) + " with no write scoreboard");
@@ -95,7 +93,8 @@ void sim::checkIssue(Exec &X, const DInst &D) {
         continue;
       }
       if (H.WrSB < 0 && H.Fixed) {
-        unsigned Lat = rawLatency(*X.Prog->Model, H, D, U);
+        unsigned Lat = getRAWLatency(*X.Prog->Model, Hi, H.WC, D.Class, U,
+                                     H.LowHalf);
         if (T < H.IssueCycle + Lat)
           X.hazard("reads " + RegName() + " " + Twine(T - H.IssueCycle) +
                    " cycles after its producer issued (" +
@@ -110,12 +109,12 @@ void sim::checkIssue(Exec &X, const DInst &D) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0)
-        X.hazard("overwrites " + regName(U.First + I) +
+        X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while it may still be read by " +
                  X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
                  Twine(int(H.RdSB)) + " not waited for)");
       else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0)
-        X.hazard("overwrites " + regName(U.First + I) +
+        X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while the variable-latency write of " +
                  X.Prog->describe(H.WrInst) + " is pending (SB" +
                  Twine(int(H.WrSB)) + ")");

@@ -57,6 +57,9 @@ struct Src {
 /// register.  GPR 0..254, UR 256..318, P 320..326, UP 328..334.
 enum : uint16_t { HzGPR = 0, HzUR = 256, HzP = 320, HzUP = 328, HzNum = 336 };
 
+/// The name of hazard-mode register index \p Reg (R5, UR2, P0, UP1).
+std::string getHazardRegName(unsigned Reg);
+
 /// One register (tuple) an instruction reads or writes, as the one
 /// classifier (sched::describe) sees it.
 struct RegUse {
@@ -67,6 +70,15 @@ struct RegUse {
   sched::ReadSlot Slot = sched::ReadSlot::Normal;
   sched::PredRead How = sched::PredRead::Operand;
 };
+
+/// The latency model's RAW cycles from a fixed-latency writer of class
+/// \p Writer to the read \p U of register \p Reg by an instruction of
+/// class \p Reader (\p LowHalf: the writer's IMAD.WIDE low half), for
+/// the register's file: the rule tp-sim's hazard mode and the timing
+/// model both check (and tp-compact-stalls schedules with).
+unsigned getRAWLatency(const sched::LatencyModel &M, unsigned Reg,
+                       sched::InstrClass Writer, sched::InstrClass Reader,
+                       const RegUse &U, bool LowHalf);
 
 /// The semantic classes of td/SM86/Semantics.td: one handler each
 /// (exec<Class>, ExecState.h).

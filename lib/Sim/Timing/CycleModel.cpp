@@ -351,16 +351,8 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
                  R);
         continue;
       }
-      sched::InstrClass WC = W.WClass[Reg];
-      unsigned Need;
-      if (Reg < HzUR)
-        Need = M.rawGPR(WC, D.Class, U.Slot, W.WLow[Reg]);
-      else if (Reg < HzP)
-        Need = M.rawUGPR(WC, D.Class);
-      else if (Reg < HzUP)
-        Need = M.rawPred(WC, D.Class, U.How);
-      else
-        Need = M.rawUPred(WC, D.Class, U.How);
+      unsigned Need =
+          getRAWLatency(M, Reg, W.WClass[Reg], D.Class, U, W.WLow[Reg]);
       if (Now >= W.WIssue[Reg] + Need)
         continue;
       hazard(W, Reg,
@@ -370,14 +362,6 @@ void SMModel::checkReads(const WarpT &W, const DInst &D, uint64_t Now,
              R);
     }
   }
-}
-
-/// The name of hazard-mode register index \p Reg.
-static std::string regName(unsigned Reg) {
-  return Reg < HzUR  ? "R" + std::to_string(Reg)
-         : Reg < HzP ? "UR" + std::to_string(Reg - HzUR)
-         : Reg < HzUP ? "P" + std::to_string(Reg - HzP)
-                      : "UP" + std::to_string(Reg - HzUP);
 }
 
 /// Counts a hazard of \p W's next instruction; reports the first of each
@@ -414,7 +398,7 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
         continue;
       if (Now < W.LateUntil[Reg]) {
         hazard(W, Reg,
-               "overwrites " + regName(Reg) + " " +
+               "overwrites " + getHazardRegName(Reg) + " " +
                    std::to_string(W.LateUntil[Reg] - Now) +
                    " cycles before " + P.describe(W.LateBy[Reg]) +
                    " read it (write after read; no read scoreboard wait)",
@@ -431,7 +415,7 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
                                      : M.warUPred(RC, D.Class);
         if (Now < W.RCycle[Reg][K] + Need)
           hazard(W, Reg,
-                 "overwrites " + regName(Reg) + " " +
+                 "overwrites " + getHazardRegName(Reg) + " " +
                      std::to_string(Now - W.RCycle[Reg][K]) +
                      " cycles after a read (write after read; " +
                      std::to_string(Need) + " needed)",
@@ -442,7 +426,7 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
         // one only clobbers if it lands first.
         if ((D.Variable ? Result : Now) < W.WArrive[Reg])
           hazard(W, Reg,
-                 "overwrites " + regName(Reg) + " " +
+                 "overwrites " + getHazardRegName(Reg) + " " +
                      std::to_string(W.WArrive[Reg] - Now) +
                      " cycles before the variable-latency write of " +
                      P.describe(W.WInst[Reg]) +
@@ -458,7 +442,7 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
                                    : M.wawUPred(WC, D.Class);
       if (Now < W.WIssue[Reg] + Need)
         hazard(W, Reg,
-               "overwrites " + regName(Reg) + " " +
+               "overwrites " + getHazardRegName(Reg) + " " +
                    std::to_string(Now - W.WIssue[Reg]) +
                    " cycles after its last writer (write after write; " +
                    std::to_string(Need) + " needed)",
