@@ -31,7 +31,9 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   unsigned N = 0;
   std::vector<std::pair<unsigned, unsigned>> OpSegs;
   std::vector<int64_t> Xors;
-  for (const FormModel &F : M.Forms) {
+  // One form's (or encoding's) operands: their segments and, per operand,
+  // where they start and its XOR mask.
+  auto EmitOperands = [&](const FormModel &F) {
     OS << "  // " << F.Name << "\n";
     for (const OperandModel &O : F.Ops) {
       OS << "  ";
@@ -41,7 +43,9 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
       Xors.push_back(O.Type->getValueAsInt("XorMask"));
       N += O.Segs.size();
     }
-  }
+  };
+  for (const FormModel &F : M.Forms)
+    EmitOperands(F);
   auto EmitField = [&](const FieldModel &Fm) {
     OS << "  ";
     emitSegs(OS, Fm.Segs);
@@ -58,16 +62,8 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   // The operand fields of other targets' encodings (EncodingOn defs).
   std::vector<unsigned> EncFieldBase;
   for (const FormModel &E : M.Encodings) {
-    OS << "  // " << E.Name << "\n";
     EncFieldBase.push_back(OpSegs.size());
-    for (const OperandModel &O : E.Ops) {
-      OS << "  ";
-      emitSegs(OS, O.Segs);
-      OS << " // $" << O.Name << "\n";
-      OpSegs.push_back({N, (unsigned)O.Segs.size()});
-      Xors.push_back(O.Type->getValueAsInt("XorMask"));
-      N += O.Segs.size();
-    }
+    EmitOperands(E);
   }
   OS << "};\n\n// Per operand (same order as OperandInfos), then Pg, PgNeg, "
         "Stall, Yield, WrSB, RdSB, WaitMask, Reuse.\n";
