@@ -12,13 +12,13 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "tp/Object/CubinFile.h"
 #include "tp/Target/SASS/SASS.h"
 #include "benchmark/benchmark.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
-#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -96,28 +96,20 @@ static void addCubinWords(const std::string &Path,
   auto MB = llvm::MemoryBuffer::getFile(Path);
   if (!MB)
     return;
-  llvm::StringRef D = (*MB)->getBuffer();
-  if (D.size() < 64 || !D.startswith("\x7f" "ELF"))
+  llvm::Expected<tp::object::CubinFile> F = tp::object::readCubinFile(
+      llvm::arrayRefFromStringRef((*MB)->getBuffer()));
+  if (!F) {
+    llvm::consumeError(F.takeError());
     return;
-  auto U16 = [&](size_t O) { uint16_t V; memcpy(&V, D.data() + O, 2); return V; };
-  auto U32 = [&](size_t O) { uint32_t V; memcpy(&V, D.data() + O, 4); return V; };
-  auto U64 = [&](size_t O) { uint64_t V; memcpy(&V, D.data() + O, 8); return V; };
+  }
   Target T = Target::SM86;
   if (llvm::StringRef(Path).contains("sm90"))
     T = Target::SM90;
-  uint64_t ShOff = U64(0x28);
-  unsigned ShEnt = U16(0x3a), ShNum = U16(0x3c), ShStr = U16(0x3e);
-  uint64_t StrOff = U64(ShOff + ShStr * ShEnt + 0x18);
-  llvm::ArrayRef<uint8_t> B(reinterpret_cast<const uint8_t *>(D.data()),
-                            D.size());
-  for (unsigned S = 0; S < ShNum; ++S) {
-    size_t H = ShOff + S * ShEnt;
-    if (strncmp(D.data() + StrOff + U32(H), ".text", 5) != 0)
-      continue;
-    uint64_t Off = U64(H + 0x18), Size = U64(H + 0x20);
-    for (uint64_t K = Off; K + 16 <= Off + Size && K + 16 <= B.size(); K += 16)
-      Out.push_back({readWord(B.slice(K, 16)), T});
-  }
+  for (const tp::object::Section &S : F->Sections)
+    if (llvm::StringRef(S.Name).startswith(".text"))
+      for (size_t K = 0; K + 16 <= S.Data.size(); K += 16)
+        Out.push_back(
+            {readWord(llvm::ArrayRef<uint8_t>(S.Data).slice(K, 16)), T});
 }
 
 static const std::vector<TargetWord> &cubinWords() {

@@ -22,6 +22,7 @@
 
 #include "CorpusReader.h"
 #include "FormInstance.h"
+#include "tp/Object/CubinFile.h"
 #include "tp/Target/SASS/Schedule.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -31,7 +32,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -42,31 +42,22 @@ using namespace tp::test;
 
 namespace {
 
-/// The .text words of an ELF64 cubin.
+/// The .text words of a cubin (read by lib/Object; none if it is not one).
 std::vector<sass::Word128> textWords(const std::string &Path) {
   std::vector<sass::Word128> Ws;
   auto MB = MemoryBuffer::getFile(Path);
   if (!MB)
     return Ws;
-  StringRef D = (*MB)->getBuffer();
-  if (D.size() < 64 || !D.startswith("\x7f"
-                                     "ELF"))
+  Expected<object::CubinFile> F = object::readCubinFile(
+      arrayRefFromStringRef((*MB)->getBuffer()));
+  if (!F) {
+    consumeError(F.takeError());
     return Ws;
-  auto U16 = [&](size_t O) { uint16_t V; memcpy(&V, D.data() + O, 2); return V; };
-  auto U32 = [&](size_t O) { uint32_t V; memcpy(&V, D.data() + O, 4); return V; };
-  auto U64 = [&](size_t O) { uint64_t V; memcpy(&V, D.data() + O, 8); return V; };
-  uint64_t ShOff = U64(0x28);
-  unsigned ShEnt = U16(0x3a), ShNum = U16(0x3c), ShStr = U16(0x3e);
-  uint64_t StrOff = U64(ShOff + ShStr * ShEnt + 0x18);
-  ArrayRef<uint8_t> B(reinterpret_cast<const uint8_t *>(D.data()), D.size());
-  for (unsigned S = 0; S < ShNum; ++S) {
-    size_t H = ShOff + S * ShEnt;
-    if (strncmp(D.data() + StrOff + U32(H), ".text", 5) != 0)
-      continue;
-    uint64_t Off = U64(H + 0x18), Size = U64(H + 0x20);
-    for (uint64_t K = Off; K + 16 <= Off + Size && K + 16 <= B.size(); K += 16)
-      Ws.push_back(sass::readWord(B.slice(K, 16)));
   }
+  for (const object::Section &S : F->Sections)
+    if (StringRef(S.Name).startswith(".text"))
+      for (size_t K = 0; K + 16 <= S.Data.size(); K += 16)
+        Ws.push_back(sass::readWord(ArrayRef<uint8_t>(S.Data).slice(K, 16)));
   return Ws;
 }
 
