@@ -47,6 +47,8 @@ inline constexpr uint8_t CieBytes[48] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c,
     0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08,
     0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00};
+/// The CIE's code alignment factor (4; 1 in Blackwell's Mercury copy, E).
+constexpr size_t CieCodeAlignByte = 22;
 // DW_CFA_def_cfa r(0x5000001) 0 as ptxas encodes it.
 inline constexpr uint8_t DefCfa[6] = {0x0c, 0x81, 0x80, 0x80, 0x28, 0x00};
 constexpr uint8_t DW_CFA_advance_loc4 = 0x04;
@@ -146,6 +148,9 @@ llvm::Error checkKernel(const Kernel &K, const TargetInfo &T);
 /// True when sm_\p SM's layout writes record \p R of .nv.info.K by itself,
 /// whatever the kernel (sm_90: SPARSE_MMA_MASK 0, SW_WAR [8]).
 bool writesFixedRecord(unsigned SM, const NvInfoRecord &R);
+
+/// The .nv.compat bytes sm_\p SM's layout writes (empty without one).
+llvm::ArrayRef<uint8_t> getDefaultCompatBytes(unsigned SM);
 
 /// True when sm_\p SM's layout tells a kernel whose code addresses shared
 /// memory from one that only has a .nv.shared.K (Kernel::SharedUnused).

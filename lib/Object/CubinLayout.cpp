@@ -43,6 +43,18 @@
 /// symbols and names after the kernels; 14 + sum(18 + strlen(K)) zero
 /// bytes after .shstrtab.
 ///
+/// sm_100/120/121 (Blackwell; E: the same PTX files and the four-kernel
+/// GEMM built with ptxas 13.0 for each): sm_90's layout with a 0x40-byte
+/// reserved window, the first shared user's symbol named
+/// .nv.reservedSmem.cap (sm_90's unnamed symbol and 21 zero bytes are that
+/// symbol blanked), VRC_CTA_INIT_COUNT 0, per-target .nv.compat and SW_WAR,
+/// 36 zero bytes after .shstrtab, then the Mercury copy of each kernel
+/// (Kernel::Mercury): .nv.capmerc.text.K, .nv.merc.debug_frame (CIE code
+/// alignment 1, sm_86-order FDEs with a 0x10-byte prologue),
+/// .nv.merc.nv.info[.K], .nv.merc.rela.text.K, .nv.merc.rela.debug_frame,
+/// .nv.merc.nv.shared.reserved.0 and .nv.merc.symtab, their names in
+/// .shstrtab only.
+///
 //===----------------------------------------------------------------------===//
 
 #include "CubinBuild.h"
@@ -78,6 +90,15 @@ enum class SectionGroup : uint8_t {
   Constant,  ///< .nv.constant0.K, each kernel
   Text,      ///< .text.K, each kernel
   Shared,    ///< .nv.shared.K where present, .nv.shared.reserved.0
+  // Blackwell's Mercury copy (Kernel::Mercury; the banner).
+  CapMerc,            ///< .nv.capmerc.text.K, each kernel
+  MercFrame,          ///< .nv.merc.debug_frame
+  MercNvInfo,         ///< .nv.merc.nv.info
+  MercKernelInfo,     ///< .nv.merc.nv.info.K, each kernel
+  MercRelaText,       ///< .nv.merc.rela.text.K, each kernel with CapRelocs
+  MercFrameRel,       ///< .nv.merc.rela.debug_frame
+  MercSharedReserved, ///< .nv.merc.nv.shared.reserved.0
+  MercSymTab,         ///< .nv.merc.symtab
 };
 
 /// The records of .nv.info.K, in the order a layout writes them.
@@ -97,7 +118,9 @@ enum class Rec : uint8_t {
   CtaidZUsed,  ///< when set (sm_90 ptxas never writes it, E)
   MaxThreads,
   ReqNTid,
-  SwWar8, ///< SW_WAR [8]
+  SwWar,           ///< SW_WAR [CubinLayout::SwWarValue]
+  VrcCtaInitCount, ///< VRC_CTA_INIT_COUNT 0 (Blackwell, E)
+  MercOptions,     ///< MERCURY_FINALIZER_OPTIONS (.nv.merc.nv.info.K only)
 };
 
 /// A program header: the header table itself, the file range from the
@@ -129,9 +152,24 @@ struct CubinLayout {
   /// one, the block's last instruction -- even backwards (sm_80/86, E
   /// tiny_store: a step back modulo 2^32).
   bool FdeInAddressOrder;
-  /// Zero bytes after .shstrtab: Base + sum(PerKernel + strlen(K)), or
-  /// none when both are 0.
+  /// Zero bytes after .shstrtab: Base, plus sum(PerKernel + strlen(K))
+  /// when PerKernel is not 0 (sm_90: 14 and 18; Blackwell: 36 and 0).
   uint32_t ShStrSlackBase, ShStrSlackPerKernel;
+  /// .nv.compat's bytes (with a Compat section).
+  ArrayRef<uint8_t> CompatBytes;
+  /// SW_WAR's word (with Rec::SwWar).
+  uint32_t SwWarValue;
+  /// .nv.shared.reserved.0's size, the value of the reserved-window
+  /// symbols (with ReservedSmem).
+  uint32_t ReservedWindowBytes;
+  /// The first kernel addressing shared memory brings the symbol
+  /// .nv.reservedSmem.cap (WEAK OBJECT, value ReservedSharedBytes, size 4)
+  /// and its name in .strtab; without this switch (sm_90) ptxas writes
+  /// the symbol unnamed (LOCAL, st_other 1, all else 0) and 21 zero bytes
+  /// where the name would be.
+  bool NamedSmemCap;
+  /// .nv.merc.nv.info.K's records (with the Mercury sections).
+  ArrayRef<Rec> MercRecords;
 };
 
 using P = SectionGroup;
@@ -143,6 +181,17 @@ constexpr SectionGroup SM90Sections[] = {
     P::ShStrTab, P::StrTab,   P::SymTab, P::DebugFrame, P::TkInfo,
     P::CuInfo,   P::NvInfo,   P::Compat, P::KernelInfo, P::Callgraph,
     P::RelaText, P::FrameRel, P::Text,   P::Shared,     P::Constant};
+// Blackwell: sm_90's sections, then the Mercury copy's (E: every
+// test/Object/Inputs PTX file and the four-kernel GEMM built with ptxas
+// 13.0 -arch=sm_100, sm_120 and sm_121).
+constexpr SectionGroup BlackwellSections[] = {
+    P::ShStrTab,     P::StrTab,       P::SymTab,    P::DebugFrame,
+    P::TkInfo,       P::CuInfo,       P::NvInfo,    P::Compat,
+    P::KernelInfo,   P::Callgraph,    P::RelaText,  P::FrameRel,
+    P::Text,         P::Shared,       P::Constant,  P::CapMerc,
+    P::MercFrame,    P::MercNvInfo,   P::MercKernelInfo,
+    P::MercRelaText, P::MercFrameRel, P::MercSharedReserved,
+    P::MercSymTab};
 
 constexpr Rec SM86Records[] = {
     Rec::ApiVersion, Rec::SW2861232War, Rec::ParamCBank, Rec::CBankParamSize,
@@ -160,7 +209,23 @@ constexpr Rec SM90Records[] = {
     Rec::ApiVersion, Rec::KParams,    Rec::SparseMmaMask, Rec::MaxRegCount,
     Rec::Barriers,   Rec::Attr5F,     Rec::BeforeExit,    Rec::ExitOffsets,
     Rec::AfterExit,  Rec::MaxThreads, Rec::ReqNTid,       Rec::CBankParamSize,
-    Rec::ParamCBank, Rec::SwWar8};
+    Rec::ParamCBank, Rec::SwWar};
+// Blackwell: sm_90's with VRC_CTA_INIT_COUNT just before the EXIT offsets
+// (E, divergent.ptx: after the copied COOP_GROUP records); the Mercury
+// copy adds MERCURY_FINALIZER_OPTIONS after CUDA_API_VERSION and drops the
+// constant-bank records and SW_WAR.
+constexpr Rec BlackwellRecords[] = {
+    Rec::ApiVersion,  Rec::KParams,         Rec::SparseMmaMask,
+    Rec::MaxRegCount, Rec::Barriers,        Rec::Attr5F,
+    Rec::BeforeExit,  Rec::VrcCtaInitCount, Rec::ExitOffsets,
+    Rec::AfterExit,   Rec::MaxThreads,      Rec::ReqNTid,
+    Rec::CBankParamSize, Rec::ParamCBank,   Rec::SwWar};
+constexpr Rec BlackwellMercRecords[] = {
+    Rec::ApiVersion,  Rec::MercOptions,     Rec::KParams,
+    Rec::SparseMmaMask, Rec::MaxRegCount,   Rec::Barriers,
+    Rec::Attr5F,      Rec::BeforeExit,      Rec::VrcCtaInitCount,
+    Rec::ExitOffsets, Rec::AfterExit,       Rec::MaxThreads,
+    Rec::ReqNTid};
 
 constexpr uint32_t R = ELF::PF_R, W = ELF::PF_W, X = ELF::PF_X;
 // PHDR and a LOAD of the table; the constants and code (sm_86) or code,
@@ -177,6 +242,22 @@ constexpr PhdrSpec SM90Phdrs[] = {
     {PhdrSpec::NoBits, ELF::PT_LOAD, R | W},
     {PhdrSpec::Range, ELF::PT_LOAD, R, P::Constant, P::Constant}};
 
+// .nv.compat: 7 records (E, the same in every cubin of a target built by
+// ptxas 13.0 V13.0.88 from test/Object/Inputs and the reference GEMM):
+// 0x09 = 0 (sm_90a would be 1), 0x02 = 1, 0x05 = 5, 0x07 = 0x101, 0x03 = 0,
+// 0x06 = 1, 0x0b = [W, 0] with W = 0 on sm_90 and sm_121, 9 on sm_100, 0x50
+// on sm_120.  (multi_kernel.ptx's sm_120/121 cubins have 0x02 = 2, reason
+// unknown: Module::Compat copies such bytes.)
+#define TP_COMPAT(Word0B)                                                      \
+  {0x02, 0x09, 0x00, 0x00, 0x02, 0x02, 0x01, 0x00, 0x02, 0x05, 0x05, 0x00,     \
+   0x03, 0x07, 0x01, 0x01, 0x02, 0x03, 0x00, 0x00, 0x02, 0x06, 0x01, 0x00,     \
+   0x04, 0x0b, 0x08, 0x00, Word0B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}
+const uint8_t SM90Compat[36] = TP_COMPAT(0);
+const uint8_t SM100Compat[36] = TP_COMPAT(9);
+const uint8_t SM120Compat[36] = TP_COMPAT(0x50);
+const uint8_t SM121Compat[36] = TP_COMPAT(0);
+#undef TP_COMPAT
+
 const CubinLayout SM86Layout = {SM86Sections,
                                 SM86Records,
                                 SM86Phdrs,
@@ -186,7 +267,12 @@ const CubinLayout SM86Layout = {SM86Sections,
                                 /*FramePrologueBytes=*/0x10,
                                 /*FdeInAddressOrder=*/false,
                                 0,
-                                0};
+                                0,
+                                {},
+                                0,
+                                0,
+                                /*NamedSmemCap=*/false,
+                                {}};
 const CubinLayout SM89Layout = {SM86Sections,
                                 SM89Records,
                                 SM86Phdrs,
@@ -196,7 +282,12 @@ const CubinLayout SM89Layout = {SM86Sections,
                                 /*FramePrologueBytes=*/0x10,
                                 /*FdeInAddressOrder=*/false,
                                 0,
-                                0};
+                                0,
+                                {},
+                                0,
+                                0,
+                                /*NamedSmemCap=*/false,
+                                {}};
 const CubinLayout SM90Layout = {SM90Sections,
                                 SM90Records,
                                 SM90Phdrs,
@@ -206,7 +297,36 @@ const CubinLayout SM90Layout = {SM90Sections,
                                 /*FramePrologueBytes=*/0,
                                 /*FdeInAddressOrder=*/true,
                                 14,
-                                18};
+                                18,
+                                SM90Compat,
+                                /*SwWarValue=*/8,
+                                /*ReservedWindowBytes=*/0,
+                                /*NamedSmemCap=*/false,
+                                {}};
+// Blackwell (E, ptxas 13.0): sm_90's layout with the Mercury sections, a
+// 0x40-byte reserved window, the named .nv.reservedSmem.cap, 36 zero bytes
+// after .shstrtab; SW_WAR [8] on sm_100, [0] on sm_120/121.
+constexpr CubinLayout makeBlackwellLayout(ArrayRef<uint8_t> Compat,
+                                          uint32_t SwWar) {
+  return {BlackwellSections,
+          BlackwellRecords,
+          SM90Phdrs,
+          /*FrameRela=*/true,
+          /*ReservedSmem=*/true,
+          /*ConstantAfterKernels=*/true,
+          /*FramePrologueBytes=*/0,
+          /*FdeInAddressOrder=*/true,
+          36,
+          0,
+          Compat,
+          SwWar,
+          /*ReservedWindowBytes=*/0x40,
+          /*NamedSmemCap=*/true,
+          BlackwellMercRecords};
+}
+const CubinLayout SM100Layout = makeBlackwellLayout(SM100Compat, 8);
+const CubinLayout SM120Layout = makeBlackwellLayout(SM120Compat, 0);
+const CubinLayout SM121Layout = makeBlackwellLayout(SM121Compat, 0);
 
 const CubinLayout *getLayout(unsigned SM) {
   switch (SM) {
@@ -217,6 +337,12 @@ const CubinLayout *getLayout(unsigned SM) {
     return &SM89Layout;
   case 90:
     return &SM90Layout;
+  case 100:
+    return &SM100Layout;
+  case 120:
+    return &SM120Layout;
+  case 121:
+    return &SM121Layout;
   default:
     return nullptr;
   }
@@ -225,16 +351,39 @@ const CubinLayout *getLayout(unsigned SM) {
 // .nv.rel.action: fixed 16 bytes (E; the same in tinygrad's builder).
 const uint8_t RelActionBytes[16] = {0x73, 0, 0, 0,    0,    0, 0,    0,
                                     0,    0, 0, 0x11, 0x25, 0, 0x05, 0x36};
-// .nv.compat of a plain sm_90 (not sm_90a) kernel: 7 records, the same in
-// every sm_90 cubin (E): 0x09 = 0 (sm_90a would be 1), 0x02 = 1, 0x05 = 5,
-// 0x07 = 0x101, 0x03 = 0, 0x06 = 1, 0x0b = [0, 0].
-const uint8_t CompatBytes[36] = {
-    0x02, 0x09, 0x00, 0x00, 0x02, 0x02, 0x01, 0x00, 0x02, 0x05, 0x05, 0x00,
-    0x03, 0x07, 0x01, 0x01, 0x02, 0x03, 0x00, 0x00, 0x02, 0x06, 0x01, 0x00,
-    0x04, 0x0b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+// MERCURY_FINALIZER_OPTIONS of every .nv.merc.nv.info.K (E: the same 52
+// bytes in every Blackwell kernel and target of ptxas 13.0 V13.0.88).
+const uint8_t MercFinalizerOptions[52] = {
+    0x8a, 0x9d, 0x22, 0xa4, 0xb1, 0x9d, 0x14, 0x6d, 0x00, 0xb4, 0x2a, 0xf3, 0xf7,
+    0x58, 0x03, 0x8e, 0x0c, 0x07, 0x0a, 0x1b, 0xe2, 0xde, 0x8a, 0xd7, 0x52, 0x63,
+    0x87, 0x0c, 0xd7, 0x2b, 0x07, 0x00, 0xcd, 0x2b, 0x8a, 0x12, 0x4e, 0x4c, 0x16,
+    0x24, 0xba, 0x19, 0xf5, 0xf0, 0x27, 0x94, 0x6a, 0x02, 0x1a, 0x00, 0x00, 0x00};
+// The Mercury sections' flag (E), section types and relocation types.
+constexpr uint64_t SHF_MERC = 0x10000000;
+constexpr uint32_t SHT_CAPMERC = 0x70000016, SHT_MERC_INFO = 0x70000083,
+                   SHT_MERC_RELA = 0x70000082, SHT_MERC_SHARED = 0x70000015,
+                   SHT_MERC_SYMTAB = 0x70000085;
+constexpr uint32_t R_MERC_SMEM_CAP = 0x10003, R_MERC_64 = 0x1003d;
 constexpr unsigned StrtabGap = 21; // zero bytes before the first .rel.text.K
+constexpr char SmemCapName[] = ".nv.reservedSmem.cap"; // 21 bytes with NUL
 
 bool has(ArrayRef<SectionGroup> L, SectionGroup X) { return is_contained(L, X); }
+
+/// A symbol table's bytes; \p LocalsEnd: one past its last LOCAL symbol.
+void serializeSymbols(ArrayRef<Symbol> Syms, std::vector<uint8_t> &Bytes,
+                      uint32_t &LocalsEnd) {
+  for (size_t I = 0; I < Syms.size(); ++I) {
+    const Symbol &S = Syms[I];
+    if (S.binding() == ELF::STB_LOCAL)
+      LocalsEnd = I + 1;
+    put<uint32_t>(Bytes, S.NameOffset);
+    Bytes.push_back(S.Info);
+    Bytes.push_back(S.Other);
+    put<uint16_t>(Bytes, S.Shndx);
+    put<uint64_t>(Bytes, S.Value);
+    put<uint64_t>(Bytes, S.Size);
+  }
+}
 
 } // namespace
 
@@ -285,6 +434,26 @@ Error checkKernel(const Kernel &K, const TargetInfo &T) {
                      "cannot both be given (ptxas rejects it too)");
   if (T.ParamBase + K.paramBytes() > 0xffff)
     return makeError("kernel '" + K.Name + "': parameters too large");
+  const bool Merc = has(L.Sections, SectionGroup::CapMerc);
+  if (Merc && !K.Mercury)
+    return makeError("kernel '" + K.Name + "': sm_" + Twine(T.SM) +
+                     " cubins carry each kernel's Mercury code "
+                     "(.nv.capmerc.text.K), which this kernel lacks");
+  if (!Merc && K.Mercury)
+    return makeError("kernel '" + K.Name + "': Mercury code exists only in "
+                     "sm_100/120/121 cubins, not sm_" + Twine(T.SM));
+  if (K.Mercury) {
+    const MercuryCode &MC = *K.Mercury;
+    if (MC.Bytes.empty() || MC.CfaBlockEnd > MC.CodeSize)
+      return makeError("kernel '" + K.Name +
+                       "': the Mercury code is empty or its first block end " +
+                       hex(MC.CfaBlockEnd) + " is past its size " +
+                       hex(MC.CodeSize));
+    for (uint32_t E : MC.ExitOffsets)
+      if (E >= MC.CodeSize)
+        return makeError("kernel '" + K.Name + "': Mercury EXIT offset " +
+                         hex(E) + " is past the code size " + hex(MC.CodeSize));
+  }
   return Error::success();
 }
 
@@ -294,9 +463,16 @@ bool writesFixedRecord(unsigned SM, const NvInfoRecord &R) {
     return false;
   if (R == NvInfoRecord::hval(NvAttr::SPARSE_MMA_MASK, 0))
     return is_contained(L->KernelRecords, Rec::SparseMmaMask);
-  if (R == NvInfoRecord::sval(NvAttr::SW_WAR, {8}))
-    return is_contained(L->KernelRecords, Rec::SwWar8);
+  if (R == NvInfoRecord::sval(NvAttr::SW_WAR, {L->SwWarValue}))
+    return is_contained(L->KernelRecords, Rec::SwWar);
+  if (R == NvInfoRecord::bval(NvAttr::VRC_CTA_INIT_COUNT, 0))
+    return is_contained(L->KernelRecords, Rec::VrcCtaInitCount);
   return false;
+}
+
+ArrayRef<uint8_t> getDefaultCompatBytes(unsigned SM) {
+  const CubinLayout *L = getLayout(SM);
+  return L ? L->CompatBytes : ArrayRef<uint8_t>();
 }
 
 bool recordsSharedAddressing(unsigned SM) {
@@ -316,8 +492,9 @@ class CubinBuilder {
 public:
   CubinBuilder(const Module &M, const TargetInfo &T, const CubinLayout &L)
       : M(M), T(T), L(L), N(M.Kernels.size()),
-        RelaText(has(L.Sections, SectionGroup::RelaText)), ConstSym(N), KernelSym(N),
-        KernelInfo(N) {
+        RelaText(has(L.Sections, SectionGroup::RelaText)),
+        Merc(has(L.Sections, SectionGroup::CapMerc)), ConstSym(N), KernelSym(N),
+        MercKernelSym(N), KernelInfo(N), MercKernelInfo(N) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
         FirstSharedUser = int(I);
@@ -361,8 +538,16 @@ private:
   /// .nv.info (per-kernel REGCOUNT, FRAME_SIZE, MIN_STACK_SIZE) and each
   /// .nv.info.K.
   void buildNvInfo();
-  /// The records of .nv.info.K for kernel \p I, in the layout's order.
-  std::vector<NvInfoRecord> kernelRecords(size_t I) const;
+  /// The records of .nv.info.K for kernel \p I, in the layout's order
+  /// (with \p Mercury: of .nv.merc.nv.info.K).
+  std::vector<NvInfoRecord> kernelRecords(size_t I, bool Mercury) const;
+  /// Appends to \p Frame a CIE and an FDE per kernel (the Mercury code's
+  /// with \p Mercury); the offset of each FDE's initial location to \p Loc.
+  void appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
+                    std::vector<uint64_t> &Loc) const;
+  /// The Mercury symbol table: .symtab's symbols but those of
+  /// .nv.constant0.K, each naming the Mercury copy of its section.
+  void buildMercSymbols();
   /// The sections themselves, in plan order.
   void buildSections();
   void buildHeader();
@@ -374,18 +559,20 @@ private:
   const CubinLayout &L;
   const size_t N;
   const bool RelaText;
+  const bool Merc; ///< the layout has the Mercury sections
   int FirstSharedUser = -1; ///< the first kernel that addresses shared memory
 
   std::vector<Sec> Order{Sec{SectionGroup::ShStrTab}}; ///< [0] the null section
   std::map<std::pair<SectionGroup, int>, uint32_t> Index;
   StrTab ShStr, Str;
   std::vector<Symbol> Syms{Symbol()};
-  std::vector<uint32_t> ConstSym, KernelSym;
-  uint32_t LocalsEnd = 0;
-  std::vector<uint8_t> SymBytes;
-  std::vector<uint8_t> Frame, FrameRel;
-  std::vector<NvInfoRecord> ModInfo;
-  std::vector<std::vector<uint8_t>> KernelInfo;
+  std::vector<uint32_t> ConstSym, KernelSym, MercKernelSym;
+  int CapSym = -1, MercCapSym = -1; ///< .nv.reservedSmem.cap, if any
+  uint32_t LocalsEnd = 0, MercLocalsEnd = 0;
+  std::vector<uint8_t> SymBytes, MercSymBytes;
+  std::vector<uint8_t> Frame, FrameRel, MercFrame, MercFrameRel;
+  std::vector<NvInfoRecord> ModInfo, MercModInfo;
+  std::vector<std::vector<uint8_t>> KernelInfo, MercKernelInfo;
   CubinFile F;
 };
 
@@ -399,8 +586,15 @@ void CubinBuilder::planSections() {
     case SectionGroup::KernelInfo:
     case SectionGroup::Constant:
     case SectionGroup::Text:
+    case SectionGroup::CapMerc:
+    case SectionGroup::MercKernelInfo:
       for (size_t I = 0; I < N; ++I)
         Add(What, I);
+      break;
+    case SectionGroup::MercRelaText:
+      for (size_t I = 0; I < N; ++I)
+        if (!M.Kernels[I].Mercury->CapRelocs.empty())
+          Add(What, I);
       break;
     case SectionGroup::RelaText:
       for (size_t I = 0; I < N; ++I)
@@ -441,8 +635,12 @@ void CubinBuilder::buildStringTables() {
         if (IsStr)
           Tab->add("__nv_reservedSMEM_offset_0_alias");
       }
-      if (IsStr && int(I) == FirstSharedUser)
-        Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
+      if (IsStr && int(I) == FirstSharedUser) {
+        if (L.NamedSmemCap)
+          Tab->add(SmemCapName);
+        else
+          Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
+      }
       if (addressesShared(K)) {
         Tab->add(".rel.text." + K.Name);
         Tab->add(".rela.text." + K.Name);
@@ -467,17 +665,50 @@ void CubinBuilder::buildStringTables() {
       for (const Kernel &K : M.Kernels)
         Tab->add(".nv.constant0." + K.Name);
   }
+  // The Mercury sections' names, in section order, in .shstrtab only.
+  for (const Sec &S : Order) {
+    const std::string K = S.Kernel >= 0 ? M.Kernels[S.Kernel].Name : "";
+    switch (S.What) {
+    case SectionGroup::CapMerc:
+      ShStr.add(".nv.capmerc.text." + K);
+      break;
+    case SectionGroup::MercFrame:
+      ShStr.add(".nv.merc.debug_frame");
+      break;
+    case SectionGroup::MercNvInfo:
+      ShStr.add(".nv.merc.nv.info");
+      break;
+    case SectionGroup::MercKernelInfo:
+      ShStr.add(".nv.merc.nv.info." + K);
+      break;
+    case SectionGroup::MercRelaText:
+      ShStr.add(".nv.merc.rela.text." + K);
+      break;
+    case SectionGroup::MercFrameRel:
+      ShStr.add(".nv.merc.rela.debug_frame");
+      break;
+    case SectionGroup::MercSharedReserved:
+      ShStr.add(".nv.merc.nv.shared.reserved.0");
+      break;
+    case SectionGroup::MercSymTab:
+      ShStr.add(".nv.merc.symtab");
+      break;
+    default:
+      break;
+    }
+  }
 }
 
 void CubinBuilder::buildSymbols() {
   auto AddSym = [&](uint32_t NameOff, uint8_t Info, uint8_t Other,
-                    uint16_t Shndx, uint64_t Size) {
+                    uint16_t Shndx, uint64_t Size, uint64_t Value = 0) {
     Symbol S;
     S.NameOffset = NameOff;
     S.Info = Info;
     S.Other = Other;
     S.Shndx = Shndx;
     S.Size = Size;
+    S.Value = Value;
     Syms.push_back(S);
     return static_cast<uint32_t>(Syms.size() - 1);
   };
@@ -494,12 +725,16 @@ void CubinBuilder::buildSymbols() {
       SectionSym(".nv.shared." + K.Name, secOf(SectionGroup::Shared, I));
     if (I == 0 && L.ReservedSmem) {
       AddSym(Str.at(".nv.reservedSmem.offset0"),
-             ELF::STB_WEAK << 4 | ELF::STT_OBJECT, 0, 0, 4);
+             ELF::STB_WEAK << 4 | ELF::STT_OBJECT, 0, 0, 4,
+             L.ReservedWindowBytes);
       AddSym(Str.at("__nv_reservedSMEM_offset_0_alias"),
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
-             secOf(SectionGroup::Shared, -1), 0);
+             secOf(SectionGroup::Shared, -1), 0, L.ReservedWindowBytes);
     }
-    if (int(I) == FirstSharedUser)
+    if (int(I) == FirstSharedUser && L.NamedSmemCap)
+      CapSym = AddSym(Str.at(SmemCapName), ELF::STB_WEAK << 4 | ELF::STT_OBJECT,
+                      0, 0, 4, T.ReservedSharedBytes);
+    else if (int(I) == FirstSharedUser)
       AddSym(0, ELF::STB_LOCAL << 4 | ELF::STT_NOTYPE, ELF::STV_INTERNAL, 0, 0);
     if (!L.ConstantAfterKernels)
       ConstSym[I] =
@@ -518,58 +753,90 @@ void CubinBuilder::buildSymbols() {
     for (size_t I = 0; I < N; ++I)
       ConstSym[I] = SectionSym(".nv.constant0." + M.Kernels[I].Name,
                                secOf(SectionGroup::Constant, I));
-  for (size_t I = 0; I < Syms.size(); ++I) {
-    const Symbol &S = Syms[I];
-    if (S.binding() == ELF::STB_LOCAL)
-      LocalsEnd = I + 1;
-    put<uint32_t>(SymBytes, S.NameOffset);
-    SymBytes.push_back(S.Info);
-    SymBytes.push_back(S.Other);
-    put<uint16_t>(SymBytes, S.Shndx);
-    put<uint64_t>(SymBytes, S.Value);
-    put<uint64_t>(SymBytes, S.Size);
-  }
+  serializeSymbols(Syms, SymBytes, LocalsEnd);
+  if (Merc)
+    buildMercSymbols();
 }
 
-void CubinBuilder::buildDebugFrame() {
-  std::vector<uint64_t> FdeLocOffset(N);
+void CubinBuilder::buildMercSymbols() {
+  // The Mercury copy of a section, where there is one.
+  std::map<uint32_t, uint32_t> MercSection = {
+      {secOf(SectionGroup::DebugFrame), secOf(SectionGroup::MercFrame)},
+      {secOf(SectionGroup::Shared, -1),
+       secOf(SectionGroup::MercSharedReserved)}};
+  for (size_t I = 0; I < N; ++I)
+    MercSection[secOf(SectionGroup::Text, I)] = secOf(SectionGroup::CapMerc, I);
+  std::vector<Symbol> MercSyms;
+  for (size_t SI = 0; SI < Syms.size(); ++SI) {
+    if (is_contained(ConstSym, SI))
+      continue;
+    Symbol S = Syms[SI];
+    auto It = MercSection.find(S.Shndx);
+    if (SI && It != MercSection.end())
+      S.Shndx = It->second;
+    // E: every Mercury symbol has value 0 (the reserved-window symbols
+    // too); a kernel's size is its Mercury code's.
+    S.Value = 0;
+    for (size_t I = 0; I < N; ++I)
+      if (KernelSym[I] == SI) {
+        MercKernelSym[I] = MercSyms.size();
+        S.Size = M.Kernels[I].Mercury->CodeSize;
+      }
+    if (int(SI) == CapSym)
+      MercCapSym = MercSyms.size();
+    MercSyms.push_back(S);
+  }
+  serializeSymbols(MercSyms, MercSymBytes, MercLocalsEnd);
+}
+
+void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
+                                std::vector<uint64_t> &Loc) const {
+  // The Mercury copy's CIE has code alignment 1 (its FDE advances count
+  // bytes), and its FDE takes sm_80/86's order with a 0x10-byte prologue
+  // (E: multi_kernel.ptx's noparam steps back to its EXIT).
+  const uint32_t Align = Mercury ? 1 : CodeAlign;
+  const uint32_t Prologue = Mercury ? 0x10 : L.FramePrologueBytes;
+  const bool AddressOrder = !Mercury && L.FdeInAddressOrder;
   for (size_t I = 0; I < N; ++I) {
     const Kernel &K = M.Kernels[I];
+    const MercuryCode *MC = Mercury ? &*K.Mercury : nullptr;
+    const uint32_t BlockEnd = MC ? MC->CfaBlockEnd : K.CfaBlockEnd;
+    const std::vector<uint32_t> &Exits = MC ? MC->ExitOffsets : K.ExitOffsets;
     uint64_t CieOff = Frame.size();
     Frame.insert(Frame.end(), std::begin(CieBytes), std::end(CieBytes));
+    Frame[CieOff + CieCodeAlignByte] = Align;
     std::vector<uint8_t> Body;
     put<uint64_t>(Body, CieOff);
-    FdeLocOffset[I] = Frame.size() + 12 + Body.size();
+    Loc.push_back(Frame.size() + 12 + Body.size());
     put<uint64_t>(Body, 0); // initial location: R_CUDA_64 to the kernel
-    put<uint64_t>(Body, K.Code.size());
+    put<uint64_t>(Body, MC ? MC->CodeSize : K.Code.size());
     uint32_t Pc = 0;
     auto Advance = [&](uint32_t To) {
       Body.push_back(DW_CFA_advance_loc4);
       // Unsigned 32-bit difference (see FdeInAddressOrder).
-      put<uint32_t>(Body, static_cast<uint32_t>(To - Pc) / CodeAlign);
+      put<uint32_t>(Body, static_cast<uint32_t>(To - Pc) / Align);
       Pc = To;
     };
     auto DefineCfa = [&] {
       Body.insert(Body.end(), std::begin(DefCfa), std::end(DefCfa));
     };
-    if (L.FramePrologueBytes)
-      Advance(L.FramePrologueBytes);
-    if (L.FdeInAddressOrder) {
-      bool HaveExit = !K.ExitOffsets.empty();
-      uint32_t LastExit = HaveExit ? K.ExitOffsets.back() : 0;
-      if (HaveExit && LastExit < K.CfaBlockEnd)
+    if (Prologue)
+      Advance(Prologue);
+    if (AddressOrder) {
+      bool HaveExit = !Exits.empty();
+      uint32_t LastExit = HaveExit ? Exits.back() : 0;
+      if (HaveExit && LastExit < BlockEnd)
         Advance(LastExit);
-      Advance(K.CfaBlockEnd);
+      Advance(BlockEnd);
       DefineCfa();
-      if (HaveExit && LastExit > K.CfaBlockEnd)
+      if (HaveExit && LastExit > BlockEnd)
         Advance(LastExit);
     } else {
-      Advance(K.CfaBlockEnd);
+      Advance(BlockEnd);
       DefineCfa();
       // Without an EXIT, back to the first block's last instruction (E:
       // spin in barriers_local.ptx; UNVERIFIED beyond it).
-      Advance(K.ExitOffsets.empty() ? K.CfaBlockEnd - 16
-                                    : K.ExitOffsets.back());
+      Advance(Exits.empty() ? BlockEnd - 16 : Exits.back());
     }
     while ((12 + Body.size()) % 8)
       Body.push_back(0); // DW_CFA_nop
@@ -577,12 +844,26 @@ void CubinBuilder::buildDebugFrame() {
     put<uint64_t>(Frame, Body.size());
     Frame.insert(Frame.end(), Body.begin(), Body.end());
   }
+}
+
+void CubinBuilder::buildDebugFrame() {
+  std::vector<uint64_t> Loc;
+  appendFrames(/*Mercury=*/false, Frame, Loc);
   for (size_t I = N; I-- > 0;) {
-    put<uint64_t>(FrameRel, FdeLocOffset[I]);
+    put<uint64_t>(FrameRel, Loc[I]);
     // r_info = sym << 32 | R_CUDA_64 (2).
     put<uint64_t>(FrameRel, uint64_t(KernelSym[I]) << 32 | 2);
     if (L.FrameRela)
       put<uint64_t>(FrameRel, 0); // addend
+  }
+  if (!Merc)
+    return;
+  Loc.clear();
+  appendFrames(/*Mercury=*/true, MercFrame, Loc);
+  for (size_t I = N; I-- > 0;) {
+    put<uint64_t>(MercFrameRel, Loc[I]);
+    put<uint64_t>(MercFrameRel, uint64_t(MercKernelSym[I]) << 32 | R_MERC_64);
+    put<uint64_t>(MercFrameRel, 0);
   }
 }
 
@@ -598,15 +879,29 @@ void CubinBuilder::buildNvInfo() {
         NvAttr::MIN_STACK_SIZE, {KernelSym[I], M.Kernels[I].MinStackSize}));
 
   for (size_t I = 0; I < N; ++I)
-    KernelInfo[I] = serializeNvInfo(kernelRecords(I));
+    KernelInfo[I] = serializeNvInfo(kernelRecords(I, /*Mercury=*/false));
+  if (!Merc)
+    return;
+  // .nv.merc.nv.info: .nv.info's records naming the Mercury kernel symbols.
+  for (NvInfoRecord R : ModInfo) {
+    std::vector<uint32_t> W = R.words();
+    for (size_t I = 0; I < N; ++I)
+      if (W[0] == KernelSym[I])
+        W[0] = MercKernelSym[I];
+    MercModInfo.push_back(NvInfoRecord::sval(R.attr(), W));
+  }
+  for (size_t I = 0; I < N; ++I)
+    MercKernelInfo[I] = serializeNvInfo(kernelRecords(I, /*Mercury=*/true));
 }
 
-std::vector<NvInfoRecord> CubinBuilder::kernelRecords(size_t I) const {
+std::vector<NvInfoRecord> CubinBuilder::kernelRecords(size_t I,
+                                                     bool Mercury) const {
   const Kernel &K = M.Kernels[I];
+  const MercuryCode *MC = Mercury ? &*K.Mercury : nullptr;
   const uint32_t Bytes = K.paramBytes();
   const bool Params = !K.Params.empty();
   std::vector<NvInfoRecord> R;
-  for (Rec What : L.KernelRecords) {
+  for (Rec What : Mercury ? L.MercRecords : L.KernelRecords) {
     switch (What) {
     case Rec::ApiVersion:
       R.push_back(
@@ -650,19 +945,23 @@ std::vector<NvInfoRecord> CubinBuilder::kernelRecords(size_t I) const {
     case Rec::Attr5F:
       R.push_back(NvInfoRecord::hval(NvAttr::Unnamed5F, T.Attr5F));
       break;
-    case Rec::BeforeExit:
-      R.insert(R.end(), K.OtherInfoBeforeExit.begin(),
-               K.OtherInfoBeforeExit.end());
+    case Rec::BeforeExit: {
+      const auto &Other =
+          MC ? MC->OtherInfoBeforeExit : K.OtherInfoBeforeExit;
+      R.insert(R.end(), Other.begin(), Other.end());
       break;
-    case Rec::ExitOffsets:
-      if (!K.ExitOffsets.empty())
-        R.push_back(
-            NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
+    }
+    case Rec::ExitOffsets: {
+      const std::vector<uint32_t> &Exits = MC ? MC->ExitOffsets : K.ExitOffsets;
+      if (!Exits.empty())
+        R.push_back(NvInfoRecord::sval(NvAttr::EXIT_INSTR_OFFSETS, Exits));
       break;
-    case Rec::AfterExit:
-      R.insert(R.end(), K.OtherInfoAfterExit.begin(),
-               K.OtherInfoAfterExit.end());
+    }
+    case Rec::AfterExit: {
+      const auto &Other = MC ? MC->OtherInfoAfterExit : K.OtherInfoAfterExit;
+      R.insert(R.end(), Other.begin(), Other.end());
       break;
+    }
     case Rec::CtaidZUsed:
       if (K.CtaidZUsed)
         R.push_back(NvInfoRecord::nval(NvAttr::CTAIDZ_USED));
@@ -675,9 +974,19 @@ std::vector<NvInfoRecord> CubinBuilder::kernelRecords(size_t I) const {
       if (K.ReqNTid)
         R.push_back(NvInfoRecord::sval(NvAttr::REQNTID, *K.ReqNTid));
       break;
-    case Rec::SwWar8:
-      R.push_back(NvInfoRecord::sval(NvAttr::SW_WAR, {8}));
+    case Rec::SwWar:
+      R.push_back(NvInfoRecord::sval(NvAttr::SW_WAR, {L.SwWarValue}));
       break;
+    case Rec::VrcCtaInitCount:
+      R.push_back(NvInfoRecord::bval(NvAttr::VRC_CTA_INIT_COUNT, 0));
+      break;
+    case Rec::MercOptions: {
+      std::vector<uint32_t> W(sizeof(MercFinalizerOptions) / 4);
+      for (size_t J = 0; J < W.size(); ++J)
+        W[J] = support::endian::read32le(MercFinalizerOptions + 4 * J);
+      R.push_back(NvInfoRecord::sval(NvAttr::MERCURY_FINALIZER_OPTIONS, W));
+      break;
+    }
     }
   }
   return R;
@@ -729,7 +1038,11 @@ void CubinBuilder::buildSections() {
       break;
     case SectionGroup::Compat:
       F.Sections.push_back(makeSection(".nv.compat", SHT_CUDA_COMPAT, 0, 0, 0,
-                                       4, 0, bytesOf(CompatBytes)));
+                                       4, 0,
+                                       M.Compat ? *M.Compat
+                                                : std::vector<uint8_t>(
+                                                      L.CompatBytes.begin(),
+                                                      L.CompatBytes.end())));
       break;
     case SectionGroup::KernelInfo:
       F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
@@ -775,9 +1088,10 @@ void CubinBuilder::buildSections() {
     }
     case SectionGroup::Shared:
       if (!K) {
-        F.Sections.push_back(
-            makeSection(".nv.shared.reserved.0", ELF::SHT_NOBITS,
-                        ELF::SHF_WRITE | ELF::SHF_ALLOC, 0, 0, 1, 0));
+        Section S = makeSection(".nv.shared.reserved.0", ELF::SHT_NOBITS,
+                                ELF::SHF_WRITE | ELF::SHF_ALLOC, 0, 0, 1, 0);
+        S.Size = L.ReservedWindowBytes;
+        F.Sections.push_back(std::move(S));
       } else {
         Section S =
             makeSection(".nv.shared." + K->Name, ELF::SHT_NOBITS,
@@ -786,6 +1100,58 @@ void CubinBuilder::buildSections() {
         S.Size = T.ReservedSharedBytes + K->SharedBytes;
         F.Sections.push_back(std::move(S));
       }
+      break;
+    case SectionGroup::CapMerc:
+      F.Sections.push_back(makeSection(
+          ".nv.capmerc.text." + K->Name, SHT_CAPMERC, SHF_MERC,
+          secOf(SectionGroup::MercSymTab), MercKernelSym[I], 16, 0,
+          K->Mercury->Bytes));
+      break;
+    case SectionGroup::MercFrame:
+      F.Sections.push_back(makeSection(".nv.merc.debug_frame",
+                                       ELF::SHT_PROGBITS, SHF_MERC, 0, 0, 1, 0,
+                                       MercFrame));
+      break;
+    case SectionGroup::MercNvInfo:
+      F.Sections.push_back(makeSection(".nv.merc.nv.info", SHT_MERC_INFO,
+                                       SHF_MERC, secOf(SectionGroup::MercSymTab),
+                                       0, 4, 0, serializeNvInfo(MercModInfo)));
+      break;
+    case SectionGroup::MercKernelInfo:
+      F.Sections.push_back(makeSection(
+          ".nv.merc.nv.info." + K->Name, SHT_MERC_INFO,
+          SHF_MERC | SHF_CUDA_INFO_LINK, secOf(SectionGroup::MercSymTab),
+          secOf(SectionGroup::CapMerc, I), 4, 0, MercKernelInfo[I]));
+      break;
+    case SectionGroup::MercRelaText: {
+      std::vector<uint8_t> Rela;
+      for (uint32_t Off : K->Mercury->CapRelocs) {
+        put<uint64_t>(Rela, Off);
+        put<uint64_t>(Rela, uint64_t(MercCapSym) << 32 | R_MERC_SMEM_CAP);
+        put<uint64_t>(Rela, 0);
+      }
+      F.Sections.push_back(makeSection(
+          ".nv.merc.rela.text." + K->Name, SHT_MERC_RELA,
+          SHF_MERC | SHF_CUDA_INFO_LINK, secOf(SectionGroup::MercSymTab),
+          secOf(SectionGroup::CapMerc, I), 8, 24, Rela));
+      break;
+    }
+    case SectionGroup::MercFrameRel:
+      F.Sections.push_back(makeSection(
+          ".nv.merc.rela.debug_frame", SHT_MERC_RELA,
+          SHF_MERC | SHF_CUDA_INFO_LINK, secOf(SectionGroup::MercSymTab),
+          secOf(SectionGroup::MercFrame), 8, 24, MercFrameRel));
+      break;
+    case SectionGroup::MercSharedReserved:
+      F.Sections.push_back(makeSection(".nv.merc.nv.shared.reserved.0",
+                                       SHT_MERC_SHARED,
+                                       SHF_MERC | ELF::SHF_WRITE | ELF::SHF_ALLOC,
+                                       0, 0, 1, 0));
+      break;
+    case SectionGroup::MercSymTab:
+      F.Sections.push_back(makeSection(".nv.merc.symtab", SHT_MERC_SYMTAB,
+                                       SHF_MERC, secOf(SectionGroup::StrTab),
+                                       MercLocalsEnd, 8, 24, MercSymBytes));
       break;
     }
   }
@@ -833,8 +1199,9 @@ void CubinBuilder::buildProgramHeaders() {
   uint64_t Slack = 0;
   if (L.ShStrSlackBase || L.ShStrSlackPerKernel) {
     Slack = L.ShStrSlackBase;
-    for (const Kernel &K : M.Kernels)
-      Slack += L.ShStrSlackPerKernel + K.Name.size();
+    if (L.ShStrSlackPerKernel)
+      for (const Kernel &K : M.Kernels)
+        Slack += L.ShStrSlackPerKernel + K.Name.size();
   }
   layoutCubinFile(F, Slack);
   const uint64_t TableSize = F.ProgramHeaders.size() * 56;
@@ -885,6 +1252,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
                      ": only " + sass::getTargetList() + " are supported");
   if (M.Kernels.empty())
     return makeError("a cubin needs at least one kernel");
+  if (M.Compat && !has(L->Sections, SectionGroup::Compat))
+    return makeError("sm_" + Twine(M.SM) + " cubins have no .nv.compat");
   for (const Kernel &K : M.Kernels)
     if (Error E = checkKernel(K, *T))
       return std::move(E);

@@ -221,6 +221,15 @@ private:
   Error readToolNote(const Section &S);
   /// .debug_frame: each kernel's first block end.
   void readDebugFrame();
+  /// The first block end of each FDE of \p Frame whose relocation in
+  /// \p Rel (24-byte RELA entries when \p RelSize is 24) names a symbol of
+  /// \p KernelOf, counting DW_CFA_advance_loc4 in units of \p Align.
+  void readFrameBlockEnds(const Section &Frame, const Section &Rel,
+                          size_t RelSize, uint32_t Align,
+                          const std::map<uint32_t, size_t> &KernelOf,
+                          bool Mercury);
+  /// Blackwell's .nv.capmerc.text.K and .nv.merc.* (Kernel::Mercury).
+  Error readMercury();
 
   const CubinFile &F;
   const TargetInfo *T;
@@ -248,12 +257,17 @@ Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
       else if (Name.startswith(".nv.info."))
         if (Error E = readKernelInfo(SI, S, Name, *Recs))
           return std::move(E);
+    } else if (S.Type == SHT_CUDA_COMPAT && Name == ".nv.compat") {
+      if (ArrayRef<uint8_t>(S.Data) != getDefaultCompatBytes(M.SM))
+        M.Compat = S.Data;
     } else if (S.Type == ELF::SHT_NOTE && Name == ".note.nv.tkinfo") {
       if (Error E = readToolNote(S))
         return std::move(E);
     }
   }
   readDebugFrame();
+  if (Error E = readMercury())
+    return std::move(E);
   return std::move(M);
 }
 
@@ -431,37 +445,125 @@ void CubinInterpreter::readDebugFrame() {
     RDF = F.findSection(".rela.debug_frame");
     RelSize = 24;
   }
-  if (DF >= 0 && RDF >= 0) {
-    const std::vector<uint8_t> &Fr = F.Sections[DF].Data;
-    const std::vector<uint8_t> &Rel = F.Sections[RDF].Data;
-    for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize) {
-      uint64_t LocOff = endian::read64le(Rel.data() + R);
-      uint32_t Sym = endian::read64le(Rel.data() + R + 8) >> 32;
-      auto It = KernelOfSym.find(Sym);
-      if (It == KernelOfSym.end() || LocOff < 20 || LocOff + 16 > Fr.size())
+  if (DF >= 0 && RDF >= 0)
+    readFrameBlockEnds(F.Sections[DF], F.Sections[RDF], RelSize, CodeAlign,
+                       KernelOfSym, /*Mercury=*/false);
+}
+
+void CubinInterpreter::readFrameBlockEnds(
+    const Section &FrameSec, const Section &RelSec, size_t RelSize,
+    uint32_t Align, const std::map<uint32_t, size_t> &KernelOf, bool Mercury) {
+  const std::vector<uint8_t> &Fr = FrameSec.Data;
+  const std::vector<uint8_t> &Rel = RelSec.Data;
+  for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize) {
+    uint64_t LocOff = endian::read64le(Rel.data() + R);
+    uint32_t Sym = endian::read64le(Rel.data() + R + 8) >> 32;
+    auto It = KernelOf.find(Sym);
+    if (It == KernelOf.end() || LocOff < 20 || LocOff + 16 > Fr.size())
+      continue;
+    // FDE layout (64-bit DWARF): ffffffff, u64 length, u64 CIE pointer,
+    // u64 location, u64 range, instructions.
+    uint64_t Start = LocOff - 20;
+    if (endian::read32le(Fr.data() + Start) != 0xffffffff)
+      continue;
+    uint64_t Len = endian::read64le(Fr.data() + Start + 4);
+    if (Len > Fr.size() - Start - 12 || Len < 24)
+      continue;
+    uint64_t P = LocOff + 16, End = Start + 12 + Len;
+    uint32_t Pc = 0;
+    while (P < End) {
+      if (Fr[P] == DW_CFA_advance_loc4 && P + 5 <= End) {
+        Pc += endian::read32le(Fr.data() + P + 1) * Align;
+        P += 5;
+      } else {
+        Kernel &K = M.Kernels[It->second];
+        if (Fr[P] == DW_CFA_def_cfa)
+          (Mercury ? K.Mercury->CfaBlockEnd : K.CfaBlockEnd) = Pc;
+        break;
+      }
+    }
+  }
+}
+
+Error CubinInterpreter::readMercury() {
+  int SymSec = F.findSection(".nv.merc.symtab");
+  if (SymSec < 0)
+    return Error::success();
+  const Section &MS = F.Sections[SymSec];
+  if (MS.Link >= F.Sections.size())
+    return makeError("section '.nv.merc.symtab' links to no string table");
+  const std::vector<uint8_t> &Str = F.Sections[MS.Link].Data;
+  // The Mercury kernel symbols: named as the kernels, STO_CUDA_ENTRY.
+  std::map<uint32_t, size_t> MercKernelOf;
+  for (size_t Off = 0; Off + 24 <= MS.Data.size(); Off += 24) {
+    uint32_t Name = endian::read32le(MS.Data.data() + Off);
+    if (!(MS.Data[Off + 5] & STO_CUDA_ENTRY) || Name >= Str.size())
+      continue;
+    auto End = std::find(Str.begin() + Name, Str.end(), 0);
+    auto It = KernelOfName.find(std::string(Str.begin() + Name, End));
+    if (It == KernelOfName.end())
+      continue;
+    MercKernelOf[Off / 24] = It->second;
+    Kernel &K = M.Kernels[It->second];
+    K.Mercury.emplace();
+    K.Mercury->CodeSize = endian::read64le(MS.Data.data() + Off + 16);
+  }
+  auto KernelNamed = [&](StringRef Name) -> Kernel * {
+    auto It = KernelOfName.find(Name.str());
+    if (It == KernelOfName.end() || !M.Kernels[It->second].Mercury)
+      return nullptr;
+    return &M.Kernels[It->second];
+  };
+  for (const Section &S : F.Sections) {
+    StringRef Name = S.Name;
+    if (Name.consume_front(".nv.capmerc.text.")) {
+      if (Kernel *K = KernelNamed(Name))
+        K->Mercury->Bytes = S.Data;
+    } else if (Name.consume_front(".nv.merc.rela.text.")) {
+      if (Kernel *K = KernelNamed(Name))
+        for (size_t R = 0; R + 24 <= S.Data.size(); R += 24)
+          K->Mercury->CapRelocs.push_back(endian::read64le(S.Data.data() + R));
+    } else if (Name.consume_front(".nv.merc.nv.info.")) {
+      Kernel *K = KernelNamed(Name);
+      if (!K)
         continue;
-      // FDE layout (64-bit DWARF): ffffffff, u64 length, u64 CIE pointer,
-      // u64 location, u64 range, instructions.
-      uint64_t Start = LocOff - 20;
-      if (endian::read32le(Fr.data() + Start) != 0xffffffff)
-        continue;
-      uint64_t Len = endian::read64le(Fr.data() + Start + 4);
-      if (Len > Fr.size() - Start - 12 || Len < 24)
-        continue;
-      uint64_t P = LocOff + 16, End = Start + 12 + Len;
-      uint32_t Pc = 0;
-      while (P < End) {
-        if (Fr[P] == DW_CFA_advance_loc4 && P + 5 <= End) {
-          Pc += endian::read32le(Fr.data() + P + 1) * CodeAlign;
-          P += 5;
-        } else {
-          if (Fr[P] == DW_CFA_def_cfa)
-            M.Kernels[It->second].CfaBlockEnd = Pc;
+      Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
+      if (!Recs)
+        return Recs.takeError();
+      bool SeenExit = false;
+      for (const NvInfoRecord &R : *Recs) {
+        switch (R.attr()) {
+        case NvAttr::EXIT_INSTR_OFFSETS:
+          K->Mercury->ExitOffsets = R.words();
+          SeenExit = true;
           break;
+        // The records the layout derives from the kernel (the checked
+        // round trip catches a Mercury copy that differs).
+        case NvAttr::CUDA_API_VERSION:
+        case NvAttr::MERCURY_FINALIZER_OPTIONS:
+        case NvAttr::KPARAM_INFO:
+        case NvAttr::SPARSE_MMA_MASK:
+        case NvAttr::MAXREG_COUNT:
+        case NvAttr::NUM_BARRIERS:
+        case NvAttr::Unnamed5F:
+        case NvAttr::VRC_CTA_INIT_COUNT:
+        case NvAttr::MAX_THREADS:
+        case NvAttr::REQNTID:
+          break;
+        default:
+          (SeenExit ? K->Mercury->OtherInfoAfterExit
+                    : K->Mercury->OtherInfoBeforeExit)
+              .push_back(R);
         }
       }
     }
   }
+  int DF = F.findSection(".nv.merc.debug_frame");
+  int RDF = F.findSection(".nv.merc.rela.debug_frame");
+  if (DF >= 0 && RDF >= 0)
+    readFrameBlockEnds(F.Sections[DF], F.Sections[RDF], 24, /*Align=*/1,
+                       MercKernelOf, /*Mercury=*/true);
+  return Error::success();
 }
 } // namespace
 

@@ -159,11 +159,18 @@ bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
     return false;
   }
   // `.info` spells SVAL payloads as u32 words.
-  for (const Kernel &K : M->Kernels)
-    for (const auto *L : {&K.OtherInfoBeforeExit, &K.OtherInfoAfterExit})
+  for (const Kernel &K : M->Kernels) {
+    std::vector<const std::vector<NvInfoRecord> *> Lists = {
+        &K.OtherInfoBeforeExit, &K.OtherInfoAfterExit};
+    if (K.Mercury) {
+      Lists.push_back(&K.Mercury->OtherInfoBeforeExit);
+      Lists.push_back(&K.Mercury->OtherInfoAfterExit);
+    }
+    for (const auto *L : Lists)
       for (const NvInfoRecord &R : *L)
         if (R.Format == 4 && R.Payload.size() % 4)
           return false;
+  }
   Expected<CubinFile> G = buildCubin(*M);
   if (!G) {
     consumeError(G.takeError());
@@ -186,6 +193,51 @@ bool kernelFormReproduces(const CubinFile &F, const InstrClassifier &C) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// `.info` / `.mercury_info` lines for \p Before and \p After.
+void printInfoLines(StringRef Directive, ArrayRef<NvInfoRecord> Before,
+                    ArrayRef<NvInfoRecord> After, raw_ostream &OS) {
+  for (const auto &[Where, L] :
+       {std::make_pair("before_exit", Before),
+        std::make_pair("after_exit", After)})
+    for (const NvInfoRecord &R : L) {
+      StringRef Name = getNvAttrName(R.Attr);
+      OS << Directive << " " << Where << " "
+         << (Name.empty() ? hex(R.Attr) : Name.str()) << " "
+         << getNvFormatName(R.Format);
+      if (R.Format == 4)
+        for (uint32_t W : R.words())
+          OS << " " << hex(W);
+      else if (R.Format != 1 || R.Value)
+        OS << " " << hex(R.Value);
+      OS << "\n";
+    }
+}
+
+/// Blackwell's Mercury copy of a kernel (docs/sass-format.md).
+void printMercury(const MercuryCode &MC, raw_ostream &OS) {
+  OS << ".mercury size=" << hex(MC.CodeSize)
+     << " block_end=" << hex(MC.CfaBlockEnd) << "\n";
+  if (!MC.ExitOffsets.empty()) {
+    OS << ".mercury_exits";
+    for (uint32_t E : MC.ExitOffsets)
+      OS << " " << hex(E);
+    OS << "\n";
+  }
+  if (!MC.CapRelocs.empty()) {
+    OS << ".mercury_smem_cap_relocs";
+    for (uint32_t R : MC.CapRelocs)
+      OS << " " << hex(R);
+    OS << "\n";
+  }
+  printInfoLines(".mercury_info", MC.OtherInfoBeforeExit,
+                 MC.OtherInfoAfterExit, OS);
+  for (size_t P = 0; P < MC.Bytes.size(); P += 32)
+    OS << ".mercury_bytes "
+       << hexBytes(ArrayRef<uint8_t>(MC.Bytes).slice(
+              P, std::min<size_t>(32, MC.Bytes.size() - P)))
+       << "\n";
+}
+
 /// A kernel's directives (`.kernel` ... before its code), in the order the
 /// parser's methods read them.
 void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
@@ -222,25 +274,13 @@ void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
        << (*K.ReqNTid)[2] << "\n";
   if (K.CtaidZUsed)
     OS << ".ctaidz_used\n";
-  for (const auto &[Where, L] :
-       {std::make_pair("before_exit", &K.OtherInfoBeforeExit),
-        std::make_pair("after_exit", &K.OtherInfoAfterExit)})
-    for (const NvInfoRecord &R : *L) {
-      StringRef Name = getNvAttrName(R.Attr);
-      OS << ".info " << Where << " "
-         << (Name.empty() ? hex(R.Attr) : Name.str()) << " "
-         << getNvFormatName(R.Format);
-      if (R.Format == 4)
-        for (uint32_t W : R.words())
-          OS << " " << hex(W);
-      else if (R.Format != 1 || R.Value)
-        OS << " " << hex(R.Value);
-      OS << "\n";
-    }
+  printInfoLines(".info", K.OtherInfoBeforeExit, K.OtherInfoAfterExit, OS);
   if (K.FrameSize)
     OS << ".frame_size " << K.FrameSize << "\n";
   if (K.MinStackSize)
     OS << ".min_stack_size " << K.MinStackSize << "\n";
+  if (K.Mercury)
+    printMercury(*K.Mercury, OS);
 }
 
 /// The kernel form of \p M: module directives, then each kernel.
@@ -252,6 +292,8 @@ Error printKernelForm(const Module &M, raw_ostream &OS,
   OS << ".tool_note " << M.Tool.Format << " " << quote(M.Tool.ObjectName) << " "
      << quote(M.Tool.Tool) << " " << quote(M.Tool.Version) << " "
      << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
+  if (M.Compat)
+    OS << ".compat " << hexBytes(*M.Compat) << "\n";
   for (const Kernel &K : M.Kernels) {
     printKernelDirectives(K, OS);
     if (Error E = printCode(K.Code, OS, Opts))
@@ -394,6 +436,7 @@ private:
   Error parseTarget(Tokens &Toks);
   Error parseCudaApi(Tokens &Toks);
   Error parseToolNote(Tokens &Toks);
+  Error parseCompat(Tokens &Toks);
   Error parseKernel(Tokens &Toks);
   // Kernel form: directives inside `.kernel` ... `.end_kernel`.
   Error parseEndKernel(Tokens &Toks);
@@ -405,6 +448,13 @@ private:
   Error parseCtaidZUsed(Tokens &Toks);
   /// `.max_threads` and `.reqntid`.
   Error parseThreadBounds(Tokens &Toks);
+  // Blackwell's Mercury copy of the kernel.
+  Error parseMercury(Tokens &Toks);
+  /// `.mercury_exits` and `.mercury_smem_cap_relocs`.
+  Error parseMercuryOffsets(Tokens &Toks);
+  Error parseMercuryBytes(Tokens &Toks);
+  /// The Mercury copy, or an error at \p D when `.mercury` has not come.
+  Expected<MercuryCode *> mercury(StringRef D);
 
   SourceMgr &SM;
   StringRef Buffer;
@@ -631,6 +681,11 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
       .Case(".info", &Parser::parseInfo)
       .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
       .Cases(".max_threads", ".reqntid", &Parser::parseThreadBounds)
+      .Case(".mercury", &Parser::parseMercury)
+      .Cases(".mercury_exits", ".mercury_smem_cap_relocs",
+             &Parser::parseMercuryOffsets)
+      .Case(".mercury_info", &Parser::parseInfo)
+      .Case(".mercury_bytes", &Parser::parseMercuryBytes)
       .Default(nullptr);
 }
 
@@ -667,6 +722,7 @@ Expected<CubinFile> Parser::run() {
                .Case(".target", &Parser::parseTarget)
                .Case(".cuda_api", &Parser::parseCudaApi)
                .Case(".tool_note", &Parser::parseToolNote)
+               .Case(".compat", &Parser::parseCompat)
                .Case(".kernel", &Parser::parseKernel)
                .Default(nullptr);
       if (!Fn && !K)
@@ -885,6 +941,22 @@ Error Parser::parseToolNote(Tokens &Toks) {
   return Error::success();
 }
 
+Error Parser::parseCompat(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (K)
+    return err(D, "'.compat' goes before the first '.kernel'");
+  if (Toks.size() != 2)
+    return err(D, "expected '.compat <hex bytes>'");
+  StringRef H = Toks[1].Text;
+  if (H.empty() || H.size() % 8 || Toks[1].IsString || !all_of(H, isHexDigit))
+    return err(H, "expected .nv.compat's bytes: a multiple of 4, in hex");
+  std::vector<uint8_t> B;
+  for (size_t J = 0; J < H.size(); J += 2)
+    B.push_back(hexFromNibbles(H[J], H[J + 1]));
+  M.Compat = std::move(B);
+  return Error::success();
+}
+
 Error Parser::parseKernel(Tokens &Toks) {
   StringRef D = Toks[0].Text;
   if (K)
@@ -1025,8 +1097,16 @@ Error Parser::parseInfo(Tokens &Toks) {
   StringRef D = Toks[0].Text;
   if (Toks.size() < 4 ||
       (Toks[1].Text != "before_exit" && Toks[1].Text != "after_exit"))
-    return err(D, "expected '.info before_exit|after_exit <attribute> "
-                  "NVAL|BVAL|HVAL|SVAL [values]'");
+    return err(D, "expected '" + D +
+                      " before_exit|after_exit <attribute> "
+                      "NVAL|BVAL|HVAL|SVAL [values]'");
+  MercuryCode *MC = nullptr;
+  if (D == ".mercury_info") {
+    Expected<MercuryCode *> P = mercury(D);
+    if (!P)
+      return P.takeError();
+    MC = *P;
+  }
   NvInfoRecord R;
   int A = lookupNvAttr(Toks[2].Text);
   uint64_t Num;
@@ -1062,9 +1142,77 @@ Error Parser::parseInfo(Tokens &Toks) {
       return err(D, "too many words");
     R = NvInfoRecord::sval(static_cast<NvAttr>(R.Attr), Words);
   }
-  (Toks[1].Text == "before_exit" ? K->OtherInfoBeforeExit
-                                 : K->OtherInfoAfterExit)
-      .push_back(R);
+  const bool Before = Toks[1].Text == "before_exit";
+  if (MC)
+    (Before ? MC->OtherInfoBeforeExit : MC->OtherInfoAfterExit).push_back(R);
+  else
+    (Before ? K->OtherInfoBeforeExit : K->OtherInfoAfterExit).push_back(R);
+  return Error::success();
+}
+
+Expected<MercuryCode *> Parser::mercury(StringRef D) {
+  if (!K->Mercury)
+    return err(D, "'" + D + "' before '.mercury' (the Mercury copy of "
+                            "kernel '" + K->Name + "' starts there)");
+  return &*K->Mercury;
+}
+
+Error Parser::parseMercury(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (K->Mercury)
+    return err(D, "kernel '" + K->Name + "' has a second '.mercury'");
+  KeyValueMap KV;
+  if (Error E = keyValues(Toks, 1, KV, {"size", "block_end"}))
+    return E;
+  MercuryCode MC;
+  for (const char *Key : {"size", "block_end"})
+    if (KV[Key].first > 0xffffffff)
+      return err(KV[Key].second, "value is out of range (32 bits)");
+  MC.CodeSize = KV["size"].first;
+  MC.CfaBlockEnd = KV["block_end"].first;
+  if (MC.CfaBlockEnd > MC.CodeSize)
+    return err(KV["block_end"].second,
+               "the first block end is past the Mercury code's size");
+  K->Mercury = std::move(MC);
+  return Error::success();
+}
+
+Error Parser::parseMercuryOffsets(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  Expected<MercuryCode *> MC = mercury(D);
+  if (!MC)
+    return MC.takeError();
+  if (Toks.size() < 2)
+    return err(D, "expected '" + D + " <offset>...'");
+  std::vector<uint32_t> &Out =
+      D == ".mercury_exits" ? (*MC)->ExitOffsets : (*MC)->CapRelocs;
+  for (size_t I = 1; I < Toks.size(); ++I) {
+    Expected<uint64_t> V = number(Toks[I], 0xffffffff);
+    if (!V)
+      return V.takeError();
+    if (D == ".mercury_exits" && *V >= (*MC)->CodeSize)
+      return err(Toks[I].Text,
+                 "EXIT offset is past the Mercury code's size " +
+                     hex((*MC)->CodeSize));
+    Out.push_back(*V);
+  }
+  return Error::success();
+}
+
+Error Parser::parseMercuryBytes(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  Expected<MercuryCode *> MC = mercury(D);
+  if (!MC)
+    return MC.takeError();
+  if (Toks.size() < 2)
+    return err(D, "expected '.mercury_bytes <hex bytes>'");
+  for (size_t I = 1; I < Toks.size(); ++I) {
+    StringRef H = Toks[I].Text;
+    if (H.size() % 2 || Toks[I].IsString || !all_of(H, isHexDigit))
+      return err(H, "expected an even number of hex digits");
+    for (size_t J = 0; J < H.size(); J += 2)
+      (*MC)->Bytes.push_back(hexFromNibbles(H[J], H[J + 1]));
+  }
   return Error::success();
 }
 

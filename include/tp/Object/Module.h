@@ -68,6 +68,27 @@ struct KernelParam {
   uint32_t Flags = 0;
 };
 
+/// Blackwell's second copy of a kernel (ptxas 13 for sm_100, sm_120 and
+/// sm_121): the Mercury code in .nv.capmerc.text.K, which the .nv.merc.*
+/// sections describe as .text.K's are described (E, every test/Object
+/// PTX file built for those targets).  Its encoding is not modelled: the
+/// bytes are copied, and so are the facts about them that the other
+/// .nv.merc.* sections hold (code size, first block end, EXIT offsets, the
+/// offsets of the relocations against .nv.reservedSmem.cap, and the Mercury
+/// copies of the .nv.info.K records the model does not interpret, whose
+/// offsets are in the Mercury code).  The rest of .nv.merc.* is derived.
+struct MercuryCode {
+  std::vector<uint8_t> Bytes;   ///< .nv.capmerc.text.K
+  uint32_t CodeSize = 0;        ///< the Mercury kernel symbol's size, FDE range
+  uint32_t CfaBlockEnd = 0;     ///< DW_CFA_def_cfa of .nv.merc.debug_frame's FDE
+  std::vector<uint32_t> ExitOffsets; ///< .nv.merc.nv.info.K's EXIT_INSTR_OFFSETS
+  /// r_offset of each .nv.merc.rela.text.K entry (type 0x10003 against
+  /// .nv.reservedSmem.cap, addend 0: the only kind ptxas 13 writes, E).
+  std::vector<uint32_t> CapRelocs;
+  std::vector<NvInfoRecord> OtherInfoBeforeExit; ///< Mercury's copies of
+  std::vector<NvInfoRecord> OtherInfoAfterExit;  ///< Kernel::OtherInfo*
+};
+
 /// One __global__ kernel.
 struct Kernel {
   std::string Name;
@@ -107,6 +128,8 @@ struct Kernel {
   /// CRS_STACK_SIZE just after).  They are copied, not recomputed.
   std::vector<NvInfoRecord> OtherInfoBeforeExit;
   std::vector<NvInfoRecord> OtherInfoAfterExit;
+  /// The Mercury copy (Blackwell only; buildCubin requires it there).
+  llvm::Optional<MercuryCode> Mercury;
 
   /// CBANK_PARAM_SIZE: the end of the last parameter.
   uint32_t paramBytes() const;
@@ -129,9 +152,14 @@ struct Module {
   uint32_t CudaApiVersion = 0x82; ///< 130 = CUDA 13.0 (E)
   ToolNote Tool;
   std::vector<Kernel> Kernels; ///< in section order
+  /// .nv.compat's bytes where they differ from the target's (sm_90 and
+  /// Blackwell; E: record 0x02 is 2, not 1, in multi_kernel.ptx's sm_120
+  /// and sm_121 cubins, for a reason not known): copied, not derived.
+  llvm::Optional<std::vector<uint8_t>> Compat;
 };
 
-/// Reads the model out of an executable sm_80/86/90 cubin.  Fails, naming
+/// Reads the model out of an executable cubin of any target (sm_80 to
+/// sm_121).  Fails, naming
 /// the place, on what the model cannot represent.
 llvm::Expected<Module> interpretCubin(const CubinFile &F);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """sass_roundtrip.py OUTDIR [--ptxas PTXAS [--arch sm_NN]] FILE...: for each
 cubin (or PTX file, built first with PTXAS -arch=sm_86, or for --arch with
-its first .target line rewritten to that target), runs
+its first .target line rewritten to that target, and for sm_100 and later
+its .version raised to 8.8), runs
   tp-mc --disassemble X.cubin -o X.sass
   tp-mc --assemble -filetype=obj X.sass -o Y.cubin
 and prints "NAME: identical" when Y equals X byte for byte, else
@@ -32,6 +33,10 @@ for f in args:
                 ptx = os.path.join(out, name + "." + arch + ".ptx")
                 text = re.sub(r"\.target\s+sm_\w+", ".target " + arch,
                               open(f).read(), count=1)
+                # Blackwell targets need PTX ISA 8.6 or later.
+                if int(re.sub(r"\D", "", arch)) >= 100:
+                    text = re.sub(r"\.version\s+[\d.]+", ".version 8.8", text,
+                                  count=1)
                 open(ptx, "w").write(text)
             subprocess.run([ptxas, "-arch=" + (arch or "sm_86"), "-o", src,
                             ptx], check=True)
