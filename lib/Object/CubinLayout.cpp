@@ -550,6 +550,8 @@ private:
   void buildMercSymbols();
   /// The sections themselves, in plan order.
   void buildSections();
+  /// Section \p What (a Mercury piece) of kernel \p I (-1: none).
+  Section mercurySection(SectionGroup What, int I) const;
   void buildHeader();
   /// The file layout, then the program headers over it.
   void buildProgramHeaders();
@@ -1102,62 +1104,64 @@ void CubinBuilder::buildSections() {
       }
       break;
     case SectionGroup::CapMerc:
-      F.Sections.push_back(makeSection(
-          ".nv.capmerc.text." + K->Name, SHT_CAPMERC, SHF_MERC,
-          secOf(SectionGroup::MercSymTab), MercKernelSym[I], 16, 0,
-          K->Mercury->Bytes));
-      break;
     case SectionGroup::MercFrame:
-      F.Sections.push_back(makeSection(".nv.merc.debug_frame",
-                                       ELF::SHT_PROGBITS, SHF_MERC, 0, 0, 1, 0,
-                                       MercFrame));
-      break;
     case SectionGroup::MercNvInfo:
-      F.Sections.push_back(makeSection(".nv.merc.nv.info", SHT_MERC_INFO,
-                                       SHF_MERC, secOf(SectionGroup::MercSymTab),
-                                       0, 4, 0, serializeNvInfo(MercModInfo)));
-      break;
     case SectionGroup::MercKernelInfo:
-      F.Sections.push_back(makeSection(
-          ".nv.merc.nv.info." + K->Name, SHT_MERC_INFO,
-          SHF_MERC | SHF_CUDA_INFO_LINK, secOf(SectionGroup::MercSymTab),
-          secOf(SectionGroup::CapMerc, I), 4, 0, MercKernelInfo[I]));
-      break;
-    case SectionGroup::MercRelaText: {
-      std::vector<uint8_t> Rela;
-      for (uint32_t Off : K->Mercury->CapRelocs) {
-        put<uint64_t>(Rela, Off);
-        put<uint64_t>(Rela, uint64_t(MercCapSym) << 32 | R_MERC_SMEM_CAP);
-        put<uint64_t>(Rela, 0);
-      }
-      F.Sections.push_back(makeSection(
-          ".nv.merc.rela.text." + K->Name, SHT_MERC_RELA,
-          SHF_MERC | SHF_CUDA_INFO_LINK, secOf(SectionGroup::MercSymTab),
-          secOf(SectionGroup::CapMerc, I), 8, 24, Rela));
-      break;
-    }
+    case SectionGroup::MercRelaText:
     case SectionGroup::MercFrameRel:
-      F.Sections.push_back(makeSection(
-          ".nv.merc.rela.debug_frame", SHT_MERC_RELA,
-          SHF_MERC | SHF_CUDA_INFO_LINK, secOf(SectionGroup::MercSymTab),
-          secOf(SectionGroup::MercFrame), 8, 24, MercFrameRel));
-      break;
     case SectionGroup::MercSharedReserved:
-      F.Sections.push_back(makeSection(".nv.merc.nv.shared.reserved.0",
-                                       SHT_MERC_SHARED,
-                                       SHF_MERC | ELF::SHF_WRITE | ELF::SHF_ALLOC,
-                                       0, 0, 1, 0));
-      break;
     case SectionGroup::MercSymTab:
-      F.Sections.push_back(makeSection(".nv.merc.symtab", SHT_MERC_SYMTAB,
-                                       SHF_MERC, secOf(SectionGroup::StrTab),
-                                       MercLocalsEnd, 8, 24, MercSymBytes));
+      F.Sections.push_back(mercurySection(Order[SI].What, I));
       break;
     }
   }
   for (Section &S : F.Sections)
     if (!S.Name.empty())
       S.NameOffset = ShStr.at(S.Name);
+}
+
+Section CubinBuilder::mercurySection(SectionGroup What, int I) const {
+  const Kernel *K = I >= 0 ? &M.Kernels[I] : nullptr;
+  const uint32_t SymTab = secOf(SectionGroup::MercSymTab);
+  const uint64_t Linked = SHF_MERC | SHF_CUDA_INFO_LINK;
+  switch (What) {
+  case SectionGroup::CapMerc:
+    return makeSection(".nv.capmerc.text." + K->Name, SHT_CAPMERC, SHF_MERC,
+                       SymTab, MercKernelSym[I], 16, 0, K->Mercury->Bytes);
+  case SectionGroup::MercFrame:
+    return makeSection(".nv.merc.debug_frame", ELF::SHT_PROGBITS, SHF_MERC, 0,
+                       0, 1, 0, MercFrame);
+  case SectionGroup::MercNvInfo:
+    return makeSection(".nv.merc.nv.info", SHT_MERC_INFO, SHF_MERC, SymTab, 0,
+                       4, 0, serializeNvInfo(MercModInfo));
+  case SectionGroup::MercKernelInfo:
+    return makeSection(".nv.merc.nv.info." + K->Name, SHT_MERC_INFO, Linked,
+                       SymTab, secOf(SectionGroup::CapMerc, I), 4, 0,
+                       MercKernelInfo[I]);
+  case SectionGroup::MercRelaText: {
+    std::vector<uint8_t> Rela;
+    for (uint32_t Off : K->Mercury->CapRelocs) {
+      put<uint64_t>(Rela, Off);
+      put<uint64_t>(Rela, uint64_t(MercCapSym) << 32 | R_MERC_SMEM_CAP);
+      put<uint64_t>(Rela, 0);
+    }
+    return makeSection(".nv.merc.rela.text." + K->Name, SHT_MERC_RELA, Linked,
+                       SymTab, secOf(SectionGroup::CapMerc, I), 8, 24, Rela);
+  }
+  case SectionGroup::MercFrameRel:
+    return makeSection(".nv.merc.rela.debug_frame", SHT_MERC_RELA, Linked,
+                       SymTab, secOf(SectionGroup::MercFrame), 8, 24,
+                       MercFrameRel);
+  case SectionGroup::MercSharedReserved:
+    return makeSection(".nv.merc.nv.shared.reserved.0", SHT_MERC_SHARED,
+                       SHF_MERC | ELF::SHF_WRITE | ELF::SHF_ALLOC, 0, 0, 1, 0);
+  case SectionGroup::MercSymTab:
+    return makeSection(".nv.merc.symtab", SHT_MERC_SYMTAB, SHF_MERC,
+                       secOf(SectionGroup::StrTab), MercLocalsEnd, 8, 24,
+                       MercSymBytes);
+  default:
+    llvm_unreachable("not a Mercury section");
+  }
 }
 
 void CubinBuilder::buildHeader() {

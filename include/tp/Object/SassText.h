@@ -10,7 +10,8 @@
 ///    from the code, never copied;
 ///  * raw form (`.raw_cubin`): every ELF header field, section and program
 ///    header spelled out, for cubins the kernel form cannot reproduce
-///    (ET_REL, sm_90, anything buildCubin does not lay out identically).
+///    (ET_REL, stack frames, anything buildCubin does not lay out
+///    identically).
 ///
 /// printSass picks the kernel form exactly when parsing it back gives the
 /// same bytes, so print then parse is always the identity on bytes.
