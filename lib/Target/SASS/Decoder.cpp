@@ -19,6 +19,7 @@
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -66,19 +67,22 @@ static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
 }
 
 namespace {
-/// One operand as the fast path extracts it: a single field segment with
-/// no shift inside the field, flattened from OperandInfo / OperandFields.
+/// One operand as the fast path extracts it: a single field segment inside
+/// one 64-bit half of the word, flattened from OperandInfo / OperandFields.
 struct FastOperand {
-  uint8_t InstBit, Width;
-  uint8_t SignBits; ///< sign-extend from this many bits (0: unsigned)
+  uint64_t Mask;     ///< (1 << width) - 1, after the shift
+  uint8_t Half;      ///< 0: bits 0-63, 1: bits 64-127
+  uint8_t Shift;     ///< the segment's first bit within its half
+  uint8_t SignShift; ///< 64 - the sign bit's width (0: not sign-extended)
   uint8_t Xor;
   bool CheckSpelling; ///< a Modifier / SReg: its value must be spelled
   uint16_t ModTable;
 };
 /// A form's operands in FastOperands, or Simple = false (some field has
-/// several segments: tryForm's general loop).
+/// several segments or crosses bit 64: tryForm's general loop).
 struct FastForm {
   uint32_t First = 0;
+  uint8_t NumOperands = 0;
   bool Simple = false;
 };
 struct FastTables {
@@ -86,68 +90,84 @@ struct FastTables {
   std::vector<FastForm> Forms;
 };
 
-FastTables buildFastTables(Target T) {
-  FastTables FT;
-  FT.Forms.resize(NUM_OPCODES);
+/// The fast record of operand \p K of form \p F, or false when its field
+/// is not one segment inside one half.
+bool makeFastOperand(const InstrInfo &II, unsigned K, const FieldRef &FR,
+                     bool OwnFields, FastOperand &O) {
+  const OperandInfo &OI = II.Operands[K];
+  if (FR.Count != 1 || Segs[FR.Begin].FieldBit != 0)
+    return false;
+  const FieldSeg &S = Segs[FR.Begin];
+  if (S.Width == 0 || S.Width > 64 ||
+      S.InstBit / 64 != (S.InstBit + S.Width - 1) / 64)
+    return false;
+  O.Mask = S.Width < 64 ? (uint64_t(1) << S.Width) - 1 : ~uint64_t(0);
+  O.Half = S.InstBit / 64;
+  O.Shift = S.InstBit % 64;
+  unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
+  O.SignShift = OI.Signed && Bits > 0 && Bits < 64 ? uint8_t(64 - Bits) : 0;
+  O.Xor = FR.Xor;
+  O.CheckSpelling =
+      OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg;
+  O.ModTable = OI.ModTable;
+  return true;
+}
+
+FastTables *buildFastTables(Target T) {
+  auto *FT = new FastTables;
+  FT->Forms.resize(NUM_OPCODES);
   for (unsigned F = 0; F < NUM_OPCODES; ++F) {
     const InstrInfo &II = InstrInfos[F];
     const FormEncoding &FE = formEncoding(F, T);
     const FieldRef *Fields = &OperandFields[FE.FieldBase];
     bool OwnFields = FE.FieldBase == operandBase(Opcode(F));
-    FastForm &FF = FT.Forms[F];
-    FF.First = uint32_t(FT.Ops.size());
+    FastForm &FF = FT->Forms[F];
+    FF.First = uint32_t(FT->Ops.size());
+    FF.NumOperands = II.NumOperands;
     FF.Simple = true;
     for (unsigned K = 0; K < II.NumOperands && FF.Simple; ++K) {
-      const OperandInfo &OI = II.Operands[K];
-      const FieldRef &FR = Fields[K];
-      if (FR.Count != 1 || Segs[FR.Begin].FieldBit != 0) {
-        FF.Simple = false;
-        break;
-      }
-      const FieldSeg &S = Segs[FR.Begin];
       FastOperand O;
-      O.InstBit = S.InstBit;
-      O.Width = S.Width;
-      unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
-      O.SignBits = OI.Signed && Bits < 64 ? uint8_t(Bits) : 0;
-      O.Xor = FR.Xor;
-      O.CheckSpelling = OI.Kind == OperandKind::Modifier ||
-                        OI.Kind == OperandKind::SReg;
-      O.ModTable = OI.ModTable;
-      FT.Ops.push_back(O);
+      FF.Simple = makeFastOperand(II, K, Fields[K], OwnFields, O);
+      FT->Ops.push_back(O);
     }
     if (!FF.Simple)
-      FT.Ops.resize(FF.First);
+      FT->Ops.resize(FF.First);
   }
   return FT;
 }
 
+/// Target \p T's fast tables, built on its first decode (once, also with
+/// several threads decoding); afterwards one load, not a call_once.
 const FastTables &fastTables(Target T) {
-  static std::vector<FastTables> Tables(getNumTargets());
-  static std::vector<std::once_flag> Built(getNumTargets());
-  std::call_once(Built[unsigned(T)],
-                 [T] { Tables[unsigned(T)] = buildFastTables(T); });
-  return Tables[unsigned(T)];
+  // One slot per value of Target's uint8_t (the generated target count is
+  // not visible here); zero-initialised before any thread runs.
+  static std::atomic<const FastTables *> Tables[256];
+  if (const FastTables *FT =
+          Tables[unsigned(T)].load(std::memory_order_acquire))
+    return *FT;
+  static std::mutex Mu;
+  std::lock_guard<std::mutex> G(Mu);
+  const FastTables *FT = Tables[unsigned(T)].load(std::memory_order_relaxed);
+  if (!FT) {
+    FT = buildFastTables(T);
+    Tables[unsigned(T)].store(FT, std::memory_order_release);
+  }
+  return *FT;
 }
 
 /// tryForm for a form whose operands are all single segments: the same
-/// values, from one flat record per operand.
+/// values, from one flat record per operand, without a branch but for
+/// the spelling check.
 bool tryFastForm(unsigned F, const FastForm &FF, const FastOperand *Ops,
-                 const Word128 &W, Instruction &Out) {
-  const InstrInfo &II = InstrInfos[F];
-  unsigned __int128 Bits128 = ((unsigned __int128)W.Hi << 64) | W.Lo;
+                 const uint64_t Half[2], Instruction &Out) {
   const FastOperand *O = Ops + FF.First;
-  for (unsigned K = 0, E = II.NumOperands; K < E; ++K, ++O) {
-    uint64_t V = uint64_t(Bits128 >> O->InstBit);
-    if (O->Width < 64)
-      V &= (uint64_t(1) << O->Width) - 1;
-    V ^= O->Xor;
-    if (O->SignBits && ((V >> (O->SignBits - 1)) & 1))
-      V |= ~uint64_t(0) << O->SignBits;
-    int64_t Val = int64_t(V);
+  for (unsigned K = 0, E = FF.NumOperands; K < E; ++K, ++O) {
+    uint64_t V = ((Half[O->Half] >> O->Shift) & O->Mask) ^ O->Xor;
+    int64_t Val = int64_t(V << O->SignShift) >> O->SignShift;
     if (O->CheckSpelling &&
-        !(Val >= 0 && Val < 64 ? (ModTables[O->ModTable].Valid >> Val) & 1
-                               : modifierName(II.Operands[K], Val) != nullptr))
+        !(uint64_t(Val) < 64
+              ? (ModTables[O->ModTable].Valid >> Val) & 1
+              : modifierName(InstrInfos[F].Operands[K], Val) != nullptr))
       return false;
     Out.Ops[K] = Val;
   }
@@ -174,15 +194,20 @@ bool decode(Word128 W, Instruction &Out, Target T) {
       Key |= unsigned(W.getBit(Bk.KeyBits[J])) << J;
   }
   unsigned Slot = Bk.SubBase + Key;
+  unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1];
+  if (I == E)
+    return false;
   const FastTables &FT = fastTables(T);
-  for (unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1]; I != E; ++I) {
+  const uint64_t Half[2] = {W.Lo, W.Hi};
+  const FormEncoding *Encs = &formEncoding(0, T);
+  for (; I != E; ++I) {
     unsigned F = D.List[I];
-    const FormEncoding &FE = formEncoding(F, T);
-    if ((W.Lo & FE.Mask.Lo) != FE.Value.Lo ||
-        (W.Hi & FE.Mask.Hi) != FE.Value.Hi)
+    const FormEncoding &FE = Encs[F];
+    if (((W.Lo & FE.Mask.Lo) ^ FE.Value.Lo) |
+        ((W.Hi & FE.Mask.Hi) ^ FE.Value.Hi))
       continue;
     const FastForm &FF = FT.Forms[F];
-    if (!(FF.Simple ? tryFastForm(F, FF, FT.Ops.data(), W, Out)
+    if (!(FF.Simple ? tryFastForm(F, FF, FT.Ops.data(), Half, Out)
                     : tryForm(F, W, Out, T)))
       continue;
     Out.Guard = uint8_t(extractSpecial(W, SF_Guard));
