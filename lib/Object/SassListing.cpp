@@ -15,6 +15,10 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 using namespace llvm;
 
 namespace tp {
@@ -42,30 +46,64 @@ void writeWord(raw_ostream &OS, const sass::Word128 &W) {
   writeHex(OS, W.Lo, 16);
 }
 
-/// The value of each hex digit, 0xff for every other byte.
-struct HexDigitTable {
-  uint8_t Value[256];
-  constexpr HexDigitTable() : Value() {
-    for (unsigned C = 0; C < 256; ++C)
-      Value[C] = C >= '0' && C <= '9'   ? uint8_t(C - '0')
-                 : C >= 'a' && C <= 'f' ? uint8_t(C - 'a' + 10)
-                 : C >= 'A' && C <= 'F' ? uint8_t(C - 'A' + 10)
-                                        : 0xff;
-  }
-};
-constexpr HexDigitTable HexDigits;
+#if !defined(__SSE2__)
+/// The value of the 8 hex digits in the bytes of \p X (the first digit,
+/// the most significant, in the lowest byte); false if a byte is not a hex
+/// digit.  All 8 at once (SWAR): range checks per byte without carries
+/// between bytes (every byte is below 0x80 when they run), then the
+/// nibbles packed pairwise.
+bool readHex32(uint64_t X, uint32_t &V) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL, High = Ones * 0x80;
+  if (X & High)
+    return false;
+  // Bytes >= K get their high bit (K <= 0x80, bytes < 0x80).
+  auto AtLeast = [](uint64_t B, uint64_t K) {
+    return (B + Ones * (0x80 - K)) & High;
+  };
+  uint64_t Lower = X | Ones * 0x20; // 'A'-'F' -> 'a'-'f'
+  uint64_t Digit = AtLeast(X, '0') & ~AtLeast(X, '9' + 1);
+  uint64_t Letter = AtLeast(Lower, 'a') & ~AtLeast(Lower, 'f' + 1);
+  if ((Digit | Letter) != High)
+    return false;
+  uint64_t N = (X & Ones * 0x0f) + (Letter >> 7) * 9; // one nibble a byte
+  N = ((N & 0x00ff00ff00ff00ffULL) << 4) | ((N >> 8) & 0x00ff00ff00ff00ffULL);
+  N = ((N & 0x0000ffff0000ffffULL) << 8) | ((N >> 16) & 0x0000ffff0000ffffULL);
+  V = uint32_t(((N & 0xffff) << 16) | (N >> 32));
+  return true;
+}
+#endif
 
 /// Reads 16 hex digits at \p P; false if one is not a hex digit.
 bool readHex64(const char *P, uint64_t &V) {
-  uint64_t Acc = 0;
-  uint8_t Bad = 0;
-  for (unsigned K = 0; K < 16; ++K) {
-    uint8_t D = HexDigits.Value[uint8_t(P[K])];
-    Bad |= D & 0xf0;
-    Acc = Acc << 4 | (D & 0xf);
-  }
-  V = Acc;
-  return !Bad;
+#if defined(__SSE2__)
+  // The 16 bytes at once: digits c - '0' <= 9, letters (c | 0x20) - 'a'
+  // <= 5 (unsigned), then nibble pairs packed to bytes, the first digit
+  // the most significant.
+  __m128i C = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  __m128i D = _mm_sub_epi8(C, _mm_set1_epi8('0'));
+  __m128i L = _mm_sub_epi8(_mm_or_si128(C, _mm_set1_epi8(0x20)),
+                           _mm_set1_epi8('a'));
+  __m128i IsD = _mm_cmpeq_epi8(_mm_min_epu8(D, _mm_set1_epi8(9)), D);
+  __m128i IsL = _mm_cmpeq_epi8(_mm_min_epu8(L, _mm_set1_epi8(5)), L);
+  if (_mm_movemask_epi8(_mm_or_si128(IsD, IsL)) != 0xffff)
+    return false;
+  __m128i Nib = _mm_or_si128(
+      _mm_and_si128(IsD, D),
+      _mm_andnot_si128(IsD, _mm_add_epi8(L, _mm_set1_epi8(10))));
+  __m128i Pair = _mm_and_si128(
+      _mm_or_si128(_mm_slli_epi16(Nib, 4), _mm_srli_epi16(Nib, 8)),
+      _mm_set1_epi16(0x00ff));
+  uint64_t Bytes = uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(Pair, Pair)));
+  V = __builtin_bswap64(Bytes);
+  return true;
+#else
+  uint32_t Hi, Lo;
+  if (!readHex32(support::endian::read64le(P), Hi) ||
+      !readHex32(support::endian::read64le(P + 8), Lo))
+    return false;
+  V = uint64_t(Hi) << 32 | Lo;
+  return true;
+#endif
 }
 } // namespace
 
@@ -165,6 +203,29 @@ Expected<std::vector<ListingLine>> disassembleCubinListing(
     }
   }
   return Lines;
+}
+
+bool WordListingReader::readBareWord(StringRef L, ListingLine &Out) {
+  sass::Word128 W;
+  if (L.size() != 32 || !readHex64(L.data(), W.Hi) ||
+      !readHex64(L.data() + 16, W.Lo))
+    return false;
+  Out.W = W;
+  Out.Addr = Addr;
+  Out.Raw = !sass::decode(W, Out.I, Tgt);
+  if (Out.Raw)
+    reportRawWord(L, Out);
+  Addr += 16;
+  return true;
+}
+
+void WordListingReader::reportRawWord(StringRef L, ListingLine &Out) {
+  Out.I = sass::Instruction();
+  Expected<sass::Instruction> IOr = sass::decodeOrError(Out.W, Addr, Tgt);
+  std::string Why = IOr ? std::string("unknown instruction; printed as .inst")
+                        : toString(IOr.takeError()) + "; printed as .inst";
+  if (OnRawWord)
+    OnRawWord(SMLoc::getFromPointer(L.data()), Why);
 }
 
 Expected<Optional<ListingLine>> WordListingReader::addLine(StringRef L) {
