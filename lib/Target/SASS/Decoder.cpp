@@ -8,7 +8,10 @@
 /// to a list of at most a handful of candidate forms (most specific fixed
 /// mask first); the first form whose fixed bits match and whose modifier
 /// fields all hold spelled values wins -- the same form as a search over
-/// all of the opcode's forms in that order.
+/// all of the opcode's forms in that order.  A candidate's operands are
+/// decoded by a generated straight-line function of its fields on the
+/// target (OperandDecodersOf, tp-tblgen -gen-sass-decoder): constant
+/// shifts and masks, no loop over field tables.
 /// Every bit below 105 other than the don't-care bit 101 is either fixed or
 /// an operand bit in every form (tp-tblgen checks it), so a matched word
 /// re-encodes to itself: the decoder never returns a wrong instruction.
@@ -17,11 +20,7 @@
 
 #include "SASSTables.h"
 #include "tp/Support/Diagnostics.h"
-#include "llvm/Support/Format.h"
 
-#include <atomic>
-#include <mutex>
-#include <vector>
 
 using namespace llvm;
 
@@ -29,151 +28,27 @@ namespace tp {
 namespace sass {
 using namespace detail;
 
-static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
-                    Target T) {
-  const FormEncoding &FE = formEncoding(F, T);
-  if ((W.Lo & FE.Mask.Lo) != FE.Value.Lo || (W.Hi & FE.Mask.Hi) != FE.Value.Hi)
-    return false;
-  const InstrInfo &II = InstrInfos[F];
-  const FieldRef *Fields = &OperandFields[FE.FieldBase];
-  // The target's own fields may be wider than the form's (sm_90).
-  bool OwnFields = FE.FieldBase == operandBase(Opcode(F));
-  unsigned __int128 Bits128 = ((unsigned __int128)W.Hi << 64) | W.Lo;
-  for (unsigned K = 0, E = II.NumOperands; K < E; ++K) {
-    const OperandInfo &OI = II.Operands[K];
-    const FieldRef &FR = Fields[K];
-    uint64_t V = 0;
-    for (const FieldSeg *S = &Segs[FR.Begin], *SE = S + FR.Count; S != SE;
-         ++S) {
-      uint64_t Part = uint64_t(Bits128 >> S->InstBit);
-      if (S->Width < 64)
-        Part &= (uint64_t(1) << S->Width) - 1;
-      V |= Part << S->FieldBit;
-    }
-    V ^= FR.Xor;
-    int64_t Val = int64_t(V);
-    if (OI.Signed) {
-      unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
-      if (Bits < 64 && ((V >> (Bits - 1)) & 1))
-        Val = int64_t(V | (~uint64_t(0) << Bits));
-    }
-    if ((OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) &&
-        !hasSpelling(OI, Val))
-      return false;
-    Out.Ops[K] = Val;
-  }
-  Out.Op = Opcode(F);
-  return true;
-}
-
 namespace {
-/// One operand as the fast path extracts it: a single field segment inside
-/// one 64-bit half of the word, flattened from OperandInfo / OperandFields.
-struct FastOperand {
-  uint64_t Mask;     ///< (1 << width) - 1, after the shift
-  uint8_t Half;      ///< 0: bits 0-63, 1: bits 64-127
-  uint8_t Shift;     ///< the segment's first bit within its half
-  uint8_t SignShift; ///< 64 - the sign bit's width (0: not sign-extended)
-  uint8_t Xor;
-  bool CheckSpelling; ///< a Modifier / SReg: its value must be spelled
-  uint16_t ModTable;
-};
-/// A form's operands in FastOperands, or Simple = false (some field has
-/// several segments or crosses bit 64: tryForm's general loop).
-struct FastForm {
-  uint32_t First = 0;
-  uint8_t NumOperands = 0;
-  bool Simple = false;
-};
-struct FastTables {
-  std::vector<FastOperand> Ops;
-  std::vector<FastForm> Forms;
-};
+/// Decodes a form's operands from a word whose fixed bits matched (bits
+/// 0-63, 64-127); false when a modifier holds an unspelled value.
+using OperandDecoder = bool (*)(uint64_t Lo, uint64_t Hi, Instruction &Out);
 
-/// The fast record of operand \p K of form \p F, or false when its field
-/// is not one segment inside one half.
-bool makeFastOperand(const InstrInfo &II, unsigned K, const FieldRef &FR,
-                     bool OwnFields, FastOperand &O) {
-  const OperandInfo &OI = II.Operands[K];
-  if (FR.Count != 1 || Segs[FR.Begin].FieldBit != 0)
-    return false;
-  const FieldSeg &S = Segs[FR.Begin];
-  if (S.Width == 0 || S.Width > 64 ||
-      S.InstBit / 64 != (S.InstBit + S.Width - 1) / 64)
-    return false;
-  O.Mask = S.Width < 64 ? (uint64_t(1) << S.Width) - 1 : ~uint64_t(0);
-  O.Half = S.InstBit / 64;
-  O.Shift = S.InstBit % 64;
-  unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
-  O.SignShift = OI.Signed && Bits > 0 && Bits < 64 ? uint8_t(64 - Bits) : 0;
-  O.Xor = FR.Xor;
-  O.CheckSpelling =
-      OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg;
-  O.ModTable = OI.ModTable;
-  return true;
+/// Whether value \p V of modifier table \p Table has a spelling
+/// (hasSpelling() by the table's index).
+inline bool isSpelled(unsigned Table, int64_t V) {
+  const ModTableRef &R = ModTables[Table];
+  if (V >= 0 && V < 64)
+    return (R.Valid >> V) & 1;
+  for (unsigned I = R.Begin, E = R.Begin + R.Count; I != E; ++I)
+    if (ModEntries[I].Value == V)
+      return true;
+  return false;
 }
 
-FastTables *buildFastTables(Target T) {
-  auto *FT = new FastTables;
-  FT->Forms.resize(NUM_OPCODES);
-  for (unsigned F = 0; F < NUM_OPCODES; ++F) {
-    const InstrInfo &II = InstrInfos[F];
-    const FormEncoding &FE = formEncoding(F, T);
-    const FieldRef *Fields = &OperandFields[FE.FieldBase];
-    bool OwnFields = FE.FieldBase == operandBase(Opcode(F));
-    FastForm &FF = FT->Forms[F];
-    FF.First = uint32_t(FT->Ops.size());
-    FF.NumOperands = II.NumOperands;
-    FF.Simple = true;
-    for (unsigned K = 0; K < II.NumOperands && FF.Simple; ++K) {
-      FastOperand O;
-      FF.Simple = makeFastOperand(II, K, Fields[K], OwnFields, O);
-      FT->Ops.push_back(O);
-    }
-    if (!FF.Simple)
-      FT->Ops.resize(FF.First);
-  }
-  return FT;
-}
-
-/// Target \p T's fast tables, built on its first decode (once, also with
-/// several threads decoding); afterwards one load, not a call_once.
-const FastTables &fastTables(Target T) {
-  // One slot per value of Target's uint8_t (the generated target count is
-  // not visible here); zero-initialised before any thread runs.
-  static std::atomic<const FastTables *> Tables[256];
-  if (const FastTables *FT =
-          Tables[unsigned(T)].load(std::memory_order_acquire))
-    return *FT;
-  static std::mutex Mu;
-  std::lock_guard<std::mutex> G(Mu);
-  const FastTables *FT = Tables[unsigned(T)].load(std::memory_order_relaxed);
-  if (!FT) {
-    FT = buildFastTables(T);
-    Tables[unsigned(T)].store(FT, std::memory_order_release);
-  }
-  return *FT;
-}
-
-/// tryForm for a form whose operands are all single segments: the same
-/// values, from one flat record per operand, without a branch but for
-/// the spelling check.
-bool tryFastForm(unsigned F, const FastForm &FF, const FastOperand *Ops,
-                 const uint64_t Half[2], Instruction &Out) {
-  const FastOperand *O = Ops + FF.First;
-  for (unsigned K = 0, E = FF.NumOperands; K < E; ++K, ++O) {
-    uint64_t V = ((Half[O->Half] >> O->Shift) & O->Mask) ^ O->Xor;
-    int64_t Val = int64_t(V << O->SignShift) >> O->SignShift;
-    if (O->CheckSpelling &&
-        !(uint64_t(Val) < 64
-              ? (ModTables[O->ModTable].Valid >> Val) & 1
-              : modifierName(InstrInfos[F].Operands[K], Val) != nullptr))
-      return false;
-    Out.Ops[K] = Val;
-  }
-  Out.Op = Opcode(F);
-  return true;
-}
+// OperandDecodersOf[target][form]: generated from the forms' fields, one
+// straight-line function per distinct layout (no loop over field tables).
+#define GET_SASS_OPERAND_DECODERS
+#include "tp/Target/SASS/SASSGenDecoder.inc"
 } // namespace
 
 bool decode(Word128 W, Instruction &Out, Target T) {
@@ -197,8 +72,7 @@ bool decode(Word128 W, Instruction &Out, Target T) {
   unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1];
   if (I == E)
     return false;
-  const FastTables &FT = fastTables(T);
-  const uint64_t Half[2] = {W.Lo, W.Hi};
+  const OperandDecoder *Decoders = OperandDecodersOf[unsigned(T)];
   const FormEncoding *Encs = &formEncoding(0, T);
   for (; I != E; ++I) {
     unsigned F = D.List[I];
@@ -206,10 +80,9 @@ bool decode(Word128 W, Instruction &Out, Target T) {
     if (((W.Lo & FE.Mask.Lo) ^ FE.Value.Lo) |
         ((W.Hi & FE.Mask.Hi) ^ FE.Value.Hi))
       continue;
-    const FastForm &FF = FT.Forms[F];
-    if (!(FF.Simple ? tryFastForm(F, FF, FT.Ops.data(), Half, Out)
-                    : tryForm(F, W, Out, T)))
+    if (!Decoders[F](W.Lo, W.Hi, Out))
       continue;
+    Out.Op = Opcode(F);
     Out.Guard = uint8_t(extractSpecial(W, SF_Guard));
     Out.GuardNeg = extractSpecial(W, SF_GuardNeg) != 0;
     Out.Ctrl = controlOf(W);
