@@ -15,6 +15,9 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cassert>
+#include <cstring>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -40,10 +43,37 @@ void writeHex(raw_ostream &OS, uint64_t V, unsigned Digits) {
   OS.write(Buf + 16 - N, N);
 }
 
-/// The 128-bit word as 32 hex digits, most significant first.
-void writeWord(raw_ostream &OS, const sass::Word128 &W) {
-  writeHex(OS, W.Hi, 16);
-  writeHex(OS, W.Lo, 16);
+/// \p V as 16 lower-case hex digits at \p Out, most significant first.
+void formatHex64(uint64_t V, char *Out) {
+#if defined(__SSE2__)
+  // One nibble a byte (the most significant first), then '0' + n, plus
+  // 'a' - '0' - 10 where n > 9.
+  __m128i B = _mm_cvtsi64_si128(int64_t(__builtin_bswap64(V)));
+  __m128i Nib = _mm_and_si128(
+      _mm_unpacklo_epi8(_mm_srli_epi16(B, 4), B), _mm_set1_epi8(0x0f));
+  __m128i Letter = _mm_cmpgt_epi8(Nib, _mm_set1_epi8(9));
+  __m128i Chars = _mm_add_epi8(
+      _mm_add_epi8(Nib, _mm_set1_epi8('0')),
+      _mm_and_si128(Letter, _mm_set1_epi8('a' - '0' - 10)));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(Out), Chars);
+#else
+  for (unsigned K = 16; K--; V >>= 4)
+    Out[K] = "0123456789abcdef"[V & 15];
+#endif
+}
+
+/// The 128-bit word as 32 hex digits, most significant first, after
+/// \p Prefix and before \p Suffix: one write.
+void writeWord(raw_ostream &OS, const sass::Word128 &W, StringRef Prefix,
+               StringRef Suffix = "") {
+  char Buf[64];
+  assert(Prefix.size() + Suffix.size() <= 32 && "a short prefix and suffix");
+  std::memcpy(Buf, Prefix.data(), Prefix.size());
+  char *P = Buf + Prefix.size();
+  formatHex64(W.Hi, P);
+  formatHex64(W.Lo, P + 16);
+  std::memcpy(P + 32, Suffix.data(), Suffix.size());
+  OS.write(Buf, Prefix.size() + 32 + Suffix.size());
 }
 
 #if !defined(__SSE2__)
@@ -119,8 +149,7 @@ void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
     OS << "*/ ";
   }
   if (L.Raw) {
-    OS << ".inst 0x";
-    writeWord(OS, L.W);
+    writeWord(OS, L.W, ".inst 0x");
   } else {
     sass::print(L.I, L.Addr, OS);
     if (O.ShowControl) {
@@ -135,8 +164,8 @@ void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
     }
   }
   if (O.ShowEncoding) {
-    OS << " // encoding: 0x";
-    writeWord(OS, L.W);
+    writeWord(OS, L.W, " // encoding: 0x", "\n");
+    return;
   }
   OS << '\n';
 }
