@@ -15,6 +15,13 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cassert>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 using namespace llvm;
 
 namespace tp {
@@ -36,36 +43,97 @@ void writeHex(raw_ostream &OS, uint64_t V, unsigned Digits) {
   OS.write(Buf + 16 - N, N);
 }
 
-/// The 128-bit word as 32 hex digits, most significant first.
-void writeWord(raw_ostream &OS, const sass::Word128 &W) {
-  writeHex(OS, W.Hi, 16);
-  writeHex(OS, W.Lo, 16);
+/// \p V as 16 lower-case hex digits at \p Out, most significant first.
+void formatHex64(uint64_t V, char *Out) {
+#if defined(__SSE2__)
+  // One nibble a byte (the most significant first), then '0' + n, plus
+  // 'a' - '0' - 10 where n > 9.
+  __m128i B = _mm_cvtsi64_si128(int64_t(__builtin_bswap64(V)));
+  __m128i Nib = _mm_and_si128(
+      _mm_unpacklo_epi8(_mm_srli_epi16(B, 4), B), _mm_set1_epi8(0x0f));
+  __m128i Letter = _mm_cmpgt_epi8(Nib, _mm_set1_epi8(9));
+  __m128i Chars = _mm_add_epi8(
+      _mm_add_epi8(Nib, _mm_set1_epi8('0')),
+      _mm_and_si128(Letter, _mm_set1_epi8('a' - '0' - 10)));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(Out), Chars);
+#else
+  for (unsigned K = 16; K--; V >>= 4)
+    Out[K] = "0123456789abcdef"[V & 15];
+#endif
 }
 
-/// The value of each hex digit, 0xff for every other byte.
-struct HexDigitTable {
-  uint8_t Value[256];
-  constexpr HexDigitTable() : Value() {
-    for (unsigned C = 0; C < 256; ++C)
-      Value[C] = C >= '0' && C <= '9'   ? uint8_t(C - '0')
-                 : C >= 'a' && C <= 'f' ? uint8_t(C - 'a' + 10)
-                 : C >= 'A' && C <= 'F' ? uint8_t(C - 'A' + 10)
-                                        : 0xff;
-  }
-};
-constexpr HexDigitTable HexDigits;
+/// The 128-bit word as 32 hex digits, most significant first, after
+/// \p Prefix and before \p Suffix: one write.
+void writeWord(raw_ostream &OS, const sass::Word128 &W, StringRef Prefix,
+               StringRef Suffix = "") {
+  char Buf[64];
+  assert(Prefix.size() + Suffix.size() <= 32 && "a short prefix and suffix");
+  std::memcpy(Buf, Prefix.data(), Prefix.size());
+  char *P = Buf + Prefix.size();
+  formatHex64(W.Hi, P);
+  formatHex64(W.Lo, P + 16);
+  std::memcpy(P + 32, Suffix.data(), Suffix.size());
+  OS.write(Buf, Prefix.size() + 32 + Suffix.size());
+}
+
+#if !defined(__SSE2__)
+/// The value of the 8 hex digits in the bytes of \p X (the first digit,
+/// the most significant, in the lowest byte); false if a byte is not a hex
+/// digit.  All 8 at once (SWAR): range checks per byte without carries
+/// between bytes (every byte is below 0x80 when they run), then the
+/// nibbles packed pairwise.
+bool readHex32(uint64_t X, uint32_t &V) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL, High = Ones * 0x80;
+  if (X & High)
+    return false;
+  // Bytes >= K get their high bit (K <= 0x80, bytes < 0x80).
+  auto AtLeast = [](uint64_t B, uint64_t K) {
+    return (B + Ones * (0x80 - K)) & High;
+  };
+  uint64_t Lower = X | Ones * 0x20; // 'A'-'F' -> 'a'-'f'
+  uint64_t Digit = AtLeast(X, '0') & ~AtLeast(X, '9' + 1);
+  uint64_t Letter = AtLeast(Lower, 'a') & ~AtLeast(Lower, 'f' + 1);
+  if ((Digit | Letter) != High)
+    return false;
+  uint64_t N = (X & Ones * 0x0f) + (Letter >> 7) * 9; // one nibble a byte
+  N = ((N & 0x00ff00ff00ff00ffULL) << 4) | ((N >> 8) & 0x00ff00ff00ff00ffULL);
+  N = ((N & 0x0000ffff0000ffffULL) << 8) | ((N >> 16) & 0x0000ffff0000ffffULL);
+  V = uint32_t(((N & 0xffff) << 16) | (N >> 32));
+  return true;
+}
+#endif
 
 /// Reads 16 hex digits at \p P; false if one is not a hex digit.
 bool readHex64(const char *P, uint64_t &V) {
-  uint64_t Acc = 0;
-  uint8_t Bad = 0;
-  for (unsigned K = 0; K < 16; ++K) {
-    uint8_t D = HexDigits.Value[uint8_t(P[K])];
-    Bad |= D & 0xf0;
-    Acc = Acc << 4 | (D & 0xf);
-  }
-  V = Acc;
-  return !Bad;
+#if defined(__SSE2__)
+  // The 16 bytes at once: digits c - '0' <= 9, letters (c | 0x20) - 'a'
+  // <= 5 (unsigned), then nibble pairs packed to bytes, the first digit
+  // the most significant.
+  __m128i C = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+  __m128i D = _mm_sub_epi8(C, _mm_set1_epi8('0'));
+  __m128i L = _mm_sub_epi8(_mm_or_si128(C, _mm_set1_epi8(0x20)),
+                           _mm_set1_epi8('a'));
+  __m128i IsD = _mm_cmpeq_epi8(_mm_min_epu8(D, _mm_set1_epi8(9)), D);
+  __m128i IsL = _mm_cmpeq_epi8(_mm_min_epu8(L, _mm_set1_epi8(5)), L);
+  if (_mm_movemask_epi8(_mm_or_si128(IsD, IsL)) != 0xffff)
+    return false;
+  __m128i Nib = _mm_or_si128(
+      _mm_and_si128(IsD, D),
+      _mm_andnot_si128(IsD, _mm_add_epi8(L, _mm_set1_epi8(10))));
+  __m128i Pair = _mm_and_si128(
+      _mm_or_si128(_mm_slli_epi16(Nib, 4), _mm_srli_epi16(Nib, 8)),
+      _mm_set1_epi16(0x00ff));
+  uint64_t Bytes = uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(Pair, Pair)));
+  V = __builtin_bswap64(Bytes);
+  return true;
+#else
+  uint32_t Hi, Lo;
+  if (!readHex32(support::endian::read64le(P), Hi) ||
+      !readHex32(support::endian::read64le(P + 8), Lo))
+    return false;
+  V = uint64_t(Hi) << 32 | Lo;
+  return true;
+#endif
 }
 } // namespace
 
@@ -81,8 +149,7 @@ void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
     OS << "*/ ";
   }
   if (L.Raw) {
-    OS << ".inst 0x";
-    writeWord(OS, L.W);
+    writeWord(OS, L.W, ".inst 0x");
   } else {
     sass::print(L.I, L.Addr, OS);
     if (O.ShowControl) {
@@ -97,8 +164,8 @@ void printListingLine(const ListingLine &L, const ListingPrintOptions &O,
     }
   }
   if (O.ShowEncoding) {
-    OS << " // encoding: 0x";
-    writeWord(OS, L.W);
+    writeWord(OS, L.W, " // encoding: 0x", "\n");
+    return;
   }
   OS << '\n';
 }
@@ -165,6 +232,29 @@ Expected<std::vector<ListingLine>> disassembleCubinListing(
     }
   }
   return Lines;
+}
+
+bool WordListingReader::readBareWord(StringRef L, ListingLine &Out) {
+  sass::Word128 W;
+  if (L.size() != 32 || !readHex64(L.data(), W.Hi) ||
+      !readHex64(L.data() + 16, W.Lo))
+    return false;
+  Out.W = W;
+  Out.Addr = Addr;
+  Out.Raw = !sass::decode(W, Out.I, Tgt);
+  if (Out.Raw)
+    reportRawWord(L, Out);
+  Addr += 16;
+  return true;
+}
+
+void WordListingReader::reportRawWord(StringRef L, ListingLine &Out) {
+  Out.I = sass::Instruction();
+  Expected<sass::Instruction> IOr = sass::decodeOrError(Out.W, Addr, Tgt);
+  std::string Why = IOr ? std::string("unknown instruction; printed as .inst")
+                        : toString(IOr.takeError()) + "; printed as .inst";
+  if (OnRawWord)
+    OnRawWord(SMLoc::getFromPointer(L.data()), Why);
 }
 
 Expected<Optional<ListingLine>> WordListingReader::addLine(StringRef L) {

@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <atomic>
+#include <ctime>
 #include <mutex>
 #include <thread>
 
@@ -325,6 +326,17 @@ Error sim::checkLaunchConfig(const KernelImage &K, const LaunchConfig &Cfg) {
 /// Constant bank 0 of a launch (SASS_FACTS.md 3.7): ntid, nctaid, the
 /// stack pointer (the top of the thread's local memory), the dynamic shared
 /// size, the default memory descriptor and the parameters.
+/// The calling host thread's CPU time in seconds (0 where the system has
+/// no per-thread clock).
+static double threadCPUSeconds() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  timespec TS;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS) == 0)
+    return double(TS.tv_sec) + double(TS.tv_nsec) * 1e-9;
+#endif
+  return 0;
+}
+
 static std::vector<uint8_t> makeConstantBank(const KernelImage &K,
                                              const LaunchConfig &Cfg) {
   std::vector<uint8_t> CB(K.ParamBase + std::max<size_t>(Cfg.Params.size(), 8));
@@ -396,13 +408,17 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
   std::vector<uint8_t> CB = makeConstantBank(K, Cfg);
 
   unsigned NumWarps = unsigned((Threads + 31) / 32);
+  // Blocks are handed out by one atomic counter; everything a block writes
+  // but global memory (warps, shared memory, counts) is the host thread's
+  // own, so the hot loop takes no lock.  Mu guards the first error and the
+  // sums at a thread's end.
   std::atomic<uint64_t> NextBlock{0};
+  std::atomic<bool> Failed{false};
   std::mutex Mu;
   Error FirstErr = Error::success();
-  bool Failed = false;
   LaunchStats Stats;
 
-  auto Worker = [&]() {
+  auto Worker = [&](unsigned ThreadIndex) {
     std::vector<std::unique_ptr<Warp>> Warps(NumWarps);
     for (auto &W : Warps)
       W.reset(new Warp);
@@ -412,7 +428,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     if (Cfg.CheckSchedule)
       B.SmemState.resize(SharedBytes);
     std::vector<std::string> Hazards;
-    uint64_t HazardCount = 0, WarpInstrs = 0, MaxCycles = 0;
+    uint64_t HazardCount = 0, WarpInstrs = 0, MaxCycles = 0, BlocksRun = 0;
     uint64_t LaneAddr[32] = {};
     Exec X;
     X.Prog = &P;
@@ -422,14 +438,10 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     X.Hazards = &Hazards;
     X.HazardCount = &HazardCount;
     for (;;) {
-      uint64_t Id = NextBlock.fetch_add(1);
-      if (Id >= NumBlocks)
+      uint64_t Id = NextBlock.fetch_add(1, std::memory_order_relaxed);
+      if (Id >= NumBlocks || Failed.load(std::memory_order_relaxed))
         break;
-      {
-        std::lock_guard<std::mutex> G(Mu);
-        if (Failed)
-          break;
-      }
+      ++BlocksRun;
       B.Ctaid = {uint32_t(Id % Cfg.Grid[0]),
                  uint32_t(Id / Cfg.Grid[0] % Cfg.Grid[1]),
                  uint32_t(Id / Cfg.Grid[0] / Cfg.Grid[1])};
@@ -457,8 +469,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       }
       if (E) {
         std::lock_guard<std::mutex> G(Mu);
-        if (!Failed) {
-          Failed = true;
+        if (!Failed.exchange(true)) {
           FirstErr = std::move(E);
         } else {
           consumeError(std::move(E));
@@ -466,7 +477,9 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         break;
       }
     }
+    double CPU = threadCPUSeconds();
     std::lock_guard<std::mutex> G(Mu);
+    Stats.Threads[ThreadIndex] = {BlocksRun, CPU};
     Stats.WarpInstructions += WarpInstrs;
     Stats.ThreadInstructions += X.ThreadInstrs;
     Stats.Hazards += HazardCount;
@@ -484,13 +497,14 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     FirstErr = Error::success();
     Stats = LaunchStats();
     Stats.Blocks = NumBlocks;
+    Stats.Threads.resize(NT);
     if (NT == 1) {
-      Worker();
+      Worker(0);
       return;
     }
     std::vector<std::thread> Pool;
     for (unsigned I = 0; I < NT; ++I)
-      Pool.emplace_back(Worker);
+      Pool.emplace_back(Worker, I);
     for (std::thread &T : Pool)
       T.join();
   };

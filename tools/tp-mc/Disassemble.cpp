@@ -107,7 +107,22 @@ int tp::mc::runDisassemble(const Options &Opts) {
   Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) -> Error {
     if (Reader) {
       StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
+      // The output is about the input's size (more with the encodings or
+      // the control fields): reserved once, not regrown and copied.
+      OS.reserveExtraSpace(Text.size() + Text.size() / 4 +
+                           (PO.ShowEncoding ? Text.size() * 3 / 2 : 0) +
+                           (PO.ShowControl ? Text.size() : 0));
+      object::ListingLine Word; // reused: readBareWord writes its fields
       while (!Text.empty()) {
+        // The common line, 32 hex digits and a newline, without a search
+        // for the newline or a ListingLine of its own.
+        if (Text.size() > 32 && Text[32] == '\n' &&
+            Reader->readBareWord(Text.take_front(32), Word)) {
+          Text = Text.drop_front(33);
+          if (OK)
+            object::printListingLine(Word, PO, OS);
+          continue;
+        }
         auto [L, Rest] = Text.split('\n');
         Text = Rest;
         Expected<Optional<object::ListingLine>> LineOr = Reader->addLine(L);

@@ -281,6 +281,16 @@ void printStats(const sim::LaunchStats &S, LaunchClock::Times T) {
     if (S.Serialised)
       outs() << "serialised: a buffer is both read and written (blocks may "
                 "communicate); the blocks ran on one host thread\n";
+    else if (S.Threads.size() > 1) {
+      // How the work divided: blocks and CPU time of each host thread.
+      outs() << "host threads: " << S.Threads.size() << "; blocks";
+      for (const sim::LaunchStats::HostThread &H : S.Threads)
+        outs() << " " << H.Blocks;
+      outs() << "; CPU";
+      for (const sim::LaunchStats::HostThread &H : S.Threads)
+        outs() << format(" %.3f", H.CPUSeconds);
+      outs() << " s\n";
+    }
   }
 }
 

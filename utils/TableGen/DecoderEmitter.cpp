@@ -4,7 +4,9 @@
 /// -gen-sass-decoder: per target, dispatch on the 12-bit opcode, then on up
 /// to 8 key bits chosen from the forms (chooseKeyBits), to a short list of
 /// candidate forms, most specific first; DecodeMaxCandidates is the longest
-/// list.
+/// list.  GET_SASS_OPERAND_DECODERS: per target and form, a straight-line
+/// function that decodes the operands from the target's fields (the same
+/// values as a walk of the field tables), identical bodies shared.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -171,6 +173,106 @@ KeyChoice chooseKey(const std::vector<FormModel> &Forms,
   return Best;
 }
 
+/// The C++ expression of segment \p S's bits of a word held in `Lo`
+/// (bits 0-63) and `Hi` (64-127), at its field position.
+std::string segmentExpr(const Seg &S) {
+  std::string Mask =
+      S.Width >= 64
+          ? ""
+          : " & 0x" + utohexstr((uint64_t(1) << S.Width) - 1) + "ULL";
+  std::string Bits;
+  if (S.InstBit >= 64)
+    Bits = "(Hi >> " + std::to_string(S.InstBit - 64) + ")";
+  else if (S.InstBit + S.Width <= 64)
+    Bits = "(Lo >> " + std::to_string(S.InstBit) + ")";
+  else // crosses bit 64 (InstBit is then 1..63)
+    Bits = "((Lo >> " + std::to_string(S.InstBit) + ") | (Hi << " +
+           std::to_string(64 - S.InstBit) + "))";
+  std::string E = "(" + Bits + Mask + ")";
+  if (S.FieldBit)
+    E = "(" + E + " << " + std::to_string(S.FieldBit) + ")";
+  return E;
+}
+
+/// The body of a function that decodes the operands of form \p F as
+/// target encoding \p Enc lays them out (\p Own: the form's own fields)
+/// into `Out.Ops`; false when a modifier holds an unspelled value.  Every
+/// value is what the field table interpreter (tryForm) computed: the
+/// segments' bits, XOR mask, sign extension from the form's declared width
+/// (its own fields) or the target's field width.
+std::string operandDecoderBody(const FormModel &F, const FormModel &Enc,
+                               bool Own) {
+  std::string B;
+  for (unsigned K = 0; K < F.Ops.size(); ++K) {
+    const OperandModel &O = F.Ops[K];
+    const OperandModel &EO = Enc.Ops[K];
+    std::string V;
+    unsigned Width = 0;
+    for (const Seg &S : EO.Segs) {
+      V += (V.empty() ? "" : " | ") + segmentExpr(S);
+      Width += S.Width;
+    }
+    if (V.empty())
+      V = "0";
+    int64_t Xor = EO.Type->getValueAsInt("XorMask");
+    B += "  {\n    uint64_t V = " + V + ";\n";
+    if (Xor)
+      B += "    V ^= 0x" + utohexstr(uint64_t(Xor)) + "ULL;\n";
+    unsigned Bits = Own ? O.FieldBits : Width;
+    if (O.Signed && Bits > 0 && Bits < 64)
+      B += "    if ((V >> " + std::to_string(Bits - 1) +
+           ") & 1)\n      V |= ~uint64_t(0) << " + std::to_string(Bits) +
+           ";\n";
+    if (O.Kind == "Modifier" || O.Kind == "SReg")
+      B += "    if (!isSpelled(" +
+           std::to_string(O.ModTable < 0 ? 0 : O.ModTable) +
+           ", int64_t(V)))\n      return false;\n";
+    B += "    Out.Ops[" + std::to_string(K) + "] = int64_t(V);\n  }\n";
+  }
+  return B;
+}
+
+/// GET_SASS_OPERAND_DECODERS: per target, per form, a function that
+/// decodes the form's operands from a word whose fixed bits matched
+/// (identical bodies shared), and the table of them.
+void emitOperandDecoders(const SASSModel &M, raw_ostream &OS) {
+  OS << "#ifdef GET_SASS_OPERAND_DECODERS\n"
+        "// Decodes the operands of a form whose fixed bits matched: Lo, Hi\n"
+        "// are word bits 0-63 and 64-127; false when a modifier field holds\n"
+        "// a value with no spelling.  Needs isSpelled(ModTable, Value).\n";
+  std::map<std::string, unsigned> FnOf;
+  std::vector<std::vector<unsigned>> Table(M.Targets.size());
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    for (unsigned F = 0; F < M.Forms.size(); ++F) {
+      int E = M.EncodingFor[T][F];
+      const FormModel &Enc = E >= 0 ? M.Encodings[E] : M.Forms[F];
+      std::string Body = operandDecoderBody(M.Forms[F], Enc, E < 0);
+      auto It = FnOf.find(Body);
+      if (It == FnOf.end()) {
+        It = FnOf.emplace(Body, FnOf.size()).first;
+        OS << "static bool decodeOperands" << It->second
+           << "(uint64_t Lo, uint64_t Hi, Instruction &Out) {\n"
+              "  (void)Lo;\n  (void)Hi;\n"
+           << Body << "  return true;\n}\n";
+      }
+      Table[T].push_back(It->second);
+    }
+  for (unsigned T = 0; T < M.Targets.size(); ++T) {
+    OS << "// " << M.Targets[T].Name << ", by form\n"
+       << "static const OperandDecoder OperandDecoders" << T << "[] = {";
+    for (unsigned I = 0; I < Table[T].size(); ++I)
+      OS << (I % 4 ? " " : "\n  ") << "decodeOperands" << Table[T][I] << ",";
+    if (Table[T].empty())
+      OS << "nullptr";
+    OS << "\n};\n";
+  }
+  OS << "// Per target.\nstatic const OperandDecoder *const "
+        "OperandDecodersOf[] = {";
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    OS << " OperandDecoders" << T << ",";
+  OS << "};\n#undef GET_SASS_OPERAND_DECODERS\n#endif\n";
+}
+
 } // namespace
 
 void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
@@ -265,6 +367,7 @@ void emitDecoder(RecordKeeper &RK, raw_ostream &OS) {
        << ", DecodeBuckets" << Sfx << ", DecodeBucketOf" << Sfx << "},\n";
   }
   OS << "};\n#undef GET_SASS_DECODER\n#endif\n";
+  emitOperandDecoders(M, OS);
 }
 
 } // namespace tblgen

@@ -81,6 +81,11 @@ public:
   /// The line for source line \p L (in a buffer of the SourceMgr); None for
   /// a blank or comment line; a SourceError for a malformed one.
   llvm::Expected<llvm::Optional<ListingLine>> addLine(llvm::StringRef L);
+  /// addLine's common case without a ListingLine per line: if \p L is
+  /// exactly 32 hex digits, reads it into \p Out (only W, Addr, I and Raw
+  /// are written: \p Out may be reused from line to line) and returns
+  /// true; else returns false and changes nothing (addLine reads it).
+  bool readBareWord(llvm::StringRef L, ListingLine &Out);
   /// Called for each word printed as `.inst`, with the word's location.
   std::function<void(llvm::SMLoc Loc, const std::string &Why)> OnRawWord;
 
@@ -88,6 +93,10 @@ private:
   const llvm::SourceMgr &SM;
   sass::Target Tgt;
   uint64_t Addr = 0; ///< of the next word without a prefix
+
+  /// readBareWord's word no form matches (out of its hot path).
+  LLVM_ATTRIBUTE_NOINLINE void reportRawWord(llvm::StringRef L,
+                                             ListingLine &Out);
 };
 
 /// Assembles line-oriented SASS, one line at a time (so that a caller

@@ -232,6 +232,13 @@ struct LaunchStats {
   /// both read and written, so blocks could see each other's stores; the
   /// parallel run was undone and the blocks rerun in order.
   bool Serialised = false;
+  /// What each host thread did (-j N): the blocks it ran and its CPU
+  /// time, in the order the threads were started (one entry with -j 1).
+  struct HostThread {
+    uint64_t Blocks = 0;
+    double CPUSeconds = 0; ///< the thread's own CPU time (0 if unknown)
+  };
+  std::vector<HostThread> Threads;
 };
 
 /// Whether \p Config is a launch of \p K that the hardware and the

@@ -21,7 +21,9 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -69,22 +71,56 @@ public:
   void put(StringRef S) { put(S.data(), S.size()); }
   void put(const char *S) { put(S, std::strlen(S)); }
 
+  /// Room for \p N more characters without a check per character (a
+  /// bounded token: a register, a number); flushes when there is not.
+  void reserve(size_t N) {
+    if (Len + N > Capacity)
+      flush();
+  }
+  /// After reserve(): appends without a check.
+  void putRaw(char C) { Buf[Len++] = C; }
+  void putRaw(const char *S, size_t N) {
+    for (size_t K = 0; K < N; ++K)
+      Buf[Len + K] = S[K];
+    Len += N;
+  }
+
+  /// \p N characters at \p S, where 16 bytes from \p S may be read (the
+  /// padded texts of compiled templates and spelling tables): one 16-byte
+  /// copy for the short runs nearly all are.
+  void putPadded(const char *S, size_t N) {
+    if (N > 16) {
+      put(S, N);
+      return;
+    }
+    reserve(16);
+    std::memcpy(Buf + Len, S, 16);
+    Len += N;
+  }
+
   /// \p V in decimal.
   void putDecimal(uint64_t V) {
-    // Register numbers and small fields: no loop, no reversal.
+    // Register numbers and small fields: a digit-pair table, no loop.
+    static constexpr char Pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233"
+        "34353637383940414243444546474849505152535455565758596061626364656667"
+        "6869707172737475767778798081828384858687888990919293949596979899";
+    reserve(20);
     if (V < 10) {
-      put(char('0' + V));
+      Buf[Len++] = char('0' + V);
       return;
     }
-    if (V < 100 && Len + 2 <= Capacity) {
-      Buf[Len++] = char('0' + V / 10);
-      Buf[Len++] = char('0' + V % 10);
+    if (V < 100) {
+      Buf[Len] = Pairs[2 * V];
+      Buf[Len + 1] = Pairs[2 * V + 1];
+      Len += 2;
       return;
     }
-    if (V < 1000 && Len + 3 <= Capacity) {
-      Buf[Len++] = char('0' + V / 100);
-      Buf[Len++] = char('0' + V / 10 % 10);
-      Buf[Len++] = char('0' + V % 10);
+    if (V < 1000) {
+      Buf[Len] = char('0' + V / 100);
+      Buf[Len + 1] = Pairs[2 * (V % 100)];
+      Buf[Len + 2] = Pairs[2 * (V % 100) + 1];
+      Len += 3;
       return;
     }
     char T[20];
@@ -94,7 +130,7 @@ public:
       V /= 10;
     } while (V);
     while (N)
-      put(T[--N]);
+      Buf[Len++] = T[--N];
   }
   void putSigned(int64_t V) {
     if (V < 0) {
@@ -106,14 +142,11 @@ public:
   }
   /// \p V as lower-case hex digits, no prefix, at least one digit.
   void putHexDigits(uint64_t V) {
-    char T[16];
-    unsigned N = 0;
-    do {
-      T[N++] = "0123456789abcdef"[V & 15];
-      V >>= 4;
-    } while (V);
-    while (N)
-      put(T[--N]);
+    unsigned N = V ? (64 - unsigned(__builtin_clzll(V)) + 3) / 4 : 1;
+    reserve(16);
+    for (unsigned K = N; K--; V >>= 4)
+      Buf[Len + K] = "0123456789abcdef"[V & 15];
+    Len += N;
   }
   /// Text printed through a raw_ostream (the float spellings).
   template <typename Fn> void putFormatted(Fn Print) {
@@ -266,6 +299,15 @@ static void printOperand(LineBuffer &OS, const Instruction &I, unsigned K,
 
 namespace {
 
+/// The spellings of one modifier table's values 0..63 (nullptr: none),
+/// with their lengths, in a padded copy (LineBuffer::putPadded): a
+/// modifier prints without a search, a strlen or a loop.
+struct FastModTable {
+  std::string Pool;
+  const char *Name[64] = {};
+  uint8_t Len[64] = {};
+};
+
 /// One step of a compiled template (compileTemplate()).
 struct Token {
   enum Kind : uint8_t {
@@ -275,6 +317,18 @@ struct Token {
     Component ///< a group's component: the next Len tokens; Index = the
               ///< operand whose default lets it be left out, or NoOperand
   };
+  /// How an Operand token prints, decided at compile time from its
+  /// OperandKind: the common kinds without printOperand's lookups.
+  enum PrintKind : uint8_t {
+    PK_Other, ///< printOperand
+    PK_GPR,   ///< R<n> / RZ, `.reuse` from ReuseSlot
+    PK_UGPR,  ///< UR<n> / URZ
+    PK_Pred,  ///< P<n> / PT
+    PK_UPred, ///< UP<n> / UPT
+    PK_Hex,   ///< 0x<hex>
+    PK_SHex,  ///< 0x<hex> or -0x<hex>
+    PK_Mod    ///< a spelling from Mods (values 0..63), else modifierName
+  };
   static constexpr uint8_t NoOperand = 0xff;
   Kind K;
   uint8_t Index;
@@ -282,23 +336,111 @@ struct Token {
   /// (`|$b$a|` with $a already printed: `|R6|.reuse`), or -1.
   int8_t Partner = -1;
   uint16_t Off = 0, Len = 0;
+  /// Operand: the literal text printed before it ([PreOff, PreOff +
+  /// PreLen)), merged into the token at compile time.
+  uint16_t PreOff = 0, PreLen = 0;
+  PrintKind PK = PK_Other;
+  int8_t ReuseSlot = -1; ///< PK_GPR: the operand's reuse flag, or -1
+  const FastModTable *Mods = nullptr; ///< PK_Mod
 };
 
 /// A form's template, parsed once: literal runs, operands and address
 /// groups, so that printing never scans the template text.
-using CompiledTemplate = std::vector<Token>;
+/// Text is the template's text followed by 16 bytes of padding
+/// (LineBuffer::putPadded); Literal offsets index it.
+struct CompiledTemplate : std::vector<Token> {
+  std::string Text;
+};
+
+/// Form \p Op's compiled template, or null before its first print.
+/// Written only under TemplateMutex (compiledTemplate()).
+std::mutex TemplateMutex;
+
+/// The fast spellings of modifier table \p Table (built under
+/// TemplateMutex, kept for the process's life).
+const FastModTable *fastModTable(uint16_t Table) {
+  static std::vector<std::unique_ptr<FastModTable>> Cache;
+  if (Table >= Cache.size())
+    Cache.resize(Table + 1);
+  if (!Cache[Table]) {
+    auto FM = std::make_unique<FastModTable>();
+    const ModTableRef &R = ModTables[Table];
+    // The first entry of a value wins, as in modifierName().
+    size_t Off[64];
+    for (unsigned I = R.Begin + R.Count; I-- > R.Begin;) {
+      const ModEntry &E = ModEntries[I];
+      size_t N = std::strlen(E.Name);
+      if (E.Value >= 0 && E.Value < 64 && N < 256) {
+        Off[E.Value] = FM->Pool.size();
+        FM->Pool.append(E.Name, N);
+        FM->Len[E.Value] = uint8_t(N);
+        FM->Name[E.Value] = E.Name; // marks the value spelled
+      }
+    }
+    FM->Pool.append(16, '\0');
+    for (unsigned V = 0; V < 64; ++V)
+      if (FM->Name[V])
+        FM->Name[V] = FM->Pool.data() + Off[V];
+    Cache[Table] = std::move(FM);
+  }
+  return Cache[Table].get();
+}
+
+/// Sets \p T's print kind from operand \p OI (under TemplateMutex).
+void setPrintKind(Token &T, const OperandInfo &OI) {
+  switch (OI.Kind) {
+  case OperandKind::GPR:
+  case OperandKind::MemBase:
+    T.PK = Token::PK_GPR;
+    T.ReuseSlot = OI.ReuseSlot;
+    return;
+  case OperandKind::UGPR:
+  case OperandKind::MemUR:
+  case OperandKind::MemDesc:
+    T.PK = Token::PK_UGPR;
+    return;
+  case OperandKind::Pred:
+    T.PK = Token::PK_Pred;
+    return;
+  case OperandKind::UPred:
+    T.PK = Token::PK_UPred;
+    return;
+  case OperandKind::Imm:
+  case OperandKind::CBankIndex:
+  case OperandKind::CBankOffset:
+  case OperandKind::MemOffset:
+    T.PK = OI.Signed ? Token::PK_SHex : Token::PK_Hex;
+    return;
+  case OperandKind::SReg:
+  case OperandKind::Modifier:
+    T.PK = Token::PK_Mod;
+    T.Mods = fastModTable(OI.ModTable);
+    return;
+  default:
+    T.PK = Token::PK_Other;
+    return;
+  }
+}
 
 /// Compiles template text [B, E) with no address groups inside (one scope
 /// of already-printed operands, as an abs-bar pair sees them).
 void compileRange(CompiledTemplate &Out, const InstrInfo &Info,
                   const char *Tpl, const char *B, const char *E) {
   uint32_t Printed = 0;
+  size_t RangeStart = Out.size();
   for (const char *P = B; P < E; ++P) {
     if (*P == '$' || *P == '^') {
       unsigned K = unsigned(P[1] - 'a');
       const OperandInfo &OI = Info.Operands[K];
       Token T{Token::Operand, uint8_t(K)};
       T.Len = *P == '^';
+      setPrintKind(T, OI);
+      // The literal right before it (in this range) prints with it.
+      if (Out.size() > RangeStart && Out.back().K == Token::Literal) {
+        T.PreOff = Out.back().Off;
+        T.PreLen = Out.back().Len;
+        Out.pop_back();
+      }
       if (OI.Kind == OperandKind::GPR && OI.ReuseSlot >= 0 && P + 3 < E &&
           P[2] == '$' && ((Printed >> (P[3] - 'a')) & 1))
         T.Partner = int8_t(P[3] - 'a');
@@ -358,6 +500,8 @@ CompiledTemplate compileTemplate(unsigned Op) {
   CompiledTemplate Out;
   const InstrInfo &Info = InstrInfos[Op];
   const char *Tpl = Templates[Op];
+  Out.Text = Tpl;
+  Out.Text.append(16, '\0');
   const char *T = Tpl;
   while (*T) {
     if (*T == '<') {
@@ -374,13 +518,33 @@ CompiledTemplate compileTemplate(unsigned Op) {
 }
 
 /// Form \p Op's compiled template, built on its first print (once, also
-/// with several threads printing): a tool that prints a few forms compiles
-/// only those.
+/// with several threads printing; afterwards one load): a tool that prints
+/// a few forms compiles only those.
 const CompiledTemplate &compiledTemplate(unsigned Op) {
-  static CompiledTemplate Table[NUM_OPCODES];
-  static std::once_flag Built[NUM_OPCODES];
-  std::call_once(Built[Op], [Op] { Table[Op] = compileTemplate(Op); });
-  return Table[Op];
+  static std::atomic<const CompiledTemplate *> Table[NUM_OPCODES];
+  if (const CompiledTemplate *CT = Table[Op].load(std::memory_order_acquire))
+    return *CT;
+  std::lock_guard<std::mutex> G(TemplateMutex);
+  const CompiledTemplate *CT = Table[Op].load(std::memory_order_relaxed);
+  if (!CT) {
+    CT = new CompiledTemplate(compileTemplate(Op));
+    Table[Op].store(CT, std::memory_order_release);
+  }
+  return *CT;
+}
+
+/// A register operand: \p ZeroName for \p Zero, else \p Prefix and the
+/// number (negative values as printOperand prints them).
+inline void putRegister(LineBuffer &OS, const char *Prefix, unsigned PLen,
+                        int64_t V, int64_t Zero, const char *ZeroName,
+                        unsigned ZLen) {
+  OS.reserve(8);
+  if (V == Zero) {
+    OS.putRaw(ZeroName, ZLen);
+    return;
+  }
+  OS.putRaw(Prefix, PLen);
+  OS.putSigned(V);
 }
 
 } // namespace
@@ -408,10 +572,12 @@ static void printTokens(LineBuffer &OS, const Instruction &I,
   for (const Token *T = B; T < E; ++T) {
     switch (T->K) {
     case Token::Literal:
-      OS.put(Tpl + T->Off, T->Len);
+      OS.putPadded(Tpl + T->Off, T->Len);
       break;
     case Token::Operand: {
       const OperandInfo &OI = Ops[T->Index];
+      if (T->PreLen)
+        OS.putPadded(Tpl + T->PreOff, T->PreLen);
       // `|R6|.reuse`: the reuse suffix follows the closing abs bar, i.e. a
       // modifier printed a second time right after the register.
       if (T->Partner >= 0 && ((I.Ctrl.Reuse >> OI.ReuseSlot) & 1)) {
@@ -423,7 +589,38 @@ static void printTokens(LineBuffer &OS, const Instruction &I,
         ++T; // the partner's own token
         break;
       }
-      printOperand(OS, I, T->Index, PC, T->Len != 0);
+      int64_t V = I.Ops[T->Index] + T->Len;
+      switch (T->PK) {
+      case Token::PK_GPR:
+        putRegister(OS, "R", 1, V, RZ, "RZ", 2);
+        if (T->ReuseSlot >= 0 && ((I.Ctrl.Reuse >> T->ReuseSlot) & 1))
+          OS.put(".reuse", 6);
+        break;
+      case Token::PK_UGPR:
+        putRegister(OS, "UR", 2, V, URZ, "URZ", 3);
+        break;
+      case Token::PK_Pred:
+        putRegister(OS, "P", 1, V, PT, "PT", 2);
+        break;
+      case Token::PK_UPred:
+        putRegister(OS, "UP", 2, V, PT, "UPT", 3);
+        break;
+      case Token::PK_Hex:
+      case Token::PK_SHex:
+        printHex(OS, V, T->PK == Token::PK_SHex);
+        break;
+      case Token::PK_Mod:
+        if (V >= 0 && V < 64 && T->Mods->Name[V]) {
+          OS.putPadded(T->Mods->Name[V], T->Mods->Len[V]);
+        } else {
+          const char *N = modifierName(OI, V);
+          OS.put(N ? N : "?");
+        }
+        break;
+      case Token::PK_Other:
+        printOperand(OS, I, T->Index, PC, T->Len != 0);
+        break;
+      }
       break;
     }
     case Token::Group: {
@@ -480,7 +677,7 @@ static void printWith(const Instruction &I, const PrintContext &PC,
     OS.put(' ');
   }
   const CompiledTemplate &CT = compiledTemplate(I.Op);
-  printTokens(OS, I, CT.data(), CT.data() + CT.size(), Templates[I.Op], PC);
+  printTokens(OS, I, CT.data(), CT.data() + CT.size(), CT.Text.data(), PC);
 }
 
 void print(const Instruction &I, uint64_t Addr, raw_ostream &OS) {
@@ -502,7 +699,7 @@ std::string getMnemonic(const Instruction &I) {
   // character: literal runs and modifiers, as print() writes them.
   std::string Out;
   const CompiledTemplate &CT = compiledTemplate(I.Op);
-  const char *Tpl = Templates[I.Op];
+  const char *Tpl = CT.Text.data();
   const OperandInfo *Ops = InstrInfos[I.Op].Operands;
   for (const Token &T : CT) {
     if (T.K == Token::Literal) {
@@ -510,6 +707,9 @@ std::string getMnemonic(const Instruction &I) {
         return Out;
       continue;
     }
+    if (T.K == Token::Operand && T.PreLen &&
+        appendUntilSpace(Out, StringRef(Tpl + T.PreOff, T.PreLen)))
+      return Out;
     const OperandInfo &OI = Ops[T.Index];
     if (T.K != Token::Operand || T.Len ||
         (OI.Kind != OperandKind::Modifier && OI.Kind != OperandKind::SReg))

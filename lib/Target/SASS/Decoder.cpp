@@ -8,7 +8,10 @@
 /// to a list of at most a handful of candidate forms (most specific fixed
 /// mask first); the first form whose fixed bits match and whose modifier
 /// fields all hold spelled values wins -- the same form as a search over
-/// all of the opcode's forms in that order.
+/// all of the opcode's forms in that order.  A candidate's operands are
+/// decoded by a generated straight-line function of its fields on the
+/// target (OperandDecodersOf, tp-tblgen -gen-sass-decoder): constant
+/// shifts and masks, no loop over field tables.
 /// Every bit below 105 other than the don't-care bit 101 is either fixed or
 /// an operand bit in every form (tp-tblgen checks it), so a matched word
 /// re-encodes to itself: the decoder never returns a wrong instruction.
@@ -17,10 +20,7 @@
 
 #include "SASSTables.h"
 #include "tp/Support/Diagnostics.h"
-#include "llvm/Support/Format.h"
 
-#include <mutex>
-#include <vector>
 
 using namespace llvm;
 
@@ -28,132 +28,27 @@ namespace tp {
 namespace sass {
 using namespace detail;
 
-static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
-                    Target T) {
-  const FormEncoding &FE = formEncoding(F, T);
-  if ((W.Lo & FE.Mask.Lo) != FE.Value.Lo || (W.Hi & FE.Mask.Hi) != FE.Value.Hi)
-    return false;
-  const InstrInfo &II = InstrInfos[F];
-  const FieldRef *Fields = &OperandFields[FE.FieldBase];
-  // The target's own fields may be wider than the form's (sm_90).
-  bool OwnFields = FE.FieldBase == operandBase(Opcode(F));
-  unsigned __int128 Bits128 = ((unsigned __int128)W.Hi << 64) | W.Lo;
-  for (unsigned K = 0, E = II.NumOperands; K < E; ++K) {
-    const OperandInfo &OI = II.Operands[K];
-    const FieldRef &FR = Fields[K];
-    uint64_t V = 0;
-    for (const FieldSeg *S = &Segs[FR.Begin], *SE = S + FR.Count; S != SE;
-         ++S) {
-      uint64_t Part = uint64_t(Bits128 >> S->InstBit);
-      if (S->Width < 64)
-        Part &= (uint64_t(1) << S->Width) - 1;
-      V |= Part << S->FieldBit;
-    }
-    V ^= FR.Xor;
-    int64_t Val = int64_t(V);
-    if (OI.Signed) {
-      unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
-      if (Bits < 64 && ((V >> (Bits - 1)) & 1))
-        Val = int64_t(V | (~uint64_t(0) << Bits));
-    }
-    if ((OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) &&
-        !hasSpelling(OI, Val))
-      return false;
-    Out.Ops[K] = Val;
-  }
-  Out.Op = Opcode(F);
-  return true;
-}
-
 namespace {
-/// One operand as the fast path extracts it: a single field segment with
-/// no shift inside the field, flattened from OperandInfo / OperandFields.
-struct FastOperand {
-  uint8_t InstBit, Width;
-  uint8_t SignBits; ///< sign-extend from this many bits (0: unsigned)
-  uint8_t Xor;
-  bool CheckSpelling; ///< a Modifier / SReg: its value must be spelled
-  uint16_t ModTable;
-};
-/// A form's operands in FastOperands, or Simple = false (some field has
-/// several segments: tryForm's general loop).
-struct FastForm {
-  uint32_t First = 0;
-  bool Simple = false;
-};
-struct FastTables {
-  std::vector<FastOperand> Ops;
-  std::vector<FastForm> Forms;
-};
+/// Decodes a form's operands from a word whose fixed bits matched (bits
+/// 0-63, 64-127); false when a modifier holds an unspelled value.
+using OperandDecoder = bool (*)(uint64_t Lo, uint64_t Hi, Instruction &Out);
 
-FastTables buildFastTables(Target T) {
-  FastTables FT;
-  FT.Forms.resize(NUM_OPCODES);
-  for (unsigned F = 0; F < NUM_OPCODES; ++F) {
-    const InstrInfo &II = InstrInfos[F];
-    const FormEncoding &FE = formEncoding(F, T);
-    const FieldRef *Fields = &OperandFields[FE.FieldBase];
-    bool OwnFields = FE.FieldBase == operandBase(Opcode(F));
-    FastForm &FF = FT.Forms[F];
-    FF.First = uint32_t(FT.Ops.size());
-    FF.Simple = true;
-    for (unsigned K = 0; K < II.NumOperands && FF.Simple; ++K) {
-      const OperandInfo &OI = II.Operands[K];
-      const FieldRef &FR = Fields[K];
-      if (FR.Count != 1 || Segs[FR.Begin].FieldBit != 0) {
-        FF.Simple = false;
-        break;
-      }
-      const FieldSeg &S = Segs[FR.Begin];
-      FastOperand O;
-      O.InstBit = S.InstBit;
-      O.Width = S.Width;
-      unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
-      O.SignBits = OI.Signed && Bits < 64 ? uint8_t(Bits) : 0;
-      O.Xor = FR.Xor;
-      O.CheckSpelling = OI.Kind == OperandKind::Modifier ||
-                        OI.Kind == OperandKind::SReg;
-      O.ModTable = OI.ModTable;
-      FT.Ops.push_back(O);
-    }
-    if (!FF.Simple)
-      FT.Ops.resize(FF.First);
-  }
-  return FT;
+/// Whether value \p V of modifier table \p Table has a spelling
+/// (hasSpelling() by the table's index).
+inline bool isSpelled(unsigned Table, int64_t V) {
+  const ModTableRef &R = ModTables[Table];
+  if (V >= 0 && V < 64)
+    return (R.Valid >> V) & 1;
+  for (unsigned I = R.Begin, E = R.Begin + R.Count; I != E; ++I)
+    if (ModEntries[I].Value == V)
+      return true;
+  return false;
 }
 
-const FastTables &fastTables(Target T) {
-  static std::vector<FastTables> Tables(getNumTargets());
-  static std::vector<std::once_flag> Built(getNumTargets());
-  std::call_once(Built[unsigned(T)],
-                 [T] { Tables[unsigned(T)] = buildFastTables(T); });
-  return Tables[unsigned(T)];
-}
-
-/// tryForm for a form whose operands are all single segments: the same
-/// values, from one flat record per operand.
-bool tryFastForm(unsigned F, const FastForm &FF, const FastOperand *Ops,
-                 const Word128 &W, Instruction &Out) {
-  const InstrInfo &II = InstrInfos[F];
-  unsigned __int128 Bits128 = ((unsigned __int128)W.Hi << 64) | W.Lo;
-  const FastOperand *O = Ops + FF.First;
-  for (unsigned K = 0, E = II.NumOperands; K < E; ++K, ++O) {
-    uint64_t V = uint64_t(Bits128 >> O->InstBit);
-    if (O->Width < 64)
-      V &= (uint64_t(1) << O->Width) - 1;
-    V ^= O->Xor;
-    if (O->SignBits && ((V >> (O->SignBits - 1)) & 1))
-      V |= ~uint64_t(0) << O->SignBits;
-    int64_t Val = int64_t(V);
-    if (O->CheckSpelling &&
-        !(Val >= 0 && Val < 64 ? (ModTables[O->ModTable].Valid >> Val) & 1
-                               : modifierName(II.Operands[K], Val) != nullptr))
-      return false;
-    Out.Ops[K] = Val;
-  }
-  Out.Op = Opcode(F);
-  return true;
-}
+// OperandDecodersOf[target][form]: generated from the forms' fields, one
+// straight-line function per distinct layout (no loop over field tables).
+#define GET_SASS_OPERAND_DECODERS
+#include "tp/Target/SASS/SASSGenDecoder.inc"
 } // namespace
 
 bool decode(Word128 W, Instruction &Out, Target T) {
@@ -174,17 +69,20 @@ bool decode(Word128 W, Instruction &Out, Target T) {
       Key |= unsigned(W.getBit(Bk.KeyBits[J])) << J;
   }
   unsigned Slot = Bk.SubBase + Key;
-  const FastTables &FT = fastTables(T);
-  for (unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1]; I != E; ++I) {
+  unsigned I = D.SubBegin[Slot], E = D.SubBegin[Slot + 1];
+  if (I == E)
+    return false;
+  const OperandDecoder *Decoders = OperandDecodersOf[unsigned(T)];
+  const FormEncoding *Encs = &formEncoding(0, T);
+  for (; I != E; ++I) {
     unsigned F = D.List[I];
-    const FormEncoding &FE = formEncoding(F, T);
-    if ((W.Lo & FE.Mask.Lo) != FE.Value.Lo ||
-        (W.Hi & FE.Mask.Hi) != FE.Value.Hi)
+    const FormEncoding &FE = Encs[F];
+    if (((W.Lo & FE.Mask.Lo) ^ FE.Value.Lo) |
+        ((W.Hi & FE.Mask.Hi) ^ FE.Value.Hi))
       continue;
-    const FastForm &FF = FT.Forms[F];
-    if (!(FF.Simple ? tryFastForm(F, FF, FT.Ops.data(), W, Out)
-                    : tryForm(F, W, Out, T)))
+    if (!Decoders[F](W.Lo, W.Hi, Out))
       continue;
+    Out.Op = Opcode(F);
     Out.Guard = uint8_t(extractSpecial(W, SF_Guard));
     Out.GuardNeg = extractSpecial(W, SF_GuardNeg) != 0;
     Out.Ctrl = controlOf(W);
