@@ -147,6 +147,11 @@ cl::opt<std::string> CInput(
              "holds: auto (default: NaN when beta = 0, which must not reach "
              "D; random values otherwise), random, or nan"),
     cl::value_desc("auto|random|nan"), cl::init("auto"), cl::cat(RunCat));
+cl::opt<bool> InPlace(
+    "in-place",
+    cl::desc("A kernel with alpha and beta: pass one buffer as C and D (it "
+             "holds C's values, and D = alpha A B + beta C overwrites it)"),
+    cl::cat(RunCat));
 cl::opt<bool> Bench("bench", cl::desc("Time the kernel and print TFLOP/s"),
                     cl::cat(RunCat));
 cl::opt<unsigned> Warmup("warmup",
@@ -583,9 +588,10 @@ Expected<RunPlan> planRun(const LaunchManifest &Man) {
   if (CInput != "auto" && CInput != "random" && CInput != "nan")
     return makeRunError(ExitInputError, "--c-input=" + CInput +
                                             ": expected auto, random or nan");
-  if (CInput.getNumOccurrences() && !Man.HasScale)
-    return makeRunError(ExitInputError, "--c-input: the kernel reads no C "
-                                        "(no alpha and beta)");
+  if ((CInput.getNumOccurrences() || InPlace) && !Man.HasScale)
+    return makeRunError(ExitInputError,
+                        Twine(InPlace ? "--in-place" : "--c-input") +
+                            ": the kernel reads no C (no alpha and beta)");
   Plan.NaNC = P.Scale && (CInput == "nan" || (CInput == "auto" && P.Beta == 0));
   return Plan;
 }
@@ -762,13 +768,17 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
                                       S.LdB, S.StrideB, P.BType),
                        "B"))
     return E;
+  // R keeps C's values for the reference kernel even when the kernel
+  // overwrites them in place (--in-place: D's buffer starts as C).
   if (P.Residual || P.Scale)
     if (Error E = upload(D, Ops.DR, cInputStorage(Plan, Ops), "R"))
       return E;
   if (P.Bias)
     if (Error E = upload(D, Ops.DBias, Ops.Bias, "bias"))
       return E;
-  if (Error E = upload(D, Ops.DC, poisonedD(Plan.L), "C"))
+  if (Error E = upload(D, Ops.DC,
+                       InPlace ? cInputStorage(Plan, Ops) : poisonedD(Plan.L),
+                       "C"))
     return E;
 
   L.Grid = Plan.L.Grid;
@@ -786,7 +796,7 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
     case ParamRole::C: V = Ops.DC.Ptr; break;
     case ParamRole::A: V = Ops.DA.Ptr; break;
     case ParamRole::B: V = Ops.DB.Ptr; break;
-    case ParamRole::R: V = Ops.DR.Ptr; break;
+    case ParamRole::R: V = InPlace ? Ops.DC.Ptr : Ops.DR.Ptr; break;
     case ParamRole::Bias: V = Ops.DBias.Ptr; break;
     case ParamRole::Alpha: V = floatBits(float(P.Alpha)); break;
     case ParamRole::Beta: V = floatBits(float(P.Beta)); break;
@@ -806,7 +816,8 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
   }
   OS << (L.UseBuffer ? " (one buffer)\n" : "\n");
   L.finish();
-  OS << "shape: " << describeProblem(Plan) << ", seed " << Seed << "\n";
+  OS << "shape: " << describeProblem(Plan) << (InPlace ? ", C = D in place" : "")
+     << ", seed " << Seed << "\n";
   if (hasRuntimeShape(Man))
     OS << "storage: lda " << S.LdA << ", ldb " << S.LdB << ", ldc " << S.LdC
        << " elements\n";
