@@ -143,7 +143,8 @@ def error_of(fn, *args, **kwargs):
 def test_compile_errors_carry_the_diagnostic():
     assert error_of(tp.gemm, a_layout="diagonal") == (
         "tp: error: --layout-a: expected rows or columns, found 'diagonal'")
-    assert error_of(tp.gemm, m=100, n=128, k=256).startswith(
+    assert error_of(tp.gemm, m=100, n=128, k=256,
+                    runtime_shape=False).startswith(
         "tp: error: --gemm=100x128x256:")
     assert "-mcpu: unsupported target 'sm_75'" in error_of(tp.gemm,
                                                            target="sm_75")
@@ -167,8 +168,9 @@ def test_simulate_errors():
         k.simulate, A.astype(np.float32), B)
     assert "K = 256 and 64 differ" in error_of(k.simulate, A, B[:64])
     # A fixed-shape kernel runs only at its own shape.
+    fixed = tp.gemm(m=M, n=N, k=K, runtime_shape=False)
     assert "the kernel has its shape, 128x128x256, built in" in error_of(
-        k.simulate, A[:64], B)
+        fixed.simulate, A[:64], B)
     square = tp.gemm(m=128, n=128, k=128)
     S = np.zeros((128, 128), dtype=np.float16)
     assert "A: expected a C-contiguous array" in error_of(
@@ -579,7 +581,7 @@ def test_gpu_call_device_operands_follow_the_rules(mock_cuda):
     shifted.__cuda_array_interface__["data"] = (ptr + 2, False)
     assert "A: the device pointer 0x%x is not 16-byte aligned" % (ptr + 2) \
         in error_of(k, shifted, B)
-    fixed = tp.gemm(m=M, n=N, k=K)
+    fixed = tp.gemm(m=M, n=N, k=K, runtime_shape=False)
     fixed.cubin = mock_module(fixed)
     assert "the kernel has its shape, 128x128x256, built in" in error_of(
         fixed, A, B)

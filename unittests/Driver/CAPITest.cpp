@@ -288,8 +288,10 @@ TEST(CAPITest, SimulateRunAtAnyShape) {
         << "batch " << Bt << ": " << E.RelFrobenius << " " << E.Unwritten;
   }
   // A fixed-shape kernel runs at its own shape only.
+  tp_gemm_desc FD = small();
+  FD.runtime_shape = 0;
   Compiled F;
-  compile(small(), F);
+  compile(FD, F);
   ASSERT_EQ(F.Status, 0) << F.Error;
   EXPECT_NE(tp_kernel_simulate_run(F.K, &Run, &Err), 0);
   EXPECT_NE(std::string(Err).find("the kernel has its shape, 128x128x128, "
