@@ -16,7 +16,9 @@
  * Strings and buffers the API returns are owned by the kernel (tp_kernel_*)
  * or by the caller (tp_assemble, tp_disassemble: release with
  * tp_string_free / tp_buffer_free).  Calls are not yet checked for use
- * from several threads at once: serialize them.
+ * from several threads at once: serialize them.  Fields added to the
+ * structs go at their end; struct_size tells the library which layout the
+ * caller was built with.
  *
 \*===----------------------------------------------------------------------===*/
 #ifndef TP_TP_H
@@ -108,22 +110,78 @@ int tp_disassemble(const void *cubin, size_t size, unsigned flags,
 int tp_assemble(const char *text, size_t length, const char *target,
                 void **cubin, size_t *size, char **error);
 
-/* Runs the kernel on tp-sim's engine (CPU) on host arrays, as tp-sim's
- * GEMM mode does, on arrays as the layouts store them (row-major): a is
- * M x K for rows, K x M for columns; b is K x N for columns, N x K for
- * rows (then D = A B^T, as tp's "rows" B); binary16 bits; r (M x N
- * f32; only with the residual, else NULL); d receives M x N f32, row-major.
- * With check_schedule, hazards (tp-sim --check-schedule) are an error. */
+/* One simulated run of a kernel (tp_kernel_simulate_run): the shape, the
+ * host arrays and the epilogue's values.  Fill it with tp_gemm_run_init,
+ * then set fields. */
+typedef struct tp_gemm_run {
+  size_t struct_size;   /* sizeof(tp_gemm_run), set by _init */
+  /* The shape; 0 (the default): the kernel's recorded m, n, k and batch.
+   * A run-time-shape kernel runs at any M, N, K >= 1 (batch > 1 only when
+   * it was built with batch > 1); a fixed-shape kernel only at its own. */
+  int64_t m, n, k, batch;
+  /* Dense arrays, row-major, as the layouts store them, batches back to
+   * back: a is batch x (M x K for rows, K x M for columns) of a_type's
+   * bits (binary16 or bfloat16); b is batch x (K x N for columns, N x K
+   * for rows); c (the C of a kernel with alpha and beta, or the
+   * residual's R; NULL for a kernel that reads none) and d are batch x
+   * M x N of d_type (f32, or binary16 / bfloat16 bits); c may be d (in
+   * place); bias N f32 values (a kernel with bias, else NULL). */
+  const void *a, *b, *c;
+  const float *bias;
+  void *d;
+  /* The alpha and beta to pass; NaN (the default): the manifest's. */
+  double alpha, beta;
+  int check_schedule;   /* 1 (default): a schedule hazard is an error */
+} tp_gemm_run;
+
+/* Sets every field of *run to its default. */
+void tp_gemm_run_init(tp_gemm_run *run);
+
+/* Runs the kernel on tp-sim's engine (CPU), as tp-sim's GEMM mode does:
+ * the arrays are copied into the simulator's memory with each row padded
+ * to a multiple of 8 elements (the copies' 16-byte chunks; NaN in A's and
+ * B's padding), D poisoned first, the grid from the shape and the
+ * kernel's tile; d receives D.  Errors: a shape the kernel cannot run, a
+ * missing operand, a hazard (with check_schedule), an element never
+ * written is not an error (it keeps the poison: 0x7fbadbad, 0x7dad f16,
+ * 0x7fad bf16), one written outside D's M x N is. */
+int tp_kernel_simulate_run(const tp_kernel *kernel, const tp_gemm_run *run,
+                           char **error);
+
+/* How a launch's operands lie in device memory (elements), for callers
+ * that launch the kernel themselves (the Python module's GPU call):
+ * tp_kernel_plan_launch fills every 0 field and the grid, and checks the
+ * rules (docs/launch-manifest.md) naming the rule and the numbers. */
+typedef struct tp_gemm_storage {
+  size_t struct_size;     /* sizeof(tp_gemm_storage), set by _init */
+  int64_t m, n, k, batch; /* 0: the kernel's recorded shape (as tp_gemm_run) */
+  /* 0: the extent rounded up to 8 elements (a run-time-shape kernel) or
+   * the extent (a fixed-shape kernel, whose operands are dense). */
+  int64_t lda, ldb, ldc;
+  /* 0: batches back to back (rows x ld); batch 1: 0. */
+  int64_t stride_a, stride_b, stride_c;
+  uint32_t grid[3];       /* out: the launch's grid */
+} tp_gemm_storage;
+
+void tp_gemm_storage_init(tp_gemm_storage *storage);
+
+/* Resolves and checks *storage for the kernel: a shape it cannot run,
+ * leading dimensions below their extents or not multiples of 8 elements,
+ * strides not multiples of 8, overlapping batches of D, operands of 2^32
+ * bytes or more, too many blocks: an error. */
+int tp_kernel_plan_launch(const tp_kernel *kernel, tp_gemm_storage *storage,
+                          char **error);
+
+/* tp_kernel_simulate_run at the recorded shape, one product, with f16
+ * a and b, r the residual's M x N f32 R (or NULL) and d M x N f32; for
+ * kernels of the seed's types and epilogue only. */
 int tp_kernel_simulate(const tp_kernel *kernel, const uint16_t *a,
                        const uint16_t *b, const float *r, float *d,
                        int check_schedule, char **error);
 
-/* tp_kernel_simulate for any kernel (issue 16): a and b hold a_type's bits
- * (binary16 or bfloat16); c is the M x N f32 C input of a kernel with
- * alpha and beta (or the residual's R; NULL otherwise; it may be d when
- * d_type is f32: in place); bias N f32 values (with bias, else NULL);
- * alpha and beta the values to pass (kernels that take them); d receives
- * M x N elements of d_type (f32, or binary16 / bfloat16 bits). */
+/* tp_kernel_simulate_run at the recorded shape, one product (batch 1),
+ * with c as f32 (the residual's R, or the C of alpha/beta when d_type is
+ * f32), alpha and beta given. */
 int tp_kernel_simulate_gemm(const tp_kernel *kernel, const uint16_t *a,
                             const uint16_t *b, const float *c,
                             const float *bias, void *d, double alpha,

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <tuple>
 
 using namespace llvm;
 
@@ -134,6 +135,274 @@ Expected<std::string> disassembleListing(ArrayRef<uint8_t> Bytes,
   for (const tp::object::ListingLine &L : *Lines)
     tp::object::printListingLine(L, O, OS);
   return OS.str();
+}
+
+
+/// The launch a tp_gemm_run asks for: its shape (0: the kernel's
+/// recorded one) checked against the kernel (a fixed-shape kernel only at
+/// its own), the operands' storage padded to rows of 8 elements, the
+/// epilogue's values (NaN: the manifest's).
+Expected<tp::GemmLaunch> planRun(const tp::LaunchManifest &Man,
+                                 const tp_gemm_run &Run) {
+  tp::GemmShape Shape;
+  Shape.M = Run.m ? uint64_t(Run.m) : Man.M;
+  Shape.N = Run.n ? uint64_t(Run.n) : Man.N;
+  Shape.K = Run.k ? uint64_t(Run.k) : Man.K;
+  Shape.Batch = Run.batch ? uint64_t(Run.batch) : Man.Batch;
+  if (Run.m < 0 || Run.n < 0 || Run.k < 0 || Run.batch < 0)
+    return tp::makeError(formatv("tp_kernel_simulate: shape {0}x{1}x{2}, "
+                                 "batch {3}: negative",
+                                 Run.m, Run.n, Run.k, Run.batch)
+                             .str());
+  std::string What = formatv("tp_kernel_simulate: shape {0}x{1}x{2}{3}",
+                             Shape.M, Shape.N, Shape.K,
+                             Shape.Batch > 1
+                                 ? "x" + std::to_string(Shape.Batch)
+                                 : std::string())
+                         .str();
+  Expected<tp::GemmLaunch> L = tp::getGemmLaunch(Man, &Shape, 8, What);
+  if (!L)
+    return L.takeError();
+  if (tp::hasRuntimeShape(Man))
+    if (Error E = tp::checkGemmStorage(L->P, L->S))
+      return tp::makeError("tp_kernel_simulate: " + toString(std::move(E)));
+  for (auto [V, Dest, Name] :
+       {std::tuple<double, double *, const char *>{Run.alpha, &L->P.Alpha,
+                                                   "alpha"},
+        {Run.beta, &L->P.Beta, "beta"}}) {
+    if (std::isnan(V))
+      continue; // the manifest's
+    if (!Man.HasScale && V != (Dest == &L->P.Alpha ? 1.0 : 0.0))
+      return tp::makeError(formatv("tp_kernel_simulate: {0} = {1}, but the "
+                                   "kernel takes no alpha and beta",
+                                   Name, V)
+                               .str());
+    if (!std::isfinite(V) || double(float(V)) != V)
+      return tp::makeError(formatv("tp_kernel_simulate: alpha and beta "
+                                   "must be finite and exact in binary32, "
+                                   "found {0}",
+                                   V)
+                               .str());
+    if (Man.HasScale)
+      *Dest = V;
+  }
+  return L;
+}
+
+/// tp_kernel_plan_launch's body.
+Error planLaunch(const tp::LaunchManifest &Man, tp_gemm_storage &St) {
+  tp_gemm_run Run;
+  tp_gemm_run_init(&Run);
+  Run.m = St.m;
+  Run.n = St.n;
+  Run.k = St.k;
+  Run.batch = St.batch;
+  Expected<tp::GemmLaunch> L = planRun(Man, Run);
+  if (!L)
+    return L.takeError();
+  tp::GemmProblem &P = L->P;
+  tp::GemmStorage &S = L->S;
+  const bool Runtime = tp::hasRuntimeShape(Man);
+  if (!Runtime)
+    S = tp::GemmStorage::packed(P, 1, 1);
+  const int64_t Given[6] = {St.lda,      St.ldb,      St.ldc,
+                            St.stride_a, St.stride_b, St.stride_c};
+  uint64_t *Dest[6] = {&S.LdA,     &S.LdB,     &S.LdC,
+                       &S.StrideA, &S.StrideB, &S.StrideC};
+  const char *Names[6] = {"lda",      "ldb",      "ldc",
+                          "stride_a", "stride_b", "stride_c"};
+  for (unsigned I = 0; I < 6; ++I) {
+    if (Given[I] < 0)
+      return tp::makeError(formatv("tp_kernel_plan_launch: {0} = {1} is "
+                                   "negative",
+                                   Names[I], Given[I])
+                               .str());
+    if (!Given[I] || uint64_t(Given[I]) == *Dest[I])
+      continue;
+    if (!Runtime)
+      return tp::makeError(formatv("tp_kernel_plan_launch: {0} = {1}, but "
+                                   "the kernel has its shape built in "
+                                   "(dense operands: {0} = {2})",
+                                   Names[I], Given[I], *Dest[I])
+                               .str());
+    *Dest[I] = uint64_t(Given[I]);
+    // Strides not given follow the given leading dimensions.
+    if (I < 3 && S.Batch > 1) {
+      if (!St.stride_a)
+        S.StrideA = P.rowsA() * S.LdA;
+      if (!St.stride_b)
+        S.StrideB = P.rowsB() * S.LdB;
+      if (!St.stride_c)
+        S.StrideC = P.M * S.LdC;
+    }
+  }
+  if (Runtime)
+    if (Error E = tp::checkGemmStorage(P, S))
+      return tp::makeError("tp_kernel_plan_launch: " + toString(std::move(E)));
+  St.m = int64_t(P.M);
+  St.n = int64_t(P.N);
+  St.k = int64_t(P.K);
+  St.batch = int64_t(S.Batch);
+  int64_t *Out[6] = {&St.lda,      &St.ldb,      &St.ldc,
+                     &St.stride_a, &St.stride_b, &St.stride_c};
+  for (unsigned I = 0; I < 6; ++I)
+    *Out[I] = int64_t(*Dest[I]);
+  for (unsigned I = 0; I < 3; ++I)
+    St.grid[I] = L->Grid[I];
+  return Error::success();
+}
+
+/// Dense rows x cols at \p Src into \p Dst with row pitch \p Ld (element
+/// size \p ES), and back (\p ToDense).
+void copyRows(uint8_t *Pitched, uint8_t *Dense, uint64_t Rows, uint64_t Cols,
+              uint64_t Ld, unsigned ES, bool ToDense) {
+  for (uint64_t R = 0; R < Rows; ++R) {
+    uint8_t *P = Pitched + R * Ld * ES, *D = Dense + R * Cols * ES;
+    std::memcpy(ToDense ? D : P, ToDense ? P : D, Cols * ES);
+  }
+}
+
+/// Fills \p Buf with \p Count copies of the \p ES-byte pattern \p Bits.
+void fillPattern(MutableArrayRef<uint8_t> Buf, uint32_t Bits, unsigned ES) {
+  for (uint64_t I = 0; I + ES <= Buf.size(); I += ES)
+    std::memcpy(&Buf[I], &Bits, ES);
+}
+
+/// tp_kernel_simulate_run's body: the operands in simulated memory
+/// (pitched, NaN in A's and B's padding, D poisoned), the launch as
+/// tp-sim's GEMM mode makes it, D copied back dense.
+Error simulateRun(const tp::Kernel &K, const tp_gemm_run &Run) {
+  for (auto [P, What] : {std::pair<const void *, StringRef>{Run.a, "a"},
+                         {Run.b, "b"}, {Run.d, "d"}})
+    if (Error E = requireNonNull(P, "tp_kernel_simulate: " + What.str()))
+      return E;
+  const tp::LaunchManifest &Man = K.Manifest;
+  Expected<tp::GemmLaunch> LOrErr = planRun(Man, Run);
+  if (!LOrErr)
+    return LOrErr.takeError();
+  const tp::GemmProblem &P = LOrErr->P;
+  const tp::GemmStorage &S = LOrErr->S;
+  const bool HasC = P.Residual || P.Scale;
+  if (HasC && !Run.c)
+    return tp::makeError(P.Residual ? "tp_kernel_simulate: the kernel has a "
+                                      "residual operand; r is NULL"
+                                    : "tp_kernel_simulate: the kernel reads C "
+                                      "(alpha, beta); c is NULL");
+  if (P.Bias && !Run.bias)
+    return tp::makeError("tp_kernel_simulate: the kernel adds a bias; bias "
+                         "is NULL");
+  const bool InPlace = HasC && Run.c == Run.d;
+  const unsigned DB = tp::getElementTypeBytes(P.DType);
+  const uint64_t NB = S.Batch;
+  Expected<tp::sim::KernelImage> Img = tp::sim::loadKernel(K.Cubin, Man.Kernel);
+  if (!Img)
+    return Img.takeError();
+  Expected<tp::sim::ProgramPtr> Prog = tp::sim::buildProgram(*Img);
+  if (!Prog)
+    return Prog.takeError();
+  // A, B, D, C (R) and the bias; the simulator's memory limit is an
+  // error, not an abort.
+  tp::sim::GlobalMemory Mem;
+  uint64_t Addr[5] = {0, 0, 0, 0, 0};
+  const uint64_t Bytes[5] = {S.spanA(P) * 2, S.spanB(P) * 2, S.spanC(P) * DB,
+                             HasC && !InPlace ? S.spanC(P) * DB : 0,
+                             P.Bias ? P.N * 4 : 0};
+  for (unsigned I = 0; I < 5; ++I) {
+    if (!Bytes[I])
+      continue;
+    Expected<uint64_t> At = Mem.allocate(Bytes[I]);
+    if (!At)
+      return tp::makeError("tp_kernel_simulate: " + toString(At.takeError()));
+    Addr[I] = *At;
+  }
+  if (InPlace)
+    Addr[3] = Addr[2];
+  auto NaN16 = [](tp::ElementType T) -> uint32_t {
+    return T == tp::ElementType::BF16 ? 0x7fc0 : 0x7e00;
+  };
+  const uint32_t PoisonD =
+      DB == 4 ? tp::PoisonBits : tp::getPoison16(P.DType);
+  fillPattern(Mem.getBuffer(Addr[0]), NaN16(P.AType), 2);
+  fillPattern(Mem.getBuffer(Addr[1]), NaN16(P.BType), 2);
+  fillPattern(Mem.getBuffer(Addr[2]), PoisonD, DB);
+  auto *A = static_cast<uint8_t *>(const_cast<void *>(Run.a));
+  auto *B = static_cast<uint8_t *>(const_cast<void *>(Run.b));
+  auto *C = static_cast<uint8_t *>(const_cast<void *>(Run.c));
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    copyRows(&Mem.getBuffer(Addr[0])[2 * Bt * S.StrideA],
+             A + 2 * Bt * P.elementsA(), P.rowsA(), P.colsA(), S.LdA, 2,
+             false);
+    copyRows(&Mem.getBuffer(Addr[1])[2 * Bt * S.StrideB],
+             B + 2 * Bt * P.elementsB(), P.rowsB(), P.colsB(), S.LdB, 2,
+             false);
+    if (HasC)
+      copyRows(&Mem.getBuffer(Addr[3])[DB * Bt * S.StrideC],
+               C + DB * Bt * P.elementsC(), P.M, P.N, S.LdC, DB, false);
+  }
+  if (P.Bias)
+    std::memcpy(Mem.getBuffer(Addr[4]).data(), Run.bias, P.N * 4);
+  tp::sim::LaunchConfig Cfg;
+  Cfg.Grid = LOrErr->Grid;
+  Cfg.Block = Man.Block;
+  Cfg.DynamicSharedBytes = Man.DynamicSharedBytes;
+  Cfg.CheckSchedule = Run.check_schedule != 0;
+  Cfg.Params.resize(Man.getParamBlockSize());
+  for (const tp::ManifestParam &MP : Man.Params) {
+    uint64_t V = 0;
+    switch (MP.Role) {
+    case tp::ParamRole::A: V = Addr[0]; break;
+    case tp::ParamRole::B: V = Addr[1]; break;
+    case tp::ParamRole::C: V = Addr[2]; break;
+    case tp::ParamRole::R: V = Addr[3]; break;
+    case tp::ParamRole::Bias: V = Addr[4]; break;
+    case tp::ParamRole::M: V = P.M; break;
+    case tp::ParamRole::N: V = P.N; break;
+    case tp::ParamRole::K: V = P.K; break;
+    case tp::ParamRole::Alpha: V = tp::floatBits(float(P.Alpha)); break;
+    case tp::ParamRole::Beta: V = tp::floatBits(float(P.Beta)); break;
+    case tp::ParamRole::LDA: V = S.LdA; break;
+    case tp::ParamRole::LDB: V = S.LdB; break;
+    case tp::ParamRole::LDC: V = S.LdC; break;
+    case tp::ParamRole::StrideA: V = S.StrideA; break;
+    case tp::ParamRole::StrideB: V = S.StrideB; break;
+    case tp::ParamRole::StrideC: V = S.StrideC; break;
+    }
+    std::memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
+  }
+  Expected<tp::sim::LaunchStats> Stats = tp::sim::launch(**Prog, Mem, Cfg);
+  if (!Stats)
+    return Stats.takeError();
+  if (Stats->Hazards) {
+    std::string Msg = formatv("tp_kernel_simulate: {0} schedule hazard(s)",
+                              Stats->Hazards);
+    for (const std::string &H : Stats->HazardReports)
+      Msg += "\n  " + H;
+    return tp::makeError(Msg);
+  }
+  // D back, dense; the padding between D's rows must still hold the
+  // poison (in place: C's padding, which is poison too).
+  MutableArrayRef<uint8_t> DBuf = Mem.getBuffer(Addr[2]);
+  auto *Out = static_cast<uint8_t *>(Run.d);
+  std::vector<bool> Inside(S.spanC(P), false);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    copyRows(&DBuf[DB * Bt * S.StrideC], Out + DB * Bt * P.elementsC(), P.M,
+             P.N, S.LdC, DB, true);
+    for (uint64_t I = 0; I < P.M; ++I)
+      for (uint64_t J = 0; J < P.N; ++J)
+        Inside[S.indexC(Bt, I, J)] = true;
+  }
+  uint64_t Outside = 0;
+  for (uint64_t I = 0; I < Inside.size(); ++I) {
+    uint32_t Bits = 0;
+    std::memcpy(&Bits, &DBuf[DB * I], DB);
+    Outside += !Inside[I] && Bits != PoisonD;
+  }
+  if (Outside)
+    return tp::makeError(formatv("tp_kernel_simulate: the kernel wrote {0} "
+                                 "element(s) outside D's M x N",
+                                 Outside)
+                             .str());
+  return Error::success();
 }
 
 } // namespace
@@ -284,6 +553,56 @@ int tp_assemble(const char *Text, size_t Length, const char *Target,
   });
 }
 
+void tp_gemm_run_init(tp_gemm_run *R) {
+  if (!R)
+    return;
+  std::memset(R, 0, sizeof(*R));
+  R->struct_size = sizeof(*R);
+  R->alpha = R->beta = NAN;
+  R->check_schedule = 1;
+}
+
+int tp_kernel_simulate_run(const tp_kernel *Kernel, const tp_gemm_run *Run,
+                           char **ErrorOut) {
+  return guard(ErrorOut, [&]() -> Error {
+    if (Error E = requireNonNull(Kernel, "tp_kernel_simulate: kernel"))
+      return E;
+    if (Error E = requireNonNull(Run, "tp_kernel_simulate: run"))
+      return E;
+    if (Run->struct_size != sizeof(tp_gemm_run))
+      return tp::makeError(formatv("tp_gemm_run: struct_size is {0}, "
+                                   "expected {1} (call tp_gemm_run_init "
+                                   "first)",
+                                   Run->struct_size, sizeof(tp_gemm_run))
+                               .str());
+    return simulateRun(Kernel->K, *Run);
+  });
+}
+
+void tp_gemm_storage_init(tp_gemm_storage *S) {
+  if (!S)
+    return;
+  std::memset(S, 0, sizeof(*S));
+  S->struct_size = sizeof(*S);
+}
+
+int tp_kernel_plan_launch(const tp_kernel *Kernel, tp_gemm_storage *S,
+                          char **ErrorOut) {
+  return guard(ErrorOut, [&]() -> Error {
+    if (Error E = requireNonNull(Kernel, "tp_kernel_plan_launch: kernel"))
+      return E;
+    if (Error E = requireNonNull(S, "tp_kernel_plan_launch: storage"))
+      return E;
+    if (S->struct_size != sizeof(tp_gemm_storage))
+      return tp::makeError(formatv("tp_gemm_storage: struct_size is {0}, "
+                                   "expected {1} (call tp_gemm_storage_init "
+                                   "first)",
+                                   S->struct_size, sizeof(tp_gemm_storage))
+                               .str());
+    return planLaunch(Kernel->K.Manifest, *S);
+  });
+}
+
 int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
                        const uint16_t *B, const float *R, float *D,
                        int CheckSchedule, char **ErrorOut) {
@@ -291,7 +610,7 @@ int tp_kernel_simulate(const tp_kernel *Kernel, const uint16_t *A,
                  Kernel->K.Manifest.HasScale || Kernel->K.Manifest.Bias))
     return guard(ErrorOut, []() -> Error {
       return tp::makeError("tp_kernel_simulate: the kernel has issue 16's "
-                           "types or epilogue; use tp_kernel_simulate_gemm");
+                           "types or epilogue; use tp_kernel_simulate_run");
     });
   return tp_kernel_simulate_gemm(Kernel, A, B, R, nullptr, D, 1.0, 0.0,
                                  CheckSchedule, ErrorOut);
@@ -301,141 +620,27 @@ int tp_kernel_simulate_gemm(const tp_kernel *Kernel, const uint16_t *A,
                             const uint16_t *B, const float *C,
                             const float *Bias, void *D, double Alpha,
                             double Beta, int CheckSchedule, char **ErrorOut) {
-  return guard(ErrorOut, [&]() -> Error {
-    for (auto [P, What] : {std::pair<const void *, StringRef>{Kernel, "kernel"},
-                           {A, "a"}, {B, "b"}, {D, "d"}})
-      if (Error E = requireNonNull(P, "tp_kernel_simulate: " + What.str()))
-        return E;
-    const tp::LaunchManifest &Man = Kernel->K.Manifest;
-    tp::GemmProblem Prob = tp::GemmProblem::fromManifest(Man);
-    bool HasC = Prob.Residual || Prob.Scale;
-    if (HasC && !C)
-      return tp::makeError(Prob.Residual
-                               ? "tp_kernel_simulate: the kernel has a "
-                                 "residual operand; r is NULL"
-                               : "tp_kernel_simulate: the kernel reads C "
-                                 "(alpha, beta); c is NULL");
-    if (Prob.Scale && Prob.DType != tp::ElementType::F32)
-      return tp::makeError("tp_kernel_simulate: a kernel with alpha and beta "
-                           "and d_type " +
-                           tp::getElementTypeName(Prob.DType) +
-                           " reads C in that type; the library's c is f32 "
-                           "(not supported yet: tp-sim runs it)");
-    if (Prob.Bias && !Bias)
-      return tp::makeError("tp_kernel_simulate: the kernel adds a bias; bias "
-                           "is NULL");
-    for (double V : {Alpha, Beta})
-      if (!std::isfinite(V) || double(float(V)) != V)
-        return tp::makeError(formatv("tp_kernel_simulate: alpha and beta "
-                                     "must be finite and exact in binary32, "
-                                     "found {0}",
-                                     V)
-                                 .str());
-    // A run-time-shape kernel runs here at its recorded shape on dense
-    // operands: one product, each leading dimension its stored row's
-    // extent, a multiple of 8 elements (the copies' 16-byte chunks).
-    uint64_t Dense[3] = {
-        Prob.LayoutA == tp::OperandLayout::Rows ? Prob.K : Prob.M,
-        Prob.LayoutB == tp::OperandLayout::Rows ? Prob.K : Prob.N, Prob.N};
-    if (Man.findParam(tp::ParamRole::LDA)) {
-      if (Man.Batch != 1)
-        return tp::makeError("tp_kernel_simulate: the kernel's batch is " +
-                             Twine(Man.Batch) + "; it runs one product");
-      const char *Names[3] = {"lda", "ldb", "ldc"};
-      for (unsigned I = 0; I < 3; ++I)
-        if (Dense[I] % 8)
-          return tp::makeError(
-              Twine("tp_kernel_simulate: ") + Names[I] + " = " +
-              Twine(Dense[I]) +
-              " (dense) is not a multiple of 8 elements (the copies move "
-              "16-byte chunks of aligned rows)");
-    }
-    Expected<tp::sim::KernelImage> Img =
-        tp::sim::loadKernel(Kernel->K.Cubin, Man.Kernel);
-    if (!Img)
-      return Img.takeError();
-    Expected<tp::sim::ProgramPtr> Prog = tp::sim::buildProgram(*Img);
-    if (!Prog)
-      return Prog.takeError();
-    tp::sim::GlobalMemory Mem;
-    // A, B, D, C (R) and the bias; the simulator's memory limit is an
-    // error, not an abort.
-    const unsigned DBytes = tp::getElementTypeBytes(Prob.DType);
-    bool InPlace = HasC && C == D;
-    uint64_t Addr[5] = {0, 0, 0, 0, 0};
-    const uint64_t Bytes[5] = {Prob.elementsA() * 2, Prob.elementsB() * 2,
-                               Prob.elementsC() * DBytes,
-                               HasC && !InPlace ? Prob.elementsC() * 4 : 0,
-                               Prob.Bias ? Prob.N * 4 : 0};
-    if (InPlace && DBytes != 4)
-      return tp::makeError("tp_kernel_simulate: c may be d only when d_type "
-                           "is f32");
-    for (unsigned I = 0; I < 5; ++I) {
-      if (!Bytes[I])
-        continue;
-      Expected<uint64_t> At = Mem.allocate(Bytes[I]);
-      if (!At)
-        return At.takeError();
-      Addr[I] = *At;
-    }
-    if (InPlace)
-      Addr[3] = Addr[2];
-    std::memcpy(Mem.getBuffer(Addr[0]).data(), A, Prob.elementsA() * 2);
-    std::memcpy(Mem.getBuffer(Addr[1]).data(), B, Prob.elementsB() * 2);
-    if (HasC)
-      std::memcpy(Mem.getBuffer(Addr[3]).data(), C, Prob.elementsC() * 4);
-    if (Prob.Bias)
-      std::memcpy(Mem.getBuffer(Addr[4]).data(), Bias, Prob.N * 4);
-    // As tp-sim: D starts as poison, so that an element the kernel never
-    // writes shows.
-    MutableArrayRef<uint8_t> DBuf = Mem.getBuffer(Addr[2]);
-    uint16_t Poison16 = tp::getPoison16(Prob.DType);
-    for (uint64_t I = 0; I < Prob.elementsC() && !InPlace; ++I)
-      if (DBytes == 4)
-        std::memcpy(&DBuf[4 * I], &tp::PoisonBits, 4);
-      else
-        std::memcpy(&DBuf[2 * I], &Poison16, 2);
-    tp::sim::LaunchConfig Cfg;
-    Cfg.Grid = Man.Grid;
-    Cfg.Block = Man.Block;
-    Cfg.DynamicSharedBytes = Man.DynamicSharedBytes;
-    Cfg.CheckSchedule = CheckSchedule != 0;
-    Cfg.Params.resize(Man.getParamBlockSize());
-    for (const tp::ManifestParam &MP : Man.Params) {
-      uint64_t V = 0;
-      switch (MP.Role) {
-      case tp::ParamRole::A: V = Addr[0]; break;
-      case tp::ParamRole::B: V = Addr[1]; break;
-      case tp::ParamRole::C: V = Addr[2]; break;
-      case tp::ParamRole::R: V = Addr[3]; break;
-      case tp::ParamRole::M: V = Prob.M; break;
-      case tp::ParamRole::N: V = Prob.N; break;
-      case tp::ParamRole::K: V = Prob.K; break;
-      case tp::ParamRole::Alpha: V = tp::floatBits(float(Alpha)); break;
-      case tp::ParamRole::Beta: V = tp::floatBits(float(Beta)); break;
-      case tp::ParamRole::Bias: V = Addr[4]; break;
-      case tp::ParamRole::LDA: V = Dense[0]; break;
-      case tp::ParamRole::LDB: V = Dense[1]; break;
-      case tp::ParamRole::LDC: V = Dense[2]; break;
-      case tp::ParamRole::StrideA:
-      case tp::ParamRole::StrideB:
-      case tp::ParamRole::StrideC: V = 0; break;
-      }
-      std::memcpy(&Cfg.Params[MP.Offset], &V, MP.Size);
-    }
-    Expected<tp::sim::LaunchStats> S = tp::sim::launch(**Prog, Mem, Cfg);
-    if (!S)
-      return S.takeError();
-    if (S->Hazards) {
-      std::string Msg = formatv("tp_kernel_simulate: {0} schedule hazard(s)",
-                                S->Hazards);
-      for (const std::string &H : S->HazardReports)
-        Msg += "\n  " + H;
-      return tp::makeError(Msg);
-    }
-    std::memcpy(D, Mem.getBuffer(Addr[2]).data(), Prob.elementsC() * DBytes);
-    return Error::success();
-  });
+  if (Kernel && Kernel->K.Manifest.HasScale &&
+      Kernel->K.Manifest.DType != tp::ElementType::F32)
+    return guard(ErrorOut, [&]() -> Error {
+      return tp::makeError(
+          "tp_kernel_simulate: a kernel with alpha and beta and d_type " +
+          tp::getElementTypeName(Kernel->K.Manifest.DType) +
+          " reads C in that type; this call's c is f32 (use "
+          "tp_kernel_simulate_run)");
+    });
+  tp_gemm_run Run;
+  tp_gemm_run_init(&Run);
+  Run.batch = 1;
+  Run.a = A;
+  Run.b = B;
+  Run.c = C;
+  Run.bias = Bias;
+  Run.d = D;
+  Run.alpha = Alpha;
+  Run.beta = Beta;
+  Run.check_schedule = CheckSchedule;
+  return tp_kernel_simulate_run(Kernel, &Run, ErrorOut);
 }
 
 } // extern "C"

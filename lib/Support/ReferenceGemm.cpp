@@ -14,6 +14,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Support/ReferenceGemm.h"
+#include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -216,11 +219,88 @@ void referenceGemm(const GemmProblem &P, ArrayRef<uint16_t> A,
 double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
                         ArrayRef<uint16_t> B, ArrayRef<float> R, uint64_t I,
                         uint64_t J) {
+  return referenceElement(P, A, B, R, {}, I, J);
+}
+
+double referenceElement(const GemmProblem &P, ArrayRef<uint16_t> A,
+                        ArrayRef<uint16_t> B, ArrayRef<float> R,
+                        ArrayRef<float> Bias, uint64_t I, uint64_t J) {
   double Sum = P.Residual ? double(R[I * P.N + J]) : 0.0;
   for (uint64_t Kk = 0; Kk < P.K; ++Kk)
     Sum += operandValue(A[P.indexA(I, Kk)], P.AType) *
            operandValue(B[P.indexB(Kk, J)], P.BType);
-  return epilogue(P, Sum, R, {}, I, J);
+  return epilogue(P, Sum, R, Bias, I, J);
+}
+
+//===----------------------------------------------------------------------===//
+// Storage
+//===----------------------------------------------------------------------===//
+
+GemmStorage GemmStorage::packed(const GemmProblem &P, uint64_t Batch,
+                                uint64_t Align) {
+  auto Up = [Align](uint64_t X) { return (X + Align - 1) / Align * Align; };
+  GemmStorage S;
+  S.LdA = Up(P.colsA());
+  S.LdB = Up(P.colsB());
+  S.LdC = Up(P.N);
+  S.Batch = Batch;
+  if (Batch > 1) {
+    S.StrideA = P.rowsA() * S.LdA;
+    S.StrideB = P.rowsB() * S.LdB;
+    S.StrideC = P.M * S.LdC;
+  }
+  return S;
+}
+
+Error checkGemmStorage(const GemmProblem &P, const GemmStorage &S) {
+  struct Ld {
+    const char *Name, *Extent;
+    uint64_t Value, Min;
+  };
+  bool RowsA = P.LayoutA == OperandLayout::Rows,
+       RowsB = P.LayoutB == OperandLayout::Rows;
+  const Ld Lds[] = {{"lda", RowsA ? "K (A rows)" : "M (A columns)", S.LdA,
+                     P.colsA()},
+                    {"ldb", RowsB ? "K (B rows)" : "N (B columns)", S.LdB,
+                     P.colsB()},
+                    {"ldc", "N", S.LdC, P.N}};
+  for (const Ld &L : Lds) {
+    if (L.Value < L.Min)
+      return makeError(Twine(L.Name) + " = " + Twine(L.Value) +
+                       " is less than the stored row's extent, " + L.Extent +
+                       " = " + Twine(L.Min));
+    if (L.Value % 8)
+      return makeError(Twine(L.Name) + " = " + Twine(L.Value) +
+                       " is not a multiple of 8 elements (the copies move "
+                       "16-byte chunks of aligned rows)");
+  }
+  if (S.Batch < 1 || S.Batch > 65535)
+    return makeError("batch " + Twine(S.Batch) +
+                     " is not in [1, 65535] (the grid's z extent)");
+  if (S.Batch > 1) {
+    for (auto [Name, Stride] :
+         {std::pair<const char *, uint64_t>{"stride_a", S.StrideA},
+          {"stride_b", S.StrideB},
+          {"stride_c", S.StrideC}})
+      if (Stride % 8)
+        return makeError(Twine(Name) + " = " + Twine(Stride) +
+                         " is not a multiple of 8 elements (every batch's "
+                         "rows start 16-byte aligned)");
+    if (S.StrideC < P.M * S.LdC)
+      return makeError("stride_c = " + Twine(S.StrideC) + " is less than M x "
+                       "ldc = " + Twine(P.M * S.LdC) +
+                       ": batches of D would overlap");
+  }
+  // Every batch's offset is 32-bit too (batch b's start is folded in).
+  for (auto [Name, Bytes] :
+       {std::pair<const char *, uint64_t>{"A", 2 * S.spanA(P)},
+        {"B", 2 * S.spanB(P)},
+        {"C", getElementTypeBytes(P.DType) * S.spanC(P)}})
+    if (Bytes >= (uint64_t(1) << 32))
+      return makeError(Twine(Name) + " is " + Twine(Bytes) +
+                       " bytes (all batches), not below 2^32 (the kernel's "
+                       "byte offsets are 32-bit)");
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -317,6 +397,79 @@ std::vector<uint64_t> sampleIndices(uint64_t M, uint64_t N, uint64_t Count,
   for (uint64_t I = 0; Out.size() < Count; ++I)
     Add(mix64(Key + (I + 1) * 0x9e3779b97f4a7c15ull) % Total);
   return Out;
+}
+
+Expected<GemmLaunch> getGemmLaunch(const LaunchManifest &Man,
+                                   const GemmShape *Shape, uint64_t Align,
+                                   StringRef What) {
+  GemmLaunch L;
+  L.P = GemmProblem::fromManifest(Man);
+  L.Grid = Man.Grid;
+  const bool Runtime = hasRuntimeShape(Man);
+  if (Runtime) {
+    L.S.LdA = Man.LdA;
+    L.S.LdB = Man.LdB;
+    L.S.LdC = Man.LdC;
+    L.S.Batch = Man.Batch;
+    L.S.StrideA = Man.StrideA;
+    L.S.StrideB = Man.StrideB;
+    L.S.StrideC = Man.StrideC;
+  } else {
+    L.S = GemmStorage::packed(L.P, 1, 1);
+  }
+  if (!Shape)
+    return L;
+  auto Name = [&](uint64_t M, uint64_t N, uint64_t K, uint64_t B) {
+    std::string S = std::to_string(M) + "x" + std::to_string(N) + "x" +
+                    std::to_string(K);
+    return B > 1 ? S + "x" + std::to_string(B) : S;
+  };
+  if (!Runtime) {
+    if (Shape->M == Man.M && Shape->N == Man.N && Shape->K == Man.K &&
+        Shape->Batch == 1)
+      return L;
+    return makeError(What + ": the kernel has its shape, " +
+                     Name(Man.M, Man.N, Man.K, 1) +
+                     ", built in (its manifest names no LDA parameter); "
+                     "build it with tp-llc --fixed-shape=false to run " +
+                     Name(Shape->M, Shape->N, Shape->K, Shape->Batch));
+  }
+  if (!Shape->M || !Shape->N || !Shape->K || Shape->M > INT32_MAX ||
+      Shape->N > INT32_MAX || Shape->K > INT32_MAX)
+    return makeError(What + ": M, N and K must be in [1, 2^31-1], found " +
+                     Name(Shape->M, Shape->N, Shape->K, Shape->Batch));
+  if (Shape->Batch > 1 && !hasBatchStrides(Man))
+    return makeError(What + ": batch " + Twine(Shape->Batch) +
+                     ", but the kernel takes no batch strides (build it "
+                     "with tp-llc --batch)");
+  if (Shape->Batch < 1 || Shape->Batch > 65535)
+    return makeError(What + ": batch " + Twine(Shape->Batch) +
+                     " is not in [1, 65535] (the grid's z extent)");
+  L.P.M = Shape->M;
+  L.P.N = Shape->N;
+  L.P.K = Shape->K;
+  L.S = GemmStorage::packed(L.P, Shape->Batch, Align);
+  uint64_t GX = (L.P.N + Man.Tile[1] - 1) / Man.Tile[1];
+  uint64_t GY = (L.P.M + Man.Tile[0] - 1) / Man.Tile[0];
+  if (GY > 65535)
+    return makeError(What + ": M = " + Twine(L.P.M) + " gives " + Twine(GY) +
+                     " blocks along M (tile " + Twine(Man.Tile[0]) +
+                     "), more than the 65535 a grid's y extent may have");
+  L.Grid = {uint32_t(GX), uint32_t(GY), uint32_t(Shape->Batch)};
+  return L;
+}
+
+bool parseGemmShape(StringRef Text, GemmShape &Out) {
+  SmallVector<StringRef, 4> Parts;
+  Text.split(Parts, 'x');
+  if (Parts.size() != 3 && Parts.size() != 4)
+    return false;
+  uint64_t V[4] = {0, 0, 0, 1};
+  for (unsigned I = 0; I < Parts.size(); ++I)
+    if (Parts[I].getAsInteger(10, V[I]) || V[I] < 1 || V[I] > INT32_MAX)
+      return false;
+  Out = {V[0], V[1], V[2], V[3]};
+  return true;
 }
 
 } // namespace tp

@@ -63,6 +63,33 @@ class _GemmDesc(ctypes.Structure):
     ]
 
 
+class _GemmRun(ctypes.Structure):
+    # tp_gemm_run (tp/tp.h).
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64),
+        ("batch", ctypes.c_int64),
+        ("a", ctypes.c_void_p), ("b", ctypes.c_void_p), ("c", ctypes.c_void_p),
+        ("bias", ctypes.c_void_p), ("d", ctypes.c_void_p),
+        ("alpha", ctypes.c_double), ("beta", ctypes.c_double),
+        ("check_schedule", ctypes.c_int),
+    ]
+
+
+class _GemmStorage(ctypes.Structure):
+    # tp_gemm_storage (tp/tp.h).
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64),
+        ("batch", ctypes.c_int64),
+        ("lda", ctypes.c_int64), ("ldb", ctypes.c_int64),
+        ("ldc", ctypes.c_int64),
+        ("stride_a", ctypes.c_int64), ("stride_b", ctypes.c_int64),
+        ("stride_c", ctypes.c_int64),
+        ("grid", ctypes.c_uint32 * 3),
+    ]
+
+
 _lib = ctypes.CDLL(_find_library())
 _c_str = ctypes.c_char_p
 _err = ctypes.POINTER(ctypes.c_char_p)
@@ -97,11 +124,15 @@ _assemble = _declare("tp_assemble", ctypes.c_int, ctypes.c_char_p,
                      ctypes.POINTER(ctypes.c_void_p),
                      ctypes.POINTER(ctypes.c_size_t),
                      ctypes.POINTER(ctypes.c_void_p))
-_simulate = _declare("tp_kernel_simulate_gemm", ctypes.c_int,
-                     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                     ctypes.c_double, ctypes.c_double, ctypes.c_int,
-                     ctypes.POINTER(ctypes.c_void_p))
+_run_init = _declare("tp_gemm_run_init", None, ctypes.POINTER(_GemmRun))
+_simulate_run = _declare("tp_kernel_simulate_run", ctypes.c_int,
+                         ctypes.c_void_p, ctypes.POINTER(_GemmRun),
+                         ctypes.POINTER(ctypes.c_void_p))
+_storage_init = _declare("tp_gemm_storage_init", None,
+                         ctypes.POINTER(_GemmStorage))
+_plan_launch = _declare("tp_kernel_plan_launch", ctypes.c_int,
+                        ctypes.c_void_p, ctypes.POINTER(_GemmStorage),
+                        ctypes.POINTER(ctypes.c_void_p))
 
 
 def _take_string(ptr):
@@ -192,75 +223,175 @@ class Kernel:
     def _shape(self):
         return self.manifest["m"], self.manifest["n"], self.manifest["k"]
 
-    def _operand(self, np, array, name, shape, dtype):
-        if not isinstance(array, np.ndarray) and hasattr(array, "__dlpack__"):
-            array = _from_host_dlpack(np, array, name)
-        return _host_operand(np, array, name, shape, dtype,
-                             "a numpy array or a host DLPack tensor")
-
-    def __call__(self, A, B, R=None, device=0):
-        """D = A B (+ R) on a GPU through the CUDA driver API (libcuda via
-        ctypes; $TP_LIBCUDA names another library).  A, B, R: numpy arrays
-        or DLPack tensors in host memory (copied), DLPack tensors on the
-        CUDA device or objects exposing __cuda_array_interface__ (CuPy,
-        PyTorch, Numba, JAX: used in place), as simulate() takes them
-        (dtype, shape as the layouts store them, C-contiguous); returns D
-        as a numpy float32 M x N array.  No driver, no device, another
-        target: tp.Error."""
-        return _launch(self, A, B, R, device)
+    def __call__(self, A, B, R=None, device=0, C=None, bias=None,
+                 alpha=None, beta=None):
+        """D = alpha A B + beta C + bias, ReLU (as the kernel was built; D
+        = A B (+ R) for the seed's kernels) on a GPU through the CUDA
+        driver API (libcuda via ctypes; $TP_LIBCUDA names another
+        library), at the arrays' shape (a fixed-shape kernel only at its
+        own).  A, B, C (R is its older name), bias: numpy arrays or DLPack
+        tensors in host memory (copied, each row padded to 8 elements),
+        DLPack tensors on the CUDA device or objects exposing
+        __cuda_array_interface__ (CuPy, PyTorch, Numba, JAX: used in
+        place, so their rows must be multiples of 8 elements and their
+        data 16-byte aligned), with simulate()'s dtypes and shapes
+        (C-contiguous; 3-D for batches).  Returns D as simulate() does.
+        No driver, no device, another target: tp.Error."""
+        return _launch(self, A, B, _pick_c(R, C), bias, alpha, beta, device)
 
     def simulate(self, A, B, R=None, check_schedule=True, bias=None,
-                 alpha=None, beta=None):
-        """D = A B (+ R) -- or, for issue 16's kernels, D = alpha A B + beta
-        C + bias, ReLU -- on tp-sim's engine, on the CPU.  A, B: the
-        layouts' arrays, float16 for f16 and uint16 (bfloat16 bits) for
-        bf16; R: float32 M x N, the residual's R or the C of a kernel with
-        alpha and beta (only read, and not at all when beta is 0); bias:
-        float32, N values; alpha, beta: the values to pass (default: the
-        manifest's).  Returns D, M x N: float32 (d_type f32), float16
-        (f16), or float32 holding the bfloat16 values exactly (bf16).
-        With check_schedule, a schedule hazard is an error (tp-sim
-        --check-schedule)."""
+                 alpha=None, beta=None, C=None):
+        """D = alpha A B + beta C + bias, ReLU (as the kernel was built; D =
+        A B (+ R) for the seed's kernels) on tp-sim's engine, on the CPU,
+        at the arrays' shape: M, N, K from A and B as the layouts store
+        them, and the batch from their first extent when they are 3-D (a
+        run-time-shape kernel runs any shape, a batch only when built with
+        batch > 1; a fixed-shape kernel only its own).  A, B: float16 for
+        f16 and uint16 (bfloat16 bits) for bf16; C (R is its older name):
+        the residual's R (float32) or the C of a kernel with alpha and beta
+        in D's type (float32, float16, or uint16 bfloat16 bits), M x N (B
+        x M x N), not read when beta is 0; bias: float32, N values; alpha,
+        beta: the values to pass (default: the manifest's).  Returns D, M
+        x N (B x M x N): float32 (d_type f32), float16 (f16), or float32
+        holding the bfloat16 values exactly (bf16).  With check_schedule,
+        a schedule hazard is an error (tp-sim --check-schedule)."""
         import numpy as np
-        man = self.manifest
-        m, n, k = self._shape()
-        rows_a = man["layout_a"] == "rows"
-        rows_b = man["layout_b"] == "rows"
-        op_dtype = {"f16": np.float16, "bf16": np.uint16}
-        A = self._operand(np, A, "A", (m, k) if rows_a else (k, m),
-                          op_dtype[man.get("a_type", "f16")])
-        B = self._operand(np, B, "B", (n, k) if rows_b else (k, n),
-                          op_dtype[man.get("b_type", "f16")])
-        takes_c = man.get("residual", False) or "alpha" in man
-        if takes_c:
-            if R is None:
-                _fail("R: the kernel has a %s; pass R" %
-                      ("residual operand" if man.get("residual") else
-                       "C operand (alpha, beta)"))
-            R = self._operand(np, R, "R", (m, n), np.float32)
-        elif R is not None:
-            _fail("R: the kernel has no residual operand (and no C: no alpha, beta)")
-        if man.get("bias", False):
-            if bias is None:
-                _fail("bias: the kernel adds a bias; pass bias")
-            bias = self._operand(np, bias, "bias", (n,), np.float32)
-        elif bias is not None:
+        ops = _Operands(np, self, _pick_c(R, C), bias, alpha, beta)
+        A = ops.host(A, "A", "a numpy array or a host DLPack tensor")
+        B = ops.host(B, "B", "a numpy array or a host DLPack tensor")
+        ops.set_shape(A.shape, B.shape)
+        c = ops.host(ops.c, "C", "a numpy array or a host DLPack tensor") \
+            if ops.takes_c else None
+        bias_arr = ops.host(ops.bias, "bias", "a numpy array") \
+            if ops.man.get("bias", False) else None
+        ops.check(A, B, c, bias_arr)
+        D = np.empty(ops.d_shape(), dtype=ops.d_dtype)
+        run = _GemmRun()
+        _run_init(ctypes.byref(run))
+        run.m, run.n, run.k, run.batch = ops.m, ops.n, ops.k, ops.batch
+        run.a, run.b, run.d = A.ctypes.data, B.ctypes.data, D.ctypes.data
+        run.c = c.ctypes.data if c is not None else None
+        run.bias = bias_arr.ctypes.data if bias_arr is not None else None
+        run.alpha, run.beta = ops.alpha, ops.beta
+        run.check_schedule = int(bool(check_schedule))
+        err = ctypes.c_void_p()
+        _check(_simulate_run(self._handle, ctypes.byref(run),
+                             ctypes.byref(err)), err)
+        return ops.result(np, D)
+
+
+def _pick_c(R, C):
+    if R is not None and C is not None:
+        _fail("C: give C or R (its older name), not both")
+    return C if C is not None else R
+
+
+_BF16_DTYPE = "uint16"  # bfloat16 as its bits (Debian has no ml_dtypes)
+
+
+class _Operands:
+    """What a call's arrays must be for a kernel: dtypes from the manifest,
+    the shape from A and B (checked against the kernel by the library),
+    the epilogue's arguments."""
+
+    def __init__(self, np, kernel, c, bias, alpha, beta):
+        man = self.man = kernel.manifest
+        self.kernel = kernel
+        op = {"f16": np.float16, "bf16": np.uint16}
+        self.a_dtype = np.dtype(op[man.get("a_type", "f16")])
+        self.b_dtype = np.dtype(op[man.get("b_type", "f16")])
+        self.d_type = man.get("d_type", "f32")
+        self.d_dtype = np.dtype({"f32": np.float32, "f16": np.float16,
+                                 "bf16": np.uint16}[self.d_type])
+        self.rows_a = man["layout_a"] == "rows"
+        self.rows_b = man["layout_b"] == "rows"
+        self.takes_c = man.get("residual", False) or "alpha" in man
+        if self.takes_c and c is None:
+            _fail("C: the kernel has a %s; pass C" %
+                  ("residual operand (R)" if man.get("residual") else
+                   "C operand (alpha, beta)"))
+        if not self.takes_c and c is not None:
+            _fail("C: the kernel has no residual operand (and no C: no "
+                  "alpha, beta)")
+        if man.get("bias", False) and bias is None:
+            _fail("bias: the kernel adds a bias; pass bias")
+        if not man.get("bias", False) and bias is not None:
             _fail("bias: the kernel adds no bias")
         if (alpha is not None or beta is not None) and "alpha" not in man:
             _fail("alpha, beta: the kernel takes neither")
-        alpha = man.get("alpha", 1.0) if alpha is None else alpha
-        beta = man.get("beta", 0.0) if beta is None else beta
-        d_type = man.get("d_type", "f32")
-        D = np.empty((m, n), dtype={"f32": np.float32, "f16": np.float16,
-                                    "bf16": np.uint16}[d_type])
-        err = ctypes.c_void_p()
-        status = _simulate(self._handle, A.ctypes.data, B.ctypes.data,
-                           R.ctypes.data if takes_c else None,
-                           bias.ctypes.data if bias is not None else None,
-                           D.ctypes.data, float(alpha), float(beta),
-                           int(bool(check_schedule)), ctypes.byref(err))
-        _check(status, err)
-        if d_type == "bf16":
+        for name, value in (("alpha", alpha), ("beta", beta)):
+            if value is not None and (isinstance(value, bool) or
+                                      not isinstance(value, (int, float))):
+                _fail("%s: expected a number, found %r" % (name, value))
+        self.alpha = float(man.get("alpha", 1.0) if alpha is None else alpha)
+        self.beta = float(man.get("beta", 0.0) if beta is None else beta)
+        self.c, self.bias = c, bias
+        # The residual's R is f32; alpha/beta's C has D's type.
+        self.c_dtype = np.dtype(np.float32) if man.get("residual") \
+            else self.d_dtype
+
+    def host(self, array, name, expected):
+        import numpy as np
+        if not isinstance(array, np.ndarray) and hasattr(array, "__dlpack__"):
+            array = _from_host_dlpack(np, array, name)
+        if not isinstance(array, np.ndarray):
+            _fail("%s: expected %s, found %s" %
+                  (name, expected, type(array).__name__))
+        if not array.flags["C_CONTIGUOUS"]:
+            _fail("%s: expected a C-contiguous array (np.ascontiguousarray)"
+                  % name)
+        return array
+
+    def set_shape(self, a_shape, b_shape):
+        """M, N, K and the batch from A's and B's shapes (as stored)."""
+        a_shape, b_shape = tuple(a_shape), tuple(b_shape)
+        if len(a_shape) not in (2, 3) or len(b_shape) != len(a_shape):
+            _fail("A, B: expected two 2-D arrays, or two 3-D arrays (a "
+                  "batch), found shapes %s and %s" % (a_shape, b_shape))
+        self.batched = len(a_shape) == 3
+        if self.batched and a_shape[0] != b_shape[0]:
+            _fail("A, B: batches of %d and %d" % (a_shape[0], b_shape[0]))
+        self.batch = a_shape[0] if self.batched else 1
+        m, ka = a_shape[-2:] if self.rows_a else a_shape[-2:][::-1]
+        n, kb = b_shape[-2:] if self.rows_b else b_shape[-2:][::-1]
+        if ka != kb:
+            _fail("A, B: A is %s and B is %s as stored (A %s, B %s): K = %d "
+                  "and %d differ" % (a_shape, b_shape, self.man["layout_a"],
+                                     self.man["layout_b"], ka, kb))
+        self.m, self.n, self.k = m, n, ka
+
+    def _lead(self):
+        return (self.batch,) if self.batched else ()
+
+    def shapes(self):
+        """The shape each operand must have, as the layouts store it."""
+        m, n, k = self.m, self.n, self.k
+        return {"A": self._lead() + ((m, k) if self.rows_a else (k, m)),
+                "B": self._lead() + ((n, k) if self.rows_b else (k, n)),
+                "C": self.d_shape(), "bias": (n,)}
+
+    def dtypes(self):
+        import numpy as np
+        return {"A": self.a_dtype, "B": self.b_dtype, "C": self.c_dtype,
+                "bias": np.dtype(np.float32)}
+
+    def d_shape(self):
+        return self._lead() + (self.m, self.n)
+
+    def check(self, A, B, c, bias):
+        shapes, dtypes = self.shapes(), self.dtypes()
+        for name, array in (("A", A), ("B", B), ("C", c), ("bias", bias)):
+            if array is None:
+                continue
+            if array.dtype != dtypes[name]:
+                _fail("%s: expected dtype %s, found %s" %
+                      (name, dtypes[name].name, array.dtype.name))
+            if tuple(array.shape) != shapes[name]:
+                _fail("%s: expected shape %s (as the layout stores it), "
+                      "found %s" % (name, shapes[name], tuple(array.shape)))
+
+    def result(self, np, D):
+        if self.d_type == "bf16":
             return (D.astype(np.uint32) << 16).view(np.float32)
         return D
 
@@ -346,31 +477,42 @@ class _Driver:
             _fail("%s failed: %s" % (fn, name))
 
 
-def _device_operand(np, array, name, shape, dtype, device, keep):
-    """(device pointer or None, host array or None) of an operand: an
-    object with __cuda_array_interface__, or a DLPack tensor on a CUDA
+def _compact(shape, strides, itemsize=1):
+    """Whether strides (elements, or bytes with itemsize) are those of a
+    C-contiguous array of shape (an extent-1 dimension's stride is never
+    used, so any value goes)."""
+    want = 1
+    for extent, stride in reversed(list(zip(shape, strides))):
+        if extent != 1 and stride != want * itemsize:
+            return False
+        want *= extent
+    return True
+
+
+def _device_operand(np, array, name, dtype, device, keep):
+    """(device pointer or None, host array or None, shape) of an operand:
+    an object with __cuda_array_interface__, or a DLPack tensor on a CUDA
     device, is used in place; a numpy array, or a DLPack tensor in host
     memory, is copied.  keep collects what must live until the kernel
     has finished (DLPack capsules)."""
     if not isinstance(array, np.ndarray) and hasattr(array, "__dlpack__"):
-        return _dlpack_operand(np, array, name, shape, dtype, device, keep)
+        return _dlpack_operand(np, array, name, dtype, device, keep)
     cai = getattr(array, "__cuda_array_interface__", None)
     if cai is not None:
         want = np.dtype(dtype).str
         if cai.get("typestr") != want:
             _fail("%s: expected typestr %s, found %s" %
                   (name, want, cai.get("typestr")))
-        if tuple(cai.get("shape", ())) != shape:
-            _fail("%s: expected shape %s (as the layout stores it), found %s"
-                  % (name, shape, tuple(cai.get("shape", ()))))
+        shape = tuple(cai.get("shape", ()))
         strides = cai.get("strides")
-        item = np.dtype(dtype).itemsize
-        if strides is not None and tuple(strides) != (shape[1] * item, item):
+        if strides is not None and not _compact(shape, strides,
+                                                np.dtype(dtype).itemsize):
             _fail("%s: expected a C-contiguous array" % name)
-        return cai["data"][0], None
-    return None, _host_operand(np, array, name, shape, dtype,
-                               "a numpy array, a DLPack tensor or an "
-                               "object with __cuda_array_interface__")
+        return cai["data"][0], None, shape
+    host = _host_operand(np, array, name, dtype,
+                         "a numpy array, a DLPack tensor or an object with "
+                         "__cuda_array_interface__")
+    return None, host, host.shape
 
 
 # DLPack (dlpack.h, version 0.8 and later; the Python protocol of the
@@ -420,18 +562,19 @@ def _from_host_dlpack(np, array, name):
         _fail("%s: numpy cannot import this DLPack tensor (%s)" % (name, e))
 
 
-def _dlpack_operand(np, array, name, shape, dtype, device, keep):
+def _dlpack_operand(np, array, name, dtype, device, keep):
     """_device_operand of an object with __dlpack__: a tensor in host
     memory goes through numpy (np.from_dlpack, copied); one on CUDA
     device `device` (or in managed memory) is used in place after its
-    dtype, shape and strides are checked; any other device: tp.Error.
-    The capsule stays in keep: it owns the tensor until it is freed (its
+    dtype and strides are checked; any other device: tp.Error.  The
+    capsule stays in keep: it owns the tensor until it is freed (its
     destructor calls the producer's deleter, as the protocol says of an
     unconsumed capsule)."""
     device_type, device_id = array.__dlpack_device__()
     if device_type in (_DL_CPU, _DL_CUDA_HOST):
-        return None, _host_operand(np, _from_host_dlpack(np, array, name),
-                                   name, shape, dtype, "a numpy array")
+        host = _host_operand(np, _from_host_dlpack(np, array, name), name,
+                             dtype, "a numpy array")
+        return None, host, host.shape
     if device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
         _fail("%s: a DLPack tensor on device type %d (tp takes CUDA "
               "device and host memory)" % (name, device_type))
@@ -447,65 +590,105 @@ def _dlpack_operand(np, array, name, shape, dtype, device, keep):
     t = _dlpack_tensor(capsule, name)
     want = np.dtype(dtype)
     code = _DL_BFLOAT if want.name == "bfloat16" else _DL_FLOAT
+    if want.kind == "u":
+        code = 1  # kDLUInt: bfloat16 bits as uint16
     if (t.dtype_code, t.dtype_bits, t.dtype_lanes) != \
             (code, want.itemsize * 8, 1):
         _fail("%s: expected dtype %s, found DLPack type code %d, %d bits, "
               "%d lanes" % (name, want.name, t.dtype_code, t.dtype_bits,
                             t.dtype_lanes))
-    found = tuple(t.shape[i] for i in range(t.ndim))
-    if found != shape:
-        _fail("%s: expected shape %s (as the layout stores it), found %s"
-              % (name, shape, found))
-    # DLPack strides count elements; none means compact row-major.  The
-    # stride of an extent-1 dimension is never used, so any value goes.
-    if t.strides:
-        compact = (shape[1], 1)
-        for i in range(2):
-            if shape[i] != 1 and t.strides[i] != compact[i]:
-                _fail("%s: expected a C-contiguous tensor, found strides %s"
-                      % (name, (t.strides[0], t.strides[1])))
-    return t.data + t.byte_offset, None
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    # DLPack strides count elements; none means compact row-major.
+    if t.strides and not _compact(shape, [t.strides[i]
+                                          for i in range(t.ndim)]):
+        _fail("%s: expected a C-contiguous tensor, found strides %s"
+              % (name, tuple(t.strides[i] for i in range(t.ndim))))
+    return t.data + t.byte_offset, None, shape
 
 
-def _host_operand(np, array, name, shape, dtype, expected):
-    """array, checked to be a C-contiguous numpy array of dtype and
-    shape (as the layout stores it); tp.Error naming name otherwise
-    (expected: what the caller accepts, for the message)."""
+def _host_operand(np, array, name, dtype, expected):
+    """array, checked to be a C-contiguous numpy array of dtype; tp.Error
+    naming name otherwise (expected: what the caller accepts, for the
+    message)."""
     if not isinstance(array, np.ndarray):
         _fail("%s: expected %s, found %s" %
               (name, expected, type(array).__name__))
     if array.dtype != dtype:
         _fail("%s: expected dtype %s, found %s" %
               (name, np.dtype(dtype).name, array.dtype.name))
-    if array.shape != shape:
-        _fail("%s: expected shape %s (as the layout stores it), found %s"
-              % (name, shape, array.shape))
     if not array.flags["C_CONTIGUOUS"]:
         _fail("%s: expected a C-contiguous array (np.ascontiguousarray)"
               % name)
     return array
 
 
-def _launch(kernel, A, B, R, device):
+_NAN16 = {"f16": 0x7e00, "bf16": 0x7fc0}
+_POISON = {"f32": 0x7fbadbad, "f16": 0x7dad, "bf16": 0x7fad}
+
+
+def _pitched(np, host, rows, cols, ld, stride, batch, fill, dtype):
+    """host (batch x rows x cols, or rows x cols) laid out with row pitch
+    ld and batch stride (elements), fill in the padding."""
+    span = (batch - 1) * stride + rows * ld
+    out = np.full(span, fill, dtype=np.uint32 if dtype.itemsize == 4
+                  else np.uint16).view(dtype)
+    src = host.reshape(batch, rows, cols)
+    for b in range(batch):
+        view = out[b * stride:b * stride + rows * ld].reshape(rows, ld)
+        view[:, :cols] = src[b]
+    return out
+
+
+def _launch(kernel, A, B, C, bias, alpha, beta, device):
     import numpy as np
+    ops = _Operands(np, kernel, C, bias, alpha, beta)
     man = kernel.manifest
-    if any(key in man for key in ("a_type", "alpha", "bias", "relu")):
-        _fail("the GPU call runs f16 x f16 -> f32 kernels without issue 16's "
-              "epilogue only (yet); simulate() runs this one")
-    m, n, k = kernel._shape()
-    rows_a, rows_b = man["layout_a"] == "rows", man["layout_b"] == "rows"
     keep = []  # DLPack capsules: they own their tensors until the end
-    ops = {"A": _device_operand(np, A, "A", (m, k) if rows_a else (k, m),
-                                np.float16, device, keep),
-           "B": _device_operand(np, B, "B", (n, k) if rows_b else (k, n),
-                                np.float16, device, keep)}
-    if man.get("residual", False):
-        if R is None:
-            _fail("R: the kernel has a residual operand; pass R")
-        ops["R"] = _device_operand(np, R, "R", (m, n), np.float32, device,
-                                   keep)
-    elif R is not None:
-        _fail("R: the kernel has no residual operand")
+    ins = {"A": _device_operand(np, A, "A", ops.a_dtype, device, keep),
+           "B": _device_operand(np, B, "B", ops.b_dtype, device, keep)}
+    ops.set_shape(ins["A"][2], ins["B"][2])
+    if ops.takes_c:
+        ins["C"] = _device_operand(np, C, "C", ops.c_dtype, device, keep)
+    if man.get("bias", False):
+        ins["bias"] = _device_operand(np, bias, "bias", np.float32, device,
+                                      keep)
+    shapes = ops.shapes()
+    for name, (dptr, host, shape) in ins.items():
+        if tuple(shape) != shapes[name]:
+            _fail("%s: expected shape %s (as the layout stores it), found "
+                  "%s" % (name, shapes[name], tuple(shape)))
+        if dptr is not None and dptr % 16:
+            _fail("%s: the device pointer 0x%x is not 16-byte aligned (the "
+                  "copies move 16-byte chunks)" % (name, dptr))
+    # Operands in place keep their dense rows (the library checks them
+    # against the rules); copied ones get rows padded to 8 elements.
+    plan = _GemmStorage()
+    _storage_init(ctypes.byref(plan))
+    plan.m, plan.n, plan.k, plan.batch = ops.m, ops.n, ops.k, ops.batch
+    cols = {"A": ops.k if ops.rows_a else ops.m,
+            "B": ops.k if ops.rows_b else ops.n, "C": ops.n}
+    rows = {"A": ops.m if ops.rows_a else ops.k,
+            "B": ops.n if ops.rows_b else ops.k, "C": ops.m}
+    for name, ld, stride in (("A", "lda", "stride_a"),
+                             ("B", "ldb", "stride_b"),
+                             ("C", "ldc", "stride_c")):
+        if name in ins and ins[name][0] is not None:
+            setattr(plan, ld, cols[name])
+            if ops.batch > 1:
+                setattr(plan, stride, rows[name] * cols[name])
+    err = ctypes.c_void_p()
+    _check(_plan_launch(kernel._handle, ctypes.byref(plan),
+                        ctypes.byref(err)), err)
+    ld = {"A": plan.lda, "B": plan.ldb, "C": plan.ldc}
+    stride = {"A": plan.stride_a, "B": plan.stride_b, "C": plan.stride_c}
+    return _run_on_device(np, kernel, ops, ins, plan, rows, cols, ld, stride,
+                          device)
+
+
+def _run_on_device(np, kernel, ops, ins, plan, rows, cols, ld, stride,
+                   device):
+    """The driver half of k(...): context, module, buffers, launch, D."""
+    man = kernel.manifest
     cu = _Driver()
     cu("cuInit", 0)
     count = ctypes.c_int()
@@ -538,43 +721,64 @@ def _launch(kernel, A, B, R, device):
             cu("cuFuncSetAttribute", func,
                _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
 
-        def alloc(nbytes):
+        def upload(array):
             ptr = ctypes.c_uint64()
-            cu("cuMemAlloc_v2", ctypes.byref(ptr), ctypes.c_size_t(nbytes))
+            cu("cuMemAlloc_v2", ctypes.byref(ptr),
+               ctypes.c_size_t(max(array.nbytes, 1)))
             allocations.append(ptr)
+            cu("cuMemcpyHtoD_v2", ctypes.c_uint64(ptr.value),
+               array.ctypes.data_as(ctypes.c_void_p),
+               ctypes.c_size_t(array.nbytes))
             return ptr.value
 
+        fills = {"A": _NAN16[man.get("a_type", "f16")],
+                 "B": _NAN16[man.get("b_type", "f16")],
+                 "C": _POISON["f32" if man.get("residual") else ops.d_type]}
         pointers = {}
-        for role, (dptr, host) in ops.items():
+        for name, (dptr, host, _) in ins.items():
             if dptr is None:
-                dptr = alloc(host.nbytes)
-                cu("cuMemcpyHtoD_v2", ctypes.c_uint64(dptr),
-                   host.ctypes.data_as(ctypes.c_void_p),
-                   ctypes.c_size_t(host.nbytes))
-            pointers[role] = dptr
-        D = np.empty((m, n), dtype=np.float32)
-        pointers["C"] = alloc(D.nbytes)
-        # As tp-run: D starts as poison (PoisonBits), so that an element
-        # the kernel never writes shows.
-        cu("cuMemsetD32_v2", ctypes.c_uint64(pointers["C"]),
-           ctypes.c_uint(0x7fbadbad), ctypes.c_size_t(m * n))
-        values = {"M": m, "N": n, "K": k}
+                if name == "bias":
+                    dptr = upload(host)
+                else:
+                    dptr = upload(_pitched(np, host, rows[name], cols[name],
+                                           ld[name], stride[name], ops.batch,
+                                           fills[name], host.dtype))
+            pointers[{"C": "R"}.get(name, name)] = dptr
+        # As tp-run: D starts as poison, so that an element the kernel
+        # never writes shows.
+        span_c = (ops.batch - 1) * stride["C"] + ops.m * ld["C"]
+        D = np.full(span_c, _POISON[ops.d_type],
+                    dtype=np.uint32 if ops.d_dtype.itemsize == 4
+                    else np.uint16).view(ops.d_dtype)
+        pointers["C"] = upload(D)
+        values = {"M": ops.m, "N": ops.n, "K": ops.k, "LDA": ld["A"],
+                  "LDB": ld["B"], "LDC": ld["C"], "StrideA": stride["A"],
+                  "StrideB": stride["B"], "StrideC": stride["C"]}
         slots = []
         for p in man["params"]:
             role = p["role"]
-            value = pointers[role] if role in pointers else values[role]
-            slot = (ctypes.c_uint64 if p["size"] == 8 else ctypes.c_uint32)(
-                value)
+            if role in ("alpha", "beta"):
+                slot = ctypes.c_float(ops.alpha if role == "alpha"
+                                      else ops.beta)
+            elif role in pointers:
+                slot = ctypes.c_uint64(pointers[role])
+            else:
+                slot = (ctypes.c_uint64 if p["size"] == 8
+                        else ctypes.c_uint32)(values[role])
             slots.append(slot)
         params = (ctypes.c_void_p * len(slots))(
             *[ctypes.cast(ctypes.byref(s), ctypes.c_void_p) for s in slots])
-        grid, block = man["grid"], man["block"]
+        grid, block = list(plan.grid), man["block"]
         cu("cuLaunchKernel", func, grid[0], grid[1], grid[2], block[0],
            block[1], block[2], shared, None, params, None)
         cu("cuCtxSynchronize")
         cu("cuMemcpyDtoH_v2", D.ctypes.data_as(ctypes.c_void_p),
            ctypes.c_uint64(pointers["C"]), ctypes.c_size_t(D.nbytes))
-        return D
+        out = np.empty((ops.batch, ops.m, ops.n), dtype=ops.d_dtype)
+        for b in range(ops.batch):
+            rows_d = D[b * stride["C"]:b * stride["C"] + ops.m * ld["C"]]
+            out[b] = rows_d.reshape(ops.m, ld["C"])[:, :ops.n]
+        return ops.result(np, out if ops.batched else out[0])
     finally:
         for ptr in allocations:
             cu.lib.cuMemFree_v2(ptr)

@@ -95,8 +95,6 @@ def test_simulate_alpha_beta_bias_relu():
     assert np.array_equal(D, np.maximum(0.5 * ref + bias, 0))
     with pytest.raises(tp.Error, match="bias: the kernel adds a bias"):
         k.simulate(A, B, C)
-    with pytest.raises(tp.Error, match="the GPU call runs"):
-        k(A, B, C)
 
 
 def test_kernel_fields():
@@ -145,7 +143,8 @@ def error_of(fn, *args, **kwargs):
 def test_compile_errors_carry_the_diagnostic():
     assert error_of(tp.gemm, a_layout="diagonal") == (
         "tp: error: --layout-a: expected rows or columns, found 'diagonal'")
-    assert error_of(tp.gemm, m=100, n=128, k=256).startswith(
+    assert error_of(tp.gemm, m=100, n=128, k=256,
+                    runtime_shape=False).startswith(
         "tp: error: --gemm=100x128x256:")
     assert "-mcpu: unsupported target 'sm_75'" in error_of(tp.gemm,
                                                            target="sm_75")
@@ -167,7 +166,11 @@ def test_simulate_errors():
     A, B, _ = operands(k)
     assert "A: expected dtype float16, found float32" in error_of(
         k.simulate, A.astype(np.float32), B)
-    assert "B: expected shape (256, 128)" in error_of(k.simulate, A, B[:64])
+    assert "K = 256 and 64 differ" in error_of(k.simulate, A, B[:64])
+    # A fixed-shape kernel runs only at its own shape.
+    fixed = tp.gemm(m=M, n=N, k=K, runtime_shape=False)
+    assert "the kernel has its shape, 128x128x256, built in" in error_of(
+        fixed.simulate, A[:64], B)
     square = tp.gemm(m=128, n=128, k=128)
     S = np.zeros((128, 128), dtype=np.float16)
     assert "A: expected a C-contiguous array" in error_of(
@@ -175,10 +178,14 @@ def test_simulate_errors():
     assert "A: expected a numpy array or a host DLPack tensor, found list" \
         in error_of(
         k.simulate, [[0.0]], B)
-    assert "R: the kernel has no residual operand" in error_of(
+    assert "C: the kernel has no residual operand" in error_of(
         k.simulate, A, B, np.zeros((M, N), np.float32))
     r = tp.gemm(m=M, n=N, k=K, residual=True)
-    assert "R: the kernel has a residual operand" in error_of(r.simulate, A, B)
+    assert "C: the kernel has a residual operand (R); pass C" in error_of(
+        r.simulate, A, B)
+    assert "C: give C or R (its older name), not both" in error_of(
+        r.simulate, A, B, np.zeros((M, N), np.float32),
+        C=np.zeros((M, N), np.float32))
 
 
 def test_assemble_disassemble_errors():
@@ -216,12 +223,17 @@ def mock_module(k, mode="correct"):
     with k's manifest (it computes the product on the CPU)."""
     man = k.manifest
     roles = ",".join(p["role"] for p in man["params"])
+    extra = " a_type=%s b_type=%s d_type=%s relu=%d" % (
+        man.get("a_type", "f16"), man.get("b_type", "f16"),
+        man.get("d_type", "f32"), int(man.get("relu", False)))
+    if "tile" in man:
+        extra += " tile=%d,%d" % tuple(man["tile"])
     return ("// tp-mock-kernel %s m=%d n=%d k=%d a=%s b=%s residual=%d "
-            "params=%s shared=%d grid=%s mode=%s\n" %
+            "params=%s shared=%d grid=%s%s mode=%s\n" %
             (man["kernel"], man["m"], man["n"], man["k"], man["layout_a"],
              man["layout_b"], int(man["residual"]), roles,
              man["dynamic_shared_bytes"], ",".join(map(str, man["grid"])),
-             mode)).encode()
+             extra, mode)).encode()
 
 
 @pytest.fixture
@@ -388,7 +400,8 @@ def test_gpu_call_device_tensor_errors(mock_cuda):
         error_of(k, FakeCudaDLPack(A, device_type=10), B)
     assert "B: expected dtype float16, found DLPack type code 0, 16 bits" \
         in error_of(k, A, FakeCudaDLPack(B.view(np.int16), code=0))
-    assert "A: expected shape (128, 256)" in \
+    # The shape comes from A and B: their K must agree.
+    assert "K = 128 and 256 differ" in \
         error_of(k, FakeCudaDLPack(np.ascontiguousarray(A[:, :128])), B)
     assert "A: expected a C-contiguous tensor, found strides (1, 128)" in \
         error_of(k, FakeCudaDLPack(A, strides=(1, 128)), B)
@@ -404,3 +417,171 @@ def test_simulate_takes_host_dlpack():
     with pytest.raises(tp.Error, match="A: a DLPack tensor on device type "
                        "2; simulate\\(\\) takes host memory"):
         k.simulate(FakeCudaDLPack(A), B)
+
+
+# --- Any shape, type, epilogue and batch (issue 16) ----------------------
+
+def stored(x, layout, is_a):
+    """x (A as M x K, or B as K x N; 2-D or a 3-D batch) as the layout
+    stores it."""
+    transpose = (layout == "columns") if is_a else (layout == "rows")
+    return np.ascontiguousarray(np.swapaxes(x, -1, -2) if transpose else x)
+
+
+def small_ints(rng, shape, lo=-8, hi=9):
+    return rng.integers(lo, hi, size=shape).astype(np.float32)
+
+
+def to_bits(x, d_type):
+    """float32 values exact in d_type as the array simulate() takes."""
+    if d_type == "f32":
+        return x.astype(np.float32)
+    if d_type == "f16":
+        return x.astype(np.float16)
+    return bf16_bits(x)
+
+
+def rounded(x, d_type):
+    """float64 x rounded once to d_type (to nearest even), as float32 or
+    float16 (what simulate() returns)."""
+    if d_type == "f16":
+        return x.astype(np.float16)
+    f = x.astype(np.float32)
+    if d_type == "f32":
+        return f
+    bits = f.view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16) << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+ODD = (37, 29, 23)  # cuts every edge of every tile
+
+
+@pytest.mark.parametrize("a_layout,b_layout", LAYOUTS)
+def test_simulate_any_shape_every_layout(a_layout, b_layout):
+    k = tp.gemm(a_layout=a_layout, b_layout=b_layout, runtime_shape=True,
+                m=128, n=128, k=128)
+    rng = np.random.default_rng(3)
+    for m, n, kk in (ODD, (1, 1, 1), (65, 130, 40)):
+        a, b = small_ints(rng, (m, kk)), small_ints(rng, (kk, n))
+        D = k.simulate(stored(a, a_layout, True).astype(np.float16),
+                       stored(b, b_layout, False).astype(np.float16))
+        ref = a.astype(np.float64) @ b
+        assert D.shape == (m, n) and D.dtype == np.float32
+        assert rel_frobenius(D, ref) <= 1e-3  # tp-sim's tolerance
+        assert np.array_equal(D, ref.astype(np.float32))
+
+
+@pytest.mark.parametrize("d_type", ["f32", "f16", "bf16"])
+def test_simulate_bf16_in_narrow_out_any_shape(d_type):
+    k = tp.gemm(a_type="bf16", b_type="bf16", d_type=d_type,
+                b_layout="rows", runtime_shape=True, m=64, n=64, k=64)
+    rng = np.random.default_rng(4)
+    m, n, kk = ODD
+    a, b = small_ints(rng, (m, kk)), small_ints(rng, (kk, n))
+    D = k.simulate(bf16_bits(a), bf16_bits(stored(b, "rows", False)))
+    want = rounded(a.astype(np.float64) @ b, d_type)
+    assert D.dtype == want.dtype and np.array_equal(D, want)
+
+
+def test_simulate_epilogue_narrow_c_any_shape():
+    k = tp.gemm(d_type="f16", alpha=0.5, beta=2.0, bias=True, relu=True,
+                runtime_shape=True, m=64, n=64, k=64)
+    rng = np.random.default_rng(5)
+    m, n, kk = ODD
+    a, b = small_ints(rng, (m, kk)), small_ints(rng, (kk, n))
+    c, bias = small_ints(rng, (m, n), -4, 5), small_ints(rng, (n,), -4, 5)
+    ab = a.astype(np.float64) @ b
+    D = k.simulate(a.astype(np.float16), b.astype(np.float16),
+                   C=c.astype(np.float16), bias=bias)
+    assert np.array_equal(D, rounded(np.maximum(0.5 * ab + 2 * c + bias, 0),
+                                     "f16"))
+    # beta = 0 never reads C: a C full of NaN does not reach D.
+    nan = np.full((m, n), np.nan, dtype=np.float16)
+    D = k.simulate(a.astype(np.float16), b.astype(np.float16), C=nan,
+                   bias=bias, alpha=-1, beta=0)
+    assert np.array_equal(D, rounded(np.maximum(-ab + bias, 0), "f16"))
+    # An f32 C.
+    k32 = tp.gemm(alpha=1.0, beta=1.0, runtime_shape=True, m=64, n=64, k=64)
+    D = k32.simulate(a.astype(np.float16), b.astype(np.float16), C=c)
+    assert np.array_equal(D, (ab + c).astype(np.float32))
+    assert "C: expected dtype float16, found float32" in error_of(
+        k.simulate, a.astype(np.float16), b.astype(np.float16), C=c,
+        bias=bias)
+
+
+def test_simulate_batch():
+    k = tp.gemm(runtime_shape=True, batch=2, a_layout="columns",
+                m=64, n=64, k=64)
+    rng = np.random.default_rng(6)
+    m, n, kk = ODD
+    a, b = small_ints(rng, (3, m, kk)), small_ints(rng, (3, kk, n))
+    D = k.simulate(stored(a, "columns", True).astype(np.float16),
+                   b.astype(np.float16))
+    assert D.shape == (3, m, n)
+    assert np.array_equal(D, (a.astype(np.float64) @ b).astype(np.float32))
+    # A kernel built for one product takes no batch.
+    one = tp.gemm(runtime_shape=True, m=64, n=64, k=64)
+    assert "batch 3, but the kernel takes no batch strides" in error_of(
+        one.simulate, a.astype(np.float16), b.astype(np.float16))
+    assert "A, B: batches of 3 and 2" in error_of(
+        k.simulate, stored(a, "columns", True).astype(np.float16),
+        b[:2].astype(np.float16))
+
+
+@pytest.mark.parametrize("d_type", ["f32", "f16", "bf16"])
+def test_gpu_call_any_shape_type_epilogue_batch(mock_cuda, d_type):
+    in_type = "bf16" if d_type == "f16" else "f16"
+    k = tp.gemm(a_type=in_type, b_type=in_type, d_type=d_type, alpha=0.5,
+                beta=2.0, bias=True, relu=True, runtime_shape=True, batch=2,
+                b_layout="rows", m=64, n=64, k=64)
+    k.cubin = mock_module(k)
+    rng = np.random.default_rng(7)
+    m, n, kk = ODD
+    a, b = small_ints(rng, (3, m, kk)), small_ints(rng, (3, kk, n))
+    c, bias = small_ints(rng, (3, m, n), -4, 5), small_ints(rng, (n,), -4, 5)
+    op = (lambda x: bf16_bits(x)) if in_type == "bf16" else \
+        (lambda x: x.astype(np.float16))
+    A, B = op(a), op(stored(b, "rows", False))
+    ab = a.astype(np.float64) @ b
+    D = k(A, B, C=to_bits(c, d_type), bias=bias)
+    want = rounded(np.maximum(0.5 * ab + 2 * c + bias, 0), d_type)
+    assert D.shape == (3, m, n) and np.array_equal(D, want)
+    # beta = 0: the NaN C does not reach D.
+    nan = to_bits(np.full((3, m, n), np.nan, dtype=np.float32), d_type)
+    D = k(A, B, C=nan, bias=bias, beta=0)
+    assert np.array_equal(D, rounded(np.maximum(0.5 * ab + bias, 0), d_type))
+    # The mock's defects show: a kernel that reads C when beta = 0, or
+    # ignores alpha, gives another D.
+    k.cubin = mock_module(k, mode="leak-nan")
+    assert not np.array_equal(k(A, B, C=nan, bias=bias, beta=0), D)
+    k.cubin = mock_module(k, mode="wrong-alpha")
+    assert not np.array_equal(k(A, B, C=to_bits(c, d_type), bias=bias),
+                              want)
+
+
+def test_gpu_call_device_operands_follow_the_rules(mock_cuda):
+    k = tp.gemm(runtime_shape=True, m=64, n=64, k=64)
+    k.cubin = mock_module(k)
+    rng = np.random.default_rng(8)
+    a, b = small_ints(rng, (40, 24)), small_ints(rng, (24, 16))
+    A, B = a.astype(np.float16), b.astype(np.float16)
+    ref = (a.astype(np.float64) @ b).astype(np.float32)
+    # In place, dense rows of 24 and 16 elements: multiples of 8.
+    assert np.array_equal(k(FakeCudaDLPack(A), FakeCudaArrayInterface(B)),
+                          ref)
+    # Host arrays of any shape are padded; device ones cannot be.
+    odd = np.ascontiguousarray(A[:, :13])
+    assert np.array_equal(k(odd, B[:13]), (a[:, :13].astype(np.float64)
+                                           @ b[:13]).astype(np.float32))
+    assert "lda = 13 is not a multiple of 8 elements" in error_of(
+        k, FakeCudaDLPack(odd), B[:13])
+    shifted = FakeCudaArrayInterface(A)
+    ptr = shifted.__cuda_array_interface__["data"][0]
+    shifted.__cuda_array_interface__["data"] = (ptr + 2, False)
+    assert "A: the device pointer 0x%x is not 16-byte aligned" % (ptr + 2) \
+        in error_of(k, shifted, B)
+    fixed = tp.gemm(m=M, n=N, k=K, runtime_shape=False)
+    fixed.cubin = mock_module(fixed)
+    assert "the kernel has its shape, 128x128x256, built in" in error_of(
+        fixed, A, B)

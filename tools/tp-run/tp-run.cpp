@@ -3,36 +3,45 @@
 /// \file
 /// tp-run loads a kernel (a cubin, or PTX text that the driver compiles)
 /// with the CUDA Driver API, launches it as its launch manifest says, checks
-/// C against a reference and, with --bench, times it.
+/// D against a reference and, with --bench, times it.  Every kernel a
+/// manifest describes runs: f16/bf16 A and B, f32/f16/bf16 D, D = alpha A B
+/// + beta C + bias with ReLU, the residual, run-time shapes (--shape, any
+/// M, N, K >= 1; --lda/--ldb/--ldc) and strided batches.
 ///
 ///   tp-run gemm.cubin                     manifest gemm.cubin.json
 ///   tp-run X.ptx --manifest=X.json        any kernel the manifest describes
 ///
-/// Steps (one function each: main, openDevice, loadFunction,
+/// Steps (one function each: main, planRun, openDevice, loadFunction,
 /// prepareOperands, runKernel's launch, verifyResult, benchmark):
-///   1. read the input and the manifest (errors: exit 1), before touching
-///      the driver, so that bad input is reported the same everywhere; a
-///      cubin is read with the cubin reader (validateCubin);
+///   1. read the input and the manifest and plan the launch (shape,
+///      storage, epilogue values; every rule of run-time values checked,
+///      checkGemmStorage); errors: exit 1, before touching the driver, so
+///      that bad input is reported the same everywhere; a cubin is read
+///      with the cubin reader (validateCubin);
 ///   2. open the driver (dlopen libcuda.so.1), cuInit, pick --device;
 ///      no driver or no device: exit 77 (skipped);
 ///   3. load the module, get the function, opt into dynamic shared memory
 ///      above 48 KiB (cuFuncSetAttribute);
-///   4. fill A, B (and R) from --seed (tp::fillRandomHalves, the same inputs
-///      tp-sim uses), fill C with tp::PoisonBits, launch, copy C back;
+///   4. A, B, C and the bias from --seed (the inputs tp-sim makes), rows
+///      pitched with NaN padding, D poisoned, every parameter filled,
+///      launch, copy D back;
 ///   5. verify (--verify, below) and print the errors; exit 2 if wrong;
 ///   6. --bench: --warmup launches, then --iterations launches each timed
 ///      with a pair of events; print the median, minimum and TFLOP/s
-///      (2 M N K / median).
+///      (2 M N K B / median).
 ///
-/// Verification modes:
+/// Verification modes (the verdict: every element written, finite,
+/// nothing written outside D's M x N, relative Frobenius error within
+/// --tolerance, tp-sim's DefaultGemmTolerance):
 ///   cpu      every element against the exact double-precision reference;
 ///   gpu      every element against tp_ref_gemm (ReferenceKernel.h) run on
-///            the device in f32, which is itself checked at --samples points
-///            against the exact reference first;
+///            the device in f32 with the same epilogue and one rounding to
+///            D's type, itself checked at --samples points against the
+///            exact reference first;
 ///   sampled  the exact reference at --samples points (corners included),
-///            plus the poison check of every element;
+///            plus the poison and NaN check of every element;
 ///   none     no check (timing only);
-///   auto     cpu when M*N*K <= 2^30, gpu above.
+///   auto     cpu when M*N*K*B <= 2^30, gpu above.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +62,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 using namespace tp;
@@ -70,7 +80,8 @@ cl::opt<std::string>
                      cl::value_desc("file"), cl::cat(RunCat));
 cl::opt<unsigned> DeviceIndex("device", cl::desc("CUDA device index"),
                               cl::init(0), cl::cat(RunCat));
-cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B and R"),
+cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B, C and bias "
+                                        "(batch b: seed + b)"),
                        cl::init(1), cl::cat(RunCat));
 
 enum class VerifyMode { Auto, CPU, GPU, Sampled, None };
@@ -95,8 +106,8 @@ cl::opt<unsigned> Samples("samples",
                           cl::init(1024), cl::cat(RunCat));
 cl::opt<double> Tolerance("tolerance",
                           cl::desc("Largest relative Frobenius error that "
-                                   "passes (default 1e-3)"),
-                          cl::init(1e-3), cl::cat(RunCat));
+                                   "passes (default 1e-3, as tp-sim)"),
+                          cl::init(DefaultGemmTolerance), cl::cat(RunCat));
 cl::opt<std::string> DumpC(
     "dump-c",
     cl::desc("Write C's bytes as the first launch left them (f32, row-major) "
@@ -105,10 +116,42 @@ cl::opt<std::string> DumpC(
     cl::value_desc("file"), cl::cat(RunCat));
 cl::opt<std::string> ShapeOpt(
     "shape",
-    cl::desc("Run a run-time-shape kernel (manifest format 2) at MxNxK: "
-             "dense operands (their leading dimensions multiples of 8 "
-             "elements), the grid from the shape and the manifest's tile"),
-    cl::value_desc("MxNxK"), cl::cat(RunCat));
+    cl::desc("Run a run-time-shape kernel (manifest format 2) at MxNxK, or "
+             "MxNxKxB (B strided batches: a kernel built with --batch): each "
+             "leading dimension its extent rounded up to 8 elements, batches "
+             "back to back, the grid from the shape and the manifest's tile "
+             "(a fixed-shape kernel only at its own shape)"),
+    cl::value_desc("MxNxK[xB]"), cl::cat(RunCat));
+cl::opt<uint64_t> LdAOpt("lda",
+                         cl::desc("A's leading dimension in elements (a "
+                                  "run-time-shape kernel; default: the "
+                                  "manifest's, or --shape's)"),
+                         cl::value_desc("elements"), cl::cat(RunCat));
+cl::opt<uint64_t> LdBOpt("ldb", cl::desc("B's leading dimension (as --lda)"),
+                         cl::value_desc("elements"), cl::cat(RunCat));
+cl::opt<uint64_t> LdCOpt("ldc",
+                         cl::desc("C's and D's leading dimension (as --lda)"),
+                         cl::value_desc("elements"), cl::cat(RunCat));
+cl::opt<std::string> AlphaOpt("alpha",
+                              cl::desc("The alpha to pass, a kernel with "
+                                       "alpha and beta (default: the "
+                                       "manifest's)"),
+                              cl::value_desc("X"), cl::cat(RunCat));
+cl::opt<std::string> BetaOpt("beta",
+                             cl::desc("The beta to pass (default: the "
+                                      "manifest's)"),
+                             cl::value_desc("Y"), cl::cat(RunCat));
+cl::opt<std::string> CInput(
+    "c-input",
+    cl::desc("What C (a kernel with alpha and beta reads it from role R) "
+             "holds: auto (default: NaN when beta = 0, which must not reach "
+             "D; random values otherwise), random, or nan"),
+    cl::value_desc("auto|random|nan"), cl::init("auto"), cl::cat(RunCat));
+cl::opt<bool> InPlace(
+    "in-place",
+    cl::desc("A kernel with alpha and beta: pass one buffer as C and D (it "
+             "holds C's values, and D = alpha A B + beta C overwrites it)"),
+    cl::cat(RunCat));
 cl::opt<bool> Bench("bench", cl::desc("Time the kernel and print TFLOP/s"),
                     cl::cat(RunCat));
 cl::opt<unsigned> Warmup("warmup",
@@ -148,8 +191,10 @@ const char *const Overview =
     "  tp-run kernel.ptx --manifest=kernel.json (PTX is compiled by the "
     "driver)\n\n"
     "The manifest (docs/launch-manifest.md) gives the kernel, grid, block, "
-    "shared memory, parameters (roles C, A, B, R, M, N, K), shape and "
-    "layouts.\n\n"
+    "shared memory, parameters (roles C, A, B, R, alpha, beta, bias, M, N, "
+    "K, LDA, LDB, LDC, StrideA, StrideB, StrideC), shape, layouts, types "
+    "and epilogue; tp-run fills every role, and --shape runs a run-time-"
+    "shape kernel at another shape.\n\n"
     "Exit codes:\n"
     "  0   launched, and C verified (unless --verify=none)\n"
     "  1   bad options, input file, manifest or device index (a cubin the\n"
@@ -229,15 +274,17 @@ struct Launch {
   }
 };
 
-/// --dump-c: C's bytes, written atomically (tp-ubench's output slots).
-Error dumpOutput(StringRef Path, const std::vector<float> &C, raw_ostream &OS) {
+/// --dump-c: D's storage bytes as the launch left them, written
+/// atomically (tp-ubench's output slots).
+Error dumpOutput(StringRef Path, const std::vector<uint8_t> &C,
+                 raw_ostream &OS) {
   if (Error E = writeOutput(Path, /*Binary=*/true, [&](raw_ostream &Out) {
-        Out.write(reinterpret_cast<const char *>(C.data()), C.size() * 4);
+        Out.write(reinterpret_cast<const char *>(C.data()), C.size());
         return Error::success();
       }))
     return makeRunError(ExitInputError, "cannot write '" + Path + "': " +
                                             toString(std::move(E)));
-  OS << "dump: " << C.size() * 4 << " bytes of C to " << Path << "\n";
+  OS << "dump: " << C.size() << " bytes of C to " << Path << "\n";
   return Error::success();
 }
 
@@ -253,18 +300,27 @@ Error launch(const CudaDriver &D, Launch &L) {
                  "cuLaunchKernel");
 }
 
-void printErrors(raw_ostream &OS, const GemmErrors &E, uint64_t N,
+/// Element \p I of the NB M rows of N that verification compares:
+/// "C(i, j)", or "D[b](i, j)" in a batch.
+std::string elementName(const GemmLaunch &L, uint64_t I) {
+  uint64_t Row = I / L.P.N, Col = I % L.P.N;
+  if (L.S.Batch == 1)
+    return "C(" + std::to_string(Row) + ", " + std::to_string(Col) + ")";
+  return "D[" + std::to_string(Row / L.P.M) + "](" +
+         std::to_string(Row % L.P.M) + ", " + std::to_string(Col) + ")";
+}
+
+void printErrors(raw_ostream &OS, const GemmErrors &E, const GemmLaunch &L,
                  StringRef What) {
   OS << "  " << What << ": " << E.Compared << " elements compared\n";
   OS << "  unwritten (poison) elements: " << E.Unwritten << "\n";
   OS << "  non-finite elements: " << E.NonFinite << "\n";
   if (E.FirstBad != UINT64_MAX)
-    OS << "  first bad element: C(" << E.FirstBad / N << ", " << E.FirstBad % N
-       << ")\n";
+    OS << "  first bad element: " << elementName(L, E.FirstBad) << "\n";
   OS << "  relative Frobenius error: " << format("%.3e", E.RelFrobenius)
      << "\n";
-  OS << "  max abs error: " << format("%.3e", E.MaxAbsError) << " at C("
-     << E.MaxIndex / N << ", " << E.MaxIndex % N << ")\n";
+  OS << "  max abs error: " << format("%.3e", E.MaxAbsError) << " at "
+     << elementName(L, E.MaxIndex) << "\n";
 }
 
 /// cuInit and at least one device; ExitNoDevice errors when there is none.
@@ -454,50 +510,278 @@ Error loadFunction(const Device &Dv, const LaunchManifest &Man,
   return Error::success();
 }
 
-/// The GEMM's operands on the host and on the device.
-struct Operands {
-  std::vector<uint16_t> A, B;
-  std::vector<float> R;
-  DeviceBuffer DA, DB, DC, DR;
+/// The product tp-run launches (step 1, before any driver call): the
+/// manifest's recorded one or --shape's, with --lda/--ldb/--ldc, the
+/// epilogue's values and what C holds.
+struct RunPlan {
+  GemmLaunch L;
+  bool NaNC = false; ///< C (the R buffer of alpha/beta) all NaN
+  uint64_t batches() const { return L.S.Batch; }
 };
 
-/// Step 4: A, B (and R) from --seed, C poisoned, the launch's grid, block,
-/// shared memory and parameters in manifest order into \p L.
+/// --alpha, --beta: a finite value exact in binary32, for a kernel that
+/// takes them.
+Error readEpilogueValue(const cl::opt<std::string> &Opt, bool Takes,
+                        double &Out) {
+  if (!Opt.getNumOccurrences())
+    return Error::success();
+  if (!Takes)
+    return makeRunError(ExitInputError,
+                        "--" + Opt.ArgStr + ": the kernel takes no alpha and "
+                        "beta (its manifest has no \"alpha\" field)");
+  double D;
+  if (StringRef(Opt).getAsDouble(D) || !std::isfinite(D) ||
+      double(float(D)) != D)
+    return makeRunError(ExitInputError,
+                        "--" + Opt.ArgStr + "=" + Opt +
+                            ": expected a finite number exact in binary32");
+  Out = D;
+  return Error::success();
+}
+
+/// Step 1's plan of the launch; every rule a run-time value must keep is
+/// checked here (checkGemmStorage), with the rule and the numbers.
+Expected<RunPlan> planRun(const LaunchManifest &Man) {
+  GemmShape Shape;
+  if (!ShapeOpt.empty() && !parseGemmShape(ShapeOpt, Shape))
+    return makeRunError(ExitInputError,
+                        "--shape: expected MxNxK or MxNxKxB (integers >= 1), "
+                        "found '" + ShapeOpt + "'");
+  Expected<GemmLaunch> L =
+      getGemmLaunch(Man, ShapeOpt.empty() ? nullptr : &Shape, 8,
+                    "--shape=" + ShapeOpt);
+  if (!L)
+    return makeRunError(ExitInputError, toString(L.takeError()));
+  RunPlan Plan;
+  Plan.L = std::move(*L);
+  GemmProblem &P = Plan.L.P;
+  GemmStorage &S = Plan.L.S;
+  const bool Runtime = hasRuntimeShape(Man);
+  bool LdGiven = false;
+  for (auto [Opt, Dest] : {std::pair<cl::opt<uint64_t> *, uint64_t *>{
+                               &LdAOpt, &S.LdA},
+                           {&LdBOpt, &S.LdB},
+                           {&LdCOpt, &S.LdC}}) {
+    if (!Opt->getNumOccurrences())
+      continue;
+    if (!Runtime)
+      return makeRunError(ExitInputError,
+                          "--" + Opt->ArgStr + ": the kernel has its shape "
+                          "built in (dense operands; its manifest names no "
+                          "LDA parameter)");
+    *Dest = *Opt;
+    LdGiven = true;
+  }
+  if (LdGiven && S.Batch > 1) {
+    // Batches back to back at the given pitch.
+    S.StrideA = P.rowsA() * S.LdA;
+    S.StrideB = P.rowsB() * S.LdB;
+    S.StrideC = P.M * S.LdC;
+  }
+  if (Runtime)
+    if (Error E = checkGemmStorage(P, S))
+      return makeRunError(ExitInputError, toString(std::move(E)));
+  if (Error E = readEpilogueValue(AlphaOpt, Man.HasScale, P.Alpha))
+    return E;
+  if (Error E = readEpilogueValue(BetaOpt, Man.HasScale, P.Beta))
+    return E;
+  if (CInput != "auto" && CInput != "random" && CInput != "nan")
+    return makeRunError(ExitInputError, "--c-input=" + CInput +
+                                            ": expected auto, random or nan");
+  if ((CInput.getNumOccurrences() || InPlace) && !Man.HasScale)
+    return makeRunError(ExitInputError,
+                        Twine(InPlace ? "--in-place" : "--c-input") +
+                            ": the kernel reads no C (no alpha and beta)");
+  Plan.NaNC = P.Scale && (CInput == "nan" || (CInput == "auto" && P.Beta == 0));
+  return Plan;
+}
+
+/// The GEMM's operands on the host (dense, one set a batch: A, B of their
+/// types, R = the residual's R or alpha/beta's C, as floats exact in D's
+/// type) and on the device (pitched as the plan says).
+struct Operands {
+  std::vector<std::vector<uint16_t>> A, B;
+  std::vector<std::vector<float>> R;
+  std::vector<float> Bias;
+  DeviceBuffer DA, DB, DC, DR, DBias;
+};
+
+/// Each batch's inputs from --seed (batch b from seed + b, as tp-sim):
+/// A, B of their types, R (f32, or values exact in D's type; NaN when the
+/// plan says), the bias (stream 3).
+void makeInputs(const RunPlan &Plan, Operands &Ops) {
+  const GemmProblem &P = Plan.L.P;
+  const bool HasR = P.Residual || P.Scale;
+  uint64_t NB = Plan.batches();
+  Ops.A.resize(NB);
+  Ops.B.resize(NB);
+  Ops.R.resize(NB);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    Ops.A[Bt].resize(P.elementsA());
+    Ops.B[Bt].resize(P.elementsB());
+    fillRandomOperand(Ops.A[Bt], Seed + Bt, StreamA, P.AType);
+    fillRandomOperand(Ops.B[Bt], Seed + Bt, StreamB, P.BType);
+    if (!HasR)
+      continue;
+    std::vector<float> &R = Ops.R[Bt];
+    R.resize(P.elementsC());
+    fillRandomFloats(R, Seed + Bt, StreamR);
+    if (getElementTypeBytes(P.DType) == 2) {
+      std::vector<uint16_t> R16(R.size());
+      fillRandomOperand(R16, Seed + Bt, StreamR, P.DType);
+      for (size_t I = 0; I < R.size(); ++I)
+        R[I] = float(operandValue(R16[I], P.DType));
+    }
+    if (Plan.NaNC)
+      std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
+  }
+  if (P.Bias) {
+    Ops.Bias.resize(P.N);
+    fillRandomFloats(Ops.Bias, Seed, StreamBias);
+  }
+}
+
+/// One element of type \p T (f32, or the bits of f16/bf16) as bytes.
+void putElement(uint8_t *At, float X, ElementType T) {
+  if (T == ElementType::F32) {
+    std::memcpy(At, &X, 4);
+    return;
+  }
+  uint16_t H = T == ElementType::BF16 ? floatToBFloat16(X) : floatToHalf(X);
+  std::memcpy(At, &H, 2);
+}
+
+/// Rows x cols of \p Dense (element size \p ES) at \p Dst with row pitch
+/// \p Ld; the rest of each row keeps \p Dst's fill.
+void copyPitched(uint8_t *Dst, const uint8_t *Dense, uint64_t Rows,
+                 uint64_t Cols, uint64_t Ld, unsigned ES) {
+  for (uint64_t R = 0; R < Rows; ++R)
+    std::memcpy(Dst + R * Ld * ES, Dense + R * Cols * ES, Cols * ES);
+}
+
+/// A's or B's storage: every batch pitched, NaN in the padding (an edge
+/// the kernel reads beyond shows).
+std::vector<uint8_t> operandStorage(const std::vector<std::vector<uint16_t>> &X,
+                                    uint64_t Span, uint64_t Rows,
+                                    uint64_t Cols, uint64_t Ld,
+                                    uint64_t Stride, ElementType T) {
+  std::vector<uint8_t> Out(Span * 2);
+  uint16_t NaN = T == ElementType::BF16 ? 0x7fc0 : 0x7e00;
+  for (uint64_t I = 0; I < Span; ++I)
+    std::memcpy(&Out[2 * I], &NaN, 2);
+  for (uint64_t Bt = 0; Bt < X.size(); ++Bt)
+    copyPitched(&Out[2 * Bt * Stride],
+                reinterpret_cast<const uint8_t *>(X[Bt].data()), Rows, Cols,
+                Ld, 2);
+  return Out;
+}
+
+/// D's storage filled with the poison of its type (PoisonBits, or
+/// getPoison16): an element never written shows.
+std::vector<uint8_t> poisonedD(const GemmLaunch &L) {
+  const unsigned DB = getElementTypeBytes(L.P.DType);
+  std::vector<uint8_t> Out(L.S.spanC(L.P) * DB);
+  uint16_t P16 = getPoison16(L.P.DType);
+  for (uint64_t I = 0, E = Out.size() / DB; I < E; ++I)
+    std::memcpy(&Out[DB * I], DB == 4 ? (const void *)&PoisonBits : &P16, DB);
+  return Out;
+}
+
+/// The launch's C input storage (role R): every batch's R in D's type,
+/// pitched, poison in the padding.
+std::vector<uint8_t> cInputStorage(const RunPlan &Plan, const Operands &Ops) {
+  const GemmLaunch &L = Plan.L;
+  const unsigned DB = getElementTypeBytes(L.P.DType);
+  std::vector<uint8_t> Out = poisonedD(L);
+  for (uint64_t Bt = 0; Bt < Plan.batches(); ++Bt)
+    for (uint64_t I = 0; I < L.P.M; ++I)
+      for (uint64_t J = 0; J < L.P.N; ++J)
+        putElement(&Out[DB * L.S.indexC(Bt, I, J)],
+                   Ops.R[Bt][I * L.P.N + J], L.P.DType);
+  return Out;
+}
+
+/// The elements of each batch's M x N in D's storage \p Bytes, as floats
+/// (NB M rows of N; a 16-bit poison becomes PoisonBits); \p Outside counts
+/// the other elements that no longer hold the poison.
+std::vector<float> extractD(const GemmLaunch &L,
+                            const std::vector<uint8_t> &Bytes,
+                            uint64_t &Outside) {
+  const unsigned DB = getElementTypeBytes(L.P.DType);
+  const uint64_t M = L.P.M, N = L.P.N;
+  std::vector<uint8_t> Inner(L.S.Batch * M * N * DB);
+  std::vector<bool> Inside(Bytes.size() / DB, false);
+  for (uint64_t Bt = 0; Bt < L.S.Batch; ++Bt)
+    for (uint64_t I = 0; I < M; ++I)
+      for (uint64_t J = 0; J < N; ++J) {
+        uint64_t At = L.S.indexC(Bt, I, J);
+        Inside[At] = true;
+        std::memcpy(&Inner[((Bt * M + I) * N + J) * DB], &Bytes[DB * At], DB);
+      }
+  std::vector<uint8_t> Poison = poisonedD(L);
+  Outside = 0;
+  for (uint64_t I = 0; I < Inside.size(); ++I)
+    if (!Inside[I] && std::memcmp(&Bytes[DB * I], &Poison[DB * I], DB))
+      ++Outside;
+  return widenD(Inner, L.P.DType);
+}
+
+/// A short description of the product for the "shape:" line.
+std::string describeProblem(const RunPlan &Plan) {
+  const GemmProblem &P = Plan.L.P;
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << P.M << "x" << P.N << "x" << P.K << ", A " << getLayoutName(P.LayoutA)
+     << ", B " << getLayoutName(P.LayoutB);
+  if (P.Scale)
+    OS << ", D = " << format("%g", P.Alpha) << " A B + " << format("%g", P.Beta) << " C"
+       << (Plan.NaNC ? " (C all NaN)" : "");
+  else
+    OS << (P.Residual ? ", C = A B + R" : ", C = A B");
+  OS << (P.Bias ? ", bias" : "") << (P.Relu ? ", relu" : "");
+  if (P.AType != ElementType::F16 || P.BType != ElementType::F16 ||
+      P.DType != ElementType::F32)
+    OS << ", " << getElementTypeName(P.AType) << " x "
+       << getElementTypeName(P.BType) << " -> " << getElementTypeName(P.DType);
+  if (Plan.batches() > 1)
+    OS << ", batch " << Plan.batches() << " (strides " << Plan.L.S.StrideA
+       << ", " << Plan.L.S.StrideB << ", " << Plan.L.S.StrideC << ")";
+  return OS.str();
+}
+
+/// Step 4: the inputs from --seed on the device (pitched), D poisoned, the
+/// launch's grid, block, shared memory and parameters in manifest order
+/// into \p L.
 Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
-                      const GemmProblem &P, Operands &Ops, Launch &L,
+                      const RunPlan &Plan, Operands &Ops, Launch &L,
                       raw_ostream &OS) {
-  // Issue 16's types and epilogue are proven by tp-sim; tp-run's inputs and
-  // check are still f16 x f16 -> f32, C = A B [+ R].
-  if (!Man.hasDefaultTypes() || Man.HasScale || Man.Bias || Man.Relu)
-    return makeRunError(ExitInputError, "the kernel's types (" +
-                     getElementTypeName(Man.AType) + " x " +
-                     getElementTypeName(Man.BType) + " -> " +
-                     getElementTypeName(Man.DType) +
-                     ") or epilogue (alpha/beta, bias, relu) are not yet "
-                     "supported by tp-run; tp-sim runs and checks it");
-  std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
-  std::vector<float> &R = Ops.R;
-  DeviceBuffer &DA = Ops.DA, &DB = Ops.DB, &DC = Ops.DC, &DR = Ops.DR;
-  A.resize(P.elementsA());
-  B.resize(P.elementsB());
-  R.resize(P.Residual ? P.elementsC() : 0);
-  fillRandomHalves(A, Seed, StreamA);
-  fillRandomHalves(B, Seed, StreamB);
-  fillRandomFloats(R, Seed, StreamR);
-  if (Error E = upload(D, DA, A, "A"))
+  const GemmProblem &P = Plan.L.P;
+  const GemmStorage &S = Plan.L.S;
+  makeInputs(Plan, Ops);
+  if (Error E = upload(D, Ops.DA,
+                       operandStorage(Ops.A, S.spanA(P), P.rowsA(), P.colsA(),
+                                      S.LdA, S.StrideA, P.AType),
+                       "A"))
     return E;
-  if (Error E = upload(D, DB, B, "B"))
+  if (Error E = upload(D, Ops.DB,
+                       operandStorage(Ops.B, S.spanB(P), P.rowsB(), P.colsB(),
+                                      S.LdB, S.StrideB, P.BType),
+                       "B"))
     return E;
-  if (P.Residual)
-    if (Error E = upload(D, DR, R, "R"))
+  // R keeps C's values for the reference kernel even when the kernel
+  // overwrites them in place (--in-place: D's buffer starts as C).
+  if (P.Residual || P.Scale)
+    if (Error E = upload(D, Ops.DR, cInputStorage(Plan, Ops), "R"))
       return E;
-  if (Error E = allocate(D, DC, P.elementsC() * 4, "C"))
-    return E;
-  if (Error E = D.check(D.MemsetD32(DC.Ptr, PoisonBits, P.elementsC()),
-                        "cuMemsetD32"))
+  if (P.Bias)
+    if (Error E = upload(D, Ops.DBias, Ops.Bias, "bias"))
+      return E;
+  if (Error E = upload(D, Ops.DC,
+                       InPlace ? cInputStorage(Plan, Ops) : poisonedD(Plan.L),
+                       "C"))
     return E;
 
-  L.Grid = Man.Grid;
+  L.Grid = Plan.L.Grid;
   L.Block = Man.Block;
   L.SharedBytes = Man.DynamicSharedBytes;
   L.UseBuffer = Passing == ParamPassing::Buffer;
@@ -509,47 +793,22 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
   for (const ManifestParam &MP : Man.Params) {
     uint64_t V = 0;
     switch (MP.Role) {
-    case ParamRole::C:
-      V = DC.Ptr;
-      break;
-    case ParamRole::A:
-      V = DA.Ptr;
-      break;
-    case ParamRole::B:
-      V = DB.Ptr;
-      break;
-    case ParamRole::R:
-      V = DR.Ptr;
-      break;
-    case ParamRole::M:
-      V = P.M;
-      break;
-    case ParamRole::N:
-      V = P.N;
-      break;
-    case ParamRole::K:
-      V = P.K;
-      break;
-    case ParamRole::Alpha:
-    case ParamRole::Beta:
-    case ParamRole::Bias:
-      return makeRunError(ExitInputError, "parameter role " + getRoleName(MP.Role) +
-                       " is not supported by tp-run yet");
-    // tp-run's operands are dense (checkDenseShape): ld = the stored row.
-    case ParamRole::LDA:
-      V = P.LayoutA == OperandLayout::Rows ? P.K : P.M;
-      break;
-    case ParamRole::LDB:
-      V = P.LayoutB == OperandLayout::Rows ? P.K : P.N;
-      break;
-    case ParamRole::LDC:
-      V = P.N;
-      break;
-    case ParamRole::StrideA:
-    case ParamRole::StrideB:
-    case ParamRole::StrideC:
-      V = 0; // one product (checkDenseShape)
-      break;
+    case ParamRole::C: V = Ops.DC.Ptr; break;
+    case ParamRole::A: V = Ops.DA.Ptr; break;
+    case ParamRole::B: V = Ops.DB.Ptr; break;
+    case ParamRole::R: V = InPlace ? Ops.DC.Ptr : Ops.DR.Ptr; break;
+    case ParamRole::Bias: V = Ops.DBias.Ptr; break;
+    case ParamRole::Alpha: V = floatBits(float(P.Alpha)); break;
+    case ParamRole::Beta: V = floatBits(float(P.Beta)); break;
+    case ParamRole::M: V = P.M; break;
+    case ParamRole::N: V = P.N; break;
+    case ParamRole::K: V = P.K; break;
+    case ParamRole::LDA: V = S.LdA; break;
+    case ParamRole::LDB: V = S.LdB; break;
+    case ParamRole::LDC: V = S.LdC; break;
+    case ParamRole::StrideA: V = S.StrideA; break;
+    case ParamRole::StrideB: V = S.StrideB; break;
+    case ParamRole::StrideC: V = S.StrideC; break;
     }
     L.Storage.push_back(V);
     std::memcpy(L.Buffer.data() + MP.Offset, &V, MP.Size);
@@ -557,24 +816,97 @@ Error prepareOperands(const CudaDriver &D, const LaunchManifest &Man,
   }
   OS << (L.UseBuffer ? " (one buffer)\n" : "\n");
   L.finish();
-  OS << "shape: " << P.M << "x" << P.N << "x" << P.K << ", A "
-     << getLayoutName(P.LayoutA) << ", B " << getLayoutName(P.LayoutB)
-     << (P.Residual ? ", C = A B + R" : ", C = A B") << ", seed " << Seed
-     << "\n";
+  OS << "shape: " << describeProblem(Plan) << (InPlace ? ", C = D in place" : "")
+     << ", seed " << Seed << "\n";
+  if (hasRuntimeShape(Man))
+    OS << "storage: lda " << S.LdA << ", ldb " << S.LdB << ", ldc " << S.LdC
+       << " elements\n";
   OS.flush();
-
   return Error::success();
 }
 
-/// Step 5, --verify=gpu: C against tp_ref_gemm on the device, itself first
+/// tp_ref_gemm's flags for \p P (ReferenceKernel.h).
+uint32_t getReferenceFlags(const GemmProblem &P) {
+  uint32_t F = 0;
+  if (P.AType == ElementType::BF16)
+    F |= RefABF16;
+  if (P.BType == ElementType::BF16)
+    F |= RefBBF16;
+  if (P.DType == ElementType::F16)
+    F |= RefDF16;
+  if (P.DType == ElementType::BF16)
+    F |= RefDBF16;
+  if (P.Relu)
+    F |= RefRelu;
+  if (P.Residual || (P.Scale && P.Beta != 0))
+    F |= RefReadC;
+  return F;
+}
+
+/// tp_ref_gemm's launch over the kernel's operands, writing \p DRef.
+void setReferenceLaunch(const GemmLaunch &GL, const Operands &Ops,
+                        CUdeviceptr DRef, Launch &RL) {
+  const GemmProblem &P = GL.P;
+  const GemmStorage &S = GL.S;
+  bool ARows = P.LayoutA == OperandLayout::Rows;
+  bool BRows = P.LayoutB == OperandLayout::Rows;
+  RL.addPointer(DRef);
+  RL.addPointer(Ops.DA.Ptr);
+  RL.addPointer(Ops.DB.Ptr);
+  RL.addPointer(Ops.DR.Ptr);
+  RL.addPointer(Ops.DBias.Ptr);
+  // The residual is alpha = beta = 1 (x + R, one rounding).
+  RL.addU32(floatBits(P.Scale ? float(P.Alpha) : 1.0f));
+  RL.addU32(floatBits(P.Scale ? float(P.Beta) : 1.0f));
+  RL.addU32(uint32_t(P.M));
+  RL.addU32(uint32_t(P.N));
+  RL.addU32(uint32_t(P.K));
+  RL.addU32(ARows ? uint32_t(S.LdA) : 1); // sAi
+  RL.addU32(ARows ? 1 : uint32_t(S.LdA)); // sAk
+  RL.addU32(BRows ? 1 : uint32_t(S.LdB)); // sBk
+  RL.addU32(BRows ? uint32_t(S.LdB) : 1); // sBj
+  RL.addU32(uint32_t(S.LdC));
+  RL.addU32(uint32_t(S.StrideA));
+  RL.addU32(uint32_t(S.StrideB));
+  RL.addU32(uint32_t(S.StrideC));
+  RL.addU32(getReferenceFlags(P));
+  RL.finish();
+  RL.Block = {ReferenceBlockX, ReferenceBlockY, 1};
+  RL.Grid = {uint32_t((P.N + ReferenceBlockX - 1) / ReferenceBlockX),
+             uint32_t((P.M + ReferenceBlockY - 1) / ReferenceBlockY),
+             uint32_t(S.Batch)};
+}
+
+/// The exact reference of every batch's M x N, as one matrix of NB M rows.
+std::vector<double> exactReference(const GemmLaunch &L, const Operands &Ops) {
+  std::vector<double> Ref;
+  for (uint64_t Bt = 0; Bt < L.S.Batch; ++Bt) {
+    std::vector<double> One;
+    referenceGemm(L.P, Ops.A[Bt], Ops.B[Bt], Ops.R[Bt], Ops.Bias, One);
+    Ref.insert(Ref.end(), One.begin(), One.end());
+  }
+  return Ref;
+}
+
+/// The exact reference at row-major indices \p Idx of the NB M x N matrix.
+std::vector<double> exactAt(const GemmLaunch &L, const Operands &Ops,
+                            ArrayRef<uint64_t> Idx) {
+  std::vector<double> Ref;
+  const uint64_t M = L.P.M, N = L.P.N;
+  for (uint64_t I : Idx) {
+    uint64_t Row = I / N, Bt = Row / M;
+    Ref.push_back(referenceElement(L.P, Ops.A[Bt], Ops.B[Bt], Ops.R[Bt],
+                                   Ops.Bias, Row % M, I % N));
+  }
+  return Ref;
+}
+
+/// Step 5, --verify=gpu: D against tp_ref_gemm on the device, itself first
 /// checked at --samples elements against the exact reference.
-Expected<GemmErrors> verifyOnGPU(const CudaDriver &D, const GemmProblem &P,
+Expected<GemmErrors> verifyOnGPU(const CudaDriver &D, const GemmLaunch &GL,
                                  const Operands &Ops,
                                  const std::vector<float> &C,
                                  raw_ostream &OS) {
-  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
-  const std::vector<float> &R = Ops.R;
-  const DeviceBuffer &DA = Ops.DA, &DB = Ops.DB, &DR = Ops.DR;
   OS << "verify: gpu, f32 reference kernel " << getReferenceKernelName()
      << " (checked at " << Samples
      << " elements against the exact reference), every element\n";
@@ -589,47 +921,29 @@ Expected<GemmErrors> verifyOnGPU(const CudaDriver &D, const GemmProblem &P,
                   "cuModuleGetFunction"))
     return E;
   DeviceBuffer DRef;
-  if (Error E = allocate(D, DRef, P.elementsC() * 4, "the reference C"))
+  std::vector<uint8_t> RefBytes = poisonedD(GL);
+  if (Error E = upload(D, DRef, RefBytes, "the reference D"))
     return E;
-  if (Error E = D.check(D.MemsetD32(DRef.Ptr, PoisonBits, P.elementsC()),
-                        "cuMemsetD32"))
-    return E;
-  bool ARows = P.LayoutA == OperandLayout::Rows;
-  bool BRows = P.LayoutB == OperandLayout::Rows;
-  RL.addPointer(DRef.Ptr);
-  RL.addPointer(DA.Ptr);
-  RL.addPointer(DB.Ptr);
-  RL.addPointer(P.Residual ? DR.Ptr : 0);
-  RL.addU32(uint32_t(P.M));
-  RL.addU32(uint32_t(P.N));
-  RL.addU32(uint32_t(P.K));
-  RL.addU32(ARows ? uint32_t(P.K) : 1); // sAi
-  RL.addU32(ARows ? 1 : uint32_t(P.M)); // sAk
-  RL.addU32(BRows ? 1 : uint32_t(P.N)); // sBk
-  RL.addU32(BRows ? uint32_t(P.K) : 1); // sBj
-  RL.finish();
-  RL.Block = {ReferenceBlockX, ReferenceBlockY, 1};
-  RL.Grid = {uint32_t((P.N + ReferenceBlockX - 1) / ReferenceBlockX),
-             uint32_t((P.M + ReferenceBlockY - 1) / ReferenceBlockY), 1};
+  setReferenceLaunch(GL, Ops, DRef.Ptr, RL);
   if (Error E = launch(D, RL))
     return E;
   if (Error E = D.check(D.CtxSynchronize(),
                         "cuCtxSynchronize (after the reference kernel)"))
     return E;
-  std::vector<float> RefC(P.elementsC());
-  if (Error E = D.check(D.MemcpyDtoH(RefC.data(), DRef.Ptr, RefC.size() * 4),
+  if (Error E = D.check(D.MemcpyDtoH(RefBytes.data(), DRef.Ptr,
+                                     RefBytes.size()),
                         "cuMemcpyDtoH"))
     return E;
+  uint64_t Outside = 0;
+  std::vector<float> RefC = extractD(GL, RefBytes, Outside);
   // The reference kernel must itself be right before it judges anything.
+  const uint64_t Rows = GL.S.Batch * GL.P.M;
   std::vector<uint64_t> Idx =
-      sampleIndices(P.M, P.N, std::max(1u, Samples.getValue()), Seed);
-  std::vector<double> Exact;
-  for (uint64_t I : Idx)
-    Exact.push_back(referenceElement(P, A, B, R, I / P.N, I % P.N));
-  GemmErrors RefErr = compareGemmAt(RefC, Idx, Exact);
+      sampleIndices(Rows, GL.P.N, std::max(1u, Samples.getValue()), Seed);
+  GemmErrors RefErr = compareGemmAt(RefC, Idx, exactAt(GL, Ops, Idx));
   uint64_t First;
-  if (!RefErr.passes(Tolerance) || countPoisoned(RefC, First)) {
-    printErrors(OS, RefErr, P.N, "reference kernel vs exact, sampled");
+  if (!RefErr.passes(Tolerance) || countPoisoned(RefC, First) || Outside) {
+    printErrors(OS, RefErr, GL, "reference kernel vs exact, sampled");
     return makeRunError(ExitVerifyFailed,
                         "the GPU reference kernel disagrees with the CPU "
                         "reference; no verdict on the kernel (try "
@@ -643,19 +957,19 @@ Expected<GemmErrors> verifyOnGPU(const CudaDriver &D, const GemmProblem &P,
   return compareGemm(C, RefD);
 }
 
-/// Step 5: checks C as --verify says (\p Mode resolved), prints the errors
+/// Step 5: checks D as --verify says (\p Mode resolved), prints the errors
 /// and the verdict, and adds the summary fields to \p SS; ExitSuccess or
-/// ExitVerifyFailed.
+/// ExitVerifyFailed.  \p Outside: elements written outside D's M x N.
 Expected<int> verifyResult(VerifyMode Mode, const CudaDriver &D,
-                           const GemmProblem &P, const Operands &Ops,
-                           const std::vector<float> &C, raw_ostream &OS,
-                           raw_ostream &SS) {
-  const std::vector<uint16_t> &A = Ops.A, &B = Ops.B;
-  const std::vector<float> &R = Ops.R;
+                           const GemmLaunch &GL, const Operands &Ops,
+                           const std::vector<float> &C, uint64_t Outside,
+                           raw_ostream &OS, raw_ostream &SS) {
   int Exit = ExitSuccess;
   auto Judge = [&](const GemmErrors &E, StringRef What) {
-    printErrors(OS, E, P.N, What);
-    bool Pass = E.passes(Tolerance);
+    printErrors(OS, E, GL, What);
+    if (Outside)
+      OS << "  written outside D's M x N: " << Outside << " elements\n";
+    bool Pass = E.passes(Tolerance) && !Outside;
     OS << "  result: " << (Pass ? "PASS" : "FAIL") << " (tolerance "
        << format("%.1e", Tolerance.getValue()) << ")\n";
     SS << "verify=" << (Pass ? "PASS" : "FAIL")
@@ -665,34 +979,35 @@ Expected<int> verifyResult(VerifyMode Mode, const CudaDriver &D,
     if (!Pass)
       Exit = ExitVerifyFailed;
   };
+  const uint64_t Rows = GL.S.Batch * GL.P.M;
   switch (Mode) {
-  case VerifyMode::CPU: {
+  case VerifyMode::CPU:
     OS << "verify: cpu, exact double-precision reference, every element\n";
-    std::vector<double> Ref;
-    referenceGemm(P, A, B, R, Ref);
-    Judge(compareGemm(C, Ref), "all elements");
+    Judge(compareGemm(C, exactReference(GL, Ops)), "all elements");
     break;
-  }
   case VerifyMode::Sampled: {
     OS << "verify: sampled, exact double-precision reference at " << Samples
-       << " elements, poison check of every element\n";
+       << " elements, poison and NaN check of every element\n";
     std::vector<uint64_t> Idx =
-        sampleIndices(P.M, P.N, std::max(1u, Samples.getValue()), Seed);
-    std::vector<double> Ref;
-    for (uint64_t I : Idx)
-      Ref.push_back(referenceElement(P, A, B, R, I / P.N, I % P.N));
-    GemmErrors E = compareGemmAt(C, Idx, Ref);
-    uint64_t First;
-    uint64_t Poisoned = countPoisoned(C, First);
-    // Elements outside the sample still count when unwritten.
+        sampleIndices(Rows, GL.P.N, std::max(1u, Samples.getValue()), Seed);
+    GemmErrors E = compareGemmAt(C, Idx, exactAt(GL, Ops, Idx));
+    // Elements outside the sample still count when unwritten or not
+    // finite (a NaN C leaked into D).
+    uint64_t Poisoned = 0, NonFinite = 0;
+    for (uint64_t I = 0; I < C.size(); ++I) {
+      bool Poison = floatBits(C[I]) == PoisonBits;
+      if (!Poison && std::isfinite(C[I]))
+        continue;
+      ++(Poison ? Poisoned : NonFinite);
+      E.FirstBad = std::min(E.FirstBad, I);
+    }
     E.Unwritten = std::max(E.Unwritten, Poisoned);
-    if (Poisoned)
-      E.FirstBad = std::min(E.FirstBad, First);
+    E.NonFinite = std::max(E.NonFinite, NonFinite);
     Judge(E, "sampled elements");
     break;
   }
   case VerifyMode::GPU: {
-    Expected<GemmErrors> E = verifyOnGPU(D, P, Ops, C, OS);
+    Expected<GemmErrors> E = verifyOnGPU(D, GL, Ops, C, OS);
     if (!E)
       return E.takeError();
     Judge(*E, "all elements vs the reference kernel");
@@ -704,7 +1019,6 @@ Expected<int> verifyResult(VerifyMode Mode, const CudaDriver &D,
     SS << "verify=none";
     break;
   }
-
   return Exit;
 }
 
@@ -759,83 +1073,19 @@ Error benchmark(const CudaDriver &D, Launch &L, double Flops,
 
 /// Everything after the manifest is read: steps 2 to 6.  Returns the exit
 /// code or an error carrying one.
-/// --shape (a run-time-shape kernel) into \p Man, and the rules tp-run's
-/// dense operands keep: one product, each leading dimension its stored
-/// row's extent and a multiple of 8 elements (the copies' 16-byte chunks).
-Error checkDenseShape(LaunchManifest &Man) {
-  bool Runtime = Man.findParam(ParamRole::LDA) != nullptr;
-  if (!ShapeOpt.empty()) {
-    if (!Runtime)
-      return makeRunError(ExitInputError,
-                          "--shape=" + ShapeOpt + ": the kernel has its "
-                          "shape built in (its manifest names no LDA "
-                          "parameter)");
-    SmallVector<StringRef, 3> Parts;
-    StringRef(ShapeOpt).split(Parts, 'x');
-    uint64_t V[3] = {0, 0, 0};
-    bool Ok = Parts.size() == 3;
-    for (unsigned I = 0; Ok && I < 3; ++I)
-      Ok = !Parts[I].getAsInteger(10, V[I]) && V[I] >= 1 && V[I] <= INT32_MAX;
-    if (!Ok)
-      return makeRunError(ExitInputError, "--shape: expected MxNxK "
-                                          "(integers >= 1), found '" +
-                                              ShapeOpt + "'");
-    Man.M = V[0];
-    Man.N = V[1];
-    Man.K = V[2];
-    uint64_t GY = (Man.M + Man.Tile[0] - 1) / Man.Tile[0];
-    if (GY > 65535)
-      return makeRunError(ExitInputError,
-                          "--shape=" + ShapeOpt + ": " + Twine(GY) +
-                              " blocks along M, more than a grid's 65535");
-    Man.Grid = {uint32_t((Man.N + Man.Tile[1] - 1) / Man.Tile[1]),
-                uint32_t(GY), 1};
-    Man.Batch = 1;
-    Man.LdA = Man.LayoutA == OperandLayout::Rows ? Man.K : Man.M;
-    Man.LdB = Man.LayoutB == OperandLayout::Rows ? Man.K : Man.N;
-    Man.LdC = Man.N;
-  }
-  if (!Runtime)
-    return Error::success();
-  if (Man.Batch != 1)
-    return makeRunError(ExitInputError, "the manifest's batch is " +
-                                            Twine(Man.Batch) +
-                                            "; tp-run runs one product");
-  struct Rule {
-    const char *Name;
-    uint64_t Ld, Dense;
-  } Rules[] = {{"lda", Man.LdA,
-                Man.LayoutA == OperandLayout::Rows ? Man.K : Man.M},
-               {"ldb", Man.LdB,
-                Man.LayoutB == OperandLayout::Rows ? Man.K : Man.N},
-               {"ldc", Man.LdC, Man.N}};
-  for (const Rule &R : Rules) {
-    if (R.Ld != R.Dense)
-      return makeRunError(ExitInputError,
-                          Twine(R.Name) + " = " + Twine(R.Ld) +
-                              ": tp-run's operands are dense (ld = " +
-                              Twine(R.Dense) + ")");
-    if (R.Ld % 8)
-      return makeRunError(ExitInputError,
-                          Twine(R.Name) + " = " + Twine(R.Ld) +
-                              " is not a multiple of 8 elements (the copies "
-                              "move 16-byte chunks of aligned rows)");
-  }
-  return Error::success();
-}
-
-Expected<int> runKernel(const LaunchManifest &ManIn, StringRef Image,
+Expected<int> runKernel(const LaunchManifest &Man, StringRef Image,
                         bool IsPTX, raw_ostream &OS) {
-  LaunchManifest Man = ManIn;
-  if (Error E = checkDenseShape(Man))
-    return std::move(E);
-  const GemmProblem P = GemmProblem::fromManifest(Man);
-  const double Flops = 2.0 * double(P.M) * double(P.N) * double(P.K);
+  Expected<RunPlan> PlanOrErr = planRun(Man);
+  if (!PlanOrErr)
+    return PlanOrErr.takeError();
+  const RunPlan &Plan = *PlanOrErr;
+  const GemmLaunch &GL = Plan.L;
+  const GemmProblem &P = GL.P;
+  const double Work = double(P.M) * double(P.N) * double(P.K) *
+                      double(GL.S.Batch);
   VerifyMode Mode = Verify;
   if (Mode == VerifyMode::Auto)
-    Mode = double(P.M) * double(P.N) * double(P.K) <= double(1ull << 30)
-               ? VerifyMode::CPU
-               : VerifyMode::GPU;
+    Mode = Work <= double(1ull << 30) ? VerifyMode::CPU : VerifyMode::GPU;
   if (Mode == VerifyMode::GPU &&
       (P.M + ReferenceBlockY - 1) / ReferenceBlockY > 65535)
     return makeRunError(ExitInputError, "--verify=gpu supports M up to " +
@@ -851,36 +1101,38 @@ Expected<int> runKernel(const LaunchManifest &ManIn, StringRef Image,
   if (Error E = loadFunction(*Dv, Man, Image, IsPTX, Mod, L, OS))
     return E;
   Operands Ops;
-  if (Error E = prepareOperands(D, Man, P, Ops, L, OS))
+  if (Error E = prepareOperands(D, Man, Plan, Ops, L, OS))
     return E;
   if (Error E = launch(D, L))
     return E;
   if (Error E = D.check(D.CtxSynchronize(), "cuCtxSynchronize (after the "
                                             "kernel)"))
     return E;
-  std::vector<float> C(P.elementsC());
-  if (Error E =
-          D.check(D.MemcpyDtoH(C.data(), Ops.DC.Ptr, C.size() * 4),
-                  "cuMemcpyDtoH"))
+  std::vector<uint8_t> DBytes(GL.S.spanC(P) * getElementTypeBytes(P.DType));
+  if (Error E = D.check(D.MemcpyDtoH(DBytes.data(), Ops.DC.Ptr, DBytes.size()),
+                        "cuMemcpyDtoH"))
     return E;
   if (!DumpC.empty())
-    if (Error E = dumpOutput(DumpC, C, OS))
+    if (Error E = dumpOutput(DumpC, DBytes, OS))
       return E;
+  uint64_t Outside = 0;
+  std::vector<float> C = extractD(GL, DBytes, Outside);
 
   std::string Summary;
   raw_string_ostream SS(Summary);
-  Expected<int> Exit = verifyResult(Mode, D, P, Ops, C, OS, SS);
+  Expected<int> Exit = verifyResult(Mode, D, GL, Ops, C, Outside, OS, SS);
   if (!Exit)
     return Exit.takeError();
   if (Bench && *Exit == ExitSuccess)
-    if (Error E = benchmark(D, L, Flops, OS, SS))
+    if (Error E = benchmark(D, L, 2 * Work, OS, SS))
       return E;
   D.ModuleUnload(Mod);
   D.DevicePrimaryCtxRelease(Dv->Dev);
   SS.flush();
   OS << "summary: kernel=" << Man.Kernel << " device=sm_" << Dv->Major
-     << Dv->Minor << " shape=" << P.M << "x" << P.N << "x" << P.K << " "
-     << Summary << "\n";
+     << Dv->Minor << " shape=" << P.M << "x" << P.N << "x" << P.K
+     << (GL.S.Batch > 1 ? "x" + std::to_string(GL.S.Batch) : std::string())
+     << " " << Summary << "\n";
   return *Exit;
 }
 

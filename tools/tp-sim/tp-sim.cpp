@@ -82,7 +82,7 @@ cl::opt<uint64_t> Seed("seed", cl::desc("Seed of the random A, B, R"),
 cl::opt<double> Tolerance("tolerance",
                           cl::desc("Largest relative Frobenius error "
                                    "accepted (default 1e-3)"),
-                          cl::init(1e-3), cl::cat(SimCat));
+                          cl::init(DefaultGemmTolerance), cl::cat(SimCat));
 cl::opt<unsigned> Threads("threads",
                           cl::desc("Host threads running blocks (default 1); "
                                    "results equal one thread's (a kernel "
@@ -633,29 +633,18 @@ struct RunShape {
 };
 
 /// The rules a run-time shape's values must keep (the copies' 16-byte
-/// chunks, the kernel's 32-bit offsets); the message names the rule and
-/// the numbers.
+/// chunks, the kernel's 32-bit offsets): tp::checkGemmStorage, tp-run's
+/// and the library's; the message names the rule and the numbers.
 Error checkRunShape(const RunShape &S) {
-  for (auto [Name, Ld] : {std::pair<const char *, uint64_t>{"lda", S.LdA},
-                          {"ldb", S.LdB},
-                          {"ldc", S.LdC}})
-    if (Ld % 8)
-      return makeError(Twine(Name) + " = " + Twine(Ld) +
-                       " is not a multiple of 8 elements (the copies move "
-                       "16-byte chunks of aligned rows)");
-  // Every batch's offset is 32-bit too (batch b's start is folded in).
-  uint64_t Before = S.Batch - 1;
-  for (auto [Name, Bytes] :
-       {std::pair<const char *, uint64_t>{
-            "A", 2 * (Before * S.StrideA + S.rowsA() * S.LdA)},
-        {"B", 2 * (Before * S.StrideB + S.rowsB() * S.LdB)},
-        {"C", getElementTypeBytes(S.P.DType) *
-                  (Before * S.StrideC + S.P.M * S.LdC)}})
-    if (Bytes >= (uint64_t(1) << 32))
-      return makeError(Twine(Name) + " is " + Twine(Bytes) +
-                       " bytes (all batches), not below 2^32 (the kernel's "
-                       "byte offsets are 32-bit)");
-  return Error::success();
+  GemmStorage St;
+  St.LdA = S.LdA;
+  St.LdB = S.LdB;
+  St.LdC = S.LdC;
+  St.Batch = S.Batch;
+  St.StrideA = S.StrideA;
+  St.StrideB = S.StrideB;
+  St.StrideC = S.StrideC;
+  return checkGemmStorage(S.P, St);
 }
 
 Expected<RunShape> chooseRunShape(const LaunchManifest &Man) {

@@ -221,3 +221,118 @@ TEST(CAPITest, SimulateWithoutResidualOperand) {
 }
 
 } // namespace
+
+namespace {
+
+/// tp_kernel_simulate_run at a shape that cuts every edge, with a batch,
+/// bf16 inputs, an f16 D and the epilogue (C in D's type, in place),
+/// against the exact reference.
+TEST(CAPITest, SimulateRunAtAnyShape) {
+  tp_gemm_desc D = small();
+  D.runtime_shape = 1;
+  D.batch = 2;
+  D.a_type = D.b_type = "bf16";
+  D.d_type = "f16";
+  D.alpha = 0.5;
+  D.beta = 2;
+  D.bias = 1;
+  Compiled C;
+  compile(D, C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  GemmProblem P;
+  P.M = 37;
+  P.N = 29;
+  P.K = 23;
+  P.AType = P.BType = ElementType::BF16;
+  P.DType = ElementType::F16;
+  P.Scale = P.Bias = true;
+  P.Alpha = 0.5;
+  P.Beta = 2;
+  const uint64_t NB = 3;
+  std::vector<uint16_t> A(NB * P.elementsA()), B(NB * P.elementsB()),
+      CD(NB * P.elementsC());
+  std::vector<float> Bias(P.N), R(P.elementsC());
+  fillRandomOperand(A, 3, StreamA, ElementType::BF16);
+  fillRandomOperand(B, 3, StreamB, ElementType::BF16);
+  fillRandomOperand(CD, 3, StreamR, ElementType::F16);
+  fillRandomFloats(Bias, 3, StreamBias);
+  std::vector<std::vector<double>> Ref(NB);
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    for (uint64_t I = 0; I < P.elementsC(); ++I)
+      R[I] = halfToFloat(CD[Bt * P.elementsC() + I]);
+    referenceGemm(P,
+                  llvm::makeArrayRef(A).slice(Bt * P.elementsA(),
+                                              P.elementsA()),
+                  llvm::makeArrayRef(B).slice(Bt * P.elementsB(),
+                                              P.elementsB()),
+                  R, Bias, Ref[Bt]);
+  }
+  tp_gemm_run Run;
+  tp_gemm_run_init(&Run);
+  Run.m = P.M;
+  Run.n = P.N;
+  Run.k = P.K;
+  Run.batch = NB;
+  Run.a = A.data();
+  Run.b = B.data();
+  Run.c = Run.d = CD.data(); // in place
+  Run.bias = Bias.data();
+  char *Err = nullptr;
+  ASSERT_EQ(tp_kernel_simulate_run(C.K, &Run, &Err), 0) << Err;
+  for (uint64_t Bt = 0; Bt < NB; ++Bt) {
+    std::vector<float> Out(P.elementsC());
+    for (uint64_t I = 0; I < P.elementsC(); ++I)
+      Out[I] = halfToFloat(CD[Bt * P.elementsC() + I]);
+    GemmErrors E = compareGemm(Out, Ref[Bt]);
+    EXPECT_TRUE(E.passes(DefaultGemmTolerance))
+        << "batch " << Bt << ": " << E.RelFrobenius << " " << E.Unwritten;
+  }
+  // A fixed-shape kernel runs at its own shape only.
+  tp_gemm_desc FD = small();
+  FD.runtime_shape = 0;
+  Compiled F;
+  compile(FD, F);
+  ASSERT_EQ(F.Status, 0) << F.Error;
+  EXPECT_NE(tp_kernel_simulate_run(F.K, &Run, &Err), 0);
+  EXPECT_NE(std::string(Err).find("the kernel has its shape, 128x128x128, "
+                                  "built in"),
+            std::string::npos)
+      << Err;
+  tp_string_free(Err);
+}
+
+TEST(CAPITest, PlanLaunchChecksTheRules) {
+  tp_gemm_desc D = small();
+  D.runtime_shape = 1;
+  D.batch = 2;
+  Compiled C;
+  compile(D, C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  tp_gemm_storage S;
+  tp_gemm_storage_init(&S);
+  S.m = 37;
+  S.n = 29;
+  S.k = 23;
+  S.batch = 3;
+  char *Err = nullptr;
+  ASSERT_EQ(tp_kernel_plan_launch(C.K, &S, &Err), 0) << Err;
+  // A rows: lda = K rounded up; B columns: ldb = N; strides rows x ld.
+  EXPECT_EQ(S.lda, 24);
+  EXPECT_EQ(S.ldb, 32);
+  EXPECT_EQ(S.ldc, 32);
+  EXPECT_EQ(S.stride_a, 37 * 24);
+  EXPECT_EQ(S.stride_c, 37 * 32);
+  EXPECT_EQ(S.grid[2], 3u);
+  tp_gemm_storage_init(&S);
+  S.m = 37;
+  S.n = 29;
+  S.k = 23;
+  S.ldc = 30;
+  EXPECT_NE(tp_kernel_plan_launch(C.K, &S, &Err), 0);
+  EXPECT_STREQ(Err, "tp: error: tp_kernel_plan_launch: ldc = 30 is not a "
+                    "multiple of 8 elements (the copies move 16-byte chunks "
+                    "of aligned rows)\n");
+  tp_string_free(Err);
+}
+
+} // namespace

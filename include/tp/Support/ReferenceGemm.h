@@ -19,6 +19,11 @@
 ///
 /// Stream numbers used by the tools: A = 0, B = 1, R = 2, bias = 3.
 ///
+/// Also the one definition of the verdict's tolerance
+/// (DefaultGemmTolerance) and of the rules a product's storage keeps
+/// (GemmStorage, checkGemmStorage), which tp-sim, tp-run and the library
+/// check before a launch.
+///
 //===----------------------------------------------------------------------===//
 #ifndef TP_SUPPORT_REFERENCEGEMM_H
 #define TP_SUPPORT_REFERENCEGEMM_H
@@ -26,6 +31,7 @@
 #include "tp/Support/FloatConversion.h"
 #include "tp/Support/LaunchManifest.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +40,12 @@ namespace tp {
 /// The pattern C is filled with before a launch: a signaling NaN that no
 /// arithmetic produces (arithmetic on NaN returns a quiet NaN).
 constexpr uint32_t PoisonBits = 0x7fbadbadu;
+
+/// The largest relative Frobenius error of D against the exact reference
+/// that passes (tp-sim's, tp-run's and the library's default): well above
+/// f32 accumulation's error on these inputs, below a rounding to the wrong
+/// type or an element off by one.
+constexpr double DefaultGemmTolerance = 1e-3;
 
 /// Input streams of the tools (the seed is the user's, the stream says which
 /// matrix).
@@ -94,6 +106,12 @@ struct GemmProblem {
   uint64_t elementsA() const { return M * K; }
   uint64_t elementsB() const { return N * K; }
   uint64_t elementsC() const { return M * N; }
+  /// A's and B's stored rows and columns (elements), as the layouts store
+  /// them: A rows is M x K, columns K x M; B rows is N x K, columns K x N.
+  uint64_t rowsA() const { return LayoutA == OperandLayout::Rows ? M : K; }
+  uint64_t colsA() const { return LayoutA == OperandLayout::Rows ? K : M; }
+  uint64_t rowsB() const { return LayoutB == OperandLayout::Rows ? N : K; }
+  uint64_t colsB() const { return LayoutB == OperandLayout::Rows ? K : N; }
   /// Index of A(i, k) in A's storage.
   uint64_t indexA(uint64_t I, uint64_t Kk) const {
     return LayoutA == OperandLayout::Rows ? I * K + Kk : Kk * M + I;
@@ -117,10 +135,89 @@ void referenceGemm(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
                    llvm::ArrayRef<float> Bias, std::vector<double> &C);
 
 /// One element C(i, j) of the reference, in double precision (rounded to
-/// D's type as referenceGemm does).
+/// D's type as referenceGemm does); \p Bias as referenceGemm's (read only
+/// when P.Bias).
 double referenceElement(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
                         llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
                         uint64_t I, uint64_t J);
+double referenceElement(const GemmProblem &P, llvm::ArrayRef<uint16_t> A,
+                        llvm::ArrayRef<uint16_t> B, llvm::ArrayRef<float> R,
+                        llvm::ArrayRef<float> Bias, uint64_t I, uint64_t J);
+
+/// How a product's operands lie in memory (elements): each operand's row
+/// pitch (lda: A's stored row, K for rows or M for columns; ldb: K or N;
+/// ldc: N, for C and D alike) and, for Batch > 1 products, batch b of A,
+/// B, C/D starting b x stride elements after batch 0.
+struct GemmStorage {
+  uint64_t LdA = 0, LdB = 0, LdC = 0, Batch = 1;
+  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
+
+  /// Rows x ld, each ld the extent rounded up to a multiple of \p Align
+  /// elements (1: dense); batches back to back.
+  static GemmStorage packed(const GemmProblem &P, uint64_t Batch,
+                            uint64_t Align);
+  /// The elements each operand's storage spans (all batches).
+  uint64_t spanA(const GemmProblem &P) const {
+    return (Batch - 1) * StrideA + P.rowsA() * LdA;
+  }
+  uint64_t spanB(const GemmProblem &P) const {
+    return (Batch - 1) * StrideB + P.rowsB() * LdB;
+  }
+  uint64_t spanC(const GemmProblem &P) const {
+    return (Batch - 1) * StrideC + P.M * LdC;
+  }
+  /// Where element (i, j) of batch b of C/D is.
+  uint64_t indexC(uint64_t B, uint64_t I, uint64_t J) const {
+    return B * StrideC + I * LdC + J;
+  }
+};
+
+/// The rules a run-time-shape kernel's storage keeps, checked before a
+/// launch (the kernel cannot): each leading dimension at least its stored
+/// row's extent and a multiple of 8 elements, each batch stride a multiple
+/// of 8 elements (the copies move 16-byte chunks of aligned rows), batches
+/// of C that do not overlap (stride_c >= M x ldc), and every operand
+/// (all batches) below 2^32 bytes (the kernel's 32-bit byte offsets).  The
+/// error names the rule and the numbers.
+llvm::Error checkGemmStorage(const GemmProblem &P, const GemmStorage &S);
+
+/// One launch of a manifest's kernel: the product, its storage, the grid.
+struct GemmLaunch {
+  GemmProblem P;
+  GemmStorage S;
+  std::array<uint32_t, 3> Grid = {1, 1, 1};
+};
+
+/// A shape asked for: M x N x K, Batch products.
+struct GemmShape {
+  uint64_t M = 0, N = 0, K = 0, Batch = 1;
+};
+
+/// Whether the manifest's kernel takes its shape at run time (an LDA
+/// parameter) and batch strides (a StrideA parameter).
+inline bool hasRuntimeShape(const LaunchManifest &Man) {
+  return Man.findParam(ParamRole::LDA) != nullptr;
+}
+inline bool hasBatchStrides(const LaunchManifest &Man) {
+  return Man.findParam(ParamRole::StrideA) != nullptr;
+}
+
+/// The launch of \p Man at its recorded shape (its leading dimensions,
+/// batch and strides; a version 1 manifest's dense ones), or at \p Shape
+/// when given: a run-time-shape kernel at any M, N, K >= 1 (a batch > 1
+/// only with batch strides), each ld its extent rounded up to \p Align
+/// elements and batches back to back, the grid [ceil(N / BN), ceil(M / BM),
+/// batch] from the manifest's tile; a fixed-shape kernel only at its own
+/// shape.  \p What names the shape in errors ("--shape=7x3x1").  The
+/// storage is not checked (checkGemmStorage).
+llvm::Expected<GemmLaunch> getGemmLaunch(const LaunchManifest &Man,
+                                         const GemmShape *Shape,
+                                         uint64_t Align,
+                                         llvm::StringRef What);
+
+/// "MxNxK" or "MxNxKxB" (integers in [1, 2^31-1]) into \p Out; false when
+/// \p Text is not that.
+bool parseGemmShape(llvm::StringRef Text, GemmShape &Out);
 
 /// How far a computed C is from the reference.
 struct GemmErrors {

@@ -10,13 +10,37 @@
 ///
 /// It cannot execute SASS or PTX.  A module is text holding lines
 ///   // tp-mock-kernel NAME m=M n=N k=K a=rows|columns b=rows|columns
-///   //   residual=0|1 params=C,A,B[,R] shared=BYTES grid=X,Y,Z
-///   //   mode=correct|unwritten|wrong
-/// (on one line), each declaring a kernel that computes C = A B [+ R] with
-/// f32 accumulation, reading its parameters in the declared role order;
-/// launching it with another grid or shared size than declared fails with
-/// CUDA_ERROR_INVALID_VALUE.  A module containing `.entry tp_ref_gemm` is
-/// tp-run's reference kernel, computed as its PTX does.  Anything else is
+///   //   residual=0|1 params=ROLE,... shared=BYTES grid=X,Y,Z
+///   //   [a_type=f16|bf16] [b_type=f16|bf16] [d_type=f32|f16|bf16]
+///   //   [relu=0|1] [tile=BM,BN] mode=MODE
+/// (on one line), each declaring a kernel that computes what tp's kernel of
+/// that manifest computes: D = alpha A B + beta C + bias (C read only when
+/// beta != 0; the residual is alpha = beta = 1 with C = R), ReLU, in f32
+/// (fma in k order, as tp_ref_gemm), rounded once to D's type.  It reads
+/// its parameters in the declared role order (the manifest's roles: C, A,
+/// B, R, alpha, beta, bias, M, N, K, LDA, LDB, LDC, StrideA, StrideB,
+/// StrideC; pointers 8 bytes, the others 4).  Without an LDA parameter the
+/// shape is m, n, k, dense, and the launch must have grid and shared as
+/// declared; with one (a run-time shape) M, N, K and the leading dimensions
+/// come from the parameters, the grid must be [ceil(N / BN), ceil(M / BM),
+/// batch] for tile=BM,BN (batch: the grid's z, which must be 1 without
+/// StrideA), and a leading dimension, stride or pointer that breaks the
+/// 16-byte rule fails with CUDA_ERROR_MISALIGNED_ADDRESS; other wrong
+/// launches fail with CUDA_ERROR_INVALID_VALUE, an operand beyond its
+/// allocation with CUDA_ERROR_ILLEGAL_ADDRESS.
+///
+/// MODE is what the kernel gets wrong, so that tests show each check fails:
+///   correct        nothing
+///   wrong          D(1, 2) of batch 0 is off by 1
+///   unwritten      the last element of the last batch is not written
+///   wrong-alpha    alpha is taken as 1
+///   leak-nan       C is read (beta C added) even when beta = 0
+///   truncate       D is rounded toward zero instead of to nearest even
+///   ignore-ld      the leading dimensions are taken as the dense extents
+///   ignore-stride  every batch reads batch 0's A and B
+///   no-bias, no-relu   the bias, the ReLU left out
+/// A module containing `.entry tp_ref_gemm` is tp-run's reference kernel,
+/// computed as its PTX does (ReferenceKernel.h).  Anything else is
 /// CUDA_ERROR_INVALID_IMAGE, with a message in the JIT error log; an ELF
 /// image (a cubin) is CUDA_ERROR_NO_BINARY_FOR_GPU.
 ///
@@ -25,7 +49,7 @@
 ///                             CUDA_ERROR_NO_DEVICE)
 ///   TP_MOCK_CUDA_SM=86|90     compute capability (default 86)
 ///   TP_MOCK_CUDA_FAIL=name    that entry point returns an error
-///   TP_MOCK_CUDA_BAD_REFERENCE=1  tp_ref_gemm adds 1 to C(0, 0)
+///   TP_MOCK_CUDA_BAD_REFERENCE=1  tp_ref_gemm adds 1 to D(0, 0)
 ///   TP_MOCK_CUDA_NO_PROC_ADDRESS=1  cuGetProcAddress finds nothing
 ///   Each launch takes 0.001 ms of event time.
 ///
@@ -50,7 +74,9 @@ struct CUfunc_st {
   std::string Name;
   bool IsReference = false;
   uint64_t M = 0, N = 0, K = 0;
-  bool ARows = true, BRows = false, Residual = false;
+  bool ARows = true, BRows = false, Residual = false, Relu = false;
+  int AType = 1, BType = 1, DType = 0; ///< 0 f32, 1 f16, 2 bf16
+  unsigned Tile[2] = {0, 0};
   std::vector<std::string> Params;
   unsigned Shared = 0;
   unsigned Grid[3] = {1, 1, 1};
@@ -91,20 +117,95 @@ int envInt(const char *Name, int Default) {
   return V && *V ? std::atoi(V) : Default;
 }
 
-void gemm(float *C, const uint16_t *A, const uint16_t *B, const float *R,
-          uint64_t M, uint64_t N, uint64_t K, uint64_t SAi, uint64_t SAk,
-          uint64_t SBk, uint64_t SBj) {
-  for (uint64_t I = 0; I < M; ++I)
-    for (uint64_t J = 0; J < N; ++J) {
-      float Acc = 0;
-      for (uint64_t Kk = 0; Kk < K; ++Kk)
-        Acc = std::fma(tp::halfToFloat(A[I * SAi + Kk * SAk]),
-                       tp::halfToFloat(B[Kk * SBk + J * SBj]),
-                       Acc);
-      if (R)
-        Acc += R[I * N + J];
-      C[I * N + J] = Acc;
-    }
+/// 0 f32, 1 f16, 2 bf16; -1 for anything else.
+int typeCode(const std::string &S) {
+  return S == "f32" ? 0 : S == "f16" ? 1 : S == "bf16" ? 2 : -1;
+}
+
+float widen(uint16_t Bits, int Type) {
+  return Type == 2 ? tp::bfloat16ToFloat(Bits) : tp::halfToFloat(Bits);
+}
+
+/// One product as a kernel (or tp_ref_gemm) sees it: element strides of
+/// A(i, k) and B(k, j), D's pitch, batch strides, types and epilogue.
+struct MockGemm {
+  uint64_t M = 0, N = 0, K = 0, Batch = 1;
+  const uint16_t *A = nullptr, *B = nullptr;
+  const void *C = nullptr; ///< D's type; read only when ReadC
+  const float *Bias = nullptr;
+  void *D = nullptr;
+  uint64_t SAi = 0, SAk = 0, SBk = 0, SBj = 0, LdC = 0;
+  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
+  int AType = 1, BType = 1, DType = 0;
+  float Alpha = 1, Beta = 0;
+  bool ReadC = false, Relu = false;
+};
+
+/// x rounded to D's type, to nearest even (or toward zero), as its bits.
+uint16_t narrow(float X, int Type, bool Truncate) {
+  uint16_t H = Type == 2 ? tp::floatToBFloat16(X) : tp::floatToHalf(X);
+  float Back = widen(H, Type);
+  if (Truncate && std::isfinite(X) && std::fabs(Back) > std::fabs(X))
+    --H; // one step toward zero: the bit patterns are ordered by magnitude
+  return H;
+}
+
+/// D as tp_ref_gemm computes it: f32 fma in k order, x = alpha acc, + beta
+/// C, + bias, ReLU, one rounding.  \p Mode: the kernel's defect (above).
+void runGemm(const MockGemm &G, const std::string &Mode) {
+  for (uint64_t Bt = 0; Bt < G.Batch; ++Bt)
+    for (uint64_t I = 0; I < G.M; ++I)
+      for (uint64_t J = 0; J < G.N; ++J) {
+        if (Mode == "unwritten" && Bt == G.Batch - 1 && I == G.M - 1 &&
+            J == G.N - 1)
+          continue;
+        uint64_t AB = Mode == "ignore-stride" ? 0 : Bt;
+        float Acc = 0;
+        for (uint64_t Kk = 0; Kk < G.K; ++Kk)
+          Acc = std::fma(
+              widen(G.A[AB * G.StrideA + I * G.SAi + Kk * G.SAk], G.AType),
+              widen(G.B[AB * G.StrideB + Kk * G.SBk + J * G.SBj], G.BType),
+              Acc);
+        float X = Acc * (Mode == "wrong-alpha" ? 1.0f : G.Alpha);
+        uint64_t At = Bt * G.StrideC + I * G.LdC + J;
+        if (G.ReadC || (Mode == "leak-nan" && G.C)) {
+          float CV;
+          if (G.DType == 0)
+            CV = static_cast<const float *>(G.C)[At];
+          else
+            CV = widen(static_cast<const uint16_t *>(G.C)[At], G.DType);
+          X = std::fma(G.Beta, CV, X);
+        }
+        if (G.Bias && Mode != "no-bias")
+          X += G.Bias[J];
+        if (G.Relu && Mode != "no-relu")
+          X = std::fmax(X, 0.0f);
+        if (Mode == "wrong" && Bt == 0 && I == 1 && J == 2)
+          X += 1.0f;
+        if (G.DType == 0)
+          static_cast<float *>(G.D)[At] = X;
+        else
+          static_cast<uint16_t *>(G.D)[At] =
+              narrow(X, G.DType, Mode == "truncate");
+      }
+}
+
+/// Whether \p G's operands lie inside their allocations.
+bool operandsFit(const MockGemm &G) {
+  auto Span = [&](uint64_t Stride, uint64_t Last) {
+    return (G.Batch - 1) * Stride + Last + 1;
+  };
+  if (!G.M || !G.N)
+    return true;
+  uint64_t DBytes = G.DType == 0 ? 4 : 2;
+  uint64_t LastA = G.K ? (G.M - 1) * G.SAi + (G.K - 1) * G.SAk : 0;
+  uint64_t LastB = G.K ? (G.K - 1) * G.SBk + (G.N - 1) * G.SBj : 0;
+  uint64_t LastC = (G.M - 1) * G.LdC + G.N - 1;
+  return (!G.K || (fits(uint64_t(G.A), 2 * Span(G.StrideA, LastA)) &&
+                   fits(uint64_t(G.B), 2 * Span(G.StrideB, LastB)))) &&
+         fits(uint64_t(G.D), DBytes * Span(G.StrideC, LastC)) &&
+         (!G.ReadC || fits(uint64_t(G.C), DBytes * Span(G.StrideC, LastC))) &&
+         (!G.Bias || fits(uint64_t(G.Bias), 4 * G.N));
 }
 
 /// Parameter I's bytes: kernelParams[I], or the extra buffer at the natural
@@ -128,6 +229,152 @@ uint64_t readParam(const void *P, unsigned Size) {
   uint64_t V = 0;
   std::memcpy(&V, P, Size);
   return V;
+}
+
+/// tp_ref_gemm's launch (ReferenceKernel.h's parameters).
+CUresult launchReference(unsigned GX, unsigned GY, unsigned GZ, unsigned BX,
+                         unsigned BY, unsigned BZ, void **KernelParams,
+                         void **Extra) {
+  std::vector<unsigned> Sizes = {8, 8, 8, 8, 8, 4, 4, 4, 4, 4,
+                                 4, 4, 4, 4, 4, 4, 4, 4, 4};
+  uint64_t V[19];
+  for (unsigned I = 0; I < 19; ++I)
+    V[I] = readParam(param(KernelParams, Extra, Sizes, I), Sizes[I]);
+  MockGemm G;
+  G.D = reinterpret_cast<void *>(V[0]);
+  G.A = reinterpret_cast<const uint16_t *>(V[1]);
+  G.B = reinterpret_cast<const uint16_t *>(V[2]);
+  G.C = reinterpret_cast<const void *>(V[3]);
+  G.Bias = reinterpret_cast<const float *>(V[4]);
+  uint32_t AlphaBits = uint32_t(V[5]), BetaBits = uint32_t(V[6]);
+  std::memcpy(&G.Alpha, &AlphaBits, 4);
+  std::memcpy(&G.Beta, &BetaBits, 4);
+  G.M = V[7];
+  G.N = V[8];
+  G.K = V[9];
+  G.SAi = V[10];
+  G.SAk = V[11];
+  G.SBk = V[12];
+  G.SBj = V[13];
+  G.LdC = V[14];
+  G.StrideA = V[15];
+  G.StrideB = V[16];
+  G.StrideC = V[17];
+  uint32_t Flags = uint32_t(V[18]);
+  G.AType = Flags & 1 ? 2 : 1;
+  G.BType = Flags & 2 ? 2 : 1;
+  G.DType = (Flags >> 2) & 3;
+  G.Relu = Flags & 16;
+  G.ReadC = Flags & 32;
+  G.Batch = GZ;
+  // One thread per element: the grid must cover D.
+  if (uint64_t(GX) * BX < G.N || uint64_t(GY) * BY < G.M || BZ != 1 ||
+      G.DType > 2)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!operandsFit(G))
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  runGemm(G, "correct");
+  if (envInt("TP_MOCK_CUDA_BAD_REFERENCE", 0)) {
+    if (G.DType == 0)
+      static_cast<float *>(G.D)[0] += 1.0f;
+    else
+      static_cast<uint16_t *>(G.D)[0] ^= 0x4000;
+  }
+  return CUDA_SUCCESS;
+}
+
+/// A declared kernel's launch (the module's tp-mock-kernel line).
+CUresult launchDeclared(CUfunc_st *F, unsigned GX, unsigned GY, unsigned GZ,
+                        unsigned Shared, void **KernelParams, void **Extra) {
+  if (Shared != F->Shared || F->AType < 1 || F->BType < 1 || F->DType < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::vector<unsigned> Sizes;
+  for (const std::string &R : F->Params)
+    Sizes.push_back(R == "C" || R == "A" || R == "B" || R == "R" ||
+                            R == "bias"
+                        ? 8
+                        : 4);
+  std::map<std::string, uint64_t> V;
+  for (unsigned I = 0; I < F->Params.size(); ++I)
+    V[F->Params[I]] = readParam(param(KernelParams, Extra, Sizes, I), Sizes[I]);
+  auto Get = [&](const char *Role) -> uint64_t {
+    auto It = V.find(Role);
+    return It == V.end() ? 0 : It->second;
+  };
+  const bool Runtime = V.count("LDA"), Batched = V.count("StrideA");
+  MockGemm G;
+  G.M = Runtime ? Get("M") : F->M;
+  G.N = Runtime ? Get("N") : F->N;
+  G.K = Runtime ? Get("K") : F->K;
+  uint64_t Extent[3] = {F->ARows ? G.K : G.M, F->BRows ? G.K : G.N, G.N};
+  uint64_t Ld[3] = {Runtime ? Get("LDA") : Extent[0],
+                    Runtime ? Get("LDB") : Extent[1],
+                    Runtime ? Get("LDC") : Extent[2]};
+  // The copies' 16-byte chunks: what the real kernel assumes of its
+  // run-time values (it would read the wrong bytes otherwise).
+  if (Runtime) {
+    for (uint64_t X : {Ld[0], Ld[1], Ld[2], Get("StrideA"), Get("StrideB"),
+                       Get("StrideC")})
+      if (X % 8)
+        return CUDA_ERROR_MISALIGNED_ADDRESS;
+    for (const char *Pointer : {"A", "B", "C", "R"})
+      if (Get(Pointer) % 16)
+        return CUDA_ERROR_MISALIGNED_ADDRESS;
+  }
+  if (F->Mode == "ignore-ld")
+    std::copy(Extent, Extent + 3, Ld);
+  // A fixed kernel that takes M, N, K (as the reference PTX GEMM) checks
+  // that it gets its own shape.
+  for (auto [Role, Want] : {std::pair<const char *, uint64_t>{"M", F->M},
+                            {"N", F->N},
+                            {"K", F->K}})
+    if (!Runtime && V.count(Role) && Get(Role) != Want)
+      return CUDA_ERROR_INVALID_VALUE;
+  if (Runtime) {
+    if (!F->Tile[0] || !F->Tile[1] || !G.M || !G.N || !G.K)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (GX != (G.N + F->Tile[1] - 1) / F->Tile[1] ||
+        GY != (G.M + F->Tile[0] - 1) / F->Tile[0] || (!Batched && GZ != 1))
+      return CUDA_ERROR_INVALID_VALUE;
+  } else if (GX != F->Grid[0] || GY != F->Grid[1] || GZ != F->Grid[2]) {
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  G.Batch = Batched ? GZ : 1;
+  G.StrideA = Batched ? Get("StrideA") : 0;
+  G.StrideB = Batched ? Get("StrideB") : 0;
+  G.StrideC = Batched ? Get("StrideC") : 0;
+  G.SAi = F->ARows ? Ld[0] : 1;
+  G.SAk = F->ARows ? 1 : Ld[0];
+  G.SBk = F->BRows ? 1 : Ld[1];
+  G.SBj = F->BRows ? Ld[1] : 1;
+  G.LdC = Ld[2];
+  G.A = reinterpret_cast<const uint16_t *>(Get("A"));
+  G.B = reinterpret_cast<const uint16_t *>(Get("B"));
+  G.D = reinterpret_cast<void *>(Get("C"));
+  G.AType = F->AType;
+  G.BType = F->BType;
+  G.DType = F->DType;
+  G.Relu = F->Relu;
+  const bool Scale = V.count("alpha");
+  if (Scale) {
+    uint32_t AlphaBits = uint32_t(Get("alpha")), BetaBits = uint32_t(Get("beta"));
+    std::memcpy(&G.Alpha, &AlphaBits, 4);
+    std::memcpy(&G.Beta, &BetaBits, 4);
+  } else if (F->Residual) {
+    G.Beta = 1;
+  }
+  G.C = reinterpret_cast<const void *>(Get("R"));
+  G.ReadC = (F->Residual || Scale) && G.Beta != 0;
+  G.Bias = reinterpret_cast<const float *>(Get("bias"));
+  if (!G.A || !G.B || !G.D || ((F->Residual || Scale) && !G.C) ||
+      (V.count("bias") && !G.Bias))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!operandsFit(G))
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  // In place (C = D) is fine: each element's C is read before its D is
+  // written.
+  runGemm(G, F->Mode);
+  return CUDA_SUCCESS;
 }
 
 } // namespace
@@ -162,6 +409,9 @@ CUresult cuGetErrorName(CUresult E, const char **S) {
     return CUDA_SUCCESS;
   case CUDA_ERROR_NO_BINARY_FOR_GPU:
     *S = "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    return CUDA_SUCCESS;
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+    *S = "CUDA_ERROR_MISALIGNED_ADDRESS";
     return CUDA_SUCCESS;
   default:
     *S = nullptr;
@@ -274,6 +524,16 @@ CUresult cuModuleLoadDataEx(CUmodule *Mod, const void *Image, unsigned NumOpts,
         F->BRows = Val == "rows";
       else if (Key == "residual")
         F->Residual = Val == "1";
+      else if (Key == "relu")
+        F->Relu = Val == "1";
+      else if (Key == "a_type")
+        F->AType = typeCode(Val);
+      else if (Key == "b_type")
+        F->BType = typeCode(Val);
+      else if (Key == "d_type")
+        F->DType = typeCode(Val);
+      else if (Key == "tile")
+        std::sscanf(Val.c_str(), "%u,%u", &F->Tile[0], &F->Tile[1]);
       else if (Key == "shared")
         F->Shared = unsigned(std::stoul(Val));
       else if (Key == "mode")
@@ -374,68 +634,9 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned GY, unsigned GZ,
   if (int(Shared) > F->MaxDynamicShared)
     return CUDA_ERROR_INVALID_VALUE;
   ++LaunchCount;
-  if (F->IsReference) {
-    std::vector<unsigned> Sizes = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4};
-    uint64_t V[11];
-    for (unsigned I = 0; I < 11; ++I)
-      V[I] = readParam(param(KernelParams, Extra, Sizes, I), Sizes[I]);
-    // One thread per element: the grid must cover C.
-    if (uint64_t(GX) * BX < V[5] || uint64_t(GY) * BY < V[4] || BZ != 1 ||
-        GZ != 1)
-      return CUDA_ERROR_INVALID_VALUE;
-    uint64_t M = V[4], N = V[5], K = V[6];
-    if (!fits(V[0], M * N * 4) || !fits(V[1], M * K * 2) ||
-        !fits(V[2], N * K * 2) || (V[3] && !fits(V[3], M * N * 4)))
-      return CUDA_ERROR_ILLEGAL_ADDRESS;
-    float *C = reinterpret_cast<float *>(V[0]);
-    gemm(C, reinterpret_cast<const uint16_t *>(V[1]),
-         reinterpret_cast<const uint16_t *>(V[2]),
-         reinterpret_cast<const float *>(V[3]), V[4], V[5], V[6], V[7], V[8],
-         V[9], V[10]);
-    if (envInt("TP_MOCK_CUDA_BAD_REFERENCE", 0))
-      C[0] += 1.0f;
-    return CUDA_SUCCESS;
-  }
-  if (GX != F->Grid[0] || GY != F->Grid[1] || GZ != F->Grid[2] ||
-      Shared != F->Shared)
-    return CUDA_ERROR_INVALID_VALUE;
-  std::vector<unsigned> Sizes;
-  for (const std::string &R : F->Params)
-    Sizes.push_back(R == "M" || R == "N" || R == "K" ? 4 : 8);
-  float *C = nullptr;
-  const uint16_t *A = nullptr, *B = nullptr;
-  const float *R = nullptr;
-  for (unsigned I = 0; I < F->Params.size(); ++I) {
-    uint64_t V = readParam(param(KernelParams, Extra, Sizes, I), Sizes[I]);
-    const std::string &Role = F->Params[I];
-    if (Role == "C")
-      C = reinterpret_cast<float *>(V);
-    else if (Role == "A")
-      A = reinterpret_cast<const uint16_t *>(V);
-    else if (Role == "B")
-      B = reinterpret_cast<const uint16_t *>(V);
-    else if (Role == "R")
-      R = reinterpret_cast<const float *>(V);
-    else if ((Role == "M" && V != F->M) || (Role == "N" && V != F->N) ||
-             (Role == "K" && V != F->K))
-      return CUDA_ERROR_INVALID_VALUE;
-  }
-  if (!C || !A || !B || (F->Residual && !R))
-    return CUDA_ERROR_INVALID_VALUE;
-  if (!fits(uint64_t(C), F->M * F->N * 4) ||
-      !fits(uint64_t(A), F->M * F->K * 2) ||
-      !fits(uint64_t(B), F->N * F->K * 2) ||
-      (F->Residual && !fits(uint64_t(R), F->M * F->N * 4)))
-    return CUDA_ERROR_ILLEGAL_ADDRESS;
-  std::vector<float> Out(F->M * F->N);
-  gemm(Out.data(), A, B, F->Residual ? R : nullptr, F->M, F->N, F->K,
-       F->ARows ? F->K : 1, F->ARows ? 1 : F->M, F->BRows ? 1 : F->N,
-       F->BRows ? F->K : 1);
-  if (F->Mode == "wrong")
-    Out[1 * F->N + 2] += 1.0f;
-  size_t Count = Out.size() - (F->Mode == "unwritten" ? 1 : 0);
-  std::memcpy(C, Out.data(), Count * 4);
-  return CUDA_SUCCESS;
+  if (F->IsReference)
+    return launchReference(GX, GY, GZ, BX, BY, BZ, KernelParams, Extra);
+  return launchDeclared(F, GX, GY, GZ, Shared, KernelParams, Extra);
 }
 
 CUresult cuEventCreate(CUevent *E, unsigned) {
