@@ -524,9 +524,9 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                               M.Kernel + "\"");
   uint32_t MaxShared = getMaxDynamicSharedBytes(M.Target);
   if (!MaxShared)
-    return Fail("target",
-                "expected \"sm_80\", \"sm_86\", \"sm_89\" or \"sm_90\", found \"" +
-                    M.Target + "\"");
+    return Fail("target", "expected \"sm_80\", \"sm_86\", \"sm_89\" or "
+                          "\"sm_90\", found \"" +
+                              M.Target + "\"");
 
   // CUDA limits: grid y and z at most 65535; block x, y at most 1024, z at
   // most 64, and at most 1024 threads in all.

@@ -73,8 +73,8 @@ bool isVariable(InstrClass C);
 
 /// The latency tables of one target.  get() returns the model of sm_80,
 /// sm_86, sm_89 (sm_86's numbers) or sm_90 (other targets: sm_86's); every
-/// number is in LatencyModel.cpp with its source.  tp-compact-stalls, tp-verify-schedule and tp-sim's hazard mode
-/// all read this one model.
+/// number is in LatencyModel.cpp with its source.  tp-compact-stalls,
+/// tp-verify-schedule and tp-sim's hazard mode all read this one model.
 class LatencyModel {
 public:
   static const LatencyModel &get(sass::Target T);
