@@ -30,6 +30,11 @@
 ///   MaxRegisters     registers per thread (R0..R254; REGCOUNT <= 255)
 ///   RegCountInTextInfo  .text.K sh_info carries regs << 24 (sm_80/86)
 ///   Attr5F           the value of the unnamed .nv.info attribute 0x5f (E)
+///   GemmCodeGen      tp-llc builds the GEMM for the target and tp-sim runs
+///                    its cubins: the hardware has mma.sync, ldmatrix and
+///                    cp.async (PTX ISA: sm_80 and later) and tp reproduces
+///                    its encodings and its cubin layout (Blackwell: not
+///                    yet, so 0 there)
 class SASSTarget<string name, int sm, list<string> cpus> {
   string Name = name;
   int SM = sm;
@@ -43,6 +48,7 @@ class SASSTarget<string name, int sm, list<string> cpus> {
   int MaxRegisters = 255;
   bit RegCountInTextInfo = 1;
   int Attr5F = 0;
+  bit GemmCodeGen = 0;
 }
 // Shared memory: 100 KiB per SM on sm_86 (PERF_FACTS 2: Accel-Sim's
 // -gpgpu_shmem_size 102400, the CUDA guide); tp admits 100 KiB - 2 KiB =
@@ -51,6 +57,7 @@ class SASSTarget<string name, int sm, list<string> cpus> {
 def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86"]> {
   let IsDefault = 1;
   let MaxSharedBytesPerBlock = 100352;
+  let GemmCodeGen = 1;
 }
 // sm_80 (A100) encodes every form as sm_86 does: SASS_FACTS.md 1.1, every
 // sm_80 TSV row (shared/reference/sm_80.encodings.tsv) and every word
@@ -58,18 +65,26 @@ def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86"]> {
 // Its cubins are laid out as sm_86's, e_flags 0x06005004 (ptxas 13,
 // test/Object/sass-roundtrip-sm80-ptxas.test).  Shared memory: 163 KiB =
 // 166912 bytes per block (CUDA C++ Programming Guide, compute capability
-// 8.0; 164 KiB per SM).  tp-llc does not generate code for it.
+// 8.0; 164 KiB per SM), tp-admit's limit.  tp-llc generates sm_86's code
+// for it (the instructions, parameter base 0x160 and descriptor slot 0x118
+// are sm_86's: ptxas -arch=sm_80 on the reference GEMMs) and tp-sim runs it
+// with sm_86's semantics; its latency table is its own
+// (LatencyModel.cpp, test/Sim/latency-evidence-sm80-sm89.test).
 def TargetSM80 : SASSTarget<"sm_80", 80, ["sm_80"]> {
   let MaxSharedBytesPerBlock = 166912;
+  let GemmCodeGen = 1;
 }
 // sm_89 (Ada: RTX 40, L4, L40S): sm_86's encodings for every word ptxas
 // -arch=sm_89 emits for the corpus (test/MC/SM89/ptxas-roundtrip.test; no
 // form moves), sm_86's cubin layout with e_flags 0x06005904 (ptxas 13,
 // test/Object/sass-roundtrip-sm89-ptxas.test).  Shared memory: 99 KiB =
 // 101376 bytes per block (CUDA C++ Programming Guide, compute capability
-// 8.9; 100 KiB per SM).  tp-llc does not generate code for it.
+// 8.9; 100 KiB per SM), tp-admit's limit.  tp-llc generates sm_86's code
+// for it and tp-sim runs it with sm_86's semantics and latencies (ptxas's
+// sm_89 schedules are sm_86's: test/Sim/latency-evidence-sm80-sm89.test).
 def TargetSM89 : SASSTarget<"sm_89", 89, ["sm_89"]> {
   let MaxSharedBytesPerBlock = 101376;
+  let GemmCodeGen = 1;
 }
 // E, mma_tile_sm90.cubin (SASS_FACTS 3.3, 3.7).  Shared memory: 228 KiB
 // per SM (PERF_FACTS 2), of which 227 KiB = 232448 bytes one block may use
@@ -81,6 +96,7 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
   let MaxSharedBytesPerBlock = 232448;
   let RegCountInTextInfo = 0;
   let Attr5F = 0x101;
+  let GemmCodeGen = 1;
 }
 
 // Blackwell: sm_100 (B200, B300), sm_120 (RTX 50), sm_121 (GB10).  ptxas 13

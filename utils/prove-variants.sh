@@ -2,15 +2,20 @@
 #===- utils/prove-variants.sh - Prove every kernel variant's schedule -----===#
 #
 # For every layout combination (A, B: rows|columns) x tile (large, small,
-# 128x64, 256x128) x residual off/on x target (sm_86, sm_90), at
+# 128x64, 256x128) x residual off/on x target (PROVE_TARGETS, default
+# sm_80 sm_86 sm_89 sm_90), the fixed-shape kernel (--fixed-shape) at
 # /work/baseline/gen.sh's shape (PROVE_SHAPE, default 512x512x1024):
 #   1. tp-verify-schedule passes the checked program (tp-llc
 #      -tp-form-loop-checked -stop-after=tp-form-loop | tp-opt
-#      -tp-verify-schedule);
-#   2. tp-sim runs the cubin with --check-schedule and the timing model
-#      (--timing=rtx3090 for sm_86, h100-sxm for sm_90; PROVE_CARD86 /
-#      PROVE_CARD90) over the whole grid: the product matches the exact
-#      reference (PASS), 0 hazards, 0 timing hazards.
+#      -tp-verify-schedule), under the target's latency model;
+#   2. tp-sim runs the cubin with --check-schedule (the target's latency
+#      model, read from the cubin's ELF flags) and the timing model over
+#      the whole grid: the product matches the exact reference (PASS), 0
+#      hazards, 0 timing hazards.  The cards (PROVE_CARD80 / 86 / 89 / 90):
+#      a100 for sm_80, rtx3090 for sm_86, h100-sxm for sm_90; sm_89 has no
+#      card of its own (PERF_FACTS.md cites no Ada card's numbers), so its
+#      kernels are modelled on the rtx3090 (GA102: the same SM layout of
+#      4 sub-partitions and tensor units), a stand-in, not an Ada figure.
 # Prints one line per variant, "NAME ok TFLOP/s" (the modeled figure of
 # that small launch), and "all N variants proved" at the end; exits 1 at
 # the first variant that fails, after printing what failed.
@@ -23,13 +28,19 @@ shape=${PROVE_SHAPE:-512x512x1024}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
-for t in sm_86 sm_90; do
-  card=${PROVE_CARD86:-rtx3090}
-  [ $t = sm_90 ] && card=${PROVE_CARD90:-h100-sxm}
+for t in ${PROVE_TARGETS:-sm_80 sm_86 sm_89 sm_90}; do
+  case $t in
+    sm_80) card=${PROVE_CARD80:-a100} ;;
+    sm_86) card=${PROVE_CARD86:-rtx3090} ;;
+    sm_89) card=${PROVE_CARD89:-rtx3090} ;;
+    sm_90) card=${PROVE_CARD90:-h100-sxm} ;;
+    *) echo "prove-variants.sh: no card for target '$t'" >&2; exit 2 ;;
+  esac
   for la in rows columns; do for lb in rows columns; do
     for tile in large small 128x64 256x128; do for r in 0 1; do
       name=$t-$la-$lb-$tile-$r; ra=""; [ $r = 1 ] && ra=--residual
-      args=(-mcpu=$t --gemm=$shape --layout-a=$la --layout-b=$lb --tile=$tile $ra)
+      args=(-mcpu=$t --gemm=$shape --layout-a=$la --layout-b=$lb --tile=$tile $ra
+            --fixed-shape)
       if ! "$B/tp-llc" "${args[@]}" -tp-form-loop-checked -stop-after=tp-form-loop \
              -o "$tmp/k.mir" || ! "$B/tp-opt" -tp-verify-schedule "$tmp/k.mir" \
              -o /dev/null 2> "$tmp/verify.txt"; then

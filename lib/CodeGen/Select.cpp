@@ -191,10 +191,11 @@ struct TargetFacts {
 };
 
 /// The facts of target \p Name, from td/Targets.td (sass::getTargetInfo);
-/// tp-select lowers for sm_86 and sm_90.
+/// tp-select lowers for the targets with GemmCodeGen (sm_80, sm_86, sm_89,
+/// sm_90).
 Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
   sass::Target T;
-  if ((Name != "sm_86" && Name != "sm_90") || !sass::lookupTarget(Name, T))
+  if (!sass::lookupTarget(Name, T) || !sass::getTargetInfo(T).GemmCodeGen)
     return None;
   const sass::TargetInfo &TI = sass::getTargetInfo(T);
   TargetFacts F;
@@ -1388,14 +1389,14 @@ public:
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
     for (const Kernel &K : TM.Kernels) {
-      // The kernel's target= (verified: sm_86 or sm_90) gives the parameter
+      // The kernel's target= (verified: a tile target) gives the parameter
       // base, the descriptor slot and the reserved shared window.
       Optional<TargetFacts> TF =
           lookupTargetFacts(sass::getTargetName(tile::getTarget(K)));
       if (!TF)
         return makeSourceError(Ctx.SM, K.Loc,
-                               "tp-select: the kernel's target is not "
-                               "sm_86 or sm_90");
+                               "tp-select: the kernel's target is not " +
+                                   sass::getGemmTargetList());
       const Op *Matmul = K.getMatmul();
       if (!Matmul || !Matmul->find("tp.addresses") ||
           !Matmul->find("tp.tile"))

@@ -58,9 +58,9 @@ bool wantsScale(const GemmDesc &D) { return D.Alpha != 1.0 || D.Beta != 0.0; }
 
 Expected<sass::Target> parseTarget(StringRef Name) {
   sass::Target T;
-  if ((Name != "sm_86" && Name != "sm_90") || !sass::lookupTarget(Name, T))
-    return makeError("-mcpu: unsupported target '" + Name +
-                     "' (sm_86 or sm_90)");
+  if (!sass::lookupTarget(Name, T) || !sass::getTargetInfo(T).GemmCodeGen)
+    return makeError("-mcpu: unsupported target '" + Name + "' (" +
+                     sass::getGemmTargetList() + ")");
   return T;
 }
 

@@ -175,7 +175,8 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
     return std::move(E);
   if (!tile::isTileTarget(Spec.Target))
     return makeError("-mcpu=" + sass::getTargetName(Spec.Target) +
-                     ": a GEMM kernel is built for sm_86 or sm_90");
+                     ": a GEMM kernel is built for " +
+                     sass::getGemmTargetList());
   tile::Problem P;
   if (Error E = parseShape(Spec.Gemm, P))
     return std::move(E);

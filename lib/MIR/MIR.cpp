@@ -566,9 +566,11 @@ private:
     if (Key == "target") {
       if (!Val.consume_front("\"") || !Val.consume_back("\""))
         return err(At, "expected a quoted target");
-      if (Val != "sm_86" && Val != "sm_90")
-        return err(At, "unsupported target '" + Val +
-                           "', expected sm_86 or sm_90");
+      sass::Target T;
+      if (!sass::lookupTarget(Val, T) || !sass::getTargetInfo(T).GemmCodeGen ||
+          sass::getTargetName(T) != Val)
+        return err(At, "unsupported target '" + Val + "', expected " +
+                           sass::getGemmTargetList());
       F->Target = Val.str();
     } else if (Key == "regs") {
       if (Val.getAsInteger(0, F->Regs) || F->Regs > 255)

@@ -311,9 +311,8 @@ Error sim::checkLaunchConfig(const KernelImage &K, const LaunchConfig &Cfg) {
                 " parameter bytes, " + Twine(Cfg.Params.size()) + " given");
   uint64_t SharedBytes =
       K.ReservedSharedBytes + K.StaticSharedBytes + Cfg.DynamicSharedBytes;
-  // A block's shared memory: 100 KiB on sm_86, 228 KiB on sm_90 (CUDA
-  // programming guide, compute capabilities table).
-  uint64_t MaxShared = (K.SM == 90 ? 228 : 100) * 1024;
+  // A block's shared memory: at most one SM's (getSharedBytesPerSM).
+  uint64_t MaxShared = getSharedBytesPerSM(K.Target);
   if (SharedBytes > MaxShared)
     return Fail(Twine(SharedBytes) + " bytes of shared memory (" +
                 Twine(K.ReservedSharedBytes) + " reserved, " +

@@ -62,6 +62,25 @@ static void readClusterShape(const object::Kernel &Kernel, KernelImage &K) {
     }
 }
 
+bool sim::isSimTarget(sass::Target T) {
+  return sass::getTargetInfo(T).GemmCodeGen;
+}
+
+const std::string &sim::getSimTargetList() {
+  return sass::getGemmTargetList();
+}
+
+uint64_t sim::getSharedBytesPerSM(sass::Target T) {
+  switch (T) {
+  case sass::Target::SM80:
+    return 164 * 1024;
+  case sass::Target::SM90:
+    return 228 * 1024;
+  default:
+    return 100 * 1024;
+  }
+}
+
 Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
                                       StringRef Name) {
   auto M = readModule(Bytes);
@@ -82,11 +101,13 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
     return createStringError(inconvertibleErrorCode(),
                              "no kernel named '%s' in the cubin",
                              Name.str().c_str());
-  const object::TargetInfo *TI = object::getTargetInfo(M->SM);
-  if (!TI || (M->SM != 86 && M->SM != 90))
+  sass::Target Target;
+  if (!sass::lookupTarget("sm_" + std::to_string(M->SM), Target) ||
+      !isSimTarget(Target))
     return createStringError(inconvertibleErrorCode(),
-                             "expected an sm_86 or sm_90 cubin, found sm_%u",
-                             M->SM);
+                             "expected an %s cubin, found sm_%u",
+                             getSimTargetList().c_str(), M->SM);
+  const object::TargetInfo *TI = &sass::getTargetInfo(Target);
   KernelImage K;
   K.Name = Found->Name;
   K.Code = Found->Code;
@@ -96,6 +117,7 @@ Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,
   K.StaticSharedBytes = Found->SharedBytes;
   K.RegCount = Found->RegCount;
   K.SM = M->SM;
+  K.Target = Target;
   K.ReservedSharedBytes = TI->ReservedSharedBytes;
   K.DescriptorOffset = TI->DescriptorSlot;
   readClusterShape(*Found, K);
@@ -283,8 +305,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
   const FormTable &T = getFormTable();
   ProgramPtr P(new Program);
   P->Kernel = K;
-  P->Model = &sched::LatencyModel::get(K.SM == 90 ? sass::Target::SM90
-                                                  : sass::Target::SM86);
+  P->Model = &sched::LatencyModel::get(K.Target);
   if (K.Code.size() % 16)
     return createStringError(inconvertibleErrorCode(),
                              "kernel '%s': code size %zu is not a multiple "
@@ -297,8 +318,7 @@ Expected<ProgramPtr> sim::buildProgram(const KernelImage &K) {
     uint64_t Addr = Idx * 16;
     DInst &D = P->Insts[Idx];
     D.Addr = Addr;
-    if (!sass::decode(W, D.I,
-                      K.SM == 90 ? sass::Target::SM90 : sass::Target::SM86))
+    if (!sass::decode(W, D.I, K.Target))
       return createStringError(
           inconvertibleErrorCode(),
           "kernel '%s' at 0x%04llx: unknown instruction (word 0x%016llx%016llx "

@@ -94,9 +94,12 @@ uint32_t LaunchManifest::getParamBlockSize() const {
 
 uint32_t getMaxDynamicSharedBytes(StringRef Target) {
   // CUDA C Programming Guide, "Technical Specifications per Compute
-  // Capability": maximum shared memory per thread block, 99 KiB on 8.6 and
-  // 227 KiB on 9.0 (the opt-in limit, above the 48 KiB default).
-  if (Target == "sm_86")
+  // Capability": maximum shared memory per thread block, 163 KiB on 8.0,
+  // 99 KiB on 8.6 and 8.9 and 227 KiB on 9.0 (the opt-in limit, above the
+  // 48 KiB default).
+  if (Target == "sm_80")
+    return 163 * 1024;
+  if (Target == "sm_86" || Target == "sm_89")
     return 99 * 1024;
   if (Target == "sm_90")
     return 227 * 1024;
@@ -521,8 +524,9 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                               M.Kernel + "\"");
   uint32_t MaxShared = getMaxDynamicSharedBytes(M.Target);
   if (!MaxShared)
-    return Fail("target",
-                "expected \"sm_86\" or \"sm_90\", found \"" + M.Target + "\"");
+    return Fail("target", "expected \"sm_80\", \"sm_86\", \"sm_89\" or "
+                          "\"sm_90\", found \"" +
+                              M.Target + "\"");
 
   // CUDA limits: grid y and z at most 65535; block x, y at most 1024, z at
   // most 64, and at most 1024 threads in all.

@@ -2,6 +2,7 @@
 
 #include "tp/TileIR/TileModel.h"
 #include "tp/Support/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -13,7 +14,18 @@ namespace tp {
 namespace tile {
 
 bool isTileTarget(sass::Target T) {
-  return T == sass::Target::SM86 || T == sass::Target::SM90;
+  return sass::getTargetInfo(T).GemmCodeGen;
+}
+
+SmallVector<sass::Target, 4> getTileTargets() {
+  SmallVector<sass::Target, 4> Ts;
+  for (unsigned I = 0; I < sass::getNumTargets(); ++I)
+    if (isTileTarget(sass::Target(I)))
+      Ts.push_back(sass::Target(I));
+  llvm::sort(Ts, [](sass::Target A, sass::Target B) {
+    return sass::getTargetSM(A) < sass::getTargetSM(B);
+  });
+  return Ts;
 }
 
 TargetLimits getTargetLimits(sass::Target T) {
@@ -25,11 +37,32 @@ TargetLimits getTargetLimits(sass::Target T) {
   L.SharedCapacity = TI.MaxSharedBytesPerBlock;
   L.RegisterLimit = TI.MaxRegisters;
   // The one place that picks the card a target's default tile is sized
-  // for (PERF_FACTS.md section 1: RTX 3090 82 SMs; H100 SXM and H200 132).
-  bool Hopper = T == sass::Target::SM90;
-  L.SharedCapacityNote = Hopper ? "227 KiB" : "100 KiB - 2 KiB";
-  L.Card = Hopper ? "H100/H200" : "RTX 3090";
-  L.CardSMs = Hopper ? 132 : 82;
+  // for (PERF_FACTS.md section 1: A100 108 SMs, RTX 3090 82, H100 SXM and
+  // H200 132; the RTX 4090's 128 from NVIDIA's Ada whitepaper) and spells
+  // the shared capacity (CUDA C++ Programming Guide, compute capability
+  // table; sm_86: the seed's 100 KiB - 2 KiB).
+  switch (T) {
+  case sass::Target::SM80:
+    L.SharedCapacityNote = "163 KiB";
+    L.Card = "A100";
+    L.CardSMs = 108;
+    break;
+  case sass::Target::SM89:
+    L.SharedCapacityNote = "99 KiB";
+    L.Card = "RTX 4090";
+    L.CardSMs = 128;
+    break;
+  case sass::Target::SM90:
+    L.SharedCapacityNote = "227 KiB";
+    L.Card = "H100/H200";
+    L.CardSMs = 132;
+    break;
+  default:
+    L.SharedCapacityNote = "100 KiB - 2 KiB";
+    L.Card = "RTX 3090";
+    L.CardSMs = 82;
+    break;
+  }
   return L;
 }
 

@@ -340,8 +340,8 @@ private:
       if (A.Key == "target") {
         HasTarget = true;
         if (!A.Val.isWord() || !lookupTileTarget(A.Val.S))
-          return err(A.Val.Loc,
-                     "unsupported target: expected sm_86 or sm_90");
+          return err(A.Val.Loc, "unsupported target: expected " +
+                                    sass::getGemmTargetList());
       } else if (A.Key == "shared_limit" || A.Key == "sms") {
         if (!A.Val.isInt() || A.Val.I < 1)
           return err(A.Val.Loc, "attribute '" + A.Key +
@@ -351,8 +351,8 @@ private:
       }
     }
     if (!HasTarget)
-      return err(K.Loc, "kernel @" + K.Name +
-                            " has no target= (sm_86 or sm_90)");
+      return err(K.Loc, "kernel @" + K.Name + " has no target= (" +
+                            sass::getGemmTargetList() + ")");
     for (const Param &P : K.Params) {
       if (!Defined.insert(P.Name).second)
         return err(P.Loc, "parameter %" + P.Name + " is declared twice");

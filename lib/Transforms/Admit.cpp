@@ -18,7 +18,9 @@
 ///      four LDSM addresses a warp (MT for A, NT / 2 for B)
 ///   7. registers <= the target's limit (255)
 ///   8. shared bytes stages (BM + BN) 64 <= the target's capacity a block
-///      (sm_86: 100 KiB - 2 KiB; sm_90: 227 KiB; sass::TargetInfo)
+///      (sm_80: 163 KiB; sm_86: 100 KiB - 2 KiB; sm_89: 99 KiB; sm_90:
+///      227 KiB; sass::TargetInfo::MaxSharedBytesPerBlock), the error
+///      naming the target, its capacity and the rule
 ///   9. shared bytes <= the caller's limit (shared_limit= on the kernel or
 ///      the shared-limit option)
 ///
@@ -85,7 +87,7 @@ SMLoc violationLoc(const Kernel &K, const Violation &V) {
 
 PassOption sharedLimitOption() {
   std::string Capacities;
-  for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
+  for (sass::Target T : getTileTargets()) {
     TargetLimits L = getTargetLimits(T);
     Capacities += (Capacities.empty() ? "" : ", ") + L.Name.str() + " " +
                   std::to_string(L.SharedCapacity);

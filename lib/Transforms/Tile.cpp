@@ -12,11 +12,11 @@
 /// large 128x128, 128x64, small 64x64) that is admitted and whose grid
 /// (M/BM)(N/BN) gives every multiprocessor at least one block -- the `sms`
 /// option, else the kernel's sms= attribute, else the card the kernel's
-/// target= is sized for (TargetLimits: sm_86 the RTX 3090's 82, sm_90 the
-/// H100/H200's 132); when no admitted tile's grid is that large, the
-/// admitted tile with the most blocks.  Admission uses the limits of the
-/// kernel's target.  A product no named tile admits is
-/// an error naming the smallest tile's broken rule.
+/// target= is sized for (TargetLimits: sm_80 the A100's 108, sm_86 the RTX
+/// 3090's 82, sm_89 the RTX 4090's 128, sm_90 the H100/H200's 132); when
+/// no admitted tile's grid is that large, the admitted tile with the most
+/// blocks.  Admission uses the limits of the kernel's target.  A product
+/// no named tile admits is an error naming the smallest tile's broken rule.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +42,7 @@ using namespace tile;
 /// The sms option's description: the default is the target's card.
 std::string smsDescription() {
   std::string Cards;
-  for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
+  for (sass::Target T : getTileTargets()) {
     TargetLimits L = getTargetLimits(T);
     Cards += (Cards.empty() ? "" : ", ") + L.Name.str() + ": " +
              std::to_string(L.CardSMs) + " (" + L.Card.str() + ")";

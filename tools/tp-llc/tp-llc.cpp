@@ -150,7 +150,9 @@ cl::opt<bool> FixedShape(
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
-cl::opt<std::string> MCPU("mcpu", cl::desc("Target: sm_86 (default) or sm_90"),
+cl::opt<std::string> MCPU("mcpu",
+                          cl::desc("Target: sm_86 (default), sm_80, sm_89 "
+                                   "or sm_90"),
                           cl::init("sm_86"), cl::cat(LlcCat));
 cl::opt<std::string> StopAfter("stop-after",
                                cl::desc("Stop after PASS, print its IR"),
@@ -254,9 +256,11 @@ static Expected<tp::DefaultPipelineOptions> pipelineOptions() {
 
 /// The option errors found before anything runs.
 static Error checkCommandLine() {
-  if (MCPU != "sm_86" && MCPU != "sm_90")
-    return tp::makeError("-mcpu: unsupported target '" + MCPU +
-                         "' (sm_86 or sm_90)");
+  tp::sass::Target T;
+  if (!tp::sass::lookupTarget(MCPU, T) ||
+      !tp::sass::getTargetInfo(T).GemmCodeGen)
+    return tp::makeError("-mcpu: unsupported target '" + MCPU + "' (" +
+                         tp::sass::getGemmTargetList() + ")");
   for (const cl::opt<std::string> *O :
        {&Gemm, &LayoutA, &LayoutB, &TileSpec, &KernelName, &StopAfter,
         &StopBefore, &StartAfter, &StartBefore, &InputLevel})
@@ -380,7 +384,7 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
     if (BatchOpt.getNumOccurrences())
       Spec.Batch = BatchOpt;
     Spec.Name = KernelName;
-    tp::sass::lookupTarget(MCPU, Spec.Target); // checked: sm_86 or sm_90
+    tp::sass::lookupTarget(MCPU, Spec.Target); // checked: a GEMM target
     Expected<std::string> Text = tp::driver::describeKernel(Spec);
     if (!Text)
       return Text.takeError();
@@ -534,7 +538,7 @@ static int run() {
 /// (tile::getTargetLimits).
 static std::string getOverview() {
   std::string Limits, Cards;
-  for (tp::sass::Target T : {tp::sass::Target::SM86, tp::sass::Target::SM90}) {
+  for (tp::sass::Target T : tp::tile::getTileTargets()) {
     tp::tile::TargetLimits L = tp::tile::getTargetLimits(T);
     Limits += "    " + L.Name.str() + ": registers <= " +
               std::to_string(L.RegisterLimit) +
@@ -543,12 +547,13 @@ static std::string getOverview() {
     Cards += (Cards.empty() ? "" : ", ") + std::to_string(L.CardSMs) +
              " for " + L.Name.str() + " (" + L.Card.str() + ")";
   }
-  return "tp-llc: tile IR or machine IR to sm_86 / sm_90 SASS or a cubin\n\n"
+  return "tp-llc: tile IR or machine IR to sm_80 / sm_86 / sm_89 / sm_90 SASS\n"
+         "or a cubin\n\n"
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
          "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
          "         [--d-type=f32|f16|bf16] [--alpha=X --beta=Y] [--bias] [--relu]\n"
          "         [--fixed-shape=false [--batch=B]]\n"
-         "         [-mcpu=sm_86|sm_90]\n"
+         "         [-mcpu=sm_86|sm_80|sm_89|sm_90]\n"
          "         [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
          "\n"

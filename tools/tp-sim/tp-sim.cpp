@@ -1,4 +1,4 @@
-//===- tp-sim.cpp - Run an sm_86 or sm_90 cubin on the CPU ----------------===//
+//===- tp-sim.cpp - Run an sm_80/86/89/90 cubin on the CPU ----------------===//
 ///
 /// \file
 /// Two modes:
@@ -183,7 +183,9 @@ cl::list<std::string> ParamOpts(
     cl::value_desc("spec"), cl::cat(SimCat));
 
 const char *const Overview =
-    "tp-sim: run a kernel of an sm_86 or sm_90 cubin on the CPU\n\n"
+    "tp-sim: run a kernel of an sm_80, sm_86, sm_89 or sm_90 cubin on the\n"
+    "CPU (the target from the cubin's ELF flags; sm_80 and sm_89 run with\n"
+    "sm_86's semantics and their own latency models)\n\n"
     "  tp-sim gemm.cubin [--manifest M] [--seed S] [--check-schedule]\n"
     "      runs a GEMM kernel described by its launch manifest and checks\n"
     "      C against a double-precision reference\n"
@@ -1026,7 +1028,7 @@ int runLatencyReport() {
       auto K = sim::loadKernel(Bytes, N);
       if (!K)
         return usage(F + ": " + toString(K.takeError()));
-      sass::Target T = K->SM == 90 ? sass::Target::SM90 : sass::Target::SM86;
+      sass::Target T = K->Target;
       if (Target && *Target != T)
         return usage(F + ": kernel '" + N + "' is sm_" + Twine(K->SM) +
                      "; --latency-report takes cubins of one target");

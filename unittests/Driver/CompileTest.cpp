@@ -85,7 +85,8 @@ TEST(CompileTest, ErrorsNameTheField) {
   D = small();
   D.Target = "sm_75";
   EXPECT_EQ(errorOf(D),
-            "tp: error: -mcpu: unsupported target 'sm_75' (sm_86 or sm_90)\n");
+            "tp: error: -mcpu: unsupported target 'sm_75' (sm_80, sm_86, "
+            "sm_89 or sm_90)\n");
   D = small();
   D.Name = "9lives";
   EXPECT_EQ(errorOf(D).substr(0, 32), "tp: error: --kernel-name=9lives:");

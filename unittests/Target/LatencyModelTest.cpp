@@ -1,4 +1,4 @@
-//===- LatencyModelTest.cpp - The sm_86 and sm_90 latency tables ---------===//
+//===- LatencyModelTest.cpp - The sm_80/86/89/90 latency tables ----------===//
 //
 // The numbers ptxas 13 was seen to use (SASS_FACTS 2.3) come out of the
 // model; the td schedule classes agree with it; every form's class is one
@@ -19,6 +19,8 @@ namespace {
 
 const LatencyModel &M86 = LatencyModel::get(sass::Target::SM86);
 const LatencyModel &M90 = LatencyModel::get(sass::Target::SM90);
+const LatencyModel &M80 = LatencyModel::get(sass::Target::SM80);
+const LatencyModel &M89 = LatencyModel::get(sass::Target::SM89);
 
 TEST(LatencyModel, PtxasObservedPairs) {
   // SASS_FACTS 2.3 (E), each equal to NAK's table (N).
@@ -130,6 +132,71 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
             13u);
   EXPECT_EQ(&LatencyModel::get(sass::Target::SM90), &M90);
   EXPECT_EQ(M90.target(), sass::Target::SM90);
+}
+
+/// Every RAW/WAW/WAR number of \p A and \p B, pair by pair: the number of
+/// pairs where they differ.
+unsigned countDifferences(const LatencyModel &A, const LatencyModel &B) {
+  static const InstrClass All[] = {
+      InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
+      InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+      InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
+      InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
+  unsigned N = 0;
+  for (InstrClass W : All)
+    for (InstrClass R : All) {
+      for (ReadSlot S : {ReadSlot::Normal, ReadSlot::IMADWideAB,
+                         ReadSlot::IMADWideC, ReadSlot::IMADWideCHigh})
+        for (bool Low : {false, true})
+          N += A.rawGPR(W, R, S, Low) != B.rawGPR(W, R, S, Low);
+      for (PredRead H : {PredRead::Operand, PredRead::Guard})
+        N += (A.rawPred(W, R, H) != B.rawPred(W, R, H)) +
+             (A.rawUPred(W, R, H) != B.rawUPred(W, R, H));
+      for (bool P : {false, true})
+        N += (A.wawGPR(W, R, P) != B.wawGPR(W, R, P)) +
+             (A.wawPred(W, R, P) != B.wawPred(W, R, P));
+      N += (A.rawUGPR(W, R) != B.rawUGPR(W, R)) +
+           (A.wawUGPR(W, R) != B.wawUGPR(W, R)) +
+           (A.warGPR(W, R) != B.warGPR(W, R)) +
+           (A.warUGPR(W, R) != B.warUGPR(W, R)) +
+           (A.wawUPred(W, R) != B.wawUPred(W, R));
+    }
+  return N;
+}
+
+TEST(LatencyModel, SM80AndSM89AsTheEvidenceSays) {
+  // E (test/Sim/latency-evidence.test, sm_80 and sm_89 reports): sm_89's
+  // schedules are sm_86's pair for pair; sm_80's differ in one writer,
+  // HFMA2.MMA (class FP16), which ptxas spaces 10 cycles from an IMAD.WIDE
+  // reading it (N HFMA2_MMA), where sm_86's FP16 row has 5.
+  EXPECT_EQ(M80.target(), sass::Target::SM80);
+  EXPECT_EQ(M89.target(), sass::Target::SM89);
+  EXPECT_EQ(&LatencyModel::get(sass::Target::SM80), &M80);
+  EXPECT_EQ(countDifferences(M89, M86), 0u);
+  EXPECT_EQ(M80.rawGPR(InstrClass::FP16, InstrClass::IMADWide,
+                       ReadSlot::IMADWideAB),
+            10u);
+  EXPECT_EQ(M86.rawGPR(InstrClass::FP16, InstrClass::IMADWide,
+                       ReadSlot::IMADWideAB),
+            5u);
+  EXPECT_EQ(M80.rawGPR(InstrClass::FP16, InstrClass::DecoupledAgu,
+                       ReadSlot::Normal),
+            7u);
+  // Only the FP16 writer row differs: 10 columns x the reader classes
+  // that map onto them.
+  for (InstrClass W : {InstrClass::CoupledALU, InstrClass::CoupledFMA,
+                       InstrClass::IMADWide, InstrClass::MMA16816,
+                       InstrClass::MMA1688, InstrClass::UniformALU})
+    for (InstrClass R : {InstrClass::CoupledALU, InstrClass::CoupledFMA,
+                         InstrClass::IMADWide, InstrClass::DecoupledAgu,
+                         InstrClass::MMA16816})
+      EXPECT_EQ(M80.rawGPR(W, R, ReadSlot::Normal),
+                M86.rawGPR(W, R, ReadSlot::Normal));
+  EXPECT_EQ(M80.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 7u);
+  EXPECT_EQ(M80.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu),
+            4u);
+  EXPECT_EQ(M80.worstGPR(InstrClass::CoupledALU),
+            M86.worstGPR(InstrClass::CoupledALU));
 }
 
 TEST(LatencyModel, EveryFormHasAKnownClassAndTheTdAgrees) {

@@ -101,7 +101,8 @@ public:
       {"MaxSharedBytesPerBlock", false},
       {"MaxRegisters", false},
       {"RegCountInTextInfo", true},
-      {"Attr5F", false}};
+      {"Attr5F", false},
+      {"GemmCodeGen", true}};
   std::vector<TargetModel> Targets;
   /// EncodingOn defs: a form's encoding on other targets.
   std::vector<FormModel> Encodings;

@@ -85,6 +85,9 @@ struct KernelImage {
   uint64_t StaticSharedBytes = 0;
   unsigned RegCount = 0;
   unsigned SM = sass::getTargetInfo(sass::Target::SM86).SM;
+  /// The target sm_SM names: whose tables decode the code and whose
+  /// latency model the hazard mode checks it against (isSimTarget).
+  sass::Target Target = sass::Target::SM86;
   /// The default memory descriptor's slot in c[0x0], and the reserved
   /// start of the shared window (sm_90: 1 KiB), the kernel's static and
   /// dynamic bytes following it (sass::TargetInfo; SASS_FACTS 3.3, 3.7).
@@ -108,8 +111,21 @@ struct KernelImage {
   uint32_t LocalBytes = 0;
 };
 
+/// Whether tp-sim runs code of target \p T: the targets tp-llc builds for
+/// (TargetInfo::GemmCodeGen): sm_80, sm_86 and sm_89 (one semantics,
+/// sm_86's: the same encodings, SASS_FACTS 1.1; each its own latency
+/// model) and sm_90.  Blackwell is refused.
+bool isSimTarget(sass::Target T);
+/// "sm_80, sm_86, sm_89 or sm_90", for messages.
+const std::string &getSimTargetList();
+/// The shared memory of one SM of target \p T, the most a block may hold
+/// with its reserved bytes (CUDA C++ Programming Guide, compute capability
+/// table: 164 KiB on 8.0, 100 KiB on 8.6 and 8.9, 228 KiB on 9.0).
+uint64_t getSharedBytesPerSM(sass::Target T);
+
 /// Reads kernel \p Name (or the only kernel, when \p Name is empty) from the
-/// cubin bytes \p Bytes.
+/// cubin bytes \p Bytes; a cubin of a target that is not isSimTarget is an
+/// error naming its SM.
 llvm::Expected<KernelImage> loadKernel(llvm::ArrayRef<uint8_t> Bytes,
                                        llvm::StringRef Name);
 /// The names of all kernels of a cubin.

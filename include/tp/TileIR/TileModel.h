@@ -154,18 +154,23 @@ struct TargetLimits {
   /// Shared bytes a block may use (MaxSharedBytesPerBlock; sm_86: 100 KiB
   /// less the 2 KiB the seed reserves, tpSharedCapacity).
   int64_t SharedCapacity = 0;
-  llvm::StringRef SharedCapacityNote; ///< "100 KiB - 2 KiB", "227 KiB"
+  llvm::StringRef SharedCapacityNote; ///< "100 KiB - 2 KiB", "163 KiB"
   int64_t RegisterLimit = 0;          ///< registers a thread (MaxRegisters)
   /// The card whose multiprocessors the default tile's grid covers.  The
   /// SM count is a fact of a card, not of a target; the cards chosen
-  /// (PERF_FACTS.md section 1): sm_86 the RTX 3090 (82 SMs), sm_90 the
-  /// H100 / H200 (132 SMs).
+  /// (PERF_FACTS.md section 1): sm_80 the A100 (108 SMs), sm_86 the RTX
+  /// 3090 (82 SMs), sm_90 the H100 / H200 (132 SMs); sm_89 the RTX 4090
+  /// (128 SMs, NVIDIA's Ada Lovelace architecture whitepaper: PERF_FACTS.md
+  /// has no Ada card).
   llvm::StringRef Card;
   int64_t CardSMs = 0;
 };
-/// The targets a tile IR kernel may name: sm_86 and sm_90 (false for any
-/// other).
+/// The targets a tile IR kernel may name: those with
+/// TargetInfo::GemmCodeGen, sm_80, sm_86, sm_89 and sm_90 (false for any
+/// other; sass::getGemmTargetList() spells them).
 bool isTileTarget(sass::Target T);
+/// The tile targets, by SM.
+llvm::SmallVector<sass::Target, 4> getTileTargets();
 /// The limits of \p T (a tile target).
 TargetLimits getTargetLimits(sass::Target T);
 

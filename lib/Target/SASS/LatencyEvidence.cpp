@@ -283,7 +283,7 @@ Error LatencyEvidence::addKernel(StringRef Name,
 
 unsigned LatencyEvidence::report(raw_ostream &OS) const {
   OS << "latency evidence for "
-     << (M.target() == sass::Target::SM90 ? "sm_90" : "sm_86") << ": "
+     << sass::getTargetName(M.target()) << ": "
      << Kernels << " kernels, " << Instructions << " instructions\n";
   OS << format("%-52s %5s %5s %5s %6s  %s\n", (const char *)"pair",
                (const char *)"model", (const char *)"min",

@@ -2,12 +2,14 @@
 ///
 /// \file
 /// The latency tables of tp-compact-stalls, tp-verify-schedule and tp-sim's
-/// hazard mode, in one file: sm_86 (also sm_80) and sm_90, which is sm_86's
-/// table except where rawGPR() and rawUGPR() say otherwise.  Every RAW
+/// hazard mode, in one file: sm_86, sm_89 (sm_86's table: ptxas's sm_89
+/// schedules are sm_86's), sm_80 and sm_90, each sm_86's table except
+/// where RawSM80 / RawSM90 and TargetLatencies say otherwise.  Every RAW
 /// number that ptxas's code uses is checked against ptxas's tightest
-/// spacing by test/Sim/latency-evidence.test (tp-sim --latency-report on
-/// test/Sim/Inputs/latency-pairs.ptx built for both targets and on the
-/// reference cubins).  Sources (SASS_FACTS.md section 2):
+/// spacing by test/Sim/latency-evidence.test (sm_86, sm_90) and
+/// test/Sim/latency-evidence-sm80-sm89.test (tp-sim --latency-report on
+/// test/Sim/Inputs/latency-pairs.ptx built for each target and on the
+/// reference kernels).  Sources (SASS_FACTS.md section 2):
 ///
 ///   N  Mesa NAK `sm80_instr_latencies.rs` (Ampere and Ada, "register
 ///      scheduling information provided by NVIDIA"): read_after_write,
@@ -157,6 +159,25 @@ const unsigned RawSM86[WMma2x][NumRCols] = {
     /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
+// sm_80: sm_86's table but for the FP16 writer row.  On sm_80 ptxas 13
+// materialises constants with HFMA2.MMA (sm_86 and sm_89: MOV) and issues
+// an IMAD.WIDE reading one 10 cycles later (E: kernel wide_c,
+// `HFMA2.MMA R3` S01, `ULDC.64` S09, then the IMAD.WIDE; 8 pairs, all 10
+// or more), where the FP16 row says 5.  The row is N's HFMA2_MMA writer
+// row (10 to coupled readers, 8 to IMAD.WIDE's C high half, 11 to MMA, 6
+// to a decoupled, 7 to a memory reader), which the evidence matches where
+// it reaches (A/B 10); the td has one class for HFMA2 and HFMA2.MMA, so
+// plain HFMA2/HADD2 (N's FP16: 5) get the safe value on sm_80 too.
+// sm_89: sm_86's table (E: the evidence test's sm_89 report is sm_86's,
+// pair for pair, every minimum the same).
+const unsigned RawSM80[WMma2x][NumRCols] = {
+    /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* CoupledFMA  */ {5, 4, 4, 4, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
+    /* IMADWideDL  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
+    /* FP16        */ {10, 10, 10, 10, 8, 10, 11, 11, 6, 7},
+    /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
+};
 // sm_90: sm_86's table but where ptxas 13's sm_90 schedules differ (E,
 // kernels of test/Sim/Inputs/latency-pairs.ptx and the reference GEMMs
 // built for sm_90):
@@ -181,6 +202,32 @@ const unsigned RawSM90[WMma2x][NumRCols] = {
     /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
+
+/// What a target's tables are: its RAW table of general registers and the
+/// two uniform-register pairs where ptxas's schedules differ by target.
+struct TargetLatencies {
+  const unsigned (*RawGPR)[NumRCols];
+  /// UIADD3 (a Udp writer) -> IMAD / IMAD.WIDE reading the UR.
+  unsigned UniformALUToFMA;
+  /// ULDC.64 of a descriptor -> the LDG/LDGSTS/STG that reads it.
+  unsigned UniformMoveToMemory;
+};
+
+const TargetLatencies SM80Latencies = {RawSM80, 7, 4};
+const TargetLatencies SM86Latencies = {RawSM86, 7, 4};
+const TargetLatencies SM90Latencies = {RawSM90, 6, 2};
+
+/// The tables of \p T.
+const TargetLatencies &getTargetLatencies(sass::Target T) {
+  switch (T) {
+  case sass::Target::SM80:
+    return SM80Latencies;
+  case sass::Target::SM90:
+    return SM90Latencies;
+  default: // sm_86, sm_89 (and Blackwell, which tp-llc and tp-sim refuse)
+    return SM86Latencies;
+  }
+}
 } // namespace
 
 unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
@@ -194,7 +241,7 @@ unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
   if (W == WWideDH && LowHalf)
     W = WWideDL;
   RCol R = readerCol(Reader, Slot);
-  return (T == sass::Target::SM90 ? RawSM90 : RawSM86)[W][R];
+  return getTargetLatencies(T).RawGPR[W][R];
 }
 
 unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
@@ -348,9 +395,8 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
     // cycle later, as with general registers (ALU -> FMA 5, ALU -> ALU 4);
     // on sm_90 the same kernel has it 6 cycles apart, N's value.
     if (W == UUdp)
-      return T == sass::Target::SM86 && (Reader == InstrClass::CoupledFMA ||
-                                         Reader == InstrClass::IMADWide)
-                 ? 7
+      return Reader == InstrClass::CoupledFMA || Reader == InstrClass::IMADWide
+                 ? getTargetLatencies(T).UniformALUToFMA
                  : 6;
     return 2;
   case UDecoupledReader:
@@ -360,7 +406,7 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
     // (test/Sim/stores.ptx: ULDC.64 UR6 S02 before STG desc[UR6]).
     if (W == UUdp)
       return 9;
-    return T == sass::Target::SM90 ? 2 : 4;
+    return getTargetLatencies(T).UniformMoveToMemory;
   case UUdp:
     return W == UUdp ? 4 : 2;
   default: // a Umov/Uldc reader
@@ -484,8 +530,18 @@ unsigned LatencyModel::worstWARUGPR() const {
 }
 
 const LatencyModel &LatencyModel::get(sass::Target T) {
-  static const LatencyModel SM86(sass::Target::SM86), SM90(sass::Target::SM90);
-  return T == sass::Target::SM90 ? SM90 : SM86;
+  static const LatencyModel SM80(sass::Target::SM80), SM86(sass::Target::SM86),
+      SM89(sass::Target::SM89), SM90(sass::Target::SM90);
+  switch (T) {
+  case sass::Target::SM80:
+    return SM80;
+  case sass::Target::SM89:
+    return SM89;
+  case sass::Target::SM90:
+    return SM90;
+  default:
+    return SM86;
+  }
 }
 
 unsigned LatencyModel::minStallAfter(InstrClass C, bool IsBarrier,

@@ -57,22 +57,33 @@ bool lookupTarget(llvm::StringRef CPU, Target &T) {
   return false;
 }
 
+/// Every -mcpu spelling of the targets \p Include accepts, by SM.
+template <typename Pred> static std::string listTargets(Pred Include) {
+  llvm::SmallVector<std::pair<unsigned, llvm::StringRef>, 8> CPUs;
+  for (unsigned I = 0; I < NumTargets; ++I) {
+    if (!Include(Target(I)))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    llvm::StringRef(TargetDescs[I].CPUs).split(Names, ',');
+    for (llvm::StringRef N : Names)
+      CPUs.push_back({TargetDescs[I].SM, N});
+  }
+  llvm::sort(CPUs);
+  std::string S;
+  for (unsigned I = 0; I < CPUs.size(); ++I)
+    S += (I == 0 ? "" : I + 1 == CPUs.size() ? " or " : ", ") +
+         CPUs[I].second.str();
+  return S;
+}
+
+const std::string &getGemmTargetList() {
+  static const std::string List =
+      listTargets([](Target T) { return getTargetInfo(T).GemmCodeGen; });
+  return List;
+}
+
 const std::string &getTargetList() {
-  static const std::string List = [] {
-    llvm::SmallVector<std::pair<unsigned, llvm::StringRef>, 8> CPUs;
-    for (unsigned I = 0; I < NumTargets; ++I) {
-      llvm::SmallVector<llvm::StringRef, 4> Names;
-      llvm::StringRef(TargetDescs[I].CPUs).split(Names, ',');
-      for (llvm::StringRef N : Names)
-        CPUs.push_back({TargetDescs[I].SM, N});
-    }
-    llvm::sort(CPUs);
-    std::string S;
-    for (unsigned I = 0; I < CPUs.size(); ++I)
-      S += (I == 0 ? "" : I + 1 == CPUs.size() ? " or " : ", ") +
-           CPUs[I].second.str();
-    return S;
-  }();
+  static const std::string List = listTargets([](Target) { return true; });
   return List;
 }
 

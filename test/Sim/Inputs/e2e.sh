@@ -6,10 +6,11 @@
 # (iterations = K / (32 stages) - 1).  Prints "<config> <shape> ok" or
 # stops at the first failure with tp-sim's output.
 #
-#   e2e.sh OUTDIR [TARGET]    TARGET: sm_86 (default) or sm_90; on sm_90,
-#   tp-llc -mcpu=sm_90 puts the parameters at c[0x0][0x210], the descriptor
-#   at c[0x0][0x208] and the buffers after the reserved 1 KiB, and encodes
-#   sm_90's BRA and cubin.
+#   e2e.sh OUTDIR [TARGET]    TARGET: sm_86 (default), sm_80, sm_89 or
+#   sm_90; on sm_90, tp-llc -mcpu=sm_90 puts the parameters at
+#   c[0x0][0x210], the descriptor at c[0x0][0x208] and the buffers after
+#   the reserved 1 KiB, and encodes sm_90's BRA and cubin.  The kernels
+#   are the fixed-shape ones (--fixed-shape, whatever tp-llc's default).
 set -e
 out=$1
 mcpu=${2:-sm_86}
@@ -25,7 +26,7 @@ for a in rows columns; do for b in rows columns; do
     for shape in "${bm}x$((2 * bn))x128" "$((2 * bm))x${bn}x384"; do
       n=$a-$b-$t$r-$shape
       tp-llc -mcpu=$mcpu --gemm=$shape --layout-a=$a --layout-b=$b \
-        --tile=$t $r -filetype=obj -o $out/$n.cubin
+        --tile=$t $r --fixed-shape -filetype=obj -o $out/$n.cubin
       if ! tp-sim $out/$n.cubin --check-schedule --seed 3 > $out/$n.log 2>&1; then
         cat $out/$n.log
         echo "$n FAILED"

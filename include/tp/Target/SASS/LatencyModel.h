@@ -6,8 +6,8 @@
 /// cubin against: read-after-write, write-after-write and write-after-read
 /// cycles between a producer class and a consumer class, for general
 /// registers, uniform registers and predicates, one LatencyModel per
-/// target (sm_86, sm_90).  The classes come from one classifier,
-/// sched::describe() (Schedule.h).
+/// target (sm_80, sm_86, sm_89, sm_90).  The classes come from one
+/// classifier, sched::describe() (Schedule.h).
 ///
 /// Every number lives in lib/Target/SASS/LatencyModel.cpp, each with its
 /// source (SASS_FACTS.md section 2: N = Mesa NAK sm80_instr_latencies.rs,
@@ -71,10 +71,10 @@ enum class PredRead : uint8_t {
 /// HMMA fixed as ptxas 13 treats it, E).  The same on every target.
 bool isVariable(InstrClass C);
 
-/// The latency tables of one target.  get() returns the model of sm_86
-/// (also sm_80) or sm_90; every number is in LatencyModel.cpp with its
-/// source.  tp-compact-stalls, tp-verify-schedule and tp-sim's hazard mode
-/// all read this one model.
+/// The latency tables of one target.  get() returns the model of sm_80,
+/// sm_86, sm_89 (sm_86's numbers) or sm_90 (other targets: sm_86's); every
+/// number is in LatencyModel.cpp with its source.  tp-compact-stalls,
+/// tp-verify-schedule and tp-sim's hazard mode all read this one model.
 class LatencyModel {
 public:
   static const LatencyModel &get(sass::Target T);

@@ -82,6 +82,10 @@ enum class Target : uint8_t {
 bool lookupTarget(llvm::StringRef CPU, Target &T);
 /// Every -mcpu spelling, by SM, for messages: "sm_80, sm_86, sm_89 or sm_90".
 const std::string &getTargetList();
+/// The -mcpu spellings of the targets with TargetInfo::GemmCodeGen (tp-llc
+/// builds the GEMM for them, tp-sim runs them), for messages: "sm_80,
+/// sm_86, sm_89 or sm_90".
+const std::string &getGemmTargetList();
 /// "sm_86", "sm_90".
 llvm::StringRef getTargetName(Target T);
 /// 86, 90.
@@ -105,6 +109,7 @@ struct TargetInfo {
   uint32_t MaxRegisters;            ///< registers per thread (255)
   bool RegCountInTextInfo;          ///< .text.K sh_info holds regs << 24
   uint16_t Attr5F;                  ///< .nv.info attribute 0x5f's value
+  bool GemmCodeGen;                 ///< tp-llc and tp-sim support it
   /// e_flags of a cubin for sm_\p SM of this target.
   uint32_t getELFFlags(unsigned SMNumber) const {
     return ELFFlagsBase | (SMNumber & 0xff) << 8;
