@@ -50,6 +50,11 @@ static bool tryForm(unsigned F, const Word128 &W, Instruction &Out,
       V |= Part << S->FieldBit;
     }
     V ^= FR.Xor;
+    if (FR.WideUR) { // Blackwell: URZ is 0xff; UR63 and up are not modelled
+      if (V != 0xff && V >= URZ)
+        return false;
+      V = V == 0xff ? URZ : V;
+    }
     int64_t Val = int64_t(V);
     if (OI.Signed) {
       unsigned Bits = OwnFields ? OI.Bits : fieldBits(FR);
@@ -100,7 +105,7 @@ FastTables buildFastTables(Target T) {
     for (unsigned K = 0; K < II.NumOperands && FF.Simple; ++K) {
       const OperandInfo &OI = II.Operands[K];
       const FieldRef &FR = Fields[K];
-      if (FR.Count != 1 || Segs[FR.Begin].FieldBit != 0) {
+      if (FR.Count != 1 || Segs[FR.Begin].FieldBit != 0 || FR.WideUR) {
         FF.Simple = false;
         break;
       }
