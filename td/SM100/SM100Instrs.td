@@ -2,7 +2,8 @@
 //
 // Blackwell decodes with sm_90's forms (Targets.td: SM90Family) and these:
 // LDCU, BSSY/BSYNC.RECONVERGENT, BRA.U on a uniform predicate, LDGSTS with
-// a descriptor; on sm_120/sm_121 also IADD.64, MOV.64 and UMOV.64; and
+// a descriptor, the global atomics ATOMG/ATOM/REDG with a descriptor and
+// the shared-memory ATOMS.CAST.SPIN; on sm_120/sm_121 also IADD.64, MOV.64 and UMOV.64; and
 // Blackwell's encodings of the uniform forms, whose registers are 8-bit
 // fields (SM100Uniform.td).  Evidence (E = our decoding of `ptxas
 // -arch=sm_100 / sm_120` output, CUDA 13.0, for the corpus of
@@ -269,6 +270,109 @@ foreach U = [0, 1] in
     let Inst{23-16} = Rd;
     let Inst{87-24} = Imm;
     let Inst{91} = U;
+  }
+
+// The global and generic atomics with a descriptor, Blackwell's layout (E:
+// test/MC/Inputs/global_atomics.ptx and SM90/Inputs/global_atomics_sm90
+// .ptx, 77 words on sm_100; sm_90's forms: SM90Instrs.td, AtomicInstrs.td).
+// Against sm_90's words: the descriptor UR fills [64:71] (sm_90: [64:69],
+// the address width [70] = 1 and [71] = 1); in ATOMG and ATOM [63] = 1 in
+// every word (sm_90: the offset's sign bit; here the offset is [40:62]),
+// taken as the address width (only .64 is spelled, so [63] = 0 does not
+// decode), and the integer types keep sm_90's codes (.S64 3) in [73:75]
+// with [76] = 1, the float types sm_90's [73:76] with [90] = 1 (their op
+// [87:89], .ADD 0); in REDG the offset is sm_90's [40:63], the address
+// width [90] as there, and [81] = 1 (sm_90: 0).  E.g. `ATOMG.E.ADD.STRONG.
+// GPU PT, R0, desc[UR4][R62.64], R41` 0x00456200081ef104_800000293e0079a8,
+// `ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU PT, R14, desc[UR4][R62.64+0x34], R51`
+// 0x000568000c1ef304_800034333e0e79a3, `REDG.E.MIN.STRONG.GPU desc[UR4]
+// [R62.64+0x108], R41` 0x0003e8000c92e104_000108293e00798e.
+class BwGAtomInst<bits<12> op, string asm, dag outs, dag ins>
+    : SM86Op<op, asm, outs, ins, MemAtomic>, OnlyOn<BlackwellTargets> {
+  bits<8> Ra;
+  bits<8> Rb;
+  bits<8> Ur;
+  bit e;
+  bits<4> ord;
+  bit aw;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{31-24} = Ra;
+  let Inst{39-32} = Rb;
+  let Inst{71-64} = Ur;
+  let Inst{72} = e;
+  let Inst{80-77} = ord;
+  let Inst{84} = 1;
+  let Inst{91} = 1;
+}
+class BwGAtomMn<string n, bits<12> op> {
+  string Name = n;
+  bits<12> Op = op;
+}
+foreach T = [GAtomU32, GAtomS32, GAtomU64, GAtomS64, GAtomF32, GAtomF16x2,
+             GAtomF64, GAtomBF16x2] in {
+  defvar IsFloat = !and(T.Moves, !ne(T.Name, "S64"));
+  foreach M = [BwGAtomMn<"ATOMG", T.AtomG90>, BwGAtomMn<"ATOM", T.Atom90>] in
+    def M.Name # _DESC_ # T.Name # _SM100 :
+      BwGAtomInst<M.Op, M.Name # "${e}${aop}" # T.Text # "${ord} $Pd, $Rd, " #
+                          "desc[$Ur]<$Ra${aw}+$off>, $Rb",
+                  (outs Pred:$Pd, T.RegT:$Rd),
+                  (ins EMod:$e, T.AtomOps:$aop, GenOrder:$ord, MemDesc:$Ur,
+                       MemBase:$Ra, GAtomAddrW:$aw, MemOff:$off,
+                       T.RegT:$Rb)> {
+      bits<8> Rd;
+      bits<23> off;
+      bits<3> Pd;
+      bits<4> aop;
+      let Inst{23-16} = Rd;
+      let Inst{62-40} = off;
+      let Inst{63} = aw;
+      let Inst{76-73} = !if(IsFloat, T.Code90, {1, T.Code90{2-0}});
+      let Inst{83-81} = Pd;
+      let Inst{90-87} = !if(IsFloat, {1, aop{2-0}}, aop);
+    }
+  def REDG_DESC_ # T.Name # _SM100 :
+    BwGAtomInst<T.Red90, "REDG${e}${rop}" # T.Text #
+                         "${ord} desc[$Ur]<$Ra${aw}+$off>, $Rb", (outs),
+                (ins EMod:$e, T.RedOps:$rop, GenOrder:$ord, MemDesc:$Ur,
+                     MemBase:$Ra, GAtomAddrW:$aw, MemOff:$off, T.RegT:$Rb)> {
+    bits<24> off;
+    bits<3> rop;
+    let Inst{63-40} = off;
+    let Inst{76-73} = T.Code90;
+    let Inst{81} = 1;
+    let Inst{89-87} = rop;
+    let Inst{90} = aw;
+  }
+}
+
+// ATOMS.CAST.SPIN 0x58d: the compare-and-swap loop of a generic atomic's
+// shared-memory fallback (sm_90: ATOM.E.CAST.SPIN on the generic address):
+// Ra [24:31], offset [40:63], compare Rb [32:39], new value Rc [64:71],
+// .64 [73:75] = 2, the op [87:90] = 3 (CAST.SPIN, as sm_86's 0x38d), the
+// success predicate [81:83], [16:23] = 0 (E: 7 words, e.g. `ATOMS.CAST.SPIN
+// P0, [R4], R8, R9` 0x000e240001800009_000000080400758d, `.64` 0x000e24
+// 0001800416_000030141300758d).  The spelling follows sm_86's ATOMS.
+foreach W = [32, 64] in
+  def ATOMS_CAST_SPIN_ # W # _SM100 :
+    SM86Op<0x58d, "ATOMS.CAST.SPIN" # !if(!eq(W, 64), ".64", "") #
+                  " $Pd, <$Ra+$off>, $Rb, $Rc", (outs Pred:$Pd),
+           !con((ins MemBase:$Ra, MemOff:$off),
+                !if(!eq(W, 32), (ins GPR:$Rb, GPR:$Rc),
+                    (ins GPR64:$Rb, GPR64:$Rc))), MemAtomic>,
+    OnlyOn<BlackwellTargets> {
+    bits<8> Ra;
+    bits<24> off;
+    bits<8> Rb;
+    bits<8> Rc;
+    bits<3> Pd;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{31-24} = Ra;
+    let Inst{39-32} = Rb;
+    let Inst{63-40} = off;
+    let Inst{71-64} = Rc;
+    let Inst{75-73} = !if(!eq(W, 32), 0b000, 0b010);
+    let Inst{83-81} = Pd;
+    let Inst{90-87} = 0b0011;
   }
 
 include "SM100/SM100Uniform.td"
