@@ -100,11 +100,12 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
 }
 
 // Blackwell: sm_100 (B200, B300), sm_120 (RTX 50), sm_121 (GB10).  ptxas 13
-// builds them; tp-mc decodes their words with sm_90's forms (the same
-// encodings for every word of the corpus that decodes and re-encodes to
-// the same 128 bits: test/MC/SM100/ptxas-roundtrip.test) plus the forms
-// only Blackwell has (td/SM100); the words that still do not decode are
-// listed per target in docs/targets.md.  Cubins: e_flags 0x06000002 |
+// builds them; tp-mc decodes their words with sm_90's forms, Blackwell's
+// encodings of the uniform forms (8-bit uniform register fields, URZ
+// 0xff) and the forms only Blackwell has (td/SM100): every word of the
+// corpus on sm_100, all but 23 on sm_120/sm_121, decodes and re-encodes to
+// the same 128 bits (test/MC/SM100, test/MC/SM120; docs/targets.md lists
+// the rest).  Cubins: e_flags 0x06000002 |
 // sm << 8 (ptxas 13: 0x06006402, 0x06007802, 0x06007902); their layout
 // (.note.nv.tkinfo, .nv.compat, the .nv.merc.* sections) is not modelled,
 // so they print in the raw form only.  Parameters at c[0x0][0x380], the

@@ -251,7 +251,8 @@ class LDGSTSInst<bits<12> op, string addrs, dag ains, bit desc, bit hasP>
              !con((ins Bypass:$byp, LtcMod:$ltc, CpSize:$sz, ConstMod:$cst,
                        ZFill:$zf), ains,
                   !if(hasP, (ins PNot:$Ppn, Pred:$Pp), (ins))),
-             MemAsyncCopy> {
+             MemAsyncCopy>,
+      OnlyOn<[TargetSM80, TargetSM86, TargetSM89, TargetSM90]> { // SM100Instrs.td
   bits<8> Rs;
   bits<20> soff;
   bits<8> Ra;

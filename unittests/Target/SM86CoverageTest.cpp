@@ -228,15 +228,18 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
     ADD_FAILURE() << "form " << N << " is covered now: drop it from the list";
 }
 
-/// Every form can be read back from bytes: some instance of it decodes to
-/// that form and not to a sibling whose fields overlap it.  A form that
+/// Every form can be read back from bytes, on sm_86, sm_90, sm_100 and
+/// sm_120 (Blackwell's encodings and 8-bit uniform register fields too):
+/// some instance of it decodes to that form and not to a sibling whose
+/// fields overlap it.  A form that
 /// never does is unreachable for the disassembler and for every oracle (the
 /// coverage test above could never drop it from its list).
 TEST(SM86Coverage, EveryFormDecodesToItself) {
   uint64_t R = 0x9e3779b97f4a7c15ull;
   unsigned Checked = 0;
   for (unsigned Op = 0; Op < sass::getNumOpcodes(); ++Op)
-    for (sass::Target T : {sass::Target::SM86, sass::Target::SM90}) {
+    for (sass::Target T : {sass::Target::SM86, sass::Target::SM90,
+                           sass::Target::SM100, sass::Target::SM120}) {
       if (!sass::isAvailable(Op, T))
         continue;
       std::string Name = sass::getInstrInfo(sass::Opcode(Op)).Name;

@@ -198,8 +198,9 @@ std::string segmentExpr(const Seg &S) {
 /// target encoding \p Enc lays them out (\p Own: the form's own fields)
 /// into `Out.Ops`; false when a modifier holds an unspelled value.  Every
 /// value is what the field table interpreter (tryForm) computed: the
-/// segments' bits, XOR mask, sign extension from the form's declared width
-/// (its own fields) or the target's field width.
+/// segments' bits, XOR mask, Blackwell's 8-bit uniform register fields
+/// (0xff is URZ), sign extension from the form's declared width (its own
+/// fields) or the target's field width.
 std::string operandDecoderBody(const FormModel &F, const FormModel &Enc,
                                bool Own) {
   std::string B;
@@ -218,6 +219,9 @@ std::string operandDecoderBody(const FormModel &F, const FormModel &Enc,
     B += "  {\n    uint64_t V = " + V + ";\n";
     if (Xor)
       B += "    V ^= 0x" + utohexstr(uint64_t(Xor)) + "ULL;\n";
+    if (isWideURField(O, EO.Segs)) // URZ is 0xff; UR63.. not modelled
+      B += "    if (V != 0xff && V >= URZ)\n      return false;\n"
+           "    if (V == 0xff)\n      V = URZ;\n";
     unsigned Bits = Own ? O.FieldBits : Width;
     if (O.Signed && Bits > 0 && Bits < 64)
       B += "    if ((V >> " + std::to_string(Bits - 1) +

@@ -31,8 +31,11 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   unsigned N = 0;
   std::vector<std::pair<unsigned, unsigned>> OpSegs;
   std::vector<int64_t> Xors;
+  std::vector<bool> WideURs;
   // One form's (or encoding's) operands: their segments and, per operand,
-  // where they start and its XOR mask.
+  // where they start, its XOR mask and whether it is an 8-bit uniform
+  // register field (Blackwell's: URZ is 0xff there, 0x3f in the 6-bit
+  // fields of sm_80 to sm_90).
   auto EmitOperands = [&](const FormModel &F) {
     OS << "  // " << F.Name << "\n";
     for (const OperandModel &O : F.Ops) {
@@ -41,6 +44,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
       OS << " // $" << O.Name << "\n";
       OpSegs.push_back({N, (unsigned)O.Segs.size()});
       Xors.push_back(O.Type->getValueAsInt("XorMask"));
+      WideURs.push_back(isWideURField(O, O.Segs));
       N += O.Segs.size();
     }
   };
@@ -52,6 +56,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     OS << " // " << Fm.Name << "\n";
     OpSegs.push_back({N, (unsigned)Fm.Segs.size()});
     Xors.push_back(0);
+    WideURs.push_back(false);
     N += Fm.Segs.size();
   };
   EmitField(M.Guard);
@@ -70,7 +75,7 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   OS << "const FieldRef OperandFields[] = {\n";
   for (unsigned I = 0; I < OpSegs.size(); ++I)
     OS << "  {" << OpSegs[I].first << ", " << OpSegs[I].second << ", "
-       << Xors[I] << "},\n";
+       << Xors[I] << (WideURs[I] ? ", true" : "") << "},\n";
   OS << "};\nconstexpr unsigned FirstSpecialField = " << FirstSpecial << ";\n";
   OS << "\n// [target * NUM_OPCODES + form]: fixed mask, fixed value, first "
         "operand field\n// in OperandFields, whether the form exists on "

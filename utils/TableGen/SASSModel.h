@@ -51,6 +51,18 @@ struct OperandModel {
   int ModTable = -1;
 };
 
+/// Whether an operand laid out in \p Segs is an 8-bit uniform register
+/// field (Blackwell's): URZ is 0xff there, 0x3f in the 6-bit fields of
+/// sm_80 to sm_90; UR63..UR254 are registers tp does not model.
+inline bool isWideURField(const OperandModel &O,
+                          const std::vector<Seg> &Segs) {
+  unsigned Bits = 0;
+  for (const Seg &S : Segs)
+    Bits += S.Width;
+  return Bits == 8 &&
+         (O.Kind == "UGPR" || O.Kind == "MemUR" || O.Kind == "MemDesc");
+}
+
 struct FormModel {
   Record *R = nullptr;
   std::string Name, Mnemonic, Template;

@@ -71,6 +71,10 @@ Error verify(const Instruction &I, Target T) {
       return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
                        " value " + Twine(I.Ops[K]) + " does not fit its " +
                        Twine(Bits) + "-bit field");
+    if (OperandFields[FE.FieldBase + K].WideUR && I.Ops[K] > URZ)
+      return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
+                       ": UR" + Twine(I.Ops[K]) + " is not modelled on " +
+                       getTargetName(T) + " (UR0..UR62, URZ)");
   }
   if (I.Guard > 7)
     return makeError("guard predicate " + Twine(unsigned(I.Guard)) +

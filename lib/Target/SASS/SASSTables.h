@@ -24,6 +24,9 @@ struct FieldSeg {
 struct FieldRef {
   uint16_t Begin, Count;
   uint8_t Xor; ///< the field holds value ^ Xor
+  /// An 8-bit uniform register field (Blackwell): URZ (63) is stored as
+  /// 0xff; 63..254 are registers tp does not model (not decoded).
+  bool WideUR = false;
 };
 struct ModEntry {
   int64_t Value;
@@ -154,7 +157,8 @@ inline uint64_t extractField(const Word128 &W, const FieldRef &F) {
   uint64_t V = extractSeg(W, S[0]);
   for (unsigned I = 1; I < F.Count; ++I)
     V |= extractSeg(W, S[I]);
-  return V ^ F.Xor;
+  V ^= F.Xor;
+  return F.WideUR && V == 0xff ? URZ : V;
 }
 
 inline void insertBits(uint64_t &Word, unsigned Bit, unsigned Width,
@@ -166,6 +170,8 @@ inline void insertBits(uint64_t &Word, unsigned Bit, unsigned Width,
 
 inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
   V ^= F.Xor;
+  if (F.WideUR && V == URZ)
+    V = 0xff;
   for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
     const FieldSeg &S = Segs[I];
     uint64_t Part = V >> S.FieldBit;
