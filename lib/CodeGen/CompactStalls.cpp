@@ -396,10 +396,20 @@ Error Compactor::run() {
     unsigned WorstWar[4];
     for (RegFile F : Files)
       WorstWar[unsigned(F)] = worstWar(M, F);
+    // The worst spacing after a writer depends on its class and the file
+    // only (a maximum over the model's tables): each pair once, not once a
+    // register unit.
+    constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
+    unsigned WorstAfter[4][NumClasses] = {};
     for (unsigned X = 0; X < NumUnits; ++X) {
       const Unit &U = Units[X];
-      if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class))
-        Bound(T[U.LastWrite] + worst(M, P[U.LastWrite], fileOf(X)));
+      if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class)) {
+        const SchedInstr &W = P[U.LastWrite];
+        unsigned &Worst = WorstAfter[unsigned(fileOf(X))][unsigned(W.Class)];
+        if (!Worst)
+          Worst = worst(M, W, fileOf(X));
+        Bound(T[U.LastWrite] + Worst);
+      }
       if (U.Reads.empty())
         continue;
       // The youngest read bounds the end: every read shares the spacing.

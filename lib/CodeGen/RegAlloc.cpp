@@ -71,6 +71,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <array>
+#include <bitset>
 
 using namespace llvm;
 
@@ -89,6 +90,8 @@ using mir::Function;
 using mir::MInstr;
 
 constexpr unsigned NumPhysRegs = 255; // R0..R254 (RZ = 255)
+/// A set of physical registers, a tuple's overhang past R254 included.
+using PhysSet = std::bitset<NumPhysRegs + 8>;
 
 /// A register operand of an instruction, in allocation terms.
 struct Ref {
@@ -395,17 +398,27 @@ Error Allocator::preassign(bool SeedPlan) {
 }
 
 Error Allocator::allocateRest() {
-  BitVector Busy(NumPhysRegs + 4);
+  // Physical registers a fixed-size set (no allocation a register): the
+  // reserved ones, then those of the interfering registers placed so far.
+  PhysSet Reserved;
+  for (unsigned R : ReservedPhys.set_bits())
+    Reserved.set(R);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
-    Busy = ReservedPhys;
-    Busy.resize(NumPhysRegs + 4);
+    PhysSet Busy = Reserved;
     for (unsigned U : Interferes[V].set_bits())
       if (Assigned[U] >= 0)
-        Busy.set(Assigned[U], Assigned[U] + Width[U]);
+        for (unsigned R = Assigned[U], E = R + Width[U]; R < E; ++R)
+          Busy.set(R);
     unsigned W = Width[V], Reg = 0;
-    while (Reg + W <= MaxRegs && Busy.find_first_in(Reg, Reg + W) >= 0)
+    auto Free = [&](unsigned First) {
+      for (unsigned R = First; R < First + W; ++R)
+        if (Busy.test(R))
+          return false;
+      return true;
+    };
+    while (Reg + W <= MaxRegs && !Free(Reg))
       Reg += W;
     if (Reg + W > MaxRegs) {
       unsigned LiveWith = 0;
@@ -433,11 +446,12 @@ void Allocator::rewrite() {
     Held.set(Assigned[V], Assigned[V] + Width[V]);
   }
   unsigned High = 0;
-  SmallVector<Ref, 8> Refs;
-  for (mir::Piece &P : F.Pieces)
-    for (MInstr &MI : P.Instrs) {
-      collectRefs(MI, Refs);
-      for (const Ref &R : Refs) {
+  // The operands collected before allocation (PieceRefs) name the same
+  // operands: the rewrite changes only their values.
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II) {
+      MInstr &MI = F.Pieces[PI].Instrs[II];
+      for (const Ref &R : PieceRefs[PI][II]) {
         unsigned Phys = R.Virtual ? unsigned(Assigned[R.Reg]) + R.Sub : R.Reg;
         if (R.Virtual)
           MI.I.Ops[R.OpIdx] = Phys;
@@ -550,29 +564,34 @@ public:
 //===----------------------------------------------------------------------===//
 
 namespace {
-using Guarded = std::vector<std::pair<unsigned, unsigned>>;
-
-bool overlaps(const Guarded &Set, unsigned R, unsigned W) {
-  for (const auto &E : Set)
-    if (R < E.first + E.second && E.first < R + W)
+/// Whether any register of [\p R, \p R + \p W) is in \p Set.
+bool overlaps(const PhysSet &Set, unsigned R, unsigned W) {
+  for (unsigned X = R; X < R + W && X < Set.size(); ++X)
+    if (Set.test(X))
       return true;
   return false;
 }
 
-/// Registers guarded by pending writes / late reads, per scoreboard.
+void insert(PhysSet &Set, unsigned R, unsigned W) {
+  for (unsigned X = R; X < R + W && X < Set.size(); ++X)
+    Set.set(X);
+}
+
+/// Registers guarded by pending writes / late reads, per scoreboard (a
+/// register set each: a wait clears one, the body's two walks merge them).
 struct SBState {
-  std::array<Guarded, 6> Write, Read;
+  std::array<PhysSet, 6> Write, Read;
   uint8_t pending() const {
     uint8_t M = 0;
     for (unsigned S = 0; S < 6; ++S)
-      if (!Write[S].empty() || !Read[S].empty())
+      if (Write[S].any() || Read[S].any())
         M |= 1u << S;
     return M;
   }
   void merge(const SBState &O) {
     for (unsigned S = 0; S < 6; ++S) {
-      Write[S].insert(Write[S].end(), O.Write[S].begin(), O.Write[S].end());
-      Read[S].insert(Read[S].end(), O.Read[S].begin(), O.Read[S].end());
+      Write[S] |= O.Write[S];
+      Read[S] |= O.Read[S];
     }
   }
 };
@@ -591,20 +610,20 @@ void addWaits(MInstr &MI, SBState &St) {
     Wait = 0x3f;
   for (unsigned S = 0; S < 6; ++S)
     if (Wait & (1u << S)) {
-      St.Write[S].clear();
-      St.Read[S].clear();
+      St.Write[S].reset();
+      St.Read[S].reset();
     }
   I.Ctrl.WaitMask = Wait;
   for (const Ref &R : Refs) {
     if (R.IsDef && I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6)
-      St.Write[I.Ctrl.WrSB].push_back({R.Reg, R.Width});
+      insert(St.Write[I.Ctrl.WrSB], R.Reg, R.Width);
     if (!R.IsDef && I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6)
-      St.Read[I.Ctrl.RdSB].push_back({R.Reg, R.Width});
+      insert(St.Read[I.Ctrl.RdSB], R.Reg, R.Width);
     // A load without a read scoreboard reads its address late too: its
     // write scoreboard covers the sources (tp-verify-schedule's model).
     else if (!R.IsDef && I.Ctrl.RdSB >= 6 && I.Ctrl.WrSB > 0 &&
              I.Ctrl.WrSB < 6)
-      St.Read[I.Ctrl.WrSB].push_back({R.Reg, R.Width});
+      insert(St.Read[I.Ctrl.WrSB], R.Reg, R.Width);
   }
 }
 } // namespace
