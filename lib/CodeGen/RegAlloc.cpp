@@ -403,18 +403,25 @@ Error Allocator::allocateRest() {
   PhysSet Reserved;
   for (unsigned R : ReservedPhys.set_bits())
     Reserved.set(R);
+  // The virtual registers placed so far: only those of V's interfering
+  // ones are visited (one word-wise AND, not a test of each).
+  BitVector Placed(Width.size()), Near(Width.size());
+  for (unsigned V = 0; V < Width.size(); ++V)
+    if (Assigned[V] >= 0)
+      Placed.set(V);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
     PhysSet Busy = Reserved;
-    for (unsigned U : Interferes[V].set_bits())
-      if (Assigned[U] >= 0)
-        for (unsigned R = Assigned[U], E = R + Width[U]; R < E; ++R)
-          Busy.set(R);
+    Near = Interferes[V];
+    Near &= Placed;
+    for (unsigned U : Near.set_bits())
+      for (unsigned R = Assigned[U], E = R + Width[U]; R < E; ++R)
+        Busy[R] = true;
     unsigned W = Width[V], Reg = 0;
     auto Free = [&](unsigned First) {
       for (unsigned R = First; R < First + W; ++R)
-        if (Busy.test(R))
+        if (Busy[R])
           return false;
       return true;
     };
@@ -434,6 +441,7 @@ Error Allocator::allocateRest() {
       return fail(Msg.substr(strlen("tp-regalloc: ")));
     }
     Assigned[V] = int(Reg);
+    Placed.set(V);
   }
   return Error::success();
 }
@@ -564,35 +572,45 @@ public:
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Whether any register of [\p R, \p R + \p W) is in \p Set.
-bool overlaps(const PhysSet &Set, unsigned R, unsigned W) {
-  for (unsigned X = R; X < R + W && X < Set.size(); ++X)
-    if (Set.test(X))
-      return true;
-  return false;
-}
-
-void insert(PhysSet &Set, unsigned R, unsigned W) {
-  for (unsigned X = R; X < R + W && X < Set.size(); ++X)
-    Set.set(X);
-}
-
-/// Registers guarded by pending writes / late reads, per scoreboard (a
-/// register set each: a wait clears one, the body's two walks merge them).
+/// The scoreboards guarding each register: bit S of Write[r] when a
+/// pending variable-latency write on SB S guards register r, of Read[r]
+/// when a pending late read does.  A wait clears its scoreboards' bits in
+/// every register at once; the body's two walks merge by OR.
 struct SBState {
-  std::array<PhysSet, 6> Write, Read;
-  uint8_t pending() const {
+  static constexpr unsigned NumRegs = NumPhysRegs + 8; ///< tuples' overhang
+  std::array<uint8_t, NumRegs> Write{}, Read{};
+  uint8_t Pending = 0; ///< the scoreboards with some register
+  uint8_t pending() const { return Pending; }
+  /// The scoreboards guarding any register of [R, R + W), by \p Of.
+  static uint8_t guarding(const std::array<uint8_t, NumRegs> &Of, unsigned R,
+                          unsigned W) {
     uint8_t M = 0;
-    for (unsigned S = 0; S < 6; ++S)
-      if (Write[S].any() || Read[S].any())
-        M |= 1u << S;
+    for (unsigned X = R; X < R + W && X < NumRegs; ++X)
+      M |= Of[X];
     return M;
   }
-  void merge(const SBState &O) {
-    for (unsigned S = 0; S < 6; ++S) {
-      Write[S] |= O.Write[S];
-      Read[S] |= O.Read[S];
+  void guard(std::array<uint8_t, NumRegs> &Of, unsigned R, unsigned W,
+             unsigned SB) {
+    for (unsigned X = R; X < R + W && X < NumRegs; ++X)
+      Of[X] |= uint8_t(1u << SB);
+    Pending |= uint8_t(1u << SB);
+  }
+  void clear(uint8_t Mask) {
+    if (!(Pending & Mask))
+      return;
+    uint8_t Keep = uint8_t(~Mask);
+    for (unsigned X = 0; X < NumRegs; ++X) {
+      Write[X] &= Keep;
+      Read[X] &= Keep;
     }
+    Pending &= Keep;
+  }
+  void merge(const SBState &O) {
+    for (unsigned X = 0; X < NumRegs; ++X) {
+      Write[X] |= O.Write[X];
+      Read[X] |= O.Read[X];
+    }
+    Pending |= O.Pending;
   }
 };
 
@@ -601,29 +619,27 @@ void addWaits(MInstr &MI, SBState &St) {
   SmallVector<Ref, 8> Refs;
   collectRefs(MI, Refs);
   uint8_t Wait = I.Ctrl.WaitMask;
-  for (const Ref &R : Refs)
-    for (unsigned S = 1; S < 6; ++S)
-      if (overlaps(St.Write[S], R.Reg, R.Width) ||
-          (R.IsDef && overlaps(St.Read[S], R.Reg, R.Width)))
-        Wait |= 1u << S;
+  // Scoreboards 1..5 guard registers (0 counts the copy groups).
+  for (const Ref &R : Refs) {
+    uint8_t G = SBState::guarding(St.Write, R.Reg, R.Width);
+    if (R.IsDef)
+      G |= SBState::guarding(St.Read, R.Reg, R.Width);
+    Wait |= G & 0x3e;
+  }
   if (MI.mnemonic() == StringRef("EXIT"))
     Wait = 0x3f;
-  for (unsigned S = 0; S < 6; ++S)
-    if (Wait & (1u << S)) {
-      St.Write[S].reset();
-      St.Read[S].reset();
-    }
+  St.clear(Wait);
   I.Ctrl.WaitMask = Wait;
   for (const Ref &R : Refs) {
     if (R.IsDef && I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6)
-      insert(St.Write[I.Ctrl.WrSB], R.Reg, R.Width);
+      St.guard(St.Write, R.Reg, R.Width, I.Ctrl.WrSB);
     if (!R.IsDef && I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6)
-      insert(St.Read[I.Ctrl.RdSB], R.Reg, R.Width);
+      St.guard(St.Read, R.Reg, R.Width, I.Ctrl.RdSB);
     // A load without a read scoreboard reads its address late too: its
     // write scoreboard covers the sources (tp-verify-schedule's model).
     else if (!R.IsDef && I.Ctrl.RdSB >= 6 && I.Ctrl.WrSB > 0 &&
              I.Ctrl.WrSB < 6)
-      insert(St.Read[I.Ctrl.WrSB], R.Reg, R.Width);
+      St.guard(St.Read, R.Reg, R.Width, I.Ctrl.WrSB);
   }
 }
 } // namespace

@@ -84,11 +84,11 @@ public:
   }
   /// Defines \p Base; returns its unique name.
   StringRef define(StringRef Base) {
+    // One lookup when the base is free (nearly always): the insert says.
     std::string N = Base.str();
-    for (unsigned I = 1; Taken.count(N); ++I)
+    for (unsigned I = 1; !Taken.insert(N).second; ++I)
       N = (Base + "." + Twine(I)).str();
-    Taken.insert(N);
-    return Unique[Base] = N;
+    return Unique[Base] = std::move(N);
   }
   bool has(StringRef Base) const { return Unique.count(Base); }
   /// The unique name of the defined \p Base.
