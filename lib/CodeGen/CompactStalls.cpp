@@ -313,6 +313,13 @@ void Compactor::record(unsigned I) {
     });
 }
 
+/// The scheduling view of a NOP (the drain's and the fillers'), made once:
+/// makeInstr() looks its form up among every td form by name.
+static const SchedInstr &nopView() {
+  static const SchedInstr Nop = makeInstr("NOP");
+  return Nop;
+}
+
 Error Compactor::run() {
   for (const SchedInstr &In : P)
     if (In.Kind == SpecialKind::WaitGroups)
@@ -360,7 +367,7 @@ Error Compactor::run() {
         if (E.IsRegister)
           N.add(B, E.Instr);
     if (N.Mask) {
-      P.push_back(makeInstr("NOP"));
+      P.push_back(nopView());
       Info.push_back(CompactInfo());
       T.push_back(0);
       unsigned I = P.size() - 1;
@@ -469,7 +476,7 @@ void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
     if (I >= Info.size())
       continue;
     for (uint8_t S : Info[I].FillerStalls) {
-      SchedInstr F = makeInstr("NOP");
+      SchedInstr F = nopView();
       F.Text = "@!PT NOP";
       F.NeverExecutes = true;
       F.Ctrl.Stall = S;

@@ -120,6 +120,7 @@ public:
     Op O(Opcode, L);
     std::string Base = Name.str();
     O.Result = Names.define(Base).str();
+    O.Operands.reserve(Operands.size()); // one allocation, not a growth each
     for (const Value &V : Operands)
       O.addOperand(V);
     Region.add(std::move(O));
