@@ -69,6 +69,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <array>
 #include <bitset>
@@ -121,6 +122,11 @@ void collectRefs(const MInstr &MI, SmallVectorImpl<Ref> &Out) {
   }
 }
 
+/// The register operands of every instruction of a function, by piece.
+using PieceRefTable = std::vector<std::vector<SmallVector<Ref, 6>>>;
+
+void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs);
+
 /// The allocation of one function.
 class Allocator {
 public:
@@ -147,7 +153,7 @@ private:
 
   /// The register operands of every instruction, by piece (computed once:
   /// liveness walks the pieces to a fixed point).
-  std::vector<std::vector<SmallVector<Ref, 6>>> PieceRefs;
+  PieceRefTable PieceRefs;
   /// Live units after a piece's last instruction / before its first.
   std::vector<BitVector> LiveIn, LiveOut;
   std::vector<std::vector<unsigned>> Succs;
@@ -459,11 +465,13 @@ void Allocator::rewrite() {
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
     for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II) {
       MInstr &MI = F.Pieces[PI].Instrs[II];
-      for (const Ref &R : PieceRefs[PI][II]) {
+      for (Ref &R : PieceRefs[PI][II]) {
         unsigned Phys = R.Virtual ? unsigned(Assigned[R.Reg]) + R.Sub : R.Reg;
         if (R.Virtual)
           MI.I.Ops[R.OpIdx] = Phys;
         High = std::max(High, Phys + R.Width);
+        // Now the operand collectRefs() finds in the rewritten instruction.
+        R = Ref{false, Phys, 0, R.Width, R.IsDef, R.OpIdx};
       }
     }
   if (Counter)
@@ -483,7 +491,26 @@ void Allocator::printDecisions(raw_ostream &OS) const {
 }
 
 Error Allocator::run(bool SeedPlan) {
-  Width = mir::getVirtualRegWidths(F);
+  // The register operands of every instruction, collected once: the
+  // widths (as mir::getVirtualRegWidths computes them), the first
+  // appearances, liveness, interference and the rewrite all read them.
+  PieceRefs.resize(F.Pieces.size());
+  Width.assign(F.VRegNames.size(), 0);
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      PieceRefs[PI].emplace_back();
+      collectRefs(MI, PieceRefs[PI].back());
+      for (const Ref &R : PieceRefs[PI].back()) {
+        if (!R.Virtual)
+          continue;
+        if (R.Reg >= Width.size())
+          Width.resize(R.Reg + 1, 0);
+        Width[R.Reg] = std::max(Width[R.Reg], R.Sub + R.Width);
+      }
+    }
+  for (unsigned &X : Width)
+    if (X)
+      X = unsigned(PowerOf2Ceil(X));
   size_t NV = Width.size();
   Base.assign(NV, 0);
   for (unsigned V = 0; V < NV; ++V) {
@@ -494,21 +521,17 @@ Error Allocator::run(bool SeedPlan) {
   ReservedPhys = BitVector(NumPhysRegs + 4);
   BitVector Seen(NV);
   FirstLoc.assign(NV, SMLoc());
-  PieceRefs.resize(F.Pieces.size());
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      PieceRefs[PI].emplace_back();
-      collectRefs(MI, PieceRefs[PI].back());
-      for (const Ref &R : PieceRefs[PI].back()) {
+    for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II)
+      for (const Ref &R : PieceRefs[PI][II]) {
         if (!R.Virtual) {
           ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs));
         } else if (!Seen.test(R.Reg)) {
           Seen.set(R.Reg);
           Order.push_back(R.Reg);
-          FirstLoc[R.Reg] = MI.Loc;
+          FirstLoc[R.Reg] = F.Pieces[PI].Instrs[II].Loc;
         }
       }
-    }
   if (Optional<StringRef> C = F.getAttr("counter"))
     if (C->startswith("%")) {
       for (unsigned V = 0; V < NV; ++V)
@@ -531,7 +554,7 @@ Error Allocator::run(bool SeedPlan) {
     return E;
   NumVirtualRegs += Order.size();
   rewrite();
-  addConservativeWaits(F);
+  addConservativeWaits(F, PieceRefs);
   TP_DEBUG(printDecisions(dbgs()));
   return Error::success();
 }
@@ -614,10 +637,8 @@ struct SBState {
   }
 };
 
-void addWaits(MInstr &MI, SBState &St) {
+void addWaits(MInstr &MI, ArrayRef<Ref> Refs, SBState &St) {
   sass::Instruction &I = MI.I;
-  SmallVector<Ref, 8> Refs;
-  collectRefs(MI, Refs);
   uint8_t Wait = I.Ctrl.WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
   for (const Ref &R : Refs) {
@@ -644,27 +665,43 @@ void addWaits(MInstr &MI, SBState &St) {
 }
 } // namespace
 
-void addConservativeWaits(mir::Function &F) {
+namespace {
+/// addConservativeWaits() with the register operands of every instruction
+/// (\p Refs, by piece) given: tp-regalloc has them from its rewrite.
+void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs) {
   SBState St, Entry;
-  for (mir::Piece &P : F.Pieces) {
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
+    mir::Piece &P = F.Pieces[PI];
+    auto Walk = [&](SBState &S) {
+      for (size_t I = 0; I < P.Instrs.size(); ++I)
+        addWaits(P.Instrs[I], Refs[PI][I], S);
+    };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // Twice: the second walk starts from what the body leaves pending
       // (the back edge) besides what the prologue does.
       Entry = St;
       SBState First = St;
-      for (MInstr &MI : P.Instrs)
-        addWaits(MI, First);
+      Walk(First);
       P.Instrs.front().I.Ctrl.WaitMask |= St.pending() | First.pending();
       St.merge(First);
-      for (MInstr &MI : P.Instrs)
-        addWaits(MI, St);
+      Walk(St);
       // The tail follows the body or, with no iteration, the prologue.
       St.merge(Entry);
       continue;
     }
-    for (MInstr &MI : P.Instrs)
-      addWaits(MI, St);
+    Walk(St);
   }
+}
+} // namespace
+
+void addConservativeWaits(mir::Function &F) {
+  PieceRefTable Refs(F.Pieces.size());
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      Refs[PI].emplace_back();
+      collectRefs(MI, Refs[PI].back());
+    }
+  addConservativeWaits(F, Refs);
 }
 
 std::unique_ptr<Pass> createRegAllocPass() {
