@@ -47,7 +47,8 @@ Error checkOracleVerified(const mir::Function &F,
   Error Err = Error::success();
   F.forEach([&](const mir::Piece &P, const mir::MInstr &MI, uint64_t Addr) {
     const char *Name = sass::getInstrInfo(MI.I.Op).Name;
-    if (Err || (sass::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
+    if (Err || (sass::isOracleVerified(MI.I.Op) &&
+                (Assumed.empty() || !Assumed.count(Name))))
       return;
     std::string Msg;
     raw_string_ostream OS(Msg);
@@ -70,12 +71,14 @@ Error padFunction(mir::Function &F) {
   C.Stall = 0;
   C.Yield = true;
   mir::Piece *Last = &F.Pieces.back();
-  while (F.size() % 8) {
-    Expected<mir::MInstr> Nop = mir::makeInstr("NOP", C);
-    if (!Nop)
-      return Nop.takeError();
-    Last->Instrs.push_back(*Nop);
-  }
+  size_t Pad = (8 - F.size() % 8) % 8;
+  if (!Pad)
+    return Error::success();
+  // One NOP built from its text, copied for the rest of the padding.
+  Expected<mir::MInstr> Nop = mir::makeInstr("NOP", C);
+  if (!Nop)
+    return Nop.takeError();
+  Last->Instrs.insert(Last->Instrs.end(), Pad, *Nop);
   return Error::success();
 }
 
