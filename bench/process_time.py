@@ -3,9 +3,11 @@
 
 Measures, in one run, on an otherwise idle machine:
   0. the pipeline: the `-time-passes` total (wall clock and CPU time) of tp-llc for the
-     default kernel and for --tile=256x128, the median of PAIRS runs;
+     default kernel and for --tile=256x128, each with --fixed-shape and with
+     --fixed-shape=false (the run-time shape), the median of PAIRS runs;
   1. tp-llc -filetype=obj for the default kernel (4096^3, A rows, B
-     columns, the 128x128 tile) against `ptxas -arch=TARGET` on the same
+     columns, the 128x128 tile; fixed and run-time shape) against
+     `ptxas -arch=TARGET` on the same
      algorithm's PTX (../shared/reference/ptx/gemm_ref_sm86.ptx), for
      sm_86 and sm_90: PAIRS alternating pairs (tp-llc, then ptxas), wall
      time of each process from fork to exit; the medians and their ratio;
@@ -64,10 +66,10 @@ def pipeline_time(tp_llc, extra, runs, tmp):
     return statistics.median(walls), statistics.median(cpus)
 
 
-def compile_times(tp_llc, ptxas, ptx, target, pairs, tmp):
+def compile_times(tp_llc, ptxas, ptx, target, pairs, tmp, extra=()):
     ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
     a = [tp_llc, '-mcpu=' + target, '-filetype=obj', '-o',
-         os.path.join(tmp, 'gemm.cubin')]
+         os.path.join(tmp, 'gemm.cubin')] + list(extra)
     b = [ptxas, '-arch=' + target, '-o', os.path.join(tmp, 'ref.cubin'), ptx]
     wall(a), wall(b)  # warm the page cache
     for _ in range(pairs):
@@ -110,21 +112,31 @@ def main():
     ptxas = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
     ptx = os.path.join(shared, 'reference', 'ptx', 'gemm_ref_sm86.ptx')
     with tempfile.TemporaryDirectory() as tmp:
-        for name, extra in (('default kernel', []),
-                            ('--tile=256x128', ['--tile=256x128'])):
+        # Both shape modes named explicitly: the figures do not depend on
+        # which one is tp-llc's default.
+        for name, extra in (('fixed shape', ['--fixed-shape']),
+                            ('run-time shape', ['--fixed-shape=false']),
+                            ('--tile=256x128 fixed',
+                             ['--tile=256x128', '--fixed-shape']),
+                            ('--tile=256x128 run-time',
+                             ['--tile=256x128', '--fixed-shape=false'])):
             t, c = pipeline_time(tp_llc, extra, pairs, tmp)
             print('pipeline (-time-passes total), %s, median of %d: %.3f ms '
                   '(CPU time: %.3f ms)' % (name, pairs, 1e3 * t, 1e3 * c))
-        for target in ('sm_86', 'sm_90'):
-            if not os.path.exists(ptxas):
-                print('ptxas not found (%s): no compile comparison' % ptxas)
-                break
-            t, p, tc, pc = compile_times(tp_llc, ptxas, ptx, target, pairs,
-                                         tmp)
-            print('%s, median of %d alternating pairs: tp-llc %.2f ms, '
-                  'ptxas %.2f ms, ratio %.1fx (CPU time: %.2f ms, %.2f ms, '
-                  '%.1fx)' % (target, pairs, 1e3 * t, 1e3 * p, p / t,
-                              1e3 * tc, 1e3 * pc, pc / tc if tc else 0.0))
+        for kernel, extra in (('fixed shape', ['--fixed-shape']),
+                              ('run-time shape', ['--fixed-shape=false'])):
+            for target in ('sm_86', 'sm_90'):
+                if not os.path.exists(ptxas):
+                    print('ptxas not found (%s): no compile comparison' %
+                          ptxas)
+                    break
+                t, p, tc, pc = compile_times(tp_llc, ptxas, ptx, target,
+                                             pairs, tmp, extra)
+                print('%s, %s, median of %d alternating pairs: tp-llc %.2f '
+                      'ms, ptxas %.2f ms, ratio %.1fx (CPU time: %.2f ms, '
+                      '%.2f ms, %.1fx)' %
+                      (target, kernel, pairs, 1e3 * t, 1e3 * p, p / t,
+                       1e3 * tc, 1e3 * pc, pc / tc if tc else 0.0))
         path, n = word_file(tp_mc, tp_llc, shared, words, tmp)
         out = os.path.join(tmp, 'words.sass')
         times, cpus = [], []

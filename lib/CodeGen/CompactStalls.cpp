@@ -313,6 +313,13 @@ void Compactor::record(unsigned I) {
     });
 }
 
+/// The scheduling view of a NOP (the drain's and the fillers'), made once:
+/// makeInstr() looks its form up among every td form by name.
+static const SchedInstr &nopView() {
+  static const SchedInstr Nop = makeInstr("NOP");
+  return Nop;
+}
+
 Error Compactor::run() {
   for (const SchedInstr &In : P)
     if (In.Kind == SpecialKind::WaitGroups)
@@ -360,7 +367,7 @@ Error Compactor::run() {
         if (E.IsRegister)
           N.add(B, E.Instr);
     if (N.Mask) {
-      P.push_back(makeInstr("NOP"));
+      P.push_back(nopView());
       Info.push_back(CompactInfo());
       T.push_back(0);
       unsigned I = P.size() - 1;
@@ -396,10 +403,20 @@ Error Compactor::run() {
     unsigned WorstWar[4];
     for (RegFile F : Files)
       WorstWar[unsigned(F)] = worstWar(M, F);
+    // The worst spacing after a writer depends on its class and the file
+    // only (a maximum over the model's tables): each pair once, not once a
+    // register unit.
+    constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
+    unsigned WorstAfter[4][NumClasses] = {};
     for (unsigned X = 0; X < NumUnits; ++X) {
       const Unit &U = Units[X];
-      if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class))
-        Bound(T[U.LastWrite] + worst(M, P[U.LastWrite], fileOf(X)));
+      if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class)) {
+        const SchedInstr &W = P[U.LastWrite];
+        unsigned &Worst = WorstAfter[unsigned(fileOf(X))][unsigned(W.Class)];
+        if (!Worst)
+          Worst = worst(M, W, fileOf(X));
+        Bound(T[U.LastWrite] + Worst);
+      }
       if (U.Reads.empty())
         continue;
       // The youngest read bounds the end: every read shares the spacing.
@@ -459,7 +476,7 @@ void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
     if (I >= Info.size())
       continue;
     for (uint8_t S : Info[I].FillerStalls) {
-      SchedInstr F = makeInstr("NOP");
+      SchedInstr F = nopView();
       F.Text = "@!PT NOP";
       F.NeverExecutes = true;
       F.Ctrl.Stall = S;

@@ -263,10 +263,17 @@ private:
     return WM * WN >= 8;
   }
 
-  static size_t take(const Seq &S, size_t I, StringRef Mn, Seq &Out) {
+  /// The end of the run of unlabelled \p Mn instructions at \p I.
+  static size_t span(const Seq &S, size_t I, StringRef Mn) {
     while (I < S.size() && is(S[I], Mn) && S[I].Label.empty())
-      Out.push_back(S[I++]);
+      ++I;
     return I;
+  }
+
+  /// Moves S[Begin, End) to the end of \p Out.
+  static void moveTo(Seq &S, size_t Begin, size_t End, Seq &Out) {
+    Out.insert(Out.end(), std::make_move_iterator(S.begin() + Begin),
+               std::make_move_iterator(S.begin() + End));
   }
 
   /// Instructions of \p Q that spread() places before the last HMMA of
@@ -308,26 +315,30 @@ private:
         R.Verbatim.back().push_back(std::move(S[I++]));
         continue;
       }
-      Parsed::Step St;
-      Seq L0;
-      size_t J = take(S, I + 1, "LDSM", L0);
-      J = take(S, J, "HMMA", St.H0);
-      J = take(S, J, "LDSM", St.L1);
-      J = take(S, J, "HMMA", St.H1);
+      // The step's parts as index ranges first: nothing moves unless the
+      // step has the shape.
+      size_t L0End = span(S, I + 1, "LDSM"), H0End = span(S, L0End, "HMMA"),
+             L1End = span(S, H0End, "LDSM"), J = span(S, L1End, "HMMA");
       size_t K = J;
       // Q holds no products or fragment loads (else the step is already
       // interleaved).
       while (K < S.size() && !is(S[K], "LDGDEPBAR") && !is(S[K], "BAR") &&
              !is(S[K], "HMMA") && !is(S[K], "LDSM") && S[K].Label.empty())
         ++K;
-      bool Shaped = !L0.empty() && !St.H0.empty() && !St.L1.empty() &&
-                    !St.H1.empty() && K < S.size() &&
-                    is(S[K], "LDGDEPBAR") && S[K].Label.empty() &&
-                    St.H0.size() == St.H1.size() && S[I].Label.empty();
+      bool Shaped = L0End > I + 1 && H0End > L0End && L1End > H0End &&
+                    J > L1End && K < S.size() && is(S[K], "LDGDEPBAR") &&
+                    S[K].Label.empty() && H0End - L0End == J - L1End &&
+                    S[I].Label.empty();
       if (!Shaped) {
         R.Verbatim.back().push_back(std::move(S[I++]));
         continue;
       }
+      Parsed::Step St;
+      Seq L0;
+      moveTo(S, I + 1, L0End, L0);
+      moveTo(S, L0End, H0End, St.H0);
+      moveTo(S, H0End, L1End, St.L1);
+      moveTo(S, L1End, J, St.H1);
       Seq &Before = R.Verbatim.back();
       if (!Before.empty() && is(Before.back(), "DEPBAR") &&
           Before.back().Label.empty()) {

@@ -69,8 +69,10 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <array>
+#include <bitset>
 
 using namespace llvm;
 
@@ -89,6 +91,8 @@ using mir::Function;
 using mir::MInstr;
 
 constexpr unsigned NumPhysRegs = 255; // R0..R254 (RZ = 255)
+/// A set of physical registers, a tuple's overhang past R254 included.
+using PhysSet = std::bitset<NumPhysRegs + 8>;
 
 /// A register operand of an instruction, in allocation terms.
 struct Ref {
@@ -118,6 +122,11 @@ void collectRefs(const MInstr &MI, SmallVectorImpl<Ref> &Out) {
   }
 }
 
+/// The register operands of every instruction of a function, by piece.
+using PieceRefTable = std::vector<std::vector<SmallVector<Ref, 6>>>;
+
+void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs);
+
 /// The allocation of one function.
 class Allocator {
 public:
@@ -144,7 +153,7 @@ private:
 
   /// The register operands of every instruction, by piece (computed once:
   /// liveness walks the pieces to a fixed point).
-  std::vector<std::vector<SmallVector<Ref, 6>>> PieceRefs;
+  PieceRefTable PieceRefs;
   /// Live units after a piece's last instruction / before its first.
   std::vector<BitVector> LiveIn, LiveOut;
   std::vector<std::vector<unsigned>> Succs;
@@ -395,17 +404,34 @@ Error Allocator::preassign(bool SeedPlan) {
 }
 
 Error Allocator::allocateRest() {
-  BitVector Busy(NumPhysRegs + 4);
+  // Physical registers a fixed-size set (no allocation a register): the
+  // reserved ones, then those of the interfering registers placed so far.
+  PhysSet Reserved;
+  for (unsigned R : ReservedPhys.set_bits())
+    Reserved.set(R);
+  // The virtual registers placed so far: only those of V's interfering
+  // ones are visited (one word-wise AND, not a test of each).
+  BitVector Placed(Width.size()), Near(Width.size());
+  for (unsigned V = 0; V < Width.size(); ++V)
+    if (Assigned[V] >= 0)
+      Placed.set(V);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
-    Busy = ReservedPhys;
-    Busy.resize(NumPhysRegs + 4);
-    for (unsigned U : Interferes[V].set_bits())
-      if (Assigned[U] >= 0)
-        Busy.set(Assigned[U], Assigned[U] + Width[U]);
+    PhysSet Busy = Reserved;
+    Near = Interferes[V];
+    Near &= Placed;
+    for (unsigned U : Near.set_bits())
+      for (unsigned R = Assigned[U], E = R + Width[U]; R < E; ++R)
+        Busy[R] = true;
     unsigned W = Width[V], Reg = 0;
-    while (Reg + W <= MaxRegs && Busy.find_first_in(Reg, Reg + W) >= 0)
+    auto Free = [&](unsigned First) {
+      for (unsigned R = First; R < First + W; ++R)
+        if (Busy[R])
+          return false;
+      return true;
+    };
+    while (Reg + W <= MaxRegs && !Free(Reg))
       Reg += W;
     if (Reg + W > MaxRegs) {
       unsigned LiveWith = 0;
@@ -421,6 +447,7 @@ Error Allocator::allocateRest() {
       return fail(Msg.substr(strlen("tp-regalloc: ")));
     }
     Assigned[V] = int(Reg);
+    Placed.set(V);
   }
   return Error::success();
 }
@@ -433,15 +460,18 @@ void Allocator::rewrite() {
     Held.set(Assigned[V], Assigned[V] + Width[V]);
   }
   unsigned High = 0;
-  SmallVector<Ref, 8> Refs;
-  for (mir::Piece &P : F.Pieces)
-    for (MInstr &MI : P.Instrs) {
-      collectRefs(MI, Refs);
-      for (const Ref &R : Refs) {
+  // The operands collected before allocation (PieceRefs) name the same
+  // operands: the rewrite changes only their values.
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II) {
+      MInstr &MI = F.Pieces[PI].Instrs[II];
+      for (Ref &R : PieceRefs[PI][II]) {
         unsigned Phys = R.Virtual ? unsigned(Assigned[R.Reg]) + R.Sub : R.Reg;
         if (R.Virtual)
           MI.I.Ops[R.OpIdx] = Phys;
         High = std::max(High, Phys + R.Width);
+        // Now the operand collectRefs() finds in the rewritten instruction.
+        R = Ref{false, Phys, 0, R.Width, R.IsDef, R.OpIdx};
       }
     }
   if (Counter)
@@ -461,7 +491,26 @@ void Allocator::printDecisions(raw_ostream &OS) const {
 }
 
 Error Allocator::run(bool SeedPlan) {
-  Width = mir::getVirtualRegWidths(F);
+  // The register operands of every instruction, collected once: the
+  // widths (as mir::getVirtualRegWidths computes them), the first
+  // appearances, liveness, interference and the rewrite all read them.
+  PieceRefs.resize(F.Pieces.size());
+  Width.assign(F.VRegNames.size(), 0);
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      PieceRefs[PI].emplace_back();
+      collectRefs(MI, PieceRefs[PI].back());
+      for (const Ref &R : PieceRefs[PI].back()) {
+        if (!R.Virtual)
+          continue;
+        if (R.Reg >= Width.size())
+          Width.resize(R.Reg + 1, 0);
+        Width[R.Reg] = std::max(Width[R.Reg], R.Sub + R.Width);
+      }
+    }
+  for (unsigned &X : Width)
+    if (X)
+      X = unsigned(PowerOf2Ceil(X));
   size_t NV = Width.size();
   Base.assign(NV, 0);
   for (unsigned V = 0; V < NV; ++V) {
@@ -472,21 +521,17 @@ Error Allocator::run(bool SeedPlan) {
   ReservedPhys = BitVector(NumPhysRegs + 4);
   BitVector Seen(NV);
   FirstLoc.assign(NV, SMLoc());
-  PieceRefs.resize(F.Pieces.size());
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      PieceRefs[PI].emplace_back();
-      collectRefs(MI, PieceRefs[PI].back());
-      for (const Ref &R : PieceRefs[PI].back()) {
+    for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II)
+      for (const Ref &R : PieceRefs[PI][II]) {
         if (!R.Virtual) {
           ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs));
         } else if (!Seen.test(R.Reg)) {
           Seen.set(R.Reg);
           Order.push_back(R.Reg);
-          FirstLoc[R.Reg] = MI.Loc;
+          FirstLoc[R.Reg] = F.Pieces[PI].Instrs[II].Loc;
         }
       }
-    }
   if (Optional<StringRef> C = F.getAttr("counter"))
     if (C->startswith("%")) {
       for (unsigned V = 0; V < NV; ++V)
@@ -509,7 +554,7 @@ Error Allocator::run(bool SeedPlan) {
     return E;
   NumVirtualRegs += Order.size();
   rewrite();
-  addConservativeWaits(F);
+  addConservativeWaits(F, PieceRefs);
   TP_DEBUG(printDecisions(dbgs()));
   return Error::success();
 }
@@ -550,86 +595,113 @@ public:
 //===----------------------------------------------------------------------===//
 
 namespace {
-using Guarded = std::vector<std::pair<unsigned, unsigned>>;
-
-bool overlaps(const Guarded &Set, unsigned R, unsigned W) {
-  for (const auto &E : Set)
-    if (R < E.first + E.second && E.first < R + W)
-      return true;
-  return false;
-}
-
-/// Registers guarded by pending writes / late reads, per scoreboard.
+/// The scoreboards guarding each register: bit S of Write[r] when a
+/// pending variable-latency write on SB S guards register r, of Read[r]
+/// when a pending late read does.  A wait clears its scoreboards' bits in
+/// every register at once; the body's two walks merge by OR.
 struct SBState {
-  std::array<Guarded, 6> Write, Read;
-  uint8_t pending() const {
+  static constexpr unsigned NumRegs = NumPhysRegs + 8; ///< tuples' overhang
+  std::array<uint8_t, NumRegs> Write{}, Read{};
+  uint8_t Pending = 0; ///< the scoreboards with some register
+  uint8_t pending() const { return Pending; }
+  /// The scoreboards guarding any register of [R, R + W), by \p Of.
+  static uint8_t guarding(const std::array<uint8_t, NumRegs> &Of, unsigned R,
+                          unsigned W) {
     uint8_t M = 0;
-    for (unsigned S = 0; S < 6; ++S)
-      if (!Write[S].empty() || !Read[S].empty())
-        M |= 1u << S;
+    for (unsigned X = R; X < R + W && X < NumRegs; ++X)
+      M |= Of[X];
     return M;
   }
-  void merge(const SBState &O) {
-    for (unsigned S = 0; S < 6; ++S) {
-      Write[S].insert(Write[S].end(), O.Write[S].begin(), O.Write[S].end());
-      Read[S].insert(Read[S].end(), O.Read[S].begin(), O.Read[S].end());
+  void guard(std::array<uint8_t, NumRegs> &Of, unsigned R, unsigned W,
+             unsigned SB) {
+    for (unsigned X = R; X < R + W && X < NumRegs; ++X)
+      Of[X] |= uint8_t(1u << SB);
+    Pending |= uint8_t(1u << SB);
+  }
+  void clear(uint8_t Mask) {
+    if (!(Pending & Mask))
+      return;
+    uint8_t Keep = uint8_t(~Mask);
+    for (unsigned X = 0; X < NumRegs; ++X) {
+      Write[X] &= Keep;
+      Read[X] &= Keep;
     }
+    Pending &= Keep;
+  }
+  void merge(const SBState &O) {
+    for (unsigned X = 0; X < NumRegs; ++X) {
+      Write[X] |= O.Write[X];
+      Read[X] |= O.Read[X];
+    }
+    Pending |= O.Pending;
   }
 };
 
-void addWaits(MInstr &MI, SBState &St) {
+void addWaits(MInstr &MI, ArrayRef<Ref> Refs, SBState &St) {
   sass::Instruction &I = MI.I;
-  SmallVector<Ref, 8> Refs;
-  collectRefs(MI, Refs);
   uint8_t Wait = I.Ctrl.WaitMask;
-  for (const Ref &R : Refs)
-    for (unsigned S = 1; S < 6; ++S)
-      if (overlaps(St.Write[S], R.Reg, R.Width) ||
-          (R.IsDef && overlaps(St.Read[S], R.Reg, R.Width)))
-        Wait |= 1u << S;
+  // Scoreboards 1..5 guard registers (0 counts the copy groups).
+  for (const Ref &R : Refs) {
+    uint8_t G = SBState::guarding(St.Write, R.Reg, R.Width);
+    if (R.IsDef)
+      G |= SBState::guarding(St.Read, R.Reg, R.Width);
+    Wait |= G & 0x3e;
+  }
   if (MI.mnemonic() == StringRef("EXIT"))
     Wait = 0x3f;
-  for (unsigned S = 0; S < 6; ++S)
-    if (Wait & (1u << S)) {
-      St.Write[S].clear();
-      St.Read[S].clear();
-    }
+  St.clear(Wait);
   I.Ctrl.WaitMask = Wait;
   for (const Ref &R : Refs) {
     if (R.IsDef && I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6)
-      St.Write[I.Ctrl.WrSB].push_back({R.Reg, R.Width});
+      St.guard(St.Write, R.Reg, R.Width, I.Ctrl.WrSB);
     if (!R.IsDef && I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6)
-      St.Read[I.Ctrl.RdSB].push_back({R.Reg, R.Width});
+      St.guard(St.Read, R.Reg, R.Width, I.Ctrl.RdSB);
     // A load without a read scoreboard reads its address late too: its
     // write scoreboard covers the sources (tp-verify-schedule's model).
     else if (!R.IsDef && I.Ctrl.RdSB >= 6 && I.Ctrl.WrSB > 0 &&
              I.Ctrl.WrSB < 6)
-      St.Read[I.Ctrl.WrSB].push_back({R.Reg, R.Width});
+      St.guard(St.Read, R.Reg, R.Width, I.Ctrl.WrSB);
   }
 }
 } // namespace
 
-void addConservativeWaits(mir::Function &F) {
+namespace {
+/// addConservativeWaits() with the register operands of every instruction
+/// (\p Refs, by piece) given: tp-regalloc has them from its rewrite.
+void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs) {
   SBState St, Entry;
-  for (mir::Piece &P : F.Pieces) {
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
+    mir::Piece &P = F.Pieces[PI];
+    auto Walk = [&](SBState &S) {
+      for (size_t I = 0; I < P.Instrs.size(); ++I)
+        addWaits(P.Instrs[I], Refs[PI][I], S);
+    };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // Twice: the second walk starts from what the body leaves pending
       // (the back edge) besides what the prologue does.
       Entry = St;
       SBState First = St;
-      for (MInstr &MI : P.Instrs)
-        addWaits(MI, First);
+      Walk(First);
       P.Instrs.front().I.Ctrl.WaitMask |= St.pending() | First.pending();
       St.merge(First);
-      for (MInstr &MI : P.Instrs)
-        addWaits(MI, St);
+      Walk(St);
       // The tail follows the body or, with no iteration, the prologue.
       St.merge(Entry);
       continue;
     }
-    for (MInstr &MI : P.Instrs)
-      addWaits(MI, St);
+    Walk(St);
   }
+}
+} // namespace
+
+void addConservativeWaits(mir::Function &F) {
+  PieceRefTable Refs(F.Pieces.size());
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      Refs[PI].emplace_back();
+      collectRefs(MI, Refs[PI].back());
+    }
+  addConservativeWaits(F, Refs);
 }
 
 std::unique_ptr<Pass> createRegAllocPass() {

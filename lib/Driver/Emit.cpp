@@ -47,7 +47,8 @@ Error checkOracleVerified(const mir::Function &F,
   Error Err = Error::success();
   F.forEach([&](const mir::Piece &P, const mir::MInstr &MI, uint64_t Addr) {
     const char *Name = sass::getInstrInfo(MI.I.Op).Name;
-    if (Err || (sass::isOracleVerified(MI.I.Op) && !Assumed.count(Name)))
+    if (Err || (sass::isOracleVerified(MI.I.Op) &&
+                (Assumed.empty() || !Assumed.count(Name))))
       return;
     std::string Msg;
     raw_string_ostream OS(Msg);
@@ -70,12 +71,14 @@ Error padFunction(mir::Function &F) {
   C.Stall = 0;
   C.Yield = true;
   mir::Piece *Last = &F.Pieces.back();
-  while (F.size() % 8) {
-    Expected<mir::MInstr> Nop = mir::makeInstr("NOP", C);
-    if (!Nop)
-      return Nop.takeError();
-    Last->Instrs.push_back(*Nop);
-  }
+  size_t Pad = (8 - F.size() % 8) % 8;
+  if (!Pad)
+    return Error::success();
+  // One NOP built from its text, copied for the rest of the padding.
+  Expected<mir::MInstr> Nop = mir::makeInstr("NOP", C);
+  if (!Nop)
+    return Nop.takeError();
+  Last->Instrs.insert(Last->Instrs.end(), Pad, *Nop);
   return Error::success();
 }
 
@@ -180,16 +183,79 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
   return M;
 }
 
+/// The classifier of a kernel's own code: each word's form and operands are
+/// those of the instruction it was just encoded from (found by the word's
+/// offset in the code), so scanControlFlow() decodes nothing.  It answers
+/// as object::getTargetClassifier() does for the same words (IsExit /
+/// IsBranch of the form, sass::getPCRelativeTarget of its operands).
+class EncodedCodeClassifier : public object::InstrClassifier {
+public:
+  EncodedCodeClassifier(const std::vector<uint8_t> &Code,
+                        ArrayRef<const sass::Instruction *> Instrs)
+      : Code(Code), Instrs(Instrs) {}
+
+  bool isExit(ArrayRef<uint8_t> W) const override {
+    const sass::Instruction *I = at(W);
+    return I && sass::getInstrInfo(I->Op).IsExit;
+  }
+  bool endsBlock(ArrayRef<uint8_t> W) const override {
+    const sass::Instruction *I = at(W);
+    if (!I)
+      return false;
+    const sass::InstrInfo &II = sass::getInstrInfo(I->Op);
+    return II.IsExit || II.IsBranch;
+  }
+  Optional<uint64_t> branchTarget(ArrayRef<uint8_t> W,
+                                  uint64_t Pc) const override {
+    const sass::Instruction *I = at(W);
+    if (!I || !sass::getInstrInfo(I->Op).IsBranch)
+      return None;
+    return sass::getPCRelativeTarget(*I, Pc);
+  }
+  Optional<uint64_t> pcRelativeTarget(ArrayRef<uint8_t> W,
+                                      uint64_t Pc) const override {
+    const sass::Instruction *I = at(W);
+    if (!I)
+      return None;
+    return sass::getPCRelativeTarget(*I, Pc);
+  }
+  Optional<unsigned> registersUsed(ArrayRef<uint8_t> W) const override {
+    const sass::Instruction *I = at(W);
+    if (!I)
+      return None;
+    return sass::getRegistersUsed(*I);
+  }
+
+private:
+  /// The instruction word \p W of the code was encoded from; null for a
+  /// word that is not one of the code's.
+  const sass::Instruction *at(ArrayRef<uint8_t> W) const {
+    if (W.size() != 16 || W.data() < Code.data() ||
+        W.data() + 16 > Code.data() + Code.size())
+      return nullptr;
+    size_t Off = size_t(W.data() - Code.data());
+    return Off % 16 ? nullptr : Instrs[Off / 16];
+  }
+
+  const std::vector<uint8_t> &Code;
+  ArrayRef<const sass::Instruction *> Instrs;
+};
+
 Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
                                          ArrayRef<ManifestParam> Params,
                                          sass::Target Tgt) {
   object::Kernel K;
   K.Name = F.Name;
-  F.forEach([&](const mir::Piece &, const mir::MInstr &MI, uint64_t) {
-    size_t At = K.Code.size();
-    K.Code.resize(At + 16);
-    sass::writeWord(sass::encode(MI.I, Tgt), K.Code.data() + At);
-  });
+  std::vector<const sass::Instruction *> Instrs;
+  size_t N = F.size();
+  Instrs.reserve(N);
+  K.Code.resize(16 * N);
+  for (const mir::Piece &P : F.Pieces)
+    for (const mir::MInstr &MI : P.Instrs) {
+      sass::writeWord(sass::encode(MI.I, Tgt),
+                      K.Code.data() + 16 * Instrs.size());
+      Instrs.push_back(&MI.I);
+    }
   for (const ManifestParam &MP : Params) {
     object::KernelParam P;
     P.Offset = MP.Offset;
@@ -205,7 +271,7 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     K.SharedBytes = F.SharedBytes;
   }
   unsigned SM = sass::getTargetSM(Tgt);
-  object::scanControlFlow(K, object::getTargetClassifier(SM));
+  object::scanControlFlow(K, EncodedCodeClassifier(K.Code, Instrs));
   object::Module M;
   M.SM = SM;
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +

@@ -758,19 +758,18 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
     if (!VRegNames.insert(N).second)
       return makeError("@" + F.Name + ": virtual register %" + N +
                        " defined twice");
-  std::vector<unsigned> Widths = getVirtualRegWidths(F);
   uint64_t A = 0;
   for (const auto &P : F.Pieces) {
     for (const auto &MI : P.Instrs) {
       // The form's field ranges hold for the physical registers; a virtual
-      // one is checked for its place in its tuple.
-      sass::Instruction Phys = MI.I;
+      // one is checked for its place in its tuple (and verified as R0).
       const sass::InstrInfo &II = MI.info();
+      bool HasVirtual = false;
       for (unsigned K = 0; K < II.NumOperands; ++K) {
         const sass::OperandInfo &O = II.Operands[K];
         if (!isGPROperand(O) || !isVirtualReg(MI.I.Ops[K]))
           continue;
-        Phys.Ops[K] = 0;
+        HasVirtual = true;
         unsigned Id = virtualRegId(MI.I.Ops[K]), Sub = virtualRegSub(MI.I.Ops[K]);
         unsigned W = std::max<unsigned>(1, O.Width);
         if (Id >= F.VRegNames.size())
@@ -781,13 +780,28 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
                     "register %" + F.VRegNames[Id] + ":" + Twine(Sub) +
                         " of " + Twine(W) +
                         " registers must start at a multiple of " +
-                        Twine(W) + " in its tuple of " + Twine(Widths[Id]));
+                        Twine(W) + " in its tuple of " +
+                        Twine(getVirtualRegWidths(F)[Id]));
       }
-      if (Error E = sass::verify(Phys))
+      if (HasVirtual) {
+        sass::Instruction Phys = MI.I;
+        for (unsigned K = 0; K < II.NumOperands; ++K)
+          if (isGPROperand(II.Operands[K]) && isVirtualReg(MI.I.Ops[K]))
+            Phys.Ops[K] = 0;
+        if (Error E = sass::verify(Phys))
+          return At(MI, P, A, toString(std::move(E)));
+      } else if (Error E = sass::verify(MI.I)) {
         return At(MI, P, A, toString(std::move(E)));
-      for (const RegAccess &R : getRegAccesses(MI.I)) {
-        if (R.Kind != sass::OperandKind::GPR || isVirtualReg(R.Reg))
+      }
+      // The physical register tuples (getRegAccesses' GPR accesses, read
+      // off the operands without building the list).
+      for (unsigned K = 0; K < II.NumOperands; ++K) {
+        const sass::OperandInfo &O = II.Operands[K];
+        int64_t V = MI.I.Ops[K];
+        if (!isGPROperand(O) || V == sass::RZ || isVirtualReg(V))
           continue;
+        RegAccess R{sass::OperandKind::GPR, unsigned(V),
+                    std::max<unsigned>(1, O.Width), O.IsDef, K};
         if (R.Width > 1 && R.Reg % R.Width)
           return At(MI, P, A,
                     "register tuple R" + Twine(R.Reg) + " of " +

@@ -22,6 +22,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
+#include <cstring>
 
 using namespace llvm;
 using namespace llvm::support;
@@ -395,26 +396,32 @@ namespace {
 /// A byte image that refuses overlapping writes.
 class Image {
 public:
-  explicit Image(uint64_t Size) : Bytes(Size, 0), Used(Size, false) {}
+  explicit Image(uint64_t Size) : Bytes(Size, 0) {}
   Error put(uint64_t Off, ArrayRef<uint8_t> Data, const Twine &What) {
     if (Off > Bytes.size() || Data.size() > Bytes.size() - Off)
       return makeError("cannot write " + What + " at " + hex(Off) + "+" +
                        hex(Data.size()) + ": past the file size " +
                        hex(Bytes.size()));
-    for (uint64_t I = 0; I < Data.size(); ++I) {
-      if (Used[Off + I])
-        return makeError("cannot write " + What + " at " + hex(Off) +
-                         ": it overlaps something already written at " +
-                         hex(Off + I));
-      Used[Off + I] = true;
-      Bytes[Off + I] = Data[I];
-    }
+    if (Data.empty())
+      return Error::success();
+    // The first byte of [Off, End) that an earlier piece wrote (a few dozen
+    // pieces a cubin: a scan of the ranges, not a flag a byte).
+    uint64_t End = Off + Data.size(), FirstOverlap = End;
+    for (const auto &R : Written)
+      if (R.first < End && Off < R.second)
+        FirstOverlap = std::min(FirstOverlap, std::max(Off, R.first));
+    if (FirstOverlap != End)
+      return makeError("cannot write " + What + " at " + hex(Off) +
+                       ": it overlaps something already written at " +
+                       hex(FirstOverlap));
+    Written.emplace_back(Off, End);
+    std::memcpy(Bytes.data() + Off, Data.data(), Data.size());
     return Error::success();
   }
   std::vector<uint8_t> Bytes;
 
 private:
-  std::vector<bool> Used;
+  std::vector<std::pair<uint64_t, uint64_t>> Written; ///< [begin, end)
 };
 
 template <typename T> void append(std::vector<uint8_t> &V, T X) {

@@ -84,11 +84,11 @@ public:
   }
   /// Defines \p Base; returns its unique name.
   StringRef define(StringRef Base) {
+    // One lookup when the base is free (nearly always): the insert says.
     std::string N = Base.str();
-    for (unsigned I = 1; Taken.count(N); ++I)
+    for (unsigned I = 1; !Taken.insert(N).second; ++I)
       N = (Base + "." + Twine(I)).str();
-    Taken.insert(N);
-    return Unique[Base] = N;
+    return Unique[Base] = std::move(N);
   }
   bool has(StringRef Base) const { return Unique.count(Base); }
   /// The unique name of the defined \p Base.
@@ -120,6 +120,7 @@ public:
     Op O(Opcode, L);
     std::string Base = Name.str();
     O.Result = Names.define(Base).str();
+    O.Operands.reserve(Operands.size()); // one allocation, not a growth each
     for (const Value &V : Operands)
       O.addOperand(V);
     Region.add(std::move(O));

@@ -15,6 +15,7 @@
 #include "tp/Object/Dump.h"
 #include "tp/Object/Module.h"
 #include "tp/Object/NvInfo.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -68,6 +69,32 @@ TEST(CubinRoundTrip, Faithful) {
     ASSERT_TRUE(!!G) << toString(G.takeError());
     EXPECT_EQ(dump(*F), dump(*G));
   }
+}
+
+TEST(CubinRoundTrip, WriterNamesTheFirstOverlappingByte) {
+  // Two sections with bytes: the second moved 4 bytes before the end of the
+  // first.  The writer refuses, naming the first byte both would write.
+  Expected<CubinFile> F = readCubinFile(allTestCubins().front().Bytes);
+  ASSERT_TRUE(!!F) << toString(F.takeError());
+  Section *First = nullptr, *Second = nullptr;
+  for (Section &S : F->Sections) {
+    if (S.Data.size() < 8)
+      continue;
+    (First ? Second : First) = &S;
+    if (Second)
+      break;
+  }
+  ASSERT_TRUE(First && Second);
+  uint64_t At = First->Offset + First->Data.size() - 4;
+  Second->Offset = At;
+  std::vector<uint8_t> Out;
+  Error E = writeCubinFile(*F, Out);
+  ASSERT_TRUE(!!E);
+  std::string Msg = toString(std::move(E));
+  EXPECT_NE(Msg.find("it overlaps something already written at 0x" +
+                     utohexstr(At, /*LowerCase=*/true)),
+            std::string::npos)
+      << Msg;
 }
 
 TEST(CubinRoundTrip, NvInfoRecordsReserialize) {
