@@ -272,9 +272,9 @@ def gemm(**options):
     general GEMM (issue 16): a_type, b_type ("f16" or "bf16", one type),
     d_type ("f32", "f16" or "bf16"), alpha (1), beta (0): other values
     build D = alpha A B + beta C with both as run-time parameters, bias,
-    relu (False); runtime_shape (False: the shape built in; True: M, N, K
-    and the leading dimensions are kernel parameters, m, n, k the recorded
-    shape), batch (1; more: strided batches, with runtime_shape).  Raises
+    relu (False); runtime_shape (True: M, N, K and the leading dimensions
+    are kernel parameters, m, n, k the recorded shape; False: the shape
+    built in, tp-llc --fixed-shape), batch (1; more: strided batches, with runtime_shape).  Raises
     tp.Error."""
     desc, keep = _fill_desc(options)
     handle = ctypes.c_void_p()
@@ -506,6 +506,15 @@ def _launch(kernel, A, B, R, device):
                                    keep)
     elif R is not None:
         _fail("R: the kernel has no residual operand")
+    # A run-time shape's parameters: the dense operands' leading dimensions
+    # (multiples of 8 elements: the kernel copies 16-byte chunks).
+    values = {"M": m, "N": n, "K": k, "LDA": k if rows_a else m,
+              "LDB": k if rows_b else n, "LDC": n}
+    for p in man["params"]:
+        if p["role"] in ("LDA", "LDB", "LDC") and values[p["role"]] % 8:
+            _fail("%s = %d is not a multiple of 8 elements (the copies move "
+                  "16-byte chunks of aligned rows)" %
+                  (p["role"].lower(), values[p["role"]]))
     cu = _Driver()
     cu("cuInit", 0)
     count = ctypes.c_int()
@@ -558,7 +567,6 @@ def _launch(kernel, A, B, R, device):
         # the kernel never writes shows.
         cu("cuMemsetD32_v2", ctypes.c_uint64(pointers["C"]),
            ctypes.c_uint(0x7fbadbad), ctypes.c_size_t(m * n))
-        values = {"M": m, "N": n, "K": k}
         slots = []
         for p in man["params"]:
             role = p["role"]
