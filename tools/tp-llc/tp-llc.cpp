@@ -146,8 +146,9 @@ cl::opt<unsigned> BatchOpt(
 cl::opt<bool> FixedShape(
     "fixed-shape", cl::init(false),
     cl::desc("build the --gemm shape into the code (M, N multiples of the "
-             "tile, K of 32 x stages; the timing model has it 0.1-1.4% "
-             "faster on most cards and tiles: README); default (=false): M, "
+             "tile, K of 32 x stages; the timing model has it about 0.3% "
+             "faster at 4096^3, 0.7-2% at 1024^3: "
+             "bench/results/fixed-shape.md); default (=false): M, "
              "N, K, lda, ldb, ldc are kernel parameters, any M, N, K >= 1 "
              "runs (edges predicated), --gemm is the shape the manifest "
              "records"),
