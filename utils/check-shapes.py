@@ -2,20 +2,21 @@
 """Proves run-time-shape kernels with tp-sim --check-schedule (issue 16).
 
 For every target x layout pair x tile preset, builds one cubin with
-`tp-llc --fixed-shape=false` and runs it with `tp-sim --check-schedule
---shape=S` at shapes that cut every edge: 1x1x1, 1x1000x7, 7x3x1,
-127x129x65, 129x255x33, 300x200x100, 65x67x200 (one loop iteration
-after an empty first step, the last step partial), and the tile's exact
-multiples
-(BM x BN x 32 S, one ring, and 2 BM x 2 BN x 64 S, two); --residual adds
-the residual variant; --batch adds a batch-3 run of a --batch cubin.  One
+`tp-llc --fixed-shape=false` (the default, said explicitly) and runs it
+with `tp-sim --check-schedule --shape=S` at shapes that cut every edge:
+1x1x1, 1x1000x7, 7x3x1, 127x129x65, 129x255x33, 300x200x100, 65x67x200
+(one loop iteration after an empty first step, the last step partial),
+and the tile's exact multiples (BM x BN x 32 S, one ring, and 2 BM x
+2 BN x 64 S, two); --residual adds the residual variant; --batch adds a
+batch-3 run of a --batch cubin.  One
 line per run; exit 1 when any run fails.
 
 --types adds issue 16's types and epilogue on the run-time shape, each
 variant one cubin run at every edge shape: bf16 in (A, B bf16, D f32), f16
 out, bf16 out, alpha/beta (alpha 0.5, beta 2; also run with --beta=0
 --c-input=nan: C is never read), bias + ReLU (with f16 out: the packed
-pair's first element alone at an odd N); --types-only runs only those.
+pair's first element alone at an odd N), the residual with D in f16 and
+in bf16 (R of D's type); --types-only runs only those.
 
 usage: check-shapes.py BUILD_BIN|- OUTDIR [--targets=sm_86,sm_90]
          [--tiles=large,small,128x64,256x128] [--layouts=rr,rc,cr,cc]
@@ -51,6 +52,11 @@ TYPES = {
     'alphabeta': (['--alpha=0.5', '--beta=2'],
                   [[], ['--beta=0', '--c-input=nan']]),
     'biasrelu': (['--bias', '--relu', '--d-type=f16'], [[]]),
+    # The residual with a narrow D: R read in D's type, widened, added in
+    # f32, rounded once to D.
+    'resf16': (['--residual', '--d-type=f16'], [[]]),
+    'resbf16': (['--residual', '--a-type=bf16', '--b-type=bf16',
+                 '--d-type=bf16'], [[]]),
 }
 
 

@@ -18,7 +18,9 @@
 #      4 sub-partitions and tensor units), a stand-in, not an Ada figure.
 # Prints one line per variant, "NAME ok TFLOP/s" (the modeled figure of
 # that small launch), and "all N variants proved" at the end; exits 1 at
-# the first variant that fails, after printing what failed.
+# the first variant that fails, after printing what failed.  The kernels
+# are tp-llc's default (the run-time shape); PROVE_OPTS adds tp-llc
+# options to every one (PROVE_OPTS=--fixed-shape: the fixed-shape kernels).
 #
 #   utils/prove-variants.sh [BUILD_BIN]     (default build/bin)
 #===----------------------------------------------------------------------===#
@@ -40,7 +42,7 @@ for t in ${PROVE_TARGETS:-sm_80 sm_86 sm_89 sm_90}; do
     for tile in large small 128x64 256x128; do for r in 0 1; do
       name=$t-$la-$lb-$tile-$r; ra=""; [ $r = 1 ] && ra=--residual
       args=(-mcpu=$t --gemm=$shape --layout-a=$la --layout-b=$lb --tile=$tile $ra
-            --fixed-shape)
+            ${PROVE_OPTS:-})
       if ! "$B/tp-llc" "${args[@]}" -tp-form-loop-checked -stop-after=tp-form-loop \
              -o "$tmp/k.mir" || ! "$B/tp-opt" -tp-verify-schedule "$tmp/k.mir" \
              -o /dev/null 2> "$tmp/verify.txt"; then

@@ -5,12 +5,20 @@ A functional check of the code generator, independent of tp-sim: it executes
 the instruction subset tp-select emits, warp by warp (in program order, the
 warps of a block meeting at every BAR.SYNC; LDGSTS copies at once, a valid
 serialisation because every stage is rewritten only a barrier after its last
-reader), with the PTX fragment layouts of ldmatrix and mma.m16n8k16, and
+reader), with the PTX fragment layouts of ldmatrix and mma.m16n8k16, per-lane
+predicates (guards, ISETP, SEL, LDGSTS's source predicate and .ZFILL), and
 compares C with an exact reference.  Inputs are multiples of 1/8 in
 [-1/2, 1/2], so every product and sum is exact in binary32 and the comparison
-is exact.
+is exact.  f16 x f16 -> f32 kernels, with or without the residual.
 
-  sass-run.py LISTING MANIFEST.json        (tp-llc -filetype=asm / obj)
+  sass-run.py LISTING MANIFEST.json [--shape=MxNxK]   (tp-llc -filetype=asm / obj)
+
+A run-time-shape kernel (manifest format 2: M, N, K and the leading
+dimensions are parameters) runs at the recorded shape with the manifest's
+leading dimensions, or at --shape (dense leading dimensions rounded up to 8
+elements, the grid from the manifest's tile).  Every operand's padding holds
+NaN and C starts as a poison pattern: an element read or written outside
+the product shows.
 
 Prints "PASS <m>x<n>x<k> ..." or the first mismatching elements and exits 1.
 """
@@ -120,6 +128,8 @@ class Block:
             return 0
         if op.startswith('R'):
             return self.reg(w, l, op)
+        if op.startswith('-R'):
+            return -self.reg(w, l, op[1:]) & MASK
         m = re.match(r'c\[0x0\]\[(0x[0-9a-f]+)\]', op)
         if m:
             return self.const_word(int(m.group(1), 16))
@@ -147,6 +157,13 @@ class Block:
             base |= self.regs[w][l][int(r[1:]) + 1] << 32
         return base + off
 
+    def pred(self, w, l, name):
+        """Predicate operand NAME ([!]P0..P6, [!]PT) of lane l."""
+        neg = name.startswith('!')
+        name = name.lstrip('!')
+        v = True if name in ('PT', 'UPT') else self.preds[w][l][int(name[1:])]
+        return v != neg
+
     # ---- one warp until BAR / EXIT ----
     def run_warp(self, w):
         """Runs warp w; returns 'bar' or 'exit'."""
@@ -154,32 +171,26 @@ class Block:
             pc = self.pc[w]
             text = self.code[pc]
             self.pc[w] = pc + 16
-            guard = None
+            lanes = range(32)
             if text.startswith('@'):
                 guard, text = text.split(' ', 1)
+                lanes = [l for l in range(32) if self.pred(w, l, guard[1:])]
+                if not lanes:
+                    continue
             mn, _, rest = text.partition(' ')
             ops = split_ops(rest)
-            if guard is not None:
-                name = guard.lstrip('@!')
-                if name in ('PT', 'UPT'):
-                    take = True
-                else:
-                    take = self.preds[w][0][int(name.lstrip('P'))]
-                if guard.startswith('@!'):
-                    take = not take
-                if not take:
-                    continue
-            r = self.execute(w, pc, mn, ops)
+            r = self.execute(w, pc, mn, ops, lanes)
             if r:
                 return r
 
-    def execute(self, w, pc, mn, ops):
-        L = range(32)
+    def execute(self, w, pc, mn, ops, L):
         if mn == 'BAR.SYNC.DEFER_BLOCKING':
             return 'bar'
         if mn == 'EXIT':
             return 'exit'
         if mn == 'BRA':
+            if len(L) != 32:
+                raise RuntimeError('divergent branch at 0x%x' % pc)
             target = int(ops[0], 16)
             if target == pc:
                 return 'exit'
@@ -190,7 +201,7 @@ class Block:
         if mn == 'S2R':
             for l in L:
                 v = {'SR_TID.X': w * 32 + l, 'SR_CTAID.X': self.ctaid[0],
-                     'SR_CTAID.Y': self.ctaid[1]}[ops[1]]
+                     'SR_CTAID.Y': self.ctaid[1], 'SR_CTAID.Z': 0}[ops[1]]
                 self.setr(w, l, ops[0], v)
             return None
         if mn == 'MOV':
@@ -253,21 +264,37 @@ class Block:
                 lo, n, hi = (self.val(w, l, o) for o in ops[1:4])
                 self.setr(w, l, ops[0], ((hi << 32 | lo) >> (n & 31)) >> 32)
             return None
-        if mn == 'ISETP.GT.AND':
+        if mn.startswith('ISETP.') and mn.endswith('.AND'):
+            # ISETP.<cmp>[.U32].AND Pd, PT, a, b, Pq: Pd = (a cmp b) && Pq.
+            parts = mn.split('.')
+            cmp, unsigned = parts[1], 'U32' in parts
             p = int(ops[0][1:])
             for l in L:
-                a = self.val(w, l, ops[2])
-                b = self.val(w, l, ops[3])
-                sa = a - (1 << 32) if a >> 31 else a
-                sb = b - (1 << 32) if b >> 31 else b
-                self.preds[w][l][p] = sa > sb
+                a, b = self.val(w, l, ops[2]), self.val(w, l, ops[3])
+                if not unsigned:
+                    a = a - (1 << 32) if a >> 31 else a
+                    b = b - (1 << 32) if b >> 31 else b
+                r = {'LT': a < b, 'LE': a <= b, 'GT': a > b, 'GE': a >= b,
+                     'EQ': a == b, 'NE': a != b}[cmp]
+                self.preds[w][l][p] = r and self.pred(w, l, ops[4])
             return None
-        if mn == 'LDGSTS.E.BYPASS.128':
+        if mn == 'SEL':
+            for l in L:
+                v = ops[1] if self.pred(w, l, ops[3]) else ops[2]
+                self.setr(w, l, ops[0], self.val(w, l, v))
+            return None
+        if mn in ('LDGSTS.E.BYPASS.128', 'LDGSTS.E.BYPASS.128.ZFILL'):
+            # A false source predicate copies 16 zero bytes; .ZFILL: the
+            # address's low 4 bits count the zero bytes at the chunk's end.
             for l in L:
                 dst = self.address(w, l, ops[0])
-                src = self.address(w, l, ops[1] if '.64' in ops[1] else
-                                   ops[1].replace(']', '.64]', 1))
-                self.shared[dst:dst + 16] = self.mem.read(src, 16)
+                data = bytes(16)
+                if len(ops) < 3 or self.pred(w, l, ops[2]):
+                    src = self.address(w, l, ops[1] if '.64' in ops[1] else
+                                       ops[1].replace(']', '.64]', 1))
+                    fill = src & 15 if mn.endswith('.ZFILL') else 0
+                    data = self.mem.read(src - fill, 16 - fill) + bytes(fill)
+                self.shared[dst:dst + 16] = data
             return None
         if mn in ('LDSM.16.M88.4', 'LDSM.16.MT88.4'):
             trans = 'MT88' in mn
@@ -323,6 +350,12 @@ class Block:
                 self.mem.write(a, struct.pack('<II', self.regs[w][l][v],
                                               self.regs[w][l][v + 1]))
             return None
+        if mn == 'STG.E':
+            for l in L:
+                a = self.address(w, l, ops[0])
+                v = int(ops[1][1:])
+                self.mem.write(a, struct.pack('<I', self.regs[w][l][v]))
+            return None
         if mn == 'LDG.E':
             for l in L:
                 a = self.address(w, l, ops[1])
@@ -348,60 +381,118 @@ class Block:
             live -= exited
 
 
+POISON = 0x7fbadbad
+
+
+def run_shape(man, argv):
+    """(M, N, K, lda, ldb, ldc, grid) the run uses: the recorded shape, or
+    --shape=MxNxK for a run-time-shape kernel."""
+    shape = [a.split('=', 1)[1] for a in argv if a.startswith('--shape=')]
+    runtime = any(p['role'] == 'M' for p in man['params'])
+    if not shape:
+        M, N, K = man['m'], man['n'], man['k']
+        if not runtime:
+            return M, N, K, None, None, None, man['grid']
+        return M, N, K, man['lda'], man['ldb'], man['ldc'], man['grid']
+    if not runtime:
+        raise SystemExit('sass-run.py: --shape: the kernel has its shape '
+                         'built in (a run-time-shape kernel takes --shape)')
+    M, N, K = (int(x) for x in shape[0].split('x'))
+    up = lambda x: (x + 7) // 8 * 8
+    lda = up(K) if man['layout_a'] == 'rows' else up(M)
+    ldb = up(K) if man['layout_b'] == 'rows' else up(N)
+    bm, bn = man['tile']
+    return M, N, K, lda, ldb, up(N), [-(-N // bn), -(-M // bm), 1]
+
+
+def pitched(rows, cols, ld, value, nbytes, fmt, pad):
+    """rows x cols values value(r, c) with row pitch ld, pad between."""
+    out = bytearray()
+    for r in range(rows):
+        for c in range(ld):
+            out += struct.pack(fmt, value(r, c)) if c < cols else pad
+    return bytes(out)
+
+
 def main():
     listing, manifest_path = sys.argv[1], sys.argv[2]
     code = parse_listing(open(listing).read())
     man = json.load(open(manifest_path))
-    M, N, K = man['m'], man['n'], man['k']
+    M, N, K, lda, ldb, ldc, grid = run_shape(man, sys.argv[3:])
     la, lb = man['layout_a'], man['layout_b']
     residual = man['residual']
+    # The fixed shape's operands are dense.
+    if lda is None:
+        lda = K if la == 'rows' else M
+        ldb = K if lb == 'rows' else N
+        ldc = N
 
     def value(i, salt):
         return ((i * 2654435761 + salt * 97) >> 7) % 9 / 8.0 - 0.5
 
-    # Logical A (m, k) and B (k, n), stored as the layouts say.
+    # Logical A (m, k) and B (k, n), stored as the layouts say, NaN in the
+    # padding of each row.
     Am = [[value(m * K + k, 1) for k in range(K)] for m in range(M)]
     Bm = [[value(k * N + n, 2) for n in range(N)] for k in range(K)]
     Rm = [[value(m * N + n, 3) for n in range(N)] for m in range(M)]
+    nan16, nan32 = struct.pack('<H', 0x7e00), struct.pack('<I', 0x7fc00000)
     if la == 'rows':
-        a_flat = [Am[m][k] for m in range(M) for k in range(K)]
+        a = pitched(M, K, lda, lambda r, c: Am[r][c], 2, '<e', nan16)
     else:
-        a_flat = [Am[m][k] for k in range(K) for m in range(M)]
+        a = pitched(K, M, lda, lambda r, c: Am[c][r], 2, '<e', nan16)
     if lb == 'columns':
-        b_flat = [Bm[k][n] for k in range(K) for n in range(N)]
+        b = pitched(K, N, ldb, lambda r, c: Bm[r][c], 2, '<e', nan16)
     else:
-        b_flat = [Bm[k][n] for n in range(N) for k in range(K)]
+        b = pitched(N, K, ldb, lambda r, c: Bm[c][r], 2, '<e', nan16)
     mem = Memory()
     ptr = {
-        'C': mem.alloc(bytes(4 * M * N)),
-        'A': mem.alloc(b''.join(struct.pack('<e', x) for x in a_flat)),
-        'B': mem.alloc(b''.join(struct.pack('<e', x) for x in b_flat)),
+        'C': mem.alloc(struct.pack('<I', POISON) * (M * ldc)),
+        'A': mem.alloc(a),
+        'B': mem.alloc(b),
     }
     if residual:
-        ptr['R'] = mem.alloc(b''.join(struct.pack('<f', Rm[m][n])
-                                      for m in range(M) for n in range(N)))
+        ptr['R'] = mem.alloc(pitched(M, N, ldc, lambda r, c: Rm[r][c], 4,
+                                     '<f', nan32))
+    values = {'M': M, 'N': N, 'K': K, 'LDA': lda, 'LDB': ldb, 'LDC': ldc}
     const = bytearray(0x160 + 8 * len(man['params']))
     struct.pack_into('<I', const, 0x28, 0xfffc00)
     for p in man['params']:
-        struct.pack_into('<Q', const, 0x160 + p['offset'], ptr[p['role']])
+        role = p['role']
+        if role not in ptr and role not in values:
+            raise SystemExit('sass-run.py: parameter role %s is not run '
+                             '(f16 x f16 -> f32 kernels, one product)' % role)
+        struct.pack_into('<Q' if p['size'] == 8 else '<I', const,
+                         0x160 + p['offset'],
+                         ptr[role] if role in ptr else values[role])
     smem = man['dynamic_shared_bytes'] + man['static_shared_bytes']
-    gx, gy, _ = man['grid']
-    for y in range(gy):
-        for x in range(gx):
-            Block(code, man['block'][0], (x, y), const, mem, smem).run()
-    out = mem.read(ptr['C'], 4 * M * N)
+    gx, gy, _ = grid
+    try:
+        for y in range(gy):
+            for x in range(gx):
+                Block(code, man['block'][0], (x, y), const, mem, smem).run()
+    except RuntimeError as e:  # an access outside the operands, ...
+        print('FAIL block (%d, %d): %s' % (x, y, e))
+        return 1
+    out = mem.read(ptr['C'], 4 * M * ldc)
     bad = 0
     for m in range(M):
-        for n in range(N):
+        for n in range(ldc):
+            got = struct.unpack_from('<I', out, 4 * (m * ldc + n))[0]
+            if n >= N:
+                if got != POISON:
+                    if bad < 5:
+                        print('C[%d][%d] (beyond N) written' % (m, n))
+                    bad += 1
+                continue
             want = f32(sum(Am[m][k] * Bm[k][n] for k in range(K)) +
                        (Rm[m][n] if residual else 0.0))
-            got = struct.unpack_from('<f', out, 4 * (m * N + n))[0]
+            got = bits_f32(got)
             if got != want:
                 if bad < 5:
                     print('C[%d][%d] = %r, expected %r' % (m, n, got, want))
                 bad += 1
     if bad:
-        print('FAIL %d of %d elements differ' % (bad, M * N))
+        print('FAIL %d of %d elements differ' % (bad, M * ldc))
         return 1
     print('PASS %dx%dx%d a=%s b=%s residual=%d' % (M, N, K, la, lb, residual))
     return 0

@@ -61,10 +61,10 @@ typedef struct tp_gemm_desc {
   int bias;               /* 0; 1: + bias[col], N f32 values */
   int relu;               /* 0; 1: max(x, 0) last */
   int64_t batch;          /* 1; > 1: strided batches (runtime_shape) */
-  int runtime_shape;      /* 0 (default): the shape built into the code;
-                             1: M, N, K and the leading dimensions are
-                             kernel parameters, m, n, k the recorded shape
-                             (tp-llc --fixed-shape=false) */
+  int runtime_shape;      /* 1 (default): M, N, K and the leading
+                             dimensions are kernel parameters, m, n, k the
+                             recorded shape; 0: the shape built into the
+                             code (tp-llc --fixed-shape) */
 } tp_gemm_desc;
 
 typedef struct tp_kernel tp_kernel;

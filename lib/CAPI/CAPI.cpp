@@ -427,7 +427,7 @@ void tp_gemm_desc_init(tp_gemm_desc *D) {
   D->alpha = 1.0;
   D->beta = 0.0;
   D->batch = 1;
-  D->runtime_shape = 0;
+  D->runtime_shape = 1;
 }
 
 int tp_gemm_compile(const tp_gemm_desc *Desc, tp_kernel **Kernel,

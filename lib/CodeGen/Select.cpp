@@ -1116,6 +1116,12 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       }
       unsigned Dst = newReg("r_pair" + std::to_string(PairId));
       Loaded[PairId] = Dst;
+      if (P.DType != ElementType::F32) { // R of D's type, widened to f32
+        if (Error E = ValueOps.loadNarrowResidual(O, *Ptr, Dst, Offset,
+                                                  {Guarded, Both, First}))
+          return E;
+        continue;
+      }
       if (Guarded) { // defined whole (zeros) before the guarded loads
         sass::Instruction &Z = make(Form::ZeroPair);
         operand(Z, Slot::Rd) = Dst;

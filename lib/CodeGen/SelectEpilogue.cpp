@@ -173,6 +173,13 @@ Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
     operand(L, Slot::MOff) = O.getInt("offset").getValueOr(0);
     E.emitInstr(L, /*WrSB=*/2);
   }
+  widenPair(Packed, Dst);
+  BetaC[Pair] = Dst;
+  ++NumPredicatedLoads;
+  return Error::success();
+}
+
+void EpilogueValues::widenPair(unsigned Packed, unsigned Dst) {
   if (P.DType == ElementType::F16) {
     // cvt.f32.f16: ptxas 13 emits HADD2.F32 d, -RZ, x.H0_H0 (.H1_H1).
     for (unsigned W = 0; W < 2; ++W) {
@@ -182,20 +189,45 @@ Error EpilogueValues::lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
       operand(I, Slot::Rb) = Packed;
       E.emitInstr(I);
     }
-  } else {
-    // A bfloat16 is the top half of its binary32: low << 16, high & mask.
-    sass::Instruction &Lo = E.makeInstr(Form::ShlImm);
-    Lo.Op = getShlOpcode(16);
-    operand(Lo, Slot::Rd) = Dst;
-    operand(Lo, Slot::Ra) = Packed;
-    E.emitInstr(Lo);
-    sass::Instruction &Hi = E.makeInstr(Form::LopHighHalf);
-    operand(Hi, Slot::Rd) = Dst + 1;
-    operand(Hi, Slot::Ra) = Packed;
-    E.emitInstr(Hi);
+    return;
   }
-  BetaC[Pair] = Dst;
-  ++NumPredicatedLoads;
+  // A bfloat16 is the top half of its binary32: low << 16, high & mask.
+  sass::Instruction &Lo = E.makeInstr(Form::ShlImm);
+  Lo.Op = getShlOpcode(16);
+  operand(Lo, Slot::Rd) = Dst;
+  operand(Lo, Slot::Ra) = Packed;
+  E.emitInstr(Lo);
+  sass::Instruction &Hi = E.makeInstr(Form::LopHighHalf);
+  operand(Hi, Slot::Rd) = Dst + 1;
+  operand(Hi, Slot::Ra) = Packed;
+  E.emitInstr(Hi);
+}
+
+Error EpilogueValues::loadNarrowResidual(const tile::Op &O, unsigned Ptr,
+                                         unsigned Dst, int64_t Offset,
+                                         PairGuard G) {
+  ++NumEpilogueValueOps;
+  Guard = G;
+  int64_t Pair = O.getInt("pair").getValueOr(-1);
+  unsigned Packed = E.newVirtualReg("r_packed" + std::to_string(Pair));
+  if (G.On) {
+    // Zero, then the word @both, its low half (the first column; the high
+    // half stays zero) @first: nothing beyond N or M is read.
+    sass::Instruction &Z = E.makeInstr(Form::Mov);
+    operand(Z, Slot::Rd) = Packed;
+    operand(Z, Slot::Imm) = 0;
+    E.emitInstr(Z);
+    if (Error Err = guardedLoads(O, Form::Ldg32, Form::Ldg16, 1, Packed, Ptr,
+                                 Offset, None))
+      return Err;
+  } else {
+    sass::Instruction &L = E.makeInstr(Form::Ldg32);
+    operand(L, Slot::Rd) = Packed;
+    operand(L, Slot::Ra) = Ptr;
+    operand(L, Slot::MOff) = Offset;
+    E.emitInstr(L, /*WrSB=*/2);
+  }
+  widenPair(Packed, Dst);
   return Error::success();
 }
 

@@ -19,6 +19,9 @@
 ///                                  pair (zeroed first) widened exactly:
 ///                                  HADD2.F32 -RZ, .H0_H0/.H1_H1 (f16),
 ///                                  << 16 and & 0xffff0000 (bf16)
+///   tp.ldg (the residual's R, D in f16/bf16)  the packed pair's word
+///                                  (guarded: zeroed, @both the word, @first
+///                                  its low half), widened as C's above
 ///   tp.scale %alpha                FMUL acc, acc, c[alpha] (each word)
 ///   tp.add_beta %beta              FFMA acc, c_pair, c[beta], acc
 ///   tp.add_bias                    FADD acc, acc, bias pair
@@ -99,6 +102,13 @@ public:
   /// register for D in f16/bf16 (an error when no tp.pack made it), else
   /// the pair itself.
   llvm::Expected<PairStore> storeOf(const tile::Op &O, unsigned Acc);
+  /// R's pair of the residual with D in f16/bf16 (tp.ldg; Select.cpp loads
+  /// an f32 R itself): the 4-byte word of the packed pair at \p Offset
+  /// from \p Ptr (under \p G: zeroed, the word @both, its low half
+  /// @first), widened exactly to the f32 pair \p Dst, which
+  /// tp.add_residual adds in f32 before the pair's one rounding to D.
+  llvm::Error loadNarrowResidual(const tile::Op &O, unsigned Ptr,
+                                 unsigned Dst, int64_t Offset, PairGuard G);
   /// The store of a packed pair's first element alone (the pair's second
   /// column beyond N): STG.E.U16 of the low half; for D in f32 STG.E.
   Form firstElementStore() const {
@@ -126,6 +136,10 @@ private:
   llvm::Error lowerLoadBeta(const tile::Op &O);
   llvm::Error lowerLoadNarrowBeta(const tile::Op &O, unsigned Ptr,
                                   unsigned Dst, unsigned Beta);
+  /// Widens the packed pair \p Packed of D's type exactly to the f32 pair
+  /// \p Dst (HADD2.F32 of each half for f16; << 16 and the high half
+  /// masked for bf16).
+  void widenPair(unsigned Packed, unsigned Dst);
   /// Two instructions of form \p F on the pair's words, \p Set filling in
   /// the operands of word W.
   template <typename SetFn> void onPair(Form F, unsigned Acc, SetFn Set);

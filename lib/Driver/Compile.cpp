@@ -39,8 +39,9 @@ Error checkReservedFields(const GemmDesc &D) {
                      ": not supported (issue 16); batch must be 1 to 65535");
   if (D.Batch > 1 && D.FixedShape)
     return makeError("batch=" + Twine(D.Batch) +
-                     ": not supported yet (issue 16); batch must be 1 with a "
-                     "fixed shape (strided batches need the run-time shape)");
+                     ": strided batches need the run-time shape (FixedShape "
+                     "= false, the default); batch must be 1 with a fixed "
+                     "shape");
   for (auto [Name, V] : {std::pair<const char *, double>{"alpha", D.Alpha},
                          {"beta", D.Beta}})
     if (!std::isfinite(V) || double(float(V)) != V) {

@@ -204,8 +204,8 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   if (Spec.Batch) {
     if (Spec.FixedShape)
       return makeError("--batch=" + Twine(*Spec.Batch) +
-                       ": strided batches need a run-time shape "
-                       "(--fixed-shape=false)");
+                       ": strided batches need a run-time shape (the "
+                       "default), not --fixed-shape");
     if (*Spec.Batch < 1 || *Spec.Batch > 65535)
       return makeError("--batch=" + Twine(*Spec.Batch) +
                        ": expected 1 to 65535 products (the grid's z)");

@@ -186,13 +186,6 @@ Optional<Violation> checkTypes(const Problem &P) {
                              getElementTypeName(P.AType),
                              getElementTypeName(P.BType))
                          .str()};
-  if (P.Residual && P.DType != ElementType::F32)
-    return Violation{"types",
-                     formatv("a residual R with D in {0}: the residual "
-                             "epilogue reads and adds f32 pairs, so D and R "
-                             "must be f32",
-                             getElementTypeName(P.DType))
-                         .str()};
   return None;
 }
 

@@ -8,7 +8,7 @@
 ///
 ///   1. the tile's range (warps, m-/n-tiles, stages: what the code can do)
 ///   1b. the element types (TileModel.h checkTypes: A and B f16 or bf16,
-///      one type; a residual only with D in f32), at the matmul's type
+///      one type), at the matmul's type
 ///   2. M, N, K nonzero
 ///   3. 4 M N, 2 M K, 2 N K below 2^32 (32-bit byte offsets)
 ///   4. M % BM, N % BN, K % (32 stages) == 0

@@ -56,6 +56,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
+#include <map>
 
 
 using namespace llvm;
@@ -665,24 +666,34 @@ private:
     Bd.sub("e.cols", Bd.param("e.N", NParam), Bd.ref("e.col"));
   }
 
-  /// Pair (mt, nt, half)'s row offset (defined at its first use) and the
-  /// guards of its load or store (\p Kind "s" or "l"): both elements in C
-  /// (row < M and col + 1 < N), only the first (col + 1 = N).
-  void guardPair(Builder &Bd, Op &O, int64_t I, int64_t MT, int64_t NT,
-                 int64_t H, StringRef Kind) {
-    std::string Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
-    if (!Names.has(Row))
-      Bd.mad(Row, "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off"));
-    O.addOperand(Value::makeRef(name(Row), O.Loc));
+  /// The guards of a pair's load or store and its row offset's name.
+  struct PairGuards {
+    std::string Row, Both, First;
+  };
+  /// Pair \p I's guards, defined now (\p Kind "s" or "l"): its row offset
+  /// (defined at its first use), both elements in C (row < M and col + 1
+  /// < N), only the first (col + 1 = N).
+  PairGuards defineGuards(Builder &Bd, const TileParams &T, int64_t I,
+                          StringRef Kind) {
+    int64_t H = I % 2, MT = I / 2 / T.NTiles, NT = I / 2 % T.NTiles;
+    PairGuards G;
+    G.Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
+    if (!Names.has(G.Row))
+      Bd.mad(G.Row, "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off"));
     std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
     std::string In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
                             Bd.imm(16 * MT + 8 * H));
-    std::string Both = Bd.cmp(Pre + "both" + Idx, "gt", "e.cols",
-                              Bd.imm(8 * NT + 1), In);
-    std::string First = Bd.cmp(Pre + "first" + Idx, "eq", "e.cols",
-                               Bd.imm(8 * NT + 1), In);
-    O.set("guard", Value::makeRef(name(Both), O.Loc));
-    O.set("guard_first", Value::makeRef(name(First), O.Loc));
+    G.Both = Bd.cmp(Pre + "both" + Idx, "gt", "e.cols", Bd.imm(8 * NT + 1), In);
+    G.First =
+        Bd.cmp(Pre + "first" + Idx, "eq", "e.cols", Bd.imm(8 * NT + 1), In);
+    return G;
+  }
+
+  /// Op \p O guarded by \p G (its row offset the first operand).
+  void guardPair(Op &O, const PairGuards &G) {
+    O.addOperand(Value::makeRef(name(G.Row), O.Loc));
+    O.set("guard", Value::makeRef(name(G.Both), O.Loc));
+    O.set("guard_first", Value::makeRef(name(G.First), O.Loc));
   }
 
   /// The epilogue: the bias pairs first (tp.ldg_bias, one an n-tile); then
@@ -709,13 +720,24 @@ private:
     }
     if (P.Bias)
       BiasParam = MM.Operands.back().S;
+    // A run-time shape's store guards are computed StoreGuardsAhead pairs
+    // before their stores (the ISETP -> guard latency, 13 cycles, hidden
+    // behind the stores between): at most 3 pairs' guards live, 6 of the
+    // 7 predicate registers.
+    const int64_t StoreGuardsAhead = 2;
+    std::map<int64_t, PairGuards> StoreGuards;
     auto PairOp = [&](StringRef Name, int64_t I, bool Offset,
                       ArrayRef<std::string> Params = {}) {
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
       Op O(Name, Epi.Loc);
-      if (Offset && Runtime)
-        guardPair(Bd, O, I, MT, NT, H, Name == "tp.stg" ? "s" : "l");
+      if (Offset && Runtime && Name == "tp.stg") {
+        auto It = StoreGuards.find(I);
+        guardPair(O, It != StoreGuards.end() ? It->second
+                                             : defineGuards(Bd, T, I, "s"));
+        StoreGuards.erase(I);
+      } else if (Offset && Runtime)
+        guardPair(O, defineGuards(Bd, T, I, "l"));
       else if (Offset)
         O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
       for (const std::string &Param : Params)
@@ -782,6 +804,10 @@ private:
           PairOp("tp.relu", I, false);
       }
       for (int64_t I = First; I < Last; ++I) {
+        for (int64_t J = I; Runtime && J <= I + StoreGuardsAhead && J < Last;
+             ++J)
+          if (!StoreGuards.count(J))
+            StoreGuards[J] = defineGuards(Bd, T, J, "s");
         if (P.DType != ElementType::F32)
           PairOp("tp.pack", I, false);
         PairOp("tp.stg", I, true);

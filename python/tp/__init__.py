@@ -403,9 +403,10 @@ def gemm(**options):
     general GEMM (issue 16): a_type, b_type ("f16" or "bf16", one type),
     d_type ("f32", "f16" or "bf16"), alpha (1), beta (0): other values
     build D = alpha A B + beta C with both as run-time parameters, bias,
-    relu (False); runtime_shape (False: the shape built in; True: M, N, K
-    and the leading dimensions are kernel parameters, m, n, k the recorded
-    shape), batch (1; more: strided batches, with runtime_shape).  Raises
+    relu (False); runtime_shape (True: M, N, K and the leading dimensions
+    are kernel parameters, m, n, k the recorded shape; False: the shape
+    built in, tp-llc --fixed-shape), batch (1; more: strided batches,
+    with runtime_shape).  Raises
     tp.Error."""
     desc, keep = _fill_desc(options)
     handle = ctypes.c_void_p()

@@ -146,6 +146,8 @@ def test_compile_errors_carry_the_diagnostic():
     assert error_of(tp.gemm, m=100, n=128, k=256,
                     runtime_shape=False).startswith(
         "tp: error: --gemm=100x128x256:")
+    # The default takes the shape at run time: any M admitted.
+    assert tp.gemm(m=100, n=128, k=256).manifest["format_version"] == 2
     assert "-mcpu: unsupported target 'sm_75'" in error_of(tp.gemm,
                                                            target="sm_75")
     assert "unknown option 'layout'" in error_of(tp.gemm, layout="rows")
@@ -249,7 +251,9 @@ def mock_cuda(monkeypatch):
 
 @pytest.mark.parametrize("a_layout,b_layout", LAYOUTS)
 def test_gpu_call_through_mock_driver(mock_cuda, a_layout, b_layout):
-    k = tp.gemm(a_layout=a_layout, b_layout=b_layout, m=M, n=N, k=K)
+    # The mock's kernels take the fixed shape's parameters (C, A, B[, R]).
+    k = tp.gemm(a_layout=a_layout, b_layout=b_layout, m=M, n=N, k=K,
+                runtime_shape=False)
     A, B, ref = operands(k)
     k.cubin = mock_module(k)  # the mock cannot run SASS
     D = k(A, B)
@@ -257,7 +261,8 @@ def test_gpu_call_through_mock_driver(mock_cuda, a_layout, b_layout):
 
 
 def test_gpu_call_residual_and_large_shared(mock_cuda):
-    k = tp.gemm(m=256, n=256, k=256, tile="large", residual=True)
+    k = tp.gemm(m=256, n=256, k=256, tile="large", residual=True,
+                runtime_shape=False)
     assert k.manifest["dynamic_shared_bytes"] > 48 * 1024
     A, B, ref = operands(k)
     R = np.full((256, 256), 0.5, dtype=np.float32)
@@ -266,7 +271,7 @@ def test_gpu_call_residual_and_large_shared(mock_cuda):
 
 
 def test_gpu_call_mock_catches_unwritten(mock_cuda):
-    k = tp.gemm(m=M, n=N, k=K)
+    k = tp.gemm(m=M, n=N, k=K, runtime_shape=False)
     A, B, _ = operands(k)
     k.cubin = mock_module(k, mode="unwritten")
     D = k(A, B)
@@ -376,7 +381,7 @@ class HostDLPack:
 
 
 def test_gpu_call_takes_device_tensors_in_place(mock_cuda):
-    k = tp.gemm(m=M, n=N, k=K, residual=True)
+    k = tp.gemm(m=M, n=N, k=K, residual=True, runtime_shape=False)
     A, B, ref = operands(k)
     R = np.full((M, N), 0.25, dtype=np.float32)
     k.cubin = mock_module(k)

@@ -13,10 +13,12 @@
 ///   tp-llc --gemm=MxNxK --layout-a=rows|columns --layout-b=rows|columns
 ///          --tile=large|small|128x64|256x128|WM,WN,MT,NT,S [--residual]
 ///          [--a-type=f16|bf16 --b-type=f16|bf16 --d-type=f32|f16|bf16]
-///          -filetype=asm|obj -o gemm.cubin
+///          [--fixed-shape | --batch=B] -filetype=asm|obj -o gemm.cubin
 ///
-/// With no input and no options it builds the default example (4096 x 4096
-/// x 4096, A rows, B columns, the large tile).
+/// With no input and no options it builds the default example (recorded
+/// shape 4096 x 4096 x 4096, A rows, B columns, the large tile) as a
+/// run-time-shape kernel (any M, N, K >= 1; --fixed-shape builds the shape
+/// into the code).
 ///
 ///  * -filetype=asm (default): the SASS listing, one instruction a line as
 ///    `tp-mc --disassemble --show-control` prints a cubin's code
@@ -114,7 +116,8 @@ cl::opt<std::string>
     DType("d-type",
           cl::desc("D's element type (the C parameter, and R): f32 (default), "
                    "or f16 / bf16, the f32 accumulators rounded to nearest "
-                   "even and packed before the stores (a residual needs f32)"),
+                   "even and packed before the stores (a residual's R of D's "
+                   "type is widened and added in f32 first)"),
           cl::value_desc("f32|f16|bf16"), cl::cat(LlcCat));
 cl::opt<std::string>
     Alpha("alpha",
@@ -135,17 +138,20 @@ cl::opt<bool> ReluOpt("relu", cl::desc("max(x, 0) last, before the stores"),
                       cl::cat(LlcCat));
 cl::opt<unsigned> BatchOpt(
     "batch",
-    cl::desc("strided batches (with --fixed-shape=false): B products, the "
-             "grid's z; A, B and C of batch b start b times the strides the "
-             "kernel takes as parameters (StrideA/B/C, in elements); the "
-             "manifest records B and the dense strides"),
+    cl::desc("strided batches (a run-time shape, not --fixed-shape): B "
+             "products, the grid's z; A, B and C of batch b start b times "
+             "the strides the kernel takes as parameters (StrideA/B/C, in "
+             "elements); the manifest records B and the dense strides"),
     cl::value_desc("B"), cl::cat(LlcCat));
 cl::opt<bool> FixedShape(
-    "fixed-shape", cl::init(true),
+    "fixed-shape", cl::init(false),
     cl::desc("build the --gemm shape into the code (M, N multiples of the "
-             "tile, K of 32 x stages); =false: M, N, K, lda, ldb, ldc are "
-             "kernel parameters, any M, N, K >= 1 runs (edges predicated), "
-             "--gemm is the shape the manifest records"),
+             "tile, K of 32 x stages; the timing model has it about 0.3% "
+             "faster at 4096^3, 0.7-2% at 1024^3: "
+             "bench/results/fixed-shape.md); default (=false): M, "
+             "N, K, lda, ldb, ldc are kernel parameters, any M, N, K >= 1 "
+             "runs (edges predicated), --gemm is the shape the manifest "
+             "records"),
     cl::cat(LlcCat));
 cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
@@ -552,22 +558,26 @@ static std::string getOverview() {
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
          "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
          "         [--d-type=f32|f16|bf16] [--alpha=X --beta=Y] [--bias] [--relu]\n"
-         "         [--fixed-shape=false [--batch=B]]\n"
+         "         [--fixed-shape | --batch=B]\n"
          "         [-mcpu=sm_86|sm_80|sm_89|sm_90]\n"
          "         [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
          "\n"
          "  The target is the IR's (target= in tile IR, target(...) in machine\n"
          "  IR); -mcpu (default sm_86) must name it.\n"
+         "  The kernel takes its shape at run time (the default): M, N, K, lda,\n"
+         "  ldb, ldc are parameters, any M, N, K >= 1 runs (the edges\n"
+         "  predicated), --gemm is the shape the manifest records; at run time\n"
+         "  lda, ldb, ldc and the pointers multiples of 8 elements, each operand\n"
+         "  < 2^32 bytes. --fixed-shape builds --gemm's shape into the code.\n"
          "  Shapes tp-admit admits (docs/tile-ir.md; BM = 16 warpsM mTiles,\n"
          "  BN = 8 warpsN nTiles; large = 2,4,4,4,4: 128x128, small = 2,2,2,4,4:\n"
          "  64x64, 128x64 = 4,2,2,4,4, 256x128 = 4,2,4,8,4; all 4 stages):\n"
-         "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32\n"
-         "    M % BM = 0, N % BN = 0, K % (32 x stages) = 0, M / BM <= 65535\n"
-         "      (--fixed-shape=false, a run-time shape: any M, N, K >= 1, the\n"
-         "      edges predicated; ceil(M / BM) <= 65535, stages a power of two,\n"
-         "      at most 6 chunks a thread; at run time lda, ldb, ldc and the\n"
-         "      pointers multiples of 8 elements, each operand < 2^32 bytes)\n"
+         "    M, N, K >= 1; 4 M N, 2 M K, 2 N K < 2^32 (the recorded shape)\n"
+         "    run-time shape: ceil(M / BM) <= 65535, stages a power of two, at\n"
+         "      most 6 chunks a thread\n"
+         "    --fixed-shape: M % BM = 0, N % BN = 0, K % (32 x stages) = 0,\n"
+         "      M / BM <= 65535\n"
          "    16-byte chunks a thread copies a step: 1, 2 or 4 for A and for B\n"
          "    a columns-stored operand: its block extent a power of two >= 64,\n"
          "    at most 4 LDSM addresses a warp (mTiles for A, nTiles / 2 for B)\n" +

@@ -73,7 +73,8 @@ TEST(CompileTest, TargetSM90) {
 
 TEST(CompileTest, ErrorsNameTheField) {
   GemmDesc D = small();
-  D.M = 100;
+  D.M = 100; // a multiple of the tile only with the shape built in
+  D.FixedShape = true;
   EXPECT_EQ(errorOf(D).substr(0, 32), "tp: error: --gemm=100x128x128: n");
   D = small();
   D.LayoutA = "diagonal";
@@ -115,10 +116,13 @@ TEST(CompileTest, TypesAndEpilogueAreBuilt) {
   EXPECT_TRUE(K->Manifest.HasScale && K->Manifest.Bias && K->Manifest.Relu);
   EXPECT_EQ(K->Manifest.Alpha, 0.5);
   EXPECT_EQ(K->Manifest.Beta, 2);
-  ASSERT_EQ(K->Manifest.Params.size(), 7u);
+  // C, A, B, R, alpha, beta, bias, then the run-time shape's M .. LDC.
+  ASSERT_EQ(K->Manifest.Params.size(), 13u);
   EXPECT_EQ(K->Manifest.Params[4].Role, ParamRole::Alpha);
   EXPECT_EQ(K->Manifest.Params[4].Offset, 32u);
   EXPECT_EQ(K->Manifest.Params[6].Offset, 40u);
+  EXPECT_EQ(K->Manifest.Params[7].Role, ParamRole::M);
+  EXPECT_EQ(K->Manifest.Params[7].Offset, 48u);
 }
 
 TEST(CompileTest, RefusedCombinationsNameTheRule) {
@@ -146,15 +150,15 @@ TEST(CompileTest, RefusedCombinationsNameTheRule) {
   D.Residual = true;
   EXPECT_EQ(errorOf(D), "(no error)");
   D = small();
-  D.Batch = 3;
-  EXPECT_NE(errorOf(D).find("batch=3"), std::string::npos);
-  D.FixedShape = false; // strided batches of a run-time shape
+  D.Batch = 3; // strided batches of a run-time shape (the default)
   EXPECT_EQ(errorOf(D), "(no error)");
+  D.FixedShape = true;
+  EXPECT_NE(errorOf(D).find("batch=3"), std::string::npos);
 }
 
 TEST(CompileTest, RuntimeShape) {
   GemmDesc D = small();
-  D.FixedShape = false;
+  EXPECT_FALSE(D.FixedShape); // the default, as tp-llc's
   D.M = 100; // not a multiple of the tile: a run-time shape takes it
   D.K = 7;
   Expected<Kernel> K = compileGemm(D);

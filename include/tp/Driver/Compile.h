@@ -43,10 +43,10 @@ struct GemmDesc {
   /// WM,WN,MT,NT,S.
   std::string Tile = "auto";
   bool Residual = false;           ///< D = A B + R (an f32 M x N operand)
-  /// The shape built into the code (tp-llc's default, --fixed-shape);
-  /// false: M, N, K and the leading dimensions are kernel parameters and
-  /// M, N, K here the recorded shape (the manifest's).
-  bool FixedShape = true;
+  /// false (tp-llc's default): M, N, K and the leading dimensions are
+  /// kernel parameters and M, N, K here the recorded shape (the
+  /// manifest's); true: the shape built into the code (--fixed-shape).
+  bool FixedShape = false;
   std::string Target = "sm_86";    ///< sm_86 or sm_90
   std::string Name = "gemm";       ///< the kernel symbol
   /// Element types: A and B f16 or bf16 (one type), D f32, f16 or bf16.

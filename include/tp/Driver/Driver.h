@@ -48,10 +48,11 @@ struct KernelSpec {
   /// parameters (C is R's buffer, read only when beta != 0); --bias: +
   /// bias[col] (f32); --relu: max(x, 0) last.
   bool Scale = false, Bias = false, Relu = false;
-  /// The shape built into the code (every extent a multiple of the tile);
-  /// otherwise M, N, K and the leading dimensions are kernel parameters
-  /// (any shape, edges predicated) and --gemm is the recorded shape.
-  bool FixedShape = true;
+  /// false (the default): M, N, K and the leading dimensions are kernel
+  /// parameters (any shape, edges predicated) and --gemm is the recorded
+  /// shape; true (--fixed-shape): the shape built into the code (every
+  /// extent a multiple of the tile).
+  bool FixedShape = false;
   /// Strided batches (run-time shapes only): the recorded batch count, the
   /// grid's z; the kernel takes the batch strides as parameters.
   llvm::Optional<unsigned> Batch;

@@ -55,7 +55,8 @@ struct Problem {
   /// Scale: D = alpha acc + beta C with alpha, beta run-time f32
   /// parameters and C read from R only when beta != 0; Bias: + bias[col]
   /// (f32, one a column of D); Relu: max(x, 0) last.  Residual (R, no
-  /// scale) is the seed's D = acc + R.
+  /// scale) is the seed's D = acc + R (R of D's type, widened exactly to
+  /// f32, added in f32, rounded once to D).
   bool Scale = false, Bias = false, Relu = false;
   /// The epilogue's steps in order ("scale", "bias", "relu"), joined by
   /// \p Sep; empty without an epilogue.
@@ -187,7 +188,8 @@ struct Violation {
 llvm::Optional<Violation> checkTileRange(const TileParams &T);
 
 /// The first element-type rule \p P breaks (A and B f16 or bf16 and of one
-/// type; a residual only with D in f32), or None; the field is "types".
+/// type), or None; the field is "types".  D in f32, f16 or bf16 combines
+/// with every epilogue, the residual included (R of D's type).
 llvm::Optional<Violation> checkTypes(const Problem &P);
 
 /// A kernel parameter of the product, in parameter-block order.
