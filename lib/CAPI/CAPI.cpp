@@ -523,10 +523,9 @@ int tp_assemble(const char *Text, size_t Length, const char *Target,
     tp::sass::Target T = tp::object::getSassTextTarget(Str);
     if (Target) {
       tp::sass::Target Want;
-      if ((StringRef(Target) != "sm_86" && StringRef(Target) != "sm_90") ||
-          !tp::sass::lookupTarget(Target, Want))
+      if (!tp::sass::lookupTarget(Target, Want))
         return tp::makeError("target: unsupported target '" + Twine(Target) +
-                             "' (sm_86 or sm_90)");
+                             "' (" + tp::sass::getTargetList() + ")");
       if (Want != T)
         return tp::makeError("target " + Twine(Target) + ": the text is for " +
                              tp::sass::getTargetName(T) +

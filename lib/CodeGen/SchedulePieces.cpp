@@ -62,7 +62,7 @@ Expected<sass::Target> targetOf(const mir::Function &F) {
   sass::Target T;
   if (!sass::lookupTarget(F.Target, T))
     return makeError("@" + F.Name + ": unknown target '" + F.Target +
-                     "' (sm_80, sm_86 or sm_90)");
+                     "' (" + sass::getTargetList() + ")");
   return T;
 }
 

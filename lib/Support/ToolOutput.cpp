@@ -146,7 +146,7 @@ Error writeOutput(StringRef Path, bool Binary,
 
 void setToolVersionPrinter() {
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "tp (tensor-core backend for NVIDIA sm_86) version 0.1.0\n"
+    OS << "tp (tensor-core backend for NVIDIA sm_80 to sm_121) version 0.1.0\n"
        << "  built with LLVM 14\n";
   });
 }

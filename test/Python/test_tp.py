@@ -121,6 +121,17 @@ def test_assemble_round_trip():
     assert tp.assemble(text) == k.cubin
 
 
+def test_assemble_every_tp_mc_target():
+    # tp.assemble takes every target tp-mc does (it refused sm_80 / sm_89).
+    for target in ("sm_80", "sm_89"):
+        k = tp.gemm(m=M, n=N, k=K, target=target)
+        text = tp.disassemble(k.cubin, cubin_text=True)
+        assert "\n.target %s\n" % target in text
+        assert tp.assemble(text, target=target) == k.cubin
+    with pytest.raises(tp.Error, match=r"unsupported target 'sm_75' \(sm_80, "):
+        tp.assemble(text, target="sm_75")
+
+
 def test_bytes_are_tp_llc_bytes(tmp_path):
     tools = os.environ.get("TP_TOOLS")
     if not tools:

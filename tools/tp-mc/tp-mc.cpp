@@ -49,7 +49,8 @@ cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: -)"),
 cl::opt<std::string>
     CPU("mcpu",
         cl::desc("Target GPU: sm_86 (default), sm_80, sm_89 (sm_86's "
-                 "encodings), sm_90.  "
+                 "encodings), sm_90, sm_100, sm_120, sm_121 (Blackwell: "
+                 "docs/targets.md).  "
                  "A cubin's own target (its ELF e_flags) wins: an -mcpu "
                  "that disagrees gets a warning"),
         cl::init("sm_86"), cl::cat(MCCat));

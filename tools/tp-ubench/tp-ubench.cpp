@@ -44,7 +44,7 @@ namespace {
 cl::OptionCategory UbenchCat("tp-ubench options");
 
 cl::opt<std::string> CPU("mcpu",
-                         cl::desc("Target: sm_86 (also sm_80) or sm_90"),
+                         cl::desc("Target: sm_86 (default), sm_80, sm_89 or sm_90"),
                          cl::init("sm_86"), cl::cat(UbenchCat));
 cl::opt<std::string> OutputDir("o", cl::desc("Output directory (created)"),
                                cl::value_desc("dir"), cl::cat(UbenchCat));
@@ -188,8 +188,11 @@ int main(int argc, char **argv) {
       "`tp-run NAME.cubin --verify=none --dump-c=NAME.out` on a GPU or\n"
       "tp-sim here; bench/ubench/ubench.py checks and reports.\n");
   sass::Target T;
-  if (!sass::lookupTarget(CPU, T))
-    return fail("unknown -mcpu '" + CPU + "' (sm_80, sm_86 or sm_90)");
+  // The targets whose latency model and cubins tp covers (GemmCodeGen):
+  // a benchmark measures a modelled latency, assembled by tp-mc.
+  if (!sass::lookupTarget(CPU, T) || !sass::getTargetInfo(T).GemmCodeGen)
+    return fail("unsupported -mcpu '" + CPU + "' (" +
+                sass::getGemmTargetList() + ")");
   if (GlobalIterations == 0 || GlobalIterations % 4)
     return fail("--global-iterations must be a positive multiple of 4");
   CatalogueOptions Opts;
