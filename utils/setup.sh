@@ -11,6 +11,10 @@ need=()
 [ -f /usr/lib/x86_64-linux-gnu/libgtest.a ] || need+=(libgtest-dev)
 [ -e /usr/lib/x86_64-linux-gnu/libbenchmark.so ] || need+=(libbenchmark-dev)
 command -v ninja >/dev/null || need+=(ninja-build)
+# tp-llc, tp-mc and tp-opt link fully static (start-up: docs/speed.md):
+# LLVMSupport's zlib and terminfo as archives.
+[ -f /usr/lib/x86_64-linux-gnu/libz.a ] || need+=(zlib1g-dev)
+[ -f /usr/lib/x86_64-linux-gnu/libtinfo.a ] || need+=(libncurses-dev)
 command -v cmake >/dev/null || need+=(cmake)
 command -v python3 >/dev/null || need+=(python3)
 # The Python module (python/tp) and its tests (test/Python), for Debian's
