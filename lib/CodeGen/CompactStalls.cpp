@@ -477,7 +477,6 @@ void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
       continue;
     for (uint8_t S : Info[I].FillerStalls) {
       SchedInstr F = nopView();
-      F.Text = "@!PT NOP";
       F.NeverExecutes = true;
       F.Ctrl.Stall = S;
       F.Ctrl.Yield = false;
