@@ -72,9 +72,29 @@ public:
   Error run();
 
 private:
+  /// The readers of a register unit since its last write, as the walk
+  /// needs them: the youngest reader of each latency class (the WAR
+  /// spacing depends on the reader's class only and issue cycles never
+  /// fall, so the youngest of a class bounds every older one), and every
+  /// late read of a variable-latency instruction (its scoreboards).
   struct Unit {
     int LastWrite = -1;
-    SmallVector<std::pair<int, bool>, 4> Reads; ///< reader, read late
+    SmallVector<int, 4> YoungestOfClass; ///< one reader per class
+    SmallVector<int, 2> LateVariable;    ///< readers after issue
+    void addRead(const InstrSeq &P, int I, bool Late) {
+      if (Late && isVariable(P[I].Class))
+        LateVariable.push_back(I);
+      for (int &R : YoungestOfClass)
+        if (P[R].Class == P[I].Class) {
+          R = I;
+          return;
+        }
+      YoungestOfClass.push_back(I);
+    }
+    void clearReads() {
+      YoungestOfClass.clear();
+      LateVariable.clear();
+    }
   };
   /// The waits of one instruction.  Required ones protect a dependency
   /// the verifier checks: they bound the issue 2 cycles after the setter.
@@ -136,16 +156,19 @@ Compactor::Need Compactor::findWaits(unsigned I) {
   for (const RegRange &D : In.Defs)
     forEachUnit(D, [&](unsigned X) {
       NeedWrite(Units[X].LastWrite);
-      for (auto &R : Units[X].Reads) {
-        const SchedInstr &Q = P[R.first];
-        if (!isVariable(Q.Class) || !R.second)
-          continue;
-        if (Q.Ctrl.RdSB != NoSB && pendingFor(R.first, false))
-          N.add(Q.Ctrl.RdSB, R.first);
-        else if (Q.Ctrl.WrSB != NoSB && pendingFor(R.first, true))
-          N.add(Q.Ctrl.WrSB, R.first);
+      for (int R : Units[X].LateVariable) {
+        const SchedInstr &Q = P[R];
+        if (Q.Ctrl.RdSB != NoSB && pendingFor(R, false))
+          N.add(Q.Ctrl.RdSB, R);
+        else if (Q.Ctrl.WrSB != NoSB && pendingFor(R, true))
+          N.add(Q.Ctrl.WrSB, R);
       }
     });
+  // Only EXIT, BRA and BAR wait for what is in flight regardless of
+  // registers: other instructions do not scan the scoreboards.
+  if (In.Kind != SpecialKind::Exit && In.Kind != SpecialKind::Branch &&
+      In.Kind != SpecialKind::Barrier)
+    return N;
   for (unsigned B = 0; B < NumScoreboards; ++B)
     for (const SBEntry &E : Pending[B]) {
       switch (In.Kind) {
@@ -202,9 +225,8 @@ void Compactor::issue(unsigned I, const Need &N) {
         int W = Units[X].LastWrite;
         if (W >= 0 && !isVariable(P[W].Class))
           Bound(T[W] + waw(M, P[W], In, D.File), StallReason::Dependency);
-        for (auto &R : Units[X].Reads)
-          Bound(T[R.first] + war(M, P[R.first], In, D.File),
-                StallReason::Dependency);
+        for (int R : Units[X].YoungestOfClass)
+          Bound(T[R] + war(M, P[R], In, D.File), StallReason::Dependency);
       });
     for (unsigned B = 0; B < NumScoreboards; ++B)
       if (N.Setter[B] >= 0)
@@ -303,13 +325,12 @@ void Compactor::record(unsigned I) {
   if (In.NeverExecutes)
     return;
   for (const RegUse &U : In.Uses)
-    forEachUnit(U.Regs, [&](unsigned X) {
-      Units[X].Reads.push_back({int(I), U.Late});
-    });
+    forEachUnit(U.Regs,
+                [&](unsigned X) { Units[X].addRead(P, int(I), U.Late); });
   for (const RegRange &D : In.Defs)
     forEachUnit(D, [&](unsigned X) {
       Units[X].LastWrite = int(I);
-      Units[X].Reads.clear();
+      Units[X].clearReads();
     });
 }
 
@@ -417,12 +438,12 @@ Error Compactor::run() {
           Worst = worst(M, W, fileOf(X));
         Bound(T[U.LastWrite] + Worst);
       }
-      if (U.Reads.empty())
+      if (U.YoungestOfClass.empty())
         continue;
       // The youngest read bounds the end: every read shares the spacing.
       int64_t Youngest = 0;
-      for (auto &R : U.Reads)
-        Youngest = std::max(Youngest, T[R.first]);
+      for (int R : U.YoungestOfClass)
+        Youngest = std::max(Youngest, T[R]);
       Bound(Youngest + WorstWar[unsigned(fileOf(X))]);
     }
     for (unsigned B = 0; B < NumScoreboards; ++B)
@@ -477,7 +498,6 @@ void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
       continue;
     for (uint8_t S : Info[I].FillerStalls) {
       SchedInstr F = nopView();
-      F.Text = "@!PT NOP";
       F.NeverExecutes = true;
       F.Ctrl.Stall = S;
       F.Ctrl.Yield = false;

@@ -444,7 +444,7 @@ MutationResult runMutations(ArrayRef<SchedInstr> Program,
       if (!verifySchedule(M, One).empty())
         ++R.StallCaught;
       else
-        R.Missed.push_back("stall of " + M[I].Name + " at " + addr(I) +
+        R.Missed.push_back("stall of " + M[I].Name.str() + " at " + addr(I) +
                            " lowered to " + std::to_string(M[I].Ctrl.Stall));
       ++M[I].Ctrl.Stall;
     }
@@ -458,7 +458,7 @@ MutationResult runMutations(ArrayRef<SchedInstr> Program,
         ++R.WaitCaught;
       else
         R.Missed.push_back("wait on SB" + std::to_string(B) + " of " +
-                           M[I].Name + " at " + addr(I) + " dropped");
+                           M[I].Name.str() + " at " + addr(I) + " dropped");
       M[I].Ctrl.WaitMask |= Bit;
     }
   }

@@ -72,7 +72,8 @@ static StringRef fileName(RegFile F) {
 /// The mnemonic without modifiers after the first dot, except the ones
 /// that change the class (IMAD.WIDE, IMAD.HI, HMMA.16816).
 static std::string shortName(const SchedInstr &S) {
-  StringRef N = S.Name;
+  std::string Name = S.Name.str();
+  StringRef N = Name;
   if (N.startswith("IMAD.WIDE") || N.startswith("IMAD.HI") ||
       N.startswith("HMMA."))
     return N.split('.').first.str() + "." +

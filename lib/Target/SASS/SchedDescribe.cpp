@@ -4,8 +4,10 @@
 /// describe(): registers from the form's OperandInfo (kind, width, def),
 /// the latency class and the operands read after issue from the form's td
 /// schedule class (td/SM86/SM86Schedule.td: Variable, LateRead), the
-/// special kind from the form's td mnemonic; nothing is printed but the
-/// name (the mnemonic and modifiers, sass::getMnemonic).  The view of
+/// special kind from the form's td mnemonic; nothing is printed: the name
+/// (the mnemonic and modifiers, sass::getMnemonic) is printed only when a
+/// message or report asks for it (InstrName::str()), not on the walks'
+/// hot path.  The view of
 /// every reference instruction and form is pinned by
 /// test/Target/Inputs/describe-table.txt (unittests/Target/
 /// DescribeTableTest.cpp), written when describe() still printed each
@@ -49,6 +51,14 @@ std::string regName(RegFile F, unsigned R) {
     return R == sass::PT ? "UPT" : "UP" + std::to_string(R);
   }
   return "?";
+}
+
+std::string InstrName::str() const {
+  return HasSource ? sass::getMnemonic(Source) : Name;
+}
+
+raw_ostream &operator<<(raw_ostream &OS, const InstrName &N) {
+  return OS << N.str();
 }
 
 SchedInstr &SchedInstr::guard(unsigned P, bool Neg) {
@@ -114,7 +124,6 @@ static SpecialKind kindOf(StringRef Base) {
 static SchedInstr fromMnemonic(StringRef Name) {
   SchedInstr I;
   I.Name = Name.str();
-  I.Text = Name.str();
   I.Kind = kindOf(Name.split('.').first);
   return I;
 }
@@ -191,12 +200,11 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
     return C.takeError();
 
   // Class and kind come from the form's td data (its schedule class and
-  // base mnemonic), the registers from its operands; only the name (for
-  // messages) is printed, the mnemonic and modifiers without operands.
+  // base mnemonic), the registers from its operands; nothing is printed:
+  // the name (for messages) is the mnemonic, printed when asked for.
   SchedInstr S;
   S.Kind = kindOf(Info.Mnemonic);
-  S.Name = sass::getMnemonic(In);
-  S.Text = S.Name;
+  S.Name.setSource(In);
   S.Class = *C;
   S.Ctrl = In.Ctrl;
   S.NeedsReadSB = needsReadScoreboard(Info);
@@ -206,14 +214,21 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
   bool SawOffset = false;
   // A memory base is a register pair when its address-width modifier (the
   // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
+  // Whether the form has an `aw` operand, and an `e` one that is set: one
+  // scan of the operands per instruction, made at its first memory base.
+  bool ScannedAW = false, HasAW = false, E = false;
   auto PairBase = [&](unsigned K) {
     // The 0x381 forms without an address-width operand: `.E` is the 64-bit
     // address (`LDG.E R0, [R2.64]`).
-    bool HasAW = false, E = false;
-    for (unsigned J = 0; J < Info.NumOperands; ++J) {
-      StringRef N = Info.Operands[J].Name;
-      HasAW |= N == "aw";
-      E |= N == "e" && In.Ops[J] != 0;
+    if (!ScannedAW) {
+      ScannedAW = true;
+      for (unsigned J = 0; J < Info.NumOperands; ++J) {
+        const char *N = Info.Operands[J].Name;
+        if (!N)
+          continue;
+        HasAW |= N[0] == 'a' && N[1] == 'w' && N[2] == 0;
+        E |= N[0] == 'e' && N[1] == 0 && In.Ops[J] != 0;
+      }
     }
     if (!HasAW)
       return E;

@@ -58,6 +58,7 @@
 
 namespace llvm {
 class SourceMgr;
+class raw_ostream;
 }
 
 namespace tp {
@@ -96,10 +97,39 @@ enum class SpecialKind : uint8_t {
   Nop,              ///< NOP
 };
 
+/// The mnemonic of a view, e.g. "HMMA.16816.F32", for messages and
+/// reports only: describe() keeps a copy of the instruction and prints its
+/// mnemonic (sass::getMnemonic) when str() is asked for, so that the walks
+/// build no string per instruction; a hand-made view holds its name.
+class InstrName {
+public:
+  InstrName() = default;
+  InstrName &operator=(std::string Given) {
+    Name = std::move(Given);
+    HasSource = false;
+    return *this;
+  }
+  /// The name is \p I's mnemonic, printed on demand.
+  void setSource(const sass::Instruction &I) {
+    Source = I;
+    HasSource = true;
+  }
+  std::string str() const;
+  operator std::string() const { return str(); }
+  bool operator==(llvm::StringRef S) const { return str() == S; }
+  bool operator!=(llvm::StringRef S) const { return str() != S; }
+
+private:
+  std::string Name;
+  sass::Instruction Source;
+  bool HasSource = false;
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &OS, const InstrName &N);
+
 /// The scheduling view of one instruction.
 struct SchedInstr {
-  std::string Text; ///< for messages: the mnemonic (describe()), or more
-  std::string Name; ///< the mnemonic, e.g. "HMMA.16816.F32"
+  InstrName Name; ///< the mnemonic, e.g. "HMMA.16816.F32" (messages only)
   InstrClass Class = InstrClass::CoupledALU;
   SpecialKind Kind = SpecialKind::None;
   llvm::SmallVector<RegRange, 2> Defs;
