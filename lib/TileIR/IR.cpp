@@ -64,6 +64,21 @@ StringRef Op::getWord(StringRef Key) const {
   return A->Val.S;
 }
 
+/// The attribute \p Key, appended (not yet present) with an empty value and
+/// this op's location; the caller fills its value.  In place: no temporary
+/// Attr or Value is built and moved.
+Attr &Op::appendAttr(StringRef Key) {
+  // The passes set an op's attributes one by one (tp.ldsm: five); room for
+  // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
+  if (Attrs.empty())
+    Attrs.reserve(6);
+  Attrs.emplace_back();
+  Attr &A = Attrs.back();
+  A.Key.assign(Key.data(), Key.size());
+  A.Loc = Loc;
+  return A;
+}
+
 Op &Op::set(StringRef Key, Value V) {
   if (!V.Loc.isValid())
     V.Loc = Loc;
@@ -71,11 +86,33 @@ Op &Op::set(StringRef Key, Value V) {
     A->Val = std::move(V);
     return *this;
   }
-  // The passes set an op's attributes one by one (tp.ldsm: five); room for
-  // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
-  if (Attrs.empty())
-    Attrs.reserve(6);
-  Attrs.push_back(Attr{Key.str(), std::move(V), Loc});
+  appendAttr(Key).Val = std::move(V);
+  return *this;
+}
+
+Op &Op::setInt(StringRef Key, int64_t V) {
+  Attr *A = getAttr(Key);
+  Value &Val = A ? A->Val : appendAttr(Key).Val;
+  if (A) {
+    Val.S.clear();
+    Val.Elems.clear();
+  }
+  Val.K = Value::Int;
+  Val.I = V;
+  Val.Loc = Loc;
+  return *this;
+}
+
+Op &Op::setWord(StringRef Key, StringRef W) {
+  Attr *A = getAttr(Key);
+  Value &Val = A ? A->Val : appendAttr(Key).Val;
+  if (A) {
+    Val.I = 0;
+    Val.Elems.clear();
+  }
+  Val.K = Value::Word;
+  Val.S.assign(W.data(), W.size());
+  Val.Loc = Loc;
   return *this;
 }
 

@@ -53,7 +53,6 @@
 #include "tp/Transforms/Passes.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include <map>
@@ -78,32 +77,55 @@ using namespace tile;
 class NameTable {
 public:
   void reset(const Kernel &K) {
-    Unique.clear();
-    Taken.clear();
+    Names.clear();
     for (const Param &P : K.Params)
-      Taken.insert(P.Name);
+      Names[P.Name].Taken = true;
   }
   /// Defines \p Base; returns its unique name.
   StringRef define(StringRef Base) {
-    // One lookup when the base is free (nearly always): the insert says.
-    std::string N = Base.str();
-    for (unsigned I = 1; !Taken.insert(N).second; ++I)
-      N = (Base + "." + Twine(I)).str();
-    return Unique[Base] = std::move(N);
+    // One lookup when the base is free (nearly always): the base's entry
+    // says both that the name is free and, once taken, what it stands for.
+    // (StringMap's entries do not move when it grows.)
+    StringMapEntry<Entry> &B = *Names.try_emplace(Base).first;
+    B.second.Defined = true;
+    if (!B.second.Taken) {
+      B.second.Taken = true;
+      B.second.Unique.clear(); // the base itself
+      return B.first();
+    }
+    for (unsigned I = 1;; ++I) {
+      std::string N = (Base + "." + Twine(I)).str();
+      Entry &Suffixed = Names[N];
+      if (!Suffixed.Taken) {
+        Suffixed.Taken = true;
+        B.second.Unique = std::move(N);
+        return B.second.Unique;
+      }
+    }
   }
-  bool has(StringRef Base) const { return Unique.count(Base); }
+  bool has(StringRef Base) const {
+    auto It = Names.find(Base);
+    return It != Names.end() && It->second.Defined;
+  }
   /// The unique name of the defined \p Base.
   StringRef lookup(StringRef Base) const {
-    auto It = Unique.find(Base);
-    if (It == Unique.end())
+    auto It = Names.find(Base);
+    if (It == Names.end() || !It->second.Defined)
       report_fatal_error("tp-swizzle: reference to the undefined generated "
                          "name '" + Base + "'");
-    return It->second;
+    return It->second.Unique.empty() ? It->first() : StringRef(It->second.Unique);
   }
 
 private:
-  StringMap<std::string> Unique;
-  StringSet<> Taken;
+  /// A name in the kernel's scope: taken (a parameter's or a generated
+  /// name) and, as a generated base, defined as Unique ("" when the base is
+  /// its own unique name).  One table, one entry a name: not a set of the
+  /// taken names beside a map of the bases.
+  struct Entry {
+    bool Taken = false, Defined = false;
+    std::string Unique;
+  };
+  StringMap<Entry> Names;
 };
 
 /// Appends `%name = opcode operands` to a region.  Names are bases
@@ -116,54 +138,56 @@ public:
   Value ref(StringRef Name) { return Value::makeRef(Names.lookup(Name), L); }
   Value imm(int64_t I) { return Value::makeInt(I, L); }
 
-  std::string emit(const Twine &Name, StringRef Opcode,
-                   std::initializer_list<Value> Operands) {
-    Op O(Opcode, L);
+  /// Defines \p Name as `opcode operands`; returns the name's base.  The
+  /// operands are moved into the op, which is built in its region.
+  template <typename... Vs>
+  std::string emit(const Twine &Name, StringRef Opcode, Vs &&...Operands) {
     std::string Base = Name.str();
+    Region.HasRegion = true;
+    Region.Body.emplace_back(Opcode, L);
+    Op &O = Region.Body.back();
     O.Result = Names.define(Base).str();
-    O.Operands.reserve(Operands.size()); // one allocation, not a growth each
-    for (const Value &V : Operands)
-      O.addOperand(V);
-    Region.add(std::move(O));
+    O.Operands.reserve(sizeof...(Operands)); // one allocation
+    (O.Operands.push_back(std::forward<Vs>(Operands)), ...);
     return Base;
   }
   std::string sreg(const Twine &N, StringRef R) {
-    return emit(N, "sreg", {Value::makeWord(R, L)});
+    return emit(N, "sreg", Value::makeWord(R, L));
   }
   std::string add(const Twine &N, StringRef A, Value B) {
-    return emit(N, "add", {ref(A), B});
+    return emit(N, "add", ref(A), std::move(B));
   }
   std::string mul(const Twine &N, StringRef A, int64_t B) {
-    return emit(N, "mul", {ref(A), imm(B)});
+    return emit(N, "mul", ref(A), imm(B));
   }
   std::string mad(const Twine &N, StringRef A, Value B, Value C) {
-    return emit(N, "mad", {ref(A), B, C});
+    return emit(N, "mad", ref(A), std::move(B), std::move(C));
   }
   std::string shr(const Twine &N, StringRef A, int64_t B) {
-    return emit(N, "shr", {ref(A), imm(B)});
+    return emit(N, "shr", ref(A), imm(B));
   }
   std::string andi(const Twine &N, StringRef A, int64_t B) {
-    return emit(N, "and", {ref(A), imm(B)});
+    return emit(N, "and", ref(A), imm(B));
   }
   std::string xorr(const Twine &N, StringRef A, StringRef B) {
-    return emit(N, "xor", {ref(A), ref(B)});
+    return emit(N, "xor", ref(A), ref(B));
   }
   /// A kernel parameter's value (its name, not a generated one).
   std::string param(const Twine &N, StringRef Param) {
-    return emit(N, "param", {Value::makeRef(Param, L)});
+    return emit(N, "param", Value::makeRef(Param, L));
   }
   std::string sub(const Twine &N, StringRef A, Value B) {
-    return emit(N, "sub", {ref(A), B});
+    return emit(N, "sub", ref(A), std::move(B));
   }
   /// A comparison (lt, ltu, gt, eq), ANDed with predicate \p And if given.
   std::string cmp(const Twine &N, StringRef Code, StringRef A, Value B,
                   StringRef And = "") {
     if (And.empty())
-      return emit(N, Code, {ref(A), B});
-    return emit(N, Code, {ref(A), B, ref(And)});
+      return emit(N, Code, ref(A), std::move(B));
+    return emit(N, Code, ref(A), std::move(B), ref(And));
   }
   std::string sel(const Twine &N, StringRef P, StringRef A, Value B) {
-    return emit(N, "sel", {ref(P), ref(A), B});
+    return emit(N, "sel", ref(P), ref(A), std::move(B));
   }
 
 private:
@@ -194,7 +218,7 @@ struct OperandPlan {
 
 class SwizzlePass : public Pass {
   NameTable Names;
-  std::string name(StringRef Base) const { return Names.lookup(Base).str(); }
+  StringRef name(StringRef Base) const { return Names.lookup(Base); }
   // A run-time shape: the parameters' names, the last (partial) k-step.
   bool Runtime = false, Strided = false;
   std::string KParam, MParam, NParam, LdcParam, StrideCParam;
@@ -295,15 +319,19 @@ private:
         Loop->set("count", Value::makeRef(name("k.iterations"), L));
 
     // Fill copies, products and the epilogue.
+    // The ops a fill appends (tp.ldgsts, tp.ldsm, tp.mma, values, the
+    // epilogue's pair ops) hold nothing to fill: only the children from
+    // before are visited.
     std::function<void(Op &)> Fill = [&](Op &O) {
+      size_t Children = O.Body.size();
       if (O.Name == "tp.copy")
         fillCopy(O, T, {&A, &B});
       else if (O.Name == "tp.products")
         fillProducts(O, T, A, B);
       else if (O.Name == "tp.epilogue")
         fillEpilogue(O, T, P, MM);
-      for (Op &C : O.Body)
-        Fill(C);
+      for (size_t I = 0; I < Children; ++I)
+        Fill(O.Body[I]);
     };
     for (Op &O : MM.Body)
       if (O.Name != "tp.addresses")
@@ -383,7 +411,7 @@ private:
         Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
     if (!X.columns()) {
       std::string Row =
-          Bd.emit(N + "mrow", "add", {Bd.ref(Row0), Bd.ref(Origin)});
+          Bd.emit(N + "mrow", "add", Bd.ref(Row0), Bd.ref(Origin));
       std::string Swz =
           Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
       for (int64_t I = 0; I < X.Matrices; ++I) {
@@ -397,7 +425,7 @@ private:
     } else {
       std::string OCol = Bd.shr(N + "ocol", Origin, 3);
       std::string Base =
-          Bd.emit(N + "mbase", "add", {Bd.ref(OCol), Bd.ref(ChunkBit)});
+          Bd.emit(N + "mbase", "add", Bd.ref(OCol), Bd.ref(ChunkBit));
       for (int64_t I = 0; I < X.Matrices; ++I) {
         std::string Idx = std::to_string(I);
         std::string Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
@@ -539,8 +567,8 @@ private:
             ? Bd.shr(Pre + "tkoff" + Idx, Chunk, Log2_64(X.perRow()))
             : Bd.mul(Pre + "tkoff" + Idx,
                      Bd.andi(Pre + "tcol" + Idx, Chunk, X.perRow() - 1), 8);
-    std::string KC = Bd.emit(Pre + "tk" + Idx, "add",
-                             {Bd.ref("t.klast"), Bd.ref(KOff)});
+    std::string KC = Bd.emit(Pre + "tk" + Idx, "add", Bd.ref("t.klast"),
+                             Bd.ref(KOff));
     if (!X.columns()) {
       // Elements left d = K - k; partial when d < 8: zero-fill 16 - 2 d
       // bytes (the fill first: one predicate live at a time beside the
@@ -656,7 +684,7 @@ private:
       std::string Z = Bd.mad("e.zelems", "e.ctaid.z",
                              Bd.ref(Bd.param("e.stride", StrideCParam)),
                              Bd.imm(0));
-      Elem = Bd.emit("e.elemz", "add", {Bd.ref(Elem), Bd.ref(Z)});
+      Elem = Bd.emit("e.elemz", "add", Bd.ref(Elem), Bd.ref(Z));
     }
     Bd.mul("e.off", Elem, P.dBytes());
     Bd.mul("e.ldc4", Ldc, P.dBytes());
@@ -689,9 +717,13 @@ private:
     return G;
   }
 
-  /// Op \p O guarded by \p G (its row offset the first operand).
+  /// Op \p O guarded by \p G: its row offset the first operand (added now,
+  /// before any other), the guards its last attributes (set by
+  /// setPairGuards once the numbers are set, as the printer writes them).
   void guardPair(Op &O, const PairGuards &G) {
     O.addOperand(Value::makeRef(name(G.Row), O.Loc));
+  }
+  void setPairGuards(Op &O, const PairGuards &G) {
     O.set("guard", Value::makeRef(name(G.Both), O.Loc));
     O.set("guard_first", Value::makeRef(name(G.First), O.Loc));
   }
@@ -731,14 +763,21 @@ private:
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
       Op O(Name, Epi.Loc);
-      if (Offset && Runtime && Name == "tp.stg") {
+      PairGuards G;
+      bool Guarded = Offset && Runtime;
+      if (Guarded && Name == "tp.stg") {
         auto It = StoreGuards.find(I);
-        guardPair(O, It != StoreGuards.end() ? It->second
-                                             : defineGuards(Bd, T, I, "s"));
-        StoreGuards.erase(I);
-      } else if (Offset && Runtime)
-        guardPair(O, defineGuards(Bd, T, I, "l"));
-      else if (Offset)
+        if (It != StoreGuards.end()) {
+          G = std::move(It->second);
+          StoreGuards.erase(It);
+        } else {
+          G = defineGuards(Bd, T, I, "s");
+        }
+        guardPair(O, G);
+      } else if (Guarded) {
+        G = defineGuards(Bd, T, I, "l");
+        guardPair(O, G);
+      } else if (Offset)
         O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
       for (const std::string &Param : Params)
         O.addOperand(Value::makeRef(Param, Epi.Loc));
@@ -751,13 +790,8 @@ private:
         O.setWord("type", getElementTypeName(P.DType));
       // The pair's attributes first, its guards after (as the printer
       // writes them: guards are set after the numbers).
-      if (const Attr *G = O.getAttr("guard")) {
-        Value GV = G->Val, FV = O.getAttr("guard_first")->Val;
-        O.removeAttr("guard");
-        O.removeAttr("guard_first");
-        O.set("guard", GV);
-        O.set("guard_first", FV);
-      }
+      if (Guarded)
+        setPairGuards(O, G);
       Epi.add(std::move(O));
     };
     // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).

@@ -105,12 +105,10 @@ struct Op {
   llvm::StringRef getWord(llvm::StringRef Key) const;
   /// Sets (or appends) an attribute.
   Op &set(llvm::StringRef Key, Value V);
-  Op &setInt(llvm::StringRef Key, int64_t V) {
-    return set(Key, Value::makeInt(V, Loc));
-  }
-  Op &setWord(llvm::StringRef Key, llvm::StringRef W) {
-    return set(Key, Value::makeWord(W, Loc));
-  }
+  /// set(Key, Value::makeInt(V, Loc)), built in place.
+  Op &setInt(llvm::StringRef Key, int64_t V);
+  /// set(Key, Value::makeWord(W, Loc)), built in place.
+  Op &setWord(llvm::StringRef Key, llvm::StringRef W);
   void removeAttr(llvm::StringRef Key);
   Op &addOperand(Value V) {
     Operands.push_back(std::move(V));
@@ -124,6 +122,9 @@ struct Op {
   /// The first op named \p Name in the region (not nested), or null.
   Op *find(llvm::StringRef Name);
   const Op *find(llvm::StringRef Name) const;
+
+private:
+  Attr &appendAttr(llvm::StringRef Key);
 };
 
 struct Param {
