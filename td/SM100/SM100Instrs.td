@@ -3,7 +3,8 @@
 // Blackwell decodes with sm_90's forms (Targets.td: SM90Family) and these:
 // LDCU, BSSY/BSYNC.RECONVERGENT, BRA.U on a uniform predicate, LDGSTS with
 // a descriptor, the global atomics ATOMG/ATOM/REDG with a descriptor and
-// the shared-memory ATOMS.CAST.SPIN; on sm_120/sm_121 also IADD.64, MOV.64 and UMOV.64; and
+// the shared-memory ATOMS.CAST.SPIN; on sm_120/sm_121 also IADD.64, MOV.64,
+// UMOV.64 and the uniform conversions UF2F, UI2F, UF2I (SM120Convert.td); and
 // Blackwell's encodings of the uniform forms, whose registers are 8-bit
 // fields (SM100Uniform.td).  Evidence (E = our decoding of `ptxas
 // -arch=sm_100 / sm_120` output, CUDA 13.0, for the corpus of
@@ -376,3 +377,5 @@ foreach W = [32, 64] in
   }
 
 include "SM100/SM100Uniform.td"
+// sm_120/sm_121: conversions of uniform values.
+include "SM100/SM120Convert.td"
