@@ -617,45 +617,25 @@ int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
 }
 
 /// The shape a GEMM run uses: the manifest's, or --shape's (a run-time-shape
-/// kernel only), with its leading dimensions, batch and strides, in
-/// elements.
-struct RunShape {
+/// kernel only), with its storage (tp::GemmStorage: leading dimensions,
+/// batch and strides, in elements) and grid.
+struct RunShape : GemmStorage {
   GemmProblem P; ///< one product, dense (the reference's view)
-  uint64_t LdA = 0, LdB = 0, LdC = 0, Batch = 1;
-  uint64_t StrideA = 0, StrideB = 0, StrideC = 0;
   std::array<uint32_t, 3> Grid = {1, 1, 1};
-  uint64_t rowsA() const {
-    return P.LayoutA == OperandLayout::Rows ? P.M : P.K;
-  }
-  uint64_t rowsB() const {
-    return P.LayoutB == OperandLayout::Rows ? P.N : P.K;
-  }
-  uint64_t colsA() const { return P.LayoutA == OperandLayout::Rows ? P.K : P.M; }
-  uint64_t colsB() const { return P.LayoutB == OperandLayout::Rows ? P.K : P.N; }
 };
 
 /// The rules a run-time shape's values must keep (the copies' 16-byte
 /// chunks, the kernel's 32-bit offsets): tp::checkGemmStorage, tp-run's
 /// and the library's; the message names the rule and the numbers.
-Error checkRunShape(const RunShape &S) {
-  GemmStorage St;
-  St.LdA = S.LdA;
-  St.LdB = S.LdB;
-  St.LdC = S.LdC;
-  St.Batch = S.Batch;
-  St.StrideA = S.StrideA;
-  St.StrideB = S.StrideB;
-  St.StrideC = S.StrideC;
-  return checkGemmStorage(S.P, St);
-}
+Error checkRunShape(const RunShape &S) { return checkGemmStorage(S.P, S); }
 
 Expected<RunShape> chooseRunShape(const LaunchManifest &Man) {
   RunShape S;
   S.P = GemmProblem::fromManifest(Man);
   S.Grid = Man.Grid;
   bool Runtime = Man.findParam(ParamRole::LDA) != nullptr;
-  S.LdA = Runtime ? Man.LdA : S.colsA();
-  S.LdB = Runtime ? Man.LdB : S.colsB();
+  S.LdA = Runtime ? Man.LdA : S.P.colsA();
+  S.LdB = Runtime ? Man.LdB : S.P.colsB();
   S.LdC = Runtime ? Man.LdC : S.P.N;
   S.Batch = Man.Batch;
   S.StrideA = Man.StrideA;
@@ -686,13 +666,13 @@ Expected<RunShape> chooseRunShape(const LaunchManifest &Man) {
   S.P.N = V[1];
   S.P.K = V[2];
   S.Batch = V[3];
-  S.LdA = (S.colsA() + 7) / 8 * 8;
-  S.LdB = (S.colsB() + 7) / 8 * 8;
+  S.LdA = (S.P.colsA() + 7) / 8 * 8;
+  S.LdB = (S.P.colsB() + 7) / 8 * 8;
   S.LdC = (S.P.N + 7) / 8 * 8;
   // Batches 16 elements apart beyond the dense extent (NaN and poison in
   // the gaps): a stride the kernel ignored would show.
-  S.StrideA = S.rowsA() * S.LdA + 16;
-  S.StrideB = S.rowsB() * S.LdB + 16;
+  S.StrideA = S.P.rowsA() * S.LdA + 16;
+  S.StrideB = S.P.rowsB() * S.LdB + 16;
   S.StrideC = S.P.M * S.LdC + 16;
   uint64_t GX = (S.P.N + Man.Tile[1] - 1) / Man.Tile[1];
   uint64_t GY = (S.P.M + Man.Tile[0] - 1) / Man.Tile[0];
@@ -809,10 +789,10 @@ GemmOperands placeOperands(const RunShape &RS, sim::GlobalMemory &Mem,
     else
       memcpy(&C[2 * I], &Poison16, 2);
   for (uint64_t Bt = 0; Bt < NB; ++Bt) {
-    copyPitched(&DA[2 * Bt * RS.StrideA], Ops.A[Bt].data(), RS.rowsA(),
-                RS.colsA(), RS.LdA, 2);
-    copyPitched(&DB[2 * Bt * RS.StrideB], Ops.B[Bt].data(), RS.rowsB(),
-                RS.colsB(), RS.LdB, 2);
+    copyPitched(&DA[2 * Bt * RS.StrideA], Ops.A[Bt].data(), RS.P.rowsA(),
+                RS.P.colsA(), RS.LdA, 2);
+    copyPitched(&DB[2 * Bt * RS.StrideB], Ops.B[Bt].data(), RS.P.rowsB(),
+                RS.P.colsB(), RS.LdB, 2);
     if (HasR)
       copyPitched(&Mem.getBuffer(Ops.RAddr)[DBytes * Bt * RS.StrideC],
                   toDBytes(Ops.R[Bt], Prob.DType).data(), Prob.M, Prob.N,
@@ -881,9 +861,8 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   GemmProblem Prob = RS.P;
   uint64_t NB = RS.Batch;
   // Storage: batch b of X at b stride (the last one's rows x ld).
-  uint64_t ElemsA = (NB - 1) * RS.StrideA + RS.rowsA() * RS.LdA,
-           ElemsB = (NB - 1) * RS.StrideB + RS.rowsB() * RS.LdB,
-           ElemsC = (NB - 1) * RS.StrideC + Prob.M * RS.LdC;
+  uint64_t ElemsA = RS.spanA(RS.P), ElemsB = RS.spanB(RS.P),
+           ElemsC = RS.spanC(RS.P);
   // A, B, C and R in simulated global memory, checked against its limit
   // before the host arrays are made.
   const unsigned DBytes = getElementTypeBytes(Prob.DType);
