@@ -33,10 +33,13 @@
 ///  2. liveness per piece to a fixed point over the pieces' graph:
 ///     prologue -> body -> tail, body -> body (the back edge; tp-form-loop
 ///     adds the branch), a branch to a label that starts a piece; the
-///     counter is live at the body's end (the loop control reads it);
+///     counter is live at the body's end (the loop control reads it).
+///     One backward sweep a piece gives what it reads first (Gen) and
+///     writes unguarded (Kill); the fixed point is then on whole sets;
 ///  3. interference: each written register against everything live after
 ///     the instruction and everything else the instruction reads (a result
-///     never overlaps an operand of its own instruction);
+///     never overlaps an operand of its own instruction), in one backward
+///     sweep a piece;
 ///  4. pre-assignments first (option plan=seed: the seed's register plan,
 ///     and the function attribute preassign(%x=Rn ...)), then every other
 ///     virtual register in the order of its first appearance, at the
@@ -48,6 +51,14 @@
 ///     write guards, a write of one a pending late read guards; the body's
 ///     first instruction waits for what either way into it leaves pending;
 ///     EXIT for all).  tp-compact-stalls recomputes every field.
+///
+/// Representation: the register operands of every instruction are read
+/// once into one flat table (per form, the list of its general-register
+/// operands is made on the form's first use); unit and register sets are
+/// arrays of 64-bit words indexed by unit, virtual register id or physical
+/// register; interference is a bit matrix over the ids, made symmetric by
+/// 64 x 64 block transposes; no map, set or name is consulted per
+/// instruction.
 ///
 /// The seed's plan (../shared/seed/TiledProductSM86.seed.txt, "registers"):
 /// tid R0, lane R1, warp R2, warp_m R3, warp_n R4, one R5, ctaid.y R6,
@@ -65,14 +76,12 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <array>
-#include <bitset>
 
 using namespace llvm;
 
@@ -91,41 +100,241 @@ using mir::Function;
 using mir::MInstr;
 
 constexpr unsigned NumPhysRegs = 255; // R0..R254 (RZ = 255)
+
+//===----------------------------------------------------------------------===//
+// Dense bit sets: arrays of 64-bit words, indexed by unit, register or id
+//===----------------------------------------------------------------------===//
+
+size_t wordsFor(size_t Bits) { return (Bits + 63) / 64; }
+
+void setBit(uint64_t *W, size_t I) { W[I / 64] |= uint64_t(1) << (I % 64); }
+
+/// Bits [First, First + N) of \p W set, cleared, tested for any.  A
+/// range of at most 64 bits (a tuple, a register's units) touches at most
+/// two words.
+template <typename Fn> void forRangeWords(size_t First, size_t N, Fn F) {
+  while (N > 64) {
+    forRangeWords(First, 64, F);
+    First += 64;
+    N -= 64;
+  }
+  if (!N)
+    return;
+  uint64_t M = N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
+  size_t B = First % 64;
+  F(First / 64, M << B);
+  if (B + N > 64)
+    F(First / 64 + 1, M >> (64 - B));
+}
+void setRange(uint64_t *W, size_t First, size_t N) {
+  forRangeWords(First, N, [W](size_t I, uint64_t M) { W[I] |= M; });
+}
+void resetRange(uint64_t *W, size_t First, size_t N) {
+  forRangeWords(First, N, [W](size_t I, uint64_t M) { W[I] &= ~M; });
+}
+bool anyInRange(const uint64_t *W, size_t First, size_t N) {
+  bool Any = false;
+  forRangeWords(First, N,
+                [&](size_t I, uint64_t M) { Any |= (W[I] & M) != 0; });
+  return Any;
+}
+
+/// Calls \p F with the index of every set bit of \p W (\p NW words), in
+/// increasing order.
+template <typename Fn> void forEachBit(const uint64_t *W, size_t NW, Fn F) {
+  for (size_t I = 0; I < NW; ++I)
+    for (uint64_t X = W[I]; X; X &= X - 1)
+      F(unsigned(I * 64 + countTrailingZeros(X)));
+}
+
+/// Transposes a 64 x 64 bit block in place: bit c of row r <-> bit r of
+/// row c (Hacker's Delight 7-3, for bit 0 = column 0).
+void transpose64(uint64_t A[64]) {
+  uint64_t M = 0x00000000FFFFFFFFull;
+  for (unsigned J = 32; J != 0; J >>= 1, M ^= M << J)
+    for (unsigned K = 0; K < 64; K = ((K | J) + 1) & ~J) {
+      uint64_t T = ((A[K] >> J) ^ A[K | J]) & M;
+      A[K | J] ^= T;
+      A[K] ^= T << J;
+    }
+}
+
+/// A square bit matrix over the virtual registers, rows padded to whole
+/// 64 x 64 blocks.
+class BitMatrix {
+public:
+  void reset(size_t N) {
+    RowWords = wordsFor(N);
+    Bits.assign(RowWords * 64 * RowWords, 0);
+  }
+  size_t rowWords() const { return RowWords; }
+  uint64_t *row(size_t R) { return &Bits[R * RowWords]; }
+  const uint64_t *row(size_t R) const { return &Bits[R * RowWords]; }
+  /// this |= its transpose: one block transpose per 64 x 64 block.
+  void makeSymmetric() {
+    std::vector<uint64_t> T(Bits.size(), 0);
+    uint64_t Block[64];
+    for (size_t BI = 0; BI < RowWords; ++BI)
+      for (size_t BJ = 0; BJ < RowWords; ++BJ) {
+        uint64_t Any = 0;
+        for (size_t R = 0; R < 64; ++R)
+          Any |= Block[R] = Bits[(BI * 64 + R) * RowWords + BJ];
+        if (!Any)
+          continue;
+        transpose64(Block);
+        for (size_t R = 0; R < 64; ++R)
+          T[(BJ * 64 + R) * RowWords + BI] = Block[R];
+      }
+    for (size_t I = 0; I < Bits.size(); ++I)
+      Bits[I] |= T[I];
+  }
+
+private:
+  size_t RowWords = 0;
+  std::vector<uint64_t> Bits;
+};
+
 /// A set of physical registers, a tuple's overhang past R254 included.
-using PhysSet = std::bitset<NumPhysRegs + 8>;
+struct PhysSet {
+  static constexpr unsigned NumBits = NumPhysRegs + 8;
+  std::array<uint64_t, 5> W{};
+  /// Registers [R, R + N) clipped to NumBits.
+  static size_t clip(unsigned R, unsigned N) {
+    return R >= NumBits ? 0 : std::min<size_t>(N, NumBits - R);
+  }
+  void set(unsigned R, unsigned N) {
+    if (R % 64 + N <= 64 && R + N <= NumBits && N) // an aligned tuple
+      W[R / 64] |= (N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1)
+                   << (R % 64);
+    else if (size_t K = clip(R, N))
+      setRange(W.data(), R, K);
+  }
+  bool any(unsigned R, unsigned N) const {
+    size_t K = clip(R, N);
+    return K && anyInRange(W.data(), R, K);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Register operands, collected once
+//===----------------------------------------------------------------------===//
 
 /// A register operand of an instruction, in allocation terms.
 struct Ref {
+  uint32_t Reg;  ///< virtual id or physical register
+  uint8_t Sub;   ///< virtual: first register in the tuple
+  uint8_t Width;
+  uint8_t OpIdx;
   bool Virtual;
-  unsigned Reg; ///< virtual id or physical register
-  unsigned Sub; ///< virtual: first register in the tuple
-  unsigned Width;
   bool IsDef;
-  unsigned OpIdx;
 };
 
-void collectRefs(const MInstr &MI, SmallVectorImpl<Ref> &Out) {
-  Out.clear();
-  const sass::InstrInfo &II = MI.info();
-  for (unsigned K = 0; K < II.NumOperands; ++K) {
-    const sass::OperandInfo &O = II.Operands[K];
-    if (O.Kind != sass::OperandKind::GPR &&
-        O.Kind != sass::OperandKind::MemBase)
-      continue;
-    int64_t V = MI.I.Ops[K];
-    unsigned W = std::max<unsigned>(1, O.Width);
-    if (mir::isVirtualReg(V))
-      Out.push_back({true, mir::virtualRegId(V), mir::virtualRegSub(V), W,
-                     O.IsDef, K});
-    else if (V != 255)
-      Out.push_back({false, unsigned(V), 0, W, O.IsDef, K});
+/// The register operands of every instruction of a function, flat: those
+/// of instruction I (layout order) are Refs[Begin[I] .. Begin[I + 1]).
+struct RefTable {
+  std::vector<Ref> Refs;
+  std::vector<uint32_t> Begin;
+  /// The first instruction of piece P; PieceFirst[P + 1] ends it.
+  std::vector<uint32_t> PieceFirst;
+
+  MutableArrayRef<Ref> of(size_t I) {
+    return {Refs.data() + Begin[I], Refs.data() + Begin[I + 1]};
   }
-}
+  ArrayRef<Ref> of(size_t I) const {
+    return {Refs.data() + Begin[I], Refs.data() + Begin[I + 1]};
+  }
 
-/// The register operands of every instruction of a function, by piece.
-using PieceRefTable = std::vector<std::vector<SmallVector<Ref, 6>>>;
+  /// Per instruction: whether it is an EXIT.
+  std::vector<bool> IsExit;
 
-void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs);
+  void collect(const Function &F) {
+    size_t N = F.size();
+    // Room for every general-register operand first (no growth check an
+    // operand), then trimmed to those that name a register.
+    std::vector<unsigned> FormOfInstr(N);
+    size_t Room = 0, I = 0;
+    for (const mir::Piece &P : F.Pieces)
+      for (const MInstr &MI : P.Instrs) {
+        unsigned Form = formOf(MI.I.Op);
+        FormOfInstr[I++] = Form;
+        Room += formEnd(Form) - FormFirst[Form];
+      }
+    Refs.resize(Room);
+    Begin.resize(N + 1);
+    IsExit.assign(N, false);
+    PieceFirst.assign(1, 0);
+    Ref *Out = Refs.data();
+    I = 0;
+    for (const mir::Piece &P : F.Pieces) {
+      for (const MInstr &MI : P.Instrs) {
+        unsigned Form = FormOfInstr[I];
+        Begin[I] = uint32_t(Out - Refs.data());
+        IsExit[I++] = FormIsExit[Form];
+        Out = add(MI, Form, Out);
+      }
+      PieceFirst.push_back(uint32_t(I));
+    }
+    Begin[N] = uint32_t(Out - Refs.data());
+    Refs.resize(Begin[N]);
+  }
+
+private:
+  /// A form's general-register operands (GPR, MemBase), listed once per
+  /// form the function uses: Forms[Op] - 1 indexes FormFirst.
+  struct GPROperand {
+    uint8_t OpIdx, Width;
+    bool IsDef;
+  };
+  std::vector<uint16_t> Forms;
+  std::vector<uint32_t> FormFirst;
+  std::vector<GPROperand> FormOperands;
+  std::vector<bool> FormIsExit;
+
+  /// The list of form \p Op, made on its first use.
+  unsigned formOf(sass::Opcode Op) {
+    if (Forms.empty())
+      Forms.assign(sass::getNumOpcodes(), 0);
+    if (unsigned Slot = Forms[Op])
+      return Slot - 1;
+    const sass::InstrInfo &II = sass::getInstrInfo(Op);
+    FormFirst.push_back(uint32_t(FormOperands.size()));
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      const sass::OperandInfo &O = II.Operands[K];
+      if (O.Kind == sass::OperandKind::GPR ||
+          O.Kind == sass::OperandKind::MemBase)
+        FormOperands.push_back(
+            {uint8_t(K), uint8_t(std::max<unsigned>(1, O.Width)), O.IsDef});
+    }
+    FormIsExit.push_back(II.IsExit);
+    Forms[Op] = uint16_t(FormFirst.size());
+    return unsigned(FormFirst.size() - 1);
+  }
+
+  uint32_t formEnd(unsigned Form) const {
+    return Form + 1 < FormFirst.size() ? FormFirst[Form + 1]
+                                       : uint32_t(FormOperands.size());
+  }
+
+  /// Writes \p MI's register operands (form \p Form) at \p Out; the end.
+  Ref *add(const MInstr &MI, unsigned Form, Ref *Out) const {
+    for (uint32_t G = FormFirst[Form], E = formEnd(Form); G < E; ++G) {
+      const GPROperand &O = FormOperands[G];
+      int64_t V = MI.I.Ops[O.OpIdx];
+      if (mir::isVirtualReg(V))
+        *Out++ = {mir::virtualRegId(V), uint8_t(mir::virtualRegSub(V)),
+                  O.Width, O.OpIdx, true, O.IsDef};
+      else if (V != 255)
+        *Out++ = {uint32_t(V), 0, O.Width, O.OpIdx, false, O.IsDef};
+    }
+    return Out;
+  }
+};
+
+void addConservativeWaits(mir::Function &F, const RefTable &Refs);
+
+/// Whether \p MI's result is written only under a guard (it does not end
+/// the life of what it writes).
+bool isGuarded(const MInstr &MI) { return MI.I.Guard != 7 || MI.I.GuardNeg; }
 
 /// The allocation of one function.
 class Allocator {
@@ -142,20 +351,28 @@ private:
     return makeError("tp-regalloc: @" + F.Name + ": " + Msg);
   }
   std::string name(unsigned V) const { return "%" + F.VRegNames[V]; }
+  void computeWidths();
+  Error findOrderAndCounter();
   void computeLiveness();
   void buildInterference();
   Error preassign(bool SeedPlan);
   Error assign(unsigned V, unsigned Reg);
   Error allocateRest();
+  Error noRoom(unsigned V) const;
   void rewrite();
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
 
-  /// The register operands of every instruction, by piece (computed once:
-  /// liveness walks the pieces to a fixed point).
-  PieceRefTable PieceRefs;
-  /// Live units after a piece's last instruction / before its first.
-  std::vector<BitVector> LiveIn, LiveOut;
+  uint64_t *liveIn(size_t P) { return &LiveIn[P * UnitWords]; }
+  uint64_t *liveOut(size_t P) { return &LiveOut[P * UnitWords]; }
+
+  /// The register operands of every instruction (computed once: every
+  /// step below and the conservative waits read them).
+  RefTable T;
+  /// Live units before a piece's first instruction / after its last
+  /// (UnitWords words a piece).
+  std::vector<uint64_t> LiveIn, LiveOut;
+  size_t UnitWords = 0;
   std::vector<std::vector<unsigned>> Succs;
 
   Function &F;
@@ -164,8 +381,8 @@ private:
   std::vector<unsigned> Width, Base; ///< per virtual register
   std::vector<unsigned> UnitOwner;   ///< unit -> virtual register
   unsigned NumUnits = 0;
-  std::vector<BitVector> Interferes;
-  BitVector ReservedPhys; ///< physical registers the input names
+  BitMatrix Interferes;
+  PhysSet ReservedPhys; ///< physical registers the input names
   std::vector<int> Assigned;
   std::vector<unsigned> Order; ///< first appearance
   std::vector<SMLoc> FirstLoc; ///< where each first appears (if parsed)
@@ -203,100 +420,117 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
   return S;
 }
 
-/// Marks units [First, First + N) in \p BV.
-void setUnits(BitVector &BV, unsigned First, unsigned N) {
-  BV.set(First, First + N);
-}
-
+/// Liveness in one backward sweep per piece (what the piece reads before
+/// writing it, Gen, and what it writes unguarded, Kill), then the pieces'
+/// graph to a fixed point on whole sets: LiveIn = Gen | (LiveOut & ~Kill).
 void Allocator::computeLiveness() {
   size_t N = F.Pieces.size();
-  LiveIn.assign(N, BitVector(NumUnits));
-  LiveOut.assign(N, BitVector(NumUnits));
+  UnitWords = wordsFor(NumUnits);
+  LiveIn.assign(N * UnitWords, 0);
+  LiveOut.assign(N * UnitWords, 0);
+  std::vector<uint64_t> Gen(N * UnitWords, 0), Kill(N * UnitWords, 0);
+  for (size_t P = 0; P < N; ++P) {
+    uint64_t *G = &Gen[P * UnitWords], *K = &Kill[P * UnitWords];
+    const auto &Is = F.Pieces[P].Instrs;
+    for (size_t I = Is.size(); I-- > 0;) {
+      ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
+      bool Guarded = isGuarded(Is[I]);
+      for (const Ref &R : Refs)
+        if (R.Virtual && R.IsDef && !Guarded) {
+          setRange(K, Base[R.Reg] + R.Sub, R.Width);
+          resetRange(G, Base[R.Reg] + R.Sub, R.Width);
+        }
+      for (const Ref &R : Refs)
+        if (R.Virtual && !R.IsDef)
+          setRange(G, Base[R.Reg] + R.Sub, R.Width);
+    }
+  }
+  std::vector<uint64_t> In(UnitWords);
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (size_t P = N; P-- > 0;) {
-      BitVector Live(NumUnits);
+      uint64_t *Out = liveOut(P);
       for (unsigned S : Succs[P])
-        Live |= LiveIn[S];
+        for (size_t W = 0; W < UnitWords; ++W)
+          Out[W] |= liveIn(S)[W];
       if (Counter && F.Pieces[P].Name == "body")
-        setUnits(Live, Base[*Counter], Width[*Counter]);
-      LiveOut[P] = Live;
-      const auto &Is = F.Pieces[P].Instrs;
-      for (size_t I = Is.size(); I-- > 0;) {
-        const auto &Refs = PieceRefs[P][I];
-        bool Guarded = Is[I].I.Guard != 7 || Is[I].I.GuardNeg;
-        for (const Ref &R : Refs)
-          if (R.Virtual && R.IsDef && !Guarded)
-            Live.reset(Base[R.Reg] + R.Sub, Base[R.Reg] + R.Sub + R.Width);
-        for (const Ref &R : Refs)
-          if (R.Virtual && !R.IsDef)
-            setUnits(Live, Base[R.Reg] + R.Sub, R.Width);
-      }
-      if (Live != LiveIn[P]) {
-        LiveIn[P] = Live;
+        setRange(Out, Base[*Counter], Width[*Counter]);
+      const uint64_t *G = &Gen[P * UnitWords], *K = &Kill[P * UnitWords];
+      for (size_t W = 0; W < UnitWords; ++W)
+        In[W] = G[W] | (Out[W] & ~K[W]);
+      if (!std::equal(In.begin(), In.end(), liveIn(P))) {
+        std::copy(In.begin(), In.end(), liveIn(P));
         Changed = true;
       }
     }
   }
 }
 
+/// Interference: each written register against everything live after the
+/// instruction and the instruction's other registers.  Each virtual
+/// register keeps the mask of its live units (bit k: register k of its
+/// tuple), so that the registers with a live unit (LiveV) are at hand for
+/// a def: one word-wise OR into its row.
 void Allocator::buildInterference() {
   size_t NV = Width.size();
-  Interferes.assign(NV, BitVector(NV));
+  Interferes.reset(NV);
+  size_t RW = Interferes.rowWords();
+  std::vector<uint64_t> LiveV(RW), LiveMask(NV);
+  auto Set = [&](unsigned V, uint64_t M) {
+    if (!LiveMask[V])
+      LiveV[V / 64] |= uint64_t(1) << (V % 64);
+    LiveMask[V] |= M;
+  };
+  auto Reset = [&](unsigned V, uint64_t M) {
+    if (LiveMask[V] && !(LiveMask[V] &= ~M))
+      LiveV[V / 64] &= ~(uint64_t(1) << (V % 64));
+  };
+  auto UnitsOf = [](const Ref &R) {
+    return (R.Width >= 64 ? ~uint64_t(0) : (uint64_t(1) << R.Width) - 1)
+           << R.Sub;
+  };
   for (size_t P = 0; P < F.Pieces.size(); ++P) {
-    // Live units, and the virtual registers with a live unit (counted, so
-    // that a def is one word-wise OR of the live registers).
-    BitVector Live(NumUnits), LiveV(NV);
-    std::vector<unsigned> LiveUnits(NV, 0);
-    auto Set = [&](unsigned First, unsigned N) {
-      for (unsigned U = First; U < First + N; ++U)
-        if (!Live.test(U)) {
-          Live.set(U);
-          if (LiveUnits[UnitOwner[U]]++ == 0)
-            LiveV.set(UnitOwner[U]);
-        }
-    };
-    auto Reset = [&](unsigned First, unsigned N) {
-      for (unsigned U = First; U < First + N; ++U)
-        if (Live.test(U)) {
-          Live.reset(U);
-          if (--LiveUnits[UnitOwner[U]] == 0)
-            LiveV.reset(UnitOwner[U]);
-        }
-    };
-    for (unsigned U : LiveOut[P].set_bits())
-      Set(U, 1);
+    std::fill(LiveV.begin(), LiveV.end(), 0);
+    std::fill(LiveMask.begin(), LiveMask.end(), 0);
+    forEachBit(liveOut(P), UnitWords, [&](unsigned U) {
+      unsigned V = UnitOwner[U];
+      Set(V, uint64_t(1) << (U - Base[V]));
+    });
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
-      const auto &Refs = PieceRefs[P][I];
-      bool Guarded = Is[I].I.Guard != 7 || Is[I].I.GuardNeg;
+      ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
+      bool Guarded = isGuarded(Is[I]);
       for (const Ref &D : Refs) {
         if (!D.Virtual || !D.IsDef)
           continue;
-        Interferes[D.Reg] |= LiveV;
+        uint64_t *Row = Interferes.row(D.Reg);
+        for (size_t W = 0; W < RW; ++W)
+          Row[W] |= LiveV[W];
         for (const Ref &O : Refs)
           if (O.Virtual)
-            Interferes[D.Reg].set(O.Reg);
+            setBit(Row, O.Reg);
       }
-      for (const Ref &R : Refs)
-        if (R.Virtual && R.IsDef && !Guarded)
-          Reset(Base[R.Reg] + R.Sub, R.Width);
+      if (!Guarded)
+        for (const Ref &R : Refs)
+          if (R.Virtual && R.IsDef)
+            Reset(R.Reg, UnitsOf(R));
       for (const Ref &R : Refs)
         if (R.Virtual && !R.IsDef)
-          Set(Base[R.Reg] + R.Sub, R.Width);
+          Set(R.Reg, UnitsOf(R));
     }
     // Live at a piece's start with no definition before: live from the
     // function's entry, together with everything else live there.
     if (P == 0)
-      for (unsigned A : LiveV.set_bits())
-        Interferes[A] |= LiveV;
+      forEachBit(LiveV.data(), RW, [&](unsigned A) {
+        uint64_t *Row = Interferes.row(A);
+        for (size_t W = 0; W < RW; ++W)
+          Row[W] |= LiveV[W];
+      });
   }
   // Symmetric, without self edges.
-  for (unsigned V = 0; V < NV; ++V) {
-    Interferes[V].reset(V);
-    for (unsigned U : Interferes[V].set_bits())
-      Interferes[U].set(V);
-  }
+  Interferes.makeSymmetric();
+  for (unsigned V = 0; V < NV; ++V)
+    Interferes.row(V)[V / 64] &= ~(uint64_t(1) << (V % 64));
 }
 
 Error Allocator::assign(unsigned V, unsigned Reg) {
@@ -311,18 +545,21 @@ Error Allocator::assign(unsigned V, unsigned Reg) {
                         "R0..R{2}",
                         name(V), Reg, MaxRegs - 1)
                     .str());
-  for (unsigned U : Interferes[V].set_bits())
-    if (Assigned[U] >= 0 && unsigned(Assigned[U]) < Reg + W &&
-        Reg < unsigned(Assigned[U]) + Width[U])
-      return fail(formatv("pre-assignment of {0} to R{1} conflicts with {2} "
-                          "in R{3}, live at the same time",
-                          name(V), Reg, name(U), Assigned[U])
-                      .str());
+  const uint64_t *Row = Interferes.row(V);
+  for (size_t I = 0; I < Interferes.rowWords(); ++I)
+    for (uint64_t X = Row[I]; X; X &= X - 1) {
+      unsigned U = unsigned(I * 64 + countTrailingZeros(X));
+      if (Assigned[U] >= 0 && unsigned(Assigned[U]) < Reg + W &&
+          Reg < unsigned(Assigned[U]) + Width[U])
+        return fail(formatv("pre-assignment of {0} to R{1} conflicts with "
+                            "{2} in R{3}, live at the same time",
+                            name(V), Reg, name(U), Assigned[U])
+                        .str());
+    }
   Assigned[V] = int(Reg);
   ++NumPreassigned;
   return Error::success();
 }
-
 /// The seed's plan for the virtual registers tp-select names (see the
 /// \file comment).
 void Allocator::seedPlan(StringMap<unsigned> &Plan) const {
@@ -403,75 +640,94 @@ Error Allocator::preassign(bool SeedPlan) {
   return Error::success();
 }
 
+/// The lowest multiple of \p W (a power of two) at which \p W registers
+/// are free in \p Busy and end by \p MaxRegs, or -1: the first fit.
+int firstFit(const PhysSet &Busy, unsigned W, unsigned MaxRegs) {
+  if (W > 64) { // (no form has such tuples; the plain search)
+    for (unsigned Reg = 0; Reg + W <= MaxRegs; Reg += W)
+      if (!Busy.any(Reg, W))
+        return int(Reg);
+    return -1;
+  }
+  // Bit p of a word's Fits: [p, p + W) free, p a multiple of W (an aligned
+  // tuple never crosses a word).
+  uint64_t Aligned = W == 64 ? 1 : ~uint64_t(0) / ((uint64_t(1) << W) - 1);
+  for (size_t I = 0; I < Busy.W.size(); ++I) {
+    uint64_t Fits = ~Busy.W[I];
+    for (unsigned S = 1; S < W; S *= 2)
+      Fits &= Fits >> S;
+    Fits &= Aligned;
+    if (Fits) {
+      unsigned Reg = unsigned(I * 64 + countTrailingZeros(Fits));
+      return Reg + W <= MaxRegs ? int(Reg) : -1;
+    }
+  }
+  return -1;
+}
+
+/// First fit: every virtual register not pre-assigned, in the order of its
+/// first appearance, at the lowest multiple of its width that neither a
+/// reserved physical register nor an interfering register already placed
+/// occupies.
 Error Allocator::allocateRest() {
-  // Physical registers a fixed-size set (no allocation a register): the
-  // reserved ones, then those of the interfering registers placed so far.
-  PhysSet Reserved;
-  for (unsigned R : ReservedPhys.set_bits())
-    Reserved.set(R);
-  // The virtual registers placed so far: only those of V's interfering
-  // ones are visited (one word-wise AND, not a test of each).
-  BitVector Placed(Width.size()), Near(Width.size());
+  size_t RW = Interferes.rowWords();
+  std::vector<uint64_t> Placed(RW, 0);
   for (unsigned V = 0; V < Width.size(); ++V)
     if (Assigned[V] >= 0)
-      Placed.set(V);
+      setBit(Placed.data(), V);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
-    PhysSet Busy = Reserved;
-    Near = Interferes[V];
-    Near &= Placed;
-    for (unsigned U : Near.set_bits())
-      for (unsigned R = Assigned[U], E = R + Width[U]; R < E; ++R)
-        Busy[R] = true;
-    unsigned W = Width[V], Reg = 0;
-    auto Free = [&](unsigned First) {
-      for (unsigned R = First; R < First + W; ++R)
-        if (Busy[R])
-          return false;
-      return true;
-    };
-    while (Reg + W <= MaxRegs && !Free(Reg))
-      Reg += W;
-    if (Reg + W > MaxRegs) {
-      unsigned LiveWith = 0;
-      for (unsigned U : Interferes[V].set_bits())
-        LiveWith += Width[U];
-      std::string Msg =
-          formatv("tp-regalloc: {0} ({1} register{2}) does not fit in "
-                  "R0..R{3}: {4} registers of other values are live with it",
-                  name(V), W, W > 1 ? "s" : "", MaxRegs - 1, LiveWith)
-              .str();
-      if (FirstLoc[V].isValid())
-        return makeSourceError(Ctx.SM, FirstLoc[V], Msg);
-      return fail(Msg.substr(strlen("tp-regalloc: ")));
-    }
-    Assigned[V] = int(Reg);
-    Placed.set(V);
+    PhysSet Busy = ReservedPhys;
+    const uint64_t *Row = Interferes.row(V);
+    for (size_t I = 0; I < RW; ++I)
+      for (uint64_t X = Row[I] & Placed[I]; X; X &= X - 1) {
+        unsigned U = unsigned(I * 64 + countTrailingZeros(X));
+        Busy.set(unsigned(Assigned[U]), Width[U]);
+      }
+    int Reg = firstFit(Busy, Width[V], MaxRegs);
+    if (Reg < 0)
+      return noRoom(V);
+    Assigned[V] = Reg;
+    setBit(Placed.data(), V);
   }
   return Error::success();
 }
 
+Error Allocator::noRoom(unsigned V) const {
+  unsigned LiveWith = 0, W = Width[V];
+  forEachBit(Interferes.row(V), Interferes.rowWords(),
+             [&](unsigned U) { LiveWith += Width[U]; });
+  std::string Msg =
+      formatv("tp-regalloc: {0} ({1} register{2}) does not fit in "
+              "R0..R{3}: {4} registers of other values are live with it",
+              name(V), W, W > 1 ? "s" : "", MaxRegs - 1, LiveWith)
+          .str();
+  if (FirstLoc[V].isValid())
+    return makeSourceError(Ctx.SM, FirstLoc[V], Msg);
+  return fail(Msg.substr(strlen("tp-regalloc: ")));
+}
+
 void Allocator::rewrite() {
-  BitVector Held(NumPhysRegs + 4);
+  PhysSet Held;
   for (unsigned V : Order) {
-    if (Held.find_first_in(Assigned[V], Assigned[V] + Width[V]) >= 0)
+    if (Held.any(unsigned(Assigned[V]), Width[V]))
       ++NumShared;
-    Held.set(Assigned[V], Assigned[V] + Width[V]);
+    Held.set(unsigned(Assigned[V]), Width[V]);
   }
   unsigned High = 0;
-  // The operands collected before allocation (PieceRefs) name the same
-  // operands: the rewrite changes only their values.
-  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
-    for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II) {
-      MInstr &MI = F.Pieces[PI].Instrs[II];
-      for (Ref &R : PieceRefs[PI][II]) {
+  // The operands collected before allocation name the same operands: the
+  // rewrite changes only their values.
+  size_t Instr = 0;
+  for (mir::Piece &P : F.Pieces)
+    for (MInstr &MI : P.Instrs) {
+      for (Ref &R : T.of(Instr++)) {
         unsigned Phys = R.Virtual ? unsigned(Assigned[R.Reg]) + R.Sub : R.Reg;
         if (R.Virtual)
           MI.I.Ops[R.OpIdx] = Phys;
         High = std::max(High, Phys + R.Width);
-        // Now the operand collectRefs() finds in the rewritten instruction.
-        R = Ref{false, Phys, 0, R.Width, R.IsDef, R.OpIdx};
+        // Now the operand the table holds for the rewritten instruction.
+        R = Ref{Phys, 0, R.Width, R.OpIdx, false, R.IsDef};
       }
     }
   if (Counter)
@@ -490,24 +746,17 @@ void Allocator::printDecisions(raw_ostream &OS) const {
        << "\n";
 }
 
-Error Allocator::run(bool SeedPlan) {
-  // The register operands of every instruction, collected once: the
-  // widths (as mir::getVirtualRegWidths computes them), the first
-  // appearances, liveness, interference and the rewrite all read them.
-  PieceRefs.resize(F.Pieces.size());
+/// The widths (as mir::getVirtualRegWidths computes them) and each
+/// register's liveness units.
+void Allocator::computeWidths() {
   Width.assign(F.VRegNames.size(), 0);
-  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      PieceRefs[PI].emplace_back();
-      collectRefs(MI, PieceRefs[PI].back());
-      for (const Ref &R : PieceRefs[PI].back()) {
-        if (!R.Virtual)
-          continue;
-        if (R.Reg >= Width.size())
-          Width.resize(R.Reg + 1, 0);
-        Width[R.Reg] = std::max(Width[R.Reg], R.Sub + R.Width);
-      }
-    }
+  for (const Ref &R : T.Refs) {
+    if (!R.Virtual)
+      continue;
+    if (R.Reg >= Width.size())
+      Width.resize(R.Reg + 1, 0);
+    Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
+  }
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
@@ -516,20 +765,30 @@ Error Allocator::run(bool SeedPlan) {
   for (unsigned V = 0; V < NV; ++V) {
     Base[V] = NumUnits;
     NumUnits += Width[V];
-    UnitOwner.resize(NumUnits, V);
   }
-  ReservedPhys = BitVector(NumPhysRegs + 4);
-  BitVector Seen(NV);
+  UnitOwner.resize(NumUnits);
+  for (unsigned V = 0; V < NV; ++V)
+    std::fill_n(UnitOwner.begin() + Base[V], Width[V], V);
+}
+
+/// The reserved physical registers, the order of first appearance and
+/// the counter's virtual register.
+Error Allocator::findOrderAndCounter() {
+  size_t NV = Width.size();
+  std::vector<bool> Seen(NV, false);
   FirstLoc.assign(NV, SMLoc());
-  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
-    for (size_t II = 0; II < F.Pieces[PI].Instrs.size(); ++II)
-      for (const Ref &R : PieceRefs[PI][II]) {
+  size_t Instr = 0;
+  for (const mir::Piece &P : F.Pieces)
+    for (const MInstr &MI : P.Instrs)
+      for (const Ref &R : T.of(Instr++)) {
         if (!R.Virtual) {
-          ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs));
-        } else if (!Seen.test(R.Reg)) {
-          Seen.set(R.Reg);
+          if (R.Reg < NumPhysRegs)
+            ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) -
+                                        R.Reg);
+        } else if (!Seen[R.Reg]) {
+          Seen[R.Reg] = true;
           Order.push_back(R.Reg);
-          FirstLoc[R.Reg] = F.Pieces[PI].Instrs[II].Loc;
+          FirstLoc[R.Reg] = MI.Loc;
         }
       }
   if (Optional<StringRef> C = F.getAttr("counter"))
@@ -537,24 +796,32 @@ Error Allocator::run(bool SeedPlan) {
       for (unsigned V = 0; V < NV; ++V)
         if (F.VRegNames[V] == C->drop_front())
           Counter = V;
-      if (!Counter || !Seen.test(*Counter))
+      if (!Counter || !Seen[*Counter])
         return fail("counter(" + *C + ") names no virtual register of the "
                                       "function");
     }
+  return Error::success();
+}
+
+Error Allocator::run(bool SeedPlan) {
+  T.collect(F);
+  computeWidths();
+  if (Error E = findOrderAndCounter())
+    return E;
   Error Err = Error::success();
   Succs = pieceGraph(F, Err);
   if (Err)
     return Err;
   computeLiveness();
   buildInterference();
-  Assigned.assign(NV, -1);
+  Assigned.assign(Width.size(), -1);
   if (Error E = preassign(SeedPlan))
     return E;
   if (Error E = allocateRest())
     return E;
   NumVirtualRegs += Order.size();
   rewrite();
-  addConservativeWaits(F, PieceRefs);
+  addConservativeWaits(F, T);
   TP_DEBUG(printDecisions(dbgs()));
   return Error::success();
 }
@@ -597,16 +864,31 @@ public:
 namespace {
 /// The scoreboards guarding each register: bit S of Write[r] when a
 /// pending variable-latency write on SB S guards register r, of Read[r]
-/// when a pending late read does.  A wait clears its scoreboards' bits in
-/// every register at once; the body's two walks merge by OR.
+/// when a pending late read does (S = 1..5; 0 counts the copy groups and
+/// guards none).  Each scoreboard lists the registers it guards, so that
+/// a wait clears only those; the body's two walks merge by OR.
 struct SBState {
   static constexpr unsigned NumRegs = NumPhysRegs + 8; ///< tuples' overhang
+  static constexpr unsigned NumSB = 6;
   std::array<uint8_t, NumRegs> Write{}, Read{};
+  /// The registers with scoreboard S's bit in Write or Read (each once).
+  std::array<std::vector<uint16_t>, NumSB> Guarded;
   uint8_t Pending = 0; ///< the scoreboards with some register
   uint8_t pending() const { return Pending; }
   /// The scoreboards guarding any register of [R, R + W), by \p Of.
   static uint8_t guarding(const std::array<uint8_t, NumRegs> &Of, unsigned R,
                           unsigned W) {
+    if (R + W <= NumRegs) {
+      const uint8_t *X = &Of[R];
+      switch (W) {
+      case 1:
+        return X[0];
+      case 2:
+        return X[0] | X[1];
+      case 4:
+        return X[0] | X[1] | X[2] | X[3];
+      }
+    }
     uint8_t M = 0;
     for (unsigned X = R; X < R + W && X < NumRegs; ++X)
       M |= Of[X];
@@ -614,21 +896,33 @@ struct SBState {
   }
   void guard(std::array<uint8_t, NumRegs> &Of, unsigned R, unsigned W,
              unsigned SB) {
-    for (unsigned X = R; X < R + W && X < NumRegs; ++X)
-      Of[X] |= uint8_t(1u << SB);
-    Pending |= uint8_t(1u << SB);
+    uint8_t Bit = uint8_t(1u << SB);
+    for (unsigned X = R; X < R + W && X < NumRegs; ++X) {
+      if (!((Write[X] | Read[X]) & Bit))
+        Guarded[SB].push_back(uint16_t(X));
+      Of[X] |= Bit;
+    }
+    Pending |= Bit;
   }
   void clear(uint8_t Mask) {
-    if (!(Pending & Mask))
-      return;
-    uint8_t Keep = uint8_t(~Mask);
-    for (unsigned X = 0; X < NumRegs; ++X) {
-      Write[X] &= Keep;
-      Read[X] &= Keep;
+    for (unsigned Bits = Pending & Mask; Bits; Bits &= Bits - 1) {
+      unsigned S = countTrailingZeros(Bits);
+      uint8_t Keep = uint8_t(~(1u << S));
+      for (uint16_t X : Guarded[S]) {
+        Write[X] &= Keep;
+        Read[X] &= Keep;
+      }
+      Guarded[S].clear();
     }
-    Pending &= Keep;
+    Pending &= uint8_t(~Mask);
   }
   void merge(const SBState &O) {
+    for (unsigned S = 0; S < NumSB; ++S) {
+      uint8_t Bit = uint8_t(1u << S);
+      for (uint16_t X : O.Guarded[S])
+        if (!((Write[X] | Read[X]) & Bit))
+          Guarded[S].push_back(X);
+    }
     for (unsigned X = 0; X < NumRegs; ++X) {
       Write[X] |= O.Write[X];
       Read[X] |= O.Read[X];
@@ -637,7 +931,7 @@ struct SBState {
   }
 };
 
-void addWaits(MInstr &MI, ArrayRef<Ref> Refs, SBState &St) {
+void addWaits(MInstr &MI, ArrayRef<Ref> Refs, bool IsExit, SBState &St) {
   sass::Instruction &I = MI.I;
   uint8_t Wait = I.Ctrl.WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
@@ -647,7 +941,7 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, SBState &St) {
       G |= SBState::guarding(St.Read, R.Reg, R.Width);
     Wait |= G & 0x3e;
   }
-  if (MI.mnemonic() == StringRef("EXIT"))
+  if (IsExit)
     Wait = 0x3f;
   St.clear(Wait);
   I.Ctrl.WaitMask = Wait;
@@ -663,18 +957,17 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, SBState &St) {
       St.guard(St.Read, R.Reg, R.Width, I.Ctrl.WrSB);
   }
 }
-} // namespace
 
-namespace {
 /// addConservativeWaits() with the register operands of every instruction
-/// (\p Refs, by piece) given: tp-regalloc has them from its rewrite.
-void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs) {
+/// (\p Refs) given: tp-regalloc has them from its rewrite.
+void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
   SBState St, Entry;
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
     mir::Piece &P = F.Pieces[PI];
     auto Walk = [&](SBState &S) {
       for (size_t I = 0; I < P.Instrs.size(); ++I)
-        addWaits(P.Instrs[I], Refs[PI][I], S);
+        addWaits(P.Instrs[I], Refs.of(Refs.PieceFirst[PI] + I),
+                 Refs.IsExit[Refs.PieceFirst[PI] + I], S);
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // Twice: the second walk starts from what the body leaves pending
@@ -695,12 +988,8 @@ void addConservativeWaits(mir::Function &F, const PieceRefTable &Refs) {
 } // namespace
 
 void addConservativeWaits(mir::Function &F) {
-  PieceRefTable Refs(F.Pieces.size());
-  for (size_t PI = 0; PI < F.Pieces.size(); ++PI)
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      Refs[PI].emplace_back();
-      collectRefs(MI, Refs[PI].back());
-    }
+  RefTable Refs;
+  Refs.collect(F);
   addConservativeWaits(F, Refs);
 }
 
