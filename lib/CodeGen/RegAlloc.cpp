@@ -109,7 +109,7 @@ size_t wordsFor(size_t Bits) { return (Bits + 63) / 64; }
 
 void setBit(uint64_t *W, size_t I) { W[I / 64] |= uint64_t(1) << (I % 64); }
 
-/// Bits [First, First + N) of \p W set, cleared, tested for any.  A
+/// Bits [First, First + N) of \p W set, tested for any.  A
 /// range of at most 64 bits (a tuple, a register's units) touches at most
 /// two words.
 template <typename Fn> void forRangeWords(size_t First, size_t N, Fn F) {
@@ -128,9 +128,6 @@ template <typename Fn> void forRangeWords(size_t First, size_t N, Fn F) {
 }
 void setRange(uint64_t *W, size_t First, size_t N) {
   forRangeWords(First, N, [W](size_t I, uint64_t M) { W[I] |= M; });
-}
-void resetRange(uint64_t *W, size_t First, size_t N) {
-  forRangeWords(First, N, [W](size_t I, uint64_t M) { W[I] &= ~M; });
 }
 bool anyInRange(const uint64_t *W, size_t First, size_t N) {
   bool Any = false;
@@ -245,7 +242,7 @@ struct RefTable {
   }
 
   /// Per instruction: whether it is an EXIT.
-  std::vector<bool> IsExit;
+  std::vector<uint8_t> IsExit;
 
   void collect(const Function &F) {
     size_t N = F.size();
@@ -261,7 +258,7 @@ struct RefTable {
       }
     Refs.resize(Room);
     Begin.resize(N + 1);
-    IsExit.assign(N, false);
+    IsExit.assign(N, 0);
     PieceFirst.assign(1, 0);
     Ref *Out = Refs.data();
     I = 0;
@@ -288,7 +285,7 @@ private:
   std::vector<uint16_t> Forms;
   std::vector<uint32_t> FormFirst;
   std::vector<GPROperand> FormOperands;
-  std::vector<bool> FormIsExit;
+  std::vector<uint8_t> FormIsExit;
 
   /// The list of form \p Op, made on its first use.
   unsigned formOf(sass::Opcode Op) {
@@ -350,8 +347,11 @@ private:
       return makeSourceError(Ctx.SM, F.Loc, "tp-regalloc: " + Msg);
     return makeError("tp-regalloc: @" + F.Name + ": " + Msg);
   }
-  std::string name(unsigned V) const { return "%" + F.VRegNames[V]; }
-  void computeWidths();
+  std::string name(unsigned V) const {
+    return V < F.VRegNames.size() ? "%" + F.VRegNames[V]
+                                  : "%v" + std::to_string(V);
+  }
+  Error computeWidths();
   Error findOrderAndCounter();
   void computeLiveness();
   void buildInterference();
@@ -363,24 +363,22 @@ private:
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
 
-  uint64_t *liveIn(size_t P) { return &LiveIn[P * UnitWords]; }
-  uint64_t *liveOut(size_t P) { return &LiveOut[P * UnitWords]; }
+  uint64_t *liveIn(size_t P) { return &LiveIn[P * Width.size()]; }
+  uint64_t *liveOut(size_t P) { return &LiveOut[P * Width.size()]; }
 
   /// The register operands of every instruction (computed once: every
   /// step below and the conservative waits read them).
   RefTable T;
-  /// Live units before a piece's first instruction / after its last
-  /// (UnitWords words a piece).
+  /// Live units before a piece's first instruction / after its last: a
+  /// mask per virtual register (bit k: register k of its tuple), a row of
+  /// them per piece.
   std::vector<uint64_t> LiveIn, LiveOut;
-  size_t UnitWords = 0;
   std::vector<std::vector<unsigned>> Succs;
 
   Function &F;
   PassContext &Ctx;
   unsigned MaxRegs;
-  std::vector<unsigned> Width, Base; ///< per virtual register
-  std::vector<unsigned> UnitOwner;   ///< unit -> virtual register
-  unsigned NumUnits = 0;
+  std::vector<unsigned> Width; ///< per virtual register (at most 64)
   BitMatrix Interferes;
   PhysSet ReservedPhys; ///< physical registers the input names
   std::vector<int> Assigned;
@@ -420,44 +418,53 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
   return S;
 }
 
+/// The units (registers of its tuple) of virtual register \p R.Reg that
+/// \p R names: bit k for register k.
+uint64_t unitsOf(const Ref &R) {
+  return (R.Width >= 64 ? ~uint64_t(0) : (uint64_t(1) << R.Width) - 1)
+         << R.Sub;
+}
+
 /// Liveness in one backward sweep per piece (what the piece reads before
 /// writing it, Gen, and what it writes unguarded, Kill), then the pieces'
 /// graph to a fixed point on whole sets: LiveIn = Gen | (LiveOut & ~Kill).
+/// A set holds, per virtual register, the mask of its live units.
 void Allocator::computeLiveness() {
-  size_t N = F.Pieces.size();
-  UnitWords = wordsFor(NumUnits);
-  LiveIn.assign(N * UnitWords, 0);
-  LiveOut.assign(N * UnitWords, 0);
-  std::vector<uint64_t> Gen(N * UnitWords, 0), Kill(N * UnitWords, 0);
+  size_t N = F.Pieces.size(), NV = Width.size();
+  LiveIn.assign(N * NV, 0);
+  LiveOut.assign(N * NV, 0);
+  std::vector<uint64_t> Gen(N * NV, 0), Kill(N * NV, 0);
   for (size_t P = 0; P < N; ++P) {
-    uint64_t *G = &Gen[P * UnitWords], *K = &Kill[P * UnitWords];
+    uint64_t *G = &Gen[P * NV], *K = &Kill[P * NV];
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
-      bool Guarded = isGuarded(Is[I]);
-      for (const Ref &R : Refs)
-        if (R.Virtual && R.IsDef && !Guarded) {
-          setRange(K, Base[R.Reg] + R.Sub, R.Width);
-          resetRange(G, Base[R.Reg] + R.Sub, R.Width);
-        }
+      if (!isGuarded(Is[I]))
+        for (const Ref &R : Refs)
+          if (R.Virtual && R.IsDef) {
+            K[R.Reg] |= unitsOf(R);
+            G[R.Reg] &= ~unitsOf(R);
+          }
       for (const Ref &R : Refs)
         if (R.Virtual && !R.IsDef)
-          setRange(G, Base[R.Reg] + R.Sub, R.Width);
+          G[R.Reg] |= unitsOf(R);
     }
   }
-  std::vector<uint64_t> In(UnitWords);
+  std::vector<uint64_t> In(NV);
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (size_t P = N; P-- > 0;) {
       uint64_t *Out = liveOut(P);
       for (unsigned S : Succs[P])
-        for (size_t W = 0; W < UnitWords; ++W)
-          Out[W] |= liveIn(S)[W];
+        for (size_t V = 0; V < NV; ++V)
+          Out[V] |= liveIn(S)[V];
       if (Counter && F.Pieces[P].Name == "body")
-        setRange(Out, Base[*Counter], Width[*Counter]);
-      const uint64_t *G = &Gen[P * UnitWords], *K = &Kill[P * UnitWords];
-      for (size_t W = 0; W < UnitWords; ++W)
-        In[W] = G[W] | (Out[W] & ~K[W]);
+        Out[*Counter] |= Width[*Counter] >= 64
+                             ? ~uint64_t(0)
+                             : (uint64_t(1) << Width[*Counter]) - 1;
+      const uint64_t *G = &Gen[P * NV], *K = &Kill[P * NV];
+      for (size_t V = 0; V < NV; ++V)
+        In[V] = G[V] | (Out[V] & ~K[V]);
       if (!std::equal(In.begin(), In.end(), liveIn(P))) {
         std::copy(In.begin(), In.end(), liveIn(P));
         Changed = true;
@@ -485,17 +492,12 @@ void Allocator::buildInterference() {
     if (LiveMask[V] && !(LiveMask[V] &= ~M))
       LiveV[V / 64] &= ~(uint64_t(1) << (V % 64));
   };
-  auto UnitsOf = [](const Ref &R) {
-    return (R.Width >= 64 ? ~uint64_t(0) : (uint64_t(1) << R.Width) - 1)
-           << R.Sub;
-  };
   for (size_t P = 0; P < F.Pieces.size(); ++P) {
     std::fill(LiveV.begin(), LiveV.end(), 0);
-    std::fill(LiveMask.begin(), LiveMask.end(), 0);
-    forEachBit(liveOut(P), UnitWords, [&](unsigned U) {
-      unsigned V = UnitOwner[U];
-      Set(V, uint64_t(1) << (U - Base[V]));
-    });
+    std::copy_n(liveOut(P), NV, LiveMask.begin());
+    for (unsigned V = 0; V < NV; ++V)
+      if (LiveMask[V])
+        setBit(LiveV.data(), V);
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
@@ -513,10 +515,10 @@ void Allocator::buildInterference() {
       if (!Guarded)
         for (const Ref &R : Refs)
           if (R.Virtual && R.IsDef)
-            Reset(R.Reg, UnitsOf(R));
+            Reset(R.Reg, unitsOf(R));
       for (const Ref &R : Refs)
         if (R.Virtual && !R.IsDef)
-          Set(R.Reg, UnitsOf(R));
+          Set(R.Reg, unitsOf(R));
     }
     // Live at a piece's start with no definition before: live from the
     // function's entry, together with everything else live there.
@@ -746,9 +748,10 @@ void Allocator::printDecisions(raw_ostream &OS) const {
        << "\n";
 }
 
-/// The widths (as mir::getVirtualRegWidths computes them) and each
-/// register's liveness units.
-void Allocator::computeWidths() {
+/// The widths, as mir::getVirtualRegWidths computes them (at most 64: a
+/// sub-register index is below 4 and no form's operand is wider than 8
+/// registers), each register's units in the liveness masks.
+Error Allocator::computeWidths() {
   Width.assign(F.VRegNames.size(), 0);
   for (const Ref &R : T.Refs) {
     if (!R.Virtual)
@@ -760,15 +763,11 @@ void Allocator::computeWidths() {
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
-  size_t NV = Width.size();
-  Base.assign(NV, 0);
-  for (unsigned V = 0; V < NV; ++V) {
-    Base[V] = NumUnits;
-    NumUnits += Width[V];
-  }
-  UnitOwner.resize(NumUnits);
-  for (unsigned V = 0; V < NV; ++V)
-    std::fill_n(UnitOwner.begin() + Base[V], Width[V], V);
+  for (unsigned V = 0; V < Width.size(); ++V)
+    if (Width[V] > 64)
+      return fail(name(V) + " is a tuple of " + Twine(Width[V]) +
+                  " registers (at most 64)");
+  return Error::success();
 }
 
 /// The reserved physical registers, the order of first appearance and
@@ -805,7 +804,8 @@ Error Allocator::findOrderAndCounter() {
 
 Error Allocator::run(bool SeedPlan) {
   T.collect(F);
-  computeWidths();
+  if (Error E = computeWidths())
+    return E;
   if (Error E = findOrderAndCounter())
     return E;
   Error Err = Error::success();
@@ -935,26 +935,30 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, bool IsExit, SBState &St) {
   sass::Instruction &I = MI.I;
   uint8_t Wait = I.Ctrl.WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
-  for (const Ref &R : Refs) {
-    uint8_t G = SBState::guarding(St.Write, R.Reg, R.Width);
-    if (R.IsDef)
-      G |= SBState::guarding(St.Read, R.Reg, R.Width);
-    Wait |= G & 0x3e;
-  }
+  if (St.pending())
+    for (const Ref &R : Refs) {
+      uint8_t G = SBState::guarding(St.Write, R.Reg, R.Width);
+      if (R.IsDef)
+        G |= SBState::guarding(St.Read, R.Reg, R.Width);
+      Wait |= G & 0x3e;
+    }
   if (IsExit)
     Wait = 0x3f;
   St.clear(Wait);
   I.Ctrl.WaitMask = Wait;
+  unsigned WrSB = I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6 ? I.Ctrl.WrSB : 0;
+  // A load without a read scoreboard reads its address late too: its
+  // write scoreboard covers the sources (tp-verify-schedule's model).
+  unsigned RdSB = I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6 ? I.Ctrl.RdSB
+                  : I.Ctrl.RdSB >= 6                 ? WrSB
+                                                     : 0;
+  if (!WrSB && !RdSB)
+    return;
   for (const Ref &R : Refs) {
-    if (R.IsDef && I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6)
-      St.guard(St.Write, R.Reg, R.Width, I.Ctrl.WrSB);
-    if (!R.IsDef && I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6)
-      St.guard(St.Read, R.Reg, R.Width, I.Ctrl.RdSB);
-    // A load without a read scoreboard reads its address late too: its
-    // write scoreboard covers the sources (tp-verify-schedule's model).
-    else if (!R.IsDef && I.Ctrl.RdSB >= 6 && I.Ctrl.WrSB > 0 &&
-             I.Ctrl.WrSB < 6)
-      St.guard(St.Read, R.Reg, R.Width, I.Ctrl.WrSB);
+    if (R.IsDef && WrSB)
+      St.guard(St.Write, R.Reg, R.Width, WrSB);
+    else if (!R.IsDef && RdSB)
+      St.guard(St.Read, R.Reg, R.Width, RdSB);
   }
 }
 
