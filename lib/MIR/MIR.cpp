@@ -12,10 +12,15 @@
 #include "tp/MIR/MIR.h"
 #include "tp/Support/Diagnostics.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <atomic>
+#include <memory>
 
 using namespace llvm;
 
@@ -110,13 +115,12 @@ void Function::forEach(
 }
 
 unsigned Function::addVirtualReg(StringRef N) {
-  std::string Name = N.str();
-  for (char &C : Name)
-    if (!isAlnum(C) && C != '_')
-      C = '_';
-  if (Name.empty() || isDigit(Name[0]))
-    Name = "v" + Name;
-  VRegNames.push_back(std::move(Name));
+  // Built in place, once (a short name stays in the string's own buffer).
+  bool Prefix = N.empty() || isDigit(N[0]);
+  VRegNames.emplace_back(N.size() + Prefix, 'v');
+  char *Out = &VRegNames.back()[Prefix];
+  for (char C : N)
+    *Out++ = isAlnum(C) || C == '_' ? C : '_';
   return unsigned(VRegNames.size() - 1);
 }
 
@@ -126,14 +130,37 @@ static bool isGPROperand(const sass::OperandInfo &O) {
          O.Kind == sass::OperandKind::MemBase;
 }
 
+/// Bit K set: operand K of form \p Op names a general register.  Made on
+/// a form's first use and kept for the process (bit 31 marks a made
+/// entry; a form has at most sass::MaxOperands < 31 operands); safe from
+/// several threads (an entry is one atomic word, and every thread that
+/// makes it makes the same value).
+static uint32_t gprOperandMask(sass::Opcode Op) {
+  static const unsigned NumOpcodes = sass::getNumOpcodes();
+  static std::unique_ptr<std::atomic<uint32_t>[]> Masks(
+      new std::atomic<uint32_t>[NumOpcodes]());
+  static_assert(sass::MaxOperands < 31, "the mask's made bit");
+  constexpr uint32_t Made = uint32_t(1) << 31;
+  if (unsigned(Op) >= NumOpcodes)
+    return 0;
+  uint32_t M = Masks[Op].load(std::memory_order_relaxed);
+  if (M)
+    return M & ~Made;
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
+  M = Made;
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    if (isGPROperand(II.Operands[K]))
+      M |= uint32_t(1) << K;
+  Masks[Op].store(M, std::memory_order_relaxed);
+  return M & ~Made;
+}
+
 bool Function::hasVirtualRegs() const {
   for (const Piece &P : Pieces)
-    for (const MInstr &MI : P.Instrs) {
-      const sass::InstrInfo &II = MI.info();
-      for (unsigned K = 0; K < II.NumOperands; ++K)
-        if (isGPROperand(II.Operands[K]) && isVirtualReg(MI.I.Ops[K]))
+    for (const MInstr &MI : P.Instrs)
+      for (uint32_t M = gprOperandMask(MI.I.Op); M; M &= M - 1)
+        if (isVirtualReg(MI.I.Ops[countTrailingZeros(M)]))
           return true;
-    }
   return false;
 }
 
@@ -735,6 +762,73 @@ Expected<Module> parseModule(SourceMgr &SM, unsigned BufferID) {
 // Verifier
 //===----------------------------------------------------------------------===//
 
+/// Names the first duplicate among \p F's virtual register names, if any.
+static Error checkVirtualRegNames(const Function &F) {
+  DenseSet<StringRef> Names;
+  Names.reserve(unsigned(F.VRegNames.size()));
+  for (const std::string &N : F.VRegNames)
+    if (!Names.insert(N).second)
+      return makeError("@" + F.Name + ": virtual register %" + N +
+                       " defined twice");
+  return Error::success();
+}
+
+/// The first operand of \p MI whose general register is wrong, found
+/// without building text (the message is made only for an error): a
+/// virtual register with no name or not at a multiple of the operand's
+/// width in its tuple (\p Virtual); a physical tuple not aligned to its
+/// width or past regs() (\p Physical); -1 where there is none.
+static bool scanGPROperands(const Function &F, const MInstr &MI,
+                            int &Virtual, int &Physical) {
+  const sass::InstrInfo &II = MI.info();
+  bool HasVirtual = false;
+  Virtual = Physical = -1;
+  for (uint32_t M = gprOperandMask(MI.I.Op); M; M &= M - 1) {
+    unsigned K = countTrailingZeros(M);
+    const sass::OperandInfo &O = II.Operands[K];
+    int64_t V = MI.I.Ops[K];
+    unsigned W = std::max<unsigned>(1, O.Width);
+    if (isVirtualReg(V)) {
+      HasVirtual = true;
+      if (Virtual < 0 && (virtualRegId(V) >= F.VRegNames.size() ||
+                          virtualRegSub(V) % W))
+        Virtual = int(K);
+    } else if (V != sass::RZ && Physical < 0) {
+      unsigned Reg = unsigned(V);
+      if ((W > 1 && Reg % W) || Reg + W > F.Regs)
+        Physical = int(K);
+    }
+  }
+  return HasVirtual;
+}
+
+/// The message for operand \p K that scanGPROperands() found wrong.
+static std::string gprOperandError(const Function &F, const MInstr &MI,
+                                   unsigned K) {
+  const sass::OperandInfo &O = MI.info().Operands[K];
+  int64_t V = MI.I.Ops[K];
+  unsigned W = std::max<unsigned>(1, O.Width);
+  if (isVirtualReg(V)) {
+    unsigned Id = virtualRegId(V), Sub = virtualRegSub(V);
+    if (Id >= F.VRegNames.size())
+      return ("virtual register %v" + Twine(Id) + " has no name in @" +
+              F.Name)
+          .str();
+    return ("register %" + F.VRegNames[Id] + ":" + Twine(Sub) + " of " +
+            Twine(W) + " registers must start at a multiple of " + Twine(W) +
+            " in its tuple of " + Twine(getVirtualRegWidths(F)[Id]))
+        .str();
+  }
+  unsigned Reg = unsigned(V);
+  if (W > 1 && Reg % W)
+    return ("register tuple R" + Twine(Reg) + " of " + Twine(W) +
+            " registers must be aligned to " + Twine(W))
+        .str();
+  return ("register R" + Twine(Reg + W - 1) +
+          " is outside the function's regs(" + Twine(F.Regs) + ")")
+      .str();
+}
+
 Error verifyFunction(const Function &F, const SourceMgr &SM) {
   auto At = [&](const MInstr &MI, const Piece &P, uint64_t A,
                 const Twine &Msg) -> Error {
@@ -753,66 +847,34 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
         return makeError("@" + F.Name + ": label ^" + MI.Label +
                          " defined twice");
   }
-  StringSet<> VRegNames;
-  for (const std::string &N : F.VRegNames)
-    if (!VRegNames.insert(N).second)
-      return makeError("@" + F.Name + ": virtual register %" + N +
-                       " defined twice");
+  if (Error E = checkVirtualRegNames(F))
+    return E;
+  // The forms and field widths are the function's target's (VIADD exists
+  // on sm_90 only, sm_90's BRA offset is wider).
+  sass::Target T = sass::Target::SM86;
+  sass::lookupTarget(F.Target, T);
   uint64_t A = 0;
   for (const auto &P : F.Pieces) {
     for (const auto &MI : P.Instrs) {
+      int Virtual, Physical;
+      bool HasVirtual = scanGPROperands(F, MI, Virtual, Physical);
+      if (Virtual >= 0)
+        return At(MI, P, A, gprOperandError(F, MI, unsigned(Virtual)));
       // The form's field ranges hold for the physical registers; a virtual
-      // one is checked for its place in its tuple (and verified as R0).
-      const sass::InstrInfo &II = MI.info();
-      bool HasVirtual = false;
-      for (unsigned K = 0; K < II.NumOperands; ++K) {
-        const sass::OperandInfo &O = II.Operands[K];
-        if (!isGPROperand(O) || !isVirtualReg(MI.I.Ops[K]))
-          continue;
-        HasVirtual = true;
-        unsigned Id = virtualRegId(MI.I.Ops[K]), Sub = virtualRegSub(MI.I.Ops[K]);
-        unsigned W = std::max<unsigned>(1, O.Width);
-        if (Id >= F.VRegNames.size())
-          return At(MI, P, A, "virtual register %v" + Twine(Id) +
-                                  " has no name in @" + F.Name);
-        if (Sub % W)
-          return At(MI, P, A,
-                    "register %" + F.VRegNames[Id] + ":" + Twine(Sub) +
-                        " of " + Twine(W) +
-                        " registers must start at a multiple of " +
-                        Twine(W) + " in its tuple of " +
-                        Twine(getVirtualRegWidths(F)[Id]));
-      }
+      // one was checked for its place in its tuple (and is verified as R0).
       if (HasVirtual) {
         sass::Instruction Phys = MI.I;
+        const sass::InstrInfo &II = MI.info();
         for (unsigned K = 0; K < II.NumOperands; ++K)
           if (isGPROperand(II.Operands[K]) && isVirtualReg(MI.I.Ops[K]))
             Phys.Ops[K] = 0;
-        if (Error E = sass::verify(Phys))
+        if (Error E = sass::verify(Phys, T))
           return At(MI, P, A, toString(std::move(E)));
-      } else if (Error E = sass::verify(MI.I)) {
+      } else if (Error E = sass::verify(MI.I, T)) {
         return At(MI, P, A, toString(std::move(E)));
       }
-      // The physical register tuples (getRegAccesses' GPR accesses, read
-      // off the operands without building the list).
-      for (unsigned K = 0; K < II.NumOperands; ++K) {
-        const sass::OperandInfo &O = II.Operands[K];
-        int64_t V = MI.I.Ops[K];
-        if (!isGPROperand(O) || V == sass::RZ || isVirtualReg(V))
-          continue;
-        RegAccess R{sass::OperandKind::GPR, unsigned(V),
-                    std::max<unsigned>(1, O.Width), O.IsDef, K};
-        if (R.Width > 1 && R.Reg % R.Width)
-          return At(MI, P, A,
-                    "register tuple R" + Twine(R.Reg) + " of " +
-                        Twine(R.Width) + " registers must be aligned to " +
-                        Twine(R.Width));
-        if (R.Reg + R.Width > F.Regs)
-          return At(MI, P, A,
-                    "register R" + Twine(R.Reg + R.Width - 1) +
-                        " is outside the function's regs(" + Twine(F.Regs) +
-                        ")");
-      }
+      if (Physical >= 0)
+        return At(MI, P, A, gprOperandError(F, MI, unsigned(Physical)));
       if (MI.isBranch() && !Labels.count(MI.Target))
         return At(MI, P, A, "branch to unknown label ^" + MI.Target);
       A += 16;

@@ -75,10 +75,12 @@
 /// none virtual.  The function attribute counter() may name a virtual
 /// register (`counter(%counter)`) until then.
 ///
-/// The verifier checks: every instruction's values fit its form
-/// (sass::verify), register tuples are aligned to their width and lie in
-/// R0..R(regs-1) (RZ is always allowed), labels are unique, every branch
-/// names a label of the function, piece names are unique.
+/// The verifier checks: every instruction's values fit its form on the
+/// function's target (sass::verify), register tuples are aligned to their
+/// width and lie in R0..R(regs-1) (RZ is always allowed), labels are
+/// unique, every branch names a label of the function, piece names and
+/// virtual register names are unique.  It is linear in the instructions
+/// and builds no text unless it reports an error.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_MIR_MIR_H

@@ -57,6 +57,37 @@ bool operandFits(const OperandInfo &OI, int64_t V) {
   return operandFits(OI, V, OI.Bits);
 }
 
+/// verify()'s operand checks without their messages, for the common
+/// case: true when every operand fits its field on the target (a spelled
+/// value by the spelling table's mask of values below 64); false when one
+/// does not or this cannot tell (a spelled value >= 64, a signed field of
+/// no bits), and verify() then runs the checks that name the operand.
+static bool operandsFit(const InstrInfo &II, const FormEncoding &FE,
+                        const Instruction &I) {
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    const OperandInfo &OI = II.Operands[K];
+    int64_t V = I.Ops[K];
+    if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) {
+      if (V < 0 || V >= 64 || !((ModTables[OI.ModTable].Valid >> V) & 1))
+        return false;
+      continue;
+    }
+    const FieldRef &FR = OperandFields[FE.FieldBase + K];
+    if (FR.WideUR && V > URZ)
+      return false;
+    unsigned N = fieldBits(FR);
+    if (N >= 64)
+      continue;
+    if (OI.Signed && N == 0)
+      return false;
+    uint64_t U = OI.Signed ? uint64_t(V) + (uint64_t(1) << (N - 1))
+                           : uint64_t(V);
+    if (U >> N)
+      return false;
+  }
+  return true;
+}
+
 Error verify(const Instruction &I, Target T) {
   if (unsigned(I.Op) >= NUM_OPCODES)
     return makeError("invalid opcode " + Twine(unsigned(I.Op)));
@@ -65,17 +96,19 @@ Error verify(const Instruction &I, Target T) {
   if (!FE.Available)
     return makeError(Twine(II.Name) + " does not exist on " +
                      getTargetName(T));
-  for (unsigned K = 0; K < II.NumOperands; ++K) {
-    unsigned Bits = fieldBits(OperandFields[FE.FieldBase + K]);
-    if (!operandFits(II.Operands[K], I.Ops[K], Bits))
-      return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
-                       " value " + Twine(I.Ops[K]) + " does not fit its " +
-                       Twine(Bits) + "-bit field");
-    if (OperandFields[FE.FieldBase + K].WideUR && I.Ops[K] > URZ)
-      return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
-                       ": UR" + Twine(I.Ops[K]) + " is not modelled on " +
-                       getTargetName(T) + " (UR0..UR62, URZ)");
-  }
+  if (!operandsFit(II, FE, I)) // (the checks that name the operand)
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      unsigned Bits = fieldBits(OperandFields[FE.FieldBase + K]);
+      if (!operandFits(II.Operands[K], I.Ops[K], Bits))
+        return makeError(Twine(II.Name) + ": operand " +
+                         II.Operands[K].Name + " value " + Twine(I.Ops[K]) +
+                         " does not fit its " + Twine(Bits) + "-bit field");
+      if (OperandFields[FE.FieldBase + K].WideUR && I.Ops[K] > URZ)
+        return makeError(Twine(II.Name) + ": operand " +
+                         II.Operands[K].Name + ": UR" + Twine(I.Ops[K]) +
+                         " is not modelled on " + getTargetName(T) +
+                         " (UR0..UR62, URZ)");
+    }
   if (I.Guard > 7)
     return makeError("guard predicate " + Twine(unsigned(I.Guard)) +
                      " out of range");
