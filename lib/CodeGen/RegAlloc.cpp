@@ -674,9 +674,20 @@ int firstFit(const PhysSet &Busy, unsigned W, unsigned MaxRegs) {
 Error Allocator::allocateRest() {
   size_t RW = Interferes.rowWords();
   std::vector<uint64_t> Placed(RW, 0);
+  // Each placed register's tuple as a word of the physical set: the word
+  // and its bits (an aligned tuple of at most 64 never crosses a word).
+  std::vector<uint8_t> TupleWord(Width.size());
+  std::vector<uint64_t> TupleBits(Width.size());
+  auto Place = [&](unsigned V) {
+    unsigned R = unsigned(Assigned[V]), W = Width[V];
+    TupleWord[V] = uint8_t(R / 64);
+    TupleBits[V] = (W == 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1)
+                   << (R % 64);
+    setBit(Placed.data(), V);
+  };
   for (unsigned V = 0; V < Width.size(); ++V)
     if (Assigned[V] >= 0)
-      setBit(Placed.data(), V);
+      Place(V);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
@@ -685,13 +696,13 @@ Error Allocator::allocateRest() {
     for (size_t I = 0; I < RW; ++I)
       for (uint64_t X = Row[I] & Placed[I]; X; X &= X - 1) {
         unsigned U = unsigned(I * 64 + countTrailingZeros(X));
-        Busy.set(unsigned(Assigned[U]), Width[U]);
+        Busy.W[TupleWord[U]] |= TupleBits[U];
       }
     int Reg = firstFit(Busy, Width[V], MaxRegs);
     if (Reg < 0)
       return noRoom(V);
     Assigned[V] = Reg;
-    setBit(Placed.data(), V);
+    Place(V);
   }
   return Error::success();
 }
@@ -752,14 +763,14 @@ void Allocator::printDecisions(raw_ostream &OS) const {
 /// sub-register index is below 4 and no form's operand is wider than 8
 /// registers), each register's units in the liveness masks.
 Error Allocator::computeWidths() {
-  Width.assign(F.VRegNames.size(), 0);
-  for (const Ref &R : T.Refs) {
-    if (!R.Virtual)
-      continue;
-    if (R.Reg >= Width.size())
-      Width.resize(R.Reg + 1, 0);
-    Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
-  }
+  size_t NV = F.VRegNames.size();
+  for (const Ref &R : T.Refs)
+    if (R.Virtual)
+      NV = std::max<size_t>(NV, R.Reg + 1);
+  Width.assign(NV, 0);
+  for (const Ref &R : T.Refs)
+    if (R.Virtual)
+      Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
@@ -774,7 +785,7 @@ Error Allocator::computeWidths() {
 /// the counter's virtual register.
 Error Allocator::findOrderAndCounter() {
   size_t NV = Width.size();
-  std::vector<bool> Seen(NV, false);
+  std::vector<uint8_t> Seen(NV, 0);
   FirstLoc.assign(NV, SMLoc());
   size_t Instr = 0;
   for (const mir::Piece &P : F.Pieces)
@@ -785,7 +796,7 @@ Error Allocator::findOrderAndCounter() {
             ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) -
                                         R.Reg);
         } else if (!Seen[R.Reg]) {
-          Seen[R.Reg] = true;
+          Seen[R.Reg] = 1;
           Order.push_back(R.Reg);
           FirstLoc[R.Reg] = MI.Loc;
         }
