@@ -70,7 +70,7 @@ StringRef Op::getWord(StringRef Key) const {
 Attr &Op::appendAttr(StringRef Key) {
   // The passes set an op's attributes one by one (tp.ldsm: five); room for
   // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
-  if (Attrs.empty())
+  if (Attrs.capacity() == 0)
     Attrs.reserve(6);
   Attrs.emplace_back();
   Attr &A = Attrs.back();
@@ -112,6 +112,29 @@ Op &Op::setWord(StringRef Key, StringRef W) {
   }
   Val.K = Value::Word;
   Val.S.assign(W.data(), W.size());
+  Val.Loc = Loc;
+  return *this;
+}
+
+Op &Op::addInt(StringRef Key, int64_t V) {
+  Value &Val = appendAttr(Key).Val;
+  Val.I = V;
+  Val.Loc = Loc;
+  return *this;
+}
+
+Op &Op::addWord(StringRef Key, StringRef W) {
+  Value &Val = appendAttr(Key).Val;
+  Val.K = Value::Word;
+  Val.S.assign(W.data(), W.size());
+  Val.Loc = Loc;
+  return *this;
+}
+
+Op &Op::addRef(StringRef Key, StringRef Name) {
+  Value &Val = appendAttr(Key).Val;
+  Val.K = Value::Ref;
+  Val.S.assign(Name.data(), Name.size());
   Val.Loc = Loc;
   return *this;
 }

@@ -109,6 +109,22 @@ struct Op {
   Op &setInt(llvm::StringRef Key, int64_t V);
   /// set(Key, Value::makeWord(W, Loc)), built in place.
   Op &setWord(llvm::StringRef Key, llvm::StringRef W);
+  /// Appends attribute \p Key, which the op must not have yet (an op being
+  /// built): no search, built in place.  The verifier rejects an op with
+  /// two attributes of one key.
+  Op &addInt(llvm::StringRef Key, int64_t V);
+  Op &addWord(llvm::StringRef Key, llvm::StringRef W);
+  /// A reference `%Name` (at the op's location).
+  Op &addRef(llvm::StringRef Key, llvm::StringRef Name);
+  /// Appends operand `%Name` at \p L, built in place.
+  Op &addRefOperand(llvm::StringRef Name, llvm::SMLoc L) {
+    Operands.emplace_back();
+    Value &V = Operands.back();
+    V.K = Value::Ref;
+    V.S.assign(Name.data(), Name.size());
+    V.Loc = L;
+    return *this;
+  }
   void removeAttr(llvm::StringRef Key);
   Op &addOperand(Value V) {
     Operands.push_back(std::move(V));
