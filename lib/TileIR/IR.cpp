@@ -72,11 +72,7 @@ Attr &Op::appendAttr(StringRef Key) {
   // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
   if (Attrs.capacity() == 0)
     Attrs.reserve(6);
-  Attrs.emplace_back();
-  Attr &A = Attrs.back();
-  A.Key.assign(Key.data(), Key.size());
-  A.Loc = Loc;
-  return A;
+  return Attrs.emplace_back(Key, Loc);
 }
 
 Op &Op::set(StringRef Key, Value V) {
@@ -117,9 +113,7 @@ Op &Op::setWord(StringRef Key, StringRef W) {
 }
 
 Op &Op::addInt(StringRef Key, int64_t V) {
-  Value &Val = appendAttr(Key).Val;
-  Val.I = V;
-  Val.Loc = Loc;
+  appendAttr(Key).Val.I = V;
   return *this;
 }
 
@@ -127,7 +121,6 @@ Op &Op::addWord(StringRef Key, StringRef W) {
   Value &Val = appendAttr(Key).Val;
   Val.K = Value::Word;
   Val.S.assign(W.data(), W.size());
-  Val.Loc = Loc;
   return *this;
 }
 
@@ -135,7 +128,6 @@ Op &Op::addRef(StringRef Key, StringRef Name) {
   Value &Val = appendAttr(Key).Val;
   Val.K = Value::Ref;
   Val.S.assign(Name.data(), Name.size());
-  Val.Loc = Loc;
   return *this;
 }
 

@@ -148,36 +148,44 @@ private:
 /// (NameTable): emit() defines one, ref() refers to one.
 class Builder {
 public:
+  /// An operand of a value op, built in place in the op: a generated name
+  /// (by its base), a name as it is (a parameter's), a word or an integer.
+  /// It refers to its name: use it within the expression that made it.
+  struct Arg {
+    enum Kind { Generated, Named, Word, Imm } K;
+    StringRef Name;
+    int64_t I = 0;
+  };
+
   Builder(Op &Region, SMLoc L, NameTable &Names)
       : Region(Region), L(L), Names(Names) {}
 
-  Value ref(StringRef Name) { return Value::makeRef(Names.lookup(Name), L); }
-  Value imm(int64_t I) { return Value::makeInt(I, L); }
+  Arg ref(StringRef Name) { return {Arg::Generated, Name}; }
+  Arg imm(int64_t I) { return {Arg::Imm, {}, I}; }
 
   /// Defines \p Name as `opcode operands`; returns the name's base.  The
-  /// operands are moved into the op, which is built in its region.
-  template <typename... Vs>
-  std::string emit(const Twine &Name, StringRef Opcode, Vs &&...Operands) {
-    std::string Base = Name.str();
+  /// op is built in its region, its operands in it.
+  template <typename... As>
+  std::string emit(const Twine &Name, StringRef Opcode, const As &...Args) {
     Region.HasRegion = true;
-    Region.Body.emplace_back(Opcode, L);
-    Op &O = Region.Body.back();
+    Op &O = Region.Body.emplace_back(Opcode, L);
+    O.Operands.reserve(sizeof...(Args)); // one allocation
+    (append(O, Args), ...);
+    std::string Base = Name.str();
     O.Result = Names.define(Base).str();
-    O.Operands.reserve(sizeof...(Operands)); // one allocation
-    (O.Operands.push_back(std::forward<Vs>(Operands)), ...);
     return Base;
   }
   std::string sreg(const Twine &N, StringRef R) {
-    return emit(N, "sreg", Value::makeWord(R, L));
+    return emit(N, "sreg", Arg{Arg::Word, R});
   }
-  std::string add(const Twine &N, StringRef A, Value B) {
-    return emit(N, "add", ref(A), std::move(B));
+  std::string add(const Twine &N, StringRef A, Arg B) {
+    return emit(N, "add", ref(A), B);
   }
   std::string mul(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "mul", ref(A), imm(B));
   }
-  std::string mad(const Twine &N, StringRef A, Value B, Value C) {
-    return emit(N, "mad", ref(A), std::move(B), std::move(C));
+  std::string mad(const Twine &N, StringRef A, Arg B, Arg C) {
+    return emit(N, "mad", ref(A), B, C);
   }
   std::string shr(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "shr", ref(A), imm(B));
@@ -190,23 +198,43 @@ public:
   }
   /// A kernel parameter's value (its name, not a generated one).
   std::string param(const Twine &N, StringRef Param) {
-    return emit(N, "param", Value::makeRef(Param, L));
+    return emit(N, "param", Arg{Arg::Named, Param});
   }
-  std::string sub(const Twine &N, StringRef A, Value B) {
-    return emit(N, "sub", ref(A), std::move(B));
+  std::string sub(const Twine &N, StringRef A, Arg B) {
+    return emit(N, "sub", ref(A), B);
   }
   /// A comparison (lt, ltu, gt, eq), ANDed with predicate \p And if given.
-  std::string cmp(const Twine &N, StringRef Code, StringRef A, Value B,
+  std::string cmp(const Twine &N, StringRef Code, StringRef A, Arg B,
                   StringRef And = "") {
     if (And.empty())
-      return emit(N, Code, ref(A), std::move(B));
-    return emit(N, Code, ref(A), std::move(B), ref(And));
+      return emit(N, Code, ref(A), B);
+    return emit(N, Code, ref(A), B, ref(And));
   }
-  std::string sel(const Twine &N, StringRef P, StringRef A, Value B) {
-    return emit(N, "sel", ref(P), ref(A), std::move(B));
+  std::string sel(const Twine &N, StringRef P, StringRef A, Arg B) {
+    return emit(N, "sel", ref(P), ref(A), B);
   }
 
 private:
+  void append(Op &O, const Arg &A) {
+    switch (A.K) {
+    case Arg::Generated:
+      O.addRefOperand(Names.lookup(A.Name), L);
+      return;
+    case Arg::Named:
+      O.addRefOperand(A.Name, L);
+      return;
+    case Arg::Word:
+      O.Operands.emplace_back(Value::Word, A.Name, L);
+      return;
+    case Arg::Imm: {
+      Value &V = O.Operands.emplace_back();
+      V.I = A.I;
+      V.Loc = L;
+      return;
+    }
+    }
+  }
+
   Op &Region;
   SMLoc L;
   NameTable &Names;
@@ -402,12 +430,14 @@ private:
       std::string Ld = Bd.param(N + ".ld", X.LdParam);
       RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
       // Batch z's operand starts z stride elements in (strided batches).
-      Value Batch = Bd.imm(0);
+      Builder::Arg Batch = Bd.imm(0);
+      std::string ZBytes;
       if (Strided) {
         std::string Stride = Bd.param(N + ".stride", X.StrideParam);
         std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
                                Bd.imm(0));
-        Batch = Bd.ref(Bd.mul(N + ".zbytes", Z, 2));
+        ZBytes = Bd.mul(N + ".zbytes", Z, 2);
+        Batch = Bd.ref(ZBytes);
       }
       Corner = X.columns()
                    ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
