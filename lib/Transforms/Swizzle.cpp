@@ -55,7 +55,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
-#include <map>
 
 
 using namespace llvm;
@@ -847,7 +846,10 @@ private:
     // behind the stores between): at most 3 pairs' guards live, 6 of the
     // 7 predicate registers.
     const int64_t StoreGuardsAhead = 2;
-    std::map<int64_t, PairGuards> StoreGuards;
+    // Pair i's store guards, once defined (each is used by its store only,
+    // after every pair before it has been stored).
+    std::vector<PairGuards> StoreGuards(Runtime ? Pairs : 0);
+    std::vector<uint8_t> StoreGuarded(Runtime ? Pairs : 0, 0);
     // C's offset (a fixed shape's stores and loads), looked up once.
     std::string COffName = Runtime ? "" : name("c.off").str();
     auto PairOp = [&](StringRef Name, int64_t I, bool Offset,
@@ -859,13 +861,10 @@ private:
       // The guards' values first (they go before the op), then the op,
       // built in its region.
       if (Guarded && Name == "tp.stg") {
-        auto It = StoreGuards.find(I);
-        if (It != StoreGuards.end()) {
-          G = std::move(It->second);
-          StoreGuards.erase(It);
-        } else {
+        if (StoreGuarded[I])
+          G = std::move(StoreGuards[I]);
+        else
           G = defineGuards(Bd, T, I, "s");
-        }
       } else if (Guarded) {
         G = defineGuards(Bd, T, I, "l");
       }
@@ -937,8 +936,10 @@ private:
       for (int64_t I = First; I < Last; ++I) {
         for (int64_t J = I; Runtime && J <= I + StoreGuardsAhead && J < Last;
              ++J)
-          if (!StoreGuards.count(J))
+          if (!StoreGuarded[J]) {
+            StoreGuarded[J] = 1;
             StoreGuards[J] = defineGuards(Bd, T, J, "s");
+          }
         if (P.DType != ElementType::F32)
           PairOp("tp.pack", I, false);
         PairOp("tp.stg", I, true);
