@@ -173,8 +173,15 @@ void runs(FormFacts &FF, const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
 /// Sets the reuse flag of \p Run's A operand on every HMMA but the last
 /// (the fragment stays in the operand-reuse cache across the run).
 void setReuse(FormFacts &FF, Seq &S, Range Run) {
+  if (!Run.size())
+    return;
+  sass::Opcode Op = S[Run.Begin].I.Op;
+  uint8_t Bit = FF.get(S[Run.Begin]).ReuseBit;
   for (Index I = Run.Begin; I < Run.End; ++I) {
-    uint8_t Bit = FF.get(S[I]).ReuseBit;
+    if (S[I].I.Op != Op) { // a run of one form, as a rule
+      Op = S[I].I.Op;
+      Bit = FF.get(S[I]).ReuseBit;
+    }
     if (I + 1 < Run.End)
       S[I].I.Ctrl.Reuse |= Bit;
     else
@@ -183,21 +190,27 @@ void setReuse(FormFacts &FF, Seq &S, Range Run) {
 }
 
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
-/// Appends the order to \p Out and sets the runs' reuse flags.
-void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> Q,
-            SmallVectorImpl<Index> &Out) {
+/// Q is \p QList followed by \p QRange.  Appends the order to \p Out and
+/// sets the runs' reuse flags.
+void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
+            Range QRange, SmallVectorImpl<Index> &Out) {
   for (Range Run : Runs)
     setReuse(FF, S, Run);
+  size_t QSize = QList.size() + QRange.size();
+  auto QAt = [&](size_t I) {
+    return I < QList.size() ? QList[I] : Index(QRange.Begin + I - QList.size());
+  };
   size_t Groups = Runs.size();
-  size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
+  size_t M = Groups ? (QSize + Groups - 1) / Groups : 0;
   size_t QI = 0;
   for (Range Run : Runs) {
     for (Index I = Run.Begin; I < Run.End; ++I)
       Out.push_back(I);
-    for (size_t K = 0; K < M && QI < Q.size(); ++K)
-      Out.push_back(Q[QI++]);
+    for (size_t K = 0; K < M && QI < QSize; ++K)
+      Out.push_back(QAt(QI++));
   }
-  Out.insert(Out.end(), Q.begin() + QI, Q.end());
+  for (; QI < QSize; ++QI)
+    Out.push_back(QAt(QI));
 }
 
 /// The registers of operand \p K of \p MI: [first, first + width), or
@@ -311,7 +324,6 @@ private:
   SmallVector<Kind, 1024> Kinds;
   SmallVector<Index, 1024> Order;
   SmallVector<Range, 8> R0, R1;
-  IndexList Loads, QList;
   RegRanges Uses;
   SmallVector<bool, 1024> Placed;
   FormFacts FF;
@@ -379,8 +391,10 @@ private:
   Parsed parse(const Seq &S, bool Hoist) {
     Index N = S.size();
     Kinds.resize(N);
+    // Runs of one form (HMMAs, LDSMs) are classified once.
     for (Index I = 0; I < N; ++I)
-      Kinds[I] = FF.get(S[I]).K;
+      Kinds[I] = I && S[I].I.Op == S[I - 1].I.Op ? Kinds[I - 1]
+                                                  : FF.get(S[I]).K;
     Parsed R;
     R.Verbatim.push_back({0, 0});
     Index I = 0;
@@ -474,22 +488,16 @@ private:
                         countMoved(St.Q.size(), R1.size());
       if (!HeadDone[I])
         Order.insert(Order.end(), St.Head.begin(), St.Head.end());
-      Loads.assign(St.L0Rest.begin(), St.L0Rest.end());
-      for (Index L = St.L1.Begin; L < St.L1.End; ++L)
-        Loads.push_back(L);
-      spread(FF, S, R0, Loads, Order);
-      QList.clear();
-      for (Index Q = St.Q.Begin; Q < St.Q.End; ++Q)
-        QList.push_back(Q);
+      spread(FF, S, R0, St.L0Rest, St.L1, Order);
       if (!Next) {
-        spread(FF, S, R1, QList, Order);
+        spread(FF, S, R1, {}, St.Q, Order);
         continue;
       }
       // The head goes before H1's last run: the next step's first
       // fragments load under this step's last products.
       Range Last = R1.pop_back_val();
       setReuse(FF, S, Last);
-      spread(FF, S, R1, QList, Order);
+      spread(FF, S, R1, {}, St.Q, Order);
       Order.insert(Order.end(), Next->begin(), Next->end());
       append(Order, Last);
       ++NumHeadsHoisted;
@@ -518,22 +526,29 @@ private:
   void reorder(Seq &S) {
     size_t Kept = Order.size();
     Index N = S.size();
-    Placed.assign(N, false);
-    for (Index I : Order)
-      Placed[I] = true;
-    for (Index I = 0; I < N; ++I)
-      if (!Placed[I])
-        Order.push_back(I);
-    // Position P takes S[Order[P]]; Placed now marks the positions done.
-    Placed.assign(N, false);
-    for (Index P = 0; P < N; ++P) {
-      if (Placed[P] || Order[P] == P)
+    // The part that stays where it is (the piece's head) is not touched.
+    Index Same = 0;
+    while (Same < Kept && Order[Same] == Same)
+      ++Same;
+    if (Same == N)
+      return;
+    if (Kept < N) {
+      Placed.assign(N, false);
+      for (Index I : Order)
+        Placed[I] = true;
+      for (Index I = 0; I < N; ++I)
+        if (!Placed[I])
+          Order.push_back(I);
+    }
+    // Position P takes S[Order[P]]; a position done is marked Order[P] = P.
+    for (Index P = Same; P < N; ++P) {
+      if (Order[P] == P)
         continue;
       MInstr First = std::move(S[P]);
       Index J = P;
       for (;;) {
-        Placed[J] = true;
         Index K = Order[J];
+        Order[J] = J;
         if (K == P) {
           S[J] = std::move(First);
           break;
