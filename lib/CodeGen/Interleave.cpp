@@ -37,7 +37,10 @@
 /// which the identical heads (same offsets) show.
 /// A step that is not in that shape (already interleaved, hand-written) is
 /// left as it is.  Control fields are kept; the pass only reorders and sets
-/// reuse flags.  tp-verify-schedule proves the result (utils/
+/// reuse flags.  It works on indices: a piece is cut into steps as index
+/// ranges, its new order is a list of indices, and the piece is permuted in
+/// place once (each instruction moved once where it moves at all); each
+/// form's kind and A operand are looked up once a form.  tp-verify-schedule proves the result (utils/
 /// prove-variants.sh: every layout x tile x residual x target).
 ///
 //===----------------------------------------------------------------------===//
@@ -47,9 +50,11 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 
 #include <algorithm>
+#include <array>
 
 using namespace llvm;
 
@@ -70,77 +75,142 @@ namespace tp {
 namespace {
 
 using mir::MInstr;
-
-bool is(const MInstr &MI, StringRef Mn) { return MI.mnemonic() == Mn; }
-
-/// The operand index of an HMMA's A fragment: its first register use.
-int aOperand(const MInstr &MI) {
-  const sass::InstrInfo &II = MI.info();
-  for (unsigned I = 0; I < II.NumOperands; ++I)
-    if (II.Operands[I].Kind == sass::OperandKind::GPR && !II.Operands[I].IsDef)
-      return I;
-  return -1;
-}
-
 using Seq = std::vector<MInstr>;
+/// An instruction of the piece being interleaved: its index in the piece.
+using Index = uint32_t;
+using IndexList = SmallVector<Index, 16>;
 
-/// Splits HMMAs into runs sharing their A fragment.
-std::vector<Seq> runs(Seq &&H) {
-  std::vector<Seq> Rs;
-  for (MInstr &MI : H) {
-    int A = aOperand(MI);
-    if (Rs.empty() || Rs.back().back().I.Ops[A] != MI.I.Ops[A])
-      Rs.emplace_back();
-    Rs.back().push_back(std::move(MI));
+/// What the step parser looks for.
+enum class Kind : uint8_t { Other, Bar, Ldsm, Hmma, Depbar, Ldgdepbar };
+
+/// What the pass needs of a form, found once a form (FormFacts).
+struct Facts {
+  Kind K = Kind::Other;
+  int8_t AOperand = -1; ///< an HMMA's A fragment: its first register use
+  uint8_t ReuseBit = 0; ///< the reuse flag of that operand's slot
+};
+
+/// Each form's Facts, computed on its first use and kept in a small
+/// open-addressed table (a kernel has a few dozen forms; no allocation).
+class FormFacts {
+public:
+  FormFacts() { clear(); }
+  void clear() {
+    for (Entry &E : Table)
+      E.Op = Empty;
   }
-  return Rs;
-}
-
-/// Sets the reuse flag of \p Run's A operand on every HMMA but the last
-/// (the fragment stays in the operand-reuse cache across the run).
-void setReuse(Seq &Run) {
-  for (size_t I = 0; I < Run.size(); ++I) {
-    int A = aOperand(Run[I]);
-    int Slot = Run[I].info().Operands[A].ReuseSlot;
-    uint8_t Bit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
-    if (I + 1 < Run.size())
-      Run[I].I.Ctrl.Reuse |= Bit;
-    else
-      Run[I].I.Ctrl.Reuse &= ~Bit;
+  const Facts &get(const MInstr &MI) {
+    uint16_t Op = MI.I.Op;
+    for (unsigned H = Op * 37u;; ++H) {
+      Entry &E = Table[H % Size];
+      if (E.Op == Op)
+        return E.F;
+      if (E.Op == Empty) {
+        E.Op = Op;
+        E.F = compute(MI.info());
+        return E.F;
+      }
+    }
   }
-}
 
-/// The end of the run that starts at \p Begin in \p H.
-Seq::const_iterator runEnd(const Seq &H, Seq::const_iterator Begin) {
-  if (Begin == H.end())
+private:
+  static Facts compute(const sass::InstrInfo &II) {
+    Facts F;
+    StringRef Mn = II.Mnemonic;
+    F.K = Mn == "HMMA"        ? Kind::Hmma
+          : Mn == "LDSM"      ? Kind::Ldsm
+          : Mn == "BAR"       ? Kind::Bar
+          : Mn == "DEPBAR"    ? Kind::Depbar
+          : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
+                              : Kind::Other;
+    for (unsigned I = 0; I < II.NumOperands; ++I)
+      if (II.Operands[I].Kind == sass::OperandKind::GPR &&
+          !II.Operands[I].IsDef) {
+        F.AOperand = I;
+        int Slot = II.Operands[I].ReuseSlot;
+        F.ReuseBit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
+        break;
+      }
+    return F;
+  }
+  static constexpr uint16_t Empty = 0xffff;
+  static constexpr unsigned Size = 256; // more than any kernel's forms
+  struct Entry {
+    uint16_t Op;
+    Facts F;
+  };
+  std::array<Entry, Size> Table;
+};
+
+/// A run of consecutive instructions of the piece, [Begin, End).
+struct Range {
+  Index Begin = 0, End = 0;
+  size_t size() const { return End - Begin; }
+};
+
+/// The end of the run (HMMAs sharing their A fragment) that starts at
+/// \p Begin in \p H.
+Index runEnd(FormFacts &FF, const Seq &S, Range H, Index Begin) {
+  if (Begin == H.End)
     return Begin;
-  int A = aOperand(*Begin);
-  auto It = Begin;
-  while (It != H.end() && It->I.Ops[A] == Begin->I.Ops[A])
+  int A = FF.get(S[Begin]).AOperand;
+  Index It = Begin;
+  while (It != H.End && S[It].I.Ops[A] == S[Begin].I.Ops[A])
     ++It;
   return It;
 }
 
-/// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
-Seq spread(std::vector<Seq> &&Runs, const Seq &Q) {
-  for (Seq &Run : Runs)
-    setReuse(Run);
-  size_t Groups = Runs.size();
-  size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
-  Seq Out;
-  size_t Total = Q.size();
-  for (const Seq &Run : Runs)
-    Total += Run.size();
-  Out.reserve(Total);
-  size_t QI = 0;
-  for (Seq &Run : Runs) {
-    Out.insert(Out.end(), std::make_move_iterator(Run.begin()),
-               std::make_move_iterator(Run.end()));
-    for (size_t K = 0; K < M && QI < Q.size(); ++K)
-      Out.push_back(Q[QI++]);
+/// Splits the HMMAs \p H into runs sharing their A fragment.
+void runs(FormFacts &FF, const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
+  Rs.clear();
+  for (Index B = H.Begin; B != H.End;) {
+    Index E = runEnd(FF, S, H, B);
+    Rs.push_back({B, E});
+    B = E;
   }
-  Out.insert(Out.end(), Q.begin() + QI, Q.end());
-  return Out;
+}
+
+/// Sets the reuse flag of \p Run's A operand on every HMMA but the last
+/// (the fragment stays in the operand-reuse cache across the run).
+void setReuse(FormFacts &FF, Seq &S, Range Run) {
+  if (!Run.size())
+    return;
+  sass::Opcode Op = S[Run.Begin].I.Op;
+  uint8_t Bit = FF.get(S[Run.Begin]).ReuseBit;
+  for (Index I = Run.Begin; I < Run.End; ++I) {
+    if (S[I].I.Op != Op) { // a run of one form, as a rule
+      Op = S[I].I.Op;
+      Bit = FF.get(S[I]).ReuseBit;
+    }
+    if (I + 1 < Run.End)
+      S[I].I.Ctrl.Reuse |= Bit;
+    else
+      S[I].I.Ctrl.Reuse &= ~Bit;
+  }
+}
+
+/// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
+/// Q is \p QList followed by \p QRange.  Appends the order to \p Out and
+/// sets the runs' reuse flags.
+void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
+            Range QRange, SmallVectorImpl<Index> &Out) {
+  for (Range Run : Runs)
+    setReuse(FF, S, Run);
+  size_t QSize = QList.size() + QRange.size();
+  auto QAt = [&](size_t I) {
+    return I < QList.size() ? QList[I] : Index(QRange.Begin + I - QList.size());
+  };
+  size_t Groups = Runs.size();
+  size_t M = Groups ? (QSize + Groups - 1) / Groups : 0;
+  size_t QI = 0;
+  for (Range Run : Runs) {
+    for (Index I = Run.Begin; I < Run.End; ++I)
+      Out.push_back(I);
+    for (size_t K = 0; K < M && QI < QSize; ++K)
+      Out.push_back(QAt(QI++));
+  }
+  for (; QI < QSize; ++QI)
+    Out.push_back(QAt(QI));
 }
 
 /// The registers of operand \p K of \p MI: [first, first + width), or
@@ -156,10 +226,26 @@ std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
   return {V, V + W};
 }
 
-/// Whether an instruction of [\p Begin, \p End) reads a register \p Load
+/// The GPR ranges the instructions of \p R read.
+using RegRanges = SmallVector<std::pair<int64_t, int64_t>, 32>;
+void collectUses(const Seq &S, Range R, RegRanges &Uses) {
+  Uses.clear();
+  for (Index It = R.Begin; It != R.End; ++It) {
+    const MInstr &MI = S[It];
+    const sass::InstrInfo &II = MI.info();
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      if (II.Operands[K].IsDef)
+        continue;
+      auto Use = gprRange(MI, K);
+      if (Use.first != Use.second)
+        Uses.push_back(Use);
+    }
+  }
+}
+
+/// Whether one of the register ranges \p Uses holds a register \p Load
 /// writes.
-bool readsResult(Seq::const_iterator Begin, Seq::const_iterator End,
-                 const MInstr &Load) {
+bool readsResult(const RegRanges &Uses, const MInstr &Load) {
   const sass::InstrInfo &LI = Load.info();
   for (unsigned D = 0; D < LI.NumOperands; ++D) {
     if (!LI.Operands[D].IsDef)
@@ -167,17 +253,9 @@ bool readsResult(Seq::const_iterator Begin, Seq::const_iterator End,
     auto Def = gprRange(Load, D);
     if (Def.first == Def.second)
       continue;
-    for (auto It = Begin; It != End; ++It) {
-      const MInstr &MI = *It;
-      const sass::InstrInfo &II = MI.info();
-      for (unsigned K = 0; K < II.NumOperands; ++K) {
-        if (II.Operands[K].IsDef)
-          continue;
-        auto Use = gprRange(MI, K);
-        if (Use.first < Def.second && Def.first < Use.second)
-          return true;
-      }
-    }
+    for (const auto &Use : Uses)
+      if (Use.first < Def.second && Def.first < Use.second)
+        return true;
   }
   return false;
 }
@@ -189,33 +267,29 @@ bool sameInstr(const MInstr &A, const MInstr &B) {
          A.Target == B.Target;
 }
 
-bool sameSeq(const Seq &A, const Seq &B) {
-  return A.size() == B.size() &&
-         std::equal(A.begin(), A.end(), B.begin(), sameInstr);
-}
-
 /// A piece cut into k-steps in tp-select's shape and the code between
-/// them (kept as it is).
+/// them (kept as it is), as indices into the piece: nothing is copied or
+/// moved until the piece is written back in its new order.
 struct Parsed {
   struct Step {
     /// [DEPBAR.LE] BAR.SYNC and the LDSMs of L0 that H0's first run reads.
-    Seq Head;
-    Seq L0Rest;         ///< the other LDSMs of L0
-    Seq H0, L1, H1, Q;  ///< Q ends with the step's LDGDEPBAR
+    IndexList Head;
+    IndexList L0Rest;       ///< the other LDSMs of L0
+    Range H0, L1, H1, Q;    ///< Q ends with the step's LDGDEPBAR
   };
   /// Items in order: Verbatim[i] before Steps[i]; Verbatim.back() last.
-  std::vector<Seq> Verbatim;
+  std::vector<Range> Verbatim;
   std::vector<Step> Steps;
   /// Whether step i is followed directly by step i + 1 (no code between).
   bool adjacent(size_t I) const {
-    return I + 1 < Steps.size() && Verbatim[I + 1].empty();
+    return I + 1 < Steps.size() && Verbatim[I + 1].size() == 0;
   }
   /// Whether the piece starts with a step / ends with one.
   bool startsWithStep() const {
-    return !Steps.empty() && Verbatim.front().empty();
+    return !Steps.empty() && Verbatim.front().size() == 0;
   }
   bool endsWithStep() const {
-    return !Steps.empty() && Verbatim.back().empty();
+    return !Steps.empty() && Verbatim.back().size() == 0;
   }
 };
 
@@ -237,12 +311,23 @@ public:
       return makeError("tp-interleave: option 'hoist' expects auto, 0 or 1, "
                        "found '" +
                        Mode + "'");
+    FF.clear();
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
       interleave(F, Mode == "1" || (Mode == "auto" && hoistPays(F)));
     return Error::success();
   }
 
 private:
+  /// The pieces' instruction kinds (the piece being parsed), the order a
+  /// piece is written back in, and the runs of a step: buffers reused from
+  /// piece to piece.
+  SmallVector<Kind, 1024> Kinds;
+  SmallVector<Index, 1024> Order;
+  SmallVector<Range, 8> R0, R1;
+  RegRanges Uses;
+  SmallVector<bool, 1024> Placed;
+  FormFacts FF;
+
   /// Whether hoisting pays by tp-sim's timing model: with 8 or more warps
   /// a block (two or more per sub-partition, the large, 128x64 and 256x128
   /// tiles) every card models faster (docs/timing-model.md); with 4 (the
@@ -263,171 +348,221 @@ private:
     return WM * WN >= 8;
   }
 
-  /// The end of the run of unlabelled \p Mn instructions at \p I.
-  static size_t span(const Seq &S, size_t I, StringRef Mn) {
-    while (I < S.size() && is(S[I], Mn) && S[I].Label.empty())
+  /// The end of the run of unlabelled \p K instructions at \p I.
+  static Index span(const Seq &S, ArrayRef<Kind> Kinds, Index I, Kind K) {
+    Index N = Kinds.size();
+    while (I < N && Kinds[I] == K && S[I].Label.empty())
       ++I;
     return I;
-  }
-
-  /// Moves S[Begin, End) to the end of \p Out.
-  static void moveTo(Seq &S, size_t Begin, size_t End, Seq &Out) {
-    Out.insert(Out.end(), std::make_move_iterator(S.begin() + Begin),
-               std::make_move_iterator(S.begin() + End));
   }
 
   /// Instructions of \p Q that spread() places before the last HMMA of
   /// the \p Groups runs (they were all after it): every one but those after
   /// the last run.
-  static size_t countMoved(const Seq &Q, size_t Groups) {
-    size_t M = Groups ? (Q.size() + Groups - 1) / Groups : 0;
-    return std::min(Q.size(), M * (Groups ? Groups - 1 : 0));
+  static size_t countMoved(size_t Q, size_t Groups) {
+    size_t M = Groups ? (Q + Groups - 1) / Groups : 0;
+    return std::min(Q, M * (Groups ? Groups - 1 : 0));
   }
 
-  /// Whether \p Head can go before \p St's last H1 run: there are two
-  /// runs or more, and none of the head's loads writes a register that run
-  /// reads (with virtual registers, never: the k-halves' fragments have
-  /// names of their own).
-  static bool hoistable(const Parsed::Step &St, const Seq &Head) {
+  /// Whether \p Head (instructions of \p HeadPiece) can go before \p St's
+  /// last H1 run: there are two runs or more, and none of the head's loads
+  /// writes a register that run reads (with virtual registers, never: the
+  /// k-halves' fragments have names of their own).
+  bool hoistable(const Seq &S, const Parsed::Step &St, const Seq &HeadPiece,
+                 ArrayRef<Index> Head) {
     // The last run's start: the start of the run that ends at H1's end.
-    auto Last = St.H1.cbegin(), Next = runEnd(St.H1, Last);
+    Index Last = St.H1.Begin, Next = runEnd(FF, S, St.H1, Last);
     unsigned Runs = 1;
-    for (; Next != St.H1.cend(); ++Runs) {
+    for (; Next != St.H1.End; ++Runs) {
       Last = Next;
-      Next = runEnd(St.H1, Last);
+      Next = runEnd(FF, S, St.H1, Last);
     }
     if (Runs < 2)
       return false;
-    for (const MInstr &L : Head)
-      if (readsResult(Last, St.H1.cend(), L))
+    collectUses(S, {Last, St.H1.End}, Uses);
+    for (Index L : Head)
+      if (readsResult(Uses, HeadPiece[L]))
         return false;
     return true;
   }
 
   /// Cuts \p S into steps L0 H0 L1 H1 Q (after a BAR.SYNC, with the
   /// DEPBAR.LE just before it) and the code around them.
-  static Parsed parse(Seq &S, bool Hoist) {
+  Parsed parse(const Seq &S, bool Hoist) {
+    Index N = S.size();
+    Kinds.resize(N);
+    // Runs of one form (HMMAs, LDSMs) are classified once.
+    for (Index I = 0; I < N; ++I)
+      Kinds[I] = I && S[I].I.Op == S[I - 1].I.Op ? Kinds[I - 1]
+                                                  : FF.get(S[I]).K;
     Parsed R;
-    R.Verbatim.emplace_back();
-    size_t I = 0;
-    while (I < S.size()) {
-      if (!is(S[I], "BAR")) {
-        R.Verbatim.back().push_back(std::move(S[I++]));
+    R.Verbatim.push_back({0, 0});
+    Index I = 0;
+    while (I < N) {
+      if (Kinds[I] != Kind::Bar) {
+        R.Verbatim.back().End = ++I;
         continue;
       }
-      // The step's parts as index ranges first: nothing moves unless the
-      // step has the shape.
-      size_t L0End = span(S, I + 1, "LDSM"), H0End = span(S, L0End, "HMMA"),
-             L1End = span(S, H0End, "LDSM"), J = span(S, L1End, "HMMA");
-      size_t K = J;
+      Index L0End = span(S, Kinds, I + 1, Kind::Ldsm),
+            H0End = span(S, Kinds, L0End, Kind::Hmma),
+            L1End = span(S, Kinds, H0End, Kind::Ldsm),
+            J = span(S, Kinds, L1End, Kind::Hmma);
+      Index K = J;
       // Q holds no products or fragment loads (else the step is already
       // interleaved).
-      while (K < S.size() && !is(S[K], "LDGDEPBAR") && !is(S[K], "BAR") &&
-             !is(S[K], "HMMA") && !is(S[K], "LDSM") && S[K].Label.empty())
+      while (K < N && Kinds[K] != Kind::Ldgdepbar && Kinds[K] != Kind::Bar &&
+             Kinds[K] != Kind::Hmma && Kinds[K] != Kind::Ldsm &&
+             S[K].Label.empty())
         ++K;
       bool Shaped = L0End > I + 1 && H0End > L0End && L1End > H0End &&
-                    J > L1End && K < S.size() && is(S[K], "LDGDEPBAR") &&
+                    J > L1End && K < N && Kinds[K] == Kind::Ldgdepbar &&
                     S[K].Label.empty() && H0End - L0End == J - L1End &&
                     S[I].Label.empty();
       if (!Shaped) {
-        R.Verbatim.back().push_back(std::move(S[I++]));
+        R.Verbatim.back().End = ++I;
         continue;
       }
       Parsed::Step St;
-      Seq L0;
-      moveTo(S, I + 1, L0End, L0);
-      moveTo(S, L0End, H0End, St.H0);
-      moveTo(S, H0End, L1End, St.L1);
-      moveTo(S, L1End, J, St.H1);
-      Seq &Before = R.Verbatim.back();
-      if (!Before.empty() && is(Before.back(), "DEPBAR") &&
-          Before.back().Label.empty()) {
-        St.Head.push_back(Before.back());
-        Before.pop_back();
-      }
-      St.Head.push_back(std::move(S[I]));
-      auto FirstEnd = runEnd(St.H0, St.H0.cbegin());
-      for (MInstr &L : L0)
-        (!Hoist || readsResult(St.H0.cbegin(), FirstEnd, L) ? St.Head
-                                                              : St.L0Rest)
-            .push_back(std::move(L));
-      St.Q.assign(std::make_move_iterator(S.begin() + J),
-                  std::make_move_iterator(S.begin() + K + 1));
+      St.H0 = {L0End, H0End};
+      St.L1 = {H0End, L1End};
+      St.H1 = {L1End, J};
+      St.Q = {J, K + 1};
+      Range &Before = R.Verbatim.back();
+      if (Before.size() && Kinds[Before.End - 1] == Kind::Depbar &&
+          S[Before.End - 1].Label.empty())
+        St.Head.push_back(--Before.End);
+      St.Head.push_back(I);
+      if (Hoist)
+        collectUses(S, {St.H0.Begin, runEnd(FF, S, St.H0, St.H0.Begin)},
+                    Uses);
+      for (Index L = I + 1; L < L0End; ++L)
+        (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest)
+            .push_back(L);
       R.Steps.push_back(std::move(St));
-      R.Verbatim.emplace_back();
+      R.Verbatim.push_back({K + 1, K + 1});
       I = K + 1;
     }
     return R;
   }
 
-  /// Writes \p R's piece back, each step as L0 H0' H1' (H0' = H0's runs
-  /// with L1 spread between them, H1' = H1's runs with Q).  The head of
+  static void append(SmallVectorImpl<Index> &Out, Range R) {
+    for (Index I = R.Begin; I < R.End; ++I)
+      Out.push_back(I);
+  }
+
+  /// The order \p R's piece \p S is written back in (into Order), each step
+  /// as L0 H0' H1' (H0' = H0's runs with L1 spread between them, H1' =
+  /// H1's runs with Q); sets the runs' reuse flags in \p S.  The head of
   /// the step after (its DEPBAR, BAR and L0), when it follows directly,
   /// goes before H1's last run, so that its fragments load under this
   /// step's last products instead of after a barrier every warp has
   /// reached; \p TrailingHead is that head for the piece's last step (the
-  /// next piece's first, rotated), and \p DropFirstHead drops the first
-  /// step's head (it ran at the end of the piece before).
-  static Seq emit(Parsed &R, const std::string &Name, bool Hoist,
-                  bool DropFirstHead, const Seq *TrailingHead) {
-    Seq Out;
-    std::vector<bool> HeadDone(R.Steps.size(), false);
+  /// next piece's first, rotated: instructions of this piece, \p S), and
+  /// \p DropFirstHead drops the first step's head (it ran at the end of the
+  /// piece before).
+  void emit(Seq &S, Parsed &R, StringRef Name, bool Hoist, bool DropFirstHead,
+            const IndexList *TrailingHead) {
+    Order.clear();
+    SmallVector<bool, 16> HeadDone(R.Steps.size(), false);
     if (DropFirstHead && R.startsWithStep())
       HeadDone[0] = true;
     for (size_t I = 0; I < R.Steps.size(); ++I) {
-      Out.insert(Out.end(), std::make_move_iterator(R.Verbatim[I].begin()),
-                 std::make_move_iterator(R.Verbatim[I].end()));
+      append(Order, R.Verbatim[I]);
       Parsed::Step &St = R.Steps[I];
-      const Seq *Next = !Hoist          ? nullptr
-                        : R.adjacent(I) ? &R.Steps[I + 1].Head
-                        : I + 1 == R.Steps.size() && R.endsWithStep()
-                            ? TrailingHead
-                            : nullptr;
-      if (Next && !hoistable(St, *Next))
+      const IndexList *Next = !Hoist          ? nullptr
+                              : R.adjacent(I) ? &R.Steps[I + 1].Head
+                              : I + 1 == R.Steps.size() && R.endsWithStep()
+                                  ? TrailingHead
+                                  : nullptr;
+      if (Next && !hoistable(S, St, S, *Next))
         Next = nullptr;
-      std::vector<Seq> R0 = runs(std::move(St.H0)),
-                       R1 = runs(std::move(St.H1));
+      runs(FF, S, St.H0, R0);
+      runs(FF, S, St.H1, R1);
       TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
                       << St.L1.size() << " LDSMs of k-half 1 after the "
                       << R0.size() << " HMMA runs of k-half 0, "
                       << St.Q.size() << " other instructions after the "
                       << R1.size() << " runs of k-half 1\n");
       ++NumStepsInterleaved;
-      NumInstrsMoved +=
-          countMoved(St.L1, R0.size()) + countMoved(St.Q, R1.size());
-      auto Append = [&Out](Seq &&S) {
-        Out.insert(Out.end(), std::make_move_iterator(S.begin()),
-                   std::make_move_iterator(S.end()));
-      };
+      NumInstrsMoved += countMoved(St.L1.size(), R0.size()) +
+                        countMoved(St.Q.size(), R1.size());
       if (!HeadDone[I])
-        Append(std::move(St.Head));
-      Seq Loads = std::move(St.L0Rest);
-      Loads.insert(Loads.end(), std::make_move_iterator(St.L1.begin()),
-                   std::make_move_iterator(St.L1.end()));
-      Append(spread(std::move(R0), Loads));
+        Order.insert(Order.end(), St.Head.begin(), St.Head.end());
+      spread(FF, S, R0, St.L0Rest, St.L1, Order);
       if (!Next) {
-        Append(spread(std::move(R1), St.Q));
+        spread(FF, S, R1, {}, St.Q, Order);
         continue;
       }
       // The head goes before H1's last run: the next step's first
       // fragments load under this step's last products.
-      Seq Last = std::move(R1.back());
-      R1.pop_back();
-      setReuse(Last);
-      Append(spread(std::move(R1), St.Q));
-      Out.insert(Out.end(), Next->begin(), Next->end());
-      Append(std::move(Last));
+      Range Last = R1.pop_back_val();
+      setReuse(FF, S, Last);
+      spread(FF, S, R1, {}, St.Q, Order);
+      Order.insert(Order.end(), Next->begin(), Next->end());
+      append(Order, Last);
       ++NumHeadsHoisted;
       if (R.adjacent(I))
         HeadDone[I + 1] = true;
     }
-    Out.insert(Out.end(), std::make_move_iterator(R.Verbatim.back().begin()),
-               std::make_move_iterator(R.Verbatim.back().end()));
-    return Out;
+    append(Order, R.Verbatim.back());
+  }
+
+  /// Moves \p From to \p To; the instruction word and location alone when
+  /// neither has a label or branch target (every instruction of a step).
+  static void moveInstr(MInstr &From, MInstr &To) {
+    if (From.Label.empty() && From.Target.empty() && To.Label.empty() &&
+        To.Target.empty()) {
+      To.I = From.I;
+      To.Loc = From.Loc;
+      return;
+    }
+    To = std::move(From);
+  }
+
+  /// Puts \p S in Order in place: Order (each index at most once; the
+  /// ones left out are dropped heads) completed by the dropped indices to a
+  /// permutation, applied cycle by cycle (an instruction moved once where
+  /// it moves at all), then the dropped ones cut off the end.
+  void reorder(Seq &S) {
+    size_t Kept = Order.size();
+    Index N = S.size();
+    // The part that stays where it is (the piece's head) is not touched.
+    Index Same = 0;
+    while (Same < Kept && Order[Same] == Same)
+      ++Same;
+    if (Same == N)
+      return;
+    if (Kept < N) {
+      Placed.assign(N, false);
+      for (Index I : Order)
+        Placed[I] = true;
+      for (Index I = 0; I < N; ++I)
+        if (!Placed[I])
+          Order.push_back(I);
+    }
+    // Position P takes S[Order[P]]; a position done is marked Order[P] = P.
+    for (Index P = Same; P < N; ++P) {
+      if (Order[P] == P)
+        continue;
+      MInstr First = std::move(S[P]);
+      Index J = P;
+      for (;;) {
+        Index K = Order[J];
+        Order[J] = J;
+        if (K == P) {
+          S[J] = std::move(First);
+          break;
+        }
+        moveInstr(S[K], S[J]);
+        J = K;
+      }
+    }
+    S.resize(Kept);
   }
 
   void interleave(mir::Function &F, bool Hoist) {
     std::vector<Parsed> Ps;
+    Ps.reserve(F.Pieces.size());
     for (mir::Piece &P : F.Pieces)
       Ps.push_back(parse(P.Instrs, Hoist));
     // The loop's rotation: the body's first head moves to the body's end
@@ -440,18 +575,39 @@ private:
     bool Rotate = false;
     if (Hoist && Pro && Body && Tail) {
       Parsed &B = Ps[IndexOf(Body)], &T = Ps[IndexOf(Tail)];
+      const IndexList &BH = B.Steps.empty() ? IndexList() : B.Steps.front().Head;
       Rotate = B.startsWithStep() && B.endsWithStep() && T.startsWithStep() &&
-               sameSeq(B.Steps.front().Head, T.Steps.front().Head) &&
-               hoistable(B.Steps.back(), B.Steps.front().Head);
+               BH.size() == T.Steps.front().Head.size() &&
+               std::equal(BH.begin(), BH.end(), T.Steps.front().Head.begin(),
+                          [&](Index X, Index Y) {
+                            return sameInstr(Body->Instrs[X], Tail->Instrs[Y]);
+                          }) &&
+               hoistable(Body->Instrs, B.Steps.back(), Body->Instrs, BH);
     }
-    Seq BodyHead = Rotate ? Ps[IndexOf(Body)].Steps.front().Head : Seq();
+    // The prologue's copy of the body's first head is taken from the body
+    // before the body is written back (set aside first only when the body
+    // comes before the prologue).
+    IndexList BodyHead;
+    Seq BodyHeadCopy;
+    if (Rotate) {
+      BodyHead = Ps[IndexOf(Body)].Steps.front().Head;
+      if (IndexOf(Body) < IndexOf(Pro))
+        for (Index I : BodyHead)
+          BodyHeadCopy.push_back(Body->Instrs[I]);
+    }
     for (size_t I = 0; I < F.Pieces.size(); ++I) {
       mir::Piece &P = F.Pieces[I];
       bool IsBody = &P == Body, IsTail = &P == Tail;
-      P.Instrs = emit(Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
-                      Rotate && IsBody ? &BodyHead : nullptr);
+      emit(P.Instrs, Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
+           Rotate && IsBody ? &BodyHead : nullptr);
+      reorder(P.Instrs);
       if (Rotate && &P == Pro) {
-        P.Instrs.insert(P.Instrs.end(), BodyHead.begin(), BodyHead.end());
+        if (BodyHeadCopy.empty())
+          for (Index H : BodyHead)
+            P.Instrs.push_back(Body->Instrs[H]);
+        else
+          P.Instrs.insert(P.Instrs.end(), BodyHeadCopy.begin(),
+                          BodyHeadCopy.end());
         ++NumHeadsRotated;
       }
     }

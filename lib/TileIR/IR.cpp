@@ -70,13 +70,9 @@ StringRef Op::getWord(StringRef Key) const {
 Attr &Op::appendAttr(StringRef Key) {
   // The passes set an op's attributes one by one (tp.ldsm: five); room for
   // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
-  if (Attrs.empty())
+  if (Attrs.capacity() == 0)
     Attrs.reserve(6);
-  Attrs.emplace_back();
-  Attr &A = Attrs.back();
-  A.Key.assign(Key.data(), Key.size());
-  A.Loc = Loc;
-  return A;
+  return Attrs.emplace_back(Key, Loc);
 }
 
 Op &Op::set(StringRef Key, Value V) {
@@ -113,6 +109,25 @@ Op &Op::setWord(StringRef Key, StringRef W) {
   Val.K = Value::Word;
   Val.S.assign(W.data(), W.size());
   Val.Loc = Loc;
+  return *this;
+}
+
+Op &Op::addInt(StringRef Key, int64_t V) {
+  appendAttr(Key).Val.I = V;
+  return *this;
+}
+
+Op &Op::addWord(StringRef Key, StringRef W) {
+  Value &Val = appendAttr(Key).Val;
+  Val.K = Value::Word;
+  Val.S.assign(W.data(), W.size());
+  return *this;
+}
+
+Op &Op::addRef(StringRef Key, StringRef Name) {
+  Value &Val = appendAttr(Key).Val;
+  Val.K = Value::Ref;
+  Val.S.assign(Name.data(), Name.size());
   return *this;
 }
 

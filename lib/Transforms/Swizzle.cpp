@@ -55,7 +55,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
-#include <map>
 
 
 using namespace llvm;
@@ -74,15 +73,28 @@ using namespace tile;
 /// `lane`) becomes a unique one that no kernel parameter or earlier
 /// definition holds (`lane`, else `lane.1`, `lane.2`, ...), so a kernel
 /// whose parameters are named %r or %tid keeps them apart.
+///
+/// The generated bases are pairwise distinct, and each contains a '.' or is
+/// one of tid, lane, warp, warp_m, warp_n, q and r.  So when no parameter's
+/// name has a '.' or is one of those (every kernel tp-llc builds), every
+/// base is its own unique name and the table keeps nothing (Direct); else
+/// one table entry a name.
 class NameTable {
 public:
   void reset(const Kernel &K) {
     Names.clear();
+    Direct = true;
     for (const Param &P : K.Params)
-      Names[P.Name].Taken = true;
+      if (P.Name.find('.') != std::string::npos || isUndottedBase(P.Name))
+        Direct = false;
+    if (!Direct)
+      for (const Param &P : K.Params)
+        Names[P.Name].Taken = true;
   }
   /// Defines \p Base; returns its unique name.
   StringRef define(StringRef Base) {
+    if (Direct)
+      return Base;
     // One lookup when the base is free (nearly always): the base's entry
     // says both that the name is free and, once taken, what it stands for.
     // (StringMap's entries do not move when it grows.)
@@ -103,12 +115,10 @@ public:
       }
     }
   }
-  bool has(StringRef Base) const {
-    auto It = Names.find(Base);
-    return It != Names.end() && It->second.Defined;
-  }
   /// The unique name of the defined \p Base.
   StringRef lookup(StringRef Base) const {
+    if (Direct)
+      return Base;
     auto It = Names.find(Base);
     if (It == Names.end() || !It->second.Defined)
       report_fatal_error("tp-swizzle: reference to the undefined generated "
@@ -117,6 +127,10 @@ public:
   }
 
 private:
+  static bool isUndottedBase(StringRef N) {
+    return N == "tid" || N == "lane" || N == "warp" || N == "warp_m" ||
+           N == "warp_n" || N == "q" || N == "r";
+  }
   /// A name in the kernel's scope: taken (a parameter's or a generated
   /// name) and, as a generated base, defined as Unique ("" when the base is
   /// its own unique name).  One table, one entry a name: not a set of the
@@ -126,42 +140,51 @@ private:
     std::string Unique;
   };
   StringMap<Entry> Names;
+  bool Direct = true;
 };
 
 /// Appends `%name = opcode operands` to a region.  Names are bases
 /// (NameTable): emit() defines one, ref() refers to one.
 class Builder {
 public:
+  /// An operand of a value op, built in place in the op: a generated name
+  /// (by its base), a name as it is (a parameter's), a word or an integer.
+  /// It refers to its name: use it within the expression that made it.
+  struct Arg {
+    enum Kind { Generated, Named, Word, Imm } K;
+    StringRef Name;
+    int64_t I = 0;
+  };
+
   Builder(Op &Region, SMLoc L, NameTable &Names)
       : Region(Region), L(L), Names(Names) {}
 
-  Value ref(StringRef Name) { return Value::makeRef(Names.lookup(Name), L); }
-  Value imm(int64_t I) { return Value::makeInt(I, L); }
+  Arg ref(StringRef Name) { return {Arg::Generated, Name}; }
+  Arg imm(int64_t I) { return {Arg::Imm, {}, I}; }
 
   /// Defines \p Name as `opcode operands`; returns the name's base.  The
-  /// operands are moved into the op, which is built in its region.
-  template <typename... Vs>
-  std::string emit(const Twine &Name, StringRef Opcode, Vs &&...Operands) {
-    std::string Base = Name.str();
+  /// op is built in its region, its operands in it.
+  template <typename... As>
+  std::string emit(const Twine &Name, StringRef Opcode, const As &...Args) {
     Region.HasRegion = true;
-    Region.Body.emplace_back(Opcode, L);
-    Op &O = Region.Body.back();
+    Op &O = Region.Body.emplace_back(Opcode, L);
+    O.Operands.reserve(sizeof...(Args)); // one allocation
+    (append(O, Args), ...);
+    std::string Base = Name.str();
     O.Result = Names.define(Base).str();
-    O.Operands.reserve(sizeof...(Operands)); // one allocation
-    (O.Operands.push_back(std::forward<Vs>(Operands)), ...);
     return Base;
   }
   std::string sreg(const Twine &N, StringRef R) {
-    return emit(N, "sreg", Value::makeWord(R, L));
+    return emit(N, "sreg", Arg{Arg::Word, R});
   }
-  std::string add(const Twine &N, StringRef A, Value B) {
-    return emit(N, "add", ref(A), std::move(B));
+  std::string add(const Twine &N, StringRef A, Arg B) {
+    return emit(N, "add", ref(A), B);
   }
   std::string mul(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "mul", ref(A), imm(B));
   }
-  std::string mad(const Twine &N, StringRef A, Value B, Value C) {
-    return emit(N, "mad", ref(A), std::move(B), std::move(C));
+  std::string mad(const Twine &N, StringRef A, Arg B, Arg C) {
+    return emit(N, "mad", ref(A), B, C);
   }
   std::string shr(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "shr", ref(A), imm(B));
@@ -174,23 +197,43 @@ public:
   }
   /// A kernel parameter's value (its name, not a generated one).
   std::string param(const Twine &N, StringRef Param) {
-    return emit(N, "param", Value::makeRef(Param, L));
+    return emit(N, "param", Arg{Arg::Named, Param});
   }
-  std::string sub(const Twine &N, StringRef A, Value B) {
-    return emit(N, "sub", ref(A), std::move(B));
+  std::string sub(const Twine &N, StringRef A, Arg B) {
+    return emit(N, "sub", ref(A), B);
   }
   /// A comparison (lt, ltu, gt, eq), ANDed with predicate \p And if given.
-  std::string cmp(const Twine &N, StringRef Code, StringRef A, Value B,
+  std::string cmp(const Twine &N, StringRef Code, StringRef A, Arg B,
                   StringRef And = "") {
     if (And.empty())
-      return emit(N, Code, ref(A), std::move(B));
-    return emit(N, Code, ref(A), std::move(B), ref(And));
+      return emit(N, Code, ref(A), B);
+    return emit(N, Code, ref(A), B, ref(And));
   }
-  std::string sel(const Twine &N, StringRef P, StringRef A, Value B) {
-    return emit(N, "sel", ref(P), ref(A), std::move(B));
+  std::string sel(const Twine &N, StringRef P, StringRef A, Arg B) {
+    return emit(N, "sel", ref(P), ref(A), B);
   }
 
 private:
+  void append(Op &O, const Arg &A) {
+    switch (A.K) {
+    case Arg::Generated:
+      O.addRefOperand(Names.lookup(A.Name), L);
+      return;
+    case Arg::Named:
+      O.addRefOperand(A.Name, L);
+      return;
+    case Arg::Word:
+      O.Operands.emplace_back(Value::Word, A.Name, L);
+      return;
+    case Arg::Imm: {
+      Value &V = O.Operands.emplace_back();
+      V.I = A.I;
+      V.Loc = L;
+      return;
+    }
+    }
+  }
+
   Op &Region;
   SMLoc L;
   NameTable &Names;
@@ -211,6 +254,9 @@ struct OperandPlan {
   std::string LdParam, ExtentParam;
   Value StepValue;
   std::string StrideParam; // strided batches: the batch stride's parameter
+  // The unique names of the LDSM addresses and of each chunk's shared
+  // address and global offset (looked up once, not once a use).
+  std::vector<std::string> LdsmNames, StsNames, GoffNames;
   bool columns() const { return L == Layout::Columns; }
   int64_t perRow() const { return columns() ? Extent / 8 : 4; }
   int64_t stepBytes() const { return columns() ? 32 * 2 * Stride : 64; }
@@ -223,6 +269,10 @@ class SwizzlePass : public Pass {
   bool Runtime = false, Strided = false;
   std::string KParam, MParam, NParam, LdcParam, StrideCParam;
   int64_t LastStep = 0;
+  // What guardCopy and defineGuards have defined once: the tail's K values,
+  // each row offset e.roff<mt>_<half> (index 2 mt + half).
+  bool TailKDefined = false;
+  std::vector<uint8_t> RowOffsetDefined;
 
   static std::string shapeParam(const Kernel &K, ShapeParam W) {
     return K.Params[*getShapeParam(K, W)].Name;
@@ -279,7 +329,13 @@ private:
 
     Op Addr("tp.addresses", L);
     Addr.HasRegion = true;
+    // Room for every value at once (the default kernel has 116, 256x128
+    // 152): the region is not regrown, its ops not moved.
+    Addr.Body.reserve(64 + 24 * (A.Chunks + B.Chunks) +
+                      8 * (A.Matrices + B.Matrices));
     Names.reset(K);
+    TailKDefined = false;
+    RowOffsetDefined.assign(2 * T.MTiles, 0);
     Builder Bd(Addr, L, Names);
     Bd.sreg("tid", "tid.x");
     Bd.sreg("ctaid.x", "ctaid.x");
@@ -302,6 +358,18 @@ private:
     Bd.andi("r", "lane", 7);
     for (OperandPlan *X : {&A, &B})
       defineLdsmAddresses(Bd, T, *X);
+    for (OperandPlan *X : {&A, &B}) {
+      std::string N(1, X->Name);
+      X->LdsmNames.clear();
+      X->StsNames.clear();
+      X->GoffNames.clear();
+      for (int64_t I = 0; I < X->Matrices; ++I)
+        X->LdsmNames.push_back(name(N + ".ldsm" + std::to_string(I)).str());
+      for (int64_t C = 0; C < X->Chunks; ++C) {
+        X->StsNames.push_back(name(N + ".sts" + std::to_string(C)).str());
+        X->GoffNames.push_back(name(N + ".goff" + std::to_string(C)).str());
+      }
+    }
 
     // C's offset from its pointer, in bytes (a run-time shape computes it in
     // the epilogue, where the guards need the row and column too).
@@ -319,24 +387,32 @@ private:
         Loop->set("count", Value::makeRef(name("k.iterations"), L));
 
     // Fill copies, products and the epilogue.
-    // The ops a fill appends (tp.ldgsts, tp.ldsm, tp.mma, values, the
-    // epilogue's pair ops) hold nothing to fill: only the children from
-    // before are visited.
-    std::function<void(Op &)> Fill = [&](Op &O) {
-      size_t Children = O.Body.size();
-      if (O.Name == "tp.copy")
-        fillCopy(O, T, {&A, &B});
-      else if (O.Name == "tp.products")
-        fillProducts(O, T, A, B);
-      else if (O.Name == "tp.epilogue")
-        fillEpilogue(O, T, P, MM);
-      for (size_t I = 0; I < Children; ++I)
-        Fill(O.Body[I]);
-    };
+    FillContext C{T, P, MM, A, B};
     for (Op &O : MM.Body)
       if (O.Name != "tp.addresses")
-        Fill(O);
+        fill(O, C);
     return Error::success();
+  }
+
+  struct FillContext {
+    const TileParams &T;
+    const Problem &P;
+    const Op &MM;
+    OperandPlan &A, &B;
+  };
+  /// Fills \p O (a copy, products or the epilogue) and the ops it held
+  /// before: the ops a fill appends (tp.ldgsts, tp.ldsm, tp.mma, values,
+  /// the epilogue's pair ops) hold nothing to fill.
+  void fill(Op &O, const FillContext &C) {
+    size_t Children = O.Body.size();
+    if (O.Name == "tp.copy")
+      fillCopy(O, C.T, {&C.A, &C.B});
+    else if (O.Name == "tp.products")
+      fillProducts(O, C.T, C.A, C.B);
+    else if (O.Name == "tp.epilogue")
+      fillEpilogue(O, C.T, C.P, C.MM);
+    for (size_t I = 0; I < Children; ++I)
+      fill(O.Body[I], C);
   }
 
   /// Operand X's chunks: each one's global offset (and, for a run-time
@@ -353,12 +429,14 @@ private:
       std::string Ld = Bd.param(N + ".ld", X.LdParam);
       RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
       // Batch z's operand starts z stride elements in (strided batches).
-      Value Batch = Bd.imm(0);
+      Builder::Arg Batch = Bd.imm(0);
+      std::string ZBytes;
       if (Strided) {
         std::string Stride = Bd.param(N + ".stride", X.StrideParam);
         std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
                                Bd.imm(0));
-        Batch = Bd.ref(Bd.mul(N + ".zbytes", Z, 2));
+        ZBytes = Bd.mul(N + ".zbytes", Z, 2);
+        Batch = Bd.ref(ZBytes);
       }
       Corner = X.columns()
                    ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
@@ -553,7 +631,8 @@ private:
                                     L));
       return;
     }
-    if (!Names.has("t.K")) {
+    if (!TailKDefined) {
+      TailKDefined = true;
       Bd.sreg("t.tid", "tid.x");
       std::string K = Bd.param("t.K", KParam);
       std::string Up = Bd.andi("t.kup", Bd.add("t.k31", K, Bd.imm(31)),
@@ -592,22 +671,25 @@ private:
                 std::initializer_list<OperandPlan *> Ops) {
     int64_t Stage = *Copy.getInt("stage");
     Copy.HasRegion = true;
+    size_t Chunks = 0;
+    for (OperandPlan *X : Ops)
+      Chunks += X->Chunks;
+    Copy.Body.reserve(Copy.Body.size() + Chunks * (Runtime ? 16 : 1));
     Builder Bd(Copy, Copy.Loc, Names);
     for (OperandPlan *X : Ops) {
-      std::string N(1, X->Name);
       for (int64_t C = 0; C < X->Chunks; ++C) {
         Op G("tp.ldgsts", Copy.Loc);
-        G.addOperand(
-            Value::makeRef(name(N + ".sts" + std::to_string(C)), Copy.Loc));
-        G.addOperand(Value::makeRef(X->Param, Copy.Loc));
-        G.addOperand(
-            Value::makeRef(name(N + ".goff" + std::to_string(C)), Copy.Loc));
-        G.setWord("operand", N);
-        G.setInt("chunk", C);
-        G.setInt("smem_offset",
-                 X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage));
+        G.Operands.reserve(3);
+        G.addRefOperand(X->StsNames[C], Copy.Loc)
+            .addRefOperand(X->Param, Copy.Loc)
+            .addRefOperand(X->GoffNames[C], Copy.Loc);
+        G.Attrs.reserve(Runtime ? 6 : 4);
+        G.addWord("operand", StringRef(&X->Name, 1))
+            .addInt("chunk", C)
+            .addInt("smem_offset",
+                    X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage));
         if (!Runtime) {
-          G.setInt("k_step_bytes", X->stepBytes());
+          G.addInt("k_step_bytes", X->stepBytes());
         } else {
           Value Step = X->StepValue;
           Step.Loc = Copy.Loc;
@@ -625,20 +707,20 @@ private:
     Prod.HasRegion = true;
     Prod.Body.reserve(Prod.Body.size() +
                       2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
+    // Each op is built in its region, its attributes appended in place.
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
-      Op O("tp.ldsm", Prod.Loc);
+      Op &O = Prod.Body.emplace_back("tp.ldsm", Prod.Loc);
       int64_t Address = X.columns() ? Index : KK;
-      O.addOperand(Value::makeRef(name(std::string(1, X.Name) + ".ldsm" +
-                                       std::to_string(Address)),
-                                  Prod.Loc));
-      O.setWord("operand", std::string(1, X.Name));
-      O.setInt("kk", KK);
-      O.setInt("index", Index);
+      O.Operands.reserve(1);
+      O.addRefOperand(X.LdsmNames[Address], Prod.Loc);
+      O.Attrs.reserve(5);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
-      O.setInt("smem_offset", Buffer + (X.columns() ? KK * 16 * X.Extent * 2
-                                                    : Index * 1024));
-      O.setWord("shape", X.columns() ? "mt88" : "m88");
-      Prod.add(std::move(O));
+      O.addWord("operand", StringRef(&X.Name, 1))
+          .addInt("kk", KK)
+          .addInt("index", Index)
+          .addInt("smem_offset", Buffer + (X.columns() ? KK * 16 * X.Extent * 2
+                                                       : Index * 1024))
+          .addWord("shape", X.columns() ? "mt88" : "m88");
     };
     for (int64_t KK = 0; KK < 2; ++KK) {
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -647,9 +729,9 @@ private:
         Ldsm(B, KK, Pair);
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-          Op O("tp.mma", Prod.Loc);
-          O.setInt("kk", KK).setInt("mt", MT).setInt("nt", NT);
-          Prod.add(std::move(O));
+          Op &O = Prod.Body.emplace_back("tp.mma", Prod.Loc);
+          O.Attrs.reserve(3);
+          O.addInt("kk", KK).addInt("mt", MT).addInt("nt", NT);
         }
     }
   }
@@ -706,8 +788,11 @@ private:
     int64_t H = I % 2, MT = I / 2 / T.NTiles, NT = I / 2 % T.NTiles;
     PairGuards G;
     G.Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
-    if (!Names.has(G.Row))
+    uint8_t &RowDefined = RowOffsetDefined[2 * MT + H];
+    if (!RowDefined) {
+      RowDefined = true;
       Bd.mad(G.Row, "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off"));
+    }
     std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
     std::string In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
                             Bd.imm(16 * MT + 8 * H));
@@ -721,11 +806,11 @@ private:
   /// before any other), the guards its last attributes (set by
   /// setPairGuards once the numbers are set, as the printer writes them).
   void guardPair(Op &O, const PairGuards &G) {
-    O.addOperand(Value::makeRef(name(G.Row), O.Loc));
+    O.addRefOperand(name(G.Row), O.Loc);
   }
   void setPairGuards(Op &O, const PairGuards &G) {
-    O.set("guard", Value::makeRef(name(G.Both), O.Loc));
-    O.set("guard_first", Value::makeRef(name(G.First), O.Loc));
+    O.addRef("guard", name(G.Both));
+    O.addRef("guard_first", name(G.First));
   }
 
   /// The epilogue: the bias pairs first (tp.ldg_bias, one an n-tile); then
@@ -739,6 +824,10 @@ private:
     const int64_t ResidualBatch = 8;
     Epi.HasRegion = true;
     int64_t Pairs = 2 * T.MTiles * T.NTiles;
+    // Room for every op at once (values, guards, pair ops: the run-time
+    // default kernel's epilogue has 158 for 32 pairs).
+    Epi.Body.reserve(Epi.Body.size() + 48 + Pairs * (Runtime ? 8 : 2) +
+                     (P.Residual || P.Scale ? 4 * Pairs : 0));
     bool Residual = P.Residual;
     Builder Bd(Epi, Epi.Loc, Names);
     if (Runtime)
@@ -757,42 +846,49 @@ private:
     // behind the stores between): at most 3 pairs' guards live, 6 of the
     // 7 predicate registers.
     const int64_t StoreGuardsAhead = 2;
-    std::map<int64_t, PairGuards> StoreGuards;
+    // Pair i's store guards, once defined (each is used by its store only,
+    // after every pair before it has been stored).
+    std::vector<PairGuards> StoreGuards(Runtime ? Pairs : 0);
+    std::vector<uint8_t> StoreGuarded(Runtime ? Pairs : 0, 0);
+    // C's offset (a fixed shape's stores and loads), looked up once.
+    std::string COffName = Runtime ? "" : name("c.off").str();
     auto PairOp = [&](StringRef Name, int64_t I, bool Offset,
                       ArrayRef<std::string> Params = {}) {
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
-      Op O(Name, Epi.Loc);
       PairGuards G;
       bool Guarded = Offset && Runtime;
+      // The guards' values first (they go before the op), then the op,
+      // built in its region.
       if (Guarded && Name == "tp.stg") {
-        auto It = StoreGuards.find(I);
-        if (It != StoreGuards.end()) {
-          G = std::move(It->second);
-          StoreGuards.erase(It);
-        } else {
+        if (StoreGuarded[I])
+          G = std::move(StoreGuards[I]);
+        else
           G = defineGuards(Bd, T, I, "s");
-        }
-        guardPair(O, G);
       } else if (Guarded) {
         G = defineGuards(Bd, T, I, "l");
+      }
+      Op &O = Epi.Body.emplace_back(Name, Epi.Loc);
+      O.Operands.reserve(1 + Params.size());
+      if (Guarded)
         guardPair(O, G);
-      } else if (Offset)
-        O.addOperand(Value::makeRef(name("c.off"), Epi.Loc));
+      else if (Offset)
+        O.addRefOperand(COffName, Epi.Loc);
       for (const std::string &Param : Params)
-        O.addOperand(Value::makeRef(Param, Epi.Loc));
-      O.setInt("pair", I).setInt("mt", MT).setInt("nt", NT).setInt("half", H);
+        O.addRefOperand(Param, Epi.Loc);
+      O.Attrs.reserve(4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
+                      (Name == "tp.pack" ? 1 : 0));
+      O.addInt("pair", I).addInt("mt", MT).addInt("nt", NT).addInt("half", H);
       if (Offset)
-        O.setInt("offset", Runtime ? NT * 8 * P.dBytes()
+        O.addInt("offset", Runtime ? NT * 8 * P.dBytes()
                                    : ((16 * MT + 8 * H) * P.N + NT * 8) *
                                          P.dBytes());
       if (Name == "tp.pack")
-        O.setWord("type", getElementTypeName(P.DType));
+        O.addWord("type", getElementTypeName(P.DType));
       // The pair's attributes first, its guards after (as the printer
       // writes them: guards are set after the numbers).
       if (Guarded)
         setPairGuards(O, G);
-      Epi.add(std::move(O));
     };
     // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
     if (P.Bias)
@@ -840,8 +936,10 @@ private:
       for (int64_t I = First; I < Last; ++I) {
         for (int64_t J = I; Runtime && J <= I + StoreGuardsAhead && J < Last;
              ++J)
-          if (!StoreGuards.count(J))
+          if (!StoreGuarded[J]) {
+            StoreGuarded[J] = 1;
             StoreGuards[J] = defineGuards(Bd, T, J, "s");
+          }
         if (P.DType != ElementType::F32)
           PairOp("tp.pack", I, false);
         PairOp("tp.stg", I, true);

@@ -50,6 +50,11 @@ struct Value {
   std::vector<Value> Elems; ///< list elements
   llvm::SMLoc Loc;
 
+  Value() = default;
+  /// A word, ref, symbol or string \p Text at \p L, built in place.
+  Value(Kind K, llvm::StringRef Text, llvm::SMLoc L)
+      : K(K), S(Text.data(), Text.size()), Loc(L) {}
+
   static Value makeInt(int64_t V, llvm::SMLoc L = {}) {
     Value R;
     R.K = Int;
@@ -81,6 +86,12 @@ struct Attr {
   std::string Key;
   Value Val;
   llvm::SMLoc Loc;
+
+  Attr() = default;
+  /// Key \p K with an integer value 0, all at \p L.
+  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K.data(), K.size()), Loc(L) {
+    Val.Loc = L;
+  }
 };
 
 struct Op {
@@ -109,6 +120,18 @@ struct Op {
   Op &setInt(llvm::StringRef Key, int64_t V);
   /// set(Key, Value::makeWord(W, Loc)), built in place.
   Op &setWord(llvm::StringRef Key, llvm::StringRef W);
+  /// Appends attribute \p Key, which the op must not have yet (an op being
+  /// built): no search, built in place.  The verifier rejects an op with
+  /// two attributes of one key.
+  Op &addInt(llvm::StringRef Key, int64_t V);
+  Op &addWord(llvm::StringRef Key, llvm::StringRef W);
+  /// A reference `%Name` (at the op's location).
+  Op &addRef(llvm::StringRef Key, llvm::StringRef Name);
+  /// Appends operand `%Name` at \p L, built in place.
+  Op &addRefOperand(llvm::StringRef Name, llvm::SMLoc L) {
+    Operands.emplace_back(Value::Ref, Name, L);
+    return *this;
+  }
   void removeAttr(llvm::StringRef Key);
   Op &addOperand(Value V) {
     Operands.push_back(std::move(V));
