@@ -121,8 +121,8 @@ struct Op {
   /// set(Key, Value::makeWord(W, Loc)), built in place.
   Op &setWord(llvm::StringRef Key, llvm::StringRef W);
   /// Appends attribute \p Key, which the op must not have yet (an op being
-  /// built): no search, built in place.  The verifier rejects an op with
-  /// two attributes of one key.
+  /// built, whose keys the caller knows): no search, built in place.  Use
+  /// set() when the key may be present.
   Op &addInt(llvm::StringRef Key, int64_t V);
   Op &addWord(llvm::StringRef Key, llvm::StringRef W);
   /// A reference `%Name` (at the op's location).
