@@ -363,8 +363,8 @@ private:
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
 
-  uint64_t *liveIn(size_t P) { return &LiveIn[P * Width.size()]; }
-  uint64_t *liveOut(size_t P) { return &LiveOut[P * Width.size()]; }
+  uint64_t *liveIn(size_t P) { return LiveIn.data() + P * Width.size(); }
+  uint64_t *liveOut(size_t P) { return LiveOut.data() + P * Width.size(); }
 
   /// The register operands of every instruction (computed once: every
   /// step below and the conservative waits read them).

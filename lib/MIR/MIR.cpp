@@ -130,29 +130,35 @@ static bool isGPROperand(const sass::OperandInfo &O) {
          O.Kind == sass::OperandKind::MemBase;
 }
 
-/// Bit K set: operand K of form \p Op names a general register.  Made on
-/// a form's first use and kept for the process (bit 31 marks a made
-/// entry; a form has at most sass::MaxOperands < 31 operands); safe from
-/// several threads (an entry is one atomic word, and every thread that
-/// makes it makes the same value).
-static uint32_t gprOperandMask(sass::Opcode Op) {
-  static const unsigned NumOpcodes = sass::getNumOpcodes();
-  static std::unique_ptr<std::atomic<uint32_t>[]> Masks(
-      new std::atomic<uint32_t>[NumOpcodes]());
-  static_assert(sass::MaxOperands < 31, "the mask's made bit");
-  constexpr uint32_t Made = uint32_t(1) << 31;
-  if (unsigned(Op) >= NumOpcodes)
+/// The general-register masks of the forms (see gprOperandMask), one
+/// atomic word a form, zero until made (static storage: no start-up cost);
+/// bit 31 marks a made entry (a form has at most sass::MaxOperands < 31
+/// operands).
+static std::atomic<uint32_t> GPRMasks[sass::NUM_OPCODES];
+constexpr uint32_t GPRMaskMade = uint32_t(1) << 31;
+static_assert(sass::MaxOperands < 31, "the mask's made bit");
+
+/// Makes form \p Op's entry (every thread that does makes the same).
+LLVM_ATTRIBUTE_NOINLINE static uint32_t makeGPROperandMask(sass::Opcode Op) {
+  if (unsigned(Op) >= sass::NUM_OPCODES)
     return 0;
-  uint32_t M = Masks[Op].load(std::memory_order_relaxed);
-  if (M)
-    return M & ~Made;
   const sass::InstrInfo &II = sass::getInstrInfo(Op);
-  M = Made;
+  uint32_t M = GPRMaskMade;
   for (unsigned K = 0; K < II.NumOperands; ++K)
     if (isGPROperand(II.Operands[K]))
       M |= uint32_t(1) << K;
-  Masks[Op].store(M, std::memory_order_relaxed);
-  return M & ~Made;
+  GPRMasks[Op].store(M, std::memory_order_relaxed);
+  return M & ~GPRMaskMade;
+}
+
+/// Bit K set: operand K of form \p Op names a general register.  Made on
+/// a form's first use and kept for the process; safe from several
+/// threads.
+static inline uint32_t gprOperandMask(sass::Opcode Op) {
+  if (unsigned(Op) < sass::NUM_OPCODES)
+    if (uint32_t M = GPRMasks[Op].load(std::memory_order_relaxed))
+      return M & ~GPRMaskMade;
+  return makeGPROperandMask(Op);
 }
 
 bool Function::hasVirtualRegs() const {

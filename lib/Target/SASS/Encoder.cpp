@@ -10,6 +10,9 @@
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/Format.h"
 
+#include <atomic>
+#include <mutex>
+
 using namespace llvm;
 
 namespace tp {
@@ -57,32 +60,73 @@ bool operandFits(const OperandInfo &OI, int64_t V) {
   return operandFits(OI, V, OI.Bits);
 }
 
-/// verify()'s operand checks without their messages, for the common
-/// case: true when every operand fits its field on the target (a spelled
-/// value by the spelling table's mask of values below 64); false when one
-/// does not or this cannot tell (a spelled value >= 64, a signed field of
-/// no bits), and verify() then runs the checks that name the operand.
+namespace {
+/// What one operand of a form may hold on one target, for verify()'s
+/// message-free check: V fits when D = uint64_t(V - Min) <= Span and bit
+/// D % 64 of Spelled is set (a modifier or special register: Min 0, Span
+/// 63, Spelled the spelling table's mask of values below 64; otherwise
+/// Spelled is all ones).  A row that cannot tell (a signed field of no
+/// bits) has Span 0 and Spelled 0: it never fits, and the full checks run.
+struct OperandLimit {
+  int64_t Min;
+  uint64_t Span;
+  uint64_t Spelled;
+};
+constexpr unsigned MaxCachedTargets = 16;
+} // namespace
+
+static OperandLimit makeLimit(const OperandInfo &OI, const FieldRef &FR) {
+  if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg)
+    return {0, 63, ModTables[OI.ModTable].Valid};
+  unsigned N = fieldBits(FR);
+  OperandLimit L{0, N >= 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1,
+                 ~uint64_t(0)};
+  if (OI.Signed && (N == 0 || FR.WideUR))
+    return {0, 0, 0};
+  if (OI.Signed && N < 64)
+    L.Min = -(int64_t(1) << (N - 1));
+  if (FR.WideUR) // 63..254 are registers tp does not model
+    L.Span = std::min<uint64_t>(L.Span, URZ);
+  return L;
+}
+
+/// The limits of every operand of form \p Op on \p T: made on the
+/// (form, target)'s first check and kept for the process (one atomic
+/// pointer a pair; made under a lock); null for a target past the cache.
+static const OperandLimit *limitsOf(const InstrInfo &II,
+                                    const FormEncoding &FE, unsigned Op,
+                                    Target T) {
+  static std::atomic<const OperandLimit *> Rows[MaxCachedTargets *
+                                                NUM_OPCODES];
+  if (unsigned(T) >= MaxCachedTargets)
+    return nullptr;
+  std::atomic<const OperandLimit *> &Slot =
+      Rows[unsigned(T) * NUM_OPCODES + Op];
+  if (const OperandLimit *Row = Slot.load(std::memory_order_acquire))
+    return Row;
+  static std::mutex Lock;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (const OperandLimit *Row = Slot.load(std::memory_order_acquire))
+    return Row;
+  auto *Row = new OperandLimit[std::max<unsigned>(1, II.NumOperands)];
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    Row[K] = makeLimit(II.Operands[K], OperandFields[FE.FieldBase + K]);
+  Slot.store(Row, std::memory_order_release);
+  return Row;
+}
+
+/// verify()'s operand checks without their messages: true when every
+/// operand fits its field on the target; false when one does not or the
+/// limits cannot tell, and verify() then runs the checks that name the
+/// operand.
 static bool operandsFit(const InstrInfo &II, const FormEncoding &FE,
-                        const Instruction &I) {
+                        const Instruction &I, Target T) {
+  const OperandLimit *L = limitsOf(II, FE, I.Op, T);
+  if (!L)
+    return false;
   for (unsigned K = 0; K < II.NumOperands; ++K) {
-    const OperandInfo &OI = II.Operands[K];
-    int64_t V = I.Ops[K];
-    if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg) {
-      if (V < 0 || V >= 64 || !((ModTables[OI.ModTable].Valid >> V) & 1))
-        return false;
-      continue;
-    }
-    const FieldRef &FR = OperandFields[FE.FieldBase + K];
-    if (FR.WideUR && V > URZ)
-      return false;
-    unsigned N = fieldBits(FR);
-    if (N >= 64)
-      continue;
-    if (OI.Signed && N == 0)
-      return false;
-    uint64_t U = OI.Signed ? uint64_t(V) + (uint64_t(1) << (N - 1))
-                           : uint64_t(V);
-    if (U >> N)
+    uint64_t D = uint64_t(I.Ops[K]) - uint64_t(L[K].Min);
+    if (D > L[K].Span || !((L[K].Spelled >> (D & 63)) & 1))
       return false;
   }
   return true;
@@ -96,7 +140,7 @@ Error verify(const Instruction &I, Target T) {
   if (!FE.Available)
     return makeError(Twine(II.Name) + " does not exist on " +
                      getTargetName(T));
-  if (!operandsFit(II, FE, I)) // (the checks that name the operand)
+  if (!operandsFit(II, FE, I, T)) // (the checks that name the operand)
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       unsigned Bits = fieldBits(OperandFields[FE.FieldBase + K]);
       if (!operandFits(II.Operands[K], I.Ops[K], Bits))
