@@ -60,115 +60,74 @@ constexpr unsigned NumFiles = 4;
 
 /// The latency model's answers, asked once per argument tuple of a run's
 /// target and kept: every LatencyModel query is a function of its
-/// arguments only.  0xff: not asked yet (a value of 255 or more is never
-/// kept, it is asked again).
+/// arguments only.  A table row holds one reader (or later writer) and
+/// use, indexed by the earlier instruction's key (UnitState::RawKey,
+/// WawKey: its class and a flag), so that the walk computes a row once per
+/// register range and indexes it once per unit.  0xff: not asked yet (a
+/// value of 255 or more is never kept; it is asked again).
 class LatencyCache {
 public:
+  static constexpr unsigned RowSize = 2 * NumClasses;
+  static constexpr uint8_t Unknown = 0xff;
+
   void reset(const LatencyModel &Model) {
     if (M == &Model)
       return;
     M = &Model;
-    std::memset(Raw, 0xff, sizeof(Raw));
-    std::memset(Waw, 0xff, sizeof(Waw));
-    std::memset(War, 0xff, sizeof(War));
-    std::memset(Worst, 0xff, sizeof(Worst));
-    std::memset(MinStall, 0xff, sizeof(MinStall));
+    std::memset(Raw, Unknown, sizeof(Raw));
+    std::memset(Waw, Unknown, sizeof(Waw));
+    std::memset(War, Unknown, sizeof(War));
+    std::memset(Worst, Unknown, sizeof(Worst));
+    std::memset(MinStall, Unknown, sizeof(MinStall));
     for (unsigned F = 0; F < NumFiles; ++F)
       WorstWar[F] = units::worstWar(Model, RegFile(F));
   }
-  const LatencyModel &model() const { return *M; }
 
-  /// units::raw(): writer class \p W, reader class \p R, use \p U (its Sub),
-  /// \p Low: the unit is the low half of an IMAD.WIDE result.
-  unsigned raw(InstrClass W, InstrClass R, const UnitRange &U, bool Low) {
-    uint8_t &C = Raw[unsigned(U.File)][unsigned(W)][unsigned(R)][U.Sub & 3]
-                    [Low];
-    if (C != 0xff)
-      return C;
-    unsigned V = 1;
-    switch (U.File) {
-    case RegFile::GPR:
-      V = M->rawGPR(W, R, ReadSlot(U.Sub), Low);
-      break;
-    case RegFile::Pred:
-      V = M->rawPred(W, R, PredRead(U.Sub));
-      break;
-    case RegFile::UGPR:
-      V = M->rawUGPR(W, R);
-      break;
-    case RegFile::UPred:
-      V = M->rawUPred(W, R, PredRead(U.Sub));
-      break;
-    }
-    return keep(C, V);
+  /// units::raw() of reader class \p R and use \p U, by writer key.
+  uint8_t *rawRow(RegFile F, InstrClass R, uint8_t Sub) {
+    return Raw[unsigned(F)][unsigned(R)][Sub & 3];
   }
-  /// units::waw().
-  unsigned waw(InstrClass Earlier, InstrClass Later, bool EarlierPredicated,
-               RegFile F) {
-    uint8_t &C = Waw[unsigned(F)][unsigned(Earlier)][unsigned(Later)]
-                    [EarlierPredicated];
-    if (C != 0xff)
-      return C;
-    unsigned V = 1;
-    switch (F) {
-    case RegFile::GPR:
-      V = M->wawGPR(Earlier, Later, EarlierPredicated);
-      break;
-    case RegFile::Pred:
-      V = M->wawPred(Earlier, Later, EarlierPredicated);
-      break;
-    case RegFile::UGPR:
-      V = M->wawUGPR(Earlier, Later);
-      break;
-    case RegFile::UPred:
-      V = M->wawUPred(Earlier, Later);
-      break;
-    }
-    return keep(C, V);
+  /// units::waw() of later writer class \p Later, by earlier writer key.
+  uint8_t *wawRow(RegFile F, InstrClass Later) {
+    return Waw[unsigned(F)][unsigned(Later)];
   }
-  /// units::war().
-  unsigned war(InstrClass Reader, InstrClass Writer, RegFile F) {
-    uint8_t &C = War[unsigned(F)][unsigned(Reader)][unsigned(Writer)];
-    if (C != 0xff)
-      return C;
-    unsigned V = 1;
-    switch (F) {
-    case RegFile::GPR:
-      V = M->warGPR(Reader, Writer);
-      break;
-    case RegFile::Pred:
-      V = M->warPred(Reader, Writer);
-      break;
-    case RegFile::UGPR:
-      V = M->warUGPR(Reader, Writer);
-      break;
-    case RegFile::UPred:
-      V = M->warUPred(Reader, Writer);
-      break;
-    }
-    return keep(C, V);
+  /// units::war() of writer class \p W, by reader class.
+  uint8_t *warRow(RegFile F, InstrClass W) {
+    return War[unsigned(F)][unsigned(W)];
+  }
+  /// The entry \p Key of a raw row made for (F, R, Sub).
+  unsigned raw(uint8_t *Row, unsigned Key, RegFile F, InstrClass R,
+               uint8_t Sub) {
+    if (Row[Key] != Unknown)
+      return Row[Key];
+    return askRaw(Row[Key], InstrClass(Key >> 1), R, F, Sub, Key & 1);
+  }
+  unsigned waw(uint8_t *Row, unsigned Key, RegFile F, InstrClass Later) {
+    if (Row[Key] != Unknown)
+      return Row[Key];
+    return askWaw(Row[Key], InstrClass(Key >> 1), Later, F, Key & 1);
+  }
+  unsigned war(uint8_t *Row, unsigned Reader, RegFile F, InstrClass W) {
+    if (Row[Reader] != Unknown)
+      return Row[Reader];
+    return askWar(Row[Reader], InstrClass(Reader), W, F);
   }
   /// units::worst().
   unsigned worst(InstrClass W, RegFile F) {
     uint8_t &C = Worst[unsigned(F)][unsigned(W)];
-    if (C != 0xff)
+    if (C != Unknown)
       return C;
-    unsigned V = 1;
     switch (F) {
     case RegFile::GPR:
-      V = M->worstGPR(W);
-      break;
+      return keep(C, M->worstGPR(W));
     case RegFile::Pred:
-      V = M->worstPred(W);
-      break;
+      return keep(C, M->worstPred(W));
     case RegFile::UGPR:
-      V = M->worstUGPR(W);
-      break;
+      return keep(C, M->worstUGPR(W));
     case RegFile::UPred:
-      V = M->worstUPred(W);
-      break;
+      return keep(C, M->worstUPred(W));
     }
-    return keep(C, V);
+    return 1;
   }
   unsigned worstWar(RegFile F) const { return WorstWar[unsigned(F)]; }
   /// units::minStall().
@@ -176,20 +135,65 @@ public:
     bool Bar = I.Kind == SpecialKind::Barrier;
     bool Groups = I.Kind == SpecialKind::WaitGroups;
     uint8_t &C = MinStall[unsigned(I.Class)][Bar][Groups];
-    if (C != 0xff)
+    if (C != Unknown)
       return C;
     return keep(C, M->minStallAfter(I.Class, Bar, Groups));
   }
 
 private:
   static unsigned keep(uint8_t &C, unsigned V) {
-    if (V < 0xff)
+    if (V < Unknown)
       C = uint8_t(V);
     return V;
   }
+  LLVM_ATTRIBUTE_NOINLINE unsigned askRaw(uint8_t &C, InstrClass W,
+                                          InstrClass R, RegFile F,
+                                          uint8_t Sub, bool Low) {
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->rawGPR(W, R, ReadSlot(Sub), Low));
+    case RegFile::Pred:
+      return keep(C, M->rawPred(W, R, PredRead(Sub)));
+    case RegFile::UGPR:
+      return keep(C, M->rawUGPR(W, R));
+    case RegFile::UPred:
+      return keep(C, M->rawUPred(W, R, PredRead(Sub)));
+    }
+    return 1;
+  }
+  LLVM_ATTRIBUTE_NOINLINE unsigned askWaw(uint8_t &C, InstrClass Earlier,
+                                          InstrClass Later, RegFile F,
+                                          bool EarlierPredicated) {
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->wawGPR(Earlier, Later, EarlierPredicated));
+    case RegFile::Pred:
+      return keep(C, M->wawPred(Earlier, Later, EarlierPredicated));
+    case RegFile::UGPR:
+      return keep(C, M->wawUGPR(Earlier, Later));
+    case RegFile::UPred:
+      return keep(C, M->wawUPred(Earlier, Later));
+    }
+    return 1;
+  }
+  LLVM_ATTRIBUTE_NOINLINE unsigned askWar(uint8_t &C, InstrClass Reader,
+                                          InstrClass Writer, RegFile F) {
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->warGPR(Reader, Writer));
+    case RegFile::Pred:
+      return keep(C, M->warPred(Reader, Writer));
+    case RegFile::UGPR:
+      return keep(C, M->warUGPR(Reader, Writer));
+    case RegFile::UPred:
+      return keep(C, M->warUPred(Reader, Writer));
+    }
+    return 1;
+  }
+
   const LatencyModel *M = nullptr;
-  uint8_t Raw[NumFiles][NumClasses][NumClasses][4][2];
-  uint8_t Waw[NumFiles][NumClasses][NumClasses][2];
+  uint8_t Raw[NumFiles][NumClasses][4][RowSize];
+  uint8_t Waw[NumFiles][NumClasses][RowSize];
   uint8_t War[NumFiles][NumClasses][NumClasses];
   uint8_t Worst[NumFiles][NumClasses];
   uint8_t MinStall[NumClasses][2][2];
@@ -215,10 +219,13 @@ struct UnitState {
   int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
   int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
   uint16_t ReadClasses = 0; ///< bit c: a reader of class c since the write
+  /// The last writer's key in raw rows (class * 2 + the unit is the low
+  /// half of an IMAD.WIDE pair) and in waw rows (class * 2 + predicated).
+  uint8_t RawKey = 0, WawKey = 0;
   InstrClass WClass = InstrClass::CoupledALU; ///< the last writer's class
-  uint8_t Flags = 0; ///< WVariable | WPredicated | WLow | Touched
+  uint8_t Flags = 0; ///< WVariable | Touched
 };
-enum : uint8_t { WVariable = 1, WPredicated = 2, WLow = 4, Touched = 8 };
+enum : uint8_t { WVariable = 1, Touched = 2 };
 
 /// The youngest reader of each class of a unit (UnitState::ReadClasses).
 using UnitReaders = std::array<int32_t, NumClasses>;
@@ -241,15 +248,20 @@ private:
   /// scoreboard) only set the bit.
   struct Need {
     uint8_t Mask = 0, Required = 0;
-    std::array<int32_t, NumScoreboards> Setter{{-1, -1, -1, -1, -1, -1}};
+    /// The youngest setter of each required scoreboard (where Required).
+    std::array<int32_t, NumScoreboards> Setter;
     void add(uint8_t SB, int32_t Instr, bool IsRequired = true) {
       if (SB >= NumScoreboards)
         return;
       Mask |= 1u << SB;
       if (!IsRequired)
         return;
+      if (Required & (1u << SB)) {
+        Setter[SB] = std::max(Setter[SB], Instr);
+        return;
+      }
       Required |= 1u << SB;
-      Setter[SB] = std::max(Setter[SB], Instr);
+      Setter[SB] = Instr;
     }
   };
 
@@ -386,22 +398,27 @@ void StallCompactor::Impl::issue(unsigned I, Need &N, bool Waits) {
     N = Need();
     return;
   }
-  int64_t At = T[I];
-  auto NeedWrite = [&](const UnitState &U) {
-    if (pending(U.LastWrite, true))
-      N.add(Ops[U.LastWrite].Ctrl.WrSB, U.LastWrite);
+  // Local copies: the stores through UnitState cannot move the tables.
+  UnitState *US = Units.data();
+  UnitReaders *RD = Readers.data();
+  const int64_t *TT = T.data();
+  int64_t At = TT[I];
+  auto NeedWrite = [&](int32_t W) {
+    if (pending(W, true))
+      N.add(Ops[W].Ctrl.WrSB, W);
   };
-  for (const UnitRange &D : Seq->defs(In))
+  for (const UnitRange &D : Seq->defs(In)) {
+    uint8_t *Waw = Lat.wawRow(D.File, In.Class);
+    uint8_t *War = Lat.warRow(D.File, In.Class);
     for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
-      const UnitState &U = Units[X];
+      const UnitState &U = US[X];
       if (U.LastWrite >= 0) {
         if (U.Flags & WVariable)
-          NeedWrite(U);
+          NeedWrite(U.LastWrite);
         else
-          At = std::max(At, T[U.LastWrite] +
-                                int64_t(Lat.waw(U.WClass, In.Class,
-                                                U.Flags & WPredicated,
-                                                D.File)));
+          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.waw(Waw, U.WawKey,
+                                                             D.File,
+                                                             In.Class)));
       }
       for (int32_t L = U.LateHead; L >= 0; L = LatePool[L].second) {
         int32_t Q = LatePool[L].first;
@@ -411,47 +428,55 @@ void StallCompactor::Impl::issue(unsigned I, Need &N, bool Waits) {
         else if (C.WrSB != NoSB && pending(Q, true))
           N.add(C.WrSB, Q);
       }
-      const UnitReaders &R = Readers[X];
+      const UnitReaders &R = RD[X];
       for (unsigned Bits = U.ReadClasses; Bits; Bits &= Bits - 1) {
         unsigned C = countTrailingZeros(Bits);
-        At = std::max(At, T[R[C]] + int64_t(Lat.war(InstrClass(C), In.Class,
-                                                    D.File)));
+        At = std::max(At, TT[R[C]] + int64_t(Lat.war(War, C, D.File,
+                                                    In.Class)));
       }
     }
+  }
   unsigned Class = unsigned(In.Class);
+  uint16_t ClassBit = uint16_t(1u << Class);
   bool LateVariable = In.Variable;
-  for (const UnitRange &R : Seq->uses(In))
+  for (const UnitRange &R : Seq->uses(In)) {
+    uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
+    bool Late = R.Late && LateVariable;
     for (unsigned X = R.First, E = X + R.Count; X < E; ++X) {
-      UnitState &U = Units[X];
+      UnitState &U = US[X];
       if (U.LastWrite >= 0) {
         if (U.Flags & WVariable)
-          NeedWrite(U);
+          NeedWrite(U.LastWrite);
         else
-          At = std::max(At, T[U.LastWrite] +
-                                int64_t(Lat.raw(U.WClass, In.Class, R,
-                                                U.Flags & WLow)));
+          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.raw(Raw, U.RawKey,
+                                                             R.File, In.Class,
+                                                             R.Sub)));
       }
       touch(U, X);
-      if (R.Late && LateVariable) {
+      if (Late) {
         LatePool.push_back({int32_t(I), U.LateHead});
         U.LateHead = int32_t(LatePool.size() - 1);
       }
-      Readers[X][Class] = int32_t(I);
-      U.ReadClasses |= uint16_t(1u << Class);
+      RD[X][Class] = int32_t(I);
+      U.ReadClasses |= ClassBit;
       U.LastRead = int32_t(I);
     }
+  }
   if (At > T[I] && I > 0)
     Reasons[I - 1] = StallReason::Dependency;
-  scanPending(I, N);
+  if (In.Kind == SpecialKind::Exit || In.Kind == SpecialKind::Branch ||
+      In.Kind == SpecialKind::Barrier)
+    scanPending(I, N);
   if (!Waits)
     N = Need();
-  for (unsigned B = 0; B < NumScoreboards; ++B)
-    if (N.Setter[B] >= 0 &&
-        T[N.Setter[B]] + int64_t(ScoreboardSetCycles) > At) {
+  for (unsigned Bits = N.Required; Bits; Bits &= Bits - 1) {
+    unsigned B = countTrailingZeros(Bits);
+    if (T[N.Setter[B]] + int64_t(ScoreboardSetCycles) > At) {
       At = T[N.Setter[B]] + ScoreboardSetCycles;
       if (I > 0)
         Reasons[I - 1] = StallReason::ScoreboardSet;
     }
+  }
   T[I] = At;
 }
 
@@ -460,9 +485,6 @@ void StallCompactor::Impl::issue(unsigned I, Need &N, bool Waits) {
 /// group commits, which DEPBAR counts), BAR for in-flight shared reads.
 void StallCompactor::Impl::scanPending(unsigned I, Need &N) {
   SpecialKind K = op(I).Kind;
-  if (K != SpecialKind::Exit && K != SpecialKind::Branch &&
-      K != SpecialKind::Barrier)
-    return;
   for (unsigned B = 0; B < NumScoreboards; ++B)
     for (size_t E = Head[B]; E < Queue[B].size(); ++E) {
       const SBEntry &X = Queue[B][E];
@@ -560,15 +582,18 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   const OpView &In = Ops[I];
   if (In.NeverExecutes)
     return;
-  uint8_t Flags = (In.Variable ? WVariable : 0) |
-                  (In.Predicated ? WPredicated : 0) | Touched;
+  uint8_t Flags = (In.Variable ? WVariable : 0) | Touched;
+  uint8_t Key = uint8_t(unsigned(In.Class) * 2);
+  uint8_t WawKey = Key | (In.Predicated ? 1 : 0);
   for (const UnitRange &D : Seq->defs(In))
     for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
       UnitState &U = Units[X];
       touch(U, X);
       U.LastWrite = int32_t(I);
       U.WClass = In.Class;
-      U.Flags = Flags | (D.Sub ? WLow : 0);
+      U.RawKey = Key | (D.Sub ? 1 : 0);
+      U.WawKey = WawKey;
+      U.Flags = Flags;
       U.ReadClasses = 0;
       U.LateHead = -1;
     }
@@ -786,12 +811,6 @@ namespace {
 using sched::OpView;
 using sched::SpecialKind;
 
-/// Whether \p MI is a NOP or never executes (sched::isFillerOrNop), its
-/// form's kind given.
-bool isFillerOrNop(const mir::MInstr &MI, SpecialKind Kind) {
-  return Kind == SpecialKind::Nop || (MI.I.Guard == 7 && MI.I.GuardNeg);
-}
-
 class CompactStallsPass : public Pass {
 public:
   std::vector<PassOption> getOptions() const override {
@@ -829,7 +848,8 @@ private:
   Error makeTemplates();
   void rebuild(mir::Piece &P, const PieceViews &V, size_t Size);
   void appendTail(std::vector<mir::MInstr> &Out, size_t Last);
-  void countDecisions(const mir::Piece &P, int64_t StallsIn);
+  void countDecisions(const mir::Piece &P, const PieceViews &V,
+                      int64_t StallsIn);
 
   sched::FormDescriber Forms;
   sched::OpSeq Seq;
@@ -895,7 +915,7 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
   const std::string *Label = nullptr; // of a dropped instruction
   for (size_t I = 0; I < P.Instrs.size(); ++I) {
     const mir::MInstr &MI = P.Instrs[I];
-    if (isFillerOrNop(MI, Forms.kindOf(MI.I.Op)) && !MI.isBranch()) {
+    if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
       V.Dropped = true;
       OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
       if (!MI.Label.empty()) {
@@ -1002,7 +1022,7 @@ Error CompactStallsPass::compactPiece(mir::Piece &P, const PieceViews &V,
   if (N == 0) { // only NOPs and fillers
     P.Instrs.clear();
     Result = sched::CompactResult();
-    countDecisions(P, StallsIn);
+    countDecisions(P, V, StallsIn);
     return Error::success();
   }
   MutableArrayRef<OpView> Ops(Seq.Ops.data() + V.Begin, N);
@@ -1030,24 +1050,39 @@ Error CompactStallsPass::compactPiece(mir::Piece &P, const PieceViews &V,
     if (Tail)
       appendTail(P.Instrs, N - 1);
   }
-  countDecisions(P, StallsIn);
+  countDecisions(P, V, StallsIn);
   return Error::success();
 }
 
-/// The statistics of one piece, compacted into \p P from instructions
-/// whose stalls summed to \p StallsIn.
-void CompactStallsPass::countDecisions(const mir::Piece &P, int64_t StallsIn) {
+/// The statistics of one piece, compacted into \p P (views \p V) from
+/// instructions whose stalls summed to \p StallsIn.
+void CompactStallsPass::countDecisions(const mir::Piece &P,
+                                       const PieceViews &V, int64_t StallsIn) {
   int64_t StallsOut = 0;
   unsigned Waits = 0, Scoreboards = 0, Fillers = 0, Drains = 0;
-  for (const mir::MInstr &MI : P.Instrs) {
-    const sass::Control &C = MI.I.Ctrl;
+  auto Count = [&](const sass::Control &C) {
     StallsOut += C.Stall;
     Waits += countPopulation(C.WaitMask);
     Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
-    SpecialKind Kind = Forms.kindOf(MI.I.Op);
-    if (isFillerOrNop(MI, Kind))
-      ++(Kind == SpecialKind::Nop && !MI.I.GuardNeg ? Drains : Fillers);
+  };
+  // The kept instructions; of them, a NOP or a never-executing one (a
+  // kept `@!PT` branch) counts as sched::isFillerOrNop() would.
+  for (size_t K = V.Begin; K < V.End; ++K) {
+    const OpView &Op = Seq.Ops[K];
+    Count(Op.Ctrl);
+    if (Op.Kind == SpecialKind::Nop || Op.NeverExecutes)
+      ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? Drains : Fillers);
   }
+  // The drain NOP and the fillers (a stall each, no other field).
+  size_t Added = P.Instrs.size() - (V.End - V.Begin);
+  if (Result.Drained) {
+    Count(Result.DrainCtrl);
+    ++Drains;
+    --Added;
+  }
+  Fillers += unsigned(Added);
+  for (uint32_t Cycles : Result.Cycles)
+    sched::forEachFillerStall(Cycles, [&](uint8_t S) { StallsOut += S; });
   NumWaitsPlaced += Waits;
   NumScoreboardsSet += Scoreboards;
   NumFillers += Fillers;

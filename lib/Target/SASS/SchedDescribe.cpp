@@ -202,6 +202,8 @@ struct RegOperand {
   RegFile File = RegFile::GPR;
   uint8_t Zero = 0;  ///< the value that names no register (RZ, URZ, PT)
   uint8_t Width = 1; ///< registers (OperandInfo::Width, at least 1)
+  /// The unit of the file's register 0 and the file's size (units::unitsOf).
+  uint16_t UnitBase = 0, FileSize = 0;
   bool IsDef = false;
   /// A one-register memory base: a pair when the address is 64-bit.
   bool MayBePair = false;
@@ -298,6 +300,14 @@ static void buildForm(sass::Opcode Op, Form &F) {
     // the UR of an LDSM/LDGSTS address in the very next instruction with
     // no read scoreboard (E, test/Sim/latency-evidence.test).
     R.Late = R.File == RegFile::GPR && F.Variable;
+    RegRange All;
+    All.File = R.File;
+    All.First = 0;
+    All.Count = 255;
+    unsigned Base, Size;
+    units::unitsOf(All, Base, Size);
+    R.UnitBase = uint16_t(Base);
+    R.FileSize = uint16_t(Size);
     if (IsWide && R.File == RegFile::GPR)
       R.Slot = StringRef(O.Name) == "Rc" ? ReadSlot::IMADWideC
                                          : ReadSlot::IMADWideAB;
@@ -341,18 +351,22 @@ static bool isPairBase(const Form &F, const RegOperand &R,
   return false;
 }
 
-/// Calls \p Emit(RegRange, IsDef, ReadSlot, Late) for each register \p In
-/// names through an operand of form \p F, in operand order: RZ, URZ, PT
-/// and UPT name none; IMAD.WIDE reads the high register of its C pair
-/// later than the low one (N IMADWideReadCL / IMADWideReadCH): two uses,
-/// two latencies.  The one classifier of describe() and FormDescriber.
+/// Calls \p Emit(RegRange, IsDef, ReadSlot, Late, RegOperand) for each
+/// register \p In names through an operand of form \p F, in operand
+/// order: RZ, URZ, PT and UPT name none; IMAD.WIDE reads the high register
+/// of its C pair later than the low one (N IMADWideReadCL /
+/// IMADWideReadCH): two uses, two latencies.  The one classifier of
+/// describe() and FormDescriber.  Returns whether a general-register
+/// operand holds a number past RZ.
 template <typename Fn>
-static void forEachRegOperand(const Form &F, const sass::Instruction &In,
+static bool forEachRegOperand(const Form &F, const sass::Instruction &In,
                               Fn Emit) {
+  bool OutOfRange = false;
   for (const RegOperand &O : F.Regs) {
     int64_t V = In.Ops[O.Index];
     if (V == O.Zero)
       continue;
+    OutOfRange |= O.File == RegFile::GPR && V > int64_t(sass::RZ);
     RegRange R;
     R.File = O.File;
     R.First = uint16_t(V);
@@ -360,7 +374,7 @@ static void forEachRegOperand(const Form &F, const sass::Instruction &In,
     if (O.MayBePair && isPairBase(F, O, In))
       R.Count = 2;
     if (O.IsDef) {
-      Emit(R, true, ReadSlot::Normal, false);
+      Emit(R, true, ReadSlot::Normal, false, O);
       continue;
     }
     if (O.Slot == ReadSlot::IMADWideC && R.Count == 2) {
@@ -368,12 +382,13 @@ static void forEachRegOperand(const Form &F, const sass::Instruction &In,
       High.First = R.First + 1;
       High.Count = 1;
       R.Count = 1;
-      Emit(R, false, ReadSlot::IMADWideC, O.Late);
-      Emit(High, false, ReadSlot::IMADWideCHigh, O.Late);
+      Emit(R, false, ReadSlot::IMADWideC, O.Late, O);
+      Emit(High, false, ReadSlot::IMADWideCHigh, O.Late, O);
       continue;
     }
-    Emit(R, false, O.Slot, O.Late);
+    Emit(R, false, O.Slot, O.Late, O);
   }
+  return OutOfRange;
 }
 
 /// The guard of \p In as a use, if it has one.
@@ -412,7 +427,8 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
   S.Ctrl = In.Ctrl;
   S.NeedsReadSB = F.NeedsReadSB;
   forEachRegOperand(F, In,
-                    [&](RegRange R, bool IsDef, ReadSlot Slot, bool Late) {
+                    [&](RegRange R, bool IsDef, ReadSlot Slot, bool Late,
+                        const RegOperand &) {
                       if (IsDef) {
                         S.Defs.push_back(R);
                         return;
@@ -512,15 +528,22 @@ FormDescriber::FormDescriber() = default;
 FormDescriber::~FormDescriber() = default;
 
 const Form &FormDescriber::formOf(sass::Opcode Op) {
+  if (LLVM_LIKELY(unsigned(Op) < Index.size())) {
+    int32_t Slot = Index[unsigned(Op)];
+    if (LLVM_LIKELY(Slot >= 0))
+      return *Forms[Slot];
+  }
+  return addForm(Op);
+}
+
+const Form &FormDescriber::addForm(sass::Opcode Op) {
   if (Index.empty())
     Index.assign(sass::getNumOpcodes(), -1);
   int32_t &Slot = Index[unsigned(Op)];
-  if (Slot < 0) {
-    Slot = int32_t(Forms.size());
-    Forms.push_back(std::make_unique<Form>());
-    buildForm(Op, *Forms.back());
-  }
-  return *Forms[Slot];
+  Slot = int32_t(Forms.size());
+  Forms.push_back(std::make_unique<Form>());
+  buildForm(Op, *Forms.back());
+  return *Forms.back();
 }
 
 SpecialKind FormDescriber::kindOf(sass::Opcode Op) { return formOf(Op).Kind; }
@@ -538,52 +561,71 @@ bool FormDescriber::isFillerOrNop(const sass::Instruction &I) {
          (I.Guard == sass::PT && I.GuardNeg);
 }
 
+/// Appends the units of register range \p R of operand \p O (clipped to
+/// its file, as units::unitsOf) to \p To.
+static inline void pushOperandUnits(std::vector<UnitRange> &To,
+                                    const RegRange &R, const RegOperand &O,
+                                    uint8_t Sub, bool Late) {
+  if (R.First >= O.FileSize)
+    return;
+  UnitRange U;
+  U.First = uint16_t(O.UnitBase + R.First);
+  U.Count = uint16_t(std::min<unsigned>(R.Count, O.FileSize - R.First));
+  U.File = R.File;
+  U.Sub = Sub;
+  U.Late = Late;
+  To.push_back(U);
+}
+
 Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
   const Form &F = formOf(In.Op);
   if (!F.Known)
     return classOf(*F.Info).takeError();
-  OpView V;
+  Seq.Ops.emplace_back();
+  OpView &V = Seq.Ops.back();
   V.Class = F.Class;
   V.Kind = F.Kind;
   V.Variable = F.Variable;
   V.NeedsReadSB = F.NeedsReadSB;
   V.GuardNeg = In.GuardNeg;
+  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
   V.Ctrl = In.Ctrl;
-  V.UseBegin = uint32_t(Seq.Uses.size());
-  V.DefBegin = uint32_t(Seq.Defs.size());
+  size_t UseBegin = Seq.Uses.size(), DefBegin = Seq.Defs.size();
+  V.UseBegin = uint32_t(UseBegin);
+  V.DefBegin = uint32_t(DefBegin);
   // IMAD.WIDE's def ranges, for the low half of its pair (isLowHalf).
   SmallVector<RegRange, 2> WideDefs;
   bool IsWide = F.Class == InstrClass::IMADWide;
-  forEachRegOperand(F, In,
-                    [&](RegRange R, bool IsDef, ReadSlot Slot, bool Late) {
-                      if (!IsDef) {
-                        V.HasLateUses |= Late;
-                        pushUnits(Seq.Uses, R,
-                                  useSub(R.File, Slot, PredRead::Operand),
-                                  Late);
-                        return;
-                      }
-                      V.HasDefs = true;
-                      if (IsWide)
-                        WideDefs.push_back(R);
-                      else
-                        pushUnits(Seq.Defs, R, 0, false);
-                    });
+  bool LateUses = false, Defs = false;
+  OutOfRange |= forEachRegOperand(
+      F, In,
+      [&](RegRange R, bool IsDef, ReadSlot Slot, bool Late,
+          const RegOperand &O) {
+        if (!IsDef) {
+          LateUses |= Late;
+          // useSub(): a predicate operand is read as PredRead::Operand (0).
+          pushOperandUnits(Seq.Uses, R, O,
+                           R.File == RegFile::GPR ? uint8_t(Slot) : 0, Late);
+          return;
+        }
+        Defs = true;
+        if (IsWide)
+          WideDefs.push_back(R);
+        else
+          pushOperandUnits(Seq.Defs, R, O, 0, false);
+      });
   if (IsWide)
     pushWideDefs(Seq.Defs, WideDefs);
-  for (const RegOperand &O : F.Regs)
-    OutOfRange |= O.File == RegFile::GPR && O.Zero == sass::RZ &&
-                  In.Ops[O.Index] > int64_t(sass::RZ);
+  V.HasLateUses = LateUses;
+  V.HasDefs = Defs;
   setWaitOperands(F, In, V);
-  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
   RegRange G;
   if (guardOf(F, In, G)) {
     V.Predicated = true;
     pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
   }
-  V.NumUses = uint16_t(Seq.Uses.size() - V.UseBegin);
-  V.NumDefs = uint16_t(Seq.Defs.size() - V.DefBegin);
-  Seq.Ops.push_back(V);
+  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
+  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
   return Error::success();
 }
 

@@ -25,6 +25,7 @@
 #include "tp/Target/SASS/Schedule.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -38,7 +39,7 @@ namespace sched {
 /// writes: the registers of a RegRange that have a unit.
 struct UnitRange {
   uint16_t First = 0; ///< the first unit
-  uint8_t Count = 0;
+  uint16_t Count = 0;
   RegFile File = RegFile::GPR;
   /// A use: its ReadSlot (general registers) or PredRead (predicates).  A
   /// def: 1 when its unit is the low register of an IMAD.WIDE pair
@@ -115,6 +116,7 @@ public:
 
 private:
   const Form &formOf(sass::Opcode Op);
+  LLVM_ATTRIBUTE_NOINLINE const Form &addForm(sass::Opcode Op);
   std::vector<int32_t> Index; ///< by opcode: into Forms, -1 none yet
   std::vector<std::unique_ptr<Form>> Forms;
   bool OutOfRange = false;
