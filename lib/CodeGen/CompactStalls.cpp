@@ -30,6 +30,13 @@
 /// The walk is ASAP in a fixed order, so every stall is the smallest the
 /// constraints allow; the reason of each is recorded for the mutation test.
 ///
+/// It runs on flat views (ScheduleOps.h: an OpView per instruction, its
+/// register units as ranges) with tables by register unit, a queue per
+/// scoreboard and the latency model's answers cached; nothing is allocated
+/// per instruction once the buffers have grown.  The pass describes each
+/// MInstr in place (FormDescriber) and writes the fields back in place;
+/// compactStalls() on SchedInstrs runs the same walk (appendView()).
+///
 //===----------------------------------------------------------------------===//
 
 #include "SchedulePieces.h"

@@ -22,6 +22,12 @@
 /// tp-compact-stalls, tp-verify-schedule, tp-sim's hazard mode and
 /// tp-sim --latency-report all classify with describe().
 ///
+/// One classifier: a form's td data is read once into a Form (buildForm),
+/// and forEachRegOperand() walks an instruction's register operands by it,
+/// for describe() (a SchedInstr, per call) and for FormDescriber (the flat
+/// views of ScheduleOps.h, each Form kept: tp-compact-stalls's hot path).
+/// unittests/Target/FormDescriberTest.cpp checks that both agree.
+///
 //===----------------------------------------------------------------------===//
 
 #include "tp/Support/Diagnostics.h"
