@@ -275,12 +275,12 @@ private:
   Error checkCommits(ArrayRef<OpView> Ops);
   void begin(size_t N);
   void step(unsigned I, bool &Exited);
-  void issue(unsigned I, Need &N, bool Waits);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void issue(unsigned I, Need &N, bool Waits);
   void scanPending(unsigned I, Need &N);
-  void applyWaits(unsigned I, uint8_t Mask);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void applyWaits(unsigned I, uint8_t Mask);
   uint8_t allocate() const;
-  void takeScoreboards(unsigned I);
-  void recordWrites(unsigned I);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void takeScoreboards(unsigned I);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void recordWrites(unsigned I);
   void drain(CompactResult &R);
   int64_t endCycle(bool Drain, StallReason &Why);
   void finish(int64_t End, StallReason EndWhy, CompactResult &R);
@@ -1069,7 +1069,8 @@ void CompactStallsPass::countDecisions(const mir::Piece &P,
   unsigned Waits = 0, Scoreboards = 0, Fillers = 0, Drains = 0;
   auto Count = [&](const sass::Control &C) {
     StallsOut += C.Stall;
-    Waits += countPopulation(C.WaitMask);
+    if (C.WaitMask) // most have none; no popcount call for them
+      Waits += countPopulation(C.WaitMask);
     Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
   };
   // The kept instructions; of them, a NOP or a never-executing one (a

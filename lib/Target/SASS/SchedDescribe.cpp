@@ -97,7 +97,8 @@ static Optional<sass::Opcode> formOfMnemonic(StringRef Name) {
   int BestRank = 3;
   for (unsigned I = 0, E = sass::getNumOpcodes(); I < E && BestRank; ++I) {
     const sass::InstrInfo &Info = sass::getInstrInfo(sass::Opcode(I));
-    if (Base != Info.Mnemonic)
+    // The first letter first: most forms differ there (no strlen).
+    if (Base.empty() || Info.Mnemonic[0] != Base[0] || Base != Info.Mnemonic)
       continue;
     StringRef Def = Info.Name;
     int Rank = 2;
