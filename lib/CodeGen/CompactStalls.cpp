@@ -30,20 +30,28 @@
 /// The walk is ASAP in a fixed order, so every stall is the smallest the
 /// constraints allow; the reason of each is recorded for the mutation test.
 ///
+/// It runs on flat views (ScheduleOps.h: an OpView per instruction, its
+/// register units as ranges) with tables by register unit, a queue per
+/// scoreboard and the latency model's answers cached; nothing is allocated
+/// per instruction once the buffers have grown.  The pass describes each
+/// MInstr in place (FormDescriber) and writes the fields back in place;
+/// compactStalls() on SchedInstrs runs the same walk (appendView()).
+///
 //===----------------------------------------------------------------------===//
 
 #include "SchedulePieces.h"
 #include "tp/Pass/Pass.h"
+#include "tp/Target/SASS/ScheduleOps.h"
 #include "tp/Target/SASS/ScheduleUnits.h"
 #include "tp/Support/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 using namespace llvm;
 
@@ -54,298 +62,281 @@ using namespace units;
 
 namespace {
 
+constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
+constexpr unsigned NumFiles = 4;
+
+/// The latency model's answers, asked once per argument tuple of a run's
+/// target and kept: every LatencyModel query is a function of its
+/// arguments only.  A table row holds one reader (or later writer) and
+/// use, indexed by the earlier instruction's key (UnitState::RawKey,
+/// WawKey: its class and a flag), so that the walk computes a row once per
+/// register range and indexes it once per unit.  0xff: not asked yet (a
+/// value of 255 or more is never kept; it is asked again).
+class LatencyCache {
+public:
+  static constexpr unsigned RowSize = 2 * NumClasses;
+  static constexpr uint8_t Unknown = 0xff;
+
+  void reset(const LatencyModel &Model) {
+    if (M == &Model)
+      return;
+    M = &Model;
+    std::memset(Raw, Unknown, sizeof(Raw));
+    std::memset(Waw, Unknown, sizeof(Waw));
+    std::memset(War, Unknown, sizeof(War));
+    std::memset(Worst, Unknown, sizeof(Worst));
+    std::memset(MinStall, Unknown, sizeof(MinStall));
+    for (unsigned F = 0; F < NumFiles; ++F)
+      WorstWar[F] = units::worstWar(Model, RegFile(F));
+  }
+
+  /// units::raw() of reader class \p R and use \p U, by writer key.
+  uint8_t *rawRow(RegFile F, InstrClass R, uint8_t Sub) {
+    return Raw[unsigned(F)][unsigned(R)][Sub & 3];
+  }
+  /// units::waw() of later writer class \p Later, by earlier writer key.
+  uint8_t *wawRow(RegFile F, InstrClass Later) {
+    return Waw[unsigned(F)][unsigned(Later)];
+  }
+  /// units::war() of writer class \p W, by reader class.
+  uint8_t *warRow(RegFile F, InstrClass W) {
+    return War[unsigned(F)][unsigned(W)];
+  }
+  /// The entry \p Key of a raw row made for (F, R, Sub).
+  unsigned raw(uint8_t *Row, unsigned Key, RegFile F, InstrClass R,
+               uint8_t Sub) {
+    if (Row[Key] != Unknown)
+      return Row[Key];
+    return askRaw(Row[Key], InstrClass(Key >> 1), R, F, Sub, Key & 1);
+  }
+  unsigned waw(uint8_t *Row, unsigned Key, RegFile F, InstrClass Later) {
+    if (Row[Key] != Unknown)
+      return Row[Key];
+    return askWaw(Row[Key], InstrClass(Key >> 1), Later, F, Key & 1);
+  }
+  unsigned war(uint8_t *Row, unsigned Reader, RegFile F, InstrClass W) {
+    if (Row[Reader] != Unknown)
+      return Row[Reader];
+    return askWar(Row[Reader], InstrClass(Reader), W, F);
+  }
+  /// units::worst().
+  unsigned worst(InstrClass W, RegFile F) {
+    uint8_t &C = Worst[unsigned(F)][unsigned(W)];
+    if (C != Unknown)
+      return C;
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->worstGPR(W));
+    case RegFile::Pred:
+      return keep(C, M->worstPred(W));
+    case RegFile::UGPR:
+      return keep(C, M->worstUGPR(W));
+    case RegFile::UPred:
+      return keep(C, M->worstUPred(W));
+    }
+    return 1;
+  }
+  unsigned worstWar(RegFile F) const { return WorstWar[unsigned(F)]; }
+  /// units::minStall().
+  unsigned minStall(const OpView &I) {
+    bool Bar = I.Kind == SpecialKind::Barrier;
+    bool Groups = I.Kind == SpecialKind::WaitGroups;
+    uint8_t &C = MinStall[unsigned(I.Class)][Bar][Groups];
+    if (C != Unknown)
+      return C;
+    return keep(C, M->minStallAfter(I.Class, Bar, Groups));
+  }
+
+private:
+  static unsigned keep(uint8_t &C, unsigned V) {
+    if (V < Unknown)
+      C = uint8_t(V);
+    return V;
+  }
+  LLVM_ATTRIBUTE_NOINLINE unsigned askRaw(uint8_t &C, InstrClass W,
+                                          InstrClass R, RegFile F,
+                                          uint8_t Sub, bool Low) {
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->rawGPR(W, R, ReadSlot(Sub), Low));
+    case RegFile::Pred:
+      return keep(C, M->rawPred(W, R, PredRead(Sub)));
+    case RegFile::UGPR:
+      return keep(C, M->rawUGPR(W, R));
+    case RegFile::UPred:
+      return keep(C, M->rawUPred(W, R, PredRead(Sub)));
+    }
+    return 1;
+  }
+  LLVM_ATTRIBUTE_NOINLINE unsigned askWaw(uint8_t &C, InstrClass Earlier,
+                                          InstrClass Later, RegFile F,
+                                          bool EarlierPredicated) {
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->wawGPR(Earlier, Later, EarlierPredicated));
+    case RegFile::Pred:
+      return keep(C, M->wawPred(Earlier, Later, EarlierPredicated));
+    case RegFile::UGPR:
+      return keep(C, M->wawUGPR(Earlier, Later));
+    case RegFile::UPred:
+      return keep(C, M->wawUPred(Earlier, Later));
+    }
+    return 1;
+  }
+  LLVM_ATTRIBUTE_NOINLINE unsigned askWar(uint8_t &C, InstrClass Reader,
+                                          InstrClass Writer, RegFile F) {
+    switch (F) {
+    case RegFile::GPR:
+      return keep(C, M->warGPR(Reader, Writer));
+    case RegFile::Pred:
+      return keep(C, M->warPred(Reader, Writer));
+    case RegFile::UGPR:
+      return keep(C, M->warUGPR(Reader, Writer));
+    case RegFile::UPred:
+      return keep(C, M->warUPred(Reader, Writer));
+    }
+    return 1;
+  }
+
+  const LatencyModel *M = nullptr;
+  uint8_t Raw[NumFiles][NumClasses][4][RowSize];
+  uint8_t Waw[NumFiles][NumClasses][RowSize];
+  uint8_t War[NumFiles][NumClasses][NumClasses];
+  uint8_t Worst[NumFiles][NumClasses];
+  uint8_t MinStall[NumClasses][2][2];
+  unsigned WorstWar[NumFiles] = {};
+};
+
 /// One increment of a scoreboard counter.
 struct SBEntry {
-  int Instr;
-  bool IsWrite;    ///< the write scoreboard of Instr (else its read one)
+  int32_t Instr;
   bool IsRegister; ///< guards registers (every entry but a group commit)
   bool IsShared;   ///< a shared-memory read in flight (LDSM, LDS)
 };
 
-/// The compaction state of one piece.
-class Compactor {
-public:
-  Compactor(InstrSeq &P, const CompactOptions &Opts,
-            std::vector<CompactInfo> &Info)
-      : P(P), Opts(Opts), M(LatencyModel::get(Opts.Target)), Info(Info) {}
+/// The state of one register unit since the piece began: its last writer
+/// (with the class and flags the walk needs of it) and the readers since
+/// that write, as the walk needs them: the youngest reader of each latency
+/// class (UnitReaders; the WAR spacing depends on the reader's class only
+/// and issue cycles never fall, so the youngest of a class bounds every
+/// older one), the youngest of all, and every late read of a
+/// variable-latency instruction (its scoreboards), a list in LatePool.
+struct UnitState {
+  int32_t LastWrite = -1; ///< the last writer, -1 none
+  int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
+  int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
+  uint16_t ReadClasses = 0; ///< bit c: a reader of class c since the write
+  /// The last writer's key in raw rows (class * 2 + the unit is the low
+  /// half of an IMAD.WIDE pair) and in waw rows (class * 2 + predicated).
+  uint8_t RawKey = 0, WawKey = 0;
+  InstrClass WClass = InstrClass::CoupledALU; ///< the last writer's class
+  uint8_t Flags = 0; ///< WVariable | Touched
+};
+enum : uint8_t { WVariable = 1, Touched = 2 };
 
-  Error run();
+/// The youngest reader of each class of a unit (UnitState::ReadClasses).
+using UnitReaders = std::array<int32_t, NumClasses>;
+
+} // namespace
+
+/// The compaction state: per register unit (flat, by unit index), per
+/// scoreboard (a queue of increments: waits release its oldest ones),
+/// per instruction (issue cycle, its entries' positions in the queues).
+/// Buffers are kept between runs; only what a run touched is reset.
+class StallCompactor::Impl {
+public:
+  Error run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
+            const CompactOptions &Opts, CompactResult &R);
 
 private:
-  /// The readers of a register unit since its last write, as the walk
-  /// needs them: the youngest reader of each latency class (the WAR
-  /// spacing depends on the reader's class only and issue cycles never
-  /// fall, so the youngest of a class bounds every older one), and every
-  /// late read of a variable-latency instruction (its scoreboards).
-  struct Unit {
-    int LastWrite = -1;
-    SmallVector<int, 4> YoungestOfClass; ///< one reader per class
-    SmallVector<int, 2> LateVariable;    ///< readers after issue
-    void addRead(const InstrSeq &P, int I, bool Late) {
-      if (Late && isVariable(P[I].Class))
-        LateVariable.push_back(I);
-      for (int &R : YoungestOfClass)
-        if (P[R].Class == P[I].Class) {
-          R = I;
-          return;
-        }
-      YoungestOfClass.push_back(I);
-    }
-    void clearReads() {
-      YoungestOfClass.clear();
-      LateVariable.clear();
-    }
-  };
   /// The waits of one instruction.  Required ones protect a dependency
   /// the verifier checks: they bound the issue 2 cycles after the setter.
   /// Policy ones (EXIT waits for everything, BRA for every register
   /// scoreboard) only set the bit.
   struct Need {
     uint8_t Mask = 0, Required = 0;
-    std::array<int, NumScoreboards> Setter{{-1, -1, -1, -1, -1, -1}};
-    void add(uint8_t SB, int Instr, bool IsRequired = true) {
+    /// The youngest setter of each required scoreboard (where Required).
+    std::array<int32_t, NumScoreboards> Setter;
+    void add(uint8_t SB, int32_t Instr, bool IsRequired = true) {
       if (SB >= NumScoreboards)
         return;
       Mask |= 1u << SB;
       if (!IsRequired)
         return;
+      if (Required & (1u << SB)) {
+        Setter[SB] = std::max(Setter[SB], Instr);
+        return;
+      }
       Required |= 1u << SB;
-      Setter[SB] = std::max(Setter[SB], Instr);
+      Setter[SB] = Instr;
     }
   };
 
-  Need findWaits(unsigned I);
-  void applyWaits(unsigned I, uint8_t Mask);
-  void takeScoreboards(unsigned I);
-  uint8_t allocate();
-  void issue(unsigned I, const Need &N);
-  void record(unsigned I);
-  bool pendingFor(int Instr, bool Write) const;
+  Error checkCommits(ArrayRef<OpView> Ops);
+  void begin(size_t N);
+  void step(unsigned I, bool &Exited);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void issue(unsigned I, Need &N, bool Waits);
+  void scanPending(unsigned I, Need &N);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void applyWaits(unsigned I, uint8_t Mask);
+  uint8_t allocate() const;
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void takeScoreboards(unsigned I);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void recordWrites(unsigned I);
+  void drain(CompactResult &R);
+  int64_t endCycle(bool Drain, StallReason &Why);
+  void finish(int64_t End, StallReason EndWhy, CompactResult &R);
+  void touch(UnitState &U, unsigned X) {
+    if (!(U.Flags & Touched)) {
+      U.Flags |= Touched;
+      TouchedUnits.push_back(uint16_t(X));
+    }
+  }
+  bool pending(int32_t Instr, bool Write) const {
+    const OpView &Q = Ops[Instr];
+    uint8_t B = Write ? Q.Ctrl.WrSB : Q.Ctrl.RdSB;
+    int32_t Pos = Write ? WrPos[Instr] : RdPos[Instr];
+    return Pos >= 0 && B < NumScoreboards && uint32_t(Pos) >= Head[B];
+  }
+  /// The view of instruction \p I; the drain NOP past the range.
+  const OpView &op(unsigned I) const { return I < Ops.size() ? Ops[I] : Nop; }
 
-  InstrSeq &P;
-  const CompactOptions &Opts;
-  const LatencyModel &M;
-  std::vector<CompactInfo> &Info;
-  std::vector<Unit> Units{NumUnits};
-  std::array<std::vector<SBEntry>, NumScoreboards> Pending;
-  /// How many entries of Pending each instruction holds, write and read
-  /// scoreboard apart: pendingFor() in constant time, not a scan of every
-  /// scoreboard per register unit.
-  std::vector<std::array<uint8_t, 2>> PendingCount;
-  void dropPending(const SBEntry &E) { --PendingCount[E.Instr][E.IsWrite]; }
+  const OpSeq *Seq = nullptr;
+  MutableArrayRef<OpView> Ops;
+  const CompactOptions *Opts = nullptr;
+  LatencyCache Lat;
+  OpView Nop; ///< the drain NOP
+  std::vector<UnitState> Units = std::vector<UnitState>(NumUnits);
+  std::vector<UnitReaders> Readers = std::vector<UnitReaders>(NumUnits);
+  std::vector<uint16_t> TouchedUnits; ///< units with Touched set
+  /// The late variable readers of every unit: (reader, next older).
+  std::vector<std::pair<int32_t, int32_t>> LatePool;
+  std::array<std::vector<SBEntry>, NumScoreboards> Queue;
+  /// Queue[b][Head[b]..] are in flight.
+  std::array<uint32_t, NumScoreboards> Head;
+  std::array<int32_t, NumScoreboards> LastSetter;
+  /// Each instruction's write / read increment: its position in its
+  /// scoreboard's queue, -1 none.
+  std::vector<int32_t> WrPos, RdPos;
   std::vector<int64_t> T; ///< issue cycle of each instruction
-  std::array<int, NumScoreboards> LastSetter{{-1, -1, -1, -1, -1, -1}};
+  std::vector<uint8_t> Required;
+  std::vector<StallReason> Reasons;
   uint8_t CommitSB = units::CommitSB;
+  bool Drained = false; ///< the drain NOP follows Ops
 };
 
-bool Compactor::pendingFor(int Instr, bool Write) const {
-  return PendingCount[Instr][Write] != 0;
+StallCompactor::StallCompactor() : State(std::make_unique<Impl>()) {}
+StallCompactor::~StallCompactor() = default;
+
+Error StallCompactor::run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
+                          const CompactOptions &Opts, CompactResult &R) {
+  return State->run(Seq, Ops, Opts, R);
 }
 
-Compactor::Need Compactor::findWaits(unsigned I) {
-  const SchedInstr &In = P[I];
-  Need N;
-  if (In.NeverExecutes)
-    return N;
-  auto NeedWrite = [&](int W) {
-    if (W >= 0 && isVariable(P[W].Class) && pendingFor(W, true))
-      N.add(P[W].Ctrl.WrSB, W);
-  };
-  for (const RegUse &U : In.Uses)
-    forEachUnit(U.Regs, [&](unsigned X) { NeedWrite(Units[X].LastWrite); });
-  for (const RegRange &D : In.Defs)
-    forEachUnit(D, [&](unsigned X) {
-      NeedWrite(Units[X].LastWrite);
-      for (int R : Units[X].LateVariable) {
-        const SchedInstr &Q = P[R];
-        if (Q.Ctrl.RdSB != NoSB && pendingFor(R, false))
-          N.add(Q.Ctrl.RdSB, R);
-        else if (Q.Ctrl.WrSB != NoSB && pendingFor(R, true))
-          N.add(Q.Ctrl.WrSB, R);
-      }
-    });
-  // Only EXIT, BRA and BAR wait for what is in flight regardless of
-  // registers: other instructions do not scan the scoreboards.
-  if (In.Kind != SpecialKind::Exit && In.Kind != SpecialKind::Branch &&
-      In.Kind != SpecialKind::Barrier)
-    return N;
-  for (unsigned B = 0; B < NumScoreboards; ++B)
-    for (const SBEntry &E : Pending[B]) {
-      switch (In.Kind) {
-      case SpecialKind::Exit:
-        N.add(B, E.Instr, false); // the seed's EXIT waits for everything
-        break;
-      case SpecialKind::Branch:
-        if (E.IsRegister) // never the commits: DEPBAR counts them
-          N.add(B, E.Instr, false);
-        break;
-      case SpecialKind::Barrier:
-        // Another warp may overwrite the stage once past the barrier: this
-        // warp's shared reads must be done.
-        if (E.IsShared)
-          N.add(B, E.Instr);
-        break;
-      default:
-        break;
-      }
-    }
-  return N;
-}
-
-void Compactor::issue(unsigned I, const Need &N) {
-  const SchedInstr &In = P[I];
-  CompactInfo &Inf = Info[I];
-  Inf.RequiredWaits = N.Required;
-  if (I == 0) {
-    T[I] = 0;
-    return;
-  }
-  const SchedInstr &Prev = P[I - 1];
-  int64_t Base = T[I - 1] + (Opts.Conservative ? int64_t(MaxStall)
-                                               : int64_t(minStall(M, Prev)));
-  StallReason Why = Opts.Conservative       ? StallReason::Conservative
-                    : minStall(M, Prev) > 1 ? StallReason::ExecLatency
-                                            : StallReason::MinIssue;
-  int64_t At = Base;
-  auto Bound = [&](int64_t C, StallReason R) {
-    if (C > At) {
-      At = C;
-      Why = R;
-    }
-  };
-  if (!In.NeverExecutes) {
-    for (const RegUse &U : In.Uses)
-      forEachUnit(U.Regs, [&](unsigned X) {
-        int W = Units[X].LastWrite;
-        if (W >= 0 && !isVariable(P[W].Class))
-          Bound(T[W] + raw(M, P[W], In, U, X), StallReason::Dependency);
-      });
-    for (const RegRange &D : In.Defs)
-      forEachUnit(D, [&](unsigned X) {
-        int W = Units[X].LastWrite;
-        if (W >= 0 && !isVariable(P[W].Class))
-          Bound(T[W] + waw(M, P[W], In, D.File), StallReason::Dependency);
-        for (int R : Units[X].YoungestOfClass)
-          Bound(T[R] + war(M, P[R], In, D.File), StallReason::Dependency);
-      });
-    for (unsigned B = 0; B < NumScoreboards; ++B)
-      if (N.Setter[B] >= 0)
-        Bound(T[N.Setter[B]] + ScoreboardSetCycles, StallReason::ScoreboardSet);
-  }
-  T[I] = At;
-  Info[I - 1].Reason = Why;
-}
-
-void Compactor::applyWaits(unsigned I, uint8_t Mask) {
-  for (unsigned B = 0; B < NumScoreboards; ++B) {
-    if (!(Mask & (1u << B)))
-      continue;
-    // An increment less than 2 cycles old may not be seen by the wait.
-    auto &L = Pending[B];
-    L.erase(std::remove_if(L.begin(), L.end(),
-                           [&](const SBEntry &E) {
-                             if (T[E.Instr] + ScoreboardSetCycles > T[I])
-                               return false;
-                             dropPending(E);
-                             return true;
-                           }),
-            L.end());
-  }
-  const SchedInstr &In = P[I];
-  if (In.Kind == SpecialKind::WaitGroups && In.WaitSB < NumScoreboards) {
-    // E: ptxas issues DEPBAR one cycle after LDGDEPBAR; the counter it
-    // reads includes that group.
-    auto &L = Pending[In.WaitSB];
-    if (L.size() > In.WaitCount) {
-      for (auto It = L.begin(), E = L.end() - In.WaitCount; It != E; ++It)
-        dropPending(*It);
-      L.erase(L.begin(), L.end() - In.WaitCount);
-    }
-  }
-}
-
-uint8_t Compactor::allocate() {
-  // The seed waits on SB5 for its S2Rs; SB4 next.  A free one first, else
-  // share the one whose youngest increment is the oldest (counters).
-  static const uint8_t Pool[] = {5, 4};
-  for (uint8_t B : Pool)
-    if (Pending[B].empty())
-      return B;
-  uint8_t Best = Pool[0];
-  for (uint8_t B : Pool)
-    if (Pending[B].back().Instr < Pending[Best].back().Instr)
-      Best = B;
-  return Best;
-}
-
-void Compactor::takeScoreboards(unsigned I) {
-  SchedInstr &In = P[I];
-  // The input's choice among the shared SB4/SB5 is kept (the seed puts its
-  // three S2Rs on SB5); the other scoreboards follow the plan.
-  uint8_t GivenWr = In.Ctrl.WrSB, GivenRd = In.Ctrl.RdSB;
-  auto Pick = [&](uint8_t Given) {
-    return Given == 4 || Given == 5 ? Given : allocate();
-  };
-  In.Ctrl.WrSB = NoSB;
-  In.Ctrl.RdSB = NoSB;
-  if (In.NeverExecutes || !isVariable(In.Class))
-    return;
-  bool HasSources = false;
-  for (const RegUse &U : In.Uses)
-    HasSources |= U.Late;
-  bool Shared = In.Kind == SpecialKind::SharedMatrixLoad ||
-                In.Kind == SpecialKind::SharedLoad;
-  auto Push = [&](uint8_t B, bool Write, bool Reg) {
-    Pending[B].push_back({int(I), Write, Reg, Shared && Write});
-    ++PendingCount[I][Write];
-    LastSetter[B] = int(I);
-    (Write ? In.Ctrl.WrSB : In.Ctrl.RdSB) = B;
-  };
-  if (In.Kind == SpecialKind::CommitGroup) {
-    Push(CommitSB, true, false);
-    return;
-  }
-  if (In.Kind == SpecialKind::AsyncCopy) {
-    if (HasSources)
-      Push(CopyReadSB, false, true);
-    return;
-  }
-  if (!In.Defs.empty()) {
-    uint8_t B = In.Kind == SpecialKind::SharedMatrixLoad ? FragmentSB
-                : In.Class == InstrClass::DecoupledAgu   ? LoadSB
-                                                         : Pick(GivenWr);
-    Push(B, true, true);
-  }
-  if (In.NeedsReadSB && HasSources)
-    Push(Pick(GivenRd), false, true);
-}
-
-void Compactor::record(unsigned I) {
-  const SchedInstr &In = P[I];
-  if (In.NeverExecutes)
-    return;
-  for (const RegUse &U : In.Uses)
-    forEachUnit(U.Regs,
-                [&](unsigned X) { Units[X].addRead(P, int(I), U.Late); });
-  for (const RegRange &D : In.Defs)
-    forEachUnit(D, [&](unsigned X) {
-      Units[X].LastWrite = int(I);
-      Units[X].clearReads();
-    });
-}
-
-/// The scheduling view of a NOP (the drain's and the fillers'), made once:
-/// makeInstr() looks its form up among every td form by name.
-static const SchedInstr &nopView() {
-  static const SchedInstr Nop = makeInstr("NOP");
-  return Nop;
-}
-
-Error Compactor::run() {
-  for (const SchedInstr &In : P)
+Error StallCompactor::Impl::checkCommits(ArrayRef<OpView> Ops) {
+  CommitSB = units::CommitSB;
+  for (const OpView &In : Ops)
     if (In.Kind == SpecialKind::WaitGroups)
       CommitSB = In.WaitSB;
-  for (const SchedInstr &In : P)
+  for (const OpView &In : Ops)
     if (In.Kind == SpecialKind::WaitGroups && In.WaitSB != CommitSB)
       return makeError("tp-compact-stalls: DEPBAR waits on SB" +
                        Twine(unsigned(In.WaitSB)) + " and on SB" +
@@ -355,126 +346,386 @@ Error Compactor::run() {
     return makeError("tp-compact-stalls: DEPBAR on SB" +
                      Twine(unsigned(CommitSB)) +
                      ", which the scoreboard plan gives to another class");
-
-  Info.assign(P.size(), CompactInfo());
-  T.assign(P.size(), 0);
-  PendingCount.assign(P.size() + 1, {{0, 0}});
-  bool Exited = false;
-  for (unsigned I = 0; I < P.size(); ++I) {
-    // After an unconditional EXIT nothing runs (ptxas's BRA to itself).
-    Need N = Exited ? Need() : findWaits(I);
-    Exited |= P[I].Kind == SpecialKind::Exit && !P[I].Predicated &&
-              !P[I].NeverExecutes;
-    issue(I, N);
-    uint8_t Mask = N.Mask;
-    if (Opts.Conservative && !P[I].NeverExecutes && !Exited)
-      Mask = (1u << NumScoreboards) - 1;
-    P[I].Ctrl.WaitMask = Mask;
-    applyWaits(I, Mask);
-    takeScoreboards(I);
-    record(I);
-  }
-
-  // Nothing runs after an unconditional EXIT: no drain.
-  bool Exits = llvm::any_of(P, [](const SchedInstr &In) {
-    return In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
-  });
-  bool Drain = Opts.Drain && !Exits;
-  // Drain: register scoreboards still in flight are waited for by a NOP.
-  if (Drain) {
-    Need N;
-    for (unsigned B = 0; B < NumScoreboards; ++B)
-      for (const SBEntry &E : Pending[B])
-        if (E.IsRegister)
-          N.add(B, E.Instr);
-    if (N.Mask) {
-      P.push_back(nopView());
-      Info.push_back(CompactInfo());
-      T.push_back(0);
-      unsigned I = P.size() - 1;
-      issue(I, N);
-      // For the next piece, not for a consumer here: not mutated.
-      Info[I].RequiredWaits = 0;
-      if (Info[I - 1].Reason == StallReason::ScoreboardSet)
-        Info[I - 1].Reason = StallReason::Drain;
-      P[I].Ctrl.WaitMask = N.Mask;
-      applyWaits(I, N.Mask);
-    }
-  }
-
-  // The last instruction's delay: every fixed-latency result ready, every
-  // scoreboard set at least 2 cycles before the next piece may wait on it.
-  unsigned Last = P.size() - 1;
-  int64_t End = T[Last] + (Opts.Conservative ? int64_t(MaxStall)
-                                             : int64_t(minStall(M, P[Last])));
-  StallReason EndWhy = Opts.Conservative          ? StallReason::Conservative
-                       : minStall(M, P[Last]) > 1 ? StallReason::ExecLatency
-                                                  : StallReason::MinIssue;
-  if (Drain) {
-    auto Bound = [&](int64_t C) {
-      if (C > End) {
-        End = C;
-        EndWhy = StallReason::Drain;
-      }
-    };
-    // The model's worst WAR spacing of a file is a maximum over every
-    // class pair: once per file, not once per pending read.
-    const RegFile Files[] = {RegFile::GPR, RegFile::UGPR, RegFile::Pred,
-                             RegFile::UPred};
-    unsigned WorstWar[4];
-    for (RegFile F : Files)
-      WorstWar[unsigned(F)] = worstWar(M, F);
-    // The worst spacing after a writer depends on its class and the file
-    // only (a maximum over the model's tables): each pair once, not once a
-    // register unit.
-    constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
-    unsigned WorstAfter[4][NumClasses] = {};
-    for (unsigned X = 0; X < NumUnits; ++X) {
-      const Unit &U = Units[X];
-      if (U.LastWrite >= 0 && !isVariable(P[U.LastWrite].Class)) {
-        const SchedInstr &W = P[U.LastWrite];
-        unsigned &Worst = WorstAfter[unsigned(fileOf(X))][unsigned(W.Class)];
-        if (!Worst)
-          Worst = worst(M, W, fileOf(X));
-        Bound(T[U.LastWrite] + Worst);
-      }
-      if (U.YoungestOfClass.empty())
-        continue;
-      // The youngest read bounds the end: every read shares the spacing.
-      int64_t Youngest = 0;
-      for (int R : U.YoungestOfClass)
-        Youngest = std::max(Youngest, T[R]);
-      Bound(Youngest + WorstWar[unsigned(fileOf(X))]);
-    }
-    for (unsigned B = 0; B < NumScoreboards; ++B)
-      if (LastSetter[B] >= 0)
-        Bound(T[LastSetter[B]] + ScoreboardSetCycles);
-  }
-
-  for (unsigned I = 0; I < P.size(); ++I) {
-    int64_t Next = I + 1 < P.size() ? T[I + 1] : End;
-    CompactInfo &Inf = Info[I];
-    if (I == Last)
-      Inf.Reason = EndWhy;
-    Inf.Cycles = unsigned(Next - T[I]);
-    Inf.FillerStalls.clear();
-    unsigned Rest = Inf.Cycles > MaxStall ? Inf.Cycles - MaxStall : 0;
-    while (Rest > 0) {
-      unsigned S = std::min<unsigned>(Rest, MaxStall);
-      Inf.FillerStalls.push_back(uint8_t(S));
-      Rest -= S;
-    }
-    SchedInstr &In = P[I];
-    In.Ctrl.Stall = uint8_t(std::min<unsigned>(Inf.Cycles, MaxStall));
-    // SASS_FACTS 1.2 (E): ptxas leaves bit 109 = 1 (Yield = false) on most
-    // instructions and clears it (Yield) on DEPBAR and on pad NOPs.
-    In.Ctrl.Yield =
-        In.Kind == SpecialKind::WaitGroups || In.Kind == SpecialKind::Nop;
-  }
   return Error::success();
 }
 
-} // namespace
+/// The view of a NOP (the drain's and the fillers'), made once:
+/// makeInstr() looks its form up among every td form by name.
+static const SchedInstr &nopView() {
+  static const SchedInstr Nop = makeInstr("NOP");
+  return Nop;
+}
+
+void StallCompactor::Impl::begin(size_t N) {
+  for (uint16_t X : TouchedUnits)
+    Units[X] = UnitState();
+  TouchedUnits.clear();
+  LatePool.clear();
+  for (unsigned B = 0; B < NumScoreboards; ++B) {
+    Queue[B].clear();
+    Head[B] = 0;
+    LastSetter[B] = -1;
+  }
+  WrPos.assign(N + 1, -1);
+  RdPos.assign(N + 1, -1);
+  T.assign(N + 1, 0);
+  Required.assign(N + 1, 0);
+  Reasons.assign(N + 1, StallReason::MinIssue);
+  const SchedInstr &NopView = nopView();
+  Nop = OpView();
+  Nop.Class = NopView.Class;
+  Nop.Kind = NopView.Kind;
+  Nop.Variable = isVariable(NopView.Class);
+  Nop.Ctrl = NopView.Ctrl;
+}
+
+/// Finds the scoreboard waits instruction \p I needs -- a register it
+/// reads or writes whose last writer is a variable-latency instruction not
+/// yet waited for (RAW, WAW), a register it writes that an in-flight
+/// instruction still reads late (WAR: stores, LDGSTS) -- and its issue
+/// cycle: the earliest that keeps every fixed-latency dependency (RAW,
+/// WAW, WAR by the latency model), its predecessor's blocking stall and,
+/// for each required wait, 2 cycles after the setter.  One visit of each
+/// unit it writes, then of each unit it reads, which also records the read
+/// (the writes are recorded by recordWrites()).  \p Waits false: it waits
+/// for nothing (past an EXIT); \p N is then left empty.
+void StallCompactor::Impl::issue(unsigned I, Need &N, bool Waits) {
+  const OpView &In = op(I);
+  if (I == 0) {
+    T[I] = 0;
+  } else {
+    const OpView &Prev = op(I - 1);
+    unsigned Min = Lat.minStall(Prev);
+    T[I] = T[I - 1] + (Opts->Conservative ? int64_t(MaxStall) : int64_t(Min));
+    Reasons[I - 1] = Opts->Conservative ? StallReason::Conservative
+                     : Min > 1          ? StallReason::ExecLatency
+                                        : StallReason::MinIssue;
+  }
+  if (In.NeverExecutes) {
+    N = Need();
+    return;
+  }
+  // Local copies: the stores through UnitState cannot move the tables.
+  UnitState *US = Units.data();
+  UnitReaders *RD = Readers.data();
+  const int64_t *TT = T.data();
+  int64_t At = TT[I];
+  auto NeedWrite = [&](int32_t W) {
+    if (pending(W, true))
+      N.add(Ops[W].Ctrl.WrSB, W);
+  };
+  for (const UnitRange &D : Seq->defs(In)) {
+    uint8_t *Waw = Lat.wawRow(D.File, In.Class);
+    uint8_t *War = Lat.warRow(D.File, In.Class);
+    for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
+      const UnitState &U = US[X];
+      if (U.LastWrite >= 0) {
+        if (U.Flags & WVariable)
+          NeedWrite(U.LastWrite);
+        else
+          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.waw(Waw, U.WawKey,
+                                                             D.File,
+                                                             In.Class)));
+      }
+      for (int32_t L = U.LateHead; L >= 0; L = LatePool[L].second) {
+        int32_t Q = LatePool[L].first;
+        const sass::Control &C = Ops[Q].Ctrl;
+        if (C.RdSB != NoSB && pending(Q, false))
+          N.add(C.RdSB, Q);
+        else if (C.WrSB != NoSB && pending(Q, true))
+          N.add(C.WrSB, Q);
+      }
+      const UnitReaders &R = RD[X];
+      for (unsigned Bits = U.ReadClasses; Bits; Bits &= Bits - 1) {
+        unsigned C = countTrailingZeros(Bits);
+        At = std::max(At, TT[R[C]] + int64_t(Lat.war(War, C, D.File,
+                                                    In.Class)));
+      }
+    }
+  }
+  unsigned Class = unsigned(In.Class);
+  uint16_t ClassBit = uint16_t(1u << Class);
+  bool LateVariable = In.Variable;
+  for (const UnitRange &R : Seq->uses(In)) {
+    uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
+    bool Late = R.Late && LateVariable;
+    for (unsigned X = R.First, E = X + R.Count; X < E; ++X) {
+      UnitState &U = US[X];
+      if (U.LastWrite >= 0) {
+        if (U.Flags & WVariable)
+          NeedWrite(U.LastWrite);
+        else
+          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.raw(Raw, U.RawKey,
+                                                             R.File, In.Class,
+                                                             R.Sub)));
+      }
+      touch(U, X);
+      if (Late) {
+        LatePool.push_back({int32_t(I), U.LateHead});
+        U.LateHead = int32_t(LatePool.size() - 1);
+      }
+      RD[X][Class] = int32_t(I);
+      U.ReadClasses |= ClassBit;
+      U.LastRead = int32_t(I);
+    }
+  }
+  if (At > T[I] && I > 0)
+    Reasons[I - 1] = StallReason::Dependency;
+  if (In.Kind == SpecialKind::Exit || In.Kind == SpecialKind::Branch ||
+      In.Kind == SpecialKind::Barrier)
+    scanPending(I, N);
+  if (!Waits)
+    N = Need();
+  for (unsigned Bits = N.Required; Bits; Bits &= Bits - 1) {
+    unsigned B = countTrailingZeros(Bits);
+    if (T[N.Setter[B]] + int64_t(ScoreboardSetCycles) > At) {
+      At = T[N.Setter[B]] + ScoreboardSetCycles;
+      if (I > 0)
+        Reasons[I - 1] = StallReason::ScoreboardSet;
+    }
+  }
+  T[I] = At;
+}
+
+/// EXIT, BRA and BAR wait for what is in flight regardless of registers:
+/// EXIT for everything, BRA for every register scoreboard (never for the
+/// group commits, which DEPBAR counts), BAR for in-flight shared reads.
+void StallCompactor::Impl::scanPending(unsigned I, Need &N) {
+  SpecialKind K = op(I).Kind;
+  for (unsigned B = 0; B < NumScoreboards; ++B)
+    for (size_t E = Head[B]; E < Queue[B].size(); ++E) {
+      const SBEntry &X = Queue[B][E];
+      if (K == SpecialKind::Exit)
+        N.add(B, X.Instr, false); // the seed's EXIT waits for everything
+      else if (K == SpecialKind::Branch && X.IsRegister)
+        N.add(B, X.Instr, false);
+      // Another warp may overwrite the stage once past the barrier: this
+      // warp's shared reads must be done.
+      else if (K == SpecialKind::Barrier && X.IsShared)
+        N.add(B, X.Instr);
+    }
+}
+
+/// Scoreboards are counters: a wait releases every increment at least 2
+/// cycles old (increments are queued in issue order, so a prefix);
+/// DEPBAR.LE SBx, n all but the n youngest.
+void StallCompactor::Impl::applyWaits(unsigned I, uint8_t Mask) {
+  for (unsigned B = 0; B < NumScoreboards; ++B) {
+    if (!(Mask & (1u << B)))
+      continue;
+    // An increment less than 2 cycles old may not be seen by the wait.
+    const std::vector<SBEntry> &L = Queue[B];
+    while (Head[B] < L.size() &&
+           T[L[Head[B]].Instr] + int64_t(ScoreboardSetCycles) <= T[I])
+      ++Head[B];
+  }
+  const OpView &In = op(I);
+  if (In.Kind == SpecialKind::WaitGroups && In.WaitSB < NumScoreboards) {
+    // E: ptxas issues DEPBAR one cycle after LDGDEPBAR; the counter it
+    // reads includes that group.
+    uint32_t Size = uint32_t(Queue[In.WaitSB].size());
+    if (Size - Head[In.WaitSB] > In.WaitCount)
+      Head[In.WaitSB] = Size - In.WaitCount;
+  }
+}
+
+uint8_t StallCompactor::Impl::allocate() const {
+  // The seed waits on SB5 for its S2Rs; SB4 next.  A free one first, else
+  // share the one whose youngest increment is the oldest (counters).
+  static const uint8_t Pool[] = {5, 4};
+  for (uint8_t B : Pool)
+    if (Head[B] == Queue[B].size())
+      return B;
+  uint8_t Best = Pool[0];
+  for (uint8_t B : Pool)
+    if (Queue[B].back().Instr < Queue[Best].back().Instr)
+      Best = B;
+  return Best;
+}
+
+/// Takes instruction \p I's scoreboards by the plan in Schedule.h.
+void StallCompactor::Impl::takeScoreboards(unsigned I) {
+  OpView &In = Ops[I];
+  // The input's choice among the shared SB4/SB5 is kept (the seed puts its
+  // three S2Rs on SB5); the other scoreboards follow the plan.
+  uint8_t GivenWr = In.Ctrl.WrSB, GivenRd = In.Ctrl.RdSB;
+  auto Pick = [&](uint8_t Given) {
+    return Given == 4 || Given == 5 ? Given : allocate();
+  };
+  In.Ctrl.WrSB = NoSB;
+  In.Ctrl.RdSB = NoSB;
+  if (In.NeverExecutes || !In.Variable)
+    return;
+  bool Shared = In.Kind == SpecialKind::SharedMatrixLoad ||
+                In.Kind == SpecialKind::SharedLoad;
+  auto Push = [&](uint8_t B, bool Write, bool Reg) {
+    (Write ? WrPos : RdPos)[I] = int32_t(Queue[B].size());
+    Queue[B].push_back({int32_t(I), Reg, Shared && Write});
+    LastSetter[B] = int32_t(I);
+    (Write ? In.Ctrl.WrSB : In.Ctrl.RdSB) = B;
+  };
+  if (In.Kind == SpecialKind::CommitGroup) {
+    Push(CommitSB, true, false);
+    return;
+  }
+  if (In.Kind == SpecialKind::AsyncCopy) {
+    if (In.HasLateUses)
+      Push(CopyReadSB, false, true);
+    return;
+  }
+  if (In.HasDefs) {
+    uint8_t B = In.Kind == SpecialKind::SharedMatrixLoad ? FragmentSB
+                : In.Class == InstrClass::DecoupledAgu   ? LoadSB
+                                                         : Pick(GivenWr);
+    Push(B, true, true);
+  }
+  if (In.NeedsReadSB && In.HasLateUses)
+    Push(Pick(GivenRd), false, true);
+}
+
+/// The writes of instruction \p I (its reads are recorded by issue()):
+/// each unit's readers since start again.
+void StallCompactor::Impl::recordWrites(unsigned I) {
+  const OpView &In = Ops[I];
+  if (In.NeverExecutes)
+    return;
+  uint8_t Flags = (In.Variable ? WVariable : 0) | Touched;
+  uint8_t Key = uint8_t(unsigned(In.Class) * 2);
+  uint8_t WawKey = Key | (In.Predicated ? 1 : 0);
+  for (const UnitRange &D : Seq->defs(In))
+    for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
+      UnitState &U = Units[X];
+      touch(U, X);
+      U.LastWrite = int32_t(I);
+      U.WClass = In.Class;
+      U.RawKey = Key | (D.Sub ? 1 : 0);
+      U.WawKey = WawKey;
+      U.Flags = Flags;
+      U.ReadClasses = 0;
+      U.LateHead = -1;
+    }
+}
+
+void StallCompactor::Impl::step(unsigned I, bool &Exited) {
+  // After an unconditional EXIT nothing runs (ptxas's BRA to itself): no
+  // waits (the dependencies still space it).
+  Need N;
+  issue(I, N, !Exited);
+  OpView &In = Ops[I];
+  Exited |= In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
+  Required[I] = N.Required;
+  uint8_t Mask = N.Mask;
+  if (Opts->Conservative && !In.NeverExecutes && !Exited)
+    Mask = (1u << NumScoreboards) - 1;
+  In.Ctrl.WaitMask = Mask;
+  applyWaits(I, Mask);
+  takeScoreboards(I);
+  recordWrites(I);
+}
+
+/// Drain: register scoreboards still in flight are waited for by a NOP.
+void StallCompactor::Impl::drain(CompactResult &R) {
+  Need N;
+  for (unsigned B = 0; B < NumScoreboards; ++B)
+    for (size_t E = Head[B]; E < Queue[B].size(); ++E)
+      if (Queue[B][E].IsRegister)
+        N.add(B, Queue[B][E].Instr);
+  if (!N.Mask)
+    return;
+  unsigned I = Ops.size();
+  issue(I, N, true); // no units: the predecessor's stall and the setters
+  // For the next piece, not for a consumer here: not mutated.
+  Required[I] = 0;
+  if (Reasons[I - 1] == StallReason::ScoreboardSet)
+    Reasons[I - 1] = StallReason::Drain;
+  Nop.Ctrl.WaitMask = N.Mask;
+  applyWaits(I, N.Mask);
+  Drained = R.Drained = true;
+}
+
+/// The last instruction's delay: every fixed-latency result ready, every
+/// scoreboard set at least 2 cycles before the next piece may wait on it.
+int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
+  unsigned Last = Ops.size() - (Drained ? 0 : 1);
+  unsigned Min = Lat.minStall(op(Last));
+  int64_t End = T[Last] + (Opts->Conservative ? int64_t(MaxStall)
+                                              : int64_t(Min));
+  Why = Opts->Conservative ? StallReason::Conservative
+        : Min > 1          ? StallReason::ExecLatency
+                           : StallReason::MinIssue;
+  if (!Drain)
+    return End;
+  auto Bound = [&](int64_t C) {
+    if (C > End) {
+      End = C;
+      Why = StallReason::Drain;
+    }
+  };
+  // Every unit the piece wrote or read: its last fixed-latency writer's
+  // worst spacing (by class and file) and its youngest reader's worst WAR.
+  for (uint16_t X : TouchedUnits) {
+    const UnitState &U = Units[X];
+    RegFile F = fileOf(X);
+    if (U.LastWrite >= 0 && !(U.Flags & WVariable))
+      Bound(T[U.LastWrite] + int64_t(Lat.worst(U.WClass, F)));
+    if (U.ReadClasses)
+      Bound(T[U.LastRead] + int64_t(Lat.worstWar(F)));
+  }
+  for (unsigned B = 0; B < NumScoreboards; ++B)
+    if (LastSetter[B] >= 0)
+      Bound(T[LastSetter[B]] + ScoreboardSetCycles);
+  return End;
+}
+
+/// Each instruction's stall is the distance to the next issue (the whole
+/// delay in Cycles; over 15, fillers continue it).
+void StallCompactor::Impl::finish(int64_t End, StallReason EndWhy,
+                                  CompactResult &R) {
+  size_t N = Ops.size() + (R.Drained ? 1 : 0);
+  R.Cycles.resize(N);
+  R.Reasons.assign(Reasons.begin(), Reasons.begin() + N);
+  R.RequiredWaits.assign(Required.begin(), Required.begin() + N);
+  R.Reasons[N - 1] = EndWhy;
+  for (size_t I = 0; I < N; ++I) {
+    int64_t Next = I + 1 < N ? T[I + 1] : End;
+    unsigned Cycles = unsigned(Next - T[I]);
+    R.Cycles[I] = Cycles;
+    sass::Control &C = I < Ops.size() ? Ops[I].Ctrl : Nop.Ctrl;
+    C.Stall = uint8_t(std::min<unsigned>(Cycles, MaxStall));
+    // SASS_FACTS 1.2 (E): ptxas leaves bit 109 = 1 (Yield = false) on most
+    // instructions and clears it (Yield) on DEPBAR and on pad NOPs.
+    SpecialKind K = op(I).Kind;
+    C.Yield = K == SpecialKind::WaitGroups || K == SpecialKind::Nop;
+  }
+  if (R.Drained)
+    R.DrainCtrl = Nop.Ctrl;
+}
+
+Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
+                                const CompactOptions &O, CompactResult &R) {
+  if (Error E = checkCommits(P))
+    return E;
+  Seq = &S;
+  Ops = P;
+  Opts = &O;
+  Lat.reset(LatencyModel::get(O.Target));
+  begin(P.size());
+  R.Drained = Drained = false;
+  bool Exited = false;
+  for (unsigned I = 0; I < P.size(); ++I)
+    step(I, Exited);
+  // Nothing runs after an unconditional EXIT: no drain.
+  bool Exits = llvm::any_of(P, [](const OpView &In) {
+    return In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
+  });
+  bool Drain = O.Drain && !Exits;
+  if (Drain)
+    drain(R);
+  StallReason EndWhy;
+  int64_t End = endCycle(Drain, EndWhy);
+  finish(End, EndWhy, R);
+  return Error::success();
+}
 
 Error compactStalls(InstrSeq &P, const CompactOptions &Opts,
                     std::vector<CompactInfo> *Info) {
@@ -484,8 +735,28 @@ Error compactStalls(InstrSeq &P, const CompactOptions &Opts,
     I.clear();
     return Error::success();
   }
-  Compactor C(P, Opts, I);
-  return C.run();
+  OpSeq Seq;
+  for (const SchedInstr &In : P)
+    appendView(In, Seq);
+  StallCompactor C;
+  CompactResult R;
+  if (Error E = C.run(Seq, Seq.Ops, Opts, R))
+    return E;
+  for (size_t K = 0; K < P.size(); ++K)
+    P[K].Ctrl = Seq.Ops[K].Ctrl;
+  if (R.Drained) {
+    P.push_back(nopView());
+    P.back().Ctrl = R.DrainCtrl;
+  }
+  I.assign(P.size(), CompactInfo());
+  for (size_t K = 0; K < P.size(); ++K) {
+    I[K].Reason = R.Reasons[K];
+    I[K].Cycles = R.Cycles[K];
+    I[K].RequiredWaits = R.RequiredWaits[K];
+    forEachFillerStall(R.Cycles[K],
+                       [&](uint8_t S) { I[K].FillerStalls.push_back(S); });
+  }
+  return Error::success();
 }
 
 void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
@@ -544,20 +815,8 @@ ALWAYS_ENABLED_STATISTIC(NumDrainNops, "NOPs waiting at a piece's end");
 namespace tp {
 namespace {
 
-using sched::CompactInfo;
-using sched::describePiece;
-using sched::targetOf;
-
-Expected<mir::MInstr> makeFiller(uint8_t Stall) {
-  sass::Control C;
-  C.Stall = Stall;
-  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
-  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
-  // spelled `@!UPT`).
-  if (sass::isSupportedMnemonic("UIADD3"))
-    return mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", C);
-  return mir::makeInstr("@!PT NOP", C);
-}
+using sched::OpView;
+using sched::SpecialKind;
 
 class CompactStallsPass : public Pass {
 public:
@@ -575,77 +834,270 @@ public:
                        Mode + "'");
     sched::CompactOptions Opts;
     Opts.Conservative = Mode == "conservative";
-    for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions) {
-      if (Error E = mir::requirePhysicalRegs(F, Ctx.SM, "tp-compact-stalls"))
+    for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
+      if (Error E = compactFunction(F, Opts, Ctx))
         return E;
-      Expected<sass::Target> T = targetOf(F);
-      if (!T)
-        return T.takeError();
-      Opts.Target = *T;
-      for (mir::Piece &P : F.Pieces)
-        if (Error E = compactPiece(P, Opts))
-          return E;
-      if (Error E = F.resolveBranches())
-        return E;
-    }
     return Error::success();
   }
 
 private:
-  Error compactPiece(mir::Piece &P, const sched::CompactOptions &Opts) {
-    std::vector<mir::MInstr> Real;
-    sched::InstrSeq Views;
-    if (Error E = describePiece(P, Real, Views))
-      return E;
-    std::vector<CompactInfo> Info;
-    if (Error E = sched::compactStalls(Views, Opts, &Info))
-      return E;
-    std::vector<mir::MInstr> Out;
-    size_t Fillers = 0;
-    for (const CompactInfo &I : Info)
-      Fillers += I.FillerStalls.size();
-    Out.reserve(Views.size() + Fillers);
-    for (size_t K = 0; K < Views.size(); ++K) {
-      if (K < Real.size()) {
-        Out.push_back(std::move(Real[K]));
-        Out.back().I.Ctrl = Views[K].Ctrl;
-      } else {
-        Expected<mir::MInstr> Nop = mir::makeInstr("NOP", Views[K].Ctrl);
-        if (!Nop)
-          return Nop.takeError();
-        Out.push_back(*Nop);
-      }
-      for (uint8_t S : Info[K].FillerStalls) {
-        Expected<mir::MInstr> F = makeFiller(S);
-        if (!F)
-          return F.takeError();
-        Out.push_back(*F);
-      }
+  /// The views of one piece: Seq.Ops[Begin, End).
+  struct PieceViews {
+    size_t Begin = 0, End = 0;
+    bool Dropped = false; ///< some NOP or filler of the input was dropped
+  };
+
+  Error compactFunction(mir::Function &F, sched::CompactOptions Opts,
+                        PassContext &Ctx);
+  Error describePiece(const mir::Piece &P, PieceViews &V);
+  Error compactPiece(mir::Piece &P, const PieceViews &V,
+                     const sched::CompactOptions &Opts);
+  Error makeTemplates();
+  void rebuild(mir::Piece &P, const PieceViews &V, size_t Size);
+  void appendTail(std::vector<mir::MInstr> &Out, size_t Last);
+  void countDecisions(const mir::Piece &P, const PieceViews &V,
+                      int64_t StallsIn);
+
+  sched::FormDescriber Forms;
+  sched::OpSeq Seq;
+  sched::StallCompactor Compactor;
+  sched::CompactResult Result;
+  /// The index in its piece of the instruction of each view of Seq.
+  std::vector<uint32_t> Kept;
+  /// Labels of dropped instructions moved on: (view, label).
+  std::vector<std::pair<size_t, const std::string *>> Moves;
+  std::vector<PieceViews> Pieces;
+  bool OutOfRange = false; ///< a GPR operand past RZ (virtual registers)
+  /// The drain NOP and the filler, parsed once (control fields default).
+  Optional<mir::MInstr> NopTemplate, FillerTemplate;
+};
+
+/// Every piece of \p F is described first (so that a virtual register
+/// anywhere is reported before anything changes), then compacted in order;
+/// errors come in the order the pieces would give them one by one.
+Error CompactStallsPass::compactFunction(mir::Function &F,
+                                         sched::CompactOptions Opts,
+                                         PassContext &Ctx) {
+  Seq.clear();
+  Kept.clear();
+  Moves.clear();
+  Pieces.assign(F.Pieces.size(), PieceViews());
+  Forms.resetOutOfRangeGPR();
+  OutOfRange = false;
+  Error Failed = Error::success();
+  size_t FailPiece = F.Pieces.size();
+  for (size_t K = 0; K < F.Pieces.size(); ++K)
+    if (Error E = describePiece(F.Pieces[K], Pieces[K])) {
+      Failed = std::move(E);
+      FailPiece = K;
+      break;
     }
-    countDecisions(P.Instrs, Out);
-    P.Instrs = std::move(Out);
+  // Only a register number past RZ can be virtual: the full check (and its
+  // message) only then, or when a piece failed before the scan ended.
+  if (OutOfRange || Forms.sawOutOfRangeGPR() || FailPiece < F.Pieces.size())
+    if (Error E = mir::requirePhysicalRegs(F, Ctx.SM, "tp-compact-stalls")) {
+      consumeError(std::move(Failed));
+      return E;
+    }
+  Expected<sass::Target> T = sched::targetOf(F);
+  if (!T) {
+    consumeError(std::move(Failed));
+    return T.takeError();
+  }
+  Opts.Target = *T;
+  for (size_t K = 0; K < FailPiece; ++K)
+    if (Error E = compactPiece(F.Pieces[K], Pieces[K], Opts)) {
+      consumeError(std::move(Failed));
+      return E;
+    }
+  if (Failed)
+    return Failed;
+  return F.resolveBranches();
+}
+
+/// The views of \p P's real instructions (NOPs and fillers dropped, their
+/// labels moved on) into Seq.
+Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
+  V.Begin = Seq.Ops.size();
+  const std::string *Label = nullptr; // of a dropped instruction
+  for (size_t I = 0; I < P.Instrs.size(); ++I) {
+    const mir::MInstr &MI = P.Instrs[I];
+    if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
+      V.Dropped = true;
+      OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
+      if (!MI.Label.empty()) {
+        if (Label)
+          return makeError("piece '" + P.Name + "': labels ^" + *Label +
+                           " and ^" + MI.Label + " on one instruction");
+        Label = &MI.Label;
+      }
+      continue;
+    }
+    if (Label) {
+      if (!MI.Label.empty())
+        return makeError("piece '" + P.Name + "': labels ^" + *Label +
+                         " and ^" + MI.Label + " on one instruction");
+      Moves.push_back({Seq.Ops.size(), Label});
+      Label = nullptr;
+    }
+    if (Error E = Forms.append(MI.I, Seq))
+      return E;
+    Kept.push_back(uint32_t(I));
+  }
+  if (Label)
+    return makeError("piece '" + P.Name + "': label ^" + *Label +
+                     " on no instruction");
+  V.End = Seq.Ops.size();
+  return Error::success();
+}
+
+Error CompactStallsPass::makeTemplates() {
+  if (NopTemplate)
+    return Error::success();
+  Expected<mir::MInstr> Nop = mir::makeInstr("NOP", sass::Control());
+  if (!Nop)
+    return Nop.takeError();
+  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
+  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
+  // spelled `@!UPT`).
+  Expected<mir::MInstr> Filler =
+      sass::isSupportedMnemonic("UIADD3")
+          ? mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", sass::Control())
+          : mir::makeInstr("@!PT NOP", sass::Control());
+  if (!Filler)
+    return Filler.takeError();
+  NopTemplate = std::move(*Nop);
+  FillerTemplate = std::move(*Filler);
+  return Error::success();
+}
+
+/// Appends to \p Out the fillers of view \p Last of the piece (its last),
+/// then the drain NOP and its fillers, if any.
+void CompactStallsPass::appendTail(std::vector<mir::MInstr> &Out,
+                                   size_t Last) {
+  auto Fillers = [&](size_t K) {
+    sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t S) {
+      sass::Control C;
+      C.Stall = S;
+      Out.push_back(*FillerTemplate);
+      sass::applyControl(Out.back().I, C);
+    });
+  };
+  Fillers(Last);
+  if (!Result.Drained)
+    return;
+  Out.push_back(*NopTemplate);
+  sass::applyControl(Out.back().I, Result.DrainCtrl);
+  Fillers(Last + 1);
+}
+
+/// Builds \p P anew: its real instructions (moved) with their fields, the
+/// labels of dropped ones, fillers after the instructions that need them.
+void CompactStallsPass::rebuild(mir::Piece &P, const PieceViews &V,
+                                size_t Size) {
+  size_t N = V.End - V.Begin;
+  std::vector<mir::MInstr> Out;
+  Out.reserve(Size);
+  auto Move = Moves.begin();
+  while (Move != Moves.end() && Move->first < V.Begin)
+    ++Move;
+  for (size_t K = 0; K < N; ++K) {
+    Out.push_back(std::move(P.Instrs[Kept[V.Begin + K]]));
+    Out.back().I.Ctrl = Seq.Ops[V.Begin + K].Ctrl;
+    if (Move != Moves.end() && Move->first == V.Begin + K) {
+      Out.back().Label = *Move->second;
+      ++Move;
+    }
+    if (K + 1 < N)
+      sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t S) {
+        sass::Control C;
+        C.Stall = S;
+        Out.push_back(*FillerTemplate);
+        sass::applyControl(Out.back().I, C);
+      });
+  }
+  appendTail(Out, N - 1);
+  P.Instrs = std::move(Out);
+}
+
+Error CompactStallsPass::compactPiece(mir::Piece &P, const PieceViews &V,
+                                      const sched::CompactOptions &Opts) {
+  int64_t StallsIn = 0;
+  for (const mir::MInstr &MI : P.Instrs)
+    StallsIn += MI.I.Ctrl.Stall;
+  size_t N = V.End - V.Begin;
+  if (N == 0) { // only NOPs and fillers
+    P.Instrs.clear();
+    Result = sched::CompactResult();
+    countDecisions(P, V, StallsIn);
     return Error::success();
   }
-
-  /// The statistics of one piece: \p Before as given, \p After compacted.
-  static void countDecisions(ArrayRef<mir::MInstr> Before,
-                             ArrayRef<mir::MInstr> After) {
-    int64_t StallsIn = 0, StallsOut = 0;
-    for (const mir::MInstr &MI : Before)
-      StallsIn += MI.I.Ctrl.Stall;
-    for (const mir::MInstr &MI : After) {
-      const sass::Control &C = MI.I.Ctrl;
-      StallsOut += C.Stall;
-      NumWaitsPlaced += countPopulation(C.WaitMask);
-      NumScoreboardsSet += (C.WrSB != 7) + (C.RdSB != 7);
-      if (sched::isFillerOrNop(MI))
-        ++(MI.mnemonic() == "NOP" && !MI.I.GuardNeg ? NumDrainNops
-                                                     : NumFillers);
-    }
-    if (StallsIn > StallsOut)
-      NumStallCyclesRemoved += StallsIn - StallsOut;
+  MutableArrayRef<OpView> Ops(Seq.Ops.data() + V.Begin, N);
+  if (Error E = Compactor.run(Seq, Ops, Opts, Result))
+    return E;
+  bool Inner = false; // fillers before the piece's last instruction
+  bool Tail = Result.Drained;
+  size_t Size = Result.Cycles.size(); // the views and the drain NOP
+  for (size_t K = 0; K < Result.Cycles.size(); ++K)
+    sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t) {
+      ++Size;
+      Inner |= K + 1 < N;
+      Tail |= K + 1 >= N;
+    });
+  if (Inner || Tail)
+    if (Error E = makeTemplates())
+      return E;
+  if (V.Dropped || Inner) {
+    rebuild(P, V, Size);
+  } else {
+    // In place: the fields of every instruction, then what follows the
+    // last one.
+    for (size_t K = 0; K < N; ++K)
+      P.Instrs[K].I.Ctrl = Ops[K].Ctrl;
+    if (Tail)
+      appendTail(P.Instrs, N - 1);
   }
-};
+  countDecisions(P, V, StallsIn);
+  return Error::success();
+}
+
+/// The statistics of one piece, compacted into \p P (views \p V) from
+/// instructions whose stalls summed to \p StallsIn.
+void CompactStallsPass::countDecisions(const mir::Piece &P,
+                                       const PieceViews &V, int64_t StallsIn) {
+  int64_t StallsOut = 0;
+  unsigned Waits = 0, Scoreboards = 0, Fillers = 0, Drains = 0;
+  auto Count = [&](const sass::Control &C) {
+    StallsOut += C.Stall;
+    if (C.WaitMask) // most have none; no popcount call for them
+      Waits += countPopulation(C.WaitMask);
+    Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
+  };
+  // The kept instructions; of them, a NOP or a never-executing one (a
+  // kept `@!PT` branch) counts as sched::isFillerOrNop() would.
+  for (size_t K = V.Begin; K < V.End; ++K) {
+    const OpView &Op = Seq.Ops[K];
+    Count(Op.Ctrl);
+    if (Op.Kind == SpecialKind::Nop || Op.NeverExecutes)
+      ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? Drains : Fillers);
+  }
+  // The drain NOP and the fillers (a stall each, no other field).
+  size_t Added = P.Instrs.size() - (V.End - V.Begin);
+  if (Result.Drained) {
+    Count(Result.DrainCtrl);
+    ++Drains;
+    --Added;
+  }
+  Fillers += unsigned(Added);
+  for (uint32_t Cycles : Result.Cycles)
+    sched::forEachFillerStall(Cycles, [&](uint8_t S) { StallsOut += S; });
+  NumWaitsPlaced += Waits;
+  NumScoreboardsSet += Scoreboards;
+  NumFillers += Fillers;
+  NumDrainNops += Drains;
+  if (StallsIn > StallsOut)
+    NumStallCyclesRemoved += StallsIn - StallsOut;
+}
 
 } // namespace
 

@@ -22,10 +22,18 @@
 /// tp-compact-stalls, tp-verify-schedule, tp-sim's hazard mode and
 /// tp-sim --latency-report all classify with describe().
 ///
+/// One classifier: a form's td data is read once into a Form (buildForm),
+/// and forEachRegOperand() walks an instruction's register operands by it,
+/// for describe() (a SchedInstr, per call) and for FormDescriber (the flat
+/// views of ScheduleOps.h, each Form kept: tp-compact-stalls's hot path).
+/// unittests/Target/FormDescriberTest.cpp checks that both agree.
+///
 //===----------------------------------------------------------------------===//
 
 #include "tp/Support/Diagnostics.h"
 #include "tp/Target/SASS/Schedule.h"
+#include "tp/Target/SASS/ScheduleOps.h"
+#include "tp/Target/SASS/ScheduleUnits.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -89,7 +97,8 @@ static Optional<sass::Opcode> formOfMnemonic(StringRef Name) {
   int BestRank = 3;
   for (unsigned I = 0, E = sass::getNumOpcodes(); I < E && BestRank; ++I) {
     const sass::InstrInfo &Info = sass::getInstrInfo(sass::Opcode(I));
-    if (Base != Info.Mnemonic)
+    // The first letter first: most forms differ there (no strlen).
+    if (Base.empty() || Info.Mnemonic[0] != Base[0] || Base != Info.Mnemonic)
       continue;
     StringRef Def = Info.Name;
     int Rank = 2;
@@ -193,146 +202,438 @@ Expected<InstrClass> classOfForm(sass::Opcode Op) {
   return classOf(sass::getInstrInfo(Op));
 }
 
-Expected<SchedInstr> describe(const sass::Instruction &In) {
-  const sass::InstrInfo &Info = sass::getInstrInfo(In.Op);
+/// One register operand of a form as describe() reads it: every GPR, UGPR,
+/// predicate and memory-address register operand, in operand order.
+struct RegOperand {
+  uint8_t Index = 0; ///< the operand's index in the form
+  RegFile File = RegFile::GPR;
+  uint8_t Zero = 0;  ///< the value that names no register (RZ, URZ, PT)
+  uint8_t Width = 1; ///< registers (OperandInfo::Width, at least 1)
+  /// The unit of the file's register 0 and the file's size (units::unitsOf).
+  uint16_t UnitBase = 0, FileSize = 0;
+  bool IsDef = false;
+  /// A one-register memory base: a pair when the address is 64-bit.
+  bool MayBePair = false;
+  bool Late = false; ///< a use read after issue (a GPR of a variable form)
+  ReadSlot Slot = ReadSlot::Normal;
+  /// MayBePair in a form with an `aw` operand: the Modifier operands after
+  /// it and before the next memory base, Form::PairMods[ModBegin, ModEnd).
+  uint8_t ModBegin = 0, ModEnd = 0;
+};
+
+/// What describe() needs of one form, read once from its td data.
+struct FormDescriber::Form {
+  const sass::InstrInfo *Info = nullptr;
+  bool Known = false; ///< the latency model knows its schedule class
+  InstrClass Class = InstrClass::CoupledALU;
+  SpecialKind Kind = SpecialKind::None;
+  bool Variable = false, NeedsReadSB = false, UniformGuard = false;
+  bool HasAW = false; ///< has an operand named `aw` (address width)
+  int8_t OffsetOp = -1;  ///< the first MemOffset operand
+  int8_t SBIndexOp = -1; ///< the last SBIndex operand
+  int8_t CountOp = -1;   ///< DEPBAR: the last Imm operand
+  SmallVector<uint8_t, 2> EOps;     ///< operands named `e`
+  SmallVector<uint8_t, 4> PairMods; ///< see RegOperand::ModBegin
+  SmallVector<RegOperand, 8> Regs;
+};
+
+using Form = FormDescriber::Form;
+
+/// Reads form \p Op's td data into \p F.
+static void buildForm(sass::Opcode Op, Form &F) {
+  const sass::InstrInfo &Info = sass::getInstrInfo(Op);
+  F.Info = &Info;
+  F.Kind = kindOf(Info.Mnemonic);
   Expected<InstrClass> C = classOf(Info);
-  if (!C)
-    return C.takeError();
-
-  // Class and kind come from the form's td data (its schedule class and
-  // base mnemonic), the registers from its operands; nothing is printed:
-  // the name (for messages) is the mnemonic, printed when asked for.
-  SchedInstr S;
-  S.Kind = kindOf(Info.Mnemonic);
-  S.Name.setSource(In);
-  S.Class = *C;
-  S.Ctrl = In.Ctrl;
-  S.NeedsReadSB = needsReadScoreboard(Info);
-
-  bool Variable = isVariable(S.Class);
-  bool IsWide = S.Class == InstrClass::IMADWide;
-  bool SawOffset = false;
-  // A memory base is a register pair when its address-width modifier (the
-  // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
-  // Whether the form has an `aw` operand, and an `e` one that is set: one
-  // scan of the operands per instruction, made at its first memory base.
-  bool ScannedAW = false, HasAW = false, E = false;
-  auto PairBase = [&](unsigned K) {
-    // The 0x381 forms without an address-width operand: `.E` is the 64-bit
-    // address (`LDG.E R0, [R2.64]`).
-    if (!ScannedAW) {
-      ScannedAW = true;
-      for (unsigned J = 0; J < Info.NumOperands; ++J) {
-        const char *N = Info.Operands[J].Name;
-        if (!N)
-          continue;
-        HasAW |= N[0] == 'a' && N[1] == 'w' && N[2] == 0;
-        E |= N[0] == 'e' && N[1] == 0 && In.Ops[J] != 0;
-      }
-    }
-    if (!HasAW)
-      return E;
-    for (unsigned J = K + 1; J < Info.NumOperands; ++J) {
-      const sass::OperandInfo &M = Info.Operands[J];
-      if (M.Kind == sass::OperandKind::MemBase)
-        return false;
-      if (M.Kind == sass::OperandKind::Modifier &&
-          sass::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
-        return true;
-    }
-    return false;
-  };
+  F.Known = bool(C);
+  if (C)
+    F.Class = *C;
+  else
+    consumeError(C.takeError()); // made again where the form is used
+  F.Variable = F.Known && isVariable(F.Class);
+  F.NeedsReadSB = needsReadScoreboard(Info);
+  F.UniformGuard = Info.UniformGuard;
+  bool IsWide = F.Known && F.Class == InstrClass::IMADWide;
   for (unsigned K = 0; K < Info.NumOperands; ++K) {
     const sass::OperandInfo &O = Info.Operands[K];
-    int64_t V = In.Ops[K];
-    bool Late = Variable && (Info.Sched.LateReadMask >> K) & 1;
-    RegRange R;
-    R.First = uint16_t(V);
-    R.Count = O.Width ? O.Width : 1;
+    if (const char *N = O.Name) {
+      F.HasAW |= N[0] == 'a' && N[1] == 'w' && N[2] == 0;
+      if (N[0] == 'e' && N[1] == 0)
+        F.EOps.push_back(uint8_t(K));
+    }
+    RegOperand R;
+    R.Index = uint8_t(K);
+    R.Width = O.Width ? O.Width : 1;
+    R.IsDef = O.IsDef;
     switch (O.Kind) {
     case sass::OperandKind::GPR:
     case sass::OperandKind::MemBase:
-      if (V == sass::RZ)
-        continue;
       R.File = RegFile::GPR;
-      if (O.Kind == sass::OperandKind::MemBase && R.Count == 1 && PairBase(K))
-        R.Count = 2;
+      R.Zero = sass::RZ;
+      R.MayBePair = O.Kind == sass::OperandKind::MemBase && R.Width == 1;
       break;
     case sass::OperandKind::UGPR:
     case sass::OperandKind::MemUR:
     case sass::OperandKind::MemDesc:
-      if (V == sass::URZ)
-        continue;
       R.File = RegFile::UGPR;
+      R.Zero = sass::URZ;
       break;
     case sass::OperandKind::Pred:
-      if (V == sass::PT)
-        continue;
       R.File = RegFile::Pred;
+      R.Zero = sass::PT;
       break;
     case sass::OperandKind::UPred:
-      if (V == sass::PT)
-        continue;
       R.File = RegFile::UPred;
+      R.Zero = sass::PT;
       break;
     case sass::OperandKind::MemOffset:
-      // The first memory offset is the shared address of LDGSTS (its
-      // destination) and of LDSM/LDS.
-      if (!SawOffset)
-        S.SharedOffset = V;
-      SawOffset = true;
+      if (F.OffsetOp < 0)
+        F.OffsetOp = int8_t(K);
       continue;
     case sass::OperandKind::SBIndex:
-      S.WaitSB = uint8_t(V);
+      F.SBIndexOp = int8_t(K);
       continue;
     case sass::OperandKind::Imm:
-      if (S.Kind == SpecialKind::WaitGroups)
-        S.WaitCount = uint8_t(V);
+      if (F.Kind == SpecialKind::WaitGroups)
+        F.CountOp = int8_t(K);
       continue;
     default:
       continue;
     }
-    if (O.IsDef) {
-      S.Defs.push_back(R);
-      continue;
-    }
-    RegUse U;
-    U.Regs = R;
     // Every GPR source of a variable-latency op counts as read after issue
     // (the td's LateRead operands and memory addresses, N; the rest too,
     // to be safe): a later writer waits on its read or write scoreboard.
     // Uniform registers and predicates are read at issue: ptxas overwrites
     // the UR of an LDSM/LDGSTS address in the very next instruction with
     // no read scoreboard (E, test/Sim/latency-evidence.test).
-    U.Late = R.File == RegFile::GPR && (Variable || Late);
+    R.Late = R.File == RegFile::GPR && F.Variable;
+    RegRange All;
+    All.File = R.File;
+    All.First = 0;
+    All.Count = 255;
+    unsigned Base, Size;
+    units::unitsOf(All, Base, Size);
+    R.UnitBase = uint16_t(Base);
+    R.FileSize = uint16_t(Size);
     if (IsWide && R.File == RegFile::GPR)
-      U.Slot = StringRef(O.Name) == "Rc" ? ReadSlot::IMADWideC
+      R.Slot = StringRef(O.Name) == "Rc" ? ReadSlot::IMADWideC
                                          : ReadSlot::IMADWideAB;
-    // IMAD.WIDE reads the high register of its C pair later than the low
-    // one (N IMADWideReadCL / IMADWideReadCH): two uses, two latencies.
-    if (U.Slot == ReadSlot::IMADWideC && R.Count == 2) {
-      RegUse High = U;
-      High.Regs.First = R.First + 1;
-      High.Regs.Count = 1;
-      High.Slot = ReadSlot::IMADWideCHigh;
-      U.Regs.Count = 1;
-      S.Uses.push_back(U);
-      S.Uses.push_back(High);
+    F.Regs.push_back(R);
+  }
+  // A memory base is a register pair when its address-width modifier (the
+  // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
+  if (!F.HasAW)
+    return;
+  for (RegOperand &R : F.Regs) {
+    if (!R.MayBePair)
+      continue;
+    R.ModBegin = uint8_t(F.PairMods.size());
+    for (unsigned J = R.Index + 1; J < Info.NumOperands; ++J) {
+      sass::OperandKind K = Info.Operands[J].Kind;
+      if (K == sass::OperandKind::MemBase)
+        break;
+      if (K == sass::OperandKind::Modifier)
+        F.PairMods.push_back(uint8_t(J));
+    }
+    R.ModEnd = uint8_t(F.PairMods.size());
+  }
+}
+
+/// Whether memory base \p R of \p In is a register pair.
+static bool isPairBase(const Form &F, const RegOperand &R,
+                       const sass::Instruction &In) {
+  // The 0x381 forms without an address-width operand: `.E` is the 64-bit
+  // address (`LDG.E R0, [R2.64]`).
+  if (!F.HasAW) {
+    for (uint8_t J : F.EOps)
+      if (In.Ops[J] != 0)
+        return true;
+    return false;
+  }
+  for (unsigned M = R.ModBegin; M < R.ModEnd; ++M) {
+    unsigned J = F.PairMods[M];
+    if (sass::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
+      return true;
+  }
+  return false;
+}
+
+/// Calls \p Emit(RegRange, IsDef, ReadSlot, Late, RegOperand) for each
+/// register \p In names through an operand of form \p F, in operand
+/// order: RZ, URZ, PT and UPT name none; IMAD.WIDE reads the high register
+/// of its C pair later than the low one (N IMADWideReadCL /
+/// IMADWideReadCH): two uses, two latencies.  The one classifier of
+/// describe() and FormDescriber.  Returns whether a general-register
+/// operand holds a number past RZ.
+template <typename Fn>
+static bool forEachRegOperand(const Form &F, const sass::Instruction &In,
+                              Fn Emit) {
+  bool OutOfRange = false;
+  for (const RegOperand &O : F.Regs) {
+    int64_t V = In.Ops[O.Index];
+    if (V == O.Zero)
+      continue;
+    OutOfRange |= O.File == RegFile::GPR && V > int64_t(sass::RZ);
+    RegRange R;
+    R.File = O.File;
+    R.First = uint16_t(V);
+    R.Count = O.Width;
+    if (O.MayBePair && isPairBase(F, O, In))
+      R.Count = 2;
+    if (O.IsDef) {
+      Emit(R, true, ReadSlot::Normal, false, O);
       continue;
     }
+    if (O.Slot == ReadSlot::IMADWideC && R.Count == 2) {
+      RegRange High = R;
+      High.First = R.First + 1;
+      High.Count = 1;
+      R.Count = 1;
+      Emit(R, false, ReadSlot::IMADWideC, O.Late, O);
+      Emit(High, false, ReadSlot::IMADWideCHigh, O.Late, O);
+      continue;
+    }
+    Emit(R, false, O.Slot, O.Late, O);
+  }
+  return OutOfRange;
+}
+
+/// The guard of \p In as a use, if it has one.
+static bool guardOf(const Form &F, const sass::Instruction &In, RegRange &G) {
+  if (In.Guard == sass::PT)
+    return false;
+  G = pred(In.Guard);
+  if (F.UniformGuard)
+    G.File = RegFile::UPred;
+  return true;
+}
+
+/// DEPBAR's operands (the walks need no shared offset).
+template <typename ViewT>
+static void setWaitOperands(const Form &F, const sass::Instruction &In,
+                            ViewT &S) {
+  if (F.SBIndexOp >= 0)
+    S.WaitSB = uint8_t(In.Ops[F.SBIndexOp]);
+  if (F.CountOp >= 0)
+    S.WaitCount = uint8_t(In.Ops[F.CountOp]);
+}
+
+Expected<SchedInstr> describe(const sass::Instruction &In) {
+  Form F;
+  buildForm(In.Op, F);
+  if (!F.Known)
+    return classOf(*F.Info).takeError();
+
+  // Class and kind come from the form's td data (its schedule class and
+  // base mnemonic), the registers from its operands; nothing is printed:
+  // the name (for messages) is the mnemonic, printed when asked for.
+  SchedInstr S;
+  S.Kind = F.Kind;
+  S.Name.setSource(In);
+  S.Class = F.Class;
+  S.Ctrl = In.Ctrl;
+  S.NeedsReadSB = F.NeedsReadSB;
+  forEachRegOperand(F, In,
+                    [&](RegRange R, bool IsDef, ReadSlot Slot, bool Late,
+                        const RegOperand &) {
+                      if (IsDef) {
+                        S.Defs.push_back(R);
+                        return;
+                      }
+                      RegUse U;
+                      U.Regs = R;
+                      U.Slot = Slot;
+                      U.Late = Late;
+                      S.Uses.push_back(U);
+                    });
+  setWaitOperands(F, In, S);
+  // The first memory offset is the shared address of LDGSTS (its
+  // destination) and of LDSM/LDS.
+  if (F.OffsetOp >= 0)
+    S.SharedOffset = In.Ops[F.OffsetOp];
+  S.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
+  RegRange G;
+  if (guardOf(F, In, G)) {
+    S.Predicated = true;
+    RegUse U;
+    U.Regs = G;
+    U.How = PredRead::Guard;
     S.Uses.push_back(U);
   }
-  S.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
-  if (In.Guard != sass::PT) {
-    S.Predicated = true;
-    RegUse G;
-    G.Regs = pred(In.Guard);
-    if (Info.UniformGuard)
-      G.Regs.File = RegFile::UPred;
-    G.How = PredRead::Guard;
-    S.Uses.push_back(G);
-  }
   return S;
+}
+
+//===- Flat views ---------------------------------------------------------===//
+
+/// The Sub of a use (UnitRange::Sub).
+static uint8_t useSub(RegFile F, ReadSlot Slot, PredRead How) {
+  return F == RegFile::GPR ? uint8_t(Slot)
+         : F == RegFile::Pred || F == RegFile::UPred ? uint8_t(How)
+                                                     : 0;
+}
+
+/// Appends the units of \p R to \p To (nothing when none has one).
+static void pushUnits(std::vector<UnitRange> &To, const RegRange &R,
+                      uint8_t Sub, bool Late) {
+  unsigned First, Count;
+  units::unitsOf(R, First, Count);
+  if (!Count)
+    return;
+  UnitRange U;
+  U.First = uint16_t(First);
+  U.Count = uint8_t(Count);
+  U.File = R.File;
+  U.Sub = Sub;
+  U.Late = Late;
+  To.push_back(U);
+}
+
+/// Appends IMAD.WIDE's defs \p Defs one unit each, the low half of a pair
+/// marked (units::lowHalfOf).
+static void pushWideDefs(std::vector<UnitRange> &To,
+                         ArrayRef<RegRange> Defs) {
+  for (const RegRange &D : Defs)
+    units::forEachUnit(D, [&](unsigned X) {
+      UnitRange U;
+      U.First = uint16_t(X);
+      U.Count = 1;
+      U.File = D.File;
+      U.Sub = units::lowHalfOf(Defs, X);
+      To.push_back(U);
+    });
+}
+
+void appendView(const SchedInstr &S, OpSeq &Seq) {
+  OpView V;
+  V.Class = S.Class;
+  V.Kind = S.Kind;
+  V.Variable = isVariable(S.Class);
+  V.Predicated = S.Predicated;
+  V.NeverExecutes = S.NeverExecutes;
+  V.NeedsReadSB = S.NeedsReadSB;
+  V.HasDefs = !S.Defs.empty();
+  V.WaitSB = S.WaitSB;
+  V.WaitCount = S.WaitCount;
+  V.Ctrl = S.Ctrl;
+  V.UseBegin = uint32_t(Seq.Uses.size());
+  V.DefBegin = uint32_t(Seq.Defs.size());
+  for (const RegUse &U : S.Uses) {
+    V.HasLateUses |= U.Late;
+    pushUnits(Seq.Uses, U.Regs, useSub(U.Regs.File, U.Slot, U.How), U.Late);
+  }
+  if (S.Class == InstrClass::IMADWide)
+    pushWideDefs(Seq.Defs, S.Defs);
+  else
+    for (const RegRange &D : S.Defs)
+      pushUnits(Seq.Defs, D, 0, false);
+  V.NumUses = uint16_t(Seq.Uses.size() - V.UseBegin);
+  V.NumDefs = uint16_t(Seq.Defs.size() - V.DefBegin);
+  Seq.Ops.push_back(V);
+}
+
+FormDescriber::FormDescriber() = default;
+FormDescriber::~FormDescriber() = default;
+
+const Form &FormDescriber::formOf(sass::Opcode Op) {
+  if (LLVM_LIKELY(unsigned(Op) < Index.size())) {
+    int32_t Slot = Index[unsigned(Op)];
+    if (LLVM_LIKELY(Slot >= 0))
+      return *Forms[Slot];
+  }
+  return addForm(Op);
+}
+
+const Form &FormDescriber::addForm(sass::Opcode Op) {
+  if (Index.empty())
+    Index.assign(sass::getNumOpcodes(), -1);
+  int32_t &Slot = Index[unsigned(Op)];
+  Slot = int32_t(Forms.size());
+  Forms.push_back(std::make_unique<Form>());
+  buildForm(Op, *Forms.back());
+  return *Forms.back();
+}
+
+SpecialKind FormDescriber::kindOf(sass::Opcode Op) { return formOf(Op).Kind; }
+
+bool FormDescriber::hasOutOfRangeGPR(const sass::Instruction &I) {
+  for (const RegOperand &O : formOf(I.Op).Regs)
+    if (O.File == RegFile::GPR && O.Zero == sass::RZ &&
+        I.Ops[O.Index] > int64_t(sass::RZ))
+      return true;
+  return false;
+}
+
+bool FormDescriber::isFillerOrNop(const sass::Instruction &I) {
+  return formOf(I.Op).Kind == SpecialKind::Nop ||
+         (I.Guard == sass::PT && I.GuardNeg);
+}
+
+/// Appends the units of register range \p R of operand \p O (clipped to
+/// its file, as units::unitsOf) to \p To.
+static inline void pushOperandUnits(std::vector<UnitRange> &To,
+                                    const RegRange &R, const RegOperand &O,
+                                    uint8_t Sub, bool Late) {
+  if (R.First >= O.FileSize)
+    return;
+  UnitRange U;
+  U.First = uint16_t(O.UnitBase + R.First);
+  U.Count = uint16_t(std::min<unsigned>(R.Count, O.FileSize - R.First));
+  U.File = R.File;
+  U.Sub = Sub;
+  U.Late = Late;
+  To.push_back(U);
+}
+
+Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
+  const Form &F = formOf(In.Op);
+  if (!F.Known)
+    return classOf(*F.Info).takeError();
+  Seq.Ops.emplace_back();
+  OpView &V = Seq.Ops.back();
+  V.Class = F.Class;
+  V.Kind = F.Kind;
+  V.Variable = F.Variable;
+  V.NeedsReadSB = F.NeedsReadSB;
+  V.GuardNeg = In.GuardNeg;
+  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
+  V.Ctrl = In.Ctrl;
+  size_t UseBegin = Seq.Uses.size(), DefBegin = Seq.Defs.size();
+  V.UseBegin = uint32_t(UseBegin);
+  V.DefBegin = uint32_t(DefBegin);
+  // IMAD.WIDE's def ranges, for the low half of its pair (isLowHalf).
+  SmallVector<RegRange, 2> WideDefs;
+  bool IsWide = F.Class == InstrClass::IMADWide;
+  bool LateUses = false, Defs = false;
+  OutOfRange |= forEachRegOperand(
+      F, In,
+      [&](RegRange R, bool IsDef, ReadSlot Slot, bool Late,
+          const RegOperand &O) {
+        if (!IsDef) {
+          LateUses |= Late;
+          // useSub(): a predicate operand is read as PredRead::Operand (0).
+          pushOperandUnits(Seq.Uses, R, O,
+                           R.File == RegFile::GPR ? uint8_t(Slot) : 0, Late);
+          return;
+        }
+        Defs = true;
+        if (IsWide)
+          WideDefs.push_back(R);
+        else
+          pushOperandUnits(Seq.Defs, R, O, 0, false);
+      });
+  if (IsWide)
+    pushWideDefs(Seq.Defs, WideDefs);
+  V.HasLateUses = LateUses;
+  V.HasDefs = Defs;
+  setWaitOperands(F, In, V);
+  RegRange G;
+  if (guardOf(F, In, G)) {
+    V.Predicated = true;
+    pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
+  }
+  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
+  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
+  return Error::success();
 }
 
 } // namespace sched

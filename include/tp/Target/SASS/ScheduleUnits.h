@@ -13,6 +13,8 @@
 
 #include "tp/Target/SASS/Schedule.h"
 
+#include <algorithm>
+
 namespace tp {
 namespace sched {
 namespace units {
@@ -63,6 +65,30 @@ inline std::string unitName(unsigned Unit) {
   return "?";
 }
 
+/// The units of \p R's registers, which are consecutive: [First, First +
+/// Count), Count 0 when none has one (forEachUnit() visits the same).
+inline void unitsOf(const RegRange &R, unsigned &First, unsigned &Count) {
+  unsigned Base = 0, Size = NumGPR;
+  switch (R.File) {
+  case RegFile::GPR:
+    break;
+  case RegFile::UGPR:
+    Base = NumGPR;
+    Size = NumUGPR;
+    break;
+  case RegFile::Pred:
+    Base = NumGPR + NumUGPR;
+    Size = NumPred;
+    break;
+  case RegFile::UPred:
+    Base = NumGPR + NumUGPR + NumPred;
+    Size = NumUPred;
+    break;
+  }
+  First = Base + R.First;
+  Count = R.First >= Size ? 0 : std::min<unsigned>(R.Count, Size - R.First);
+}
+
 /// Calls F(unit) for every register of \p R.
 template <typename Fn> void forEachUnit(const RegRange &R, Fn F) {
   for (unsigned K = 0; K < R.Count; ++K) {
@@ -72,18 +98,22 @@ template <typename Fn> void forEachUnit(const RegRange &R, Fn F) {
   }
 }
 
-/// Whether register unit \p Unit is the low (even) register of a pair
-/// that IMAD.WIDE \p W writes.
-inline bool isLowHalf(const SchedInstr &W, unsigned Unit) {
-  if (W.Class != InstrClass::IMADWide)
-    return false;
-  for (const RegRange &D : W.Defs) {
+/// Whether register unit \p Unit is the low (even) register of the first
+/// register pair of \p Defs that holds it (an IMAD.WIDE result).
+inline bool lowHalfOf(llvm::ArrayRef<RegRange> Defs, unsigned Unit) {
+  for (const RegRange &D : Defs) {
     int First = unitOf(D.File, D.First);
     if (D.Count == 2 && First >= 0 && Unit >= unsigned(First) &&
         Unit < unsigned(First) + 2)
       return Unit == unsigned(First);
   }
   return false;
+}
+
+/// Whether register unit \p Unit is the low (even) register of a pair
+/// that IMAD.WIDE \p W writes.
+inline bool isLowHalf(const SchedInstr &W, unsigned Unit) {
+  return W.Class == InstrClass::IMADWide && lowHalfOf(W.Defs, Unit);
 }
 
 /// Read-after-write cycles from fixed-latency \p W to use \p U of \p R,
