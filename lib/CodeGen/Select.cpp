@@ -99,6 +99,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SelectEpilogue.h"
+#include "SelectNames.h"
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
@@ -164,7 +165,6 @@ constexpr int64_t RZ = 255;
 /// comparison's) the predicate register.
 struct Lowered {
   bool IsConst = false;
-  bool RingRead = false; ///< an op outside tp.addresses reads it
   bool IsPred = false;
   int64_t C = 0;
   unsigned Reg = 0; ///< a virtual register, or P0..P6 for a predicate
@@ -180,6 +180,44 @@ struct Lowered {
     return L;
   }
 };
+
+/// The value ops tp-select lowers (Other: none of them), by name once an op.
+enum class ValueOp : uint8_t {
+  Param, Sreg, Add, Mul, Mad, Shr, And, Xor, Sub, Sel, Lt, Ltu, Gt, Eq, Other
+};
+
+ValueOp classifyValueOp(const std::string &N) {
+  switch (N.size()) {
+  case 2:
+    return is(N, "lt")   ? ValueOp::Lt
+           : is(N, "gt") ? ValueOp::Gt
+           : is(N, "eq") ? ValueOp::Eq
+                         : ValueOp::Other;
+  case 3:
+    return is(N, "add")   ? ValueOp::Add
+           : is(N, "mad") ? ValueOp::Mad
+           : is(N, "mul") ? ValueOp::Mul
+           : is(N, "shr") ? ValueOp::Shr
+           : is(N, "and") ? ValueOp::And
+           : is(N, "xor") ? ValueOp::Xor
+           : is(N, "sub") ? ValueOp::Sub
+           : is(N, "sel") ? ValueOp::Sel
+           : is(N, "ltu") ? ValueOp::Ltu
+                          : ValueOp::Other;
+  case 4:
+    return is(N, "sreg") ? ValueOp::Sreg : ValueOp::Other;
+  case 5:
+    return is(N, "param") ? ValueOp::Param : ValueOp::Other;
+  default:
+    return ValueOp::Other;
+  }
+}
+
+/// sel and the comparisons read a predicate.
+bool readsPredicate(ValueOp V) {
+  return V == ValueOp::Sel || V == ValueOp::Lt || V == ValueOp::Ltu ||
+         V == ValueOp::Gt || V == ValueOp::Eq;
+}
 
 /// What the target puts where (SASS_FACTS.md 3.3, 3.7, 3.8; td/Targets.td).
 struct TargetFacts {
@@ -220,38 +258,72 @@ public:
   Expected<mir::Function> run();
 
 private:
+  /// No value: a constant operand, a name nothing defines.
+  static constexpr unsigned NoValue = isel::NameTable::None;
+
   // ---- emission ----
   /// Appends \p F's prototype to the current piece; the caller sets its
   /// operands (every operand computed first: nothing may be emitted in
   /// between) and then calls emit() on it.
   sass::Instruction &make(Form F) {
-    return Fn.Pieces.back().Instrs.emplace_back(isel::getPrototype(F)).I;
+    return Instrs->emplace_back(isel::getPrototype(F)).I;
   }
   /// Sets the control fields of \p I, the piece's last instruction.
   void emit(sass::Instruction &I, int WrSB = -1, int RdSB = -1);
-  void piece(StringRef Name) { Fn.addPiece(Name).Instrs.reserve(256); }
+  /// Starts piece \p Name, room for \p Reserve instructions.
+  void piece(StringRef Name, size_t Reserve) {
+    Instrs = &Fn.addPiece(Name).Instrs;
+    Instrs->reserve(Reserve);
+  }
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
   void reserveRegs(unsigned N) {
-    RegNames = StringMap<unsigned, BumpPtrAllocator>(N);
+    RegNames.reserve(N);
+    NameSuffixes.reserve(N);
     Fn.VRegNames.reserve(N);
   }
   /// Renames virtual register \p Reg (a value taken over by a role).
   void renameReg(unsigned Reg, StringRef Name);
 
-  // ---- values ----
+  // ---- values (dense ids: ValueSlot) ----
+  /// The id of name \p Name (a string of the tile IR, which outlives the
+  /// selector), a new one when it has none.
+  unsigned intern(StringRef Name);
+  /// The id of \p Name, or NoValue.
+  unsigned findValue(StringRef Name) const { return ValueIds.find(Name); }
+  /// The id of the name tile IR value \p V spells: found by its address
+  /// when indexValues() saw it, else by name (NoValue: none).
+  unsigned findValue(const Value &V) const {
+    unsigned Id = RefIds.find(&V);
+    return Id != NoValue ? Id : findValue(V.S);
+  }
+  /// The same, a new id when the name has none (\p V must be the tile
+  /// IR's).
+  unsigned internValue(const Value &V) {
+    unsigned Id = RefIds.find(&V);
+    return Id != NoValue ? Id : intern(V.S);
+  }
+  /// Interns every name \p O and its region define or read, counts the
+  /// reads (operands, guard=, guard_first=) and marks the operands of ops
+  /// outside tp.addresses (\p RingReads: \p O is one); records the id of
+  /// each in RefIds.  The ops in \p O's region (nested); for the product
+  /// itself also each of its ops' in RegionOps.
+  size_t indexValues(const Op &O, bool RingReads);
+  /// Counts the registers of the address values ring ops read.
+  void countSharers();
+  /// The id of the lowered value \p V names; an error when it names none.
+  Expected<unsigned> definedValue(const Value &V);
   Error lowerAddresses(const Op &Region);
   /// Lowers value op \p O in place (tp.addresses, or a copy's or the
   /// epilogue's guards and addresses).
   Error lowerValue(const Op &O);
   Expected<Lowered> lowerValueOp(const Op &O);
-  Expected<Lowered> lowerShapeOp(const Op &O, ArrayRef<Lowered> In);
+  Expected<Lowered> lowerShapeOp(const Op &O, ValueOp Kind,
+                                 ArrayRef<Lowered> In);
   // ---- predicates (P registers, by liveness; P1 is tp-form-loop's) ----
-  void countPredicateUses(const Op &O);
   Expected<unsigned> allocatePredicate(SMLoc L, bool LoopLive);
   /// The predicate register of value \p V (a use: the last one frees it).
   Expected<unsigned> usePredicate(const Value &V);
-  StringMap<unsigned> PredUses;
   std::array<bool, 7> PredBusy{};
   bool DeferPredFrees = false;
   std::vector<unsigned> DeferredFrees;
@@ -299,8 +371,26 @@ private:
   unsigned paramOffset(unsigned I) const {
     return unsigned(getParamOffset(K, I));
   }
-  /// The epilogue's pointers: (param, offset value) -> pointer pair.
-  std::map<std::pair<unsigned, std::string>, unsigned> EpiloguePointers;
+  /// A pointer pair formed once: (param, offset value id) -> its register.
+  struct PointerKey {
+    unsigned Param, Offset, Reg;
+  };
+  using PointerCache = SmallVector<PointerKey, 16>;
+  /// A pointer cache's key of offset \p Off: its value's id (every
+  /// constant is one key).
+  unsigned pointerKey(const Value &Off) {
+    return Off.isRef() ? internValue(Off) : NoValue;
+  }
+  /// The register of (\p Param, \p Offset) in \p Cache, or 0.
+  static unsigned findPointer(const PointerCache &Cache, unsigned Param,
+                              unsigned Offset) {
+    for (const PointerKey &P : Cache)
+      if (P.Param == Param && P.Offset == Offset)
+        return P.Reg;
+    return 0;
+  }
+  /// The epilogue's pointers (SelectEpilogue.cpp's).
+  PointerCache EpiloguePointers;
   unsigned newVirtualReg(StringRef Name) override { return newReg(Name); }
   Expected<unsigned> takePredicate(SMLoc L) override {
     return allocatePredicate(L, /*LoopLive=*/false);
@@ -315,27 +405,60 @@ private:
   Problem P;
   TileParams T;
   mir::Function Fn;
-  /// Virtual register names taken, for unique ones; the tp.addresses
-  /// result being lowered (the name of its temporaries).
-  StringMap<unsigned, BumpPtrAllocator> RegNames;
-  std::string ResultName = "imm";
+  /// The piece being selected into.
+  std::vector<mir::MInstr> *Instrs = nullptr;
+  /// Instructions selected (NumSelected, added once at the end).
+  unsigned Selected = 0;
+  /// Virtual register names taken (saved in NameChars), for unique ones;
+  /// the value op being lowered (its id, its name: the name of its
+  /// temporaries).
+  BumpPtrAllocator NameChars;
+  isel::NameTable RegNames;
+  std::vector<unsigned> NameSuffixes; ///< the last "_<n>" each name got
+  StringRef saveName(StringRef N) {
+    char *Saved = NameChars.Allocate<char>(N.size() + 1);
+    std::memcpy(Saved, N.data(), N.size());
+    return StringRef(Saved, N.size());
+  }
+  unsigned ResultId = NoValue;
+  StringRef ResultName = "imm";
 
-  /// tp.addresses values and how many reads of each remain in the region;
-  /// values read by a ring op are never released.
-  StringMap<Lowered, BumpPtrAllocator> Values;
+  /// Every name the product defines or reads, by a dense id in order of
+  /// first appearance: how it is lowered (once Defined), the reads of it
+  /// left (a predicate's register is free after the last), whether an op
+  /// outside tp.addresses reads it (its register is then shared).
+  struct ValueSlot {
+    Lowered L;
+    unsigned UsesLeft = 0;
+    bool Defined = false;
+    bool RingRead = false;
+  };
+  isel::NameTable ValueIds;
+  std::vector<ValueSlot> Slots;
+  /// The ids of the names indexValues() saw, by the Value or result string
+  /// that spells them.
+  isel::AddressTable RefIds;
+  /// The ops in each region of the product (nested), in its order.
+  std::vector<size_t> RegionOps;
+  size_t regionOps(const Op *Region) const {
+    return Region ? RegionOps[size_t(Region - MM.Body.data())] : 0;
+  }
   /// Registers of a value and the values that share it (aliases).
   DenseMap<unsigned, unsigned> Sharers;
 
   /// One stream of copies: (param, offset value) -> its running offset
   /// register, pointer pair and the step the pointer points at.
   struct CopyStream {
+    unsigned Param = 0;
+    unsigned OffsetValue = NoValue; ///< the offset's id (NoValue: a constant)
     unsigned Offset = 0, Pointer = 0;
     int64_t Step = 0;
     int64_t StepBytes = 0;
-    std::string StepValue; ///< the advance's value (a run-time stride), or ""
-    std::string Param;
+    /// The advance's value id (a run-time stride), or NoValue.
+    unsigned StepValue = NoValue;
   };
-  std::map<std::pair<unsigned, std::string>, CopyStream> Streams;
+  /// In order of creation (a handful: searched linearly).
+  std::vector<CopyStream> Streams;
   /// The step the next copy must name; the loop's copies as counted.
   int64_t NextCopyStep = 0;
   int64_t LoopStep = 0;
@@ -370,32 +493,50 @@ private:
 };
 
 void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
-  assert(&I == &Fn.Pieces.back().Instrs.back().I && "emit the last make()");
+  assert(&I == &Instrs->back().I && "emit the last make()");
   I.Ctrl.Stall = 15;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
-  ++NumSelected;
+  ++Selected;
 }
 
 unsigned Selector::newReg(StringRef Name) {
-  std::string N = Name.str();
+  // Characters outside [A-Za-z0-9_] become '_' (mir::Function::addVirtualReg's
+  // rule, applied here once: the name is built in place).
+  SmallString<32> N(Name);
   for (char &C : N)
     if (!isAlnum(C) && C != '_')
       C = '_';
-  auto Ins = RegNames.try_emplace(N, 0);
-  if (!Ins.second) {
-    std::string Base = N;
+  // A name taken maps to the index of its suffix count in NameSuffixes.
+  unsigned Taken = RegNames.find(N);
+  if (Taken == isel::NameTable::None) {
+    RegNames.insert(saveName(N), unsigned(NameSuffixes.size()));
+    NameSuffixes.push_back(0);
+  } else {
+    std::string Base(N.str());
+    std::string Unique;
     do
-      N = Base + "_" + std::to_string(++Ins.first->second);
-    while (!RegNames.try_emplace(N, 0).second);
+      Unique = Base + "_" + std::to_string(++NameSuffixes[Taken]);
+    while (RegNames.find(Unique) != isel::NameTable::None);
+    RegNames.insert(saveName(Unique), unsigned(NameSuffixes.size()));
+    NameSuffixes.push_back(0);
+    N = Unique;
   }
-  return unsigned(mir::virtualReg(Fn.addVirtualReg(N)));
+  // addVirtualReg's other rule: a name that would start with a digit (or
+  // be empty) gets a 'v' before it.
+  std::string &Stored = Fn.VRegNames.emplace_back();
+  if (N.empty() || isDigit(N[0]))
+    Stored.reserve(N.size() + 1), Stored += 'v';
+  Stored.append(N.data(), N.size());
+  return unsigned(mir::virtualReg(unsigned(Fn.VRegNames.size() - 1)));
 }
 
 void Selector::renameReg(unsigned Reg, StringRef Name) {
   unsigned Id = mir::virtualRegId(Reg);
   unsigned Tmp = newReg(Name);
-  Fn.VRegNames[Id] = Fn.VRegNames[mir::virtualRegId(Tmp)];
+  assert(mir::virtualRegId(Tmp) == Fn.VRegNames.size() - 1 && "the last");
+  (void)Tmp;
+  Fn.VRegNames[Id] = std::move(Fn.VRegNames.back());
   Fn.VRegNames.pop_back();
 }
 
@@ -403,26 +544,57 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
-/// Marks every tp.addresses value an op outside tp.addresses reads (the
-/// ring's and the epilogue's operands) and counts those values by
-/// register: a copy stream may advance its offset in place only when no
-/// other value the ring reads shares its register.
-void markRingReads(const Op &O, StringMap<Lowered, BumpPtrAllocator> &Values,
-                   DenseMap<unsigned, unsigned> &Sharers) {
-  if (is(O.Name, "tp.addresses"))
-    return;
-  for (const Value &V : O.Operands) {
-    if (!V.isRef())
-      continue;
-    auto It = Values.find(V.S);
-    if (It == Values.end() || It->second.RingRead)
-      continue;
-    It->second.RingRead = true;
-    if (!It->second.IsConst)
-      ++Sharers[It->second.Reg];
+unsigned Selector::intern(StringRef Name) {
+  auto Ins = ValueIds.insert(Name, unsigned(Slots.size()));
+  if (Ins.second)
+    Slots.emplace_back();
+  return Ins.first;
+}
+
+size_t Selector::indexValues(const Op &O, bool RingReads) {
+  if (!O.Result.empty())
+    RefIds.insert(&O.Result, intern(O.Result));
+  for (const Value &V : O.Operands)
+    if (V.isRef()) {
+      unsigned Id = intern(V.S);
+      RefIds.insert(&V, Id);
+      ValueSlot &S = Slots[Id];
+      ++S.UsesLeft;
+      S.RingRead |= RingReads;
+    }
+  for (const Attr &A : O.Attrs)
+    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first"))) {
+      unsigned Id = intern(A.Val.S);
+      RefIds.insert(&A.Val, Id);
+      ++Slots[Id].UsesLeft;
+    }
+  // The ring: every op of the product but tp.addresses and its region.
+  size_t Ops = 0;
+  for (const Op &C : O.Body) {
+    size_t N = 1 + indexValues(C, (RingReads || &O == &MM) &&
+                                      !is(C.Name, "tp.addresses"));
+    if (&O == &MM)
+      RegionOps.push_back(N - 1);
+    Ops += N;
   }
-  for (const Op &C : O.Body)
-    markRingReads(C, Values, Sharers);
+  return Ops;
+}
+
+/// A copy stream may advance its offset in place only when no other value
+/// the ring reads shares its register: the tp.addresses values (the ones
+/// defined so far) that an op outside tp.addresses reads (the ring's and
+/// the epilogue's operands), counted by register.
+void Selector::countSharers() {
+  for (const ValueSlot &S : Slots)
+    if (S.Defined && S.RingRead && !S.L.IsConst)
+      ++Sharers[S.L.Reg];
+}
+
+Expected<unsigned> Selector::definedValue(const Value &V) {
+  unsigned Id = findValue(V);
+  if (Id == NoValue || !Slots[Id].Defined)
+    return fail(V.Loc, "value %" + V.S + " is not an address value");
+  return Id;
 }
 
 Expected<Lowered> Selector::get(const Value &V) {
@@ -430,10 +602,10 @@ Expected<Lowered> Selector::get(const Value &V) {
     return Lowered::constant(V.I);
   if (!V.isRef())
     return fail(V.Loc, "expected a value or an integer");
-  auto It = Values.find(V.S);
-  if (It == Values.end())
-    return fail(V.Loc, "value %" + V.S + " is not an address value");
-  return It->second;
+  Expected<unsigned> Id = definedValue(V);
+  if (!Id)
+    return Id.takeError();
+  return Slots[*Id].L;
 }
 
 unsigned Selector::inRegister(Lowered L) {
@@ -533,8 +705,9 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
 }
 
 Expected<Lowered> Selector::lowerValueOp(const Op &O) {
-  std::vector<Lowered> In;
-  if (is(O.Name, "param")) {
+  ValueOp Kind = classifyValueOp(O.Name);
+  SmallVector<Lowered, 4> In;
+  if (Kind == ValueOp::Param) {
     Expected<unsigned> Index = paramIndex(O.Operands[0]);
     if (!Index)
       return Index.takeError();
@@ -545,26 +718,25 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (O.Name != "sreg")
+  if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
       Expected<Lowered> L = get(V);
       if (!L)
         return L.takeError();
       In.push_back(*L);
     }
-  for (const Lowered &L : In)
-    if (L.IsPred && !is(O.Name, "sel") && !is(O.Name, "lt") &&
-        !is(O.Name, "ltu") && !is(O.Name, "gt") && !is(O.Name, "eq"))
-      return fail(O.Loc, "'" + O.Name + "' takes no predicate");
-  if (is(O.Name, "sub") || is(O.Name, "sel") || is(O.Name, "lt") ||
-      is(O.Name, "ltu") || is(O.Name, "gt") || is(O.Name, "eq"))
-    return lowerShapeOp(O, In);
+  if (!readsPredicate(Kind))
+    for (const Lowered &L : In)
+      if (L.IsPred)
+        return fail(O.Loc, "'" + O.Name + "' takes no predicate");
+  if (Kind == ValueOp::Sub || readsPredicate(Kind))
+    return lowerShapeOp(O, Kind, In);
   auto Imm = [&](unsigned I) -> Expected<int64_t> {
     if (!In[I].IsConst)
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
     return In[I].C;
   };
-  if (is(O.Name, "sreg")) {
+  if (Kind == ValueOp::Sreg) {
     StringRef S = O.Operands[0].S;
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
@@ -581,15 +753,15 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I, /*WrSB=*/5);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "add"))
+  if (Kind == ValueOp::Add)
     return emitAdd(In[0], In[1]);
-  if (is(O.Name, "mul")) {
+  if (Kind == ValueOp::Mul) {
     Expected<int64_t> M = Imm(1);
     if (!M)
       return M.takeError();
     return emitMul(In[0], *M);
   }
-  if (is(O.Name, "mad")) {
+  if (Kind == ValueOp::Mad) {
     if (In[1].IsConst)
       return emitMad(In[0], In[1].C, In[2]);
     if (In[0].IsConst)
@@ -604,11 +776,11 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "shr") || is(O.Name, "and")) {
+  if (Kind == ValueOp::Shr || Kind == ValueOp::And) {
     Expected<int64_t> B = Imm(1);
     if (!B)
       return B.takeError();
-    bool Shr = is(O.Name, "shr");
+    bool Shr = Kind == ValueOp::Shr;
     if (Shr && (*B < 0 || *B > 31))
       return fail(O.Operands[1].Loc, "shift count must be 0..31");
     if (In[0].IsConst)
@@ -627,7 +799,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "xor")) {
+  if (Kind == ValueOp::Xor) {
     if (In[0].IsConst)
       std::swap(In[0], In[1]);
     if (In[0].IsConst)
@@ -650,8 +822,9 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
 }
 
 /// sub, the comparisons (ISETP, ANDed with a predicate operand) and sel.
-Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
-  if (is(O.Name, "sub")) {
+Expected<Lowered> Selector::lowerShapeOp(const Op &O, ValueOp Kind,
+                                        ArrayRef<Lowered> In) {
+  if (Kind == ValueOp::Sub) {
     if (In[1].IsConst)
       return emitAdd(In[0], Lowered::constant(wrap32(-In[1].C)));
     unsigned A = inRegister(In[0]);
@@ -664,7 +837,7 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "sel")) {
+  if (Kind == ValueOp::Sel) {
     Expected<unsigned> P = usePredicate(O.Operands[0]);
     if (!P)
       return P.takeError();
@@ -683,7 +856,7 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
     return Lowered::reg(D);
   }
   // A comparison: ISETP.<cmp>[.U32].AND Pd, PT, a, b, And.
-  int64_t Cmp = is(O.Name, "eq") ? 2 : is(O.Name, "gt") ? 4 : 1;
+  int64_t Cmp = Kind == ValueOp::Eq ? 2 : Kind == ValueOp::Gt ? 4 : 1;
   unsigned A = inRegister(In[0]);
   unsigned And = 7;
   if (O.Operands.size() > 2) {
@@ -698,7 +871,7 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
   sass::Instruction &I = make(In[1].IsConst ? Form::ISetpImm : Form::ISetp);
   operand(I, Slot::Pd) = *Pd;
   operand(I, Slot::CmpOp) = Cmp;
-  operand(I, Slot::Sgn) = is(O.Name, "ltu") ? 0 : 1;
+  operand(I, Slot::Sgn) = Kind == ValueOp::Ltu ? 0 : 1;
   operand(I, Slot::Ra) = A;
   if (In[1].IsConst)
     operand(I, Slot::Imm) = signed32(In[1].C);
@@ -706,26 +879,12 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
     operand(I, Slot::Rb) = In[1].Reg;
   operand(I, Slot::Pp) = And;
   emit(I);
-  if (!PredUses.lookup(O.Result))
+  if (!Slots[ResultId].UsesLeft)
     PredBusy[*Pd] = false; // never read: the register is free again
   Lowered L;
   L.IsPred = true;
   L.Reg = *Pd;
   return L;
-}
-
-void Selector::countPredicateUses(const Op &O) {
-  auto Count = [&](const Value &V) {
-    if (V.isRef())
-      ++PredUses[V.S];
-  };
-  for (const Value &V : O.Operands)
-    Count(V);
-  for (const Attr &A : O.Attrs)
-    if (is(A.Key, "guard") || is(A.Key, "guard_first"))
-      Count(A.Val);
-  for (const Op &C : O.Body)
-    countPredicateUses(C);
 }
 
 Expected<unsigned> Selector::allocatePredicate(SMLoc L, bool LoopLive) {
@@ -739,28 +898,40 @@ Expected<unsigned> Selector::allocatePredicate(SMLoc L, bool LoopLive) {
 }
 
 Expected<unsigned> Selector::usePredicate(const Value &V) {
-  Expected<Lowered> L = get(V);
-  if (!L)
-    return L.takeError();
-  if (!L->IsPred)
+  if (!V.isRef()) { // an integer (not a predicate) or no value at all
+    Expected<Lowered> L = get(V);
+    if (!L)
+      return L.takeError();
     return fail(V.Loc, "%" + V.S + " is not a predicate");
-  unsigned &Left = PredUses[V.S];
-  if (Left && --Left == 0) {
-    if (DeferPredFrees)
-      DeferredFrees.push_back(L->Reg);
-    else
-      PredBusy[L->Reg] = false;
   }
-  return L->Reg;
+  Expected<unsigned> Id = definedValue(V);
+  if (!Id)
+    return Id.takeError();
+  ValueSlot &S = Slots[*Id];
+  if (!S.L.IsPred)
+    return fail(V.Loc, "%" + V.S + " is not a predicate");
+  if (S.UsesLeft && --S.UsesLeft == 0) {
+    if (DeferPredFrees)
+      DeferredFrees.push_back(S.L.Reg);
+    else
+      PredBusy[S.L.Reg] = false;
+  }
+  return S.L.Reg;
 }
 
 Error Selector::lowerValue(const Op &O) {
+  ResultId = RefIds.find(&O.Result);
+  if (ResultId == NoValue)
+    ResultId = intern(O.Result);
   ResultName = O.Result;
   Expected<Lowered> L = lowerValueOp(O);
   if (!L)
     return L.takeError();
-  Values[O.Result] = *L;
+  ValueSlot &S = Slots[ResultId];
+  S.L = *L;
+  S.Defined = true;
   ResultName = "imm";
+  ResultId = NoValue;
   return Error::success();
 }
 
@@ -839,7 +1010,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
                                   "copy advances the pointers one step)",
                                   Step, NextCopyStep)
                               .str());
-  std::vector<CopyStream *> Used;
+  SmallVector<unsigned, 8> Used; // the streams read, as indices
   for (const Op &G : Copy.Body) {
     if (!G.Result.empty()) { // a guard's or a fill's value
       if (Error E = lowerValue(G))
@@ -849,7 +1020,8 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     if (!is(G.Name, "tp.ldgsts"))
       return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
     const Attr *StepAttr = G.getAttr("k_step_bytes");
-    std::string StepValue = StepAttr->Val.isRef() ? StepAttr->Val.S : "";
+    unsigned StepValue =
+        StepAttr->Val.isRef() ? internValue(StepAttr->Val) : NoValue;
     Expected<Lowered> Sts = get(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
     Expected<Lowered> Off = get(G.Operands[2]);
@@ -859,10 +1031,18 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       return Param.takeError();
     if (!Off)
       return Off.takeError();
-    auto Key = std::make_pair(*Param, G.Operands[2].S);
-    auto It = Streams.find(Key);
-    if (It == Streams.end()) {
+    // Streams are keyed by the offset's value (every constant offset of a
+    // parameter is one stream).
+    unsigned OffsetValue =
+        G.Operands[2].isRef() ? internValue(G.Operands[2]) : NoValue;
+    unsigned Index = 0;
+    while (Index < Streams.size() && (Streams[Index].Param != *Param ||
+                                      Streams[Index].OffsetValue != OffsetValue))
+      ++Index;
+    if (Index == Streams.size()) {
       CopyStream S;
+      S.Param = *Param;
+      S.OffsetValue = OffsetValue;
       std::string Role =
           (K.Params[*Param].Name + "_" + Twine(StreamsOfParam[*Param]++)).str();
       // The running offset: the value's own register when no other value
@@ -887,15 +1067,14 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       S.Step = Step;
       S.StepBytes = intAttr(G, "k_step_bytes");
       S.StepValue = StepValue;
-      S.Param = G.Operands[1].S;
-      It = Streams.insert({Key, S}).first;
+      Streams.push_back(S);
     }
-    CopyStream &S = It->second;
+    CopyStream &S = Streams[Index];
     if (S.Step != Step || S.StepBytes != intAttr(G, "k_step_bytes") ||
         S.StepValue != StepValue)
       return fail(G.Loc, "copies of one source must advance by one "
                          "k_step_bytes a step");
-    if (!StepValue.empty()) {
+    if (StepValue != NoValue) {
       Expected<Lowered> SV = get(StepAttr->Val);
       if (!SV)
         return SV.takeError();
@@ -904,26 +1083,26 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
         lowerGuardedCopy(G, S, *Sts, *Param, &Copy == FinalCopy);
     if (!Copied)
       return Copied.takeError();
-    if (std::find(Used.begin(), Used.end(), &S) == Used.end())
-      Used.push_back(&S);
+    if (!is_contained(Used, Index))
+      Used.push_back(Index);
   }
   ++NextCopyStep;
   if (&Copy == FinalCopy)
     return Error::success();
   // Advance every stream this copy read to the next step.
-  for (CopyStream *S : Used) {
-    bool ByValue = !S->StepValue.empty();
+  for (unsigned Index : Used) {
+    CopyStream &S = Streams[Index];
+    bool ByValue = S.StepValue != NoValue;
     sass::Instruction &I = make(ByValue ? Form::IAdd3 : Form::IAdd3Imm);
-    operand(I, Slot::Rd) = S->Offset;
-    operand(I, Slot::Ra) = S->Offset;
+    operand(I, Slot::Rd) = S.Offset;
+    operand(I, Slot::Ra) = S.Offset;
     if (ByValue)
-      operand(I, Slot::Rb) = Values[S->StepValue].Reg;
+      operand(I, Slot::Rb) = Slots[S.StepValue].L.Reg;
     else
-      operand(I, Slot::Imm) = signed32(S->StepBytes);
+      operand(I, Slot::Imm) = signed32(S.StepBytes);
     emit(I);
-    Expected<unsigned> Param = paramIndex(Value::makeRef(S->Param));
-    formPointer(S->Pointer, S->Offset, *Param);
-    ++S->Step;
+    formPointer(S.Pointer, S.Offset, S.Param);
+    ++S.Step;
   }
   return Error::success();
 }
@@ -1033,23 +1212,23 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       return RP.takeError();
     RParam = *RP;
   }
-  std::map<std::string, unsigned> CPointers, RPointers;
+  PointerCache CPointers, RPointers;
   std::map<int64_t, unsigned> Loaded; // pair -> R's pair in registers
   isel::EpilogueValues ValueOps(
       P, *this,
       Epi.Operands.size() > 1 ? Optional<Value>(Epi.Operands[1]) : None);
   auto Pointer = [&](const Value &Off, unsigned Param,
-                     std::map<std::string, unsigned> &Cache)
-      -> Expected<unsigned> {
-    auto It = Cache.find(Off.S);
-    if (It != Cache.end())
-      return It->second;
+                     PointerCache &Cache) -> Expected<unsigned> {
+    unsigned Key = pointerKey(Off);
+    if (unsigned R = findPointer(Cache, Param, Key))
+      return R;
     Expected<Lowered> L = get(Off);
     if (!L)
       return L.takeError();
     unsigned R = formPointer(newReg(&Cache == &CPointers ? "c_ptr" : "r_ptr"),
                              inRegister(*L), Param);
-    return Cache[Off.S] = R;
+    Cache.push_back({Param, Key, R});
+    return R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
     int64_t MT = intAttr(O, "mt"), NT = intAttr(O, "nt"), H = intAttr(O, "half");
@@ -1175,15 +1354,15 @@ Expected<unsigned> Selector::pointerTo(const Value &Off, const Value &Param,
   Expected<unsigned> PI = paramIndex(Param);
   if (!PI)
     return PI.takeError();
-  auto Key = std::make_pair(*PI, Off.S);
-  auto It = EpiloguePointers.find(Key);
-  if (It != EpiloguePointers.end())
-    return It->second;
+  unsigned Key = pointerKey(Off);
+  if (unsigned R = findPointer(EpiloguePointers, *PI, Key))
+    return R;
   Expected<Lowered> L = get(Off);
   if (!L)
     return L.takeError();
   unsigned R = formPointer(newReg(Name), inRegister(*L), *PI);
-  return EpiloguePointers[Key] = R;
+  EpiloguePointers.push_back({*PI, Key, R});
+  return R;
 }
 
 Error Selector::lowerOp(const Op &O, bool InLoop) {
@@ -1268,18 +1447,23 @@ Expected<mir::Function> Selector::run() {
   if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
     FinalCopy = nullptr;
 
-  // tp.addresses' values, the fragments, accumulators and streams.
-  reserveRegs(unsigned(Addresses->Body.size()) + 64 +
-              unsigned(T.MTiles * T.NTiles));
-  piece("prologue");
+  // Every name once, by id; the registers: the values, fragments,
+  // accumulators and streams; the pieces: a few instructions an op.
+  size_t Guess = 3 * Addresses->Body.size() + K.Params.size();
+  ValueIds.reserve(Guess);
+  Slots.reserve(Guess);
+  RefIds.reserve(4 * Guess);
+  RegionOps.reserve(MM.Body.size());
+  indexValues(MM, /*RingReads=*/false);
+  reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
+  piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
+                        2 * size_t(T.MTiles * T.NTiles) + 16);
   sass::Instruction &Desc = make(Form::UldcDesc);
   operand(Desc, Slot::COff) = TF.Descriptor;
   emit(Desc);
-  countPredicateUses(MM);
   if (Error E = lowerAddresses(*Addresses))
     return E;
-  for (const Op &O : MM.Body)
-    markRingReads(O, Values, Sharers);
+  countSharers();
   if (Error E = lowerRegion(*Prologue, false))
     return E;
   for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -1309,7 +1493,7 @@ Expected<mir::Function> Selector::run() {
       emit(I);
     }
   }
-  piece("body");
+  piece("body", 2 * regionOps(Loop) + 8);
   if (Loop) {
     int64_t Before = NextCopyStep;
     // A predicate the body reads stays live over every iteration.
@@ -1328,11 +1512,11 @@ Expected<mir::Function> Selector::run() {
                                      LoopStep, NextCopyStep - Before)
                                  .str());
     NextCopyStep += (Iterations - 1) * LoopStep;
-    for (auto &S : Streams)
-      S.second.Step += (Iterations - 1) * LoopStep;
+    for (CopyStream &S : Streams)
+      S.Step += (Iterations - 1) * LoopStep;
   }
 
-  piece("tail");
+  piece("tail", 2 * regionOps(Tail) + 8);
   if (Error E = lowerRegion(*Tail, false))
     return E;
   emit(make(Form::Exit));
@@ -1343,6 +1527,7 @@ Expected<mir::Function> Selector::run() {
   }();
   Halt.Label = "halt";
   Halt.Target = "halt";
+  NumSelected += Selected;
 
   Fn.Name = K.Name;
   Fn.Target = TF.Name;
