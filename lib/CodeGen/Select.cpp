@@ -81,6 +81,14 @@
 /// running offset is its value's register when no other value shares it
 /// (it is advanced in place), else a copy.
 ///
+/// Values: every name the product defines or reads gets a dense id in one
+/// walk before selection (indexValues): a table by id holds each value's
+/// lowering, the reads of it left (a predicate register is free after the
+/// last) and whether a ring op reads it (its register is then shared); the
+/// walk also records the id of every Value object it saw, so selection
+/// finds a reference by address, not by hashing its name again
+/// (SelectNames.h).
+///
 /// Control fields are conservative (stall 15) with the scoreboards set
 /// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
 /// on the physical registers and are tp-regalloc's (CodeGen.h,
@@ -122,6 +130,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <string>
 
 using namespace llvm;
 
@@ -153,6 +162,50 @@ template <size_t N> int64_t intAttr(const Op &O, const char (&Key)[N]) {
     if (is(A.Key, Key) && A.Val.isInt())
       return A.Val.I;
   return 0;
+}
+
+/// `<Prefix><Sep><A>_<B>` (the names of fragments and accumulators), built
+/// in place.
+SmallString<32> indexedName(StringRef Prefix, StringRef Sep, int64_t A,
+                            int64_t B) {
+  SmallString<32> N(Prefix);
+  N += Sep;
+  N += std::to_string(A);
+  N += '_';
+  N += std::to_string(B);
+  return N;
+}
+
+/// The attribute \p Key of \p O, or null (Op::getAttr with is()).
+template <size_t N> const Attr *findAttr(const Op &O, const char (&Key)[N]) {
+  for (const Attr &A : O.Attrs)
+    if (is(A.Key, Key))
+      return &A;
+  return nullptr;
+}
+
+/// The word attribute \p Key of \p O, or "" (Op::getWord with is()).
+template <size_t N> StringRef wordAttr(const Op &O, const char (&Key)[N]) {
+  const Attr *A = findAttr(O, Key);
+  return A && A->Val.isWord() ? StringRef(A->Val.S) : StringRef();
+}
+
+/// The integer attributes \p Keys (two characters each) of \p O in one
+/// pass over its attributes, each as intAttr reads it.
+template <size_t N>
+std::array<int64_t, N> intAttrs2(const Op &O, const char *const (&Keys)[N]) {
+  std::array<int64_t, N> V{};
+  std::array<bool, N> Seen{};
+  for (const Attr &A : O.Attrs) {
+    if (A.Key.size() != 2 || !A.Val.isInt())
+      continue;
+    for (size_t I = 0; I < N; ++I)
+      if (!Seen[I] && A.Key[0] == Keys[I][0] && A.Key[1] == Keys[I][1]) {
+        V[I] = A.Val.I;
+        Seen[I] = true;
+      }
+  }
+  return V;
 }
 
 //===----------------------------------------------------------------------===//
@@ -476,9 +529,11 @@ private:
   };
   std::vector<FragmentReg> Fragments;
   /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
+  /// (Each key is loaded once; searched from the last load, which the
+  /// products that follow a load read first.)
   unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
-    for (const FragmentReg &F : Fragments)
-      if (F.Operand == Operand && F.KK == KK && F.Index == Index)
+    for (const FragmentReg &F : llvm::reverse(Fragments))
+      if (F.Index == Index && F.Operand == Operand && F.KK == KK)
         return F.Reg;
     return 0;
   }
@@ -508,15 +563,15 @@ unsigned Selector::newReg(StringRef Name) {
     if (!isAlnum(C) && C != '_')
       C = '_';
   // A name taken maps to the index of its suffix count in NameSuffixes.
-  unsigned Taken = RegNames.find(N);
-  if (Taken == isel::NameTable::None) {
-    RegNames.insert(saveName(N), unsigned(NameSuffixes.size()));
+  // (The characters are saved first: a name taken wastes a few bytes.)
+  auto Ins = RegNames.insert(saveName(N), unsigned(NameSuffixes.size()));
+  if (Ins.second) {
     NameSuffixes.push_back(0);
   } else {
     std::string Base(N.str());
     std::string Unique;
     do
-      Unique = Base + "_" + std::to_string(++NameSuffixes[Taken]);
+      Unique = Base + "_" + std::to_string(++NameSuffixes[Ins.first]);
     while (RegNames.find(Unique) != isel::NameTable::None);
     RegNames.insert(saveName(Unique), unsigned(NameSuffixes.size()));
     NameSuffixes.push_back(0);
@@ -984,7 +1039,7 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
   if (unsigned R = findFragment(Op, KK, Index))
     return R;
   unsigned R = newReg(
-      (Twine(Op) + "_frag_" + Twine(KK) + "_" + Twine(Index)).str());
+      indexedName(StringRef(&Op, 1), "_frag_", KK, Index));
   FragmentsSeen.push_back(R);
   Fragments.push_back({Op, KK, Index, R});
   return R;
@@ -997,7 +1052,7 @@ unsigned Selector::accumulator(int64_t MT, int64_t NT) {
     Accumulators.assign(size_t(T.MTiles * T.NTiles), 0);
   unsigned &R = Accumulators[size_t(MT * T.NTiles + NT)];
   if (!R)
-    R = newReg(("acc_" + Twine(MT) + "_" + Twine(NT)).str());
+    R = newReg(indexedName("acc", "_", MT, NT));
   return R;
 }
 
@@ -1019,7 +1074,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     }
     if (!is(G.Name, "tp.ldgsts"))
       return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
-    const Attr *StepAttr = G.getAttr("k_step_bytes");
+    const Attr *StepAttr = findAttr(G, "k_step_bytes");
     unsigned StepValue =
         StepAttr->Val.isRef() ? internValue(StepAttr->Val) : NoValue;
     Expected<Lowered> Sts = get(G.Operands[0]);
@@ -1116,7 +1171,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
                                               Lowered Sts, unsigned Param,
                                               bool Final) {
   unsigned Pointer = S.Pointer;
-  const Attr *Fill = G.getAttr("fill");
+  const Attr *Fill = findAttr(G, "fill");
   if (Fill) {
     Expected<Lowered> F = get(Fill->Val);
     if (!F)
@@ -1129,7 +1184,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
     emit(I);
     Pointer = formPointer(Final ? S.Pointer : newReg("ptr_fill"), Off, Param);
   }
-  const Attr *Guard = G.getAttr("guard");
+  const Attr *Guard = findAttr(G, "guard");
   unsigned P = 7;
   if (Guard) {
     Expected<unsigned> GP = usePredicate(Guard->Val);
@@ -1156,10 +1211,10 @@ Error Selector::lowerProducts(const Op &Prod) {
       Expected<Lowered> A = get(O.Operands[0]);
       if (!A)
         return A.takeError();
-      StringRef Operand = O.getWord("operand");
+      StringRef Operand = wordAttr(O, "operand");
       if (Operand != "a" && Operand != "b")
         return fail(O.getAttr("operand")->Val.Loc, "operand must be a or b");
-      StringRef Shape = O.getWord("shape");
+      StringRef Shape = wordAttr(O, "shape");
       if (Shape != "m88" && Shape != "mt88")
         return fail(O.getAttr("shape")->Val.Loc,
                     "shape must be m88 or mt88");
@@ -1175,7 +1230,8 @@ Error Selector::lowerProducts(const Op &Prod) {
       continue;
     }
     if (is(O.Name, "tp.mma")) {
-      int64_t KK = intAttr(O, "kk"), MT = intAttr(O, "mt"), NT = intAttr(O, "nt");
+      std::array<int64_t, 3> KMN = intAttrs2(O, {"kk", "mt", "nt"});
+      int64_t KK = KMN[0], MT = KMN[1], NT = KMN[2];
       if (MT < 0 || NT < 0 || MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
@@ -1245,18 +1301,20 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     // Guards: guard= both elements of the pair, guard_first= only the first
     // (the pair's second column is beyond N); none: unguarded.
     unsigned Both = 7, First = 7;
-    bool Guarded = O.getAttr("guard");
+    const Attr *GuardBoth = findAttr(O, "guard");
+    const Attr *GuardFirst = findAttr(O, "guard_first");
+    bool Guarded = GuardBoth;
     // A value op's guards stay taken while it lowers (its beta-ANDed
     // temporaries must not reuse them).
     bool HoldGuards = Guarded && !DeferPredFrees &&
                       isel::EpilogueValues::isValueOp(O.Name);
     DeferPredFrees |= HoldGuards;
-    for (const char *Key : {"guard", "guard_first"})
-      if (const Attr *A = O.getAttr(Key)) {
+    for (const Attr *A : {GuardBoth, GuardFirst})
+      if (A) {
         Expected<unsigned> P = usePredicate(A->Val);
         if (!P)
           return P.takeError();
-        (Key[5] ? First : Both) = *P;
+        (A == GuardFirst ? First : Both) = *P;
       }
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
@@ -1452,7 +1510,7 @@ Expected<mir::Function> Selector::run() {
   size_t Guess = 3 * Addresses->Body.size() + K.Params.size();
   ValueIds.reserve(Guess);
   Slots.reserve(Guess);
-  RefIds.reserve(4 * Guess);
+  RefIds.reserve(4 * Guess + Guess / 4);
   RegionOps.reserve(MM.Body.size());
   indexValues(MM, /*RingReads=*/false);
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));

@@ -16,6 +16,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <array>
+#include <cassert>
 #include <string>
 #include <vector>
 
@@ -196,26 +197,17 @@ int8_t findSlot(sass::Opcode Op, Slot S) {
 } // namespace
 
 namespace detail {
-std::atomic<std::atomic<int8_t> *> SlotTable{nullptr};
-
-std::atomic<int8_t> *initSlotTable() {
-  // Made once (a thread-safe static), never freed: no exit-time destructor.
-  // Value-initialized: every entry 0, not looked up yet.
-  static std::atomic<int8_t> *const Table = new std::atomic<int8_t>[size_t(
-      sass::getNumOpcodes()) * size_t(Slot::Count)]();
-  SlotTable.store(Table, std::memory_order_release);
-  return Table;
-}
+std::atomic<int8_t> SlotTable[size_t(sass::NUM_OPCODES) * size_t(Slot::Count)];
 
 int8_t lookUpSlot(sass::Opcode Op, Slot S) {
+  assert(unsigned(Op) < sass::getNumOpcodes() && "not a form");
   int8_t K = findSlot(Op, S);
   if (K < 0)
     report_fatal_error("tp-select: form " +
                        Twine(sass::getInstrInfo(Op).Name) +
                        " has no operand " + SlotNames[size_t(S)]);
-  SlotTable.load(std::memory_order_acquire)[size_t(Op) * size_t(Slot::Count) +
-                                            size_t(S)]
-      .store(int8_t(K + 1), std::memory_order_relaxed);
+  SlotTable[size_t(Op) * size_t(Slot::Count) + size_t(S)].store(
+      int8_t(K + 1), std::memory_order_relaxed);
   return K;
 }
 } // namespace detail

@@ -167,8 +167,9 @@ public:
 
   /// Room for \p N keys without growing.
   void reserve(size_t N) {
-    if (N * 2 > Buckets.size())
-      rehash(size_t(llvm::PowerOf2Ceil(N * 2 < 16 ? 16 : N * 2)));
+    size_t Need = N + N / 3 + 1; // at most 3/4 full
+    if (Need > Buckets.size())
+      rehash(size_t(llvm::PowerOf2Ceil(Need < 16 ? 16 : Need)));
   }
 
   /// Records \p Id for \p Key (which has none yet, or the same).
@@ -218,7 +219,7 @@ private:
     Old.swap(Buckets);
     Mask = NewSize - 1;
     Shift = 64 - llvm::Log2_64(NewSize);
-    GrowAt = NewSize / 2;
+    GrowAt = NewSize / 4 * 3;
     for (const Entry &E : Old)
       if (E.Key)
         for (size_t I = index(E.Key);; I = (I + 1) & Mask)

@@ -84,10 +84,11 @@ enum class Slot : uint8_t {
 namespace detail {
 /// Per form and slot (index Op * Slot::Count + S), one more than the
 /// operand's index in the form, 0 until it is looked up (by td operand
-/// name, on first use; kept for the process).  Entries are atomic: threads
-/// selecting at once fill in the same values.
-extern std::atomic<std::atomic<int8_t> *> SlotTable;
-std::atomic<int8_t> *initSlotTable();
+/// name, on first use; kept for the process).  Static storage, zero from
+/// the start; entries are atomic: threads selecting at once fill in the
+/// same values.
+extern std::atomic<int8_t> SlotTable[size_t(sass::NUM_OPCODES) *
+                                     size_t(Slot::Count)];
 /// Looks up (and records) slot \p S of form \p Op: its operand index; a
 /// fatal error when the form has none (a selector bug).
 int8_t lookUpSlot(sass::Opcode Op, Slot S);
@@ -97,11 +98,8 @@ int8_t lookUpSlot(sass::Opcode Op, Slot S);
 /// selector bug).  Inline: the selector sets a few thousand operands a
 /// kernel.
 LLVM_ATTRIBUTE_ALWAYS_INLINE int64_t &operand(sass::Instruction &I, Slot S) {
-  std::atomic<int8_t> *T = detail::SlotTable.load(std::memory_order_acquire);
-  if (LLVM_UNLIKELY(!T))
-    T = detail::initSlotTable();
-  int8_t E = T[size_t(I.Op) * size_t(Slot::Count) + size_t(S)].load(
-      std::memory_order_relaxed);
+  int8_t E = detail::SlotTable[size_t(I.Op) * size_t(Slot::Count) + size_t(S)]
+                 .load(std::memory_order_relaxed);
   size_t K = LLVM_LIKELY(E > 0) ? size_t(E - 1)
                                 : size_t(detail::lookUpSlot(I.Op, S));
   return I.Ops[K];
