@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/CodeGen/CodeGen.h"
+#include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
@@ -50,6 +51,50 @@ ALWAYS_ENABLED_STATISTIC(NumLoopInstrs,
 
 namespace tp {
 namespace {
+
+using isel::Form;
+using isel::operand;
+using isel::Slot;
+
+/// The loop's instructions, built from tp-select's form table (no text
+/// parsed; the forms' spellings are checked by SelectFormsTest) with
+/// control fields \p Ctl: `IADD3 Rc, Rc, -0x1, RZ`.
+mir::MInstr makeDecrement(unsigned Counter, const sass::Control &Ctl) {
+  mir::MInstr MI(isel::getPrototype(Form::IAdd3Imm));
+  operand(MI.I, Slot::Rd) = Counter;
+  operand(MI.I, Slot::Ra) = Counter;
+  operand(MI.I, Slot::Imm) = -1;
+  sass::applyControl(MI.I, Ctl);
+  return MI;
+}
+
+/// `ISETP.GT.AND P1, PT, Rc, RZ, PT` (any iteration left), or with
+/// \p LessThanOne `ISETP.LT.AND P1, PT, Rc, 0x1, PT` (none).
+mir::MInstr makeTest(unsigned Counter, bool LessThanOne,
+                     const sass::Control &Ctl) {
+  mir::MInstr MI(
+      isel::getPrototype(LessThanOne ? Form::ISetpImm : Form::ISetp));
+  operand(MI.I, Slot::Pd) = 1;
+  operand(MI.I, Slot::CmpOp) = LessThanOne ? 1 : 4; // LT, GT
+  operand(MI.I, Slot::Sgn) = 1;
+  operand(MI.I, Slot::Ra) = Counter;
+  if (LessThanOne)
+    operand(MI.I, Slot::Imm) = 1;
+  else
+    operand(MI.I, Slot::Rb) = 255; // RZ
+  operand(MI.I, Slot::Pp) = 7;     // PT
+  sass::applyControl(MI.I, Ctl);
+  return MI;
+}
+
+/// `@P1 BRA ^Label` (the offset set by resolveBranches).
+mir::MInstr makeBranch(StringRef Label, const sass::Control &Ctl) {
+  mir::MInstr MI(isel::getPrototype(Form::Bra));
+  MI.I.Guard = 1;
+  sass::applyControl(MI.I, Ctl);
+  MI.Target = Label.str();
+  return MI;
+}
 
 class FormLoopPass : public Pass {
 public:
@@ -73,25 +118,18 @@ private:
   /// The `skip` piece before the body at \p BodyIndex: no iteration left
   /// (counter \p C < 1) branches to the tail (without the branch in the
   /// checked program, which walks the loop's way).
-  Error insertSkip(mir::Function &F, size_t BodyIndex, StringRef C,
+  Error insertSkip(mir::Function &F, size_t BodyIndex, unsigned C,
                    sass::Control Ctl, bool Branch) {
     mir::Piece Skip;
     Skip.Name = "skip";
-    Expected<mir::MInstr> Test =
-        mir::makeInstr(("ISETP.LT.AND P1, PT, " + C + ", 0x1, PT").str(), Ctl);
-    if (!Test)
-      return Test.takeError();
-    Skip.Instrs.push_back(*Test);
+    Skip.Instrs.push_back(makeTest(C, /*LessThanOne=*/true, Ctl));
     if (Branch) {
       mir::Piece *Tail = F.getPiece("tail");
       if (!Tail || Tail->Instrs.empty() || !Tail->Instrs.front().Label.empty())
         return makeError("@" + F.Name + ": tp-form-loop needs an unlabelled "
                          "'tail' piece to skip to");
       Tail->Instrs.front().Label = "tail";
-      Expected<mir::MInstr> Br = mir::makeInstr("@P1 BRA ^tail", Ctl);
-      if (!Br)
-        return Br.takeError();
-      Skip.Instrs.push_back(*Br);
+      Skip.Instrs.push_back(makeBranch("tail", Ctl));
     }
     F.Pieces.insert(F.Pieces.begin() + BodyIndex, std::move(Skip));
     return Error::success();
@@ -135,28 +173,21 @@ private:
     }
     if (Body->Instrs.empty())
       return Fail("tp-form-loop: the body is empty");
-    std::string C = "R" + std::to_string(*Counter);
+    unsigned C = unsigned(*Counter);
     std::vector<mir::MInstr> Control;
+    Control.reserve(3);
     sass::Control Ctl;
     Ctl.Stall = 15;
-    for (std::string Text : {"IADD3 " + C + ", " + C + ", -0x1, RZ",
-                             "ISETP.GT.AND P1, PT, " + C + ", RZ, PT"}) {
-      Expected<mir::MInstr> MI = mir::makeInstr(Text, Ctl);
-      if (!MI)
-        return MI.takeError();
-      Control.push_back(*MI);
-    }
+    Control.push_back(makeDecrement(C, Ctl));
+    Control.push_back(makeTest(C, /*LessThanOne=*/false, Ctl));
     if (!Checked) {
       if (!Body->Instrs.front().Label.empty())
         return Fail("tp-form-loop: the body already starts a label");
       Body->Instrs.front().Label = "loop";
-      Expected<mir::MInstr> Br = mir::makeInstr("@P1 BRA ^loop", Ctl);
-      if (!Br)
-        return Br.takeError();
-      Control.push_back(*Br);
+      Control.push_back(makeBranch("loop", Ctl));
       mir::Piece CP;
       CP.Name = "control";
-      CP.Instrs = Control;
+      CP.Instrs = std::move(Control);
       NumLoopInstrs += Body->Instrs.size() + CP.Instrs.size();
       F.Pieces.insert(F.Pieces.begin() + BodyIndex + 1, std::move(CP));
       ++NumLoops;

@@ -81,6 +81,14 @@
 /// running offset is its value's register when no other value shares it
 /// (it is advanced in place), else a copy.
 ///
+/// Values: every name the product defines or reads gets a dense id in one
+/// walk before selection (indexValues): a table by id holds each value's
+/// lowering, the reads of it left (a predicate register is free after the
+/// last) and whether a ring op reads it (its register is then shared); the
+/// walk also records the id of every Value object it saw, so selection
+/// finds a reference by address, not by hashing its name again
+/// (SelectNames.h).
+///
 /// Control fields are conservative (stall 15) with the scoreboards set
 /// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
 /// on the physical registers and are tp-regalloc's (CodeGen.h,
@@ -99,6 +107,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SelectEpilogue.h"
+#include "SelectNames.h"
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
@@ -121,6 +130,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <string>
 
 using namespace llvm;
 
@@ -154,6 +164,50 @@ template <size_t N> int64_t intAttr(const Op &O, const char (&Key)[N]) {
   return 0;
 }
 
+/// `<Prefix><Sep><A>_<B>` (the names of fragments and accumulators), built
+/// in place.
+SmallString<32> indexedName(StringRef Prefix, StringRef Sep, int64_t A,
+                            int64_t B) {
+  SmallString<32> N(Prefix);
+  N += Sep;
+  N += std::to_string(A);
+  N += '_';
+  N += std::to_string(B);
+  return N;
+}
+
+/// The attribute \p Key of \p O, or null (Op::getAttr with is()).
+template <size_t N> const Attr *findAttr(const Op &O, const char (&Key)[N]) {
+  for (const Attr &A : O.Attrs)
+    if (is(A.Key, Key))
+      return &A;
+  return nullptr;
+}
+
+/// The word attribute \p Key of \p O, or "" (Op::getWord with is()).
+template <size_t N> StringRef wordAttr(const Op &O, const char (&Key)[N]) {
+  const Attr *A = findAttr(O, Key);
+  return A && A->Val.isWord() ? StringRef(A->Val.S) : StringRef();
+}
+
+/// The integer attributes \p Keys (two characters each) of \p O in one
+/// pass over its attributes, each as intAttr reads it.
+template <size_t N>
+std::array<int64_t, N> intAttrs2(const Op &O, const char *const (&Keys)[N]) {
+  std::array<int64_t, N> V{};
+  std::array<bool, N> Seen{};
+  for (const Attr &A : O.Attrs) {
+    if (A.Key.size() != 2 || !A.Val.isInt())
+      continue;
+    for (size_t I = 0; I < N; ++I)
+      if (!Seen[I] && A.Key[0] == Keys[I][0] && A.Key[1] == Keys[I][1]) {
+        V[I] = A.Val.I;
+        Seen[I] = true;
+      }
+  }
+  return V;
+}
+
 //===----------------------------------------------------------------------===//
 // Forms
 //===----------------------------------------------------------------------===//
@@ -164,7 +218,6 @@ constexpr int64_t RZ = 255;
 /// comparison's) the predicate register.
 struct Lowered {
   bool IsConst = false;
-  bool RingRead = false; ///< an op outside tp.addresses reads it
   bool IsPred = false;
   int64_t C = 0;
   unsigned Reg = 0; ///< a virtual register, or P0..P6 for a predicate
@@ -180,6 +233,44 @@ struct Lowered {
     return L;
   }
 };
+
+/// The value ops tp-select lowers (Other: none of them), by name once an op.
+enum class ValueOp : uint8_t {
+  Param, Sreg, Add, Mul, Mad, Shr, And, Xor, Sub, Sel, Lt, Ltu, Gt, Eq, Other
+};
+
+ValueOp classifyValueOp(const std::string &N) {
+  switch (N.size()) {
+  case 2:
+    return is(N, "lt")   ? ValueOp::Lt
+           : is(N, "gt") ? ValueOp::Gt
+           : is(N, "eq") ? ValueOp::Eq
+                         : ValueOp::Other;
+  case 3:
+    return is(N, "add")   ? ValueOp::Add
+           : is(N, "mad") ? ValueOp::Mad
+           : is(N, "mul") ? ValueOp::Mul
+           : is(N, "shr") ? ValueOp::Shr
+           : is(N, "and") ? ValueOp::And
+           : is(N, "xor") ? ValueOp::Xor
+           : is(N, "sub") ? ValueOp::Sub
+           : is(N, "sel") ? ValueOp::Sel
+           : is(N, "ltu") ? ValueOp::Ltu
+                          : ValueOp::Other;
+  case 4:
+    return is(N, "sreg") ? ValueOp::Sreg : ValueOp::Other;
+  case 5:
+    return is(N, "param") ? ValueOp::Param : ValueOp::Other;
+  default:
+    return ValueOp::Other;
+  }
+}
+
+/// sel and the comparisons read a predicate.
+bool readsPredicate(ValueOp V) {
+  return V == ValueOp::Sel || V == ValueOp::Lt || V == ValueOp::Ltu ||
+         V == ValueOp::Gt || V == ValueOp::Eq;
+}
 
 /// What the target puts where (SASS_FACTS.md 3.3, 3.7, 3.8; td/Targets.td).
 struct TargetFacts {
@@ -220,38 +311,72 @@ public:
   Expected<mir::Function> run();
 
 private:
+  /// No value: a constant operand, a name nothing defines.
+  static constexpr unsigned NoValue = isel::NameTable::None;
+
   // ---- emission ----
   /// Appends \p F's prototype to the current piece; the caller sets its
   /// operands (every operand computed first: nothing may be emitted in
   /// between) and then calls emit() on it.
   sass::Instruction &make(Form F) {
-    return Fn.Pieces.back().Instrs.emplace_back(isel::getPrototype(F)).I;
+    return Instrs->emplace_back(isel::getPrototype(F)).I;
   }
   /// Sets the control fields of \p I, the piece's last instruction.
   void emit(sass::Instruction &I, int WrSB = -1, int RdSB = -1);
-  void piece(StringRef Name) { Fn.addPiece(Name).Instrs.reserve(256); }
+  /// Starts piece \p Name, room for \p Reserve instructions.
+  void piece(StringRef Name, size_t Reserve) {
+    Instrs = &Fn.addPiece(Name).Instrs;
+    Instrs->reserve(Reserve);
+  }
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
   void reserveRegs(unsigned N) {
-    RegNames = StringMap<unsigned, BumpPtrAllocator>(N);
+    RegNames.reserve(N);
+    NameSuffixes.reserve(N);
     Fn.VRegNames.reserve(N);
   }
   /// Renames virtual register \p Reg (a value taken over by a role).
   void renameReg(unsigned Reg, StringRef Name);
 
-  // ---- values ----
+  // ---- values (dense ids: ValueSlot) ----
+  /// The id of name \p Name (a string of the tile IR, which outlives the
+  /// selector), a new one when it has none.
+  unsigned intern(StringRef Name);
+  /// The id of \p Name, or NoValue.
+  unsigned findValue(StringRef Name) const { return ValueIds.find(Name); }
+  /// The id of the name tile IR value \p V spells: found by its address
+  /// when indexValues() saw it, else by name (NoValue: none).
+  unsigned findValue(const Value &V) const {
+    unsigned Id = RefIds.find(&V);
+    return Id != NoValue ? Id : findValue(V.S);
+  }
+  /// The same, a new id when the name has none (\p V must be the tile
+  /// IR's).
+  unsigned internValue(const Value &V) {
+    unsigned Id = RefIds.find(&V);
+    return Id != NoValue ? Id : intern(V.S);
+  }
+  /// Interns every name \p O and its region define or read, counts the
+  /// reads (operands, guard=, guard_first=) and marks the operands of ops
+  /// outside tp.addresses (\p RingReads: \p O is one); records the id of
+  /// each in RefIds.  The ops in \p O's region (nested); for the product
+  /// itself also each of its ops' in RegionOps.
+  size_t indexValues(const Op &O, bool RingReads);
+  /// Counts the registers of the address values ring ops read.
+  void countSharers();
+  /// The id of the lowered value \p V names; an error when it names none.
+  Expected<unsigned> definedValue(const Value &V);
   Error lowerAddresses(const Op &Region);
   /// Lowers value op \p O in place (tp.addresses, or a copy's or the
   /// epilogue's guards and addresses).
   Error lowerValue(const Op &O);
   Expected<Lowered> lowerValueOp(const Op &O);
-  Expected<Lowered> lowerShapeOp(const Op &O, ArrayRef<Lowered> In);
+  Expected<Lowered> lowerShapeOp(const Op &O, ValueOp Kind,
+                                 ArrayRef<Lowered> In);
   // ---- predicates (P registers, by liveness; P1 is tp-form-loop's) ----
-  void countPredicateUses(const Op &O);
   Expected<unsigned> allocatePredicate(SMLoc L, bool LoopLive);
   /// The predicate register of value \p V (a use: the last one frees it).
   Expected<unsigned> usePredicate(const Value &V);
-  StringMap<unsigned> PredUses;
   std::array<bool, 7> PredBusy{};
   bool DeferPredFrees = false;
   std::vector<unsigned> DeferredFrees;
@@ -299,8 +424,26 @@ private:
   unsigned paramOffset(unsigned I) const {
     return unsigned(getParamOffset(K, I));
   }
-  /// The epilogue's pointers: (param, offset value) -> pointer pair.
-  std::map<std::pair<unsigned, std::string>, unsigned> EpiloguePointers;
+  /// A pointer pair formed once: (param, offset value id) -> its register.
+  struct PointerKey {
+    unsigned Param, Offset, Reg;
+  };
+  using PointerCache = SmallVector<PointerKey, 16>;
+  /// A pointer cache's key of offset \p Off: its value's id (every
+  /// constant is one key).
+  unsigned pointerKey(const Value &Off) {
+    return Off.isRef() ? internValue(Off) : NoValue;
+  }
+  /// The register of (\p Param, \p Offset) in \p Cache, or 0.
+  static unsigned findPointer(const PointerCache &Cache, unsigned Param,
+                              unsigned Offset) {
+    for (const PointerKey &P : Cache)
+      if (P.Param == Param && P.Offset == Offset)
+        return P.Reg;
+    return 0;
+  }
+  /// The epilogue's pointers (SelectEpilogue.cpp's).
+  PointerCache EpiloguePointers;
   unsigned newVirtualReg(StringRef Name) override { return newReg(Name); }
   Expected<unsigned> takePredicate(SMLoc L) override {
     return allocatePredicate(L, /*LoopLive=*/false);
@@ -315,27 +458,60 @@ private:
   Problem P;
   TileParams T;
   mir::Function Fn;
-  /// Virtual register names taken, for unique ones; the tp.addresses
-  /// result being lowered (the name of its temporaries).
-  StringMap<unsigned, BumpPtrAllocator> RegNames;
-  std::string ResultName = "imm";
+  /// The piece being selected into.
+  std::vector<mir::MInstr> *Instrs = nullptr;
+  /// Instructions selected (NumSelected, added once at the end).
+  unsigned Selected = 0;
+  /// Virtual register names taken (saved in NameChars), for unique ones;
+  /// the value op being lowered (its id, its name: the name of its
+  /// temporaries).
+  BumpPtrAllocator NameChars;
+  isel::NameTable RegNames;
+  std::vector<unsigned> NameSuffixes; ///< the last "_<n>" each name got
+  StringRef saveName(StringRef N) {
+    char *Saved = NameChars.Allocate<char>(N.size() + 1);
+    std::memcpy(Saved, N.data(), N.size());
+    return StringRef(Saved, N.size());
+  }
+  unsigned ResultId = NoValue;
+  StringRef ResultName = "imm";
 
-  /// tp.addresses values and how many reads of each remain in the region;
-  /// values read by a ring op are never released.
-  StringMap<Lowered, BumpPtrAllocator> Values;
+  /// Every name the product defines or reads, by a dense id in order of
+  /// first appearance: how it is lowered (once Defined), the reads of it
+  /// left (a predicate's register is free after the last), whether an op
+  /// outside tp.addresses reads it (its register is then shared).
+  struct ValueSlot {
+    Lowered L;
+    unsigned UsesLeft = 0;
+    bool Defined = false;
+    bool RingRead = false;
+  };
+  isel::NameTable ValueIds;
+  std::vector<ValueSlot> Slots;
+  /// The ids of the names indexValues() saw, by the Value or result string
+  /// that spells them.
+  isel::AddressTable RefIds;
+  /// The ops in each region of the product (nested), in its order.
+  std::vector<size_t> RegionOps;
+  size_t regionOps(const Op *Region) const {
+    return Region ? RegionOps[size_t(Region - MM.Body.data())] : 0;
+  }
   /// Registers of a value and the values that share it (aliases).
   DenseMap<unsigned, unsigned> Sharers;
 
   /// One stream of copies: (param, offset value) -> its running offset
   /// register, pointer pair and the step the pointer points at.
   struct CopyStream {
+    unsigned Param = 0;
+    unsigned OffsetValue = NoValue; ///< the offset's id (NoValue: a constant)
     unsigned Offset = 0, Pointer = 0;
     int64_t Step = 0;
     int64_t StepBytes = 0;
-    std::string StepValue; ///< the advance's value (a run-time stride), or ""
-    std::string Param;
+    /// The advance's value id (a run-time stride), or NoValue.
+    unsigned StepValue = NoValue;
   };
-  std::map<std::pair<unsigned, std::string>, CopyStream> Streams;
+  /// In order of creation (a handful: searched linearly).
+  std::vector<CopyStream> Streams;
   /// The step the next copy must name; the loop's copies as counted.
   int64_t NextCopyStep = 0;
   int64_t LoopStep = 0;
@@ -353,9 +529,11 @@ private:
   };
   std::vector<FragmentReg> Fragments;
   /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
+  /// (Each key is loaded once; searched from the last load, which the
+  /// products that follow a load read first.)
   unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
-    for (const FragmentReg &F : Fragments)
-      if (F.Operand == Operand && F.KK == KK && F.Index == Index)
+    for (const FragmentReg &F : llvm::reverse(Fragments))
+      if (F.Index == Index && F.Operand == Operand && F.KK == KK)
         return F.Reg;
     return 0;
   }
@@ -370,32 +548,50 @@ private:
 };
 
 void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
-  assert(&I == &Fn.Pieces.back().Instrs.back().I && "emit the last make()");
+  assert(&I == &Instrs->back().I && "emit the last make()");
   I.Ctrl.Stall = 15;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
-  ++NumSelected;
+  ++Selected;
 }
 
 unsigned Selector::newReg(StringRef Name) {
-  std::string N = Name.str();
+  // Characters outside [A-Za-z0-9_] become '_' (mir::Function::addVirtualReg's
+  // rule, applied here once: the name is built in place).
+  SmallString<32> N(Name);
   for (char &C : N)
     if (!isAlnum(C) && C != '_')
       C = '_';
-  auto Ins = RegNames.try_emplace(N, 0);
-  if (!Ins.second) {
-    std::string Base = N;
+  // A name taken maps to the index of its suffix count in NameSuffixes.
+  // (The characters are saved first: a name taken wastes a few bytes.)
+  auto Ins = RegNames.insert(saveName(N), unsigned(NameSuffixes.size()));
+  if (Ins.second) {
+    NameSuffixes.push_back(0);
+  } else {
+    std::string Base(N.str());
+    std::string Unique;
     do
-      N = Base + "_" + std::to_string(++Ins.first->second);
-    while (!RegNames.try_emplace(N, 0).second);
+      Unique = Base + "_" + std::to_string(++NameSuffixes[Ins.first]);
+    while (RegNames.find(Unique) != isel::NameTable::None);
+    RegNames.insert(saveName(Unique), unsigned(NameSuffixes.size()));
+    NameSuffixes.push_back(0);
+    N = Unique;
   }
-  return unsigned(mir::virtualReg(Fn.addVirtualReg(N)));
+  // addVirtualReg's other rule: a name that would start with a digit (or
+  // be empty) gets a 'v' before it.
+  std::string &Stored = Fn.VRegNames.emplace_back();
+  if (N.empty() || isDigit(N[0]))
+    Stored.reserve(N.size() + 1), Stored += 'v';
+  Stored.append(N.data(), N.size());
+  return unsigned(mir::virtualReg(unsigned(Fn.VRegNames.size() - 1)));
 }
 
 void Selector::renameReg(unsigned Reg, StringRef Name) {
   unsigned Id = mir::virtualRegId(Reg);
   unsigned Tmp = newReg(Name);
-  Fn.VRegNames[Id] = Fn.VRegNames[mir::virtualRegId(Tmp)];
+  assert(mir::virtualRegId(Tmp) == Fn.VRegNames.size() - 1 && "the last");
+  (void)Tmp;
+  Fn.VRegNames[Id] = std::move(Fn.VRegNames.back());
   Fn.VRegNames.pop_back();
 }
 
@@ -403,26 +599,57 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
-/// Marks every tp.addresses value an op outside tp.addresses reads (the
-/// ring's and the epilogue's operands) and counts those values by
-/// register: a copy stream may advance its offset in place only when no
-/// other value the ring reads shares its register.
-void markRingReads(const Op &O, StringMap<Lowered, BumpPtrAllocator> &Values,
-                   DenseMap<unsigned, unsigned> &Sharers) {
-  if (is(O.Name, "tp.addresses"))
-    return;
-  for (const Value &V : O.Operands) {
-    if (!V.isRef())
-      continue;
-    auto It = Values.find(V.S);
-    if (It == Values.end() || It->second.RingRead)
-      continue;
-    It->second.RingRead = true;
-    if (!It->second.IsConst)
-      ++Sharers[It->second.Reg];
+unsigned Selector::intern(StringRef Name) {
+  auto Ins = ValueIds.insert(Name, unsigned(Slots.size()));
+  if (Ins.second)
+    Slots.emplace_back();
+  return Ins.first;
+}
+
+size_t Selector::indexValues(const Op &O, bool RingReads) {
+  if (!O.Result.empty())
+    RefIds.insert(&O.Result, intern(O.Result));
+  for (const Value &V : O.Operands)
+    if (V.isRef()) {
+      unsigned Id = intern(V.S);
+      RefIds.insert(&V, Id);
+      ValueSlot &S = Slots[Id];
+      ++S.UsesLeft;
+      S.RingRead |= RingReads;
+    }
+  for (const Attr &A : O.Attrs)
+    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first"))) {
+      unsigned Id = intern(A.Val.S);
+      RefIds.insert(&A.Val, Id);
+      ++Slots[Id].UsesLeft;
+    }
+  // The ring: every op of the product but tp.addresses and its region.
+  size_t Ops = 0;
+  for (const Op &C : O.Body) {
+    size_t N = 1 + indexValues(C, (RingReads || &O == &MM) &&
+                                      !is(C.Name, "tp.addresses"));
+    if (&O == &MM)
+      RegionOps.push_back(N - 1);
+    Ops += N;
   }
-  for (const Op &C : O.Body)
-    markRingReads(C, Values, Sharers);
+  return Ops;
+}
+
+/// A copy stream may advance its offset in place only when no other value
+/// the ring reads shares its register: the tp.addresses values (the ones
+/// defined so far) that an op outside tp.addresses reads (the ring's and
+/// the epilogue's operands), counted by register.
+void Selector::countSharers() {
+  for (const ValueSlot &S : Slots)
+    if (S.Defined && S.RingRead && !S.L.IsConst)
+      ++Sharers[S.L.Reg];
+}
+
+Expected<unsigned> Selector::definedValue(const Value &V) {
+  unsigned Id = findValue(V);
+  if (Id == NoValue || !Slots[Id].Defined)
+    return fail(V.Loc, "value %" + V.S + " is not an address value");
+  return Id;
 }
 
 Expected<Lowered> Selector::get(const Value &V) {
@@ -430,10 +657,10 @@ Expected<Lowered> Selector::get(const Value &V) {
     return Lowered::constant(V.I);
   if (!V.isRef())
     return fail(V.Loc, "expected a value or an integer");
-  auto It = Values.find(V.S);
-  if (It == Values.end())
-    return fail(V.Loc, "value %" + V.S + " is not an address value");
-  return It->second;
+  Expected<unsigned> Id = definedValue(V);
+  if (!Id)
+    return Id.takeError();
+  return Slots[*Id].L;
 }
 
 unsigned Selector::inRegister(Lowered L) {
@@ -533,8 +760,9 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
 }
 
 Expected<Lowered> Selector::lowerValueOp(const Op &O) {
-  std::vector<Lowered> In;
-  if (is(O.Name, "param")) {
+  ValueOp Kind = classifyValueOp(O.Name);
+  SmallVector<Lowered, 4> In;
+  if (Kind == ValueOp::Param) {
     Expected<unsigned> Index = paramIndex(O.Operands[0]);
     if (!Index)
       return Index.takeError();
@@ -545,26 +773,25 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (O.Name != "sreg")
+  if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
       Expected<Lowered> L = get(V);
       if (!L)
         return L.takeError();
       In.push_back(*L);
     }
-  for (const Lowered &L : In)
-    if (L.IsPred && !is(O.Name, "sel") && !is(O.Name, "lt") &&
-        !is(O.Name, "ltu") && !is(O.Name, "gt") && !is(O.Name, "eq"))
-      return fail(O.Loc, "'" + O.Name + "' takes no predicate");
-  if (is(O.Name, "sub") || is(O.Name, "sel") || is(O.Name, "lt") ||
-      is(O.Name, "ltu") || is(O.Name, "gt") || is(O.Name, "eq"))
-    return lowerShapeOp(O, In);
+  if (!readsPredicate(Kind))
+    for (const Lowered &L : In)
+      if (L.IsPred)
+        return fail(O.Loc, "'" + O.Name + "' takes no predicate");
+  if (Kind == ValueOp::Sub || readsPredicate(Kind))
+    return lowerShapeOp(O, Kind, In);
   auto Imm = [&](unsigned I) -> Expected<int64_t> {
     if (!In[I].IsConst)
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
     return In[I].C;
   };
-  if (is(O.Name, "sreg")) {
+  if (Kind == ValueOp::Sreg) {
     StringRef S = O.Operands[0].S;
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
@@ -581,15 +808,15 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I, /*WrSB=*/5);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "add"))
+  if (Kind == ValueOp::Add)
     return emitAdd(In[0], In[1]);
-  if (is(O.Name, "mul")) {
+  if (Kind == ValueOp::Mul) {
     Expected<int64_t> M = Imm(1);
     if (!M)
       return M.takeError();
     return emitMul(In[0], *M);
   }
-  if (is(O.Name, "mad")) {
+  if (Kind == ValueOp::Mad) {
     if (In[1].IsConst)
       return emitMad(In[0], In[1].C, In[2]);
     if (In[0].IsConst)
@@ -604,11 +831,11 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "shr") || is(O.Name, "and")) {
+  if (Kind == ValueOp::Shr || Kind == ValueOp::And) {
     Expected<int64_t> B = Imm(1);
     if (!B)
       return B.takeError();
-    bool Shr = is(O.Name, "shr");
+    bool Shr = Kind == ValueOp::Shr;
     if (Shr && (*B < 0 || *B > 31))
       return fail(O.Operands[1].Loc, "shift count must be 0..31");
     if (In[0].IsConst)
@@ -627,7 +854,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "xor")) {
+  if (Kind == ValueOp::Xor) {
     if (In[0].IsConst)
       std::swap(In[0], In[1]);
     if (In[0].IsConst)
@@ -650,8 +877,9 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
 }
 
 /// sub, the comparisons (ISETP, ANDed with a predicate operand) and sel.
-Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
-  if (is(O.Name, "sub")) {
+Expected<Lowered> Selector::lowerShapeOp(const Op &O, ValueOp Kind,
+                                        ArrayRef<Lowered> In) {
+  if (Kind == ValueOp::Sub) {
     if (In[1].IsConst)
       return emitAdd(In[0], Lowered::constant(wrap32(-In[1].C)));
     unsigned A = inRegister(In[0]);
@@ -664,7 +892,7 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (is(O.Name, "sel")) {
+  if (Kind == ValueOp::Sel) {
     Expected<unsigned> P = usePredicate(O.Operands[0]);
     if (!P)
       return P.takeError();
@@ -683,7 +911,7 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
     return Lowered::reg(D);
   }
   // A comparison: ISETP.<cmp>[.U32].AND Pd, PT, a, b, And.
-  int64_t Cmp = is(O.Name, "eq") ? 2 : is(O.Name, "gt") ? 4 : 1;
+  int64_t Cmp = Kind == ValueOp::Eq ? 2 : Kind == ValueOp::Gt ? 4 : 1;
   unsigned A = inRegister(In[0]);
   unsigned And = 7;
   if (O.Operands.size() > 2) {
@@ -698,7 +926,7 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
   sass::Instruction &I = make(In[1].IsConst ? Form::ISetpImm : Form::ISetp);
   operand(I, Slot::Pd) = *Pd;
   operand(I, Slot::CmpOp) = Cmp;
-  operand(I, Slot::Sgn) = is(O.Name, "ltu") ? 0 : 1;
+  operand(I, Slot::Sgn) = Kind == ValueOp::Ltu ? 0 : 1;
   operand(I, Slot::Ra) = A;
   if (In[1].IsConst)
     operand(I, Slot::Imm) = signed32(In[1].C);
@@ -706,26 +934,12 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ArrayRef<Lowered> In) {
     operand(I, Slot::Rb) = In[1].Reg;
   operand(I, Slot::Pp) = And;
   emit(I);
-  if (!PredUses.lookup(O.Result))
+  if (!Slots[ResultId].UsesLeft)
     PredBusy[*Pd] = false; // never read: the register is free again
   Lowered L;
   L.IsPred = true;
   L.Reg = *Pd;
   return L;
-}
-
-void Selector::countPredicateUses(const Op &O) {
-  auto Count = [&](const Value &V) {
-    if (V.isRef())
-      ++PredUses[V.S];
-  };
-  for (const Value &V : O.Operands)
-    Count(V);
-  for (const Attr &A : O.Attrs)
-    if (is(A.Key, "guard") || is(A.Key, "guard_first"))
-      Count(A.Val);
-  for (const Op &C : O.Body)
-    countPredicateUses(C);
 }
 
 Expected<unsigned> Selector::allocatePredicate(SMLoc L, bool LoopLive) {
@@ -739,28 +953,40 @@ Expected<unsigned> Selector::allocatePredicate(SMLoc L, bool LoopLive) {
 }
 
 Expected<unsigned> Selector::usePredicate(const Value &V) {
-  Expected<Lowered> L = get(V);
-  if (!L)
-    return L.takeError();
-  if (!L->IsPred)
+  if (!V.isRef()) { // an integer (not a predicate) or no value at all
+    Expected<Lowered> L = get(V);
+    if (!L)
+      return L.takeError();
     return fail(V.Loc, "%" + V.S + " is not a predicate");
-  unsigned &Left = PredUses[V.S];
-  if (Left && --Left == 0) {
-    if (DeferPredFrees)
-      DeferredFrees.push_back(L->Reg);
-    else
-      PredBusy[L->Reg] = false;
   }
-  return L->Reg;
+  Expected<unsigned> Id = definedValue(V);
+  if (!Id)
+    return Id.takeError();
+  ValueSlot &S = Slots[*Id];
+  if (!S.L.IsPred)
+    return fail(V.Loc, "%" + V.S + " is not a predicate");
+  if (S.UsesLeft && --S.UsesLeft == 0) {
+    if (DeferPredFrees)
+      DeferredFrees.push_back(S.L.Reg);
+    else
+      PredBusy[S.L.Reg] = false;
+  }
+  return S.L.Reg;
 }
 
 Error Selector::lowerValue(const Op &O) {
+  ResultId = RefIds.find(&O.Result);
+  if (ResultId == NoValue)
+    ResultId = intern(O.Result);
   ResultName = O.Result;
   Expected<Lowered> L = lowerValueOp(O);
   if (!L)
     return L.takeError();
-  Values[O.Result] = *L;
+  ValueSlot &S = Slots[ResultId];
+  S.L = *L;
+  S.Defined = true;
   ResultName = "imm";
+  ResultId = NoValue;
   return Error::success();
 }
 
@@ -813,7 +1039,7 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
   if (unsigned R = findFragment(Op, KK, Index))
     return R;
   unsigned R = newReg(
-      (Twine(Op) + "_frag_" + Twine(KK) + "_" + Twine(Index)).str());
+      indexedName(StringRef(&Op, 1), "_frag_", KK, Index));
   FragmentsSeen.push_back(R);
   Fragments.push_back({Op, KK, Index, R});
   return R;
@@ -826,7 +1052,7 @@ unsigned Selector::accumulator(int64_t MT, int64_t NT) {
     Accumulators.assign(size_t(T.MTiles * T.NTiles), 0);
   unsigned &R = Accumulators[size_t(MT * T.NTiles + NT)];
   if (!R)
-    R = newReg(("acc_" + Twine(MT) + "_" + Twine(NT)).str());
+    R = newReg(indexedName("acc", "_", MT, NT));
   return R;
 }
 
@@ -839,7 +1065,7 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
                                   "copy advances the pointers one step)",
                                   Step, NextCopyStep)
                               .str());
-  std::vector<CopyStream *> Used;
+  SmallVector<unsigned, 8> Used; // the streams read, as indices
   for (const Op &G : Copy.Body) {
     if (!G.Result.empty()) { // a guard's or a fill's value
       if (Error E = lowerValue(G))
@@ -848,8 +1074,9 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     }
     if (!is(G.Name, "tp.ldgsts"))
       return fail(G.Loc, "no lowering for '" + G.Name + "' in tp.copy");
-    const Attr *StepAttr = G.getAttr("k_step_bytes");
-    std::string StepValue = StepAttr->Val.isRef() ? StepAttr->Val.S : "";
+    const Attr *StepAttr = findAttr(G, "k_step_bytes");
+    unsigned StepValue =
+        StepAttr->Val.isRef() ? internValue(StepAttr->Val) : NoValue;
     Expected<Lowered> Sts = get(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
     Expected<Lowered> Off = get(G.Operands[2]);
@@ -859,10 +1086,18 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       return Param.takeError();
     if (!Off)
       return Off.takeError();
-    auto Key = std::make_pair(*Param, G.Operands[2].S);
-    auto It = Streams.find(Key);
-    if (It == Streams.end()) {
+    // Streams are keyed by the offset's value (every constant offset of a
+    // parameter is one stream).
+    unsigned OffsetValue =
+        G.Operands[2].isRef() ? internValue(G.Operands[2]) : NoValue;
+    unsigned Index = 0;
+    while (Index < Streams.size() && (Streams[Index].Param != *Param ||
+                                      Streams[Index].OffsetValue != OffsetValue))
+      ++Index;
+    if (Index == Streams.size()) {
       CopyStream S;
+      S.Param = *Param;
+      S.OffsetValue = OffsetValue;
       std::string Role =
           (K.Params[*Param].Name + "_" + Twine(StreamsOfParam[*Param]++)).str();
       // The running offset: the value's own register when no other value
@@ -887,15 +1122,14 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
       S.Step = Step;
       S.StepBytes = intAttr(G, "k_step_bytes");
       S.StepValue = StepValue;
-      S.Param = G.Operands[1].S;
-      It = Streams.insert({Key, S}).first;
+      Streams.push_back(S);
     }
-    CopyStream &S = It->second;
+    CopyStream &S = Streams[Index];
     if (S.Step != Step || S.StepBytes != intAttr(G, "k_step_bytes") ||
         S.StepValue != StepValue)
       return fail(G.Loc, "copies of one source must advance by one "
                          "k_step_bytes a step");
-    if (!StepValue.empty()) {
+    if (StepValue != NoValue) {
       Expected<Lowered> SV = get(StepAttr->Val);
       if (!SV)
         return SV.takeError();
@@ -904,26 +1138,26 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
         lowerGuardedCopy(G, S, *Sts, *Param, &Copy == FinalCopy);
     if (!Copied)
       return Copied.takeError();
-    if (std::find(Used.begin(), Used.end(), &S) == Used.end())
-      Used.push_back(&S);
+    if (!is_contained(Used, Index))
+      Used.push_back(Index);
   }
   ++NextCopyStep;
   if (&Copy == FinalCopy)
     return Error::success();
   // Advance every stream this copy read to the next step.
-  for (CopyStream *S : Used) {
-    bool ByValue = !S->StepValue.empty();
+  for (unsigned Index : Used) {
+    CopyStream &S = Streams[Index];
+    bool ByValue = S.StepValue != NoValue;
     sass::Instruction &I = make(ByValue ? Form::IAdd3 : Form::IAdd3Imm);
-    operand(I, Slot::Rd) = S->Offset;
-    operand(I, Slot::Ra) = S->Offset;
+    operand(I, Slot::Rd) = S.Offset;
+    operand(I, Slot::Ra) = S.Offset;
     if (ByValue)
-      operand(I, Slot::Rb) = Values[S->StepValue].Reg;
+      operand(I, Slot::Rb) = Slots[S.StepValue].L.Reg;
     else
-      operand(I, Slot::Imm) = signed32(S->StepBytes);
+      operand(I, Slot::Imm) = signed32(S.StepBytes);
     emit(I);
-    Expected<unsigned> Param = paramIndex(Value::makeRef(S->Param));
-    formPointer(S->Pointer, S->Offset, *Param);
-    ++S->Step;
+    formPointer(S.Pointer, S.Offset, S.Param);
+    ++S.Step;
   }
   return Error::success();
 }
@@ -937,7 +1171,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
                                               Lowered Sts, unsigned Param,
                                               bool Final) {
   unsigned Pointer = S.Pointer;
-  const Attr *Fill = G.getAttr("fill");
+  const Attr *Fill = findAttr(G, "fill");
   if (Fill) {
     Expected<Lowered> F = get(Fill->Val);
     if (!F)
@@ -950,7 +1184,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
     emit(I);
     Pointer = formPointer(Final ? S.Pointer : newReg("ptr_fill"), Off, Param);
   }
-  const Attr *Guard = G.getAttr("guard");
+  const Attr *Guard = findAttr(G, "guard");
   unsigned P = 7;
   if (Guard) {
     Expected<unsigned> GP = usePredicate(Guard->Val);
@@ -977,10 +1211,10 @@ Error Selector::lowerProducts(const Op &Prod) {
       Expected<Lowered> A = get(O.Operands[0]);
       if (!A)
         return A.takeError();
-      StringRef Operand = O.getWord("operand");
+      StringRef Operand = wordAttr(O, "operand");
       if (Operand != "a" && Operand != "b")
         return fail(O.getAttr("operand")->Val.Loc, "operand must be a or b");
-      StringRef Shape = O.getWord("shape");
+      StringRef Shape = wordAttr(O, "shape");
       if (Shape != "m88" && Shape != "mt88")
         return fail(O.getAttr("shape")->Val.Loc,
                     "shape must be m88 or mt88");
@@ -996,7 +1230,8 @@ Error Selector::lowerProducts(const Op &Prod) {
       continue;
     }
     if (is(O.Name, "tp.mma")) {
-      int64_t KK = intAttr(O, "kk"), MT = intAttr(O, "mt"), NT = intAttr(O, "nt");
+      std::array<int64_t, 3> KMN = intAttrs2(O, {"kk", "mt", "nt"});
+      int64_t KK = KMN[0], MT = KMN[1], NT = KMN[2];
       if (MT < 0 || NT < 0 || MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
@@ -1033,23 +1268,23 @@ Error Selector::lowerEpilogue(const Op &Epi) {
       return RP.takeError();
     RParam = *RP;
   }
-  std::map<std::string, unsigned> CPointers, RPointers;
+  PointerCache CPointers, RPointers;
   std::map<int64_t, unsigned> Loaded; // pair -> R's pair in registers
   isel::EpilogueValues ValueOps(
       P, *this,
       Epi.Operands.size() > 1 ? Optional<Value>(Epi.Operands[1]) : None);
   auto Pointer = [&](const Value &Off, unsigned Param,
-                     std::map<std::string, unsigned> &Cache)
-      -> Expected<unsigned> {
-    auto It = Cache.find(Off.S);
-    if (It != Cache.end())
-      return It->second;
+                     PointerCache &Cache) -> Expected<unsigned> {
+    unsigned Key = pointerKey(Off);
+    if (unsigned R = findPointer(Cache, Param, Key))
+      return R;
     Expected<Lowered> L = get(Off);
     if (!L)
       return L.takeError();
     unsigned R = formPointer(newReg(&Cache == &CPointers ? "c_ptr" : "r_ptr"),
                              inRegister(*L), Param);
-    return Cache[Off.S] = R;
+    Cache.push_back({Param, Key, R});
+    return R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
     int64_t MT = intAttr(O, "mt"), NT = intAttr(O, "nt"), H = intAttr(O, "half");
@@ -1066,18 +1301,20 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     // Guards: guard= both elements of the pair, guard_first= only the first
     // (the pair's second column is beyond N); none: unguarded.
     unsigned Both = 7, First = 7;
-    bool Guarded = O.getAttr("guard");
+    const Attr *GuardBoth = findAttr(O, "guard");
+    const Attr *GuardFirst = findAttr(O, "guard_first");
+    bool Guarded = GuardBoth;
     // A value op's guards stay taken while it lowers (its beta-ANDed
     // temporaries must not reuse them).
     bool HoldGuards = Guarded && !DeferPredFrees &&
                       isel::EpilogueValues::isValueOp(O.Name);
     DeferPredFrees |= HoldGuards;
-    for (const char *Key : {"guard", "guard_first"})
-      if (const Attr *A = O.getAttr(Key)) {
+    for (const Attr *A : {GuardBoth, GuardFirst})
+      if (A) {
         Expected<unsigned> P = usePredicate(A->Val);
         if (!P)
           return P.takeError();
-        (Key[5] ? First : Both) = *P;
+        (A == GuardFirst ? First : Both) = *P;
       }
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
@@ -1175,15 +1412,15 @@ Expected<unsigned> Selector::pointerTo(const Value &Off, const Value &Param,
   Expected<unsigned> PI = paramIndex(Param);
   if (!PI)
     return PI.takeError();
-  auto Key = std::make_pair(*PI, Off.S);
-  auto It = EpiloguePointers.find(Key);
-  if (It != EpiloguePointers.end())
-    return It->second;
+  unsigned Key = pointerKey(Off);
+  if (unsigned R = findPointer(EpiloguePointers, *PI, Key))
+    return R;
   Expected<Lowered> L = get(Off);
   if (!L)
     return L.takeError();
   unsigned R = formPointer(newReg(Name), inRegister(*L), *PI);
-  return EpiloguePointers[Key] = R;
+  EpiloguePointers.push_back({*PI, Key, R});
+  return R;
 }
 
 Error Selector::lowerOp(const Op &O, bool InLoop) {
@@ -1268,18 +1505,23 @@ Expected<mir::Function> Selector::run() {
   if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
     FinalCopy = nullptr;
 
-  // tp.addresses' values, the fragments, accumulators and streams.
-  reserveRegs(unsigned(Addresses->Body.size()) + 64 +
-              unsigned(T.MTiles * T.NTiles));
-  piece("prologue");
+  // Every name once, by id; the registers: the values, fragments,
+  // accumulators and streams; the pieces: a few instructions an op.
+  size_t Guess = 3 * Addresses->Body.size() + K.Params.size();
+  ValueIds.reserve(Guess);
+  Slots.reserve(Guess);
+  RefIds.reserve(4 * Guess + Guess / 4);
+  RegionOps.reserve(MM.Body.size());
+  indexValues(MM, /*RingReads=*/false);
+  reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
+  piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
+                        2 * size_t(T.MTiles * T.NTiles) + 16);
   sass::Instruction &Desc = make(Form::UldcDesc);
   operand(Desc, Slot::COff) = TF.Descriptor;
   emit(Desc);
-  countPredicateUses(MM);
   if (Error E = lowerAddresses(*Addresses))
     return E;
-  for (const Op &O : MM.Body)
-    markRingReads(O, Values, Sharers);
+  countSharers();
   if (Error E = lowerRegion(*Prologue, false))
     return E;
   for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -1309,7 +1551,7 @@ Expected<mir::Function> Selector::run() {
       emit(I);
     }
   }
-  piece("body");
+  piece("body", 2 * regionOps(Loop) + 8);
   if (Loop) {
     int64_t Before = NextCopyStep;
     // A predicate the body reads stays live over every iteration.
@@ -1328,11 +1570,11 @@ Expected<mir::Function> Selector::run() {
                                      LoopStep, NextCopyStep - Before)
                                  .str());
     NextCopyStep += (Iterations - 1) * LoopStep;
-    for (auto &S : Streams)
-      S.second.Step += (Iterations - 1) * LoopStep;
+    for (CopyStream &S : Streams)
+      S.Step += (Iterations - 1) * LoopStep;
   }
 
-  piece("tail");
+  piece("tail", 2 * regionOps(Tail) + 8);
   if (Error E = lowerRegion(*Tail, false))
     return E;
   emit(make(Form::Exit));
@@ -1343,6 +1585,7 @@ Expected<mir::Function> Selector::run() {
   }();
   Halt.Label = "halt";
   Halt.Target = "halt";
+  NumSelected += Selected;
 
   Fn.Name = K.Name;
   Fn.Target = TF.Name;

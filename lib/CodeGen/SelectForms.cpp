@@ -12,9 +12,11 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <array>
+#include <cassert>
 #include <string>
 #include <vector>
 
@@ -176,39 +178,39 @@ sass::Opcode getShlOpcode(unsigned Shift) {
   return ShlOpcodes[Shift];
 }
 
-int64_t &operand(sass::Instruction &I, Slot S) {
-  static constexpr StringLiteral Names[] = {
-      "Rd", "Ra", "Rb", "Rc",  "Imm", "sh",  "Off", "off", "Rs", "soff",
-      "cnt", "na", "nb", "Pu", "Pp",  "Ppn", "cmp", "u",   "zf"};
-  static_assert(sizeof(Names) / sizeof(Names[0]) == size_t(Slot::Count),
-                "one name a slot");
-  // Index of each slot in each form, found on first use of the form (-1:
-  // none; Unknown: not looked up yet).
-  static constexpr int8_t Unknown = -2;
-  using Row = std::array<int8_t, size_t(Slot::Count)>;
-  static std::vector<Row> Index = [] {
-    Row R;
-    R.fill(Unknown);
-    return std::vector<Row>(sass::getNumOpcodes(), R);
-  }();
-  Row &R = Index[I.Op];
-  if (R[0] == Unknown) {
-    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-    R.fill(-1);
-    for (unsigned K = 0; K < II.NumOperands; ++K) {
-      StringRef N(II.Operands[K].Name);
-      for (size_t Slot = 0; Slot < size_t(Slot::Count); ++Slot)
-        if (N == Names[Slot])
-          R[Slot] = int8_t(K);
-    }
-  }
-  int8_t K = R[size_t(S)];
+namespace {
+constexpr StringLiteral SlotNames[] = {
+    "Rd", "Ra", "Rb", "Rc",  "Imm", "sh",  "Off", "off", "Rs", "soff",
+    "cnt", "na", "nb", "Pu", "Pp",  "Ppn", "cmp", "u",   "zf"};
+static_assert(sizeof(SlotNames) / sizeof(SlotNames[0]) == size_t(Slot::Count),
+              "one name a slot");
+
+/// The index of the operand of form \p Op named like slot \p S, or -1.
+int8_t findSlot(sass::Opcode Op, Slot S) {
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
+  StringRef Name = SlotNames[size_t(S)];
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    if (Name == II.Operands[K].Name)
+      return int8_t(K);
+  return -1;
+}
+} // namespace
+
+namespace detail {
+std::atomic<int8_t> SlotTable[size_t(sass::NUM_OPCODES) * size_t(Slot::Count)];
+
+int8_t lookUpSlot(sass::Opcode Op, Slot S) {
+  assert(unsigned(Op) < sass::getNumOpcodes() && "not a form");
+  int8_t K = findSlot(Op, S);
   if (K < 0)
     report_fatal_error("tp-select: form " +
-                       Twine(sass::getInstrInfo(I.Op).Name) +
-                       " has no operand " + Names[size_t(S)]);
-  return I.Ops[K];
+                       Twine(sass::getInstrInfo(Op).Name) +
+                       " has no operand " + SlotNames[size_t(S)]);
+  SlotTable[size_t(Op) * size_t(Slot::Count) + size_t(S)].store(
+      int8_t(K + 1), std::memory_order_relaxed);
+  return K;
 }
+} // namespace detail
 
 } // namespace isel
 } // namespace tp

@@ -17,6 +17,12 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include "llvm/Support/Compiler.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
 namespace tp {
 namespace isel {
 
@@ -75,9 +81,29 @@ enum class Slot : uint8_t {
   Count
 };
 
-/// Operand \p S of \p I's form (its index cached per form); a fatal error
-/// when the form has none (a selector bug).
-int64_t &operand(sass::Instruction &I, Slot S);
+namespace detail {
+/// Per form and slot (index Op * Slot::Count + S), one more than the
+/// operand's index in the form, 0 until it is looked up (by td operand
+/// name, on first use; kept for the process).  Static storage, zero from
+/// the start; entries are atomic: threads selecting at once fill in the
+/// same values.
+extern std::atomic<int8_t> SlotTable[size_t(sass::NUM_OPCODES) *
+                                     size_t(Slot::Count)];
+/// Looks up (and records) slot \p S of form \p Op: its operand index; a
+/// fatal error when the form has none (a selector bug).
+int8_t lookUpSlot(sass::Opcode Op, Slot S);
+} // namespace detail
+
+/// Operand \p S of \p I's form; a fatal error when the form has none (a
+/// selector bug).  Inline: the selector sets a few thousand operands a
+/// kernel.
+LLVM_ATTRIBUTE_ALWAYS_INLINE int64_t &operand(sass::Instruction &I, Slot S) {
+  int8_t E = detail::SlotTable[size_t(I.Op) * size_t(Slot::Count) + size_t(S)]
+                 .load(std::memory_order_relaxed);
+  size_t K = LLVM_LIKELY(E > 0) ? size_t(E - 1)
+                                : size_t(detail::lookUpSlot(I.Op, S));
+  return I.Ops[K];
+}
 
 } // namespace isel
 } // namespace tp
