@@ -124,25 +124,36 @@ const InstrClassifier &getTargetClassifier(unsigned SM) {
   return All[unsigned(T)];
 }
 
-void scanControlFlow(Kernel &K, const InstrClassifier &C) {
+void scanControlFlow(Kernel &K,
+                     function_ref<WordFlow(uint64_t Off)> FlowAt) {
   K.ExitOffsets.clear();
   uint64_t End = K.Code.size();
   bool SeenEnd = false;
   for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16) {
-    ArrayRef<uint8_t> W(K.Code.data() + Off, 16);
-    if (C.isExit(W))
+    WordFlow W = FlowAt(Off);
+    if (W.IsExit)
       K.ExitOffsets.push_back(Off);
-    if (!SeenEnd && C.endsBlock(W)) {
+    if (!SeenEnd && W.EndsBlock) {
       SeenEnd = true;
       End = std::min<uint64_t>(End, Off + 16);
     }
     // A branch target starts a block (E: a loop head ends ptxas's first
     // block in barriers_local.ptx's spin).
-    if (Optional<uint64_t> T = C.branchTarget(W, Off))
-      if (*T > 0 && *T < End)
-        End = *T;
+    if (W.BranchTarget && *W.BranchTarget > 0 && *W.BranchTarget < End)
+      End = *W.BranchTarget;
   }
   K.CfaBlockEnd = static_cast<uint32_t>(End);
+}
+
+void scanControlFlow(Kernel &K, const InstrClassifier &C) {
+  scanControlFlow(K, [&](uint64_t Off) {
+    ArrayRef<uint8_t> W(K.Code.data() + Off, 16);
+    WordFlow F;
+    F.IsExit = C.isExit(W);
+    F.EndsBlock = C.endsBlock(W);
+    F.BranchTarget = C.branchTarget(W, Off);
+    return F;
+  });
 }
 
 std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {

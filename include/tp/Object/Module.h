@@ -33,6 +33,7 @@
 #include "tp/Object/NvInfo.h"
 #include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/Support/Error.h"
 #include <array>
@@ -200,6 +201,20 @@ const InstrClassifier &getTargetClassifier(unsigned SM);
 
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);
+
+/// What scanControlFlow() needs to know of one instruction word: the
+/// classifier's isExit(), endsBlock() and branchTarget().
+struct WordFlow {
+  bool IsExit = false;
+  bool EndsBlock = false;
+  llvm::Optional<uint64_t> BranchTarget;
+};
+/// scanControlFlow() from facts the caller already has (the instructions
+/// \p K.Code was encoded from): \p FlowAt(Off) describes the word at byte
+/// offset Off.  The same result as the classifier's version for the same
+/// facts, with no word looked at.
+void scanControlFlow(Kernel &K,
+                     llvm::function_ref<WordFlow(uint64_t Off)> FlowAt);
 
 /// A one-line note on what a launcher must set for \p DynamicBytes of
 /// dynamic shared memory (nothing is recorded in the cubin).
