@@ -193,15 +193,28 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
                                          sass::Target Tgt) {
   object::Kernel K;
   K.Name = F.Name;
-  std::vector<const sass::Instruction *> Instrs;
   size_t N = F.size();
-  Instrs.reserve(N);
   K.Code.resize(16 * N);
+  // The control flow from the instructions the words are encoded from
+  // (nothing is decoded): what object::getTargetClassifier() answers for
+  // the same words -- the form's IsExit / IsBranch, a branch's PC-relative
+  // operand -- recorded only for the few words that are one.
+  std::vector<object::WordFlow> Flow;
+  uint64_t Off = 0;
   for (const mir::Piece &P : F.Pieces)
     for (const mir::MInstr &MI : P.Instrs) {
-      sass::writeWord(sass::encode(MI.I, Tgt),
-                      K.Code.data() + 16 * Instrs.size());
-      Instrs.push_back(&MI.I);
+      sass::writeWord(sass::encode(MI.I, Tgt), K.Code.data() + Off);
+      const sass::InstrInfo &II = MI.info();
+      if (II.IsExit || II.IsBranch) {
+        object::WordFlow W;
+        W.Offset = Off;
+        W.IsExit = II.IsExit;
+        W.EndsBlock = true;
+        if (II.IsBranch)
+          W.BranchTarget = sass::getPCRelativeTarget(MI.I, Off);
+        Flow.push_back(W);
+      }
+      Off += 16;
     }
   for (const ManifestParam &MP : Params) {
     object::KernelParam P;
@@ -218,20 +231,7 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     K.SharedBytes = F.SharedBytes;
   }
   unsigned SM = sass::getTargetSM(Tgt);
-  // The control flow from the instructions the words were just encoded
-  // from (nothing is decoded): what object::getTargetClassifier() answers
-  // for the same words -- the form's IsExit / IsBranch, a branch's
-  // PC-relative operand.
-  object::scanControlFlow(K, [&](uint64_t Off) {
-    const sass::Instruction &I = *Instrs[Off / 16];
-    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-    object::WordFlow W;
-    W.IsExit = II.IsExit;
-    W.EndsBlock = II.IsExit || II.IsBranch;
-    if (II.IsBranch)
-      W.BranchTarget = sass::getPCRelativeTarget(I, Off);
-    return W;
-  });
+  object::scanControlFlow(K, Flow);
   object::Module M;
   M.SM = SM;
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +

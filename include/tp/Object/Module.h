@@ -33,7 +33,6 @@
 #include "tp/Object/NvInfo.h"
 #include "tp/Target/SASS/SASS.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/Support/Error.h"
 #include <array>
@@ -202,19 +201,21 @@ const InstrClassifier &getTargetClassifier(unsigned SM);
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);
 
-/// What scanControlFlow() needs to know of one instruction word: the
-/// classifier's isExit(), endsBlock() and branchTarget().
+/// What scanControlFlow() needs to know of one instruction word, at byte
+/// offset Offset: the classifier's isExit(), endsBlock() and
+/// branchTarget().
 struct WordFlow {
+  uint64_t Offset = 0;
   bool IsExit = false;
   bool EndsBlock = false;
   llvm::Optional<uint64_t> BranchTarget;
 };
 /// scanControlFlow() from facts the caller already has (the instructions
-/// \p K.Code was encoded from): \p FlowAt(Off) describes the word at byte
-/// offset Off.  The same result as the classifier's version for the same
+/// \p K.Code was encoded from): \p Words lists, by increasing offset, the
+/// words that are an EXIT, end a block or branch; every other word is none
+/// of these.  The same result as the classifier's version for the same
 /// facts, with no word looked at.
-void scanControlFlow(Kernel &K,
-                     llvm::function_ref<WordFlow(uint64_t Off)> FlowAt);
+void scanControlFlow(Kernel &K, llvm::ArrayRef<WordFlow> Words);
 
 /// A one-line note on what a launcher must set for \p DynamicBytes of
 /// dynamic shared memory (nothing is recorded in the cubin).
