@@ -15,7 +15,10 @@ Measures, in one run, on an otherwise idle machine:
      instructions of the reference cubins and of the default kernel,
      repeated), printed to a file: the median of 5 runs, in M words/s.
 
-  bench/process_time.py BUILD_DIR SHARED_DIR [PAIRS] [WORDS]
+  bench/process_time.py [--mc-only] BUILD_DIR SHARED_DIR [PAIRS] [WORDS]
+
+--mc-only measures part 2 alone (with the user and system time of each
+run, and the load average before and after).
 
 Each figure also as CPU time (user + system of the process, wait4): on a
 loaded machine wall times grow with the load, CPU times much less.
@@ -32,6 +35,7 @@ import time
 
 
 CPU = {}  # the last run's user + system seconds, by command name
+USER_SYS = {}  # the last run's (user, system) seconds, by command name
 
 
 def wall(cmd):
@@ -45,6 +49,7 @@ def wall(cmd):
     if p.returncode:
         raise subprocess.CalledProcessError(p.returncode, cmd)
     CPU[cmd[0]] = ru.ru_utime + ru.ru_stime
+    USER_SYS[cmd[0]] = (ru.ru_utime, ru.ru_stime)
     return dt
 
 
@@ -103,15 +108,41 @@ def word_file(tp_mc, tp_llc, shared, words, tmp):
     return path, n
 
 
+def disassemble_times(tp_mc, tp_llc, shared, words, tmp):
+    """Part 2: tp-mc --disassemble of a file of `words` words, 5 runs."""
+    path, n = word_file(tp_mc, tp_llc, shared, words, tmp)
+    out = os.path.join(tmp, 'words.sass')
+    load = os.getloadavg()[0]
+    times, cpus, users, syss = [], [], [], []
+    for _ in range(5):
+        times.append(wall([tp_mc, '--disassemble', path, '-o', out]))
+        cpus.append(CPU[tp_mc])
+        users.append(USER_SYS[tp_mc][0])
+        syss.append(USER_SYS[tp_mc][1])
+    t, c = statistics.median(times), statistics.median(cpus)
+    print('tp-mc --disassemble, %d words (median of 5): %.1f ms, '
+          '%.2f M words/s (CPU time: %.1f ms, %.2f M words/s; user %.1f ms, '
+          'system %.1f ms; slowest run %.2f M words/s CPU; load average '
+          '%.1f -> %.1f)' %
+          (n, 1e3 * t, n / t / 1e6, 1e3 * c, n / c / 1e6,
+           1e3 * statistics.median(users), 1e3 * statistics.median(syss),
+           n / max(cpus) / 1e6, load, os.getloadavg()[0]))
+
+
 def main():
-    build, shared = sys.argv[1], sys.argv[2]
-    pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 15
-    words = int(sys.argv[4]) if len(sys.argv) > 4 else 2000000
+    args = [a for a in sys.argv[1:] if a != '--mc-only']
+    mc_only = len(args) != len(sys.argv) - 1
+    build, shared = args[0], args[1]
+    pairs = int(args[2]) if len(args) > 2 else 15
+    words = int(args[3]) if len(args) > 3 else 2000000
     tp_llc = os.path.join(build, 'bin', 'tp-llc')
     tp_mc = os.path.join(build, 'bin', 'tp-mc')
     ptxas = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
     ptx = os.path.join(shared, 'reference', 'ptx', 'gemm_ref_sm86.ptx')
     with tempfile.TemporaryDirectory() as tmp:
+        if mc_only:
+            disassemble_times(tp_mc, tp_llc, shared, words, tmp)
+            return 0
         # Both shape modes named explicitly: the figures do not depend on
         # which one is tp-llc's default.
         for name, extra in (('fixed shape', ['--fixed-shape']),
@@ -137,16 +168,7 @@ def main():
                       '%.2f ms, %.1fx)' %
                       (target, kernel, pairs, 1e3 * t, 1e3 * p, p / t,
                        1e3 * tc, 1e3 * pc, pc / tc if tc else 0.0))
-        path, n = word_file(tp_mc, tp_llc, shared, words, tmp)
-        out = os.path.join(tmp, 'words.sass')
-        times, cpus = [], []
-        for _ in range(5):
-            times.append(wall([tp_mc, '--disassemble', path, '-o', out]))
-            cpus.append(CPU[tp_mc])
-        t, c = statistics.median(times), statistics.median(cpus)
-        print('tp-mc --disassemble, %d words (median of 5): %.1f ms, '
-              '%.2f M words/s (CPU time: %.1f ms, %.2f M words/s)' %
-              (n, 1e3 * t, n / t / 1e6, 1e3 * c, n / c / 1e6))
+        disassemble_times(tp_mc, tp_llc, shared, words, tmp)
     return 0
 
 

@@ -44,23 +44,28 @@ Error checkOracleVerified(const mir::Function &F,
       return makeError("-assume-unverified: no form named '" + Name + "'");
     Assumed.insert(Name);
   }
-  Error Err = Error::success();
-  F.forEach([&](const mir::Piece &P, const mir::MInstr &MI, uint64_t Addr) {
-    const char *Name = sass::getInstrInfo(MI.I.Op).Name;
-    if (Err || (sass::isOracleVerified(MI.I.Op) &&
-                (Assumed.empty() || !Assumed.count(Name))))
-      return;
-    std::string Msg;
-    raw_string_ostream OS(Msg);
-    OS << "internal error: code generation produced '";
-    sass::print(MI.I, Addr, OS);
-    OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(Addr, 4)
-       << "*/ in @" << F.Name << ", piece " << P.Name
-       << ", whose encoding no NVIDIA reference word confirms "
-          "(td/UnverifiedForms.txt)";
-    Err = makeError(OS.str());
-  });
-  return Err;
+  // One pass over the forms; the address and the message only for the
+  // first instruction that fails.
+  uint64_t Addr = 0;
+  for (const mir::Piece &P : F.Pieces)
+    for (const mir::MInstr &MI : P.Instrs) {
+      uint64_t At = Addr;
+      Addr += 16;
+      if (sass::isOracleVerified(MI.I.Op) &&
+          (Assumed.empty() || !Assumed.count(MI.info().Name)))
+        continue;
+      const char *Name = MI.info().Name;
+      std::string Msg;
+      raw_string_ostream OS(Msg);
+      OS << "internal error: code generation produced '";
+      sass::print(MI.I, At, OS);
+      OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(At, 4)
+         << "*/ in @" << F.Name << ", piece " << P.Name
+         << ", whose encoding no NVIDIA reference word confirms "
+            "(td/UnverifiedForms.txt)";
+      return makeError(OS.str());
+    }
+  return Error::success();
 }
 
 /// Appends ptxas's NOP padding to a multiple of 128 bytes (the pad NOP's
@@ -183,78 +188,33 @@ Expected<LaunchManifest> makeManifest(const mir::Function &F, bool Dynamic) {
   return M;
 }
 
-/// The classifier of a kernel's own code: each word's form and operands are
-/// those of the instruction it was just encoded from (found by the word's
-/// offset in the code), so scanControlFlow() decodes nothing.  It answers
-/// as object::getTargetClassifier() does for the same words (IsExit /
-/// IsBranch of the form, sass::getPCRelativeTarget of its operands).
-class EncodedCodeClassifier : public object::InstrClassifier {
-public:
-  EncodedCodeClassifier(const std::vector<uint8_t> &Code,
-                        ArrayRef<const sass::Instruction *> Instrs)
-      : Code(Code), Instrs(Instrs) {}
-
-  bool isExit(ArrayRef<uint8_t> W) const override {
-    const sass::Instruction *I = at(W);
-    return I && sass::getInstrInfo(I->Op).IsExit;
-  }
-  bool endsBlock(ArrayRef<uint8_t> W) const override {
-    const sass::Instruction *I = at(W);
-    if (!I)
-      return false;
-    const sass::InstrInfo &II = sass::getInstrInfo(I->Op);
-    return II.IsExit || II.IsBranch;
-  }
-  Optional<uint64_t> branchTarget(ArrayRef<uint8_t> W,
-                                  uint64_t Pc) const override {
-    const sass::Instruction *I = at(W);
-    if (!I || !sass::getInstrInfo(I->Op).IsBranch)
-      return None;
-    return sass::getPCRelativeTarget(*I, Pc);
-  }
-  Optional<uint64_t> pcRelativeTarget(ArrayRef<uint8_t> W,
-                                      uint64_t Pc) const override {
-    const sass::Instruction *I = at(W);
-    if (!I)
-      return None;
-    return sass::getPCRelativeTarget(*I, Pc);
-  }
-  Optional<unsigned> registersUsed(ArrayRef<uint8_t> W) const override {
-    const sass::Instruction *I = at(W);
-    if (!I)
-      return None;
-    return sass::getRegistersUsed(*I);
-  }
-
-private:
-  /// The instruction word \p W of the code was encoded from; null for a
-  /// word that is not one of the code's.
-  const sass::Instruction *at(ArrayRef<uint8_t> W) const {
-    if (W.size() != 16 || W.data() < Code.data() ||
-        W.data() + 16 > Code.data() + Code.size())
-      return nullptr;
-    size_t Off = size_t(W.data() - Code.data());
-    return Off % 16 ? nullptr : Instrs[Off / 16];
-  }
-
-  const std::vector<uint8_t> &Code;
-  ArrayRef<const sass::Instruction *> Instrs;
-};
-
 Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
                                          ArrayRef<ManifestParam> Params,
                                          sass::Target Tgt) {
   object::Kernel K;
   K.Name = F.Name;
-  std::vector<const sass::Instruction *> Instrs;
   size_t N = F.size();
-  Instrs.reserve(N);
   K.Code.resize(16 * N);
+  // The control flow from the instructions the words are encoded from
+  // (nothing is decoded): what object::getTargetClassifier() answers for
+  // the same words -- the form's IsExit / IsBranch, a branch's PC-relative
+  // operand -- recorded only for the few words that are one.
+  std::vector<object::WordFlow> Flow;
+  uint64_t Off = 0;
   for (const mir::Piece &P : F.Pieces)
     for (const mir::MInstr &MI : P.Instrs) {
-      sass::writeWord(sass::encode(MI.I, Tgt),
-                      K.Code.data() + 16 * Instrs.size());
-      Instrs.push_back(&MI.I);
+      sass::writeWord(sass::encode(MI.I, Tgt), K.Code.data() + Off);
+      const sass::InstrInfo &II = MI.info();
+      if (II.IsExit || II.IsBranch) {
+        object::WordFlow W;
+        W.Offset = Off;
+        W.IsExit = II.IsExit;
+        W.EndsBlock = true;
+        if (II.IsBranch)
+          W.BranchTarget = sass::getPCRelativeTarget(MI.I, Off);
+        Flow.push_back(W);
+      }
+      Off += 16;
     }
   for (const ManifestParam &MP : Params) {
     object::KernelParam P;
@@ -271,7 +231,7 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     K.SharedBytes = F.SharedBytes;
   }
   unsigned SM = sass::getTargetSM(Tgt);
-  object::scanControlFlow(K, EncodedCodeClassifier(K.Code, Instrs));
+  object::scanControlFlow(K, Flow);
   object::Module M;
   M.SM = SM;
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +

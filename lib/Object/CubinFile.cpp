@@ -462,6 +462,7 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
   Image Img(Size);
 
   std::vector<uint8_t> Ehdr;
+  Ehdr.reserve(64);
   Ehdr.insert(Ehdr.end(), H.Ident.begin(), H.Ident.end());
   append<uint16_t>(Ehdr, H.Type);
   append<uint16_t>(Ehdr, H.Machine);
@@ -480,6 +481,7 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
     return E;
 
   std::vector<uint8_t> Shdrs;
+  Shdrs.reserve(64 * F.Sections.size());
   for (const Section &S : F.Sections) {
     append<uint32_t>(Shdrs, S.NameOffset);
     append<uint32_t>(Shdrs, S.Type);
@@ -497,6 +499,7 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
 
   if (!F.ProgramHeaders.empty()) {
     std::vector<uint8_t> Phdrs;
+    Phdrs.reserve(56 * F.ProgramHeaders.size());
     for (const ProgramHeader &P : F.ProgramHeaders) {
       append<uint32_t>(Phdrs, P.Type);
       append<uint32_t>(Phdrs, P.Flags);

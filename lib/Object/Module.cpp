@@ -124,25 +124,57 @@ const InstrClassifier &getTargetClassifier(unsigned SM) {
   return All[unsigned(T)];
 }
 
-void scanControlFlow(Kernel &K, const InstrClassifier &C) {
+namespace {
+/// The one walk of both scanControlFlow()s: \p Next(W, NeedEnd) gives the
+/// next word that is an EXIT, ends a block or branches (false after the
+/// last); its EndsBlock matters only while \p NeedEnd (no block end seen).
+template <typename NextFn> void scanWords(Kernel &K, NextFn Next) {
   K.ExitOffsets.clear();
   uint64_t End = K.Code.size();
   bool SeenEnd = false;
-  for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16) {
-    ArrayRef<uint8_t> W(K.Code.data() + Off, 16);
-    if (C.isExit(W))
-      K.ExitOffsets.push_back(Off);
-    if (!SeenEnd && C.endsBlock(W)) {
+  WordFlow W;
+  while (Next(W, !SeenEnd)) {
+    if (W.IsExit)
+      K.ExitOffsets.push_back(W.Offset);
+    if (!SeenEnd && W.EndsBlock) {
       SeenEnd = true;
-      End = std::min<uint64_t>(End, Off + 16);
+      End = std::min<uint64_t>(End, W.Offset + 16);
     }
     // A branch target starts a block (E: a loop head ends ptxas's first
     // block in barriers_local.ptx's spin).
-    if (Optional<uint64_t> T = C.branchTarget(W, Off))
-      if (*T > 0 && *T < End)
-        End = *T;
+    if (W.BranchTarget && *W.BranchTarget > 0 && *W.BranchTarget < End)
+      End = *W.BranchTarget;
   }
   K.CfaBlockEnd = static_cast<uint32_t>(End);
+}
+} // namespace
+
+void scanControlFlow(Kernel &K, ArrayRef<WordFlow> Words) {
+  size_t I = 0;
+  scanWords(K, [&](WordFlow &W, bool) {
+    // Only whole words of the code, as the classifier's walk sees them.
+    while (I < Words.size() && Words[I].Offset + 16 > K.Code.size())
+      ++I;
+    if (I == Words.size())
+      return false;
+    W = Words[I++];
+    return true;
+  });
+}
+
+void scanControlFlow(Kernel &K, const InstrClassifier &C) {
+  size_t Off = 0;
+  scanWords(K, [&](WordFlow &W, bool NeedEnd) {
+    if (Off + 16 > K.Code.size())
+      return false;
+    ArrayRef<uint8_t> Word(K.Code.data() + Off, 16);
+    W.Offset = Off;
+    W.IsExit = C.isExit(Word);
+    W.EndsBlock = NeedEnd && C.endsBlock(Word);
+    W.BranchTarget = C.branchTarget(Word, Off);
+    Off += 16;
+    return true;
+  });
 }
 
 std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {

@@ -144,6 +144,36 @@ Error writeOutput(StringRef Path, bool Binary,
   return writeOutputs(F);
 }
 
+Error writeOutputStreamed(StringRef Path, bool Binary, size_t BufferSize,
+                          function_ref<Error(raw_ostream &)> Write) {
+  sys::fs::file_status St;
+  bool Exists = !sys::fs::status(Path, St) && sys::fs::exists(St);
+  if (Path == "-" || (Exists && !sys::fs::is_regular_file(St)))
+    return writeOutput(Path, Binary, Write); // checks directories too
+  int FD;
+  SmallString<128> Temp;
+  if (std::error_code EC = sys::fs::createUniqueFile(
+          Path + "-%%%%%%%%.tmp", FD, Temp,
+          Binary ? sys::fs::OF_None : sys::fs::OF_Text))
+    return makeError("cannot open '" + Path + "': " + EC.message());
+  Error E = Error::success();
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS.SetBufferSize(BufferSize);
+    E = Write(OS);
+    OS.close();
+    if (!E && OS.has_error())
+      E = makeError("cannot write '" + Path + "': " + OS.error().message());
+    OS.clear_error();
+  }
+  if (!E)
+    if (std::error_code EC = sys::fs::rename(Temp, Path))
+      E = makeError("cannot write '" + Path + "': " + EC.message());
+  if (E)
+    sys::fs::remove(Temp);
+  return E;
+}
+
 void setToolVersionPrinter() {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "tp (tensor-core backend for NVIDIA sm_80 to sm_121) version 0.1.0\n"

@@ -41,6 +41,11 @@ using namespace llvm;
 using namespace tp;
 
 namespace {
+/// The output stream's buffer: large enough that a write() moves many
+/// pages at a time, small enough to stay in the CPU's caches between the
+/// lines printed into it and the kernel's copy out of it.
+constexpr size_t StreamBufferSize = 256 * 1024;
+
 /// Whether --disassemble of a cubin writes whole-cubin .sass text.
 bool wantsSassText(const mc::Options &Opts) {
   if (Opts.Format == mc::OutputFormat::Auto)
@@ -104,11 +109,16 @@ int tp::mc::runDisassemble(const Options &Opts) {
   }
   // Every bad line is reported (a diagnostic each), then nothing written.
   bool Rejected = false;
-  Error E = writeOutput(Opts.Output, false, [&](raw_ostream &OS) -> Error {
+  // Streamed to the temporary file through one reused buffer (the whole
+  // listing in memory first cost a page fault a page, then a copy from
+  // memory long evicted from the caches); a rejected input removes it.
+  Error E = writeOutputStreamed(Opts.Output, false, StreamBufferSize,
+                                [&](raw_ostream &OS) -> Error {
     if (Reader) {
       StringRef Text = SM.getMemoryBuffer(SM.getMainFileID())->getBuffer();
-      // The output is about the input's size (more with the encodings or
-      // the control fields): reserved once, not regrown and copied.
+      // Into memory (standard output): the output is about the input's
+      // size (more with the encodings or the control fields), reserved once,
+      // not regrown and copied.  A file stream ignores it.
       OS.reserveExtraSpace(Text.size() + Text.size() / 4 +
                            (PO.ShowEncoding ? Text.size() * 3 / 2 : 0) +
                            (PO.ShowControl ? Text.size() : 0));

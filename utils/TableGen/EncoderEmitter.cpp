@@ -3,6 +3,9 @@
 /// \file
 /// -gen-sass-encoder: the bit segments of every operand field, the guard
 /// and control fields, and per target each form's fixed bits.
+/// GET_SASS_OPERAND_ENCODERS: per target and form, a straight-line function
+/// that inserts the operands into the word with constant shifts and masks
+/// (the same bits as a walk of the field tables), identical bodies shared.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,104 @@ using namespace llvm;
 
 namespace tp {
 namespace tblgen {
+
+namespace {
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V) + "ULL"; }
+
+/// Width \p W low bits set (W <= 64).
+uint64_t lowBits(unsigned W) {
+  return W >= 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1;
+}
+
+/// The statement that stores bits [FB, FB+W) of `V` at bits [B, B+W) of
+/// the 64-bit half \p Half (B + W <= 64), leaving its other bits:
+/// insertBits() of the field table walk, with its masks as constants.
+std::string insertStmt(const char *Half, unsigned B, unsigned FB, unsigned W) {
+  uint64_t M = lowBits(W) << B;
+  std::string Bits = FB >= 64 ? std::string("0")
+                              : FB ? "(V >> " + std::to_string(FB) + ")"
+                                   : std::string("V");
+  if (B && Bits != "0")
+    Bits = "(" + Bits + " << " + std::to_string(B) + ")";
+  return std::string("    ") + Half + " = (" + Half + " & " + hex(~M) +
+         ") | (" + Bits + " & " + hex(M) + ");\n";
+}
+
+/// The body of a function that inserts the operands `Ops` of form \p F as
+/// target encoding \p Enc lays them out into the word `Lo`, `Hi`: per
+/// operand the value, its XOR mask, Blackwell's 8-bit uniform register
+/// fields (URZ is stored as 0xff), then each segment -- what insertField()
+/// does for each operand field in turn.
+std::string operandEncoderBody(const FormModel &Enc) {
+  std::string B;
+  for (unsigned K = 0; K < Enc.Ops.size(); ++K) {
+    const OperandModel &EO = Enc.Ops[K];
+    if (EO.Segs.empty())
+      continue;
+    B += "  {\n    uint64_t V = uint64_t(Ops[" + std::to_string(K) + "]);\n";
+    // FieldRef::Xor is a byte: the same mask as the field table walk's.
+    if (uint8_t Xor = uint8_t(EO.Type->getValueAsInt("XorMask")))
+      B += "    V ^= " + hex(Xor) + ";\n";
+    if (isWideURField(EO, EO.Segs))
+      B += "    if (V == URZ)\n      V = 0xff;\n";
+    for (const Seg &S : EO.Segs) {
+      if (S.InstBit >= 64) {
+        B += insertStmt("Hi", S.InstBit - 64, S.FieldBit, S.Width);
+      } else if (S.InstBit + S.Width <= 64) {
+        B += insertStmt("Lo", S.InstBit, S.FieldBit, S.Width);
+      } else { // crosses bit 64: the low half's part, then the high half's
+        unsigned LoW = 64 - S.InstBit;
+        B += insertStmt("Lo", S.InstBit, S.FieldBit, LoW);
+        B += insertStmt("Hi", 0, S.FieldBit + LoW, S.Width - LoW);
+      }
+    }
+    B += "  }\n";
+  }
+  return B;
+}
+
+/// GET_SASS_OPERAND_ENCODERS: per target, per form, the function that
+/// inserts the form's operands (identical bodies shared), and the table of
+/// them.
+void emitOperandEncoders(const SASSModel &M, raw_ostream &OS) {
+  OS << "#ifdef GET_SASS_OPERAND_ENCODERS\n"
+        "// Inserts a form's operands into a word (Lo: bits 0-63, Hi:\n"
+        "// 64-127) holding its fixed bits.\n";
+  std::map<std::string, unsigned> FnOf;
+  std::vector<std::vector<unsigned>> Table(M.Targets.size());
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    for (unsigned F = 0; F < M.Forms.size(); ++F) {
+      int E = M.EncodingFor[T][F];
+      std::string Body =
+          operandEncoderBody(E >= 0 ? M.Encodings[E] : M.Forms[F]);
+      auto It = FnOf.find(Body);
+      if (It == FnOf.end()) {
+        It = FnOf.emplace(Body, FnOf.size()).first;
+        OS << "static void encodeOperands" << It->second
+           << "(const int64_t *Ops, uint64_t &Lo, uint64_t &Hi) {\n"
+              "  (void)Ops;\n  (void)Lo;\n  (void)Hi;\n"
+           << Body << "}\n";
+      }
+      Table[T].push_back(It->second);
+    }
+  for (unsigned T = 0; T < M.Targets.size(); ++T) {
+    OS << "// " << M.Targets[T].Name << ", by form\n"
+       << "static const OperandEncoder OperandEncoders" << T << "[] = {";
+    for (unsigned I = 0; I < Table[T].size(); ++I)
+      OS << (I % 4 ? " " : "\n  ") << "encodeOperands" << Table[T][I] << ",";
+    if (Table[T].empty())
+      OS << "nullptr";
+    OS << "\n};\n";
+  }
+  OS << "// Per target.\nstatic const OperandEncoder *const "
+        "OperandEncodersOf[] = {";
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    OS << " OperandEncoders" << T << ",";
+  OS << "};\n#undef GET_SASS_OPERAND_ENCODERS\n#endif\n";
+}
+
+} // namespace
 
 void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
   SASSModel M(RK);
@@ -119,7 +220,8 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     emitSegs(OS, Fm->Segs);
     OS << " // " << Fm->Name << "\n";
   }
-  OS << "};\n#undef GET_SASS_SPECIAL_SEGS\n#endif\n";
+  OS << "};\n#undef GET_SASS_SPECIAL_SEGS\n#endif\n\n";
+  emitOperandEncoders(M, OS);
 }
 
 } // namespace tblgen

@@ -201,6 +201,22 @@ const InstrClassifier &getTargetClassifier(unsigned SM);
 /// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);
 
+/// What scanControlFlow() needs to know of one instruction word, at byte
+/// offset Offset: the classifier's isExit(), endsBlock() and
+/// branchTarget().
+struct WordFlow {
+  uint64_t Offset = 0;
+  bool IsExit = false;
+  bool EndsBlock = false;
+  llvm::Optional<uint64_t> BranchTarget;
+};
+/// scanControlFlow() from facts the caller already has (the instructions
+/// \p K.Code was encoded from): \p Words lists, by increasing offset, the
+/// words that are an EXIT, end a block or branch; every other word is none
+/// of these.  The same result as the classifier's version for the same
+/// facts, with no word looked at.
+void scanControlFlow(Kernel &K, llvm::ArrayRef<WordFlow> Words);
+
 /// A one-line note on what a launcher must set for \p DynamicBytes of
 /// dynamic shared memory (nothing is recorded in the cubin).
 std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes);

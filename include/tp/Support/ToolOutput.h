@@ -46,6 +46,16 @@ writeOutput(llvm::StringRef Path, bool Binary,
 /// Writes every file of \p Files or none of them (see the file comment).
 llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files);
 
+/// writeOutput() for one large output: a regular file's bytes go straight
+/// to its temporary through a stream with a \p BufferSize buffer, reused
+/// (no buffer of the whole output, whose pages would each be faulted in,
+/// then copied); on \p Write's error, or a failed write, the temporary is
+/// removed and nothing appears.  "-" and destinations that are not regular
+/// files are written as writeOutput() writes them.
+llvm::Error writeOutputStreamed(
+    llvm::StringRef Path, bool Binary, size_t BufferSize,
+    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
+
 /// Installs the `--version` printer shared by every tp tool.
 void setToolVersionPrinter();
 

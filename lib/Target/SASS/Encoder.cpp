@@ -1,8 +1,13 @@
 //===- Encoder.cpp - Instruction -> 128-bit word ---------------------------===//
 ///
 /// \file
-/// Table-driven: the form's fixed value, then every operand field, the guard
-/// and the control fields, each through its generated bit segments.
+/// encode(): the form's fixed value, then its operands by the generated
+/// straight-line function of the target's fields (OperandEncodersOf,
+/// tp-tblgen -gen-sass-encoder: constant shifts and masks, no walk of the
+/// field tables, no allocation), then the guard and control fields, whose
+/// segments are compile-time constants.  encodeByFieldTables() is the walk
+/// of the field tables it replaced, kept as its oracle: the two give the
+/// same word for every instruction, in range or not (unit test).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +24,40 @@ namespace tp {
 namespace sass {
 using namespace detail;
 
+namespace {
+/// Inserts a form's operands \p Ops into the word \p Lo (bits 0-63),
+/// \p Hi (64-127).
+using OperandEncoder = void (*)(const int64_t *Ops, uint64_t &Lo,
+                                uint64_t &Hi);
+
+// OperandEncodersOf[target][form]: generated from the forms' fields, one
+// straight-line function per distinct layout.
+#define GET_SASS_OPERAND_ENCODERS
+#include "tp/Target/SASS/SASSGenEncoder.inc"
+
+/// The guard and control fields of \p I into \p W: constant segments
+/// (SpecialSegs), each a shift and a mask.
+inline void insertGuardAndControl(Word128 &W, const Instruction &I) {
+  insertSpecial(W, SF_Guard, I.Guard);
+  insertSpecial(W, SF_GuardNeg, I.GuardNeg);
+  const Control &C = I.Ctrl;
+  insertSpecial(W, SF_Stall, C.Stall);
+  insertSpecial(W, SF_Yield, C.Yield ? 0 : 1);
+  insertSpecial(W, SF_WrSB, C.WrSB);
+  insertSpecial(W, SF_RdSB, C.RdSB);
+  insertSpecial(W, SF_WaitMask, C.WaitMask);
+  insertSpecial(W, SF_Reuse, C.Reuse);
+}
+} // namespace
+
 Word128 encode(const Instruction &I, Target T) {
+  Word128 W = formEncoding(I.Op, T).Value;
+  OperandEncodersOf[unsigned(T)][I.Op](I.Ops.data(), W.Lo, W.Hi);
+  insertGuardAndControl(W, I);
+  return W;
+}
+
+Word128 encodeByFieldTables(const Instruction &I, Target T) {
   const InstrInfo &II = InstrInfos[I.Op];
   const FormEncoding &FE = formEncoding(I.Op, T);
   Word128 W = FE.Value;
@@ -28,19 +66,25 @@ Word128 encode(const Instruction &I, Target T) {
     insertField(W, OperandFields[Base + K], uint64_t(I.Ops[K]));
   insertField(W, specialField(SF_Guard), I.Guard);
   insertField(W, specialField(SF_GuardNeg), I.GuardNeg);
-  setControl(W, I.Ctrl);
-  return W;
-}
-
-Control getControl(Word128 W) { return controlOf(W); }
-
-void setControl(Word128 &W, const Control &C) {
+  const Control &C = I.Ctrl;
   insertField(W, specialField(SF_Stall), C.Stall);
   insertField(W, specialField(SF_Yield), C.Yield ? 0 : 1);
   insertField(W, specialField(SF_WrSB), C.WrSB);
   insertField(W, specialField(SF_RdSB), C.RdSB);
   insertField(W, specialField(SF_WaitMask), C.WaitMask);
   insertField(W, specialField(SF_Reuse), C.Reuse);
+  return W;
+}
+
+Control getControl(Word128 W) { return controlOf(W); }
+
+void setControl(Word128 &W, const Control &C) {
+  insertSpecial(W, SF_Stall, C.Stall);
+  insertSpecial(W, SF_Yield, C.Yield ? 0 : 1);
+  insertSpecial(W, SF_WrSB, C.WrSB);
+  insertSpecial(W, SF_RdSB, C.RdSB);
+  insertSpecial(W, SF_WaitMask, C.WaitMask);
+  insertSpecial(W, SF_Reuse, C.Reuse);
 }
 
 /// Whether \p V fits operand \p OI's field of \p N bits.

@@ -190,6 +190,25 @@ inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
   }
 }
 
+/// Stores \p V into guard or control field \p F of \p W (constant-folded:
+/// insertField() of its one segment).
+inline void insertSpecial(Word128 &W, unsigned F, uint64_t V) {
+  const FieldSeg &S = SpecialSegs[F];
+  uint64_t Part = V >> S.FieldBit;
+  if (S.Width < 64)
+    Part &= (uint64_t(1) << S.Width) - 1;
+  unsigned B = S.InstBit;
+  if (B >= 64) {
+    insertBits(W.Hi, B - 64, S.Width, Part);
+  } else if (B + S.Width <= 64) {
+    insertBits(W.Lo, B, S.Width, Part);
+  } else {
+    unsigned LoW = 64 - B;
+    insertBits(W.Lo, B, LoW, Part);
+    insertBits(W.Hi, 0, S.Width - LoW, Part >> LoW);
+  }
+}
+
 /// Spelling table lookup; nullptr if \p V has no spelling.
 const char *modifierName(const OperandInfo &OI, int64_t V);
 

@@ -278,6 +278,10 @@ llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
 /// Encodes \p I (with its control fields).  Every operand value must fit its
 /// field: use verify() first for untrusted values (the parser does).
 Word128 encode(const Instruction &I, Target T = Target::SM86);
+/// encode() by a walk of the generated field tables, the encoder encode()'s
+/// straight-line functions replaced: its oracle in the unit tests (the same
+/// word for every instruction).
+Word128 encodeByFieldTables(const Instruction &I, Target T = Target::SM86);
 /// Checks that every operand value and control field of \p I fits (and
 /// that the form exists on \p T); the error says which one does not.
 llvm::Error verify(const Instruction &I, Target T = Target::SM86);
