@@ -758,6 +758,10 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
     if (!VRegNames.insert(N).second)
       return makeError("@" + F.Name + ": virtual register %" + N +
                        " defined twice");
+  // Each form is checked on the function's target (Blackwell has forms of
+  // its own); an unnamed target is sm_86.
+  sass::Target Tgt = sass::Target::SM86;
+  sass::lookupTarget(F.Target, Tgt);
   uint64_t A = 0;
   for (const auto &P : F.Pieces) {
     for (const auto &MI : P.Instrs) {
@@ -788,9 +792,9 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
         for (unsigned K = 0; K < II.NumOperands; ++K)
           if (isGPROperand(II.Operands[K]) && isVirtualReg(MI.I.Ops[K]))
             Phys.Ops[K] = 0;
-        if (Error E = sass::verify(Phys))
+        if (Error E = sass::verify(Phys, Tgt))
           return At(MI, P, A, toString(std::move(E)));
-      } else if (Error E = sass::verify(MI.I)) {
+      } else if (Error E = sass::verify(MI.I, Tgt)) {
         return At(MI, P, A, toString(std::move(E)));
       }
       // The physical register tuples (getRegAccesses' GPR accesses, read
