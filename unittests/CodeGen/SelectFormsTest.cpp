@@ -16,8 +16,8 @@
 
 #include "gtest/gtest.h"
 
-#include <initializer_list>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 using namespace tp;
@@ -38,10 +38,11 @@ TEST(SelectFormsTest, EveryTemplateIsItsSpelling) {
     // Each form verifies on sm_86 and sm_90, or (Blackwell's own forms)
     // on sm_100.
     bool Blackwell = !sass::isAvailable(I.Op, sass::Target::SM86);
-    for (sass::Target Tg :
-         Blackwell ? std::initializer_list<sass::Target>{sass::Target::SM100}
-                   : std::initializer_list<sass::Target>{sass::Target::SM86,
-                                                         sass::Target::SM90}) {
+    const std::vector<sass::Target> Targets =
+        Blackwell ? std::vector<sass::Target>{sass::Target::SM100}
+                  : std::vector<sass::Target>{sass::Target::SM86,
+                                              sass::Target::SM90};
+    for (sass::Target Tg : Targets) {
       EXPECT_TRUE(sass::isAvailable(I.Op, Tg)) << T.FormName;
       Error E = sass::verify(I, Tg);
       EXPECT_FALSE(bool(E)) << T.FormName << ": " << toString(std::move(E));
