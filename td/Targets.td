@@ -103,18 +103,24 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
 // builds them; tp-mc decodes their words with sm_90's forms, Blackwell's
 // encodings of the uniform forms (8-bit uniform register fields, URZ
 // 0xff) and the forms only Blackwell has (td/SM100): every word of the
-// corpus on sm_100, all but 23 on sm_120/sm_121, decodes and re-encodes to
+// corpus on sm_100, all but 17 on sm_120/sm_121, decodes and re-encodes to
 // the same 128 bits (test/MC/SM100, test/MC/SM120; docs/targets.md lists
-// the rest).  Cubins: e_flags 0x06000002 |
-// sm << 8 (ptxas 13: 0x06006402, 0x06007802, 0x06007902); their layout
-// (.note.nv.tkinfo, .nv.compat, the .nv.merc.* sections) is not modelled,
-// so they print in the raw form only.  Parameters at c[0x0][0x380], the
+// the rest).  Cubins: e_flags 0x06000002 | sm << 8 (ptxas 13: 0x06006402,
+// 0x06007802, 0x06007902), sm_90's layout plus the Mercury copy of each
+// kernel (lib/Object/CubinLayout.cpp; the Mercury code is copied, not
+// modelled).  Parameters at c[0x0][0x380], the
 // default descriptor at c[0x0][0x358] (ptxas 13: `LDC.64 R2,
 // c[0x0][0x380]`, `LDCU.64 UR4, c[0x0][0x358]`); the reserved shared
 // window is 0x400 as on sm_90 (.nv.shared.K sizes).  Shared memory per
 // block (CUDA C++ Programming Guide, compute capability 10.0 and 12.0):
 // 227 KiB (sm_100), 99 KiB (sm_120); sm_121 by the seed's rule 100 KiB
-// less 2 KiB.  tp-llc and tp-sim do not generate or run code for them.
+// less 2 KiB.  tp-llc generates sm_90's code for them with the forms
+// Blackwell has instead (LDCU.64 for the descriptor, Blackwell's LDGSTS:
+// tp-select picks them by sass::isAvailable) and writes a cubin without
+// the Mercury sections (docs/targets.md: whether the driver loads it is
+// not verified); tp-sim runs them with sm_90's semantics plus those forms'.
+// Register file: 64K 32-bit registers per SM, 255 a thread, as sm_90
+// (CUDA C++ Programming Guide, compute capabilities 10.0 and 12.0).
 class BlackwellTarget<string name, int sm, int shared>
     : SASSTarget<name, sm, [name]> {
   let ParamBase = 0x380;
@@ -124,6 +130,7 @@ class BlackwellTarget<string name, int sm, int shared>
   let MaxSharedBytesPerBlock = shared;
   let RegCountInTextInfo = 0;
   let Attr5F = 0x101;
+  let GemmCodeGen = 1;
 }
 def TargetSM100 : BlackwellTarget<"sm_100", 100, 232448>;
 def TargetSM120 : BlackwellTarget<"sm_120", 120, 101376>;

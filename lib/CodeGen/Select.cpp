@@ -64,7 +64,8 @@
 ///                  2), per tp.add_residual two FADDs, per tp.stg STG.E.64
 ///                  (STG.E of the packed pair when D is f16 or bf16); the
 ///                  value ops (tp.pack) in SelectEpilogue.cpp
-///   the function   ULDC.64 UR4 = the memory descriptor first (every global
+///   the function   ULDC.64 UR4 (Blackwell: LDCU.64, write scoreboard 5)
+///                  = the memory descriptor first (every global
 ///                  access names desc[UR4]); accumulators zeroed (CS2R
 ///                  pairs) after the prologue's copies; EXIT and ptxas's
 ///                  closing self-branch last
@@ -279,11 +280,15 @@ struct TargetFacts {
   unsigned Descriptor = 0;             ///< default memory descriptor
   /// The system's reserved start of the shared window (sm_90: 1 KiB).
   unsigned SharedBase = 0;
+  /// The forms the target has for the descriptor load and the copies:
+  /// ULDC.64 and sm_80..sm_90's LDGSTS, or Blackwell's LDCU.64 (a
+  /// variable-latency load: write scoreboard 5) and LDGSTS (td/SM100).
+  Form DescLoad = Form::UldcDesc;
+  Form Copy = Form::Ldgsts, GuardedCopy = Form::LdgstsP;
 };
 
 /// The facts of target \p Name, from td/Targets.td (sass::getTargetInfo);
-/// tp-select lowers for the targets with GemmCodeGen (sm_80, sm_86, sm_89,
-/// sm_90).
+/// tp-select lowers for the targets with GemmCodeGen (sm_80 to sm_121).
 Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
   sass::Target T;
   if (!sass::lookupTarget(Name, T) || !sass::getTargetInfo(T).GemmCodeGen)
@@ -294,6 +299,14 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
   F.ParamBase = TI.ParamBase;
   F.Descriptor = TI.DescriptorSlot;
   F.SharedBase = TI.ReservedSharedBytes;
+  // Where LDCU exists, ptxas 13 loads the descriptor with it (no ULDC in
+  // any Blackwell word of the corpus: docs/targets.md).
+  if (sass::isAvailable(sass::LDCU_64, T))
+    F.DescLoad = Form::LdcuDesc;
+  if (!sass::isAvailable(sass::LDGSTS_DESC, T)) {
+    F.Copy = Form::LdgstsBw;
+    F.GuardedCopy = Form::LdgstsPBw;
+  }
   return F;
 }
 
@@ -1193,7 +1206,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
     P = *GP;
   }
   unsigned Shared = inRegister(Sts);
-  sass::Instruction &I = make(Guard ? Form::LdgstsP : Form::Ldgsts);
+  sass::Instruction &I = make(Guard ? TF.GuardedCopy : TF.Copy);
   operand(I, Slot::Rs) = Shared;
   operand(I, Slot::SOff) = TF.SharedBase + intAttr(G, "smem_offset");
   operand(I, Slot::Ra) = Pointer;
@@ -1516,9 +1529,9 @@ Expected<mir::Function> Selector::run() {
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
                         2 * size_t(T.MTiles * T.NTiles) + 16);
-  sass::Instruction &Desc = make(Form::UldcDesc);
+  sass::Instruction &Desc = make(TF.DescLoad);
   operand(Desc, Slot::COff) = TF.Descriptor;
-  emit(Desc);
+  emit(Desc, TF.DescLoad == Form::LdcuDesc ? 5 : -1);
   if (Error E = lowerAddresses(*Addresses))
     return E;
   countSharers();

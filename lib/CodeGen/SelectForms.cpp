@@ -131,6 +131,15 @@ const FormTemplate Templates[] = {
      9, {0, 1, 1, 0, 0, 4, 0, 1, 16}},
     {sass::STG_DESC_U16, "STG_DESC_U16", "STG.E.U16 desc[UR4][R0.64+0x10], R0",
      8, {1, 1, 0, 4, 0, 1, 16, 0}},
+    // Blackwell only: LDCU.64 and the LDGSTS whose size field is 0/1/2.
+    {sass::LDCU_64, "LDCU_64", "LDCU.64 UR4, c[0x0][0x0]",
+     4, {4, 5, 0, 0}},
+    {sass::LDGSTS_DESC_SM100, "LDGSTS_DESC_SM100",
+     "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64]",
+     11, {0, 0, 2, 0, 0, 0, 16, 4, 0, 1, 0}},
+    {sass::LDGSTS_DESC_SM100_P, "LDGSTS_DESC_SM100_P",
+     "LDGSTS.E.BYPASS.128 [R0+0x10], desc[UR4][R0.64], P0",
+     13, {0, 0, 2, 0, 0, 0, 16, 4, 0, 1, 0, 0, 0}},
 };
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");

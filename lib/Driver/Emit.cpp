@@ -234,6 +234,9 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
   object::scanControlFlow(K, Flow);
   object::Module M;
   M.SM = SM;
+  // Blackwell: tp does not model the Mercury encoding, so the cubin holds
+  // the SASS alone (docs/targets.md: not verified to load).
+  M.SassOnly = object::hasMercuryKind(SM);
   M.Tool.Version = "tp 0.1.0 (tensor-core backend for NVIDIA " +
                    sass::getTargetName(Tgt).str() + ")";
   M.Tool.Options = "-arch " + sass::getTargetName(Tgt).str() + " ";

@@ -143,7 +143,8 @@ inline Section makeSection(const std::string &Name, uint32_t Type,
 }
 
 /// The checks every layout makes of a kernel before writing it.
-llvm::Error checkKernel(const Kernel &K, const TargetInfo &T);
+llvm::Error checkKernel(const Kernel &K, const TargetInfo &T,
+                        bool SassOnly = false);
 
 /// True when sm_\p SM's layout writes record \p R of .nv.info.K by itself,
 /// whatever the kernel (sm_90: SPARSE_MMA_MASK 0, SW_WAR [8]).

@@ -328,6 +328,36 @@ const CubinLayout SM100Layout = makeBlackwellLayout(SM100Compat, 8);
 const CubinLayout SM120Layout = makeBlackwellLayout(SM120Compat, 0);
 const CubinLayout SM121Layout = makeBlackwellLayout(SM121Compat, 0);
 
+// Blackwell's SASS-only flavour (Module::SassOnly, what tp-llc writes): the
+// layout above without the Mercury sections and their records -- sm_90's
+// section list, Blackwell's records, window, symbol, compat and slack.  No
+// ptxas cubin confirms it (ptxas 13 writes only capmerc; docs/targets.md).
+constexpr CubinLayout withoutMercury(const CubinLayout &L) {
+  return {SM90Sections,         L.KernelRecords,       L.Phdrs,
+          L.FrameRela,          L.ReservedSmem,        L.ConstantAfterKernels,
+          L.FramePrologueBytes, L.FdeInAddressOrder,   L.ShStrSlackBase,
+          L.ShStrSlackPerKernel, L.CompatBytes,        L.SwWarValue,
+          L.ReservedWindowBytes, L.NamedSmemCap,       {}};
+}
+const CubinLayout SM100SassLayout = withoutMercury(SM100Layout);
+const CubinLayout SM120SassLayout = withoutMercury(SM120Layout);
+const CubinLayout SM121SassLayout = withoutMercury(SM121Layout);
+
+/// The layout of an sm_<SM> cubin; \p SassOnly picks Blackwell's flavour
+/// without the Mercury copy (no other target has one).
+const CubinLayout *getLayout(unsigned SM, bool SassOnly) {
+  switch (SM) {
+  case 100:
+    return SassOnly ? &SM100SassLayout : &SM100Layout;
+  case 120:
+    return SassOnly ? &SM120SassLayout : &SM120Layout;
+  case 121:
+    return SassOnly ? &SM121SassLayout : &SM121Layout;
+  default:
+    return nullptr;
+  }
+}
+
 const CubinLayout *getLayout(unsigned SM) {
   switch (SM) {
   case 80:
@@ -390,8 +420,9 @@ void serializeSymbols(ArrayRef<Symbol> Syms, std::vector<uint8_t> &Bytes,
 namespace detail {
 /// The checks every layout makes of a kernel before writing it: what the
 /// cubin's fields can hold and what ptxas's layout is modelled for.
-Error checkKernel(const Kernel &K, const TargetInfo &T) {
-  const CubinLayout &L = *getLayout(T.SM);
+Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
+  const CubinLayout &L =
+      *(SassOnly ? getLayout(T.SM, true) : getLayout(T.SM));
   if (K.Name.empty())
     return makeError("a kernel has an empty name");
   if (K.Code.empty() || K.Code.size() % 128)
@@ -440,8 +471,13 @@ Error checkKernel(const Kernel &K, const TargetInfo &T) {
                      " cubins carry each kernel's Mercury code "
                      "(.nv.capmerc.text.K), which this kernel lacks");
   if (!Merc && K.Mercury)
-    return makeError("kernel '" + K.Name + "': Mercury code exists only in "
-                     "sm_100/120/121 cubins, not sm_" + Twine(T.SM));
+    return makeError(SassOnly ? "kernel '" + K.Name +
+                                    "': a SASS-only cubin (.binary_kind "
+                                    "sass) has no Mercury code"
+                              : "kernel '" + K.Name +
+                                    "': Mercury code exists only in "
+                                    "sm_100/120/121 cubins, not sm_" +
+                                    Twine(T.SM));
   if (K.Mercury) {
     const MercuryCode &MC = *K.Mercury;
     if (MC.Bytes.empty() || MC.CfaBlockEnd > MC.CodeSize)
@@ -1248,18 +1284,23 @@ void CubinBuilder::buildProgramHeaders() {
 }
 } // namespace
 
+bool hasMercuryKind(unsigned SM) { return getLayout(SM, true) != nullptr; }
+
 Expected<CubinFile> buildCubin(const Module &M) {
   const TargetInfo *T = getTargetInfo(M.SM);
   const CubinLayout *L = T ? getLayout(M.SM) : nullptr;
   if (!L)
     return makeError("cannot build a cubin for sm_" + Twine(M.SM) +
                      ": only " + sass::getTargetList() + " are supported");
+  if (M.SassOnly && !(L = getLayout(M.SM, true)))
+    return makeError("sm_" + Twine(M.SM) + " cubins have no SASS-only kind "
+                     "(only Blackwell's have a Mercury copy to leave out)");
   if (M.Kernels.empty())
     return makeError("a cubin needs at least one kernel");
   if (M.Compat && !has(L->Sections, SectionGroup::Compat))
     return makeError("sm_" + Twine(M.SM) + " cubins have no .nv.compat");
   for (const Kernel &K : M.Kernels)
-    if (Error E = checkKernel(K, *T))
+    if (Error E = checkKernel(K, *T, M.SassOnly))
       return std::move(E);
   return CubinBuilder(M, *T, *L).build();
 }

@@ -519,8 +519,12 @@ void CubinInterpreter::readFrameBlockEnds(
 
 Error CubinInterpreter::readMercury() {
   int SymSec = F.findSection(".nv.merc.symtab");
-  if (SymSec < 0)
+  if (SymSec < 0) {
+    // A Blackwell cubin without the Mercury copy: the SASS-only kind
+    // tp-llc writes (Module::SassOnly).
+    M.SassOnly = hasMercuryKind(M.SM);
     return Error::success();
+  }
   const Section &MS = F.Sections[SymSec];
   if (MS.Link >= F.Sections.size())
     return makeError("section '.nv.merc.symtab' links to no string table");

@@ -294,6 +294,8 @@ Error printKernelForm(const Module &M, raw_ostream &OS,
      << quote(M.Tool.BuildId) << " " << quote(M.Tool.Options) << "\n";
   if (M.Compat)
     OS << ".compat " << hexBytes(*M.Compat) << "\n";
+  if (M.SassOnly)
+    OS << ".binary_kind sass\n";
   for (const Kernel &K : M.Kernels) {
     printKernelDirectives(K, OS);
     if (Error E = printCode(K.Code, OS, Opts))
@@ -437,6 +439,7 @@ private:
   Error parseCudaApi(Tokens &Toks);
   Error parseToolNote(Tokens &Toks);
   Error parseCompat(Tokens &Toks);
+  Error parseBinaryKind(Tokens &Toks);
   Error parseKernel(Tokens &Toks);
   // Kernel form: directives inside `.kernel` ... `.end_kernel`.
   Error parseEndKernel(Tokens &Toks);
@@ -723,6 +726,7 @@ Expected<CubinFile> Parser::run() {
                .Case(".cuda_api", &Parser::parseCudaApi)
                .Case(".tool_note", &Parser::parseToolNote)
                .Case(".compat", &Parser::parseCompat)
+               .Case(".binary_kind", &Parser::parseBinaryKind)
                .Case(".kernel", &Parser::parseKernel)
                .Default(nullptr);
       if (!Fn && !K)
@@ -954,6 +958,25 @@ Error Parser::parseCompat(Tokens &Toks) {
   for (size_t J = 0; J < H.size(); J += 2)
     B.push_back(hexFromNibbles(H[J], H[J + 1]));
   M.Compat = std::move(B);
+  return Error::success();
+}
+
+/// `.binary_kind sass`: a Blackwell cubin without the Mercury copy
+/// (Module::SassOnly, what tp-llc writes); capmerc, ptxas's kind, is the
+/// default and needs no directive.
+Error Parser::parseBinaryKind(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (K)
+    return err(D, "'.binary_kind' goes before the first '.kernel'");
+  if (Toks.size() != 2 || Toks[1].IsString ||
+      (Toks[1].Text != "sass" && Toks[1].Text != "capmerc"))
+    return err(D, "expected '.binary_kind sass' or '.binary_kind capmerc'");
+  if (!hasMercuryKind(M.SM))
+    return err(Toks[1].Text, "sm_" + Twine(M.SM) +
+                                 " cubins have one binary kind; "
+                                 "'.binary_kind' is for sm_100, sm_120 "
+                                 "and sm_121");
+  M.SassOnly = Toks[1].Text == "sass";
   return Error::success();
 }
 

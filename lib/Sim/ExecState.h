@@ -413,6 +413,7 @@ void execShared(Exec &X, const DInst &D, uint32_t M);
 void execUALU(Exec &X, const DInst &D, uint32_t M);
 void execULDC(Exec &X, const DInst &D, uint32_t M);
 void execVIADD(Exec &X, const DInst &D, uint32_t M);
+void execIADD64(Exec &X, const DInst &D, uint32_t M);
 void execVOTE(Exec &X, const DInst &D, uint32_t M);
 void execWARPSYNC(Exec &X, const DInst &D, uint32_t M);
 

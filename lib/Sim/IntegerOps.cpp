@@ -87,6 +87,20 @@ void sim::execVIADD(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) X.W->R[Rd][L] = rawSrc(X, D.A, L) + rawSrc(X, D.B, L);
 }
 
+/// IADD.64 (sm_120/121): the pair Rd = the pair Ra + B, modulo 2^64 (B a
+/// register pair, a UR pair or an immediate, sign-extended as rawSrc64
+/// does: UNVERIFIED for a negative immediate, no ptxas word has one;
+/// optionally negated).
+void sim::execIADD64(Exec &X, const DInst &D, uint32_t M) {
+  unsigned Rd = wr(D.F[F_Rd]);
+  FOR_LANES(L, M) {
+    uint64_t B = rawSrc64(X, D.B, L);
+    uint64_t S = rawSrc64(X, D.A, L) + (D.B.Neg ? ~B + 1 : B);
+    X.W->R[Rd][L] = uint32_t(S);
+    X.W->R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(S >> 32);
+  }
+}
+
 void sim::execIADD3(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   bool IsX = D.has(SemFlag::X);

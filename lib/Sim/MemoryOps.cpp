@@ -270,12 +270,13 @@ void sim::execLDSM(Exec &X, const DInst &D, uint32_t M) {
 }
 
 /// LDGSTS: flags Desc (the descriptor form), SharedUR (a UR added to the
-/// shared address).
+/// shared address), CpSizeBw (Blackwell's size codes 0/1/2, not 4/5/6).
 void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   Block &B = *X.B;
   static const unsigned Sizes[8] = {0, 0, 0, 0, 4, 8, 16, 0};
-  unsigned Size = Sizes[D.F[F_sz] & 7];
+  unsigned Code = unsigned(D.F[F_sz] & 7);
+  unsigned Size = Sizes[D.has(SemFlag::CpSizeBw) ? (Code + 4) & 7 : Code];
   bool Wide = D.F[F_aw] != 0;
   uint64_t GUr = 0;
   uint32_t SUr = 0;

@@ -75,8 +75,9 @@ uint64_t sim::getSharedBytesPerSM(sass::Target T) {
   case sass::Target::SM80:
     return 164 * 1024;
   case sass::Target::SM90:
+  case sass::Target::SM100: // CUDA C++ Programming Guide, compute capability 10.0
     return 228 * 1024;
-  default:
+  default: // sm_86, sm_89, sm_120, sm_121 (compute capability 12.x: 100 KiB)
     return 100 * 1024;
   }
 }

@@ -1,12 +1,13 @@
 //===- UniformOps.cpp - Special registers, constants, uniform ALU ---------===//
 ///
 /// \file
-/// S2R/S2UR/CS2R, ULDC/LDC (constant bank 0 only), and the uniform
+/// S2R/S2UR/CS2R, ULDC/LDC and Blackwell's LDCU (constant bank 0 only), and the uniform
 /// datapath (UMOV, UIADD3, ULOP3, USHF, UIMAD, ULEA, UISETP, USEL, VOTEU,
 /// R2UR, UFLO, UPOPC, UBREV), executed once per warp.
 ///
 //===----------------------------------------------------------------------===//
 #include "ExecState.h"
+
 #include <algorithm>
 
 using namespace llvm;
@@ -96,8 +97,9 @@ static void constLoad(Exec &X, uint32_t Bank, uint32_t Off, unsigned Sz,
     V[1] = cbank(X, Bank, Off + 4);
 }
 
-/// ULDC: size code `sz` (.U8 0, .S8 1, .U16 2, .S16 3, 32 4), .64 with flag
-/// B64; flag AddrUR when a UR adds to the offset.  Rd is a UR.
+/// ULDC (and Blackwell's LDCU): size code `sz` (.U8 0, .S8 1, .U16 2, .S16
+/// 3, 32 4; LDCU.128 6: four URs, 16-byte aligned), .64 with flag B64; flag
+/// AddrUR when a UR adds to the offset.  Rd is a UR.
 void sim::execULDC(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
@@ -107,6 +109,21 @@ void sim::execULDC(Exec &X, const DInst &D, uint32_t M) {
   if (D.has(SemFlag::AddrUR) && D.F[F_Ur] < sass::URZ)
     Off += W.UR[D.F[F_Ur]];
   unsigned Sz = D.has(SemFlag::B64) ? 5 : unsigned(D.F[F_sz]);
+  if (Sz == 6) { // .128: two aligned .64 halves
+    if (Off % 16) {
+      X.fault("misaligned constant load of 16 bytes at c[" +
+              Twine(D.F[F_Bank]) + "][0x" +
+              Twine(utohexstr(Off, /*LowerCase=*/true)) + "]");
+      return;
+    }
+    for (unsigned H = 0; H < 2; ++H) {
+      uint32_t V[2] = {0, 0};
+      constLoad(X, uint32_t(D.F[F_Bank]), Off + 8 * H, 5, V);
+      for (unsigned I = 0; I < 2; ++I) // past UR62: the scratch UR64
+        W.UR[std::min(U == 64 ? 64u : U + 2 * H + I, 64u)] = V[I];
+    }
+    return;
+  }
   uint32_t V[2] = {0, 0};
   constLoad(X, uint32_t(D.F[F_Bank]), Off, Sz, V);
   W.UR[U] = V[0];

@@ -95,13 +95,14 @@ uint32_t LaunchManifest::getParamBlockSize() const {
 uint32_t getMaxDynamicSharedBytes(StringRef Target) {
   // CUDA C Programming Guide, "Technical Specifications per Compute
   // Capability": maximum shared memory per thread block, 163 KiB on 8.0,
-  // 99 KiB on 8.6 and 8.9 and 227 KiB on 9.0 (the opt-in limit, above the
-  // 48 KiB default).
+  // 99 KiB on 8.6, 8.9 and 12.x and 227 KiB on 9.0 and 10.0 (the opt-in
+  // limit, above the 48 KiB default).
   if (Target == "sm_80")
     return 163 * 1024;
-  if (Target == "sm_86" || Target == "sm_89")
+  if (Target == "sm_86" || Target == "sm_89" || Target == "sm_120" ||
+      Target == "sm_121")
     return 99 * 1024;
-  if (Target == "sm_90")
+  if (Target == "sm_90" || Target == "sm_100")
     return 227 * 1024;
   return 0;
 }
@@ -524,8 +525,9 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
                               M.Kernel + "\"");
   uint32_t MaxShared = getMaxDynamicSharedBytes(M.Target);
   if (!MaxShared)
-    return Fail("target", "expected \"sm_80\", \"sm_86\", \"sm_89\" or "
-                          "\"sm_90\", found \"" +
+    return Fail("target", "expected \"sm_80\", \"sm_86\", \"sm_89\", "
+                          "\"sm_90\", \"sm_100\", \"sm_120\" or "
+                          "\"sm_121\", found \"" +
                               M.Target + "\"");
 
   // CUDA limits: grid y and z at most 65535; block x, y at most 1024, z at

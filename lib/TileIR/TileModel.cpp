@@ -57,6 +57,24 @@ TargetLimits getTargetLimits(sass::Target T) {
     L.Card = "H100/H200";
     L.CardSMs = 132;
     break;
+  // Blackwell: PERF_FACTS.md cites no SM count of a B200, RTX 50 or GB10
+  // card, so each keeps a cited rule of an earlier target: sm_100 sm_90's
+  // (132 SMs), sm_120 and sm_121 sm_86's (the RTX 3090's 82).
+  case sass::Target::SM100:
+    L.SharedCapacityNote = "227 KiB";
+    L.Card = "no B200 SM count cited: sm_90's H100/H200";
+    L.CardSMs = 132;
+    break;
+  case sass::Target::SM120:
+    L.SharedCapacityNote = "99 KiB";
+    L.Card = "no RTX 50 SM count cited: sm_86's RTX 3090";
+    L.CardSMs = 82;
+    break;
+  case sass::Target::SM121:
+    L.SharedCapacityNote = "100 KiB - 2 KiB";
+    L.Card = "no GB10 SM count cited: sm_86's RTX 3090";
+    L.CardSMs = 82;
+    break;
   default:
     L.SharedCapacityNote = "100 KiB - 2 KiB";
     L.Card = "RTX 3090";

@@ -90,6 +90,7 @@ def SemSHFL : SimClass<"SHFL">;
 def SemSHF : SimClass<"SHF">;
 def SemULDC : SimClass<"ULDC">;
 def SemVIADD : SimClass<"VIADD">;
+def SemIADD64 : SimClass<"IADD64">;
 def SemVOTE : SimClass<"VOTE">;
 def SemWARPSYNC : SimClass<"WARPSYNC">;
 def SemATOMS : SimClass<"ATOMS">;
@@ -116,6 +117,7 @@ def FlagRZA : SimFlag<"RZA">;
 def FlagRZB : SimFlag<"RZB">;
 def FlagDesc : SimFlag<"Desc">;
 def FlagSharedUR : SimFlag<"SharedUR">;
+def FlagCpSizeBw : SimFlag<"CpSizeBw">;
 
 
 // BAR.
@@ -1027,3 +1029,25 @@ def : SimSemantics<SemGAtom, [ATOMG_CAS_32], "AtomsKind::Cas", [], 4>;
 
 // REDUX: a reduction over the executing lanes into a UR.
 def : SimSemantics<SemREDUX, [REDUX]>;
+
+//===----------------------------------------------------------------------===//
+// Blackwell's own forms (td/SM100/SM100Instrs.td) that tp-llc's kernel uses.
+//===----------------------------------------------------------------------===//
+
+// LDCU: ULDC's load into uniform registers (sizes as ULDC's; .128 loads
+// four).
+def : SimSemantics<SemULDC,
+  [LDCU, LDCU_128]>;
+def : SimSemantics<SemULDC,
+  [LDCU_64],
+  "", [FlagB64]>;
+
+// LDGSTS with a descriptor: the size field is 0 (4 bytes), 1 (.64), 2
+// (.128) instead of sm_86's 4/5/6 (flag CpSizeBw).
+def : SimSemantics<SemLDGSTS,
+  [LDGSTS_DESC_SM100, LDGSTS_DESC_SM100_P],
+  "", [FlagDesc, FlagCpSizeBw]>;
+
+// IADD.64 (sm_120/121): ptxas's 64-bit adds.
+def : SimSemantics<SemIADD64,
+  [IADD_64_rrr, IADD_64_rir, IADD_64_rur]>;

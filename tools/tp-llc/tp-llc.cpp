@@ -158,8 +158,10 @@ cl::opt<std::string> KernelName("kernel-name",
                                 cl::desc("Kernel symbol (default gemm)"),
                                 cl::init("gemm"), cl::cat(LlcCat));
 cl::opt<std::string> MCPU("mcpu",
-                          cl::desc("Target: sm_86 (default), sm_80, sm_89 "
-                                   "or sm_90"),
+                          cl::desc("Target: sm_86 (default), sm_80, sm_89, "
+                                   "sm_90, sm_100, sm_120 or sm_121 "
+                                   "(Blackwell: a cubin without the Mercury "
+                                   "copy, docs/targets.md)"),
                           cl::init("sm_86"), cl::cat(LlcCat));
 cl::opt<std::string> StopAfter("stop-after",
                                cl::desc("Stop after PASS, print its IR"),
@@ -569,7 +571,7 @@ static std::string getOverview() {
          "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
          "         [--d-type=f32|f16|bf16] [--alpha=X --beta=Y] [--bias] [--relu]\n"
          "         [--fixed-shape | --batch=B]\n"
-         "         [-mcpu=sm_86|sm_80|sm_89|sm_90]\n"
+         "         [-mcpu=sm_86|sm_80|sm_89|sm_90|sm_100|sm_120|sm_121]\n"
          "         [-filetype=asm|obj] -o OUT\n"
          "  tp-llc IN.tp|IN.mir [-start-after=PASS] [-filetype=asm|obj] -o OUT\n"
          "\n"

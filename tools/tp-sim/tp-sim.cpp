@@ -183,9 +183,10 @@ cl::list<std::string> ParamOpts(
     cl::value_desc("spec"), cl::cat(SimCat));
 
 const char *const Overview =
-    "tp-sim: run a kernel of an sm_80, sm_86, sm_89 or sm_90 cubin on the\n"
-    "CPU (the target from the cubin's ELF flags; sm_80 and sm_89 run with\n"
-    "sm_86's semantics and their own latency models)\n\n"
+    "tp-sim: run a kernel of an sm_80, sm_86, sm_89, sm_90, sm_100, sm_120\n"
+    "or sm_121 cubin on the CPU (the target from the cubin's ELF flags;\n"
+    "sm_80 and sm_89 run with sm_86's semantics, Blackwell with sm_90's and\n"
+    "its own forms', each with its own latency model)\n\n"
     "  tp-sim gemm.cubin [--manifest M] [--seed S] [--check-schedule]\n"
     "      runs a GEMM kernel described by its launch manifest and checks\n"
     "      C against a double-precision reference\n"
@@ -200,11 +201,11 @@ const char *const Overview =
     "      reasons (Nsight Compute's names); exit 1 on a timing hazard\n\n"
     "Supported (docs/tp-sim.md has the details):\n"
     "  integer  IMAD (all forms) IADD3 VIADD LOP3 MOV IABS SEL IMNMX SHF LEA\n"
-    "           ISETP PRMT PLOP3 FLO POPC BREV\n"
+    "           ISETP PRMT PLOP3 FLO POPC BREV IADD.64 (sm_120)\n"
     "  float    FADD FMUL FFMA FSETP FSEL FMNMX F2I I2F I2FP F2F F2FP.PACK_AB\n"
     "           HADD2 HMUL2 HFMA2 (f16)\n"
     "  uniform  S2R S2UR CS2R ULDC LDC UMOV UIADD3 ULOP3 USHF UIMAD ULEA\n"
-    "           UISETP USEL VOTEU R2UR UFLO UPOPC UBREV\n"
+    "           UISETP USEL VOTEU R2UR UFLO UPOPC UBREV LDCU (Blackwell)\n"
     "  warp     VOTE SHFL (all modes) REDUX\n"
     "  memory   LDG STG LDS STS LDL STL LDSM LDGSTS LDGDEPBAR DEPBAR ATOMS\n"
     "           ATOMG RED REDG (32-bit, with a descriptor; ATOMG.CAS)\n"

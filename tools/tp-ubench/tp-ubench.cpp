@@ -189,10 +189,13 @@ int main(int argc, char **argv) {
       "tp-sim here; bench/ubench/ubench.py checks and reports.\n");
   sass::Target T;
   // The targets whose latency model and cubins tp covers (GemmCodeGen):
-  // a benchmark measures a modelled latency, assembled by tp-mc.
-  if (!sass::lookupTarget(CPU, T) || !sass::getTargetInfo(T).GemmCodeGen)
-    return fail("unsupported -mcpu '" + CPU + "' (" +
-                sass::getGemmTargetList() + ")");
+  // a benchmark measures a modelled latency, assembled by tp-mc.  Not
+  // Blackwell: the benchmarks' SASS is written with ULDC and sm_80..sm_90's
+  // LDGSTS, and their cubins would need `.binary_kind sass`.
+  if (!sass::lookupTarget(CPU, T) || !sass::getTargetInfo(T).GemmCodeGen ||
+      sass::getTargetSM(T) >= 100)
+    return fail("unsupported -mcpu '" + CPU +
+                "' (sm_80, sm_86, sm_89 or sm_90; not yet Blackwell)");
   if (GlobalIterations == 0 || GlobalIterations % 4)
     return fail("--global-iterations must be a positive multiple of 4");
   CatalogueOptions Opts;

@@ -2,8 +2,9 @@
 //
 // Every entry of the table tp-select builds instructions from
 // (SelectForms.h) prints as the spelling it claims, passes sass::verify on
-// sm_86 and sm_90, is an oracle-verified form, and parses back to the same
-// raw values; every IMAD.SHL.U32 shift has its form.
+// sm_86 and sm_90 (Blackwell's own forms: on sm_100), is an
+// oracle-verified form, and parses back to the same raw values; every
+// IMAD.SHL.U32 shift has its form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <string>
+#include <vector>
 
 using namespace llvm;
 using namespace tp;
@@ -33,7 +35,15 @@ TEST(SelectFormsTest, EveryTemplateIsItsSpelling) {
     EXPECT_EQ(OS.str(), T.Spelling) << T.FormName;
     EXPECT_STREQ(sass::getInstrInfo(I.Op).Name, T.FormName);
     EXPECT_TRUE(sass::isOracleVerified(I.Op)) << T.FormName;
-    for (sass::Target Tg : {sass::Target::SM86, sass::Target::SM90}) {
+    // Each form verifies on sm_86 and sm_90, or (Blackwell's own forms)
+    // on sm_100.
+    bool Blackwell = !sass::isAvailable(I.Op, sass::Target::SM86);
+    const std::vector<sass::Target> Targets =
+        Blackwell ? std::vector<sass::Target>{sass::Target::SM100}
+                  : std::vector<sass::Target>{sass::Target::SM86,
+                                              sass::Target::SM90};
+    for (sass::Target Tg : Targets) {
+      EXPECT_TRUE(sass::isAvailable(I.Op, Tg)) << T.FormName;
       Error E = sass::verify(I, Tg);
       EXPECT_FALSE(bool(E)) << T.FormName << ": " << toString(std::move(E));
     }
@@ -41,8 +51,9 @@ TEST(SelectFormsTest, EveryTemplateIsItsSpelling) {
     SourceMgr SM;
     SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(T.Spelling, "t"),
                           SMLoc());
-    Expected<sass::Instruction> P =
-        sass::parse(SM.getMemoryBuffer(1)->getBuffer(), 0, SM);
+    Expected<sass::Instruction> P = sass::parse(
+        SM.getMemoryBuffer(1)->getBuffer(), 0, SM,
+        Blackwell ? sass::Target::SM100 : sass::Target::SM86);
     ASSERT_TRUE(bool(P)) << T.FormName << ": " << toString(P.takeError());
     EXPECT_EQ(P->Op, I.Op) << T.Spelling;
     EXPECT_EQ(P->Ops, I.Ops) << T.Spelling;

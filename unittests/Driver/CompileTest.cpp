@@ -87,7 +87,7 @@ TEST(CompileTest, ErrorsNameTheField) {
   D.Target = "sm_75";
   EXPECT_EQ(errorOf(D),
             "tp: error: -mcpu: unsupported target 'sm_75' (sm_80, sm_86, "
-            "sm_89 or sm_90)\n");
+            "sm_89, sm_90, sm_100, sm_120 or sm_121)\n");
   D = small();
   D.Name = "9lives";
   EXPECT_EQ(errorOf(D).substr(0, 32), "tp: error: --kernel-name=9lives:");

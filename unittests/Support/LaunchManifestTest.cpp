@@ -232,9 +232,10 @@ TEST(LaunchManifest, EveryValidationError) {
        "field 'kernel': expected a non-empty symbol name"},
       {"\"kernel\": \"tp_gemm_128x128_rc\"", "\"kernel\": \"a b\"",
        "field 'kernel': expected a symbol name without white space"},
-      {"\"target\": \"sm_86\"", "\"target\": \"sm_100\"",
-       "field 'target': expected \"sm_80\", \"sm_86\", \"sm_89\" or "
-       "\"sm_90\", found \"sm_100\""},
+      {"\"target\": \"sm_86\"", "\"target\": \"sm_75\"",
+       "field 'target': expected \"sm_80\", \"sm_86\", \"sm_89\", "
+       "\"sm_90\", \"sm_100\", \"sm_120\" or \"sm_121\", found "
+       "\"sm_75\""},
       {"\"grid\": [32, 16, 1]", "\"grid\": [32, 16]",
        "field 'grid': expected an array of 3 integers"},
       {"\"grid\": [32, 16, 1]", "\"grid\": [32, 0, 1]",

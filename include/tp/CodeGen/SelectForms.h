@@ -37,7 +37,10 @@ enum class Form {
   // Issue 16 part 1: run-time shapes.
   MovConst, ISetp, ISetpImm, Sel, SelImm, LdgstsP, S2RCtaidZ,
   // Both: a packed f16/bf16 pair's first element alone at the edge of N.
-  Ldg16, Stg16, Count
+  Ldg16, Stg16,
+  // Blackwell (sm_100, sm_120, sm_121): the forms it has in place of
+  // ULDC.64 and sm_80..sm_90's LDGSTS (td/SM100/SM100Instrs.td).
+  LdcuDesc, LdgstsBw, LdgstsPBw, Count
 };
 
 struct FormTemplate {

@@ -47,7 +47,7 @@ struct GemmDesc {
   /// kernel parameters and M, N, K here the recorded shape (the
   /// manifest's); true: the shape built into the code (--fixed-shape).
   bool FixedShape = false;
-  std::string Target = "sm_86";    ///< sm_86 or sm_90
+  std::string Target = "sm_86";    ///< sm_80 .. sm_121 (GemmCodeGen)
   std::string Name = "gemm";       ///< the kernel symbol
   /// Element types: A and B f16 or bf16 (one type), D f32, f16 or bf16.
   std::string AType = "f16", BType = "f16", DType = "f32";
@@ -74,7 +74,7 @@ struct KernelStats {
 /// A compiled kernel.
 struct Kernel {
   std::string Name;
-  std::string Target;          ///< sm_86 or sm_90
+  std::string Target;          ///< sm_80 .. sm_121 (GemmCodeGen)
   std::vector<uint8_t> Cubin;  ///< ptxas 13's layout
   std::string Sass;            ///< the listing (tp-llc -filetype=asm)
   LaunchManifest Manifest;

@@ -156,6 +156,13 @@ struct Module {
   /// Blackwell; E: record 0x02 is 2, not 1, in multi_kernel.ptx's sm_120
   /// and sm_121 cubins, for a reason not known): copied, not derived.
   llvm::Optional<std::vector<uint8_t>> Compat;
+  /// Blackwell only: the cubin holds the SASS alone, without the Mercury
+  /// copy of each kernel (.nv.capmerc.text.K, .nv.merc.*): what tp-llc
+  /// writes, since tp does not model the Mercury encoding.  ptxas 13 names
+  /// the ELF binary kinds mercury, capmerc and sass but writes capmerc;
+  /// whether the CUDA driver loads a sass-kind cubin is NOT verified
+  /// (docs/targets.md).  Set by the reader when no kernel has the copy.
+  bool SassOnly = false;
 };
 
 /// Reads the model out of an executable cubin of any target (sm_80 to
@@ -166,6 +173,10 @@ llvm::Expected<Module> interpretCubin(const CubinFile &F);
 /// Builds a cubin from scratch in ptxas 13's layout for M.SM (one or more
 /// kernels; lib/Object/CubinLayout.cpp).
 llvm::Expected<CubinFile> buildCubin(const Module &M);
+
+/// Whether ptxas 13's sm_\p SM cubins carry a Mercury copy of each kernel
+/// (Blackwell), i.e. Module::SassOnly is a choice there.
+bool hasMercuryKind(unsigned SM);
 
 /// The one interface to instruction words that this layer uses.
 class InstrClassifier {

@@ -114,9 +114,10 @@ struct KernelImage {
 /// Whether tp-sim runs code of target \p T: the targets tp-llc builds for
 /// (TargetInfo::GemmCodeGen): sm_80, sm_86 and sm_89 (one semantics,
 /// sm_86's: the same encodings, SASS_FACTS 1.1; each its own latency
-/// model) and sm_90.  Blackwell is refused.
+/// model), sm_90 and Blackwell's sm_100, sm_120, sm_121 (sm_90's
+/// semantics plus their own forms'; docs/targets.md).
 bool isSimTarget(sass::Target T);
-/// "sm_80, sm_86, sm_89 or sm_90", for messages.
+/// "sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 or sm_121", for messages.
 const std::string &getSimTargetList();
 /// The shared memory of one SM of target \p T, the most a block may hold
 /// with its reserved bytes (CUDA C++ Programming Guide, compute capability

@@ -13,7 +13,7 @@
 ///   }
 ///   Parameters are in the order C, A, B[, R] (constant bank 0 from the
 ///   target's ParamBase, sass::getTargetInfo) and the matmul names them in
-///   that order.  target= is sm_80, sm_86, sm_89 or sm_90.
+///   that order.  target= is a GemmCodeGen target (sm_80 .. sm_121).
 ///   A run-time shape: `shape=[%M, %N, %K, %lda, %ldb, %ldc]` names six i32
 ///   parameters after the pointers (m=/n=/k= are then the recorded shape),
 ///   `strides=[%sa, %sb, %sc] batch=B` three more (strided batches); the

@@ -3,11 +3,13 @@
 /// \file
 /// The latency tables of tp-compact-stalls, tp-verify-schedule and tp-sim's
 /// hazard mode, in one file: sm_86, sm_89 (sm_86's table: ptxas's sm_89
-/// schedules are sm_86's), sm_80 and sm_90, each sm_86's table except
-/// where RawSM80 / RawSM90 and TargetLatencies say otherwise.  Every RAW
-/// number that ptxas's code uses is checked against ptxas's tightest
-/// spacing by test/Sim/latency-evidence.test (sm_86, sm_90) and
-/// test/Sim/latency-evidence-sm80-sm89.test (tp-sim --latency-report on
+/// schedules are sm_86's), sm_80, sm_90, sm_100 and sm_120/sm_121 (one
+/// table: ptxas's sm_121 schedules are sm_120's), each sm_86's table except
+/// where RawSM80 / RawSM90 / RawSM100 / RawSM120 and TargetLatencies say
+/// otherwise.  Every RAW number that ptxas's code uses is checked against
+/// ptxas's tightest spacing by test/Sim/latency-evidence.test (sm_86,
+/// sm_90), test/Sim/latency-evidence-sm80-sm89.test and
+/// test/Sim/latency-evidence-sm100-sm120.test (tp-sim --latency-report on
 /// test/Sim/Inputs/latency-pairs.ptx built for each target and on the
 /// reference kernels).  Sources (SASS_FACTS.md section 2):
 ///
@@ -48,9 +50,6 @@ static constexpr unsigned HMMA16816ConsumerCycles = 24;
 // reader (16 against 17).
 static constexpr unsigned HMMA16816MemoryCycles = 23;
 
-unsigned LatencyModel::hmmaConsumerCycles() const {
-  return HMMA16816ConsumerCycles;
-}
 
 bool isVariable(InstrClass C) {
   switch (C) {
@@ -203,19 +202,79 @@ const unsigned RawSM90[WMma2x][NumRCols] = {
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
 
+// sm_100 (B200): sm_90's table but where ptxas 13's sm_100 schedules
+// differ (E, test/Sim/latency-evidence-sm100-sm120.test: latency-pairs.ptx,
+// the semantics kernels and the five reference PTX files built with
+// -arch=sm_100):
+//  * ALU -> the high register of IMAD.WIDE's C pair: 3 (6 samples; e.g.
+//    gemm_ref_sm86.ptx, rows_cols 0x1050 -> 0x1070); sm_90 5.
+//  * ALU -> HMMA.16816 (a fragment register): 8 (mma_indep, 1 sample: an
+//    upper bound); sm_86/90 7.
+//  * HMMA.1688 -> a memory reader: 19 (mma_k8, 1 sample: an upper bound);
+//    sm_86/90 15.
+// HMMA.16816.F32 and the uniform pairs: TargetLatencies below.
+const unsigned RawSM100[WMma2x][NumRCols] = {
+    /* CoupledAlu  */ {4, 5, 5, 7, 3, 5, 7, 8, 4, 5},
+    /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 19},
+};
+// sm_120, sm_121 (RTX 50, GB10; ptxas's sm_121 schedules are sm_120's pair
+// for pair, the test diffs the reports): sm_90's table but (E, the same
+// corpus built with -arch=sm_120):
+//  * ALU -> the low register of the C pair: 5 (7 samples), as sm_86; the
+//    high register 3 (18 samples).
+//  * IMAD.WIDE low half -> IMAD.WIDE A/B: 4 (kernel wide, 1 sample); sm_90 6.
+//  * HFMA2 -> the high register of the C pair: 6 (kernel wide, 1 sample).
+//  * HMMA.1688 -> a memory reader: 28 (mma_k8, 1 sample: an upper bound).
+const unsigned RawSM120[WMma2x][NumRCols] = {
+    /* CoupledAlu  */ {4, 5, 5, 5, 3, 5, 7, 7, 4, 5},
+    /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
+    /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
+    /* IMADWideDL  */ {3, 4, 4, 4, 4, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 6, 5, 7, 7, 4, 5},
+    /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 28},
+};
+
 /// What a target's tables are: its RAW table of general registers and the
-/// two uniform-register pairs where ptxas's schedules differ by target.
+/// pairs outside it where ptxas's schedules differ by target.
 struct TargetLatencies {
   const unsigned (*RawGPR)[NumRCols];
-  /// UIADD3 (a Udp writer) -> IMAD / IMAD.WIDE reading the UR.
+  /// UIADD3 (a Udp writer) -> IMAD reading the UR.
   unsigned UniformALUToFMA;
   /// ULDC.64 of a descriptor -> the LDG/LDGSTS/STG that reads it.
   unsigned UniformMoveToMemory;
+  /// A Udp writer (USHF, UIMAD) -> IMAD.WIDE reading the UR.
+  unsigned UniformALUToIMADWide;
+  /// HMMA.16816.F32 -> a reader of D that is not an HMMA or a memory op,
+  /// -> the next HMMA reading (or rewriting) D, -> a memory reader.
+  unsigned HMMAToALU, HMMAToMMA, HMMAToMemory;
+  /// A uniform predicate (UISETP) -> the BRA.U that reads it (Blackwell).
+  unsigned UPredToBranch;
 };
 
-const TargetLatencies SM80Latencies = {RawSM80, 7, 4};
-const TargetLatencies SM86Latencies = {RawSM86, 7, 4};
-const TargetLatencies SM90Latencies = {RawSM90, 6, 2};
+const TargetLatencies SM80Latencies = {
+    RawSM80, 7, 4, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
+    HMMA16816MemoryCycles, 6};
+const TargetLatencies SM86Latencies = {
+    RawSM86, 7, 4, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
+    HMMA16816MemoryCycles, 6};
+const TargetLatencies SM90Latencies = {
+    RawSM90, 6, 2, 6, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
+    HMMA16816MemoryCycles, 6};
+// sm_100 (E, the evidence test): UIADD3/ULEA -> IMAD 6 (4 samples), USHF
+// -> IMAD.WIDE 8 (1 sample); HMMA.16816.F32 -> IADD3 19 (1), -> STG of D
+// 19 (2), -> HMMA 20 (3: latency-pairs.ptx's mma, mma_store, mma_store2),
+// below sm_80..sm_90's 24/23; UISETP -> BRA.U 9 (2, mma_tile: N's
+// Bra_Jmp); there is no ULDC (LDCU is scoreboarded), sm_90's 2 is kept.
+const TargetLatencies SM100Latencies = {RawSM100, 6, 2, 8, 19, 20, 19, 9};
+// sm_120/121 (E): USHF -> IMAD.WIDE 15 (1 sample, gemm_ref_sm86_all
+// rows_rows: an upper bound); HMMA.16816.F32 -> FADD/FMUL 28 (1), -> STG
+// 28 (4), -> HMMA 29 (3), above sm_80..sm_90's; UISETP -> BRA.U 9 (2).
+// UIADD3 -> IMAD: no sample, sm_90's 6.
+const TargetLatencies SM120Latencies = {RawSM120, 6, 2, 15, 28, 29, 28, 9};
 
 /// The tables of \p T.
 const TargetLatencies &getTargetLatencies(sass::Target T) {
@@ -224,20 +283,32 @@ const TargetLatencies &getTargetLatencies(sass::Target T) {
     return SM80Latencies;
   case sass::Target::SM90:
     return SM90Latencies;
-  default: // sm_86, sm_89 (and Blackwell, which tp-llc and tp-sim refuse)
+  case sass::Target::SM100:
+    return SM100Latencies;
+  case sass::Target::SM120:
+  case sass::Target::SM121:
+    return SM120Latencies;
+  default: // sm_86, sm_89
     return SM86Latencies;
   }
 }
 } // namespace
+
+unsigned LatencyModel::hmmaConsumerCycles() const {
+  return getTargetLatencies(T).HMMAToMMA;
+}
 
 unsigned LatencyModel::rawGPR(InstrClass Writer, InstrClass Reader,
                               ReadSlot Slot, bool LowHalf) const {
   WRow W = writerRow(Writer);
   if (W == WNone)
     return 1; // N: a decoupled writer -> any reader 1 (the scoreboard waits)
-  if (W == WMma2x)
-    return Reader == InstrClass::DecoupledAgu ? HMMA16816MemoryCycles
-                                              : HMMA16816ConsumerCycles;
+  if (W == WMma2x) {
+    const TargetLatencies &TL = getTargetLatencies(T);
+    return Reader == InstrClass::DecoupledAgu ? TL.HMMAToMemory
+           : Reader == InstrClass::MMA16816   ? TL.HMMAToMMA
+                                              : TL.HMMAToALU;
+  }
   if (W == WWideDH && LowHalf)
     W = WWideDL;
   RCol R = readerCol(Reader, Slot);
@@ -250,8 +321,9 @@ unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
   WRow E = writerRow(Earlier);
   if (E == WNone)
     return 1; // N: after a decoupled writer 1 (its scoreboard is waited on)
-  if (E == WMma2x)
-    return HMMA16816ConsumerCycles; // safe value, see above; N: 1..12
+  if (E == WMma2x) // the safe value, see above; N: 1..12
+    return std::max(getTargetLatencies(T).HMMAToALU,
+                    getTargetLatencies(T).HMMAToMMA);
   bool EarlierMma = E == WMma1x;
   switch (Later) {
   case InstrClass::MMA16816:
@@ -395,8 +467,10 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
     // cycle later, as with general registers (ALU -> FMA 5, ALU -> ALU 4);
     // on sm_90 the same kernel has it 6 cycles apart, N's value.
     if (W == UUdp)
-      return Reader == InstrClass::CoupledFMA || Reader == InstrClass::IMADWide
+      return Reader == InstrClass::CoupledFMA
                  ? getTargetLatencies(T).UniformALUToFMA
+             : Reader == InstrClass::IMADWide
+                 ? getTargetLatencies(T).UniformALUToIMADWide
                  : 6;
     return 2;
   case UDecoupledReader:
@@ -443,6 +517,10 @@ unsigned LatencyModel::rawUPred(InstrClass Writer, InstrClass Reader,
     return 1;
   if (How == PredRead::Guard)
     return Reader == InstrClass::Control ? 9 : 11;
+  // Blackwell's BRA.U reads the predicate as an operand: N's Bra_Jmp 9 on
+  // sm_100/120 (E); 6 elsewhere (no target before has such a reader).
+  if (Reader == InstrClass::Control)
+    return getTargetLatencies(T).UPredToBranch;
   // N; E on sm_90: UIADD3's carry-out -> UIADD3.X 4 (test/Sim/cp-async.ptx,
   // kernel copy, across a wait on an unrelated S2R).
   return Reader == InstrClass::UniformALU || Reader == InstrClass::UniformMove
@@ -531,7 +609,9 @@ unsigned LatencyModel::worstWARUGPR() const {
 
 const LatencyModel &LatencyModel::get(sass::Target T) {
   static const LatencyModel SM80(sass::Target::SM80), SM86(sass::Target::SM86),
-      SM89(sass::Target::SM89), SM90(sass::Target::SM90);
+      SM89(sass::Target::SM89), SM90(sass::Target::SM90),
+      SM100(sass::Target::SM100), SM120(sass::Target::SM120),
+      SM121(sass::Target::SM121);
   switch (T) {
   case sass::Target::SM80:
     return SM80;
@@ -539,6 +619,12 @@ const LatencyModel &LatencyModel::get(sass::Target T) {
     return SM89;
   case sass::Target::SM90:
     return SM90;
+  case sass::Target::SM100:
+    return SM100;
+  case sass::Target::SM120:
+    return SM120;
+  case sass::Target::SM121:
+    return SM121;
   default:
     return SM86;
   }

@@ -6,7 +6,7 @@
 /// cubin against: read-after-write, write-after-write and write-after-read
 /// cycles between a producer class and a consumer class, for general
 /// registers, uniform registers and predicates, one LatencyModel per
-/// target (sm_80, sm_86, sm_89, sm_90).  The classes come from one
+/// target (sm_80, sm_86, sm_89, sm_90, sm_100, sm_120, sm_121).  The classes come from one
 /// classifier, sched::describe() (Schedule.h).
 ///
 /// Every number lives in lib/Target/SASS/LatencyModel.cpp, each with its
@@ -126,9 +126,10 @@ public:
   unsigned worstWARUGPR() const;
   unsigned worstWARUPred() const;
 
-  /// HMMA.16816.F32 to the first HMMA reading or rewriting D (the td class
-  /// latency of MMA16816).  The safe value: ptxas 13 spaces it 24 cycles on
-  /// sm_80/86/89/90 (E, SASS_FACTS 2.3) where NAK's table says 18.
+  /// HMMA.16816.F32 to the first HMMA reading or rewriting D (on sm_86 the
+  /// td class latency of MMA16816).  ptxas 13 spaces it 24 cycles on
+  /// sm_80/86/89/90 (E, SASS_FACTS 2.3) where NAK's table says 18; 20 on
+  /// sm_100, 29 on sm_120/121 (E, test/Sim/latency-evidence-sm100-sm120).
   unsigned hmmaConsumerCycles() const;
 
   /// Cycles the issuing warp is blocked after an instruction of class \p C
