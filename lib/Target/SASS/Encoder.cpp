@@ -67,14 +67,18 @@ Error verify(const Instruction &I, Target T) {
                      getTargetName(T));
   for (unsigned K = 0; K < II.NumOperands; ++K) {
     unsigned Bits = fieldBits(OperandFields[FE.FieldBase + K]);
+    OperandKind OK = II.Operands[K].Kind;
+    bool UniformReg = OK == OperandKind::UGPR || OK == OperandKind::MemUR ||
+                      OK == OperandKind::MemDesc;
+    if (UniformReg && Bits <= 6 && I.Ops[K] > URZ)
+      return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
+                       ": UR" + Twine(I.Ops[K] == UR63 ? 63 : I.Ops[K]) +
+                       " does not exist on " + getTargetName(T) +
+                       " (UR0..UR62, URZ; UR63..UR254 are Blackwell's)");
     if (!operandFits(II.Operands[K], I.Ops[K], Bits))
       return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
                        " value " + Twine(I.Ops[K]) + " does not fit its " +
                        Twine(Bits) + "-bit field");
-    if (OperandFields[FE.FieldBase + K].WideUR && I.Ops[K] > URZ)
-      return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
-                       ": UR" + Twine(I.Ops[K]) + " is not modelled on " +
-                       getTargetName(T) + " (UR0..UR62, URZ)");
   }
   if (I.Guard > 7)
     return makeError("guard predicate " + Twine(unsigned(I.Guard)) +
