@@ -103,7 +103,7 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
 // builds them; tp-mc decodes their words with sm_90's forms, Blackwell's
 // encodings of the uniform forms (8-bit uniform register fields, URZ
 // 0xff) and the forms only Blackwell has (td/SM100): every word of the
-// corpus on sm_100, all but 17 on sm_120/sm_121, decodes and re-encodes to
+// corpus on sm_100, sm_120 and sm_121 decodes and re-encodes to
 // the same 128 bits (test/MC/SM100, test/MC/SM120; docs/targets.md lists
 // the rest).  Cubins: e_flags 0x06000002 | sm << 8 (ptxas 13: 0x06006402,
 // 0x06007802, 0x06007902), sm_90's layout plus the Mercury copy of each

@@ -286,11 +286,15 @@ Error readProgramHeaders(const llvm::object::ELFFile<ELFT> &Obj,
 
 Error checkNoOverlap(const CubinFile &F) {
   const ElfHeader &H = F.Header;
-  // No two pieces may share a byte: ptxas never overlaps them, and the
-  // faithful writer places each piece at its offset.
+  // No two pieces may share a byte, but for a section whose bytes are
+  // exactly another section's (ptxas 13 on Blackwell points
+  // .nv.merc.nv.constant.pic and .nv.merc.nv.constant.user at the bytes of
+  // .nv.constant4 and .nv.constant3, E: a `.global` or `.const` variable);
+  // the faithful writer places each piece at its offset.
   struct FileRange {
     uint64_t Off, Size;
     std::string What;
+    bool IsSection = false;
   };
   std::vector<FileRange> Ranges = {
       {0, 64, "the ELF header"},
@@ -302,12 +306,16 @@ Error checkNoOverlap(const CubinFile &F) {
     if (!F.Sections[I].Data.empty())
       Ranges.push_back(
           {F.Sections[I].Offset, F.Sections[I].Data.size(),
-           "section [" + std::to_string(I) + "] '" + F.Sections[I].Name + "'"});
+           "section [" + std::to_string(I) + "] '" + F.Sections[I].Name + "'",
+           true});
   std::stable_sort(
       Ranges.begin(), Ranges.end(),
       [](const FileRange &A, const FileRange &B) { return A.Off < B.Off; });
   for (size_t I = 1; I < Ranges.size(); ++I)
-    if (Ranges[I].Off < Ranges[I - 1].Off + Ranges[I - 1].Size)
+    if (Ranges[I].Off < Ranges[I - 1].Off + Ranges[I - 1].Size &&
+        !(Ranges[I].IsSection && Ranges[I - 1].IsSection &&
+          Ranges[I].Off == Ranges[I - 1].Off &&
+          Ranges[I].Size == Ranges[I - 1].Size))
       return errAt(Ranges[I].Off, Ranges[I].What + " overlaps " +
                                       Ranges[I - 1].What + " (" +
                                       hex(Ranges[I - 1].Off) + "+" +
@@ -393,7 +401,7 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
 }
 
 namespace {
-/// A byte image that refuses overlapping writes.
+/// A byte image that refuses overlapping writes (but an exact alias).
 class Image {
 public:
   explicit Image(uint64_t Size) : Bytes(Size, 0) {}
@@ -407,6 +415,15 @@ public:
     // The first byte of [Off, End) that an earlier piece wrote (a few dozen
     // pieces a cubin: a scan of the ranges, not a flag a byte).
     uint64_t End = Off + Data.size(), FirstOverlap = End;
+    // A piece may alias one written before exactly, byte for byte (a
+    // section sharing another's bytes: checkNoOverlap).
+    bool Alias = false;
+    for (const auto &R : Written)
+      if (R.first == Off && R.second == End &&
+          std::memcmp(Bytes.data() + Off, Data.data(), Data.size()) == 0)
+        Alias = true;
+    if (Alias)
+      return Error::success();
     for (const auto &R : Written)
       if (R.first < End && Off < R.second)
         FirstOverlap = std::min(FirstOverlap, std::max(Off, R.first));

@@ -379,3 +379,5 @@ foreach W = [32, 64] in
 include "SM100/SM100Uniform.td"
 // sm_120/sm_121: conversions of uniform values.
 include "SM100/SM120Convert.td"
+// sm_120/sm_121: uniform float ops, R2UR, packed bytes, 64-bit compare/select.
+include "SM100/SM120Instrs.td"

@@ -10,10 +10,10 @@
 // 0x000fe2000fffe0ff_0000200005047890, `UMOV UR4, URZ` 0x000fe20008000000_
 // 000000ff00047c82; and ptxas numbers uniform registers past UR63 when
 // many are live (a loop over 90 uniform accumulators: `UMOV UR77, 0x19`
-// 0x...4d7882, `IMAD R11, RZ, RZ, UR76` with 0x4c in [32:39]).  tp models
-// UR0..UR62 and URZ there: tp-tblgen marks every 8-bit uniform register
-// field (FieldRef::WideUR), whose 0xff is URZ and whose values 63..254 do
-// not decode (the word is reported, never misprinted).
+// 0x...4d7882, `IMAD R11, RZ, RZ, UR76` with 0x4c in [32:39]).  tp-tblgen
+// marks every 8-bit uniform register field (FieldRef::WideUR): 0xff is URZ,
+// 0x3f is UR63 (the value sass::UR63, since tp's URZ is 63), the others
+// UR0..UR254 by number.
 //
 // These defs are the Blackwell encodings (EncodingOn) of the uniform forms
 // of SM86/UniformInstrs.td: the same operands and text, every UR field

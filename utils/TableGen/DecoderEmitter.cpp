@@ -219,9 +219,9 @@ std::string operandDecoderBody(const FormModel &F, const FormModel &Enc,
     B += "  {\n    uint64_t V = " + V + ";\n";
     if (Xor)
       B += "    V ^= 0x" + utohexstr(uint64_t(Xor)) + "ULL;\n";
-    if (isWideURField(O, EO.Segs)) // URZ is 0xff; UR63.. not modelled
-      B += "    if (V != 0xff && V >= URZ)\n      return false;\n"
-           "    if (V == 0xff)\n      V = URZ;\n";
+    if (isWideURField(O, EO.Segs)) // URZ is 0xff, UR63 the value UR63
+      B += "    if (V == 0xff)\n      V = URZ;\n"
+           "    else if (V == URZ)\n      V = UR63;\n";
     unsigned Bits = Own ? O.FieldBits : Width;
     if (O.Signed && Bits > 0 && Bits < 64)
       B += "    if ((V >> " + std::to_string(Bits - 1) +

@@ -91,11 +91,13 @@ std::string floatRangeMessage(StringRef Spelling, FloatRange R, FloatKind K) {
 
 class Matcher {
 public:
-  Matcher(Instruction &I, uint64_t Addr, const StringMap<uint64_t> *Labels)
-      : I(I), Addr(Addr), Labels(Labels) {}
+  Matcher(Instruction &I, uint64_t Addr, const StringMap<uint64_t> *Labels,
+          Target T)
+      : I(I), Addr(Addr), Labels(Labels), T(T) {}
 
   bool matchForm(unsigned Form, const char *S, const char *SE) {
     II = &InstrInfos[Form];
+    FieldBase = formEncoding(Opcode(Form), T).FieldBase;
     I.Op = Opcode(Form);
     I.Ops.fill(0);
     I.Ctrl.Reuse = 0;
@@ -114,6 +116,8 @@ private:
   Instruction &I;
   uint64_t Addr;
   const StringMap<uint64_t> *Labels; ///< branch target names, may be null
+  Target T;
+  unsigned FieldBase = 0; ///< the form's fields on T (OperandFields)
   const InstrInfo *II = nullptr;
   const char *TStart = nullptr;
   uint32_t Assigned = 0;
@@ -429,7 +433,14 @@ private:
     case OperandKind::UGPR:
     case OperandKind::MemUR:
     case OperandKind::MemDesc:
-      E = parseReg(S, SE, "UR", 'Z', URZ - 1, URZ, V, "uniform register UR");
+      // Blackwell's 8-bit fields hold UR0..UR254 (UR63 is the value UR63).
+      if (OperandFields[FieldBase + K].WideUR) {
+        E = parseReg(S, SE, "UR", 'Z', 0xfe, URZ, V, "uniform register UR");
+        if (E && V == URZ && E[-1] != 'Z')
+          V = UR63;
+      } else {
+        E = parseReg(S, SE, "UR", 'Z', URZ - 1, URZ, V, "uniform register UR");
+      }
       break;
     case OperandKind::Pred:
       E = parseReg(S, SE, "P", 'T', PT - 1, PT, V, "predicate P");
@@ -468,7 +479,13 @@ private:
     }
     if (!E)
       return nullptr;
-    if (!operandFits(OI, V)) {
+    // A wide uniform register field was range-checked above (the form's
+    // default-target field may be sm_86's 6 bits).
+    bool WideUR = (OI.Kind == OperandKind::UGPR ||
+                   OI.Kind == OperandKind::MemUR ||
+                   OI.Kind == OperandKind::MemDesc) &&
+                  OperandFields[FieldBase + K].WideUR;
+    if (!WideUR && !operandFits(OI, V)) {
       hardFail(S, Twine("value does not fit operand ") + OI.Name);
       return nullptr;
     }
@@ -842,7 +859,7 @@ Expected<Instruction> parse(StringRef Text, uint64_t Addr, const SourceMgr &SM,
       });
   if (It == E || Mn != It->Mnemonic)
     return Err(S, "unknown or unsupported instruction mnemonic '" + Mn + "'");
-  Matcher M(I, Addr, Labels);
+  Matcher M(I, Addr, Labels, T);
   bool GuardKindMismatch = false, AnyOnTarget = false;
   for (unsigned K = It->Begin; K < unsigned(It->Begin + It->Count); ++K) {
     if (!formEncoding(MatchList[K], T).Available)

@@ -214,7 +214,10 @@ static void printOperand(LineBuffer &OS, const Instruction &I, unsigned K,
   case OperandKind::UGPR:
   case OperandKind::MemUR:
   case OperandKind::MemDesc:
-    printRegister(OS, "UR", V, URZ, "URZ");
+    if (V == UR63)
+      OS.put("UR63", 4);
+    else
+      printRegister(OS, "UR", V, URZ, "URZ");
     return;
   case OperandKind::Pred:
     printRegister(OS, "P", V, PT, "PT");
@@ -597,7 +600,10 @@ static void printTokens(LineBuffer &OS, const Instruction &I,
           OS.put(".reuse", 6);
         break;
       case Token::PK_UGPR:
-        putRegister(OS, "UR", 2, V, URZ, "URZ", 3);
+        if (V == UR63)
+          OS.put("UR63", 4);
+        else
+          putRegister(OS, "UR", 2, V, URZ, "URZ", 3);
         break;
       case Token::PK_Pred:
         putRegister(OS, "P", 1, V, PT, "PT", 2);

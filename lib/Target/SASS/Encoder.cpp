@@ -129,8 +129,6 @@ static OperandLimit makeLimit(const OperandInfo &OI, const FieldRef &FR) {
     return {0, 0, 0};
   if (OI.Signed && N < 64)
     L.Min = -(int64_t(1) << (N - 1));
-  if (FR.WideUR) // 63..254 are registers tp does not model
-    L.Span = std::min<uint64_t>(L.Span, URZ);
   return L;
 }
 
@@ -187,15 +185,18 @@ Error verify(const Instruction &I, Target T) {
   if (!operandsFit(II, FE, I, T)) // (the checks that name the operand)
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       unsigned Bits = fieldBits(OperandFields[FE.FieldBase + K]);
+      OperandKind OK = II.Operands[K].Kind;
+      bool UniformReg = OK == OperandKind::UGPR || OK == OperandKind::MemUR ||
+                        OK == OperandKind::MemDesc;
+      if (UniformReg && Bits <= 6 && I.Ops[K] > URZ)
+        return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
+                         ": UR" + Twine(I.Ops[K] == UR63 ? 63 : I.Ops[K]) +
+                         " does not exist on " + getTargetName(T) +
+                         " (UR0..UR62, URZ; UR63..UR254 are Blackwell's)");
       if (!operandFits(II.Operands[K], I.Ops[K], Bits))
-        return makeError(Twine(II.Name) + ": operand " +
-                         II.Operands[K].Name + " value " + Twine(I.Ops[K]) +
-                         " does not fit its " + Twine(Bits) + "-bit field");
-      if (OperandFields[FE.FieldBase + K].WideUR && I.Ops[K] > URZ)
-        return makeError(Twine(II.Name) + ": operand " +
-                         II.Operands[K].Name + ": UR" + Twine(I.Ops[K]) +
-                         " is not modelled on " + getTargetName(T) +
-                         " (UR0..UR62, URZ)");
+        return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
+                         " value " + Twine(I.Ops[K]) + " does not fit its " +
+                         Twine(Bits) + "-bit field");
     }
   if (I.Guard > 7)
     return makeError("guard predicate " + Twine(unsigned(I.Guard)) +

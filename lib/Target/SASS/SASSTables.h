@@ -25,7 +25,8 @@ struct FieldRef {
   uint16_t Begin, Count;
   uint8_t Xor; ///< the field holds value ^ Xor
   /// An 8-bit uniform register field (Blackwell): URZ (63) is stored as
-  /// 0xff; 63..254 are registers tp does not model (not decoded).
+  /// 0xff and UR63 (the value sass::UR63) as 63; UR0..UR62 and UR64..UR254
+  /// as their numbers.
   bool WideUR = false;
 };
 struct ModEntry {
@@ -158,7 +159,9 @@ inline uint64_t extractField(const Word128 &W, const FieldRef &F) {
   for (unsigned I = 1; I < F.Count; ++I)
     V |= extractSeg(W, S[I]);
   V ^= F.Xor;
-  return F.WideUR && V == 0xff ? URZ : V;
+  if (F.WideUR)
+    return V == 0xff ? URZ : V == URZ ? UR63 : V;
+  return V;
 }
 
 inline void insertBits(uint64_t &Word, unsigned Bit, unsigned Width,
@@ -172,6 +175,8 @@ inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
   V ^= F.Xor;
   if (F.WideUR && V == URZ)
     V = 0xff;
+  else if (F.WideUR && V == UR63)
+    V = URZ;
   for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
     const FieldSeg &S = Segs[I];
     uint64_t Part = V >> S.FieldBit;

@@ -52,7 +52,9 @@ std::string regName(RegFile F, unsigned R) {
   case RegFile::GPR:
     return R == sass::RZ ? "RZ" : "R" + std::to_string(R);
   case RegFile::UGPR:
-    return R == sass::URZ ? "URZ" : "UR" + std::to_string(R);
+    return R == sass::URZ    ? "URZ"
+           : R == sass::UR63 ? "UR63"
+                             : "UR" + std::to_string(R);
   case RegFile::Pred:
     return R == sass::PT ? "PT" : "P" + std::to_string(R);
   case RegFile::UPred:

@@ -24,7 +24,8 @@
 /// * An Instruction holds the form, the guard predicate, the control fields
 ///   and one int64 value per operand (Ops[i] for operand i of the form, in
 ///   the order InstrInfo::Operands lists them).  Values are raw field
-///   values: register numbers (RZ = 255, URZ = 63, PT/UPT = 7), immediates
+///   values: register numbers (RZ = 255, URZ = 63, PT/UPT = 7; Blackwell's UR63 is
+///   the value UR63 = 255, UR64..UR254 their numbers), immediates
 ///   (sign-extended where the operand is signed), modifier codes (the value
 ///   of the modifier's bit field; ModifierInfo gives the spelling), byte
 ///   offsets.  A branch target is stored as the *encoded* word offset; use
@@ -160,6 +161,11 @@ constexpr uint8_t PT = 7;
 constexpr uint8_t NoScoreboard = 7;
 constexpr uint8_t RZ = 255;
 constexpr uint8_t URZ = 63;
+/// UR63, which exists only where a uniform register is an 8-bit field
+/// (Blackwell: UR0..UR254, URZ 0xff), has the value UR63 here because 63 is
+/// URZ; UR64..UR254 are 64..254.  In sm_80..sm_90's 6-bit fields neither
+/// fits (the encoder refuses them).
+constexpr uint8_t UR63 = 255;
 
 /// The scheduling control fields of a word (bits 105..125).
 struct Control {
