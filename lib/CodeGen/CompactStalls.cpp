@@ -230,9 +230,9 @@ struct UnitState {
   /// half of an IMAD.WIDE pair) and in waw rows (class * 2 + predicated).
   uint8_t RawKey = 0, WawKey = 0;
   InstrClass WClass = InstrClass::CoupledALU; ///< the last writer's class
-  uint8_t Flags = 0; ///< WVariable | Touched
+  uint8_t Flags = 0; ///< WVariable
 };
-enum : uint8_t { WVariable = 1, Touched = 2 };
+enum : uint8_t { WVariable = 1 };
 
 /// The youngest reader of each class of a unit (UnitState::ReadClasses).
 using UnitReaders = std::array<int32_t, NumClasses>;
@@ -242,7 +242,8 @@ using UnitReaders = std::array<int32_t, NumClasses>;
 /// The compaction state: per register unit (flat, by unit index), per
 /// scoreboard (a queue of increments: waits release its oldest ones),
 /// per instruction (issue cycle, its entries' positions in the queues).
-/// Buffers are kept between runs; only what a run touched is reset.
+/// Buffers are kept between runs; the unit table (a few KB) is reset as a
+/// whole, which is cheaper than marking each unit a visit touches.
 class StallCompactor::Impl {
 public:
   Error run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
@@ -274,22 +275,18 @@ private:
 
   Error checkCommits(ArrayRef<OpView> Ops);
   void begin(size_t N);
-  void step(unsigned I, bool &Exited);
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void issue(unsigned I, Need &N, bool Waits);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void step(unsigned I, bool &Exited);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void issue(unsigned I, const OpView &In,
+                                          Need &N, bool Waits);
   void scanPending(unsigned I, Need &N);
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void applyWaits(unsigned I, uint8_t Mask);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void applyWaits(unsigned I, const OpView &In,
+                                               uint8_t Mask);
   uint8_t allocate() const;
   LLVM_ATTRIBUTE_ALWAYS_INLINE void takeScoreboards(unsigned I);
   LLVM_ATTRIBUTE_ALWAYS_INLINE void recordWrites(unsigned I);
   void drain(CompactResult &R);
   int64_t endCycle(bool Drain, StallReason &Why);
   void finish(int64_t End, StallReason EndWhy, CompactResult &R);
-  void touch(UnitState &U, unsigned X) {
-    if (!(U.Flags & Touched)) {
-      U.Flags |= Touched;
-      TouchedUnits.push_back(uint16_t(X));
-    }
-  }
   bool pending(int32_t Instr, bool Write) const {
     const OpView &Q = Ops[Instr];
     uint8_t B = Write ? Q.Ctrl.WrSB : Q.Ctrl.RdSB;
@@ -306,7 +303,6 @@ private:
   OpView Nop; ///< the drain NOP
   std::vector<UnitState> Units = std::vector<UnitState>(NumUnits);
   std::vector<UnitReaders> Readers = std::vector<UnitReaders>(NumUnits);
-  std::vector<uint16_t> TouchedUnits; ///< units with Touched set
   /// The late variable readers of every unit: (reader, next older).
   std::vector<std::pair<int32_t, int32_t>> LatePool;
   std::array<std::vector<SBEntry>, NumScoreboards> Queue;
@@ -357,9 +353,7 @@ static const SchedInstr &nopView() {
 }
 
 void StallCompactor::Impl::begin(size_t N) {
-  for (uint16_t X : TouchedUnits)
-    Units[X] = UnitState();
-  TouchedUnits.clear();
+  std::fill(Units.begin(), Units.end(), UnitState());
   LatePool.clear();
   for (unsigned B = 0; B < NumScoreboards; ++B) {
     Queue[B].clear();
@@ -387,14 +381,14 @@ void StallCompactor::Impl::begin(size_t N) {
 /// WAW, WAR by the latency model), its predecessor's blocking stall and,
 /// for each required wait, 2 cycles after the setter.  One visit of each
 /// unit it writes, then of each unit it reads, which also records the read
-/// (the writes are recorded by recordWrites()).  \p Waits false: it waits
-/// for nothing (past an EXIT); \p N is then left empty.
-void StallCompactor::Impl::issue(unsigned I, Need &N, bool Waits) {
-  const OpView &In = op(I);
+/// (the writes are recorded by recordWrites()).  \p In is op(I).  \p Waits
+/// false: it waits for nothing (past an EXIT); \p N is then left empty.
+void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
+                                 bool Waits) {
   if (I == 0) {
     T[I] = 0;
   } else {
-    const OpView &Prev = op(I - 1);
+    const OpView &Prev = Ops[I - 1]; // I <= Ops.size()
     unsigned Min = Lat.minStall(Prev);
     T[I] = T[I - 1] + (Opts->Conservative ? int64_t(MaxStall) : int64_t(Min));
     Reasons[I - 1] = Opts->Conservative ? StallReason::Conservative
@@ -459,7 +453,6 @@ void StallCompactor::Impl::issue(unsigned I, Need &N, bool Waits) {
                                                              R.File, In.Class,
                                                              R.Sub)));
       }
-      touch(U, X);
       if (Late) {
         LatePool.push_back({int32_t(I), U.LateHead});
         U.LateHead = int32_t(LatePool.size() - 1);
@@ -508,8 +501,9 @@ void StallCompactor::Impl::scanPending(unsigned I, Need &N) {
 
 /// Scoreboards are counters: a wait releases every increment at least 2
 /// cycles old (increments are queued in issue order, so a prefix);
-/// DEPBAR.LE SBx, n all but the n youngest.
-void StallCompactor::Impl::applyWaits(unsigned I, uint8_t Mask) {
+/// DEPBAR.LE SBx, n all but the n youngest.  \p In is op(I).
+void StallCompactor::Impl::applyWaits(unsigned I, const OpView &In,
+                                      uint8_t Mask) {
   for (unsigned B = 0; B < NumScoreboards; ++B) {
     if (!(Mask & (1u << B)))
       continue;
@@ -519,7 +513,6 @@ void StallCompactor::Impl::applyWaits(unsigned I, uint8_t Mask) {
            T[L[Head[B]].Instr] + int64_t(ScoreboardSetCycles) <= T[I])
       ++Head[B];
   }
-  const OpView &In = op(I);
   if (In.Kind == SpecialKind::WaitGroups && In.WaitSB < NumScoreboards) {
     // E: ptxas issues DEPBAR one cycle after LDGDEPBAR; the counter it
     // reads includes that group.
@@ -589,13 +582,12 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   const OpView &In = Ops[I];
   if (In.NeverExecutes)
     return;
-  uint8_t Flags = (In.Variable ? WVariable : 0) | Touched;
+  uint8_t Flags = In.Variable ? WVariable : 0;
   uint8_t Key = uint8_t(unsigned(In.Class) * 2);
   uint8_t WawKey = Key | (In.Predicated ? 1 : 0);
   for (const UnitRange &D : Seq->defs(In))
     for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
       UnitState &U = Units[X];
-      touch(U, X);
       U.LastWrite = int32_t(I);
       U.WClass = In.Class;
       U.RawKey = Key | (D.Sub ? 1 : 0);
@@ -610,15 +602,15 @@ void StallCompactor::Impl::step(unsigned I, bool &Exited) {
   // After an unconditional EXIT nothing runs (ptxas's BRA to itself): no
   // waits (the dependencies still space it).
   Need N;
-  issue(I, N, !Exited);
   OpView &In = Ops[I];
+  issue(I, In, N, !Exited);
   Exited |= In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
   Required[I] = N.Required;
   uint8_t Mask = N.Mask;
   if (Opts->Conservative && !In.NeverExecutes && !Exited)
     Mask = (1u << NumScoreboards) - 1;
   In.Ctrl.WaitMask = Mask;
-  applyWaits(I, Mask);
+  applyWaits(I, In, Mask);
   takeScoreboards(I);
   recordWrites(I);
 }
@@ -633,13 +625,13 @@ void StallCompactor::Impl::drain(CompactResult &R) {
   if (!N.Mask)
     return;
   unsigned I = Ops.size();
-  issue(I, N, true); // no units: the predecessor's stall and the setters
+  issue(I, Nop, N, true); // no units: the predecessor's stall and the setters
   // For the next piece, not for a consumer here: not mutated.
   Required[I] = 0;
   if (Reasons[I - 1] == StallReason::ScoreboardSet)
     Reasons[I - 1] = StallReason::Drain;
   Nop.Ctrl.WaitMask = N.Mask;
-  applyWaits(I, N.Mask);
+  applyWaits(I, Nop, N.Mask);
   Drained = R.Drained = true;
 }
 
@@ -662,9 +654,12 @@ int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
     }
   };
   // Every unit the piece wrote or read: its last fixed-latency writer's
-  // worst spacing (by class and file) and its youngest reader's worst WAR.
-  for (uint16_t X : TouchedUnits) {
+  // worst spacing (by class and file) and its youngest reader's worst WAR
+  // (a maximum: the order of the units does not matter).
+  for (unsigned X = 0; X < NumUnits; ++X) {
     const UnitState &U = Units[X];
+    if (U.LastWrite < 0 && !U.ReadClasses)
+      continue;
     RegFile F = fileOf(X);
     if (U.LastWrite >= 0 && !(U.Flags & WVariable))
       Bound(T[U.LastWrite] + int64_t(Lat.worst(U.WClass, F)));

@@ -548,10 +548,13 @@ const Form &FormDescriber::formOf(sass::Opcode Op) {
 const Form &FormDescriber::addForm(sass::Opcode Op) {
   if (Index.empty())
     Index.assign(sass::getNumOpcodes(), -1);
+  if (NopForm.empty())
+    NopForm.assign(sass::getNumOpcodes(), 0);
   int32_t &Slot = Index[unsigned(Op)];
   Slot = int32_t(Forms.size());
   Forms.push_back(std::make_unique<Form>());
   buildForm(Op, *Forms.back());
+  NopForm[unsigned(Op)] = Forms.back()->Kind == SpecialKind::Nop ? 2 : 1;
   return *Forms.back();
 }
 
@@ -565,9 +568,8 @@ bool FormDescriber::hasOutOfRangeGPR(const sass::Instruction &I) {
   return false;
 }
 
-bool FormDescriber::isFillerOrNop(const sass::Instruction &I) {
-  return formOf(I.Op).Kind == SpecialKind::Nop ||
-         (I.Guard == sass::PT && I.GuardNeg);
+bool FormDescriber::isNopForm(sass::Opcode Op) {
+  return formOf(Op).Kind == SpecialKind::Nop;
 }
 
 /// Appends the units of register range \p R of operand \p O (clipped to

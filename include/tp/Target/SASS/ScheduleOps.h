@@ -103,8 +103,16 @@ public:
   llvm::Error append(const sass::Instruction &I, OpSeq &Seq);
   /// The special kind of form \p Op (from its td mnemonic).
   SpecialKind kindOf(sass::Opcode Op);
-  /// Whether \p I is a NOP or never executes (guard !PT / !UPT).
-  bool isFillerOrNop(const sass::Instruction &I);
+  /// Whether \p I is a NOP or never executes (guard !PT / !UPT).  Inline:
+  /// the pass asks it of every instruction.
+  bool isFillerOrNop(const sass::Instruction &I) {
+    if (I.Guard == sass::PT && I.GuardNeg)
+      return true;
+    unsigned Op = unsigned(I.Op);
+    if (LLVM_LIKELY(Op < NopForm.size() && NopForm[Op]))
+      return NopForm[Op] == 2;
+    return isNopForm(I.Op); // the form's first use
+  }
   /// Whether a general-register operand (GPR, memory base) of \p I holds a
   /// number past RZ (e.g. a virtual register).  append() records the same
   /// in sawOutOfRangeGPR().
@@ -117,7 +125,10 @@ public:
 private:
   const Form &formOf(sass::Opcode Op);
   LLVM_ATTRIBUTE_NOINLINE const Form &addForm(sass::Opcode Op);
+  bool isNopForm(sass::Opcode Op);
   std::vector<int32_t> Index; ///< by opcode: into Forms, -1 none yet
+  /// By opcode: 0 not described yet, 1 not a NOP form, 2 a NOP form.
+  std::vector<uint8_t> NopForm;
   std::vector<std::unique_ptr<Form>> Forms;
   bool OutOfRange = false;
 };
