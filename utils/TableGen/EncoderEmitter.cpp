@@ -51,7 +51,7 @@ std::string insertStmt(const char *Half, unsigned B, unsigned FB, unsigned W) {
 /// The body of a function that inserts the operands `Ops` of form \p F as
 /// target encoding \p Enc lays them out into the word `Lo`, `Hi`: per
 /// operand the value, its XOR mask, Blackwell's 8-bit uniform register
-/// fields (URZ is stored as 0xff), then each segment -- what insertField()
+/// fields (URZ is stored as 0xff, UR63 as 0x3f), then each segment -- what insertField()
 /// does for each operand field in turn.
 std::string operandEncoderBody(const FormModel &Enc) {
   std::string B;
@@ -64,7 +64,8 @@ std::string operandEncoderBody(const FormModel &Enc) {
     if (uint8_t Xor = uint8_t(EO.Type->getValueAsInt("XorMask")))
       B += "    V ^= " + hex(Xor) + ";\n";
     if (isWideURField(EO, EO.Segs))
-      B += "    if (V == URZ)\n      V = 0xff;\n";
+      B += "    if (V == URZ)\n      V = 0xff;\n"
+           "    else if (V == UR63)\n      V = URZ;\n";
     for (const Seg &S : EO.Segs) {
       if (S.InstBit >= 64) {
         B += insertStmt("Hi", S.InstBit - 64, S.FieldBit, S.Width);
