@@ -130,8 +130,15 @@ def disassemble_times(tp_mc, tp_llc, shared, words, tmp):
 
 
 def main():
+    if any(a in ('-h', '--help') for a in sys.argv[1:]):
+        print(__doc__)
+        return 0
     args = [a for a in sys.argv[1:] if a != '--mc-only']
     mc_only = len(args) != len(sys.argv) - 1
+    if not 2 <= len(args) <= 4 or any(a.startswith('-') for a in args):
+        sys.stderr.write('usage: bench/process_time.py [--mc-only] BUILD_DIR '
+                         'SHARED_DIR [PAIRS] [WORDS] (--help explains)\n')
+        return 2
     build, shared = args[0], args[1]
     pairs = int(args[2]) if len(args) > 2 else 15
     words = int(args[3]) if len(args) > 3 else 2000000
