@@ -35,12 +35,8 @@ using OperandEncoder = void (*)(const int64_t *Ops, uint64_t &Lo,
 #define GET_SASS_OPERAND_ENCODERS
 #include "tp/Target/SASS/SASSGenEncoder.inc"
 
-/// The guard and control fields of \p I into \p W: constant segments
-/// (SpecialSegs), each a shift and a mask.
-inline void insertGuardAndControl(Word128 &W, const Instruction &I) {
-  insertSpecial(W, SF_Guard, I.Guard);
-  insertSpecial(W, SF_GuardNeg, I.GuardNeg);
-  const Control &C = I.Ctrl;
+/// The control fields \p C into \p W.
+inline void insertControl(Word128 &W, const Control &C) {
   insertSpecial(W, SF_Stall, C.Stall);
   insertSpecial(W, SF_Yield, C.Yield ? 0 : 1);
   insertSpecial(W, SF_WrSB, C.WrSB);
@@ -50,10 +46,14 @@ inline void insertGuardAndControl(Word128 &W, const Instruction &I) {
 }
 } // namespace
 
+// The guard and control fields go in through their constant segments
+// (SpecialSegs), each a shift and a mask.
 Word128 encode(const Instruction &I, Target T) {
   Word128 W = formEncoding(I.Op, T).Value;
   OperandEncodersOf[unsigned(T)][I.Op](I.Ops.data(), W.Lo, W.Hi);
-  insertGuardAndControl(W, I);
+  insertSpecial(W, SF_Guard, I.Guard);
+  insertSpecial(W, SF_GuardNeg, I.GuardNeg);
+  insertControl(W, I.Ctrl);
   return W;
 }
 
@@ -78,14 +78,7 @@ Word128 encodeByFieldTables(const Instruction &I, Target T) {
 
 Control getControl(Word128 W) { return controlOf(W); }
 
-void setControl(Word128 &W, const Control &C) {
-  insertSpecial(W, SF_Stall, C.Stall);
-  insertSpecial(W, SF_Yield, C.Yield ? 0 : 1);
-  insertSpecial(W, SF_WrSB, C.WrSB);
-  insertSpecial(W, SF_RdSB, C.RdSB);
-  insertSpecial(W, SF_WaitMask, C.WaitMask);
-  insertSpecial(W, SF_Reuse, C.Reuse);
-}
+void setControl(Word128 &W, const Control &C) { insertControl(W, C); }
 
 /// Whether \p V fits operand \p OI's field of \p N bits.
 bool operandFits(const OperandInfo &OI, int64_t V, unsigned N) {

@@ -171,34 +171,8 @@ inline void insertBits(uint64_t &Word, unsigned Bit, unsigned Width,
   Word = (Word & ~M) | ((V << Bit) & M);
 }
 
-inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
-  V ^= F.Xor;
-  if (F.WideUR && V == URZ)
-    V = 0xff;
-  else if (F.WideUR && V == UR63)
-    V = URZ;
-  for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I) {
-    const FieldSeg &S = Segs[I];
-    uint64_t Part = V >> S.FieldBit;
-    if (S.Width < 64)
-      Part &= (uint64_t(1) << S.Width) - 1;
-    unsigned B = S.InstBit;
-    if (B >= 64) {
-      insertBits(W.Hi, B - 64, S.Width, Part);
-    } else if (B + S.Width <= 64) {
-      insertBits(W.Lo, B, S.Width, Part);
-    } else {
-      unsigned LoW = 64 - B;
-      insertBits(W.Lo, B, LoW, Part);
-      insertBits(W.Hi, 0, S.Width - LoW, Part >> LoW);
-    }
-  }
-}
-
-/// Stores \p V into guard or control field \p F of \p W (constant-folded:
-/// insertField() of its one segment).
-inline void insertSpecial(Word128 &W, unsigned F, uint64_t V) {
-  const FieldSeg &S = SpecialSegs[F];
+/// Stores the bits of \p V that segment \p S holds into \p W.
+inline void insertSeg(Word128 &W, const FieldSeg &S, uint64_t V) {
   uint64_t Part = V >> S.FieldBit;
   if (S.Width < 64)
     Part &= (uint64_t(1) << S.Width) - 1;
@@ -212,6 +186,22 @@ inline void insertSpecial(Word128 &W, unsigned F, uint64_t V) {
     insertBits(W.Lo, B, LoW, Part);
     insertBits(W.Hi, 0, S.Width - LoW, Part >> LoW);
   }
+}
+
+inline void insertField(Word128 &W, const FieldRef &F, uint64_t V) {
+  V ^= F.Xor;
+  if (F.WideUR && V == URZ)
+    V = 0xff;
+  else if (F.WideUR && V == UR63)
+    V = URZ;
+  for (unsigned I = F.Begin, E = F.Begin + F.Count; I != E; ++I)
+    insertSeg(W, Segs[I], V);
+}
+
+/// Stores \p V into guard or control field \p F of \p W (constant-folded:
+/// insertField() of its one segment).
+inline void insertSpecial(Word128 &W, unsigned F, uint64_t V) {
+  insertSeg(W, SpecialSegs[F], V);
 }
 
 /// Spelling table lookup; nullptr if \p V has no spelling.
