@@ -749,14 +749,14 @@ void Allocator::printDecisions(raw_ostream &OS) const {
 /// sub-register index is below 4 and no form's operand is wider than 8
 /// registers), each register's units in the liveness masks.
 Error Allocator::computeWidths() {
-  size_t NV = F.VRegNames.size();
+  // One walk; an id past the names (a hand-written input) grows the table.
+  Width.assign(F.VRegNames.size(), 0);
   for (const Ref &R : T.Refs)
-    if (R.Virtual)
-      NV = std::max<size_t>(NV, R.Reg + 1);
-  Width.assign(NV, 0);
-  for (const Ref &R : T.Refs)
-    if (R.Virtual)
+    if (R.Virtual) {
+      if (R.Reg >= Width.size())
+        Width.resize(R.Reg + 1, 0);
       Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
+    }
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
