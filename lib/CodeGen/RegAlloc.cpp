@@ -34,8 +34,9 @@
 ///     prologue -> body -> tail, body -> body (the back edge; tp-form-loop
 ///     adds the branch), a branch to a label that starts a piece; the
 ///     counter is live at the body's end (the loop control reads it).
-///     One backward sweep a piece gives what it reads first (Gen) and
-///     writes unguarded (Kill); the fixed point is then on whole sets;
+///     The forward walk that finds the order of first appearance gives
+///     what each piece reads first (Gen) and writes unguarded (Kill); the
+///     fixed point is then on whole sets;
 ///  3. interference: each written register against everything live after
 ///     the instruction and everything else the instruction reads (a result
 ///     never overlaps an operand of its own instruction), in one backward
@@ -352,7 +353,7 @@ private:
                                   : "%v" + std::to_string(V);
   }
   Error computeWidths();
-  Error findOrderAndCounter();
+  Error scanOperands();
   void computeLiveness();
   void buildInterference();
   Error preassign(bool SeedPlan);
@@ -373,6 +374,9 @@ private:
   /// mask per virtual register (bit k: register k of its tuple), a row of
   /// them per piece.
   std::vector<uint64_t> LiveIn, LiveOut;
+  /// Per piece, the same layout: units read before written (Gen), units
+  /// written unguarded (Kill).
+  std::vector<uint64_t> Gen, Kill;
   std::vector<std::vector<unsigned>> Succs;
 
   Function &F;
@@ -425,31 +429,13 @@ uint64_t unitsOf(const Ref &R) {
          << R.Sub;
 }
 
-/// Liveness in one backward sweep per piece (what the piece reads before
-/// writing it, Gen, and what it writes unguarded, Kill), then the pieces'
-/// graph to a fixed point on whole sets: LiveIn = Gen | (LiveOut & ~Kill).
-/// A set holds, per virtual register, the mask of its live units.
+/// Liveness: the pieces' graph to a fixed point on whole sets, LiveIn =
+/// Gen | (LiveOut & ~Kill), with Gen and Kill from scanOperands().  A set
+/// holds, per virtual register, the mask of its live units.
 void Allocator::computeLiveness() {
   size_t N = F.Pieces.size(), NV = Width.size();
   LiveIn.assign(N * NV, 0);
   LiveOut.assign(N * NV, 0);
-  std::vector<uint64_t> Gen(N * NV, 0), Kill(N * NV, 0);
-  for (size_t P = 0; P < N; ++P) {
-    uint64_t *G = &Gen[P * NV], *K = &Kill[P * NV];
-    const auto &Is = F.Pieces[P].Instrs;
-    for (size_t I = Is.size(); I-- > 0;) {
-      ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
-      if (!isGuarded(Is[I]))
-        for (const Ref &R : Refs)
-          if (R.Virtual && R.IsDef) {
-            K[R.Reg] |= unitsOf(R);
-            G[R.Reg] &= ~unitsOf(R);
-          }
-      for (const Ref &R : Refs)
-        if (R.Virtual && !R.IsDef)
-          G[R.Reg] |= unitsOf(R);
-    }
-  }
   std::vector<uint64_t> In(NV);
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -763,14 +749,14 @@ void Allocator::printDecisions(raw_ostream &OS) const {
 /// sub-register index is below 4 and no form's operand is wider than 8
 /// registers), each register's units in the liveness masks.
 Error Allocator::computeWidths() {
-  size_t NV = F.VRegNames.size();
+  // One walk; an id past the names (a hand-written input) grows the table.
+  Width.assign(F.VRegNames.size(), 0);
   for (const Ref &R : T.Refs)
-    if (R.Virtual)
-      NV = std::max<size_t>(NV, R.Reg + 1);
-  Width.assign(NV, 0);
-  for (const Ref &R : T.Refs)
-    if (R.Virtual)
+    if (R.Virtual) {
+      if (R.Reg >= Width.size())
+        Width.resize(R.Reg + 1, 0);
       Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
+    }
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
@@ -781,26 +767,43 @@ Error Allocator::computeWidths() {
   return Error::success();
 }
 
-/// The reserved physical registers, the order of first appearance and
-/// the counter's virtual register.
-Error Allocator::findOrderAndCounter() {
+/// In one forward walk over the operand table: the reserved physical
+/// registers, the order of first appearance, and each piece's Gen (units
+/// read before an unguarded write in the piece: an instruction's reads
+/// come before its writes) and Kill (units written unguarded); then the
+/// counter's virtual register.
+Error Allocator::scanOperands() {
   size_t NV = Width.size();
   std::vector<uint8_t> Seen(NV, 0);
   FirstLoc.assign(NV, SMLoc());
+  Gen.assign(F.Pieces.size() * NV, 0);
+  Kill.assign(F.Pieces.size() * NV, 0);
   size_t Instr = 0;
-  for (const mir::Piece &P : F.Pieces)
-    for (const MInstr &MI : P.Instrs)
-      for (const Ref &R : T.of(Instr++)) {
+  for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
+    uint64_t *G = &Gen[PI * NV], *K = &Kill[PI * NV];
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      ArrayRef<Ref> Refs = T.of(Instr++);
+      for (const Ref &R : Refs) {
         if (!R.Virtual) {
           if (R.Reg < NumPhysRegs)
             ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) -
                                         R.Reg);
-        } else if (!Seen[R.Reg]) {
+          continue;
+        }
+        if (!Seen[R.Reg]) {
           Seen[R.Reg] = 1;
           Order.push_back(R.Reg);
           FirstLoc[R.Reg] = MI.Loc;
         }
+        if (!R.IsDef)
+          G[R.Reg] |= unitsOf(R) & ~K[R.Reg];
       }
+      if (!isGuarded(MI))
+        for (const Ref &R : Refs)
+          if (R.Virtual && R.IsDef)
+            K[R.Reg] |= unitsOf(R);
+    }
+  }
   if (Optional<StringRef> C = F.getAttr("counter"))
     if (C->startswith("%")) {
       for (unsigned V = 0; V < NV; ++V)
@@ -817,7 +820,7 @@ Error Allocator::run(bool SeedPlan) {
   T.collect(F);
   if (Error E = computeWidths())
     return E;
-  if (Error E = findOrderAndCounter())
+  if (Error E = scanOperands())
     return E;
   Error Err = Error::success();
   Succs = pieceGraph(F, Err);
