@@ -1,5 +1,13 @@
 //===- Stats.cpp - Static schedule figures of a function ------------------===//
+//
+/// \file
+/// computeStats: the static schedule figures of a function (instructions,
+/// the loop body's instructions, HMMAs and issue cycles), one walk over its
+/// instructions.
+//
+//===----------------------------------------------------------------------===//
 #include "tp/CodeGen/CodeGen.h"
+#include <cstring>
 
 namespace tp {
 
@@ -14,7 +22,9 @@ ScheduleStats computeStats(const mir::Function &F) {
   for (const mir::Piece &P : F.Pieces) {
     bool InLoop = P.Name == "body" || P.Name == "control";
     for (const mir::MInstr &MI : P.Instrs) {
-      bool HMMA = MI.mnemonic() == "HMMA";
+      // The mnemonic's first byte first: no strlen for the other forms.
+      const char *Mnemonic = MI.info().Mnemonic;
+      bool HMMA = Mnemonic[0] == 'H' && std::strcmp(Mnemonic, "HMMA") == 0;
       S.HMMAs += HMMA;
       if (!InLoop)
         continue;

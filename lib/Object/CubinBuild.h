@@ -13,7 +13,9 @@
 #include "tp/Object/Module.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include <map>
 #include <string>
@@ -102,21 +104,36 @@ inline std::vector<uint8_t> makeCuInfoDesc(unsigned SM, uint32_t Api) {
   return D;
 }
 
-/// A string table built in insertion order, without suffix sharing.
+/// A string table built in insertion order, without suffix sharing.  A
+/// name is appended straight into Bytes (a prefix and a kernel name
+/// without a temporary string) and looked up in a hash map; a repeat is
+/// cut off again and gets its first offset.
 struct StrTab {
   std::vector<uint8_t> Bytes{0};
-  std::map<std::string, uint32_t> Index;
-  uint32_t add(const std::string &S) {
-    auto It = Index.find(S);
-    if (It != Index.end())
-      return It->second;
-    uint32_t Off = Bytes.size();
-    Bytes.insert(Bytes.end(), S.begin(), S.end());
+  llvm::StringMap<uint32_t> Index;
+  StrTab() { Bytes.reserve(1024); }
+  uint32_t add(llvm::StringRef S) { return add(S, llvm::StringRef()); }
+  /// Adds the concatenation \p Prefix \p Name.
+  uint32_t add(llvm::StringRef Prefix, llvm::StringRef Name) {
+    const size_t Off = Bytes.size();
+    Bytes.insert(Bytes.end(), Prefix.bytes_begin(), Prefix.bytes_end());
+    Bytes.insert(Bytes.end(), Name.bytes_begin(), Name.bytes_end());
+    llvm::StringRef Key(reinterpret_cast<const char *>(Bytes.data() + Off),
+                        Bytes.size() - Off);
+    auto Ins = Index.try_emplace(Key, uint32_t(Off));
+    if (!Ins.second) {
+      Bytes.resize(Off);
+      return Ins.first->second;
+    }
     Bytes.push_back(0);
-    Index[S] = Off;
-    return Off;
+    return uint32_t(Off);
   }
-  uint32_t at(const std::string &S) const { return Index.at(S); }
+  uint32_t at(llvm::StringRef S) const {
+    auto It = Index.find(S);
+    if (It == Index.end())
+      llvm::report_fatal_error("cubin string table: no name '" + S + "'");
+    return It->second;
+  }
 };
 
 /// The bytes of a fixed table.

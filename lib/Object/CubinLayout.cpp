@@ -584,7 +584,9 @@ private:
   /// The Mercury symbol table: .symtab's symbols but those of
   /// .nv.constant0.K, each naming the Mercury copy of its section.
   void buildMercSymbols();
-  /// The sections themselves, in plan order.
+  /// The sections themselves, in plan order.  The string tables', symbol
+  /// table's, .debug_frame's and .nv.info.K's bytes move into their
+  /// sections (each is built for one section and read by no later step).
   void buildSections();
   /// Section \p What (a Mercury piece) of kernel \p I (-1: none).
   Section mercurySection(SectionGroup What, int I) const;
@@ -663,9 +665,9 @@ void CubinBuilder::buildStringTables() {
       Tab->add(".nv.compat");
     for (size_t I = 0; I < N; ++I) {
       const Kernel &K = M.Kernels[I];
-      Tab->add(".text." + K.Name);
-      Tab->add(".nv.info." + K.Name);
-      Tab->add(".nv.shared." + K.Name);
+      Tab->add(".text.", K.Name);
+      Tab->add(".nv.info.", K.Name);
+      Tab->add(".nv.shared.", K.Name);
       if (I == 0 && L.ReservedSmem) {
         if (IsStr)
           Tab->add(".nv.reservedSmem.offset0");
@@ -680,14 +682,13 @@ void CubinBuilder::buildStringTables() {
           Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
       }
       if (addressesShared(K)) {
-        Tab->add(".rel.text." + K.Name);
-        Tab->add(".rela.text." + K.Name);
+        Tab->add(".rel.text.", K.Name);
+        Tab->add(".rela.text.", K.Name);
       }
       if (!L.ConstantAfterKernels) {
         // .strtab lists .rel.nv.constant0.K first, .shstrtab second.
-        std::string C = ".nv.constant0." + K.Name, RC = ".rel" + C;
-        Tab->add(IsStr ? RC : C);
-        Tab->add(IsStr ? C : RC);
+        Tab->add(IsStr ? ".rel.nv.constant0." : ".nv.constant0.", K.Name);
+        Tab->add(IsStr ? ".nv.constant0." : ".rel.nv.constant0.", K.Name);
       }
     }
     for (const char *S :
@@ -701,14 +702,14 @@ void CubinBuilder::buildStringTables() {
         Tab->add(K.Name);
     if (L.ConstantAfterKernels)
       for (const Kernel &K : M.Kernels)
-        Tab->add(".nv.constant0." + K.Name);
+        Tab->add(".nv.constant0.", K.Name);
   }
   // The Mercury sections' names, in section order, in .shstrtab only.
   for (const Sec &S : Order) {
-    const std::string K = S.Kernel >= 0 ? M.Kernels[S.Kernel].Name : "";
+    const StringRef K = S.Kernel >= 0 ? StringRef(M.Kernels[S.Kernel].Name) : "";
     switch (S.What) {
     case SectionGroup::CapMerc:
-      ShStr.add(".nv.capmerc.text." + K);
+      ShStr.add(".nv.capmerc.text.", K);
       break;
     case SectionGroup::MercFrame:
       ShStr.add(".nv.merc.debug_frame");
@@ -717,10 +718,10 @@ void CubinBuilder::buildStringTables() {
       ShStr.add(".nv.merc.nv.info");
       break;
     case SectionGroup::MercKernelInfo:
-      ShStr.add(".nv.merc.nv.info." + K);
+      ShStr.add(".nv.merc.nv.info.", K);
       break;
     case SectionGroup::MercRelaText:
-      ShStr.add(".nv.merc.rela.text." + K);
+      ShStr.add(".nv.merc.rela.text.", K);
       break;
     case SectionGroup::MercFrameRel:
       ShStr.add(".nv.merc.rela.debug_frame");
@@ -751,7 +752,7 @@ void CubinBuilder::buildSymbols() {
     return static_cast<uint32_t>(Syms.size() - 1);
   };
   const uint8_t LocalSection = ELF::STB_LOCAL << 4 | ELF::STT_SECTION;
-  auto SectionSym = [&](const std::string &Name, uint32_t Sec) {
+  auto SectionSym = [&](StringRef Name, uint32_t Sec) {
     return AddSym(Str.at(Name), LocalSection, 0, Sec, 0);
   };
   SectionSym(".note.nv.tkinfo", secOf(SectionGroup::TkInfo));
@@ -1031,6 +1032,7 @@ std::vector<NvInfoRecord> CubinBuilder::kernelRecords(size_t I,
 }
 
 void CubinBuilder::buildSections() {
+  F.Sections.reserve(Order.size());
   F.Sections.push_back(Section());
   for (size_t SI = 1; SI < Order.size(); ++SI) {
     const int I = Order[SI].Kernel;
@@ -1039,20 +1041,22 @@ void CubinBuilder::buildSections() {
     switch (Order[SI].What) {
     case SectionGroup::ShStrTab:
       F.Sections.push_back(makeSection(".shstrtab", ELF::SHT_STRTAB, 0, 0, 0, 1,
-                                       0, ShStr.Bytes));
+                                       0, std::move(ShStr.Bytes)));
       break;
     case SectionGroup::StrTab:
       F.Sections.push_back(
-          makeSection(".strtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0, Str.Bytes));
+          makeSection(".strtab", ELF::SHT_STRTAB, 0, 0, 0, 1, 0,
+                      std::move(Str.Bytes)));
       break;
     case SectionGroup::SymTab:
       F.Sections.push_back(makeSection(".symtab", ELF::SHT_SYMTAB, 0,
                                        secOf(SectionGroup::StrTab), LocalsEnd, 8, 24,
-                                       SymBytes));
+                                       std::move(SymBytes)));
       break;
     case SectionGroup::DebugFrame:
       F.Sections.push_back(
-          makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0, 1, 0, Frame));
+          makeSection(".debug_frame", ELF::SHT_PROGBITS, 0, 0, 0, 1, 0,
+                      std::move(Frame)));
       break;
     case SectionGroup::TkInfo:
       F.Sections.push_back(
@@ -1085,7 +1089,7 @@ void CubinBuilder::buildSections() {
     case SectionGroup::KernelInfo:
       F.Sections.push_back(makeSection(".nv.info." + K->Name, SHT_CUDA_INFO,
                                        SHF_CUDA_INFO_LINK, secOf(SectionGroup::SymTab),
-                                       Text, 4, 0, KernelInfo[I]));
+                                       Text, 4, 0, std::move(KernelInfo[I])));
       break;
     case SectionGroup::Callgraph:
       F.Sections.push_back(makeSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0,
@@ -1106,7 +1110,7 @@ void CubinBuilder::buildSections() {
           L.FrameRela ? ".rela.debug_frame" : ".rel.debug_frame",
           L.FrameRela ? ELF::SHT_RELA : ELF::SHT_REL, SHF_CUDA_INFO_LINK,
           secOf(SectionGroup::SymTab), secOf(SectionGroup::DebugFrame), 8,
-          L.FrameRela ? 24 : 16, FrameRel));
+          L.FrameRela ? 24 : 16, std::move(FrameRel)));
       break;
     case SectionGroup::Constant:
       F.Sections.push_back(

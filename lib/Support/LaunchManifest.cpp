@@ -690,6 +690,10 @@ Expected<LaunchManifest> readLaunchManifest(StringRef Path) {
 std::string printLaunchManifest(const LaunchManifest &M) {
   std::string S;
   raw_string_ostream OS(S);
+  // Buffered: the ~270 small writes go to the stream's buffer, and the
+  // string gets one append at the flush (unbuffered, each is a call into
+  // std::string).
+  OS.SetBuffered();
   auto Str = [&](StringRef X) { OS << json::Value(X.str()); };
   auto Dim = [&](const std::array<uint32_t, 3> &D) {
     OS << "[" << D[0] << ", " << D[1] << ", " << D[2] << "]";
