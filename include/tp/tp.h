@@ -47,7 +47,8 @@ typedef struct tp_gemm_desc {
   const char *tile;       /* "auto" (default), large, small, 128x64,
                              256x128 or "WM,WN,MT,NT,S" */
   int residual;           /* D = A B + R (R: f32, M x N) */
-  const char *target;     /* "sm_86" (default) or "sm_90" */
+  const char *target;     /* "sm_86" (default), "sm_80", "sm_89", "sm_90",
+                             "sm_100", "sm_120" or "sm_121" */
   const char *name;       /* the kernel symbol, default "gemm" */
   /* The general GEMM (issue 16): types, D = alpha A B + beta C + bias,
    * ReLU.  alpha != 1 or beta != 0 builds the kernel that takes alpha and
@@ -105,7 +106,8 @@ int tp_disassemble(const void *cubin, size_t size, unsigned flags,
 
 /* Assembles whole-cubin .sass text (docs/sass-format.md; what
  * tp_disassemble writes with TP_DISASSEMBLE_CUBIN_TEXT) to cubin bytes.
- * `target` ("sm_86", "sm_90" or NULL) must agree with the text's .target
+ * `target` (any tp-mc target, e.g. "sm_86", or NULL) must agree with the
+ * text's .target
  * when given.  *cubin: tp_buffer_free. */
 int tp_assemble(const char *text, size_t length, const char *target,
                 void **cubin, size_t *size, char **error);

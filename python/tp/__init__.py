@@ -399,7 +399,8 @@ class _Operands:
 def gemm(**options):
     """Compiles a GEMM.  Options (tp_gemm_desc's fields): m, n, k (default
     4096), a_layout ("rows"), b_layout ("columns"), tile ("auto"),
-    residual (False), target ("sm_86", "sm_80", "sm_89" or "sm_90"), name ("gemm"); the
+    residual (False), target ("sm_86", "sm_80", "sm_89", "sm_90", "sm_100",
+    "sm_120" or "sm_121"), name ("gemm"); the
     general GEMM (issue 16): a_type, b_type ("f16" or "bf16", one type),
     d_type ("f32", "f16" or "bf16"), alpha (1), beta (0): other values
     build D = alpha A B + beta C with both as run-time parameters, bias,
