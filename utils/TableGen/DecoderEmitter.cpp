@@ -244,37 +244,16 @@ void emitOperandDecoders(const SASSModel &M, raw_ostream &OS) {
         "// Decodes the operands of a form whose fixed bits matched: Lo, Hi\n"
         "// are word bits 0-63 and 64-127; false when a modifier field holds\n"
         "// a value with no spelling.  Needs isSpelled(ModTable, Value).\n";
-  std::map<std::string, unsigned> FnOf;
-  std::vector<std::vector<unsigned>> Table(M.Targets.size());
-  for (unsigned T = 0; T < M.Targets.size(); ++T)
-    for (unsigned F = 0; F < M.Forms.size(); ++F) {
-      int E = M.EncodingFor[T][F];
-      const FormModel &Enc = E >= 0 ? M.Encodings[E] : M.Forms[F];
-      std::string Body = operandDecoderBody(M.Forms[F], Enc, E < 0);
-      auto It = FnOf.find(Body);
-      if (It == FnOf.end()) {
-        It = FnOf.emplace(Body, FnOf.size()).first;
-        OS << "static bool decodeOperands" << It->second
-           << "(uint64_t Lo, uint64_t Hi, Instruction &Out) {\n"
-              "  (void)Lo;\n  (void)Hi;\n"
-           << Body << "  return true;\n}\n";
-      }
-      Table[T].push_back(It->second);
-    }
-  for (unsigned T = 0; T < M.Targets.size(); ++T) {
-    OS << "// " << M.Targets[T].Name << ", by form\n"
-       << "static const OperandDecoder OperandDecoders" << T << "[] = {";
-    for (unsigned I = 0; I < Table[T].size(); ++I)
-      OS << (I % 4 ? " " : "\n  ") << "decodeOperands" << Table[T][I] << ",";
-    if (Table[T].empty())
-      OS << "nullptr";
-    OS << "\n};\n";
-  }
-  OS << "// Per target.\nstatic const OperandDecoder *const "
-        "OperandDecodersOf[] = {";
-  for (unsigned T = 0; T < M.Targets.size(); ++T)
-    OS << " OperandDecoders" << T << ",";
-  OS << "};\n#undef GET_SASS_OPERAND_DECODERS\n#endif\n";
+  emitFunctionsByForm(
+      OS, M, "bool", "decodeOperands",
+      "(uint64_t Lo, uint64_t Hi, Instruction &Out)",
+      "  (void)Lo;\n  (void)Hi;\n", "  return true;\n", "OperandDecoder",
+      "OperandDecoders", [&](unsigned T, unsigned F) {
+        int E = M.EncodingFor[T][F];
+        const FormModel &Enc = E >= 0 ? M.Encodings[E] : M.Forms[F];
+        return operandDecoderBody(M.Forms[F], Enc, E < 0);
+      });
+  OS << "#undef GET_SASS_OPERAND_DECODERS\n#endif\n";
 }
 
 } // namespace

@@ -89,37 +89,15 @@ void emitOperandEncoders(const SASSModel &M, raw_ostream &OS) {
   OS << "#ifdef GET_SASS_OPERAND_ENCODERS\n"
         "// Inserts a form's operands into a word (Lo: bits 0-63, Hi:\n"
         "// 64-127) holding its fixed bits.\n";
-  std::map<std::string, unsigned> FnOf;
-  std::vector<std::vector<unsigned>> Table(M.Targets.size());
-  for (unsigned T = 0; T < M.Targets.size(); ++T)
-    for (unsigned F = 0; F < M.Forms.size(); ++F) {
-      int E = M.EncodingFor[T][F];
-      std::string Body =
-          operandEncoderBody(E >= 0 ? M.Encodings[E] : M.Forms[F]);
-      auto It = FnOf.find(Body);
-      if (It == FnOf.end()) {
-        It = FnOf.emplace(Body, FnOf.size()).first;
-        OS << "static void encodeOperands" << It->second
-           << "(const int64_t *Ops, uint64_t &Lo, uint64_t &Hi) {\n"
-              "  (void)Ops;\n  (void)Lo;\n  (void)Hi;\n"
-           << Body << "}\n";
-      }
-      Table[T].push_back(It->second);
-    }
-  for (unsigned T = 0; T < M.Targets.size(); ++T) {
-    OS << "// " << M.Targets[T].Name << ", by form\n"
-       << "static const OperandEncoder OperandEncoders" << T << "[] = {";
-    for (unsigned I = 0; I < Table[T].size(); ++I)
-      OS << (I % 4 ? " " : "\n  ") << "encodeOperands" << Table[T][I] << ",";
-    if (Table[T].empty())
-      OS << "nullptr";
-    OS << "\n};\n";
-  }
-  OS << "// Per target.\nstatic const OperandEncoder *const "
-        "OperandEncodersOf[] = {";
-  for (unsigned T = 0; T < M.Targets.size(); ++T)
-    OS << " OperandEncoders" << T << ",";
-  OS << "};\n#undef GET_SASS_OPERAND_ENCODERS\n#endif\n";
+  emitFunctionsByForm(
+      OS, M, "void", "encodeOperands",
+      "(const int64_t *Ops, uint64_t &Lo, uint64_t &Hi)",
+      "  (void)Ops;\n  (void)Lo;\n  (void)Hi;\n", "", "OperandEncoder",
+      "OperandEncoders", [&](unsigned T, unsigned F) {
+        int E = M.EncodingFor[T][F];
+        return operandEncoderBody(E >= 0 ? M.Encodings[E] : M.Forms[F]);
+      });
+  OS << "#undef GET_SASS_OPERAND_ENCODERS\n#endif\n";
 }
 
 } // namespace

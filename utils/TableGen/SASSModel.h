@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TableGen/Record.h"
 #include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,46 @@ std::string cString(llvm::StringRef S);
 std::string kindEnum(llvm::StringRef K);
 /// The segments as `{inst bit,field bit,width},` initializers.
 void emitSegs(llvm::raw_ostream &OS, const std::vector<Seg> &Segs);
+
+/// Emits, for every target and form, a function whose body \p BodyOf(T, F)
+/// gives -- identical bodies share one function, `static Ret FnN Params`
+/// with \p Head before the body and \p Tail after it -- then per target
+/// the table `TableT[]` of them by form (element type \p Elem) and
+/// `TableOf[]` by target.
+template <typename BodyFn>
+void emitFunctionsByForm(llvm::raw_ostream &OS, const SASSModel &M,
+                         llvm::StringRef Ret, llvm::StringRef Fn,
+                         llvm::StringRef Params, llvm::StringRef Head,
+                         llvm::StringRef Tail, llvm::StringRef Elem,
+                         llvm::StringRef Table, BodyFn BodyOf) {
+  std::map<std::string, unsigned> FnOf;
+  std::vector<std::vector<unsigned>> Index(M.Targets.size());
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    for (unsigned F = 0; F < M.Forms.size(); ++F) {
+      std::string Body = BodyOf(T, F);
+      auto It = FnOf.find(Body);
+      if (It == FnOf.end()) {
+        It = FnOf.emplace(Body, FnOf.size()).first;
+        OS << "static " << Ret << " " << Fn << It->second << Params
+           << " {\n" << Head << Body << Tail << "}\n";
+      }
+      Index[T].push_back(It->second);
+    }
+  for (unsigned T = 0; T < M.Targets.size(); ++T) {
+    OS << "// " << M.Targets[T].Name << ", by form\n"
+       << "static const " << Elem << " " << Table << T << "[] = {";
+    for (unsigned I = 0; I < Index[T].size(); ++I)
+      OS << (I % 4 ? " " : "\n  ") << Fn << Index[T][I] << ",";
+    if (Index[T].empty())
+      OS << "nullptr";
+    OS << "\n};\n";
+  }
+  OS << "// Per target.\nstatic const " << Elem << " *const " << Table
+     << "Of[] = {";
+  for (unsigned T = 0; T < M.Targets.size(); ++T)
+    OS << " " << Table << T << ",";
+  OS << "};\n";
+}
 
 } // namespace tblgen
 } // namespace tp
