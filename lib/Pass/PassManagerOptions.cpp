@@ -35,7 +35,7 @@ cl::list<std::string> PrintAfter("print-after",
                                  cl::value_desc("PASS"), cl::CommaSeparated);
 cl::opt<bool> TimePasses("time-passes",
                          cl::desc("Time each pass and print the report to "
-                                  "stderr"));
+                                  "stderr, then each pass's page faults"));
 cl::opt<bool> PrintPipeline("print-pipeline",
                             cl::desc("Print the pass pipeline that would run "
                                      "(with its options) and stop"));

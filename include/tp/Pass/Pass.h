@@ -176,7 +176,8 @@ public:
     bool VerifyEach = false;
     bool PrintBeforeAll = false;
     bool PrintAfterAll = false;
-    /// Time every pass and print LLVM's timing report to stderr at the end.
+    /// Time every pass and print LLVM's timing report to stderr at the end,
+    /// then each pass's minor page faults.
     bool TimePasses = false;
     llvm::StringSet<> PrintBefore;
     llvm::StringSet<> PrintAfter;
