@@ -35,6 +35,17 @@
 ///                    cp.async (PTX ISA: sm_80 and later) and tp reproduces
 ///                    its encodings and its cubin layout (Blackwell: not
 ///                    yet, so 0 there)
+///   SharedCapacityNote  MaxSharedBytesPerBlock as the source spells it
+///                    ("100 KiB - 2 KiB", "163 KiB"), for messages
+///   TileCard, TileCardSMs  the card whose multiprocessors the automatic
+///                    tile's grid covers (tp-tile's sms default) and its
+///                    SM count.  The SM count is a fact of a card, not of
+///                    the instruction set: this is the one place that
+///                    picks, per target, the card the default tile is
+///                    sized for (PERF_FACTS.md section 1: A100 108 SMs,
+///                    RTX 3090 82, H100 SXM and H200 132; the RTX 4090's
+///                    128 from NVIDIA's Ada Lovelace architecture
+///                    whitepaper: PERF_FACTS.md has no Ada card)
 class SASSTarget<string name, int sm, list<string> cpus> {
   string Name = name;
   int SM = sm;
@@ -49,6 +60,9 @@ class SASSTarget<string name, int sm, list<string> cpus> {
   bit RegCountInTextInfo = 1;
   int Attr5F = 0;
   bit GemmCodeGen = 0;
+  string SharedCapacityNote = ?;
+  string TileCard = ?;
+  int TileCardSMs = ?;
 }
 // Shared memory: 100 KiB per SM on sm_86 (PERF_FACTS 2: Accel-Sim's
 // -gpgpu_shmem_size 102400, the CUDA guide); tp admits 100 KiB - 2 KiB =
@@ -58,6 +72,9 @@ def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86"]> {
   let IsDefault = 1;
   let MaxSharedBytesPerBlock = 100352;
   let GemmCodeGen = 1;
+  let SharedCapacityNote = "100 KiB - 2 KiB";
+  let TileCard = "RTX 3090";
+  let TileCardSMs = 82;
 }
 // sm_80 (A100) encodes every form as sm_86 does: SASS_FACTS.md 1.1, every
 // sm_80 TSV row (shared/reference/sm_80.encodings.tsv) and every word
@@ -73,6 +90,9 @@ def TargetSM86 : SASSTarget<"sm_86", 86, ["sm_86"]> {
 def TargetSM80 : SASSTarget<"sm_80", 80, ["sm_80"]> {
   let MaxSharedBytesPerBlock = 166912;
   let GemmCodeGen = 1;
+  let SharedCapacityNote = "163 KiB";
+  let TileCard = "A100";
+  let TileCardSMs = 108;
 }
 // sm_89 (Ada: RTX 40, L4, L40S): sm_86's encodings for every word ptxas
 // -arch=sm_89 emits for the corpus (test/MC/SM89/ptxas-roundtrip.test; no
@@ -85,6 +105,9 @@ def TargetSM80 : SASSTarget<"sm_80", 80, ["sm_80"]> {
 def TargetSM89 : SASSTarget<"sm_89", 89, ["sm_89"]> {
   let MaxSharedBytesPerBlock = 101376;
   let GemmCodeGen = 1;
+  let SharedCapacityNote = "99 KiB";
+  let TileCard = "RTX 4090";
+  let TileCardSMs = 128;
 }
 // E, mma_tile_sm90.cubin (SASS_FACTS 3.3, 3.7).  Shared memory: 228 KiB
 // per SM (PERF_FACTS 2), of which 227 KiB = 232448 bytes one block may use
@@ -97,6 +120,9 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
   let RegCountInTextInfo = 0;
   let Attr5F = 0x101;
   let GemmCodeGen = 1;
+  let SharedCapacityNote = "227 KiB";
+  let TileCard = "H100/H200";
+  let TileCardSMs = 132;
 }
 
 // Blackwell: sm_100 (B200, B300), sm_120 (RTX 50), sm_121 (GB10).  ptxas 13
@@ -121,7 +147,13 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
 // not verified); tp-sim runs them with sm_90's semantics plus those forms'.
 // Register file: 64K 32-bit registers per SM, 255 a thread, as sm_90
 // (CUDA C++ Programming Guide, compute capabilities 10.0 and 12.0).
-class BlackwellTarget<string name, int sm, int shared>
+//
+// The card of the automatic tile: PERF_FACTS.md cites no SM count of a
+// B200, RTX 50 or GB10 card, so each keeps a cited rule of an earlier
+// target: sm_100 sm_90's (132 SMs), sm_120 and sm_121 sm_86's (the RTX
+// 3090's 82).
+class BlackwellTarget<string name, int sm, int shared, string sharedNote,
+                      string card, int cardSMs>
     : SASSTarget<name, sm, [name]> {
   let ParamBase = 0x380;
   let DescriptorSlot = 0x358;
@@ -131,10 +163,19 @@ class BlackwellTarget<string name, int sm, int shared>
   let RegCountInTextInfo = 0;
   let Attr5F = 0x101;
   let GemmCodeGen = 1;
+  let SharedCapacityNote = sharedNote;
+  let TileCard = card;
+  let TileCardSMs = cardSMs;
 }
-def TargetSM100 : BlackwellTarget<"sm_100", 100, 232448>;
-def TargetSM120 : BlackwellTarget<"sm_120", 120, 101376>;
-def TargetSM121 : BlackwellTarget<"sm_121", 121, 100352>;
+def TargetSM100 : BlackwellTarget<"sm_100", 100, 232448, "227 KiB",
+                                  "no B200 SM count cited: sm_90's H100/H200",
+                                  132>;
+def TargetSM120 : BlackwellTarget<"sm_120", 120, 101376, "99 KiB",
+                                  "no RTX 50 SM count cited: sm_86's RTX 3090",
+                                  82>;
+def TargetSM121 : BlackwellTarget<"sm_121", 121, 100352, "100 KiB - 2 KiB",
+                                  "no GB10 SM count cited: sm_86's RTX 3090",
+                                  82>;
 
 /// The targets with sm_90's encodings (Hopper and Blackwell).
 defvar SM90Family = [TargetSM90, TargetSM100, TargetSM120, TargetSM121];

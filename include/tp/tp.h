@@ -79,7 +79,10 @@ int tp_gemm_compile(const tp_gemm_desc *desc, tp_kernel **kernel,
 
 /* The cubin's bytes (owned by the kernel); *size receives their count. */
 const uint8_t *tp_kernel_cubin(const tp_kernel *kernel, size_t *size);
-/* The SASS listing, as tp-llc -filetype=asm writes it (owned by kernel). */
+/* The SASS listing, as tp-llc -filetype=asm writes it (owned by kernel).
+ * It is printed on the first call, not by tp_gemm_compile (a caller that
+ * only loads the cubin never pays for it); several threads may make the
+ * first call on one kernel at once (one prints, the others wait). */
 const char *tp_kernel_sass(const tp_kernel *kernel);
 /* The launch manifest, as tp-llc writes <out>.json (owned by kernel). */
 const char *tp_kernel_manifest_json(const tp_kernel *kernel);

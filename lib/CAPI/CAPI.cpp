@@ -458,7 +458,7 @@ const uint8_t *tp_kernel_cubin(const tp_kernel *K, size_t *Size) {
 }
 
 const char *tp_kernel_sass(const tp_kernel *K) {
-  return K ? K->K.Sass.c_str() : nullptr;
+  return K ? K->K.getSass().c_str() : nullptr;
 }
 
 const char *tp_kernel_manifest_json(const tp_kernel *K) {

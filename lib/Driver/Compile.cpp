@@ -6,7 +6,10 @@
 /// describeKernel()), the tile IR it describes runs through the default
 /// pipeline (buildDefaultPipeline, as tp-llc runs it), and emitKernel()
 /// makes the kernel tp-llc would write.  Every failure is an llvm::Error
-/// with tp-llc's diagnostic; nothing is printed.
+/// with tp-llc's diagnostic; nothing is printed.  compileGemm's listing is
+/// lazy: the kernel keeps the finished machine function and prints it
+/// (driver::printListing, the text tp-llc writes) on the first
+/// Kernel::getSass() only, under a std::once_flag.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -148,6 +151,36 @@ KernelStats getStats(const mir::Function &F) {
 
 } // namespace
 
+/// The listing of one kernel: the finished machine function until the
+/// first get(), the text after it.
+class KernelListing {
+public:
+  explicit KernelListing(mir::Function F) : F(std::move(F)) {}
+  explicit KernelListing(std::string Text) : Text(std::move(Text)) {}
+
+  const std::string &get() {
+    std::call_once(Printed, [this] {
+      if (!F)
+        return;
+      raw_string_ostream OS(Text);
+      driver::printListing(*F, OS);
+      OS.flush();
+      F.reset();
+    });
+    return Text;
+  }
+
+private:
+  std::once_flag Printed;
+  Optional<mir::Function> F;
+  std::string Text;
+};
+
+const std::string &Kernel::getSass() const {
+  static const std::string None;
+  return Listing ? Listing->get() : None;
+}
+
 Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
                             const EmitOptions &Opts) {
   if (Error E = driver::finalizeKernel(F, Opts.AssumeUnverified))
@@ -169,9 +202,11 @@ Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
     K.Manifest = std::move(Obj->Manifest);
   }
   if (Opts.BuildListing) {
-    raw_string_ostream Listing(K.Sass);
+    std::string Text;
+    raw_string_ostream Listing(Text);
     driver::printListing(F, Listing);
     Listing.flush();
+    K.Listing = std::make_shared<KernelListing>(std::move(Text));
   }
   K.Stats = getStats(F);
   return std::move(K);
@@ -194,7 +229,12 @@ Expected<Kernel> compileGemm(const GemmDesc &Desc) {
   EO.ManifestName = Desc.Name + ".cubin.json";
   EO.Alpha = Desc.Alpha;
   EO.Beta = Desc.Beta;
-  return emitKernel(*F, *Target, EO);
+  EO.BuildListing = false; // printed on the first getSass()
+  Expected<Kernel> K = emitKernel(*F, *Target, EO);
+  if (!K)
+    return K.takeError();
+  K->Listing = std::make_shared<KernelListing>(std::move(*F));
+  return K;
 }
 
 std::string renderErrors(Error E, StringRef Tool) {

@@ -89,8 +89,8 @@ void sim::execVIADD(Exec &X, const DInst &D, uint32_t M) {
 
 /// IADD.64 (sm_120/121): the pair Rd = the pair Ra + B, modulo 2^64 (B a
 /// register pair, a UR pair or an immediate, sign-extended as rawSrc64
-/// does: UNVERIFIED for a negative immediate, no ptxas word has one;
-/// optionally negated).
+/// does -- ptxas 13's words for negative and wide constants,
+/// test/Sim/iadd64-imm.ptx; optionally negated).
 void sim::execIADD64(Exec &X, const DInst &D, uint32_t M) {
   unsigned Rd = wr(D.F[F_Rd]);
   FOR_LANES(L, M) {

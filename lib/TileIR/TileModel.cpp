@@ -36,51 +36,11 @@ TargetLimits getTargetLimits(sass::Target T) {
   L.Name = TI.Name;
   L.SharedCapacity = TI.MaxSharedBytesPerBlock;
   L.RegisterLimit = TI.MaxRegisters;
-  // The one place that picks the card a target's default tile is sized
-  // for (PERF_FACTS.md section 1: A100 108 SMs, RTX 3090 82, H100 SXM and
-  // H200 132; the RTX 4090's 128 from NVIDIA's Ada whitepaper) and spells
-  // the shared capacity (CUDA C++ Programming Guide, compute capability
-  // table; sm_86: the seed's 100 KiB - 2 KiB).
-  switch (T) {
-  case sass::Target::SM80:
-    L.SharedCapacityNote = "163 KiB";
-    L.Card = "A100";
-    L.CardSMs = 108;
-    break;
-  case sass::Target::SM89:
-    L.SharedCapacityNote = "99 KiB";
-    L.Card = "RTX 4090";
-    L.CardSMs = 128;
-    break;
-  case sass::Target::SM90:
-    L.SharedCapacityNote = "227 KiB";
-    L.Card = "H100/H200";
-    L.CardSMs = 132;
-    break;
-  // Blackwell: PERF_FACTS.md cites no SM count of a B200, RTX 50 or GB10
-  // card, so each keeps a cited rule of an earlier target: sm_100 sm_90's
-  // (132 SMs), sm_120 and sm_121 sm_86's (the RTX 3090's 82).
-  case sass::Target::SM100:
-    L.SharedCapacityNote = "227 KiB";
-    L.Card = "no B200 SM count cited: sm_90's H100/H200";
-    L.CardSMs = 132;
-    break;
-  case sass::Target::SM120:
-    L.SharedCapacityNote = "99 KiB";
-    L.Card = "no RTX 50 SM count cited: sm_86's RTX 3090";
-    L.CardSMs = 82;
-    break;
-  case sass::Target::SM121:
-    L.SharedCapacityNote = "100 KiB - 2 KiB";
-    L.Card = "no GB10 SM count cited: sm_86's RTX 3090";
-    L.CardSMs = 82;
-    break;
-  default:
-    L.SharedCapacityNote = "100 KiB - 2 KiB";
-    L.Card = "RTX 3090";
-    L.CardSMs = 82;
-    break;
-  }
+  // td/Targets.td picks the card each target's default tile is sized for
+  // and spells the shared capacity (with their sources).
+  L.SharedCapacityNote = TI.SharedCapacityNote;
+  L.Card = TI.TileCard;
+  L.CardSMs = TI.TileCardSMs;
   return L;
 }
 

@@ -205,7 +205,7 @@ class Kernel:
         size = ctypes.c_size_t()
         ptr = _cubin(handle, ctypes.byref(size))
         self.cubin = ctypes.string_at(ptr, size.value)
-        self.sass = _sass(handle).decode()
+        self._sass = None
         self.manifest_json = _manifest(handle).decode()
         self.manifest = json.loads(self.manifest_json)
         self.stats = json.loads(_stats(handle).decode())
@@ -219,6 +219,15 @@ class Kernel:
 
     def __repr__(self):
         return "<tp.Kernel %s %s>" % (self.name, self.target)
+
+    @property
+    def sass(self):
+        """The SASS listing (str), as tp-llc -filetype=asm writes it:
+        printed by the library on the first access (tp_kernel_sass), not
+        at compile time."""
+        if self._sass is None:
+            self._sass = _sass(self._handle).decode()
+        return self._sass
 
     def _shape(self):
         return self.manifest["m"], self.manifest["n"], self.manifest["k"]

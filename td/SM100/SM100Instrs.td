@@ -187,8 +187,9 @@ defvar ConsumerBlackwell = [TargetSM120, TargetSM121];
 // 0x001fcc00078e0200_00000018161a7235, `IADD.64 R116, R116, 0x40`
 // 0x002fe400078e0200_0000004074740835.  The spelling is public sm_120
 // listings' (`IADD.64 R4, R2, R4` with these bits).  The immediate is
-// printed signed, as IADD3's (no word with bit 63 set shows whether the
-// hardware extends it).
+// sign-extended and printed signed, as IADD3's: ptxas 13 writes add.s64
+// with -16 as `IADD.64 R6, R2, -0x10` 0x048fe400078e0200_fffffff002067835
+// and puts +2^31 and +2^32-1 in a UR instead (test/Sim/iadd64-imm.ptx).
 class IADD64Inst<bits<3> form, string b, dag bins>
     : SM86ALU<0x035, form, "IADD.64 $Rd, $Ra, " # b, (outs GPR64:$Rd),
               !con((ins GPR64:$Ra), bins), CoupledALU>,

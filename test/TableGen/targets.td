@@ -5,6 +5,7 @@
 // RUN: not tp-tblgen -print-sass-forms -I %tp_src/td -DNOFORM %s 2>&1 | FileCheck %s --check-prefix=NOFORM
 // RUN: not tp-tblgen -print-sass-forms -I %tp_src/td -DOTHEROPS %s 2>&1 | FileCheck %s --check-prefix=OTHEROPS
 // RUN: not tp-tblgen -print-sass-forms -I %tp_src/td -DNARROW %s 2>&1 | FileCheck %s --check-prefix=NARROW
+// RUN: not tp-tblgen -gen-sass-instr-info -I %tp_src/td -DNOCARD %s 2>&1 | FileCheck %s --check-prefix=NOCARD
 // Targets (td/Targets.td): a form on every target with its own encoding on
 // sm_90 (EncodingOn), a form on sm_90 only (OnlyOn); one table set each.
 
@@ -51,6 +52,15 @@ def X : SM86Op<0x947, "JUMP $tgt", (outs), (ins BrTarget:$tgt), Branch>,
         EncodingOn<"JUMP", [TargetSM90]> {
   bits<40> tgt;
   let Inst{73-34} = tgt;
+}
+#endif
+#ifdef NOCARD
+// A target must name the card of its automatic tile (a string fact).
+// NOCARD: targets.td:[[@LINE+1]]:1: error: TargetSM99: target fact TileCard is not set
+def TargetSM99 : SASSTarget<"sm_99", 99, ["sm_99"]> {
+  let MaxSharedBytesPerBlock = 1024;
+  let SharedCapacityNote = "1 KiB";
+  let TileCardSMs = 1;
 }
 #endif
 
@@ -107,5 +117,12 @@ def X : SM86Op<0x947, "JUMP $tgt", (outs), (ins BrTarget:$tgt), Branch>,
 // INFO-NEXT: {"sm_80", 80, "sm_80"},
 // INFO-NEXT: {"sm_89", 89, "sm_89"},
 // INFO-NEXT: {"sm_90", 90, "sm_90"},
+// Each target's facts, the string facts (the shared capacity as spelled,
+// the card of the automatic tile) as C strings.
+// INFO: const TargetInfo TargetInfos[] = {
+// INFO-NEXT: {"sm_86", 86, 0x160, 0x118, 0x0, 0x6000004, 0x18800, 0xff, true, 0x0, true, "100 KiB - 2 KiB", "RTX 3090", 0x52},
+// INFO-NEXT: {"sm_80", 80, {{.*}}, "163 KiB", "A100", 0x6c},
+// INFO-NEXT: {"sm_89", 89, {{.*}}, "99 KiB", "RTX 4090", 0x80},
+// INFO-NEXT: {"sm_90", 90, {{.*}}, "227 KiB", "H100/H200", 0x84},
 // INFO: 0x7F, // JUMP
 // INFO-NEXT: 0x8, // NEWOP

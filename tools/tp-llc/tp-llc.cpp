@@ -474,7 +474,7 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
   if (Filetype == Asm)
     return tp::writeOutput(Out.empty() ? "-" : Out, false,
                            [&](raw_ostream &OS) {
-                             OS << K->Sass;
+                             OS << K->getSass();
                              return Error::success();
                            });
   // The cubin and its manifest appear together or not at all.

@@ -144,8 +144,8 @@ cl::opt<std::string> BetaOpt("beta",
 cl::opt<std::string> CInput(
     "c-input",
     cl::desc("What C (a kernel with alpha and beta reads it from role R) "
-             "holds: auto (default: NaN when beta = 0, which must not reach "
-             "D; random values otherwise), random, or nan"),
+             "holds: auto (default, as tp-sim's: NaN when beta = 0, which "
+             "must not reach D; random values otherwise), random, or nan"),
     cl::value_desc("auto|random|nan"), cl::init("auto"), cl::cat(RunCat));
 cl::opt<bool> InPlace(
     "in-place",

@@ -118,9 +118,10 @@ cl::opt<std::string> BetaOpt("beta",
 cl::opt<std::string> CInput(
     "c-input",
     cl::desc("GEMM mode, a kernel with alpha and beta: what C (the R "
-             "buffer) holds: random (default) values, or nan (quiet NaNs: "
-             "with beta = 0 none may reach D)"),
-    cl::value_desc("random|nan"), cl::init("random"), cl::cat(SimCat));
+             "buffer) holds: auto (default, as tp-run's: quiet NaNs when "
+             "beta = 0, which must not reach D; random values otherwise), "
+             "random, or nan"),
+    cl::value_desc("auto|random|nan"), cl::init("auto"), cl::cat(SimCat));
 cl::opt<bool> InPlace(
     "in-place",
     cl::desc("GEMM mode, a kernel with alpha and beta: pass one buffer as C "
@@ -593,8 +594,8 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
 /// --alpha, --beta and --c-input against the manifest's kernel: the
 /// values into \p Prob; a usage error (2) when the kernel takes none.
 int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
-  if (CInput != "random" && CInput != "nan")
-    return usage("--c-input=" + CInput + ": expected random or nan");
+  if (CInput != "auto" && CInput != "random" && CInput != "nan")
+    return usage("--c-input=" + CInput + ": expected auto, random or nan");
   for (auto [Opt, Dest] : {std::pair<cl::opt<std::string> *, double *>{
                                &AlphaOpt, &Prob.Alpha},
                            {&BetaOpt, &Prob.Beta}}) {
@@ -615,6 +616,13 @@ int applyEpilogueOptions(const LaunchManifest &Man, GemmProblem &Prob) {
     return usage(Twine(InPlace ? "--in-place" : "--c-input") +
                  ": the kernel reads no C (no alpha and beta)");
   return 0;
+}
+
+/// Whether C (the R buffer of a kernel with alpha and beta) holds NaN:
+/// --c-input=nan, or auto (the default, as tp-run's) with beta = 0.
+bool isCInputNaN(const GemmProblem &Prob) {
+  return Prob.Scale &&
+         (CInput == "nan" || (CInput == "auto" && Prob.Beta == 0));
 }
 
 /// The shape a GEMM run uses: the manifest's, or --shape's (a run-time-shape
@@ -715,7 +723,7 @@ std::vector<float> makeCInput(const GemmProblem &Prob, uint64_t Bt) {
     for (size_t I = 0; I < R.size(); ++I)
       R[I] = float(operandValue(R16[I], Prob.DType));
   }
-  if (Prob.Scale && CInput == "nan")
+  if (isCInputNaN(Prob))
     std::fill(R.begin(), R.end(), std::numeric_limits<float>::quiet_NaN());
   return R;
 }
@@ -931,7 +939,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
          << (Prob.Residual ? ", residual" : "")
          << (Prob.Scale ? formatv(", alpha {0} beta {1}{2}{3}", Prob.Alpha,
                                   Prob.Beta,
-                                  CInput == "nan" ? " (C all NaN)" : "",
+                                  isCInputNaN(Prob) ? " (C all NaN)" : "",
                                   InPlace ? ", C = D in place" : "")
                               .str()
                         : std::string())

@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace tp;
@@ -57,10 +58,31 @@ TEST(CAPITest, CompileMatchesTheCppAPI) {
   size_t Size = 0;
   const uint8_t *Bytes = tp_kernel_cubin(C.K, &Size);
   EXPECT_EQ(std::vector<uint8_t>(Bytes, Bytes + Size), K->Cubin);
-  EXPECT_EQ(std::string(tp_kernel_sass(C.K)), K->Sass);
+  EXPECT_EQ(std::string(tp_kernel_sass(C.K)), K->getSass());
   EXPECT_EQ(std::string(tp_kernel_manifest_json(C.K)), K->ManifestJSON);
   EXPECT_NE(std::string(tp_kernel_stats_json(C.K)).find("\"registers\": "),
             std::string::npos);
+}
+
+// tp_kernel_sass prints the listing on its first call; several threads
+// making it at once on one kernel get the one text.
+TEST(CAPITest, ListingFromSeveralThreads) {
+  Compiled C;
+  compile(small(), C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  constexpr unsigned NumThreads = 8;
+  std::vector<const char *> Seen(NumThreads);
+  std::vector<std::thread> Threads;
+  for (unsigned I = 0; I < NumThreads; ++I)
+    Threads.emplace_back([&, I] { Seen[I] = tp_kernel_sass(C.K); });
+  for (std::thread &T : Threads)
+    T.join();
+  ASSERT_NE(Seen[0], nullptr);
+  for (const char *S : Seen)
+    EXPECT_EQ(S, Seen[0]);
+  EXPECT_EQ(std::strncmp(Seen[0], "// .text.gemm\n", 14), 0);
+  EXPECT_EQ(tp_kernel_sass(C.K), Seen[0]);
+  EXPECT_EQ(tp_kernel_sass(nullptr), nullptr);
 }
 
 TEST(CAPITest, ErrorsAreDiagnostics) {

@@ -13,6 +13,9 @@
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
 
+#include <thread>
+#include <vector>
+
 using namespace llvm;
 using namespace tp;
 
@@ -42,7 +45,7 @@ TEST(CompileTest, KernelHoldsCubinListingManifestStats) {
   ASSERT_GE(K->Cubin.size(), 64u);
   EXPECT_EQ(std::string(K->Cubin.begin(), K->Cubin.begin() + 4), "\x7f"
                                                                  "ELF");
-  EXPECT_EQ(StringRef(K->Sass).substr(0, 17), "// .text.my_gemm\n");
+  EXPECT_EQ(StringRef(K->getSass()).substr(0, 17), "// .text.my_gemm\n");
   EXPECT_EQ(K->Manifest.Kernel, "my_gemm");
   EXPECT_EQ(K->Manifest.M, 128u);
   EXPECT_EQ(K->Manifest.K, 128u);
@@ -52,7 +55,7 @@ TEST(CompileTest, KernelHoldsCubinListingManifestStats) {
   EXPECT_GT(K->Stats.HMMAs, 0u);
   EXPECT_GT(K->Stats.Registers, 0u);
   // One `/*addr*/` line an instruction.
-  EXPECT_EQ(StringRef(K->Sass).count("\n/*"), K->Stats.Instructions);
+  EXPECT_EQ(StringRef(K->getSass()).count("\n/*"), K->Stats.Instructions);
   EXPECT_GT(K->Cubin.size(), K->Stats.Instructions * 16);
 }
 
@@ -60,7 +63,36 @@ TEST(CompileTest, Deterministic) {
   Expected<Kernel> A = compileGemm(small()), B = compileGemm(small());
   ASSERT_TRUE(A && B);
   EXPECT_EQ(A->Cubin, B->Cubin);
-  EXPECT_EQ(A->Sass, B->Sass);
+  EXPECT_EQ(A->getSass(), B->getSass());
+}
+
+// The listing is printed on the first getSass(), once: threads asking at
+// once all get the one text (the same storage), copies of the kernel share
+// it, and it is the text the kernel's own instructions give.
+TEST(CompileTest, ListingPrintedOnceOnFirstRequest) {
+  Expected<Kernel> K = compileGemm(small());
+  ASSERT_TRUE(bool(K)) << toString(K.takeError());
+  ASSERT_TRUE(K->Listing != nullptr);
+  const Kernel Copy = *K;
+  constexpr unsigned NumThreads = 8;
+  std::vector<const std::string *> Seen(NumThreads);
+  std::vector<std::thread> Threads;
+  for (unsigned I = 0; I < NumThreads; ++I)
+    Threads.emplace_back([&, I] {
+      Seen[I] = &(I % 2 ? Copy : *K).getSass();
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (const std::string *S : Seen)
+    EXPECT_EQ(S, Seen[0]);
+  EXPECT_EQ(StringRef(*Seen[0]).count("\n/*"), K->Stats.Instructions);
+  EXPECT_EQ(&K->getSass(), Seen[0]);
+  // A second compile prints the same text.
+  Expected<Kernel> Again = compileGemm(small());
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(Again->getSass(), *Seen[0]);
+  // A kernel with no listing source has an empty listing.
+  EXPECT_EQ(Kernel().getSass(), "");
 }
 
 TEST(CompileTest, TargetSM90) {
@@ -104,8 +136,8 @@ TEST(CompileTest, TypesAndEpilogueAreBuilt) {
   ASSERT_TRUE(bool(K)) << toString(K.takeError());
   EXPECT_EQ(K->Manifest.AType, ElementType::BF16);
   EXPECT_EQ(K->Manifest.DType, ElementType::F16);
-  EXPECT_NE(K->Sass.find("HMMA.16816.F32.BF16"), std::string::npos);
-  EXPECT_NE(K->Sass.find("F2FP.PACK_AB"), std::string::npos);
+  EXPECT_NE(K->getSass().find("HMMA.16816.F32.BF16"), std::string::npos);
+  EXPECT_NE(K->getSass().find("F2FP.PACK_AB"), std::string::npos);
   EXPECT_NE(K->ManifestJSON.find("\"d_type\": \"f16\""), std::string::npos);
   D = small();
   D.Alpha = 0.5;

@@ -121,10 +121,17 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   for (const SASSModel::TargetModel &T : M.Targets) {
     OS << "  {" << cString(T.Name) << ", " << T.SM;
     for (unsigned I = 0; I < T.Facts.size(); ++I)
-      if (SASSModel::TargetFacts[I].IsBit)
+      switch (SASSModel::TargetFacts[I].Kind) {
+      case SASSModel::FactKind::Bit:
         OS << ", " << (T.Facts[I] ? "true" : "false");
-      else
+        break;
+      case SASSModel::FactKind::String:
+        OS << ", " << cString(T.StringFacts[I]);
+        break;
+      case SASSModel::FactKind::Int:
         OS << ", 0x" << utohexstr(uint64_t(T.Facts[I]), /*LowerCase=*/true);
+        break;
+      }
     OS << "},\n";
   }
   OS << "};\nconstexpr unsigned NumTargets = " << M.Targets.size()

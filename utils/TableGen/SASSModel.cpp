@@ -122,9 +122,18 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
     M.SM = T->getValueAsInt("SM");
     for (StringRef C : T->getValueAsListOfStrings("CPUs"))
       M.CPUs.push_back(std::string(C));
-    for (const TargetFact &F : TargetFacts)
-      M.Facts.push_back(F.IsBit ? T->getValueAsBit(F.Name)
-                                : T->getValueAsInt(F.Name));
+    for (const TargetFact &F : TargetFacts) {
+      const RecordVal *V = T->getValue(F.Name);
+      if (!V || !V->getValue()->isComplete())
+        PrintFatalError(T->getLoc(), T->getName() + ": target fact " +
+                                         F.Name + " is not set");
+      bool IsString = F.Kind == FactKind::String;
+      M.Facts.push_back(F.Kind == FactKind::Bit ? T->getValueAsBit(F.Name)
+                        : IsString              ? 0
+                                                : T->getValueAsInt(F.Name));
+      M.StringFacts.push_back(
+          IsString ? std::string(T->getValueAsString(F.Name)) : "");
+    }
     Targets.push_back(M);
   }
   if (Targets.empty()) // a td without Targets.td: sm_86 alone
@@ -132,7 +141,8 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
                        "SM86",
                        86,
                        {"sm_86"},
-                       std::vector<int64_t>(std::size(TargetFacts))});
+                       std::vector<int64_t>(std::size(TargetFacts)),
+                       std::vector<std::string>(std::size(TargetFacts))});
   if (Targets.size() > 8)
     PrintFatalError("more than 8 targets");
   auto TargetIndex = [&](Record *Where, Record *T) {

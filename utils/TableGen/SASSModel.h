@@ -96,26 +96,33 @@ public:
     std::string Name, Enum;
     int64_t SM = 0;
     std::vector<std::string> CPUs;
-    /// The target's facts (TargetFacts order); all 0 for a td without
-    /// Targets.td.
+    /// The target's facts (TargetFacts order): an int or bit fact in
+    /// Facts, a string fact in StringFacts (the other one 0 or empty); all
+    /// 0 and empty for a td without Targets.td.
     std::vector<int64_t> Facts;
+    std::vector<std::string> StringFacts;
   };
-  /// The fields of SASSTarget that become sass::TargetInfo, in its order
-  /// (a bit field is emitted as a bool).
+  /// How a fact is read from the record and emitted: a bit as a bool, an
+  /// int as a hexadecimal number, a string as a C string literal.
+  enum class FactKind { Int, Bit, String };
+  /// The fields of SASSTarget that become sass::TargetInfo, in its order.
   struct TargetFact {
     const char *Name;
-    bool IsBit;
+    FactKind Kind;
   };
   static constexpr TargetFact TargetFacts[] = {
-      {"ParamBase", false},
-      {"DescriptorSlot", false},
-      {"ReservedSharedBytes", false},
-      {"ELFFlagsBase", false},
-      {"MaxSharedBytesPerBlock", false},
-      {"MaxRegisters", false},
-      {"RegCountInTextInfo", true},
-      {"Attr5F", false},
-      {"GemmCodeGen", true}};
+      {"ParamBase", FactKind::Int},
+      {"DescriptorSlot", FactKind::Int},
+      {"ReservedSharedBytes", FactKind::Int},
+      {"ELFFlagsBase", FactKind::Int},
+      {"MaxSharedBytesPerBlock", FactKind::Int},
+      {"MaxRegisters", FactKind::Int},
+      {"RegCountInTextInfo", FactKind::Bit},
+      {"Attr5F", FactKind::Int},
+      {"GemmCodeGen", FactKind::Bit},
+      {"SharedCapacityNote", FactKind::String},
+      {"TileCard", FactKind::String},
+      {"TileCardSMs", FactKind::Int}};
   std::vector<TargetModel> Targets;
   /// EncodingOn defs: a form's encoding on other targets.
   std::vector<FormModel> Encodings;

@@ -11,8 +11,9 @@
 /// byte for byte (tp-llc's emit step is emitKernel() below); failures are
 /// llvm::Errors carrying the diagnostics tp-llc prints (renderErrors()
 /// gives their text); nothing is printed, nothing is written to disk.
-/// (Concurrent calls from several threads are not yet checked: serialize
-/// them.)
+/// The listing is printed when first asked for (Kernel::getSass(), safe
+/// from several threads on one kernel).  (Concurrent compileGemm calls
+/// from several threads are not yet checked: serialize them.)
 ///
 /// The description follows the general-GEMM issue (16) as it lands: the
 /// element types and the epilogue fields exist already, but only today's
@@ -27,6 +28,7 @@
 #include "tp/Driver/Driver.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -71,15 +73,29 @@ struct KernelStats {
   uint64_t SharedBytes = 0;
 };
 
+/// The SASS listing of a kernel, printed once (defined in Compile.cpp).
+class KernelListing;
+
 /// A compiled kernel.
 struct Kernel {
   std::string Name;
   std::string Target;          ///< sm_80 .. sm_121 (GemmCodeGen)
   std::vector<uint8_t> Cubin;  ///< ptxas 13's layout
-  std::string Sass;            ///< the listing (tp-llc -filetype=asm)
   LaunchManifest Manifest;
   std::string ManifestJSON;    ///< as tp-llc writes <out>.json
   KernelStats Stats;
+
+  /// The SASS listing, as `tp-llc -filetype=asm` writes it.  A kernel of
+  /// compileGemm() prints it on the first call, not before (a caller that
+  /// never asks pays nothing for it): concurrent first calls are safe (one
+  /// prints, the others wait for it) and copies of the kernel share the
+  /// text.  Until then the kernel keeps its machine function, which the
+  /// printing releases.  emitKernel()'s kernel has it already with
+  /// EmitOptions::BuildListing and is empty without.
+  const std::string &getSass() const;
+
+  /// Where getSass() comes from (null: no listing).
+  std::shared_ptr<KernelListing> Listing;
 };
 
 /// Compiles \p Desc.  Errors name the field as tp-llc names its option
@@ -92,8 +108,8 @@ struct EmitOptions {
   /// Build the cubin and the manifest (else only the listing and the
   /// figures: a listing needs no grid or shape attributes).
   bool BuildObject = true;
-  /// Print the SASS listing (Kernel::Sass; else it stays empty): a cubin
-  /// alone needs none (tp-llc -filetype=obj).
+  /// Print the SASS listing now (Kernel::getSass(); else it stays
+  /// empty): a cubin alone needs none (tp-llc -filetype=obj).
   bool BuildListing = true;
   /// The manifest's name in errors.
   std::string ManifestName = "gemm.cubin.json";

@@ -111,6 +111,11 @@ struct TargetInfo {
   bool RegCountInTextInfo;          ///< .text.K sh_info holds regs << 24
   uint16_t Attr5F;                  ///< .nv.info attribute 0x5f's value
   bool GemmCodeGen;                 ///< tp-llc and tp-sim support it
+  /// MaxSharedBytesPerBlock as its source spells it ("100 KiB - 2 KiB").
+  const char *SharedCapacityNote;
+  /// The card the automatic tile's grid covers ("RTX 3090") and its SMs.
+  const char *TileCard;
+  uint32_t TileCardSMs;
   /// e_flags of a cubin for sm_\p SM of this target.
   uint32_t getELFFlags(unsigned SMNumber) const {
     return ELFFlagsBase | (SMNumber & 0xff) << 8;
