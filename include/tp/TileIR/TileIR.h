@@ -27,33 +27,66 @@
 #ifndef TP_TILEIR_TILEIR_H
 #define TP_TILEIR_TILEIR_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tp {
 namespace tile {
 
-/// An operand or attribute value.
+/// The storage of a module's text and lists: every string an Op, Value,
+/// Attr, Param or Kernel holds is a StringRef into it, into the program's
+/// static strings (the op names, keys and words the passes spell), or into
+/// nothing else.  One allocator a module, freed with it: the IR holds no
+/// std::string and no per-string heap block.
+class Arena {
+public:
+  /// \p S, copied into the arena (the empty string is not copied).
+  llvm::StringRef save(llvm::StringRef S) {
+    return S.empty() ? llvm::StringRef() : Saver.save(S);
+  }
+  llvm::StringRef save(const llvm::Twine &S) { return Saver.save(S); }
+  /// Room for \p N objects of \p T (uninitialized), in the arena.
+  template <typename T> T *allocate(size_t N) {
+    return Alloc.Allocate<T>(N);
+  }
+  /// Bytes the arena holds (its slabs).
+  size_t getTotalMemory() const { return Alloc.getTotalMemory(); }
+
+private:
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver{Alloc};
+};
+
+/// An operand or attribute value: 32 bytes, no heap of its own.  Its text
+/// (a word, ref without '%', symbol or string: str()) outlives the module
+/// (its Arena, or a literal); a list's elements are an array in the
+/// module's Arena (elems()).  One pointer and length hold either.
 struct Value {
-  enum Kind { Int, Word, Ref, Symbol, String, List };
+  enum Kind : uint8_t { Int, Word, Ref, Symbol, String, List };
   Kind K = Int;
-  int64_t I = 0;
-  std::string S;            ///< word, ref (without '%'), symbol, string
-  std::vector<Value> Elems; ///< list elements
+  uint32_t Len = 0;           ///< the text's length, or the list's
+  int64_t I = 0;              ///< an integer (0 for the other kinds)
+  const void *Data = nullptr; ///< the text, or the list's elements
   llvm::SMLoc Loc;
 
   Value() = default;
-  /// A word, ref, symbol or string \p Text at \p L, built in place.
+  /// A word, ref, symbol or string \p Text at \p L (\p Text outlives the
+  /// module).
   Value(Kind K, llvm::StringRef Text, llvm::SMLoc L)
-      : K(K), S(Text.data(), Text.size()), Loc(L) {}
+      : K(K), Len(uint32_t(Text.size())), Data(Text.data()), Loc(L) {}
 
   static Value makeInt(int64_t V, llvm::SMLoc L = {}) {
     Value R;
@@ -62,51 +95,79 @@ struct Value {
     R.Loc = L;
     return R;
   }
+  /// A word (\p W outlives the module: a literal or saved in its Arena).
   static Value makeWord(llvm::StringRef W, llvm::SMLoc L = {}) {
-    Value R;
-    R.K = Word;
-    R.S = W.str();
-    R.Loc = L;
-    return R;
+    return Value(Word, W, L);
   }
+  /// A reference %\p N (\p N outlives the module).
   static Value makeRef(llvm::StringRef N, llvm::SMLoc L = {}) {
-    Value R;
-    R.K = Ref;
-    R.S = N.str();
-    R.Loc = L;
-    return R;
+    return Value(Ref, N, L);
   }
+  /// The list \p Elems, copied into \p A.
+  static Value makeList(Arena &A, llvm::ArrayRef<Value> Elems,
+                        llvm::SMLoc L = {});
   bool isInt() const { return K == Int; }
   bool isWord() const { return K == Word; }
   bool isRef() const { return K == Ref; }
+  /// The text of a word, ref, symbol or string ("" for the other kinds).
+  llvm::StringRef str() const {
+    return K == Int || K == List
+               ? llvm::StringRef()
+               : llvm::StringRef(static_cast<const char *>(Data), Len);
+  }
+  /// Makes this value kind \p NewK with text \p Text (which outlives the
+  /// module).
+  void setText(Kind NewK, llvm::StringRef Text) {
+    K = NewK;
+    I = 0;
+    Data = Text.data();
+    Len = uint32_t(Text.size());
+  }
+  /// A list's elements (none for the other kinds).
+  llvm::ArrayRef<Value> elems() const {
+    return K == List ? llvm::ArrayRef<Value>(static_cast<const Value *>(Data),
+                                             Len)
+                     : llvm::ArrayRef<Value>();
+  }
   void print(llvm::raw_ostream &OS) const;
 };
 
+/// key=value.  The key outlives the module (a literal or saved in its
+/// Arena).
 struct Attr {
-  std::string Key;
+  llvm::StringRef Key;
   Value Val;
   llvm::SMLoc Loc;
 
   Attr() = default;
   /// Key \p K with an integer value 0, all at \p L.
-  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K.data(), K.size()), Loc(L) {
-    Val.Loc = L;
-  }
+  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K), Loc(L) { Val.Loc = L; }
 };
 
+/// An op's operands and attributes: SmallVectors without inline elements
+/// (16 bytes a header, not std::vector's 24).
+using ValueList = llvm::SmallVector<Value, 0>;
+using AttrList = llvm::SmallVector<Attr, 0>;
+
+/// One op.  Its strings (Result, Name, Type, and those of its values and
+/// attributes) are StringRefs that outlive the module: literals (the names
+/// and keys the passes spell) or text saved in the module's Arena.  Copying
+/// an op copies its operand, attribute and region vectors and shares the
+/// strings: a copy is valid while the module that owns the strings lives.
 struct Op {
-  std::string Result; ///< defined value name without '%', or empty
-  std::string Name;   ///< e.g. "tp.matmul"
-  std::vector<Value> Operands;
-  std::vector<Attr> Attrs;
-  std::string Type; ///< the tokens after ':' joined by single spaces
+  llvm::StringRef Result; ///< defined value name without '%', or empty
+  llvm::StringRef Name;   ///< e.g. "tp.matmul"
+  ValueList Operands;
+  AttrList Attrs;
+  llvm::StringRef Type; ///< the tokens after ':' joined by single spaces
   llvm::SMLoc TypeLoc; ///< where the type starts (when parsed)
   bool HasRegion = false;
   std::vector<Op> Body;
   llvm::SMLoc Loc;
 
   Op() = default;
-  Op(llvm::StringRef Name, llvm::SMLoc Loc) : Name(Name.str()), Loc(Loc) {}
+  /// An op named \p Name (which outlives the module: a literal).
+  Op(llvm::StringRef Name, llvm::SMLoc Loc) : Name(Name), Loc(Loc) {}
 
   const Attr *getAttr(llvm::StringRef Key) const;
   Attr *getAttr(llvm::StringRef Key);
@@ -114,7 +175,8 @@ struct Op {
   llvm::Optional<int64_t> getInt(llvm::StringRef Key) const;
   /// The word attribute \p Key, or "" when absent or not a word.
   llvm::StringRef getWord(llvm::StringRef Key) const;
-  /// Sets (or appends) an attribute.
+  /// Sets (or appends) an attribute.  Every key, word and name given to the
+  /// setters below outlives the module (a literal, or saved in its Arena).
   Op &set(llvm::StringRef Key, Value V);
   /// set(Key, Value::makeInt(V, Loc)), built in place.
   Op &setInt(llvm::StringRef Key, int64_t V);
@@ -134,7 +196,7 @@ struct Op {
   }
   void removeAttr(llvm::StringRef Key);
   Op &addOperand(Value V) {
-    Operands.push_back(std::move(V));
+    Operands.push_back(V);
     return *this;
   }
   Op &add(Op Child) {
@@ -151,16 +213,16 @@ private:
 };
 
 struct Param {
-  std::string Name; ///< without '%'
-  std::string Elem; ///< f16, bf16 or f32 (a pointer), or f32 / i32 (a value)
+  llvm::StringRef Name; ///< without '%'
+  llvm::StringRef Elem; ///< f16, bf16 or f32 (a pointer), or f32 / i32 (a value)
   bool Scalar = false; ///< a value (`f32` or `i32`, 4 bytes), not `ptr<...>`
   llvm::SMLoc Loc;
 };
 
 struct Kernel {
-  std::string Name; ///< without '@'
+  llvm::StringRef Name; ///< without '@'
   std::vector<Param> Params;
-  std::vector<Attr> Attrs;
+  AttrList Attrs;
   std::vector<Op> Body;
   llvm::SMLoc Loc;
 
@@ -171,9 +233,22 @@ struct Kernel {
   const Op *getMatmul() const;
 };
 
-/// A parsed .tp file: one or more kernels.
+/// A parsed .tp file: one or more kernels, and the Arena that holds their
+/// strings and lists.  Move-only (the arena moves with it; its contents do
+/// not move, so the StringRefs stay valid); a module is never copied.
 struct Module {
+  std::unique_ptr<Arena> Strings = std::make_unique<Arena>();
   std::vector<Kernel> Kernels;
+
+  Module() = default;
+  Module(Module &&) = default;
+  Module &operator=(Module &&) = default;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  /// \p S saved in the module's Arena.
+  llvm::StringRef save(llvm::StringRef S) { return Strings->save(S); }
+  llvm::StringRef save(const llvm::Twine &S) { return Strings->save(S); }
 };
 
 /// Parses buffer \p BufferID of \p SM.  Errors are SourceErrors.
