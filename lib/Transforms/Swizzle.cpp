@@ -167,6 +167,10 @@ private:
   StringMap<Entry> Names;
   Arena *Strings = nullptr;
   bool Direct = true;
+
+public:
+  /// The module's arena (the ops' operand and attribute arrays go there).
+  Arena &arena() const { return *Strings; }
 };
 
 /// Appends `%name = opcode operands` to a region.  Names are bases
@@ -198,7 +202,7 @@ public:
   StringRef emit(const Twine &Name, StringRef Opcode, const As &...Args) {
     Region.HasRegion = true;
     Op &O = Region.Body.emplace_back(Opcode, L);
-    O.Operands.reserve(sizeof...(Args)); // one allocation
+    O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
     (append(O, Args), ...);
     NameTable::Defined D = Names.define(Name);
     O.Result = D.Unique;
@@ -300,6 +304,7 @@ class SwizzlePass : public Pass {
   /// base the Builder returned) / of one spelled on the spot.
   StringRef name(StringRef Base) const { return Names.lookup(Base); }
   StringRef nameOf(const Twine &Base) const { return Names.lookup(Base); }
+  Arena &arena() const { return Names.arena(); }
   // A run-time shape: the parameters' names, the last (partial) k-step.
   bool Runtime = false, Strided = false;
   StringRef KParam, MParam, NParam, LdcParam, StrideCParam;
@@ -721,11 +726,11 @@ private:
     for (OperandPlan *X : Ops) {
       for (int64_t C = 0; C < X->Chunks; ++C) {
         Op G("tp.ldgsts", Copy.Loc);
-        G.Operands.reserve(3);
+        G.Operands.reserve(arena(), 3);
         G.addRefOperand(X->StsNames[C], Copy.Loc)
             .addRefOperand(X->Param, Copy.Loc)
             .addRefOperand(X->GoffNames[C], Copy.Loc);
-        G.Attrs.reserve(Runtime ? 6 : 4);
+        G.Attrs.reserve(arena(), Runtime ? 6 : 4);
         G.addWord("operand", X->Name == 'a' ? "a" : "b")
             .addInt("chunk", C)
             .addInt("smem_offset",
@@ -753,9 +758,9 @@ private:
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
       Op &O = Prod.Body.emplace_back("tp.ldsm", Prod.Loc);
       int64_t Address = X.columns() ? Index : KK;
-      O.Operands.reserve(1);
+      O.Operands.reserve(arena(), 1);
       O.addRefOperand(X.LdsmNames[Address], Prod.Loc);
-      O.Attrs.reserve(5);
+      O.Attrs.reserve(arena(), 5);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
       O.addWord("operand", X.Name == 'a' ? "a" : "b")
           .addInt("kk", KK)
@@ -772,7 +777,7 @@ private:
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
           Op &O = Prod.Body.emplace_back("tp.mma", Prod.Loc);
-          O.Attrs.reserve(3);
+          O.Attrs.reserve(arena(), 3);
           O.addInt("kk", KK).addInt("mt", MT).addInt("nt", NT);
         }
     }
@@ -916,14 +921,14 @@ private:
         G = defineGuards(Bd, T, I, "l");
       }
       Op &O = Epi.Body.emplace_back(Name, Epi.Loc);
-      O.Operands.reserve(1 + Params.size());
+      O.Operands.reserve(arena(), 1 + Params.size());
       if (Guarded)
         guardPair(O, G);
       else if (Offset)
         O.addRefOperand(COffName, Epi.Loc);
       for (StringRef Param : Params)
         O.addRefOperand(Param, Epi.Loc);
-      O.Attrs.reserve(4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
+      O.Attrs.reserve(arena(), 4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
                       (Name == "tp.pack" ? 1 : 0));
       O.addInt("pair", I).addInt("mt", MT).addInt("nt", NT).addInt("half", H);
       if (Offset)

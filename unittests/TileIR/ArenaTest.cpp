@@ -109,6 +109,43 @@ TEST(TileIRArena, SwizzledNamesOutliveThePass) {
   }
 }
 
+/// An op's lists: arena arrays (exact reserves), heap arrays (growth, and
+/// a list outgrowing its arena array), deep copies, moves, erase.
+TEST(TileIRArena, Lists) {
+  Arena A;
+  ValueList L;
+  L.reserve(A, 2);
+  EXPECT_EQ(L.capacity(), 2u);
+  L.push_back(Value::makeInt(1));
+  L.emplace_back(Value::Ref, "x", SMLoc());
+  const Value *InArena = L.data();
+  L.push_back(Value::makeInt(3)); // outgrows the arena array
+  EXPECT_NE(L.data(), InArena);
+  ASSERT_EQ(L.size(), 3u);
+  EXPECT_EQ(InArena[1].str(), "x"); // the arena array is left as it was
+  ValueList Copy = L;
+  EXPECT_NE(Copy.data(), L.data());
+  Copy[0].I = 7;
+  EXPECT_EQ(L[0].I, 1);
+  ValueList Moved = std::move(Copy);
+  EXPECT_EQ(Copy.size(), 0u);
+  ASSERT_EQ(Moved.size(), 3u);
+  EXPECT_EQ(Moved[0].I, 7);
+  EXPECT_EQ(Moved[1].str(), "x");
+  Moved.erase(Moved.begin(), Moved.begin() + 1);
+  ASSERT_EQ(Moved.size(), 2u);
+  EXPECT_EQ(Moved[0].str(), "x");
+  EXPECT_EQ(Moved.back().I, 3);
+  Copy = Moved; // into an emptied list
+  ASSERT_EQ(Copy.size(), 2u);
+  EXPECT_EQ(Copy[1].I, 3);
+  // An element of the list itself, appended when the list must grow.
+  while (Copy.size() < Copy.capacity())
+    Copy.push_back(Value::makeInt(0));
+  Copy.push_back(Copy[1]);
+  EXPECT_EQ(Copy.back().I, 3);
+}
+
 /// The records' sizes (docs/speed.md, "The tile IR's footprint"): a value
 /// holds no std::string or std::vector, an op's lists have 16-byte headers.
 TEST(TileIRArena, CompactRecords) {

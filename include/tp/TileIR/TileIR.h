@@ -23,6 +23,14 @@
 /// verifier (verifyModule) checks both the generic shape and every op's
 /// schema.
 ///
+/// Memory: a Module owns an Arena, and the IR holds no std::string -- every
+/// name, key, word, reference and type is a StringRef into the arena or at
+/// a literal of the program; a list value's elements and, when a pass
+/// reserves them there, an op's operands and attributes are arrays in the
+/// arena too.  The records are small (Value 32 bytes, Attr 56, Op 128) and
+/// a module frees everything at once (docs/speed.md, "The tile IR's
+/// footprint").
+///
 //===----------------------------------------------------------------------===//
 #ifndef TP_TILEIR_TILEIR_H
 #define TP_TILEIR_TILEIR_H
@@ -32,15 +40,22 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tp {
@@ -144,10 +159,113 @@ struct Attr {
   Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K), Loc(L) { Val.Loc = L; }
 };
 
-/// An op's operands and attributes: SmallVectors without inline elements
-/// (16 bytes a header, not std::vector's 24).
-using ValueList = llvm::SmallVector<Value, 0>;
-using AttrList = llvm::SmallVector<Attr, 0>;
+/// An op's operands or attributes: a 16-byte header (pointer, size,
+/// capacity) over an array of trivially copyable elements.  The array is
+/// the module's (Arena) when reserve(Arena &, N) made it -- the passes that
+/// build ops reserve their exact counts there: no malloc a list, no block
+/// header, no slack -- else the list's own (malloc, freed with it; a list
+/// that outgrows an arena array moves to the heap).  Copies are deep (on
+/// the heap).
+template <typename T> class List {
+  static_assert(std::is_trivially_copyable<T>::value, "copied as bytes");
+
+public:
+  List() = default;
+  List(const List &O) { append(O.begin(), O.end()); }
+  List(List &&O) noexcept : Data(O.Data), Size(O.Size), Cap(O.Cap) {
+    O.Data = nullptr;
+    O.Size = O.Cap = 0;
+  }
+  List &operator=(const List &O) {
+    if (this != &O) {
+      Size = 0;
+      append(O.begin(), O.end());
+    }
+    return *this;
+  }
+  List &operator=(List &&O) noexcept {
+    if (this != &O) {
+      release();
+      Data = O.Data;
+      Size = O.Size;
+      Cap = O.Cap;
+      O.Data = nullptr;
+      O.Size = O.Cap = 0;
+    }
+    return *this;
+  }
+  ~List() { release(); }
+
+  using iterator = T *;
+  using const_iterator = const T *;
+  iterator begin() { return Data; }
+  iterator end() { return Data + Size; }
+  const_iterator begin() const { return Data; }
+  const_iterator end() const { return Data + Size; }
+  size_t size() const { return Size; }
+  bool empty() const { return Size == 0; }
+  size_t capacity() const { return Cap & ~HeapBit; }
+  T *data() { return Data; }
+  const T *data() const { return Data; }
+  T &operator[](size_t I) { return Data[I]; }
+  const T &operator[](size_t I) const { return Data[I]; }
+  T &back() { return Data[Size - 1]; }
+  const T &back() const { return Data[Size - 1]; }
+  operator llvm::ArrayRef<T>() const { return {Data, Size}; }
+
+  /// Room for \p N elements on the heap.
+  void reserve(size_t N) {
+    if (N > capacity())
+      regrow(nullptr, N);
+  }
+  /// Room for \p N elements in \p A (the module's arena), when the list
+  /// has none yet.
+  void reserve(Arena &A, size_t N) {
+    if (N > capacity())
+      regrow(&A, N);
+  }
+  void push_back(const T &V) { emplace_back(V); }
+  template <typename... As> T &emplace_back(As &&...Args) {
+    if (LLVM_UNLIKELY(Size == capacity())) {
+      // Built before the array moves: the arguments may be in it.
+      T New(std::forward<As>(Args)...);
+      regrow(nullptr, Size < 2 ? 4 : 2 * size_t(Size));
+      return *new (Data + Size++) T(New);
+    }
+    return *new (Data + Size++) T(std::forward<As>(Args)...);
+  }
+  iterator erase(iterator First, iterator Last) {
+    std::copy(Last, end(), First);
+    Size -= uint32_t(Last - First);
+    return First;
+  }
+
+private:
+  static constexpr uint32_t HeapBit = 1u << 31;
+  void append(const T *First, const T *Last) {
+    reserve(Size + size_t(Last - First));
+    std::uninitialized_copy(First, Last, Data + Size);
+    Size += uint32_t(Last - First);
+  }
+  void regrow(Arena *A, size_t N) {
+    T *New = A ? A->allocate<T>(N)
+               : static_cast<T *>(llvm::safe_malloc(N * sizeof(T)));
+    if (Size)
+      std::memcpy(static_cast<void *>(New), Data, Size * sizeof(T));
+    release();
+    Data = New;
+    Cap = uint32_t(N) | (A ? 0 : HeapBit);
+  }
+  void release() {
+    if (Cap & HeapBit)
+      std::free(Data);
+  }
+  T *Data = nullptr;
+  uint32_t Size = 0, Cap = 0; ///< Cap's top bit: the array is the heap's
+};
+
+using ValueList = List<Value>;
+using AttrList = List<Attr>;
 
 /// One op.  Its strings (Result, Name, Type, and those of its values and
 /// attributes) are StringRefs that outlive the module: literals (the names
