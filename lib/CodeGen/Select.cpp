@@ -152,7 +152,7 @@ using isel::Slot;
 /// Whether \p S spells literal \p L (the length a constant, so the
 /// comparison is inlined: the selector compares op and attribute names a
 /// few thousand times).
-template <size_t N> bool is(const std::string &S, const char (&L)[N]) {
+template <size_t N> bool is(StringRef S, const char (&L)[N]) {
   return S.size() == N - 1 && std::memcmp(S.data(), L, N - 1) == 0;
 }
 
@@ -188,7 +188,7 @@ template <size_t N> const Attr *findAttr(const Op &O, const char (&Key)[N]) {
 /// The word attribute \p Key of \p O, or "" (Op::getWord with is()).
 template <size_t N> StringRef wordAttr(const Op &O, const char (&Key)[N]) {
   const Attr *A = findAttr(O, Key);
-  return A && A->Val.isWord() ? StringRef(A->Val.S) : StringRef();
+  return A && A->Val.isWord() ? StringRef(A->Val.str()) : StringRef();
 }
 
 /// The integer attributes \p Keys (two characters each) of \p O in one
@@ -240,7 +240,7 @@ enum class ValueOp : uint8_t {
   Param, Sreg, Add, Mul, Mad, Shr, And, Xor, Sub, Sel, Lt, Ltu, Gt, Eq, Other
 };
 
-ValueOp classifyValueOp(const std::string &N) {
+ValueOp classifyValueOp(StringRef N) {
   switch (N.size()) {
   case 2:
     return is(N, "lt")   ? ValueOp::Lt
@@ -361,13 +361,13 @@ private:
   /// when indexValues() saw it, else by name (NoValue: none).
   unsigned findValue(const Value &V) const {
     unsigned Id = RefIds.find(&V);
-    return Id != NoValue ? Id : findValue(V.S);
+    return Id != NoValue ? Id : findValue(V.str());
   }
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
   unsigned internValue(const Value &V) {
     unsigned Id = RefIds.find(&V);
-    return Id != NoValue ? Id : intern(V.S);
+    return Id != NoValue ? Id : intern(V.str());
   }
   /// Interns every name \p O and its region define or read, counts the
   /// reads (operands, guard=, guard_first=) and marks the operands of ops
@@ -624,7 +624,7 @@ size_t Selector::indexValues(const Op &O, bool RingReads) {
     RefIds.insert(&O.Result, intern(O.Result));
   for (const Value &V : O.Operands)
     if (V.isRef()) {
-      unsigned Id = intern(V.S);
+      unsigned Id = intern(V.str());
       RefIds.insert(&V, Id);
       ValueSlot &S = Slots[Id];
       ++S.UsesLeft;
@@ -632,7 +632,7 @@ size_t Selector::indexValues(const Op &O, bool RingReads) {
     }
   for (const Attr &A : O.Attrs)
     if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first"))) {
-      unsigned Id = intern(A.Val.S);
+      unsigned Id = intern(A.Val.str());
       RefIds.insert(&A.Val, Id);
       ++Slots[Id].UsesLeft;
     }
@@ -661,7 +661,7 @@ void Selector::countSharers() {
 Expected<unsigned> Selector::definedValue(const Value &V) {
   unsigned Id = findValue(V);
   if (Id == NoValue || !Slots[Id].Defined)
-    return fail(V.Loc, "value %" + V.S + " is not an address value");
+    return fail(V.Loc, "value %" + V.str() + " is not an address value");
   return Id;
 }
 
@@ -805,7 +805,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     return In[I].C;
   };
   if (Kind == ValueOp::Sreg) {
-    StringRef S = O.Operands[0].S;
+    StringRef S = O.Operands[0].str();
     Form F = S == "tid.x"     ? Form::S2RTid
              : S == "ctaid.x" ? Form::S2RCtaidX
              : S == "ctaid.y" ? Form::S2RCtaidY
@@ -970,14 +970,14 @@ Expected<unsigned> Selector::usePredicate(const Value &V) {
     Expected<Lowered> L = get(V);
     if (!L)
       return L.takeError();
-    return fail(V.Loc, "%" + V.S + " is not a predicate");
+    return fail(V.Loc, "%" + V.str() + " is not a predicate");
   }
   Expected<unsigned> Id = definedValue(V);
   if (!Id)
     return Id.takeError();
   ValueSlot &S = Slots[*Id];
   if (!S.L.IsPred)
-    return fail(V.Loc, "%" + V.S + " is not a predicate");
+    return fail(V.Loc, "%" + V.str() + " is not a predicate");
   if (S.UsesLeft && --S.UsesLeft == 0) {
     if (DeferPredFrees)
       DeferredFrees.push_back(S.L.Reg);
@@ -1019,7 +1019,7 @@ Error Selector::lowerAddresses(const Op &Region) {
 Expected<unsigned> Selector::paramIndex(const Value &V) {
   if (V.isRef())
     for (size_t I = 0; I < K.Params.size(); ++I)
-      if (K.Params[I].Name == V.S)
+      if (K.Params[I].Name == V.str())
         return unsigned(I);
   return fail(V.Loc, "expected a kernel parameter");
 }

@@ -16,7 +16,7 @@ Expected<StringMap<uint64_t>> evaluateAddresses(const Op &Addresses,
       Out = uint64_t(V.I);
       return Error::success();
     }
-    auto It = Vals.find(V.S);
+    auto It = Vals.find(V.str());
     if (!V.isRef() || It == Vals.end())
       return makeError("evaluator: undefined operand");
     Out = It->second;
@@ -25,7 +25,7 @@ Expected<StringMap<uint64_t>> evaluateAddresses(const Op &Addresses,
   for (const Op &O : Addresses.Body) {
     uint64_t X[3] = {0, 0, 0};
     if (O.Name == "sreg") {
-      StringRef R = O.Operands[0].S;
+      StringRef R = O.Operands[0].str();
       Vals[O.Result] = R == "tid.x" ? Ids.Tid : R == "ctaid.x" ? Ids.CtaX
                                                                : Ids.CtaY;
       continue;

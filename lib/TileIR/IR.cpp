@@ -1,6 +1,15 @@
 //===- IR.cpp - Tile IR data structures and printer -----------------------===//
+///
+/// \file
+/// The ops' accessors and setters, and the printer (the grammar of
+/// TileIR.h exactly).  Nothing here copies a string: the IR's strings live
+/// in the module's Arena or are literals.
+///
+//===----------------------------------------------------------------------===//
 
 #include "tp/TileIR/TileIR.h"
+
+#include <memory>
 
 using namespace llvm;
 
@@ -13,27 +22,40 @@ void Value::print(raw_ostream &OS) const {
     OS << I;
     return;
   case Word:
-    OS << S;
+    OS << str();
     return;
   case Ref:
-    OS << '%' << S;
+    OS << '%' << str();
     return;
   case Symbol:
-    OS << '@' << S;
+    OS << '@' << str();
     return;
   case String:
-    OS << '"' << S << '"';
+    OS << '"' << str() << '"';
     return;
   case List:
     OS << '[';
-    for (size_t J = 0; J < Elems.size(); ++J) {
+    for (size_t J = 0; J < Len; ++J) {
       if (J)
         OS << ", ";
-      Elems[J].print(OS);
+      elems()[J].print(OS);
     }
     OS << ']';
     return;
   }
+}
+
+Value Value::makeList(Arena &A, ArrayRef<Value> Elems, SMLoc L) {
+  Value R;
+  R.K = List;
+  R.Loc = L;
+  R.Len = uint32_t(Elems.size());
+  if (!Elems.empty()) {
+    Value *Data = A.allocate<Value>(Elems.size());
+    std::uninitialized_copy(Elems.begin(), Elems.end(), Data);
+    R.Data = Data;
+  }
+  return R;
 }
 
 const Attr *Op::getAttr(StringRef Key) const {
@@ -61,7 +83,7 @@ StringRef Op::getWord(StringRef Key) const {
   const Attr *A = getAttr(Key);
   if (!A || !A->Val.isWord())
     return "";
-  return A->Val.S;
+  return A->Val.str();
 }
 
 /// The attribute \p Key, appended (not yet present) with an empty value and
@@ -90,8 +112,8 @@ Op &Op::setInt(StringRef Key, int64_t V) {
   Attr *A = getAttr(Key);
   Value &Val = A ? A->Val : appendAttr(Key).Val;
   if (A) {
-    Val.S.clear();
-    Val.Elems.clear();
+    Val.Data = nullptr;
+    Val.Len = 0;
   }
   Val.K = Value::Int;
   Val.I = V;
@@ -102,12 +124,7 @@ Op &Op::setInt(StringRef Key, int64_t V) {
 Op &Op::setWord(StringRef Key, StringRef W) {
   Attr *A = getAttr(Key);
   Value &Val = A ? A->Val : appendAttr(Key).Val;
-  if (A) {
-    Val.I = 0;
-    Val.Elems.clear();
-  }
-  Val.K = Value::Word;
-  Val.S.assign(W.data(), W.size());
+  Val.setText(Value::Word, W);
   Val.Loc = Loc;
   return *this;
 }
@@ -118,16 +135,12 @@ Op &Op::addInt(StringRef Key, int64_t V) {
 }
 
 Op &Op::addWord(StringRef Key, StringRef W) {
-  Value &Val = appendAttr(Key).Val;
-  Val.K = Value::Word;
-  Val.S.assign(W.data(), W.size());
+  appendAttr(Key).Val.setText(Value::Word, W);
   return *this;
 }
 
 Op &Op::addRef(StringRef Key, StringRef Name) {
-  Value &Val = appendAttr(Key).Val;
-  Val.K = Value::Ref;
-  Val.S.assign(Name.data(), Name.size());
+  appendAttr(Key).Val.setText(Value::Ref, Name);
   return *this;
 }
 
@@ -161,7 +174,7 @@ Optional<int64_t> Kernel::getInt(StringRef Key) const {
 StringRef Kernel::getWord(StringRef Key) const {
   for (const Attr &A : Attrs)
     if (A.Key == Key && A.Val.isWord())
-      return A.Val.S;
+      return A.Val.str();
   return "";
 }
 
@@ -176,7 +189,7 @@ const Op *Kernel::getMatmul() const {
   return const_cast<Kernel *>(this)->getMatmul();
 }
 
-static void printAttrs(const std::vector<Attr> &Attrs, raw_ostream &OS) {
+static void printAttrs(ArrayRef<Attr> Attrs, raw_ostream &OS) {
   for (const Attr &A : Attrs) {
     OS << ' ' << A.Key << '=';
     A.Val.print(OS);

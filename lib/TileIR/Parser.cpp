@@ -59,6 +59,7 @@ public:
     if (Error E = lex())
       return E;
     Module M;
+    Strings = M.Strings.get();
     skipNewlines();
     while (cur().K != Tok::Eof) {
       Kernel K;
@@ -76,6 +77,10 @@ public:
 private:
   SourceMgr &SM;
   StringRef Buffer;
+  /// The module's arena: every string the IR keeps is saved in it (the IR
+  /// does not point into the source buffer, which may die first).
+  Arena *Strings = nullptr;
+  StringRef save(StringRef S) { return Strings->save(S); }
   std::vector<Token> Tokens;
   size_t Pos = 0;
 
@@ -238,35 +243,31 @@ private:
       V.I = T.I;
       break;
     case Tok::Word:
-      V.K = Value::Word;
-      V.S = T.Text.str();
+      V.setText(Value::Word, save(T.Text));
       break;
     case Tok::Ref:
-      V.K = Value::Ref;
-      V.S = T.Text.str();
+      V.setText(Value::Ref, save(T.Text));
       break;
     case Tok::Symbol:
-      V.K = Value::Symbol;
-      V.S = T.Text.str();
+      V.setText(Value::Symbol, save(T.Text));
       break;
     case Tok::String:
-      V.K = Value::String;
-      V.S = T.Text.str();
+      V.setText(Value::String, save(T.Text));
       break;
     case Tok::LSquare: {
-      V.K = Value::List;
       next();
       if (cur().K == Tok::RSquare)
         return err(cur().Loc, "expected a value in the list, found ']'");
+      SmallVector<Value, 8> Elems;
       while (true) {
-        Value E;
-        if (Error Err = parseValue(E))
+        if (Error Err = parseValue(Elems.emplace_back()))
           return Err;
-        V.Elems.push_back(std::move(E));
         if (cur().K == Tok::Comma) {
           next();
           continue;
         }
+        SMLoc L = V.Loc;
+        V = Value::makeList(*Strings, Elems, L);
         return expect(Tok::RSquare, "',' or ']'");
       }
     }
@@ -281,10 +282,10 @@ private:
     return cur().K == Tok::Word && peek().K == Tok::Equal;
   }
 
-  Error parseAttrs(std::vector<Attr> &Attrs) {
+  Error parseAttrs(AttrList &Attrs) {
     while (atAttr()) {
       Attr A;
-      A.Key = cur().Text.str();
+      A.Key = save(cur().Text);
       A.Loc = cur().Loc;
       for (const Attr &Old : Attrs)
         if (Old.Key == A.Key)
@@ -301,14 +302,14 @@ private:
   /// op ::= [ '%'name '=' ] opname operands attrs [ ':' type ] [ region ] NL
   Error parseOp(Op &O) {
     if (cur().K == Tok::Ref && peek().K == Tok::Equal) {
-      O.Result = cur().Text.str();
+      O.Result = save(cur().Text);
       next();
       next();
     }
     if (cur().K != Tok::Word)
       return err(cur().Loc, "expected an operation name, found " +
                                 describe(cur()));
-    O.Name = cur().Text.str();
+    O.Name = save(cur().Text);
     O.Loc = cur().Loc;
     next();
     auto AtEnd = [&] {
@@ -342,7 +343,7 @@ private:
       }
       if (Type.empty())
         return err(cur().Loc, "expected a type after ':'");
-      O.Type = std::move(Type);
+      O.Type = save(Type);
     }
     if (cur().K == Tok::LBrace) {
       next();
@@ -386,7 +387,7 @@ private:
     if (cur().K != Tok::Symbol)
       return err(cur().Loc,
                  "expected the kernel's name '@name', found " + describe(cur()));
-    K.Name = cur().Text.str();
+    K.Name = save(cur().Text);
     next();
     if (Error E = expect(Tok::LParen, "'('"))
       return E;
@@ -395,7 +396,7 @@ private:
       if (cur().K != Tok::Ref)
         return err(cur().Loc,
                    "expected a parameter '%name', found " + describe(cur()));
-      P.Name = cur().Text.str();
+      P.Name = save(cur().Text);
       P.Loc = cur().Loc;
       next();
       if (Error E = expect(Tok::Colon, "':'"))
@@ -404,7 +405,7 @@ private:
       // leading dimensions and batch strides).
       if (cur().K == Tok::Word &&
           (cur().Text == "f32" || cur().Text == "i32")) {
-        P.Elem = cur().Text.str();
+        P.Elem = save(cur().Text);
         P.Scalar = true;
         next();
       } else {
@@ -420,7 +421,7 @@ private:
           return err(cur().Loc,
                      "expected an element type 'f16', 'bf16' or 'f32', found " +
                          describe(cur()));
-        P.Elem = cur().Text.str();
+        P.Elem = save(cur().Text);
         next();
         if (Error E = expect(Tok::Greater, "'>'"))
           return E;

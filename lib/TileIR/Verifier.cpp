@@ -49,18 +49,18 @@ Optional<std::string> readEpilogueAttr(const Op &MM, Problem &P) {
   if (!A)
     return None;
   static const char *const Order[] = {"scale", "bias", "relu"};
-  if (A->Val.K != Value::List || A->Val.Elems.empty())
+  if (A->Val.K != Value::List || A->Val.elems().empty())
     return std::string("expected epilogue=[...] with scale, bias, relu in "
                        "that order");
   size_t Next = 0;
-  for (const Value &V : A->Val.Elems) {
+  for (const Value &V : A->Val.elems()) {
     size_t I = Next;
-    while (I < 3 && (!V.isWord() || V.S != Order[I]))
+    while (I < 3 && (!V.isWord() || V.str() != Order[I]))
       ++I;
     if (I == 3)
       return "expected epilogue=[...] with scale, bias, relu in that order "
              "(each once), found '" +
-             (V.isWord() ? V.S : std::string("a non-word")) + "'";
+             (V.isWord() ? V.str().str() : std::string("a non-word")) + "'";
     (I == 0 ? P.Scale : I == 1 ? P.Bias : P.Relu) = true;
     Next = I + 1;
   }
@@ -101,11 +101,11 @@ Optional<unsigned> getShapeParam(const Kernel &K, ShapeParam Which) {
   bool Stride = Which >= ShapeParam::StrideA;
   const Attr *A = MM ? MM->getAttr(Stride ? "strides" : "shape") : nullptr;
   size_t At = size_t(Which) - (Stride ? size_t(ShapeParam::StrideA) : 0);
-  if (!A || A->Val.K != Value::List || A->Val.Elems.size() <= At)
+  if (!A || A->Val.K != Value::List || A->Val.elems().size() <= At)
     return None;
-  const Value &V = A->Val.Elems[At];
+  const Value &V = A->Val.elems()[At];
   for (unsigned I = 0; I < K.Params.size(); ++I)
-    if (V.isRef() && K.Params[I].Name == V.S)
+    if (V.isRef() && K.Params[I].Name == V.str())
       return I;
   return None;
 }
@@ -128,7 +128,7 @@ static Optional<sass::Target> lookupTileTarget(StringRef Name) {
 sass::Target getTarget(const Kernel &K) {
   for (const Attr &A : K.Attrs)
     if (A.Key == "target" && A.Val.isWord())
-      if (Optional<sass::Target> T = lookupTileTarget(A.Val.S))
+      if (Optional<sass::Target> T = lookupTileTarget(A.Val.str()))
         return *T;
   return sass::Target::SM86;
 }
@@ -339,7 +339,7 @@ private:
     for (const Attr &A : K.Attrs) {
       if (A.Key == "target") {
         HasTarget = true;
-        if (!A.Val.isWord() || !lookupTileTarget(A.Val.S))
+        if (!A.Val.isWord() || !lookupTileTarget(A.Val.str()))
           return err(A.Val.Loc, "unsupported target: expected " +
                                     sass::getGemmTargetList());
       } else if (A.Key == "shared_limit" || A.Key == "sms") {
@@ -417,10 +417,10 @@ private:
     Roles = getProductParams(Typed);
     Params.clear();
     for (const Param &P : K.Params)
-      Params.push_back(P.Name);
+      Params.push_back(P.Name.str());
     for (size_t I = 0; I < MM.Operands.size(); ++I) {
       const Value &V = MM.Operands[I];
-      if (!V.isRef() || V.S != K.Params[I].Name)
+      if (!V.isRef() || V.str() != K.Params[I].Name)
         return err(V.Loc, Twine("operand ") + Roles[I].Role +
                               " must be the kernel's parameter " +
                               Twine(I + 1) + ", %" + K.Params[I].Name +
@@ -431,8 +431,8 @@ private:
               ? getElementTypeName(Roles[I].Elem).str()
               : ("ptr<" + getElementTypeName(Roles[I].Elem) + ">").str();
       std::string Found = K.Params[I].Scalar
-                              ? K.Params[I].Elem
-                              : "ptr<" + K.Params[I].Elem + ">";
+                              ? K.Params[I].Elem.str()
+                              : ("ptr<" + K.Params[I].Elem + ">").str();
       if (Want != Found)
         return err(K.Params[I].Loc,
                    Twine("parameter %") + K.Params[I].Name + " is " +
@@ -447,20 +447,20 @@ private:
     }
     for (const char *Key : {"a", "b"}) {
       const Attr *A = MM.getAttr(Key);
-      if (!parseLayoutName(A->Val.S))
+      if (!parseLayoutName(A->Val.str()))
         return err(A->Val.Loc, Twine("layout of ") + (Key[0] == 'a' ? "A" : "B") +
                                    " must be 'rows' or 'columns', found '" +
-                                   A->Val.S + "'");
+                                   A->Val.str() + "'");
     }
     if (const Attr *A = MM.getAttr("tile")) {
       std::string Spec;
       if (A->Val.isWord())
-        Spec = A->Val.S;
+        Spec = A->Val.str();
       else if (A->Val.K == Value::List) {
-        for (size_t I = 0; I < A->Val.Elems.size(); ++I) {
-          if (!A->Val.Elems[I].isInt())
-            return err(A->Val.Elems[I].Loc, "tile fields must be integers");
-          Spec += (I ? "," : "") + std::to_string(A->Val.Elems[I].I);
+        for (size_t I = 0; I < A->Val.elems().size(); ++I) {
+          if (!A->Val.elems()[I].isInt())
+            return err(A->Val.elems()[I].Loc, "tile fields must be integers");
+          Spec += (I ? "," : "") + std::to_string(A->Val.elems()[I].I);
         }
       } else
         return err(A->Val.Loc, "expected a tile name or [WM, WN, MT, NT, S]");
@@ -488,13 +488,13 @@ private:
     }
     static const char *const Names[] = {"M", "N", "K", "lda", "ldb", "ldc"};
     if (Shape->Val.K != Value::List ||
-        Shape->Val.Elems.size() != size_t(ShapeParam::Count))
+        Shape->Val.elems().size() != size_t(ShapeParam::Count))
       return err(Shape->Val.Loc, "expected shape=[%M, %N, %K, %lda, %ldb, "
                                  "%ldc] (six i32 parameters)");
-    for (size_t I = 0; I < Shape->Val.Elems.size(); ++I) {
-      const Value &V = Shape->Val.Elems[I];
+    for (size_t I = 0; I < Shape->Val.elems().size(); ++I) {
+      const Value &V = Shape->Val.elems()[I];
       const Param &P = K.Params[Pointers + I];
-      if (!V.isRef() || V.S != P.Name)
+      if (!V.isRef() || V.str() != P.Name)
         return err(V.Loc, Twine("shape entry ") + Twine(I + 1) + " (" +
                               Names[I] + ") must be the kernel's parameter " +
                               Twine(Pointers + I + 1) + ", %" + P.Name +
@@ -522,13 +522,13 @@ private:
     if (!Shape)
       return err(Strides->Loc, "strides= needs a run-time shape (shape=)");
     size_t First = MM.Operands.size() + size_t(ShapeParam::Count);
-    if (Strides->Val.K != Value::List || Strides->Val.Elems.size() != 3)
+    if (Strides->Val.K != Value::List || Strides->Val.elems().size() != 3)
       return err(Strides->Val.Loc,
                  "expected strides=[%sa, %sb, %sc] (three i32 parameters)");
     for (size_t I = 0; I < 3; ++I) {
-      const Value &V = Strides->Val.Elems[I];
+      const Value &V = Strides->Val.elems()[I];
       const Param &P = K.Params[First + I];
-      if (!V.isRef() || V.S != P.Name || P.Elem != "i32")
+      if (!V.isRef() || V.str() != P.Name || P.Elem != "i32")
         return err(V.Loc, "strides entry " + Twine(I + 1) +
                               " must be the kernel's i32 parameter " +
                               Twine(First + I + 1) + ", %" + P.Name +
@@ -595,8 +595,8 @@ private:
   }
 
   Error use(const Value &V) {
-    if (V.isRef() && !Defined.count(V.S))
-      return err(V.Loc, "use of undefined value %" + V.S);
+    if (V.isRef() && !Defined.count(V.str()))
+      return err(V.Loc, "use of undefined value %" + V.str());
     return Error::success();
   }
 
@@ -605,7 +605,7 @@ private:
   Error useAs(const Value &V, bool Pred, const Twine &What) {
     if (Error E = use(V))
       return E;
-    if (V.isRef() && (Predicates.count(V.S) != 0) != Pred)
+    if (V.isRef() && (Predicates.count(V.str()) != 0) != Pred)
       return err(V.Loc, What + " must be " +
                             (Pred ? "a predicate (lt, ltu, gt, eq)"
                                   : "an integer value, not a predicate"));
@@ -622,7 +622,7 @@ private:
       const Value &V = O.Operands[0];
       bool IsI32 = false;
       for (const Param &P : K->Params)
-        IsI32 |= V.isRef() && P.Name == V.S && P.Elem == "i32";
+        IsI32 |= V.isRef() && P.Name == V.str() && P.Elem == "i32";
       if (!IsI32)
         return err(V.Loc, "'param' reads an i32 parameter of the kernel");
       return Error::success();
@@ -682,8 +682,8 @@ private:
         return E;
     } else if (N == "sreg") {
       const Value &V = O.Operands[0];
-      if (!V.isWord() || (V.S != "tid.x" && V.S != "ctaid.x" &&
-                          V.S != "ctaid.y" && V.S != "ctaid.z"))
+      if (!V.isWord() || (V.str() != "tid.x" && V.str() != "ctaid.x" &&
+                          V.str() != "ctaid.y" && V.str() != "ctaid.z"))
         return err(V.Loc, "expected a special register tid.x, ctaid.x, "
                           "ctaid.y or ctaid.z");
     } else {
@@ -716,7 +716,7 @@ private:
       return err(O.getAttr("operand")->Val.Loc,
                  "expected operand=a or operand=b");
     if (const Attr *A = O.getAttr("shape"))
-      if (A->Val.S != "m88" && A->Val.S != "mt88")
+      if (A->Val.str() != "m88" && A->Val.str() != "mt88")
         return err(A->Val.Loc, "expected shape=m88 or shape=mt88");
     return Error::success();
   }
@@ -728,7 +728,7 @@ private:
       if (!A)
         continue; // the schema already required what must be there
       bool Same = A->Val.K == E.Val.K && A->Val.I == E.Val.I &&
-                  A->Val.S == E.Val.S;
+                  A->Val.str() == E.Val.str();
       if (!Same) {
         std::string Want, Got;
         raw_string_ostream WS(Want), GS(Got);
@@ -855,7 +855,7 @@ private:
       for (size_t I = 0; I < Roles.size(); ++I)
         if (Roles[I].Role == R.Role)
           Want = Params[I];
-      if (!V.isRef() || V.S != Want)
+      if (!V.isRef() || V.str() != Want)
         return err(V.Loc, "'" + O.Name + "' reads " + R.Role +
                               ": expected the kernel's parameter %" + Want);
     }
@@ -874,13 +874,13 @@ private:
         return E;
       if (O.Name == "tp.pack") {
         const Attr *Ty = O.getAttr("type");
-        if (Prob->DType == ElementType::F32 || Ty->Val.S != D)
+        if (Prob->DType == ElementType::F32 || Ty->Val.str() != D)
           return err(Ty->Val.Loc,
                      "tp.pack rounds a pair to D's type, " + D +
                          (Prob->DType == ElementType::F32
                               ? std::string(" (nothing to pack)")
                               : std::string("")) +
-                         ", found type=" + Ty->Val.S);
+                         ", found type=" + Ty->Val.str());
         Packed.insert(Pair);
       } else if (O.Name == "tp.stg" && Prob->DType != ElementType::F32 &&
                  !Packed.count(Pair)) {

@@ -55,10 +55,10 @@ Expected<Optional<TileParams>> getRequestedTile(const Op &MM) {
     return Optional<TileParams>();
   std::string Spec;
   if (A->Val.isWord())
-    Spec = A->Val.S;
+    Spec = A->Val.str();
   else
-    for (size_t I = 0; I < A->Val.Elems.size(); ++I)
-      Spec += (I ? "," : "") + std::to_string(A->Val.Elems[I].I);
+    for (size_t I = 0; I < A->Val.elems().size(); ++I)
+      Spec += (I ? "," : "") + std::to_string(A->Val.elems()[I].I);
   auto T = parseTileSpec(Spec);
   if (!T)
     return T.takeError();

@@ -79,68 +79,98 @@ using namespace tile;
 /// name has a '.' or is one of those (every kernel tp-llc builds), every
 /// base is its own unique name and the table keeps nothing (Direct); else
 /// one table entry a name.
+///
+/// Every unique name it hands out is saved in the module's Arena (the IR
+/// keeps it); a base spelled on the spot (a Twine) is saved by lookup()
+/// only in the Direct case, where it is its own unique name.
 class NameTable {
 public:
-  void reset(const Kernel &K) {
+  void reset(const Kernel &K, Arena &A) {
+    Strings = &A;
     Names.clear();
     Direct = true;
     for (const Param &P : K.Params)
-      if (P.Name.find('.') != std::string::npos || isUndottedBase(P.Name))
+      if (P.Name.contains('.') || isUndottedBase(P.Name))
         Direct = false;
     if (!Direct)
       for (const Param &P : K.Params)
         Names[P.Name].Taken = true;
   }
-  /// Defines \p Base; returns its unique name.
-  StringRef define(StringRef Base) {
-    if (Direct)
-      return Base;
+  /// A defined base and its unique name (in the Arena).  The base is valid
+  /// while the pass runs; Direct: the two are one string.
+  struct Defined {
+    StringRef Base, Unique;
+  };
+  /// Defines \p Base.
+  Defined define(const Twine &Base) {
+    if (Direct) {
+      StringRef S = Strings->save(Base);
+      return {S, S};
+    }
+    SmallString<32> Buffer;
+    StringRef Spelled = Base.toStringRef(Buffer);
     // One lookup when the base is free (nearly always): the base's entry
     // says both that the name is free and, once taken, what it stands for.
     // (StringMap's entries do not move when it grows.)
-    StringMapEntry<Entry> &B = *Names.try_emplace(Base).first;
+    StringMapEntry<Entry> &B = *Names.try_emplace(Spelled).first;
     B.second.Defined = true;
     if (!B.second.Taken) {
       B.second.Taken = true;
-      B.second.Unique.clear(); // the base itself
-      return B.first();
+      B.second.Unique = Strings->save(B.first());
+      return {B.first(), B.second.Unique};
     }
     for (unsigned I = 1;; ++I) {
-      std::string N = (Base + "." + Twine(I)).str();
+      std::string N = (Spelled + "." + Twine(I)).str();
       Entry &Suffixed = Names[N];
       if (!Suffixed.Taken) {
         Suffixed.Taken = true;
-        B.second.Unique = std::move(N);
-        return B.second.Unique;
+        B.second.Unique = Strings->save(StringRef(N));
+        return {B.first(), B.second.Unique};
       }
     }
   }
-  /// The unique name of the defined \p Base.
+  /// The unique name of the defined \p Base, which outlives the module (a
+  /// literal, or a Base that define() returned).
   StringRef lookup(StringRef Base) const {
     if (Direct)
       return Base;
+    return find(Base);
+  }
+  /// The unique name of the defined base spelled \p Base (in the Arena).
+  StringRef lookup(const Twine &Base) const {
+    if (Direct)
+      return Strings->save(Base);
+    SmallString<32> Buffer;
+    return find(Base.toStringRef(Buffer));
+  }
+
+private:
+  StringRef find(StringRef Base) const {
     auto It = Names.find(Base);
     if (It == Names.end() || !It->second.Defined)
       report_fatal_error("tp-swizzle: reference to the undefined generated "
                          "name '" + Base + "'");
-    return It->second.Unique.empty() ? It->first() : StringRef(It->second.Unique);
+    return It->second.Unique;
   }
-
-private:
   static bool isUndottedBase(StringRef N) {
     return N == "tid" || N == "lane" || N == "warp" || N == "warp_m" ||
            N == "warp_n" || N == "q" || N == "r";
   }
   /// A name in the kernel's scope: taken (a parameter's or a generated
-  /// name) and, as a generated base, defined as Unique ("" when the base is
-  /// its own unique name).  One table, one entry a name: not a set of the
-  /// taken names beside a map of the bases.
+  /// name) and, as a generated base, defined as Unique (in the Arena).
+  /// One table, one entry a name: not a set of the taken names beside a
+  /// map of the bases.
   struct Entry {
     bool Taken = false, Defined = false;
-    std::string Unique;
+    StringRef Unique;
   };
   StringMap<Entry> Names;
+  Arena *Strings = nullptr;
   bool Direct = true;
+
+public:
+  /// The module's arena (the ops' operand and attribute arrays go there).
+  Arena &arena() const { return *Strings; }
 };
 
 /// Appends `%name = opcode operands` to a region.  Names are bases
@@ -148,8 +178,8 @@ private:
 class Builder {
 public:
   /// An operand of a value op, built in place in the op: a generated name
-  /// (by its base), a name as it is (a parameter's), a word or an integer.
-  /// It refers to its name: use it within the expression that made it.
+  /// (by its base), a name as it is (a parameter's, or a unique name the
+  /// NameTable gave), a word or an integer.  Its text outlives the module.
   struct Arg {
     enum Kind { Generated, Named, Word, Imm } K;
     StringRef Name;
@@ -159,57 +189,63 @@ public:
   Builder(Op &Region, SMLoc L, NameTable &Names)
       : Region(Region), L(L), Names(Names) {}
 
+  /// A generated name by its base: a literal, or a name emit() returned.
   Arg ref(StringRef Name) { return {Arg::Generated, Name}; }
+  /// A generated name by its base spelled on the spot.
+  Arg refTo(const Twine &Base) { return {Arg::Named, Names.lookup(Base)}; }
   Arg imm(int64_t I) { return {Arg::Imm, {}, I}; }
 
-  /// Defines \p Name as `opcode operands`; returns the name's base.  The
-  /// op is built in its region, its operands in it.
+  /// Defines \p Name as `opcode operands`; returns the name's base (valid
+  /// while the pass runs).  The op is built in its region, its operands in
+  /// it.
   template <typename... As>
-  std::string emit(const Twine &Name, StringRef Opcode, const As &...Args) {
+  StringRef emit(const Twine &Name, StringRef Opcode, const As &...Args) {
     Region.HasRegion = true;
     Op &O = Region.Body.emplace_back(Opcode, L);
-    O.Operands.reserve(sizeof...(Args)); // one allocation
+    O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
     (append(O, Args), ...);
-    std::string Base = Name.str();
-    O.Result = Names.define(Base).str();
-    return Base;
+    NameTable::Defined D = Names.define(Name);
+    O.Result = D.Unique;
+    return D.Base;
   }
-  std::string sreg(const Twine &N, StringRef R) {
+  StringRef sreg(const Twine &N, StringRef R) {
     return emit(N, "sreg", Arg{Arg::Word, R});
   }
-  std::string add(const Twine &N, StringRef A, Arg B) {
+  StringRef add(const Twine &N, StringRef A, Arg B) {
     return emit(N, "add", ref(A), B);
   }
-  std::string mul(const Twine &N, StringRef A, int64_t B) {
+  StringRef mul(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "mul", ref(A), imm(B));
   }
-  std::string mad(const Twine &N, StringRef A, Arg B, Arg C) {
+  StringRef mad(const Twine &N, StringRef A, Arg B, Arg C) {
     return emit(N, "mad", ref(A), B, C);
   }
-  std::string shr(const Twine &N, StringRef A, int64_t B) {
+  StringRef shr(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "shr", ref(A), imm(B));
   }
-  std::string andi(const Twine &N, StringRef A, int64_t B) {
+  StringRef andi(const Twine &N, StringRef A, int64_t B) {
     return emit(N, "and", ref(A), imm(B));
   }
-  std::string xorr(const Twine &N, StringRef A, StringRef B) {
+  StringRef xorr(const Twine &N, StringRef A, StringRef B) {
     return emit(N, "xor", ref(A), ref(B));
   }
   /// A kernel parameter's value (its name, not a generated one).
-  std::string param(const Twine &N, StringRef Param) {
+  StringRef param(const Twine &N, StringRef Param) {
     return emit(N, "param", Arg{Arg::Named, Param});
   }
-  std::string sub(const Twine &N, StringRef A, Arg B) {
+  StringRef sub(const Twine &N, StringRef A, Arg B) {
     return emit(N, "sub", ref(A), B);
   }
-  /// A comparison (lt, ltu, gt, eq), ANDed with predicate \p And if given.
-  std::string cmp(const Twine &N, StringRef Code, StringRef A, Arg B,
-                  StringRef And = "") {
-    if (And.empty())
-      return emit(N, Code, ref(A), B);
-    return emit(N, Code, ref(A), B, ref(And));
+  /// A comparison (lt, ltu, gt, eq).
+  StringRef cmp(const Twine &N, StringRef Code, StringRef A, Arg B) {
+    return emit(N, Code, ref(A), B);
   }
-  std::string sel(const Twine &N, StringRef P, StringRef A, Arg B) {
+  /// A comparison ANDed with predicate \p And.
+  StringRef cmpAnd(const Twine &N, StringRef Code, StringRef A, Arg B,
+                   Arg And) {
+    return emit(N, Code, ref(A), B, And);
+  }
+  StringRef sel(const Twine &N, StringRef P, StringRef A, Arg B) {
     return emit(N, "sel", ref(P), ref(A), B);
   }
 
@@ -247,16 +283,16 @@ struct OperandPlan {
   int64_t Chunks;    // per thread
   int64_t Matrices;  // LDSM addresses
   bool RowIsHigh;    // the row bit is q >> 1
-  std::string Param; // %A / %B
+  StringRef Param; // %A / %B
   // A run-time shape: the leading dimension's and the extent's parameters
   // (lda / M for A, ldb / N for B), and the per-step advance in bytes (64
   // for rows; the value name 64 ld for columns).
-  std::string LdParam, ExtentParam;
+  StringRef LdParam, ExtentParam;
   Value StepValue;
-  std::string StrideParam; // strided batches: the batch stride's parameter
+  StringRef StrideParam; // strided batches: the batch stride's parameter
   // The unique names of the LDSM addresses and of each chunk's shared
   // address and global offset (looked up once, not once a use).
-  std::vector<std::string> LdsmNames, StsNames, GoffNames;
+  std::vector<StringRef> LdsmNames, StsNames, GoffNames;
   bool columns() const { return L == Layout::Columns; }
   int64_t perRow() const { return columns() ? Extent / 8 : 4; }
   int64_t stepBytes() const { return columns() ? 32 * 2 * Stride : 64; }
@@ -264,17 +300,21 @@ struct OperandPlan {
 
 class SwizzlePass : public Pass {
   NameTable Names;
+  /// The unique name of a base that outlives the module (a literal, or a
+  /// base the Builder returned) / of one spelled on the spot.
   StringRef name(StringRef Base) const { return Names.lookup(Base); }
+  StringRef nameOf(const Twine &Base) const { return Names.lookup(Base); }
+  Arena &arena() const { return Names.arena(); }
   // A run-time shape: the parameters' names, the last (partial) k-step.
   bool Runtime = false, Strided = false;
-  std::string KParam, MParam, NParam, LdcParam, StrideCParam;
+  StringRef KParam, MParam, NParam, LdcParam, StrideCParam;
   int64_t LastStep = 0;
   // What guardCopy and defineGuards have defined once: the tail's K values,
   // each row offset e.roff<mt>_<half> (index 2 mt + half).
   bool TailKDefined = false;
   std::vector<uint8_t> RowOffsetDefined;
 
-  static std::string shapeParam(const Kernel &K, ShapeParam W) {
+  static StringRef shapeParam(const Kernel &K, ShapeParam W) {
     return K.Params[*getShapeParam(K, W)].Name;
   }
 
@@ -282,13 +322,13 @@ public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
     Module &M = static_cast<TileUnit &>(*IR).M;
     for (Kernel &K : M.Kernels)
-      if (Error E = swizzle(K, Ctx))
+      if (Error E = swizzle(K, *M.Strings, Ctx))
         return E;
     return Error::success();
   }
 
 private:
-  Error swizzle(Kernel &K, PassContext &Ctx) {
+  Error swizzle(Kernel &K, Arena &Strings, PassContext &Ctx) {
     Op &MM = *K.getMatmul();
     if (!MM.find("tp.pipeline"))
       return makeSourceError(Ctx.SM, MM.Loc,
@@ -305,10 +345,10 @@ private:
     OperandPlan A{'a', P.A, T.blockM(), P.A == Layout::Rows ? P.K : P.M,
                   T.chunksA(), P.A == Layout::Columns ? T.MTiles : 2,
                   /*RowIsHigh=*/P.A == Layout::Columns,
-                  MM.Operands[1].S};
+                  MM.Operands[1].str()};
     OperandPlan B{'b', P.B, T.blockN(), P.B == Layout::Rows ? P.K : P.N,
                   T.chunksB(), P.B == Layout::Columns ? T.NTiles / 2 : 2,
-                  /*RowIsHigh=*/P.B == Layout::Rows, MM.Operands[2].S};
+                  /*RowIsHigh=*/P.B == Layout::Rows, MM.Operands[2].str()};
     Runtime = P.Runtime;
     if (Runtime) {
       A.LdParam = shapeParam(K, ShapeParam::LDA);
@@ -333,7 +373,7 @@ private:
     // 152): the region is not regrown, its ops not moved.
     Addr.Body.reserve(64 + 24 * (A.Chunks + B.Chunks) +
                       8 * (A.Matrices + B.Matrices));
-    Names.reset(K);
+    Names.reset(K, Strings);
     TailKDefined = false;
     RowOffsetDefined.assign(2 * T.MTiles, 0);
     Builder Bd(Addr, L, Names);
@@ -359,15 +399,18 @@ private:
     for (OperandPlan *X : {&A, &B})
       defineLdsmAddresses(Bd, T, *X);
     for (OperandPlan *X : {&A, &B}) {
-      std::string N(1, X->Name);
+      StringRef N = X->Name == 'a' ? "a" : "b";
       X->LdsmNames.clear();
       X->StsNames.clear();
       X->GoffNames.clear();
+      X->LdsmNames.reserve(X->Matrices);
+      X->StsNames.reserve(X->Chunks);
+      X->GoffNames.reserve(X->Chunks);
       for (int64_t I = 0; I < X->Matrices; ++I)
-        X->LdsmNames.push_back(name(N + ".ldsm" + std::to_string(I)).str());
+        X->LdsmNames.push_back(nameOf(N + ".ldsm" + Twine(I)));
       for (int64_t C = 0; C < X->Chunks; ++C) {
-        X->StsNames.push_back(name(N + ".sts" + std::to_string(C)).str());
-        X->GoffNames.push_back(name(N + ".goff" + std::to_string(C)).str());
+        X->StsNames.push_back(nameOf(N + ".sts" + Twine(C)));
+        X->GoffNames.push_back(nameOf(N + ".goff" + Twine(C)));
       }
     }
 
@@ -420,20 +463,20 @@ private:
   void defineChunkAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
     std::string N(1, X.Name);
     StringRef BlockId = X.Name == 'a' ? "ctaid.y" : "ctaid.x";
-    std::string Corner, CornerIdx, RowBytes;
+    StringRef Corner, CornerIdx, RowBytes;
     if (!Runtime) {
       Corner = Bd.mul(N + ".corner", BlockId,
                       X.Extent * (X.columns() ? 2 : 2 * X.Stride));
     } else {
       CornerIdx = Bd.mul(N + ".first", BlockId, X.Extent);
-      std::string Ld = Bd.param(N + ".ld", X.LdParam);
+      StringRef Ld = Bd.param(N + ".ld", X.LdParam);
       RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
       // Batch z's operand starts z stride elements in (strided batches).
       Builder::Arg Batch = Bd.imm(0);
-      std::string ZBytes;
+      StringRef ZBytes;
       if (Strided) {
-        std::string Stride = Bd.param(N + ".stride", X.StrideParam);
-        std::string Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
+        StringRef Stride = Bd.param(N + ".stride", X.StrideParam);
+        StringRef Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
                                Bd.imm(0));
         ZBytes = Bd.mul(N + ".zbytes", Z, 2);
         Batch = Bd.ref(ZBytes);
@@ -447,12 +490,12 @@ private:
     for (int64_t C = 0; C < X.Chunks; ++C) {
       std::string Pre = N + ".";
       std::string Idx = std::to_string(C);
-      std::string Chunk =
+      StringRef Chunk =
           Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
-      std::string Row =
+      StringRef Row =
           Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X.perRow()));
-      std::string Col = Bd.andi(Pre + "col" + Idx, Chunk, X.perRow() - 1);
-      std::string RowOff = Bd.mad(
+      StringRef Col = Bd.andi(Pre + "col" + Idx, Chunk, X.perRow() - 1);
+      StringRef RowOff = Bd.mad(
           Pre + "rowoff" + Idx, Row,
           Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
           Bd.ref(Corner));
@@ -461,13 +504,13 @@ private:
       else
         defineChunkGuard(Bd, X, C, Row, Col, RowOff, CornerIdx,
                          T.threads());
-      std::string Swz =
+      StringRef Swz =
           X.columns()
               ? Bd.andi(Pre + "swz" + Idx, Row, 7)
               : Bd.andi(Pre + "swz" + Idx,
                         Bd.shr(Pre + "half" + Idx, Row, 1), 3);
-      std::string XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
-      std::string XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
+      StringRef XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
+      StringRef XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
       Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB));
     }
   }
@@ -476,39 +519,39 @@ private:
   void defineLdsmAddresses(Builder &Bd, const TileParams &T,
                            const OperandPlan &X) {
     std::string N = std::string(1, X.Name) + ".";
-    std::string Origin =
+    StringRef Origin =
         X.Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
                        : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
-    std::string RowBit =
+    StringRef RowBit =
         X.RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
                      : Bd.andi(N + "rowbit", "q", 1);
-    std::string ChunkBit =
+    StringRef ChunkBit =
         X.RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
                      : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
-    std::string Row0 =
+    StringRef Row0 =
         Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
     if (!X.columns()) {
-      std::string Row =
+      StringRef Row =
           Bd.emit(N + "mrow", "add", Bd.ref(Row0), Bd.ref(Origin));
-      std::string Swz =
+      StringRef Swz =
           Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
       for (int64_t I = 0; I < X.Matrices; ++I) {
         std::string Idx = std::to_string(I);
-        std::string Ch =
+        StringRef Ch =
             Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
-        std::string XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
-        std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
+        StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
         Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB));
       }
     } else {
-      std::string OCol = Bd.shr(N + "ocol", Origin, 3);
-      std::string Base =
+      StringRef OCol = Bd.shr(N + "ocol", Origin, 3);
+      StringRef Base =
           Bd.emit(N + "mbase", "add", Bd.ref(OCol), Bd.ref(ChunkBit));
       for (int64_t I = 0; I < X.Matrices; ++I) {
         std::string Idx = std::to_string(I);
-        std::string Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
-        std::string XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
-        std::string XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        StringRef Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
+        StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
+        StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
         Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB));
       }
     }
@@ -535,13 +578,13 @@ private:
   /// only the last step can be partial.
   void defineRingCount(Builder &Bd, const TileParams &T) {
     int64_t Ring = 32 * T.Stages;
-    std::string K = Bd.param("k.K", KParam);
-    std::string Steps = Bd.shr("k.steps", Bd.add("k.steps1", K, Bd.imm(31)), 5);
-    std::string Rings = Bd.shr("k.rings", Bd.add("k.rings1", K, Bd.imm(Ring - 1)),
+    StringRef K = Bd.param("k.K", KParam);
+    StringRef Steps = Bd.shr("k.steps", Bd.add("k.steps1", K, Bd.imm(31)), 5);
+    StringRef Rings = Bd.shr("k.rings", Bd.add("k.rings1", K, Bd.imm(Ring - 1)),
                                Log2_64(Ring));
     Bd.sub("k.iterations", Rings, Bd.imm(1));
-    std::string Total = Bd.mul("k.total", Rings, T.Stages);
-    std::string Empty = Bd.sub("k.empty", Total, Bd.ref(Steps));
+    StringRef Total = Bd.mul("k.total", Rings, T.Stages);
+    StringRef Empty = Bd.sub("k.empty", Total, Bd.ref(Steps));
     Bd.mul("k.skipped", Empty, 32);
   }
 
@@ -551,7 +594,7 @@ private:
   void defineStepShift(Builder &Bd, OperandPlan &X, StringRef RowBytes) {
     std::string N(1, X.Name);
     if (X.columns()) {
-      std::string Step = Bd.mul(N + ".kstep", RowBytes, 32);
+      StringRef Step = Bd.mul(N + ".kstep", RowBytes, 32);
       X.StepValue = Value::makeRef(name(Step), X.StepValue.Loc);
       Bd.mad(N + ".shift", "k.empty", Bd.ref(Step), Bd.imm(0));
     } else {
@@ -569,18 +612,18 @@ private:
                         StringRef Row, StringRef Col, StringRef RowOff,
                         StringRef CornerIdx, int64_t Threads) {
     std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
-    std::string Goff0 =
+    StringRef Goff0 =
         Bd.mad(Pre + "goff0" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
-    Bd.sub(Pre + "goff" + Idx, Goff0, Bd.ref(Pre + "shift"));
-    std::string First, KOff;
+    Bd.sub(Pre + "goff" + Idx, Goff0, Bd.refTo(Pre + "shift"));
+    StringRef First, KOff;
     if (X.columns()) {
       First = Bd.mad(Pre + "grow" + Idx, Col, Bd.imm(8), Bd.ref(CornerIdx));
-      KOff = Row.str();
+      KOff = Row;
     } else {
       First = Bd.add(Pre + "grow" + Idx, CornerIdx, Bd.ref(Row));
       KOff = Bd.mul(Pre + "koff" + Idx, Col, 8);
     }
-    Bd.cmp(Pre + "ok" + Idx, "lt", First, Bd.ref(Pre + "extent"));
+    Bd.cmp(Pre + "ok" + Idx, "lt", First, Bd.refTo(Pre + "extent"));
     // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
     // threads split the rows evenly: one value live over the prologue.
     if (C == 0 || kofsDelta(X, C, Threads) < 0)
@@ -598,15 +641,17 @@ private:
   }
 
   /// The prologue's k of chunk C of X at step \p Step.
-  std::string prologueK(Builder &Bd, const OperandPlan &X, int64_t C,
+  StringRef prologueK(Builder &Bd, const OperandPlan &X, int64_t C,
                         int64_t Step, const TileParams &T) {
     std::string Pre = std::string(1, X.Name) + ".";
     std::string J = std::to_string(Step) + "_" + std::to_string(C);
     int64_t Delta = kofsDelta(X, C, T.threads());
     if (Delta < 0)
-      return Bd.add(Pre + "pk" + J, Pre + "kofs" + std::to_string(C),
-                    Bd.imm(32 * Step));
-    return Bd.add(Pre + "pk" + J, Pre + "kofs0", Bd.imm(32 * Step + Delta));
+      return Bd.emit(Pre + "pk" + J, "add",
+                     Bd.refTo(Pre + "kofs" + std::to_string(C)),
+                     Bd.imm(32 * Step));
+    return Bd.emit(Pre + "pk" + J, "add", Bd.refTo(Pre + "kofs0"),
+                   Bd.imm(32 * Step + Delta));
   }
 
   /// The guard (and, for a partial chunk of a rows operand, the zero-fill
@@ -620,50 +665,52 @@ private:
     SMLoc L = Copy.Loc;
     Optional<int64_t> Step = Copy.getInt("step");
     if (!Step) { // the loop
-      G.set("guard", Value::makeRef(name(Pre + "ok" + Idx), L));
+      G.set("guard", Value::makeRef(nameOf(Pre + "ok" + Idx), L));
       return;
     }
     if (*Step != LastStep) { // the prologue
       std::string J = std::to_string(*Step) + "_" + Idx;
-      std::string KC = prologueK(Bd, X, C, *Step, T);
-      G.set("guard", Value::makeRef(name(Bd.cmp(Pre + "pg" + J, "ltu", KC,
-                                                Bd.ref("k.K"), Pre + "ok" + Idx)),
+      StringRef KC = prologueK(Bd, X, C, *Step, T);
+      G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "pg" + J, "ltu", KC,
+                                                   Bd.ref("k.K"),
+                                                   Bd.refTo(Pre + "ok" + Idx))),
                                     L));
       return;
     }
     if (!TailKDefined) {
       TailKDefined = true;
       Bd.sreg("t.tid", "tid.x");
-      std::string K = Bd.param("t.K", KParam);
-      std::string Up = Bd.andi("t.kup", Bd.add("t.k31", K, Bd.imm(31)),
+      StringRef K = Bd.param("t.K", KParam);
+      StringRef Up = Bd.andi("t.kup", Bd.add("t.k31", K, Bd.imm(31)),
                                0xffffffe0);
       Bd.sub("t.klast", Up, Bd.imm(32));
     }
-    std::string Chunk =
+    StringRef Chunk =
         Bd.add(Pre + "tchunk" + Idx, "t.tid", Bd.imm(C * T.threads()));
-    std::string KOff =
+    StringRef KOff =
         X.columns()
             ? Bd.shr(Pre + "tkoff" + Idx, Chunk, Log2_64(X.perRow()))
             : Bd.mul(Pre + "tkoff" + Idx,
                      Bd.andi(Pre + "tcol" + Idx, Chunk, X.perRow() - 1), 8);
-    std::string KC = Bd.emit(Pre + "tk" + Idx, "add", Bd.ref("t.klast"),
+    StringRef KC = Bd.emit(Pre + "tk" + Idx, "add", Bd.ref("t.klast"),
                              Bd.ref(KOff));
     if (!X.columns()) {
       // Elements left d = K - k; partial when d < 8: zero-fill 16 - 2 d
       // bytes (the fill first: one predicate live at a time beside the
       // row guards).
-      std::string D = Bd.sub(Pre + "td" + Idx, "t.K", Bd.ref(KC));
-      std::string Part = Bd.cmp(Pre + "tpart" + Idx, "lt", D, Bd.imm(8));
-      std::string Over = Bd.sub(Pre + "tover" + Idx,
+      StringRef D = Bd.sub(Pre + "td" + Idx, "t.K", Bd.ref(KC));
+      StringRef Part = Bd.cmp(Pre + "tpart" + Idx, "lt", D, Bd.imm(8));
+      StringRef Over = Bd.sub(Pre + "tover" + Idx,
                                 Bd.add(Pre + "tk8" + Idx, KC, Bd.imm(8)),
                                 Bd.ref("t.K"));
-      std::string Bytes = Bd.mul(Pre + "tfillb" + Idx, Over, 2);
+      StringRef Bytes = Bd.mul(Pre + "tfillb" + Idx, Over, 2);
       G.set("fill", Value::makeRef(name(Bd.sel(Pre + "tfill" + Idx, Part,
                                                Bytes, Bd.imm(0))),
                                    L));
     }
-    G.set("guard", Value::makeRef(name(Bd.cmp(Pre + "tg" + Idx, "ltu", KC,
-                                              Bd.ref("t.K"), Pre + "ok" + Idx)),
+    G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "tg" + Idx, "ltu", KC,
+                                                 Bd.ref("t.K"),
+                                                 Bd.refTo(Pre + "ok" + Idx))),
                                   L));
   }
 
@@ -679,12 +726,12 @@ private:
     for (OperandPlan *X : Ops) {
       for (int64_t C = 0; C < X->Chunks; ++C) {
         Op G("tp.ldgsts", Copy.Loc);
-        G.Operands.reserve(3);
+        G.Operands.reserve(arena(), 3);
         G.addRefOperand(X->StsNames[C], Copy.Loc)
             .addRefOperand(X->Param, Copy.Loc)
             .addRefOperand(X->GoffNames[C], Copy.Loc);
-        G.Attrs.reserve(Runtime ? 6 : 4);
-        G.addWord("operand", StringRef(&X->Name, 1))
+        G.Attrs.reserve(arena(), Runtime ? 6 : 4);
+        G.addWord("operand", X->Name == 'a' ? "a" : "b")
             .addInt("chunk", C)
             .addInt("smem_offset",
                     X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage));
@@ -711,11 +758,11 @@ private:
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
       Op &O = Prod.Body.emplace_back("tp.ldsm", Prod.Loc);
       int64_t Address = X.columns() ? Index : KK;
-      O.Operands.reserve(1);
+      O.Operands.reserve(arena(), 1);
       O.addRefOperand(X.LdsmNames[Address], Prod.Loc);
-      O.Attrs.reserve(5);
+      O.Attrs.reserve(arena(), 5);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
-      O.addWord("operand", StringRef(&X.Name, 1))
+      O.addWord("operand", X.Name == 'a' ? "a" : "b")
           .addInt("kk", KK)
           .addInt("index", Index)
           .addInt("smem_offset", Buffer + (X.columns() ? KK * 16 * X.Extent * 2
@@ -730,7 +777,7 @@ private:
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
           Op &O = Prod.Body.emplace_back("tp.mma", Prod.Loc);
-          O.Attrs.reserve(3);
+          O.Attrs.reserve(arena(), 3);
           O.addInt("kk", KK).addInt("mt", MT).addInt("nt", NT);
         }
     }
@@ -759,11 +806,11 @@ private:
     Bd.mul("e.c0", "e.q", 2);
     Bd.mad("e.c1", "e.warp_n", Bd.imm(8 * T.NTiles), Bd.ref("e.c0"));
     Bd.mad("e.col", "e.ctaid.x", Bd.imm(T.blockN()), Bd.ref("e.c1"));
-    std::string Ldc = Bd.param("e.ldc", LdcParam);
-    std::string Elem = Bd.mad("e.elem", "e.row", Bd.ref(Ldc), Bd.ref("e.col"));
+    StringRef Ldc = Bd.param("e.ldc", LdcParam);
+    StringRef Elem = Bd.mad("e.elem", "e.row", Bd.ref(Ldc), Bd.ref("e.col"));
     if (Strided) {
       Bd.sreg("e.ctaid.z", "ctaid.z");
-      std::string Z = Bd.mad("e.zelems", "e.ctaid.z",
+      StringRef Z = Bd.mad("e.zelems", "e.ctaid.z",
                              Bd.ref(Bd.param("e.stride", StrideCParam)),
                              Bd.imm(0));
       Elem = Bd.emit("e.elemz", "add", Bd.ref(Elem), Bd.ref(Z));
@@ -776,9 +823,10 @@ private:
     Bd.sub("e.cols", Bd.param("e.N", NParam), Bd.ref("e.col"));
   }
 
-  /// The guards of a pair's load or store and its row offset's name.
+  /// The unique names (in the Arena) of a pair's row offset and the
+  /// guards of its load or store.
   struct PairGuards {
-    std::string Row, Both, First;
+    StringRef Row, Both, First;
   };
   /// Pair \p I's guards, defined now (\p Kind "s" or "l"): its row offset
   /// (defined at its first use), both elements in C (row < M and col + 1
@@ -787,18 +835,22 @@ private:
                           StringRef Kind) {
     int64_t H = I % 2, MT = I / 2 / T.NTiles, NT = I / 2 % T.NTiles;
     PairGuards G;
-    G.Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
+    std::string Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
     uint8_t &RowDefined = RowOffsetDefined[2 * MT + H];
     if (!RowDefined) {
       RowDefined = true;
-      Bd.mad(G.Row, "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off"));
+      G.Row = name(Bd.mad(Row, "e.ldc4", Bd.imm(16 * MT + 8 * H),
+                          Bd.ref("e.off")));
+    } else {
+      G.Row = nameOf(Row);
     }
     std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
-    std::string In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
+    StringRef In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
                             Bd.imm(16 * MT + 8 * H));
-    G.Both = Bd.cmp(Pre + "both" + Idx, "gt", "e.cols", Bd.imm(8 * NT + 1), In);
-    G.First =
-        Bd.cmp(Pre + "first" + Idx, "eq", "e.cols", Bd.imm(8 * NT + 1), In);
+    G.Both = name(Bd.cmpAnd(Pre + "both" + Idx, "gt", "e.cols",
+                            Bd.imm(8 * NT + 1), Bd.ref(In)));
+    G.First = name(Bd.cmpAnd(Pre + "first" + Idx, "eq", "e.cols",
+                             Bd.imm(8 * NT + 1), Bd.ref(In)));
     return G;
   }
 
@@ -806,11 +858,11 @@ private:
   /// before any other), the guards its last attributes (set by
   /// setPairGuards once the numbers are set, as the printer writes them).
   void guardPair(Op &O, const PairGuards &G) {
-    O.addRefOperand(name(G.Row), O.Loc);
+    O.addRefOperand(G.Row, O.Loc);
   }
   void setPairGuards(Op &O, const PairGuards &G) {
-    O.addRef("guard", name(G.Both));
-    O.addRef("guard_first", name(G.First));
+    O.addRef("guard", G.Both);
+    O.addRef("guard_first", G.First);
   }
 
   /// The epilogue: the bias pairs first (tp.ldg_bias, one an n-tile); then
@@ -834,13 +886,13 @@ private:
       defineEpilogueValues(Bd, T, P);
     // The scale's and the bias's parameters (issue 16): C, A, B, R, alpha,
     // beta[, bias], or C, A, B, bias.
-    std::string Alpha, Beta, BiasParam;
+    StringRef Alpha, Beta, BiasParam;
     if (P.Scale) {
-      Alpha = MM.Operands[4].S;
-      Beta = MM.Operands[5].S;
+      Alpha = MM.Operands[4].str();
+      Beta = MM.Operands[5].str();
     }
     if (P.Bias)
-      BiasParam = MM.Operands.back().S;
+      BiasParam = MM.Operands.back().str();
     // A run-time shape's store guards are computed StoreGuardsAhead pairs
     // before their stores (the ISETP -> guard latency, 13 cycles, hidden
     // behind the stores between): at most 3 pairs' guards live, 6 of the
@@ -851,9 +903,9 @@ private:
     std::vector<PairGuards> StoreGuards(Runtime ? Pairs : 0);
     std::vector<uint8_t> StoreGuarded(Runtime ? Pairs : 0, 0);
     // C's offset (a fixed shape's stores and loads), looked up once.
-    std::string COffName = Runtime ? "" : name("c.off").str();
+    StringRef COffName = Runtime ? "" : name("c.off");
     auto PairOp = [&](StringRef Name, int64_t I, bool Offset,
-                      ArrayRef<std::string> Params = {}) {
+                      ArrayRef<StringRef> Params = {}) {
       int64_t H = I % 2, J = I / 2;
       int64_t MT = J / T.NTiles, NT = J % T.NTiles;
       PairGuards G;
@@ -869,14 +921,14 @@ private:
         G = defineGuards(Bd, T, I, "l");
       }
       Op &O = Epi.Body.emplace_back(Name, Epi.Loc);
-      O.Operands.reserve(1 + Params.size());
+      O.Operands.reserve(arena(), 1 + Params.size());
       if (Guarded)
         guardPair(O, G);
       else if (Offset)
         O.addRefOperand(COffName, Epi.Loc);
-      for (const std::string &Param : Params)
+      for (StringRef Param : Params)
         O.addRefOperand(Param, Epi.Loc);
-      O.Attrs.reserve(4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
+      O.Attrs.reserve(arena(), 4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
                       (Name == "tp.pack" ? 1 : 0));
       O.addInt("pair", I).addInt("mt", MT).addInt("nt", NT).addInt("half", H);
       if (Offset)
@@ -900,9 +952,9 @@ private:
         if (Runtime) {
           // Columns col + 8 nt (+ 1) within N: both, or the first alone.
           std::string Nt = std::to_string(NT);
-          std::string Both = Bd.cmp("e.bboth" + Nt, "gt", "e.cols",
+          StringRef Both = Bd.cmp("e.bboth" + Nt, "gt", "e.cols",
                                     Bd.imm(8 * NT + 1));
-          std::string First = Bd.cmp("e.bfirst" + Nt, "eq", "e.cols",
+          StringRef First = Bd.cmp("e.bfirst" + Nt, "eq", "e.cols",
                                      Bd.imm(8 * NT + 1));
           O.set("guard", Value::makeRef(name(Both), Epi.Loc));
           O.set("guard_first", Value::makeRef(name(First), Epi.Loc));

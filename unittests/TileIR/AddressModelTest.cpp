@@ -147,14 +147,14 @@ TEST_P(AddressModel, SwizzledAddresses) {
       for (const Op &G : Copy->Body) {
         ASSERT_EQ(G.Name, "tp.ldgsts");
         uint64_t Shared = *G.getInt("smem_offset") +
-                          Thread[Tid].lookup(G.Operands[0].S);
+                          Thread[Tid].lookup(G.Operands[0].str());
         ASSERT_EQ(Shared % 16, 0u);
         EXPECT_TRUE(Written.insert(Shared).second)
             << "stage " << Stage << ": two chunks at shared byte " << Shared;
         if (!Step)
           continue;
         std::string Operand = G.getWord("operand").str();
-        int64_t Global = Thread[Tid].lookup(G.Operands[2].S) +
+        int64_t Global = Thread[Tid].lookup(G.Operands[2].str()) +
                          *Step * *G.getInt("k_step_bytes");
         ASSERT_EQ(Global % 16, 0);
         int64_t Row = Global / (2 * Stride(Operand));
@@ -218,7 +218,7 @@ TEST_P(AddressModel, SwizzledAddresses) {
           for (int64_t R = 0; R < 8; ++R) {
             int64_t Lane = 8 * Q + R, Tid = 32 * W + Lane;
             int64_t Shared =
-                *L.getInt("smem_offset") + Thread[Tid].lookup(L.Operands[0].S);
+                *L.getInt("smem_offset") + Thread[Tid].lookup(L.Operands[0].str());
             Banks.insert(Shared / 16 % 8);
             int64_t MN0, K0;
             if (Operand == "a") {

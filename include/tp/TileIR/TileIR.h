@@ -23,37 +23,85 @@
 /// verifier (verifyModule) checks both the generic shape and every op's
 /// schema.
 ///
+/// Memory: a Module owns an Arena, and the IR holds no std::string -- every
+/// name, key, word, reference and type is a StringRef into the arena or at
+/// a literal of the program; a list value's elements and, when a pass
+/// reserves them there, an op's operands and attributes are arrays in the
+/// arena too.  The records are small (Value 32 bytes, Attr 56, Op 128) and
+/// a module frees everything at once (docs/speed.md, "The tile IR's
+/// footprint").
+///
 //===----------------------------------------------------------------------===//
 #ifndef TP_TILEIR_TILEIR_H
 #define TP_TILEIR_TILEIR_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tp {
 namespace tile {
 
-/// An operand or attribute value.
+/// The storage of a module's text and lists: every string an Op, Value,
+/// Attr, Param or Kernel holds is a StringRef into it, into the program's
+/// static strings (the op names, keys and words the passes spell), or into
+/// nothing else.  One allocator a module, freed with it: the IR holds no
+/// std::string and no per-string heap block.
+class Arena {
+public:
+  /// \p S, copied into the arena (the empty string is not copied).
+  llvm::StringRef save(llvm::StringRef S) {
+    return S.empty() ? llvm::StringRef() : Saver.save(S);
+  }
+  llvm::StringRef save(const llvm::Twine &S) { return Saver.save(S); }
+  /// Room for \p N objects of \p T (uninitialized), in the arena.
+  template <typename T> T *allocate(size_t N) {
+    return Alloc.Allocate<T>(N);
+  }
+  /// Bytes the arena holds (its slabs).
+  size_t getTotalMemory() const { return Alloc.getTotalMemory(); }
+
+private:
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver{Alloc};
+};
+
+/// An operand or attribute value: 32 bytes, no heap of its own.  Its text
+/// (a word, ref without '%', symbol or string: str()) outlives the module
+/// (its Arena, or a literal); a list's elements are an array in the
+/// module's Arena (elems()).  One pointer and length hold either.
 struct Value {
-  enum Kind { Int, Word, Ref, Symbol, String, List };
+  enum Kind : uint8_t { Int, Word, Ref, Symbol, String, List };
   Kind K = Int;
-  int64_t I = 0;
-  std::string S;            ///< word, ref (without '%'), symbol, string
-  std::vector<Value> Elems; ///< list elements
+  uint32_t Len = 0;           ///< the text's length, or the list's
+  int64_t I = 0;              ///< an integer (0 for the other kinds)
+  const void *Data = nullptr; ///< the text, or the list's elements
   llvm::SMLoc Loc;
 
   Value() = default;
-  /// A word, ref, symbol or string \p Text at \p L, built in place.
+  /// A word, ref, symbol or string \p Text at \p L (\p Text outlives the
+  /// module).
   Value(Kind K, llvm::StringRef Text, llvm::SMLoc L)
-      : K(K), S(Text.data(), Text.size()), Loc(L) {}
+      : K(K), Len(uint32_t(Text.size())), Data(Text.data()), Loc(L) {}
 
   static Value makeInt(int64_t V, llvm::SMLoc L = {}) {
     Value R;
@@ -62,51 +110,182 @@ struct Value {
     R.Loc = L;
     return R;
   }
+  /// A word (\p W outlives the module: a literal or saved in its Arena).
   static Value makeWord(llvm::StringRef W, llvm::SMLoc L = {}) {
-    Value R;
-    R.K = Word;
-    R.S = W.str();
-    R.Loc = L;
-    return R;
+    return Value(Word, W, L);
   }
+  /// A reference %\p N (\p N outlives the module).
   static Value makeRef(llvm::StringRef N, llvm::SMLoc L = {}) {
-    Value R;
-    R.K = Ref;
-    R.S = N.str();
-    R.Loc = L;
-    return R;
+    return Value(Ref, N, L);
   }
+  /// The list \p Elems, copied into \p A.
+  static Value makeList(Arena &A, llvm::ArrayRef<Value> Elems,
+                        llvm::SMLoc L = {});
   bool isInt() const { return K == Int; }
   bool isWord() const { return K == Word; }
   bool isRef() const { return K == Ref; }
+  /// The text of a word, ref, symbol or string ("" for the other kinds).
+  llvm::StringRef str() const {
+    return K == Int || K == List
+               ? llvm::StringRef()
+               : llvm::StringRef(static_cast<const char *>(Data), Len);
+  }
+  /// Makes this value kind \p NewK with text \p Text (which outlives the
+  /// module).
+  void setText(Kind NewK, llvm::StringRef Text) {
+    K = NewK;
+    I = 0;
+    Data = Text.data();
+    Len = uint32_t(Text.size());
+  }
+  /// A list's elements (none for the other kinds).
+  llvm::ArrayRef<Value> elems() const {
+    return K == List ? llvm::ArrayRef<Value>(static_cast<const Value *>(Data),
+                                             Len)
+                     : llvm::ArrayRef<Value>();
+  }
   void print(llvm::raw_ostream &OS) const;
 };
 
+/// key=value.  The key outlives the module (a literal or saved in its
+/// Arena).
 struct Attr {
-  std::string Key;
+  llvm::StringRef Key;
   Value Val;
   llvm::SMLoc Loc;
 
   Attr() = default;
   /// Key \p K with an integer value 0, all at \p L.
-  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K.data(), K.size()), Loc(L) {
-    Val.Loc = L;
-  }
+  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K), Loc(L) { Val.Loc = L; }
 };
 
+/// An op's operands or attributes: a 16-byte header (pointer, size,
+/// capacity) over an array of trivially copyable elements.  The array is
+/// the module's (Arena) when reserve(Arena &, N) made it -- the passes that
+/// build ops reserve their exact counts there: no malloc a list, no block
+/// header, no slack -- else the list's own (malloc, freed with it; a list
+/// that outgrows an arena array moves to the heap).  Copies are deep (on
+/// the heap).
+template <typename T> class List {
+  static_assert(std::is_trivially_copyable<T>::value, "copied as bytes");
+
+public:
+  List() = default;
+  List(const List &O) { append(O.begin(), O.end()); }
+  List(List &&O) noexcept : Data(O.Data), Size(O.Size), Cap(O.Cap) {
+    O.Data = nullptr;
+    O.Size = O.Cap = 0;
+  }
+  List &operator=(const List &O) {
+    if (this != &O) {
+      Size = 0;
+      append(O.begin(), O.end());
+    }
+    return *this;
+  }
+  List &operator=(List &&O) noexcept {
+    if (this != &O) {
+      release();
+      Data = O.Data;
+      Size = O.Size;
+      Cap = O.Cap;
+      O.Data = nullptr;
+      O.Size = O.Cap = 0;
+    }
+    return *this;
+  }
+  ~List() { release(); }
+
+  using iterator = T *;
+  using const_iterator = const T *;
+  iterator begin() { return Data; }
+  iterator end() { return Data + Size; }
+  const_iterator begin() const { return Data; }
+  const_iterator end() const { return Data + Size; }
+  size_t size() const { return Size; }
+  bool empty() const { return Size == 0; }
+  size_t capacity() const { return Cap & ~HeapBit; }
+  T *data() { return Data; }
+  const T *data() const { return Data; }
+  T &operator[](size_t I) { return Data[I]; }
+  const T &operator[](size_t I) const { return Data[I]; }
+  T &back() { return Data[Size - 1]; }
+  const T &back() const { return Data[Size - 1]; }
+  operator llvm::ArrayRef<T>() const { return {Data, Size}; }
+
+  /// Room for \p N elements on the heap.
+  void reserve(size_t N) {
+    if (N > capacity())
+      regrow(nullptr, N);
+  }
+  /// Room for \p N elements in \p A (the module's arena), when the list
+  /// has none yet.
+  void reserve(Arena &A, size_t N) {
+    if (N > capacity())
+      regrow(&A, N);
+  }
+  void push_back(const T &V) { emplace_back(V); }
+  template <typename... As> T &emplace_back(As &&...Args) {
+    if (LLVM_UNLIKELY(Size == capacity())) {
+      // Built before the array moves: the arguments may be in it.
+      T New(std::forward<As>(Args)...);
+      regrow(nullptr, Size < 2 ? 4 : 2 * size_t(Size));
+      return *new (Data + Size++) T(New);
+    }
+    return *new (Data + Size++) T(std::forward<As>(Args)...);
+  }
+  iterator erase(iterator First, iterator Last) {
+    std::copy(Last, end(), First);
+    Size -= uint32_t(Last - First);
+    return First;
+  }
+
+private:
+  static constexpr uint32_t HeapBit = 1u << 31;
+  void append(const T *First, const T *Last) {
+    reserve(Size + size_t(Last - First));
+    std::uninitialized_copy(First, Last, Data + Size);
+    Size += uint32_t(Last - First);
+  }
+  void regrow(Arena *A, size_t N) {
+    T *New = A ? A->allocate<T>(N)
+               : static_cast<T *>(llvm::safe_malloc(N * sizeof(T)));
+    if (Size)
+      std::memcpy(static_cast<void *>(New), Data, Size * sizeof(T));
+    release();
+    Data = New;
+    Cap = uint32_t(N) | (A ? 0 : HeapBit);
+  }
+  void release() {
+    if (Cap & HeapBit)
+      std::free(Data);
+  }
+  T *Data = nullptr;
+  uint32_t Size = 0, Cap = 0; ///< Cap's top bit: the array is the heap's
+};
+
+using ValueList = List<Value>;
+using AttrList = List<Attr>;
+
+/// One op.  Its strings (Result, Name, Type, and those of its values and
+/// attributes) are StringRefs that outlive the module: literals (the names
+/// and keys the passes spell) or text saved in the module's Arena.  Copying
+/// an op copies its operand, attribute and region vectors and shares the
+/// strings: a copy is valid while the module that owns the strings lives.
 struct Op {
-  std::string Result; ///< defined value name without '%', or empty
-  std::string Name;   ///< e.g. "tp.matmul"
-  std::vector<Value> Operands;
-  std::vector<Attr> Attrs;
-  std::string Type; ///< the tokens after ':' joined by single spaces
+  llvm::StringRef Result; ///< defined value name without '%', or empty
+  llvm::StringRef Name;   ///< e.g. "tp.matmul"
+  ValueList Operands;
+  AttrList Attrs;
+  llvm::StringRef Type; ///< the tokens after ':' joined by single spaces
   llvm::SMLoc TypeLoc; ///< where the type starts (when parsed)
   bool HasRegion = false;
   std::vector<Op> Body;
   llvm::SMLoc Loc;
 
   Op() = default;
-  Op(llvm::StringRef Name, llvm::SMLoc Loc) : Name(Name.str()), Loc(Loc) {}
+  /// An op named \p Name (which outlives the module: a literal).
+  Op(llvm::StringRef Name, llvm::SMLoc Loc) : Name(Name), Loc(Loc) {}
 
   const Attr *getAttr(llvm::StringRef Key) const;
   Attr *getAttr(llvm::StringRef Key);
@@ -114,7 +293,8 @@ struct Op {
   llvm::Optional<int64_t> getInt(llvm::StringRef Key) const;
   /// The word attribute \p Key, or "" when absent or not a word.
   llvm::StringRef getWord(llvm::StringRef Key) const;
-  /// Sets (or appends) an attribute.
+  /// Sets (or appends) an attribute.  Every key, word and name given to the
+  /// setters below outlives the module (a literal, or saved in its Arena).
   Op &set(llvm::StringRef Key, Value V);
   /// set(Key, Value::makeInt(V, Loc)), built in place.
   Op &setInt(llvm::StringRef Key, int64_t V);
@@ -134,7 +314,7 @@ struct Op {
   }
   void removeAttr(llvm::StringRef Key);
   Op &addOperand(Value V) {
-    Operands.push_back(std::move(V));
+    Operands.push_back(V);
     return *this;
   }
   Op &add(Op Child) {
@@ -151,16 +331,16 @@ private:
 };
 
 struct Param {
-  std::string Name; ///< without '%'
-  std::string Elem; ///< f16, bf16 or f32 (a pointer), or f32 / i32 (a value)
+  llvm::StringRef Name; ///< without '%'
+  llvm::StringRef Elem; ///< f16, bf16 or f32 (a pointer), or f32 / i32 (a value)
   bool Scalar = false; ///< a value (`f32` or `i32`, 4 bytes), not `ptr<...>`
   llvm::SMLoc Loc;
 };
 
 struct Kernel {
-  std::string Name; ///< without '@'
+  llvm::StringRef Name; ///< without '@'
   std::vector<Param> Params;
-  std::vector<Attr> Attrs;
+  AttrList Attrs;
   std::vector<Op> Body;
   llvm::SMLoc Loc;
 
@@ -171,9 +351,22 @@ struct Kernel {
   const Op *getMatmul() const;
 };
 
-/// A parsed .tp file: one or more kernels.
+/// A parsed .tp file: one or more kernels, and the Arena that holds their
+/// strings and lists.  Move-only (the arena moves with it; its contents do
+/// not move, so the StringRefs stay valid); a module is never copied.
 struct Module {
+  std::unique_ptr<Arena> Strings = std::make_unique<Arena>();
   std::vector<Kernel> Kernels;
+
+  Module() = default;
+  Module(Module &&) = default;
+  Module &operator=(Module &&) = default;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  /// \p S saved in the module's Arena.
+  llvm::StringRef save(llvm::StringRef S) { return Strings->save(S); }
+  llvm::StringRef save(const llvm::Twine &S) { return Strings->save(S); }
 };
 
 /// Parses buffer \p BufferID of \p SM.  Errors are SourceErrors.
