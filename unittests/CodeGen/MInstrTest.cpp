@@ -3,8 +3,9 @@
 /// \file
 /// mir::LabelName behaves as the std::string it replaced: empty by default,
 /// an empty assignment leaves no name, copies are deep and independent,
-/// moves leave the source empty; an MInstr without labels carries no
-/// allocation and is its Instruction, two pointers and a location.
+/// moves (construction and assignment) leave the source empty; an MInstr
+/// without labels carries no allocation and is its Instruction, two
+/// pointers and a location.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,12 @@ TEST(MInstr, LabelNameIsAValue) {
   LabelName C = std::move(A);
   EXPECT_EQ(C.str(), "tail");
   EXPECT_TRUE(A.empty());
+  LabelName D;
+  D = "body";
+  D = std::move(C); // a moved-from name is empty, as a std::string's is
+  EXPECT_EQ(D.str(), "tail");
+  EXPECT_TRUE(C.empty());
+  C = D;
   C = llvm::StringRef();
   EXPECT_TRUE(C.empty());
   B.clear();

@@ -138,8 +138,13 @@ public:
       assign(O.str());
     return *this;
   }
+  /// Leaves \p O empty (as a moved-from std::string is in practice).
   LabelName &operator=(LabelName &&O) noexcept {
-    std::swap(Text, O.Text);
+    if (this != &O) {
+      delete Text;
+      Text = O.Text;
+      O.Text = nullptr;
+    }
     return *this;
   }
   LabelName &operator=(llvm::StringRef N) {
