@@ -860,7 +860,7 @@ private:
   /// The index in its piece of the instruction of each view of Seq.
   std::vector<uint32_t> Kept;
   /// Labels of dropped instructions moved on: (view, label).
-  std::vector<std::pair<size_t, const std::string *>> Moves;
+  std::vector<std::pair<size_t, const mir::LabelName *>> Moves;
   std::vector<PieceViews> Pieces;
   bool OutOfRange = false; ///< a GPR operand past RZ (virtual registers)
   /// The drain NOP and the filler, parsed once (control fields default).
@@ -914,7 +914,7 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
 /// labels moved on) into Seq.
 Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
   V.Begin = Seq.Ops.size();
-  const std::string *Label = nullptr; // of a dropped instruction
+  const mir::LabelName *Label = nullptr; // of a dropped instruction
   for (size_t I = 0; I < P.Instrs.size(); ++I) {
     const mir::MInstr &MI = P.Instrs[I];
     if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
@@ -922,16 +922,18 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
       OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
       if (!MI.Label.empty()) {
         if (Label)
-          return makeError("piece '" + P.Name + "': labels ^" + *Label +
-                           " and ^" + MI.Label + " on one instruction");
+          return makeError("piece '" + Twine(P.Name) + "': labels ^" +
+                           Label->str() + " and ^" + MI.Label.str() +
+                           " on one instruction");
         Label = &MI.Label;
       }
       continue;
     }
     if (Label) {
       if (!MI.Label.empty())
-        return makeError("piece '" + P.Name + "': labels ^" + *Label +
-                         " and ^" + MI.Label + " on one instruction");
+        return makeError("piece '" + Twine(P.Name) + "': labels ^" +
+                         Label->str() + " and ^" + MI.Label.str() +
+                         " on one instruction");
       Moves.push_back({Seq.Ops.size(), Label});
       Label = nullptr;
     }
@@ -940,8 +942,8 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
     Kept.push_back(uint32_t(I));
   }
   if (Label)
-    return makeError("piece '" + P.Name + "': label ^" + *Label +
-                     " on no instruction");
+    return makeError("piece '" + Twine(P.Name) + "': label ^" +
+                     Label->str() + " on no instruction");
   V.End = Seq.Ops.size();
   return Error::success();
 }

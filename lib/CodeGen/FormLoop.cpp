@@ -92,7 +92,7 @@ mir::MInstr makeBranch(StringRef Label, const sass::Control &Ctl) {
   mir::MInstr MI(isel::getPrototype(Form::Bra));
   MI.I.Guard = 1;
   sass::applyControl(MI.I, Ctl);
-  MI.Target = Label.str();
+  MI.Target = Label;
   return MI;
 }
 

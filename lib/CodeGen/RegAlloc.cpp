@@ -412,8 +412,8 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
         continue; // ptxas's closing self-branch reads nothing
       auto It = PieceOfLabel.find(MI.Target);
       if (It == PieceOfLabel.end()) {
-        Err = makeError("tp-regalloc: @" + F.Name + ": branch to ^" +
-                        MI.Target + ", which does not start a piece");
+        Err = makeError("tp-regalloc: @" + Twine(F.Name) + ": branch to ^" +
+                        MI.Target.str() + ", which does not start a piece");
         return S;
       }
       S[P].push_back(It->second);

@@ -30,17 +30,18 @@ Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
     if (isFillerOrNop(MI) && !MI.isBranch()) {
       if (!MI.Label.empty()) {
         if (!Label.empty())
-          return makeError("piece '" + P.Name + "': labels ^" + Label +
-                           " and ^" + MI.Label + " on one instruction");
-        Label = MI.Label;
+          return makeError("piece '" + Twine(P.Name) + "': labels ^" +
+                           Label + " and ^" + MI.Label.str() +
+                           " on one instruction");
+        Label = MI.Label.str().str();
       }
       continue;
     }
     mir::MInstr Copy = MI;
     if (!Label.empty()) {
       if (!Copy.Label.empty())
-        return makeError("piece '" + P.Name + "': labels ^" + Label + " and ^" +
-                         Copy.Label + " on one instruction");
+        return makeError("piece '" + Twine(P.Name) + "': labels ^" + Label +
+                         " and ^" + Copy.Label.str() + " on one instruction");
       Copy.Label = Label;
       Label.clear();
     }

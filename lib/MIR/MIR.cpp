@@ -231,7 +231,7 @@ Error Function::resolveBranches() {
         if (It == Labels.end())
           return makeError("function @" + Name + ": branch at " +
                            Twine::utohexstr(A) + " to unknown label ^" +
-                           MI.Target);
+                           MI.Target.str());
         int Idx = branchOperand(MI.I.Op);
         if (Idx < 0)
           return makeError("function @" + Name + ": instruction at " +
@@ -346,7 +346,9 @@ void printInstr(const MInstr &MI, uint64_t Addr, raw_ostream &OS,
   if (MI.isBranch()) {
     // The target is the last operand: write the label instead.
     size_t Pos = Text.find_last_of(" ,");
-    Text = Text.substr(0, Pos + 1) + "^" + MI.Target;
+    Text.resize(Pos + 1);
+    Text += '^';
+    Text.append(MI.Target.str().data(), MI.Target.str().size());
   }
   OS << Text << " ; ";
   sass::Control C = MI.I.Ctrl;
@@ -721,7 +723,7 @@ private:
       auto It = Labels.find(Name);
       if (It == Labels.end())
         return err(At, "unknown label ^" + Name);
-      MI.Target = Name.str();
+      MI.Target = Name;
       Subst = (Work.substr(0, Caret) + "0x" + Twine::utohexstr(It->second) +
                Work.substr(E))
                   .str();
@@ -850,7 +852,7 @@ Error verifyFunction(const Function &F, const SourceMgr &SM) {
                        "' defined twice");
     for (const auto &MI : P.Instrs)
       if (!MI.Label.empty() && !Labels.insert(MI.Label).second)
-        return makeError("@" + F.Name + ": label ^" + MI.Label +
+        return makeError("@" + Twine(F.Name) + ": label ^" + MI.Label.str() +
                          " defined twice");
   }
   if (Error E = checkVirtualRegNames(F))

@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 
 using namespace tp;
 using namespace tp::sass;
@@ -46,6 +47,16 @@ TEST(SM86API, HMMAOperandInfo) {
   EXPECT_EQ(II.Operands[3].ReuseSlot, 2);
   EXPECT_FALSE(II.Sched.Variable);
   EXPECT_EQ(II.Sched.Latency, 24);
+}
+
+// MaxOperands (generated) is the most operands any form has: every form's
+// operands fit Instruction::Ops, and some form needs all of them.
+TEST(SM86API, MaxOperandsIsTheLargestForm) {
+  unsigned Most = 0;
+  for (unsigned Op = 0; Op < getNumOpcodes(); ++Op)
+    Most = std::max<unsigned>(Most, getInstrInfo(Opcode(Op)).NumOperands);
+  EXPECT_EQ(Most, MaxOperands);
+  EXPECT_EQ(Instruction().Ops.size(), MaxOperands);
 }
 
 TEST(SM86API, LDGSTSIsVariableAndReadsLate) {

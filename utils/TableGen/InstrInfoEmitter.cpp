@@ -1,7 +1,8 @@
 //===- InstrInfoEmitter.cpp - tp-tblgen -gen-sass-instr-info -------------===//
 ///
 /// \file
-/// -gen-sass-instr-info: the opcode and target enums, the operand and form
+/// -gen-sass-instr-info: the opcode and target enums, the most operands a
+/// form has (MaxOperands, Instruction::Ops's size), the operand and form
 /// tables (OperandInfos, InstrInfos), the modifier spellings, the forms by
 /// name, the targets with their facts (td/Targets.td) and the forms each
 /// target has.
@@ -32,6 +33,14 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
     OS << "  " << M.Forms[I].Name << " = " << I << ",\n";
   OS << "  NUM_OPCODES = " << M.Forms.size() << "\n";
   OS << "#undef GET_SASS_OPCODE_ENUM\n#endif\n\n";
+
+  // The most operands any form has: the size of Instruction::Ops.
+  size_t MaxOps = 0;
+  for (const FormModel &F : M.Forms)
+    MaxOps = std::max(MaxOps, F.Ops.size());
+  OS << "#ifdef GET_SASS_MAX_OPERANDS\n";
+  OS << "constexpr unsigned MaxOperands = " << MaxOps << ";\n";
+  OS << "#undef GET_SASS_MAX_OPERANDS\n#endif\n\n";
 
   OS << "#ifdef GET_SASS_TARGET_ENUM\n";
   for (unsigned T = 0; T < M.Targets.size(); ++T)

@@ -419,6 +419,8 @@ void SASSModel::buildTemplate(FormModel &F) {
       PrintFatalError(R->getLoc(), R->getName() + ": " + "operand $" +
                                        F.Ops[K].Name +
                                        " is not in the AsmString");
+  // MaxOperands (the most a form has, emitted) must stay below 31: the
+  // machine IR keeps a uint32 operand mask a form with a spare bit.
   if (F.Ops.size() > 24)
     PrintFatalError(R->getLoc(),
                     R->getName() + ": " +

@@ -8,6 +8,11 @@
 /// branch, the label it jumps to.  Addresses are implicit: the pieces are
 /// laid out in order, 16 bytes an instruction, the first at 0.
 ///
+/// In memory an MInstr is 176 bytes: the Instruction (152: MaxOperands
+/// int64 values, the most any form has), the label and the branch target
+/// as LabelNames (a pointer each, null for the many instructions with
+/// none) and the parse location.
+///
 /// Text (print(parse(x)) == x for every printed x):
 ///
 ///   func    ::= 'sass.func' '@'name attr* '{' NL piece* '}' NL
@@ -119,13 +124,78 @@ inline unsigned virtualRegSub(int64_t V) {
   return unsigned((V - VirtualRegBase) % 4);
 }
 
-/// One machine instruction.
+/// A label name held out of line: one pointer, null when empty -- few
+/// instructions start a label or branch to one, so the rest pay 8 bytes
+/// and no allocation.  A value (copies copy the name); reads as a
+/// StringRef.
+class LabelName {
+public:
+  LabelName() = default;
+  LabelName(const LabelName &O) { assign(O.str()); }
+  LabelName(LabelName &&O) noexcept : Text(O.Text) { O.Text = nullptr; }
+  LabelName &operator=(const LabelName &O) {
+    if (this != &O)
+      assign(O.str());
+    return *this;
+  }
+  /// Leaves \p O empty (as a moved-from std::string is in practice).
+  LabelName &operator=(LabelName &&O) noexcept {
+    if (this != &O) {
+      delete Text;
+      Text = O.Text;
+      O.Text = nullptr;
+    }
+    return *this;
+  }
+  LabelName &operator=(llvm::StringRef N) {
+    assign(N);
+    return *this;
+  }
+  ~LabelName() { delete Text; }
+
+  bool empty() const { return !Text; }
+  llvm::StringRef str() const {
+    return Text ? llvm::StringRef(*Text) : llvm::StringRef();
+  }
+  operator llvm::StringRef() const { return str(); }
+  void clear() {
+    delete Text;
+    Text = nullptr;
+  }
+  friend bool operator==(const LabelName &A, const LabelName &B) {
+    return A.str() == B.str();
+  }
+  friend bool operator!=(const LabelName &A, const LabelName &B) {
+    return !(A == B);
+  }
+  friend bool operator==(const LabelName &A, llvm::StringRef B) {
+    return A.str() == B;
+  }
+  friend bool operator!=(const LabelName &A, llvm::StringRef B) {
+    return A.str() != B;
+  }
+
+private:
+  /// An empty name is no string at all.
+  void assign(llvm::StringRef N) {
+    if (N.empty())
+      return clear();
+    if (Text)
+      Text->assign(N.data(), N.size());
+    else
+      Text = new std::string(N.str());
+  }
+  std::string *Text = nullptr;
+};
+
+/// One machine instruction: 176 bytes (the Instruction's 152, two label
+/// pointers, a location).
 struct MInstr {
   sass::Instruction I;
   /// The label this instruction starts (without '^'), or empty.
-  std::string Label;
+  LabelName Label;
   /// For a branch: the label it jumps to (without '^'), or empty.
-  std::string Target;
+  LabelName Target;
   /// Where it was parsed from (null for generated instructions).
   llvm::SMLoc Loc;
 
@@ -136,6 +206,9 @@ struct MInstr {
   llvm::StringRef mnemonic() const { return info().Mnemonic; }
   bool isBranch() const { return !Target.empty(); }
 };
+
+static_assert(sizeof(MInstr) <= sizeof(sass::Instruction) + 24,
+              "an MInstr is its Instruction, two pointers and a location");
 
 /// A named run of instructions (prologue, body, control, tail, ...).
 struct Piece {

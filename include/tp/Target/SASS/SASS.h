@@ -23,7 +23,8 @@
 ///   the list with every field.  See td/SM86/*.td.
 /// * An Instruction holds the form, the guard predicate, the control fields
 ///   and one int64 value per operand (Ops[i] for operand i of the form, in
-///   the order InstrInfo::Operands lists them).  Values are raw field
+///   the order InstrInfo::Operands lists them; MaxOperands, the most any
+///   form has, generated, sizes the array: 152 bytes an Instruction).  Values are raw field
 ///   values: register numbers (RZ = 255, URZ = 63, PT/UPT = 7; Blackwell's UR63 is
 ///   the value UR63 = 255, UR64..UR254 their numbers), immediates
 ///   (sign-extended where the operand is signed), modifier codes (the value
@@ -31,6 +32,8 @@
 ///   offsets.  A branch target is stored as the *encoded* word offset; use
 ///   getBranchTarget()/setBranchTarget() to convert from/to an address.
 /// * No allocation per instruction: Instruction is a fixed-size value.
+///   The values stay int64: fields of 48 (BRA's offset), 50 and 64 bits
+///   exist, and decode() must hold every word's exact value.
 ///
 /// Word layout: 16 bytes as two little-endian u64, `Lo` (bits 0..63) first.
 /// Control fields (SASS_FACTS.md section 1.1): stall [105:108], yield [109],
@@ -250,7 +253,12 @@ struct InstrInfo {
                           ///< BranchTarget operand is the jump target
 };
 
-constexpr unsigned MaxOperands = 24;
+/// The most operands any form has (generated: the size of
+/// Instruction::Ops; SASSTables.cpp checks every form against it).
+#define GET_SASS_MAX_OPERANDS
+#include "tp/Target/SASS/SASSGenInstrInfo.inc"
+static_assert(MaxOperands >= 1 && MaxOperands < 31,
+              "an operand mask is a uint32 with a spare bit");
 
 /// A decoded or parsed instruction.  A plain value: copy it freely.
 struct Instruction {
