@@ -251,6 +251,10 @@ class StallCompactor::Impl {
 public:
   Error run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
             const CompactOptions &Opts, CompactResult &R);
+  void setDrainNop(const OpView &V) {
+    HasGivenNop = true;
+    GivenNop = V;
+  }
 
 private:
   /// The waits of one instruction.  Required ones protect a dependency
@@ -313,6 +317,8 @@ private:
   const CompactOptions *Opts = nullptr;
   LatencyCache Lat;
   OpView Nop; ///< the drain NOP
+  bool HasGivenNop = false; ///< setDrainNop()
+  OpView GivenNop;
   /// The group of each register unit, NoGroup while the piece has
   /// neither read nor written it.
   static constexpr uint16_t NoGroup = 0xffff;
@@ -339,6 +345,8 @@ private:
 
 StallCompactor::StallCompactor() : State(std::make_unique<Impl>()) {}
 StallCompactor::~StallCompactor() = default;
+
+void StallCompactor::setDrainNop(const OpView &V) { State->setDrainNop(V); }
 
 Error StallCompactor::run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
                           const CompactOptions &Opts, CompactResult &R) {
@@ -387,8 +395,14 @@ void StallCompactor::Impl::begin(size_t N) {
   T.assign(N + 1, 0);
   Required.assign(N + 1, 0);
   Reasons.assign(N + 1, StallReason::MinIssue);
-  const SchedInstr &NopView = nopView();
   Nop = OpView();
+  if (HasGivenNop) {
+    Nop.Class = GivenNop.Class;
+    Nop.Kind = GivenNop.Kind;
+    Nop.Variable = isVariable(GivenNop.Class);
+    return;
+  }
+  const SchedInstr &NopView = nopView();
   Nop.Class = NopView.Class;
   Nop.Kind = NopView.Kind;
   Nop.Variable = isVariable(NopView.Class);
@@ -634,9 +648,8 @@ void StallCompactor::Impl::scanPending(unsigned I, Need &N) {
 /// DEPBAR.LE SBx, n all but the n youngest.  \p In is op(I).
 void StallCompactor::Impl::applyWaits(unsigned I, const OpView &In,
                                       uint8_t Mask) {
-  for (unsigned B = 0; B < NumScoreboards; ++B) {
-    if (!(Mask & (1u << B)))
-      continue;
+  for (unsigned Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned B = countTrailingZeros(Bits);
     // An increment less than 2 cycles old may not be seen by the wait.
     const std::vector<SBEntry> &L = Queue[B];
     while (Head[B] < L.size() &&
@@ -1026,6 +1039,11 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
     return T.takeError();
   }
   Opts.Target = *T;
+  if (FailPiece > 0)
+    if (Error E = makeTemplates()) {
+      consumeError(std::move(Failed));
+      return E;
+    }
   for (size_t K = 0; K < FailPiece; ++K)
     if (Error E = compactPiece(F.Pieces[K], Pieces[K], Opts)) {
       consumeError(std::move(Failed));
@@ -1089,6 +1107,11 @@ Error CompactStallsPass::makeTemplates() {
     return Filler.takeError();
   NopTemplate = std::move(*Nop);
   FillerTemplate = std::move(*Filler);
+  // The drain NOP's view from the template (not makeInstr("NOP")'s search).
+  sched::OpSeq NopSeq;
+  if (Error E = Forms.append(NopTemplate->I, NopSeq))
+    return E;
+  Compactor.setDrainNop(NopSeq.Ops.front());
   return Error::success();
 }
 

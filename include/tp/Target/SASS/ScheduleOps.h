@@ -158,6 +158,12 @@ public:
   llvm::Error run(const OpSeq &Seq, llvm::MutableArrayRef<OpView> Ops,
                   const CompactOptions &Opts, CompactResult &R);
 
+  /// The class and kind of the drain NOP that run() may append are those
+  /// of \p V (its control fields are the default ones), not of
+  /// makeInstr("NOP"), which looks the form up among every td form by name:
+  /// the pass gives the view of the NOP it appends.
+  void setDrainNop(const OpView &V);
+
   class Impl;
 
 private:
