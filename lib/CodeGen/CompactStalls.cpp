@@ -249,6 +249,7 @@ enum : uint8_t { WVariable = 1 };
 /// whole, which is cheaper than marking each unit a visit touches.
 class StallCompactor::Impl {
 public:
+  Impl() { Groups.reserve(NumUnits + 4); }
   Error run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
             const CompactOptions &Opts, CompactResult &R);
   void setDrainNop(const OpView &V) {
@@ -380,8 +381,6 @@ static const SchedInstr &nopView() {
 
 void StallCompactor::Impl::begin(size_t N) {
   GroupOf.fill(NoGroup);
-  if (Groups.capacity() == 0)
-    Groups.reserve(NumUnits + 4);
   Groups.clear();
   FreeGroups.clear();
   LatePool.clear();
@@ -1015,6 +1014,15 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
   Seq.clear();
   Kept.clear();
   Moves.clear();
+  // Room for the whole function at once (about three use ranges and one def
+  // range an instruction): no vector grows through copies of itself.
+  size_t Instrs = 0;
+  for (const mir::Piece &P : F.Pieces)
+    Instrs += P.Instrs.size();
+  Seq.Ops.reserve(Instrs);
+  Seq.Uses.reserve(3 * Instrs + 8);
+  Seq.Defs.reserve(Instrs + 8);
+  Kept.reserve(Instrs);
   Pieces.assign(F.Pieces.size(), PieceViews());
   Forms.resetOutOfRangeGPR();
   OutOfRange = false;

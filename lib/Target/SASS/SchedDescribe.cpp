@@ -236,14 +236,19 @@ struct FormDescriber::Form {
   int8_t CountOp = -1;   ///< DEPBAR: the last Imm operand
   SmallVector<uint8_t, 2> EOps;     ///< operands named `e`
   SmallVector<uint8_t, 4> PairMods; ///< see RegOperand::ModBegin
+  /// The last value asked of each PairMods operand and whether it spells
+  /// ".64" (-1: none asked yet): getModifierSpelling() once a value.
+  mutable SmallVector<int64_t, 4> PairModValue;
+  mutable SmallVector<int8_t, 4> PairModIs64;
   SmallVector<RegOperand, 8> Regs;
-  /// Forms with no memory base that may be a pair and no IMAD.WIDE slots
-  /// (most): append() writes their units from these, with no more
-  /// questions of the form.
+  /// Every form but IMAD.WIDE (its C pair is two uses, its defs one unit
+  /// each): append() writes their units from these, asking the form only
+  /// whether a memory base is a pair.
   bool Simple = false;
   struct FastOperand {
     uint8_t Index = 0, Zero = 0;
     bool IsDef = false, IsGPR = false;
+    int8_t PairReg = -1; ///< MayBePair: its index in Regs
     uint16_t FileSize = 0;
     UnitRange Units; ///< of register 0: First the file's base, Count Width
   };
@@ -263,8 +268,9 @@ static void buildFastOperands(Form &F) {
   F.View.NeedsReadSB = F.NeedsReadSB;
   F.Simple = !(F.Known && F.Class == InstrClass::IMADWide);
   for (const RegOperand &O : F.Regs) {
-    F.Simple &= !O.MayBePair;
     Form::FastOperand X;
+    if (O.MayBePair)
+      X.PairReg = int8_t(&O - F.Regs.data());
     X.Index = O.Index;
     X.Zero = O.Zero;
     X.IsDef = O.IsDef;
@@ -379,6 +385,8 @@ static void buildForm(sass::Opcode Op, Form &F) {
     }
     R.ModEnd = uint8_t(F.PairMods.size());
   }
+  F.PairModValue.assign(F.PairMods.size(), 0);
+  F.PairModIs64.assign(F.PairMods.size(), -1);
 }
 
 /// Whether memory base \p R of \p In is a register pair.
@@ -394,7 +402,12 @@ static bool isPairBase(const Form &F, const RegOperand &R,
   }
   for (unsigned M = R.ModBegin; M < R.ModEnd; ++M) {
     unsigned J = F.PairMods[M];
-    if (sass::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
+    int64_t V = In.Ops[J];
+    if (F.PairModIs64[M] < 0 || F.PairModValue[M] != V) {
+      F.PairModValue[M] = V;
+      F.PairModIs64[M] = sass::getModifierSpelling(In.Op, J, V) == ".64";
+    }
+    if (F.PairModIs64[M])
       return true;
   }
   return false;
@@ -650,6 +663,8 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
     if (First >= O.FileSize)
       continue;
     UnitRange U = O.Units;
+    if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
+      U.Count = 2;
     U.First = uint16_t(U.First + First);
     if (First + U.Count > O.FileSize)
       U.Count = uint16_t(O.FileSize - First);
