@@ -31,8 +31,11 @@
 /// constraints allow; the reason of each is recorded for the mutation test.
 ///
 /// It runs on flat views (ScheduleOps.h: an OpView per instruction, its
-/// register units as ranges) with tables by register unit, a queue per
-/// scoreboard and the latency model's answers cached; nothing is allocated
+/// register units as ranges) with its state per register group (the
+/// consecutive units one instruction wrote, split where a read names part
+/// of them: every unit of a group has the same state, so each range is
+/// checked once per group, not once per unit), a queue per scoreboard and
+/// the latency model's answers cached; nothing is allocated
 /// per instruction once the buffers have grown.  The pass describes each
 /// MInstr in place (FormDescriber) and writes the fields back in place;
 /// compactStalls() on SchedInstrs runs the same walk (appendView()).
@@ -242,11 +245,11 @@ enum : uint8_t { WVariable = 1 };
 
 } // namespace
 
-/// The compaction state: per register unit (flat, by unit index), per
-/// scoreboard (a queue of increments: waits release its oldest ones),
-/// per instruction (issue cycle, its entries' positions in the queues).
-/// Buffers are kept between runs; the unit table (a few KB) is reset as a
-/// whole, which is cheaper than marking each unit a visit touches.
+/// The compaction state: per register group (each unit names its group;
+/// Group), per scoreboard (a queue of increments: waits release its oldest
+/// ones), per instruction (issue cycle, its entries' positions in the
+/// queues).  Buffers are kept between runs; the unit-to-group table (664
+/// bytes) is reset as a whole at a piece's start.
 class StallCompactor::Impl {
 public:
   Impl() { Groups.reserve(NumUnits + 4); }

@@ -15,7 +15,7 @@
 ///  * appendView() appends the view of a SchedInstr (hand-made sequences,
 ///    compactStalls()).
 ///  * StallCompactor runs compactStalls()' walk on an OpView range, keeping
-///    its tables (per register unit, per scoreboard, the latency lookups)
+///    its tables (per register group, per scoreboard, the latency lookups)
 ///    from one run to the next.
 ///
 //===----------------------------------------------------------------------===//
