@@ -31,8 +31,11 @@
 /// constraints allow; the reason of each is recorded for the mutation test.
 ///
 /// It runs on flat views (ScheduleOps.h: an OpView per instruction, its
-/// register units as ranges) with tables by register unit, a queue per
-/// scoreboard and the latency model's answers cached; nothing is allocated
+/// register units as ranges) with its state per register group (the
+/// consecutive units one instruction wrote, split where a read names part
+/// of them: every unit of a group has the same state, so each range is
+/// checked once per group, not once per unit), a queue per scoreboard and
+/// the latency model's answers cached; nothing is allocated
 /// per instruction once the buffers have grown.  The pass describes each
 /// MInstr in place (FormDescriber) and writes the fields back in place;
 /// compactStalls() on SchedInstrs runs the same walk (appendView()).
@@ -214,14 +217,18 @@ struct SBEntry {
   bool IsShared;   ///< a shared-memory read in flight (LDSM, LDS)
 };
 
-/// The state of one register unit since the piece began: its last writer
-/// (with the class and flags the walk needs of it) and the readers since
-/// that write, as the walk needs them: the youngest reader of each latency
-/// class (UnitReaders; the WAR spacing depends on the reader's class only
-/// and issue cycles never fall, so the youngest of a class bounds every
-/// older one), the youngest of all, and every late read of a
-/// variable-latency instruction (its scoreboards), a list in LatePool.
-struct UnitState {
+/// The state of a group of register units since the piece began, the
+/// same for each unit of the group (consecutive units, [First, First +
+/// Count)): their last writer (with the class and flags the walk needs of
+/// it) and the readers since that write, as the walk needs them: the
+/// youngest reader of each latency class (Readers; the WAR spacing depends
+/// on the reader's class only and issue cycles never fall, so the youngest
+/// of a class bounds every older one), the youngest of all, and every late
+/// read of a variable-latency instruction (its scoreboards), a list in
+/// LatePool (lists are only ever prepended to, so groups split from one
+/// share its tail).
+struct Group {
+  uint16_t First = 0, Count = 0; ///< its units; Count 0: free
   int32_t LastWrite = -1; ///< the last writer, -1 none
   int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
   int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
@@ -231,23 +238,27 @@ struct UnitState {
   uint8_t RawKey = 0, WawKey = 0;
   InstrClass WClass = InstrClass::CoupledALU; ///< the last writer's class
   uint8_t Flags = 0; ///< WVariable
+  /// The youngest reader of each class (where ReadClasses has its bit).
+  std::array<int32_t, NumClasses> Readers;
 };
 enum : uint8_t { WVariable = 1 };
 
-/// The youngest reader of each class of a unit (UnitState::ReadClasses).
-using UnitReaders = std::array<int32_t, NumClasses>;
-
 } // namespace
 
-/// The compaction state: per register unit (flat, by unit index), per
-/// scoreboard (a queue of increments: waits release its oldest ones),
-/// per instruction (issue cycle, its entries' positions in the queues).
-/// Buffers are kept between runs; the unit table (a few KB) is reset as a
-/// whole, which is cheaper than marking each unit a visit touches.
+/// The compaction state: per register group (each unit names its group;
+/// Group), per scoreboard (a queue of increments: waits release its oldest
+/// ones), per instruction (issue cycle, its entries' positions in the
+/// queues).  Buffers are kept between runs; the unit-to-group table (664
+/// bytes) is reset as a whole at a piece's start.
 class StallCompactor::Impl {
 public:
+  Impl() { Groups.reserve(NumUnits + 4); }
   Error run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
             const CompactOptions &Opts, CompactResult &R);
+  void setDrainNop(const OpView &V) {
+    HasGivenNop = true;
+    GivenNop = V;
+  }
 
 private:
   /// The waits of one instruction.  Required ones protect a dependency
@@ -284,6 +295,15 @@ private:
   uint8_t allocate() const;
   LLVM_ATTRIBUTE_ALWAYS_INLINE void takeScoreboards(unsigned I);
   LLVM_ATTRIBUTE_ALWAYS_INLINE void recordWrites(unsigned I);
+  uint16_t newGroup();
+  void freeGroup(uint16_t Id) {
+    Groups[Id].Count = 0;
+    FreeGroups.push_back(Id);
+  }
+  uint16_t copyGroup(uint16_t Src, unsigned Lo, unsigned Hi);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint16_t isolate(unsigned X, unsigned E);
+  uint16_t isolateSlow(unsigned X, unsigned E);
+  void writeGroup(unsigned F, unsigned E, const Group &State);
   void drain(CompactResult &R);
   int64_t endCycle(bool Drain, StallReason &Why);
   void finish(int64_t End, StallReason EndWhy, CompactResult &R);
@@ -301,9 +321,17 @@ private:
   const CompactOptions *Opts = nullptr;
   LatencyCache Lat;
   OpView Nop; ///< the drain NOP
-  std::vector<UnitState> Units = std::vector<UnitState>(NumUnits);
-  std::vector<UnitReaders> Readers = std::vector<UnitReaders>(NumUnits);
-  /// The late variable readers of every unit: (reader, next older).
+  bool HasGivenNop = false; ///< setDrainNop()
+  OpView GivenNop;
+  /// The group of each register unit, NoGroup while the piece has
+  /// neither read nor written it.
+  static constexpr uint16_t NoGroup = 0xffff;
+  std::array<uint16_t, NumUnits> GroupOf;
+  /// Every group (live ones have units; at most one a unit, so the table
+  /// never grows past NumUnits and a few being split) and the free ones.
+  std::vector<Group> Groups;
+  std::vector<uint16_t> FreeGroups;
+  /// The late variable readers of every group: (reader, next older).
   std::vector<std::pair<int32_t, int32_t>> LatePool;
   std::array<std::vector<SBEntry>, NumScoreboards> Queue;
   /// Queue[b][Head[b]..] are in flight.
@@ -321,6 +349,8 @@ private:
 
 StallCompactor::StallCompactor() : State(std::make_unique<Impl>()) {}
 StallCompactor::~StallCompactor() = default;
+
+void StallCompactor::setDrainNop(const OpView &V) { State->setDrainNop(V); }
 
 Error StallCompactor::run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
                           const CompactOptions &Opts, CompactResult &R) {
@@ -353,7 +383,9 @@ static const SchedInstr &nopView() {
 }
 
 void StallCompactor::Impl::begin(size_t N) {
-  std::fill(Units.begin(), Units.end(), UnitState());
+  GroupOf.fill(NoGroup);
+  Groups.clear();
+  FreeGroups.clear();
   LatePool.clear();
   for (unsigned B = 0; B < NumScoreboards; ++B) {
     Queue[B].clear();
@@ -365,12 +397,122 @@ void StallCompactor::Impl::begin(size_t N) {
   T.assign(N + 1, 0);
   Required.assign(N + 1, 0);
   Reasons.assign(N + 1, StallReason::MinIssue);
-  const SchedInstr &NopView = nopView();
   Nop = OpView();
+  if (HasGivenNop) {
+    Nop.Class = GivenNop.Class;
+    Nop.Kind = GivenNop.Kind;
+    Nop.Variable = isVariable(GivenNop.Class);
+    return;
+  }
+  const SchedInstr &NopView = nopView();
   Nop.Class = NopView.Class;
   Nop.Kind = NopView.Kind;
   Nop.Variable = isVariable(NopView.Class);
   Nop.Ctrl = NopView.Ctrl;
+}
+
+/// A group to fill, from the free ones first.
+uint16_t StallCompactor::Impl::newGroup() {
+  if (!FreeGroups.empty()) {
+    uint16_t Id = FreeGroups.back();
+    FreeGroups.pop_back();
+    return Id;
+  }
+  Groups.emplace_back();
+  return uint16_t(Groups.size() - 1);
+}
+
+/// A new group with \p Src's state for units [Lo, Hi), which move to it.
+uint16_t StallCompactor::Impl::copyGroup(uint16_t Src, unsigned Lo,
+                                         unsigned Hi) {
+  uint16_t Id = newGroup();
+  Groups[Id] = Groups[Src];
+  Groups[Id].First = uint16_t(Lo);
+  Groups[Id].Count = uint16_t(Hi - Lo);
+  for (unsigned X = Lo; X < Hi; ++X)
+    GroupOf[X] = Id;
+  return Id;
+}
+
+/// The group of units [X, min(E, the end of X's group)), made one of its
+/// own (split from X's group, or new for units not yet touched) so that a
+/// read can be recorded in it.  Most reads name a group whole (HMMA's
+/// accumulator, an LDSM's result): no split.
+uint16_t StallCompactor::Impl::isolate(unsigned X, unsigned E) {
+  uint16_t Id = GroupOf[X];
+  if (LLVM_LIKELY(Id != NoGroup)) {
+    const Group &G = Groups[Id];
+    if (LLVM_LIKELY(G.First == X && unsigned(G.First + G.Count) <= E))
+      return Id;
+  }
+  return isolateSlow(X, E);
+}
+
+uint16_t StallCompactor::Impl::isolateSlow(unsigned X, unsigned E) {
+  uint16_t Id = GroupOf[X];
+  if (Id == NoGroup) {
+    unsigned End = X + 1;
+    while (End < E && GroupOf[End] == NoGroup)
+      ++End;
+    uint16_t New = newGroup();
+    Groups[New] = Group();
+    Groups[New].First = uint16_t(X);
+    Groups[New].Count = uint16_t(End - X);
+    for (unsigned K = X; K < End; ++K)
+      GroupOf[K] = New;
+    return New;
+  }
+  unsigned First = Groups[Id].First, End = First + Groups[Id].Count;
+  unsigned Hi = std::min(E, End);
+  if (Hi < End) // the units past the read keep the state in a group of their own
+    copyGroup(Id, Hi, End);
+  if (First < X) { // so do those before it
+    uint16_t Mid = copyGroup(Id, X, Hi);
+    Groups[Id].Count = uint16_t(X - First);
+    return Mid;
+  }
+  Groups[Id].Count = uint16_t(Hi - First);
+  return Id;
+}
+
+/// Units [F, E) are written: one group with \p State; the groups they were
+/// in keep their other units (or are freed).
+void StallCompactor::Impl::writeGroup(unsigned F, unsigned E,
+                                      const Group &State) {
+  uint16_t Id = GroupOf[F];
+  if (LLVM_LIKELY(Id != NoGroup && Groups[Id].First == F &&
+                  Groups[Id].Count == E - F)) {
+    Groups[Id] = State;
+    Groups[Id].First = uint16_t(F);
+    Groups[Id].Count = uint16_t(E - F);
+    return;
+  }
+  for (unsigned X = F; X < E;) {
+    uint16_t Old = GroupOf[X];
+    if (Old == NoGroup) {
+      ++X;
+      continue;
+    }
+    Group &G = Groups[Old];
+    unsigned GFirst = G.First, GEnd = GFirst + G.Count;
+    X = std::min(GEnd, E);
+    if (GFirst < F) {
+      if (GEnd > E)
+        copyGroup(Old, E, GEnd);
+      Groups[Old].Count = uint16_t(F - GFirst);
+    } else if (GEnd > E) {
+      G.First = uint16_t(E);
+      G.Count = uint16_t(GEnd - E);
+    } else {
+      freeGroup(Old);
+    }
+  }
+  uint16_t New = newGroup();
+  Groups[New] = State;
+  Groups[New].First = uint16_t(F);
+  Groups[New].Count = uint16_t(E - F);
+  for (unsigned X = F; X < E; ++X)
+    GroupOf[X] = New;
 }
 
 /// Finds the scoreboard waits instruction \p I needs -- a register it
@@ -399,9 +541,6 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
     N = Need();
     return;
   }
-  // Local copies: the stores through UnitState cannot move the tables.
-  UnitState *US = Units.data();
-  UnitReaders *RD = Readers.data();
   const int64_t *TT = T.data();
   int64_t At = TT[I];
   auto NeedWrite = [&](int32_t W) {
@@ -411,8 +550,15 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   for (const UnitRange &D : Seq->defs(In)) {
     uint8_t *Waw = Lat.wawRow(D.File, In.Class);
     uint8_t *War = Lat.warRow(D.File, In.Class);
-    for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
-      const UnitState &U = US[X];
+    // Each group of the range once: its units' state is the same.
+    for (unsigned X = D.First, E = X + D.Count; X < E;) {
+      uint16_t Id = GroupOf[X];
+      if (Id == NoGroup) {
+        ++X;
+        continue;
+      }
+      const Group &U = Groups[Id];
+      X = U.First + U.Count;
       if (U.LastWrite >= 0) {
         if (U.Flags & WVariable)
           NeedWrite(U.LastWrite);
@@ -429,10 +575,9 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
         else if (C.WrSB != NoSB && pending(Q, true))
           N.add(C.WrSB, Q);
       }
-      const UnitReaders &R = RD[X];
       for (unsigned Bits = U.ReadClasses; Bits; Bits &= Bits - 1) {
         unsigned C = countTrailingZeros(Bits);
-        At = std::max(At, TT[R[C]] + int64_t(Lat.war(War, C, D.File,
+        At = std::max(At, TT[U.Readers[C]] + int64_t(Lat.war(War, C, D.File,
                                                     In.Class)));
       }
     }
@@ -443,8 +588,9 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   for (const UnitRange &R : Seq->uses(In)) {
     uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
     bool Late = R.Late && LateVariable;
-    for (unsigned X = R.First, E = X + R.Count; X < E; ++X) {
-      UnitState &U = US[X];
+    for (unsigned X = R.First, E = X + R.Count; X < E;) {
+      Group &U = Groups[isolate(X, E)];
+      X = U.First + U.Count;
       if (U.LastWrite >= 0) {
         if (U.Flags & WVariable)
           NeedWrite(U.LastWrite);
@@ -457,7 +603,7 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
         LatePool.push_back({int32_t(I), U.LateHead});
         U.LateHead = int32_t(LatePool.size() - 1);
       }
-      RD[X][Class] = int32_t(I);
+      U.Readers[Class] = int32_t(I);
       U.ReadClasses |= ClassBit;
       U.LastRead = int32_t(I);
     }
@@ -504,9 +650,8 @@ void StallCompactor::Impl::scanPending(unsigned I, Need &N) {
 /// DEPBAR.LE SBx, n all but the n youngest.  \p In is op(I).
 void StallCompactor::Impl::applyWaits(unsigned I, const OpView &In,
                                       uint8_t Mask) {
-  for (unsigned B = 0; B < NumScoreboards; ++B) {
-    if (!(Mask & (1u << B)))
-      continue;
+  for (unsigned Bits = Mask; Bits; Bits &= Bits - 1) {
+    unsigned B = countTrailingZeros(Bits);
     // An increment less than 2 cycles old may not be seen by the wait.
     const std::vector<SBEntry> &L = Queue[B];
     while (Head[B] < L.size() &&
@@ -582,20 +727,16 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   const OpView &In = Ops[I];
   if (In.NeverExecutes)
     return;
-  uint8_t Flags = In.Variable ? WVariable : 0;
+  Group W;
+  W.LastWrite = int32_t(I);
+  W.WClass = In.Class;
+  W.Flags = In.Variable ? WVariable : 0;
   uint8_t Key = uint8_t(unsigned(In.Class) * 2);
-  uint8_t WawKey = Key | (In.Predicated ? 1 : 0);
-  for (const UnitRange &D : Seq->defs(In))
-    for (unsigned X = D.First, E = X + D.Count; X < E; ++X) {
-      UnitState &U = Units[X];
-      U.LastWrite = int32_t(I);
-      U.WClass = In.Class;
-      U.RawKey = Key | (D.Sub ? 1 : 0);
-      U.WawKey = WawKey;
-      U.Flags = Flags;
-      U.ReadClasses = 0;
-      U.LateHead = -1;
-    }
+  W.WawKey = Key | (In.Predicated ? 1 : 0);
+  for (const UnitRange &D : Seq->defs(In)) {
+    W.RawKey = Key | (D.Sub ? 1 : 0);
+    writeGroup(D.First, D.First + D.Count, W);
+  }
 }
 
 void StallCompactor::Impl::step(unsigned I, bool &Exited) {
@@ -655,12 +796,12 @@ int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   };
   // Every unit the piece wrote or read: its last fixed-latency writer's
   // worst spacing (by class and file) and its youngest reader's worst WAR
-  // (a maximum: the order of the units does not matter).
-  for (unsigned X = 0; X < NumUnits; ++X) {
-    const UnitState &U = Units[X];
-    if (U.LastWrite < 0 && !U.ReadClasses)
+  // (a maximum: the order of the units does not matter; the units of a
+  // group have the same state).
+  for (const Group &U : Groups) {
+    if (!U.Count || (U.LastWrite < 0 && !U.ReadClasses))
       continue;
-    RegFile F = fileOf(X);
+    RegFile F = fileOf(U.First);
     if (U.LastWrite >= 0 && !(U.Flags & WVariable))
       Bound(T[U.LastWrite] + int64_t(Lat.worst(U.WClass, F)));
     if (U.ReadClasses)
@@ -876,6 +1017,15 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
   Seq.clear();
   Kept.clear();
   Moves.clear();
+  // Room for the whole function at once (about three use ranges and one def
+  // range an instruction): no vector grows through copies of itself.
+  size_t Instrs = 0;
+  for (const mir::Piece &P : F.Pieces)
+    Instrs += P.Instrs.size();
+  Seq.Ops.reserve(Instrs);
+  Seq.Uses.reserve(3 * Instrs + 8);
+  Seq.Defs.reserve(Instrs + 8);
+  Kept.reserve(Instrs);
   Pieces.assign(F.Pieces.size(), PieceViews());
   Forms.resetOutOfRangeGPR();
   OutOfRange = false;
@@ -900,6 +1050,11 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
     return T.takeError();
   }
   Opts.Target = *T;
+  if (FailPiece > 0)
+    if (Error E = makeTemplates()) {
+      consumeError(std::move(Failed));
+      return E;
+    }
   for (size_t K = 0; K < FailPiece; ++K)
     if (Error E = compactPiece(F.Pieces[K], Pieces[K], Opts)) {
       consumeError(std::move(Failed));
@@ -965,6 +1120,11 @@ Error CompactStallsPass::makeTemplates() {
     return Filler.takeError();
   NopTemplate = std::move(*Nop);
   FillerTemplate = std::move(*Filler);
+  // The drain NOP's view from the template (not makeInstr("NOP")'s search).
+  sched::OpSeq NopSeq;
+  if (Error E = Forms.append(NopTemplate->I, NopSeq))
+    return E;
+  Compactor.setDrainNop(NopSeq.Ops.front());
   return Error::success();
 }
 

@@ -236,10 +236,55 @@ struct FormDescriber::Form {
   int8_t CountOp = -1;   ///< DEPBAR: the last Imm operand
   SmallVector<uint8_t, 2> EOps;     ///< operands named `e`
   SmallVector<uint8_t, 4> PairMods; ///< see RegOperand::ModBegin
+  /// The last value asked of each PairMods operand and whether it spells
+  /// ".64" (-1: none asked yet): getModifierSpelling() once a value.
+  mutable SmallVector<int64_t, 4> PairModValue;
+  mutable SmallVector<int8_t, 4> PairModIs64;
   SmallVector<RegOperand, 8> Regs;
+  /// Every form but IMAD.WIDE (its C pair is two uses, its defs one unit
+  /// each): append() writes their units from these, asking the form only
+  /// whether a memory base is a pair.
+  bool Simple = false;
+  struct FastOperand {
+    uint8_t Index = 0, Zero = 0;
+    bool IsDef = false, IsGPR = false;
+    int8_t PairReg = -1; ///< MayBePair: its index in Regs
+    uint16_t FileSize = 0;
+    UnitRange Units; ///< of register 0: First the file's base, Count Width
+  };
+  SmallVector<FastOperand, 8> Fast;
+  OpView View; ///< the fields of every instruction of the form
 };
 
 using Form = FormDescriber::Form;
+
+/// The view template and, where the form is simple, the operands as
+/// append() reads them: what forEachRegOperand() and pushOperandUnits()
+/// compute of an operand that does not depend on the instruction.
+static void buildFastOperands(Form &F) {
+  F.View.Class = F.Class;
+  F.View.Kind = F.Kind;
+  F.View.Variable = F.Variable;
+  F.View.NeedsReadSB = F.NeedsReadSB;
+  F.Simple = !(F.Known && F.Class == InstrClass::IMADWide);
+  for (const RegOperand &O : F.Regs) {
+    Form::FastOperand X;
+    if (O.MayBePair)
+      X.PairReg = int8_t(&O - F.Regs.data());
+    X.Index = O.Index;
+    X.Zero = O.Zero;
+    X.IsDef = O.IsDef;
+    X.IsGPR = O.File == RegFile::GPR;
+    X.FileSize = O.FileSize;
+    X.Units.First = O.UnitBase;
+    X.Units.Count = O.Width;
+    X.Units.File = O.File;
+    // useSub(): a predicate operand is read as PredRead::Operand (0).
+    X.Units.Sub = O.IsDef || O.File != RegFile::GPR ? 0 : uint8_t(O.Slot);
+    X.Units.Late = !O.IsDef && O.Late;
+    F.Fast.push_back(X);
+  }
+}
 
 /// Reads form \p Op's td data into \p F.
 static void buildForm(sass::Opcode Op, Form &F) {
@@ -322,6 +367,7 @@ static void buildForm(sass::Opcode Op, Form &F) {
                                          : ReadSlot::IMADWideAB;
     F.Regs.push_back(R);
   }
+  buildFastOperands(F);
   // A memory base is a register pair when its address-width modifier (the
   // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
   if (!F.HasAW)
@@ -339,6 +385,8 @@ static void buildForm(sass::Opcode Op, Form &F) {
     }
     R.ModEnd = uint8_t(F.PairMods.size());
   }
+  F.PairModValue.assign(F.PairMods.size(), 0);
+  F.PairModIs64.assign(F.PairMods.size(), -1);
 }
 
 /// Whether memory base \p R of \p In is a register pair.
@@ -354,7 +402,12 @@ static bool isPairBase(const Form &F, const RegOperand &R,
   }
   for (unsigned M = R.ModBegin; M < R.ModEnd; ++M) {
     unsigned J = F.PairMods[M];
-    if (sass::getModifierSpelling(In.Op, J, In.Ops[J]) == ".64")
+    int64_t V = In.Ops[J];
+    if (F.PairModIs64[M] < 0 || F.PairModValue[M] != V) {
+      F.PairModValue[M] = V;
+      F.PairModIs64[M] = sass::getModifierSpelling(In.Op, J, V) == ".64";
+    }
+    if (F.PairModIs64[M])
       return true;
   }
   return false;
@@ -588,10 +641,57 @@ static inline void pushOperandUnits(std::vector<UnitRange> &To,
   To.push_back(U);
 }
 
+/// append() of a simple form: the same units as the general path.
+static void appendSimple(const Form &F, const sass::Instruction &In,
+                         OpSeq &Seq, bool &OutOfRange) {
+  Seq.Ops.push_back(F.View);
+  OpView &V = Seq.Ops.back();
+  V.GuardNeg = In.GuardNeg;
+  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
+  V.Ctrl = In.Ctrl;
+  size_t UseBegin = Seq.Uses.size(), DefBegin = Seq.Defs.size();
+  V.UseBegin = uint32_t(UseBegin);
+  V.DefBegin = uint32_t(DefBegin);
+  bool LateUses = false, Past = false, Defs = false;
+  for (const Form::FastOperand &O : F.Fast) {
+    int64_t Value = In.Ops[O.Index];
+    if (Value == O.Zero)
+      continue;
+    Past |= O.IsGPR && Value > int64_t(sass::RZ);
+    Defs |= O.IsDef; // as the general path: named, whether it has units
+    unsigned First = uint16_t(Value);
+    if (First >= O.FileSize)
+      continue;
+    UnitRange U = O.Units;
+    if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
+      U.Count = 2;
+    U.First = uint16_t(U.First + First);
+    if (First + U.Count > O.FileSize)
+      U.Count = uint16_t(O.FileSize - First);
+    LateUses |= U.Late;
+    (O.IsDef ? Seq.Defs : Seq.Uses).push_back(U);
+  }
+  OutOfRange |= Past;
+  V.HasLateUses = LateUses;
+  V.HasDefs = Defs;
+  setWaitOperands(F, In, V);
+  RegRange G;
+  if (guardOf(F, In, G)) {
+    V.Predicated = true;
+    pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
+  }
+  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
+  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
+}
+
 Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
   const Form &F = formOf(In.Op);
   if (!F.Known)
     return classOf(*F.Info).takeError();
+  if (LLVM_LIKELY(F.Simple)) {
+    appendSimple(F, In, Seq, OutOfRange);
+    return Error::success();
+  }
   Seq.Ops.emplace_back();
   OpView &V = Seq.Ops.back();
   V.Class = F.Class;

@@ -15,7 +15,7 @@
 ///  * appendView() appends the view of a SchedInstr (hand-made sequences,
 ///    compactStalls()).
 ///  * StallCompactor runs compactStalls()' walk on an OpView range, keeping
-///    its tables (per register unit, per scoreboard, the latency lookups)
+///    its tables (per register group, per scoreboard, the latency lookups)
 ///    from one run to the next.
 ///
 //===----------------------------------------------------------------------===//
@@ -157,6 +157,12 @@ public:
   /// same errors as compactStalls().  \p Ops must not be empty.
   llvm::Error run(const OpSeq &Seq, llvm::MutableArrayRef<OpView> Ops,
                   const CompactOptions &Opts, CompactResult &R);
+
+  /// The class and kind of the drain NOP that run() may append are those
+  /// of \p V (its control fields are the default ones), not of
+  /// makeInstr("NOP"), which looks the form up among every td form by name:
+  /// the pass gives the view of the NOP it appends.
+  void setDrainNop(const OpView &V);
 
   class Impl;
 
