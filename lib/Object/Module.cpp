@@ -509,8 +509,12 @@ void CubinInterpreter::readFrameBlockEnds(
         P += 5;
       } else {
         Kernel &K = M.Kernels[It->second];
-        if (Fr[P] == DW_CFA_def_cfa)
+        if (Fr[P] == DW_CFA_def_cfa) {
           (Mercury ? K.Mercury->CfaBlockEnd : K.CfaBlockEnd) = Pc;
+          if (!Mercury && K.FrameSize)
+            detail::readStackFrameCfa(
+                K, Pc, ArrayRef<uint8_t>(Fr).slice(P, End - P));
+        }
         break;
       }
     }

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Object/SassText.h"
+#include "CubinBuild.h"
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
@@ -279,6 +280,8 @@ void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
     OS << ".frame_size " << K.FrameSize << "\n";
   if (K.MinStackSize)
     OS << ".min_stack_size " << K.MinStackSize << "\n";
+  if (K.FrameSize)
+    OS << ".frame_cfa " << hex(K.FrameCfa) << "\n";
   if (K.Mercury)
     printMercury(*K.Mercury, OS);
 }
@@ -444,8 +447,12 @@ private:
   // Kernel form: directives inside `.kernel` ... `.end_kernel`.
   Error parseEndKernel(Tokens &Toks);
   Error parseParam(Tokens &Toks);
-  /// `.regs`, `.max_regs`, `.barriers`, `.frame_size`, `.min_stack_size`.
+  /// `.regs`, `.max_regs`, `.barriers`, `.frame_size`, `.min_stack_size`,
+  /// `.frame_cfa`.
   Error parseCount(Tokens &Toks);
+  /// At `.end_kernel`: the stack-frame directives of \p K against its code
+  /// (CubinFrames.cpp), each error at the directive's operand.
+  Error checkStackFrameDirectives(const Kernel &K);
   Error parseShared(Tokens &Toks);
   Error parseInfo(Tokens &Toks);
   Error parseCtaidZUsed(Tokens &Toks);
@@ -471,6 +478,9 @@ private:
   Kernel *K = nullptr;   ///< the kernel being read
   StringRef KernelStart; ///< its `.kernel`, for errors
   StringRef RegsValue;   ///< its `.regs` operand, for errors
+  /// Its `.frame_size`, `.min_stack_size` and `.frame_cfa` operands, for
+  /// errors (checkStackFrame).
+  StringRef FrameSizeValue, MinStackValue, FrameCfaValue;
   // Raw form.
   CubinFile Raw;
   bool HaveHeader = false;
@@ -679,7 +689,7 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
       .Case(".end_kernel", &Parser::parseEndKernel)
       .Case(".param", &Parser::parseParam)
       .Cases(".regs", ".max_regs", ".barriers", ".frame_size",
-             ".min_stack_size", &Parser::parseCount)
+             ".min_stack_size", ".frame_cfa", &Parser::parseCount)
       .Case(".shared", &Parser::parseShared)
       .Case(".info", &Parser::parseInfo)
       .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
@@ -995,7 +1005,7 @@ Error Parser::parseKernel(Tokens &Toks) {
   K = &M.Kernels.back();
   K->Name = Toks[1].Value;
   KernelStart = D;
-  RegsValue = StringRef();
+  RegsValue = FrameSizeValue = MinStackValue = FrameCfaValue = StringRef();
   return Error::success();
 }
 
@@ -1024,7 +1034,36 @@ Error Parser::parseEndKernel(Tokens &Toks) {
   if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
     return E;
   scanControlFlow(*K, C);
+  if (Error E = checkStackFrameDirectives(*K))
+    return E;
   K = nullptr;
+  return Error::success();
+}
+
+Error Parser::checkStackFrameDirectives(const Kernel &Kn) {
+  if (!Kn.FrameSize) {
+    if (!FrameCfaValue.empty())
+      return err(FrameCfaValue, "'.frame_cfa' without a stack frame "
+                                "('.frame_size' is 0 or absent)");
+    if (!MinStackValue.empty())
+      return err(MinStackValue,
+                 "'.min_stack_size' without '.frame_size' (calls are not "
+                 "modelled; the kernel form needs the two equal)");
+    return Error::success();
+  }
+  if (Kn.MinStackSize != Kn.FrameSize)
+    return err(MinStackValue.empty() ? FrameSizeValue : MinStackValue,
+               "kernel '" + Kn.Name + "': '.min_stack_size' " +
+                   Twine(Kn.MinStackSize) + " must equal '.frame_size' " +
+                   Twine(Kn.FrameSize) +
+                   " (a larger stack means calls, which are not modelled)");
+  if (FrameCfaValue.empty())
+    return err(FrameSizeValue,
+               "kernel '" + Kn.Name +
+                   "' has a stack frame but no '.frame_cfa' (the offset "
+                   "just past the instruction that moves the stack pointer)");
+  if (Error E = detail::checkStackFrame(Kn, detail::fdePrologueBytes(M.SM)))
+    return err(FrameCfaValue, toString(std::move(E)));
   return Error::success();
 }
 
@@ -1083,8 +1122,13 @@ Error Parser::parseCount(Tokens &Toks) {
     K->NumBarriers = *V;
   } else if (D == ".frame_size") {
     K->FrameSize = *V;
+    FrameSizeValue = Toks[1].Text;
+  } else if (D == ".frame_cfa") {
+    K->FrameCfa = *V;
+    FrameCfaValue = Toks[1].Text;
   } else {
     K->MinStackSize = *V;
+    MinStackValue = Toks[1].Text;
   }
   return Error::success();
 }
