@@ -62,6 +62,10 @@ bool firstBlockHoldsLastExit(const Kernel &K);
 /// The bytes ptxas's FDE first advances over on sm_\p SM (0x10 on
 /// sm_80/86/89, 0 on sm_90 and later; CubinLayout.cpp).
 uint32_t fdePrologueBytes(unsigned SM);
+/// The offset just past the first instruction of K.Code that moves the
+/// stack pointer (InstrClassifier::movesStackPointer), 0 if none: the
+/// FrameCfa the kernel form derives.
+uint32_t deriveFrameCfa(const Kernel &K, const InstrClassifier &C);
 /// What the stack-frame model supports (FrameSize 0: everything), with
 /// \p Prologue the layout's FDE prologue bytes.
 llvm::Error checkStackFrame(const Kernel &K, uint32_t Prologue);

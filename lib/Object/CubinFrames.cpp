@@ -25,8 +25,10 @@
 ///    first block holding the last EXIT: one advance to FrameCfa and
 ///    DW_CFA_def_cfa 0).
 ///
-/// FrameCfa is copied, not derived (the kernel form's `.frame_cfa`; the
-/// Mercury copy's is its `block_end`).  What no cubin of the corpus shows
+/// FrameCfa is read from the FDE; the kernel form derives it from the code
+/// (deriveFrameCfa: past the first unpredicated instruction that writes R1
+/// from R1) and writes `.frame_cfa` only where ptxas's differs.  The
+/// Mercury copy's is copied (its `block_end`).  What no cubin of the corpus shows
 /// is refused rather than guessed: a frame without an EXIT, an EXIT before
 /// FrameCfa, MIN_STACK_SIZE != FRAME_SIZE (calls).
 ///
@@ -93,6 +95,13 @@ void readStackFrameCfa(Kernel &K, uint32_t Pc, ArrayRef<uint8_t> Ops) {
   }
   if (LastOffset == 0 && !K.ExitOffsets.empty())
     K.CfaBlockEnd = K.ExitOffsets.back() + 16;
+}
+
+uint32_t deriveFrameCfa(const Kernel &K, const InstrClassifier &C) {
+  for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16)
+    if (C.movesStackPointer(ArrayRef<uint8_t>(K.Code).slice(Off, 16)))
+      return static_cast<uint32_t>(Off + 16);
+  return 0;
 }
 
 bool firstBlockHoldsLastExit(const Kernel &K) {

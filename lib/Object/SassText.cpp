@@ -241,7 +241,8 @@ void printMercury(const MercuryCode &MC, raw_ostream &OS) {
 
 /// A kernel's directives (`.kernel` ... before its code), in the order the
 /// parser's methods read them.
-void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
+void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
+                           raw_ostream &OS) {
   // Plain names as they are; anything else (possible in a cubin we
   // read) as a string.
   bool Plain = !K.Name.empty() &&
@@ -280,7 +281,7 @@ void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
     OS << ".frame_size " << K.FrameSize << "\n";
   if (K.MinStackSize)
     OS << ".min_stack_size " << K.MinStackSize << "\n";
-  if (K.FrameSize)
+  if (K.FrameSize && K.FrameCfa != detail::deriveFrameCfa(K, C))
     OS << ".frame_cfa " << hex(K.FrameCfa) << "\n";
   if (K.Mercury)
     printMercury(*K.Mercury, OS);
@@ -300,7 +301,7 @@ Error printKernelForm(const Module &M, raw_ostream &OS,
   if (M.SassOnly)
     OS << ".binary_kind sass\n";
   for (const Kernel &K : M.Kernels) {
-    printKernelDirectives(K, OS);
+    printKernelDirectives(K, *Opts.Classifier, OS);
     if (Error E = printCode(K.Code, OS, Opts))
       return E;
     OS << ".end_kernel\n";
@@ -452,7 +453,7 @@ private:
   Error parseCount(Tokens &Toks);
   /// At `.end_kernel`: the stack-frame directives of \p K against its code
   /// (CubinFrames.cpp), each error at the directive's operand.
-  Error checkStackFrameDirectives(const Kernel &K);
+  Error checkStackFrameDirectives(Kernel &K, const InstrClassifier &C);
   Error parseShared(Tokens &Toks);
   Error parseInfo(Tokens &Toks);
   Error parseCtaidZUsed(Tokens &Toks);
@@ -1034,13 +1035,13 @@ Error Parser::parseEndKernel(Tokens &Toks) {
   if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
     return E;
   scanControlFlow(*K, C);
-  if (Error E = checkStackFrameDirectives(*K))
+  if (Error E = checkStackFrameDirectives(*K, C))
     return E;
   K = nullptr;
   return Error::success();
 }
 
-Error Parser::checkStackFrameDirectives(const Kernel &Kn) {
+Error Parser::checkStackFrameDirectives(Kernel &Kn, const InstrClassifier &C) {
   if (!Kn.FrameSize) {
     if (!FrameCfaValue.empty())
       return err(FrameCfaValue, "'.frame_cfa' without a stack frame "
@@ -1057,13 +1058,18 @@ Error Parser::checkStackFrameDirectives(const Kernel &Kn) {
                    Twine(Kn.MinStackSize) + " must equal '.frame_size' " +
                    Twine(Kn.FrameSize) +
                    " (a larger stack means calls, which are not modelled)");
-  if (FrameCfaValue.empty())
-    return err(FrameSizeValue,
-               "kernel '" + Kn.Name +
-                   "' has a stack frame but no '.frame_cfa' (the offset "
-                   "just past the instruction that moves the stack pointer)");
+  if (FrameCfaValue.empty()) {
+    Kn.FrameCfa = detail::deriveFrameCfa(Kn, C);
+    if (!Kn.FrameCfa)
+      return err(FrameSizeValue,
+                 "kernel '" + Kn.Name +
+                     "' has a stack frame, but no instruction moves the "
+                     "stack pointer (writes R1 from R1) and no '.frame_cfa' "
+                     "gives the offset past it");
+  }
   if (Error E = detail::checkStackFrame(Kn, detail::fdePrologueBytes(M.SM)))
-    return err(FrameCfaValue, toString(std::move(E)));
+    return err(FrameCfaValue.empty() ? FrameSizeValue : FrameCfaValue,
+               toString(std::move(E)));
   return Error::success();
 }
 

@@ -126,8 +126,10 @@ struct Kernel {
   /// With a stack frame: the byte offset just past the instruction that
   /// moves the stack pointer down by FrameSize, where ptxas's FDE defines
   /// the CFA (lib/Object/CubinFrames.cpp; E, stack_frame.ptx, frames.ptx).
-  /// Copied, not derived from the code.  Unused when FrameSize is 0.  (The
-  /// Mercury copy's is its MercuryCode::CfaBlockEnd.)
+  /// Read from the FDE; the kernel form derives it from the code
+  /// (InstrClassifier::movesStackPointer) unless `.frame_cfa` says
+  /// otherwise.  Unused when FrameSize is 0.  (The Mercury copy's is its
+  /// MercuryCode::CfaBlockEnd.)
   uint32_t FrameCfa = 0;
   /// .nv.info.K records the model does not interpret, kept in place
   /// relative to EXIT_INSTR_OFFSETS (E, divergent.ptx: ptxas writes
@@ -207,6 +209,11 @@ public:
   /// Default: None.
   virtual llvm::Optional<unsigned>
   registersUsed(llvm::ArrayRef<uint8_t> Word) const;
+  /// True for an unpredicated instruction that writes R1 from R1: the
+  /// stack-pointer adjustment of a kernel with a stack frame (ptxas 13:
+  /// `IADD3 R1, R1, -F, RZ`, `VIADD R1, R1, -F`), from which the kernel
+  /// form derives Kernel::FrameCfa.  Default: false.
+  virtual bool movesStackPointer(llvm::ArrayRef<uint8_t> Word) const;
 };
 
 /// The classifier of target sm_\p SM (sm_80 and unknown SMs: sm_86's),
