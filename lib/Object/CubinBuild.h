@@ -56,6 +56,32 @@ inline constexpr uint8_t DefCfa[6] = {0x0c, 0x81, 0x80, 0x80, 0x28, 0x00};
 constexpr uint8_t DW_CFA_advance_loc4 = 0x04;
 constexpr uint32_t CodeAlign = 4;
 
+// Kernels with a stack frame (CubinFrames.cpp).
+/// The first basic block runs past the kernel's last EXIT.
+bool firstBlockHoldsLastExit(const Kernel &K);
+/// The bytes ptxas's FDE first advances over on sm_\p SM (0x10 on
+/// sm_80/86/89, 0 on sm_90 and later; CubinLayout.cpp).
+uint32_t fdePrologueBytes(unsigned SM);
+/// The offset just past the first instruction of K.Code that moves the
+/// stack pointer (InstrClassifier::movesStackPointer), 0 if none: the
+/// FrameCfa the kernel form derives.
+uint32_t deriveFrameCfa(const Kernel &K, const InstrClassifier &C);
+/// What the stack-frame model supports (FrameSize 0: everything), with
+/// \p Prologue the layout's FDE prologue bytes.
+llvm::Error checkStackFrame(const Kernel &K, uint32_t Prologue);
+/// Reads a stack frame's FDE (\p Ops: its call-frame instructions from the
+/// first DW_CFA_def_cfa, at \p Pc): sets K.FrameCfa, and K.CfaBlockEnd to
+/// the value the FDE implies (the first block end itself is not in it):
+/// past the last EXIT when the frame is popped in the first block, else
+/// \p Pc.
+void readStackFrameCfa(Kernel &K, uint32_t Pc, llvm::ArrayRef<uint8_t> Ops);
+/// The FDE's call-frame instructions after the prologue advance for a
+/// kernel with a stack frame (its Mercury copy's when \p Mercury);
+/// \p Pc is the FDE's current address, advanced in units of \p Align.
+void appendStackFrameCfa(const Kernel &K, bool Mercury, bool AddressOrder,
+                         uint32_t Align, uint32_t &Pc,
+                         std::vector<uint8_t> &Body);
+
 constexpr uint32_t NoteTypeCuInfo = 1000;       // .note.nv.cuinfo (E)
 constexpr uint32_t NoteTypeTkInfo = 2000;       // .note.nv.tkinfo (E)
 constexpr uint64_t SHF_NOTE_TKINFO = 0x2000000; // E

@@ -452,13 +452,8 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
                        " (offset " + Twine(KP.Offset) + ", size " +
                        Twine(KP.Size) + ") cannot be encoded");
   }
-  if (K.FrameSize || K.MinStackSize)
-    return makeError("kernel '" + K.Name +
-                     "': stack frames are not "
-                     "supported (frame " +
-                     Twine(K.FrameSize) +
-                     " bytes; ptxas's .debug_frame for them is not "
-                     "modelled)");
+  if (Error E = checkStackFrame(K, L.FramePrologueBytes))
+    return E;
   if (K.MaxThreads && K.ReqNTid)
     return makeError("kernel '" + K.Name +
                      "': .maxntid and .reqntid "
@@ -491,6 +486,11 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
                          hex(E) + " is past the code size " + hex(MC.CodeSize));
   }
   return Error::success();
+}
+
+uint32_t fdePrologueBytes(unsigned SM) {
+  const CubinLayout *L = getLayout(SM);
+  return L ? L->FramePrologueBytes : 0;
 }
 
 bool writesFixedRecord(unsigned SM, const NvInfoRecord &R) {
@@ -861,7 +861,9 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     };
     if (Prologue)
       Advance(Prologue);
-    if (AddressOrder) {
+    if (K.FrameSize) {
+      appendStackFrameCfa(K, Mercury, AddressOrder, Align, Pc, Body);
+    } else if (AddressOrder) {
       bool HaveExit = !Exits.empty();
       uint32_t LastExit = HaveExit ? Exits.back() : 0;
       if (HaveExit && LastExit < BlockEnd)

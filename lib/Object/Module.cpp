@@ -63,6 +63,10 @@ Optional<unsigned> InstrClassifier::registersUsed(ArrayRef<uint8_t>) const {
   return None;
 }
 
+bool InstrClassifier::movesStackPointer(ArrayRef<uint8_t>) const {
+  return false;
+}
+
 namespace {
 /// InstrClassifier over the instruction tables of one target (td/).
 class TargetClassifier : public InstrClassifier {
@@ -107,6 +111,20 @@ public:
     if (!decode(W, I))
       return None;
     return sass::getRegistersUsed(I);
+  }
+  bool movesStackPointer(ArrayRef<uint8_t> W) const override {
+    sass::Instruction I;
+    if (!decode(W, I) || I.Guard != sass::PT || I.GuardNeg)
+      return false;
+    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
+    bool Writes = false, Reads = false;
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      const sass::OperandInfo &OI = II.Operands[K];
+      if (OI.Kind != sass::OperandKind::GPR || I.Ops[K] != 1)
+        continue;
+      (OI.IsDef ? Writes : Reads) = true;
+    }
+    return Writes && Reads;
   }
 };
 } // namespace
@@ -509,8 +527,12 @@ void CubinInterpreter::readFrameBlockEnds(
         P += 5;
       } else {
         Kernel &K = M.Kernels[It->second];
-        if (Fr[P] == DW_CFA_def_cfa)
+        if (Fr[P] == DW_CFA_def_cfa) {
           (Mercury ? K.Mercury->CfaBlockEnd : K.CfaBlockEnd) = Pc;
+          if (!Mercury && K.FrameSize)
+            detail::readStackFrameCfa(
+                K, Pc, ArrayRef<uint8_t>(Fr).slice(P, End - P));
+        }
         break;
       }
     }

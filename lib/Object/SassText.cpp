@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Object/SassText.h"
+#include "CubinBuild.h"
 #include "tp/Object/NvInfo.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
@@ -240,7 +241,8 @@ void printMercury(const MercuryCode &MC, raw_ostream &OS) {
 
 /// A kernel's directives (`.kernel` ... before its code), in the order the
 /// parser's methods read them.
-void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
+void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
+                           raw_ostream &OS) {
   // Plain names as they are; anything else (possible in a cubin we
   // read) as a string.
   bool Plain = !K.Name.empty() &&
@@ -279,6 +281,8 @@ void printKernelDirectives(const Kernel &K, raw_ostream &OS) {
     OS << ".frame_size " << K.FrameSize << "\n";
   if (K.MinStackSize)
     OS << ".min_stack_size " << K.MinStackSize << "\n";
+  if (K.FrameSize && K.FrameCfa != detail::deriveFrameCfa(K, C))
+    OS << ".frame_cfa " << hex(K.FrameCfa) << "\n";
   if (K.Mercury)
     printMercury(*K.Mercury, OS);
 }
@@ -297,7 +301,7 @@ Error printKernelForm(const Module &M, raw_ostream &OS,
   if (M.SassOnly)
     OS << ".binary_kind sass\n";
   for (const Kernel &K : M.Kernels) {
-    printKernelDirectives(K, OS);
+    printKernelDirectives(K, *Opts.Classifier, OS);
     if (Error E = printCode(K.Code, OS, Opts))
       return E;
     OS << ".end_kernel\n";
@@ -444,8 +448,12 @@ private:
   // Kernel form: directives inside `.kernel` ... `.end_kernel`.
   Error parseEndKernel(Tokens &Toks);
   Error parseParam(Tokens &Toks);
-  /// `.regs`, `.max_regs`, `.barriers`, `.frame_size`, `.min_stack_size`.
+  /// `.regs`, `.max_regs`, `.barriers`, `.frame_size`, `.min_stack_size`,
+  /// `.frame_cfa`.
   Error parseCount(Tokens &Toks);
+  /// At `.end_kernel`: the stack-frame directives of \p K against its code
+  /// (CubinFrames.cpp), each error at the directive's operand.
+  Error checkStackFrameDirectives(Kernel &K, const InstrClassifier &C);
   Error parseShared(Tokens &Toks);
   Error parseInfo(Tokens &Toks);
   Error parseCtaidZUsed(Tokens &Toks);
@@ -471,6 +479,9 @@ private:
   Kernel *K = nullptr;   ///< the kernel being read
   StringRef KernelStart; ///< its `.kernel`, for errors
   StringRef RegsValue;   ///< its `.regs` operand, for errors
+  /// Its `.frame_size`, `.min_stack_size` and `.frame_cfa` operands, for
+  /// errors (checkStackFrame).
+  StringRef FrameSizeValue, MinStackValue, FrameCfaValue;
   // Raw form.
   CubinFile Raw;
   bool HaveHeader = false;
@@ -679,7 +690,7 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
       .Case(".end_kernel", &Parser::parseEndKernel)
       .Case(".param", &Parser::parseParam)
       .Cases(".regs", ".max_regs", ".barriers", ".frame_size",
-             ".min_stack_size", &Parser::parseCount)
+             ".min_stack_size", ".frame_cfa", &Parser::parseCount)
       .Case(".shared", &Parser::parseShared)
       .Case(".info", &Parser::parseInfo)
       .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
@@ -995,7 +1006,7 @@ Error Parser::parseKernel(Tokens &Toks) {
   K = &M.Kernels.back();
   K->Name = Toks[1].Value;
   KernelStart = D;
-  RegsValue = StringRef();
+  RegsValue = FrameSizeValue = MinStackValue = FrameCfaValue = StringRef();
   return Error::success();
 }
 
@@ -1024,7 +1035,41 @@ Error Parser::parseEndKernel(Tokens &Toks) {
   if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
     return E;
   scanControlFlow(*K, C);
+  if (Error E = checkStackFrameDirectives(*K, C))
+    return E;
   K = nullptr;
+  return Error::success();
+}
+
+Error Parser::checkStackFrameDirectives(Kernel &Kn, const InstrClassifier &C) {
+  if (!Kn.FrameSize) {
+    if (!FrameCfaValue.empty())
+      return err(FrameCfaValue, "'.frame_cfa' without a stack frame "
+                                "('.frame_size' is 0 or absent)");
+    if (!MinStackValue.empty())
+      return err(MinStackValue,
+                 "'.min_stack_size' without '.frame_size' (calls are not "
+                 "modelled; the kernel form needs the two equal)");
+    return Error::success();
+  }
+  if (Kn.MinStackSize != Kn.FrameSize)
+    return err(MinStackValue.empty() ? FrameSizeValue : MinStackValue,
+               "kernel '" + Kn.Name + "': '.min_stack_size' " +
+                   Twine(Kn.MinStackSize) + " must equal '.frame_size' " +
+                   Twine(Kn.FrameSize) +
+                   " (a larger stack means calls, which are not modelled)");
+  if (FrameCfaValue.empty()) {
+    Kn.FrameCfa = detail::deriveFrameCfa(Kn, C);
+    if (!Kn.FrameCfa)
+      return err(FrameSizeValue,
+                 "kernel '" + Kn.Name +
+                     "' has a stack frame, but no instruction moves the "
+                     "stack pointer (writes R1 from R1) and no '.frame_cfa' "
+                     "gives the offset past it");
+  }
+  if (Error E = detail::checkStackFrame(Kn, detail::fdePrologueBytes(M.SM)))
+    return err(FrameCfaValue.empty() ? FrameSizeValue : FrameCfaValue,
+               toString(std::move(E)));
   return Error::success();
 }
 
@@ -1083,8 +1128,13 @@ Error Parser::parseCount(Tokens &Toks) {
     K->NumBarriers = *V;
   } else if (D == ".frame_size") {
     K->FrameSize = *V;
+    FrameSizeValue = Toks[1].Text;
+  } else if (D == ".frame_cfa") {
+    K->FrameCfa = *V;
+    FrameCfaValue = Toks[1].Text;
   } else {
     K->MinStackSize = *V;
+    MinStackValue = Toks[1].Text;
   }
   return Error::success();
 }

@@ -10,6 +10,7 @@
 #define TP_UNITTESTS_OBJECT_TESTCUBINS_H
 
 #include "../PtxasTestUtil.h"
+#include "tp/Object/Module.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 #include <string>
@@ -52,10 +53,14 @@ inline std::string ptxTarget(const std::string &Ptx) {
       .str();
 }
 
-/// Whether buildCubin is expected to reproduce \p C: executable sm_80/86/90
-/// cubins without a stack frame (stack_frame.ptx is the known exception).
-inline bool expectBuildable(const TestCubin &C) {
-  return !C.Relocatable && !llvm::StringRef(C.Path).contains("stack_frame");
+/// Whether buildCubin is expected to reproduce \p C: executable cubins
+/// (stack frames included since lib/Object/CubinFrames.cpp).
+inline bool expectBuildable(const TestCubin &C) { return !C.Relocatable; }
+
+/// CubinFrames.cpp's test of a frame kernel's FDE form: the first basic
+/// block runs past the last EXIT.
+inline bool firstBlockHoldsLastExitForTest(const tp::object::Kernel &K) {
+  return !K.ExitOffsets.empty() && K.CfaBlockEnd > K.ExitOffsets.back();
 }
 
 inline const std::vector<TestCubin> &allTestCubins() {

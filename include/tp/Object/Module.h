@@ -81,6 +81,8 @@ struct MercuryCode {
   std::vector<uint8_t> Bytes;   ///< .nv.capmerc.text.K
   uint32_t CodeSize = 0;        ///< the Mercury kernel symbol's size, FDE range
   uint32_t CfaBlockEnd = 0;     ///< DW_CFA_def_cfa of .nv.merc.debug_frame's FDE
+                                ///< (with a stack frame: its first, the CFA
+                                ///< after the stack-pointer adjustment)
   std::vector<uint32_t> ExitOffsets; ///< .nv.merc.nv.info.K's EXIT_INSTR_OFFSETS
   /// r_offset of each .nv.merc.rela.text.K entry (type 0x10003 against
   /// .nv.reservedSmem.cap, addend 0: the only kind ptxas 13 writes, E).
@@ -117,11 +119,18 @@ struct Kernel {
   /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).  sm_90
   /// cubins do not record it (E, params_attrs.ptx).
   bool CtaidZUsed = false;
-  /// FRAME_SIZE / MIN_STACK_SIZE.  buildCubin supports only 0: with a
-  /// stack frame ptxas describes the stack-pointer adjustment in
-  /// .debug_frame (E, stack_frame.ptx), which is not modelled.
+  /// FRAME_SIZE / MIN_STACK_SIZE (equal without calls, which buildCubin
+  /// does not model).
   uint32_t FrameSize = 0;
   uint32_t MinStackSize = 0;
+  /// With a stack frame: the byte offset just past the instruction that
+  /// moves the stack pointer down by FrameSize, where ptxas's FDE defines
+  /// the CFA (lib/Object/CubinFrames.cpp; E, stack_frame.ptx, frames.ptx).
+  /// Read from the FDE; the kernel form derives it from the code
+  /// (InstrClassifier::movesStackPointer) unless `.frame_cfa` says
+  /// otherwise.  Unused when FrameSize is 0.  (The Mercury copy's is its
+  /// MercuryCode::CfaBlockEnd.)
+  uint32_t FrameCfa = 0;
   /// .nv.info.K records the model does not interpret, kept in place
   /// relative to EXIT_INSTR_OFFSETS (E, divergent.ptx: ptxas writes
   /// COOP_GROUP_MASK_REGIDS and COOP_GROUP_INSTR_OFFSETS just before it and
@@ -200,6 +209,11 @@ public:
   /// Default: None.
   virtual llvm::Optional<unsigned>
   registersUsed(llvm::ArrayRef<uint8_t> Word) const;
+  /// True for an unpredicated instruction that writes R1 from R1: the
+  /// stack-pointer adjustment of a kernel with a stack frame (ptxas 13:
+  /// `IADD3 R1, R1, -F, RZ`, `VIADD R1, R1, -F`), from which the kernel
+  /// form derives Kernel::FrameCfa.  Default: false.
+  virtual bool movesStackPointer(llvm::ArrayRef<uint8_t> Word) const;
 };
 
 /// The classifier of target sm_\p SM (sm_80 and unknown SMs: sm_86's),
