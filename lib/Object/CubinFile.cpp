@@ -58,11 +58,15 @@ Expected<std::string> stringAt(const Section &Tab, uint64_t Off,
 }
 } // namespace
 
-// ET_REL cubins give .nv.shared.K the type SHT_CUDA_SHARED; like NOBITS
-// it occupies no file bytes (E, mma_tile_sm86_reloc.cubin: its size is the
-// static shared size, not file content).
+// ET_REL cubins give .nv.shared.K the type SHT_CUDA_SHARED and .nv.global
+// (uninitialised `.global` variables) SHT_CUDA_GLOBAL; like NOBITS they
+// occupy no file bytes (E, mma_tile_sm86_reloc.cubin: .nv.shared.K's size
+// is the static shared size; ptxas -c of a kernel with a `.global`
+// variable, every target: .nv.global's offset is where the next section
+// or the section header table starts).
 bool Section::isNoBits() const {
-  return Type == ELF::SHT_NOBITS || Type == SHT_CUDA_SHARED;
+  return Type == ELF::SHT_NOBITS || Type == SHT_CUDA_SHARED ||
+         Type == SHT_CUDA_GLOBAL;
 }
 
 int CubinFile::findSection(StringRef Name) const {

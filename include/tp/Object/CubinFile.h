@@ -40,6 +40,7 @@ constexpr uint8_t ELFOSABI_CUDA_V2 = 0x41;          // what ptxas 13 writes (E)
 constexpr uint8_t ELFABIVERSION_CUDA_V2 = 8;        // LLVM ELF.h (newer), E
 constexpr uint32_t SHT_CUDA_INFO = 0x70000000;      // .nv.info*
 constexpr uint32_t SHT_CUDA_CALLGRAPH = 0x70000001; // .nv.callgraph
+constexpr uint32_t SHT_CUDA_GLOBAL = 0x70000007;    // ET_REL .nv.global (E)
 constexpr uint32_t SHT_CUDA_SHARED = 0x7000000a;    // ET_REL .nv.shared.*
 constexpr uint32_t SHT_CUDA_RELOCINFO = 0x7000000b; // .nv.rel.action
 constexpr uint32_t SHT_CUDA_CONSTANT_B0 = 0x70000064; // ET_REL constant0
