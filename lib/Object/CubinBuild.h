@@ -193,14 +193,40 @@ class DataPlan {
 public:
   /// \p Sm90Names: sm_90's spelling (RELA, and the names ptxas writes as
   /// .nv.constant.pic / .nv.constant.user renamed in place, their tails
-  /// zero bytes).
-  DataPlan(const Module &M, bool Sm90Names);
+  /// zero bytes); \p Mercury: Blackwell's (sm_90's, but .strtab keeps the
+  /// first names and adds the new ones after the kernels' names; the
+  /// Mercury copies of the sections).
+  DataPlan(const Module &M, bool Sm90Names, bool Mercury = false);
   bool has(DataSection S) const { return Present[unsigned(S)]; }
   /// The section and variable names of kernel 0's group, in symbol order
   /// (variable names in .strtab only).
   void addGroupNames(StrTab &Tab, bool IsStr) const;
   /// The relocation section's names, written after .debug_frame.
   void addRelocationNames(StrTab &Tab, bool IsStr) const;
+  /// Blackwell's .strtab: .nv.constant4 / .nv.constant3 after the kernels'
+  /// names.
+  void addNamesAfterKernels(StrTab &Tab) const;
+  /// The Mercury copy \p S of .symtab's symbol \p SI (section indices
+  /// already mapped to the Mercury copies, value 0): a variable keeps its
+  /// value and gets st_info 0x0d, st_other 0x20 (`.global`) or 0x80
+  /// (`.const`); .nv.constant4's and .nv.constant3's section symbols take
+  /// ptxas's first names.
+  void toMercurySymbol(size_t SI, size_t MercSI, const StrTab &Str,
+                       Symbol &S);
+  /// The Mercury copy of section \p S: .nv.merc.rela.nv.constant.pic, or
+  /// a header aliasing the bytes of .nv.constant4 (.nv.merc.nv.constant.pic),
+  /// .nv.constant3 (.nv.merc.nv.constant.user) or .nv.global.init
+  /// (.nv.merc.nv.global.init), whose Offset and Size the caller copies
+  /// from the section after the file layout.  \p MercSecOf: the Mercury
+  /// copies' indices.
+  Section makeMercurySection(DataSection S,
+                             llvm::function_ref<uint32_t(DataSection)> MercSecOf,
+                             uint32_t MercSymTab) const;
+  static llvm::StringRef mercurySectionName(DataSection S);
+  /// Zero bytes after .strtab (Blackwell: 23 with .nv.constant4, 3 more
+  /// with .nv.constant3, E: kernel names of 1 to 8 characters; why is not
+  /// known).
+  uint64_t strTabSlack() const;
   /// Appends the section and variable symbols (kernel 0's group).
   void appendSymbols(const StrTab &Str,
                      llvm::function_ref<uint32_t(DataSection)> SecOf,
@@ -212,12 +238,14 @@ public:
 
 private:
   const Module &M;
-  const bool Sm90;
+  const bool Sm90, Merc;
   bool Present[5] = {};
   std::vector<uint32_t> VarSym; ///< each variable's symbol index
+  std::vector<uint32_t> MercVarSym; ///< ... in .nv.merc.symtab
+  int SectionSymOf[5] = {-1, -1, -1, -1, -1}; ///< each section's symbol
 };
 
-/// The checks buildCubin makes of Module::Globals: sm_80 to sm_90 only,
+/// The checks buildCubin makes of Module::Globals: not SASS-only,
 /// names unique and not empty, sizes, alignments, offsets that do not
 /// overlap within a section, initial bytes that match the size.
 llvm::Error checkGlobals(const Module &M);

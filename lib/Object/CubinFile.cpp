@@ -549,7 +549,8 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
   return Error::success();
 }
 
-void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack) {
+void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack,
+                     unsigned StrTabIndex, uint64_t StrTabSlack) {
   uint64_t Off = 64;
   for (size_t I = 1; I < F.Sections.size(); ++I) {
     Section &S = F.Sections[I];
@@ -561,6 +562,8 @@ void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack) {
     }
     if (I == F.Header.ShStrNdx)
       Off += ShStrTabSlack;
+    if (StrTabIndex && I == StrTabIndex)
+      Off += StrTabSlack;
   }
   // Section 0 has offset 0 (E: every reference cubin).
   if (!F.Sections.empty())

@@ -2,10 +2,11 @@
 ///
 /// \file
 /// What ptxas 13 writes for a module's `.global` and `.const` variables
-/// (Module::Globals), for sm_80, sm_86, sm_89 and sm_90, as DataPlan
+/// (Module::Globals), for every target (sm_80 to sm_121), as DataPlan
 /// gives it to buildCubin (CubinLayout.cpp places the sections).  E = our
 /// decoding of ptxas 13.0 cubins (test/Object/Inputs/globals: one, two and
-/// six variables, `.global` and `.const` together, two kernels sharing one):
+/// six variables, `.global` and `.const` together, two kernels sharing one,
+/// beside shared memory):
 ///
 ///  * sections: an uninitialised `.global` in NOBITS .nv.global, an
 ///    initialised one in PROGBITS .nv.global.init (both SHF_WRITE |
@@ -26,7 +27,14 @@
 ///    names: on sm_90 it writes .nv.constant.pic and .nv.constant.user and
 ///    renames them in place, so ".nv.constant4" and ".nv.constant3" are
 ///    followed by 3 and 4 zero bytes in both tables, and .shstrtab's
-///    ".rela.nv.constant4" by 3.
+///    ".rela.nv.constant4" by 3;
+///  * Blackwell (sm_100/120/121): sm_90's, but .strtab keeps the first
+///    names and adds ".nv.constant4" / ".nv.constant3" after the kernels'
+///    names, 23 (.nv.constant4) + 3 (.nv.constant3) zero bytes follow
+///    .strtab, and the Mercury copy has .nv.merc.rela.nv.constant.pic
+///    (relocation type 0x10002) and headers aliasing the bytes of
+///    .nv.constant4, .nv.constant3 and .nv.global.init, its symbols of the
+///    variables st_info 0x0d, st_other 0x20 / 0x80 (docs/targets.md).
 ///
 /// Where a variable lies in its section (Offset) is an input: ptxas places
 /// them by decreasing alignment, and equal alignments in an order not
@@ -92,8 +100,9 @@ DataSection sectionOf(const GlobalVar &V) {
   return V.Initialized ? DataSection::Init : DataSection::Zero;
 }
 
-DataPlan::DataPlan(const Module &M, bool Sm90Names)
-    : M(M), Sm90(Sm90Names), VarSym(M.Globals.size()) {
+DataPlan::DataPlan(const Module &M, bool Sm90Names, bool Mercury)
+    : M(M), Sm90(Sm90Names), Merc(Mercury), VarSym(M.Globals.size()),
+      MercVarSym(M.Globals.size()) {
   for (const GlobalVar &V : M.Globals) {
     Present[unsigned(sectionOf(V))] = true;
     if (V.Space == GlobalVar::Global)
@@ -108,7 +117,13 @@ void DataPlan::addGroupNames(StrTab &Tab, bool IsStr) const {
     if (Seen[unsigned(S)])
       return;
     Seen[unsigned(S)] = true;
-    addName(Tab, sectionName(S, Sm90), Sm90 ? renamedTail(S) : 0);
+    // Blackwell's .strtab keeps the names ptxas wrote first.
+    if (Merc && IsStr && S == DataSection::Addresses)
+      Tab.add(".nv.constant.pic");
+    else if (Merc && IsStr && S == DataSection::Const)
+      Tab.add(".nv.constant.user");
+    else
+      addName(Tab, sectionName(S, Sm90), Sm90 ? renamedTail(S) : 0);
   };
   for (const GlobalVar &V : M.Globals) {
     Section(sectionOf(V));
@@ -133,6 +148,97 @@ void DataPlan::addRelocationNames(StrTab &Tab, bool IsStr) const {
     addName(Tab, ".rela.nv.constant4", renamedTail(DataSection::AddressRel));
 }
 
+void DataPlan::addNamesAfterKernels(StrTab &Tab) const {
+  if (!Merc)
+    return;
+  bool Seen[5] = {};
+  for (const GlobalVar &V : M.Globals)
+    for (DataSection S : {sectionOf(V), DataSection::Addresses})
+      if ((S == DataSection::Const ||
+           (S == DataSection::Addresses && V.Space == GlobalVar::Global)) &&
+          !Seen[unsigned(S)]) {
+        Seen[unsigned(S)] = true;
+        Tab.add(sectionName(S, Sm90));
+      }
+}
+
+uint64_t DataPlan::strTabSlack() const {
+  if (!Merc)
+    return 0;
+  return (has(DataSection::Addresses) ? 23 : 0) +
+         (has(DataSection::Const) ? 3 : 0);
+}
+
+StringRef DataPlan::mercurySectionName(DataSection S) {
+  switch (S) {
+  case DataSection::AddressRel:
+    return ".nv.merc.rela.nv.constant.pic";
+  case DataSection::Addresses:
+    return ".nv.merc.nv.constant.pic";
+  case DataSection::Const:
+    return ".nv.merc.nv.constant.user";
+  case DataSection::Init:
+    return ".nv.merc.nv.global.init";
+  case DataSection::Zero:
+    break;
+  }
+  llvm_unreachable(".nv.global has no Mercury copy");
+}
+
+void DataPlan::toMercurySymbol(size_t SI, size_t MercSI, const StrTab &Str,
+                               Symbol &S) {
+  if (int(SI) == SectionSymOf[unsigned(DataSection::Addresses)])
+    S.NameOffset = Str.at(".nv.constant.pic");
+  if (int(SI) == SectionSymOf[unsigned(DataSection::Const)])
+    S.NameOffset = Str.at(".nv.constant.user");
+  for (size_t I = 0; I < M.Globals.size(); ++I)
+    if (VarSym[I] == SI) {
+      const GlobalVar &V = M.Globals[I];
+      S.Info = 0x0d; // E: LOCAL, type 13 (STT_LOPROC)
+      S.Other = V.Space == GlobalVar::Const ? 0x80 : 0x20;
+      S.Value = V.Offset;
+      MercVarSym[I] = MercSI;
+    }
+}
+
+Section DataPlan::makeMercurySection(DataSection S,
+                                     function_ref<uint32_t(DataSection)> MercSecOf,
+                                     uint32_t MercSymTab) const {
+  constexpr uint64_t SHF_MERC = 0x10000000;
+  Section Out;
+  Out.Name = mercurySectionName(S).str();
+  Out.Flags = SHF_MERC;
+  if (S == DataSection::AddressRel) {
+    Out.Type = 0x70000082; // SHT_MERC_RELA
+    Out.Flags |= SHF_CUDA_INFO_LINK;
+    Out.Link = MercSymTab;
+    Out.Info = MercSecOf(DataSection::Addresses);
+    Out.AddrAlign = 8;
+    Out.EntSize = 24;
+    std::vector<uint32_t> Slotted;
+    for (size_t I = 0; I < M.Globals.size(); ++I)
+      if (M.Globals[I].Space == GlobalVar::Global)
+        Slotted.push_back(I);
+    for (size_t J = Slotted.size(); J-- > 0;) {
+      put<uint64_t>(Out.Data, J * SlotBytes);
+      put<uint64_t>(Out.Data, uint64_t(MercVarSym[Slotted[J]]) << 32 |
+                                  0x10002); // E: Mercury's R_CUDA_64
+      put<uint64_t>(Out.Data, 0);
+    }
+    Out.Size = Out.Data.size();
+    return Out;
+  }
+  // An alias: the header only (E: section types 0x7000007d, 0x7000007c,
+  // 0x70000008).
+  Section Of = makeSection(S, [](DataSection) { return 0u; }, 0);
+  Out.Type = S == DataSection::Addresses ? 0x7000007d
+             : S == DataSection::Const   ? 0x7000007c
+                                         : 0x70000008;
+  Out.Flags |= Of.Flags;
+  Out.AddrAlign = Of.AddrAlign;
+  return Out;
+}
+
 void DataPlan::appendSymbols(const StrTab &Str,
                              function_ref<uint32_t(DataSection)> SecOf,
                              std::vector<Symbol> &Syms) {
@@ -141,6 +247,7 @@ void DataPlan::appendSymbols(const StrTab &Str,
     if (Seen[unsigned(S)])
       return;
     Seen[unsigned(S)] = true;
+    SectionSymOf[unsigned(S)] = Syms.size();
     Symbol Sym;
     Sym.NameOffset = Str.at(sectionName(S, Sm90));
     Sym.Info = ELF::STB_LOCAL << 4 | ELF::STT_SECTION;
@@ -254,10 +361,9 @@ void readGlobals(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
 Error checkGlobals(const Module &M) {
   if (M.Globals.empty())
     return Error::success();
-  if (M.SM >= 100)
-    return makeError("sm_" + Twine(M.SM) +
-                     " cubins with .global or .const variables are not "
-                     "modelled (ptxas's Mercury copies of their sections)");
+  if (M.SassOnly)
+    return makeError("a SASS-only cubin (.binary_kind sass) with .global or "
+                     ".const variables: no ptxas cubin confirms its layout");
   StringMap<bool> Names;
   for (const Kernel &K : M.Kernels)
     Names[K.Name] = true;

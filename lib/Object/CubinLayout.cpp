@@ -25,8 +25,9 @@
 ///    .nv.shared.K without shared memory); nothing shared between strings;
 ///  * .debug_frame: a CIE and an FDE per kernel; module .nv.info: REGCOUNT
 ///    and FRAME_SIZE last kernel first, then MIN_STACK_SIZE first first;
-///  * a module's `.global` and `.const` variables (sm_80 to sm_90): the
-///    data groups AddrRel .. ZeroData, whose contents, names and symbols
+///  * a module's `.global` and `.const` variables: the data groups
+///    AddrRel .. ZeroData (Blackwell: and their Mercury copies
+///    MercAddrRel .. MercInitData), whose contents, names and symbols
 ///    DataPlan (CubinGlobals.cpp) gives.
 ///
 /// sm_80/86/89 (sm_89 without the SW2861232_WAR record): .nv.constant0.K's section symbol in each kernel's group and
@@ -108,6 +109,13 @@ enum class SectionGroup : uint8_t {
   MercFrameRel,       ///< .nv.merc.rela.debug_frame
   MercSharedReserved, ///< .nv.merc.nv.shared.reserved.0
   MercSymTab,         ///< .nv.merc.symtab
+  // The Mercury copies of the data groups (CubinGlobals.cpp): a relocation
+  // section, and headers aliasing .nv.constant4's, .nv.constant3's and
+  // .nv.global.init's bytes.
+  MercAddrRel,   ///< .nv.merc.rela.nv.constant.pic
+  MercAddresses, ///< .nv.merc.nv.constant.pic
+  MercConstData, ///< .nv.merc.nv.constant.user
+  MercInitData,  ///< .nv.merc.nv.global.init
 };
 
 /// The records of .nv.info.K, in the order a layout writes them.
@@ -198,12 +206,14 @@ constexpr SectionGroup SM90Sections[] = {
 // test/Object/Inputs PTX file and the four-kernel GEMM built with ptxas
 // 13.0 -arch=sm_100, sm_120 and sm_121).
 constexpr SectionGroup BlackwellSections[] = {
-    P::ShStrTab,     P::StrTab,       P::SymTab,    P::DebugFrame,
-    P::TkInfo,       P::CuInfo,       P::NvInfo,    P::Compat,
-    P::KernelInfo,   P::Callgraph,    P::RelaText,  P::FrameRel,
-    P::Text,         P::Shared,       P::Constant,  P::CapMerc,
-    P::MercFrame,    P::MercNvInfo,   P::MercKernelInfo,
-    P::MercRelaText, P::MercFrameRel, P::MercSharedReserved,
+    P::ShStrTab,      P::StrTab,        P::SymTab,        P::DebugFrame,
+    P::TkInfo,        P::CuInfo,        P::NvInfo,        P::Compat,
+    P::KernelInfo,    P::Callgraph,     P::RelaText,      P::AddrRel,
+    P::FrameRel,      P::Addresses,     P::ConstData,     P::Text,
+    P::InitData,      P::Shared,        P::ZeroData,      P::Constant,
+    P::CapMerc,       P::MercFrame,     P::MercNvInfo,    P::MercKernelInfo,
+    P::MercRelaText,  P::MercAddrRel,   P::MercFrameRel,  P::MercAddresses,
+    P::MercConstData, P::MercInitData,  P::MercSharedReserved,
     P::MercSymTab};
 
 constexpr Rec SM86Records[] = {
@@ -548,7 +558,7 @@ public:
         RelaText(has(L.Sections, SectionGroup::RelaText)),
         Merc(has(L.Sections, SectionGroup::CapMerc)), ConstSym(N), KernelSym(N),
         MercKernelSym(N), KernelInfo(N), MercKernelInfo(N),
-        Data(M, /*Sm90Names=*/L.FrameRela) {
+        Data(M, /*Sm90Names=*/L.FrameRela, /*Mercury=*/Merc) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
         FirstSharedUser = int(I);
@@ -636,6 +646,16 @@ private:
 
   /// The DataSection of a data group, if \p What is one.
   static Optional<DataSection> dataSection(SectionGroup What);
+  /// The DataSection whose Mercury copy \p What is, if it is one.
+  static Optional<DataSection> mercDataSection(SectionGroup What);
+  uint32_t secOfMercData(DataSection S) const {
+    for (SectionGroup G :
+         {SectionGroup::MercAddrRel, SectionGroup::MercAddresses,
+          SectionGroup::MercConstData, SectionGroup::MercInitData})
+      if (mercDataSection(G) == S)
+        return secOf(G);
+    llvm_unreachable("a Mercury data section");
+  }
   uint32_t secOfData(DataSection S) const {
     for (SectionGroup G : {SectionGroup::AddrRel, SectionGroup::Addresses,
                            SectionGroup::ConstData, SectionGroup::InitData,
@@ -645,6 +665,21 @@ private:
     llvm_unreachable("a data section");
   }
 };
+
+Optional<DataSection> CubinBuilder::mercDataSection(SectionGroup What) {
+  switch (What) {
+  case SectionGroup::MercAddrRel:
+    return DataSection::AddressRel;
+  case SectionGroup::MercAddresses:
+    return DataSection::Addresses;
+  case SectionGroup::MercConstData:
+    return DataSection::Const;
+  case SectionGroup::MercInitData:
+    return DataSection::Init;
+  default:
+    return None;
+  }
+}
 
 Optional<DataSection> CubinBuilder::dataSection(SectionGroup What) {
   switch (What) {
@@ -700,6 +735,9 @@ void CubinBuilder::planSections() {
       if (Optional<DataSection> D = dataSection(What))
         if (!Data.has(*D))
           break;
+      if (Optional<DataSection> D = mercDataSection(What))
+        if (!Data.has(*D))
+          break;
       Add(What, -1);
     }
   }
@@ -753,6 +791,8 @@ void CubinBuilder::buildStringTables() {
     if (IsStr)
       for (const Kernel &K : M.Kernels)
         Tab->add(K.Name);
+    if (IsStr)
+      Data.addNamesAfterKernels(*Tab);
     if (L.ConstantAfterKernels)
       for (const Kernel &K : M.Kernels)
         Tab->add(".nv.constant0.", K.Name);
@@ -786,6 +826,8 @@ void CubinBuilder::buildStringTables() {
       ShStr.add(".nv.merc.symtab");
       break;
     default:
+      if (Optional<DataSection> D = mercDataSection(S.What))
+        ShStr.add(DataPlan::mercurySectionName(*D));
       break;
     }
   }
@@ -861,6 +903,10 @@ void CubinBuilder::buildMercSymbols() {
        secOf(SectionGroup::MercSharedReserved)}};
   for (size_t I = 0; I < N; ++I)
     MercSection[secOf(SectionGroup::Text, I)] = secOf(SectionGroup::CapMerc, I);
+  for (DataSection D :
+       {DataSection::Addresses, DataSection::Const, DataSection::Init})
+    if (Data.has(D))
+      MercSection[secOfData(D)] = secOfMercData(D);
   std::vector<Symbol> MercSyms;
   for (size_t SI = 0; SI < Syms.size(); ++SI) {
     if (is_contained(ConstSym, SI))
@@ -879,6 +925,7 @@ void CubinBuilder::buildMercSymbols() {
       }
     if (int(SI) == CapSym)
       MercCapSym = MercSyms.size();
+    Data.toMercurySymbol(SI, MercSyms.size(), Str, S);
     MercSyms.push_back(S);
   }
   serializeSymbols(MercSyms, MercSymBytes, MercLocalsEnd);
@@ -1219,6 +1266,15 @@ void CubinBuilder::buildSections() {
           [&](DataSection D) { return secOfData(D); },
           secOf(SectionGroup::SymTab)));
       break;
+    case SectionGroup::MercAddrRel:
+    case SectionGroup::MercAddresses:
+    case SectionGroup::MercConstData:
+    case SectionGroup::MercInitData:
+      F.Sections.push_back(Data.makeMercurySection(
+          *mercDataSection(Order[SI].What),
+          [&](DataSection D) { return secOfMercData(D); },
+          secOf(SectionGroup::MercSymTab)));
+      break;
     }
   }
   for (Section &S : F.Sections)
@@ -1324,7 +1380,17 @@ void CubinBuilder::buildProgramHeaders() {
       for (const Kernel &K : M.Kernels)
         Slack += L.ShStrSlackPerKernel + K.Name.size();
   }
-  layoutCubinFile(F, Slack);
+  layoutCubinFile(F, Slack, secOf(SectionGroup::StrTab),
+                  Data.strTabSlack());
+  // A Mercury data alias has its section's bytes (E: one file range, two
+  // headers).
+  for (size_t SI = 1; SI < Order.size(); ++SI)
+    if (Optional<DataSection> D = mercDataSection(Order[SI].What))
+      if (*D != DataSection::AddressRel) {
+        const Section &Of = F.Sections[secOfData(*D)];
+        F.Sections[SI].Offset = Of.Offset;
+        F.Sections[SI].Size = Of.Size;
+      }
   const uint64_t TableSize = F.ProgramHeaders.size() * 56;
   auto FirstOf = [&](const PhdrSpec &PS) -> const Section & {
     for (size_t SI = 1; SI < Order.size(); ++SI)

@@ -1010,6 +1010,9 @@ Error Parser::parseBinaryKind(Tokens &Toks) {
                                  "'.binary_kind' is for sm_100, sm_120 "
                                  "and sm_121");
   M.SassOnly = Toks[1].Text == "sass";
+  if (M.SassOnly && !M.Globals.empty())
+    return err(Toks[1].Text, "a SASS-only cubin with '.global' or '.const' "
+                             "variables: no ptxas cubin confirms that layout");
   return Error::success();
 }
 
@@ -1020,10 +1023,9 @@ Error Parser::parseGlobal(Tokens &Toks) {
   StringRef D = Toks[0].Text;
   if (K || !M.Kernels.empty())
     return err(D, "'" + D + "' goes before the first '.kernel'");
-  if (M.SM >= 100)
-    return err(D, "'" + D + "' variables in sm_" + Twine(M.SM) +
-                      " cubins are not modelled (ptxas's Mercury copies of "
-                      "their sections); sm_80 to sm_90 only");
+  if (M.SassOnly)
+    return err(D, "'" + D + "' variables in a SASS-only cubin (.binary_kind "
+                      "sass): no ptxas cubin confirms that layout");
   if (Toks.size() < 3 || Toks[1].Value.empty())
     return err(D, "expected '" + D +
                       " <name> <size> [align=<n>] [offset=<n>] "

@@ -144,8 +144,11 @@ llvm::Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out);
 /// Offset of every section, e_shoff, e_phoff, e_shnum, e_phnum, FileSize.
 /// Program headers' offsets/sizes are the caller's (see Module.h).
 /// \p ShStrTabSlack zero bytes follow the section-name string table
-/// (e_shstrndx; sm_90 ptxas leaves some, Module.h).
-void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack = 0);
+/// (e_shstrndx; sm_90 ptxas leaves some, Module.h), and \p StrTabSlack
+/// the section \p StrTabIndex (Blackwell ptxas leaves some after .strtab
+/// with module variables).
+void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack = 0,
+                     unsigned StrTabIndex = 0, uint64_t StrTabSlack = 0);
 
 } // namespace object
 } // namespace tp

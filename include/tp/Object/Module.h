@@ -151,7 +151,7 @@ struct ToolNote {
 /// its initial bytes PROGBITS .nv.global.init) or `.const` (PROGBITS
 /// .nv.constant3, its bytes).  Each `.global` also gets an 8-byte slot in
 /// .nv.constant4 that an R_CUDA_64 relocation fills with its address (E,
-/// ptxas 13.0, sm_80 to sm_90; lib/Object/CubinGlobals.cpp).
+/// ptxas 13.0, every target; lib/Object/CubinGlobals.cpp).
 struct GlobalVar {
   enum SpaceKind : uint8_t { Global, Const };
   std::string Name;
@@ -183,7 +183,7 @@ struct Module {
   /// (docs/targets.md).  Set by the reader when no kernel has the copy.
   bool SassOnly = false;
   /// The module's `.global` and `.const` variables in declaration order
-  /// (their symbols' order, E); sm_80 to sm_90 only.
+  /// (their symbols' order, E); not with SassOnly.
   std::vector<GlobalVar> Globals;
 };
 
