@@ -12,6 +12,7 @@
 
 #include "tp/Object/Module.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
@@ -199,6 +200,93 @@ llvm::ArrayRef<uint8_t> getDefaultCompatBytes(unsigned SM);
 /// True when sm_\p SM's layout tells a kernel whose code addresses shared
 /// memory from one that only has a .nv.shared.K (Kernel::SharedUnused).
 bool recordsSharedAddressing(unsigned SM);
+
+/// The sections that hold a module's variables (Module::Globals;
+/// lib/Object/CubinGlobals.cpp).
+enum class DataSection : uint8_t {
+  AddressRel, ///< .rel.nv.constant4 (sm_90: .rela.nv.constant4)
+  Addresses,  ///< .nv.constant4: each `.global`'s 64-bit address
+  Const,      ///< .nv.constant3: the `.const` variables' bytes
+  Init,       ///< .nv.global.init: the initialised `.global`s' bytes
+  Zero,       ///< .nv.global (NOBITS): the other `.global`s
+};
+
+/// What buildCubin writes for Module::Globals: which DataSections exist,
+/// their names in both string tables, the symbols, the sections.  The
+/// layout's code (CubinLayout.cpp) calls it at its steps; everything about
+/// the variables is here.
+class DataPlan {
+public:
+  /// \p Sm90Names: sm_90's spelling (RELA, and the names ptxas writes as
+  /// .nv.constant.pic / .nv.constant.user renamed in place, their tails
+  /// zero bytes); \p Mercury: Blackwell's (sm_90's, but .strtab keeps the
+  /// first names and adds the new ones after the kernels' names; the
+  /// Mercury copies of the sections).
+  DataPlan(const Module &M, bool Sm90Names, bool Mercury = false);
+  bool has(DataSection S) const { return Present[unsigned(S)]; }
+  /// The section and variable names of kernel 0's group, in symbol order
+  /// (variable names in .strtab only).
+  void addGroupNames(StrTab &Tab, bool IsStr) const;
+  /// The relocation section's names, written after .debug_frame.
+  void addRelocationNames(StrTab &Tab, bool IsStr) const;
+  /// Blackwell's .strtab: .nv.constant4 / .nv.constant3 after the kernels'
+  /// names.
+  void addNamesAfterKernels(StrTab &Tab) const;
+  /// The Mercury copy \p S of .symtab's symbol \p SI (section indices
+  /// already mapped to the Mercury copies, value 0): a variable keeps its
+  /// value and gets st_info 0x0d, st_other 0x20 (`.global`) or 0x80
+  /// (`.const`); .nv.constant4's and .nv.constant3's section symbols take
+  /// ptxas's first names.
+  void toMercurySymbol(size_t SI, size_t MercSI, const StrTab &Str,
+                       Symbol &S);
+  /// The Mercury copy of section \p S: .nv.merc.rela.nv.constant.pic, or
+  /// a header aliasing the bytes of .nv.constant4 (.nv.merc.nv.constant.pic),
+  /// .nv.constant3 (.nv.merc.nv.constant.user) or .nv.global.init
+  /// (.nv.merc.nv.global.init), whose Offset and Size the caller copies
+  /// from the section after the file layout.  \p MercSecOf: the Mercury
+  /// copies' indices.
+  Section makeMercurySection(DataSection S,
+                             llvm::function_ref<uint32_t(DataSection)> MercSecOf,
+                             uint32_t MercSymTab) const;
+  static llvm::StringRef mercurySectionName(DataSection S);
+  /// Zero bytes after .strtab (Blackwell: 23 with .nv.constant4, 3 more
+  /// with .nv.constant3, E: kernel names of 1 to 8 characters; why is not
+  /// known).
+  uint64_t strTabSlack() const;
+  /// Appends the section and variable symbols (kernel 0's group).
+  void appendSymbols(const StrTab &Str,
+                     llvm::function_ref<uint32_t(DataSection)> SecOf,
+                     std::vector<Symbol> &Syms);
+  /// Section \p S (its name offset is set by the caller).
+  Section makeSection(DataSection S,
+                      llvm::function_ref<uint32_t(DataSection)> SecOf,
+                      uint32_t SymTab) const;
+
+private:
+  const Module &M;
+  const bool Sm90, Merc;
+  bool Present[5] = {};
+  std::vector<uint32_t> VarSym; ///< each variable's symbol index
+  std::vector<uint32_t> MercVarSym; ///< ... in .nv.merc.symtab
+  int SectionSymOf[5] = {-1, -1, -1, -1, -1}; ///< each section's symbol
+};
+
+/// The checks buildCubin makes of Module::Globals: not SASS-only,
+/// names unique and not empty, sizes, alignments, offsets that do not
+/// overlap within a section, initial bytes that match the size.
+llvm::Error checkGlobals(const Module &M);
+
+/// Reads Module::Globals out of \p F: the OBJECT symbols of .nv.global,
+/// .nv.global.init and .nv.constant3 in symbol order, their bytes; each
+/// variable's alignment is inferred (the section's for offset 0, else the
+/// largest power of two that divides the offset and is at most the
+/// section's alignment and the size): the cubin does not record it, and
+/// with the offsets given it decides only the section's alignment, the
+/// largest (the variable at offset 0 has it).
+void readGlobals(const CubinFile &F, llvm::ArrayRef<Symbol> Syms, Module &M);
+
+/// The section variable \p V lives in.
+DataSection sectionOf(const GlobalVar &V);
 
 } // namespace detail
 } // namespace object

@@ -58,11 +58,15 @@ Expected<std::string> stringAt(const Section &Tab, uint64_t Off,
 }
 } // namespace
 
-// ET_REL cubins give .nv.shared.K the type SHT_CUDA_SHARED; like NOBITS
-// it occupies no file bytes (E, mma_tile_sm86_reloc.cubin: its size is the
-// static shared size, not file content).
+// ET_REL cubins give .nv.shared.K the type SHT_CUDA_SHARED and .nv.global
+// (uninitialised `.global` variables) SHT_CUDA_GLOBAL; like NOBITS they
+// occupy no file bytes (E, mma_tile_sm86_reloc.cubin: .nv.shared.K's size
+// is the static shared size; ptxas -c of a kernel with a `.global`
+// variable, every target: .nv.global's offset is where the next section
+// or the section header table starts).
 bool Section::isNoBits() const {
-  return Type == ELF::SHT_NOBITS || Type == SHT_CUDA_SHARED;
+  return Type == ELF::SHT_NOBITS || Type == SHT_CUDA_SHARED ||
+         Type == SHT_CUDA_GLOBAL;
 }
 
 int CubinFile::findSection(StringRef Name) const {
@@ -545,7 +549,8 @@ Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out) {
   return Error::success();
 }
 
-void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack) {
+void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack,
+                     unsigned StrTabIndex, uint64_t StrTabSlack) {
   uint64_t Off = 64;
   for (size_t I = 1; I < F.Sections.size(); ++I) {
     Section &S = F.Sections[I];
@@ -557,6 +562,8 @@ void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack) {
     }
     if (I == F.Header.ShStrNdx)
       Off += ShStrTabSlack;
+    if (StrTabIndex && I == StrTabIndex)
+      Off += StrTabSlack;
   }
   // Section 0 has offset 0 (E: every reference cubin).
   if (!F.Sections.empty())

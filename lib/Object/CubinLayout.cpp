@@ -24,7 +24,11 @@
 ///    it did not emit (.symtab_shndx, .rela.debug_frame, .nv.prototype,
 ///    .nv.shared.K without shared memory); nothing shared between strings;
 ///  * .debug_frame: a CIE and an FDE per kernel; module .nv.info: REGCOUNT
-///    and FRAME_SIZE last kernel first, then MIN_STACK_SIZE first first.
+///    and FRAME_SIZE last kernel first, then MIN_STACK_SIZE first first;
+///  * a module's `.global` and `.const` variables: the data groups
+///    AddrRel .. ZeroData (Blackwell: and their Mercury copies
+///    MercAddrRel .. MercInitData), whose contents, names and symbols
+///    DataPlan (CubinGlobals.cpp) gives.
 ///
 /// sm_80/86/89 (sm_89 without the SW2861232_WAR record): .nv.constant0.K's section symbol in each kernel's group and
 /// its names beside .rel.nv.constant0.K; .nv.rel.action; REL .debug_frame
@@ -90,6 +94,12 @@ enum class SectionGroup : uint8_t {
   Constant,  ///< .nv.constant0.K, each kernel
   Text,      ///< .text.K, each kernel
   Shared,    ///< .nv.shared.K where present, .nv.shared.reserved.0
+  // A module's variables (Module::Globals, DataSection; CubinGlobals.cpp).
+  AddrRel,   ///< .rel.nv.constant4 / .rela.nv.constant4
+  Addresses, ///< .nv.constant4
+  ConstData, ///< .nv.constant3
+  InitData,  ///< .nv.global.init
+  ZeroData,  ///< .nv.global
   // Blackwell's Mercury copy (Kernel::Mercury; the banner).
   CapMerc,            ///< .nv.capmerc.text.K, each kernel
   MercFrame,          ///< .nv.merc.debug_frame
@@ -99,6 +109,13 @@ enum class SectionGroup : uint8_t {
   MercFrameRel,       ///< .nv.merc.rela.debug_frame
   MercSharedReserved, ///< .nv.merc.nv.shared.reserved.0
   MercSymTab,         ///< .nv.merc.symtab
+  // The Mercury copies of the data groups (CubinGlobals.cpp): a relocation
+  // section, and headers aliasing .nv.constant4's, .nv.constant3's and
+  // .nv.global.init's bytes.
+  MercAddrRel,   ///< .nv.merc.rela.nv.constant.pic
+  MercAddresses, ///< .nv.merc.nv.constant.pic
+  MercConstData, ///< .nv.merc.nv.constant.user
+  MercInitData,  ///< .nv.merc.nv.global.init
 };
 
 /// The records of .nv.info.K, in the order a layout writes them.
@@ -173,24 +190,30 @@ struct CubinLayout {
 };
 
 using P = SectionGroup;
+// The data groups (AddrRel ... ZeroData) are empty without variables (E
+// for their places: test/Object/Inputs/globals, CubinGlobals.cpp).
 constexpr SectionGroup SM86Sections[] = {
-    P::ShStrTab, P::StrTab,   P::SymTab,     P::DebugFrame, P::TkInfo,
-    P::CuInfo,   P::NvInfo,   P::KernelInfo, P::Callgraph,  P::RelAction,
-    P::FrameRel, P::Constant, P::Text,       P::Shared};
+    P::ShStrTab,  P::StrTab,    P::SymTab,     P::DebugFrame, P::TkInfo,
+    P::CuInfo,    P::NvInfo,    P::KernelInfo, P::Callgraph,  P::RelAction,
+    P::AddrRel,   P::FrameRel,  P::Addresses,  P::ConstData,  P::Constant,
+    P::Text,      P::Shared,    P::InitData,   P::ZeroData};
 constexpr SectionGroup SM90Sections[] = {
-    P::ShStrTab, P::StrTab,   P::SymTab, P::DebugFrame, P::TkInfo,
-    P::CuInfo,   P::NvInfo,   P::Compat, P::KernelInfo, P::Callgraph,
-    P::RelaText, P::FrameRel, P::Text,   P::Shared,     P::Constant};
+    P::ShStrTab,  P::StrTab,   P::SymTab,    P::DebugFrame, P::TkInfo,
+    P::CuInfo,    P::NvInfo,   P::Compat,    P::KernelInfo, P::Callgraph,
+    P::RelaText,  P::AddrRel,  P::FrameRel,  P::Addresses,  P::ConstData,
+    P::Text,      P::InitData, P::Shared,    P::ZeroData,   P::Constant};
 // Blackwell: sm_90's sections, then the Mercury copy's (E: every
 // test/Object/Inputs PTX file and the four-kernel GEMM built with ptxas
 // 13.0 -arch=sm_100, sm_120 and sm_121).
 constexpr SectionGroup BlackwellSections[] = {
-    P::ShStrTab,     P::StrTab,       P::SymTab,    P::DebugFrame,
-    P::TkInfo,       P::CuInfo,       P::NvInfo,    P::Compat,
-    P::KernelInfo,   P::Callgraph,    P::RelaText,  P::FrameRel,
-    P::Text,         P::Shared,       P::Constant,  P::CapMerc,
-    P::MercFrame,    P::MercNvInfo,   P::MercKernelInfo,
-    P::MercRelaText, P::MercFrameRel, P::MercSharedReserved,
+    P::ShStrTab,      P::StrTab,        P::SymTab,        P::DebugFrame,
+    P::TkInfo,        P::CuInfo,        P::NvInfo,        P::Compat,
+    P::KernelInfo,    P::Callgraph,     P::RelaText,      P::AddrRel,
+    P::FrameRel,      P::Addresses,     P::ConstData,     P::Text,
+    P::InitData,      P::Shared,        P::ZeroData,      P::Constant,
+    P::CapMerc,       P::MercFrame,     P::MercNvInfo,    P::MercKernelInfo,
+    P::MercRelaText,  P::MercAddrRel,   P::MercFrameRel,  P::MercAddresses,
+    P::MercConstData, P::MercInitData,  P::MercSharedReserved,
     P::MercSymTab};
 
 constexpr Rec SM86Records[] = {
@@ -229,15 +252,19 @@ constexpr Rec BlackwellMercRecords[] = {
 
 constexpr uint32_t R = ELF::PF_R, W = ELF::PF_W, X = ELF::PF_X;
 // PHDR and a LOAD of the table; the constants and code (sm_86) or code,
-// shared, constants (sm_90).
+// shared, constants (sm_90).  A Range covers the sections of the groups
+// First..Last of the layout that exist, and is omitted when none does
+// (sm_90's LOAD of .nv.constant4 and .nv.constant3, E); the NoBits LOAD
+// covers the writable sections: .nv.global.init's bytes, then the NOBITS.
 constexpr PhdrSpec SM86Phdrs[] = {
     {PhdrSpec::Table, ELF::PT_PHDR, R | X},
-    {PhdrSpec::Range, ELF::PT_LOAD, R | X, P::Constant, P::Text},
+    {PhdrSpec::Range, ELF::PT_LOAD, R | X, P::Addresses, P::Text},
     {PhdrSpec::NoBits, ELF::PT_LOAD, R | W},
     {PhdrSpec::Table, ELF::PT_LOAD, R | X}};
 constexpr PhdrSpec SM90Phdrs[] = {
     {PhdrSpec::Table, ELF::PT_PHDR, R},
     {PhdrSpec::Table, ELF::PT_LOAD, R},
+    {PhdrSpec::Range, ELF::PT_LOAD, R, P::Addresses, P::ConstData},
     {PhdrSpec::Range, ELF::PT_LOAD, R | X, P::Text, P::Text},
     {PhdrSpec::NoBits, ELF::PT_LOAD, R | W},
     {PhdrSpec::Range, ELF::PT_LOAD, R, P::Constant, P::Constant}};
@@ -530,7 +557,8 @@ public:
       : M(M), T(T), L(L), N(M.Kernels.size()),
         RelaText(has(L.Sections, SectionGroup::RelaText)),
         Merc(has(L.Sections, SectionGroup::CapMerc)), ConstSym(N), KernelSym(N),
-        MercKernelSym(N), KernelInfo(N), MercKernelInfo(N) {
+        MercKernelSym(N), KernelInfo(N), MercKernelInfo(N),
+        Data(M, /*Sm90Names=*/L.FrameRela, /*Mercury=*/Merc) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
         FirstSharedUser = int(I);
@@ -613,8 +641,62 @@ private:
   std::vector<uint8_t> Frame, FrameRel, MercFrame, MercFrameRel;
   std::vector<NvInfoRecord> ModInfo, MercModInfo;
   std::vector<std::vector<uint8_t>> KernelInfo, MercKernelInfo;
+  DataPlan Data; ///< the module's variables (CubinGlobals.cpp)
   CubinFile F;
+
+  /// The DataSection of a data group, if \p What is one.
+  static Optional<DataSection> dataSection(SectionGroup What);
+  /// The DataSection whose Mercury copy \p What is, if it is one.
+  static Optional<DataSection> mercDataSection(SectionGroup What);
+  uint32_t secOfMercData(DataSection S) const {
+    for (SectionGroup G :
+         {SectionGroup::MercAddrRel, SectionGroup::MercAddresses,
+          SectionGroup::MercConstData, SectionGroup::MercInitData})
+      if (mercDataSection(G) == S)
+        return secOf(G);
+    llvm_unreachable("a Mercury data section");
+  }
+  uint32_t secOfData(DataSection S) const {
+    for (SectionGroup G : {SectionGroup::AddrRel, SectionGroup::Addresses,
+                           SectionGroup::ConstData, SectionGroup::InitData,
+                           SectionGroup::ZeroData})
+      if (dataSection(G) == S)
+        return secOf(G);
+    llvm_unreachable("a data section");
+  }
 };
+
+Optional<DataSection> CubinBuilder::mercDataSection(SectionGroup What) {
+  switch (What) {
+  case SectionGroup::MercAddrRel:
+    return DataSection::AddressRel;
+  case SectionGroup::MercAddresses:
+    return DataSection::Addresses;
+  case SectionGroup::MercConstData:
+    return DataSection::Const;
+  case SectionGroup::MercInitData:
+    return DataSection::Init;
+  default:
+    return None;
+  }
+}
+
+Optional<DataSection> CubinBuilder::dataSection(SectionGroup What) {
+  switch (What) {
+  case SectionGroup::AddrRel:
+    return DataSection::AddressRel;
+  case SectionGroup::Addresses:
+    return DataSection::Addresses;
+  case SectionGroup::ConstData:
+    return DataSection::Const;
+  case SectionGroup::InitData:
+    return DataSection::Init;
+  case SectionGroup::ZeroData:
+    return DataSection::Zero;
+  default:
+    return None;
+  }
+}
 
 void CubinBuilder::planSections() {
   auto Add = [&](SectionGroup What, int K) {
@@ -650,6 +732,12 @@ void CubinBuilder::planSections() {
       }
       break;
     default:
+      if (Optional<DataSection> D = dataSection(What))
+        if (!Data.has(*D))
+          break;
+      if (Optional<DataSection> D = mercDataSection(What))
+        if (!Data.has(*D))
+          break;
       Add(What, -1);
     }
   }
@@ -675,6 +763,8 @@ void CubinBuilder::buildStringTables() {
         if (IsStr)
           Tab->add("__nv_reservedSMEM_offset_0_alias");
       }
+      if (I == 0)
+        Data.addGroupNames(*Tab, IsStr);
       if (IsStr && int(I) == FirstSharedUser) {
         if (L.NamedSmemCap)
           Tab->add(SmemCapName);
@@ -691,15 +781,18 @@ void CubinBuilder::buildStringTables() {
         Tab->add(IsStr ? ".nv.constant0." : ".rel.nv.constant0.", K.Name);
       }
     }
-    for (const char *S :
-         {".debug_frame", ".rel.debug_frame", ".rela.debug_frame",
-          ".nv.callgraph", ".nv.prototype"})
+    Tab->add(".debug_frame");
+    Data.addRelocationNames(*Tab, IsStr);
+    for (const char *S : {".rel.debug_frame", ".rela.debug_frame",
+                          ".nv.callgraph", ".nv.prototype"})
       Tab->add(S);
     if (has(L.Sections, SectionGroup::RelAction))
       Tab->add(".nv.rel.action");
     if (IsStr)
       for (const Kernel &K : M.Kernels)
         Tab->add(K.Name);
+    if (IsStr)
+      Data.addNamesAfterKernels(*Tab);
     if (L.ConstantAfterKernels)
       for (const Kernel &K : M.Kernels)
         Tab->add(".nv.constant0.", K.Name);
@@ -733,6 +826,8 @@ void CubinBuilder::buildStringTables() {
       ShStr.add(".nv.merc.symtab");
       break;
     default:
+      if (Optional<DataSection> D = mercDataSection(S.What))
+        ShStr.add(DataPlan::mercurySectionName(*D));
       break;
     }
   }
@@ -770,6 +865,9 @@ void CubinBuilder::buildSymbols() {
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
              secOf(SectionGroup::Shared, -1), 0, L.ReservedWindowBytes);
     }
+    if (I == 0)
+      Data.appendSymbols(
+          Str, [&](DataSection D) { return secOfData(D); }, Syms);
     if (int(I) == FirstSharedUser && L.NamedSmemCap)
       CapSym = AddSym(Str.at(SmemCapName), ELF::STB_WEAK << 4 | ELF::STT_OBJECT,
                       0, 0, 4, T.ReservedSharedBytes);
@@ -805,6 +903,10 @@ void CubinBuilder::buildMercSymbols() {
        secOf(SectionGroup::MercSharedReserved)}};
   for (size_t I = 0; I < N; ++I)
     MercSection[secOf(SectionGroup::Text, I)] = secOf(SectionGroup::CapMerc, I);
+  for (DataSection D :
+       {DataSection::Addresses, DataSection::Const, DataSection::Init})
+    if (Data.has(D))
+      MercSection[secOfData(D)] = secOfMercData(D);
   std::vector<Symbol> MercSyms;
   for (size_t SI = 0; SI < Syms.size(); ++SI) {
     if (is_contained(ConstSym, SI))
@@ -823,6 +925,7 @@ void CubinBuilder::buildMercSymbols() {
       }
     if (int(SI) == CapSym)
       MercCapSym = MercSyms.size();
+    Data.toMercurySymbol(SI, MercSyms.size(), Str, S);
     MercSyms.push_back(S);
   }
   serializeSymbols(MercSyms, MercSymBytes, MercLocalsEnd);
@@ -1155,6 +1258,25 @@ void CubinBuilder::buildSections() {
     case SectionGroup::MercSymTab:
       F.Sections.push_back(mercurySection(Order[SI].What, I));
       break;
+    case SectionGroup::AddrRel:
+    case SectionGroup::Addresses:
+    case SectionGroup::ConstData:
+    case SectionGroup::InitData:
+    case SectionGroup::ZeroData:
+      F.Sections.push_back(Data.makeSection(
+          *dataSection(Order[SI].What),
+          [&](DataSection D) { return secOfData(D); },
+          secOf(SectionGroup::SymTab)));
+      break;
+    case SectionGroup::MercAddrRel:
+    case SectionGroup::MercAddresses:
+    case SectionGroup::MercConstData:
+    case SectionGroup::MercInitData:
+      F.Sections.push_back(Data.makeMercurySection(
+          *mercDataSection(Order[SI].What),
+          [&](DataSection D) { return secOfMercData(D); },
+          secOf(SectionGroup::MercSymTab)));
+      break;
     }
   }
   for (Section &S : F.Sections)
@@ -1225,21 +1347,32 @@ void CubinBuilder::buildHeader() {
 }
 
 void CubinBuilder::buildProgramHeaders() {
-  uint64_t NoBitsMem = 0;
+  uint64_t NoBitsMem = 0, WritableFileBytes = 0;
   int FirstNoBits = -1;
   for (size_t SI = 1; SI < F.Sections.size(); ++SI) {
     const Section &S = F.Sections[SI];
-    if (!S.isNoBits())
+    // .nv.global.init's bytes come first in the writable LOAD (E).
+    const bool InitData = Order[SI].What == SectionGroup::InitData;
+    if (!S.isNoBits() && !InitData)
       continue;
     if (FirstNoBits < 0)
       FirstNoBits = SI;
     // Each block at its alignment (E, two_shared_swapped.ptx: 0x104 bytes
     // then a 32-aligned 0x30 give memsz 0x150).
     NoBitsMem = alignTo(NoBitsMem, S.AddrAlign) + S.Size;
+    if (InitData)
+      WritableFileBytes = NoBitsMem;
   }
+  // Where the layout's section list has each group, for Range specs.
+  auto InRange = [&](SectionGroup G, const PhdrSpec &PS) {
+    auto Pos = [&](SectionGroup X) { return find(L.Sections, X); };
+    return Pos(G) >= Pos(PS.First) && Pos(G) <= Pos(PS.Last);
+  };
   std::vector<PhdrSpec> Specs;
   for (const PhdrSpec &PS : L.Phdrs)
-    if (PS.What != PhdrSpec::NoBits || FirstNoBits >= 0)
+    if ((PS.What != PhdrSpec::NoBits || FirstNoBits >= 0) &&
+        (PS.What != PhdrSpec::Range ||
+         any_of(Order, [&](const Sec &S) { return InRange(S.What, PS); })))
       Specs.push_back(PS);
   F.ProgramHeaders.resize(Specs.size());
   uint64_t Slack = 0;
@@ -1249,17 +1382,27 @@ void CubinBuilder::buildProgramHeaders() {
       for (const Kernel &K : M.Kernels)
         Slack += L.ShStrSlackPerKernel + K.Name.size();
   }
-  layoutCubinFile(F, Slack);
+  layoutCubinFile(F, Slack, secOf(SectionGroup::StrTab),
+                  Data.strTabSlack());
+  // A Mercury data alias has its section's bytes (E: one file range, two
+  // headers).
+  for (size_t SI = 1; SI < Order.size(); ++SI)
+    if (Optional<DataSection> D = mercDataSection(Order[SI].What))
+      if (*D != DataSection::AddressRel) {
+        const Section &Of = F.Sections[secOfData(*D)];
+        F.Sections[SI].Offset = Of.Offset;
+        F.Sections[SI].Size = Of.Size;
+      }
   const uint64_t TableSize = F.ProgramHeaders.size() * 56;
-  auto FirstOf = [&](SectionGroup What) -> const Section & {
+  auto FirstOf = [&](const PhdrSpec &PS) -> const Section & {
     for (size_t SI = 1; SI < Order.size(); ++SI)
-      if (Order[SI].What == What)
+      if (InRange(Order[SI].What, PS))
         return F.Sections[SI];
     llvm_unreachable("a layout's program header names a missing piece");
   };
-  auto LastOf = [&](SectionGroup What) -> const Section & {
+  auto LastOf = [&](const PhdrSpec &PS) -> const Section & {
     for (size_t SI = Order.size(); SI-- > 1;)
-      if (Order[SI].What == What)
+      if (InRange(Order[SI].What, PS))
         return F.Sections[SI];
     llvm_unreachable("a layout's program header names a missing piece");
   };
@@ -1274,15 +1417,15 @@ void CubinBuilder::buildProgramHeaders() {
       Ph.FileSz = Ph.MemSz = TableSize;
       break;
     case PhdrSpec::Range: {
-      const Section &A = FirstOf(Specs[PI].First);
-      const Section &B = LastOf(Specs[PI].Last);
+      const Section &A = FirstOf(Specs[PI]);
+      const Section &B = LastOf(Specs[PI]);
       Ph.Offset = A.Offset;
       Ph.FileSz = Ph.MemSz = B.Offset + B.Size - A.Offset;
       break;
     }
     case PhdrSpec::NoBits:
       Ph.Offset = F.Sections[FirstNoBits].Offset;
-      Ph.FileSz = 0;
+      Ph.FileSz = WritableFileBytes;
       Ph.MemSz = NoBitsMem;
       break;
     }
@@ -1308,6 +1451,8 @@ Expected<CubinFile> buildCubin(const Module &M) {
   for (const Kernel &K : M.Kernels)
     if (Error E = checkKernel(K, *T, M.SassOnly))
       return std::move(E);
+  if (Error E = checkGlobals(M))
+    return std::move(E);
   return CubinBuilder(M, *T, *L).build();
 }
 

@@ -316,6 +316,7 @@ Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
     }
   }
   readDebugFrame();
+  readGlobals(F, Syms, M); // CubinGlobals.cpp
   if (Error E = readMercury())
     return std::move(E);
   return std::move(M);

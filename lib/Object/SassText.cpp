@@ -239,19 +239,42 @@ void printMercury(const MercuryCode &MC, raw_ostream &OS) {
        << "\n";
 }
 
+/// Plain names as they are; anything else (possible in a cubin we read)
+/// as a string.
+std::string nameToken(StringRef Name) {
+  bool Plain = !Name.empty() &&
+               all_of(Name,
+                      [](char C) {
+                        return isAlnum(C) || C == '_' || C == '$' || C == '.';
+                      }) &&
+               Name[0] != '.' && Name[0] != '"';
+  return Plain ? Name.str() : quote(Name);
+}
+
+/// The module's variables: `.global` / `.const` lines in declaration
+/// order; `offset=` on every line unless placeGlobals gives them all.
+void printGlobals(const Module &M, raw_ostream &OS) {
+  std::vector<GlobalVar> Placed = M.Globals;
+  placeGlobals(Placed);
+  bool Derived = true;
+  for (size_t I = 0; I < Placed.size(); ++I)
+    Derived &= Placed[I].Offset == M.Globals[I].Offset;
+  for (const GlobalVar &V : M.Globals) {
+    OS << (V.Space == GlobalVar::Const ? ".const " : ".global ")
+       << nameToken(V.Name) << " " << V.Size << " align=" << V.Align;
+    if (!Derived)
+      OS << " offset=" << hex(V.Offset);
+    if (V.Initialized || V.Space == GlobalVar::Const)
+      OS << " init=" << hexBytes(V.Init);
+    OS << "\n";
+  }
+}
+
 /// A kernel's directives (`.kernel` ... before its code), in the order the
 /// parser's methods read them.
 void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
                            raw_ostream &OS) {
-  // Plain names as they are; anything else (possible in a cubin we
-  // read) as a string.
-  bool Plain = !K.Name.empty() &&
-               all_of(K.Name,
-                      [](char C) {
-                        return isAlnum(C) || C == '_' || C == '$' || C == '.';
-                      }) &&
-               K.Name[0] != '.' && K.Name[0] != '"';
-  OS << "\n.kernel " << (Plain ? K.Name : quote(K.Name)) << "\n";
+  OS << "\n.kernel " << nameToken(K.Name) << "\n";
   for (const KernelParam &P : K.Params) {
     OS << ".param " << P.Offset << " " << P.Size;
     if (P.Index)
@@ -300,6 +323,7 @@ Error printKernelForm(const Module &M, raw_ostream &OS,
     OS << ".compat " << hexBytes(*M.Compat) << "\n";
   if (M.SassOnly)
     OS << ".binary_kind sass\n";
+  printGlobals(M, OS);
   for (const Kernel &K : M.Kernels) {
     printKernelDirectives(K, *Opts.Classifier, OS);
     if (Error E = printCode(K.Code, OS, Opts))
@@ -444,6 +468,10 @@ private:
   Error parseToolNote(Tokens &Toks);
   Error parseCompat(Tokens &Toks);
   Error parseBinaryKind(Tokens &Toks);
+  /// `.global` and `.const`: a module variable (Module::Globals).
+  Error parseGlobal(Tokens &Toks);
+  /// The variables' offsets (given on all or none) and overlaps.
+  Error finishGlobals();
   Error parseKernel(Tokens &Toks);
   // Kernel form: directives inside `.kernel` ... `.end_kernel`.
   Error parseEndKernel(Tokens &Toks);
@@ -482,6 +510,8 @@ private:
   /// Its `.frame_size`, `.min_stack_size` and `.frame_cfa` operands, for
   /// errors (checkStackFrame).
   StringRef FrameSizeValue, MinStackValue, FrameCfaValue;
+  std::vector<StringRef> GlobalAt; ///< each variable's name, for errors
+  StringRef OffsetGiven, OffsetMissing; ///< a variable with / without offset=
   // Raw form.
   CubinFile Raw;
   bool HaveHeader = false;
@@ -670,7 +700,9 @@ bool Parser::isCodeLine(StringRef Line) const {
   // instruction for the codec.
   StringRef First = Line.split(' ').first.split('\t').first;
   if (F == Form::Kernel && K)
-    return !kernelDirective(First);
+    return !kernelDirective(First) && First != ".global" &&
+           First != ".const"; // misplaced: parseGlobal says so
+
   return F == Form::Raw && RawSec && RawSecIsCode && !rawDirective(First);
 }
 
@@ -738,6 +770,7 @@ Expected<CubinFile> Parser::run() {
                .Case(".tool_note", &Parser::parseToolNote)
                .Case(".compat", &Parser::parseCompat)
                .Case(".binary_kind", &Parser::parseBinaryKind)
+               .Cases(".global", ".const", &Parser::parseGlobal)
                .Case(".kernel", &Parser::parseKernel)
                .Default(nullptr);
       if (!Fn && !K)
@@ -988,6 +1021,110 @@ Error Parser::parseBinaryKind(Tokens &Toks) {
                                  "'.binary_kind' is for sm_100, sm_120 "
                                  "and sm_121");
   M.SassOnly = Toks[1].Text == "sass";
+  if (M.SassOnly && !M.Globals.empty())
+    return err(Toks[1].Text, "a SASS-only cubin with '.global' or '.const' "
+                             "variables: no ptxas cubin confirms that layout");
+  return Error::success();
+}
+
+/// `.global <name> <size> [align=N] [offset=N] [init=<hex>]` (without
+/// init=: .nv.global, NOBITS) and `.const <name> <size> [align=N]
+/// [offset=N] [init=<hex>]` (without init=: zero bytes).
+Error Parser::parseGlobal(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (K || !M.Kernels.empty())
+    return err(D, "'" + D + "' goes before the first '.kernel'");
+  if (M.SassOnly)
+    return err(D, "'" + D + "' variables in a SASS-only cubin (.binary_kind "
+                      "sass): no ptxas cubin confirms that layout");
+  if (Toks.size() < 3 || Toks[1].Value.empty())
+    return err(D, "expected '" + D +
+                      " <name> <size> [align=<n>] [offset=<n>] "
+                      "[init=<hex bytes>]'");
+  GlobalVar V;
+  V.Name = Toks[1].Value;
+  V.Space = D == ".const" ? GlobalVar::Const : GlobalVar::Global;
+  for (size_t I = 0; I < M.Globals.size(); ++I)
+    if (M.Globals[I].Name == V.Name)
+      return err(Toks[1].Text, "variable '" + V.Name + "' defined twice");
+  const uint64_t MaxSize =
+      V.Space == GlobalVar::Const ? 0x10000 : 0xffffffffull;
+  Expected<uint64_t> Size = number(Toks[2], MaxSize);
+  if (!Size)
+    return Size.takeError();
+  if (!*Size)
+    return err(Toks[2].Text, "a variable has at least one byte");
+  V.Size = *Size;
+  StringRef Offset;
+  for (size_t I = 3; I < Toks.size(); ++I) {
+    StringRef Key, Val;
+    std::tie(Key, Val) = Toks[I].Text.split('=');
+    uint64_t N = 0;
+    if (Key == "init" && !Toks[I].IsString) {
+      if (Val.size() != 2 * V.Size || !all_of(Val, isHexDigit))
+        return err(Toks[I].Text, "expected init=<" + Twine(2 * V.Size) +
+                                     " hex digits> (the " + Twine(V.Size) +
+                                     " bytes)");
+      for (size_t J = 0; J < Val.size(); J += 2)
+        V.Init.push_back(hexFromNibbles(Val[J], Val[J + 1]));
+      V.Initialized = true;
+    } else if (Key == "align" && !Val.getAsInteger(0, N)) {
+      if (!N || !isPowerOf2_64(N) || N > 4096)
+        return err(Toks[I].Text, "expected align=<power of two, at most 4096>");
+      V.Align = N;
+    } else if (Key == "offset" && !Val.getAsInteger(0, N)) {
+      if (N > MaxSize - V.Size)
+        return err(Toks[I].Text, "offset " + Val + " puts the variable's end "
+                                 "past " + hex(MaxSize));
+      V.Offset = N;
+      Offset = Toks[I].Text;
+    } else {
+      return err(Toks[I].Text, "expected align=<n>, offset=<n> or "
+                               "init=<hex bytes>, found '" +
+                                   Toks[I].Text + "'");
+    }
+  }
+  if (!Offset.empty() && V.Offset % V.Align)
+    return err(Offset, "offset " + hex(V.Offset) +
+                           " is not a multiple of the alignment " +
+                           Twine(V.Align));
+  if (V.Space == GlobalVar::Const && !V.Initialized)
+    V.Init.assign(V.Size, 0);
+  (Offset.empty() ? OffsetMissing : OffsetGiven) =
+      Offset.empty() ? Toks[1].Text : Offset;
+  if (!OffsetGiven.empty() && !OffsetMissing.empty())
+    return err(Offset.empty() ? Toks[1].Text : Offset,
+               "give offset= to every variable or to none (then they are "
+               "placed by decreasing alignment)");
+  GlobalAt.push_back(Toks[1].Text);
+  M.Globals.push_back(std::move(V));
+  return Error::success();
+}
+
+Error Parser::finishGlobals() {
+  if (OffsetGiven.empty())
+    placeGlobals(M.Globals);
+  // .nv.constant3, .nv.global.init, .nv.global.
+  auto SectionOf = [](const GlobalVar &V) {
+    return V.Space == GlobalVar::Const ? 0 : V.Initialized ? 1 : 2;
+  };
+  for (size_t I = 0; I < M.Globals.size(); ++I) {
+    const GlobalVar &V = M.Globals[I];
+    for (const Kernel &Kn : M.Kernels)
+      if (Kn.Name == V.Name)
+        return err(GlobalAt[I], "variable '" + V.Name +
+                                    "' has the name of a kernel");
+    for (size_t J = 0; J < I; ++J) {
+      const GlobalVar &O = M.Globals[J];
+      if (SectionOf(O) == SectionOf(V) && V.Offset < O.Offset + O.Size &&
+          O.Offset < V.Offset + V.Size)
+        return err(GlobalAt[I],
+                   "variable '" + V.Name + "' (offset " + hex(V.Offset) +
+                       ", " + Twine(V.Size) + " bytes) overlaps variable '" +
+                       O.Name + "' (offset " + hex(O.Offset) + ", " +
+                       Twine(O.Size) + " bytes)");
+    }
+  }
   return Error::success();
 }
 
@@ -1017,6 +1154,8 @@ Expected<CubinFile> Parser::finishKernelForm() {
     return err(Buffer.take_front(1), "missing '.target'");
   if (M.Kernels.empty())
     return err(Buffer.take_front(1), "no '.kernel'");
+  if (Error E = finishGlobals())
+    return std::move(E);
   Expected<CubinFile> Out = buildCubin(M);
   if (!Out)
     return err(Buffer.take_front(1), toString(Out.takeError()));

@@ -40,6 +40,7 @@ constexpr uint8_t ELFOSABI_CUDA_V2 = 0x41;          // what ptxas 13 writes (E)
 constexpr uint8_t ELFABIVERSION_CUDA_V2 = 8;        // LLVM ELF.h (newer), E
 constexpr uint32_t SHT_CUDA_INFO = 0x70000000;      // .nv.info*
 constexpr uint32_t SHT_CUDA_CALLGRAPH = 0x70000001; // .nv.callgraph
+constexpr uint32_t SHT_CUDA_GLOBAL = 0x70000007;    // ET_REL .nv.global (E)
 constexpr uint32_t SHT_CUDA_SHARED = 0x7000000a;    // ET_REL .nv.shared.*
 constexpr uint32_t SHT_CUDA_RELOCINFO = 0x7000000b; // .nv.rel.action
 constexpr uint32_t SHT_CUDA_CONSTANT_B0 = 0x70000064; // ET_REL constant0
@@ -143,8 +144,11 @@ llvm::Error writeCubinFile(const CubinFile &F, std::vector<uint8_t> &Out);
 /// Offset of every section, e_shoff, e_phoff, e_shnum, e_phnum, FileSize.
 /// Program headers' offsets/sizes are the caller's (see Module.h).
 /// \p ShStrTabSlack zero bytes follow the section-name string table
-/// (e_shstrndx; sm_90 ptxas leaves some, Module.h).
-void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack = 0);
+/// (e_shstrndx; sm_90 ptxas leaves some, Module.h), and \p StrTabSlack
+/// the section \p StrTabIndex (Blackwell ptxas leaves some after .strtab
+/// with module variables).
+void layoutCubinFile(CubinFile &F, uint64_t ShStrTabSlack = 0,
+                     unsigned StrTabIndex = 0, uint64_t StrTabSlack = 0);
 
 } // namespace object
 } // namespace tp

@@ -1,9 +1,10 @@
 //===- Module.h - The kernels of a cubin, read and laid out -----*- C++ -*-===//
 ///
 /// \file
-/// The interpreted model of an executable cubin: its target, tool note and
+/// The interpreted model of an executable cubin: its target, tool note,
 /// kernels (name, code, parameters, registers, barriers, shared memory,
-/// EXIT offsets, launch bounds).  Two functions connect it to the
+/// EXIT offsets, launch bounds) and module variables (`.global`,
+/// `.const`).  Two functions connect it to the
 /// container level (CubinFile.h):
 ///
 ///  * interpretCubin reads the model out of a CubinFile (sections
@@ -155,6 +156,24 @@ struct ToolNote {
   std::string Options = "-arch sm_86 ";
 };
 
+/// A module-scope variable: a PTX `.global` (NOBITS .nv.global, or with
+/// its initial bytes PROGBITS .nv.global.init) or `.const` (PROGBITS
+/// .nv.constant3, its bytes).  Each `.global` also gets an 8-byte slot in
+/// .nv.constant4 that an R_CUDA_64 relocation fills with its address (E,
+/// ptxas 13.0, every target; lib/Object/CubinGlobals.cpp).
+struct GlobalVar {
+  enum SpaceKind : uint8_t { Global, Const };
+  std::string Name;
+  SpaceKind Space = Global;
+  uint64_t Size = 0;   ///< the symbol's size
+  uint64_t Align = 1;  ///< a power of two; the section's is the largest
+  uint64_t Offset = 0; ///< in its section (the symbol's value)
+  /// A `.global` with initial bytes (.nv.global.init); a `.const` always
+  /// has them (Init.size() == Size for both).
+  bool Initialized = false;
+  std::vector<uint8_t> Init;
+};
+
 /// A cubin's kernels and what is global to them.
 struct Module {
   unsigned SM = 86;
@@ -172,12 +191,21 @@ struct Module {
   /// whether the CUDA driver loads a sass-kind cubin is NOT verified
   /// (docs/targets.md).  Set by the reader when no kernel has the copy.
   bool SassOnly = false;
+  /// The module's `.global` and `.const` variables in declaration order
+  /// (their symbols' order, E); not with SassOnly.
+  std::vector<GlobalVar> Globals;
 };
 
 /// Reads the model out of an executable cubin of any target (sm_80 to
 /// sm_121).  Fails, naming
 /// the place, on what the model cannot represent.
 llvm::Expected<Module> interpretCubin(const CubinFile &F);
+
+/// Places the variables of each section (GlobalVar::Offset) as ptxas does
+/// where their alignments differ: by decreasing alignment, each at the
+/// next multiple of its own; equal alignments in declaration order (ptxas's
+/// order for those is not known, E: lib/Object/CubinGlobals.cpp).
+void placeGlobals(std::vector<GlobalVar> &Globals);
 
 /// Builds a cubin from scratch in ptxas 13's layout for M.SM (one or more
 /// kernels; lib/Object/CubinLayout.cpp).

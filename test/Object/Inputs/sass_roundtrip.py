@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""sass_roundtrip.py OUTDIR [--ptxas PTXAS [--arch sm_NN]] FILE...: for each
-cubin (or PTX file, built first with PTXAS -arch=sm_86, or for --arch with
+"""sass_roundtrip.py OUTDIR [--ptxas PTXAS [--arch sm_NN] [--reloc]] FILE...:
+for each cubin (or PTX file, built first with PTXAS -arch=sm_86 -- with
+--reloc as a relocatable object, ptxas -c --, or for --arch with
 its first .target line rewritten to that target, and for sm_100 and later
 its .version raised to 8.8), runs
   tp-mc --disassemble X.cubin -o X.sass
@@ -22,6 +23,10 @@ arch = None
 if args and args[0] == "--arch":
     args.pop(0)
     arch = args.pop(0)
+reloc = False
+if args and args[0] == "--reloc":
+    args.pop(0)
+    reloc = True
 for f in args:
     name = os.path.splitext(os.path.basename(f))[0]
     src = f
@@ -38,8 +43,9 @@ for f in args:
                     text = re.sub(r"\.version\s+[\d.]+", ".version 8.8", text,
                                   count=1)
                 open(ptx, "w").write(text)
-            subprocess.run([ptxas, "-arch=" + (arch or "sm_86"), "-o", src,
-                            ptx], check=True)
+            subprocess.run([ptxas, "-arch=" + (arch or "sm_86")] +
+                           (["-c"] if reloc else []) + ["-o", src, ptx],
+                           check=True)
         sass = os.path.join(out, name + ".sass")
         dst = os.path.join(out, name + ".out.cubin")
         subprocess.run(["tp-mc", "--disassemble", src, "-o", sass], check=True)
