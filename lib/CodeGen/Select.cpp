@@ -85,10 +85,11 @@
 /// Values: every name the product defines or reads gets a dense id in one
 /// walk before selection (indexValues): a table by id holds each value's
 /// lowering, the reads of it left (a predicate register is free after the
-/// last) and whether a ring op reads it (its register is then shared); the
-/// walk also records the id of every Value object it saw, so selection
-/// finds a reference by address, not by hashing its name again
-/// (SelectNames.h).
+/// last) and whether a ring op reads it (its register is then shared).
+/// Each spelling (the address and length of a name's characters) is
+/// recorded with its id the first time it is seen, so a name is hashed by
+/// its characters once a spelling, not once a reference: the tile IR's
+/// references share their definition's characters (SelectNames.h).
 ///
 /// Control fields are conservative (stall 15) with the scoreboards set
 /// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
@@ -218,10 +219,10 @@ constexpr int64_t RZ = 255;
 /// A lowered tile value: a constant, the register holding it, or (a
 /// comparison's) the predicate register.
 struct Lowered {
-  bool IsConst = false;
-  bool IsPred = false;
   int64_t C = 0;
   unsigned Reg = 0; ///< a virtual register, or P0..P6 for a predicate
+  bool IsConst = false;
+  bool IsPred = false;
   static Lowered constant(int64_t V) {
     Lowered L;
     L.IsConst = true;
@@ -355,25 +356,22 @@ private:
   /// The id of name \p Name (a string of the tile IR, which outlives the
   /// selector), a new one when it has none.
   unsigned intern(StringRef Name);
-  /// The id of \p Name, or NoValue.
-  unsigned findValue(StringRef Name) const { return ValueIds.find(Name); }
-  /// The id of the name tile IR value \p V spells: found by its address
-  /// when indexValues() saw it, else by name (NoValue: none).
-  unsigned findValue(const Value &V) const {
-    unsigned Id = RefIds.find(&V);
-    return Id != NoValue ? Id : findValue(V.str());
+  /// The id of \p Name, or NoValue: by its spelling's address when
+  /// intern() saw that spelling, else by its characters.
+  unsigned findValue(StringRef Name) const {
+    unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
+    return Id != NoValue ? Id : ValueIds.find(Name);
   }
+  /// The id of the name tile IR value \p V spells (NoValue: none).
+  unsigned findValue(const Value &V) const { return findValue(V.str()); }
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
-  unsigned internValue(const Value &V) {
-    unsigned Id = RefIds.find(&V);
-    return Id != NoValue ? Id : intern(V.str());
-  }
+  unsigned internValue(const Value &V) { return intern(V.str()); }
   /// Interns every name \p O and its region define or read, counts the
   /// reads (operands, guard=, guard_first=) and marks the operands of ops
-  /// outside tp.addresses (\p RingReads: \p O is one); records the id of
-  /// each in RefIds.  The ops in \p O's region (nested); for the product
-  /// itself also each of its ops' in RegionOps.
+  /// outside tp.addresses (\p RingReads: \p O is one).  The ops in \p O's
+  /// region (nested); for the product itself also each of its ops' in
+  /// RegionOps.
   size_t indexValues(const Op &O, bool RingReads);
   /// Counts the registers of the address values ring ops read.
   void countSharers();
@@ -501,9 +499,11 @@ private:
   };
   isel::NameTable ValueIds;
   std::vector<ValueSlot> Slots;
-  /// The ids of the names indexValues() saw, by the Value or result string
-  /// that spells them.
-  isel::AddressTable RefIds;
+  /// The ids of the names intern() saw, by the address and length of the
+  /// spelling (a reference of the tile IR shares its definition's
+  /// characters: about one spelling a name, where there are four or five
+  /// references).
+  isel::AddressTable SpellingIds;
   /// The ops in each region of the product (nested), in its order.
   std::vector<size_t> RegionOps;
   size_t regionOps(const Op *Region) const {
@@ -613,28 +613,29 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 //===----------------------------------------------------------------------===//
 
 unsigned Selector::intern(StringRef Name) {
+  unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
+  if (Id != NoValue)
+    return Id;
   auto Ins = ValueIds.insert(Name, unsigned(Slots.size()));
   if (Ins.second)
     Slots.emplace_back();
+  if (Name.data()) // (null is the table's empty key)
+    SpellingIds.insert(Name.data(), Ins.first, uint32_t(Name.size()));
   return Ins.first;
 }
 
 size_t Selector::indexValues(const Op &O, bool RingReads) {
   if (!O.Result.empty())
-    RefIds.insert(&O.Result, intern(O.Result));
+    intern(O.Result);
   for (const Value &V : O.Operands)
     if (V.isRef()) {
-      unsigned Id = intern(V.str());
-      RefIds.insert(&V, Id);
-      ValueSlot &S = Slots[Id];
+      ValueSlot &S = Slots[intern(V.str())];
       ++S.UsesLeft;
       S.RingRead |= RingReads;
     }
   for (const Attr &A : O.Attrs)
     if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first"))) {
-      unsigned Id = intern(A.Val.str());
-      RefIds.insert(&A.Val, Id);
-      ++Slots[Id].UsesLeft;
+      ++Slots[intern(A.Val.str())].UsesLeft;
     }
   // The ring: every op of the product but tp.addresses and its region.
   size_t Ops = 0;
@@ -988,9 +989,7 @@ Expected<unsigned> Selector::usePredicate(const Value &V) {
 }
 
 Error Selector::lowerValue(const Op &O) {
-  ResultId = RefIds.find(&O.Result);
-  if (ResultId == NoValue)
-    ResultId = intern(O.Result);
+  ResultId = intern(O.Result);
   ResultName = O.Result;
   Expected<Lowered> L = lowerValueOp(O);
   if (!L)
@@ -1496,7 +1495,9 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << Fn.VRegNames.size() << " virtual registers: "
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
      << " accumulator tuples, " << FragmentsSeen.size()
-     << " fragment tuples, " << Streams.size() << " copy streams\n";
+     << " fragment tuples, " << Streams.size() << " copy streams\n  "
+     << ValueIds.size() << " tile IR names in " << SpellingIds.size()
+     << " spellings\n";
   for (const mir::Piece &Pc : Fn.Pieces)
     OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
        << " instructions\n";
@@ -1523,7 +1524,7 @@ Expected<mir::Function> Selector::run() {
   size_t Guess = 3 * Addresses->Body.size() + K.Params.size();
   ValueIds.reserve(Guess);
   Slots.reserve(Guess);
-  RefIds.reserve(4 * Guess + Guess / 4);
+  SpellingIds.reserve(Guess);
   RegionOps.reserve(MM.Body.size());
   indexValues(MM, /*RingReads=*/false);
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));

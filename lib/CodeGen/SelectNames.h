@@ -3,9 +3,10 @@
 /// \file
 /// Open-addressing hash tables from names to dense ids, for the
 /// selector's value ids (every name the tile IR defines or reads) and its
-/// virtual register names (NameTable), and from the tile IR's Value objects
-/// to the ids of the names they spell (AddressTable).  Guarantees: find() returns the id insert() gave
-/// the same characters (names are compared byte by byte; the hash only
+/// virtual register names (NameTable), and from the address and length of
+/// a spelling of the tile IR to the id of the name it spells
+/// (AddressTable).  Guarantees: find() returns the id insert() gave the
+/// same characters (names are compared byte by byte; the hash only
 /// picks the bucket), ~0u for a name never inserted.  The table does not
 /// own the characters: a key must outlive it (the tile IR's strings, or the
 /// caller's saved copies).
@@ -24,6 +25,7 @@
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -38,6 +40,7 @@ public:
 
   /// Room for \p N names without growing.
   void reserve(size_t N) {
+    Keys.reserve(N);
     if (N * 2 > Buckets.size())
       rehash(size_t(llvm::PowerOf2Ceil(N * 2 < 16 ? 16 : N * 2)));
   }
@@ -46,44 +49,46 @@ public:
   unsigned find(llvm::StringRef Name) const {
     if (Buckets.empty())
       return None;
-    uint64_t H = hash(Name);
+    uint32_t H = hash(Name);
     for (size_t I = H & Mask;; I = (I + 1) & Mask) {
-      const Entry &E = Buckets[I];
-      if (!E.Data)
+      unsigned Id = Buckets[I];
+      if (Id == None)
         return None;
-      if (E.matches(H, Name))
-        return E.Id;
+      if (Keys[Id].matches(H, Name))
+        return Id;
     }
   }
 
   /// The id of \p Name; when it has none, \p NewId becomes its id (the
-  /// second member true).
+  /// second member true).  Ids are dense: a new name's \p NewId must be
+  /// size() (the count of names before it).
   std::pair<unsigned, bool> insert(llvm::StringRef Name, unsigned NewId) {
-    if (LLVM_UNLIKELY(Count >= GrowAt))
+    if (LLVM_UNLIKELY(Keys.size() >= GrowAt))
       rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
-    uint64_t H = hash(Name);
+    uint32_t H = hash(Name);
     for (size_t I = H & Mask;; I = (I + 1) & Mask) {
-      Entry &E = Buckets[I];
-      if (!E.Data) {
-        E = Entry{H, Name.data() ? Name.data() : "", uint32_t(Name.size()),
-                  NewId};
-        ++Count;
+      unsigned &Id = Buckets[I];
+      if (Id == None) {
+        assert(NewId == Keys.size() && "ids are dense");
+        Id = NewId;
+        Keys.push_back(
+            Key{Name.data() ? Name.data() : "", uint32_t(Name.size()), H});
         return {NewId, true};
       }
-      if (E.matches(H, Name))
-        return {E.Id, false};
+      if (Keys[Id].matches(H, Name))
+        return {Id, false};
     }
   }
 
-  size_t size() const { return Count; }
+  size_t size() const { return Keys.size(); }
 
 private:
-  struct Entry {
-    uint64_t Hash = 0;
-    const char *Data = nullptr; ///< null: an empty bucket
-    uint32_t Size = 0;
-    unsigned Id = None;
-    bool matches(uint64_t H, llvm::StringRef Name) const {
+  /// A name by its id: its characters (not owned) and its hash.
+  struct Key {
+    const char *Data;
+    uint32_t Size;
+    uint32_t Hash;
+    bool matches(uint32_t H, llvm::StringRef Name) const {
       return Hash == H && Size == Name.size() && equal(Data, Name.data(), Size);
     }
   };
@@ -115,8 +120,8 @@ private:
   /// one overlapping the one before; 4 to 7 bytes as two overlapping
   /// 4-byte words; 1 to 3 bytes their first, middle and last.  Murmur3's
   /// finalizer spreads the high bits of the product into the low ones,
-  /// which pick the bucket.
-  static uint64_t hash(llvm::StringRef S) {
+  /// which pick the bucket (the low 32 bits are kept).
+  static uint32_t hash(llvm::StringRef S) {
     const char *P = S.data();
     size_t N = S.size();
     uint64_t H = 0x9e3779b97f4a7c15ull ^ N;
@@ -133,34 +138,36 @@ private:
     }
     H ^= H >> 33;
     H *= 0xc4ceb9fe1a85ec53ull;
-    return H ^ (H >> 33);
+    return uint32_t(H ^ (H >> 33));
   }
 
   void rehash(size_t NewSize) {
-    std::vector<Entry> Old(NewSize);
-    Old.swap(Buckets);
+    Buckets.assign(NewSize, None);
     Mask = NewSize - 1;
     GrowAt = NewSize / 2;
-    for (const Entry &E : Old)
-      if (E.Data)
-        for (size_t I = E.Hash & Mask;; I = (I + 1) & Mask)
-          if (!Buckets[I].Data) {
-            Buckets[I] = E;
-            break;
-          }
+    for (unsigned Id = 0; Id < Keys.size(); ++Id)
+      for (size_t I = Keys[Id].Hash & Mask;; I = (I + 1) & Mask)
+        if (Buckets[I] == None) {
+          Buckets[I] = Id;
+          break;
+        }
   }
 
-  std::vector<Entry> Buckets;
+  /// Each bucket holds an id (None: empty); the names are in Keys by id,
+  /// 16 bytes a name and 4 a bucket (was 24 a bucket, the names in them).
+  std::vector<unsigned> Buckets;
+  std::vector<Key> Keys;
   size_t Mask = 0;
-  size_t Count = 0;
   size_t GrowAt = 0; ///< the count at which insert() grows (half full)
 };
 
-/// An open-addressing hash table from addresses to ids: the id the
-/// selector resolved for a reference of the tile IR, by the address of the
-/// Value (or result string) that spells it, so that a reference resolved
-/// once by name is found again without hashing its characters.  Keys are
-/// the tile IR's objects, which outlive the table and do not move.
+/// An open-addressing hash table from (address, size) keys to ids: the
+/// id the selector resolved for a name of the tile IR, by the address and
+/// length of the characters that spell it, so that a spelling resolved
+/// once by name is found again without hashing its characters (the tile
+/// IR's references share their definition's characters, so nearly every
+/// name has one spelling).  Keys are the tile IR's strings, which outlive
+/// the table and do not change.
 class AddressTable {
 public:
   static constexpr unsigned None = ~0u;
@@ -172,40 +179,44 @@ public:
       rehash(size_t(llvm::PowerOf2Ceil(Need < 16 ? 16 : Need)));
   }
 
-  /// Records \p Id for \p Key (which has none yet, or the same).
-  void insert(const void *Key, unsigned Id) {
+  /// Records \p Id for (\p Key, \p Size) (which has none yet, or the
+  /// same).
+  void insert(const void *Key, unsigned Id, uint32_t Size = 0) {
     if (LLVM_UNLIKELY(Count >= GrowAt))
       rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
     for (size_t I = index(Key);; I = (I + 1) & Mask) {
       Entry &E = Buckets[I];
       if (!E.Key) {
-        E = Entry{Key, Id};
+        E = Entry{Key, Size, Id};
         ++Count;
         return;
       }
-      if (E.Key == Key) {
+      if (E.Key == Key && E.Size == Size) {
         E.Id = Id;
         return;
       }
     }
   }
 
-  /// The id recorded for \p Key, or None.
-  unsigned find(const void *Key) const {
+  /// The id recorded for (\p Key, \p Size), or None.
+  unsigned find(const void *Key, uint32_t Size = 0) const {
     if (Buckets.empty())
       return None;
     for (size_t I = index(Key);; I = (I + 1) & Mask) {
       const Entry &E = Buckets[I];
-      if (E.Key == Key)
+      if (E.Key == Key && E.Size == Size)
         return E.Id;
       if (!E.Key)
         return None;
     }
   }
 
+  size_t size() const { return Count; }
+
 private:
   struct Entry {
     const void *Key = nullptr; ///< null: an empty bucket
+    uint32_t Size = 0;
     unsigned Id = None;
   };
   /// Fibonacci hashing: the product's high bits pick the bucket.

@@ -4,7 +4,7 @@
 // every length from 0 to 40 bytes, names that differ in one byte at any
 // position (the hash and the comparison read a name in overlapping words,
 // so each byte must count), through growth from empty; AddressTable finds
-// exactly the addresses inserted.
+// exactly the (address, size) keys inserted, the size part of the key.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +89,21 @@ TEST(SelectNamesTest, AddressTableFindsExactlyTheKeys) {
     EXPECT_EQ(T.find(&Objects[I]), I % 2 ? AddressTable::None : I);
   T.insert(&Objects[4], 7); // the same key again: the new id
   EXPECT_EQ(T.find(&Objects[4]), 7u);
+}
+
+TEST(SelectNamesTest, AddressTableKeysIncludeTheSize) {
+  // tp-select keys a spelling by its characters' address and length: a
+  // prefix at the same address is another name.
+  const char *Text = "a.goff01";
+  AddressTable T;
+  T.insert(Text, 1, 7); // "a.goff0"
+  EXPECT_EQ(T.find(Text, 7), 1u);
+  EXPECT_EQ(T.find(Text, 8), AddressTable::None);
+  EXPECT_EQ(T.find(Text, 6), AddressTable::None);
+  T.insert(Text, 2, 8); // "a.goff01"
+  EXPECT_EQ(T.find(Text, 8), 2u);
+  EXPECT_EQ(T.find(Text, 7), 1u);
+  EXPECT_EQ(T.size(), 2u);
 }
 
 } // namespace
