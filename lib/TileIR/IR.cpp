@@ -101,31 +101,36 @@ Op &Op::set(StringRef Key, Value V) {
   if (!V.Loc.isValid())
     V.Loc = Loc;
   if (Attr *A = getAttr(Key)) {
-    A->Val = std::move(V);
+    SMLoc KeyLoc = A->getLoc(); // the key stays where it was
+    A->Val = V;
+    A->setKeyLoc(KeyLoc);
     return *this;
   }
-  appendAttr(Key).Val = std::move(V);
+  Attr &A = appendAttr(Key);
+  A.Val = V;
+  A.setKeyLoc(Loc);
   return *this;
 }
 
 Op &Op::setInt(StringRef Key, int64_t V) {
   Attr *A = getAttr(Key);
-  Value &Val = A ? A->Val : appendAttr(Key).Val;
-  if (A) {
-    Val.Data = nullptr;
-    Val.Len = 0;
-  }
-  Val.K = Value::Int;
-  Val.I = V;
-  Val.Loc = Loc;
+  SMLoc KeyLoc = A ? A->getLoc() : Loc;
+  Attr &Target = A ? *A : appendAttr(Key);
+  Target.Val.K = Value::Int;
+  Target.Val.Len = 0;
+  Target.Val.I = V;
+  Target.Val.Loc = Loc;
+  Target.setKeyLoc(KeyLoc);
   return *this;
 }
 
 Op &Op::setWord(StringRef Key, StringRef W) {
   Attr *A = getAttr(Key);
-  Value &Val = A ? A->Val : appendAttr(Key).Val;
-  Val.setText(Value::Word, W);
-  Val.Loc = Loc;
+  SMLoc KeyLoc = A ? A->getLoc() : Loc;
+  Attr &Target = A ? *A : appendAttr(Key);
+  Target.Val.setText(Value::Word, W);
+  Target.Val.Loc = Loc;
+  Target.setKeyLoc(KeyLoc);
   return *this;
 }
 
@@ -206,9 +211,9 @@ void printOp(const Op &O, raw_ostream &OS, unsigned Indent) {
     O.Operands[I].print(OS);
   }
   printAttrs(O.Attrs, OS);
-  if (!O.Type.empty())
-    OS << " : " << O.Type;
-  if (O.HasRegion) {
+  if (!O.getType().empty())
+    OS << " : " << O.getType();
+  if (O.hasRegion()) {
     OS << " {\n";
     for (const Op &C : O.Body)
       printOp(C, OS, Indent + 2);

@@ -286,15 +286,18 @@ private:
     while (atAttr()) {
       Attr A;
       A.Key = save(cur().Text);
-      A.Loc = cur().Loc;
+      SMLoc KeyLoc = cur().Loc;
       for (const Attr &Old : Attrs)
         if (Old.Key == A.Key)
-          return err(A.Loc, "attribute '" + A.Key + "' given twice");
+          return err(KeyLoc, "attribute '" + A.Key + "' given twice");
       next();
       next();
       if (Error E = parseValue(A.Val))
         return E;
-      Attrs.push_back(std::move(A));
+      if (!A.setKeyLoc(KeyLoc))
+        return err(KeyLoc, "the value of attribute '" + A.Key +
+                               "' is more than 8 MiB past its key");
+      Attrs.push_back(A);
     }
     return Error::success();
   }
@@ -333,7 +336,7 @@ private:
     if (cur().K == Tok::Colon) {
       next();
       std::string Type;
-      O.TypeLoc = cur().Loc;
+      SMLoc TypeLoc = cur().Loc;
       while (cur().K != Tok::Newline && cur().K != Tok::Eof &&
              cur().K != Tok::LBrace) {
         if (!Type.empty())
@@ -343,11 +346,11 @@ private:
       }
       if (Type.empty())
         return err(cur().Loc, "expected a type after ':'");
-      O.Type = save(Type);
+      O.setType(*Strings, save(Type), TypeLoc);
     }
     if (cur().K == Tok::LBrace) {
       next();
-      O.HasRegion = true;
+      O.setHasRegion();
       if (Error E = expect(Tok::Newline, "end of line after '{'"))
         return E;
       if (Error E = parseRegion(O.Body))

@@ -33,7 +33,7 @@ Problem getProblem(const Kernel &K) {
   P.B = *parseLayoutName(MM->getWord("b"));
   readEpilogueAttr(*MM, P);
   P.Residual = !P.Scale && MM->Operands.size() == 4 + (P.Bias ? 1 : 0);
-  if (Optional<MatmulTypes> Types = parseMatmulTypes(MM->Type)) {
+  if (Optional<MatmulTypes> Types = parseMatmulTypes(MM->getType())) {
     P.AType = Types->A;
     P.BType = Types->B;
     P.DType = Types->D;
@@ -347,7 +347,7 @@ private:
           return err(A.Val.Loc, "attribute '" + A.Key +
                                     "' expects a positive integer");
       } else {
-        return err(A.Loc, "unknown kernel attribute '" + A.Key + "'");
+        return err(A.getLoc(), "unknown kernel attribute '" + A.Key + "'");
       }
     }
     if (!HasTarget)
@@ -401,19 +401,20 @@ private:
       return E;
     if (Error E = verifyStridesAttr(K, MM, Shape, Strides))
       return E;
-    Optional<MatmulTypes> Types = parseMatmulTypes(MM.Type);
+    Optional<MatmulTypes> Types = parseMatmulTypes(MM.getType());
     if (!Types)
-      return err(MM.Type.empty() ? MM.Loc : MM.TypeLoc,
+      return err(MM.getType().empty() ? MM.Loc : MM.getTypeLoc(),
                  "expected the element types ': A x B -> D' (A and B f16 or "
                  "bf16, D f32, f16 or bf16, e.g. ': f16 x f16 -> f32'), "
                  "found " +
-                     (MM.Type.empty() ? std::string("none")
-                                      : "': " + MM.Type + "'"));
+                     (MM.getType().empty() ? std::string("none")
+                                           : "': " + MM.getType() + "'"));
     Typed.AType = Types->A;
     Typed.BType = Types->B;
     Typed.DType = Types->D;
     if (Optional<Violation> V = checkTypes(Typed))
-      return err(MM.TypeLoc.isValid() ? MM.TypeLoc : MM.Loc, V->Message);
+      return err(MM.getTypeLoc().isValid() ? MM.getTypeLoc() : MM.Loc,
+                 V->Message);
     Roles = getProductParams(Typed);
     Params.clear();
     for (const Param &P : K.Params)
@@ -434,10 +435,11 @@ private:
                               ? K.Params[I].Elem.str()
                               : ("ptr<" + K.Params[I].Elem + ">").str();
       if (Want != Found)
-        return err(K.Params[I].Loc,
-                   Twine("parameter %") + K.Params[I].Name + " is " +
-                       Roles[I].Role + ": expected " + Want + ", found " +
-                       Found + " (the product's types are " + MM.Type + ")");
+        return err(K.Params[I].Loc, Twine("parameter %") + K.Params[I].Name +
+                                        " is " + Roles[I].Role + ": expected " +
+                                        Want + ", found " + Found +
+                                        " (the product's types are " +
+                                        MM.getType() + ")");
     }
     for (const char *Key : {"m", "n", "k"}) {
       const Attr *A = MM.getAttr(Key);
@@ -513,14 +515,14 @@ private:
                           const Attr *Strides) {
     const Attr *Batch = MM.getAttr("batch");
     if (Batch && !Strides)
-      return err(Batch->Loc, "batch= needs strides=[%sa, %sb, %sc]");
+      return err(Batch->getLoc(), "batch= needs strides=[%sa, %sb, %sc]");
     if (Batch && (Batch->Val.I < 1 || Batch->Val.I > 65535))
       return err(Batch->Val.Loc, "batch = " + Twine(Batch->Val.I) +
                                      ": expected 1 to 65535 (the grid's z)");
     if (!Strides)
       return Error::success();
     if (!Shape)
-      return err(Strides->Loc, "strides= needs a run-time shape (shape=)");
+      return err(Strides->getLoc(), "strides= needs a run-time shape (shape=)");
     size_t First = MM.Operands.size() + size_t(ShapeParam::Count);
     if (Strides->Val.K != Value::List || Strides->Val.elems().size() != 3)
       return err(Strides->Val.Loc,
@@ -560,9 +562,9 @@ private:
                                               S->MaxOperands)
                                           .str(),
                                 N));
-    if (O.HasRegion && !S->Region)
+    if (O.hasRegion() && !S->Region)
       return err(O.Loc, "'" + O.Name + "' has no region");
-    if (O.Name != "tp.matmul" && !O.Type.empty())
+    if (O.Name != "tp.matmul" && !O.getType().empty())
       return err(O.Loc, "'" + O.Name + "' has no type");
     SmallVector<StringRef, 8> Req;
     StringRef(S->Required).split(Req, ' ', -1, false);
@@ -580,8 +582,8 @@ private:
         if (R.split(':').first == A.Key)
           Spec = R;
       if (Spec.empty())
-        return err(A.Loc, "unknown attribute '" + A.Key + "' of '" + O.Name +
-                              "'");
+        return err(A.getLoc(),
+                   "unknown attribute '" + A.Key + "' of '" + O.Name + "'");
       StringRef Kind = Spec.split(':').second;
       if (Kind == "w" && !A.Val.isWord())
         return err(A.Val.Loc, "attribute '" + A.Key + "' expects a word");
@@ -727,8 +729,9 @@ private:
       const Attr *A = O.getAttr(E.Key);
       if (!A)
         continue; // the schema already required what must be there
-      bool Same = A->Val.K == E.Val.K && A->Val.I == E.Val.I &&
-                  A->Val.str() == E.Val.str();
+      bool Same =
+          A->Val.K == E.Val.K &&
+          (A->Val.isInt() ? A->Val.I == E.Val.I : A->Val.str() == E.Val.str());
       if (!Same) {
         std::string Want, Got;
         raw_string_ostream WS(Want), GS(Got);

@@ -69,8 +69,8 @@ SMLoc violationLoc(const Kernel &K, const Violation &V) {
   const Op *MM = K.getMatmul();
   if (V.Field == "m" || V.Field == "n" || V.Field == "k")
     return MM->getAttr(V.Field)->Val.Loc;
-  if (V.Field == "types" && MM->TypeLoc.isValid())
-    return MM->TypeLoc;
+  if (V.Field == "types" && MM->getTypeLoc().isValid())
+    return MM->getTypeLoc();
   if (V.Field == "shared_limit") {
     for (const Attr &A : K.Attrs)
       if (A.Key == "shared_limit")

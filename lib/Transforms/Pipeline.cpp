@@ -88,7 +88,7 @@ public:
       };
       auto Step = [&](int64_t Stage, Op Copies, bool Empty) {
         Op St("tp.step", L);
-        St.HasRegion = true;
+        St.setHasRegion();
         St.setInt("stage", Stage);
         St.add(Op("tp.wait_groups", L)).setInt("max", S - 2);
         St.add(Op("tp.barrier", L));
@@ -102,7 +102,7 @@ public:
       std::vector<Op> New;
       New.push_back(std::move(PipeOp));
       Op Pro("tp.prologue", L);
-      Pro.HasRegion = true;
+      Pro.setHasRegion();
       for (int64_t J = 0; J < S - 1; ++J) {
         Op C = Copy(J);
         C.setInt("step", J);
@@ -113,7 +113,7 @@ public:
       // A run-time shape always has its loop: the count is K's.
       if (Iterations > 0 || P.Runtime) {
         Op Loop("tp.loop", L);
-        Loop.HasRegion = true;
+        Loop.setHasRegion();
         Loop.setInt("iterations", Iterations);
         for (int64_t St = 0; St < S; ++St) {
           Op C = Copy((St + S - 1) % S);
@@ -123,7 +123,7 @@ public:
         New.push_back(std::move(Loop));
       }
       Op Tail("tp.tail", L);
-      Tail.HasRegion = true;
+      Tail.setHasRegion();
       int64_t First = Steps - S;
       for (int64_t St = 0; St < S; ++St) {
         Op C = Copy((St + S - 1) % S);

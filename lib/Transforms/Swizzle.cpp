@@ -200,7 +200,7 @@ public:
   /// it.
   template <typename... As>
   StringRef emit(const Twine &Name, StringRef Opcode, const As &...Args) {
-    Region.HasRegion = true;
+    Region.setHasRegion();
     Op &O = Region.Body.emplace_back(Opcode, L);
     O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
     (append(O, Args), ...);
@@ -368,7 +368,7 @@ private:
     }
 
     Op Addr("tp.addresses", L);
-    Addr.HasRegion = true;
+    Addr.setHasRegion();
     // Room for every value at once (the default kernel has 116, 256x128
     // 152): the region is not regrown, its ops not moved.
     Addr.Body.reserve(64 + 24 * (A.Chunks + B.Chunks) +
@@ -717,7 +717,7 @@ private:
   void fillCopy(Op &Copy, const TileParams &T,
                 std::initializer_list<OperandPlan *> Ops) {
     int64_t Stage = *Copy.getInt("stage");
-    Copy.HasRegion = true;
+    Copy.setHasRegion();
     size_t Chunks = 0;
     for (OperandPlan *X : Ops)
       Chunks += X->Chunks;
@@ -751,7 +751,7 @@ private:
   void fillProducts(Op &Prod, const TileParams &T, const OperandPlan &A,
                     const OperandPlan &B) {
     int64_t Stage = *Prod.getInt("stage");
-    Prod.HasRegion = true;
+    Prod.setHasRegion();
     Prod.Body.reserve(Prod.Body.size() +
                       2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
     // Each op is built in its region, its attributes appended in place.
@@ -874,7 +874,7 @@ private:
   void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P,
                     const Op &MM) {
     const int64_t ResidualBatch = 8;
-    Epi.HasRegion = true;
+    Epi.setHasRegion();
     int64_t Pairs = 2 * T.MTiles * T.NTiles;
     // Room for every op at once (values, guards, pair ops: the run-time
     // default kernel's epilogue has 158 for 32 pairs).

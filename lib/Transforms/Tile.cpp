@@ -139,7 +139,7 @@ private:
                     << " bytes of shared stages)\n");
     ++(TileGiven ? NumTilesGiven : NumTilesChosen);
     std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
-    MM.HasRegion = true;
+    MM.setHasRegion();
     MM.Body.insert(MM.Body.begin(), Ops.begin(), Ops.end());
     return Error::success();
   }

@@ -27,7 +27,7 @@
 /// name, key, word, reference and type is a StringRef into the arena or at
 /// a literal of the program; a list value's elements and, when a pass
 /// reserves them there, an op's operands and attributes are arrays in the
-/// arena too.  The records are small (Value 32 bytes, Attr 56, Op 128) and
+/// arena too.  The records are small (Value 24 bytes, Attr 40, Op 104) and
 /// a module frees everything at once (docs/speed.md, "The tile IR's
 /// footprint").
 ///
@@ -37,18 +37,20 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Compiler.h"
-#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -85,16 +87,21 @@ private:
   llvm::StringSaver Saver{Alloc};
 };
 
-/// An operand or attribute value: 32 bytes, no heap of its own.  Its text
+/// An operand or attribute value: 24 bytes, no heap of its own.  Its text
 /// (a word, ref without '%', symbol or string: str()) outlives the module
 /// (its Arena, or a literal); a list's elements are an array in the
-/// module's Arena (elems()).  One pointer and length hold either.
+/// module's Arena (elems()).  One pointer and length hold either, and the
+/// integer shares the pointer's bytes: read I only of an Int (isInt()).
 struct Value {
   enum Kind : uint8_t { Int, Word, Ref, Symbol, String, List };
   Kind K = Int;
-  uint32_t Len = 0;           ///< the text's length, or the list's
-  int64_t I = 0;              ///< an integer (0 for the other kinds)
-  const void *Data = nullptr; ///< the text, or the list's elements
+  /// Free for the record that holds the value (Attr: where its key is).
+  uint8_t Spare[3] = {0, 0, 0};
+  uint32_t Len = 0; ///< the text's length, or the list's
+  union {
+    int64_t I = 0;    ///< an integer (Int only)
+    const void *Data; ///< the text, or the list's elements (not Int)
+  };
   llvm::SMLoc Loc;
 
   Value() = default;
@@ -134,7 +141,6 @@ struct Value {
   /// module).
   void setText(Kind NewK, llvm::StringRef Text) {
     K = NewK;
-    I = 0;
     Data = Text.data();
     Len = uint32_t(Text.size());
   }
@@ -147,16 +153,41 @@ struct Value {
   void print(llvm::raw_ostream &OS) const;
 };
 
-/// key=value.  The key outlives the module (a literal or saved in its
-/// Arena).
+/// key=value, 40 bytes.  The key outlives the module (a literal or saved
+/// in its Arena).  The key's location is not stored: it is the value's
+/// less a distance kept in the value's spare bytes (24 bits, signed; the
+/// parser's keys are on their value's line, and a pass's attributes have
+/// the key and the value at one place).
 struct Attr {
   llvm::StringRef Key;
   Value Val;
-  llvm::SMLoc Loc;
+
+  /// The farthest a key may be from its value, in bytes either way.
+  static constexpr ptrdiff_t MaxKeyDistance = (ptrdiff_t(1) << 23) - 1;
 
   Attr() = default;
-  /// Key \p K with an integer value 0, all at \p L.
-  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K), Loc(L) { Val.Loc = L; }
+  /// Key \p K with an integer value 0, both at \p L.
+  Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K) { Val.Loc = L; }
+
+  /// Where the key is (the value's location when the two are one).
+  llvm::SMLoc getLoc() const {
+    uint32_t Bits = uint32_t(Val.Spare[0]) | uint32_t(Val.Spare[1]) << 8 |
+                    uint32_t(Val.Spare[2]) << 16;
+    ptrdiff_t D = ptrdiff_t(int32_t(Bits << 8) >> 8); // sign-extended
+    return D ? llvm::SMLoc::getFromPointer(Val.Loc.getPointer() - D) : Val.Loc;
+  }
+  /// Records that the key is at \p KeyLoc (Val.Loc set first).  False, and
+  /// the key taken to be at the value, when the two are more than
+  /// MaxKeyDistance bytes apart.
+  bool setKeyLoc(llvm::SMLoc KeyLoc) {
+    ptrdiff_t D = Val.Loc.getPointer() - KeyLoc.getPointer();
+    bool Fits = D >= -MaxKeyDistance && D <= MaxKeyDistance;
+    uint32_t Bits = Fits ? uint32_t(int32_t(D)) : 0;
+    Val.Spare[0] = uint8_t(Bits);
+    Val.Spare[1] = uint8_t(Bits >> 8);
+    Val.Spare[2] = uint8_t(Bits >> 16);
+    return Fits;
+  }
 };
 
 /// An op's operands or attributes: a 16-byte header (pointer, size,
@@ -267,25 +298,43 @@ private:
 using ValueList = List<Value>;
 using AttrList = List<Attr>;
 
-/// One op.  Its strings (Result, Name, Type, and those of its values and
-/// attributes) are StringRefs that outlive the module: literals (the names
-/// and keys the passes spell) or text saved in the module's Arena.  Copying
-/// an op copies its operand, attribute and region vectors and shares the
-/// strings: a copy is valid while the module that owns the strings lives.
+/// One op, 104 bytes.  Its strings (Result, Name, the type, and those of its
+/// values and attributes) are StringRefs that outlive the module: literals (the
+/// names and keys the passes spell) or text saved in the module's Arena.
+/// Copying an op copies its operand, attribute and region vectors and shares
+/// the strings: a copy is valid while the module that owns the strings lives.
 struct Op {
   llvm::StringRef Result; ///< defined value name without '%', or empty
   llvm::StringRef Name;   ///< e.g. "tp.matmul"
   ValueList Operands;
   AttrList Attrs;
-  llvm::StringRef Type; ///< the tokens after ':' joined by single spaces
-  llvm::SMLoc TypeLoc; ///< where the type starts (when parsed)
-  bool HasRegion = false;
   std::vector<Op> Body;
   llvm::SMLoc Loc;
 
   Op() = default;
   /// An op named \p Name (which outlives the module: a literal).
   Op(llvm::StringRef Name, llvm::SMLoc Loc) : Name(Name), Loc(Loc) {}
+
+  /// The type: the tokens after ':' joined by single spaces ("" for none).
+  llvm::StringRef getType() const {
+    const OpType *T = TypeAndRegion.getPointer();
+    return T ? T->Text : llvm::StringRef();
+  }
+  /// Where the type starts (invalid for none).
+  llvm::SMLoc getTypeLoc() const {
+    const OpType *T = TypeAndRegion.getPointer();
+    return T ? T->Loc : llvm::SMLoc();
+  }
+  /// Gives the op type \p Text (which outlives the module) at \p L; the
+  /// record is \p A's.
+  void setType(Arena &A, llvm::StringRef Text, llvm::SMLoc L) {
+    OpType *T = A.allocate<OpType>(1);
+    new (T) OpType{Text, L};
+    TypeAndRegion.setPointer(T);
+  }
+  /// Whether the op has a region (`{ ... }`, perhaps empty).
+  bool hasRegion() const { return TypeAndRegion.getInt(); }
+  void setHasRegion(bool R = true) { TypeAndRegion.setInt(R); }
 
   const Attr *getAttr(llvm::StringRef Key) const;
   Attr *getAttr(llvm::StringRef Key);
@@ -318,7 +367,7 @@ struct Op {
     return *this;
   }
   Op &add(Op Child) {
-    HasRegion = true;
+    setHasRegion();
     Body.push_back(std::move(Child));
     return Body.back();
   }
@@ -327,6 +376,15 @@ struct Op {
   const Op *find(llvm::StringRef Name) const;
 
 private:
+  /// A type and its location, in the module's Arena: most ops have none,
+  /// so an op holds one pointer, not 24 bytes.
+  struct OpType {
+    llvm::StringRef Text;
+    llvm::SMLoc Loc;
+  };
+  /// The type (null for none) and, in its spare bit, hasRegion().
+  llvm::PointerIntPair<const OpType *, 1, bool> TypeAndRegion;
+
   Attr &appendAttr(llvm::StringRef Key);
 };
 
