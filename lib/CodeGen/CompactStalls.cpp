@@ -981,6 +981,22 @@ private:
   struct PieceViews {
     size_t Begin = 0, End = 0;
     bool Dropped = false; ///< some NOP or filler of the input was dropped
+    int64_t StallsIn = 0; ///< the input's stalls, dropped ones included
+  };
+  /// What compactPiece() counts of a piece's result in its one loop over
+  /// it: the statistics and where fillers go.
+  struct Tally {
+    int64_t StallsOut = 0;
+    unsigned Waits = 0, Scoreboards = 0, Fillers = 0, Drains = 0;
+    bool Inner = false; ///< fillers before the piece's last instruction
+    bool Tail = false;  ///< fillers after it, or a drain NOP
+    size_t Size = 0;    ///< the instructions of the piece made
+    void count(const sass::Control &C) {
+      StallsOut += C.Stall;
+      if (C.WaitMask) // most have none; no popcount call for them
+        Waits += countPopulation(C.WaitMask);
+      Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
+    }
   };
 
   Error compactFunction(mir::Function &F, sched::CompactOptions Opts,
@@ -991,8 +1007,8 @@ private:
   Error makeTemplates();
   void rebuild(mir::Piece &P, const PieceViews &V, size_t Size);
   void appendTail(std::vector<mir::MInstr> &Out, size_t Last);
-  void countDecisions(const mir::Piece &P, const PieceViews &V,
-                      int64_t StallsIn);
+  Tally tallyPiece(mir::Piece &P, const PieceViews &V);
+  static void countDecisions(const Tally &C, int64_t StallsIn);
 
   sched::FormDescriber Forms;
   sched::OpSeq Seq;
@@ -1072,6 +1088,7 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
   const mir::LabelName *Label = nullptr; // of a dropped instruction
   for (size_t I = 0; I < P.Instrs.size(); ++I) {
     const mir::MInstr &MI = P.Instrs[I];
+    V.StallsIn += MI.I.Ctrl.Stall;
     if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
       V.Dropped = true;
       OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
@@ -1179,81 +1196,78 @@ void CompactStallsPass::rebuild(mir::Piece &P, const PieceViews &V,
 
 Error CompactStallsPass::compactPiece(mir::Piece &P, const PieceViews &V,
                                       const sched::CompactOptions &Opts) {
-  int64_t StallsIn = 0;
-  for (const mir::MInstr &MI : P.Instrs)
-    StallsIn += MI.I.Ctrl.Stall;
   size_t N = V.End - V.Begin;
   if (N == 0) { // only NOPs and fillers
     P.Instrs.clear();
     Result = sched::CompactResult();
-    countDecisions(P, V, StallsIn);
+    countDecisions(Tally(), V.StallsIn);
     return Error::success();
   }
   MutableArrayRef<OpView> Ops(Seq.Ops.data() + V.Begin, N);
   if (Error E = Compactor.run(Seq, Ops, Opts, Result))
     return E;
-  bool Inner = false; // fillers before the piece's last instruction
-  bool Tail = Result.Drained;
-  size_t Size = Result.Cycles.size(); // the views and the drain NOP
-  for (size_t K = 0; K < Result.Cycles.size(); ++K)
-    sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t) {
-      ++Size;
-      Inner |= K + 1 < N;
-      Tail |= K + 1 >= N;
-    });
-  if (Inner || Tail)
+  Tally C = tallyPiece(P, V);
+  if (C.Inner || C.Tail)
     if (Error E = makeTemplates())
       return E;
-  if (V.Dropped || Inner) {
-    rebuild(P, V, Size);
-  } else {
-    // In place: the fields of every instruction, then what follows the
-    // last one.
-    for (size_t K = 0; K < N; ++K)
-      P.Instrs[K].I.Ctrl = Ops[K].Ctrl;
-    if (Tail)
-      appendTail(P.Instrs, N - 1);
-  }
-  countDecisions(P, V, StallsIn);
+  if (V.Dropped || C.Inner)
+    rebuild(P, V, C.Size);
+  else if (C.Tail) // the fields are in place: what follows the last one
+    appendTail(P.Instrs, N - 1);
+  countDecisions(C, V.StallsIn);
   return Error::success();
 }
 
-/// The statistics of one piece, compacted into \p P (views \p V) from
-/// instructions whose stalls summed to \p StallsIn.
-void CompactStallsPass::countDecisions(const mir::Piece &P,
-                                       const PieceViews &V, int64_t StallsIn) {
-  int64_t StallsOut = 0;
-  unsigned Waits = 0, Scoreboards = 0, Fillers = 0, Drains = 0;
-  auto Count = [&](const sass::Control &C) {
-    StallsOut += C.Stall;
-    if (C.WaitMask) // most have none; no popcount call for them
-      Waits += countPopulation(C.WaitMask);
-    Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
-  };
-  // The kept instructions; of them, a NOP or a never-executing one (a
-  // kept `@!PT` branch) counts as sched::isFillerOrNop() would.
-  for (size_t K = V.Begin; K < V.End; ++K) {
-    const OpView &Op = Seq.Ops[K];
-    Count(Op.Ctrl);
-    if (Op.Kind == SpecialKind::Nop || Op.NeverExecutes)
-      ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? Drains : Fillers);
+/// One loop over the result of piece \p P (views \p V): the statistics,
+/// where fillers go and, when no instruction of the input was dropped (the
+/// views are then the piece's instructions in order), each instruction's
+/// fields written back in place.  A NOP or a never-executing view (a kept
+/// `@!PT` branch) counts as sched::isFillerOrNop() would.
+CompactStallsPass::Tally CompactStallsPass::tallyPiece(mir::Piece &P,
+                                                       const PieceViews &V) {
+  Tally C;
+  size_t N = V.End - V.Begin;
+  const OpView *Ops = Seq.Ops.data() + V.Begin;
+  mir::MInstr *In = V.Dropped ? nullptr : P.Instrs.data();
+  size_t Steps = Result.Cycles.size(); // the views and the drain NOP
+  C.Size = Steps;
+  for (size_t K = 0; K < Steps; ++K) {
+    if (K < N) {
+      const OpView &Op = Ops[K];
+      C.count(Op.Ctrl);
+      if (In)
+        In[K].I.Ctrl = Op.Ctrl;
+      if (LLVM_UNLIKELY(Op.Kind == SpecialKind::Nop || Op.NeverExecutes))
+        ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? C.Drains
+                                                       : C.Fillers);
+    }
+    uint32_t Cycles = Result.Cycles[K];
+    if (LLVM_LIKELY(Cycles <= sched::MaxStall))
+      continue;
+    sched::forEachFillerStall(Cycles, [&](uint8_t S) {
+      C.StallsOut += S; // a stall each, no other field
+      ++C.Fillers;
+      ++C.Size;
+    });
+    (K + 1 < N ? C.Inner : C.Tail) = true;
   }
-  // The drain NOP and the fillers (a stall each, no other field).
-  size_t Added = P.Instrs.size() - (V.End - V.Begin);
   if (Result.Drained) {
-    Count(Result.DrainCtrl);
-    ++Drains;
-    --Added;
+    C.count(Result.DrainCtrl);
+    ++C.Drains;
+    C.Tail = true;
   }
-  Fillers += unsigned(Added);
-  for (uint32_t Cycles : Result.Cycles)
-    sched::forEachFillerStall(Cycles, [&](uint8_t S) { StallsOut += S; });
-  NumWaitsPlaced += Waits;
-  NumScoreboardsSet += Scoreboards;
-  NumFillers += Fillers;
-  NumDrainNops += Drains;
-  if (StallsIn > StallsOut)
-    NumStallCyclesRemoved += StallsIn - StallsOut;
+  return C;
+}
+
+/// The statistics of one piece (\p C) whose input's stalls summed to
+/// \p StallsIn.
+void CompactStallsPass::countDecisions(const Tally &C, int64_t StallsIn) {
+  NumWaitsPlaced += C.Waits;
+  NumScoreboardsSet += C.Scoreboards;
+  NumFillers += C.Fillers;
+  NumDrainNops += C.Drains;
+  if (StallsIn > C.StallsOut)
+    NumStallCyclesRemoved += StallsIn - C.StallsOut;
 }
 
 } // namespace
