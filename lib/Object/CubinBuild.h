@@ -297,7 +297,7 @@ void endFirstBlockAtCall(Kernel &K, const InstrClassifier &C);
 /// The end of the kernel's own code (its FDE's range): the first callee.
 uint32_t kernelCodeEnd(const Kernel &K);
 /// Callees in address order after the kernel's code, none on Blackwell.
-llvm::Error checkCallees(const Kernel &K, bool HasMercury);
+llvm::Error checkCallees(const Kernel &K, bool Blackwell);
 /// `.strtab`'s `$K$callee` names.
 void addCalleeNames(StrTab &Str, const Kernel &K);
 /// The callees' LOCAL FUNC symbols; \p Indices gets their indices.

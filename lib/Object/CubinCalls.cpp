@@ -194,15 +194,16 @@ uint32_t kernelCodeEnd(const Kernel &K) {
                            : K.Callees.front().Offset;
 }
 
-Error checkCallees(const Kernel &K, bool HasMercury) {
+Error checkCallees(const Kernel &K, bool Blackwell) {
   if (K.Callees.empty())
     return Error::success();
   auto Fail = [&](const Twine &Why) {
     return make_error<StringError>("kernel '" + K.Name + "': " + Why,
                                    inconvertibleErrorCode());
   };
-  if (HasMercury)
-    return Fail("callees with a Mercury copy (Blackwell) are not modelled");
+  if (Blackwell)
+    return Fail("callees on Blackwell (sm_100/120/121) are not modelled "
+                "(the Mercury copy's callees are not read)");
   uint32_t End = 16;
   for (const Callee &C : K.Callees) {
     if (C.Name.empty())

@@ -1190,7 +1190,7 @@ Error Parser::parseEndKernel(Tokens &Toks) {
   if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
     return E;
   if (!FirstCallee.empty())
-    if (Error E = detail::checkCallees(*K, /*HasMercury=*/false))
+    if (Error E = detail::checkCallees(*K, /*Blackwell=*/false))
       return err(FirstCallee, toString(std::move(E)));
   scanControlFlow(*K, C);
   if (Error E = checkStackFrameDirectives(*K, C))

@@ -137,8 +137,9 @@ struct Kernel {
   /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).  sm_90
   /// cubins do not record it (E, params_attrs.ptx).
   bool CtaidZUsed = false;
-  /// FRAME_SIZE / MIN_STACK_SIZE (equal without calls, which buildCubin
-  /// does not model).
+  /// FRAME_SIZE / MIN_STACK_SIZE (equal in every cubin seen, calls
+  /// included: a callee's frame counts in the kernel's; E,
+  /// test/Object/Inputs/calls).
   uint32_t FrameSize = 0;
   uint32_t MinStackSize = 0;
   /// With a stack frame: the byte offset just past the instruction that
