@@ -288,6 +288,35 @@ void readGlobals(const CubinFile &F, llvm::ArrayRef<Symbol> Syms, Module &M);
 /// The section variable \p V lives in.
 DataSection sectionOf(const GlobalVar &V);
 
+// Kernels that call device functions (CubinCalls.cpp).
+/// Reads each kernel's Callees: the LOCAL FUNC `$K$callee` symbols of
+/// .text.K, their FRAME_SIZE records and FDEs.
+void readCallees(const CubinFile &F, llvm::ArrayRef<Symbol> Syms, Module &M);
+/// With callees: the first block ends at the first CALL to one (E).
+void endFirstBlockAtCall(Kernel &K, const InstrClassifier &C);
+/// The end of the kernel's own code (its FDE's range): the first callee.
+uint32_t kernelCodeEnd(const Kernel &K);
+/// Callees in address order after the kernel's code, none on Blackwell.
+llvm::Error checkCallees(const Kernel &K, bool Blackwell);
+/// `.strtab`'s `$K$callee` names.
+void addCalleeNames(StrTab &Str, const Kernel &K);
+/// The callees' LOCAL FUNC symbols; \p Indices gets their indices.
+void appendCalleeSymbols(const Kernel &K, const StrTab &Str, uint16_t TextSec,
+                         std::vector<Symbol> &Syms,
+                         std::vector<uint32_t> &Indices);
+/// The callees' module FRAME_SIZE records, last first.
+void appendCalleeFrameSizes(const Kernel &K, llvm::ArrayRef<uint32_t> Indices,
+                            std::vector<NvInfoRecord> &Recs);
+/// Where a callee's CIE and FDE need R_CUDA_64 against the kernel.
+struct CalleeFrameReloc {
+  uint64_t FdeLocation = 0; ///< addend: Offset
+  uint64_t CieAddress = 0;  ///< addend: 0
+  uint32_t Offset = 0;
+};
+/// Each callee's CIE and FDE after the kernel's FDE.
+void appendCalleeFrames(const Kernel &K, std::vector<uint8_t> &Frame,
+                        std::vector<CalleeFrameReloc> &Relocs);
+
 } // namespace detail
 } // namespace object
 } // namespace tp

@@ -500,6 +500,8 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
                                     "': Mercury code exists only in "
                                     "sm_100/120/121 cubins, not sm_" +
                                     Twine(T.SM));
+  if (Error E = detail::checkCallees(K, hasMercuryKind(T.SM)))
+    return E;
   if (K.Mercury) {
     const MercuryCode &MC = *K.Mercury;
     if (MC.Bytes.empty() || MC.CfaBlockEnd > MC.CodeSize)
@@ -557,7 +559,8 @@ public:
       : M(M), T(T), L(L), N(M.Kernels.size()),
         RelaText(has(L.Sections, SectionGroup::RelaText)),
         Merc(has(L.Sections, SectionGroup::CapMerc)), ConstSym(N), KernelSym(N),
-        MercKernelSym(N), KernelInfo(N), MercKernelInfo(N),
+        MercKernelSym(N), CalleeSym(N), CalleeFrameRel(N), KernelInfo(N),
+        MercKernelInfo(N),
         Data(M, /*Sm90Names=*/L.FrameRela, /*Mercury=*/Merc) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
@@ -587,6 +590,11 @@ private:
   bool addressesShared(const Kernel &K) const {
     return RelaText && K.emitsSharedSection() && !K.SharedUnused;
   }
+  /// sm_90 writes .rela.text.K (empty) for a kernel that addresses shared
+  /// memory or has callees (E, test/Object/Inputs/calls, CubinCalls.cpp).
+  bool writesRelaText(const Kernel &K) const {
+    return addressesShared(K) || (RelaText && !K.Callees.empty());
+  }
   uint32_t secOf(SectionGroup What, int K = -1) const { return Index.at({What, K}); }
 
   /// The section indices, piece by piece in the layout's order.
@@ -606,9 +614,10 @@ private:
   /// (with \p Mercury: of .nv.merc.nv.info.K).
   std::vector<NvInfoRecord> kernelRecords(size_t I, bool Mercury) const;
   /// Appends to \p Frame a CIE and an FDE per kernel (the Mercury code's
-  /// with \p Mercury); the offset of each FDE's initial location to \p Loc.
+  /// with \p Mercury), after each kernel's its callees' (CalleeFrameRel);
+  /// the offset of each kernel FDE's initial location to \p Loc.
   void appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
-                    std::vector<uint64_t> &Loc) const;
+                    std::vector<uint64_t> &Loc);
   /// The Mercury symbol table: .symtab's symbols but those of
   /// .nv.constant0.K, each naming the Mercury copy of its section.
   void buildMercSymbols();
@@ -635,6 +644,10 @@ private:
   StrTab ShStr, Str;
   std::vector<Symbol> Syms{Symbol()};
   std::vector<uint32_t> ConstSym, KernelSym, MercKernelSym;
+  /// Each kernel's callees' symbols and .debug_frame relocations
+  /// (CubinCalls.cpp).
+  std::vector<std::vector<uint32_t>> CalleeSym;
+  std::vector<std::vector<detail::CalleeFrameReloc>> CalleeFrameRel;
   int CapSym = -1, MercCapSym = -1; ///< .nv.reservedSmem.cap, if any
   uint32_t LocalsEnd = 0, MercLocalsEnd = 0;
   std::vector<uint8_t> SymBytes, MercSymBytes;
@@ -720,7 +733,7 @@ void CubinBuilder::planSections() {
       break;
     case SectionGroup::RelaText:
       for (size_t I = 0; I < N; ++I)
-        if (addressesShared(M.Kernels[I]))
+        if (writesRelaText(M.Kernels[I]))
           Add(What, I);
       break;
     case SectionGroup::Shared:
@@ -763,6 +776,8 @@ void CubinBuilder::buildStringTables() {
         if (IsStr)
           Tab->add("__nv_reservedSMEM_offset_0_alias");
       }
+      if (IsStr)
+        detail::addCalleeNames(*Tab, K);
       if (I == 0)
         Data.addGroupNames(*Tab, IsStr);
       if (IsStr && int(I) == FirstSharedUser) {
@@ -771,7 +786,7 @@ void CubinBuilder::buildStringTables() {
         else
           Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
       }
-      if (addressesShared(K)) {
+      if (writesRelaText(K)) {
         Tab->add(".rel.text.", K.Name);
         Tab->add(".rela.text.", K.Name);
       }
@@ -865,6 +880,8 @@ void CubinBuilder::buildSymbols() {
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
              secOf(SectionGroup::Shared, -1), 0, L.ReservedWindowBytes);
     }
+    detail::appendCalleeSymbols(K, Str, secOf(SectionGroup::Text, I), Syms,
+                                CalleeSym[I]);
     if (I == 0)
       Data.appendSymbols(
           Str, [&](DataSection D) { return secOfData(D); }, Syms);
@@ -932,7 +949,7 @@ void CubinBuilder::buildMercSymbols() {
 }
 
 void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
-                                std::vector<uint64_t> &Loc) const {
+                                std::vector<uint64_t> &Loc) {
   // The Mercury copy's CIE has code alignment 1 (its FDE advances count
   // bytes), and its FDE takes sm_80/86's order with a 0x10-byte prologue
   // (E: multi_kernel.ptx's noparam steps back to its EXIT).
@@ -951,7 +968,7 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     put<uint64_t>(Body, CieOff);
     Loc.push_back(Frame.size() + 12 + Body.size());
     put<uint64_t>(Body, 0); // initial location: R_CUDA_64 to the kernel
-    put<uint64_t>(Body, MC ? MC->CodeSize : K.Code.size());
+    put<uint64_t>(Body, MC ? MC->CodeSize : detail::kernelCodeEnd(K));
     uint32_t Pc = 0;
     auto Advance = [&](uint32_t To) {
       Body.push_back(DW_CFA_advance_loc4);
@@ -987,18 +1004,30 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     put<uint32_t>(Frame, 0xffffffff);
     put<uint64_t>(Frame, Body.size());
     Frame.insert(Frame.end(), Body.begin(), Body.end());
+    if (!Mercury)
+      detail::appendCalleeFrames(K, Frame, CalleeFrameRel[I]);
   }
 }
 
 void CubinBuilder::buildDebugFrame() {
   std::vector<uint64_t> Loc;
   appendFrames(/*Mercury=*/false, Frame, Loc);
-  for (size_t I = N; I-- > 0;) {
-    put<uint64_t>(FrameRel, Loc[I]);
+  auto Reloc = [&](size_t I, uint64_t Off, uint64_t Addend) {
+    put<uint64_t>(FrameRel, Off);
     // r_info = sym << 32 | R_CUDA_64 (2).
     put<uint64_t>(FrameRel, uint64_t(KernelSym[I]) << 32 | 2);
     if (L.FrameRela)
-      put<uint64_t>(FrameRel, 0); // addend
+      put<uint64_t>(FrameRel, Addend);
+  };
+  // Per kernel (last first): its callees' FDEs last first, its own FDE,
+  // its callees' CIEs last first (E, CubinCalls.cpp).
+  for (size_t I = N; I-- > 0;) {
+    const auto &CR = CalleeFrameRel[I];
+    for (size_t J = CR.size(); J-- > 0;)
+      Reloc(I, CR[J].FdeLocation, CR[J].Offset);
+    Reloc(I, Loc[I], 0);
+    for (size_t J = CR.size(); J-- > 0;)
+      Reloc(I, CR[J].CieAddress, 0);
   }
   if (!Merc)
     return;
@@ -1015,6 +1044,7 @@ void CubinBuilder::buildNvInfo() {
   for (size_t I = N; I-- > 0;) {
     ModInfo.push_back(NvInfoRecord::sval(
         NvAttr::REGCOUNT, {KernelSym[I], M.Kernels[I].RegCount}));
+    detail::appendCalleeFrameSizes(M.Kernels[I], CalleeSym[I], ModInfo);
     ModInfo.push_back(NvInfoRecord::sval(
         NvAttr::FRAME_SIZE, {KernelSym[I], M.Kernels[I].FrameSize}));
   }

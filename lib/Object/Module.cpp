@@ -193,6 +193,7 @@ void scanControlFlow(Kernel &K, const InstrClassifier &C) {
     Off += 16;
     return true;
   });
+  detail::endFirstBlockAtCall(K, C);
 }
 
 std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {
@@ -317,6 +318,7 @@ Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
   }
   readDebugFrame();
   readGlobals(F, Syms, M); // CubinGlobals.cpp
+  detail::readCallees(F, Syms, M); // CubinCalls.cpp
   if (Error E = readMercury())
     return std::move(E);
   return std::move(M);

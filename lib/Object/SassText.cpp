@@ -306,6 +306,17 @@ void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
     OS << ".min_stack_size " << K.MinStackSize << "\n";
   if (K.FrameSize && K.FrameCfa != detail::deriveFrameCfa(K, C))
     OS << ".frame_cfa " << hex(K.FrameCfa) << "\n";
+  for (const Callee &Cl : K.Callees) {
+    OS << ".callee " << quote(Cl.Name) << " offset=" << hex(Cl.Offset)
+       << " size=" << hex(Cl.Size);
+    if (Cl.FrameSize)
+      OS << " frame_size=" << Cl.FrameSize;
+    if (Cl.ReturnReg != 2)
+      OS << " return_reg=" << Cl.ReturnReg;
+    if (!Cl.FdeOps.empty())
+      OS << " fde=" << hexBytes(Cl.FdeOps);
+    OS << "\n";
+  }
   if (K.Mercury)
     printMercury(*K.Mercury, OS);
 }
@@ -483,6 +494,8 @@ private:
   /// (CubinFrames.cpp), each error at the directive's operand.
   Error checkStackFrameDirectives(Kernel &K, const InstrClassifier &C);
   Error parseShared(Tokens &Toks);
+  /// `.callee`: a device function the kernel calls (Kernel::Callees).
+  Error parseCallee(Tokens &Toks);
   Error parseInfo(Tokens &Toks);
   Error parseCtaidZUsed(Tokens &Toks);
   /// `.max_threads` and `.reqntid`.
@@ -511,6 +524,7 @@ private:
   /// errors (checkStackFrame).
   StringRef FrameSizeValue, MinStackValue, FrameCfaValue;
   std::vector<StringRef> GlobalAt; ///< each variable's name, for errors
+  StringRef FirstCallee; ///< the kernel's first `.callee`, for errors
   StringRef OffsetGiven, OffsetMissing; ///< a variable with / without offset=
   // Raw form.
   CubinFile Raw;
@@ -724,6 +738,7 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
       .Cases(".regs", ".max_regs", ".barriers", ".frame_size",
              ".min_stack_size", ".frame_cfa", &Parser::parseCount)
       .Case(".shared", &Parser::parseShared)
+      .Case(".callee", &Parser::parseCallee)
       .Case(".info", &Parser::parseInfo)
       .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
       .Cases(".max_threads", ".reqntid", &Parser::parseThreadBounds)
@@ -1144,6 +1159,7 @@ Error Parser::parseKernel(Tokens &Toks) {
   K->Name = Toks[1].Value;
   KernelStart = D;
   RegsValue = FrameSizeValue = MinStackValue = FrameCfaValue = StringRef();
+  FirstCallee = StringRef();
   return Error::success();
 }
 
@@ -1173,6 +1189,9 @@ Error Parser::parseEndKernel(Tokens &Toks) {
       Opts.Classifier ? *Opts.Classifier : getTargetClassifier(M.SM);
   if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
     return E;
+  if (!FirstCallee.empty())
+    if (Error E = detail::checkCallees(*K, /*Blackwell=*/false))
+      return err(FirstCallee, toString(std::move(E)));
   scanControlFlow(*K, C);
   if (Error E = checkStackFrameDirectives(*K, C))
     return E;
@@ -1302,6 +1321,53 @@ Error Parser::parseShared(Tokens &Toks) {
       return err(Toks[2].Text, "expected align=<power of two>");
     K->SharedAlign = Al;
   }
+  return Error::success();
+}
+
+Error Parser::parseCallee(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (Toks.size() < 3 || Toks[1].Value.empty())
+    return err(D, "expected '.callee <name> offset=<n> size=<n> "
+                  "[frame_size=<n>] [return_reg=<n>] [fde=<hex bytes>]'");
+  Callee Cl;
+  Cl.Name = Toks[1].Value;
+  for (const Callee &O : K->Callees)
+    if (O.Name == Cl.Name)
+      return err(Toks[1].Text, "callee '" + Cl.Name + "' given twice");
+  bool HaveOffset = false, HaveSize = false;
+  for (size_t I = 2; I < Toks.size(); ++I) {
+    StringRef Key, Val;
+    std::tie(Key, Val) = Toks[I].Text.split('=');
+    uint64_t N = 0;
+    if (Key == "fde" && !Toks[I].IsString) {
+      if (Val.empty() || Val.size() % 2 || !all_of(Val, isHexDigit))
+        return err(Toks[I].Text, "expected fde=<hex bytes> (the FDE's "
+                                 "call-frame instructions)");
+      for (size_t J = 0; J < Val.size(); J += 2)
+        Cl.FdeOps.push_back(hexFromNibbles(Val[J], Val[J + 1]));
+    } else if ((Key == "offset" || Key == "size" || Key == "frame_size" ||
+                Key == "return_reg") &&
+               !Val.getAsInteger(0, N) && N <= 0xffffffff) {
+      if (Key == "return_reg")
+        Cl.ReturnReg = N;
+      else if (Key == "offset")
+        Cl.Offset = N, HaveOffset = true;
+      else if (Key == "size")
+        Cl.Size = N, HaveSize = true;
+      else
+        Cl.FrameSize = N;
+    } else {
+      return err(Toks[I].Text, "expected offset=<n>, size=<n>, "
+                               "frame_size=<n>, return_reg=<n> or "
+                               "fde=<hex bytes>, found '" +
+                                   Toks[I].Text + "'");
+    }
+  }
+  if (!HaveOffset || !HaveSize)
+    return err(D, "'.callee " + Cl.Name + "' needs offset=<n> and size=<n>");
+  if (FirstCallee.empty())
+    FirstCallee = D;
+  K->Callees.push_back(std::move(Cl));
   return Error::success();
 }
 

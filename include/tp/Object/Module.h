@@ -92,6 +92,23 @@ struct MercuryCode {
   std::vector<NvInfoRecord> OtherInfoAfterExit;  ///< Kernel::OtherInfo*
 };
 
+/// A device function (PTX `.func`) that a kernel calls: ptxas 13 appends
+/// its code to the kernel's .text.K and names it with a LOCAL FUNC symbol
+/// `$K$Name` (E, test/Object/Inputs/calls; lib/Object/CubinCalls.cpp).
+struct Callee {
+  std::string Name;       ///< the PTX name (the symbol is `$K$Name`)
+  uint32_t Offset = 0;    ///< in .text.K (the symbol's value)
+  uint32_t Size = 0;      ///< the symbol's size, the FDE's range
+  uint32_t FrameSize = 0; ///< its module .nv.info FRAME_SIZE record
+  /// The register its CIE says holds the return address (R2, where the
+  /// call puts it; R6 in a callee that moves it there, E).
+  unsigned ReturnReg = 2;
+  /// Its FDE's call-frame instructions after the range, copied (padding
+  /// DW_CFA_nops excluded): none in most callees, a DW_CFA_register row
+  /// in one with a stack frame, not understood.
+  std::vector<uint8_t> FdeOps;
+};
+
 /// One __global__ kernel.
 struct Kernel {
   std::string Name;
@@ -120,8 +137,9 @@ struct Kernel {
   /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).  sm_90
   /// cubins do not record it (E, params_attrs.ptx).
   bool CtaidZUsed = false;
-  /// FRAME_SIZE / MIN_STACK_SIZE (equal without calls, which buildCubin
-  /// does not model).
+  /// FRAME_SIZE / MIN_STACK_SIZE (equal in every cubin seen, calls
+  /// included: a callee's frame counts in the kernel's; E,
+  /// test/Object/Inputs/calls).
   uint32_t FrameSize = 0;
   uint32_t MinStackSize = 0;
   /// With a stack frame: the byte offset just past the instruction that
@@ -140,6 +158,9 @@ struct Kernel {
   std::vector<NvInfoRecord> OtherInfoAfterExit;
   /// The Mercury copy (Blackwell only; buildCubin requires it there).
   llvm::Optional<MercuryCode> Mercury;
+  /// The device functions the kernel calls, in address order (after the
+  /// kernel's code; sm_80/86/89 only in buildCubin).
+  std::vector<Callee> Callees;
 
   /// CBANK_PARAM_SIZE: the end of the last parameter.
   uint32_t paramBytes() const;
