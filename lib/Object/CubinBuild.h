@@ -224,9 +224,16 @@ public:
   /// Mercury copies of the sections).
   DataPlan(const Module &M, bool Sm90Names, bool Mercury = false);
   bool has(DataSection S) const { return Present[unsigned(S)]; }
+  /// Whether .nv.constant3 (and its Mercury copy) goes before
+  /// .nv.constant4 (and its copy): the walk of kernel 0's group meets a
+  /// `.const` before a `.global` (E: visible_order.ptx; ptxas places them
+  /// in the order it makes them).
+  bool constFirst() const;
   /// The section and variable names of kernel 0's group, in symbol order
   /// (variable names in .strtab only).
   void addGroupNames(StrTab &Tab, bool IsStr) const;
+  /// The `.visible` variables' names in .strtab, after kernel 0's name.
+  void addVisibleNames(StrTab &Tab) const;
   /// The relocation section's names, written after .debug_frame.
   void addRelocationNames(StrTab &Tab, bool IsStr) const;
   /// Blackwell's .strtab: .nv.constant4 / .nv.constant3 after the kernels'
@@ -234,7 +241,8 @@ public:
   void addNamesAfterKernels(StrTab &Tab) const;
   /// The Mercury copy \p S of .symtab's symbol \p SI (section indices
   /// already mapped to the Mercury copies, value 0): a variable keeps its
-  /// value and gets st_info 0x0d, st_other 0x20 (`.global`) or 0x80
+  /// value and gets st_info 0x0d (`.visible`: 0x1d), st_other 0x20
+  /// (`.global`) or 0x80
   /// (`.const`); .nv.constant4's and .nv.constant3's section symbols take
   /// ptxas's first names.
   void toMercurySymbol(size_t SI, size_t MercSI, const StrTab &Str,
@@ -257,12 +265,25 @@ public:
   void appendSymbols(const StrTab &Str,
                      llvm::function_ref<uint32_t(DataSection)> SecOf,
                      std::vector<Symbol> &Syms);
+  /// Appends the `.visible` variables' GLOBAL symbols (after kernel 0's).
+  void appendVisibleSymbols(const StrTab &Str,
+                            llvm::function_ref<uint32_t(DataSection)> SecOf,
+                            std::vector<Symbol> &Syms);
   /// Section \p S (its name offset is set by the caller).
   Section makeSection(DataSection S,
                       llvm::function_ref<uint32_t(DataSection)> SecOf,
                       uint32_t SymTab) const;
 
 private:
+  /// The variables in the order of kernel 0's group walk: the `.visible`
+  /// ones, then the others, each in declaration order.
+  std::vector<size_t> walkOrder() const;
+  /// The `.global` variables of walkOrder(): .nv.constant4's slots.
+  std::vector<size_t> slottedGlobals() const;
+  void appendVariableSymbol(size_t I, const StrTab &Str,
+                            llvm::function_ref<uint32_t(DataSection)> SecOf,
+                            std::vector<Symbol> &Syms);
+
   const Module &M;
   const bool Sm90, Merc;
   bool Present[5] = {};

@@ -13,14 +13,24 @@
 ///    SHF_ALLOC), a `.const` in PROGBITS .nv.constant3 (SHF_ALLOC); each
 ///    section's alignment is its variables' largest, its size the end of
 ///    the last variable; .nv.constant4 (SHF_ALLOC, 8-aligned) holds an
-///    8-byte slot per `.global`, in declaration order, zero, filled by an
+///    8-byte slot per `.global`, in declaration order (the `.visible` ones
+///    first), zero, filled by an
 ///    R_CUDA_64 relocation (addend 0) against the variable's symbol in
 ///    .rel.nv.constant4 (sm_90: RELA), last slot first;
 ///  * symbols, in kernel 0's group whatever kernel uses them (E: a second
 ///    kernel that alone uses them): for each variable in declaration order,
-///    its section's symbol before the section's first variable, the
-///    variable (LOCAL OBJECT, value its offset, size its size), and after
-///    the first `.global` the section symbol of .nv.constant4;
+///    the `.visible` ones first, its section's symbol before the section's
+///    first variable, the variable (LOCAL OBJECT, value its offset, size
+///    its size; not a `.visible` one), and after the first `.global` the
+///    section symbol of .nv.constant4;
+///  * `.visible` variables (E: test/Object/Inputs/globals/visible_*.ptx):
+///    GLOBAL OBJECT symbols right after kernel 0's FUNC symbol (before the
+///    other kernels'), in declaration order, their names in .strtab right
+///    after kernel 0's name; in the walk above they come first (E:
+///    visible_order.ptx: a `.visible .const` declared after a plain
+///    `.global` gives .nv.constant3's symbol first); nothing else changes
+///    (sections, offsets, .shstrtab) but the order of .nv.constant4's
+///    slots, which is that walk's (E: visible_mixed.ptx);
 ///  * string tables: the same names in the same walk (variables in .strtab
 ///    only); after .debug_frame .rel.nv.constant4 (sm_80/86/89) or
 ///    .rel.nv.constant.pic and .rela.nv.constant.pic (sm_90) -- ptxas's own
@@ -111,6 +121,30 @@ DataPlan::DataPlan(const Module &M, bool Sm90Names, bool Mercury)
   }
 }
 
+std::vector<size_t> DataPlan::walkOrder() const {
+  std::vector<size_t> Order;
+  for (bool Visible : {true, false})
+    for (size_t I = 0; I < M.Globals.size(); ++I)
+      if (M.Globals[I].Visible == Visible)
+        Order.push_back(I);
+  return Order;
+}
+
+bool DataPlan::constFirst() const {
+  for (size_t I : walkOrder())
+    return M.Globals[I].Space == GlobalVar::Const &&
+           has(DataSection::Addresses);
+  return false;
+}
+
+std::vector<size_t> DataPlan::slottedGlobals() const {
+  std::vector<size_t> Slotted;
+  for (size_t I : walkOrder())
+    if (M.Globals[I].Space == GlobalVar::Global)
+      Slotted.push_back(I);
+  return Slotted;
+}
+
 void DataPlan::addGroupNames(StrTab &Tab, bool IsStr) const {
   bool Seen[5] = {};
   auto Section = [&](DataSection S) {
@@ -125,13 +159,20 @@ void DataPlan::addGroupNames(StrTab &Tab, bool IsStr) const {
     else
       addName(Tab, sectionName(S, Sm90), Sm90 ? renamedTail(S) : 0);
   };
-  for (const GlobalVar &V : M.Globals) {
+  for (size_t I : walkOrder()) {
+    const GlobalVar &V = M.Globals[I];
     Section(sectionOf(V));
-    if (IsStr)
+    if (IsStr && !V.Visible)
       Tab.add(V.Name);
     if (V.Space == GlobalVar::Global)
       Section(DataSection::Addresses);
   }
+}
+
+void DataPlan::addVisibleNames(StrTab &Tab) const {
+  for (const GlobalVar &V : M.Globals)
+    if (V.Visible)
+      Tab.add(V.Name);
 }
 
 void DataPlan::addRelocationNames(StrTab &Tab, bool IsStr) const {
@@ -194,7 +235,8 @@ void DataPlan::toMercurySymbol(size_t SI, size_t MercSI, const StrTab &Str,
   for (size_t I = 0; I < M.Globals.size(); ++I)
     if (VarSym[I] == SI) {
       const GlobalVar &V = M.Globals[I];
-      S.Info = 0x0d; // E: LOCAL, type 13 (STT_LOPROC)
+      // E: type 13 (STT_LOPROC), the binding kept (0x0d, `.visible` 0x1d).
+      S.Info = uint8_t(S.binding() << 4 | 13);
       S.Other = V.Space == GlobalVar::Const ? 0x80 : 0x20;
       S.Value = V.Offset;
       MercVarSym[I] = MercSI;
@@ -215,10 +257,7 @@ Section DataPlan::makeMercurySection(DataSection S,
     Out.Info = MercSecOf(DataSection::Addresses);
     Out.AddrAlign = 8;
     Out.EntSize = 24;
-    std::vector<uint32_t> Slotted;
-    for (size_t I = 0; I < M.Globals.size(); ++I)
-      if (M.Globals[I].Space == GlobalVar::Global)
-        Slotted.push_back(I);
+    const std::vector<size_t> Slotted = slottedGlobals();
     for (size_t J = Slotted.size(); J-- > 0;) {
       put<uint64_t>(Out.Data, J * SlotBytes);
       put<uint64_t>(Out.Data, uint64_t(MercVarSym[Slotted[J]]) << 32 |
@@ -254,20 +293,37 @@ void DataPlan::appendSymbols(const StrTab &Str,
     Sym.Shndx = SecOf(S);
     Syms.push_back(Sym);
   };
-  for (size_t I = 0; I < M.Globals.size(); ++I) {
+  for (size_t I : walkOrder()) {
     const GlobalVar &V = M.Globals[I];
     SectionSym(sectionOf(V));
-    Symbol Sym;
-    Sym.NameOffset = Str.at(V.Name);
-    Sym.Info = ELF::STB_LOCAL << 4 | ELF::STT_OBJECT;
-    Sym.Shndx = SecOf(sectionOf(V));
-    Sym.Value = V.Offset;
-    Sym.Size = V.Size;
-    VarSym[I] = Syms.size();
-    Syms.push_back(Sym);
+    if (!V.Visible)
+      appendVariableSymbol(I, Str, SecOf, Syms);
     if (V.Space == GlobalVar::Global)
       SectionSym(DataSection::Addresses);
   }
+}
+
+void DataPlan::appendVariableSymbol(size_t I, const StrTab &Str,
+                                    function_ref<uint32_t(DataSection)> SecOf,
+                                    std::vector<Symbol> &Syms) {
+  const GlobalVar &V = M.Globals[I];
+  Symbol Sym;
+  Sym.NameOffset = Str.at(V.Name);
+  Sym.Info = uint8_t((V.Visible ? ELF::STB_GLOBAL : ELF::STB_LOCAL) << 4 |
+                     ELF::STT_OBJECT);
+  Sym.Shndx = SecOf(sectionOf(V));
+  Sym.Value = V.Offset;
+  Sym.Size = V.Size;
+  VarSym[I] = Syms.size();
+  Syms.push_back(Sym);
+}
+
+void DataPlan::appendVisibleSymbols(
+    const StrTab &Str, function_ref<uint32_t(DataSection)> SecOf,
+    std::vector<Symbol> &Syms) {
+  for (size_t I = 0; I < M.Globals.size(); ++I)
+    if (M.Globals[I].Visible)
+      appendVariableSymbol(I, Str, SecOf, Syms);
 }
 
 Section DataPlan::makeSection(DataSection S,
@@ -276,10 +332,7 @@ Section DataPlan::makeSection(DataSection S,
   Section Out;
   Out.Name = sectionName(S, Sm90).str();
   if (S == DataSection::AddressRel || S == DataSection::Addresses) {
-    std::vector<uint32_t> Slotted;
-    for (size_t I = 0; I < M.Globals.size(); ++I)
-      if (M.Globals[I].Space == GlobalVar::Global)
-        Slotted.push_back(I);
+    const std::vector<size_t> Slotted = slottedGlobals();
     if (S == DataSection::Addresses) {
       Out.Type = ELF::SHT_PROGBITS;
       Out.Flags = ELF::SHF_ALLOC;
@@ -325,7 +378,8 @@ Section DataPlan::makeSection(DataSection S,
 
 void readGlobals(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
   for (const Symbol &Sym : Syms) {
-    if (Sym.type() != ELF::STT_OBJECT || Sym.Shndx >= F.Sections.size())
+    if (Sym.type() != ELF::STT_OBJECT || Sym.Shndx >= F.Sections.size() ||
+        (Sym.binding() != ELF::STB_LOCAL && Sym.binding() != ELF::STB_GLOBAL))
       continue;
     const Section &S = F.Sections[Sym.Shndx];
     GlobalVar V;
@@ -340,6 +394,7 @@ void readGlobals(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
       continue;
     }
     V.Name = Sym.Name;
+    V.Visible = Sym.binding() == ELF::STB_GLOBAL;
     V.Size = Sym.Size;
     V.Offset = Sym.Value;
     const uint64_t SecAlign = std::max<uint64_t>(S.AddrAlign, 1);

@@ -711,12 +711,30 @@ Optional<DataSection> CubinBuilder::dataSection(SectionGroup What) {
   }
 }
 
+/// \p Groups with ConstData before Addresses (and their Mercury copies)
+/// where \p ConstFirst (DataPlan::constFirst).
+std::vector<SectionGroup> dataGroupsInOrder(ArrayRef<SectionGroup> Groups,
+                                            bool ConstFirst) {
+  std::vector<SectionGroup> Out(Groups.begin(), Groups.end());
+  if (!ConstFirst)
+    return Out;
+  for (auto [A, B] : {std::make_pair(SectionGroup::Addresses,
+                                     SectionGroup::ConstData),
+                      std::make_pair(SectionGroup::MercAddresses,
+                                     SectionGroup::MercConstData)}) {
+    auto IA = find(Out, A), IB = find(Out, B);
+    if (IA != Out.end() && IB != Out.end())
+      std::iter_swap(IA, IB);
+  }
+  return Out;
+}
+
 void CubinBuilder::planSections() {
   auto Add = [&](SectionGroup What, int K) {
     Index[{What, K}] = Order.size();
     Order.push_back({What, K});
   };
-  for (SectionGroup What : L.Sections) {
+  for (SectionGroup What : dataGroupsInOrder(L.Sections, Data.constFirst())) {
     switch (What) {
     case SectionGroup::KernelInfo:
     case SectionGroup::Constant:
@@ -804,8 +822,11 @@ void CubinBuilder::buildStringTables() {
     if (has(L.Sections, SectionGroup::RelAction))
       Tab->add(".nv.rel.action");
     if (IsStr)
-      for (const Kernel &K : M.Kernels)
-        Tab->add(K.Name);
+      for (size_t I = 0; I < N; ++I) {
+        Tab->add(M.Kernels[I].Name);
+        if (I == 0)
+          Data.addVisibleNames(*Tab);
+      }
     if (IsStr)
       Data.addNamesAfterKernels(*Tab);
     if (L.ConstantAfterKernels)
@@ -902,6 +923,9 @@ void CubinBuilder::buildSymbols() {
     const Kernel &K = M.Kernels[I];
     KernelSym[I] = AddSym(Str.at(K.Name), ELF::STB_GLOBAL << 4 | ELF::STT_FUNC,
                           STO_CUDA_ENTRY, secOf(SectionGroup::Text, I), K.Code.size());
+    if (I == 0)
+      Data.appendVisibleSymbols(
+          Str, [&](DataSection D) { return secOfData(D); }, Syms);
   }
   if (L.ConstantAfterKernels)
     for (size_t I = 0; I < N; ++I)

@@ -264,6 +264,8 @@ void printGlobals(const Module &M, raw_ostream &OS) {
        << nameToken(V.Name) << " " << V.Size << " align=" << V.Align;
     if (!Derived)
       OS << " offset=" << hex(V.Offset);
+    if (V.Visible)
+      OS << " visible";
     if (V.Initialized || V.Space == GlobalVar::Const)
       OS << " init=" << hexBytes(V.Init);
     OS << "\n";
@@ -1054,7 +1056,7 @@ Error Parser::parseGlobal(Tokens &Toks) {
                       "sass): no ptxas cubin confirms that layout");
   if (Toks.size() < 3 || Toks[1].Value.empty())
     return err(D, "expected '" + D +
-                      " <name> <size> [align=<n>] [offset=<n>] "
+                      " <name> <size> [align=<n>] [offset=<n>] [visible] "
                       "[init=<hex bytes>]'");
   GlobalVar V;
   V.Name = Toks[1].Value;
@@ -1075,7 +1077,11 @@ Error Parser::parseGlobal(Tokens &Toks) {
     StringRef Key, Val;
     std::tie(Key, Val) = Toks[I].Text.split('=');
     uint64_t N = 0;
-    if (Key == "init" && !Toks[I].IsString) {
+    if (Toks[I].Text == "visible" && !Toks[I].IsString) {
+      if (V.Visible)
+        return err(Toks[I].Text, "'visible' given twice");
+      V.Visible = true;
+    } else if (Key == "init" && !Toks[I].IsString) {
       if (Val.size() != 2 * V.Size || !all_of(Val, isHexDigit))
         return err(Toks[I].Text, "expected init=<" + Twine(2 * V.Size) +
                                      " hex digits> (the " + Twine(V.Size) +
@@ -1094,7 +1100,7 @@ Error Parser::parseGlobal(Tokens &Toks) {
       V.Offset = N;
       Offset = Toks[I].Text;
     } else {
-      return err(Toks[I].Text, "expected align=<n>, offset=<n> or "
+      return err(Toks[I].Text, "expected align=<n>, offset=<n>, visible or "
                                "init=<hex bytes>, found '" +
                                    Toks[I].Text + "'");
     }

@@ -192,6 +192,9 @@ struct GlobalVar {
   /// A `.global` with initial bytes (.nv.global.init); a `.const` always
   /// has them (Init.size() == Size for both).
   bool Initialized = false;
+  /// PTX `.visible`: a GLOBAL OBJECT symbol, after kernel 0's (E:
+  /// lib/Object/CubinGlobals.cpp); else LOCAL in kernel 0's group.
+  bool Visible = false;
   std::vector<uint8_t> Init;
 };
 
