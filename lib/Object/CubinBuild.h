@@ -309,6 +309,15 @@ void readGlobals(const CubinFile &F, llvm::ArrayRef<Symbol> Syms, Module &M);
 /// The section variable \p V lives in.
 DataSection sectionOf(const GlobalVar &V);
 
+/// The relocations of \p F's .debug_frame: .rel.debug_frame (16-byte
+/// entries), or on sm_90 and later .rela.debug_frame (24); Section is -1
+/// when there are none.
+struct FrameRelocs {
+  int Section = -1;
+  size_t EntrySize = 16;
+};
+FrameRelocs findFrameRelocs(const CubinFile &F);
+
 // Kernels that call device functions (CubinCalls.cpp).
 /// Reads each kernel's Callees: the LOCAL FUNC `$K$callee` symbols of
 /// .text.K, their FRAME_SIZE records and FDEs.

@@ -138,12 +138,9 @@ bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
 void readCallees(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
   const std::map<uint32_t, uint32_t> Frames = frameSizesBySymbol(F);
   int DF = F.findSection(".debug_frame");
-  int RDF = F.findSection(".rel.debug_frame");
-  size_t RelSize = 16;
-  if (RDF < 0) {
-    RDF = F.findSection(".rela.debug_frame");
-    RelSize = 24;
-  }
+  const FrameRelocs Relocs = findFrameRelocs(F);
+  const int RDF = Relocs.Section;
+  const size_t RelSize = Relocs.EntrySize;
   for (Kernel &K : M.Kernels) {
     const int Text = F.findSection(".text." + K.Name);
     const std::string Prefix = "$" + K.Name + "$";

@@ -168,6 +168,16 @@ void appendStackFrameCfa(const Kernel &K, bool Mercury, bool AddressOrder,
   }
 }
 
+FrameRelocs findFrameRelocs(const CubinFile &F) {
+  FrameRelocs R;
+  R.Section = F.findSection(".rel.debug_frame");
+  if (R.Section < 0) {
+    R.Section = F.findSection(".rela.debug_frame");
+    R.EntrySize = 24;
+  }
+  return R;
+}
+
 } // namespace detail
 } // namespace object
 } // namespace tp

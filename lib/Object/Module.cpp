@@ -492,12 +492,9 @@ void CubinInterpreter::readDebugFrame() {
   // through .rel.debug_frame (FDE initial location -> kernel symbol).
   // sm_90 uses .rela.debug_frame (24-byte entries) instead (E).
   int DF = F.findSection(".debug_frame");
-  int RDF = F.findSection(".rel.debug_frame");
-  size_t RelSize = 16;
-  if (RDF < 0) {
-    RDF = F.findSection(".rela.debug_frame");
-    RelSize = 24;
-  }
+  const detail::FrameRelocs Relocs = detail::findFrameRelocs(F);
+  const int RDF = Relocs.Section;
+  const size_t RelSize = Relocs.EntrySize;
   if (DF >= 0 && RDF >= 0)
     readFrameBlockEnds(F.Sections[DF], F.Sections[RDF], RelSize, CodeAlign,
                        KernelOfSym, /*Mercury=*/false);

@@ -641,6 +641,24 @@ static inline void pushOperandUnits(std::vector<UnitRange> &To,
   To.push_back(U);
 }
 
+/// The end of append() on either path: the view's flags, wait operands,
+/// the guard's read, and its use and def counts since \p UseBegin and
+/// \p DefBegin.
+static inline void finishView(const Form &F, const sass::Instruction &In,
+                              OpSeq &Seq, OpView &V, size_t UseBegin,
+                              size_t DefBegin, bool LateUses, bool Defs) {
+  V.HasLateUses = LateUses;
+  V.HasDefs = Defs;
+  setWaitOperands(F, In, V);
+  RegRange G;
+  if (guardOf(F, In, G)) {
+    V.Predicated = true;
+    pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
+  }
+  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
+  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
+}
+
 /// append() of a simple form: the same units as the general path.
 static void appendSimple(const Form &F, const sass::Instruction &In,
                          OpSeq &Seq, bool &OutOfRange) {
@@ -672,16 +690,7 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
     (O.IsDef ? Seq.Defs : Seq.Uses).push_back(U);
   }
   OutOfRange |= Past;
-  V.HasLateUses = LateUses;
-  V.HasDefs = Defs;
-  setWaitOperands(F, In, V);
-  RegRange G;
-  if (guardOf(F, In, G)) {
-    V.Predicated = true;
-    pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
-  }
-  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
-  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
+  finishView(F, In, Seq, V, UseBegin, DefBegin, LateUses, Defs);
 }
 
 Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
@@ -727,16 +736,7 @@ Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
       });
   if (IsWide)
     pushWideDefs(Seq.Defs, WideDefs);
-  V.HasLateUses = LateUses;
-  V.HasDefs = Defs;
-  setWaitOperands(F, In, V);
-  RegRange G;
-  if (guardOf(F, In, G)) {
-    V.Predicated = true;
-    pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
-  }
-  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
-  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
+  finishView(F, In, Seq, V, UseBegin, DefBegin, LateUses, Defs);
   return Error::success();
 }
 
