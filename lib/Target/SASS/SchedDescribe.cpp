@@ -641,12 +641,22 @@ static inline void pushOperandUnits(std::vector<UnitRange> &To,
   To.push_back(U);
 }
 
+/// The start of append() on either path: what the view takes from the
+/// instruction itself, and where its uses and defs begin in \p Seq.
+static inline void beginView(const sass::Instruction &In, const OpSeq &Seq,
+                             OpView &V) {
+  V.GuardNeg = In.GuardNeg;
+  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
+  V.Ctrl = In.Ctrl;
+  V.UseBegin = uint32_t(Seq.Uses.size());
+  V.DefBegin = uint32_t(Seq.Defs.size());
+}
+
 /// The end of append() on either path: the view's flags, wait operands,
-/// the guard's read, and its use and def counts since \p UseBegin and
-/// \p DefBegin.
+/// the guard's read, and its use and def counts since beginView().
 static inline void finishView(const Form &F, const sass::Instruction &In,
-                              OpSeq &Seq, OpView &V, size_t UseBegin,
-                              size_t DefBegin, bool LateUses, bool Defs) {
+                              OpSeq &Seq, OpView &V, bool LateUses,
+                              bool Defs) {
   V.HasLateUses = LateUses;
   V.HasDefs = Defs;
   setWaitOperands(F, In, V);
@@ -655,8 +665,8 @@ static inline void finishView(const Form &F, const sass::Instruction &In,
     V.Predicated = true;
     pushUnits(Seq.Uses, G, uint8_t(PredRead::Guard), false);
   }
-  V.NumUses = uint16_t(Seq.Uses.size() - UseBegin);
-  V.NumDefs = uint16_t(Seq.Defs.size() - DefBegin);
+  V.NumUses = uint16_t(Seq.Uses.size() - V.UseBegin);
+  V.NumDefs = uint16_t(Seq.Defs.size() - V.DefBegin);
 }
 
 /// append() of a simple form: the same units as the general path.
@@ -664,12 +674,7 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
                          OpSeq &Seq, bool &OutOfRange) {
   Seq.Ops.push_back(F.View);
   OpView &V = Seq.Ops.back();
-  V.GuardNeg = In.GuardNeg;
-  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
-  V.Ctrl = In.Ctrl;
-  size_t UseBegin = Seq.Uses.size(), DefBegin = Seq.Defs.size();
-  V.UseBegin = uint32_t(UseBegin);
-  V.DefBegin = uint32_t(DefBegin);
+  beginView(In, Seq, V);
   bool LateUses = false, Past = false, Defs = false;
   for (const Form::FastOperand &O : F.Fast) {
     int64_t Value = In.Ops[O.Index];
@@ -690,7 +695,7 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
     (O.IsDef ? Seq.Defs : Seq.Uses).push_back(U);
   }
   OutOfRange |= Past;
-  finishView(F, In, Seq, V, UseBegin, DefBegin, LateUses, Defs);
+  finishView(F, In, Seq, V, LateUses, Defs);
 }
 
 Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
@@ -707,12 +712,7 @@ Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
   V.Kind = F.Kind;
   V.Variable = F.Variable;
   V.NeedsReadSB = F.NeedsReadSB;
-  V.GuardNeg = In.GuardNeg;
-  V.NeverExecutes = In.Guard == sass::PT && In.GuardNeg;
-  V.Ctrl = In.Ctrl;
-  size_t UseBegin = Seq.Uses.size(), DefBegin = Seq.Defs.size();
-  V.UseBegin = uint32_t(UseBegin);
-  V.DefBegin = uint32_t(DefBegin);
+  beginView(In, Seq, V);
   // IMAD.WIDE's def ranges, for the low half of its pair (isLowHalf).
   SmallVector<RegRange, 2> WideDefs;
   bool IsWide = F.Class == InstrClass::IMADWide;
@@ -736,7 +736,7 @@ Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
       });
   if (IsWide)
     pushWideDefs(Seq.Defs, WideDefs);
-  finishView(F, In, Seq, V, UseBegin, DefBegin, LateUses, Defs);
+  finishView(F, In, Seq, V, LateUses, Defs);
   return Error::success();
 }
 
