@@ -294,8 +294,13 @@ private:
 
 /// The checks buildCubin makes of Module::Globals: not SASS-only,
 /// names unique and not empty, sizes, alignments, offsets that do not
-/// overlap within a section, initial bytes that match the size.
+/// overlap within a section, initial bytes that match the size; a kernel
+/// that UsesExtern only beside a visible `.global`.
 llvm::Error checkGlobals(const Module &M);
+
+/// Whether \p M has a visible `.global` variable, as which ptxas writes
+/// an `.extern .global` (Kernel::UsesExtern needs one).
+bool hasVisibleGlobal(const Module &M);
 
 /// Reads Module::Globals out of \p F: the OBJECT symbols of .nv.global,
 /// .nv.global.init and .nv.constant3 in symbol order, their bytes; each
@@ -303,7 +308,9 @@ llvm::Error checkGlobals(const Module &M);
 /// largest power of two that divides the offset and is at most the
 /// section's alignment and the size): the cubin does not record it, and
 /// with the offsets given it decides only the section's alignment, the
-/// largest (the variable at offset 0 has it).
+/// largest (the variable at offset 0 has it).  Sets Kernel::UsesExtern
+/// where .shstrtab names .rel.text.K and no section has that name or
+/// .rela.text.K.
 void readGlobals(const CubinFile &F, llvm::ArrayRef<Symbol> Syms, Module &M);
 
 /// The section variable \p V lives in.

@@ -411,9 +411,36 @@ void readGlobals(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
     }
     M.Globals.push_back(std::move(V));
   }
+  // A kernel that addresses an .extern variable: the name .rel.text.K
+  // without such a section (sm_90: nor .rela.text.K, whose names a kernel
+  // that addresses shared memory or calls writes anyway).
+  const int ShStr = F.findSection(".shstrtab");
+  if (ShStr < 0)
+    return;
+  const std::vector<uint8_t> &Names = F.Sections[ShStr].Data;
+  const StringRef Table(reinterpret_cast<const char *>(Names.data()),
+                        Names.size());
+  for (Kernel &K : M.Kernels) {
+    const std::string Rel = ".rel.text." + K.Name;
+    K.UsesExtern = F.findSection(Rel) < 0 &&
+                   F.findSection(".rela.text." + K.Name) < 0 &&
+                   Table.contains(std::string(1, '\0') + Rel + '\0');
+  }
+}
+
+bool hasVisibleGlobal(const Module &M) {
+  return any_of(M.Globals, [](const GlobalVar &V) {
+    return V.Visible && V.Space == GlobalVar::Global;
+  });
 }
 
 Error checkGlobals(const Module &M) {
+  for (const Kernel &K : M.Kernels)
+    if (K.UsesExtern && !hasVisibleGlobal(M))
+      return makeError("kernel '" + K.Name +
+                       "' addresses an .extern variable, but the module has "
+                       "no visible .global one (ptxas writes an .extern "
+                       ".global as a .visible one)");
   if (M.Globals.empty())
     return Error::success();
   if (M.SassOnly)

@@ -804,9 +804,10 @@ void CubinBuilder::buildStringTables() {
         else
           Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
       }
-      if (writesRelaText(K)) {
+      if (writesRelaText(K) || K.UsesExtern) {
         Tab->add(".rel.text.", K.Name);
-        Tab->add(".rela.text.", K.Name);
+        if (RelaText)
+          Tab->add(".rela.text.", K.Name);
       }
       if (!L.ConstantAfterKernels) {
         // .strtab lists .rel.nv.constant0.K first, .shstrtab second.

@@ -301,6 +301,8 @@ void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
        << (*K.ReqNTid)[2] << "\n";
   if (K.CtaidZUsed)
     OS << ".ctaidz_used\n";
+  if (K.UsesExtern)
+    OS << ".uses_extern\n";
   printInfoLines(".info", K.OtherInfoBeforeExit, K.OtherInfoAfterExit, OS);
   if (K.FrameSize)
     OS << ".frame_size " << K.FrameSize << "\n";
@@ -500,6 +502,7 @@ private:
   Error parseCallee(Tokens &Toks);
   Error parseInfo(Tokens &Toks);
   Error parseCtaidZUsed(Tokens &Toks);
+  Error parseUsesExtern(Tokens &Toks);
   /// `.max_threads` and `.reqntid`.
   Error parseThreadBounds(Tokens &Toks);
   // Blackwell's Mercury copy of the kernel.
@@ -743,6 +746,7 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
       .Case(".callee", &Parser::parseCallee)
       .Case(".info", &Parser::parseInfo)
       .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
+      .Case(".uses_extern", &Parser::parseUsesExtern)
       .Cases(".max_threads", ".reqntid", &Parser::parseThreadBounds)
       .Case(".mercury", &Parser::parseMercury)
       .Cases(".mercury_exits", ".mercury_smem_cap_relocs",
@@ -1504,6 +1508,19 @@ Error Parser::parseCtaidZUsed(Tokens &Toks) {
   if (Toks.size() != 1)
     return err(Toks[1].Text, "'.ctaidz_used' takes no operand");
   K->CtaidZUsed = true;
+  return Error::success();
+}
+
+Error Parser::parseUsesExtern(Tokens &Toks) {
+  if (Toks.size() != 1)
+    return err(Toks[1].Text, "'.uses_extern' takes no operand");
+  if (K->UsesExtern)
+    return err(Toks[0].Text, "'.uses_extern' given twice");
+  if (!detail::hasVisibleGlobal(M))
+    return err(Toks[0].Text, "'.uses_extern' needs a visible '.global' "
+                             "variable (ptxas writes an '.extern .global' as "
+                             "a '.visible' one)");
+  K->UsesExtern = true;
   return Error::success();
 }
 

@@ -279,6 +279,60 @@ TEST(CubinRoundTrip, BuildRejectsBadKernels) {
             std::string::npos);
 }
 
+/// Whether \p F's section \p Sec holds the string \p Name.
+bool tableHas(const CubinFile &F, StringRef Sec, StringRef Name) {
+  const std::vector<uint8_t> &D = F.Sections[F.findSection(Sec)].Data;
+  const std::string Needle = std::string(1, '\0') + Name.str() + '\0';
+  return StringRef(reinterpret_cast<const char *>(D.data()), D.size())
+      .contains(Needle);
+}
+
+/// A kernel that addresses an `.extern .global` (Kernel::UsesExtern): ptxas
+/// 13's names .rel.text.K (sm_90: and .rela.text.K) in both string tables,
+/// no such section (E: test/Object/Inputs/globals/extern_*.ptx); read back
+/// from the names; refused without a visible `.global`.
+TEST(CubinRoundTrip, ExternUserNames) {
+  for (unsigned SM : {86u, 90u}) {
+    SCOPED_TRACE(SM);
+    Module M;
+    M.SM = SM;
+    GlobalVar V;
+    V.Name = "ev";
+    V.Size = 4;
+    V.Align = 4;
+    V.Visible = true;
+    M.Globals.push_back(V);
+    Kernel K;
+    K.Name = "k";
+    K.Code.assign(128, 0);
+    K.ExitOffsets = {0x70};
+    K.CfaBlockEnd = 0x80;
+    M.Kernels.push_back(K);
+    for (bool Uses : {false, true}) {
+      M.Kernels[0].UsesExtern = Uses;
+      Expected<CubinFile> G = buildCubin(M);
+      ASSERT_TRUE(!!G) << toString(G.takeError());
+      for (const char *Tab : {".shstrtab", ".strtab"}) {
+        EXPECT_EQ(tableHas(*G, Tab, ".rel.text.k"), Uses) << Tab;
+        EXPECT_EQ(tableHas(*G, Tab, ".rela.text.k"), Uses && SM == 90) << Tab;
+      }
+      EXPECT_LT(G->findSection(".rel.text.k"), 0);
+      EXPECT_LT(G->findSection(".rela.text.k"), 0);
+      Expected<Module> Back = interpretCubin(*G);
+      ASSERT_TRUE(!!Back) << toString(Back.takeError());
+      EXPECT_EQ(Back->Kernels[0].UsesExtern, Uses);
+    }
+    // Without a visible .global (here a plain one) no ptxas cubin has it.
+    M.Globals[0].Visible = false;
+    Expected<CubinFile> Plain = buildCubin(M);
+    ASSERT_FALSE(!!Plain);
+    EXPECT_NE(toString(Plain.takeError())
+                  .find("kernel 'k' addresses an .extern variable, but the "
+                        "module has no visible .global one"),
+              std::string::npos);
+  }
+}
+
 TEST(CubinRoundTrip, DynamicSharedNote) {
   Kernel K;
   K.Name = "k";

@@ -137,6 +137,12 @@ struct Kernel {
   /// The code reads %ctaid.z (CTAIDZ_USED; the caller knows, E).  sm_90
   /// cubins do not record it (E, params_attrs.ptx).
   bool CtaidZUsed = false;
+  /// The code addresses a PTX `.extern .global` variable (which ptxas 13
+  /// writes as a `.visible` one): ptxas adds the names .rel.text.K
+  /// (sm_90 and later: and .rela.text.K) to both string tables without
+  /// such a section (E: test/Object/Inputs/globals/extern_*.ptx,
+  /// lib/Object/CubinGlobals.cpp).
+  bool UsesExtern = false;
   /// FRAME_SIZE / MIN_STACK_SIZE (equal in every cubin seen, calls
   /// included: a callee's frame counts in the kernel's; E,
   /// test/Object/Inputs/calls).
