@@ -794,10 +794,10 @@ void CubinBuilder::buildStringTables() {
         if (IsStr)
           Tab->add("__nv_reservedSMEM_offset_0_alias");
       }
-      if (IsStr)
-        detail::addCalleeNames(*Tab, K);
       if (I == 0)
         Data.addGroupNames(*Tab, IsStr);
+      if (IsStr)
+        detail::addCalleeNames(*Tab, K);
       if (IsStr && int(I) == FirstSharedUser) {
         if (L.NamedSmemCap)
           Tab->add(SmemCapName);
@@ -902,11 +902,11 @@ void CubinBuilder::buildSymbols() {
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
              secOf(SectionGroup::Shared, -1), 0, L.ReservedWindowBytes);
     }
-    detail::appendCalleeSymbols(K, Str, secOf(SectionGroup::Text, I), Syms,
-                                CalleeSym[I]);
     if (I == 0)
       Data.appendSymbols(
           Str, [&](DataSection D) { return secOfData(D); }, Syms);
+    detail::appendCalleeSymbols(K, Str, secOf(SectionGroup::Text, I), Syms,
+                                CalleeSym[I]);
     if (int(I) == FirstSharedUser && L.NamedSmemCap)
       CapSym = AddSym(Str.at(SmemCapName), ELF::STB_WEAK << 4 | ELF::STT_OBJECT,
                       0, 0, 4, T.ReservedSharedBytes);
