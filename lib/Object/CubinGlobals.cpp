@@ -31,6 +31,12 @@
 ///    `.global` gives .nv.constant3's symbol first); nothing else changes
 ///    (sections, offsets, .shstrtab) but the order of .nv.constant4's
 ///    slots, which is that walk's (E: visible_mixed.ptx);
+///  * `.extern` variables (E: test/Object/Inputs/globals/extern_*.ptx):
+///    written as `.visible` ones; each kernel that addresses an `.extern
+///    .global` (a device function's use is its caller's) gets the names
+///    .rel.text.K (sm_90 and later: and .rela.text.K) in both string
+///    tables, without such a section (Kernel::UsesExtern; an `.extern
+///    .const` gets none);
 ///  * string tables: the same names in the same walk (variables in .strtab
 ///    only); after .debug_frame .rel.nv.constant4 (sm_80/86/89) or
 ///    .rel.nv.constant.pic and .rela.nv.constant.pic (sm_90) -- ptxas's own
