@@ -794,6 +794,7 @@ void CubinBuilder::buildStringTables() {
         if (IsStr)
           Tab->add("__nv_reservedSMEM_offset_0_alias");
       }
+      // The variables before the callees (E: globals/global_callee.ptx).
       if (I == 0)
         Data.addGroupNames(*Tab, IsStr);
       if (IsStr)
@@ -804,6 +805,7 @@ void CubinBuilder::buildStringTables() {
         else
           Tab->Bytes.insert(Tab->Bytes.end(), StrtabGap, 0);
       }
+      // A kernel that addresses an .extern: the names only (E).
       if (writesRelaText(K) || K.UsesExtern) {
         Tab->add(".rel.text.", K.Name);
         if (RelaText)
@@ -902,7 +904,7 @@ void CubinBuilder::buildSymbols() {
              ELF::STB_WEAK << 4 | ELF::STT_NOTYPE, 0xa0,
              secOf(SectionGroup::Shared, -1), 0, L.ReservedWindowBytes);
     }
-    if (I == 0)
+    if (I == 0) // before the callees', as the names
       Data.appendSymbols(
           Str, [&](DataSection D) { return secOfData(D); }, Syms);
     detail::appendCalleeSymbols(K, Str, secOf(SectionGroup::Text, I), Syms,
