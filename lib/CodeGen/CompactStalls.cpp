@@ -71,7 +71,7 @@ constexpr unsigned NumFiles = 4;
 /// The latency model's answers, asked once per argument tuple of a run's
 /// target and kept: every LatencyModel query is a function of its
 /// arguments only.  A table row holds one reader (or later writer) and
-/// use, indexed by the earlier instruction's key (UnitState::RawKey,
+/// use, indexed by the earlier instruction's key (WriteState::RawKey,
 /// WawKey: its class and a flag), so that the walk computes a row once per
 /// register range and indexes it once per unit.  0xff: not asked yet (a
 /// value of 255 or more is never kept; it is asked again).
@@ -217,29 +217,45 @@ struct SBEntry {
   bool IsShared;   ///< a shared-memory read in flight (LDSM, LDS)
 };
 
-/// The state of a group of register units since the piece began, the
-/// same for each unit of the group (consecutive units, [First, First +
-/// Count)): their last writer (with the class and flags the walk needs of
-/// it) and the readers since that write, as the walk needs them: the
-/// youngest reader of each latency class (Readers; the WAR spacing depends
-/// on the reader's class only and issue cycles never fall, so the youngest
-/// of a class bounds every older one), the youngest of all, and every late
-/// read of a variable-latency instruction (its scoreboards), a list in
-/// LatePool (lists are only ever prepended to, so groups split from one
-/// share its tail).
-struct Group {
-  uint16_t First = 0, Count = 0; ///< its units; Count 0: free
+/// The last write of a group's units: the writer and what the walk needs
+/// of it.  A write replaces it whole (8 bytes) and clears the group's reads.
+struct WriteState {
   int32_t LastWrite = -1; ///< the last writer, -1 none
-  int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
-  int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
-  uint16_t ReadClasses = 0; ///< bit c: a reader of class c since the write
   /// The last writer's key in raw rows (class * 2 + the unit is the low
   /// half of an IMAD.WIDE pair) and in waw rows (class * 2 + predicated).
   uint8_t RawKey = 0, WawKey = 0;
   InstrClass WClass = InstrClass::CoupledALU; ///< the last writer's class
   uint8_t Flags = 0; ///< WVariable
+};
+
+/// The state of a group of register units since the piece began, the
+/// same for each unit of the group (consecutive units, [First, First +
+/// Count)): their last write (WriteState) and the readers since that
+/// write, as the walk needs them: the youngest reader of each latency
+/// class (Readers; the WAR spacing depends on the reader's class only and
+/// issue cycles never fall, so the youngest of a class bounds every older
+/// one), the youngest of all, and every late read of a variable-latency
+/// instruction (its scoreboards), a list in LatePool (lists are only ever
+/// prepended to, so groups split from one share its tail).  Readers and
+/// LastRead mean something only where ReadClasses has bits: a write
+/// clears ReadClasses and LateHead, not them.
+struct Group {
+  uint16_t First = 0, Count = 0; ///< its units; Count 0: free
+  uint16_t ReadClasses = 0; ///< bit c: a reader of class c since the write
+  WriteState W;
+  int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
+  int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
   /// The youngest reader of each class (where ReadClasses has its bit).
   std::array<int32_t, NumClasses> Readers;
+
+  /// Units [F, F + C) were just written: \p Write and no reads since.
+  void setWritten(unsigned F, unsigned C, const WriteState &Write) {
+    First = uint16_t(F);
+    Count = uint16_t(C);
+    ReadClasses = 0;
+    W = Write;
+    LateHead = -1;
+  }
 };
 enum : uint8_t { WVariable = 1 };
 
@@ -303,7 +319,7 @@ private:
   uint16_t copyGroup(uint16_t Src, unsigned Lo, unsigned Hi);
   LLVM_ATTRIBUTE_ALWAYS_INLINE uint16_t isolate(unsigned X, unsigned E);
   uint16_t isolateSlow(unsigned X, unsigned E);
-  void writeGroup(unsigned F, unsigned E, const Group &State);
+  void writeGroup(unsigned F, unsigned E, const WriteState &W);
   void drain(CompactResult &R);
   int64_t endCycle(bool Drain, StallReason &Why);
   void finish(int64_t End, StallReason EndWhy, CompactResult &R);
@@ -475,16 +491,14 @@ uint16_t StallCompactor::Impl::isolateSlow(unsigned X, unsigned E) {
   return Id;
 }
 
-/// Units [F, E) are written: one group with \p State; the groups they were
-/// in keep their other units (or are freed).
+/// Units [F, E) are written by \p W: one group with no reads since; the
+/// groups they were in keep their other units (or are freed).
 void StallCompactor::Impl::writeGroup(unsigned F, unsigned E,
-                                      const Group &State) {
+                                      const WriteState &W) {
   uint16_t Id = GroupOf[F];
   if (LLVM_LIKELY(Id != NoGroup && Groups[Id].First == F &&
                   Groups[Id].Count == E - F)) {
-    Groups[Id] = State;
-    Groups[Id].First = uint16_t(F);
-    Groups[Id].Count = uint16_t(E - F);
+    Groups[Id].setWritten(F, E - F, W);
     return;
   }
   for (unsigned X = F; X < E;) {
@@ -508,9 +522,7 @@ void StallCompactor::Impl::writeGroup(unsigned F, unsigned E,
     }
   }
   uint16_t New = newGroup();
-  Groups[New] = State;
-  Groups[New].First = uint16_t(F);
-  Groups[New].Count = uint16_t(E - F);
+  Groups[New].setWritten(F, E - F, W);
   for (unsigned X = F; X < E; ++X)
     GroupOf[X] = New;
 }
@@ -559,11 +571,11 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
       }
       const Group &U = Groups[Id];
       X = U.First + U.Count;
-      if (U.LastWrite >= 0) {
-        if (U.Flags & WVariable)
-          NeedWrite(U.LastWrite);
+      if (U.W.LastWrite >= 0) {
+        if (U.W.Flags & WVariable)
+          NeedWrite(U.W.LastWrite);
         else
-          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.waw(Waw, U.WawKey,
+          At = std::max(At, TT[U.W.LastWrite] + int64_t(Lat.waw(Waw, U.W.WawKey,
                                                              D.File,
                                                              In.Class)));
       }
@@ -591,11 +603,11 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
     for (unsigned X = R.First, E = X + R.Count; X < E;) {
       Group &U = Groups[isolate(X, E)];
       X = U.First + U.Count;
-      if (U.LastWrite >= 0) {
-        if (U.Flags & WVariable)
-          NeedWrite(U.LastWrite);
+      if (U.W.LastWrite >= 0) {
+        if (U.W.Flags & WVariable)
+          NeedWrite(U.W.LastWrite);
         else
-          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.raw(Raw, U.RawKey,
+          At = std::max(At, TT[U.W.LastWrite] + int64_t(Lat.raw(Raw, U.W.RawKey,
                                                              R.File, In.Class,
                                                              R.Sub)));
       }
@@ -727,7 +739,7 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   const OpView &In = Ops[I];
   if (In.NeverExecutes)
     return;
-  Group W;
+  WriteState W;
   W.LastWrite = int32_t(I);
   W.WClass = In.Class;
   W.Flags = In.Variable ? WVariable : 0;
@@ -799,11 +811,11 @@ int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   // (a maximum: the order of the units does not matter; the units of a
   // group have the same state).
   for (const Group &U : Groups) {
-    if (!U.Count || (U.LastWrite < 0 && !U.ReadClasses))
+    if (!U.Count || (U.W.LastWrite < 0 && !U.ReadClasses))
       continue;
     RegFile F = fileOf(U.First);
-    if (U.LastWrite >= 0 && !(U.Flags & WVariable))
-      Bound(T[U.LastWrite] + int64_t(Lat.worst(U.WClass, F)));
+    if (U.W.LastWrite >= 0 && !(U.W.Flags & WVariable))
+      Bound(T[U.W.LastWrite] + int64_t(Lat.worst(U.W.WClass, F)));
     if (U.ReadClasses)
       Bound(T[U.LastRead] + int64_t(Lat.worstWar(F)));
   }
