@@ -67,6 +67,7 @@ namespace {
 
 constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
 constexpr unsigned NumFiles = 4;
+constexpr unsigned NumKinds = unsigned(SpecialKind::Nop) + 1;
 
 /// The latency model's answers, asked once per argument tuple of a run's
 /// target and kept: every LatencyModel query is a function of its
@@ -140,14 +141,13 @@ public:
     return 1;
   }
   unsigned worstWar(RegFile F) const { return WorstWar[unsigned(F)]; }
-  /// units::minStall().
+  /// units::minStall(), by the view's class and kind.
   unsigned minStall(const OpView &I) {
-    bool Bar = I.Kind == SpecialKind::Barrier;
-    bool Groups = I.Kind == SpecialKind::WaitGroups;
-    uint8_t &C = MinStall[unsigned(I.Class)][Bar][Groups];
+    uint8_t &C = MinStall[unsigned(I.Class)][unsigned(I.Kind)];
     if (C != Unknown)
       return C;
-    return keep(C, M->minStallAfter(I.Class, Bar, Groups));
+    return keep(C, M->minStallAfter(I.Class, I.Kind == SpecialKind::Barrier,
+                                    I.Kind == SpecialKind::WaitGroups));
   }
 
 private:
@@ -206,7 +206,7 @@ private:
   uint8_t Waw[NumFiles][NumClasses][RowSize];
   uint8_t War[NumFiles][NumClasses][NumClasses];
   uint8_t Worst[NumFiles][NumClasses];
-  uint8_t MinStall[NumClasses][2][2];
+  uint8_t MinStall[NumClasses][NumKinds];
   unsigned WorstWar[NumFiles] = {};
 };
 
@@ -374,16 +374,22 @@ Error StallCompactor::run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
 }
 
 Error StallCompactor::Impl::checkCommits(ArrayRef<OpView> Ops) {
+  // The last DEPBAR's scoreboard; whether another one differs.
   CommitSB = units::CommitSB;
+  bool Seen = false, Differ = false;
   for (const OpView &In : Ops)
-    if (In.Kind == SpecialKind::WaitGroups)
+    if (LLVM_UNLIKELY(In.Kind == SpecialKind::WaitGroups)) {
+      Differ |= Seen && In.WaitSB != CommitSB;
+      Seen = true;
       CommitSB = In.WaitSB;
-  for (const OpView &In : Ops)
-    if (In.Kind == SpecialKind::WaitGroups && In.WaitSB != CommitSB)
-      return makeError("tp-compact-stalls: DEPBAR waits on SB" +
-                       Twine(unsigned(In.WaitSB)) + " and on SB" +
-                       Twine(unsigned(CommitSB)) +
-                       "; the group commits can be counted on one only");
+    }
+  if (LLVM_UNLIKELY(Differ))
+    for (const OpView &In : Ops) // the first that differs from the last
+      if (In.Kind == SpecialKind::WaitGroups && In.WaitSB != CommitSB)
+        return makeError("tp-compact-stalls: DEPBAR waits on SB" +
+                         Twine(unsigned(In.WaitSB)) + " and on SB" +
+                         Twine(unsigned(CommitSB)) +
+                         "; the group commits can be counted on one only");
   if (CommitSB == FragmentSB || CommitSB == LoadSB || CommitSB == CopyReadSB)
     return makeError("tp-compact-stalls: DEPBAR on SB" +
                      Twine(unsigned(CommitSB)) +
@@ -859,14 +865,11 @@ Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
   Lat.reset(LatencyModel::get(O.Target));
   begin(P.size());
   R.Drained = Drained = false;
-  bool Exited = false;
+  bool Exited = false; // an unconditional EXIT so far
   for (unsigned I = 0; I < P.size(); ++I)
     step(I, Exited);
   // Nothing runs after an unconditional EXIT: no drain.
-  bool Exits = llvm::any_of(P, [](const OpView &In) {
-    return In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
-  });
-  bool Drain = O.Drain && !Exits;
+  bool Drain = O.Drain && !Exited;
   if (Drain)
     drain(R);
   StallReason EndWhy;
