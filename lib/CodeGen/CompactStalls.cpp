@@ -335,6 +335,7 @@ private:
   const OpSeq *Seq = nullptr;
   MutableArrayRef<OpView> Ops;
   const CompactOptions *Opts = nullptr;
+  bool Conservative = false; ///< Opts->Conservative, kept at hand
   LatencyCache Lat;
   OpView Nop; ///< the drain NOP
   bool HasGivenNop = false; ///< setDrainNop()
@@ -550,8 +551,8 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   } else {
     const OpView &Prev = Ops[I - 1]; // I <= Ops.size()
     unsigned Min = Lat.minStall(Prev);
-    T[I] = T[I - 1] + (Opts->Conservative ? int64_t(MaxStall) : int64_t(Min));
-    Reasons[I - 1] = Opts->Conservative ? StallReason::Conservative
+    T[I] = T[I - 1] + (Conservative ? int64_t(MaxStall) : int64_t(Min));
+    Reasons[I - 1] = Conservative ? StallReason::Conservative
                      : Min > 1          ? StallReason::ExecLatency
                                         : StallReason::MinIssue;
   }
@@ -766,7 +767,7 @@ void StallCompactor::Impl::step(unsigned I, bool &Exited) {
   Exited |= In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
   Required[I] = N.Required;
   uint8_t Mask = N.Mask;
-  if (Opts->Conservative && !In.NeverExecutes && !Exited)
+  if (Conservative && !In.NeverExecutes && !Exited)
     Mask = (1u << NumScoreboards) - 1;
   In.Ctrl.WaitMask = Mask;
   applyWaits(I, In, Mask);
@@ -799,9 +800,9 @@ void StallCompactor::Impl::drain(CompactResult &R) {
 int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   unsigned Last = Ops.size() - (Drained ? 0 : 1);
   unsigned Min = Lat.minStall(op(Last));
-  int64_t End = T[Last] + (Opts->Conservative ? int64_t(MaxStall)
+  int64_t End = T[Last] + (Conservative ? int64_t(MaxStall)
                                               : int64_t(Min));
-  Why = Opts->Conservative ? StallReason::Conservative
+  Why = Conservative ? StallReason::Conservative
         : Min > 1          ? StallReason::ExecLatency
                            : StallReason::MinIssue;
   if (!Drain)
@@ -840,17 +841,19 @@ void StallCompactor::Impl::finish(int64_t End, StallReason EndWhy,
   R.Reasons.assign(Reasons.begin(), Reasons.begin() + N);
   R.RequiredWaits.assign(Required.begin(), Required.begin() + N);
   R.Reasons[N - 1] = EndWhy;
-  for (size_t I = 0; I < N; ++I) {
-    int64_t Next = I + 1 < N ? T[I + 1] : End;
-    unsigned Cycles = unsigned(Next - T[I]);
-    R.Cycles[I] = Cycles;
-    sass::Control &C = I < Ops.size() ? Ops[I].Ctrl : Nop.Ctrl;
-    C.Stall = uint8_t(std::min<unsigned>(Cycles, MaxStall));
+  const int64_t *TT = T.data();
+  uint32_t *Cycles = R.Cycles.data();
+  auto Set = [&](size_t I, OpView &V, int64_t Next) {
+    Cycles[I] = uint32_t(Next - TT[I]);
+    V.Ctrl.Stall = uint8_t(std::min<uint32_t>(Cycles[I], MaxStall));
     // SASS_FACTS 1.2 (E): ptxas leaves bit 109 = 1 (Yield = false) on most
     // instructions and clears it (Yield) on DEPBAR and on pad NOPs.
-    SpecialKind K = op(I).Kind;
-    C.Yield = K == SpecialKind::WaitGroups || K == SpecialKind::Nop;
-  }
+    V.Ctrl.Yield =
+        V.Kind == SpecialKind::WaitGroups || V.Kind == SpecialKind::Nop;
+  };
+  for (size_t I = 0; I + 1 < N; ++I) // a view, followed by one
+    Set(I, Ops[I], TT[I + 1]);
+  Set(N - 1, R.Drained ? Nop : Ops[N - 1], End);
   if (R.Drained)
     R.DrainCtrl = Nop.Ctrl;
 }
@@ -862,6 +865,7 @@ Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
   Seq = &S;
   Ops = P;
   Opts = &O;
+  Conservative = O.Conservative;
   Lat.reset(LatencyModel::get(O.Target));
   begin(P.size());
   R.Drained = Drained = false;
