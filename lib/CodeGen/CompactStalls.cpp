@@ -856,6 +856,10 @@ void StallCompactor::Impl::finish(int64_t End, StallReason EndWhy,
   Set(N - 1, R.Drained ? Nop : Ops[N - 1], End);
   if (R.Drained)
     R.DrainCtrl = Nop.Ctrl;
+  // Each increment queued is a WrSB or RdSB that takeScoreboards() set.
+  R.ScoreboardsSet = 0;
+  for (const std::vector<SBEntry> &Q : Queue)
+    R.ScoreboardsSet += unsigned(Q.size());
 }
 
 Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
@@ -1014,7 +1018,6 @@ private:
       StallsOut += C.Stall;
       if (C.WaitMask) // most have none; no popcount call for them
         Waits += countPopulation(C.WaitMask);
-      Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
     }
   };
 
@@ -1248,29 +1251,30 @@ CompactStallsPass::Tally CompactStallsPass::tallyPiece(mir::Piece &P,
   size_t N = V.End - V.Begin;
   const OpView *Ops = Seq.Ops.data() + V.Begin;
   mir::MInstr *In = V.Dropped ? nullptr : P.Instrs.data();
-  size_t Steps = Result.Cycles.size(); // the views and the drain NOP
-  C.Size = Steps;
-  for (size_t K = 0; K < Steps; ++K) {
-    if (K < N) {
-      const OpView &Op = Ops[K];
-      C.count(Op.Ctrl);
-      if (In)
-        In[K].I.Ctrl = Op.Ctrl;
-      if (LLVM_UNLIKELY(Op.Kind == SpecialKind::Nop || Op.NeverExecutes))
-        ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? C.Drains
-                                                       : C.Fillers);
-    }
-    uint32_t Cycles = Result.Cycles[K];
-    if (LLVM_LIKELY(Cycles <= sched::MaxStall))
-      continue;
-    sched::forEachFillerStall(Cycles, [&](uint8_t S) {
+  C.Size = Result.Cycles.size(); // the views and the drain NOP
+  C.Scoreboards = Result.ScoreboardsSet;
+  // Fillers after step K (a view, or the drain NOP at N).
+  auto Fillers = [&](size_t K) {
+    sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t S) {
       C.StallsOut += S; // a stall each, no other field
       ++C.Fillers;
       ++C.Size;
     });
     (K + 1 < N ? C.Inner : C.Tail) = true;
+  };
+  for (size_t K = 0; K < N; ++K) {
+    const OpView &Op = Ops[K];
+    C.count(Op.Ctrl);
+    if (In)
+      In[K].I.Ctrl = Op.Ctrl;
+    if (LLVM_UNLIKELY(Op.Kind == SpecialKind::Nop || Op.NeverExecutes))
+      ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? C.Drains : C.Fillers);
+    if (LLVM_UNLIKELY(Result.Cycles[K] > sched::MaxStall))
+      Fillers(K);
   }
   if (Result.Drained) {
+    if (Result.Cycles[N] > sched::MaxStall)
+      Fillers(N);
     C.count(Result.DrainCtrl);
     ++C.Drains;
     C.Tail = true;
