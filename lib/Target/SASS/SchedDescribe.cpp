@@ -680,11 +680,15 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
     int64_t Value = In.Ops[O.Index];
     if (Value == O.Zero)
       continue;
-    Past |= O.IsGPR && Value > int64_t(sass::RZ);
     Defs |= O.IsDef; // as the general path: named, whether it has units
+    // A register of the file (most are) is neither past RZ nor clipped.
+    static_assert(units::NumGPR <= sass::RZ, "a GPR past RZ is past the file");
+    if (LLVM_UNLIKELY(uint64_t(Value) >= O.FileSize)) {
+      Past |= O.IsGPR && Value > int64_t(sass::RZ);
+      if (uint16_t(Value) >= O.FileSize)
+        continue;
+    }
     unsigned First = uint16_t(Value);
-    if (First >= O.FileSize)
-      continue;
     UnitRange U = O.Units;
     if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
       U.Count = 2;
