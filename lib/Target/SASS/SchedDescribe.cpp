@@ -250,6 +250,9 @@ struct FormDescriber::Form {
     bool IsDef = false, IsGPR = false;
     int8_t PairReg = -1; ///< MayBePair: its index in Regs
     uint16_t FileSize = 0;
+    /// Values below it are a range inside the file as Units says (not a
+    /// pair base): FileSize - Width + 1; 0 for a pair base.
+    uint16_t PlainLimit = 0;
     UnitRange Units; ///< of register 0: First the file's base, Count Width
   };
   SmallVector<FastOperand, 8> Fast;
@@ -276,6 +279,8 @@ static void buildFastOperands(Form &F) {
     X.IsDef = O.IsDef;
     X.IsGPR = O.File == RegFile::GPR;
     X.FileSize = O.FileSize;
+    if (!O.MayBePair && O.Width <= O.FileSize)
+      X.PlainLimit = uint16_t(O.FileSize - O.Width + 1);
     X.Units.First = O.UnitBase;
     X.Units.Count = O.Width;
     X.Units.File = O.File;
@@ -681,20 +686,23 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
     if (Value == O.Zero)
       continue;
     Defs |= O.IsDef; // as the general path: named, whether it has units
-    // A register of the file (most are) is neither past RZ nor clipped.
-    static_assert(units::NumGPR <= sass::RZ, "a GPR past RZ is past the file");
-    if (LLVM_UNLIKELY(uint64_t(Value) >= O.FileSize)) {
-      Past |= O.IsGPR && Value > int64_t(sass::RZ);
-      if (uint16_t(Value) >= O.FileSize)
-        continue;
-    }
-    unsigned First = uint16_t(Value);
     UnitRange U = O.Units;
-    if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
-      U.Count = 2;
-    U.First = uint16_t(U.First + First);
-    if (First + U.Count > O.FileSize)
-      U.Count = uint16_t(O.FileSize - First);
+    // Most operands are a range inside the file, not a pair base: the
+    // template's units from the value.  The others are tested in full.
+    static_assert(units::NumGPR <= sass::RZ, "a GPR past RZ is past the file");
+    if (LLVM_LIKELY(uint64_t(Value) < O.PlainLimit)) {
+      U.First = uint16_t(U.First + Value);
+    } else {
+      Past |= O.IsGPR && Value > int64_t(sass::RZ);
+      unsigned First = uint16_t(Value);
+      if (First >= O.FileSize)
+        continue;
+      if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
+        U.Count = 2;
+      U.First = uint16_t(U.First + First);
+      if (First + U.Count > O.FileSize)
+        U.Count = uint16_t(O.FileSize - First);
+    }
     LateUses |= U.Late;
     (O.IsDef ? Seq.Defs : Seq.Uses).push_back(U);
   }
