@@ -311,7 +311,7 @@ private:
   uint8_t allocate() const;
   LLVM_ATTRIBUTE_ALWAYS_INLINE void takeScoreboards(unsigned I);
   LLVM_ATTRIBUTE_ALWAYS_INLINE void recordWrites(unsigned I);
-  uint16_t newGroup();
+  inline uint16_t newGroup();
   void freeGroup(uint16_t Id) {
     Groups[Id].Count = 0;
     FreeGroups.push_back(Id);
@@ -345,8 +345,11 @@ private:
   static constexpr uint16_t NoGroup = 0xffff;
   std::array<uint16_t, NumUnits> GroupOf;
   /// Every group (live ones have units; at most one a unit, so the table
-  /// never grows past NumUnits and a few being split) and the free ones.
+  /// never grows past NumUnits and a few being split) and the free ones:
+  /// Groups[0, NumGroups) this piece; the slots past it are kept for the
+  /// next pieces (no construction per piece).
   std::vector<Group> Groups;
+  uint16_t NumGroups = 0;
   std::vector<uint16_t> FreeGroups;
   /// The late variable readers of every group: (reader, next older).
   std::vector<std::pair<int32_t, int32_t>> LatePool;
@@ -407,7 +410,7 @@ static const SchedInstr &nopView() {
 
 void StallCompactor::Impl::begin(size_t N) {
   GroupOf.fill(NoGroup);
-  Groups.clear();
+  NumGroups = 0;
   FreeGroups.clear();
   LatePool.clear();
   for (unsigned B = 0; B < NumScoreboards; ++B) {
@@ -434,15 +437,18 @@ void StallCompactor::Impl::begin(size_t N) {
   Nop.Ctrl = NopView.Ctrl;
 }
 
-/// A group to fill, from the free ones first.
-uint16_t StallCompactor::Impl::newGroup() {
+/// A group to fill (its old state is overwritten by the caller), from the
+/// free ones first, then the table's slots past NumGroups, kept from earlier
+/// pieces.
+inline uint16_t StallCompactor::Impl::newGroup() {
   if (!FreeGroups.empty()) {
     uint16_t Id = FreeGroups.back();
     FreeGroups.pop_back();
     return Id;
   }
-  Groups.emplace_back();
-  return uint16_t(Groups.size() - 1);
+  if (LLVM_UNLIKELY(NumGroups == Groups.size()))
+    Groups.emplace_back();
+  return NumGroups++;
 }
 
 /// A new group with \p Src's state for units [Lo, Hi), which move to it.
@@ -817,7 +823,7 @@ int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   // worst spacing (by class and file) and its youngest reader's worst WAR
   // (a maximum: the order of the units does not matter; the units of a
   // group have the same state).
-  for (const Group &U : Groups) {
+  for (const Group &U : makeArrayRef(Groups.data(), NumGroups)) {
     if (!U.Count || (U.W.LastWrite < 0 && !U.ReadClasses))
       continue;
     RegFile F = fileOf(U.First);
