@@ -611,18 +611,20 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   uint16_t ClassBit = uint16_t(1u << Class);
   bool LateVariable = In.Variable;
   for (const UnitRange &R : Seq->uses(In)) {
-    uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
     bool Late = R.Late && LateVariable;
     for (unsigned X = R.First, E = X + R.Count; X < E;) {
       Group &U = Groups[isolate(X, E)];
       X = U.First + U.Count;
       if (U.W.LastWrite >= 0) {
-        if (U.W.Flags & WVariable)
+        if (U.W.Flags & WVariable) {
           NeedWrite(U.W.LastWrite);
-        else
+        } else {
+          // The row only here: a use often meets no fixed-latency writer.
+          uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
           At = std::max(At, TT[U.W.LastWrite] + int64_t(Lat.raw(Raw, U.W.RawKey,
                                                              R.File, In.Class,
                                                              R.Sub)));
+        }
       }
       if (Late) {
         LatePool.push_back({int32_t(I), U.LateHead});
