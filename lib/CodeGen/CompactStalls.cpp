@@ -334,8 +334,7 @@ private:
 
   const OpSeq *Seq = nullptr;
   MutableArrayRef<OpView> Ops;
-  const CompactOptions *Opts = nullptr;
-  bool Conservative = false; ///< Opts->Conservative, kept at hand
+  bool Conservative = false; ///< the run's CompactOptions::Conservative
   LatencyCache Lat;
   OpView Nop; ///< the drain NOP
   bool HasGivenNop = false; ///< setDrainNop()
@@ -876,7 +875,6 @@ Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
     return E;
   Seq = &S;
   Ops = P;
-  Opts = &O;
   Conservative = O.Conservative;
   Lat.reset(LatencyModel::get(O.Target));
   begin(P.size());
