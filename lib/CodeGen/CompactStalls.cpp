@@ -241,10 +241,10 @@ struct WriteState {
 /// clears ReadClasses and LateHead, not them.
 struct Group {
   uint16_t First = 0, Count = 0; ///< its units; Count 0: free
-  uint16_t ReadClasses = 0; ///< bit c: a reader of class c since the write
+  uint16_t ReadClasses = 0;      ///< bit c: a reader of class c since the write
   WriteState W;
-  int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
-  int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
+  int32_t LateHead = -1; ///< the newest late variable reader, -1 none
+  int32_t LastRead = -1; ///< the youngest reader (where ReadClasses != 0)
   /// The youngest reader of each class (where ReadClasses has its bit).
   std::array<int32_t, NumClasses> Readers;
 
@@ -558,8 +558,8 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
     unsigned Min = Lat.minStall(Prev);
     T[I] = T[I - 1] + (Conservative ? int64_t(MaxStall) : int64_t(Min));
     Reasons[I - 1] = Conservative ? StallReason::Conservative
-                     : Min > 1          ? StallReason::ExecLatency
-                                        : StallReason::MinIssue;
+                     : Min > 1    ? StallReason::ExecLatency
+                                  : StallReason::MinIssue;
   }
   if (In.NeverExecutes) {
     N = Need();
@@ -587,9 +587,9 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
         if (U.W.Flags & WVariable)
           NeedWrite(U.W.LastWrite);
         else
-          At = std::max(At, TT[U.W.LastWrite] + int64_t(Lat.waw(Waw, U.W.WawKey,
-                                                             D.File,
-                                                             In.Class)));
+          At = std::max(
+              At, TT[U.W.LastWrite] +
+                      int64_t(Lat.waw(Waw, U.W.WawKey, D.File, In.Class)));
       }
       for (int32_t L = U.LateHead; L >= 0; L = LatePool[L].second) {
         int32_t Q = LatePool[L].first;
@@ -620,9 +620,9 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
         } else {
           // The row only here: a use often meets no fixed-latency writer.
           uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
-          At = std::max(At, TT[U.W.LastWrite] + int64_t(Lat.raw(Raw, U.W.RawKey,
-                                                             R.File, In.Class,
-                                                             R.Sub)));
+          At = std::max(At, TT[U.W.LastWrite] +
+                                int64_t(Lat.raw(Raw, U.W.RawKey, R.File,
+                                                In.Class, R.Sub)));
         }
       }
       if (Late) {
@@ -807,11 +807,10 @@ void StallCompactor::Impl::drain(CompactResult &R) {
 int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   unsigned Last = Ops.size() - (Drained ? 0 : 1);
   unsigned Min = Lat.minStall(op(Last));
-  int64_t End = T[Last] + (Conservative ? int64_t(MaxStall)
-                                              : int64_t(Min));
+  int64_t End = T[Last] + (Conservative ? int64_t(MaxStall) : int64_t(Min));
   Why = Conservative ? StallReason::Conservative
-        : Min > 1          ? StallReason::ExecLatency
-                           : StallReason::MinIssue;
+        : Min > 1    ? StallReason::ExecLatency
+                     : StallReason::MinIssue;
   if (!Drain)
     return End;
   auto Bound = [&](int64_t C) {
