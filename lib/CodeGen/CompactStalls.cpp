@@ -67,11 +67,12 @@ namespace {
 
 constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
 constexpr unsigned NumFiles = 4;
+constexpr unsigned NumKinds = unsigned(SpecialKind::Nop) + 1;
 
 /// The latency model's answers, asked once per argument tuple of a run's
 /// target and kept: every LatencyModel query is a function of its
 /// arguments only.  A table row holds one reader (or later writer) and
-/// use, indexed by the earlier instruction's key (UnitState::RawKey,
+/// use, indexed by the earlier instruction's key (WriteState::RawKey,
 /// WawKey: its class and a flag), so that the walk computes a row once per
 /// register range and indexes it once per unit.  0xff: not asked yet (a
 /// value of 255 or more is never kept; it is asked again).
@@ -140,14 +141,13 @@ public:
     return 1;
   }
   unsigned worstWar(RegFile F) const { return WorstWar[unsigned(F)]; }
-  /// units::minStall().
+  /// units::minStall(), by the view's class and kind.
   unsigned minStall(const OpView &I) {
-    bool Bar = I.Kind == SpecialKind::Barrier;
-    bool Groups = I.Kind == SpecialKind::WaitGroups;
-    uint8_t &C = MinStall[unsigned(I.Class)][Bar][Groups];
+    uint8_t &C = MinStall[unsigned(I.Class)][unsigned(I.Kind)];
     if (C != Unknown)
       return C;
-    return keep(C, M->minStallAfter(I.Class, Bar, Groups));
+    return keep(C, M->minStallAfter(I.Class, I.Kind == SpecialKind::Barrier,
+                                    I.Kind == SpecialKind::WaitGroups));
   }
 
 private:
@@ -206,7 +206,7 @@ private:
   uint8_t Waw[NumFiles][NumClasses][RowSize];
   uint8_t War[NumFiles][NumClasses][NumClasses];
   uint8_t Worst[NumFiles][NumClasses];
-  uint8_t MinStall[NumClasses][2][2];
+  uint8_t MinStall[NumClasses][NumKinds];
   unsigned WorstWar[NumFiles] = {};
 };
 
@@ -217,29 +217,45 @@ struct SBEntry {
   bool IsShared;   ///< a shared-memory read in flight (LDSM, LDS)
 };
 
-/// The state of a group of register units since the piece began, the
-/// same for each unit of the group (consecutive units, [First, First +
-/// Count)): their last writer (with the class and flags the walk needs of
-/// it) and the readers since that write, as the walk needs them: the
-/// youngest reader of each latency class (Readers; the WAR spacing depends
-/// on the reader's class only and issue cycles never fall, so the youngest
-/// of a class bounds every older one), the youngest of all, and every late
-/// read of a variable-latency instruction (its scoreboards), a list in
-/// LatePool (lists are only ever prepended to, so groups split from one
-/// share its tail).
-struct Group {
-  uint16_t First = 0, Count = 0; ///< its units; Count 0: free
+/// The last write of a group's units: the writer and what the walk needs
+/// of it.  A write replaces it whole (8 bytes) and clears the group's reads.
+struct WriteState {
   int32_t LastWrite = -1; ///< the last writer, -1 none
-  int32_t LateHead = -1;  ///< the newest late variable reader, -1 none
-  int32_t LastRead = -1;  ///< the youngest reader (where ReadClasses != 0)
-  uint16_t ReadClasses = 0; ///< bit c: a reader of class c since the write
   /// The last writer's key in raw rows (class * 2 + the unit is the low
   /// half of an IMAD.WIDE pair) and in waw rows (class * 2 + predicated).
   uint8_t RawKey = 0, WawKey = 0;
   InstrClass WClass = InstrClass::CoupledALU; ///< the last writer's class
   uint8_t Flags = 0; ///< WVariable
+};
+
+/// The state of a group of register units since the piece began, the
+/// same for each unit of the group (consecutive units, [First, First +
+/// Count)): their last write (WriteState) and the readers since that
+/// write, as the walk needs them: the youngest reader of each latency
+/// class (Readers; the WAR spacing depends on the reader's class only and
+/// issue cycles never fall, so the youngest of a class bounds every older
+/// one), the youngest of all, and every late read of a variable-latency
+/// instruction (its scoreboards), a list in LatePool (lists are only ever
+/// prepended to, so groups split from one share its tail).  Readers and
+/// LastRead mean something only where ReadClasses has bits: a write
+/// clears ReadClasses and LateHead, not them.
+struct Group {
+  uint16_t First = 0, Count = 0; ///< its units; Count 0: free
+  uint16_t ReadClasses = 0;      ///< bit c: a reader of class c since the write
+  WriteState W;
+  int32_t LateHead = -1; ///< the newest late variable reader, -1 none
+  int32_t LastRead = -1; ///< the youngest reader (where ReadClasses != 0)
   /// The youngest reader of each class (where ReadClasses has its bit).
   std::array<int32_t, NumClasses> Readers;
+
+  /// Units [F, F + C) were just written: \p Write and no reads since.
+  void setWritten(unsigned F, unsigned C, const WriteState &Write) {
+    First = uint16_t(F);
+    Count = uint16_t(C);
+    ReadClasses = 0;
+    W = Write;
+    LateHead = -1;
+  }
 };
 enum : uint8_t { WVariable = 1 };
 
@@ -295,7 +311,7 @@ private:
   uint8_t allocate() const;
   LLVM_ATTRIBUTE_ALWAYS_INLINE void takeScoreboards(unsigned I);
   LLVM_ATTRIBUTE_ALWAYS_INLINE void recordWrites(unsigned I);
-  uint16_t newGroup();
+  inline uint16_t newGroup();
   void freeGroup(uint16_t Id) {
     Groups[Id].Count = 0;
     FreeGroups.push_back(Id);
@@ -303,7 +319,7 @@ private:
   uint16_t copyGroup(uint16_t Src, unsigned Lo, unsigned Hi);
   LLVM_ATTRIBUTE_ALWAYS_INLINE uint16_t isolate(unsigned X, unsigned E);
   uint16_t isolateSlow(unsigned X, unsigned E);
-  void writeGroup(unsigned F, unsigned E, const Group &State);
+  void writeGroup(unsigned F, unsigned E, const WriteState &W);
   void drain(CompactResult &R);
   int64_t endCycle(bool Drain, StallReason &Why);
   void finish(int64_t End, StallReason EndWhy, CompactResult &R);
@@ -318,7 +334,7 @@ private:
 
   const OpSeq *Seq = nullptr;
   MutableArrayRef<OpView> Ops;
-  const CompactOptions *Opts = nullptr;
+  bool Conservative = false; ///< the run's CompactOptions::Conservative
   LatencyCache Lat;
   OpView Nop; ///< the drain NOP
   bool HasGivenNop = false; ///< setDrainNop()
@@ -328,8 +344,11 @@ private:
   static constexpr uint16_t NoGroup = 0xffff;
   std::array<uint16_t, NumUnits> GroupOf;
   /// Every group (live ones have units; at most one a unit, so the table
-  /// never grows past NumUnits and a few being split) and the free ones.
+  /// never grows past NumUnits and a few being split) and the free ones:
+  /// Groups[0, NumGroups) this piece; the slots past it are kept for the
+  /// next pieces (no construction per piece).
   std::vector<Group> Groups;
+  uint16_t NumGroups = 0;
   std::vector<uint16_t> FreeGroups;
   /// The late variable readers of every group: (reader, next older).
   std::vector<std::pair<int32_t, int32_t>> LatePool;
@@ -358,16 +377,22 @@ Error StallCompactor::run(const OpSeq &Seq, MutableArrayRef<OpView> Ops,
 }
 
 Error StallCompactor::Impl::checkCommits(ArrayRef<OpView> Ops) {
+  // The last DEPBAR's scoreboard; whether another one differs.
   CommitSB = units::CommitSB;
+  bool Seen = false, Differ = false;
   for (const OpView &In : Ops)
-    if (In.Kind == SpecialKind::WaitGroups)
+    if (LLVM_UNLIKELY(In.Kind == SpecialKind::WaitGroups)) {
+      Differ |= Seen && In.WaitSB != CommitSB;
+      Seen = true;
       CommitSB = In.WaitSB;
-  for (const OpView &In : Ops)
-    if (In.Kind == SpecialKind::WaitGroups && In.WaitSB != CommitSB)
-      return makeError("tp-compact-stalls: DEPBAR waits on SB" +
-                       Twine(unsigned(In.WaitSB)) + " and on SB" +
-                       Twine(unsigned(CommitSB)) +
-                       "; the group commits can be counted on one only");
+    }
+  if (LLVM_UNLIKELY(Differ))
+    for (const OpView &In : Ops) // the first that differs from the last
+      if (In.Kind == SpecialKind::WaitGroups && In.WaitSB != CommitSB)
+        return makeError("tp-compact-stalls: DEPBAR waits on SB" +
+                         Twine(unsigned(In.WaitSB)) + " and on SB" +
+                         Twine(unsigned(CommitSB)) +
+                         "; the group commits can be counted on one only");
   if (CommitSB == FragmentSB || CommitSB == LoadSB || CommitSB == CopyReadSB)
     return makeError("tp-compact-stalls: DEPBAR on SB" +
                      Twine(unsigned(CommitSB)) +
@@ -384,7 +409,7 @@ static const SchedInstr &nopView() {
 
 void StallCompactor::Impl::begin(size_t N) {
   GroupOf.fill(NoGroup);
-  Groups.clear();
+  NumGroups = 0;
   FreeGroups.clear();
   LatePool.clear();
   for (unsigned B = 0; B < NumScoreboards; ++B) {
@@ -411,15 +436,18 @@ void StallCompactor::Impl::begin(size_t N) {
   Nop.Ctrl = NopView.Ctrl;
 }
 
-/// A group to fill, from the free ones first.
-uint16_t StallCompactor::Impl::newGroup() {
+/// A group to fill (its old state is overwritten by the caller), from the
+/// free ones first, then the table's slots past NumGroups, kept from earlier
+/// pieces.
+inline uint16_t StallCompactor::Impl::newGroup() {
   if (!FreeGroups.empty()) {
     uint16_t Id = FreeGroups.back();
     FreeGroups.pop_back();
     return Id;
   }
-  Groups.emplace_back();
-  return uint16_t(Groups.size() - 1);
+  if (LLVM_UNLIKELY(NumGroups == Groups.size()))
+    Groups.emplace_back();
+  return NumGroups++;
 }
 
 /// A new group with \p Src's state for units [Lo, Hi), which move to it.
@@ -475,16 +503,14 @@ uint16_t StallCompactor::Impl::isolateSlow(unsigned X, unsigned E) {
   return Id;
 }
 
-/// Units [F, E) are written: one group with \p State; the groups they were
-/// in keep their other units (or are freed).
+/// Units [F, E) are written by \p W: one group with no reads since; the
+/// groups they were in keep their other units (or are freed).
 void StallCompactor::Impl::writeGroup(unsigned F, unsigned E,
-                                      const Group &State) {
+                                      const WriteState &W) {
   uint16_t Id = GroupOf[F];
   if (LLVM_LIKELY(Id != NoGroup && Groups[Id].First == F &&
                   Groups[Id].Count == E - F)) {
-    Groups[Id] = State;
-    Groups[Id].First = uint16_t(F);
-    Groups[Id].Count = uint16_t(E - F);
+    Groups[Id].setWritten(F, E - F, W);
     return;
   }
   for (unsigned X = F; X < E;) {
@@ -508,9 +534,7 @@ void StallCompactor::Impl::writeGroup(unsigned F, unsigned E,
     }
   }
   uint16_t New = newGroup();
-  Groups[New] = State;
-  Groups[New].First = uint16_t(F);
-  Groups[New].Count = uint16_t(E - F);
+  Groups[New].setWritten(F, E - F, W);
   for (unsigned X = F; X < E; ++X)
     GroupOf[X] = New;
 }
@@ -532,10 +556,10 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   } else {
     const OpView &Prev = Ops[I - 1]; // I <= Ops.size()
     unsigned Min = Lat.minStall(Prev);
-    T[I] = T[I - 1] + (Opts->Conservative ? int64_t(MaxStall) : int64_t(Min));
-    Reasons[I - 1] = Opts->Conservative ? StallReason::Conservative
-                     : Min > 1          ? StallReason::ExecLatency
-                                        : StallReason::MinIssue;
+    T[I] = T[I - 1] + (Conservative ? int64_t(MaxStall) : int64_t(Min));
+    Reasons[I - 1] = Conservative ? StallReason::Conservative
+                     : Min > 1    ? StallReason::ExecLatency
+                                  : StallReason::MinIssue;
   }
   if (In.NeverExecutes) {
     N = Need();
@@ -559,13 +583,13 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
       }
       const Group &U = Groups[Id];
       X = U.First + U.Count;
-      if (U.LastWrite >= 0) {
-        if (U.Flags & WVariable)
-          NeedWrite(U.LastWrite);
+      if (U.W.LastWrite >= 0) {
+        if (U.W.Flags & WVariable)
+          NeedWrite(U.W.LastWrite);
         else
-          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.waw(Waw, U.WawKey,
-                                                             D.File,
-                                                             In.Class)));
+          At = std::max(
+              At, TT[U.W.LastWrite] +
+                      int64_t(Lat.waw(Waw, U.W.WawKey, D.File, In.Class)));
       }
       for (int32_t L = U.LateHead; L >= 0; L = LatePool[L].second) {
         int32_t Q = LatePool[L].first;
@@ -586,18 +610,20 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   uint16_t ClassBit = uint16_t(1u << Class);
   bool LateVariable = In.Variable;
   for (const UnitRange &R : Seq->uses(In)) {
-    uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
     bool Late = R.Late && LateVariable;
     for (unsigned X = R.First, E = X + R.Count; X < E;) {
       Group &U = Groups[isolate(X, E)];
       X = U.First + U.Count;
-      if (U.LastWrite >= 0) {
-        if (U.Flags & WVariable)
-          NeedWrite(U.LastWrite);
-        else
-          At = std::max(At, TT[U.LastWrite] + int64_t(Lat.raw(Raw, U.RawKey,
-                                                             R.File, In.Class,
-                                                             R.Sub)));
+      if (U.W.LastWrite >= 0) {
+        if (U.W.Flags & WVariable) {
+          NeedWrite(U.W.LastWrite);
+        } else {
+          // The row only here: a use often meets no fixed-latency writer.
+          uint8_t *Raw = Lat.rawRow(R.File, In.Class, R.Sub);
+          At = std::max(At, TT[U.W.LastWrite] +
+                                int64_t(Lat.raw(Raw, U.W.RawKey, R.File,
+                                                In.Class, R.Sub)));
+        }
       }
       if (Late) {
         LatePool.push_back({int32_t(I), U.LateHead});
@@ -727,7 +753,7 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   const OpView &In = Ops[I];
   if (In.NeverExecutes)
     return;
-  Group W;
+  WriteState W;
   W.LastWrite = int32_t(I);
   W.WClass = In.Class;
   W.Flags = In.Variable ? WVariable : 0;
@@ -748,7 +774,7 @@ void StallCompactor::Impl::step(unsigned I, bool &Exited) {
   Exited |= In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
   Required[I] = N.Required;
   uint8_t Mask = N.Mask;
-  if (Opts->Conservative && !In.NeverExecutes && !Exited)
+  if (Conservative && !In.NeverExecutes && !Exited)
     Mask = (1u << NumScoreboards) - 1;
   In.Ctrl.WaitMask = Mask;
   applyWaits(I, In, Mask);
@@ -781,11 +807,10 @@ void StallCompactor::Impl::drain(CompactResult &R) {
 int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   unsigned Last = Ops.size() - (Drained ? 0 : 1);
   unsigned Min = Lat.minStall(op(Last));
-  int64_t End = T[Last] + (Opts->Conservative ? int64_t(MaxStall)
-                                              : int64_t(Min));
-  Why = Opts->Conservative ? StallReason::Conservative
-        : Min > 1          ? StallReason::ExecLatency
-                           : StallReason::MinIssue;
+  int64_t End = T[Last] + (Conservative ? int64_t(MaxStall) : int64_t(Min));
+  Why = Conservative ? StallReason::Conservative
+        : Min > 1    ? StallReason::ExecLatency
+                     : StallReason::MinIssue;
   if (!Drain)
     return End;
   auto Bound = [&](int64_t C) {
@@ -798,12 +823,12 @@ int64_t StallCompactor::Impl::endCycle(bool Drain, StallReason &Why) {
   // worst spacing (by class and file) and its youngest reader's worst WAR
   // (a maximum: the order of the units does not matter; the units of a
   // group have the same state).
-  for (const Group &U : Groups) {
-    if (!U.Count || (U.LastWrite < 0 && !U.ReadClasses))
+  for (const Group &U : makeArrayRef(Groups.data(), NumGroups)) {
+    if (!U.Count || (U.W.LastWrite < 0 && !U.ReadClasses))
       continue;
     RegFile F = fileOf(U.First);
-    if (U.LastWrite >= 0 && !(U.Flags & WVariable))
-      Bound(T[U.LastWrite] + int64_t(Lat.worst(U.WClass, F)));
+    if (U.W.LastWrite >= 0 && !(U.W.Flags & WVariable))
+      Bound(T[U.W.LastWrite] + int64_t(Lat.worst(U.W.WClass, F)));
     if (U.ReadClasses)
       Bound(T[U.LastRead] + int64_t(Lat.worstWar(F)));
   }
@@ -822,19 +847,25 @@ void StallCompactor::Impl::finish(int64_t End, StallReason EndWhy,
   R.Reasons.assign(Reasons.begin(), Reasons.begin() + N);
   R.RequiredWaits.assign(Required.begin(), Required.begin() + N);
   R.Reasons[N - 1] = EndWhy;
-  for (size_t I = 0; I < N; ++I) {
-    int64_t Next = I + 1 < N ? T[I + 1] : End;
-    unsigned Cycles = unsigned(Next - T[I]);
-    R.Cycles[I] = Cycles;
-    sass::Control &C = I < Ops.size() ? Ops[I].Ctrl : Nop.Ctrl;
-    C.Stall = uint8_t(std::min<unsigned>(Cycles, MaxStall));
+  const int64_t *TT = T.data();
+  uint32_t *Cycles = R.Cycles.data();
+  auto Set = [&](size_t I, OpView &V, int64_t Next) {
+    Cycles[I] = uint32_t(Next - TT[I]);
+    V.Ctrl.Stall = uint8_t(std::min<uint32_t>(Cycles[I], MaxStall));
     // SASS_FACTS 1.2 (E): ptxas leaves bit 109 = 1 (Yield = false) on most
     // instructions and clears it (Yield) on DEPBAR and on pad NOPs.
-    SpecialKind K = op(I).Kind;
-    C.Yield = K == SpecialKind::WaitGroups || K == SpecialKind::Nop;
-  }
+    V.Ctrl.Yield =
+        V.Kind == SpecialKind::WaitGroups || V.Kind == SpecialKind::Nop;
+  };
+  for (size_t I = 0; I + 1 < N; ++I) // a view, followed by one
+    Set(I, Ops[I], TT[I + 1]);
+  Set(N - 1, R.Drained ? Nop : Ops[N - 1], End);
   if (R.Drained)
     R.DrainCtrl = Nop.Ctrl;
+  // Each increment queued is a WrSB or RdSB that takeScoreboards() set.
+  R.ScoreboardsSet = 0;
+  for (const std::vector<SBEntry> &Q : Queue)
+    R.ScoreboardsSet += unsigned(Q.size());
 }
 
 Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
@@ -843,18 +874,15 @@ Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
     return E;
   Seq = &S;
   Ops = P;
-  Opts = &O;
+  Conservative = O.Conservative;
   Lat.reset(LatencyModel::get(O.Target));
   begin(P.size());
   R.Drained = Drained = false;
-  bool Exited = false;
+  bool Exited = false; // an unconditional EXIT so far
   for (unsigned I = 0; I < P.size(); ++I)
     step(I, Exited);
   // Nothing runs after an unconditional EXIT: no drain.
-  bool Exits = llvm::any_of(P, [](const OpView &In) {
-    return In.Kind == SpecialKind::Exit && !In.Predicated && !In.NeverExecutes;
-  });
-  bool Drain = O.Drain && !Exits;
+  bool Drain = O.Drain && !Exited;
   if (Drain)
     drain(R);
   StallReason EndWhy;
@@ -995,7 +1023,6 @@ private:
       StallsOut += C.Stall;
       if (C.WaitMask) // most have none; no popcount call for them
         Waits += countPopulation(C.WaitMask);
-      Scoreboards += (C.WrSB != 7) + (C.RdSB != 7);
     }
   };
 
@@ -1229,29 +1256,30 @@ CompactStallsPass::Tally CompactStallsPass::tallyPiece(mir::Piece &P,
   size_t N = V.End - V.Begin;
   const OpView *Ops = Seq.Ops.data() + V.Begin;
   mir::MInstr *In = V.Dropped ? nullptr : P.Instrs.data();
-  size_t Steps = Result.Cycles.size(); // the views and the drain NOP
-  C.Size = Steps;
-  for (size_t K = 0; K < Steps; ++K) {
-    if (K < N) {
-      const OpView &Op = Ops[K];
-      C.count(Op.Ctrl);
-      if (In)
-        In[K].I.Ctrl = Op.Ctrl;
-      if (LLVM_UNLIKELY(Op.Kind == SpecialKind::Nop || Op.NeverExecutes))
-        ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? C.Drains
-                                                       : C.Fillers);
-    }
-    uint32_t Cycles = Result.Cycles[K];
-    if (LLVM_LIKELY(Cycles <= sched::MaxStall))
-      continue;
-    sched::forEachFillerStall(Cycles, [&](uint8_t S) {
+  C.Size = Result.Cycles.size(); // the views and the drain NOP
+  C.Scoreboards = Result.ScoreboardsSet;
+  // Fillers after step K (a view, or the drain NOP at N).
+  auto Fillers = [&](size_t K) {
+    sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t S) {
       C.StallsOut += S; // a stall each, no other field
       ++C.Fillers;
       ++C.Size;
     });
     (K + 1 < N ? C.Inner : C.Tail) = true;
+  };
+  for (size_t K = 0; K < N; ++K) {
+    const OpView &Op = Ops[K];
+    C.count(Op.Ctrl);
+    if (In)
+      In[K].I.Ctrl = Op.Ctrl;
+    if (LLVM_UNLIKELY(Op.Kind == SpecialKind::Nop || Op.NeverExecutes))
+      ++(Op.Kind == SpecialKind::Nop && !Op.GuardNeg ? C.Drains : C.Fillers);
+    if (LLVM_UNLIKELY(Result.Cycles[K] > sched::MaxStall))
+      Fillers(K);
   }
   if (Result.Drained) {
+    if (Result.Cycles[N] > sched::MaxStall)
+      Fillers(N);
     C.count(Result.DrainCtrl);
     ++C.Drains;
     C.Tail = true;

@@ -250,9 +250,13 @@ struct FormDescriber::Form {
     bool IsDef = false, IsGPR = false;
     int8_t PairReg = -1; ///< MayBePair: its index in Regs
     uint16_t FileSize = 0;
+    /// Values below it are a range inside the file as Units says (not a
+    /// pair base): FileSize - Width + 1; 0 for a pair base.
+    uint16_t PlainLimit = 0;
     UnitRange Units; ///< of register 0: First the file's base, Count Width
   };
-  SmallVector<FastOperand, 8> Fast;
+  SmallVector<FastOperand, 8> Fast; ///< the defs, then the uses
+  uint8_t NumFastDefs = 0;
   OpView View; ///< the fields of every instruction of the form
 };
 
@@ -267,23 +271,31 @@ static void buildFastOperands(Form &F) {
   F.View.Variable = F.Variable;
   F.View.NeedsReadSB = F.NeedsReadSB;
   F.Simple = !(F.Known && F.Class == InstrClass::IMADWide);
-  for (const RegOperand &O : F.Regs) {
-    Form::FastOperand X;
-    if (O.MayBePair)
-      X.PairReg = int8_t(&O - F.Regs.data());
-    X.Index = O.Index;
-    X.Zero = O.Zero;
-    X.IsDef = O.IsDef;
-    X.IsGPR = O.File == RegFile::GPR;
-    X.FileSize = O.FileSize;
-    X.Units.First = O.UnitBase;
-    X.Units.Count = O.Width;
-    X.Units.File = O.File;
-    // useSub(): a predicate operand is read as PredRead::Operand (0).
-    X.Units.Sub = O.IsDef || O.File != RegFile::GPR ? 0 : uint8_t(O.Slot);
-    X.Units.Late = !O.IsDef && O.Late;
-    F.Fast.push_back(X);
-  }
+  // Defs first: append() fills each vector in its own loop (each keeps the
+  // operands' order).
+  for (bool Defs : {true, false})
+    for (const RegOperand &O : F.Regs) {
+      if (O.IsDef != Defs)
+        continue;
+      Form::FastOperand X;
+      if (O.MayBePair)
+        X.PairReg = int8_t(&O - F.Regs.data());
+      X.Index = O.Index;
+      X.Zero = O.Zero;
+      X.IsDef = O.IsDef;
+      X.IsGPR = O.File == RegFile::GPR;
+      X.FileSize = O.FileSize;
+      if (!O.MayBePair && O.Width <= O.FileSize)
+        X.PlainLimit = uint16_t(O.FileSize - O.Width + 1);
+      X.Units.First = O.UnitBase;
+      X.Units.Count = O.Width;
+      X.Units.File = O.File;
+      // useSub(): a predicate operand is read as PredRead::Operand (0).
+      X.Units.Sub = O.IsDef || O.File != RegFile::GPR ? 0 : uint8_t(O.Slot);
+      X.Units.Late = !O.IsDef && O.Late;
+      F.Fast.push_back(X);
+      F.NumFastDefs += O.IsDef;
+    }
 }
 
 /// Reads form \p Op's td data into \p F.
@@ -669,6 +681,31 @@ static inline void finishView(const Form &F, const sass::Instruction &In,
   V.NumDefs = uint16_t(Seq.Defs.size() - V.DefBegin);
 }
 
+/// The units of operand \p O of a simple form in \p In into \p U; false
+/// when it has none (a value past its file).  \p Past: a GPR past RZ.
+static inline bool fastUnits(const Form &F, const Form::FastOperand &O,
+                             const sass::Instruction &In, int64_t Value,
+                             UnitRange &U, bool &Past) {
+  U = O.Units;
+  // Most operands are a range inside the file, not a pair base: the
+  // template's units from the value.  The others are tested in full.
+  static_assert(units::NumGPR <= sass::RZ, "a GPR past RZ is past the file");
+  if (LLVM_LIKELY(uint64_t(Value) < O.PlainLimit)) {
+    U.First = uint16_t(U.First + Value);
+    return true;
+  }
+  Past |= O.IsGPR && Value > int64_t(sass::RZ);
+  unsigned First = uint16_t(Value);
+  if (First >= O.FileSize)
+    return false;
+  if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
+    U.Count = 2;
+  U.First = uint16_t(U.First + First);
+  if (First + U.Count > O.FileSize)
+    U.Count = uint16_t(O.FileSize - First);
+  return true;
+}
+
 /// append() of a simple form: the same units as the general path.
 static void appendSimple(const Form &F, const sass::Instruction &In,
                          OpSeq &Seq, bool &OutOfRange) {
@@ -676,23 +713,26 @@ static void appendSimple(const Form &F, const sass::Instruction &In,
   OpView &V = Seq.Ops.back();
   beginView(In, Seq, V);
   bool LateUses = false, Past = false, Defs = false;
-  for (const Form::FastOperand &O : F.Fast) {
-    int64_t Value = In.Ops[O.Index];
-    if (Value == O.Zero)
+  const Form::FastOperand *O = F.Fast.begin();
+  const Form::FastOperand *DefsEnd = O + F.NumFastDefs;
+  for (; O != DefsEnd; ++O) {
+    int64_t Value = In.Ops[O->Index];
+    if (Value == O->Zero)
       continue;
-    Past |= O.IsGPR && Value > int64_t(sass::RZ);
-    Defs |= O.IsDef; // as the general path: named, whether it has units
-    unsigned First = uint16_t(Value);
-    if (First >= O.FileSize)
+    Defs = true; // as the general path: named, whether it has units
+    UnitRange U;
+    if (fastUnits(F, *O, In, Value, U, Past))
+      Seq.Defs.push_back(U);
+  }
+  for (const Form::FastOperand *End = F.Fast.end(); O != End; ++O) {
+    int64_t Value = In.Ops[O->Index];
+    if (Value == O->Zero)
       continue;
-    UnitRange U = O.Units;
-    if (O.PairReg >= 0 && isPairBase(F, F.Regs[O.PairReg], In))
-      U.Count = 2;
-    U.First = uint16_t(U.First + First);
-    if (First + U.Count > O.FileSize)
-      U.Count = uint16_t(O.FileSize - First);
+    UnitRange U;
+    if (!fastUnits(F, *O, In, Value, U, Past))
+      continue;
     LateUses |= U.Late;
-    (O.IsDef ? Seq.Defs : Seq.Uses).push_back(U);
+    Seq.Uses.push_back(U);
   }
   OutOfRange |= Past;
   finishView(F, In, Seq, V, LateUses, Defs);

@@ -141,6 +141,8 @@ struct CompactResult {
   std::vector<uint8_t> RequiredWaits;
   bool Drained = false;    ///< a drain NOP follows the range
   sass::Control DrainCtrl; ///< its control fields
+  /// The scoreboards the views took: how many of their WrSB and RdSB are set.
+  unsigned ScoreboardsSet = 0;
 };
 
 /// compactStalls()' walk (CompactStalls.cpp) on views, with its tables
