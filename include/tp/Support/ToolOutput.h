@@ -8,7 +8,9 @@
 ///     run before any file is touched;
 ///  2. every destination is checked (a directory is an error) and each
 ///     buffer goes to a temporary file beside its destination;
-///  3. only when all of them are written are they renamed into place.
+///  3. only when all of them are written are they renamed into place (an
+///     existing regular file at a destination is removed just before its
+///     rename: cheaper on ext4 than a rename over it).
 ///
 /// A failed run therefore leaves none of its outputs (nor a temporary): if
 /// a late rename fails, the files already renamed are removed again.
