@@ -471,24 +471,13 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
   if (AreStatisticsEnabled())
     tp::driver::printScheduleFigures(F, errs());
 
+  // The bytes are in memory already: written as they are, not copied.
   if (Filetype == Asm)
-    return tp::writeOutput(Out.empty() ? "-" : Out, false,
-                           [&](raw_ostream &OS) {
-                             OS << K->getSass();
-                             return Error::success();
-                           });
+    return tp::writeOutputBytes(Out.empty() ? "-" : Out, false, K->getSass());
   // The cubin and its manifest appear together or not at all.
-  auto WriteCubin = [&](raw_ostream &OS) {
-    OS.write(reinterpret_cast<const char *>(K->Cubin.data()),
-             K->Cubin.size());
-    return Error::success();
-  };
-  auto WriteManifest = [&](raw_ostream &OS) {
-    OS << K->ManifestJSON;
-    return Error::success();
-  };
-  tp::OutputFile Files[] = {{Out, /*Binary=*/true, WriteCubin},
-                            {EO.ManifestName, /*Binary=*/false, WriteManifest}};
+  tp::OutputFile Files[] = {
+      {Out, /*Binary=*/true, nullptr, toStringRef(K->Cubin)},
+      {EO.ManifestName, /*Binary=*/false, nullptr, K->ManifestJSON}};
   return tp::writeOutputs(Files);
 }
 

@@ -99,6 +99,25 @@ TEST_F(ToolOutputTest, ReplacesAnExistingFile) {
   EXPECT_EQ(entries(), (std::vector<std::string>{"f"}));
 }
 
+// Bytes already in memory are written as they are (no writer, no copy);
+// with a failing writer beside them, neither file appears.
+TEST_F(ToolOutputTest, WritesBytesInMemory) {
+  std::string Cubin("\x7f" "ELF\0\1", 6);
+  tp::OutputFile Files[] = {{path("x.cubin"), true, nullptr, Cubin},
+                            {path("x.cubin.json"), false, nullptr, "json"}};
+  ASSERT_FALSE(errorToBool(tp::writeOutputs(Files)));
+  EXPECT_EQ(read("x.cubin"), Cubin);
+  EXPECT_EQ(read("x.cubin.json"), "json");
+  ASSERT_FALSE(errorToBool(tp::writeOutputBytes(path("l.sass"), false, "l")));
+  EXPECT_EQ(read("l.sass"), "l");
+  auto Fails = [](raw_ostream &) { return tp::makeError("writer failed"); };
+  tp::OutputFile Mixed[] = {{path("y.cubin"), true, nullptr, Cubin},
+                            {path("y.cubin.json"), false, Fails}};
+  ASSERT_TRUE(errorToBool(tp::writeOutputs(Mixed)));
+  EXPECT_EQ(entries(),
+            (std::vector<std::string>{"l.sass", "x.cubin", "x.cubin.json"}));
+}
+
 // An existing file is removed just before the rename (ToolOutput.cpp's
 // replaceFile): the new file holds the new bytes only, however long the
 // old one was, by either path.
