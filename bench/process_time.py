@@ -2,9 +2,11 @@
 """process_time.py - tp-llc and tp-mc as whole processes (issue 13).
 
 Measures, in one run, on an otherwise idle machine:
-  0. the pipeline: the `-time-passes` total (wall clock and CPU time) of tp-llc for the
-     default kernel and for --tile=256x128, each with --fixed-shape and with
-     --fixed-shape=false (the run-time shape), the median of PAIRS runs;
+  0. the pipeline: the `-time-passes` totals of tp-llc (the "Pipeline:"
+     line of tp's page-fault report: wall clock and CPU time in
+     microseconds, minor page faults) for the default kernel and for
+     --tile=256x128, each with --fixed-shape and with --fixed-shape=false
+     (the run-time shape), the median of PAIRS runs;
   1. tp-llc -filetype=obj for the default kernel (4096^3, A rows, B
      columns, the 128x128 tile; fixed and run-time shape) against
      `ptxas -arch=TARGET` on the same
@@ -53,22 +55,30 @@ def wall(cmd):
     return dt
 
 
+# tp's page-fault report ends with the pipeline's totals in microseconds
+# (LLVM's timing report prints seconds to four places, 0.1 ms).
 TOTAL = re.compile(
-    r'Total Execution Time: ([0-9.]+) seconds \(([0-9.]+) wall')
+    r'Pipeline: ([0-9]+) us wall, ([0-9]+) us CPU, ([0-9]+) minor faults')
 
 
 def pipeline_time(tp_llc, extra, runs, tmp):
-    """The medians of the -time-passes total of tp-llc with `extra`
-    options: wall clock, and user + system time (LLVM's first figure)."""
-    walls, cpus = [], []
+    """The medians of the -time-passes pipeline totals of tp-llc with
+    `extra` options: wall clock and user + system time (seconds), and
+    the minor page faults."""
+    walls, cpus, faults = [], [], []
     for _ in range(runs):
         r = subprocess.run([tp_llc, '-time-passes', '-o',
                             os.path.join(tmp, 'p.sass')] + extra,
                            check=True, capture_output=True, text=True)
         m = TOTAL.search(r.stderr)
-        cpus.append(float(m.group(1)))
-        walls.append(float(m.group(2)))
-    return statistics.median(walls), statistics.median(cpus)
+        if not m:
+            raise RuntimeError('no "Pipeline: ... us wall" line in the '
+                               '-time-passes report of %s' % tp_llc)
+        walls.append(int(m.group(1)) * 1e-6)
+        cpus.append(int(m.group(2)) * 1e-6)
+        faults.append(int(m.group(3)))
+    return (statistics.median(walls), statistics.median(cpus),
+            statistics.median(faults))
 
 
 def compile_times(tp_llc, ptxas, ptx, target, pairs, tmp, extra=()):
@@ -158,9 +168,10 @@ def main():
                              ['--tile=256x128', '--fixed-shape']),
                             ('--tile=256x128 run-time',
                              ['--tile=256x128', '--fixed-shape=false'])):
-            t, c = pipeline_time(tp_llc, extra, pairs, tmp)
+            t, c, f = pipeline_time(tp_llc, extra, pairs, tmp)
             print('pipeline (-time-passes total), %s, median of %d: %.3f ms '
-                  '(CPU time: %.3f ms)' % (name, pairs, 1e3 * t, 1e3 * c))
+                  '(CPU time: %.3f ms), %d minor faults' %
+                  (name, pairs, 1e3 * t, 1e3 * c, f))
         for kernel, extra in (('fixed shape', ['--fixed-shape']),
                               ('run-time shape', ['--fixed-shape=false'])):
             for target in ('sm_86', 'sm_90'):

@@ -46,6 +46,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "HugePageHeap.h"
 #include "tp/Driver/Compile.h"
 #include "tp/Driver/Driver.h"
 #include "tp/MIR/MIR.h"
@@ -195,6 +196,13 @@ cl::opt<std::string>
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
+cl::opt<bool> HugePageHeap(
+    "tp-huge-page-heap", cl::init(true),
+    cl::desc("Take C++ allocations from 2 MiB transparent huge pages "
+             "(one page fault for 512 pages; docs/speed.md); =false: "
+             "malloc's 4 KiB pages, the page faults of each pass as "
+             "-time-passes showed them before"),
+    cl::Hidden, cl::cat(LlcCat));
 // Testing only: shows the oracle check's error on a kernel that has no
 // unverified form (test/tools/tp-llc/oracle-verified.test).
 cl::list<std::string> AssumeUnverified(
@@ -471,24 +479,13 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
   if (AreStatisticsEnabled())
     tp::driver::printScheduleFigures(F, errs());
 
+  // The bytes are in memory already: written as they are, not copied.
   if (Filetype == Asm)
-    return tp::writeOutput(Out.empty() ? "-" : Out, false,
-                           [&](raw_ostream &OS) {
-                             OS << K->getSass();
-                             return Error::success();
-                           });
+    return tp::writeOutputBytes(Out.empty() ? "-" : Out, false, K->getSass());
   // The cubin and its manifest appear together or not at all.
-  auto WriteCubin = [&](raw_ostream &OS) {
-    OS.write(reinterpret_cast<const char *>(K->Cubin.data()),
-             K->Cubin.size());
-    return Error::success();
-  };
-  auto WriteManifest = [&](raw_ostream &OS) {
-    OS << K->ManifestJSON;
-    return Error::success();
-  };
-  tp::OutputFile Files[] = {{Out, /*Binary=*/true, WriteCubin},
-                            {EO.ManifestName, /*Binary=*/false, WriteManifest}};
+  tp::OutputFile Files[] = {
+      {Out, /*Binary=*/true, nullptr, toStringRef(K->Cubin)},
+      {EO.ManifestName, /*Binary=*/false, nullptr, K->ManifestJSON}};
   return tp::writeOutputs(Files);
 }
 
@@ -617,6 +614,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
   std::string Overview = getOverview();
   cl::ParseCommandLineOptions(argc, argv, Overview);
+  if (HugePageHeap)
+    tp::enableHugePageHeap();
   int Status = run();
   tp::printStatistics(errs());
   return Status;

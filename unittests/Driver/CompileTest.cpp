@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Driver/Compile.h"
+#include "tp/Driver/Driver.h"
+#include "tp/MIR/MIR.h"
 
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
@@ -57,6 +59,28 @@ TEST(CompileTest, KernelHoldsCubinListingManifestStats) {
   // One `/*addr*/` line an instruction.
   EXPECT_EQ(StringRef(K->getSass()).count("\n/*"), K->Stats.Instructions);
   EXPECT_GT(K->Cubin.size(), K->Stats.Instructions * 16);
+}
+
+// The listing's addresses: lower-case hex, four digits at least, more past
+// 0xffff (driver::printListing writes them by hand).
+TEST(CompileTest, ListingAddressesPastFourDigits) {
+  Expected<mir::MInstr> Nop = mir::makeInstr("NOP", sass::Control());
+  ASSERT_TRUE(bool(Nop)) << toString(Nop.takeError());
+  mir::Function F;
+  F.Name = "nops";
+  F.addPiece("body").Instrs.assign(4097, *Nop);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  driver::printListing(F, OS);
+  OS.flush();
+  SmallVector<StringRef, 0> Lines;
+  StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  ASSERT_EQ(Lines.size(), 4098u);
+  EXPECT_EQ(Lines[0], "// .text.nops");
+  EXPECT_TRUE(Lines[1].startswith("/*0000*/ NOP "));
+  EXPECT_TRUE(Lines[0xab + 1].startswith("/*0ab0*/ NOP "));
+  EXPECT_TRUE(Lines[4096].startswith("/*fff0*/ NOP "));
+  EXPECT_TRUE(Lines[4097].startswith("/*10000*/ NOP "));
 }
 
 TEST(CompileTest, Deterministic) {

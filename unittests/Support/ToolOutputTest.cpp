@@ -99,6 +99,77 @@ TEST_F(ToolOutputTest, ReplacesAnExistingFile) {
   EXPECT_EQ(entries(), (std::vector<std::string>{"f"}));
 }
 
+// Bytes already in memory are written as they are (no writer, no copy);
+// with a failing writer beside them, neither file appears.
+TEST_F(ToolOutputTest, WritesBytesInMemory) {
+  std::string Cubin("\x7f" "ELF\0\1", 6);
+  tp::OutputFile Files[] = {{path("x.cubin"), true, nullptr, Cubin},
+                            {path("x.cubin.json"), false, nullptr, "json"}};
+  ASSERT_FALSE(errorToBool(tp::writeOutputs(Files)));
+  EXPECT_EQ(read("x.cubin"), Cubin);
+  EXPECT_EQ(read("x.cubin.json"), "json");
+  ASSERT_FALSE(errorToBool(tp::writeOutputBytes(path("l.sass"), false, "l")));
+  EXPECT_EQ(read("l.sass"), "l");
+  auto Fails = [](raw_ostream &) { return tp::makeError("writer failed"); };
+  tp::OutputFile Mixed[] = {{path("y.cubin"), true, nullptr, Cubin},
+                            {path("y.cubin.json"), false, Fails}};
+  ASSERT_TRUE(errorToBool(tp::writeOutputs(Mixed)));
+  EXPECT_EQ(entries(),
+            (std::vector<std::string>{"l.sass", "x.cubin", "x.cubin.json"}));
+}
+
+// An existing file is removed just before the rename (ToolOutput.cpp's
+// replaceFile): the new file holds the new bytes only, however long the
+// old one was, by either path.
+TEST_F(ToolOutputTest, ReplacesALongerFileWholly) {
+  std::string Long(100000, 'o');
+  auto Old = writes(Long), New = writes("new");
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("f"), false, Old)));
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("f"), true, New)));
+  EXPECT_EQ(read("f"), "new");
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("g"), false, Old)));
+  ASSERT_FALSE(
+      errorToBool(tp::writeOutputStreamed(path("g"), false, 4096, New)));
+  EXPECT_EQ(read("g"), "new");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"f", "g"}));
+}
+
+// A writer's error, or a destination that cannot be written, leaves the
+// old files as they were.
+TEST_F(ToolOutputTest, FailedRunKeepsExistingFiles) {
+  auto Old = writes("old"), New = writes("new");
+  auto Fails = [](raw_ostream &OS) {
+    OS << "partial";
+    return tp::makeError("writer failed");
+  };
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("a"), false, Old)));
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("b"), false, Old)));
+  tp::OutputFile Files[] = {{path("a"), true, New}, {path("b"), false, Fails}};
+  ASSERT_TRUE(errorToBool(tp::writeOutputs(Files)));
+  ASSERT_TRUE(
+      errorToBool(tp::writeOutputStreamed(path("b"), false, 64, Fails)));
+  ASSERT_FALSE(sys::fs::create_directory(path("d")));
+  tp::OutputFile ToDir[] = {{path("a"), true, New}, {path("d"), false, New}};
+  ASSERT_TRUE(errorToBool(tp::writeOutputs(ToDir)));
+  EXPECT_EQ(read("a"), "old");
+  EXPECT_EQ(read("b"), "old");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"a", "b", "d"}));
+}
+
+// A symbolic link is renamed over, as before the removal came in: the link
+// becomes the new file, the file it named keeps its bytes.
+TEST_F(ToolOutputTest, SymbolicLinkIsReplacedItsTargetKept) {
+  auto Old = writes("old"), New = writes("new");
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("t"), false, Old)));
+  ASSERT_FALSE(sys::fs::create_link("t", path("l")));
+  ASSERT_FALSE(errorToBool(tp::writeOutput(path("l"), false, New)));
+  sys::fs::file_status St;
+  ASSERT_FALSE(sys::fs::status(path("l"), St, /*Follow=*/false));
+  EXPECT_TRUE(sys::fs::is_regular_file(St));
+  EXPECT_EQ(read("l"), "new");
+  EXPECT_EQ(read("t"), "old");
+}
+
 TEST_F(ToolOutputTest, NonRegularDestinationIsWrittenDirectly) {
   auto A = writes("discarded");
   ASSERT_FALSE(errorToBool(tp::writeOutput("/dev/null", false, A)));

@@ -4,11 +4,14 @@
 /// Every tool writes through writeOutput() or, for several files that
 /// belong together (a cubin and its launch manifest), writeOutputs():
 ///
-///  1. every writer runs into a memory buffer; a writer's error stops the
+///  1. every writer runs into a memory buffer (an output whose bytes are
+///     already in memory is taken as it is); a writer's error stops the
 ///     run before any file is touched;
 ///  2. every destination is checked (a directory is an error) and each
 ///     buffer goes to a temporary file beside its destination;
-///  3. only when all of them are written are they renamed into place.
+///  3. only when all of them are written are they renamed into place (an
+///     existing regular file at a destination is removed just before its
+///     rename: cheaper on ext4 than a rename over it).
 ///
 /// A failed run therefore leaves none of its outputs (nor a temporary): if
 /// a late rename fails, the files already renamed are removed again.
@@ -30,11 +33,14 @@
 
 namespace tp {
 
-/// One output of a run: where, binary or text, and what writes it.
+/// One output of a run: where, binary or text, and what writes it: Write,
+/// or, where Write is empty, the bytes of Bytes as they are (the caller
+/// keeps them alive; no copy is made of them).
 struct OutputFile {
   std::string Path;
   bool Binary = false;
   llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write;
+  llvm::StringRef Bytes;
 };
 
 /// Runs \p Write on a stream for \p Path and commits the file only when it
@@ -42,6 +48,11 @@ struct OutputFile {
 llvm::Error
 writeOutput(llvm::StringRef Path, bool Binary,
             llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
+
+/// writeOutput() for bytes already in memory: \p Bytes are written as
+/// they are, not copied into a buffer first.
+llvm::Error writeOutputBytes(llvm::StringRef Path, bool Binary,
+                             llvm::StringRef Bytes);
 
 /// Writes every file of \p Files or none of them (see the file comment).
 llvm::Error writeOutputs(llvm::ArrayRef<OutputFile> Files);
