@@ -338,8 +338,8 @@ uint32_t mercuryCalleeSize(const Kernel &K, size_t J);
 /// too where the kernel has a Mercury copy; none in a SASS-only Blackwell
 /// cubin (\p SassOnly).
 llvm::Error checkCallees(const Kernel &K, bool SassOnly);
-/// MercuryCode::CallRelocs: only with callees, inside the Mercury bytes,
-/// return addresses in the kernel's own Mercury code.
+/// MercuryCode::CallRelocs: only with callees, offsets and return
+/// addresses in the kernel's own Mercury code (before the first callee).
 llvm::Error checkMercuryCallRelocs(const Kernel &K);
 /// `.strtab`'s `$K$callee` names.
 void addCalleeNames(StrTab &Str, const Kernel &K);

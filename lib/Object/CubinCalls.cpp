@@ -330,22 +330,20 @@ Error checkMercuryCallRelocs(const Kernel &K) {
   if (K.Callees.empty())
     return kernelError(K, "Mercury call relocations in a kernel without "
                           "callees");
+  if (Error E = checkMercuryCallees(K))
+    return E;
   if (!MC.CapRelocs.empty())
     return kernelError(K, "Mercury call relocations and "
                           ".nv.reservedSmem.cap relocations in one kernel "
                           "are not modelled (their order is not measured)");
   const uint32_t KernelEnd = kernelCodeEnd(K, /*Mercury=*/true);
-  for (const MercuryCode::CallReloc &R : MC.CallRelocs) {
-    if (R.Offset >= MC.Bytes.size())
+  for (const MercuryCode::CallReloc &R : MC.CallRelocs)
+    if (R.Offset >= KernelEnd || R.Addend >= KernelEnd)
       return kernelError(K, "Mercury call relocation at " + hex(R.Offset) +
-                                " is past the Mercury bytes (" +
-                                hex(MC.Bytes.size()) + ")");
-    if (R.Addend >= KernelEnd)
-      return kernelError(K, "Mercury call relocation's return address " +
-                                hex(R.Addend) +
-                                " is not in the kernel's Mercury code "
-                                "(before " + hex(KernelEnd) + ")");
-  }
+                                " (return address " + hex(R.Addend) +
+                                ") is not in the kernel's own Mercury code "
+                                "(before " +
+                                hex(KernelEnd) + ")");
   return Error::success();
 }
 

@@ -92,7 +92,7 @@ struct MercuryCode {
   /// against the kernel's symbol, one per call (E, test/Object/Inputs/
   /// calls; the addend is the return address in the Mercury code).
   struct CallReloc {
-    uint32_t Offset = 0; ///< r_offset, in .nv.capmerc.text.K's bytes
+    uint32_t Offset = 0; ///< r_offset, in the Mercury code (CodeSize)
     uint32_t Addend = 0;
   };
   std::vector<CallReloc> CallRelocs; ///< in section order
