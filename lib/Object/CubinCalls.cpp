@@ -16,8 +16,8 @@
 ///    after it each callee has its own CIE (CalleeCie: the return address
 ///    is R2 plus the kernel's address, a DW_OP_addr relocated against the
 ///    kernel; the register that holds it, R2 or another, is
-///    Callee::ReturnReg) and FDE (location the callee's offset, range its size, its
-///    instructions copied: Callee::FdeOps);
+///    Callee::ReturnReg) and FDE (location the callee's offset, range its size,
+///    its instructions copied: Callee::FdeOps);
 ///  * relocations against the kernel symbol: the callees' FDE locations
 ///    last first, the kernel's FDE, the callees' CIE addresses last first.
 ///
@@ -84,8 +84,7 @@ constexpr size_t CalleeCieRetReg[2] = {45, 65};
 
 /// CalleeCie for a callee whose return address is in R\p Reg, with code
 /// alignment \p Align (the Mercury copy's is 1, E).
-std::array<uint8_t, sizeof(CalleeCie)> calleeCie(unsigned Reg,
-                                                 uint8_t Align) {
+std::array<uint8_t, sizeof(CalleeCie)> calleeCie(unsigned Reg, uint8_t Align) {
   std::array<uint8_t, sizeof(CalleeCie)> B;
   std::copy(std::begin(CalleeCie), std::end(CalleeCie), B.begin());
   for (size_t At : CalleeCieRetReg)
@@ -156,9 +155,9 @@ bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
 
 /// readCalleeFde over the FDEs that the relocations \p Rel (entries of
 /// \p RelSize bytes) locate in \p Fr.
-bool findCalleeFde(ArrayRef<uint8_t> Fr, ArrayRef<uint8_t> Rel,
-                   size_t RelSize, uint32_t Offset, uint8_t Align,
-                   unsigned &Reg, std::vector<uint8_t> &Ops) {
+bool findCalleeFde(ArrayRef<uint8_t> Fr, ArrayRef<uint8_t> Rel, size_t RelSize,
+                   uint32_t Offset, uint8_t Align, unsigned &Reg,
+                   std::vector<uint8_t> &Ops) {
   for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize)
     if (readCalleeFde(Fr, support::endian::read64le(Rel.data() + R), Offset,
                       Align, Reg, Ops))
@@ -174,8 +173,7 @@ Optional<uint32_t> findLocalFunc(ArrayRef<uint8_t> Tab, ArrayRef<uint8_t> Str,
     const uint8_t *P = Tab.data() + Off;
     const uint32_t NameOff = support::endian::read32le(P);
     if (P[4] != (ELF::STB_LOCAL << 4 | ELF::STT_FUNC) ||
-        int(support::endian::read16le(P + 6)) != Shndx ||
-        NameOff >= Str.size())
+        int(support::endian::read16le(P + 6)) != Shndx || NameOff >= Str.size())
       continue;
     StringRef S(reinterpret_cast<const char *>(Str.data()) + NameOff,
                 Str.size() - NameOff);
@@ -239,7 +237,8 @@ void readMercuryCallees(const CubinFile &F, Module &M) {
       if (!SI)
         continue; // buildCubin refuses it: the raw form
       // The value's low 32 bits (a larger one fails the round trip check).
-      C.MercuryOffset = support::endian::read32le(Tab.Data.data() + *SI * 24 + 8);
+      C.MercuryOffset =
+          support::endian::read32le(Tab.Data.data() + *SI * 24 + 8);
       auto It = Frames.find(*SI);
       if (It != Frames.end())
         C.MercuryFrameSize = It->second;
@@ -310,7 +309,8 @@ Error checkMercuryCallees(const Kernel &K) {
                                 hex(*C.MercuryOffset) +
                                 " is not after the kernel's Mercury code "
                                 "and the callees before it, within its "
-                                "size " + hex(MC.CodeSize));
+                                "size " +
+                                hex(MC.CodeSize));
     End = *C.MercuryOffset;
   }
   const uint32_t KernelEnd = kernelCodeEnd(K, /*Mercury=*/true);

@@ -562,8 +562,7 @@ public:
         RelaText(has(L.Sections, SectionGroup::RelaText)),
         Merc(has(L.Sections, SectionGroup::CapMerc)), ConstSym(N), KernelSym(N),
         MercKernelSym(N), CalleeSym(N), CalleeFrameRel(N),
-        MercCalleeFrameRel(N), KernelInfo(N),
-        MercKernelInfo(N),
+        MercCalleeFrameRel(N), KernelInfo(N), MercKernelInfo(N),
         Data(M, /*Sm90Names=*/L.FrameRela, /*Mercury=*/Merc) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
@@ -1054,8 +1053,9 @@ void CubinBuilder::buildDebugFrame() {
       auto Reloc = [&](uint64_t Off, uint64_t Addend) {
         put<uint64_t>(Out, Off);
         // r_info = sym << 32 | R_CUDA_64 (2) or Mercury's R_MERC_64.
-        put<uint64_t>(Out, Mercury ? uint64_t(MercKernelSym[I]) << 32 | R_MERC_64
-                                   : uint64_t(KernelSym[I]) << 32 | 2);
+        put<uint64_t>(Out, Mercury
+                               ? uint64_t(MercKernelSym[I]) << 32 | R_MERC_64
+                               : uint64_t(KernelSym[I]) << 32 | 2);
         if (Mercury || L.FrameRela)
           put<uint64_t>(Out, Addend);
       };
@@ -1084,8 +1084,8 @@ void CubinBuilder::buildNvInfo() {
     auto Sym = [&](uint32_t SI) { return Mercury ? MercSymOf.at(SI) : SI; };
     for (size_t I = N; I-- > 0;) {
       const Kernel &K = M.Kernels[I];
-      Out.push_back(
-          NvInfoRecord::sval(NvAttr::REGCOUNT, {Sym(KernelSym[I]), K.RegCount}));
+      Out.push_back(NvInfoRecord::sval(NvAttr::REGCOUNT,
+                                       {Sym(KernelSym[I]), K.RegCount}));
       std::vector<uint32_t> Callees;
       for (uint32_t SI : CalleeSym[I])
         Callees.push_back(Sym(SI));
@@ -1094,9 +1094,9 @@ void CubinBuilder::buildNvInfo() {
                                        {Sym(KernelSym[I]), K.FrameSize}));
     }
     for (size_t I = 0; I < N; ++I)
-      Out.push_back(NvInfoRecord::sval(
-          NvAttr::MIN_STACK_SIZE,
-          {Sym(KernelSym[I]), M.Kernels[I].MinStackSize}));
+      Out.push_back(
+          NvInfoRecord::sval(NvAttr::MIN_STACK_SIZE,
+                             {Sym(KernelSym[I]), M.Kernels[I].MinStackSize}));
   };
   ModuleRecords(/*Mercury=*/false, ModInfo);
   for (size_t I = 0; I < N; ++I)

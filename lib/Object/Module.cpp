@@ -582,8 +582,7 @@ Error CubinInterpreter::readMercury() {
         // Type 0x10003 against .nv.reservedSmem.cap; the calls' 0x10008
         // (CubinCalls.cpp).  Others are not read: the round trip fails.
         for (size_t R = 0; R + 24 <= S.Data.size(); R += 24)
-          if ((endian::read64le(S.Data.data() + R + 8) & 0xffffffff) ==
-              0x10003)
+          if ((endian::read64le(S.Data.data() + R + 8) & 0xffffffff) == 0x10003)
             K->Mercury->CapRelocs.push_back(
                 endian::read64le(S.Data.data() + R));
         detail::readMercuryCallRelocs(S.Data, *K->Mercury);

@@ -1538,9 +1538,8 @@ Error Parser::parseMercuryCallReloc(Tokens &Toks) {
   for (const char *Key : {"offset", "addend"})
     if (KV[Key].first > 0xffffffff)
       return err(KV[Key].second, "value is out of range (32 bits)");
-  (*MC)->CallRelocs.push_back(
-      {static_cast<uint32_t>(KV["offset"].first),
-       static_cast<uint32_t>(KV["addend"].first)});
+  (*MC)->CallRelocs.push_back({static_cast<uint32_t>(KV["offset"].first),
+                               static_cast<uint32_t>(KV["addend"].first)});
   if (FirstCallReloc.empty())
     FirstCallReloc = D;
   return Error::success();

@@ -95,7 +95,7 @@ struct MercuryCode {
     uint32_t Offset = 0; ///< r_offset, in the Mercury code (CodeSize)
     uint32_t Addend = 0;
   };
-  std::vector<CallReloc> CallRelocs; ///< in section order
+  std::vector<CallReloc> CallRelocs;             ///< in section order
   std::vector<NvInfoRecord> OtherInfoBeforeExit; ///< Mercury's copies of
   std::vector<NvInfoRecord> OtherInfoAfterExit;  ///< Kernel::OtherInfo*
 };
