@@ -331,28 +331,51 @@ FrameRelocs findFrameRelocs(const CubinFile &F);
 void readCallees(const CubinFile &F, llvm::ArrayRef<Symbol> Syms, Module &M);
 /// With callees: the first block ends at the first CALL to one (E).
 void endFirstBlockAtCall(Kernel &K, const InstrClassifier &C);
-/// The end of the kernel's own code (its FDE's range): the first callee.
-uint32_t kernelCodeEnd(const Kernel &K);
-/// Callees in address order after the kernel's code, none on Blackwell.
-llvm::Error checkCallees(const Kernel &K, bool Blackwell);
+/// Each callee's Mercury offset, its .nv.merc.nv.info FRAME_SIZE and its
+/// .nv.merc.debug_frame FDE's instructions (Blackwell).
+void readMercuryCallees(const CubinFile &F, Module &M);
+/// .nv.merc.rela.text.K's call relocations (type 0x10008) into \p MC.
+void readMercuryCallRelocs(llvm::ArrayRef<uint8_t> Rela, MercuryCode &MC);
+/// The end of the kernel's own code (its FDE's range): the first callee;
+/// with \p Mercury, in the Mercury code.
+uint32_t kernelCodeEnd(const Kernel &K, bool Mercury = false);
+/// Callee \p J's size in the Mercury code: to the next callee or the end.
+uint32_t mercuryCalleeSize(const Kernel &K, size_t J);
+/// Callees in address order after the kernel's code, in the Mercury code
+/// too where the kernel has a Mercury copy; none in a SASS-only Blackwell
+/// cubin (\p SassOnly).
+llvm::Error checkCallees(const Kernel &K, bool SassOnly);
+/// MercuryCode::CallRelocs: only with callees, offsets and return
+/// addresses in the kernel's own Mercury code (before the first callee).
+llvm::Error checkMercuryCallRelocs(const Kernel &K);
 /// `.strtab`'s `$K$callee` names.
 void addCalleeNames(StrTab &Str, const Kernel &K);
 /// The callees' LOCAL FUNC symbols; \p Indices gets their indices.
 void appendCalleeSymbols(const Kernel &K, const StrTab &Str, uint16_t TextSec,
                          std::vector<Symbol> &Syms,
                          std::vector<uint32_t> &Indices);
-/// The callees' module FRAME_SIZE records, last first.
+/// The callees' module FRAME_SIZE records, last first (with \p Mercury,
+/// .nv.merc.nv.info's).
 void appendCalleeFrameSizes(const Kernel &K, llvm::ArrayRef<uint32_t> Indices,
-                            std::vector<NvInfoRecord> &Recs);
+                            bool Mercury, std::vector<NvInfoRecord> &Recs);
+/// \p S, the copy of .symtab's symbol \p SI in .nv.merc.symtab: if it is
+/// one of the callee symbols \p Indices, its Mercury value and size.
+void toMercuryCalleeSymbol(const Kernel &K, llvm::ArrayRef<uint32_t> Indices,
+                           uint32_t SI, Symbol &S);
 /// Where a callee's CIE and FDE need R_CUDA_64 against the kernel.
 struct CalleeFrameReloc {
   uint64_t FdeLocation = 0; ///< addend: Offset
   uint64_t CieAddress = 0;  ///< addend: 0
   uint32_t Offset = 0;
 };
-/// Each callee's CIE and FDE after the kernel's FDE.
-void appendCalleeFrames(const Kernel &K, std::vector<uint8_t> &Frame,
+/// Each callee's CIE and FDE after the kernel's FDE (with \p Mercury, in
+/// .nv.merc.debug_frame: code alignment 1, the Mercury offsets).
+void appendCalleeFrames(const Kernel &K, bool Mercury,
+                        std::vector<uint8_t> &Frame,
                         std::vector<CalleeFrameReloc> &Relocs);
+/// .nv.merc.rela.text.K's call relocations against \p KernelSym.
+void appendMercuryCallRelocs(const Kernel &K, uint32_t KernelSym,
+                             std::vector<uint8_t> &Rela);
 
 } // namespace detail
 } // namespace object

@@ -16,16 +16,28 @@
 ///    after it each callee has its own CIE (CalleeCie: the return address
 ///    is R2 plus the kernel's address, a DW_OP_addr relocated against the
 ///    kernel; the register that holds it, R2 or another, is
-///    Callee::ReturnReg) and FDE (location the callee's offset, range its size, its
-///    instructions copied: Callee::FdeOps);
+///    Callee::ReturnReg) and FDE (location the callee's offset, range its size,
+///    its instructions copied: Callee::FdeOps);
 ///  * relocations against the kernel symbol: the callees' FDE locations
 ///    last first, the kernel's FDE, the callees' CIE addresses last first.
 ///
-/// The writer models sm_80/86/89 and sm_90 (no Mercury copy): a Blackwell
-/// kernel with callees is refused (the Mercury copy's callee offsets are
-/// not read), so such cubins keep the raw form.  The order of the callees'
-/// code is not understood (E: call_two.ptx places `thrice` before
-/// `twice`), so offsets and sizes are stated, not derived.
+/// Blackwell's Mercury copy (E, sm_100/120/121) has the same shape in
+/// its own sections: `$K$callee` in .nv.merc.symtab (value its offset in
+/// the Mercury code, size to the next callee or the code's end), a
+/// FRAME_SIZE record per callee in .nv.merc.nv.info (0 for call_frame's
+/// callee, whose .nv.info record says 128), CalleeCie with code
+/// alignment 1 and an FDE per callee in .nv.merc.debug_frame, the same
+/// relocations in .nv.merc.rela.debug_frame (R_MERC_64, the FDE
+/// location's addend the callee's Mercury offset), and one
+/// .nv.merc.rela.text.K entry per call (type 0x10008 against the kernel,
+/// the addend the return address; MercuryCode::CallRelocs).
+///
+/// The order of the callees' code is not understood (E: call_two.ptx
+/// places `thrice` before `twice`), so offsets and sizes are stated, not
+/// derived; tp does not decode Mercury code, so the Mercury offsets, the
+/// Mercury FDE's instructions and the call relocations are stated too.
+/// A SASS-only Blackwell cubin (`.binary_kind sass`) with callees is
+/// refused: no ptxas cubin shows one.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -70,23 +82,31 @@ constexpr size_t CalleeCieAddr = 56;
 /// keeps R2 for its own use, E): DW_CFA_same_value's and DW_OP_bregx's.
 constexpr size_t CalleeCieRetReg[2] = {45, 65};
 
-/// CalleeCie for a callee whose return address is in R\p Reg.
-std::array<uint8_t, sizeof(CalleeCie)> calleeCie(unsigned Reg) {
+/// CalleeCie for a callee whose return address is in R\p Reg, with code
+/// alignment \p Align (the Mercury copy's is 1, E).
+std::array<uint8_t, sizeof(CalleeCie)> calleeCie(unsigned Reg, uint8_t Align) {
   std::array<uint8_t, sizeof(CalleeCie)> B;
   std::copy(std::begin(CalleeCie), std::end(CalleeCie), B.begin());
   for (size_t At : CalleeCieRetReg)
     B[At] = 0x80 | Reg;
+  B[CieCodeAlignByte] = Align;
   return B;
 }
+
+/// The Mercury copy's type of .nv.merc.rela.text.K entries at a call's
+/// return address (E, every Blackwell cubin of test/Object/Inputs/calls).
+constexpr uint32_t R_MERC_CALL_RETURN = 0x10008;
 
 std::string calleeSymbolName(const Kernel &K, const Callee &C) {
   return "$" + K.Name + "$" + C.Name;
 }
 
-/// The module .nv.info FRAME_SIZE values by symbol index.
-std::map<uint32_t, uint32_t> frameSizesBySymbol(const CubinFile &F) {
+/// The FRAME_SIZE values of \p InfoName (.nv.info or .nv.merc.nv.info) by
+/// symbol index.
+std::map<uint32_t, uint32_t> frameSizesBySymbol(const CubinFile &F,
+                                                StringRef InfoName) {
   std::map<uint32_t, uint32_t> Out;
-  int SI = F.findSection(".nv.info");
+  int SI = F.findSection(InfoName);
   if (SI < 0)
     return Out;
   const Section &S = F.Sections[SI];
@@ -104,11 +124,11 @@ std::map<uint32_t, uint32_t> frameSizesBySymbol(const CubinFile &F) {
 }
 
 /// The call-frame instructions of the FDE at \p LocOff (the offset of its
-/// location in \p Fr) when it follows a CalleeCie, trailing DW_CFA_nops
-/// dropped, and its CIE's return register; false when it is not such an
-/// FDE.
+/// location in \p Fr) when it locates \p Offset and follows a CalleeCie
+/// of code alignment \p Align, trailing DW_CFA_nops dropped, and its
+/// CIE's return register; false when it is not such an FDE.
 bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
-                   Callee &C) {
+                   uint8_t Align, unsigned &Reg, std::vector<uint8_t> &Ops) {
   if (LocOff < 20 || LocOff + 16 > Fr.size())
     return false;
   const uint64_t Start = LocOff - 20;
@@ -120,23 +140,52 @@ bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
       Cie + sizeof(CalleeCie) > Fr.size() ||
       support::endian::read64le(Fr.data() + LocOff) != Offset)
     return false;
-  const unsigned Reg = Fr[Cie + CalleeCieRetReg[0]] & 0x7f;
-  const auto Want = calleeCie(Reg);
+  const unsigned CieReg = Fr[Cie + CalleeCieRetReg[0]] & 0x7f;
+  const auto Want = calleeCie(CieReg, Align);
   if (!std::equal(Want.begin(), Want.begin() + CalleeCieAddr, Fr.begin() + Cie) ||
       !std::equal(Want.begin() + CalleeCieAddr + 8, Want.end(),
                   Fr.begin() + Cie + CalleeCieAddr + 8))
     return false;
-  C.ReturnReg = Reg;
-  std::vector<uint8_t> &Ops = C.FdeOps;
+  Reg = CieReg;
   Ops.assign(Fr.begin() + LocOff + 16, Fr.begin() + Start + 12 + Len);
   while (!Ops.empty() && Ops.back() == 0)
     Ops.pop_back();
   return true;
 }
+
+/// readCalleeFde over the FDEs that the relocations \p Rel (entries of
+/// \p RelSize bytes) locate in \p Fr.
+bool findCalleeFde(ArrayRef<uint8_t> Fr, ArrayRef<uint8_t> Rel, size_t RelSize,
+                   uint32_t Offset, uint8_t Align, unsigned &Reg,
+                   std::vector<uint8_t> &Ops) {
+  for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize)
+    if (readCalleeFde(Fr, support::endian::read64le(Rel.data() + R), Offset,
+                      Align, Reg, Ops))
+      return true;
+  return false;
+}
+
+/// The index of the LOCAL FUNC symbol \p Name of section \p Shndx in the
+/// symbol table bytes \p Tab (names in \p Str).
+Optional<uint32_t> findLocalFunc(ArrayRef<uint8_t> Tab, ArrayRef<uint8_t> Str,
+                                 int Shndx, StringRef Name) {
+  for (size_t Off = 0; Off + 24 <= Tab.size(); Off += 24) {
+    const uint8_t *P = Tab.data() + Off;
+    const uint32_t NameOff = support::endian::read32le(P);
+    if (P[4] != (ELF::STB_LOCAL << 4 | ELF::STT_FUNC) ||
+        int(support::endian::read16le(P + 6)) != Shndx || NameOff >= Str.size())
+      continue;
+    StringRef S(reinterpret_cast<const char *>(Str.data()) + NameOff,
+                Str.size() - NameOff);
+    if (S.take_until([](char C) { return C == 0; }) == Name)
+      return static_cast<uint32_t>(Off / 24);
+  }
+  return None;
+}
 } // namespace
 
 void readCallees(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
-  const std::map<uint32_t, uint32_t> Frames = frameSizesBySymbol(F);
+  const std::map<uint32_t, uint32_t> Frames = frameSizesBySymbol(F, ".nv.info");
   int DF = F.findSection(".debug_frame");
   const FrameRelocs Relocs = findFrameRelocs(F);
   const int RDF = Relocs.Section;
@@ -156,20 +205,48 @@ void readCallees(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
       auto It = Frames.find(SI);
       if (It != Frames.end())
         C.FrameSize = It->second;
-      if (DF >= 0 && RDF >= 0) {
-        const std::vector<uint8_t> &Rel = F.Sections[RDF].Data;
-        for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize)
-          if (readCalleeFde(F.Sections[DF].Data,
-                            support::endian::read64le(Rel.data() + R),
-                            C.Offset, C))
-            break;
-      }
+      if (DF >= 0 && RDF >= 0)
+        findCalleeFde(F.Sections[DF].Data, F.Sections[RDF].Data, RelSize,
+                      C.Offset, CodeAlign, C.ReturnReg, C.FdeOps);
       ++NumCalleesRead;
       K.Callees.push_back(std::move(C));
     }
     llvm::sort(K.Callees, [](const Callee &A, const Callee &B) {
       return A.Offset < B.Offset;
     });
+  }
+}
+
+void readMercuryCallees(const CubinFile &F, Module &M) {
+  const int SymSec = F.findSection(".nv.merc.symtab");
+  if (SymSec < 0 || F.Sections[SymSec].Link >= F.Sections.size())
+    return;
+  const Section &Tab = F.Sections[SymSec];
+  const std::vector<uint8_t> &Str = F.Sections[Tab.Link].Data;
+  const std::map<uint32_t, uint32_t> Frames =
+      frameSizesBySymbol(F, ".nv.merc.nv.info");
+  const int DF = F.findSection(".nv.merc.debug_frame");
+  const int RDF = F.findSection(".nv.merc.rela.debug_frame");
+  for (Kernel &K : M.Kernels) {
+    if (!K.Mercury)
+      continue;
+    const int Code = F.findSection(".nv.capmerc.text." + K.Name);
+    for (Callee &C : K.Callees) {
+      const std::string Name = calleeSymbolName(K, C);
+      Optional<uint32_t> SI = findLocalFunc(Tab.Data, Str, Code, Name);
+      if (!SI)
+        continue; // buildCubin refuses it: the raw form
+      // The value's low 32 bits (a larger one fails the round trip check).
+      C.MercuryOffset =
+          support::endian::read32le(Tab.Data.data() + *SI * 24 + 8);
+      auto It = Frames.find(*SI);
+      if (It != Frames.end())
+        C.MercuryFrameSize = It->second;
+      unsigned Reg = C.ReturnReg;
+      if (DF >= 0 && RDF >= 0)
+        findCalleeFde(F.Sections[DF].Data, F.Sections[RDF].Data, 24,
+                      *C.MercuryOffset, 1, Reg, C.MercuryFdeOps);
+    }
   }
 }
 
@@ -186,21 +263,99 @@ void endFirstBlockAtCall(Kernel &K, const InstrClassifier &C) {
   }
 }
 
-uint32_t kernelCodeEnd(const Kernel &K) {
+uint32_t kernelCodeEnd(const Kernel &K, bool Mercury) {
+  if (Mercury)
+    return K.Callees.empty() ? K.Mercury->CodeSize
+                             : *K.Callees.front().MercuryOffset;
   return K.Callees.empty() ? static_cast<uint32_t>(K.Code.size())
                            : K.Callees.front().Offset;
 }
 
-Error checkCallees(const Kernel &K, bool Blackwell) {
+uint32_t mercuryCalleeSize(const Kernel &K, size_t J) {
+  const uint32_t End = J + 1 < K.Callees.size()
+                           ? *K.Callees[J + 1].MercuryOffset
+                           : K.Mercury->CodeSize;
+  return End - *K.Callees[J].MercuryOffset;
+}
+
+namespace {
+Error kernelError(const Kernel &K, const Twine &Why) {
+  return make_error<StringError>("kernel '" + K.Name + "': " + Why,
+                                 inconvertibleErrorCode());
+}
+
+/// The Mercury facts of the callees: each callee's offset in the Mercury
+/// code where the kernel has a Mercury copy, none where it has not.
+Error checkMercuryCallees(const Kernel &K) {
+  if (!K.Mercury) {
+    for (const Callee &C : K.Callees)
+      if (C.MercuryOffset || C.MercuryFrameSize || !C.MercuryFdeOps.empty())
+        return kernelError(K, "callee '" + C.Name +
+                                  "': mercury_offset=, mercury_frame_size= "
+                                  "and mercury_fde= describe the Mercury "
+                                  "copy, which this kernel lacks (no "
+                                  "'.mercury')");
+    return Error::success();
+  }
+  const MercuryCode &MC = *K.Mercury;
+  uint32_t End = 0;
+  for (const Callee &C : K.Callees) {
+    if (!C.MercuryOffset)
+      return kernelError(K, "callee '" + C.Name +
+                                "' needs mercury_offset=<n> (its offset in "
+                                "the Mercury code of '.mercury')");
+    if (*C.MercuryOffset <= End || *C.MercuryOffset >= MC.CodeSize)
+      return kernelError(K, "callee '" + C.Name + "' at Mercury offset " +
+                                hex(*C.MercuryOffset) +
+                                " is not after the kernel's Mercury code "
+                                "and the callees before it, within its "
+                                "size " +
+                                hex(MC.CodeSize));
+    End = *C.MercuryOffset;
+  }
+  const uint32_t KernelEnd = kernelCodeEnd(K, /*Mercury=*/true);
+  if (MC.CfaBlockEnd > KernelEnd ||
+      any_of(MC.ExitOffsets, [&](uint32_t E) { return E >= KernelEnd; }))
+    return kernelError(K, "the Mercury copy's first block end or an EXIT "
+                          "is not before the first callee's Mercury offset " +
+                              hex(KernelEnd));
+  return Error::success();
+}
+} // namespace
+
+Error checkMercuryCallRelocs(const Kernel &K) {
+  if (!K.Mercury || K.Mercury->CallRelocs.empty())
+    return Error::success();
+  const MercuryCode &MC = *K.Mercury;
+  if (K.Callees.empty())
+    return kernelError(K, "Mercury call relocations in a kernel without "
+                          "callees");
+  if (Error E = checkMercuryCallees(K))
+    return E;
+  if (!MC.CapRelocs.empty())
+    return kernelError(K, "Mercury call relocations and "
+                          ".nv.reservedSmem.cap relocations in one kernel "
+                          "are not modelled (their order is not measured)");
+  const uint32_t KernelEnd = kernelCodeEnd(K, /*Mercury=*/true);
+  for (const MercuryCode::CallReloc &R : MC.CallRelocs)
+    if (R.Offset >= KernelEnd || R.Addend >= KernelEnd)
+      return kernelError(K, "Mercury call relocation at " + hex(R.Offset) +
+                                " (return address " + hex(R.Addend) +
+                                ") is not in the kernel's own Mercury code "
+                                "(before " +
+                                hex(KernelEnd) + ")");
+  return Error::success();
+}
+
+Error checkCallees(const Kernel &K, bool SassOnly) {
   if (K.Callees.empty())
     return Error::success();
-  auto Fail = [&](const Twine &Why) {
-    return make_error<StringError>("kernel '" + K.Name + "': " + Why,
-                                   inconvertibleErrorCode());
-  };
-  if (Blackwell)
-    return Fail("callees on Blackwell (sm_100/120/121) are not modelled "
-                "(the Mercury copy's callees are not read)");
+  auto Fail = [&](const Twine &Why) { return kernelError(K, Why); };
+  if (SassOnly)
+    return Fail("callees in a SASS-only Blackwell cubin (.binary_kind sass) "
+                "are not modelled (no ptxas cubin shows one)");
+  if (Error E = checkMercuryCallees(K))
+    return E;
   uint32_t End = 16;
   for (const Callee &C : K.Callees) {
     if (C.Name.empty())
@@ -242,36 +397,71 @@ void appendCalleeSymbols(const Kernel &K, const StrTab &Str, uint16_t TextSec,
 }
 
 void appendCalleeFrameSizes(const Kernel &K, ArrayRef<uint32_t> Indices,
-                            std::vector<NvInfoRecord> &Recs) {
-  for (size_t J = K.Callees.size(); J-- > 0;)
-    Recs.push_back(NvInfoRecord::sval(NvAttr::FRAME_SIZE,
-                                      {Indices[J], K.Callees[J].FrameSize}));
+                            bool Mercury, std::vector<NvInfoRecord> &Recs) {
+  for (size_t J = K.Callees.size(); J-- > 0;) {
+    const Callee &C = K.Callees[J];
+    Recs.push_back(NvInfoRecord::sval(
+        NvAttr::FRAME_SIZE,
+        {Indices[J], Mercury ? C.MercuryFrameSize : C.FrameSize}));
+  }
 }
 
-void appendCalleeFrames(const Kernel &K, std::vector<uint8_t> &Frame,
+void toMercuryCalleeSymbol(const Kernel &K, ArrayRef<uint32_t> Indices,
+                           uint32_t SI, Symbol &S) {
+  for (size_t J = 0; J < Indices.size(); ++J)
+    if (Indices[J] == SI) {
+      S.Value = *K.Callees[J].MercuryOffset;
+      S.Size = mercuryCalleeSize(K, J);
+    }
+}
+
+void appendCalleeFrames(const Kernel &K, bool Mercury,
+                        std::vector<uint8_t> &Frame,
                         std::vector<CalleeFrameReloc> &Relocs) {
   Relocs.clear();
-  for (const Callee &C : K.Callees) {
+  for (size_t J = 0; J < K.Callees.size(); ++J) {
+    const Callee &C = K.Callees[J];
+    const uint32_t Offset = Mercury ? *C.MercuryOffset : C.Offset;
+    const uint32_t Size = Mercury ? mercuryCalleeSize(K, J) : C.Size;
+    const std::vector<uint8_t> &Ops = Mercury ? C.MercuryFdeOps : C.FdeOps;
     ++NumCalleeFdes;
     const uint64_t CieOff = Frame.size();
-    const auto Cie = calleeCie(C.ReturnReg);
+    const auto Cie = calleeCie(C.ReturnReg, Mercury ? 1 : CodeAlign);
     Frame.insert(Frame.end(), Cie.begin(), Cie.end());
     std::vector<uint8_t> Body;
     put<uint64_t>(Body, CieOff);
     CalleeFrameReloc R;
     R.FdeLocation = Frame.size() + 12 + Body.size();
     R.CieAddress = CieOff + CalleeCieAddr;
-    R.Offset = C.Offset;
+    R.Offset = Offset;
     Relocs.push_back(R);
-    put<uint64_t>(Body, C.Offset); // R_CUDA_64 to the kernel + offset
-    put<uint64_t>(Body, C.Size);
-    Body.insert(Body.end(), C.FdeOps.begin(), C.FdeOps.end());
+    put<uint64_t>(Body, Offset); // R_CUDA_64 to the kernel + offset
+    put<uint64_t>(Body, Size);
+    Body.insert(Body.end(), Ops.begin(), Ops.end());
     while ((12 + Body.size()) % 8)
       Body.push_back(0); // DW_CFA_nop
     put<uint32_t>(Frame, 0xffffffff);
     put<uint64_t>(Frame, Body.size());
     Frame.insert(Frame.end(), Body.begin(), Body.end());
   }
+}
+
+void appendMercuryCallRelocs(const Kernel &K, uint32_t KernelSym,
+                             std::vector<uint8_t> &Rela) {
+  for (const MercuryCode::CallReloc &R : K.Mercury->CallRelocs) {
+    put<uint64_t>(Rela, R.Offset);
+    put<uint64_t>(Rela, uint64_t(KernelSym) << 32 | R_MERC_CALL_RETURN);
+    put<uint64_t>(Rela, R.Addend);
+  }
+}
+
+void readMercuryCallRelocs(ArrayRef<uint8_t> Rela, MercuryCode &MC) {
+  for (size_t R = 0; R + 24 <= Rela.size(); R += 24)
+    if ((support::endian::read64le(Rela.data() + R + 8) & 0xffffffff) ==
+        R_MERC_CALL_RETURN)
+      MC.CallRelocs.push_back(
+          {support::endian::read32le(Rela.data() + R),
+           support::endian::read32le(Rela.data() + R + 16)});
 }
 
 } // namespace detail

@@ -500,7 +500,9 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
                                     "': Mercury code exists only in "
                                     "sm_100/120/121 cubins, not sm_" +
                                     Twine(T.SM));
-  if (Error E = detail::checkCallees(K, hasMercuryKind(T.SM)))
+  if (Error E = detail::checkCallees(K, SassOnly))
+    return E;
+  if (Error E = detail::checkMercuryCallRelocs(K))
     return E;
   if (K.Mercury) {
     const MercuryCode &MC = *K.Mercury;
@@ -559,8 +561,8 @@ public:
       : M(M), T(T), L(L), N(M.Kernels.size()),
         RelaText(has(L.Sections, SectionGroup::RelaText)),
         Merc(has(L.Sections, SectionGroup::CapMerc)), ConstSym(N), KernelSym(N),
-        MercKernelSym(N), CalleeSym(N), CalleeFrameRel(N), KernelInfo(N),
-        MercKernelInfo(N),
+        MercKernelSym(N), CalleeSym(N), CalleeFrameRel(N),
+        MercCalleeFrameRel(N), KernelInfo(N), MercKernelInfo(N),
         Data(M, /*Sm90Names=*/L.FrameRela, /*Mercury=*/Merc) {
     for (size_t I = 0; I < N && FirstSharedUser < 0; ++I)
       if (addressesShared(M.Kernels[I]))
@@ -644,10 +646,13 @@ private:
   StrTab ShStr, Str;
   std::vector<Symbol> Syms{Symbol()};
   std::vector<uint32_t> ConstSym, KernelSym, MercKernelSym;
-  /// Each kernel's callees' symbols and .debug_frame relocations
-  /// (CubinCalls.cpp).
+  /// Each kernel's callees' symbols and .debug_frame (and
+  /// .nv.merc.debug_frame) relocations (CubinCalls.cpp).
   std::vector<std::vector<uint32_t>> CalleeSym;
-  std::vector<std::vector<detail::CalleeFrameReloc>> CalleeFrameRel;
+  std::vector<std::vector<detail::CalleeFrameReloc>> CalleeFrameRel,
+      MercCalleeFrameRel;
+  /// .nv.merc.symtab's index of each .symtab symbol it copies.
+  std::map<uint32_t, uint32_t> MercSymOf;
   int CapSym = -1, MercCapSym = -1; ///< .nv.reservedSmem.cap, if any
   uint32_t LocalsEnd = 0, MercLocalsEnd = 0;
   std::vector<uint8_t> SymBytes, MercSymBytes;
@@ -746,7 +751,8 @@ void CubinBuilder::planSections() {
       break;
     case SectionGroup::MercRelaText:
       for (size_t I = 0; I < N; ++I)
-        if (!M.Kernels[I].Mercury->CapRelocs.empty())
+        if (!M.Kernels[I].Mercury->CapRelocs.empty() ||
+            !M.Kernels[I].Mercury->CallRelocs.empty())
           Add(What, I);
       break;
     case SectionGroup::RelaText:
@@ -960,13 +966,16 @@ void CubinBuilder::buildMercSymbols() {
     if (SI && It != MercSection.end())
       S.Shndx = It->second;
     // E: every Mercury symbol has value 0 (the reserved-window symbols
-    // too); a kernel's size is its Mercury code's.
+    // too) but a callee's; a kernel's size is its Mercury code's.
     S.Value = 0;
-    for (size_t I = 0; I < N; ++I)
+    for (size_t I = 0; I < N; ++I) {
       if (KernelSym[I] == SI) {
         MercKernelSym[I] = MercSyms.size();
         S.Size = M.Kernels[I].Mercury->CodeSize;
       }
+      detail::toMercuryCalleeSymbol(M.Kernels[I], CalleeSym[I], SI, S);
+    }
+    MercSymOf[SI] = MercSyms.size();
     if (int(SI) == CapSym)
       MercCapSym = MercSyms.size();
     Data.toMercurySymbol(SI, MercSyms.size(), Str, S);
@@ -995,7 +1004,7 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     put<uint64_t>(Body, CieOff);
     Loc.push_back(Frame.size() + 12 + Body.size());
     put<uint64_t>(Body, 0); // initial location: R_CUDA_64 to the kernel
-    put<uint64_t>(Body, MC ? MC->CodeSize : detail::kernelCodeEnd(K));
+    put<uint64_t>(Body, detail::kernelCodeEnd(K, Mercury));
     uint32_t Pc = 0;
     auto Advance = [&](uint32_t To) {
       Body.push_back(DW_CFA_advance_loc4);
@@ -1031,66 +1040,73 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     put<uint32_t>(Frame, 0xffffffff);
     put<uint64_t>(Frame, Body.size());
     Frame.insert(Frame.end(), Body.begin(), Body.end());
-    if (!Mercury)
-      detail::appendCalleeFrames(K, Frame, CalleeFrameRel[I]);
+    detail::appendCalleeFrames(
+        K, Mercury, Frame, (Mercury ? MercCalleeFrameRel : CalleeFrameRel)[I]);
   }
 }
 
 void CubinBuilder::buildDebugFrame() {
+  // The relocations of \p Loc (each kernel's FDE location) and the
+  // callees' \p Callee: per kernel (last first), its callees' FDEs last
+  // first, its own FDE, its callees' CIEs last first (E, CubinCalls.cpp).
+  auto Relocate = [&](bool Mercury, ArrayRef<uint64_t> Loc,
+                      ArrayRef<std::vector<detail::CalleeFrameReloc>> Callee,
+                      std::vector<uint8_t> &Out) {
+    for (size_t I = N; I-- > 0;) {
+      auto Reloc = [&](uint64_t Off, uint64_t Addend) {
+        put<uint64_t>(Out, Off);
+        // r_info = sym << 32 | R_CUDA_64 (2) or Mercury's R_MERC_64.
+        put<uint64_t>(Out, Mercury
+                               ? uint64_t(MercKernelSym[I]) << 32 | R_MERC_64
+                               : uint64_t(KernelSym[I]) << 32 | 2);
+        if (Mercury || L.FrameRela)
+          put<uint64_t>(Out, Addend);
+      };
+      const auto &CR = Callee[I];
+      for (size_t J = CR.size(); J-- > 0;)
+        Reloc(CR[J].FdeLocation, CR[J].Offset);
+      Reloc(Loc[I], 0);
+      for (size_t J = CR.size(); J-- > 0;)
+        Reloc(CR[J].CieAddress, 0);
+    }
+  };
   std::vector<uint64_t> Loc;
   appendFrames(/*Mercury=*/false, Frame, Loc);
-  auto Reloc = [&](size_t I, uint64_t Off, uint64_t Addend) {
-    put<uint64_t>(FrameRel, Off);
-    // r_info = sym << 32 | R_CUDA_64 (2).
-    put<uint64_t>(FrameRel, uint64_t(KernelSym[I]) << 32 | 2);
-    if (L.FrameRela)
-      put<uint64_t>(FrameRel, Addend);
-  };
-  // Per kernel (last first): its callees' FDEs last first, its own FDE,
-  // its callees' CIEs last first (E, CubinCalls.cpp).
-  for (size_t I = N; I-- > 0;) {
-    const auto &CR = CalleeFrameRel[I];
-    for (size_t J = CR.size(); J-- > 0;)
-      Reloc(I, CR[J].FdeLocation, CR[J].Offset);
-    Reloc(I, Loc[I], 0);
-    for (size_t J = CR.size(); J-- > 0;)
-      Reloc(I, CR[J].CieAddress, 0);
-  }
+  Relocate(/*Mercury=*/false, Loc, CalleeFrameRel, FrameRel);
   if (!Merc)
     return;
   Loc.clear();
   appendFrames(/*Mercury=*/true, MercFrame, Loc);
-  for (size_t I = N; I-- > 0;) {
-    put<uint64_t>(MercFrameRel, Loc[I]);
-    put<uint64_t>(MercFrameRel, uint64_t(MercKernelSym[I]) << 32 | R_MERC_64);
-    put<uint64_t>(MercFrameRel, 0);
-  }
+  Relocate(/*Mercury=*/true, Loc, MercCalleeFrameRel, MercFrameRel);
 }
 
 void CubinBuilder::buildNvInfo() {
-  for (size_t I = N; I-- > 0;) {
-    ModInfo.push_back(NvInfoRecord::sval(
-        NvAttr::REGCOUNT, {KernelSym[I], M.Kernels[I].RegCount}));
-    detail::appendCalleeFrameSizes(M.Kernels[I], CalleeSym[I], ModInfo);
-    ModInfo.push_back(NvInfoRecord::sval(
-        NvAttr::FRAME_SIZE, {KernelSym[I], M.Kernels[I].FrameSize}));
-  }
-  for (size_t I = 0; I < N; ++I)
-    ModInfo.push_back(NvInfoRecord::sval(
-        NvAttr::MIN_STACK_SIZE, {KernelSym[I], M.Kernels[I].MinStackSize}));
-
+  // .nv.info, or .nv.merc.nv.info: the same records naming the Mercury
+  // symbols, with the callees' Mercury FRAME_SIZEs.
+  auto ModuleRecords = [&](bool Mercury, std::vector<NvInfoRecord> &Out) {
+    auto Sym = [&](uint32_t SI) { return Mercury ? MercSymOf.at(SI) : SI; };
+    for (size_t I = N; I-- > 0;) {
+      const Kernel &K = M.Kernels[I];
+      Out.push_back(NvInfoRecord::sval(NvAttr::REGCOUNT,
+                                       {Sym(KernelSym[I]), K.RegCount}));
+      std::vector<uint32_t> Callees;
+      for (uint32_t SI : CalleeSym[I])
+        Callees.push_back(Sym(SI));
+      detail::appendCalleeFrameSizes(K, Callees, Mercury, Out);
+      Out.push_back(NvInfoRecord::sval(NvAttr::FRAME_SIZE,
+                                       {Sym(KernelSym[I]), K.FrameSize}));
+    }
+    for (size_t I = 0; I < N; ++I)
+      Out.push_back(
+          NvInfoRecord::sval(NvAttr::MIN_STACK_SIZE,
+                             {Sym(KernelSym[I]), M.Kernels[I].MinStackSize}));
+  };
+  ModuleRecords(/*Mercury=*/false, ModInfo);
   for (size_t I = 0; I < N; ++I)
     KernelInfo[I] = serializeNvInfo(kernelRecords(I, /*Mercury=*/false));
   if (!Merc)
     return;
-  // .nv.merc.nv.info: .nv.info's records naming the Mercury kernel symbols.
-  for (NvInfoRecord R : ModInfo) {
-    std::vector<uint32_t> W = R.words();
-    for (size_t I = 0; I < N; ++I)
-      if (W[0] == KernelSym[I])
-        W[0] = MercKernelSym[I];
-    MercModInfo.push_back(NvInfoRecord::sval(R.attr(), W));
-  }
+  ModuleRecords(/*Mercury=*/true, MercModInfo);
   for (size_t I = 0; I < N; ++I)
     MercKernelInfo[I] = serializeNvInfo(kernelRecords(I, /*Mercury=*/true));
 }
@@ -1366,6 +1382,7 @@ Section CubinBuilder::mercurySection(SectionGroup What, int I) const {
       put<uint64_t>(Rela, uint64_t(MercCapSym) << 32 | R_MERC_SMEM_CAP);
       put<uint64_t>(Rela, 0);
     }
+    detail::appendMercuryCallRelocs(*K, MercKernelSym[I], Rela);
     return makeSection(".nv.merc.rela.text." + K->Name, SHT_MERC_RELA, Linked,
                        SymTab, secOf(SectionGroup::CapMerc, I), 8, 24, Rela);
   }

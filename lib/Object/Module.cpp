@@ -578,9 +578,15 @@ Error CubinInterpreter::readMercury() {
       if (Kernel *K = KernelNamed(Name))
         K->Mercury->Bytes = S.Data;
     } else if (Name.consume_front(".nv.merc.rela.text.")) {
-      if (Kernel *K = KernelNamed(Name))
+      if (Kernel *K = KernelNamed(Name)) {
+        // Type 0x10003 against .nv.reservedSmem.cap; the calls' 0x10008
+        // (CubinCalls.cpp).  Others are not read: the round trip fails.
         for (size_t R = 0; R + 24 <= S.Data.size(); R += 24)
-          K->Mercury->CapRelocs.push_back(endian::read64le(S.Data.data() + R));
+          if ((endian::read64le(S.Data.data() + R + 8) & 0xffffffff) == 0x10003)
+            K->Mercury->CapRelocs.push_back(
+                endian::read64le(S.Data.data() + R));
+        detail::readMercuryCallRelocs(S.Data, *K->Mercury);
+      }
     } else if (Name.consume_front(".nv.merc.nv.info.")) {
       Kernel *K = KernelNamed(Name);
       if (!K)
@@ -621,6 +627,7 @@ Error CubinInterpreter::readMercury() {
   if (DF >= 0 && RDF >= 0)
     readFrameBlockEnds(F.Sections[DF], F.Sections[RDF], 24, /*Align=*/1,
                        MercKernelOf, /*Mercury=*/true);
+  detail::readMercuryCallees(F, M); // CubinCalls.cpp
   return Error::success();
 }
 } // namespace

@@ -230,6 +230,9 @@ void printMercury(const MercuryCode &MC, raw_ostream &OS) {
       OS << " " << hex(R);
     OS << "\n";
   }
+  for (const MercuryCode::CallReloc &R : MC.CallRelocs)
+    OS << ".mercury_call_reloc offset=" << hex(R.Offset)
+       << " addend=" << hex(R.Addend) << "\n";
   printInfoLines(".mercury_info", MC.OtherInfoBeforeExit,
                  MC.OtherInfoAfterExit, OS);
   for (size_t P = 0; P < MC.Bytes.size(); P += 32)
@@ -319,6 +322,12 @@ void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
       OS << " return_reg=" << Cl.ReturnReg;
     if (!Cl.FdeOps.empty())
       OS << " fde=" << hexBytes(Cl.FdeOps);
+    if (Cl.MercuryOffset)
+      OS << " mercury_offset=" << hex(*Cl.MercuryOffset);
+    if (Cl.MercuryFrameSize)
+      OS << " mercury_frame_size=" << Cl.MercuryFrameSize;
+    if (!Cl.MercuryFdeOps.empty())
+      OS << " mercury_fde=" << hexBytes(Cl.MercuryFdeOps);
     OS << "\n";
   }
   if (K.Mercury)
@@ -510,6 +519,8 @@ private:
   /// `.mercury_exits` and `.mercury_smem_cap_relocs`.
   Error parseMercuryOffsets(Tokens &Toks);
   Error parseMercuryBytes(Tokens &Toks);
+  /// `.mercury_call_reloc`: a call's .nv.merc.rela.text.K entry.
+  Error parseMercuryCallReloc(Tokens &Toks);
   /// The Mercury copy, or an error at \p D when `.mercury` has not come.
   Expected<MercuryCode *> mercury(StringRef D);
 
@@ -530,6 +541,7 @@ private:
   StringRef FrameSizeValue, MinStackValue, FrameCfaValue;
   std::vector<StringRef> GlobalAt; ///< each variable's name, for errors
   StringRef FirstCallee; ///< the kernel's first `.callee`, for errors
+  StringRef FirstCallReloc; ///< its first `.mercury_call_reloc`, for errors
   StringRef OffsetGiven, OffsetMissing; ///< a variable with / without offset=
   // Raw form.
   CubinFile Raw;
@@ -753,6 +765,7 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
              &Parser::parseMercuryOffsets)
       .Case(".mercury_info", &Parser::parseInfo)
       .Case(".mercury_bytes", &Parser::parseMercuryBytes)
+      .Case(".mercury_call_reloc", &Parser::parseMercuryCallReloc)
       .Default(nullptr);
 }
 
@@ -1169,7 +1182,7 @@ Error Parser::parseKernel(Tokens &Toks) {
   K->Name = Toks[1].Value;
   KernelStart = D;
   RegsValue = FrameSizeValue = MinStackValue = FrameCfaValue = StringRef();
-  FirstCallee = StringRef();
+  FirstCallee = FirstCallReloc = StringRef();
   return Error::success();
 }
 
@@ -1200,8 +1213,11 @@ Error Parser::parseEndKernel(Tokens &Toks) {
   if (Error E = checkRegisterCount(*K, C, RegsValue, KernelStart))
     return E;
   if (!FirstCallee.empty())
-    if (Error E = detail::checkCallees(*K, /*Blackwell=*/false))
+    if (Error E = detail::checkCallees(*K, /*SassOnly=*/false))
       return err(FirstCallee, toString(std::move(E)));
+  if (!FirstCallReloc.empty())
+    if (Error E = detail::checkMercuryCallRelocs(*K))
+      return err(FirstCallReloc, toString(std::move(E)));
   scanControlFlow(*K, C);
   if (Error E = checkStackFrameDirectives(*K, C))
     return E;
@@ -1338,7 +1354,9 @@ Error Parser::parseCallee(Tokens &Toks) {
   StringRef D = Toks[0].Text;
   if (Toks.size() < 3 || Toks[1].Value.empty())
     return err(D, "expected '.callee <name> offset=<n> size=<n> "
-                  "[frame_size=<n>] [return_reg=<n>] [fde=<hex bytes>]'");
+                  "[frame_size=<n>] [return_reg=<n>] [fde=<hex bytes>] "
+                  "[mercury_offset=<n>] [mercury_frame_size=<n>] "
+                  "[mercury_fde=<hex bytes>]'");
   Callee Cl;
   Cl.Name = Toks[1].Value;
   for (const Callee &O : K->Callees)
@@ -1349,14 +1367,17 @@ Error Parser::parseCallee(Tokens &Toks) {
     StringRef Key, Val;
     std::tie(Key, Val) = Toks[I].Text.split('=');
     uint64_t N = 0;
-    if (Key == "fde" && !Toks[I].IsString) {
+    if ((Key == "fde" || Key == "mercury_fde") && !Toks[I].IsString) {
       if (Val.empty() || Val.size() % 2 || !all_of(Val, isHexDigit))
-        return err(Toks[I].Text, "expected fde=<hex bytes> (the FDE's "
-                                 "call-frame instructions)");
+        return err(Toks[I].Text, "expected " + Key +
+                                     "=<hex bytes> (the FDE's call-frame "
+                                     "instructions)");
+      std::vector<uint8_t> &Ops = Key == "fde" ? Cl.FdeOps : Cl.MercuryFdeOps;
       for (size_t J = 0; J < Val.size(); J += 2)
-        Cl.FdeOps.push_back(hexFromNibbles(Val[J], Val[J + 1]));
+        Ops.push_back(hexFromNibbles(Val[J], Val[J + 1]));
     } else if ((Key == "offset" || Key == "size" || Key == "frame_size" ||
-                Key == "return_reg") &&
+                Key == "return_reg" || Key == "mercury_offset" ||
+                Key == "mercury_frame_size") &&
                !Val.getAsInteger(0, N) && N <= 0xffffffff) {
       if (Key == "return_reg")
         Cl.ReturnReg = N;
@@ -1364,12 +1385,18 @@ Error Parser::parseCallee(Tokens &Toks) {
         Cl.Offset = N, HaveOffset = true;
       else if (Key == "size")
         Cl.Size = N, HaveSize = true;
-      else
+      else if (Key == "frame_size")
         Cl.FrameSize = N;
+      else if (Key == "mercury_offset")
+        Cl.MercuryOffset = N;
+      else
+        Cl.MercuryFrameSize = N;
     } else {
       return err(Toks[I].Text, "expected offset=<n>, size=<n>, "
-                               "frame_size=<n>, return_reg=<n> or "
-                               "fde=<hex bytes>, found '" +
+                               "frame_size=<n>, return_reg=<n>, "
+                               "fde=<hex bytes>, mercury_offset=<n>, "
+                               "mercury_frame_size=<n> or "
+                               "mercury_fde=<hex bytes>, found '" +
                                    Toks[I].Text + "'");
     }
   }
@@ -1501,6 +1528,24 @@ Error Parser::parseMercuryBytes(Tokens &Toks) {
     for (size_t J = 0; J < H.size(); J += 2)
       (*MC)->Bytes.push_back(hexFromNibbles(H[J], H[J + 1]));
   }
+  return Error::success();
+}
+
+Error Parser::parseMercuryCallReloc(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  Expected<MercuryCode *> MC = mercury(D);
+  if (!MC)
+    return MC.takeError();
+  KeyValueMap KV;
+  if (Error E = keyValues(Toks, 1, KV, {"offset", "addend"}))
+    return E;
+  for (const char *Key : {"offset", "addend"})
+    if (KV[Key].first > 0xffffffff)
+      return err(KV[Key].second, "value is out of range (32 bits)");
+  (*MC)->CallRelocs.push_back({static_cast<uint32_t>(KV["offset"].first),
+                               static_cast<uint32_t>(KV["addend"].first)});
+  if (FirstCallReloc.empty())
+    FirstCallReloc = D;
   return Error::success();
 }
 

@@ -88,6 +88,14 @@ struct MercuryCode {
   /// r_offset of each .nv.merc.rela.text.K entry (type 0x10003 against
   /// .nv.reservedSmem.cap, addend 0: the only kind ptxas 13 writes, E).
   std::vector<uint32_t> CapRelocs;
+  /// A .nv.merc.rela.text.K entry of a kernel with callees: type 0x10008
+  /// against the kernel's symbol, one per call (E, test/Object/Inputs/
+  /// calls; the addend is the return address in the Mercury code).
+  struct CallReloc {
+    uint32_t Offset = 0; ///< r_offset, in the Mercury code (CodeSize)
+    uint32_t Addend = 0;
+  };
+  std::vector<CallReloc> CallRelocs;             ///< in section order
   std::vector<NvInfoRecord> OtherInfoBeforeExit; ///< Mercury's copies of
   std::vector<NvInfoRecord> OtherInfoAfterExit;  ///< Kernel::OtherInfo*
 };
@@ -107,6 +115,14 @@ struct Callee {
   /// DW_CFA_nops excluded): none in most callees, a DW_CFA_register row
   /// in one with a stack frame, not understood.
   std::vector<uint8_t> FdeOps;
+  /// Blackwell's Mercury copy (Kernel::Mercury): the callee's offset in
+  /// the Mercury code (its .nv.merc.symtab symbol's value; the size runs
+  /// to the next callee or the code's end), its .nv.merc.nv.info
+  /// FRAME_SIZE (0 where FrameSize is 128, E) and its
+  /// .nv.merc.debug_frame FDE's instructions, copied.
+  llvm::Optional<uint32_t> MercuryOffset;
+  uint32_t MercuryFrameSize = 0;
+  std::vector<uint8_t> MercuryFdeOps;
 };
 
 /// One __global__ kernel.
