@@ -532,25 +532,38 @@ private:
   const Op *FinalCopy = nullptr;
   std::vector<unsigned> OwnedOffsets;
 
-  /// Fragment (operand, kk, index) -> its 4-register tuple.
-  /// Fragment tuples (operand, kk, index, register), in load order: a
-  /// dozen, searched linearly.
+  /// Fragment (operand, kk, index) -> its 4-register tuple, 0 until
+  /// loaded.  The keys a product of the tile reads (operand a or b, kk 0
+  /// or 1: a k tile is 32 wide; index below MTiles, or NTiles / 2 rounded up for b)
+  /// are in FragmentTable at fragmentSlot(); any other key (a tile IR
+  /// written by hand) is in OtherFragments, searched linearly.  (A product
+  /// looks up two fragments: a search of a dozen was 5% of tp-select.)
+  std::vector<unsigned> FragmentTable;
   struct FragmentReg {
     char Operand;
     int64_t KK, Index;
     unsigned Reg;
   };
-  std::vector<FragmentReg> Fragments;
+  std::vector<FragmentReg> OtherFragments;
+  /// FragmentTable's index of a key, or -1 for one outside it.
+  ptrdiff_t fragmentSlot(char Operand, int64_t KK, int64_t Index) const {
+    int64_t Row = int64_t(FragmentTable.size() / 4);
+    if ((Operand != 'a' && Operand != 'b') || KK < 0 || KK > 1 ||
+        Index < 0 || Index >= Row)
+      return -1;
+    return ptrdiff_t((KK * 2 + (Operand == 'b')) * Row + Index);
+  }
   /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
-  /// (Each key is loaded once; searched from the last load, which the
-  /// products that follow a load read first.)
   unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
-    for (const FragmentReg &F : llvm::reverse(Fragments))
+    ptrdiff_t Slot = fragmentSlot(Operand, KK, Index);
+    if (Slot >= 0)
+      return FragmentTable[size_t(Slot)];
+    for (const FragmentReg &F : OtherFragments)
       if (F.Index == Index && F.Operand == Operand && F.KK == KK)
         return F.Reg;
     return 0;
   }
-  std::vector<unsigned> FragmentsSeen; ///< for -debug (released ones too)
+  unsigned NumFragments = 0; ///< for -debug
   /// Accumulator (mt, nt)'s register at mt NTiles + nt, 0 until used.
   std::vector<unsigned> Accumulators;
   Optional<unsigned> One;
@@ -1052,8 +1065,12 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
     return R;
   unsigned R = newReg(
       indexedName(StringRef(&Op, 1), "_frag_", KK, Index));
-  FragmentsSeen.push_back(R);
-  Fragments.push_back({Op, KK, Index, R});
+  ++NumFragments;
+  ptrdiff_t Slot = fragmentSlot(Op, KK, Index);
+  if (Slot >= 0)
+    FragmentTable[size_t(Slot)] = R;
+  else
+    OtherFragments.push_back({Op, KK, Index, R});
   return R;
 }
 
@@ -1494,7 +1511,7 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << "], stages from shared 0x" << utohexstr(TF.SharedBase, true) << "\n  "
      << Fn.VRegNames.size() << " virtual registers: "
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
-     << " accumulator tuples, " << FragmentsSeen.size()
+     << " accumulator tuples, " << NumFragments
      << " fragment tuples, " << Streams.size() << " copy streams\n  "
      << ValueIds.size() << " tile IR names in " << SpellingIds.size()
      << " spellings\n";
@@ -1526,6 +1543,9 @@ Expected<mir::Function> Selector::run() {
   Slots.reserve(Guess);
   SpellingIds.reserve(Guess);
   RegionOps.reserve(MM.Body.size());
+  FragmentTable.assign(4 * size_t(std::max<int64_t>(
+                               std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2), 0)),
+                       0);
   indexValues(MM, /*RingReads=*/false);
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
