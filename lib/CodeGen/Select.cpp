@@ -1492,6 +1492,14 @@ Error Selector::lowerRegion(const Op &Region, bool InLoop) {
   return Error::success();
 }
 
+/// The ops in region \p O (nested) that define a value.
+size_t countResults(const Op &O) {
+  size_t N = 0;
+  for (const Op &C : O.Body)
+    N += !C.Result.empty() + (C.Body.empty() ? 0 : countResults(C));
+  return N;
+}
+
 /// The last tp.copy in region \p O (nested), or null.
 const Op *lastCopy(const Op &O) {
   const Op *Last = nullptr;
@@ -1513,8 +1521,10 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
      << " accumulator tuples, " << NumFragments
      << " fragment tuples, " << Streams.size() << " copy streams\n  "
-     << ValueIds.size() << " tile IR names in " << SpellingIds.size()
-     << " spellings\n";
+     << ValueIds.size() << " tile IR names (room for " << Slots.capacity()
+     << ") in " << SpellingIds.size() << " spellings ("
+     << SpellingIds.buckets() << " buckets, grown "
+     << SpellingIds.timesGrown() << " times)\n";
   for (const mir::Piece &Pc : Fn.Pieces)
     OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
        << " instructions\n";
@@ -1536,12 +1546,16 @@ Expected<mir::Function> Selector::run() {
   if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
     FinalCopy = nullptr;
 
-  // Every name once, by id; the registers: the values, fragments,
-  // accumulators and streams; the pieces: a few instructions an op.
-  size_t Guess = 3 * Addresses->Body.size() + K.Params.size();
-  ValueIds.reserve(Guess);
-  Slots.reserve(Guess);
-  SpellingIds.reserve(Guess);
+  // Every name once, by id: the product's results and the kernel's
+  // parameters (counted: the tables are filled without growing; a name
+  // read but never defined takes one more), and about 1.4 spellings a name
+  // (tp-swizzle's IR: 431 for 310 in the default kernel); the registers:
+  // the values, fragments, accumulators and streams; the pieces: a few
+  // instructions an op.
+  size_t Names = countResults(MM) + K.Params.size();
+  ValueIds.reserve(Names);
+  Slots.reserve(Names);
+  SpellingIds.reserve(Names + Names / 2);
   RegionOps.reserve(MM.Body.size());
   FragmentTable.assign(4 * size_t(std::max<int64_t>(
                                std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2), 0)),
