@@ -194,12 +194,22 @@ constexpr StringLiteral SlotNames[] = {
 static_assert(sizeof(SlotNames) / sizeof(SlotNames[0]) == size_t(Slot::Count),
               "one name a slot");
 
+/// Whether the C string \p S is \p Name (character by character: the
+/// names are a few characters, and a strlen a comparison was a third of
+/// the lookups).
+bool isName(const char *S, StringRef Name) {
+  for (char C : Name)
+    if (*S++ != C)
+      return false;
+  return *S == '\0';
+}
+
 /// The index of the operand of form \p Op named like slot \p S, or -1.
 int8_t findSlot(sass::Opcode Op, Slot S) {
   const sass::InstrInfo &II = sass::getInstrInfo(Op);
   StringRef Name = SlotNames[size_t(S)];
   for (unsigned K = 0; K < II.NumOperands; ++K)
-    if (Name == II.Operands[K].Name)
+    if (isName(II.Operands[K].Name, Name))
       return int8_t(K);
   return -1;
 }
