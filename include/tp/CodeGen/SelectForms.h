@@ -94,7 +94,7 @@ extern const std::array<uint8_t, sass::NUM_OPCODES> FormRows;
 /// Per row and slot (index Row * Slot::Count + S), one more than the
 /// operand's index in the form, 0 until it is looked up (by td operand
 /// name, on first use; kept for the process).  Static storage, zero from
-/// the start, about 1.6 KB (a row an opcode took 19 KB, five pages the
+/// the start, about 1.4 KB (a row an opcode took 19 KB, five pages the
 /// selector faulted in twice each: read, then written); entries are
 /// atomic: threads selecting at once fill in the same values.
 extern std::atomic<int8_t> SlotTable[];
