@@ -534,10 +534,11 @@ private:
 
   /// Fragment (operand, kk, index) -> its 4-register tuple, 0 until
   /// loaded.  The keys a product of the tile reads (operand a or b, kk 0
-  /// or 1: a k tile is 32 wide; index below MTiles, or NTiles / 2 rounded up for b)
-  /// are in FragmentTable at fragmentSlot(); any other key (a tile IR
-  /// written by hand) is in OtherFragments, searched linearly.  (A product
-  /// looks up two fragments: a search of a dozen was 5% of tp-select.)
+  /// or 1: a k tile is 32 wide; index below MTiles, or below NTiles / 2
+  /// rounded up for b) are in FragmentTable at fragmentSlot(); any other
+  /// key (a tile IR written by hand) is in OtherFragments, searched
+  /// linearly.  (A product looks up two fragments: a search of a dozen
+  /// was 5% of tp-select.)
   std::vector<unsigned> FragmentTable;
   struct FragmentReg {
     char Operand;
@@ -548,8 +549,8 @@ private:
   /// FragmentTable's index of a key, or -1 for one outside it.
   ptrdiff_t fragmentSlot(char Operand, int64_t KK, int64_t Index) const {
     int64_t Row = int64_t(FragmentTable.size() / 4);
-    if ((Operand != 'a' && Operand != 'b') || KK < 0 || KK > 1 ||
-        Index < 0 || Index >= Row)
+    if ((Operand != 'a' && Operand != 'b') || KK < 0 || KK > 1 || Index < 0 ||
+        Index >= Row)
       return -1;
     return ptrdiff_t((KK * 2 + (Operand == 'b')) * Row + Index);
   }
@@ -1519,12 +1520,11 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << "], stages from shared 0x" << utohexstr(TF.SharedBase, true) << "\n  "
      << Fn.VRegNames.size() << " virtual registers: "
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
-     << " accumulator tuples, " << NumFragments
-     << " fragment tuples, " << Streams.size() << " copy streams\n  "
-     << ValueIds.size() << " tile IR names (room for " << Slots.capacity()
-     << ") in " << SpellingIds.size() << " spellings ("
-     << SpellingIds.buckets() << " buckets, grown "
-     << SpellingIds.timesGrown() << " times)\n";
+     << " accumulator tuples, " << NumFragments << " fragment tuples, "
+     << Streams.size() << " copy streams\n  " << ValueIds.size()
+     << " tile IR names (room for " << Slots.capacity() << ") in "
+     << SpellingIds.size() << " spellings (" << SpellingIds.buckets()
+     << " buckets, grown " << SpellingIds.timesGrown() << " times)\n";
   for (const mir::Piece &Pc : Fn.Pieces)
     OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
        << " instructions\n";
@@ -1557,9 +1557,8 @@ Expected<mir::Function> Selector::run() {
   Slots.reserve(Names);
   SpellingIds.reserve(Names + Names / 2);
   RegionOps.reserve(MM.Body.size());
-  FragmentTable.assign(4 * size_t(std::max<int64_t>(
-                               std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2), 0)),
-                       0);
+  int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
+  FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
   indexValues(MM, /*RingReads=*/false);
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +

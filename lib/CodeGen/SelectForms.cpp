@@ -232,7 +232,8 @@ constexpr std::array<uint8_t, sass::NUM_OPCODES> buildFormRows() {
   return Rows;
 }
 
-constexpr size_t countFormRows(const std::array<uint8_t, sass::NUM_OPCODES> &R) {
+constexpr size_t
+countFormRows(const std::array<uint8_t, sass::NUM_OPCODES> &R) {
   size_t Max = 0;
   for (uint8_t Row : R)
     Max = Row > Max ? Row : Max;

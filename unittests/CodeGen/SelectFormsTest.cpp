@@ -113,9 +113,9 @@ TEST(SelectFormsTest, SlotRows) {
   EXPECT_EQ(WithRow, unsigned(llvm::count(RowTaken, true)))
       << "a row for a form the selector does not build";
 
-  const char *Names[] = {"Rd", "Ra",  "Rb",  "Rc",  "Imm", "sh", "Off",
-                         "off", "Rs", "soff", "cnt", "na",  "nb", "Pu",
-                         "Pp",  "Ppn", "cmp", "u",   "zf"};
+  const char *Names[] = {"Rd",  "Ra",  "Rb",   "Rc",  "Imm", "sh", "Off",
+                         "off", "Rs",  "soff", "cnt", "na",  "nb", "Pu",
+                         "Pp",  "Ppn", "cmp",  "u",   "zf"};
   static_assert(sizeof(Names) / sizeof(Names[0]) == size_t(Slot::Count),
                 "one name a slot");
   // A form the selector never builds (no row) resolves by name each time.
