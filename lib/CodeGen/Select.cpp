@@ -532,25 +532,39 @@ private:
   const Op *FinalCopy = nullptr;
   std::vector<unsigned> OwnedOffsets;
 
-  /// Fragment (operand, kk, index) -> its 4-register tuple.
-  /// Fragment tuples (operand, kk, index, register), in load order: a
-  /// dozen, searched linearly.
+  /// Fragment (operand, kk, index) -> its 4-register tuple, 0 until
+  /// loaded.  The keys a product of the tile reads (operand a or b, kk 0
+  /// or 1: a k tile is 32 wide; index below MTiles, or below NTiles / 2
+  /// rounded up for b) are in FragmentTable at fragmentSlot(); any other
+  /// key (a tile IR written by hand) is in OtherFragments, searched
+  /// linearly.  (A product looks up two fragments: a search of a dozen
+  /// was 5% of tp-select.)
+  std::vector<unsigned> FragmentTable;
   struct FragmentReg {
     char Operand;
     int64_t KK, Index;
     unsigned Reg;
   };
-  std::vector<FragmentReg> Fragments;
+  std::vector<FragmentReg> OtherFragments;
+  /// FragmentTable's index of a key, or -1 for one outside it.
+  ptrdiff_t fragmentSlot(char Operand, int64_t KK, int64_t Index) const {
+    int64_t Row = int64_t(FragmentTable.size() / 4);
+    if ((Operand != 'a' && Operand != 'b') || KK < 0 || KK > 1 || Index < 0 ||
+        Index >= Row)
+      return -1;
+    return ptrdiff_t((KK * 2 + (Operand == 'b')) * Row + Index);
+  }
   /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
-  /// (Each key is loaded once; searched from the last load, which the
-  /// products that follow a load read first.)
   unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
-    for (const FragmentReg &F : llvm::reverse(Fragments))
+    ptrdiff_t Slot = fragmentSlot(Operand, KK, Index);
+    if (Slot >= 0)
+      return FragmentTable[size_t(Slot)];
+    for (const FragmentReg &F : OtherFragments)
       if (F.Index == Index && F.Operand == Operand && F.KK == KK)
         return F.Reg;
     return 0;
   }
-  std::vector<unsigned> FragmentsSeen; ///< for -debug (released ones too)
+  unsigned NumFragments = 0; ///< for -debug
   /// Accumulator (mt, nt)'s register at mt NTiles + nt, 0 until used.
   std::vector<unsigned> Accumulators;
   Optional<unsigned> One;
@@ -1052,8 +1066,12 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
     return R;
   unsigned R = newReg(
       indexedName(StringRef(&Op, 1), "_frag_", KK, Index));
-  FragmentsSeen.push_back(R);
-  Fragments.push_back({Op, KK, Index, R});
+  ++NumFragments;
+  ptrdiff_t Slot = fragmentSlot(Op, KK, Index);
+  if (Slot >= 0)
+    FragmentTable[size_t(Slot)] = R;
+  else
+    OtherFragments.push_back({Op, KK, Index, R});
   return R;
 }
 
@@ -1475,6 +1493,14 @@ Error Selector::lowerRegion(const Op &Region, bool InLoop) {
   return Error::success();
 }
 
+/// The ops in region \p O (nested) that define a value.
+size_t countResults(const Op &O) {
+  size_t N = 0;
+  for (const Op &C : O.Body)
+    N += !C.Result.empty() + (C.Body.empty() ? 0 : countResults(C));
+  return N;
+}
+
 /// The last tp.copy in region \p O (nested), or null.
 const Op *lastCopy(const Op &O) {
   const Op *Last = nullptr;
@@ -1494,10 +1520,11 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << "], stages from shared 0x" << utohexstr(TF.SharedBase, true) << "\n  "
      << Fn.VRegNames.size() << " virtual registers: "
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
-     << " accumulator tuples, " << FragmentsSeen.size()
-     << " fragment tuples, " << Streams.size() << " copy streams\n  "
-     << ValueIds.size() << " tile IR names in " << SpellingIds.size()
-     << " spellings\n";
+     << " accumulator tuples, " << NumFragments << " fragment tuples, "
+     << Streams.size() << " copy streams\n  " << ValueIds.size()
+     << " tile IR names (room for " << Slots.capacity() << ") in "
+     << SpellingIds.size() << " spellings (" << SpellingIds.buckets()
+     << " buckets, grown " << SpellingIds.timesGrown() << " times)\n";
   for (const mir::Piece &Pc : Fn.Pieces)
     OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
        << " instructions\n";
@@ -1519,13 +1546,19 @@ Expected<mir::Function> Selector::run() {
   if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
     FinalCopy = nullptr;
 
-  // Every name once, by id; the registers: the values, fragments,
-  // accumulators and streams; the pieces: a few instructions an op.
-  size_t Guess = 3 * Addresses->Body.size() + K.Params.size();
-  ValueIds.reserve(Guess);
-  Slots.reserve(Guess);
-  SpellingIds.reserve(Guess);
+  // Every name once, by id: the product's results and the kernel's
+  // parameters (counted: the tables are filled without growing; a name
+  // read but never defined takes one more), and about 1.4 spellings a name
+  // (tp-swizzle's IR: 431 for 310 in the default kernel); the registers:
+  // the values, fragments, accumulators and streams; the pieces: a few
+  // instructions an op.
+  size_t Names = countResults(MM) + K.Params.size();
+  ValueIds.reserve(Names);
+  Slots.reserve(Names);
+  SpellingIds.reserve(Names + Names / 2);
   RegionOps.reserve(MM.Body.size());
+  int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
+  FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
   indexValues(MM, /*RingReads=*/false);
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
@@ -1592,7 +1625,10 @@ Expected<mir::Function> Selector::run() {
   if (Error E = lowerRegion(*Tail, false))
     return E;
   emit(make(Form::Exit));
-  // ptxas closes every function with a branch to itself.
+  // ptxas closes every function with a branch to itself.  The prototype's
+  // offset is that branch's (-4 words: relative, at any address), and it is
+  // the function's only branch: no label to resolve
+  // (mir::Function::resolveBranches walked every instruction twice).
   mir::MInstr &Halt = [&]() -> mir::MInstr & {
     emit(make(Form::Bra));
     return Fn.Pieces.back().Instrs.back();
@@ -1641,8 +1677,8 @@ Expected<mir::Function> Selector::run() {
              CounterReg ? "%" + Fn.VRegNames[mir::virtualRegId(*CounterReg)]
                         : std::string("0"));
   TP_DEBUG(printDecisions(dbgs()));
-  if (Error E = Fn.resolveBranches())
-    return E;
+  assert(sass::getPCRelativeTarget(Halt.I, 0) == uint64_t(0) &&
+         "the halt branch jumps to itself");
   return std::move(Fn);
 }
 

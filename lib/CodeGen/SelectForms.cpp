@@ -26,7 +26,7 @@ namespace tp {
 namespace isel {
 namespace {
 
-const FormTemplate Templates[] = {
+constexpr FormTemplate Templates[] = {
     {sass::S2R, "S2R", "S2R R0, SR_TID.X",
      2, {0, 33}},
     {sass::S2R, "S2R", "S2R R0, SR_CTAID.X",
@@ -194,19 +194,58 @@ constexpr StringLiteral SlotNames[] = {
 static_assert(sizeof(SlotNames) / sizeof(SlotNames[0]) == size_t(Slot::Count),
               "one name a slot");
 
+/// Whether the C string \p S is \p Name (character by character: the
+/// names are a few characters, and a strlen a comparison was a third of
+/// the lookups).
+bool isName(const char *S, StringRef Name) {
+  for (char C : Name)
+    if (*S++ != C)
+      return false;
+  return *S == '\0';
+}
+
 /// The index of the operand of form \p Op named like slot \p S, or -1.
 int8_t findSlot(sass::Opcode Op, Slot S) {
   const sass::InstrInfo &II = sass::getInstrInfo(Op);
   StringRef Name = SlotNames[size_t(S)];
   for (unsigned K = 0; K < II.NumOperands; ++K)
-    if (Name == II.Operands[K].Name)
+    if (isName(II.Operands[K].Name, Name))
       return int8_t(K);
   return -1;
 }
 } // namespace
 
 namespace detail {
-std::atomic<int8_t> SlotTable[size_t(sass::NUM_OPCODES) * size_t(Slot::Count)];
+namespace {
+/// FormRows: the templates' forms, then the shifts', a row each.
+constexpr std::array<uint8_t, sass::NUM_OPCODES> buildFormRows() {
+  std::array<uint8_t, sass::NUM_OPCODES> Rows{};
+  unsigned Count = 0;
+  auto Add = [&](sass::Opcode Op) {
+    if (!Rows[size_t(Op)])
+      Rows[size_t(Op)] = uint8_t(++Count);
+  };
+  for (const FormTemplate &T : Templates)
+    Add(T.Op);
+  for (sass::Opcode Op : ShlOpcodes)
+    Add(Op);
+  return Rows;
+}
+
+constexpr size_t
+countFormRows(const std::array<uint8_t, sass::NUM_OPCODES> &R) {
+  size_t Max = 0;
+  for (uint8_t Row : R)
+    Max = Row > Max ? Row : Max;
+  return Max;
+}
+} // namespace
+
+constexpr std::array<uint8_t, sass::NUM_OPCODES> FormRows = buildFormRows();
+constexpr size_t NumFormRows = countFormRows(FormRows);
+static_assert(NumFormRows < 255, "a row number is a uint8_t");
+
+std::atomic<int8_t> SlotTable[(NumFormRows + 1) * size_t(Slot::Count)];
 
 int8_t lookUpSlot(sass::Opcode Op, Slot S) {
   assert(unsigned(Op) < sass::getNumOpcodes() && "not a form");
@@ -215,8 +254,9 @@ int8_t lookUpSlot(sass::Opcode Op, Slot S) {
     report_fatal_error("tp-select: form " +
                        Twine(sass::getInstrInfo(Op).Name) +
                        " has no operand " + SlotNames[size_t(S)]);
-  SlotTable[size_t(Op) * size_t(Slot::Count) + size_t(S)].store(
-      int8_t(K + 1), std::memory_order_relaxed);
+  if (size_t Row = FormRows[size_t(Op)])
+    SlotTable[Row * size_t(Slot::Count) + size_t(S)].store(
+        int8_t(K + 1), std::memory_order_relaxed);
   return K;
 }
 } // namespace detail

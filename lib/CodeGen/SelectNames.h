@@ -182,8 +182,10 @@ public:
   /// Records \p Id for (\p Key, \p Size) (which has none yet, or the
   /// same).
   void insert(const void *Key, unsigned Id, uint32_t Size = 0) {
-    if (LLVM_UNLIKELY(Count >= GrowAt))
+    if (LLVM_UNLIKELY(Count >= GrowAt)) {
       rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
+      ++Grown;
+    }
     for (size_t I = index(Key);; I = (I + 1) & Mask) {
       Entry &E = Buckets[I];
       if (!E.Key) {
@@ -212,6 +214,9 @@ public:
   }
 
   size_t size() const { return Count; }
+  size_t buckets() const { return Buckets.size(); }
+  /// How often insert() grew the table (reserve() sized it too small).
+  unsigned timesGrown() const { return Grown; }
 
 private:
   struct Entry {
@@ -245,6 +250,7 @@ private:
   unsigned Shift = 63;
   size_t Count = 0;
   size_t GrowAt = 0;
+  unsigned Grown = 0;
 };
 
 } // namespace isel

@@ -10,6 +10,7 @@
 
 #include "tp/CodeGen/SelectForms.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -84,6 +85,58 @@ TEST(SelectFormsTest, OperandsByName) {
   raw_string_ostream OS(Text);
   sass::print(I, 0, OS);
   EXPECT_EQ(OS.str(), "IMAD R5, R6, 0x3, RZ");
+}
+
+// The slot cache has a row for each form the selector builds (every
+// template's and every shift's), distinct forms in distinct rows, row 0
+// for the others; through it or not, operand() finds the operand its td
+// name names, and finds it again (the cached answer).
+TEST(SelectFormsTest, SlotRows) {
+  std::vector<sass::Opcode> Built;
+  for (unsigned F = 0; F < unsigned(Form::Count); ++F)
+    Built.push_back(getFormTemplate(Form(F)).Op);
+  for (unsigned S = 1; S < 32; ++S)
+    Built.push_back(getShlOpcode(S));
+  std::vector<sass::Opcode> ByRow(256, sass::Opcode(0));
+  std::vector<bool> RowTaken(256, false);
+  for (sass::Opcode Op : Built) {
+    unsigned Row = isel::detail::FormRows[size_t(Op)];
+    ASSERT_NE(Row, 0u) << sass::getInstrInfo(Op).Name;
+    EXPECT_TRUE(!RowTaken[Row] || ByRow[Row] == Op)
+        << sass::getInstrInfo(Op).Name << " shares row " << Row;
+    RowTaken[Row] = true;
+    ByRow[Row] = Op;
+  }
+  unsigned WithRow = 0;
+  for (unsigned Op = 0; Op < sass::getNumOpcodes(); ++Op)
+    WithRow += isel::detail::FormRows[Op] != 0;
+  EXPECT_EQ(WithRow, unsigned(llvm::count(RowTaken, true)))
+      << "a row for a form the selector does not build";
+
+  const char *Names[] = {"Rd",  "Ra",  "Rb",   "Rc",  "Imm", "sh", "Off",
+                         "off", "Rs",  "soff", "cnt", "na",  "nb", "Pu",
+                         "Pp",  "Ppn", "cmp",  "u",   "zf"};
+  static_assert(sizeof(Names) / sizeof(Names[0]) == size_t(Slot::Count),
+                "one name a slot");
+  // A form the selector never builds (no row) resolves by name each time.
+  sass::Opcode Other;
+  ASSERT_TRUE(sass::lookupOpcode("IMAD_MOV_U32_rir", Other));
+  EXPECT_EQ(isel::detail::FormRows[size_t(Other)], 0u);
+  Built.push_back(Other);
+  for (sass::Opcode Op : Built) {
+    const sass::InstrInfo &II = sass::getInstrInfo(Op);
+    for (unsigned K = 0; K < II.NumOperands; ++K)
+      for (unsigned S = 0; S < unsigned(Slot::Count); ++S) {
+        if (StringRef(II.Operands[K].Name) != Names[S])
+          continue;
+        for (int Twice = 0; Twice < 2; ++Twice) {
+          sass::Instruction I;
+          I.Op = Op;
+          EXPECT_EQ(&operand(I, Slot(S)), &I.Ops[K])
+              << II.Name << " " << Names[S];
+        }
+      }
+  }
 }
 
 // getShlOpcode's table holds IMAD.SHL.U32 by 2^S at S.

@@ -19,6 +19,7 @@
 
 #include "llvm/Support/Compiler.h"
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -85,15 +86,21 @@ enum class Slot : uint8_t {
 };
 
 namespace detail {
-/// Per form and slot (index Op * Slot::Count + S), one more than the
+/// The forms the selector builds (the templates' and every IMAD.SHL.U32
+/// shift's), each a row of SlotTable: FormRows[Op] is Op's row, 0 for a
+/// form with none (row 0 stays empty: such a form's operands are looked
+/// up by name every time).  Computed at compile time (read-only data).
+extern const std::array<uint8_t, sass::NUM_OPCODES> FormRows;
+/// Per row and slot (index Row * Slot::Count + S), one more than the
 /// operand's index in the form, 0 until it is looked up (by td operand
 /// name, on first use; kept for the process).  Static storage, zero from
-/// the start; entries are atomic: threads selecting at once fill in the
-/// same values.
-extern std::atomic<int8_t> SlotTable[size_t(sass::NUM_OPCODES) *
-                                     size_t(Slot::Count)];
-/// Looks up (and records) slot \p S of form \p Op: its operand index; a
-/// fatal error when the form has none (a selector bug).
+/// the start, about 1.4 KB (a row an opcode took 19 KB, five pages the
+/// selector faulted in twice each: read, then written); entries are
+/// atomic: threads selecting at once fill in the same values.
+extern std::atomic<int8_t> SlotTable[];
+/// Looks up (and, for a form with a row, records) slot \p S of form
+/// \p Op: its operand index; a fatal error when the form has none (a
+/// selector bug).
 int8_t lookUpSlot(sass::Opcode Op, Slot S);
 } // namespace detail
 
@@ -101,8 +108,9 @@ int8_t lookUpSlot(sass::Opcode Op, Slot S);
 /// selector bug).  Inline: the selector sets a few thousand operands a
 /// kernel.
 LLVM_ATTRIBUTE_ALWAYS_INLINE int64_t &operand(sass::Instruction &I, Slot S) {
-  int8_t E = detail::SlotTable[size_t(I.Op) * size_t(Slot::Count) + size_t(S)]
-                 .load(std::memory_order_relaxed);
+  size_t Row = detail::FormRows[size_t(I.Op)];
+  int8_t E = detail::SlotTable[Row * size_t(Slot::Count) + size_t(S)].load(
+      std::memory_order_relaxed);
   size_t K = LLVM_LIKELY(E > 0) ? size_t(E - 1)
                                 : size_t(detail::lookUpSlot(I.Op, S));
   return I.Ops[K];
