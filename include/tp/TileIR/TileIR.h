@@ -43,6 +43,7 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -85,6 +86,49 @@ public:
 private:
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver{Alloc};
+};
+
+/// An op's name, an attribute's key or a defined value's name: a StringRef
+/// in 8 bytes.  The text's address takes the low 48 bits and its length
+/// (at most MaxSize) the high 16; user-space addresses on the hosts tp
+/// builds for (x86-64, AArch64) have 48 bits.  The text outlives the module
+/// (a literal, or saved in its Arena).  Reads convert it to a StringRef.
+class Ident {
+public:
+  /// The longest text an Ident holds (the parser refuses longer names).
+  static constexpr size_t MaxSize = 0xffff;
+
+  Ident() = default;
+  explicit Ident(llvm::StringRef S) : Bits(pack(S.data(), S.size())) {}
+
+  const char *data() const {
+    return reinterpret_cast<const char *>(uintptr_t(Bits & AddressMask));
+  }
+  size_t size() const { return size_t(Bits >> AddressBits); }
+  bool empty() const { return size() == 0; }
+  char operator[](size_t I) const { return data()[I]; }
+  llvm::StringRef ref() const { return llvm::StringRef(data(), size()); }
+  operator llvm::StringRef() const { return ref(); }
+  std::string str() const { return ref().str(); }
+
+  friend bool operator==(Ident L, Ident R) { return L.ref() == R.ref(); }
+  friend bool operator==(Ident L, llvm::StringRef R) { return L.ref() == R; }
+  friend bool operator==(llvm::StringRef L, Ident R) { return L == R.ref(); }
+  friend bool operator!=(Ident L, Ident R) { return !(L == R); }
+  friend bool operator!=(Ident L, llvm::StringRef R) { return !(L == R); }
+  friend bool operator!=(llvm::StringRef L, Ident R) { return !(L == R); }
+
+private:
+  static constexpr unsigned AddressBits = 48;
+  static constexpr uint64_t AddressMask = (uint64_t(1) << AddressBits) - 1;
+  static uint64_t pack(const char *P, size_t N) {
+    uint64_t Address = uint64_t(uintptr_t(P));
+    if (LLVM_UNLIKELY(N > MaxSize || (Address & ~AddressMask)))
+      llvm::report_fatal_error("tile IR name longer than 65535 bytes or "
+                               "outside the 48-bit address space");
+    return Address | uint64_t(N) << AddressBits;
+  }
+  uint64_t Bits = 0;
 };
 
 /// An operand or attribute value: 24 bytes, no heap of its own.  Its text
@@ -153,13 +197,13 @@ struct Value {
   void print(llvm::raw_ostream &OS) const;
 };
 
-/// key=value, 40 bytes.  The key outlives the module (a literal or saved
+/// key=value, 32 bytes.  The key outlives the module (a literal or saved
 /// in its Arena).  The key's location is not stored: it is the value's
 /// less a distance kept in the value's spare bytes (24 bits, signed; the
 /// parser's keys are on their value's line, and a pass's attributes have
 /// the key and the value at one place).
 struct Attr {
-  llvm::StringRef Key;
+  Ident Key;
   Value Val;
 
   /// The farthest a key may be from its value, in bytes either way.
@@ -304,8 +348,8 @@ using AttrList = List<Attr>;
 /// Copying an op copies its operand, attribute and region vectors and shares
 /// the strings: a copy is valid while the module that owns the strings lives.
 struct Op {
-  llvm::StringRef Result; ///< defined value name without '%', or empty
-  llvm::StringRef Name;   ///< e.g. "tp.matmul"
+  Ident Result; ///< defined value name without '%', or empty
+  Ident Name;   ///< e.g. "tp.matmul"
   ValueList Operands;
   AttrList Attrs;
   std::vector<Op> Body;
