@@ -43,7 +43,6 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -51,6 +50,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -89,10 +89,11 @@ private:
 };
 
 /// An op's name, an attribute's key or a defined value's name: a StringRef
-/// in 8 bytes.  The text's address takes the low 48 bits and its length
-/// (at most MaxSize) the high 16; user-space addresses on the hosts tp
-/// builds for (x86-64, AArch64) have 48 bits.  The text outlives the module
-/// (a literal, or saved in its Arena).  Reads convert it to a StringRef.
+/// in 8 bytes.  The length (at most MaxSize) takes the low 16 bits and the
+/// text's address the high 48: user-space addresses on the hosts tp builds
+/// for (x86-64, AArch64) have 48 bits, and both halves read back in one
+/// instruction each.  The text outlives the module (a literal, or saved in
+/// its Arena).  Reads convert it to a StringRef.
 class Ident {
 public:
   /// The longest text an Ident holds (the parser refuses longer names).
@@ -102,31 +103,34 @@ public:
   explicit Ident(llvm::StringRef S) : Bits(pack(S.data(), S.size())) {}
 
   const char *data() const {
-    return reinterpret_cast<const char *>(uintptr_t(Bits & AddressMask));
+    return reinterpret_cast<const char *>(uintptr_t(Bits >> SizeBits));
   }
-  size_t size() const { return size_t(Bits >> AddressBits); }
+  size_t size() const { return size_t(Bits & MaxSize); }
   bool empty() const { return size() == 0; }
   char operator[](size_t I) const { return data()[I]; }
   llvm::StringRef ref() const { return llvm::StringRef(data(), size()); }
   operator llvm::StringRef() const { return ref(); }
   std::string str() const { return ref().str(); }
 
-  friend bool operator==(Ident L, Ident R) { return L.ref() == R.ref(); }
-  friend bool operator==(Ident L, llvm::StringRef R) { return L.ref() == R; }
-  friend bool operator==(llvm::StringRef L, Ident R) { return L == R.ref(); }
+  /// Whether the text is \p S (the lengths compared first).
+  bool equals(llvm::StringRef S) const {
+    return size() == S.size() &&
+           (S.empty() || std::memcmp(data(), S.data(), S.size()) == 0);
+  }
+  friend bool operator==(Ident L, Ident R) { return L.equals(R.ref()); }
+  friend bool operator==(Ident L, llvm::StringRef R) { return L.equals(R); }
+  friend bool operator==(llvm::StringRef L, Ident R) { return R.equals(L); }
   friend bool operator!=(Ident L, Ident R) { return !(L == R); }
   friend bool operator!=(Ident L, llvm::StringRef R) { return !(L == R); }
   friend bool operator!=(llvm::StringRef L, Ident R) { return !(L == R); }
 
 private:
-  static constexpr unsigned AddressBits = 48;
-  static constexpr uint64_t AddressMask = (uint64_t(1) << AddressBits) - 1;
+  static constexpr unsigned SizeBits = 16;
   static uint64_t pack(const char *P, size_t N) {
     uint64_t Address = uint64_t(uintptr_t(P));
-    if (LLVM_UNLIKELY(N > MaxSize || (Address & ~AddressMask)))
-      llvm::report_fatal_error("tile IR name longer than 65535 bytes or "
-                               "outside the 48-bit address space");
-    return Address | uint64_t(N) << AddressBits;
+    assert(N <= MaxSize && "a name the parser would refuse");
+    assert(!(Address >> (64 - SizeBits)) && "an address above 48 bits");
+    return Address << SizeBits | uint64_t(N);
   }
   uint64_t Bits = 0;
 };
