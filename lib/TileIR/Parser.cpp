@@ -377,7 +377,8 @@ private:
   }
 
   /// region ::= op* '}'   (after '{' NL)
-  Error parseRegion(std::vector<Op> &Body) {
+  /// A kernel's body (a std::vector) or an op's (an OpList).
+  template <typename OpsT> Error parseRegion(OpsT &Body) {
     while (true) {
       skipNewlines();
       if (cur().K == Tok::RBrace) {

@@ -147,16 +147,69 @@ TEST(TileIRArena, Lists) {
   EXPECT_EQ(Copy.back().I, 3);
 }
 
+/// An op's region (OpList): no block while empty, growth that keeps the
+/// ops (and their own regions), inserts, deep copies, moves.
+TEST(TileIRArena, Regions) {
+  Op Parent("tp.products", SMLoc());
+  EXPECT_EQ(Parent.Body.data(), nullptr);
+  EXPECT_EQ(Parent.Body.capacity(), 0u);
+  for (int I = 0; I < 9; ++I)
+    Parent.Body.emplace_back("tp.mma", SMLoc()).addInt("kk", I);
+  Parent.Body[2].add(Op("tp.barrier", SMLoc())); // a nested region
+  ASSERT_EQ(Parent.Body.size(), 9u);
+  EXPECT_GE(Parent.Body.capacity(), 9u);
+  for (int I = 0; I < 9; ++I)
+    EXPECT_EQ(*Parent.Body[I].getInt("kk"), I);
+  EXPECT_EQ(Parent.Body[2].Body.back().Name, "tp.barrier");
+  // An op of the region itself, appended when the block must grow.
+  while (Parent.Body.size() < Parent.Body.capacity())
+    Parent.Body.push_back(Op("tp.commit", SMLoc()));
+  size_t Size = Parent.Body.size();
+  Parent.Body.push_back(Parent.Body[2]);
+  ASSERT_EQ(Parent.Body.size(), Size + 1);
+  EXPECT_EQ(*Parent.Body.back().getInt("kk"), 2);
+  EXPECT_EQ(Parent.Body.back().Body.size(), 1u);
+
+  // Inserts: one op (moved), a range (copied) at the front and the end.
+  OpList L;
+  L.push_back(Op("b", SMLoc()));
+  auto It = L.insert(L.begin(), Op("a", SMLoc()));
+  EXPECT_EQ(It, L.begin());
+  std::vector<Op> More = {Op("x", SMLoc()), Op("y", SMLoc())};
+  L.insert(L.begin() + 1, More.begin(), More.end());
+  L.insert(L.end(), More.begin(), More.begin() + 1);
+  std::string Names;
+  for (const Op &O : L)
+    Names += O.Name.str();
+  EXPECT_EQ(Names, "axybx");
+  EXPECT_EQ(More[1].Name, "y"); // copied, not moved
+
+  // Copies are deep; moves leave the source empty.
+  OpList Copy = L;
+  EXPECT_NE(Copy.data(), L.data());
+  Copy[0].Name = Ident(StringRef("z"));
+  EXPECT_EQ(L[0].Name, "a");
+  OpList Moved = std::move(Copy);
+  EXPECT_TRUE(Copy.empty());
+  EXPECT_EQ(Moved.size(), 5u);
+  EXPECT_EQ(Moved[0].Name, "z");
+  Moved = L;
+  EXPECT_EQ(Moved[0].Name, "a");
+  Moved = OpList();
+  EXPECT_EQ(Moved.data(), nullptr);
+}
+
 /// The records' sizes (docs/speed.md, "The tile IR's footprint" and "The
 /// tile IR's attributes"): a value holds no std::string or std::vector and
 /// shares its integer's bytes with its text pointer, an attribute keeps one
 /// location, an op's lists have 16-byte headers and its type is out of
-/// line.
+/// line; its name and keys are 8-byte Idents and its region one pointer.
 TEST(TileIRArena, CompactRecords) {
   EXPECT_LE(sizeof(Ident), 8u);
   EXPECT_LE(sizeof(Value), 24u);
   EXPECT_LE(sizeof(Attr), 32u);
-  EXPECT_LE(sizeof(Op), 88u);
+  EXPECT_LE(sizeof(OpList), 8u);
+  EXPECT_LE(sizeof(Op), 72u);
 }
 
 /// An Ident (an op's name, a key, a value's name) is a StringRef in 8

@@ -346,7 +346,68 @@ private:
 using ValueList = List<Value>;
 using AttrList = List<Attr>;
 
-/// One op, 104 bytes.  Its strings (Result, Name, the type, and those of its
+struct Op;
+
+/// An op's region: its ops in one heap block behind an 8-byte pointer (an
+/// empty region is a null pointer, no block; most ops have none).  The
+/// block holds the size, the capacity and the ops.  The part of
+/// std::vector's interface that the passes use; copies are deep.
+class OpList {
+public:
+  using iterator = Op *;
+  using const_iterator = const Op *;
+
+  OpList() = default;
+  OpList(const OpList &O);
+  OpList(OpList &&O) noexcept : R(O.R) { O.R = nullptr; }
+  OpList &operator=(const OpList &O);
+  OpList &operator=(OpList &&O) noexcept;
+  ~OpList();
+
+  size_t size() const { return R ? R->Size : 0; }
+  size_t capacity() const { return R ? R->Cap : 0; }
+  bool empty() const { return size() == 0; }
+  Op *data() { return R ? reinterpret_cast<Op *>(R + 1) : nullptr; }
+  const Op *data() const {
+    return R ? reinterpret_cast<const Op *>(R + 1) : nullptr;
+  }
+  // (Defined after Op, which they need complete.)
+  iterator begin() { return data(); }
+  iterator end();
+  const_iterator begin() const { return data(); }
+  const_iterator end() const;
+  Op &operator[](size_t I);
+  const Op &operator[](size_t I) const;
+  Op &back();
+  const Op &back() const;
+
+  /// Room for \p N ops (the ops move when the block does).
+  void reserve(size_t N);
+  template <typename... As> Op &emplace_back(As &&...Args);
+  void push_back(const Op &O);
+  void push_back(Op &&O);
+  /// Inserts \p O before \p Pos; returns where it is.
+  iterator insert(const_iterator Pos, Op &&O);
+  /// Inserts copies of [\p First, \p Last) (not this list's ops) before
+  /// \p Pos.
+  template <typename It>
+  iterator insert(const_iterator Pos, It First, It Last);
+
+private:
+  struct Rep {
+    uint32_t Size, Cap;
+  };
+  /// A new block of capacity \p Cap holding this list's ops with \p Gap
+  /// unconstructed slots at \p At; the old block is freed.  Returns the
+  /// first slot of the gap.
+  Op *rebuild(size_t Cap, size_t At, size_t Gap);
+  size_t grownCapacity(size_t Need) const {
+    return std::max<size_t>(Need, capacity() < 2 ? 4 : 2 * capacity());
+  }
+  Rep *R = nullptr;
+};
+
+/// One op, 72 bytes.  Its strings (Result, Name, the type, and those of its
 /// values and attributes) are StringRefs that outlive the module: literals (the
 /// names and keys the passes spell) or text saved in the module's Arena.
 /// Copying an op copies its operand, attribute and region vectors and shares
@@ -356,7 +417,7 @@ struct Op {
   Ident Name;   ///< e.g. "tp.matmul"
   ValueList Operands;
   AttrList Attrs;
-  std::vector<Op> Body;
+  OpList Body;
   llvm::SMLoc Loc;
 
   Op() = default;
@@ -435,6 +496,93 @@ private:
 
   Attr &appendAttr(llvm::StringRef Key);
 };
+
+inline OpList::iterator OpList::end() { return data() + size(); }
+inline OpList::const_iterator OpList::end() const { return data() + size(); }
+inline Op &OpList::operator[](size_t I) { return data()[I]; }
+inline const Op &OpList::operator[](size_t I) const { return data()[I]; }
+inline Op &OpList::back() { return data()[size() - 1]; }
+inline const Op &OpList::back() const { return data()[size() - 1]; }
+
+inline OpList::OpList(const OpList &O) { insert(begin(), O.begin(), O.end()); }
+
+inline OpList &OpList::operator=(const OpList &O) {
+  if (this != &O)
+    *this = OpList(O);
+  return *this;
+}
+
+inline OpList &OpList::operator=(OpList &&O) noexcept {
+  if (this != &O) {
+    this->~OpList();
+    R = O.R;
+    O.R = nullptr;
+  }
+  return *this;
+}
+
+inline OpList::~OpList() {
+  if (!R)
+    return;
+  for (Op &O : *this)
+    O.~Op();
+  std::free(R);
+}
+
+inline Op *OpList::rebuild(size_t Cap, size_t At, size_t Gap) {
+  static_assert(sizeof(Rep) % alignof(Op) == 0, "the ops follow the header");
+  assert(At <= size() && size() + Gap <= Cap && Cap <= UINT32_MAX);
+  auto *New = static_cast<Rep *>(llvm::safe_malloc(sizeof(Rep) + Cap * sizeof(Op)));
+  Op *To = reinterpret_cast<Op *>(New + 1);
+  size_t N = size();
+  Op *From = data();
+  for (size_t I = 0; I < N; ++I) {
+    new (To + (I < At ? I : I + Gap)) Op(std::move(From[I]));
+    From[I].~Op();
+  }
+  std::free(R);
+  R = New;
+  R->Size = uint32_t(N + Gap);
+  R->Cap = uint32_t(Cap);
+  return To + At;
+}
+
+inline void OpList::reserve(size_t N) {
+  if (N > capacity())
+    rebuild(N, size(), 0);
+}
+
+template <typename... As> Op &OpList::emplace_back(As &&...Args) {
+  if (LLVM_UNLIKELY(size() == capacity())) {
+    // Built before the block moves: the arguments may be in it.
+    Op New(std::forward<As>(Args)...);
+    return *new (rebuild(grownCapacity(size() + 1), size(), 1))
+        Op(std::move(New));
+  }
+  return *new (data() + R->Size++) Op(std::forward<As>(Args)...);
+}
+
+inline void OpList::push_back(const Op &O) { emplace_back(O); }
+inline void OpList::push_back(Op &&O) { emplace_back(std::move(O)); }
+
+inline OpList::iterator OpList::insert(const_iterator Pos, Op &&O) {
+  size_t At = size_t(Pos - begin());
+  Op New(std::move(O));
+  size_t Cap = size() < capacity() ? capacity() : grownCapacity(size() + 1);
+  return new (rebuild(Cap, At, 1)) Op(std::move(New));
+}
+
+template <typename It>
+OpList::iterator OpList::insert(const_iterator Pos, It First, It Last) {
+  size_t At = size_t(Pos - begin());
+  size_t N = size_t(std::distance(First, Last));
+  if (N == 0)
+    return begin() + At;
+  Op *Gap = rebuild(std::max(capacity(), size() + N), At, N);
+  for (size_t I = 0; First != Last; ++First, ++I)
+    new (Gap + I) Op(*First);
+  return Gap;
+}
 
 struct Param {
   llvm::StringRef Name; ///< without '%'
