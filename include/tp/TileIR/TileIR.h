@@ -461,10 +461,19 @@ struct Op {
   /// Appends attribute \p Key, which the op must not have yet (an op being
   /// built, whose keys the caller knows): no search, built in place.  Use
   /// set() when the key may be present.
-  Op &addInt(llvm::StringRef Key, int64_t V);
-  Op &addWord(llvm::StringRef Key, llvm::StringRef W);
+  Op &addInt(llvm::StringRef Key, int64_t V) {
+    appendAttr(Key).Val.I = V;
+    return *this;
+  }
+  Op &addWord(llvm::StringRef Key, llvm::StringRef W) {
+    appendAttr(Key).Val.setText(Value::Word, W);
+    return *this;
+  }
   /// A reference `%Name` (at the op's location).
-  Op &addRef(llvm::StringRef Key, llvm::StringRef Name);
+  Op &addRef(llvm::StringRef Key, llvm::StringRef Name) {
+    appendAttr(Key).Val.setText(Value::Ref, Name);
+    return *this;
+  }
   /// Appends operand `%Name` at \p L, built in place.
   Op &addRefOperand(llvm::StringRef Name, llvm::SMLoc L) {
     Operands.emplace_back(Value::Ref, Name, L);
@@ -494,7 +503,16 @@ private:
   /// The type (null for none) and, in its spare bit, hasRegion().
   llvm::PointerIntPair<const OpType *, 1, bool> TypeAndRegion;
 
-  Attr &appendAttr(llvm::StringRef Key);
+  /// The attribute \p Key, appended (not yet present) with an empty value
+  /// and this op's location; the caller fills its value.  In place: no
+  /// temporary Attr or Value is built and moved.  (Inline: the passes'
+  /// ops are built an attribute at a time, into exact reserves.)
+  Attr &appendAttr(llvm::StringRef Key) {
+    if (LLVM_UNLIKELY(Attrs.size() == Attrs.capacity()))
+      growAttrs();
+    return Attrs.emplace_back(Key, Loc);
+  }
+  void growAttrs();
 };
 
 inline OpList::iterator OpList::end() { return data() + size(); }
