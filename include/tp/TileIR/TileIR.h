@@ -38,6 +38,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/PointerIntPair.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -75,7 +76,12 @@ public:
   llvm::StringRef save(llvm::StringRef S) {
     return S.empty() ? llvm::StringRef() : Saver.save(S);
   }
-  llvm::StringRef save(const llvm::Twine &S) { return Saver.save(S); }
+  /// \p S spelled and copied into the arena (spelled on the stack, not in a
+  /// std::string as StringSaver::save(const Twine &) does).
+  llvm::StringRef save(const llvm::Twine &S) {
+    llvm::SmallString<64> Buffer;
+    return save(S.toStringRef(Buffer));
+  }
   /// Room for \p N objects of \p T (uninitialized), in the arena.
   template <typename T> T *allocate(size_t N) {
     return Alloc.Allocate<T>(N);
