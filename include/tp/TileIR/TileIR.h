@@ -27,9 +27,10 @@
 /// name, key, word, reference and type is a StringRef into the arena or at
 /// a literal of the program; a list value's elements and, when a pass
 /// reserves them there, an op's operands and attributes are arrays in the
-/// arena too.  The records are small (Value 24 bytes, Attr 40, Op 104) and
-/// a module frees everything at once (docs/speed.md, "The tile IR's
-/// footprint").
+/// arena too.  An op's name, its result's and its attributes' keys are
+/// 8-byte Idents, its region one pointer (OpList).  The records are small
+/// (Value 24 bytes, Attr 32, Op 72) and a module frees everything at once
+/// (docs/speed.md, "The tile IR's footprint" and "... again").
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_TILEIR_TILEIR_H
@@ -414,10 +415,11 @@ private:
 };
 
 /// One op, 72 bytes.  Its strings (Result, Name, the type, and those of its
-/// values and attributes) are StringRefs that outlive the module: literals (the
-/// names and keys the passes spell) or text saved in the module's Arena.
-/// Copying an op copies its operand, attribute and region vectors and shares
-/// the strings: a copy is valid while the module that owns the strings lives.
+/// values and attributes) are Idents or StringRefs that outlive the module:
+/// literals (the names and keys the passes spell) or text saved in the
+/// module's Arena.  Copying an op copies its operand, attribute and region
+/// lists and shares the strings: a copy is valid while the module that owns
+/// the strings lives.
 struct Op {
   Ident Result; ///< defined value name without '%', or empty
   Ident Name;   ///< e.g. "tp.matmul"
