@@ -86,15 +86,10 @@ StringRef Op::getWord(StringRef Key) const {
   return A->Val.str();
 }
 
-/// The attribute \p Key, appended (not yet present) with an empty value and
-/// this op's location; the caller fills its value.  In place: no temporary
-/// Attr or Value is built and moved.
-Attr &Op::appendAttr(StringRef Key) {
+void Op::growAttrs() {
   // The passes set an op's attributes one by one (tp.ldsm: five); room for
   // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
-  if (Attrs.capacity() == 0)
-    Attrs.reserve(6);
-  return Attrs.emplace_back(Key, Loc);
+  Attrs.reserve(Attrs.capacity() == 0 ? 6 : 2 * Attrs.capacity());
 }
 
 Op &Op::set(StringRef Key, Value V) {
@@ -131,21 +126,6 @@ Op &Op::setWord(StringRef Key, StringRef W) {
   Target.Val.setText(Value::Word, W);
   Target.Val.Loc = Loc;
   Target.setKeyLoc(KeyLoc);
-  return *this;
-}
-
-Op &Op::addInt(StringRef Key, int64_t V) {
-  appendAttr(Key).Val.I = V;
-  return *this;
-}
-
-Op &Op::addWord(StringRef Key, StringRef W) {
-  appendAttr(Key).Val.setText(Value::Word, W);
-  return *this;
-}
-
-Op &Op::addRef(StringRef Key, StringRef Name) {
-  appendAttr(Key).Val.setText(Value::Ref, Name);
   return *this;
 }
 

@@ -88,6 +88,16 @@ private:
     return makeSourceError(SM, Loc, Msg);
   }
 
+  /// Saves the current token's text as an op name, key or value name into
+  /// \p Out: an error when it is longer than an Ident holds.
+  Error saveIdent(Ident &Out) {
+    if (cur().Text.size() > Ident::MaxSize)
+      return err(cur().Loc, "name longer than " + Twine(Ident::MaxSize) +
+                                " characters");
+    Out = Ident(save(cur().Text));
+    return Error::success();
+  }
+
   Error lex() {
     const char *P = Buffer.begin(), *E = Buffer.end();
     while (true) {
@@ -285,7 +295,8 @@ private:
   Error parseAttrs(AttrList &Attrs) {
     while (atAttr()) {
       Attr A;
-      A.Key = save(cur().Text);
+      if (Error E = saveIdent(A.Key))
+        return E;
       SMLoc KeyLoc = cur().Loc;
       for (const Attr &Old : Attrs)
         if (Old.Key == A.Key)
@@ -305,14 +316,16 @@ private:
   /// op ::= [ '%'name '=' ] opname operands attrs [ ':' type ] [ region ] NL
   Error parseOp(Op &O) {
     if (cur().K == Tok::Ref && peek().K == Tok::Equal) {
-      O.Result = save(cur().Text);
+      if (Error E = saveIdent(O.Result))
+        return E;
       next();
       next();
     }
     if (cur().K != Tok::Word)
       return err(cur().Loc, "expected an operation name, found " +
                                 describe(cur()));
-    O.Name = save(cur().Text);
+    if (Error E = saveIdent(O.Name))
+      return E;
     O.Loc = cur().Loc;
     next();
     auto AtEnd = [&] {
@@ -364,7 +377,8 @@ private:
   }
 
   /// region ::= op* '}'   (after '{' NL)
-  Error parseRegion(std::vector<Op> &Body) {
+  /// A kernel's body (a std::vector) or an op's (an OpList).
+  template <typename OpsT> Error parseRegion(OpsT &Body) {
     while (true) {
       skipNewlines();
       if (cur().K == Tok::RBrace) {

@@ -583,7 +583,7 @@ private:
           Spec = R;
       if (Spec.empty())
         return err(A.getLoc(),
-                   "unknown attribute '" + A.Key + "' of '" + O.Name + "'");
+                   "unknown attribute '" + A.Key + "' of '" + O.Name.ref() + "'");
       StringRef Kind = Spec.split(':').second;
       if (Kind == "w" && !A.Val.isWord())
         return err(A.Val.Loc, "attribute '" + A.Key + "' expects a word");
@@ -737,7 +737,7 @@ private:
         raw_string_ostream WS(Want), GS(Got);
         E.Val.print(WS);
         A->Val.print(GS);
-        return err(A->Val.Loc, "'" + O.Name + "' " + E.Key + " = " + GS.str() +
+        return err(A->Val.Loc, "'" + O.Name + "' " + E.Key.ref() + " = " + GS.str() +
                                    " does not agree with the tile: expected " +
                                    WS.str());
       }

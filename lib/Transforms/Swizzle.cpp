@@ -205,7 +205,7 @@ public:
     O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
     (append(O, Args), ...);
     NameTable::Defined D = Names.define(Name);
-    O.Result = D.Unique;
+    O.Result = Ident(D.Unique);
     return D.Base;
   }
   StringRef sreg(const Twine &N, StringRef R) {
@@ -714,14 +714,29 @@ private:
                                   L));
   }
 
+  /// The ops fillCopy appends to \p Copy, at most: a tp.ldgsts a chunk and,
+  /// for a run-time shape, its guard's values (guardCopy): none in the loop,
+  /// two in the prologue, up to 11 a chunk stored as rows (4 as columns) in
+  /// the tail, and the tail's 5 shared ones.  Exact room, not a bound that
+  /// leaves most of a region's block empty: the pages between the ops'
+  /// blocks are faulted in half used (docs/speed.md, session 8).
+  size_t copyOps(const Op &Copy, std::initializer_list<OperandPlan *> Ops) {
+    Optional<int64_t> Step = Copy.getInt("step");
+    size_t N = 0;
+    for (const OperandPlan *X : Ops) {
+      size_t PerChunk = 1;
+      if (Runtime && Step)
+        PerChunk = *Step != LastStep ? 3 : X->columns() ? 5 : 12;
+      N += PerChunk * size_t(X->Chunks);
+    }
+    return N + (Runtime && Step && *Step == LastStep ? 5 : 0);
+  }
+
   void fillCopy(Op &Copy, const TileParams &T,
                 std::initializer_list<OperandPlan *> Ops) {
     int64_t Stage = *Copy.getInt("stage");
     Copy.setHasRegion();
-    size_t Chunks = 0;
-    for (OperandPlan *X : Ops)
-      Chunks += X->Chunks;
-    Copy.Body.reserve(Copy.Body.size() + Chunks * (Runtime ? 16 : 1));
+    Copy.Body.reserve(Copy.Body.size() + copyOps(Copy, Ops));
     Builder Bd(Copy, Copy.Loc, Names);
     for (OperandPlan *X : Ops) {
       for (int64_t C = 0; C < X->Chunks; ++C) {

@@ -16,6 +16,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -146,15 +147,145 @@ TEST(TileIRArena, Lists) {
   EXPECT_EQ(Copy.back().I, 3);
 }
 
+/// An op's region (OpList): no block while empty, growth that keeps the
+/// ops (and their own regions), inserts, deep copies, moves.
+TEST(TileIRArena, Regions) {
+  Op Parent("tp.products", SMLoc());
+  EXPECT_EQ(Parent.Body.data(), nullptr);
+  EXPECT_EQ(Parent.Body.capacity(), 0u);
+  for (int I = 0; I < 9; ++I)
+    Parent.Body.emplace_back("tp.mma", SMLoc()).addInt("kk", I);
+  Parent.Body[2].add(Op("tp.barrier", SMLoc())); // a nested region
+  ASSERT_EQ(Parent.Body.size(), 9u);
+  EXPECT_GE(Parent.Body.capacity(), 9u);
+  for (int I = 0; I < 9; ++I)
+    EXPECT_EQ(*Parent.Body[I].getInt("kk"), I);
+  EXPECT_EQ(Parent.Body[2].Body.back().Name, "tp.barrier");
+  // An op of the region itself, appended when the block must grow.
+  while (Parent.Body.size() < Parent.Body.capacity())
+    Parent.Body.push_back(Op("tp.commit", SMLoc()));
+  size_t Size = Parent.Body.size();
+  Parent.Body.push_back(Parent.Body[2]);
+  ASSERT_EQ(Parent.Body.size(), Size + 1);
+  EXPECT_EQ(*Parent.Body.back().getInt("kk"), 2);
+  EXPECT_EQ(Parent.Body.back().Body.size(), 1u);
+
+  // Inserts: one op (moved), a range (copied) at the front and the end.
+  OpList L;
+  L.push_back(Op("b", SMLoc()));
+  auto It = L.insert(L.begin(), Op("a", SMLoc()));
+  EXPECT_EQ(It, L.begin());
+  std::vector<Op> More = {Op("x", SMLoc()), Op("y", SMLoc())};
+  L.insert(L.begin() + 1, More.begin(), More.end());
+  L.insert(L.end(), More.begin(), More.begin() + 1);
+  std::string Names;
+  for (const Op &O : L)
+    Names += O.Name.str();
+  EXPECT_EQ(Names, "axybx");
+  EXPECT_EQ(More[1].Name, "y"); // copied, not moved
+
+  // Copies are deep; moves leave the source empty.
+  OpList Copy = L;
+  EXPECT_NE(Copy.data(), L.data());
+  Copy[0].Name = Ident(StringRef("z"));
+  EXPECT_EQ(L[0].Name, "a");
+  OpList Moved = std::move(Copy);
+  EXPECT_TRUE(Copy.empty());
+  EXPECT_EQ(Moved.size(), 5u);
+  EXPECT_EQ(Moved[0].Name, "z");
+  Moved = L;
+  EXPECT_EQ(Moved[0].Name, "a");
+  Moved = OpList();
+  EXPECT_EQ(Moved.data(), nullptr);
+}
+
 /// The records' sizes (docs/speed.md, "The tile IR's footprint" and "The
 /// tile IR's attributes"): a value holds no std::string or std::vector and
 /// shares its integer's bytes with its text pointer, an attribute keeps one
 /// location, an op's lists have 16-byte headers and its type is out of
-/// line.
+/// line; its name and keys are 8-byte Idents and its region one pointer.
 TEST(TileIRArena, CompactRecords) {
+  EXPECT_LE(sizeof(Ident), 8u);
   EXPECT_LE(sizeof(Value), 24u);
-  EXPECT_LE(sizeof(Attr), 40u);
-  EXPECT_LE(sizeof(Op), 104u);
+  EXPECT_LE(sizeof(Attr), 32u);
+  EXPECT_LE(sizeof(OpList), 8u);
+  EXPECT_LE(sizeof(Op), 72u);
+}
+
+/// An Ident (an op's name, a key, a value's name) is a StringRef in 8
+/// bytes: the same text, compared as text.
+TEST(TileIRArena, Idents) {
+  std::string Text = "tp.matmul";
+  Ident N(Text);
+  EXPECT_EQ(N.data(), Text.data());
+  EXPECT_EQ(N.size(), Text.size());
+  EXPECT_TRUE(N == "tp.matmul");
+  EXPECT_TRUE(StringRef("tp.matmul") == N);
+  EXPECT_TRUE(N != "tp.matmu");
+  EXPECT_TRUE(N == Ident(StringRef("tp.matmul!", 9)));
+  EXPECT_EQ(N[3], 'm');
+  EXPECT_EQ(N.str(), Text);
+  EXPECT_TRUE(Ident().empty());
+  std::string Longest(Ident::MaxSize, 'x');
+  EXPECT_EQ(Ident(Longest).ref(), Longest);
+}
+
+/// A name longer than an Ident holds is a located parse error.
+TEST(TileIRArena, NameTooLong) {
+  for (size_t Size : {Ident::MaxSize, Ident::MaxSize + 1}) {
+    std::string Name(Size, 'x');
+    // An op's name, a value's name, a key (at column 14).
+    for (const std::string &Line :
+         {"  " + Name + "\n", "  %" + Name + " = add 1, 2\n",
+          "  tp.barrier " + Name + "=1\n"}) {
+      std::string Text = "tp.kernel @k(%A: ptr<f16>) target=sm_86 {\n" +
+                         Line + "}\n";
+      std::string Where = Line[2] == 't' ? "long.tp:2:14" : "long.tp:2:3";
+      SourceMgr SM;
+      unsigned ID = SM.AddNewSourceBuffer(
+          MemoryBuffer::getMemBufferCopy(Text, "long.tp"), SMLoc());
+      auto M = parseModule(SM, ID);
+      if (Size == Ident::MaxSize) {
+        EXPECT_TRUE(bool(M)) << toString(M.takeError()).substr(0, 200);
+        continue;
+      }
+      ASSERT_FALSE(bool(M));
+      std::string Message = toString(M.takeError());
+      EXPECT_EQ(Message.find(Where + ": error: name longer than 65535 "
+                                     "characters"),
+                0u)
+          << Message.substr(0, 200);
+    }
+  }
+}
+
+/// tp-swizzle reserves each tp.copy's region for the ops it appends, not a
+/// bound: a region's unused room splits the pages around it (docs/speed.md,
+/// "The tile IR's footprint, again").  The run-time shape's copies: a
+/// tp.ldgsts a chunk in the loop, with its guard's values in the prologue
+/// and the tail.
+TEST(TileIRArena, CopyRegionsReservedExactly) {
+  std::string Text =
+      "tp.kernel @gemm(%C: ptr<f32>, %A: ptr<f16>, %B: ptr<f16>, %M: i32, "
+      "%N: i32, %K: i32, %lda: i32, %ldb: i32, %ldc: i32) target=sm_86 {\n"
+      "  tp.matmul %C, %A, %B m=4096 n=4096 k=4096 a=rows b=columns "
+      "tile=large shape=[%M, %N, %K, %lda, %ldb, %ldc] : f16 x f16 -> f32\n"
+      "}\n";
+  std::string While;
+  Module M = swizzle(Text, While);
+  unsigned Copies = 0;
+  std::function<void(const Op &)> Walk = [&](const Op &O) {
+    if (O.Name == "tp.copy") {
+      ++Copies;
+      EXPECT_LE(O.Body.capacity(), O.Body.size() + 16)
+          << "a tp.copy of " << O.Body.size() << " ops";
+    }
+    for (const Op &C : O.Body)
+      Walk(C);
+  };
+  for (const Op &O : M.Kernels[0].Body)
+    Walk(O);
+  EXPECT_GE(Copies, 3u);
 }
 
 /// An attribute's key location, kept as a distance from its value's: the

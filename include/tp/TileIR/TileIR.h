@@ -27,9 +27,10 @@
 /// name, key, word, reference and type is a StringRef into the arena or at
 /// a literal of the program; a list value's elements and, when a pass
 /// reserves them there, an op's operands and attributes are arrays in the
-/// arena too.  The records are small (Value 24 bytes, Attr 40, Op 104) and
-/// a module frees everything at once (docs/speed.md, "The tile IR's
-/// footprint").
+/// arena too.  An op's name, its result's and its attributes' keys are
+/// 8-byte Idents, its region one pointer (OpList).  The records are small
+/// (Value 24 bytes, Attr 32, Op 72) and a module frees everything at once
+/// (docs/speed.md, "The tile IR's footprint" and "... again").
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_TILEIR_TILEIR_H
@@ -38,6 +39,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/PointerIntPair.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -50,6 +52,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -74,7 +77,12 @@ public:
   llvm::StringRef save(llvm::StringRef S) {
     return S.empty() ? llvm::StringRef() : Saver.save(S);
   }
-  llvm::StringRef save(const llvm::Twine &S) { return Saver.save(S); }
+  /// \p S spelled and copied into the arena (spelled on the stack, not in a
+  /// std::string as StringSaver::save(const Twine &) does).
+  llvm::StringRef save(const llvm::Twine &S) {
+    llvm::SmallString<64> Buffer;
+    return save(S.toStringRef(Buffer));
+  }
   /// Room for \p N objects of \p T (uninitialized), in the arena.
   template <typename T> T *allocate(size_t N) {
     return Alloc.Allocate<T>(N);
@@ -85,6 +93,53 @@ public:
 private:
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver{Alloc};
+};
+
+/// An op's name, an attribute's key or a defined value's name: a StringRef
+/// in 8 bytes.  The length (at most MaxSize) takes the low 16 bits and the
+/// text's address the high 48: user-space addresses on the hosts tp builds
+/// for (x86-64, AArch64) have 48 bits, and both halves read back in one
+/// instruction each.  The text outlives the module (a literal, or saved in
+/// its Arena).  Reads convert it to a StringRef.
+class Ident {
+public:
+  /// The longest text an Ident holds (the parser refuses longer names).
+  static constexpr size_t MaxSize = 0xffff;
+
+  Ident() = default;
+  explicit Ident(llvm::StringRef S) : Bits(pack(S.data(), S.size())) {}
+
+  const char *data() const {
+    return reinterpret_cast<const char *>(uintptr_t(Bits >> SizeBits));
+  }
+  size_t size() const { return size_t(Bits & MaxSize); }
+  bool empty() const { return size() == 0; }
+  char operator[](size_t I) const { return data()[I]; }
+  llvm::StringRef ref() const { return llvm::StringRef(data(), size()); }
+  operator llvm::StringRef() const { return ref(); }
+  std::string str() const { return ref().str(); }
+
+  /// Whether the text is \p S (the lengths compared first).
+  bool equals(llvm::StringRef S) const {
+    return size() == S.size() &&
+           (S.empty() || std::memcmp(data(), S.data(), S.size()) == 0);
+  }
+  friend bool operator==(Ident L, Ident R) { return L.equals(R.ref()); }
+  friend bool operator==(Ident L, llvm::StringRef R) { return L.equals(R); }
+  friend bool operator==(llvm::StringRef L, Ident R) { return R.equals(L); }
+  friend bool operator!=(Ident L, Ident R) { return !(L == R); }
+  friend bool operator!=(Ident L, llvm::StringRef R) { return !(L == R); }
+  friend bool operator!=(llvm::StringRef L, Ident R) { return !(L == R); }
+
+private:
+  static constexpr unsigned SizeBits = 16;
+  static uint64_t pack(const char *P, size_t N) {
+    uint64_t Address = uint64_t(uintptr_t(P));
+    assert(N <= MaxSize && "a name the parser would refuse");
+    assert(!(Address >> (64 - SizeBits)) && "an address above 48 bits");
+    return Address << SizeBits | uint64_t(N);
+  }
+  uint64_t Bits = 0;
 };
 
 /// An operand or attribute value: 24 bytes, no heap of its own.  Its text
@@ -153,13 +208,13 @@ struct Value {
   void print(llvm::raw_ostream &OS) const;
 };
 
-/// key=value, 40 bytes.  The key outlives the module (a literal or saved
+/// key=value, 32 bytes.  The key outlives the module (a literal or saved
 /// in its Arena).  The key's location is not stored: it is the value's
 /// less a distance kept in the value's spare bytes (24 bits, signed; the
 /// parser's keys are on their value's line, and a pass's attributes have
 /// the key and the value at one place).
 struct Attr {
-  llvm::StringRef Key;
+  Ident Key;
   Value Val;
 
   /// The farthest a key may be from its value, in bytes either way.
@@ -298,17 +353,79 @@ private:
 using ValueList = List<Value>;
 using AttrList = List<Attr>;
 
-/// One op, 104 bytes.  Its strings (Result, Name, the type, and those of its
-/// values and attributes) are StringRefs that outlive the module: literals (the
-/// names and keys the passes spell) or text saved in the module's Arena.
-/// Copying an op copies its operand, attribute and region vectors and shares
-/// the strings: a copy is valid while the module that owns the strings lives.
+struct Op;
+
+/// An op's region: its ops in one heap block behind an 8-byte pointer (an
+/// empty region is a null pointer, no block; most ops have none).  The
+/// block holds the size, the capacity and the ops.  The part of
+/// std::vector's interface that the passes use; copies are deep.
+class OpList {
+public:
+  using iterator = Op *;
+  using const_iterator = const Op *;
+
+  OpList() = default;
+  OpList(const OpList &O);
+  OpList(OpList &&O) noexcept : R(O.R) { O.R = nullptr; }
+  OpList &operator=(const OpList &O);
+  OpList &operator=(OpList &&O) noexcept;
+  ~OpList();
+
+  size_t size() const { return R ? R->Size : 0; }
+  size_t capacity() const { return R ? R->Cap : 0; }
+  bool empty() const { return size() == 0; }
+  Op *data() { return R ? reinterpret_cast<Op *>(R + 1) : nullptr; }
+  const Op *data() const {
+    return R ? reinterpret_cast<const Op *>(R + 1) : nullptr;
+  }
+  // (Defined after Op, which they need complete.)
+  iterator begin() { return data(); }
+  iterator end();
+  const_iterator begin() const { return data(); }
+  const_iterator end() const;
+  Op &operator[](size_t I);
+  const Op &operator[](size_t I) const;
+  Op &back();
+  const Op &back() const;
+
+  /// Room for \p N ops (the ops move when the block does).
+  void reserve(size_t N);
+  template <typename... As> Op &emplace_back(As &&...Args);
+  void push_back(const Op &O);
+  void push_back(Op &&O);
+  /// Inserts \p O before \p Pos; returns where it is.
+  iterator insert(const_iterator Pos, Op &&O);
+  /// Inserts copies of [\p First, \p Last) (not this list's ops) before
+  /// \p Pos.
+  template <typename It>
+  iterator insert(const_iterator Pos, It First, It Last);
+
+private:
+  struct Rep {
+    uint32_t Size, Cap;
+  };
+  /// A new block of capacity \p Cap holding this list's ops with \p Gap
+  /// unconstructed slots at \p At; the old block is freed.  Returns the
+  /// first slot of the gap.
+  Op *rebuild(size_t Cap, size_t At, size_t Gap);
+  size_t grownCapacity(size_t Need) const {
+    return std::max<size_t>(Need, capacity() < 2 ? 4 : 2 * capacity());
+  }
+  Rep *R = nullptr;
+};
+
+/// One op, 72 bytes.  Its strings (Result, Name, the type, and those of its
+/// values and attributes) are Idents or StringRefs that outlive the module:
+/// literals (the names and keys the passes spell) or text saved in the
+/// module's Arena.  Copying an op copies its operand, attribute and region
+/// lists and shares the strings: a copy is valid while the module that owns
+/// the strings lives.
 struct Op {
-  llvm::StringRef Result; ///< defined value name without '%', or empty
-  llvm::StringRef Name;   ///< e.g. "tp.matmul"
+  Ident Result; ///< defined value name without '%', or empty
+  Ident Name;   ///< e.g. "tp.matmul"
   ValueList Operands;
   AttrList Attrs;
-  std::vector<Op> Body;
+  OpList Body;
   llvm::SMLoc Loc;
 
   Op() = default;
@@ -352,10 +469,19 @@ struct Op {
   /// Appends attribute \p Key, which the op must not have yet (an op being
   /// built, whose keys the caller knows): no search, built in place.  Use
   /// set() when the key may be present.
-  Op &addInt(llvm::StringRef Key, int64_t V);
-  Op &addWord(llvm::StringRef Key, llvm::StringRef W);
+  Op &addInt(llvm::StringRef Key, int64_t V) {
+    appendAttr(Key).Val.I = V;
+    return *this;
+  }
+  Op &addWord(llvm::StringRef Key, llvm::StringRef W) {
+    appendAttr(Key).Val.setText(Value::Word, W);
+    return *this;
+  }
   /// A reference `%Name` (at the op's location).
-  Op &addRef(llvm::StringRef Key, llvm::StringRef Name);
+  Op &addRef(llvm::StringRef Key, llvm::StringRef Name) {
+    appendAttr(Key).Val.setText(Value::Ref, Name);
+    return *this;
+  }
   /// Appends operand `%Name` at \p L, built in place.
   Op &addRefOperand(llvm::StringRef Name, llvm::SMLoc L) {
     Operands.emplace_back(Value::Ref, Name, L);
@@ -385,8 +511,104 @@ private:
   /// The type (null for none) and, in its spare bit, hasRegion().
   llvm::PointerIntPair<const OpType *, 1, bool> TypeAndRegion;
 
-  Attr &appendAttr(llvm::StringRef Key);
+  /// The attribute \p Key, appended (not yet present) with an empty value
+  /// and this op's location; the caller fills its value.  In place: no
+  /// temporary Attr or Value is built and moved.  (Inline: the passes'
+  /// ops are built an attribute at a time, into exact reserves.)
+  Attr &appendAttr(llvm::StringRef Key) {
+    if (LLVM_UNLIKELY(Attrs.size() == Attrs.capacity()))
+      growAttrs();
+    return Attrs.emplace_back(Key, Loc);
+  }
+  void growAttrs();
 };
+
+inline OpList::iterator OpList::end() { return data() + size(); }
+inline OpList::const_iterator OpList::end() const { return data() + size(); }
+inline Op &OpList::operator[](size_t I) { return data()[I]; }
+inline const Op &OpList::operator[](size_t I) const { return data()[I]; }
+inline Op &OpList::back() { return data()[size() - 1]; }
+inline const Op &OpList::back() const { return data()[size() - 1]; }
+
+inline OpList::OpList(const OpList &O) { insert(begin(), O.begin(), O.end()); }
+
+inline OpList &OpList::operator=(const OpList &O) {
+  if (this != &O)
+    *this = OpList(O);
+  return *this;
+}
+
+inline OpList &OpList::operator=(OpList &&O) noexcept {
+  if (this != &O) {
+    this->~OpList();
+    R = O.R;
+    O.R = nullptr;
+  }
+  return *this;
+}
+
+inline OpList::~OpList() {
+  if (!R)
+    return;
+  for (Op &O : *this)
+    O.~Op();
+  std::free(R);
+}
+
+inline Op *OpList::rebuild(size_t Cap, size_t At, size_t Gap) {
+  static_assert(sizeof(Rep) % alignof(Op) == 0, "the ops follow the header");
+  assert(At <= size() && size() + Gap <= Cap && Cap <= UINT32_MAX);
+  auto *New = static_cast<Rep *>(llvm::safe_malloc(sizeof(Rep) + Cap * sizeof(Op)));
+  Op *To = reinterpret_cast<Op *>(New + 1);
+  size_t N = size();
+  Op *From = data();
+  for (size_t I = 0; I < N; ++I) {
+    new (To + (I < At ? I : I + Gap)) Op(std::move(From[I]));
+    From[I].~Op();
+  }
+  std::free(R);
+  R = New;
+  R->Size = uint32_t(N + Gap);
+  R->Cap = uint32_t(Cap);
+  return To + At;
+}
+
+inline void OpList::reserve(size_t N) {
+  if (N > capacity())
+    rebuild(N, size(), 0);
+}
+
+template <typename... As> Op &OpList::emplace_back(As &&...Args) {
+  if (LLVM_UNLIKELY(size() == capacity())) {
+    // Built before the block moves: the arguments may be in it.
+    Op New(std::forward<As>(Args)...);
+    return *new (rebuild(grownCapacity(size() + 1), size(), 1))
+        Op(std::move(New));
+  }
+  return *new (data() + R->Size++) Op(std::forward<As>(Args)...);
+}
+
+inline void OpList::push_back(const Op &O) { emplace_back(O); }
+inline void OpList::push_back(Op &&O) { emplace_back(std::move(O)); }
+
+inline OpList::iterator OpList::insert(const_iterator Pos, Op &&O) {
+  size_t At = size_t(Pos - begin());
+  Op New(std::move(O));
+  size_t Cap = size() < capacity() ? capacity() : grownCapacity(size() + 1);
+  return new (rebuild(Cap, At, 1)) Op(std::move(New));
+}
+
+template <typename It>
+OpList::iterator OpList::insert(const_iterator Pos, It First, It Last) {
+  size_t At = size_t(Pos - begin());
+  size_t N = size_t(std::distance(First, Last));
+  if (N == 0)
+    return begin() + At;
+  Op *Gap = rebuild(std::max(capacity(), size() + N), At, N);
+  for (size_t I = 0; First != Last; ++First, ++I)
+    new (Gap + I) Op(*First);
+  return Gap;
+}
 
 struct Param {
   llvm::StringRef Name; ///< without '%'
