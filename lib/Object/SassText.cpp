@@ -1205,8 +1205,10 @@ Error Parser::parseEndKernel(Tokens &Toks) {
     if (Error E = detail::checkCallees(*K, /*Blackwell=*/false))
       return err(FirstCallee, toString(std::move(E)));
   scanControlFlow(*K, C);
-  if (Error E = detail::checkExitPoint(*K, /*Mercury=*/false))
-    return err(KernelStart, toString(std::move(E)));
+  // (A code size buildCubin refuses is its error, reported first.)
+  if (K->Code.size() % 128 == 0)
+    if (Error E = detail::checkExitPoint(*K, /*Mercury=*/false))
+      return err(KernelStart, toString(std::move(E)));
   // (Mercury code on another target: buildCubin's error.)
   if (hasMercuryKind(M.SM))
     if (Error E = detail::checkExitPoint(*K, /*Mercury=*/true))
