@@ -41,7 +41,9 @@
 /// a NOP (the NOP that aligns a Blackwell loop head).  deriveExitPoint
 /// finds it in the code; the Mercury copy's is read from its FDE and
 /// stated (`.mercury exit_point=`).  In address order (sm_90+) a row at 0
-/// is not written (it is the FDE's initial row).
+/// is not written (it is the FDE's initial row).  A kernel with an EXIT
+/// has the row at the later of its last EXIT and its exit point (E:
+/// test/Object/Inputs/noexit/exits.ptx, an EXIT before an endless loop).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -71,9 +73,7 @@ void appendDefCfa(std::vector<uint8_t> &Body, uint32_t Offset) {
     Body.push_back(Offset ? B | 0x80 : B);
   } while (Offset);
 }
-} // namespace
 
-namespace {
 /// Skips a ULEB128 at \p P in \p Ops; false when it runs past the end.
 bool skipUleb(ArrayRef<uint8_t> Ops, size_t &P) {
   while (P < Ops.size())

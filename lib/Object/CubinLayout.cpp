@@ -989,7 +989,7 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     const MercuryCode *MC = Mercury ? &*K.Mercury : nullptr;
     const uint32_t BlockEnd = MC ? MC->CfaBlockEnd : K.CfaBlockEnd;
     // The last EXIT, or where a kernel without one has its row
-    // (CubinFrames.cpp; checkNoExit).
+    // (CubinFrames.cpp; checkExitPoint).
     const uint32_t LastExit = *detail::fdeLastExit(K, Mercury);
     uint64_t CieOff = Frame.size();
     Frame.insert(Frame.end(), std::begin(CieBytes), std::end(CieBytes));
