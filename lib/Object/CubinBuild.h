@@ -70,6 +70,21 @@ uint32_t deriveFrameCfa(const Kernel &K, const InstrClassifier &C);
 /// What the stack-frame model supports (FrameSize 0: everything), with
 /// \p Prologue the layout's FDE prologue bytes.
 llvm::Error checkStackFrame(const Kernel &K, uint32_t Prologue);
+/// Kernel::ExitPoint from the code (None with an EXIT; CubinFrames.cpp).
+llvm::Optional<uint32_t> deriveExitPoint(const Kernel &K,
+                                         const InstrClassifier &C);
+/// The exit point an FDE's call-frame instructions \p Ops (after the
+/// range; advances in units of \p Align) imply for a kernel without an
+/// EXIT; None when they are not ptxas's shape.
+llvm::Optional<uint32_t> readExitPoint(llvm::ArrayRef<uint8_t> Ops,
+                                       uint32_t Align);
+/// Where the FDE puts the last EXIT's row: the last EXIT, else the exit
+/// point (of the Mercury copy when \p Mercury).
+llvm::Optional<uint32_t> fdeLastExit(const Kernel &K, bool Mercury);
+/// A kernel without an EXIT needs its exit point, inside its code; with
+/// \p Mercury the same of its Mercury copy, whose stated point must also
+/// follow its last EXIT.
+llvm::Error checkExitPoint(const Kernel &K, bool Mercury);
 /// Reads a stack frame's FDE (\p Ops: its call-frame instructions from the
 /// first DW_CFA_def_cfa, at \p Pc): sets K.FrameCfa, and K.CfaBlockEnd to
 /// the value the FDE implies (the first block end itself is not in it):

@@ -29,14 +29,28 @@
 /// (deriveFrameCfa: past the first unpredicated instruction that writes R1
 /// from R1) and writes `.frame_cfa` only where ptxas's differs.  The
 /// Mercury copy's is copied (its `block_end`).  What no cubin of the corpus shows
-/// is refused rather than guessed: a frame without an EXIT, an EXIT before
-/// FrameCfa, MIN_STACK_SIZE != FRAME_SIZE (calls).
+/// is refused rather than guessed: an EXIT before FrameCfa,
+/// MIN_STACK_SIZE != FRAME_SIZE (calls).
+///
+/// A kernel without an EXIT (an endless loop; E, ptxas 13.0 on every
+/// target: test/Object/Inputs/noexit, 32 kernels, docs/targets.md
+/// "Kernels without an EXIT (session 8)") has the FDE of a kernel whose
+/// last EXIT is at its ExitPoint, frame or not: the instruction before the
+/// block that holds the last branch (not counting the padding
+/// BRA-to-self), or that block's start where the instruction before it is
+/// a NOP (the NOP that aligns a Blackwell loop head).  deriveExitPoint
+/// finds it in the code; the Mercury copy's is read from its FDE and
+/// stated (`.mercury exit_point=`).  In address order (sm_90+) a row at 0
+/// is not written (it is the FDE's initial row).  A kernel with an EXIT
+/// has the row at the later of its last EXIT and its exit point (E:
+/// test/Object/Inputs/noexit/exits.ptx, an EXIT before an endless loop).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "CubinBuild.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Endian.h"
 
 #define DEBUG_TYPE "cubin-frames"
 
@@ -59,7 +73,124 @@ void appendDefCfa(std::vector<uint8_t> &Body, uint32_t Offset) {
     Body.push_back(Offset ? B | 0x80 : B);
   } while (Offset);
 }
+
+/// Skips a ULEB128 at \p P in \p Ops; false when it runs past the end.
+bool skipUleb(ArrayRef<uint8_t> Ops, size_t &P) {
+  while (P < Ops.size())
+    if (!(Ops[P++] & 0x80))
+      return true;
+  return false;
+}
 } // namespace
+
+Optional<uint32_t> readExitPoint(ArrayRef<uint8_t> Ops, uint32_t Align) {
+  // The advance after the first DW_CFA_def_cfa; else, with two advances
+  // before it (address order, the point first), the first's address; else
+  // the DW_CFA_def_cfa's own (the point is on it or at 0: the same bytes).
+  uint32_t Pc = 0, Before = 0;
+  unsigned Advances = 0;
+  Optional<uint32_t> DefPc;
+  size_t P = 0;
+  while (P < Ops.size()) {
+    if (Ops[P] == DW_CFA_advance_loc4 && P + 5 <= Ops.size()) {
+      if (DefPc)
+        return Pc + support::endian::read32le(Ops.data() + P + 1) * Align;
+      Before = Pc;
+      Pc += support::endian::read32le(Ops.data() + P + 1) * Align;
+      ++Advances;
+      P += 5;
+    } else if (Ops[P] == DefCfa[0]) {
+      ++P;
+      if (!skipUleb(Ops, P) || !skipUleb(Ops, P))
+        return None;
+      if (!DefPc)
+        DefPc = Pc;
+    } else if (Ops[P] == 0) {
+      ++P; // DW_CFA_nop
+    } else {
+      return None;
+    }
+  }
+  if (!DefPc)
+    return None;
+  return Advances >= 2 ? Before : *DefPc;
+}
+
+Optional<uint32_t> deriveExitPoint(const Kernel &K, const InstrClassifier &C) {
+  auto Word = [&](uint64_t Off) {
+    return ArrayRef<uint8_t>(K.Code).slice(Off, 16);
+  };
+  // The last branch that is not the padding BRA-to-self, and the offsets
+  // where blocks start: branch targets and past each block end.
+  Optional<uint64_t> Last;
+  std::vector<uint64_t> Starts;
+  for (uint64_t Off = 0; Off + 16 <= K.Code.size(); Off += 16) {
+    Optional<uint64_t> T = C.branchTarget(Word(Off), Off);
+    if (T && *T != Off) {
+      Last = Off;
+      Starts.push_back(*T);
+    }
+    if (C.endsBlock(Word(Off)))
+      Starts.push_back(Off + 16);
+  }
+  if (!Last)
+    return None;
+  uint64_t Start = 0;
+  for (uint64_t S : Starts)
+    if (S <= *Last)
+      Start = std::max(Start, S);
+  if (Start < 16)
+    return None; // the block starts at 0: not seen (ptxas loads R1 there)
+  if (C.isNop(Word(Start - 16)))
+    return static_cast<uint32_t>(Start);
+  return static_cast<uint32_t>(Start - 16);
+}
+
+Optional<uint32_t> fdeLastExit(const Kernel &K, bool Mercury) {
+  const std::vector<uint32_t> &Exits =
+      Mercury ? K.Mercury->ExitOffsets : K.ExitOffsets;
+  // The Mercury copy's point is stated where it is not its last EXIT.
+  Optional<uint32_t> Point = Mercury ? K.Mercury->ExitPoint : K.ExitPoint;
+  if (Exits.empty() || (Point && *Point > Exits.back()))
+    return Point;
+  return Exits.back();
+}
+
+Error checkExitPoint(const Kernel &K, bool Mercury) {
+  auto Fail = [&](const Twine &Why) {
+    return make_error<StringError>("kernel '" + K.Name + "': " + Why,
+                                   inconvertibleErrorCode());
+  };
+  if (!Mercury) {
+    if (!K.ExitOffsets.empty())
+      return Error::success();
+    if (!K.ExitPoint)
+      return Fail("no EXIT, and the code places no exit point for its FDE "
+                  "(no branch but the padding BRA-to-self, or the last "
+                  "branch's block starts at 0): not modelled");
+    if (*K.ExitPoint % 16 || *K.ExitPoint >= K.Code.size())
+      return Fail("the exit point " + hex(*K.ExitPoint) +
+                  " is not an instruction of the code");
+    return Error::success();
+  }
+  if (!K.Mercury)
+    return Error::success();
+  const MercuryCode &MC = *K.Mercury;
+  if (!MC.ExitPoint)
+    return MC.ExitOffsets.empty()
+               ? Fail("the Mercury copy has no EXIT and no exit point "
+                      "('.mercury exit_point=')")
+               : Error::success();
+  if (*MC.ExitPoint >= MC.CodeSize)
+    return Fail("the Mercury copy's exit point " + hex(*MC.ExitPoint) +
+                " is past its size " + hex(MC.CodeSize));
+  if (!MC.ExitOffsets.empty() && *MC.ExitPoint <= MC.ExitOffsets.back())
+    return Fail("the Mercury copy's exit point " + hex(*MC.ExitPoint) +
+                " is not after its last EXIT " +
+                hex(MC.ExitOffsets.back()) +
+                " (the FDE's row is then at the EXIT: leave it out)");
+  return Error::success();
+}
 
 void readStackFrameCfa(Kernel &K, uint32_t Pc, ArrayRef<uint8_t> Ops) {
   K.FrameCfa = Pc;
@@ -93,8 +224,9 @@ void readStackFrameCfa(Kernel &K, uint32_t Pc, ArrayRef<uint8_t> Ops) {
       return;
     }
   }
-  if (LastOffset == 0 && !K.ExitOffsets.empty())
-    K.CfaBlockEnd = K.ExitOffsets.back() + 16;
+  if (LastOffset == 0)
+    if (Optional<uint32_t> X = fdeLastExit(K, false))
+      K.CfaBlockEnd = *X + 16;
 }
 
 uint32_t deriveFrameCfa(const Kernel &K, const InstrClassifier &C) {
@@ -105,7 +237,8 @@ uint32_t deriveFrameCfa(const Kernel &K, const InstrClassifier &C) {
 }
 
 bool firstBlockHoldsLastExit(const Kernel &K) {
-  return !K.ExitOffsets.empty() && K.CfaBlockEnd > K.ExitOffsets.back();
+  Optional<uint32_t> X = fdeLastExit(K, false);
+  return X && K.CfaBlockEnd > *X;
 }
 
 Error checkStackFrame(const Kernel &K, uint32_t Prologue) {
@@ -124,15 +257,14 @@ Error checkStackFrame(const Kernel &K, uint32_t Prologue) {
     return Fail("the stack frame's CFA offset " + hex(K.FrameCfa) +
                 " is not the end of an instruction of the code after the " +
                 hex(Prologue) + "-byte prologue");
-  if (K.ExitOffsets.empty())
-    return Fail("a stack frame in a kernel without an EXIT is not modelled");
-  if (K.ExitOffsets.back() < K.FrameCfa)
+  Optional<uint32_t> X = fdeLastExit(K, false);
+  if (X && *X < K.FrameCfa)
     return Fail("a stack frame whose CFA offset " + hex(K.FrameCfa) +
                 " follows the last EXIT is not modelled");
   if (K.Mercury) {
     const MercuryCode &MC = *K.Mercury;
-    if (MC.CfaBlockEnd <= 0x10 || MC.ExitOffsets.empty() ||
-        MC.ExitOffsets.back() < MC.CfaBlockEnd)
+    Optional<uint32_t> MX = fdeLastExit(K, true);
+    if (MC.CfaBlockEnd <= 0x10 || (MX && *MX < MC.CfaBlockEnd))
       return Fail("the Mercury copy's stack frame (CFA offset " +
                   hex(MC.CfaBlockEnd) + ") is not modelled");
   }
@@ -143,8 +275,7 @@ void appendStackFrameCfa(const Kernel &K, bool Mercury, bool AddressOrder,
                          uint32_t Align, uint32_t &Pc,
                          std::vector<uint8_t> &Body) {
   const uint32_t FrameCfa = Mercury ? K.Mercury->CfaBlockEnd : K.FrameCfa;
-  const uint32_t LastExit =
-      Mercury ? K.Mercury->ExitOffsets.back() : K.ExitOffsets.back();
+  const uint32_t LastExit = *fdeLastExit(K, Mercury); // checkNoExit
   auto Advance = [&](uint32_t To) {
     Body.push_back(DW_CFA_advance_loc4);
     put<uint32_t>(Body, (To - Pc) / Align);

@@ -479,6 +479,8 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
                        " (offset " + Twine(KP.Offset) + ", size " +
                        Twine(KP.Size) + ") cannot be encoded");
   }
+  if (Error E = checkExitPoint(K, /*Mercury=*/false))
+    return E;
   if (Error E = checkStackFrame(K, L.FramePrologueBytes))
     return E;
   if (K.MaxThreads && K.ReqNTid)
@@ -515,6 +517,8 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
       if (E >= MC.CodeSize)
         return makeError("kernel '" + K.Name + "': Mercury EXIT offset " +
                          hex(E) + " is past the code size " + hex(MC.CodeSize));
+    if (Error E = checkExitPoint(K, /*Mercury=*/true))
+      return E;
   }
   return Error::success();
 }
@@ -996,7 +1000,9 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     const Kernel &K = M.Kernels[I];
     const MercuryCode *MC = Mercury ? &*K.Mercury : nullptr;
     const uint32_t BlockEnd = MC ? MC->CfaBlockEnd : K.CfaBlockEnd;
-    const std::vector<uint32_t> &Exits = MC ? MC->ExitOffsets : K.ExitOffsets;
+    // The last EXIT, or where a kernel without one has its row
+    // (CubinFrames.cpp; checkExitPoint).
+    const uint32_t LastExit = *detail::fdeLastExit(K, Mercury);
     uint64_t CieOff = Frame.size();
     Frame.insert(Frame.end(), std::begin(CieBytes), std::end(CieBytes));
     Frame[CieOff + CieCodeAlignByte] = Align;
@@ -1020,20 +1026,17 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
     if (K.FrameSize) {
       appendStackFrameCfa(K, Mercury, AddressOrder, Align, Pc, Body);
     } else if (AddressOrder) {
-      bool HaveExit = !Exits.empty();
-      uint32_t LastExit = HaveExit ? Exits.back() : 0;
-      if (HaveExit && LastExit < BlockEnd)
+      // A row at 0 is the initial one: not written (E: noparam.ptx).
+      if (LastExit < BlockEnd && LastExit > Pc)
         Advance(LastExit);
       Advance(BlockEnd);
       DefineCfa();
-      if (HaveExit && LastExit > BlockEnd)
+      if (LastExit > BlockEnd)
         Advance(LastExit);
     } else {
       Advance(BlockEnd);
       DefineCfa();
-      // Without an EXIT, back to the first block's last instruction (E:
-      // spin in barriers_local.ptx; UNVERIFIED beyond it).
-      Advance(Exits.empty() ? BlockEnd - 16 : Exits.back());
+      Advance(LastExit);
     }
     while ((12 + Body.size()) % 8)
       Body.push_back(0); // DW_CFA_nop

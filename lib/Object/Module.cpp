@@ -67,6 +67,8 @@ bool InstrClassifier::movesStackPointer(ArrayRef<uint8_t>) const {
   return false;
 }
 
+bool InstrClassifier::isNop(ArrayRef<uint8_t>) const { return false; }
+
 namespace {
 /// InstrClassifier over the instruction tables of one target (td/).
 class TargetClassifier : public InstrClassifier {
@@ -126,6 +128,11 @@ public:
     }
     return Writes && Reads;
   }
+  bool isNop(ArrayRef<uint8_t> W) const override {
+    sass::Instruction I;
+    return decode(W, I) &&
+           StringRef(sass::getInstrInfo(I.Op).Mnemonic) == "NOP";
+  }
 };
 } // namespace
 
@@ -148,6 +155,7 @@ namespace {
 /// last); its EndsBlock matters only while \p NeedEnd (no block end seen).
 template <typename NextFn> void scanWords(Kernel &K, NextFn Next) {
   K.ExitOffsets.clear();
+  K.ExitPoint.reset(); // the classifier's version derives it
   uint64_t End = K.Code.size();
   bool SeenEnd = false;
   WordFlow W;
@@ -159,8 +167,10 @@ template <typename NextFn> void scanWords(Kernel &K, NextFn Next) {
       End = std::min<uint64_t>(End, W.Offset + 16);
     }
     // A branch target starts a block (E: a loop head ends ptxas's first
-    // block in barriers_local.ptx's spin).
-    if (W.BranchTarget && *W.BranchTarget > 0 && *W.BranchTarget < End)
+    // block in barriers_local.ptx's spin), but not one at 0x10, just past
+    // the stack-pointer load (E: test/Object/Inputs/noexit/noparam.ptx,
+    // every target: the first block ends at the loop's BRA).
+    if (W.BranchTarget && *W.BranchTarget > 16 && *W.BranchTarget < End)
       End = *W.BranchTarget;
   }
   K.CfaBlockEnd = static_cast<uint32_t>(End);
@@ -194,6 +204,7 @@ void scanControlFlow(Kernel &K, const InstrClassifier &C) {
     return true;
   });
   detail::endFirstBlockAtCall(K, C);
+  K.ExitPoint = detail::deriveExitPoint(K, C);
 }
 
 std::string dynamicSharedLaunchNote(const Kernel &K, uint64_t DynamicBytes) {
@@ -521,12 +532,20 @@ void CubinInterpreter::readFrameBlockEnds(
       continue;
     uint64_t P = LocOff + 16, End = Start + 12 + Len;
     uint32_t Pc = 0;
+    Kernel &K = M.Kernels[It->second];
+    // Where the last EXIT's row is, kept where it follows the last EXIT.
+    Optional<uint32_t> Point = detail::readExitPoint(
+        ArrayRef<uint8_t>(Fr).slice(P, End - P), Align);
+    const std::vector<uint32_t> &Exits =
+        Mercury ? K.Mercury->ExitOffsets : K.ExitOffsets;
+    if (Point && !Exits.empty() && *Point <= Exits.back())
+      Point = None;
+    (Mercury ? K.Mercury->ExitPoint : K.ExitPoint) = Point;
     while (P < End) {
       if (Fr[P] == DW_CFA_advance_loc4 && P + 5 <= End) {
         Pc += endian::read32le(Fr.data() + P + 1) * Align;
         P += 5;
       } else {
-        Kernel &K = M.Kernels[It->second];
         if (Fr[P] == DW_CFA_def_cfa) {
           (Mercury ? K.Mercury->CfaBlockEnd : K.CfaBlockEnd) = Pc;
           if (!Mercury && K.FrameSize)

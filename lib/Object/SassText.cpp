@@ -217,7 +217,10 @@ void printInfoLines(StringRef Directive, ArrayRef<NvInfoRecord> Before,
 /// Blackwell's Mercury copy of a kernel (docs/sass-format.md).
 void printMercury(const MercuryCode &MC, raw_ostream &OS) {
   OS << ".mercury size=" << hex(MC.CodeSize)
-     << " block_end=" << hex(MC.CfaBlockEnd) << "\n";
+     << " block_end=" << hex(MC.CfaBlockEnd);
+  if (MC.ExitPoint)
+    OS << " exit_point=" << hex(*MC.ExitPoint);
+  OS << "\n";
   if (!MC.ExitOffsets.empty()) {
     OS << ".mercury_exits";
     for (uint32_t E : MC.ExitOffsets)
@@ -456,7 +459,8 @@ private:
   Expected<uint64_t> number(const Token &T, uint64_t Max = ~0ull);
   /// key=value tokens starting at \p From.
   Error keyValues(ArrayRef<Token> Toks, size_t From, KeyValueMap &KV,
-                  ArrayRef<StringRef> Allowed);
+                  ArrayRef<StringRef> Allowed,
+                  ArrayRef<StringRef> Optional = {});
   Error needArgs(ArrayRef<Token> Toks, size_t N, StringRef Usage);
   Error finishCode(CodeBlock &B, std::vector<uint8_t> &Out);
   /// Checks that \p K's register count (the `.regs` operand \p RegsValue,
@@ -542,6 +546,8 @@ private:
   std::vector<StringRef> GlobalAt; ///< each variable's name, for errors
   StringRef FirstCallee; ///< the kernel's first `.callee`, for errors
   StringRef FirstCallReloc; ///< its first `.mercury_call_reloc`, for errors
+  /// Its `.mercury` directive and exit_point= key, for errors (checkNoExit).
+  StringRef MercuryAt, MercuryExitPoint;
   StringRef OffsetGiven, OffsetMissing; ///< a variable with / without offset=
   // Raw form.
   CubinFile Raw;
@@ -622,14 +628,14 @@ Error Parser::needArgs(ArrayRef<Token> Toks, size_t N, StringRef Usage) {
 Error Parser::keyValues(
     ArrayRef<Token> Toks, size_t From,
     std::map<std::string, std::pair<uint64_t, StringRef>> &KV,
-    ArrayRef<StringRef> Allowed) {
+    ArrayRef<StringRef> Allowed, ArrayRef<StringRef> Optional) {
   for (size_t I = From; I < Toks.size(); ++I) {
     StringRef Key, Val;
     std::tie(Key, Val) = Toks[I].Text.split('=');
     if (Toks[I].IsString || !Toks[I].Text.contains('='))
       return err(Toks[I].Text,
                  "expected key=value, found '" + Toks[I].Text + "'");
-    if (!is_contained(Allowed, Key))
+    if (!is_contained(Allowed, Key) && !is_contained(Optional, Key))
       return err(Toks[I].Text, "unknown key '" + Key + "'");
     if (KV.count(Key.str()))
       return err(Toks[I].Text, "key '" + Key + "' given twice");
@@ -1182,7 +1188,7 @@ Error Parser::parseKernel(Tokens &Toks) {
   K->Name = Toks[1].Value;
   KernelStart = D;
   RegsValue = FrameSizeValue = MinStackValue = FrameCfaValue = StringRef();
-  FirstCallee = FirstCallReloc = StringRef();
+  FirstCallee = FirstCallReloc = MercuryAt = MercuryExitPoint = StringRef();
   return Error::success();
 }
 
@@ -1219,6 +1225,15 @@ Error Parser::parseEndKernel(Tokens &Toks) {
     if (Error E = detail::checkMercuryCallRelocs(*K))
       return err(FirstCallReloc, toString(std::move(E)));
   scanControlFlow(*K, C);
+  // (A code size buildCubin refuses is its error, reported first.)
+  if (K->Code.size() % 128 == 0)
+    if (Error E = detail::checkExitPoint(*K, /*Mercury=*/false))
+      return err(KernelStart, toString(std::move(E)));
+  // (Mercury code on another target: buildCubin's error.)
+  if (hasMercuryKind(M.SM))
+    if (Error E = detail::checkExitPoint(*K, /*Mercury=*/true))
+      return err(MercuryExitPoint.empty() ? MercuryAt : MercuryExitPoint,
+                 toString(std::move(E)));
   if (Error E = checkStackFrameDirectives(*K, C))
     return E;
   K = nullptr;
@@ -1477,17 +1492,25 @@ Error Parser::parseMercury(Tokens &Toks) {
   if (K->Mercury)
     return err(D, "kernel '" + K->Name + "' has a second '.mercury'");
   KeyValueMap KV;
-  if (Error E = keyValues(Toks, 1, KV, {"size", "block_end"}))
+  if (Error E = keyValues(Toks, 1, KV, {"size", "block_end"}, {"exit_point"}))
     return E;
+  MercuryAt = D;
   MercuryCode MC;
-  for (const char *Key : {"size", "block_end"})
-    if (KV[Key].first > 0xffffffff)
-      return err(KV[Key].second, "value is out of range (32 bits)");
+  for (const auto &[Key, Value] : KV)
+    if (Value.first > 0xffffffff)
+      return err(Value.second, "value is out of range (32 bits)");
   MC.CodeSize = KV["size"].first;
   MC.CfaBlockEnd = KV["block_end"].first;
   if (MC.CfaBlockEnd > MC.CodeSize)
     return err(KV["block_end"].second,
                "the first block end is past the Mercury code's size");
+  if (KV.count("exit_point")) {
+    MercuryExitPoint = KV["exit_point"].second;
+    MC.ExitPoint = KV["exit_point"].first;
+    if (*MC.ExitPoint >= MC.CodeSize)
+      return err(MercuryExitPoint,
+                 "the exit point is past the Mercury code's size");
+  }
   K->Mercury = std::move(MC);
   return Error::success();
 }

@@ -226,6 +226,7 @@ TEST(CubinSM90, SeveralKernels) {
     K.Name = Name;
     K.Code.assign(128, 0);
     K.CfaBlockEnd = 16;
+    K.ExitPoint = 0; // no EXIT: the FDE's last row at 0 (CubinFrames.cpp)
     KernelParam P;
     P.Size = 8;
     K.Params.push_back(P);

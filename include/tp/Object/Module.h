@@ -85,6 +85,10 @@ struct MercuryCode {
                                 ///< (with a stack frame: its first, the CFA
                                 ///< after the stack-pointer adjustment)
   std::vector<uint32_t> ExitOffsets; ///< .nv.merc.nv.info.K's EXIT_INSTR_OFFSETS
+  /// Where .nv.merc.debug_frame's FDE has the last EXIT's row, where that
+  /// is not the last EXIT (none, or an earlier one): Kernel::ExitPoint in
+  /// the Mercury code, read and stated (`.mercury exit_point=`), not derived.
+  llvm::Optional<uint32_t> ExitPoint;
   /// r_offset of each .nv.merc.rela.text.K entry (type 0x10003 against
   /// .nv.reservedSmem.cap, addend 0: the only kind ptxas 13 writes, E).
   std::vector<uint32_t> CapRelocs;
@@ -147,6 +151,13 @@ struct Kernel {
   /// BRA or EXIT, or the first branch target, whichever comes first
   /// (ptxas puts the FDE's DW_CFA_def_cfa there; E, every test cubin).
   uint32_t CfaBlockEnd = 0;
+  /// The exit point: where ptxas's FDE puts the last EXIT's row when the
+  /// kernel has no EXIT or its last EXIT comes earlier
+  /// (lib/Object/CubinFrames.cpp, deriveExitPoint: the instruction before
+  /// the block of the last branch).  None where the rule gives none
+  /// (buildCubin refuses such a kernel without an EXIT) and from the
+  /// WordFlow scanControlFlow.
+  llvm::Optional<uint32_t> ExitPoint;
   /// .maxntid and .reqntid (ptxas rejects both on one kernel).
   llvm::Optional<std::array<uint32_t, 3>> MaxThreads;
   llvm::Optional<std::array<uint32_t, 3>> ReqNTid;
@@ -288,6 +299,8 @@ public:
   /// `IADD3 R1, R1, -F, RZ`, `VIADD R1, R1, -F`), from which the kernel
   /// form derives Kernel::FrameCfa.  Default: false.
   virtual bool movesStackPointer(llvm::ArrayRef<uint8_t> Word) const;
+  /// True for a NOP (Kernel::ExitPoint's rule).  Default: false.
+  virtual bool isNop(llvm::ArrayRef<uint8_t> Word) const;
 };
 
 /// The classifier of target sm_\p SM (sm_80 and unknown SMs: sm_86's),
@@ -297,7 +310,8 @@ public:
 /// here.  A word that decodes to no form is neither.
 const InstrClassifier &getTargetClassifier(unsigned SM);
 
-/// Fills \p K.ExitOffsets and \p K.CfaBlockEnd from \p K.Code.
+/// Fills \p K.ExitOffsets, \p K.CfaBlockEnd and \p K.ExitPoint from
+/// \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);
 
 /// What scanControlFlow() needs to know of one instruction word, at byte
@@ -313,7 +327,8 @@ struct WordFlow {
 /// \p K.Code was encoded from): \p Words lists, by increasing offset, the
 /// words that are an EXIT, end a block or branch; every other word is none
 /// of these.  The same result as the classifier's version for the same
-/// facts, with no word looked at.
+/// facts, with no word looked at -- but no Kernel::ExitPoint (NOPs are not
+/// among the facts; tp-llc's kernels end in an EXIT).
 void scanControlFlow(Kernel &K, llvm::ArrayRef<WordFlow> Words);
 
 /// A one-line note on what a launcher must set for \p DynamicBytes of
