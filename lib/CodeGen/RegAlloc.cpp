@@ -228,74 +228,70 @@ struct Ref {
 };
 
 /// The register operands of every instruction of a function, flat: those
-/// of instruction I (layout order) are Refs[Begin[I] .. Begin[I + 1]).
+/// of instruction I (layout order) are refs()[Begin[I] .. Begin[I + 1]).
 struct RefTable {
-  std::vector<Ref> Refs;
   std::vector<uint32_t> Begin;
   /// The first instruction of piece P; PieceFirst[P + 1] ends it.
   std::vector<uint32_t> PieceFirst;
-
-  MutableArrayRef<Ref> of(size_t I) {
-    return {Refs.data() + Begin[I], Refs.data() + Begin[I + 1]};
-  }
-  ArrayRef<Ref> of(size_t I) const {
-    return {Refs.data() + Begin[I], Refs.data() + Begin[I + 1]};
-  }
-
   /// Per instruction: whether it is an EXIT.
   std::vector<uint8_t> IsExit;
 
+  ArrayRef<Ref> refs() const { return {Data.get(), Begin.back()}; }
+  MutableArrayRef<Ref> of(size_t I) {
+    return {Data.get() + Begin[I], Data.get() + Begin[I + 1]};
+  }
+  ArrayRef<Ref> of(size_t I) const {
+    return {Data.get() + Begin[I], Data.get() + Begin[I + 1]};
+  }
+
   void collect(const Function &F) {
     size_t N = F.size();
-    // Room for every general-register operand first (no growth check an
-    // operand), then trimmed to those that name a register.
-    std::vector<unsigned> FormOfInstr(N);
-    size_t Room = 0, I = 0;
-    for (const mir::Piece &P : F.Pieces)
-      for (const MInstr &MI : P.Instrs) {
-        unsigned Form = formOf(MI.I.Op);
-        FormOfInstr[I++] = Form;
-        Room += formEnd(Form) - FormFirst[Form];
-      }
-    Refs.resize(Room);
+    // Room for every operand of every instruction, left uninitialized (no
+    // growth check an operand, and only the pages written are touched).
+    Data.reset(new Ref[N * sass::MaxOperands]);
     Begin.resize(N + 1);
-    IsExit.assign(N, 0);
+    IsExit.resize(N);
     PieceFirst.assign(1, 0);
-    Ref *Out = Refs.data();
-    I = 0;
+    Ref *Out = Data.get();
+    uint32_t *B = Begin.data();
+    uint8_t *X = IsExit.data();
     for (const mir::Piece &P : F.Pieces) {
       for (const MInstr &MI : P.Instrs) {
-        unsigned Form = FormOfInstr[I];
-        Begin[I] = uint32_t(Out - Refs.data());
-        IsExit[I++] = FormIsExit[Form];
-        Out = add(MI, Form, Out);
+        const FormDesc &D = formOf(MI.I.Op);
+        *B++ = uint32_t(Out - Data.get());
+        *X++ = D.IsExit;
+        Out = add(MI, D, Out);
       }
-      PieceFirst.push_back(uint32_t(I));
+      PieceFirst.push_back(uint32_t(B - Begin.data()));
     }
-    Begin[N] = uint32_t(Out - Refs.data());
-    Refs.resize(Begin[N]);
+    *B = uint32_t(Out - Data.get());
   }
 
 private:
+  std::unique_ptr<Ref[]> Data;
+
   /// A form's general-register operands (GPR, MemBase), listed once per
-  /// form the function uses: Forms[Op] - 1 indexes FormFirst.
+  /// form the function uses: FormOperands[First .. End).
   struct GPROperand {
     uint8_t OpIdx, Width;
     bool IsDef;
   };
-  std::vector<uint16_t> Forms;
-  std::vector<uint32_t> FormFirst;
+  struct FormDesc {
+    uint32_t First, End;
+    bool IsExit;
+  };
+  std::vector<uint16_t> Forms; ///< per opcode: its Descs index + 1, or 0
+  std::vector<FormDesc> Descs;
   std::vector<GPROperand> FormOperands;
-  std::vector<uint8_t> FormIsExit;
 
-  /// The list of form \p Op, made on its first use.
-  unsigned formOf(sass::Opcode Op) {
+  /// The description of form \p Op, made on its first use.
+  const FormDesc &formOf(sass::Opcode Op) {
     if (Forms.empty())
       Forms.assign(sass::getNumOpcodes(), 0);
     if (unsigned Slot = Forms[Op])
-      return Slot - 1;
+      return Descs[Slot - 1];
     const sass::InstrInfo &II = sass::getInstrInfo(Op);
-    FormFirst.push_back(uint32_t(FormOperands.size()));
+    uint32_t First = uint32_t(FormOperands.size());
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       const sass::OperandInfo &O = II.Operands[K];
       if (O.Kind == sass::OperandKind::GPR ||
@@ -303,26 +299,21 @@ private:
         FormOperands.push_back(
             {uint8_t(K), uint8_t(std::max<unsigned>(1, O.Width)), O.IsDef});
     }
-    FormIsExit.push_back(II.IsExit);
-    Forms[Op] = uint16_t(FormFirst.size());
-    return unsigned(FormFirst.size() - 1);
+    Descs.push_back({First, uint32_t(FormOperands.size()), II.IsExit});
+    Forms[Op] = uint16_t(Descs.size());
+    return Descs.back();
   }
 
-  uint32_t formEnd(unsigned Form) const {
-    return Form + 1 < FormFirst.size() ? FormFirst[Form + 1]
-                                       : uint32_t(FormOperands.size());
-  }
-
-  /// Writes \p MI's register operands (form \p Form) at \p Out; the end.
-  Ref *add(const MInstr &MI, unsigned Form, Ref *Out) const {
-    for (uint32_t G = FormFirst[Form], E = formEnd(Form); G < E; ++G) {
-      const GPROperand &O = FormOperands[G];
-      int64_t V = MI.I.Ops[O.OpIdx];
+  /// Writes \p MI's register operands (form \p D) at \p Out; the end.
+  Ref *add(const MInstr &MI, const FormDesc &D, Ref *Out) const {
+    const GPROperand *O = FormOperands.data();
+    for (uint32_t G = D.First; G < D.End; ++G) {
+      int64_t V = MI.I.Ops[O[G].OpIdx];
       if (mir::isVirtualReg(V))
         *Out++ = {mir::virtualRegId(V), uint8_t(mir::virtualRegSub(V)),
-                  O.Width, O.OpIdx, true, O.IsDef};
+                  O[G].Width, O[G].OpIdx, true, O[G].IsDef};
       else if (V != 255)
-        *Out++ = {uint32_t(V), 0, O.Width, O.OpIdx, false, O.IsDef};
+        *Out++ = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef};
     }
     return Out;
   }
@@ -751,7 +742,7 @@ void Allocator::printDecisions(raw_ostream &OS) const {
 Error Allocator::computeWidths() {
   // One walk; an id past the names (a hand-written input) grows the table.
   Width.assign(F.VRegNames.size(), 0);
-  for (const Ref &R : T.Refs)
+  for (const Ref &R : T.refs())
     if (R.Virtual) {
       if (R.Reg >= Width.size())
         Width.resize(R.Reg + 1, 0);
