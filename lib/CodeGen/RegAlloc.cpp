@@ -343,7 +343,6 @@ private:
     return V < F.VRegNames.size() ? "%" + F.VRegNames[V]
                                   : "%v" + std::to_string(V);
   }
-  Error computeWidths();
   Error scanOperands();
   void computeLiveness();
   void buildInterference();
@@ -365,8 +364,8 @@ private:
   /// mask per virtual register (bit k: register k of its tuple), a row of
   /// them per piece.
   std::vector<uint64_t> LiveIn, LiveOut;
-  /// Per piece, the same layout: units read before written (Gen), units
-  /// written unguarded (Kill).
+  /// Per virtual register, a mask per piece (Gen[V * pieces + P]): units
+  /// read before written (Gen), units written unguarded (Kill).
   std::vector<uint64_t> Gen, Kill;
   std::vector<std::vector<unsigned>> Succs;
 
@@ -416,8 +415,7 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
 /// The units (registers of its tuple) of virtual register \p R.Reg that
 /// \p R names: bit k for register k.
 uint64_t unitsOf(const Ref &R) {
-  return (R.Width >= 64 ? ~uint64_t(0) : (uint64_t(1) << R.Width) - 1)
-         << R.Sub;
+  return (~uint64_t(0) >> (64 - std::min<unsigned>(R.Width, 64))) << R.Sub;
 }
 
 /// Liveness: the pieces' graph to a fixed point on whole sets, LiveIn =
@@ -439,9 +437,9 @@ void Allocator::computeLiveness() {
         Out[*Counter] |= Width[*Counter] >= 64
                              ? ~uint64_t(0)
                              : (uint64_t(1) << Width[*Counter]) - 1;
-      const uint64_t *G = &Gen[P * NV], *K = &Kill[P * NV];
+      const uint64_t *G = &Gen[P], *K = &Kill[P];
       for (size_t V = 0; V < NV; ++V)
-        In[V] = G[V] | (Out[V] & ~K[V]);
+        In[V] = G[V * N] | (Out[V] & ~K[V * N]);
       if (!std::equal(In.begin(), In.end(), liveIn(P))) {
         std::copy(In.begin(), In.end(), liveIn(P));
         Changed = true;
@@ -736,71 +734,72 @@ void Allocator::printDecisions(raw_ostream &OS) const {
        << "\n";
 }
 
-/// The widths, as mir::getVirtualRegWidths computes them (at most 64: a
-/// sub-register index is below 4 and no form's operand is wider than 8
-/// registers), each register's units in the liveness masks.
-Error Allocator::computeWidths() {
-  // One walk; an id past the names (a hand-written input) grows the table.
-  Width.assign(F.VRegNames.size(), 0);
-  for (const Ref &R : T.refs())
-    if (R.Virtual) {
-      if (R.Reg >= Width.size())
-        Width.resize(R.Reg + 1, 0);
-      Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
+/// In one forward walk over the operand table: the widths (as
+/// mir::getVirtualRegWidths computes them; at most 64: a sub-register
+/// index is below 4 and no form's operand is wider than 8 registers), the
+/// reserved physical registers, the order of first appearance, and each
+/// piece's Gen (units read before an unguarded write in the piece: an
+/// instruction's reads come before its writes) and Kill (units written
+/// unguarded); then the counter's virtual register.
+Error Allocator::scanOperands() {
+  size_t NP = F.Pieces.size(), NV = 0;
+  // Raw pointers into the tables (a width of 0: not seen yet), sized by the
+  // names; an id past them (a hand-written input) grows every table.
+  unsigned *W = nullptr;
+  uint64_t *G = nullptr, *K = nullptr;
+  auto Grow = [&](size_t N) {
+    Width.resize(N, 0);
+    FirstLoc.resize(N, SMLoc());
+    Gen.resize(N * NP, 0);
+    Kill.resize(N * NP, 0);
+    NV = N;
+    W = Width.data();
+    G = Gen.data();
+    K = Kill.data();
+  };
+  Grow(F.VRegNames.size());
+  const Ref *R = T.refs().data();
+  const uint32_t *Ends = T.Begin.data() + 1;
+  for (size_t PI = 0; PI < NP; ++PI) {
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      const Ref *Begin = R, *End = T.refs().data() + *Ends++;
+      for (; R != End; ++R) {
+        if (!R->Virtual) {
+          if (R->Reg < NumPhysRegs)
+            ReservedPhys.set(R->Reg, std::min(R->Reg + R->Width, NumPhysRegs) -
+                                         R->Reg);
+          continue;
+        }
+        unsigned V = R->Reg;
+        if (V >= NV)
+          Grow(V + 1);
+        if (!W[V]) {
+          Order.push_back(V);
+          FirstLoc[V] = MI.Loc;
+        }
+        W[V] = std::max<unsigned>(W[V], R->Sub + R->Width);
+        if (!R->IsDef)
+          G[V * NP + PI] |= unitsOf(*R) & ~K[V * NP + PI];
+      }
+      if (!isGuarded(MI))
+        for (const Ref *D = Begin; D != End; ++D)
+          if (D->Virtual && D->IsDef)
+            K[D->Reg * NP + PI] |= unitsOf(*D);
     }
+  }
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
-  for (unsigned V = 0; V < Width.size(); ++V)
+  for (unsigned V = 0; V < NV; ++V)
     if (Width[V] > 64)
       return fail(name(V) + " is a tuple of " + Twine(Width[V]) +
                   " registers (at most 64)");
-  return Error::success();
-}
-
-/// In one forward walk over the operand table: the reserved physical
-/// registers, the order of first appearance, and each piece's Gen (units
-/// read before an unguarded write in the piece: an instruction's reads
-/// come before its writes) and Kill (units written unguarded); then the
-/// counter's virtual register.
-Error Allocator::scanOperands() {
-  size_t NV = Width.size();
-  std::vector<uint8_t> Seen(NV, 0);
-  FirstLoc.assign(NV, SMLoc());
-  Gen.assign(F.Pieces.size() * NV, 0);
-  Kill.assign(F.Pieces.size() * NV, 0);
-  size_t Instr = 0;
-  for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
-    uint64_t *G = &Gen[PI * NV], *K = &Kill[PI * NV];
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      ArrayRef<Ref> Refs = T.of(Instr++);
-      for (const Ref &R : Refs) {
-        if (!R.Virtual) {
-          if (R.Reg < NumPhysRegs)
-            ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) -
-                                        R.Reg);
-          continue;
-        }
-        if (!Seen[R.Reg]) {
-          Seen[R.Reg] = 1;
-          Order.push_back(R.Reg);
-          FirstLoc[R.Reg] = MI.Loc;
-        }
-        if (!R.IsDef)
-          G[R.Reg] |= unitsOf(R) & ~K[R.Reg];
-      }
-      if (!isGuarded(MI))
-        for (const Ref &R : Refs)
-          if (R.Virtual && R.IsDef)
-            K[R.Reg] |= unitsOf(R);
-    }
-  }
   if (Optional<StringRef> C = F.getAttr("counter"))
     if (C->startswith("%")) {
-      for (unsigned V = 0; V < NV; ++V)
+      for (unsigned V = 0; V < F.VRegNames.size(); ++V)
         if (F.VRegNames[V] == C->drop_front())
           Counter = V;
-      if (!Counter || !Seen[*Counter])
+      if (!Counter || !Width[*Counter])
         return fail("counter(" + *C + ") names no virtual register of the "
                                       "function");
     }
@@ -809,8 +808,6 @@ Error Allocator::scanOperands() {
 
 Error Allocator::run(bool SeedPlan) {
   T.collect(F);
-  if (Error E = computeWidths())
-    return E;
   if (Error E = scanOperands())
     return E;
   Error Err = Error::success();
