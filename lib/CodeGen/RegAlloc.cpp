@@ -168,23 +168,28 @@ public:
   size_t rowWords() const { return RowWords; }
   uint64_t *row(size_t R) { return &Bits[R * RowWords]; }
   const uint64_t *row(size_t R) const { return &Bits[R * RowWords]; }
-  /// this |= its transpose: one block transpose per 64 x 64 block.
+  /// this |= its transpose, in place: for each pair of 64 x 64 blocks
+  /// (I, J) and (J, I), each ORed with the other's transpose (zero pairs
+  /// skipped).
   void makeSymmetric() {
-    std::vector<uint64_t> T(Bits.size(), 0);
-    uint64_t Block[64];
+    uint64_t A[64], B[64];
     for (size_t BI = 0; BI < RowWords; ++BI)
-      for (size_t BJ = 0; BJ < RowWords; ++BJ) {
+      for (size_t BJ = BI; BJ < RowWords; ++BJ) {
         uint64_t Any = 0;
-        for (size_t R = 0; R < 64; ++R)
-          Any |= Block[R] = Bits[(BI * 64 + R) * RowWords + BJ];
+        for (size_t R = 0; R < 64; ++R) {
+          Any |= A[R] = Bits[(BI * 64 + R) * RowWords + BJ];
+          Any |= B[R] = Bits[(BJ * 64 + R) * RowWords + BI];
+        }
         if (!Any)
           continue;
-        transpose64(Block);
-        for (size_t R = 0; R < 64; ++R)
-          T[(BJ * 64 + R) * RowWords + BI] = Block[R];
+        transpose64(A);
+        if (BI != BJ)
+          transpose64(B);
+        for (size_t R = 0; R < 64; ++R) {
+          Bits[(BJ * 64 + R) * RowWords + BI] |= A[R];
+          Bits[(BI * 64 + R) * RowWords + BJ] |= B[R];
+        }
       }
-    for (size_t I = 0; I < Bits.size(); ++I)
-      Bits[I] |= T[I];
   }
 
 private:
@@ -476,7 +481,11 @@ void Allocator::buildInterference() {
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
-      bool Guarded = isGuarded(Is[I]);
+      bool Kills = !isGuarded(Is[I]);
+      // A def's row takes what is live after the instruction and every
+      // register of it; an unguarded def then ends its units' lives (a
+      // later def of the instruction still gets the register through the
+      // instruction's registers), and the reads start theirs.
       for (const Ref &D : Refs) {
         if (!D.Virtual || !D.IsDef)
           continue;
@@ -486,11 +495,9 @@ void Allocator::buildInterference() {
         for (const Ref &O : Refs)
           if (O.Virtual)
             setBit(Row, O.Reg);
+        if (Kills)
+          Reset(D.Reg, unitsOf(D));
       }
-      if (!Guarded)
-        for (const Ref &R : Refs)
-          if (R.Virtual && R.IsDef)
-            Reset(R.Reg, unitsOf(R));
       for (const Ref &R : Refs)
         if (R.Virtual && !R.IsDef)
           Set(R.Reg, unitsOf(R));
