@@ -169,25 +169,26 @@ public:
   uint64_t *row(size_t R) { return &Bits[R * RowWords]; }
   const uint64_t *row(size_t R) const { return &Bits[R * RowWords]; }
   /// this |= its transpose, in place: for each pair of 64 x 64 blocks
-  /// (I, J) and (J, I), each ORed with the other's transpose (zero pairs
-  /// skipped).
+  /// (I, J) and (J, I), each ORed with the other's transpose (a zero block
+  /// skipped; a diagonal block is its own pair).
   void makeSymmetric() {
     uint64_t A[64], B[64];
     for (size_t BI = 0; BI < RowWords; ++BI)
       for (size_t BJ = BI; BJ < RowWords; ++BJ) {
-        uint64_t Any = 0;
+        uint64_t AnyA = 0, AnyB = 0;
         for (size_t R = 0; R < 64; ++R) {
-          Any |= A[R] = Bits[(BI * 64 + R) * RowWords + BJ];
-          Any |= B[R] = Bits[(BJ * 64 + R) * RowWords + BI];
+          AnyA |= A[R] = Bits[(BI * 64 + R) * RowWords + BJ];
+          AnyB |= B[R] = Bits[(BJ * 64 + R) * RowWords + BI];
         }
-        if (!Any)
-          continue;
-        transpose64(A);
-        if (BI != BJ)
+        if (AnyA) {
+          transpose64(A);
+          for (size_t R = 0; R < 64; ++R)
+            Bits[(BJ * 64 + R) * RowWords + BI] |= A[R];
+        }
+        if (AnyB && BI != BJ) {
           transpose64(B);
-        for (size_t R = 0; R < 64; ++R) {
-          Bits[(BJ * 64 + R) * RowWords + BI] |= A[R];
-          Bits[(BI * 64 + R) * RowWords + BJ] |= B[R];
+          for (size_t R = 0; R < 64; ++R)
+            Bits[(BI * 64 + R) * RowWords + BJ] |= B[R];
         }
       }
   }
@@ -238,8 +239,11 @@ struct RefTable {
   std::vector<uint32_t> Begin;
   /// The first instruction of piece P; PieceFirst[P + 1] ends it.
   std::vector<uint32_t> PieceFirst;
-  /// Per instruction: whether it is an EXIT.
-  std::vector<uint8_t> IsExit;
+  /// Per instruction, for the conservative waits: the scoreboard its
+  /// variable-latency writes set (bits 0-2; 0: none), the one its late
+  /// reads set (bits 3-5), and whether it is an EXIT (bit 6).
+  std::vector<uint8_t> Flags;
+  static constexpr uint8_t ExitFlag = 0x40;
 
   ArrayRef<Ref> refs() const { return {Data.get(), Begin.back()}; }
   MutableArrayRef<Ref> of(size_t I) {
@@ -255,16 +259,16 @@ struct RefTable {
     // growth check an operand, and only the pages written are touched).
     Data.reset(new Ref[N * sass::MaxOperands]);
     Begin.resize(N + 1);
-    IsExit.resize(N);
+    Flags.resize(N);
     PieceFirst.assign(1, 0);
     Ref *Out = Data.get();
     uint32_t *B = Begin.data();
-    uint8_t *X = IsExit.data();
+    uint8_t *X = Flags.data();
     for (const mir::Piece &P : F.Pieces) {
       for (const MInstr &MI : P.Instrs) {
         const FormDesc &D = formOf(MI.I.Op);
         *B++ = uint32_t(Out - Data.get());
-        *X++ = D.IsExit;
+        *X++ = flags(MI.I.Ctrl, D.IsExit);
         Out = add(MI, D, Out);
       }
       PieceFirst.push_back(uint32_t(B - Begin.data()));
@@ -274,6 +278,16 @@ struct RefTable {
 
 private:
   std::unique_ptr<Ref[]> Data;
+
+  static uint8_t flags(const sass::Control &C, bool IsExit) {
+    unsigned WrSB = C.WrSB > 0 && C.WrSB < 6 ? C.WrSB : 0;
+    // A load without a read scoreboard reads its address late too: its
+    // write scoreboard covers the sources (tp-verify-schedule's model).
+    unsigned RdSB = C.RdSB > 0 && C.RdSB < 6 ? C.RdSB
+                    : C.RdSB >= 6            ? WrSB
+                                             : 0;
+    return uint8_t(WrSB | RdSB << 3 | (IsExit ? ExitFlag : 0));
+  }
 
   /// A form's general-register operands (GPR, MemBase), listed once per
   /// form the function uses: FormOperands[First .. End).
@@ -940,9 +954,11 @@ struct SBState {
   }
 };
 
-void addWaits(MInstr &MI, ArrayRef<Ref> Refs, bool IsExit, SBState &St) {
-  sass::Instruction &I = MI.I;
-  uint8_t Wait = I.Ctrl.WaitMask;
+/// The waits of \p MI (its register operands \p Refs, RefTable::Flags
+/// \p Flags) from \p St, which then takes what \p MI leaves pending.
+void addWaits(MInstr &MI, ArrayRef<Ref> Refs, uint8_t Flags, SBState &St) {
+  uint8_t &WaitMask = MI.I.Ctrl.WaitMask;
+  uint8_t Wait = WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
   if (St.pending())
     for (const Ref &R : Refs) {
@@ -951,16 +967,12 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, bool IsExit, SBState &St) {
         G |= SBState::guarding(St.Read, R.Reg, R.Width);
       Wait |= G & 0x3e;
     }
-  if (IsExit)
+  if (Flags & RefTable::ExitFlag)
     Wait = 0x3f;
-  St.clear(Wait);
-  I.Ctrl.WaitMask = Wait;
-  unsigned WrSB = I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6 ? I.Ctrl.WrSB : 0;
-  // A load without a read scoreboard reads its address late too: its
-  // write scoreboard covers the sources (tp-verify-schedule's model).
-  unsigned RdSB = I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6 ? I.Ctrl.RdSB
-                  : I.Ctrl.RdSB >= 6                 ? WrSB
-                                                     : 0;
+  if (Wait & St.pending())
+    St.clear(Wait);
+  WaitMask = Wait;
+  unsigned WrSB = Flags & 7, RdSB = (Flags >> 3) & 7;
   if (!WrSB && !RdSB)
     return;
   for (const Ref &R : Refs) {
@@ -978,9 +990,10 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
     mir::Piece &P = F.Pieces[PI];
     auto Walk = [&](SBState &S) {
+      size_t First = Refs.PieceFirst[PI];
+      const uint8_t *Flags = Refs.Flags.data() + First;
       for (size_t I = 0; I < P.Instrs.size(); ++I)
-        addWaits(P.Instrs[I], Refs.of(Refs.PieceFirst[PI] + I),
-                 Refs.IsExit[Refs.PieceFirst[PI] + I], S);
+        addWaits(P.Instrs[I], Refs.of(First + I), Flags[I], S);
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // Twice: the second walk starts from what the body leaves pending
