@@ -889,7 +889,7 @@ namespace {
 /// pending variable-latency write on SB S guards register r, of Read[r]
 /// when a pending late read does (S = 1..5; 0 counts the copy groups and
 /// guards none).  Each scoreboard lists the registers it guards, so that
-/// a wait clears only those; the body's two walks merge by OR.
+/// a wait clears only those; states merge by OR.
 struct SBState {
   static constexpr unsigned NumRegs = NumPhysRegs + 8; ///< tuples' overhang
   static constexpr unsigned NumSB = 6;
@@ -996,15 +996,17 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
         addWaits(P.Instrs[I], Refs.of(First + I), Flags[I], S);
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
-      // Twice: the second walk starts from what the body leaves pending
-      // (the back edge) besides what the prologue does.
+      // The body's first instruction waits for everything either way into
+      // it (the prologue, the back edge) leaves pending.  So a second walk
+      // from what the body leaves would add no wait: past the first
+      // instruction its state holds only the body's own guards, which the
+      // first walk holds too, cleared by the same waits.  The tail follows
+      // the body or, with no iteration, the prologue: what they leave
+      // (the first walk's state besides the entry's, which is the second
+      // walk's besides the entry's).
       Entry = St;
-      SBState First = St;
-      Walk(First);
-      P.Instrs.front().I.Ctrl.WaitMask |= St.pending() | First.pending();
-      St.merge(First);
       Walk(St);
-      // The tail follows the body or, with no iteration, the prologue.
+      P.Instrs.front().I.Ctrl.WaitMask |= Entry.pending() | St.pending();
       St.merge(Entry);
       continue;
     }
