@@ -10,9 +10,9 @@
 /// aligned register, and the waits by scanning every register.  The
 /// functions mix scalars, pairs and 4-tuples written by halves, guarded
 /// writes, physical registers, values live into the body and around the
-/// back edge, variable-latency writes and late reads on scoreboards, and a
-/// counter; some need more registers than max-regs allows (both must then
-/// fail).
+/// back edge, variable-latency writes and late reads on scoreboards, a
+/// counter, and pre-assignments; some need more registers than max-regs
+/// allows or pre-assign badly (both must then fail with the same message).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -87,9 +87,19 @@ std::string randomFunction(std::mt19937 &G) {
     }
   };
   std::string Counter = Pick(2) ? " counter(%s0)" : "";
+  // Pre-assignments, aligned or not, some of them conflicting (a name no
+  // operand uses is ignored).
+  std::string Pre;
+  for (unsigned I = 0, N = Pick(3) ? 0 : 1 + Pick(5); I < N; ++I) {
+    std::string R = std::to_string(4 * Pick(3) + (Pick(4) ? 0 : Pick(4)));
+    Pre += (I ? " " : "") +
+           (Pick(2) ? S() : Pick(2) ? P() : Q()) + "=R" + R;
+  }
+  if (!Pre.empty())
+    Pre = " preassign(" + Pre + ")";
   std::string T = "sass.func @k target(\"sm_86\") regs(0) smem(0) "
                   "iterations(2)" +
-                  Counter + " {\n";
+                  Counter + Pre + " {\n";
   const char *Pieces[] = {"prologue", "body", "tail"};
   for (const char *Name : Pieces) {
     T += std::string("piece ") + Name + "\n";
@@ -129,8 +139,8 @@ std::vector<Access> accesses(const sass::Instruction &I) {
 
 using Unit = std::pair<int, unsigned>; // (virtual register, register k)
 
-/// The reference: false when some register does not fit.
-bool referenceAllocate(mir::Function &F, unsigned MaxRegs) {
+/// The reference: the error's message (after "tp-regalloc: "), or empty.
+std::string referenceAllocate(mir::Function &F, unsigned MaxRegs) {
   size_t NP = F.Pieces.size();
   std::map<int, unsigned> Width;
   std::vector<int> Order;
@@ -213,8 +223,44 @@ bool referenceAllocate(mir::Function &F, unsigned MaxRegs) {
   }
   for (size_t P = 0; P < NP; ++P)
     Walk(P, true);
+  auto Name = [&](int V) { return "%" + F.VRegNames[V]; };
+  auto Interfere = [&](int A, int B) {
+    return A != B && (Edges.count({A, B}) || Edges.count({B, A}));
+  };
   std::map<int, int> Assigned;
+  // preassign(%x=Rn ...): the last item for a name wins.
+  std::map<std::string, unsigned> Plan;
+  if (Optional<StringRef> A = F.getAttr("preassign")) {
+    SmallVector<StringRef, 4> Items;
+    A->split(Items, ' ', -1, false);
+    for (StringRef It : Items) {
+      unsigned R = 0;
+      It.split('=').second.drop_front().getAsInteger(10, R);
+      Plan[It.split('=').first.str()] = R;
+    }
+  }
   for (int V : Order) {
+    auto It = Plan.find(Name(V));
+    if (It == Plan.end())
+      continue;
+    unsigned R = It->second, W = Width[V];
+    std::string Pre = "pre-assignment of " + Name(V) + " to R" +
+                      std::to_string(R);
+    if (R % W)
+      return Pre + " is not aligned: a tuple of " + std::to_string(W) +
+             " registers starts at a multiple of " + std::to_string(W);
+    if (R + W > MaxRegs)
+      return Pre + " is outside R0..R" + std::to_string(MaxRegs - 1);
+    for (auto &E : Assigned) // in increasing id order
+      if (Interfere(V, E.first) && unsigned(E.second) < R + W &&
+          R < E.second + Width[E.first])
+        return Pre + " conflicts with " + Name(E.first) + " in R" +
+               std::to_string(E.second) + ", live at the same time";
+    Assigned[V] = int(R);
+  }
+  for (int V : Order) {
+    if (Assigned.count(V))
+      continue;
     unsigned W = Width[V];
     int Found = -1;
     for (unsigned R = 0; R + W <= MaxRegs && Found < 0; R += W) {
@@ -222,15 +268,22 @@ bool referenceAllocate(mir::Function &F, unsigned MaxRegs) {
       for (unsigned X = R; X < R + W; ++X)
         Free &= !Reserved.count(X);
       for (auto &E : Assigned)
-        if (E.first != V &&
-            (Edges.count({V, E.first}) || Edges.count({E.first, V})) &&
-            unsigned(E.second) < R + W && R < E.second + Width[E.first])
+        if (Interfere(V, E.first) && unsigned(E.second) < R + W &&
+            R < E.second + Width[E.first])
           Free = false;
       if (Free)
         Found = int(R);
     }
-    if (Found < 0)
-      return false;
+    if (Found < 0) {
+      unsigned LiveWith = 0;
+      for (auto &E : Width)
+        if (Interfere(V, E.first))
+          LiveWith += E.second;
+      return Name(V) + " (" + std::to_string(W) + " register" +
+             (W > 1 ? "s" : "") + ") does not fit in R0..R" +
+             std::to_string(MaxRegs - 1) + ": " + std::to_string(LiveWith) +
+             " registers of other values are live with it";
+    }
     Assigned[V] = Found;
   }
   unsigned High = 0;
@@ -245,7 +298,7 @@ bool referenceAllocate(mir::Function &F, unsigned MaxRegs) {
   if (Counter >= 0)
     F.setAttr("counter", std::to_string(Assigned[Counter]));
   F.Regs = High;
-  return true;
+  return "";
 }
 
 /// The reference waits on physical registers: per register the
@@ -319,8 +372,8 @@ std::string print(const mir::Module &M) {
 
 TEST(RegAllocRandom, MatchesTheReference) {
   std::mt19937 G(20261201);
-  unsigned Compared = 0, NoRoom = 0;
-  for (unsigned Case = 0; Case < 400; ++Case) {
+  unsigned Compared = 0, NoRoom = 0, Bad = 0;
+  for (unsigned Case = 0; Case < 1000; ++Case) {
     std::string Text = randomFunction(G);
     unsigned MaxRegs = Case % 4 == 3 ? 8 + unsigned(G() % 16) : 255;
     SourceMgr SM;
@@ -329,8 +382,8 @@ TEST(RegAllocRandom, MatchesTheReference) {
     Expected<mir::Module> M = mir::parseModule(SM, Buf);
     ASSERT_TRUE(bool(M)) << toString(M.takeError()) << "\n" << Text;
     mir::Module Ref = *M;
-    bool RefFits = referenceAllocate(Ref.Functions[0], MaxRegs);
-    if (RefFits)
+    std::string RefMsg = referenceAllocate(Ref.Functions[0], MaxRegs);
+    if (RefMsg.empty())
       referenceWaits(Ref.Functions[0]);
 
     std::unique_ptr<IRUnit> IR = std::make_unique<mir::MachineUnit>(*M);
@@ -339,21 +392,22 @@ TEST(RegAllocRandom, MatchesTheReference) {
     PassContext Ctx{SM};
     Error E = RA->run(IR, Ctx);
     std::string Msg = E ? toString(std::move(E)) : "";
-    ASSERT_EQ(RefFits, Msg.empty()) << Msg << "\n" << Text;
-    if (!RefFits) {
-      EXPECT_NE(Msg.find("does not fit in R0..R" + std::to_string(MaxRegs - 1)),
-                std::string::npos)
-          << Msg;
-      ++NoRoom;
+    if (!RefMsg.empty()) {
+      // At the function, or (running out) at the register's first operand.
+      EXPECT_NE(Msg.find("error: tp-regalloc: " + RefMsg), std::string::npos)
+          << Msg << "\n" << Text;
+      ++(RefMsg.find("does not fit") != std::string::npos ? NoRoom : Bad);
       continue;
     }
+    ASSERT_EQ(Msg, "") << Text;
     ++Compared;
     EXPECT_EQ(print(static_cast<mir::MachineUnit &>(*IR).M), print(Ref))
         << Text;
   }
   // The generator reaches both outcomes.
-  EXPECT_GT(Compared, 300u);
-  EXPECT_GT(NoRoom, 5u);
+  EXPECT_GT(Compared, 600u);
+  EXPECT_GT(NoRoom, 20u);
+  EXPECT_GT(Bad, 20u);
 }
 
 } // namespace
