@@ -145,52 +145,18 @@ template <typename Fn> void forEachBit(const uint64_t *W, size_t NW, Fn F) {
       F(unsigned(I * 64 + countTrailingZeros(X)));
 }
 
-/// Transposes a 64 x 64 bit block in place: bit c of row r <-> bit r of
-/// row c (Hacker's Delight 7-3, for bit 0 = column 0).
-void transpose64(uint64_t A[64]) {
-  uint64_t M = 0x00000000FFFFFFFFull;
-  for (unsigned J = 32; J != 0; J >>= 1, M ^= M << J)
-    for (unsigned K = 0; K < 64; K = ((K | J) + 1) & ~J) {
-      uint64_t T = ((A[K] >> J) ^ A[K | J]) & M;
-      A[K | J] ^= T;
-      A[K] ^= T << J;
-    }
-}
-
-/// A square bit matrix over the virtual registers, rows padded to whole
-/// 64 x 64 blocks.
+/// A square bit matrix over the virtual registers, rows of whole words.
 class BitMatrix {
 public:
   void reset(size_t N) {
     RowWords = wordsFor(N);
-    Bits.assign(RowWords * 64 * RowWords, 0);
+    Bits.assign(N * RowWords, 0);
   }
   size_t rowWords() const { return RowWords; }
   uint64_t *row(size_t R) { return &Bits[R * RowWords]; }
   const uint64_t *row(size_t R) const { return &Bits[R * RowWords]; }
-  /// this |= its transpose, in place: for each pair of 64 x 64 blocks
-  /// (I, J) and (J, I), each ORed with the other's transpose (a zero block
-  /// skipped; a diagonal block is its own pair).
-  void makeSymmetric() {
-    uint64_t A[64], B[64];
-    for (size_t BI = 0; BI < RowWords; ++BI)
-      for (size_t BJ = BI; BJ < RowWords; ++BJ) {
-        uint64_t AnyA = 0, AnyB = 0;
-        for (size_t R = 0; R < 64; ++R) {
-          AnyA |= A[R] = Bits[(BI * 64 + R) * RowWords + BJ];
-          AnyB |= B[R] = Bits[(BJ * 64 + R) * RowWords + BI];
-        }
-        if (AnyA) {
-          transpose64(A);
-          for (size_t R = 0; R < 64; ++R)
-            Bits[(BJ * 64 + R) * RowWords + BI] |= A[R];
-        }
-        if (AnyB && BI != BJ) {
-          transpose64(B);
-          for (size_t R = 0; R < 64; ++R)
-            Bits[(BI * 64 + R) * RowWords + BJ] |= B[R];
-        }
-      }
+  bool test(size_t R, size_t C) const {
+    return (row(R)[C / 64] >> (C % 64)) & 1;
   }
 
 private:
@@ -369,6 +335,11 @@ private:
   Error assign(unsigned V, unsigned Reg);
   Error allocateRest();
   Error noRoom(unsigned V) const;
+  bool interferes(unsigned U, unsigned V) const {
+    return Interferes.test(U, V) || Interferes.test(V, U);
+  }
+  PhysSet busyFor(unsigned V) const;
+  void place(unsigned V);
   void rewrite();
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
@@ -392,7 +363,19 @@ private:
   PassContext &Ctx;
   unsigned MaxRegs;
   std::vector<unsigned> Width; ///< per virtual register (at most 64)
+  /// Row D: the registers D is written against (live after a def of D,
+  /// or registers of its instruction; no self edge).  Two registers
+  /// interfere when either's row has the other: the matrix is not made
+  /// symmetric, placing a register tells the registers of its row instead.
   BitMatrix Interferes;
+  /// Placed registers (pre-assigned or allocated), a bit per id; each
+  /// one's tuple as a word of the physical set: the word and its bits (an
+  /// aligned tuple of at most 64 never crosses a word); per register, the
+  /// physical registers of the placed registers whose rows have it.
+  std::vector<uint64_t> Placed;
+  std::vector<uint8_t> TupleWord;
+  std::vector<uint64_t> TupleBits;
+  std::vector<PhysSet> BusyFrom;
   PhysSet ReservedPhys; ///< physical registers the input names
   std::vector<int> Assigned;
   std::vector<unsigned> Order; ///< first appearance
@@ -468,7 +451,8 @@ void Allocator::computeLiveness() {
 }
 
 /// Interference: each written register against everything live after the
-/// instruction and the instruction's other registers.  Each virtual
+/// instruction and the instruction's other registers (a row per written
+/// register; see Interferes).  Each virtual
 /// register keeps the mask of its live units (bit k: register k of its
 /// tuple), so that the registers with a live unit (LiveV) are at hand for
 /// a def: one word-wise OR into its row.
@@ -525,8 +509,7 @@ void Allocator::buildInterference() {
           Row[W] |= LiveV[W];
       });
   }
-  // Symmetric, without self edges.
-  Interferes.makeSymmetric();
+  // No self edges.
   for (unsigned V = 0; V < NV; ++V)
     Interferes.row(V)[V / 64] &= ~(uint64_t(1) << (V % 64));
 }
@@ -543,18 +526,17 @@ Error Allocator::assign(unsigned V, unsigned Reg) {
                         "R0..R{2}",
                         name(V), Reg, MaxRegs - 1)
                     .str());
-  const uint64_t *Row = Interferes.row(V);
-  for (size_t I = 0; I < Interferes.rowWords(); ++I)
-    for (uint64_t X = Row[I]; X; X &= X - 1) {
-      unsigned U = unsigned(I * 64 + countTrailingZeros(X));
+  if (busyFor(V).any(Reg, W))
+    // The interfering register placed there with the lowest id.
+    for (unsigned U = 0; U < Width.size(); ++U)
       if (Assigned[U] >= 0 && unsigned(Assigned[U]) < Reg + W &&
-          Reg < unsigned(Assigned[U]) + Width[U])
+          Reg < unsigned(Assigned[U]) + Width[U] && interferes(U, V))
         return fail(formatv("pre-assignment of {0} to R{1} conflicts with "
                             "{2} in R{3}, live at the same time",
                             name(V), Reg, name(U), Assigned[U])
                         .str());
-    }
   Assigned[V] = int(Reg);
+  place(V);
   ++NumPreassigned;
   return Error::success();
 }
@@ -668,45 +650,54 @@ int firstFit(const PhysSet &Busy, unsigned W, unsigned MaxRegs) {
 /// reserved physical register nor an interfering register already placed
 /// occupies.
 Error Allocator::allocateRest() {
-  size_t RW = Interferes.rowWords();
-  std::vector<uint64_t> Placed(RW, 0);
-  // Each placed register's tuple as a word of the physical set: the word
-  // and its bits (an aligned tuple of at most 64 never crosses a word).
-  std::vector<uint8_t> TupleWord(Width.size());
-  std::vector<uint64_t> TupleBits(Width.size());
-  auto Place = [&](unsigned V) {
-    unsigned R = unsigned(Assigned[V]), W = Width[V];
-    TupleWord[V] = uint8_t(R / 64);
-    TupleBits[V] = (W == 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1)
-                   << (R % 64);
-    setBit(Placed.data(), V);
-  };
-  for (unsigned V = 0; V < Width.size(); ++V)
-    if (Assigned[V] >= 0)
-      Place(V);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
-    PhysSet Busy = ReservedPhys;
-    const uint64_t *Row = Interferes.row(V);
-    for (size_t I = 0; I < RW; ++I)
-      for (uint64_t X = Row[I] & Placed[I]; X; X &= X - 1) {
-        unsigned U = unsigned(I * 64 + countTrailingZeros(X));
-        Busy.W[TupleWord[U]] |= TupleBits[U];
-      }
+    PhysSet Busy = busyFor(V);
+    for (size_t I = 0; I < Busy.W.size(); ++I)
+      Busy.W[I] |= ReservedPhys.W[I];
     int Reg = firstFit(Busy, Width[V], MaxRegs);
     if (Reg < 0)
       return noRoom(V);
     Assigned[V] = Reg;
-    Place(V);
+    place(V);
   }
   return Error::success();
 }
 
+/// The physical registers the placed registers interfering with \p V
+/// occupy: those whose rows have \p V, and those of \p V's row.
+PhysSet Allocator::busyFor(unsigned V) const {
+  PhysSet Busy = BusyFrom[V];
+  const uint64_t *Row = Interferes.row(V);
+  for (size_t I = 0; I < Interferes.rowWords(); ++I)
+    for (uint64_t X = Row[I] & Placed[I]; X; X &= X - 1) {
+      unsigned U = unsigned(I * 64 + countTrailingZeros(X));
+      Busy.W[TupleWord[U]] |= TupleBits[U];
+    }
+  return Busy;
+}
+
+/// Records \p V placed at Assigned[V], and tells the registers of its row
+/// not yet placed.
+void Allocator::place(unsigned V) {
+  unsigned R = unsigned(Assigned[V]), W = Width[V];
+  unsigned Word = R / 64;
+  uint64_t Bits = (W == 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1) << (R % 64);
+  TupleWord[V] = uint8_t(Word);
+  TupleBits[V] = Bits;
+  setBit(Placed.data(), V);
+  const uint64_t *Row = Interferes.row(V);
+  for (size_t I = 0; I < Interferes.rowWords(); ++I)
+    for (uint64_t X = Row[I] & ~Placed[I]; X; X &= X - 1)
+      BusyFrom[I * 64 + countTrailingZeros(X)].W[Word] |= Bits;
+}
+
 Error Allocator::noRoom(unsigned V) const {
   unsigned LiveWith = 0, W = Width[V];
-  forEachBit(Interferes.row(V), Interferes.rowWords(),
-             [&](unsigned U) { LiveWith += Width[U]; });
+  for (unsigned U = 0; U < Width.size(); ++U)
+    if (interferes(U, V))
+      LiveWith += Width[U];
   std::string Msg =
       formatv("tp-regalloc: {0} ({1} register{2}) does not fit in "
               "R0..R{3}: {4} registers of other values are live with it",
@@ -838,6 +829,10 @@ Error Allocator::run(bool SeedPlan) {
   computeLiveness();
   buildInterference();
   Assigned.assign(Width.size(), -1);
+  Placed.assign(Interferes.rowWords(), 0);
+  TupleWord.resize(Width.size());
+  TupleBits.resize(Width.size());
+  BusyFrom.resize(Width.size());
   if (Error E = preassign(SeedPlan))
     return E;
   if (Error E = allocateRest())
