@@ -26,7 +26,7 @@
 /// seen and paid for by the schedule, and tp-verify-schedule checks them.
 ///
 /// Algorithm:
-///  1. widths (mir::getVirtualRegWidths) and one liveness unit per
+///  1. widths (as mir::getVirtualRegWidths) and one liveness unit per
 ///     register of every tuple, so that a pair of a 4-tuple can be written
 ///     without killing the other pair (the accumulators are zeroed by
 ///     halves, R's values loaded by words);
@@ -50,15 +50,18 @@
 ///     on the physical registers are added (tp-select's waits, derived as
 ///     before: a read or write of a register a pending variable-latency
 ///     write guards, a write of one a pending late read guards; the body's
-///     first instruction waits for what either way into it leaves pending;
-///     EXIT for all).  tp-compact-stalls recomputes every field.
+///     first instruction waits for what either way into it leaves pending,
+///     so one walk of the body gives every wait; EXIT for all).
+///     tp-compact-stalls recomputes every field.
 ///
 /// Representation: the register operands of every instruction are read
 /// once into one flat table (per form, the list of its general-register
 /// operands is made on the form's first use); unit and register sets are
 /// arrays of 64-bit words indexed by unit, virtual register id or physical
-/// register; interference is a bit matrix over the ids, made symmetric by
-/// 64 x 64 block transposes; no map, set or name is consulted per
+/// register; interference is a bit matrix over the ids, a row per written
+/// register, not made symmetric: a register placed marks its tuple for the
+/// registers of its row (first fit reads those marks and the placed
+/// registers of its own row); no map, set or name is consulted per
 /// instruction.
 ///
 /// The seed's plan (../shared/seed/TiledProductSM86.seed.txt, "registers"):
