@@ -775,9 +775,15 @@ Error Allocator::scanOperands() {
   Grow(F.VRegNames.size());
   const Ref *R = T.refs().data();
   const uint32_t *Ends = T.Begin.data() + 1;
+  // An instruction's unguarded defs (indices into Kill: a growth keeps
+  // them), killed once its reads are in Gen.
+  size_t Kills[sass::MaxOperands];
+  uint64_t KillUnits[sass::MaxOperands];
   for (size_t PI = 0; PI < NP; ++PI) {
     for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      const Ref *Begin = R, *End = T.refs().data() + *Ends++;
+      const Ref *End = T.refs().data() + *Ends++;
+      bool Guarded = isGuarded(MI);
+      unsigned NumKills = 0;
       for (; R != End; ++R) {
         if (!R->Virtual) {
           if (R->Reg < NumPhysRegs)
@@ -793,13 +799,15 @@ Error Allocator::scanOperands() {
           FirstLoc[V] = MI.Loc;
         }
         W[V] = std::max<unsigned>(W[V], R->Sub + R->Width);
-        if (!R->IsDef)
+        if (!R->IsDef) {
           G[V * NP + PI] |= unitsOf(*R) & ~K[V * NP + PI];
+        } else if (!Guarded) {
+          Kills[NumKills] = V * NP + PI;
+          KillUnits[NumKills++] = unitsOf(*R);
+        }
       }
-      if (!isGuarded(MI))
-        for (const Ref *D = Begin; D != End; ++D)
-          if (D->Virtual && D->IsDef)
-            K[D->Reg * NP + PI] |= unitsOf(*D);
+      for (unsigned I = 0; I < NumKills; ++I)
+        K[Kills[I]] |= KillUnits[I];
     }
   }
   for (unsigned &X : Width)
