@@ -224,25 +224,42 @@ struct RefTable {
 
   void collect(const Function &F) {
     size_t N = F.size();
-    // Room for every operand of every instruction, left uninitialized (no
-    // growth check an operand, and only the pages written are touched).
-    Data.reset(new Ref[N * sass::MaxOperands]);
+    // Room left uninitialized, checked an instruction (not an operand) and
+    // grown when an instruction's operands might not fit; sized for the usual
+    // count (2.5 an instruction in tp-select's kernels), not for every
+    // operand of every instruction: that would be an mmap'd block, fresh
+    // pages for the passes after this one too.
+    size_t Capacity = 4 * N + sass::MaxOperands;
+    Data.reset(new Ref[Capacity]);
     Begin.resize(N + 1);
     Flags.resize(N);
     PieceFirst.assign(1, 0);
-    Ref *Out = Data.get();
+    // Past Last, an instruction's operands might not fit.
+    Ref *Base = Data.get(), *Out = Base,
+        *Last = Base + Capacity - sass::MaxOperands;
     uint32_t *B = Begin.data();
     uint8_t *X = Flags.data();
     for (const mir::Piece &P : F.Pieces) {
       for (const MInstr &MI : P.Instrs) {
+        if (Out > Last) {
+          // Twice the room, the operands written so far kept.
+          size_t Used = size_t(Out - Base);
+          Capacity *= 2;
+          std::unique_ptr<Ref[]> New(new Ref[Capacity]);
+          std::copy(Base, Out, New.get());
+          Data = std::move(New);
+          Base = Data.get();
+          Out = Base + Used;
+          Last = Base + Capacity - sass::MaxOperands;
+        }
         const FormDesc &D = formOf(MI.I.Op);
-        *B++ = uint32_t(Out - Data.get());
+        *B++ = uint32_t(Out - Base);
         *X++ = flags(MI.I.Ctrl, D.IsExit);
         Out = add(MI, D, Out);
       }
       PieceFirst.push_back(uint32_t(B - Begin.data()));
     }
-    *B = uint32_t(Out - Data.get());
+    *B = uint32_t(Out - Base);
   }
 
 private:
