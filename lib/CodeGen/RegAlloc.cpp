@@ -26,7 +26,7 @@
 /// seen and paid for by the schedule, and tp-verify-schedule checks them.
 ///
 /// Algorithm:
-///  1. widths (mir::getVirtualRegWidths) and one liveness unit per
+///  1. widths (as mir::getVirtualRegWidths) and one liveness unit per
 ///     register of every tuple, so that a pair of a 4-tuple can be written
 ///     without killing the other pair (the accumulators are zeroed by
 ///     halves, R's values loaded by words);
@@ -50,15 +50,18 @@
 ///     on the physical registers are added (tp-select's waits, derived as
 ///     before: a read or write of a register a pending variable-latency
 ///     write guards, a write of one a pending late read guards; the body's
-///     first instruction waits for what either way into it leaves pending;
-///     EXIT for all).  tp-compact-stalls recomputes every field.
+///     first instruction waits for what either way into it leaves pending,
+///     so one walk of the body gives every wait; EXIT for all).
+///     tp-compact-stalls recomputes every field.
 ///
 /// Representation: the register operands of every instruction are read
 /// once into one flat table (per form, the list of its general-register
 /// operands is made on the form's first use); unit and register sets are
 /// arrays of 64-bit words indexed by unit, virtual register id or physical
-/// register; interference is a bit matrix over the ids, made symmetric by
-/// 64 x 64 block transposes; no map, set or name is consulted per
+/// register; interference is a bit matrix over the ids, a row per written
+/// register, not made symmetric: a register placed marks its tuple for the
+/// registers of its row (first fit reads those marks and the placed
+/// registers of its own row); no map, set or name is consulted per
 /// instruction.
 ///
 /// The seed's plan (../shared/seed/TiledProductSM86.seed.txt, "registers"):
@@ -145,46 +148,18 @@ template <typename Fn> void forEachBit(const uint64_t *W, size_t NW, Fn F) {
       F(unsigned(I * 64 + countTrailingZeros(X)));
 }
 
-/// Transposes a 64 x 64 bit block in place: bit c of row r <-> bit r of
-/// row c (Hacker's Delight 7-3, for bit 0 = column 0).
-void transpose64(uint64_t A[64]) {
-  uint64_t M = 0x00000000FFFFFFFFull;
-  for (unsigned J = 32; J != 0; J >>= 1, M ^= M << J)
-    for (unsigned K = 0; K < 64; K = ((K | J) + 1) & ~J) {
-      uint64_t T = ((A[K] >> J) ^ A[K | J]) & M;
-      A[K | J] ^= T;
-      A[K] ^= T << J;
-    }
-}
-
-/// A square bit matrix over the virtual registers, rows padded to whole
-/// 64 x 64 blocks.
+/// A square bit matrix over the virtual registers, rows of whole words.
 class BitMatrix {
 public:
   void reset(size_t N) {
     RowWords = wordsFor(N);
-    Bits.assign(RowWords * 64 * RowWords, 0);
+    Bits.assign(N * RowWords, 0);
   }
   size_t rowWords() const { return RowWords; }
   uint64_t *row(size_t R) { return &Bits[R * RowWords]; }
   const uint64_t *row(size_t R) const { return &Bits[R * RowWords]; }
-  /// this |= its transpose: one block transpose per 64 x 64 block.
-  void makeSymmetric() {
-    std::vector<uint64_t> T(Bits.size(), 0);
-    uint64_t Block[64];
-    for (size_t BI = 0; BI < RowWords; ++BI)
-      for (size_t BJ = 0; BJ < RowWords; ++BJ) {
-        uint64_t Any = 0;
-        for (size_t R = 0; R < 64; ++R)
-          Any |= Block[R] = Bits[(BI * 64 + R) * RowWords + BJ];
-        if (!Any)
-          continue;
-        transpose64(Block);
-        for (size_t R = 0; R < 64; ++R)
-          T[(BJ * 64 + R) * RowWords + BI] = Block[R];
-      }
-    for (size_t I = 0; I < Bits.size(); ++I)
-      Bits[I] |= T[I];
+  bool test(size_t R, size_t C) const {
+    return (row(R)[C / 64] >> (C % 64)) & 1;
   }
 
 private:
@@ -228,74 +203,100 @@ struct Ref {
 };
 
 /// The register operands of every instruction of a function, flat: those
-/// of instruction I (layout order) are Refs[Begin[I] .. Begin[I + 1]).
+/// of instruction I (layout order) are refs()[Begin[I] .. Begin[I + 1]).
 struct RefTable {
-  std::vector<Ref> Refs;
   std::vector<uint32_t> Begin;
   /// The first instruction of piece P; PieceFirst[P + 1] ends it.
   std::vector<uint32_t> PieceFirst;
+  /// Per instruction, for the conservative waits: the scoreboard its
+  /// variable-latency writes set (bits 0-2; 0: none), the one its late
+  /// reads set (bits 3-5), and whether it is an EXIT (bit 6).
+  std::vector<uint8_t> Flags;
+  static constexpr uint8_t ExitFlag = 0x40;
 
+  ArrayRef<Ref> refs() const { return {Data.get(), Begin.back()}; }
   MutableArrayRef<Ref> of(size_t I) {
-    return {Refs.data() + Begin[I], Refs.data() + Begin[I + 1]};
+    return {Data.get() + Begin[I], Data.get() + Begin[I + 1]};
   }
   ArrayRef<Ref> of(size_t I) const {
-    return {Refs.data() + Begin[I], Refs.data() + Begin[I + 1]};
+    return {Data.get() + Begin[I], Data.get() + Begin[I + 1]};
   }
-
-  /// Per instruction: whether it is an EXIT.
-  std::vector<uint8_t> IsExit;
 
   void collect(const Function &F) {
     size_t N = F.size();
-    // Room for every general-register operand first (no growth check an
-    // operand), then trimmed to those that name a register.
-    std::vector<unsigned> FormOfInstr(N);
-    size_t Room = 0, I = 0;
-    for (const mir::Piece &P : F.Pieces)
-      for (const MInstr &MI : P.Instrs) {
-        unsigned Form = formOf(MI.I.Op);
-        FormOfInstr[I++] = Form;
-        Room += formEnd(Form) - FormFirst[Form];
-      }
-    Refs.resize(Room);
+    // Room left uninitialized, checked an instruction (not an operand) and
+    // grown when an instruction's operands might not fit; sized for the usual
+    // count (2.5 an instruction in tp-select's kernels), not for every
+    // operand of every instruction: that would be an mmap'd block, fresh
+    // pages for the passes after this one too.
+    size_t Capacity = 4 * N + sass::MaxOperands;
+    Data.reset(new Ref[Capacity]);
     Begin.resize(N + 1);
-    IsExit.assign(N, 0);
+    Flags.resize(N);
     PieceFirst.assign(1, 0);
-    Ref *Out = Refs.data();
-    I = 0;
+    // Past Last, an instruction's operands might not fit.
+    Ref *Base = Data.get(), *Out = Base,
+        *Last = Base + Capacity - sass::MaxOperands;
+    uint32_t *B = Begin.data();
+    uint8_t *X = Flags.data();
     for (const mir::Piece &P : F.Pieces) {
       for (const MInstr &MI : P.Instrs) {
-        unsigned Form = FormOfInstr[I];
-        Begin[I] = uint32_t(Out - Refs.data());
-        IsExit[I++] = FormIsExit[Form];
-        Out = add(MI, Form, Out);
+        if (Out > Last) {
+          // Twice the room, the operands written so far kept.
+          size_t Used = size_t(Out - Base);
+          Capacity *= 2;
+          std::unique_ptr<Ref[]> New(new Ref[Capacity]);
+          std::copy(Base, Out, New.get());
+          Data = std::move(New);
+          Base = Data.get();
+          Out = Base + Used;
+          Last = Base + Capacity - sass::MaxOperands;
+        }
+        const FormDesc &D = formOf(MI.I.Op);
+        *B++ = uint32_t(Out - Base);
+        *X++ = flags(MI.I.Ctrl, D.IsExit);
+        Out = add(MI, D, Out);
       }
-      PieceFirst.push_back(uint32_t(I));
+      PieceFirst.push_back(uint32_t(B - Begin.data()));
     }
-    Begin[N] = uint32_t(Out - Refs.data());
-    Refs.resize(Begin[N]);
+    *B = uint32_t(Out - Base);
   }
 
 private:
+  std::unique_ptr<Ref[]> Data;
+
+  static uint8_t flags(const sass::Control &C, bool IsExit) {
+    unsigned WrSB = C.WrSB > 0 && C.WrSB < 6 ? C.WrSB : 0;
+    // A load without a read scoreboard reads its address late too: its
+    // write scoreboard covers the sources (tp-verify-schedule's model).
+    unsigned RdSB = C.RdSB > 0 && C.RdSB < 6 ? C.RdSB
+                    : C.RdSB >= 6            ? WrSB
+                                             : 0;
+    return uint8_t(WrSB | RdSB << 3 | (IsExit ? ExitFlag : 0));
+  }
+
   /// A form's general-register operands (GPR, MemBase), listed once per
-  /// form the function uses: Forms[Op] - 1 indexes FormFirst.
+  /// form the function uses: FormOperands[First .. End).
   struct GPROperand {
     uint8_t OpIdx, Width;
     bool IsDef;
   };
-  std::vector<uint16_t> Forms;
-  std::vector<uint32_t> FormFirst;
+  struct FormDesc {
+    uint32_t First, End;
+    bool IsExit;
+  };
+  std::vector<uint16_t> Forms; ///< per opcode: its Descs index + 1, or 0
+  std::vector<FormDesc> Descs;
   std::vector<GPROperand> FormOperands;
-  std::vector<uint8_t> FormIsExit;
 
-  /// The list of form \p Op, made on its first use.
-  unsigned formOf(sass::Opcode Op) {
+  /// The description of form \p Op, made on its first use.
+  const FormDesc &formOf(sass::Opcode Op) {
     if (Forms.empty())
       Forms.assign(sass::getNumOpcodes(), 0);
     if (unsigned Slot = Forms[Op])
-      return Slot - 1;
+      return Descs[Slot - 1];
     const sass::InstrInfo &II = sass::getInstrInfo(Op);
-    FormFirst.push_back(uint32_t(FormOperands.size()));
+    uint32_t First = uint32_t(FormOperands.size());
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       const sass::OperandInfo &O = II.Operands[K];
       if (O.Kind == sass::OperandKind::GPR ||
@@ -303,26 +304,21 @@ private:
         FormOperands.push_back(
             {uint8_t(K), uint8_t(std::max<unsigned>(1, O.Width)), O.IsDef});
     }
-    FormIsExit.push_back(II.IsExit);
-    Forms[Op] = uint16_t(FormFirst.size());
-    return unsigned(FormFirst.size() - 1);
+    Descs.push_back({First, uint32_t(FormOperands.size()), II.IsExit});
+    Forms[Op] = uint16_t(Descs.size());
+    return Descs.back();
   }
 
-  uint32_t formEnd(unsigned Form) const {
-    return Form + 1 < FormFirst.size() ? FormFirst[Form + 1]
-                                       : uint32_t(FormOperands.size());
-  }
-
-  /// Writes \p MI's register operands (form \p Form) at \p Out; the end.
-  Ref *add(const MInstr &MI, unsigned Form, Ref *Out) const {
-    for (uint32_t G = FormFirst[Form], E = formEnd(Form); G < E; ++G) {
-      const GPROperand &O = FormOperands[G];
-      int64_t V = MI.I.Ops[O.OpIdx];
+  /// Writes \p MI's register operands (form \p D) at \p Out; the end.
+  Ref *add(const MInstr &MI, const FormDesc &D, Ref *Out) const {
+    const GPROperand *O = FormOperands.data();
+    for (uint32_t G = D.First; G < D.End; ++G) {
+      int64_t V = MI.I.Ops[O[G].OpIdx];
       if (mir::isVirtualReg(V))
         *Out++ = {mir::virtualRegId(V), uint8_t(mir::virtualRegSub(V)),
-                  O.Width, O.OpIdx, true, O.IsDef};
+                  O[G].Width, O[G].OpIdx, true, O[G].IsDef};
       else if (V != 255)
-        *Out++ = {uint32_t(V), 0, O.Width, O.OpIdx, false, O.IsDef};
+        *Out++ = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef};
     }
     return Out;
   }
@@ -352,7 +348,6 @@ private:
     return V < F.VRegNames.size() ? "%" + F.VRegNames[V]
                                   : "%v" + std::to_string(V);
   }
-  Error computeWidths();
   Error scanOperands();
   void computeLiveness();
   void buildInterference();
@@ -360,6 +355,11 @@ private:
   Error assign(unsigned V, unsigned Reg);
   Error allocateRest();
   Error noRoom(unsigned V) const;
+  bool interferes(unsigned U, unsigned V) const {
+    return Interferes.test(U, V) || Interferes.test(V, U);
+  }
+  PhysSet busyFor(unsigned V) const;
+  void place(unsigned V);
   void rewrite();
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
@@ -374,8 +374,8 @@ private:
   /// mask per virtual register (bit k: register k of its tuple), a row of
   /// them per piece.
   std::vector<uint64_t> LiveIn, LiveOut;
-  /// Per piece, the same layout: units read before written (Gen), units
-  /// written unguarded (Kill).
+  /// Per virtual register, a mask per piece (Gen[V * pieces + P]): units
+  /// read before written (Gen), units written unguarded (Kill).
   std::vector<uint64_t> Gen, Kill;
   std::vector<std::vector<unsigned>> Succs;
 
@@ -383,7 +383,19 @@ private:
   PassContext &Ctx;
   unsigned MaxRegs;
   std::vector<unsigned> Width; ///< per virtual register (at most 64)
+  /// Row D: the registers D is written against (live after a def of D,
+  /// or registers of its instruction; no self edge).  Two registers
+  /// interfere when either's row has the other: the matrix is not made
+  /// symmetric, placing a register tells the registers of its row instead.
   BitMatrix Interferes;
+  /// Placed registers (pre-assigned or allocated), a bit per id; each
+  /// one's tuple as a word of the physical set: the word and its bits (an
+  /// aligned tuple of at most 64 never crosses a word); per register, the
+  /// physical registers of the placed registers whose rows have it.
+  std::vector<uint64_t> Placed;
+  std::vector<uint8_t> TupleWord;
+  std::vector<uint64_t> TupleBits;
+  std::vector<PhysSet> BusyFrom;
   PhysSet ReservedPhys; ///< physical registers the input names
   std::vector<int> Assigned;
   std::vector<unsigned> Order; ///< first appearance
@@ -425,8 +437,7 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
 /// The units (registers of its tuple) of virtual register \p R.Reg that
 /// \p R names: bit k for register k.
 uint64_t unitsOf(const Ref &R) {
-  return (R.Width >= 64 ? ~uint64_t(0) : (uint64_t(1) << R.Width) - 1)
-         << R.Sub;
+  return (~uint64_t(0) >> (64 - std::min<unsigned>(R.Width, 64))) << R.Sub;
 }
 
 /// Liveness: the pieces' graph to a fixed point on whole sets, LiveIn =
@@ -448,9 +459,9 @@ void Allocator::computeLiveness() {
         Out[*Counter] |= Width[*Counter] >= 64
                              ? ~uint64_t(0)
                              : (uint64_t(1) << Width[*Counter]) - 1;
-      const uint64_t *G = &Gen[P * NV], *K = &Kill[P * NV];
+      const uint64_t *G = &Gen[P], *K = &Kill[P];
       for (size_t V = 0; V < NV; ++V)
-        In[V] = G[V] | (Out[V] & ~K[V]);
+        In[V] = G[V * N] | (Out[V] & ~K[V * N]);
       if (!std::equal(In.begin(), In.end(), liveIn(P))) {
         std::copy(In.begin(), In.end(), liveIn(P));
         Changed = true;
@@ -460,7 +471,8 @@ void Allocator::computeLiveness() {
 }
 
 /// Interference: each written register against everything live after the
-/// instruction and the instruction's other registers.  Each virtual
+/// instruction and the instruction's other registers (a row per written
+/// register; see Interferes).  Each virtual
 /// register keeps the mask of its live units (bit k: register k of its
 /// tuple), so that the registers with a live unit (LiveV) are at hand for
 /// a def: one word-wise OR into its row.
@@ -487,7 +499,11 @@ void Allocator::buildInterference() {
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
-      bool Guarded = isGuarded(Is[I]);
+      bool Kills = !isGuarded(Is[I]);
+      // A def's row takes what is live after the instruction and every
+      // register of it; an unguarded def then ends its units' lives (a
+      // later def of the instruction still gets the register through the
+      // instruction's registers), and the reads start theirs.
       for (const Ref &D : Refs) {
         if (!D.Virtual || !D.IsDef)
           continue;
@@ -497,11 +513,9 @@ void Allocator::buildInterference() {
         for (const Ref &O : Refs)
           if (O.Virtual)
             setBit(Row, O.Reg);
+        if (Kills)
+          Reset(D.Reg, unitsOf(D));
       }
-      if (!Guarded)
-        for (const Ref &R : Refs)
-          if (R.Virtual && R.IsDef)
-            Reset(R.Reg, unitsOf(R));
       for (const Ref &R : Refs)
         if (R.Virtual && !R.IsDef)
           Set(R.Reg, unitsOf(R));
@@ -515,8 +529,7 @@ void Allocator::buildInterference() {
           Row[W] |= LiveV[W];
       });
   }
-  // Symmetric, without self edges.
-  Interferes.makeSymmetric();
+  // No self edges.
   for (unsigned V = 0; V < NV; ++V)
     Interferes.row(V)[V / 64] &= ~(uint64_t(1) << (V % 64));
 }
@@ -533,18 +546,17 @@ Error Allocator::assign(unsigned V, unsigned Reg) {
                         "R0..R{2}",
                         name(V), Reg, MaxRegs - 1)
                     .str());
-  const uint64_t *Row = Interferes.row(V);
-  for (size_t I = 0; I < Interferes.rowWords(); ++I)
-    for (uint64_t X = Row[I]; X; X &= X - 1) {
-      unsigned U = unsigned(I * 64 + countTrailingZeros(X));
+  if (busyFor(V).any(Reg, W))
+    // The interfering register placed there with the lowest id.
+    for (unsigned U = 0; U < Width.size(); ++U)
       if (Assigned[U] >= 0 && unsigned(Assigned[U]) < Reg + W &&
-          Reg < unsigned(Assigned[U]) + Width[U])
+          Reg < unsigned(Assigned[U]) + Width[U] && interferes(U, V))
         return fail(formatv("pre-assignment of {0} to R{1} conflicts with "
                             "{2} in R{3}, live at the same time",
                             name(V), Reg, name(U), Assigned[U])
                         .str());
-    }
   Assigned[V] = int(Reg);
+  place(V);
   ++NumPreassigned;
   return Error::success();
 }
@@ -658,45 +670,54 @@ int firstFit(const PhysSet &Busy, unsigned W, unsigned MaxRegs) {
 /// reserved physical register nor an interfering register already placed
 /// occupies.
 Error Allocator::allocateRest() {
-  size_t RW = Interferes.rowWords();
-  std::vector<uint64_t> Placed(RW, 0);
-  // Each placed register's tuple as a word of the physical set: the word
-  // and its bits (an aligned tuple of at most 64 never crosses a word).
-  std::vector<uint8_t> TupleWord(Width.size());
-  std::vector<uint64_t> TupleBits(Width.size());
-  auto Place = [&](unsigned V) {
-    unsigned R = unsigned(Assigned[V]), W = Width[V];
-    TupleWord[V] = uint8_t(R / 64);
-    TupleBits[V] = (W == 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1)
-                   << (R % 64);
-    setBit(Placed.data(), V);
-  };
-  for (unsigned V = 0; V < Width.size(); ++V)
-    if (Assigned[V] >= 0)
-      Place(V);
   for (unsigned V : Order) {
     if (Assigned[V] >= 0)
       continue;
-    PhysSet Busy = ReservedPhys;
-    const uint64_t *Row = Interferes.row(V);
-    for (size_t I = 0; I < RW; ++I)
-      for (uint64_t X = Row[I] & Placed[I]; X; X &= X - 1) {
-        unsigned U = unsigned(I * 64 + countTrailingZeros(X));
-        Busy.W[TupleWord[U]] |= TupleBits[U];
-      }
+    PhysSet Busy = busyFor(V);
+    for (size_t I = 0; I < Busy.W.size(); ++I)
+      Busy.W[I] |= ReservedPhys.W[I];
     int Reg = firstFit(Busy, Width[V], MaxRegs);
     if (Reg < 0)
       return noRoom(V);
     Assigned[V] = Reg;
-    Place(V);
+    place(V);
   }
   return Error::success();
 }
 
+/// The physical registers the placed registers interfering with \p V
+/// occupy: those whose rows have \p V, and those of \p V's row.
+PhysSet Allocator::busyFor(unsigned V) const {
+  PhysSet Busy = BusyFrom[V];
+  const uint64_t *Row = Interferes.row(V);
+  for (size_t I = 0; I < Interferes.rowWords(); ++I)
+    for (uint64_t X = Row[I] & Placed[I]; X; X &= X - 1) {
+      unsigned U = unsigned(I * 64 + countTrailingZeros(X));
+      Busy.W[TupleWord[U]] |= TupleBits[U];
+    }
+  return Busy;
+}
+
+/// Records \p V placed at Assigned[V], and tells the registers of its row
+/// not yet placed.
+void Allocator::place(unsigned V) {
+  unsigned R = unsigned(Assigned[V]), W = Width[V];
+  unsigned Word = R / 64;
+  uint64_t Bits = (W == 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1) << (R % 64);
+  TupleWord[V] = uint8_t(Word);
+  TupleBits[V] = Bits;
+  setBit(Placed.data(), V);
+  const uint64_t *Row = Interferes.row(V);
+  for (size_t I = 0; I < Interferes.rowWords(); ++I)
+    for (uint64_t X = Row[I] & ~Placed[I]; X; X &= X - 1)
+      BusyFrom[I * 64 + countTrailingZeros(X)].W[Word] |= Bits;
+}
+
 Error Allocator::noRoom(unsigned V) const {
   unsigned LiveWith = 0, W = Width[V];
-  forEachBit(Interferes.row(V), Interferes.rowWords(),
-             [&](unsigned U) { LiveWith += Width[U]; });
+  for (unsigned U = 0; U < Width.size(); ++U)
+    if (interferes(U, V))
+      LiveWith += Width[U];
   std::string Msg =
       formatv("tp-regalloc: {0} ({1} register{2}) does not fit in "
               "R0..R{3}: {4} registers of other values are live with it",
@@ -745,71 +766,80 @@ void Allocator::printDecisions(raw_ostream &OS) const {
        << "\n";
 }
 
-/// The widths, as mir::getVirtualRegWidths computes them (at most 64: a
-/// sub-register index is below 4 and no form's operand is wider than 8
-/// registers), each register's units in the liveness masks.
-Error Allocator::computeWidths() {
-  // One walk; an id past the names (a hand-written input) grows the table.
-  Width.assign(F.VRegNames.size(), 0);
-  for (const Ref &R : T.Refs)
-    if (R.Virtual) {
-      if (R.Reg >= Width.size())
-        Width.resize(R.Reg + 1, 0);
-      Width[R.Reg] = std::max<unsigned>(Width[R.Reg], R.Sub + R.Width);
+/// In one forward walk over the operand table: the widths (as
+/// mir::getVirtualRegWidths computes them; at most 64: a sub-register
+/// index is below 4 and no form's operand is wider than 8 registers), the
+/// reserved physical registers, the order of first appearance, and each
+/// piece's Gen (units read before an unguarded write in the piece: an
+/// instruction's reads come before its writes) and Kill (units written
+/// unguarded); then the counter's virtual register.
+Error Allocator::scanOperands() {
+  size_t NP = F.Pieces.size(), NV = 0;
+  // Raw pointers into the tables (a width of 0: not seen yet), sized by the
+  // names; an id past them (a hand-written input) grows every table.
+  unsigned *W = nullptr;
+  uint64_t *G = nullptr, *K = nullptr;
+  auto Grow = [&](size_t N) {
+    Width.resize(N, 0);
+    FirstLoc.resize(N, SMLoc());
+    Gen.resize(N * NP, 0);
+    Kill.resize(N * NP, 0);
+    NV = N;
+    W = Width.data();
+    G = Gen.data();
+    K = Kill.data();
+  };
+  Grow(F.VRegNames.size());
+  const Ref *R = T.refs().data();
+  const uint32_t *Ends = T.Begin.data() + 1;
+  // An instruction's unguarded defs (indices into Kill: a growth keeps
+  // them), killed once its reads are in Gen.
+  size_t Kills[sass::MaxOperands];
+  uint64_t KillUnits[sass::MaxOperands];
+  for (size_t PI = 0; PI < NP; ++PI) {
+    for (const MInstr &MI : F.Pieces[PI].Instrs) {
+      const Ref *End = T.refs().data() + *Ends++;
+      bool Guarded = isGuarded(MI);
+      unsigned NumKills = 0;
+      for (; R != End; ++R) {
+        if (!R->Virtual) {
+          if (R->Reg < NumPhysRegs)
+            ReservedPhys.set(R->Reg, std::min(R->Reg + R->Width, NumPhysRegs) -
+                                         R->Reg);
+          continue;
+        }
+        unsigned V = R->Reg;
+        if (V >= NV)
+          Grow(V + 1);
+        if (!W[V]) {
+          Order.push_back(V);
+          FirstLoc[V] = MI.Loc;
+        }
+        W[V] = std::max<unsigned>(W[V], R->Sub + R->Width);
+        if (!R->IsDef) {
+          G[V * NP + PI] |= unitsOf(*R) & ~K[V * NP + PI];
+        } else if (!Guarded) {
+          Kills[NumKills] = V * NP + PI;
+          KillUnits[NumKills++] = unitsOf(*R);
+        }
+      }
+      for (unsigned I = 0; I < NumKills; ++I)
+        K[Kills[I]] |= KillUnits[I];
     }
+  }
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
-  for (unsigned V = 0; V < Width.size(); ++V)
+  for (unsigned V = 0; V < NV; ++V)
     if (Width[V] > 64)
       return fail(name(V) + " is a tuple of " + Twine(Width[V]) +
                   " registers (at most 64)");
-  return Error::success();
-}
-
-/// In one forward walk over the operand table: the reserved physical
-/// registers, the order of first appearance, and each piece's Gen (units
-/// read before an unguarded write in the piece: an instruction's reads
-/// come before its writes) and Kill (units written unguarded); then the
-/// counter's virtual register.
-Error Allocator::scanOperands() {
-  size_t NV = Width.size();
-  std::vector<uint8_t> Seen(NV, 0);
-  FirstLoc.assign(NV, SMLoc());
-  Gen.assign(F.Pieces.size() * NV, 0);
-  Kill.assign(F.Pieces.size() * NV, 0);
-  size_t Instr = 0;
-  for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
-    uint64_t *G = &Gen[PI * NV], *K = &Kill[PI * NV];
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      ArrayRef<Ref> Refs = T.of(Instr++);
-      for (const Ref &R : Refs) {
-        if (!R.Virtual) {
-          if (R.Reg < NumPhysRegs)
-            ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) -
-                                        R.Reg);
-          continue;
-        }
-        if (!Seen[R.Reg]) {
-          Seen[R.Reg] = 1;
-          Order.push_back(R.Reg);
-          FirstLoc[R.Reg] = MI.Loc;
-        }
-        if (!R.IsDef)
-          G[R.Reg] |= unitsOf(R) & ~K[R.Reg];
-      }
-      if (!isGuarded(MI))
-        for (const Ref &R : Refs)
-          if (R.Virtual && R.IsDef)
-            K[R.Reg] |= unitsOf(R);
-    }
-  }
   if (Optional<StringRef> C = F.getAttr("counter"))
     if (C->startswith("%")) {
-      for (unsigned V = 0; V < NV; ++V)
+      for (unsigned V = 0; V < F.VRegNames.size(); ++V)
         if (F.VRegNames[V] == C->drop_front())
           Counter = V;
-      if (!Counter || !Seen[*Counter])
+      if (!Counter || !Width[*Counter])
         return fail("counter(" + *C + ") names no virtual register of the "
                                       "function");
     }
@@ -818,8 +848,6 @@ Error Allocator::scanOperands() {
 
 Error Allocator::run(bool SeedPlan) {
   T.collect(F);
-  if (Error E = computeWidths())
-    return E;
   if (Error E = scanOperands())
     return E;
   Error Err = Error::success();
@@ -829,6 +857,10 @@ Error Allocator::run(bool SeedPlan) {
   computeLiveness();
   buildInterference();
   Assigned.assign(Width.size(), -1);
+  Placed.assign(Interferes.rowWords(), 0);
+  TupleWord.resize(Width.size());
+  TupleBits.resize(Width.size());
+  BusyFrom.resize(Width.size());
   if (Error E = preassign(SeedPlan))
     return E;
   if (Error E = allocateRest())
@@ -880,7 +912,7 @@ namespace {
 /// pending variable-latency write on SB S guards register r, of Read[r]
 /// when a pending late read does (S = 1..5; 0 counts the copy groups and
 /// guards none).  Each scoreboard lists the registers it guards, so that
-/// a wait clears only those; the body's two walks merge by OR.
+/// a wait clears only those; states merge by OR.
 struct SBState {
   static constexpr unsigned NumRegs = NumPhysRegs + 8; ///< tuples' overhang
   static constexpr unsigned NumSB = 6;
@@ -945,9 +977,11 @@ struct SBState {
   }
 };
 
-void addWaits(MInstr &MI, ArrayRef<Ref> Refs, bool IsExit, SBState &St) {
-  sass::Instruction &I = MI.I;
-  uint8_t Wait = I.Ctrl.WaitMask;
+/// The waits of \p MI (its register operands \p Refs, RefTable::Flags
+/// \p Flags) from \p St, which then takes what \p MI leaves pending.
+void addWaits(MInstr &MI, ArrayRef<Ref> Refs, uint8_t Flags, SBState &St) {
+  uint8_t &WaitMask = MI.I.Ctrl.WaitMask;
+  uint8_t Wait = WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
   if (St.pending())
     for (const Ref &R : Refs) {
@@ -956,16 +990,12 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, bool IsExit, SBState &St) {
         G |= SBState::guarding(St.Read, R.Reg, R.Width);
       Wait |= G & 0x3e;
     }
-  if (IsExit)
+  if (Flags & RefTable::ExitFlag)
     Wait = 0x3f;
-  St.clear(Wait);
-  I.Ctrl.WaitMask = Wait;
-  unsigned WrSB = I.Ctrl.WrSB > 0 && I.Ctrl.WrSB < 6 ? I.Ctrl.WrSB : 0;
-  // A load without a read scoreboard reads its address late too: its
-  // write scoreboard covers the sources (tp-verify-schedule's model).
-  unsigned RdSB = I.Ctrl.RdSB > 0 && I.Ctrl.RdSB < 6 ? I.Ctrl.RdSB
-                  : I.Ctrl.RdSB >= 6                 ? WrSB
-                                                     : 0;
+  if (Wait & St.pending())
+    St.clear(Wait);
+  WaitMask = Wait;
+  unsigned WrSB = Flags & 7, RdSB = (Flags >> 3) & 7;
   if (!WrSB && !RdSB)
     return;
   for (const Ref &R : Refs) {
@@ -983,20 +1013,23 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
     mir::Piece &P = F.Pieces[PI];
     auto Walk = [&](SBState &S) {
+      size_t First = Refs.PieceFirst[PI];
+      const uint8_t *Flags = Refs.Flags.data() + First;
       for (size_t I = 0; I < P.Instrs.size(); ++I)
-        addWaits(P.Instrs[I], Refs.of(Refs.PieceFirst[PI] + I),
-                 Refs.IsExit[Refs.PieceFirst[PI] + I], S);
+        addWaits(P.Instrs[I], Refs.of(First + I), Flags[I], S);
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
-      // Twice: the second walk starts from what the body leaves pending
-      // (the back edge) besides what the prologue does.
+      // The body's first instruction waits for everything either way into
+      // it (the prologue, the back edge) leaves pending.  So a second walk
+      // from what the body leaves would add no wait: past the first
+      // instruction its state holds only the body's own guards, which the
+      // first walk holds too, cleared by the same waits.  The tail follows
+      // the body or, with no iteration, the prologue: what they leave
+      // (the first walk's state besides the entry's, which is the second
+      // walk's besides the entry's).
       Entry = St;
-      SBState First = St;
-      Walk(First);
-      P.Instrs.front().I.Ctrl.WaitMask |= St.pending() | First.pending();
-      St.merge(First);
       Walk(St);
-      // The tail follows the body or, with no iteration, the prologue.
+      P.Instrs.front().I.Ctrl.WaitMask |= Entry.pending() | St.pending();
       St.merge(Entry);
       continue;
     }
