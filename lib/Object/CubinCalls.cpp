@@ -16,8 +16,10 @@
 ///    after it each callee has its own CIE (CalleeCie: the return address
 ///    is R2 plus the kernel's address, a DW_OP_addr relocated against the
 ///    kernel; the register that holds it, R2 or another, is
-///    Callee::ReturnReg) and FDE (location the callee's offset, range its size,
-///    its instructions copied: Callee::FdeOps);
+///    Callee::ReturnReg; a callee called by other callees names their
+///    return registers before its own, Callee::CallerRegs) and FDE
+///    (location the callee's offset, range its size, its instructions
+///    copied: Callee::FdeOps);
 ///  * relocations against the kernel symbol: the callees' FDE locations
 ///    last first, the kernel's FDE, the callees' CIE addresses last first.
 ///
@@ -29,8 +31,9 @@
 /// alignment 1 and an FDE per callee in .nv.merc.debug_frame, the same
 /// relocations in .nv.merc.rela.debug_frame (R_MERC_64, the FDE
 /// location's addend the callee's Mercury offset), and one
-/// .nv.merc.rela.text.K entry per call (type 0x10008 against the kernel,
-/// the addend the return address; MercuryCode::CallRelocs).
+/// .nv.merc.rela.text.K entry per call, in the kernel's code or a
+/// callee's (type 0x10008 against the kernel, the addend the return
+/// address, in the same function; MercuryCode::CallRelocs).
 ///
 /// The order of the callees' code is not understood (E: call_two.ptx
 /// places `thrice` before `twice`), so offsets and sizes are stated, not
@@ -47,8 +50,8 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
-#include <array>
 #include <map>
 
 #define DEBUG_TYPE "cubin-calls"
@@ -81,16 +84,35 @@ constexpr size_t CalleeCieAddr = 56;
 /// address, 0x80 | R (R2 above; R6 in call_frame.ptx's callee, which
 /// keeps R2 for its own use, E): DW_CFA_same_value's and DW_OP_bregx's.
 constexpr size_t CalleeCieRetReg[2] = {45, 65};
+/// Where a callee called by other callees has a DW_CFA_same_value per
+/// Callee::CallerRegs (before the return register's: E, call_nested.ptx,
+/// call_deep.ptx), and the bytes of each: 0x08 r(0x5000000 + R).
+constexpr size_t CalleeCieCallers = 44;
+constexpr size_t SameValueSize = 5;
+/// CalleeCie's last byte is a DW_CFA_nop padding it to 8 bytes.
+constexpr size_t CalleeCieUsed = sizeof(CalleeCie) - 1;
 
-/// CalleeCie for a callee whose return address is in R\p Reg, with code
-/// alignment \p Align (the Mercury copy's is 1, E).
-std::array<uint8_t, sizeof(CalleeCie)> calleeCie(unsigned Reg, uint8_t Align) {
-  std::array<uint8_t, sizeof(CalleeCie)> B;
-  std::copy(std::begin(CalleeCie), std::end(CalleeCie), B.begin());
+/// The CIE of \p C (code alignment \p Align, the Mercury copy's 1, E):
+/// CalleeCie with its return register and caller registers, padded to 8
+/// bytes with DW_CFA_nops.
+std::vector<uint8_t> calleeCie(const Callee &C, uint8_t Align) {
+  std::vector<uint8_t> B(std::begin(CalleeCie),
+                         std::begin(CalleeCie) + CalleeCieUsed);
   for (size_t At : CalleeCieRetReg)
-    B[At] = 0x80 | Reg;
+    B[At] = 0x80 | C.ReturnReg;
   B[CieCodeAlignByte] = Align;
+  std::vector<uint8_t> Callers;
+  for (unsigned R : C.CallerRegs)
+    Callers.insert(Callers.end(), {0x08, uint8_t(0x80 | R), 0x80, 0x80, 0x28});
+  B.insert(B.begin() + CalleeCieCallers, Callers.begin(), Callers.end());
+  B.resize(alignTo(B.size(), 8), 0);
+  support::endian::write64le(B.data() + 4, B.size() - 12);
   return B;
+}
+
+/// Where calleeCie(C, ...)'s DW_OP_addr operand is.
+size_t calleeCieAddr(const Callee &C) {
+  return CalleeCieAddr + SameValueSize * C.CallerRegs.size();
 }
 
 /// The Mercury copy's type of .nv.merc.rela.text.K entries at a call's
@@ -123,12 +145,28 @@ std::map<uint32_t, uint32_t> frameSizesBySymbol(const CubinFile &F,
   return Out;
 }
 
+/// The DW_CFA_same_value registers of the CIE at \p Cie in \p Fr from
+/// CalleeCieCallers on: the caller registers, then the return register.
+/// Stops at the first other instruction.
+std::vector<unsigned> readSameValues(ArrayRef<uint8_t> Fr, uint64_t Cie) {
+  std::vector<unsigned> Regs;
+  for (uint64_t At = Cie + CalleeCieCallers; At + SameValueSize <= Fr.size();
+       At += SameValueSize) {
+    if (Fr[At] != 0x08 || !(Fr[At + 1] & 0x80) || Fr[At + 2] != 0x80 ||
+        Fr[At + 3] != 0x80 || Fr[At + 4] != 0x28)
+      break;
+    Regs.push_back(Fr[At + 1] & 0x7f);
+  }
+  return Regs;
+}
+
 /// The call-frame instructions of the FDE at \p LocOff (the offset of its
-/// location in \p Fr) when it locates \p Offset and follows a CalleeCie
+/// location in \p Fr) when it locates \p Offset and follows a calleeCie
 /// of code alignment \p Align, trailing DW_CFA_nops dropped, and its
-/// CIE's return register; false when it is not such an FDE.
+/// CIE's return and caller registers (in \p C); false when it is not
+/// such an FDE.
 bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
-                   uint8_t Align, unsigned &Reg, std::vector<uint8_t> &Ops) {
+                   uint8_t Align, Callee &C, std::vector<uint8_t> &Ops) {
   if (LocOff < 20 || LocOff + 16 > Fr.size())
     return false;
   const uint64_t Start = LocOff - 20;
@@ -136,17 +174,25 @@ bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
     return false;
   const uint64_t Len = support::endian::read64le(Fr.data() + Start + 4);
   const uint64_t Cie = support::endian::read64le(Fr.data() + Start + 12);
-  if (Len < 24 || Len > Fr.size() - Start - 12 ||
-      Cie + sizeof(CalleeCie) > Fr.size() ||
+  if (Len < 24 || Len > Fr.size() - Start - 12 || Cie >= Fr.size() ||
       support::endian::read64le(Fr.data() + LocOff) != Offset)
     return false;
-  const unsigned CieReg = Fr[Cie + CalleeCieRetReg[0]] & 0x7f;
-  const auto Want = calleeCie(CieReg, Align);
-  if (!std::equal(Want.begin(), Want.begin() + CalleeCieAddr, Fr.begin() + Cie) ||
-      !std::equal(Want.begin() + CalleeCieAddr + 8, Want.end(),
-                  Fr.begin() + Cie + CalleeCieAddr + 8))
+  std::vector<unsigned> Regs = readSameValues(Fr, Cie);
+  if (Regs.empty())
     return false;
-  Reg = CieReg;
+  Callee Got;
+  Got.ReturnReg = Regs.back();
+  Regs.pop_back();
+  Got.CallerRegs = std::move(Regs);
+  const std::vector<uint8_t> Want = calleeCie(Got, Align);
+  const size_t Addr = calleeCieAddr(Got);
+  if (Cie + Want.size() > Fr.size() ||
+      !std::equal(Want.begin(), Want.begin() + Addr, Fr.begin() + Cie) ||
+      !std::equal(Want.begin() + Addr + 8, Want.end(),
+                  Fr.begin() + Cie + Addr + 8))
+    return false;
+  C.ReturnReg = Got.ReturnReg;
+  C.CallerRegs = std::move(Got.CallerRegs);
   Ops.assign(Fr.begin() + LocOff + 16, Fr.begin() + Start + 12 + Len);
   while (!Ops.empty() && Ops.back() == 0)
     Ops.pop_back();
@@ -156,11 +202,11 @@ bool readCalleeFde(ArrayRef<uint8_t> Fr, uint64_t LocOff, uint32_t Offset,
 /// readCalleeFde over the FDEs that the relocations \p Rel (entries of
 /// \p RelSize bytes) locate in \p Fr.
 bool findCalleeFde(ArrayRef<uint8_t> Fr, ArrayRef<uint8_t> Rel, size_t RelSize,
-                   uint32_t Offset, uint8_t Align, unsigned &Reg,
+                   uint32_t Offset, uint8_t Align, Callee &C,
                    std::vector<uint8_t> &Ops) {
   for (size_t R = 0; R + RelSize <= Rel.size(); R += RelSize)
     if (readCalleeFde(Fr, support::endian::read64le(Rel.data() + R), Offset,
-                      Align, Reg, Ops))
+                      Align, C, Ops))
       return true;
   return false;
 }
@@ -207,7 +253,7 @@ void readCallees(const CubinFile &F, ArrayRef<Symbol> Syms, Module &M) {
         C.FrameSize = It->second;
       if (DF >= 0 && RDF >= 0)
         findCalleeFde(F.Sections[DF].Data, F.Sections[RDF].Data, RelSize,
-                      C.Offset, CodeAlign, C.ReturnReg, C.FdeOps);
+                      C.Offset, CodeAlign, C, C.FdeOps);
       ++NumCalleesRead;
       K.Callees.push_back(std::move(C));
     }
@@ -242,10 +288,12 @@ void readMercuryCallees(const CubinFile &F, Module &M) {
       auto It = Frames.find(*SI);
       if (It != Frames.end())
         C.MercuryFrameSize = It->second;
-      unsigned Reg = C.ReturnReg;
+      // The registers are the SASS CIE's (a Mercury CIE that differs fails
+      // the round trip check).
+      Callee Regs;
       if (DF >= 0 && RDF >= 0)
         findCalleeFde(F.Sections[DF].Data, F.Sections[RDF].Data, 24,
-                      *C.MercuryOffset, 1, Reg, C.MercuryFdeOps);
+                      *C.MercuryOffset, 1, Regs, C.MercuryFdeOps);
     }
   }
 }
@@ -336,14 +384,28 @@ Error checkMercuryCallRelocs(const Kernel &K) {
     return kernelError(K, "Mercury call relocations and "
                           ".nv.reservedSmem.cap relocations in one kernel "
                           "are not modelled (their order is not measured)");
-  const uint32_t KernelEnd = kernelCodeEnd(K, /*Mercury=*/true);
-  for (const MercuryCode::CallReloc &R : MC.CallRelocs)
-    if (R.Offset >= KernelEnd || R.Addend >= KernelEnd)
+  // A call and its return address are in one function's Mercury code: the
+  // kernel's or a callee's (a callee that calls, E: call_nested.ptx,
+  // call_deep.ptx).  0 is the kernel's, J + 1 callee J's.
+  auto FunctionAt = [&](uint32_t Off) -> Optional<size_t> {
+    if (Off >= MC.CodeSize)
+      return None;
+    size_t F = 0;
+    while (F < K.Callees.size() && *K.Callees[F].MercuryOffset <= Off)
+      ++F;
+    return F;
+  };
+  for (const MercuryCode::CallReloc &R : MC.CallRelocs) {
+    Optional<size_t> At = FunctionAt(R.Offset);
+    if (!At || At != FunctionAt(R.Addend))
       return kernelError(K, "Mercury call relocation at " + hex(R.Offset) +
                                 " (return address " + hex(R.Addend) +
-                                ") is not in the kernel's own Mercury code "
-                                "(before " +
-                                hex(KernelEnd) + ")");
+                                ") is not in one function's Mercury code "
+                                "(the kernel's, before " +
+                                hex(kernelCodeEnd(K, /*Mercury=*/true)) +
+                                ", or a callee's, within " + hex(MC.CodeSize) +
+                                ")");
+  }
   return Error::success();
 }
 
@@ -364,6 +426,11 @@ Error checkCallees(const Kernel &K, bool SassOnly) {
       return Fail("callee '" + C.Name + "': return register R" +
                   Twine(C.ReturnReg) + " is not one ptxas's CIE encodes "
                   "in one byte (R0..R127)");
+    for (unsigned R : C.CallerRegs)
+      if (R > 0x7f)
+        return Fail("callee '" + C.Name + "': caller register R" + Twine(R) +
+                    " is not one ptxas's CIE encodes in one byte "
+                    "(R0..R127)");
     if (C.Offset % 16 || C.Offset < End || !C.Size || C.Size % 16 ||
         C.Size > K.Code.size() - std::min<size_t>(C.Offset, K.Code.size()))
       return Fail("callee '" + C.Name + "' at " + hex(C.Offset) + " size " +
@@ -426,13 +493,13 @@ void appendCalleeFrames(const Kernel &K, bool Mercury,
     const std::vector<uint8_t> &Ops = Mercury ? C.MercuryFdeOps : C.FdeOps;
     ++NumCalleeFdes;
     const uint64_t CieOff = Frame.size();
-    const auto Cie = calleeCie(C.ReturnReg, Mercury ? 1 : CodeAlign);
+    const std::vector<uint8_t> Cie = calleeCie(C, Mercury ? 1 : CodeAlign);
     Frame.insert(Frame.end(), Cie.begin(), Cie.end());
     std::vector<uint8_t> Body;
     put<uint64_t>(Body, CieOff);
     CalleeFrameReloc R;
     R.FdeLocation = Frame.size() + 12 + Body.size();
-    R.CieAddress = CieOff + CalleeCieAddr;
+    R.CieAddress = CieOff + calleeCieAddr(C);
     R.Offset = Offset;
     Relocs.push_back(R);
     put<uint64_t>(Body, Offset); // R_CUDA_64 to the kernel + offset

@@ -323,6 +323,12 @@ void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
       OS << " frame_size=" << Cl.FrameSize;
     if (Cl.ReturnReg != 2)
       OS << " return_reg=" << Cl.ReturnReg;
+    if (!Cl.CallerRegs.empty()) {
+      OS << " caller_regs=";
+      ListSeparator Comma(",");
+      for (unsigned R : Cl.CallerRegs)
+        OS << Comma << R;
+    }
     if (!Cl.FdeOps.empty())
       OS << " fde=" << hexBytes(Cl.FdeOps);
     if (Cl.MercuryOffset)
@@ -1369,7 +1375,8 @@ Error Parser::parseCallee(Tokens &Toks) {
   StringRef D = Toks[0].Text;
   if (Toks.size() < 3 || Toks[1].Value.empty())
     return err(D, "expected '.callee <name> offset=<n> size=<n> "
-                  "[frame_size=<n>] [return_reg=<n>] [fde=<hex bytes>] "
+                  "[frame_size=<n>] [return_reg=<n>] [caller_regs=<n>,...] "
+                  "[fde=<hex bytes>] "
                   "[mercury_offset=<n>] [mercury_frame_size=<n>] "
                   "[mercury_fde=<hex bytes>]'");
   Callee Cl;
@@ -1390,6 +1397,18 @@ Error Parser::parseCallee(Tokens &Toks) {
       std::vector<uint8_t> &Ops = Key == "fde" ? Cl.FdeOps : Cl.MercuryFdeOps;
       for (size_t J = 0; J < Val.size(); J += 2)
         Ops.push_back(hexFromNibbles(Val[J], Val[J + 1]));
+    } else if (Key == "caller_regs" && !Toks[I].IsString) {
+      SmallVector<StringRef, 4> Regs;
+      Val.split(Regs, ',');
+      for (StringRef R : Regs) {
+        unsigned Reg = 0;
+        if (R.getAsInteger(10, Reg))
+          return err(Toks[I].Text, "expected caller_regs=<n>,... (the "
+                                   "register numbers of the CIE's "
+                                   "DW_CFA_same_value rows before the "
+                                   "return register's)");
+        Cl.CallerRegs.push_back(Reg);
+      }
     } else if ((Key == "offset" || Key == "size" || Key == "frame_size" ||
                 Key == "return_reg" || Key == "mercury_offset" ||
                 Key == "mercury_frame_size") &&
@@ -1409,6 +1428,7 @@ Error Parser::parseCallee(Tokens &Toks) {
     } else {
       return err(Toks[I].Text, "expected offset=<n>, size=<n>, "
                                "frame_size=<n>, return_reg=<n>, "
+                               "caller_regs=<n>,..., "
                                "fde=<hex bytes>, mercury_offset=<n>, "
                                "mercury_frame_size=<n> or "
                                "mercury_fde=<hex bytes>, found '" +

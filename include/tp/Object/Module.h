@@ -115,6 +115,11 @@ struct Callee {
   /// The register its CIE says holds the return address (R2, where the
   /// call puts it; R6 in a callee that moves it there, E).
   unsigned ReturnReg = 2;
+  /// The registers that its CIE names with DW_CFA_same_value between R1
+  /// and ReturnReg, in the CIE's order: in a callee called by another
+  /// callee, the callers' ReturnRegs (E, call_nested.ptx, call_deep.ptx;
+  /// their order is not settled, so they are stated).
+  std::vector<unsigned> CallerRegs;
   /// Its FDE's call-frame instructions after the range, copied (padding
   /// DW_CFA_nops excluded): none in most callees, a DW_CFA_register row
   /// in one with a stack frame, not understood.
