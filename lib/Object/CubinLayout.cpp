@@ -32,7 +32,9 @@
 ///
 /// sm_80/86/89 (sm_89 without the SW2861232_WAR record): .nv.constant0.K's section symbol in each kernel's group and
 /// its names beside .rel.nv.constant0.K; .nv.rel.action; REL .debug_frame
-/// relocations; .text.K sh_info = regs << 24 | symbol.
+/// relocations; .text.K sh_info = regs << 24 | symbol; a kernel's constant
+/// bank 2 (Kernel::Constant2) right before its .nv.constant0.K, its symbol
+/// and name right before that one's (CubinConstant2.cpp).
 ///
 /// sm_90 (SASS_FACTS 3.3; E: every test/Object/Inputs PTX file retargeted,
 /// shared_order.ptx and shared_unused_first.ptx for the multi-kernel

@@ -1604,8 +1604,8 @@ Error Parser::parseUsesExtern(Tokens &Toks) {
 Error Parser::parseConstant2(Tokens &Toks) {
   StringRef D = Toks[0].Text;
   if (!detail::hasConstant2Bank(M.SM))
-    return err(D, "'.constant2' is for sm_80, sm_86 and sm_89 (ptxas " +
-                      Twine("writes no constant bank 2 of this kind for sm_") +
+    return err(D, "'.constant2' is for sm_80, sm_86 and sm_89 (ptxas "
+                  "writes no constant bank 2 of this kind for sm_" +
                       Twine(M.SM) + ")");
   if (Toks.size() != 2)
     return err(D, "expected '.constant2 <hex bytes>'");
