@@ -392,6 +392,20 @@ void appendCalleeFrames(const Kernel &K, bool Mercury,
 void appendMercuryCallRelocs(const Kernel &K, uint32_t KernelSym,
                              std::vector<uint8_t> &Rela);
 
+// A kernel's constant bank 2, .nv.constant2.K (CubinConstant2.cpp).
+/// The bank's size: 64 KiB, as every constant bank.
+constexpr size_t MaxConstant2Bytes = 0x10000;
+/// True for the targets whose layout writes .nv.constant2.K (sm_80/86/89).
+bool hasConstant2Bank(unsigned SM);
+/// ".nv.constant2.K".
+std::string constant2Name(const Kernel &K);
+/// Kernel::Constant2 on a target that has it, at most MaxConstant2Bytes.
+llvm::Error checkConstant2(const Kernel &K, unsigned SM);
+/// The section, linked to .text.K (section \p TextSec).
+Section makeConstant2Section(const Kernel &K, uint32_t TextSec);
+/// Each kernel's Constant2: the bytes of its .nv.constant2.K.
+void readConstant2(const CubinFile &F, Module &M);
+
 } // namespace detail
 } // namespace object
 } // namespace tp

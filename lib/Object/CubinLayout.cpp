@@ -32,7 +32,9 @@
 ///
 /// sm_80/86/89 (sm_89 without the SW2861232_WAR record): .nv.constant0.K's section symbol in each kernel's group and
 /// its names beside .rel.nv.constant0.K; .nv.rel.action; REL .debug_frame
-/// relocations; .text.K sh_info = regs << 24 | symbol.
+/// relocations; .text.K sh_info = regs << 24 | symbol; a kernel's constant
+/// bank 2 (Kernel::Constant2) right before its .nv.constant0.K, its symbol
+/// and name right before that one's (CubinConstant2.cpp).
 ///
 /// sm_90 (SASS_FACTS 3.3; E: every test/Object/Inputs PTX file retargeted,
 /// shared_order.ptx and shared_unused_first.ptx for the multi-kernel
@@ -91,6 +93,8 @@ enum class SectionGroup : uint8_t {
   RelAction, ///< .nv.rel.action
   RelaText,  ///< empty .rela.text.K, each kernel addressing shared memory
   FrameRel,  ///< .rel.debug_frame or .rela.debug_frame
+  Constant2, ///< .nv.constant2.K, before its kernel's .nv.constant0.K
+             ///< (CubinConstant2.cpp); placed by Constant, in no list
   Constant,  ///< .nv.constant0.K, each kernel
   Text,      ///< .text.K, each kernel
   Shared,    ///< .nv.shared.K where present, .nv.shared.reserved.0
@@ -504,6 +508,8 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
                                     Twine(T.SM));
   if (Error E = detail::checkCallees(K, SassOnly))
     return E;
+  if (Error E = detail::checkConstant2(K, T.SM))
+    return E;
   if (Error E = detail::checkMercuryCallRelocs(K))
     return E;
   if (K.Mercury) {
@@ -745,8 +751,14 @@ void CubinBuilder::planSections() {
   };
   for (SectionGroup What : dataGroupsInOrder(L.Sections, Data.constFirst())) {
     switch (What) {
-    case SectionGroup::KernelInfo:
     case SectionGroup::Constant:
+      for (size_t I = 0; I < N; ++I) {
+        if (!M.Kernels[I].Constant2.empty())
+          Add(SectionGroup::Constant2, I);
+        Add(What, I);
+      }
+      break;
+    case SectionGroup::KernelInfo:
     case SectionGroup::Text:
     case SectionGroup::CapMerc:
     case SectionGroup::MercKernelInfo:
@@ -822,6 +834,8 @@ void CubinBuilder::buildStringTables() {
           Tab->add(".rela.text.", K.Name);
       }
       if (!L.ConstantAfterKernels) {
+        if (!K.Constant2.empty())
+          Tab->add(detail::constant2Name(K));
         // .strtab lists .rel.nv.constant0.K first, .shstrtab second.
         Tab->add(IsStr ? ".rel.nv.constant0." : ".nv.constant0.", K.Name);
         Tab->add(IsStr ? ".nv.constant0." : ".rel.nv.constant0.", K.Name);
@@ -924,6 +938,8 @@ void CubinBuilder::buildSymbols() {
                       0, 0, 4, T.ReservedSharedBytes);
     else if (int(I) == FirstSharedUser)
       AddSym(0, ELF::STB_LOCAL << 4 | ELF::STT_NOTYPE, ELF::STV_INTERNAL, 0, 0);
+    if (!L.ConstantAfterKernels && !K.Constant2.empty())
+      SectionSym(detail::constant2Name(K), secOf(SectionGroup::Constant2, I));
     if (!L.ConstantAfterKernels)
       ConstSym[I] =
           SectionSym(".nv.constant0." + K.Name, secOf(SectionGroup::Constant, I));
@@ -1293,6 +1309,9 @@ void CubinBuilder::buildSections() {
           secOf(SectionGroup::SymTab), secOf(SectionGroup::DebugFrame), 8,
           L.FrameRela ? 24 : 16, std::move(FrameRel)));
       break;
+    case SectionGroup::Constant2:
+      F.Sections.push_back(detail::makeConstant2Section(*K, Text));
+      break;
     case SectionGroup::Constant:
       F.Sections.push_back(
           makeSection(".nv.constant0." + K->Name, ELF::SHT_PROGBITS,
@@ -1442,6 +1461,8 @@ void CubinBuilder::buildProgramHeaders() {
   }
   // Where the layout's section list has each group, for Range specs.
   auto InRange = [&](SectionGroup G, const PhdrSpec &PS) {
+    if (G == SectionGroup::Constant2) // in Constant's place
+      G = SectionGroup::Constant;
     auto Pos = [&](SectionGroup X) { return find(L.Sections, X); };
     return Pos(G) >= Pos(PS.First) && Pos(G) <= Pos(PS.Last);
   };

@@ -330,6 +330,7 @@ Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
   readDebugFrame();
   readGlobals(F, Syms, M); // CubinGlobals.cpp
   detail::readCallees(F, Syms, M); // CubinCalls.cpp
+  detail::readConstant2(F, M);     // CubinConstant2.cpp
   if (Error E = readMercury())
     return std::move(E);
   return std::move(M);

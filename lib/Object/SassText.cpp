@@ -309,6 +309,11 @@ void printKernelDirectives(const Kernel &K, const InstrClassifier &C,
     OS << ".ctaidz_used\n";
   if (K.UsesExtern)
     OS << ".uses_extern\n";
+  for (size_t P = 0; P < K.Constant2.size(); P += 32)
+    OS << ".constant2 "
+       << hexBytes(ArrayRef<uint8_t>(K.Constant2)
+                       .slice(P, std::min<size_t>(32, K.Constant2.size() - P)))
+       << "\n";
   printInfoLines(".info", K.OtherInfoBeforeExit, K.OtherInfoAfterExit, OS);
   if (K.FrameSize)
     OS << ".frame_size " << K.FrameSize << "\n";
@@ -522,6 +527,8 @@ private:
   Error parseInfo(Tokens &Toks);
   Error parseCtaidZUsed(Tokens &Toks);
   Error parseUsesExtern(Tokens &Toks);
+  /// `.constant2 <hex>`: bytes of constant bank 2 (Kernel::Constant2).
+  Error parseConstant2(Tokens &Toks);
   /// `.max_threads` and `.reqntid`.
   Error parseThreadBounds(Tokens &Toks);
   // Blackwell's Mercury copy of the kernel.
@@ -771,6 +778,7 @@ Parser::DirectiveFn Parser::kernelDirective(StringRef D) const {
       .Case(".info", &Parser::parseInfo)
       .Case(".ctaidz_used", &Parser::parseCtaidZUsed)
       .Case(".uses_extern", &Parser::parseUsesExtern)
+      .Case(".constant2", &Parser::parseConstant2)
       .Cases(".max_threads", ".reqntid", &Parser::parseThreadBounds)
       .Case(".mercury", &Parser::parseMercury)
       .Cases(".mercury_exits", ".mercury_smem_cap_relocs",
@@ -1609,6 +1617,27 @@ Error Parser::parseUsesExtern(Tokens &Toks) {
                              "variable (ptxas writes an '.extern .global' as "
                              "a '.visible' one)");
   K->UsesExtern = true;
+  return Error::success();
+}
+
+/// Each line appends its bytes (the printer writes 32 a line).
+Error Parser::parseConstant2(Tokens &Toks) {
+  StringRef D = Toks[0].Text;
+  if (!detail::hasConstant2Bank(M.SM))
+    return err(D, "'.constant2' is for sm_80, sm_86 and sm_89 (ptxas "
+                  "writes no constant bank 2 of this kind for sm_" +
+                      Twine(M.SM) + ")");
+  if (Toks.size() != 2)
+    return err(D, "expected '.constant2 <hex bytes>'");
+  StringRef H = Toks[1].Text;
+  if (H.empty() || H.size() % 2 || Toks[1].IsString || !all_of(H, isHexDigit))
+    return err(H, "expected constant bank 2's bytes: an even number of hex "
+                  "digits");
+  if (K->Constant2.size() + H.size() / 2 > detail::MaxConstant2Bytes)
+    return err(H, "constant bank 2 holds at most " +
+                      Twine(detail::MaxConstant2Bytes) + " bytes");
+  for (size_t J = 0; J < H.size(); J += 2)
+    K->Constant2.push_back(hexFromNibbles(H[J], H[J + 1]));
   return Error::success();
 }
 

@@ -16,6 +16,7 @@
 #include "tp/Object/Module.h"
 #include "tp/Object/NvInfo.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -329,6 +330,82 @@ TEST(CubinRoundTrip, ExternUserNames) {
     EXPECT_NE(toString(Plain.takeError())
                   .find("kernel 'k' addresses an .extern variable, but the "
                         "module has no visible .global one"),
+              std::string::npos);
+  }
+}
+
+/// Constant bank 2 (Kernel::Constant2, lib/Object/CubinConstant2.cpp): on
+/// sm_80/86/89 its section right before .nv.constant0.K, its symbol right
+/// before that one's, its name in both tables, read back; refused on sm_90
+/// and over 64 KiB.
+TEST(CubinRoundTrip, Constant2Bank) {
+  for (unsigned SM : {80u, 86u, 89u}) {
+    SCOPED_TRACE(SM);
+    Module M;
+    M.SM = SM;
+    Kernel K;
+    K.Name = "k";
+    K.Code.assign(128, 0);
+    K.ExitOffsets = {0x70};
+    K.CfaBlockEnd = 0x80;
+    K.Constant2 = {8, 0, 0, 0, 0, 0, 0, 0};
+    M.Kernels.push_back(K);
+    Expected<CubinFile> G = buildCubin(M);
+    ASSERT_TRUE(!!G) << toString(G.takeError());
+    const int C2 = G->findSection(".nv.constant2.k");
+    ASSERT_GE(C2, 0);
+    EXPECT_EQ(G->findSection(".nv.constant0.k"), C2 + 1);
+    const Section &S = G->Sections[C2];
+    EXPECT_EQ(S.Data, K.Constant2);
+    EXPECT_EQ(S.Flags, uint64_t(ELF::SHF_ALLOC | SHF_CUDA_INFO_LINK));
+    EXPECT_EQ(S.AddrAlign, 4u);
+    EXPECT_EQ(int(S.Info), G->findSection(".text.k"));
+    EXPECT_EQ(S.Offset % 4, 0u);
+    for (const char *Tab : {".shstrtab", ".strtab"})
+      EXPECT_TRUE(tableHas(*G, Tab, ".nv.constant2.k")) << Tab;
+    Expected<std::vector<Symbol>> Syms = G->symbols();
+    ASSERT_TRUE(!!Syms) << toString(Syms.takeError());
+    int SymC2 = -1, SymC0 = -1;
+    for (size_t I = 0; I < Syms->size(); ++I) {
+      if ((*Syms)[I].Shndx == unsigned(C2))
+        SymC2 = I;
+      if ((*Syms)[I].Shndx == unsigned(C2 + 1))
+        SymC0 = I;
+    }
+    EXPECT_GT(SymC2, 0);
+    EXPECT_EQ(SymC0, SymC2 + 1);
+    Expected<Module> Back = interpretCubin(*G);
+    ASSERT_TRUE(!!Back) << toString(Back.takeError());
+    EXPECT_EQ(Back->Kernels[0].Constant2, K.Constant2);
+    M.Kernels[0].Constant2.assign(0x10001, 0);
+    Expected<CubinFile> Big = buildCubin(M);
+    ASSERT_FALSE(!!Big);
+    EXPECT_NE(toString(Big.takeError()).find("at most 65536"),
+              std::string::npos);
+  }
+  for (unsigned SM : {90u, 100u}) {
+    Module M;
+    M.SM = SM;
+    Kernel K;
+    K.Name = "k";
+    K.Code.assign(128, 0);
+    K.ExitOffsets = {0x70};
+    K.CfaBlockEnd = 0x80;
+    K.Constant2 = {8, 0, 0, 0};
+    if (SM == 100) {
+      K.Mercury.emplace();
+      K.Mercury->Bytes.assign(128, 0);
+      K.Mercury->CodeSize = 128;
+      K.Mercury->CfaBlockEnd = 0x10;
+      K.Mercury->ExitOffsets = {0x70};
+    }
+    M.Kernels.push_back(K);
+    Expected<CubinFile> G = buildCubin(M);
+    ASSERT_FALSE(!!G);
+    EXPECT_NE(toString(G.takeError())
+                  .find("constant bank 2 (.nv.constant2.K) is modelled on "
+                        "sm_80, sm_86 and sm_89 only, not sm_" +
+                        std::to_string(SM)),
               std::string::npos);
   }
 }

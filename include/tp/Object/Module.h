@@ -199,6 +199,11 @@ struct Kernel {
   /// The device functions the kernel calls, in address order (after the
   /// kernel's code; sm_80/86/89 only in buildCubin).
   std::vector<Callee> Callees;
+  /// The bytes of constant bank 2, .nv.constant2.K (sm_80/86/89: ptxas
+  /// puts 64-bit immediates there, an f64 operand or an address offset;
+  /// empty = no section).  Stated, not derived: which constants ptxas
+  /// places in the bank is not modelled (lib/Object/CubinConstant2.cpp).
+  std::vector<uint8_t> Constant2;
 
   /// CBANK_PARAM_SIZE: the end of the last parameter.
   uint32_t paramBytes() const;
