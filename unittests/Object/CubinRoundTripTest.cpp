@@ -339,8 +339,8 @@ TEST(CubinRoundTrip, ExternUserNames) {
 /// before that one's, its name in both tables, read back; refused on sm_90
 /// and over 64 KiB.
 TEST(CubinRoundTrip, Constant2Bank) {
-  for (unsigned SM : {80u, 86u, 89u}) {
-    SCOPED_TRACE(SM);
+  // One 128-byte kernel `k` with an EXIT at 0x70 and bank 2 \p Bank.
+  auto OneKernel = [](unsigned SM, std::vector<uint8_t> Bank) {
     Module M;
     M.SM = SM;
     Kernel K;
@@ -348,8 +348,14 @@ TEST(CubinRoundTrip, Constant2Bank) {
     K.Code.assign(128, 0);
     K.ExitOffsets = {0x70};
     K.CfaBlockEnd = 0x80;
-    K.Constant2 = {8, 0, 0, 0, 0, 0, 0, 0};
+    K.Constant2 = std::move(Bank);
     M.Kernels.push_back(K);
+    return M;
+  };
+  for (unsigned SM : {80u, 86u, 89u}) {
+    SCOPED_TRACE(SM);
+    Module M = OneKernel(SM, {8, 0, 0, 0, 0, 0, 0, 0});
+    const Kernel &K = M.Kernels[0];
     Expected<CubinFile> G = buildCubin(M);
     ASSERT_TRUE(!!G) << toString(G.takeError());
     const int C2 = G->findSection(".nv.constant2.k");
@@ -384,14 +390,8 @@ TEST(CubinRoundTrip, Constant2Bank) {
               std::string::npos);
   }
   for (unsigned SM : {90u, 100u}) {
-    Module M;
-    M.SM = SM;
-    Kernel K;
-    K.Name = "k";
-    K.Code.assign(128, 0);
-    K.ExitOffsets = {0x70};
-    K.CfaBlockEnd = 0x80;
-    K.Constant2 = {8, 0, 0, 0};
+    Module M = OneKernel(SM, {8, 0, 0, 0});
+    Kernel &K = M.Kernels[0];
     if (SM == 100) {
       K.Mercury.emplace();
       K.Mercury->Bytes.assign(128, 0);
@@ -399,7 +399,6 @@ TEST(CubinRoundTrip, Constant2Bank) {
       K.Mercury->CfaBlockEnd = 0x10;
       K.Mercury->ExitOffsets = {0x70};
     }
-    M.Kernels.push_back(K);
     Expected<CubinFile> G = buildCubin(M);
     ASSERT_FALSE(!!G);
     EXPECT_NE(toString(G.takeError())
