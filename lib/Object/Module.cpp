@@ -85,14 +85,14 @@ public:
     return decode(W, I) && sass::getInstrInfo(I.Op).IsExit;
   }
   bool endsBlock(ArrayRef<uint8_t> W) const override {
-    // UNVERIFIED: other block enders (BRX, JMP, RET, CALL) never appear in
-    // our kernels; ptxas's first block ends at BRA or EXIT in every test
-    // cubin.
+    // BRA, EXIT and the indirect BRX/BRXU end ptxas's first block (E: every
+    // test cubin; a brx.idx jump table, test/Object/Inputs/const2/jump.ptx).
+    // UNVERIFIED: JMP and RET never appear in our kernels.
     sass::Instruction I;
     if (!decode(W, I))
       return false;
     const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-    return II.IsExit || II.IsBranch;
+    return II.IsExit || II.IsBranch || II.IsIndirectBranch;
   }
   Optional<uint64_t> branchTarget(ArrayRef<uint8_t> W,
                                   uint64_t Pc) const override {

@@ -221,6 +221,7 @@ def RET_ABS : CtlInst<0x950, "RET.ABS${nd} $Ra $addr", (outs),
 def BrxOff : OperandType<"Imm"> { let Signed = 1; }
 def BRX : CtlInst<0x949, "BRX $Ra $off", (outs), (ins GPR:$Ra, BrxOff:$off),
                   0> {
+  let IsIndirectBranch = 1;
   bits<8> Ra;
   bits<50> off;
   let Inst{31-24} = Ra;
@@ -229,6 +230,7 @@ def BRX : CtlInst<0x949, "BRX $Ra $off", (outs), (ins GPR:$Ra, BrxOff:$off),
 // BRXU: sm_86/sm_80 only (see CALL_REL_r).
 def BRXU : CtlInst<0x958, "BRXU $Ur $off", (outs),
                    (ins UGPR:$Ur, BrxOff:$off), 0>, OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
+  let IsIndirectBranch = 1;
   bits<6> Ur;
   bits<50> off;
   let Inst{29-24} = Ur;

@@ -69,10 +69,15 @@ class SM86Inst<string asm, dag outs, dag ins, SchedClass sched> {
   /// direct branch (BRA), whose BranchTarget operand is where it jumps.
   /// Other PC-relative operands (BSSY, CALL.REL, RET.REL) are BranchTarget
   /// operands too (labels in .sass text), but whether they end ptxas's
-  /// first block is not known (UNVERIFIED: the writer counts BRA and EXIT
-  /// only, as every test cubin agrees).
+  /// first block is not known (UNVERIFIED: the writer counts BRA, EXIT and
+  /// the indirect branches below only, as every test cubin agrees).
   bit IsExit = 0;
   bit IsBranch = 0;
+  /// An indirect branch (BRX, BRXU: a jump table's): it ends ptxas's first
+  /// block as BRA does (E: a brx.idx kernel on sm_80/86/89, whose FDE's
+  /// first block ends just past BRXU;
+  /// test/Object/sass-roundtrip-jump-table-ptxas.test).
+  bit IsIndirectBranch = 0;
 
   // Guard predicate (N, T, C).
   bits<3> Pg;

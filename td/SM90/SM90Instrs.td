@@ -116,6 +116,7 @@ def RET_REL_NODEC_SM90 : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
 def BRX_SM90 : CtlInst<0x949, "BRX $Ra $off", (outs),
                        (ins GPR:$Ra, BrxOff:$off), 0>,
                EncodingOn<"BRX", SM90Family> {
+  let IsIndirectBranch = 1;
   bits<8> Ra;
   bits<58> off;
   let Inst{23-16} = off{9-2};

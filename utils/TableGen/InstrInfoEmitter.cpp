@@ -106,7 +106,9 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
        << utohexstr(F.Value[1]) << "ull}, "
        << (F.R->getValueAsBit("UniformGuard") ? "true" : "false") << ", "
        << (F.R->getValueAsBit("IsExit") ? "true" : "false") << ", "
-       << (F.R->getValueAsBit("IsBranch") ? "true" : "false") << "},\n";
+       << (F.R->getValueAsBit("IsBranch") ? "true" : "false") << ", "
+       << (F.R->getValueAsBit("IsIndirectBranch") ? "true" : "false")
+       << "},\n";
   }
   OS << "};\n\n// Opcodes sorted by name, for lookupOpcode.\n"
         "const uint16_t OpcodesByName[] = {\n";

@@ -251,6 +251,7 @@ struct InstrInfo {
   bool IsExit;            ///< EXIT (td: IsExit)
   bool IsBranch;          ///< a direct branch (BRA; td: IsBranch): its
                           ///< BranchTarget operand is the jump target
+  bool IsIndirectBranch;  ///< BRX, BRXU (td: IsIndirectBranch)
 };
 
 /// The most operands any form has (generated: the size of
