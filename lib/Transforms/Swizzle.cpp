@@ -86,6 +86,19 @@ using namespace tile;
 /// that the IR holds one spelling a generated name.
 class NameTable {
 public:
+  /// A generated name's base as a builder is given it: a string literal,
+  /// which outlives the module (the Direct case keeps it as the unique name:
+  /// no copy, and the literal's uses share its characters), or a name
+  /// spelled on the spot (saved in the Arena).
+  struct BaseText {
+    template <size_t N>
+    BaseText(const char (&Literal)[N])
+        : Text(Literal, N - 1), IsLiteral(true) {}
+    BaseText(const std::string &Spelled) : Text(Spelled) {}
+    StringRef Text;
+    bool IsLiteral = false;
+  };
+
   void reset(const Kernel &K, Arena &A) {
     Strings = &A;
     Names.clear();
@@ -103,13 +116,12 @@ public:
     StringRef Base, Unique;
   };
   /// Defines \p Base.
-  Defined define(const Twine &Base) {
+  Defined define(const BaseText &Base) {
     if (Direct) {
-      StringRef S = Strings->save(Base);
+      StringRef S = Base.IsLiteral ? Base.Text : Strings->save(Base.Text);
       return {S, S};
     }
-    SmallString<32> Buffer;
-    StringRef Spelled = Base.toStringRef(Buffer);
+    StringRef Spelled = Base.Text;
     // One lookup when the base is free (nearly always): the base's entry
     // says both that the name is free and, once taken, what it stands for.
     // (StringMap's entries do not move when it grows.)
@@ -193,7 +205,7 @@ public:
   /// while the pass runs).  The op is built in its region, its operands in
   /// it.
   template <typename... As>
-  StringRef emit(const Twine &Name, StringRef Opcode, const As &...Args) {
+  StringRef emit(const NameTable::BaseText &Name, StringRef Opcode, const As &...Args) {
     Region.setHasRegion();
     Op &O = Region.Body.emplace_back(Opcode, L);
     O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
@@ -202,44 +214,44 @@ public:
     O.Result = Ident(D.Unique);
     return D.Base;
   }
-  StringRef sreg(const Twine &N, StringRef R) {
+  StringRef sreg(const NameTable::BaseText &N, StringRef R) {
     return emit(N, "sreg", Arg{Arg::Word, R});
   }
-  StringRef add(const Twine &N, StringRef A, Arg B) {
+  StringRef add(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "add", ref(A), B);
   }
-  StringRef mul(const Twine &N, StringRef A, int64_t B) {
+  StringRef mul(const NameTable::BaseText &N, StringRef A, int64_t B) {
     return emit(N, "mul", ref(A), imm(B));
   }
-  StringRef mad(const Twine &N, StringRef A, Arg B, Arg C) {
+  StringRef mad(const NameTable::BaseText &N, StringRef A, Arg B, Arg C) {
     return emit(N, "mad", ref(A), B, C);
   }
-  StringRef shr(const Twine &N, StringRef A, int64_t B) {
+  StringRef shr(const NameTable::BaseText &N, StringRef A, int64_t B) {
     return emit(N, "shr", ref(A), imm(B));
   }
-  StringRef andi(const Twine &N, StringRef A, int64_t B) {
+  StringRef andi(const NameTable::BaseText &N, StringRef A, int64_t B) {
     return emit(N, "and", ref(A), imm(B));
   }
-  StringRef xorr(const Twine &N, StringRef A, StringRef B) {
+  StringRef xorr(const NameTable::BaseText &N, StringRef A, StringRef B) {
     return emit(N, "xor", ref(A), ref(B));
   }
   /// A kernel parameter's value (its name, not a generated one).
-  StringRef param(const Twine &N, StringRef Param) {
+  StringRef param(const NameTable::BaseText &N, StringRef Param) {
     return emit(N, "param", Arg{Arg::Named, Param});
   }
-  StringRef sub(const Twine &N, StringRef A, Arg B) {
+  StringRef sub(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "sub", ref(A), B);
   }
   /// A comparison (lt, ltu, gt, eq).
-  StringRef cmp(const Twine &N, StringRef Code, StringRef A, Arg B) {
+  StringRef cmp(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B) {
     return emit(N, Code, ref(A), B);
   }
   /// A comparison ANDed with predicate \p And.
-  StringRef cmpAnd(const Twine &N, StringRef Code, StringRef A, Arg B,
+  StringRef cmpAnd(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B,
                    Arg And) {
     return emit(N, Code, ref(A), B, And);
   }
-  StringRef sel(const Twine &N, StringRef P, StringRef A, Arg B) {
+  StringRef sel(const NameTable::BaseText &N, StringRef P, StringRef A, Arg B) {
     return emit(N, "sel", ref(P), ref(A), B);
   }
 
