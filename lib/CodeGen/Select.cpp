@@ -355,12 +355,22 @@ private:
   // ---- values (dense ids: ValueSlot) ----
   /// The id of name \p Name (a string of the tile IR, which outlives the
   /// selector), a new one when it has none.
-  unsigned intern(StringRef Name);
+  /// (Inline: nearly every call finds the spelling; the rest, out of line,
+  /// hash the characters, and the common path saves no registers.)
+  unsigned intern(StringRef Name) {
+    unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
+    return LLVM_LIKELY(Id != NoValue) ? Id : internSpelling(Name);
+  }
+  /// intern() of a spelling not seen yet.
+  LLVM_ATTRIBUTE_NOINLINE unsigned internSpelling(StringRef Name);
   /// The id of \p Name, or NoValue: by its spelling's address when
   /// intern() saw that spelling, else by its characters.
   unsigned findValue(StringRef Name) const {
     unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
-    return Id != NoValue ? Id : ValueIds.find(Name);
+    return LLVM_LIKELY(Id != NoValue) ? Id : findByCharacters(Name);
+  }
+  LLVM_ATTRIBUTE_NOINLINE unsigned findByCharacters(StringRef Name) const {
+    return ValueIds.find(Name);
   }
   /// The id of the name tile IR value \p V spells (NoValue: none).
   unsigned findValue(const Value &V) const { return findValue(V.str()); }
@@ -376,7 +386,15 @@ private:
   /// Counts the registers of the address values ring ops read.
   void countSharers();
   /// The id of the lowered value \p V names; an error when it names none.
-  Expected<unsigned> definedValue(const Value &V);
+  Expected<unsigned> definedValue(const Value &V) {
+    unsigned Id = findValue(V);
+    if (LLVM_UNLIKELY(Id == NoValue || !Slots[Id].Defined))
+      return notAddressValue(V);
+    return Id;
+  }
+  /// definedValue()'s error (out of line: the common path builds no
+  /// message and saves no registers).
+  LLVM_ATTRIBUTE_NOINLINE Error notAddressValue(const Value &V);
   Error lowerAddresses(const Op &Region);
   /// Lowers value op \p O in place (tp.addresses, or a copy's or the
   /// epilogue's guards and addresses).
@@ -626,10 +644,7 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
-unsigned Selector::intern(StringRef Name) {
-  unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
-  if (Id != NoValue)
-    return Id;
+unsigned Selector::internSpelling(StringRef Name) {
   auto Ins = ValueIds.insert(Name, unsigned(Slots.size()));
   if (Ins.second)
     Slots.emplace_back();
@@ -673,11 +688,8 @@ void Selector::countSharers() {
       ++Sharers[S.L.Reg];
 }
 
-Expected<unsigned> Selector::definedValue(const Value &V) {
-  unsigned Id = findValue(V);
-  if (Id == NoValue || !Slots[Id].Defined)
-    return fail(V.Loc, "value %" + V.str() + " is not an address value");
-  return Id;
+Error Selector::notAddressValue(const Value &V) {
+  return fail(V.Loc, "value %" + V.str() + " is not an address value");
 }
 
 Expected<Lowered> Selector::get(const Value &V) {

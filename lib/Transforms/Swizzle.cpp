@@ -81,10 +81,24 @@ using namespace tile;
 /// one table entry a name.
 ///
 /// Every unique name it hands out is saved in the module's Arena (the IR
-/// keeps it); a base spelled on the spot (a Twine) is saved by lookup()
-/// only in the Direct case, where it is its own unique name.
+/// keeps it), once: a use of a name spelled on the spot refers to the
+/// name define() returned (kept where it is defined), not to a copy, so
+/// that the IR holds one spelling a generated name.
 class NameTable {
 public:
+  /// A generated name's base as a builder is given it: a string literal,
+  /// which outlives the module (the Direct case keeps it as the unique name:
+  /// no copy, and the literal's uses share its characters), or a name
+  /// spelled on the spot (saved in the Arena).
+  struct BaseText {
+    template <size_t N>
+    BaseText(const char (&Literal)[N])
+        : Text(Literal, N - 1), IsLiteral(true) {}
+    BaseText(const std::string &Spelled) : Text(Spelled) {}
+    StringRef Text;
+    bool IsLiteral = false;
+  };
+
   void reset(const Kernel &K, Arena &A) {
     Strings = &A;
     Names.clear();
@@ -102,13 +116,12 @@ public:
     StringRef Base, Unique;
   };
   /// Defines \p Base.
-  Defined define(const Twine &Base) {
+  Defined define(const BaseText &Base) {
     if (Direct) {
-      StringRef S = Strings->save(Base);
+      StringRef S = Base.IsLiteral ? Base.Text : Strings->save(Base.Text);
       return {S, S};
     }
-    SmallString<32> Buffer;
-    StringRef Spelled = Base.toStringRef(Buffer);
+    StringRef Spelled = Base.Text;
     // One lookup when the base is free (nearly always): the base's entry
     // says both that the name is free and, once taken, what it stands for.
     // (StringMap's entries do not move when it grows.)
@@ -135,13 +148,6 @@ public:
     if (Direct)
       return Base;
     return find(Base);
-  }
-  /// The unique name of the defined base spelled \p Base (in the Arena).
-  StringRef lookup(const Twine &Base) const {
-    if (Direct)
-      return Strings->save(Base);
-    SmallString<32> Buffer;
-    return find(Base.toStringRef(Buffer));
   }
 
 private:
@@ -191,15 +197,15 @@ public:
 
   /// A generated name by its base: a literal, or a name emit() returned.
   Arg ref(StringRef Name) { return {Arg::Generated, Name}; }
-  /// A generated name by its base spelled on the spot.
-  Arg refTo(const Twine &Base) { return {Arg::Named, Names.lookup(Base)}; }
+  /// A name as it is: a unique name (the NameTable's) or a parameter's.
+  static Arg named(StringRef Unique) { return {Arg::Named, Unique}; }
   Arg imm(int64_t I) { return {Arg::Imm, {}, I}; }
 
   /// Defines \p Name as `opcode operands`; returns the name's base (valid
   /// while the pass runs).  The op is built in its region, its operands in
   /// it.
   template <typename... As>
-  StringRef emit(const Twine &Name, StringRef Opcode, const As &...Args) {
+  StringRef emit(const NameTable::BaseText &Name, StringRef Opcode, const As &...Args) {
     Region.setHasRegion();
     Op &O = Region.Body.emplace_back(Opcode, L);
     O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
@@ -208,44 +214,44 @@ public:
     O.Result = Ident(D.Unique);
     return D.Base;
   }
-  StringRef sreg(const Twine &N, StringRef R) {
+  StringRef sreg(const NameTable::BaseText &N, StringRef R) {
     return emit(N, "sreg", Arg{Arg::Word, R});
   }
-  StringRef add(const Twine &N, StringRef A, Arg B) {
+  StringRef add(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "add", ref(A), B);
   }
-  StringRef mul(const Twine &N, StringRef A, int64_t B) {
+  StringRef mul(const NameTable::BaseText &N, StringRef A, int64_t B) {
     return emit(N, "mul", ref(A), imm(B));
   }
-  StringRef mad(const Twine &N, StringRef A, Arg B, Arg C) {
+  StringRef mad(const NameTable::BaseText &N, StringRef A, Arg B, Arg C) {
     return emit(N, "mad", ref(A), B, C);
   }
-  StringRef shr(const Twine &N, StringRef A, int64_t B) {
+  StringRef shr(const NameTable::BaseText &N, StringRef A, int64_t B) {
     return emit(N, "shr", ref(A), imm(B));
   }
-  StringRef andi(const Twine &N, StringRef A, int64_t B) {
+  StringRef andi(const NameTable::BaseText &N, StringRef A, int64_t B) {
     return emit(N, "and", ref(A), imm(B));
   }
-  StringRef xorr(const Twine &N, StringRef A, StringRef B) {
+  StringRef xorr(const NameTable::BaseText &N, StringRef A, StringRef B) {
     return emit(N, "xor", ref(A), ref(B));
   }
   /// A kernel parameter's value (its name, not a generated one).
-  StringRef param(const Twine &N, StringRef Param) {
+  StringRef param(const NameTable::BaseText &N, StringRef Param) {
     return emit(N, "param", Arg{Arg::Named, Param});
   }
-  StringRef sub(const Twine &N, StringRef A, Arg B) {
+  StringRef sub(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "sub", ref(A), B);
   }
   /// A comparison (lt, ltu, gt, eq).
-  StringRef cmp(const Twine &N, StringRef Code, StringRef A, Arg B) {
+  StringRef cmp(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B) {
     return emit(N, Code, ref(A), B);
   }
   /// A comparison ANDed with predicate \p And.
-  StringRef cmpAnd(const Twine &N, StringRef Code, StringRef A, Arg B,
+  StringRef cmpAnd(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B,
                    Arg And) {
     return emit(N, Code, ref(A), B, And);
   }
-  StringRef sel(const Twine &N, StringRef P, StringRef A, Arg B) {
+  StringRef sel(const NameTable::BaseText &N, StringRef P, StringRef A, Arg B) {
     return emit(N, "sel", ref(P), ref(A), B);
   }
 
@@ -291,8 +297,12 @@ struct OperandPlan {
   Value StepValue;
   StringRef StrideParam; // strided batches: the batch stride's parameter
   // The unique names of the LDSM addresses and of each chunk's shared
-  // address and global offset (looked up once, not once a use).
-  std::vector<StringRef> LdsmNames, StsNames, GoffNames;
+  // address and global offset, taken where they are defined; a run-time
+  // shape: the shift and extent values, and each chunk's row guard and k
+  // offset (none where chunk 0's serves, kofsDelta).  A use refers to the
+  // definition's characters (tp-select then sees one spelling a name).
+  std::vector<StringRef> LdsmNames, StsNames, GoffNames, OkNames, KofsNames;
+  StringRef ShiftName, ExtentName;
   bool columns() const { return L == Layout::Columns; }
   int64_t perRow() const { return columns() ? Extent / 8 : 4; }
   int64_t stepBytes() const { return columns() ? 32 * 2 * Stride : 64; }
@@ -301,18 +311,17 @@ struct OperandPlan {
 class SwizzlePass : public Pass {
   NameTable Names;
   /// The unique name of a base that outlives the module (a literal, or a
-  /// base the Builder returned) / of one spelled on the spot.
+  /// base the Builder returned).
   StringRef name(StringRef Base) const { return Names.lookup(Base); }
-  StringRef nameOf(const Twine &Base) const { return Names.lookup(Base); }
   Arena &arena() const { return Names.arena(); }
   // A run-time shape: the parameters' names, the last (partial) k-step.
   bool Runtime = false, Strided = false;
   StringRef KParam, MParam, NParam, LdcParam, StrideCParam;
   int64_t LastStep = 0;
   // What guardCopy and defineGuards have defined once: the tail's K values,
-  // each row offset e.roff<mt>_<half> (index 2 mt + half).
+  // each row offset e.roff<mt>_<half> (index 2 mt + half; empty: not yet).
   bool TailKDefined = false;
-  std::vector<uint8_t> RowOffsetDefined;
+  std::vector<StringRef> RowOffsetNames;
 
   static StringRef shapeParam(const Kernel &K, ShapeParam W) {
     return K.Params[*getShapeParam(K, W)].Name;
@@ -375,7 +384,7 @@ private:
                       8 * (A.Matrices + B.Matrices));
     Names.reset(K, Strings);
     TailKDefined = false;
-    RowOffsetDefined.assign(2 * T.MTiles, 0);
+    RowOffsetNames.assign(2 * T.MTiles, StringRef());
     Builder Bd(Addr, L, Names);
     Bd.sreg("tid", "tid.x");
     Bd.sreg("ctaid.x", "ctaid.x");
@@ -398,21 +407,6 @@ private:
     Bd.andi("r", "lane", 7);
     for (OperandPlan *X : {&A, &B})
       defineLdsmAddresses(Bd, T, *X);
-    for (OperandPlan *X : {&A, &B}) {
-      StringRef N = X->Name == 'a' ? "a" : "b";
-      X->LdsmNames.clear();
-      X->StsNames.clear();
-      X->GoffNames.clear();
-      X->LdsmNames.reserve(X->Matrices);
-      X->StsNames.reserve(X->Chunks);
-      X->GoffNames.reserve(X->Chunks);
-      for (int64_t I = 0; I < X->Matrices; ++I)
-        X->LdsmNames.push_back(nameOf(N + ".ldsm" + Twine(I)));
-      for (int64_t C = 0; C < X->Chunks; ++C) {
-        X->StsNames.push_back(nameOf(N + ".sts" + Twine(C)));
-        X->GoffNames.push_back(nameOf(N + ".goff" + Twine(C)));
-      }
-    }
 
     // C's offset from its pointer, in bytes (a run-time shape computes it in
     // the epilogue, where the guards need the row and column too).
@@ -462,6 +456,16 @@ private:
   /// shape, its guard) and swizzled shared address.
   void defineChunkAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
     std::string N(1, X.Name);
+    X.StsNames.clear();
+    X.GoffNames.clear();
+    X.OkNames.clear();
+    X.KofsNames.clear();
+    X.StsNames.reserve(X.Chunks);
+    X.GoffNames.reserve(X.Chunks);
+    if (Runtime) {
+      X.OkNames.reserve(X.Chunks);
+      X.KofsNames.resize(X.Chunks);
+    }
     StringRef BlockId = X.Name == 'a' ? "ctaid.y" : "ctaid.x";
     StringRef Corner, CornerIdx, RowBytes;
     if (!Runtime) {
@@ -500,7 +504,8 @@ private:
           Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
           Bd.ref(Corner));
       if (!Runtime)
-        Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
+        X.GoffNames.push_back(
+            name(Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff))));
       else
         defineChunkGuard(Bd, X, C, Row, Col, RowOff, CornerIdx,
                          T.threads());
@@ -511,14 +516,16 @@ private:
                         Bd.shr(Pre + "half" + Idx, Row, 1), 3);
       StringRef XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
       StringRef XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
-      Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB));
+      X.StsNames.push_back(name(
+          Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB))));
     }
   }
 
   /// The warp's LDSM row addresses of operand X.
-  void defineLdsmAddresses(Builder &Bd, const TileParams &T,
-                           const OperandPlan &X) {
+  void defineLdsmAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
     std::string N = std::string(1, X.Name) + ".";
+    X.LdsmNames.clear();
+    X.LdsmNames.reserve(X.Matrices);
     StringRef Origin =
         X.Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
                        : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
@@ -541,7 +548,8 @@ private:
             Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
         StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
         StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
-        Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB));
+        X.LdsmNames.push_back(
+            name(Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB))));
       }
     } else {
       StringRef OCol = Bd.shr(N + "ocol", Origin, 3);
@@ -552,7 +560,8 @@ private:
         StringRef Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
         StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
         StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
-        Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB));
+        X.LdsmNames.push_back(name(
+            Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB))));
       }
     }
   }
@@ -596,25 +605,27 @@ private:
     if (X.columns()) {
       StringRef Step = Bd.mul(N + ".kstep", RowBytes, 32);
       X.StepValue = Value::makeRef(name(Step), X.StepValue.Loc);
-      Bd.mad(N + ".shift", "k.empty", Bd.ref(Step), Bd.imm(0));
+      X.ShiftName =
+          name(Bd.mad(N + ".shift", "k.empty", Bd.ref(Step), Bd.imm(0)));
     } else {
       X.StepValue = Value::makeInt(64);
-      Bd.mul(N + ".shift", "k.empty", 64);
+      X.ShiftName = name(Bd.mul(N + ".shift", "k.empty", 64));
     }
-    Bd.param(N + ".extent", X.ExtentParam);
+    X.ExtentName = name(Bd.param(N + ".extent", X.ExtentParam));
   }
 
   /// Chunk C's start offset (step 0, before the empty steps: the copies of
   /// the first real step read at goff0), its row guard (the chunk's row, or
   /// for columns its first column, within M or N) and its k offset from the
   /// step's first k (kofs = the chunk's k in the step - skipped).
-  void defineChunkGuard(Builder &Bd, const OperandPlan &X, int64_t C,
+  void defineChunkGuard(Builder &Bd, OperandPlan &X, int64_t C,
                         StringRef Row, StringRef Col, StringRef RowOff,
                         StringRef CornerIdx, int64_t Threads) {
     std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
     StringRef Goff0 =
         Bd.mad(Pre + "goff0" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
-    Bd.sub(Pre + "goff" + Idx, Goff0, Bd.refTo(Pre + "shift"));
+    X.GoffNames.push_back(name(
+        Bd.sub(Pre + "goff" + Idx, Goff0, Builder::named(X.ShiftName))));
     StringRef First, KOff;
     if (X.columns()) {
       First = Bd.mad(Pre + "grow" + Idx, Col, Bd.imm(8), Bd.ref(CornerIdx));
@@ -623,11 +634,13 @@ private:
       First = Bd.add(Pre + "grow" + Idx, CornerIdx, Bd.ref(Row));
       KOff = Bd.mul(Pre + "koff" + Idx, Col, 8);
     }
-    Bd.cmp(Pre + "ok" + Idx, "lt", First, Bd.refTo(Pre + "extent"));
+    X.OkNames.push_back(name(Bd.cmp(Pre + "ok" + Idx, "lt", First,
+                                    Builder::named(X.ExtentName))));
     // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
     // threads split the rows evenly: one value live over the prologue.
     if (C == 0 || kofsDelta(X, C, Threads) < 0)
-      Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped"));
+      X.KofsNames[C] =
+          name(Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped")));
   }
 
   /// How many k-rows chunk C's k offset is beyond chunk 0's: 0 for rows
@@ -648,9 +661,8 @@ private:
     int64_t Delta = kofsDelta(X, C, T.threads());
     if (Delta < 0)
       return Bd.emit(Pre + "pk" + J, "add",
-                     Bd.refTo(Pre + "kofs" + std::to_string(C)),
-                     Bd.imm(32 * Step));
-    return Bd.emit(Pre + "pk" + J, "add", Bd.refTo(Pre + "kofs0"),
+                     Builder::named(X.KofsNames[C]), Bd.imm(32 * Step));
+    return Bd.emit(Pre + "pk" + J, "add", Builder::named(X.KofsNames[0]),
                    Bd.imm(32 * Step + Delta));
   }
 
@@ -665,7 +677,7 @@ private:
     SMLoc L = Copy.Loc;
     Optional<int64_t> Step = Copy.getInt("step");
     if (!Step) { // the loop
-      G.set("guard", Value::makeRef(nameOf(Pre + "ok" + Idx), L));
+      G.set("guard", Value::makeRef(X.OkNames[C], L));
       return;
     }
     if (*Step != LastStep) { // the prologue
@@ -673,7 +685,7 @@ private:
       StringRef KC = prologueK(Bd, X, C, *Step, T);
       G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "pg" + J, "ltu", KC,
                                                    Bd.ref("k.K"),
-                                                   Bd.refTo(Pre + "ok" + Idx))),
+                                                   Builder::named(X.OkNames[C]))),
                                     L));
       return;
     }
@@ -710,7 +722,7 @@ private:
     }
     G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "tg" + Idx, "ltu", KC,
                                                  Bd.ref("t.K"),
-                                                 Bd.refTo(Pre + "ok" + Idx))),
+                                                 Builder::named(X.OkNames[C]))),
                                   L));
   }
 
@@ -850,15 +862,12 @@ private:
                           StringRef Kind) {
     int64_t H = I % 2, MT = I / 2 / T.NTiles, NT = I / 2 % T.NTiles;
     PairGuards G;
-    std::string Row = "e.roff" + std::to_string(MT) + "_" + std::to_string(H);
-    uint8_t &RowDefined = RowOffsetDefined[2 * MT + H];
-    if (!RowDefined) {
-      RowDefined = true;
-      G.Row = name(Bd.mad(Row, "e.ldc4", Bd.imm(16 * MT + 8 * H),
-                          Bd.ref("e.off")));
-    } else {
-      G.Row = nameOf(Row);
-    }
+    StringRef &RowName = RowOffsetNames[2 * MT + H];
+    if (RowName.empty())
+      RowName = name(
+          Bd.mad("e.roff" + std::to_string(MT) + "_" + std::to_string(H),
+                 "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off")));
+    G.Row = RowName;
     std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
     StringRef In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
                             Bd.imm(16 * MT + 8 * H));

@@ -13,6 +13,7 @@
 
 #include "tp/Pass/PassRegistration.h"
 #include "tp/TileIR/TileUnit.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
@@ -367,3 +368,60 @@ TEST(TileIRArena, AttributeValueTooFarFromItsKey) {
 }
 
 } // namespace
+
+/// tp-swizzle spells each generated name once: every reference to a value
+/// an op defines shares the definition's characters (a copy a use doubled
+/// tp-select's spellings, docs/speed.md "tp-select and tp-swizzle, round
+/// 2"), for names that are their own bases and for suffixed ones (a
+/// parameter %q makes the base q %q.1), fixed and run-time shapes.
+TEST(TileIRArena, SwizzledReferencesShareTheDefinitionsCharacters) {
+  for (StringRef Q : {"C", "q"})      // C's name
+    for (StringRef Tile : {"", "tile=large "})
+      for (bool Runtime : {false, true}) {
+        std::string Text = "tp.kernel @gemm(%" + Q.str() +
+                           ": ptr<f32>, %A: ptr<f16>, %B: ptr<f16>";
+        if (Runtime)
+          Text += ", %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, "
+                  "%ldc: i32";
+        Text += ") target=sm_86 {\n  tp.matmul %" + Q.str() +
+                ", %A, %B m=4096 n=4096 k=4096 a=rows b=columns " + Tile.str();
+        if (Runtime)
+          Text += "shape=[%M, %N, %K, %lda, %ldb, %ldc] ";
+        Text += ": f16 x f16 -> f32\n}\n";
+        std::string While;
+        Module M = swizzle(Text, While);
+
+        StringMap<const char *> Defined;
+        std::function<void(const Op &)> Define = [&](const Op &O) {
+          StringRef R = O.Result;
+          if (!R.empty())
+            Defined[R] = R.data();
+          for (const Op &C : O.Body)
+            Define(C);
+        };
+        unsigned Refs = 0;
+        auto Check = [&](const Value &V) {
+          auto It = V.isRef() ? Defined.find(V.str()) : Defined.end();
+          if (It == Defined.end())
+            return;
+          ++Refs;
+          EXPECT_EQ(static_cast<const void *>(V.str().data()),
+                    static_cast<const void *>(It->second))
+              << "%" << V.str().str() << " in\n" << Text;
+        };
+        std::function<void(const Op &)> Walk = [&](const Op &O) {
+          for (const Value &V : O.Operands)
+            Check(V);
+          for (const Attr &A : O.Attrs)
+            Check(A.Val);
+          for (const Op &C : O.Body)
+            Walk(C);
+        };
+        for (const Op &O : M.Kernels[0].Body)
+          Define(O);
+        for (const Op &O : M.Kernels[0].Body)
+          Walk(O);
+        EXPECT_GT(Refs, 200u) << Text;
+        EXPECT_EQ(Q == "q", Defined.count("q.1") == 1) << Text;
+      }
+}
