@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The -time-passes pipeline total of tp-llc in four configurations, run
+interleaved (default kernel, --tile=256x128, each with the huge-page heap
+and with --tp-huge-page-heap=false), RUNS times each (default 60): the
+median, quartiles and minimum of the report's `Pipeline: N us wall` line.
+Interleaving shows how much one configuration's median moves with the
+machine's state, which a median of 15 back-to-back runs hides.  Not a test.
+
+  bench/pipeline_interleaved.py BUILD_DIR [RUNS]
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TOTAL = re.compile(r'Pipeline: ([0-9]+) us wall')
+CONFIGS = {
+    'default': [],
+    '256x128': ['--tile=256x128'],
+    'default, 4 KiB pages': ['--tp-huge-page-heap=false'],
+    '256x128, 4 KiB pages': ['--tile=256x128', '--tp-huge-page-heap=false'],
+}
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    tp_llc = os.path.join(sys.argv[1], 'bin', 'tp-llc')
+    runs = int(sys.argv[2]) if len(sys.argv) == 3 else 60
+    walls = {k: [] for k in CONFIGS}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'p.sass')
+        for _ in range(runs):
+            for name, extra in CONFIGS.items():
+                r = subprocess.run([tp_llc, '-time-passes', '-o', out] + extra,
+                                   check=True, capture_output=True, text=True)
+                m = TOTAL.search(r.stderr)
+                if not m:
+                    sys.exit('no "Pipeline: N us wall" line from ' + tp_llc)
+                walls[name].append(int(m.group(1)))
+    print('load average %s' % open('/proc/loadavg').read().split()[0])
+    for name, v in walls.items():
+        q = statistics.quantiles(v, n=4)
+        print('%-22s median %5d us, quartiles %5d-%5d, min %5d (%d runs)' %
+              (name, statistics.median(v), q[0], q[2], min(v), len(v)))
+
+
+if __name__ == '__main__':
+    main()
