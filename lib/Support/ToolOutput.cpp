@@ -173,7 +173,7 @@ Error writeOutput(StringRef Path, bool Binary,
 }
 
 Error writeOutputBytes(StringRef Path, bool Binary, StringRef Bytes) {
-  OutputFile F{Path.str(), Binary, nullptr, Bytes};
+  OutputFile F{Path.str(), Binary, Bytes};
   return writeOutputs(F);
 }
 

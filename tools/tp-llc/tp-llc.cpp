@@ -484,8 +484,8 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
     return tp::writeOutputBytes(Out.empty() ? "-" : Out, false, K->getSass());
   // The cubin and its manifest appear together or not at all.
   tp::OutputFile Files[] = {
-      {Out, /*Binary=*/true, nullptr, toStringRef(K->Cubin)},
-      {EO.ManifestName, /*Binary=*/false, nullptr, K->ManifestJSON}};
+      {Out, /*Binary=*/true, toStringRef(K->Cubin)},
+      {EO.ManifestName, /*Binary=*/false, K->ManifestJSON}};
   return tp::writeOutputs(Files);
 }
 

@@ -103,15 +103,15 @@ TEST_F(ToolOutputTest, ReplacesAnExistingFile) {
 // with a failing writer beside them, neither file appears.
 TEST_F(ToolOutputTest, WritesBytesInMemory) {
   std::string Cubin("\x7f" "ELF\0\1", 6);
-  tp::OutputFile Files[] = {{path("x.cubin"), true, nullptr, Cubin},
-                            {path("x.cubin.json"), false, nullptr, "json"}};
+  tp::OutputFile Files[] = {{path("x.cubin"), true, Cubin},
+                            {path("x.cubin.json"), false, "json"}};
   ASSERT_FALSE(errorToBool(tp::writeOutputs(Files)));
   EXPECT_EQ(read("x.cubin"), Cubin);
   EXPECT_EQ(read("x.cubin.json"), "json");
   ASSERT_FALSE(errorToBool(tp::writeOutputBytes(path("l.sass"), false, "l")));
   EXPECT_EQ(read("l.sass"), "l");
   auto Fails = [](raw_ostream &) { return tp::makeError("writer failed"); };
-  tp::OutputFile Mixed[] = {{path("y.cubin"), true, nullptr, Cubin},
+  tp::OutputFile Mixed[] = {{path("y.cubin"), true, Cubin},
                             {path("y.cubin.json"), false, Fails}};
   ASSERT_TRUE(errorToBool(tp::writeOutputs(Mixed)));
   EXPECT_EQ(entries(),

@@ -30,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <utility>
 
 namespace tp {
 
@@ -37,6 +38,12 @@ namespace tp {
 /// or, where Write is empty, the bytes of Bytes as they are (the caller
 /// keeps them alive; no copy is made of them).
 struct OutputFile {
+  OutputFile(std::string Path, bool Binary,
+             llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write)
+      : Path(std::move(Path)), Binary(Binary), Write(Write) {}
+  OutputFile(std::string Path, bool Binary, llvm::StringRef Bytes)
+      : Path(std::move(Path)), Binary(Binary), Bytes(Bytes) {}
+
   std::string Path;
   bool Binary = false;
   llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write;
