@@ -11,6 +11,7 @@
 #define TP_LIB_OBJECT_CUBINBUILD_H
 
 #include "tp/Object/Module.h"
+#include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -25,6 +26,11 @@
 namespace tp {
 namespace object {
 namespace detail {
+
+/// "kernel 'K': \p Why": the errors of buildCubin's checks of a kernel.
+inline llvm::Error kernelError(const Kernel &K, const llvm::Twine &Why) {
+  return makeError("kernel '" + K.Name + "': " + Why);
+}
 
 inline std::string hex(uint64_t V) {
   return "0x" + llvm::utohexstr(V, /*LowerCase=*/true);

@@ -327,11 +327,6 @@ uint32_t mercuryCalleeSize(const Kernel &K, size_t J) {
 }
 
 namespace {
-Error kernelError(const Kernel &K, const Twine &Why) {
-  return make_error<StringError>("kernel '" + K.Name + "': " + Why,
-                                 inconvertibleErrorCode());
-}
-
 /// The Mercury facts of the callees: each callee's offset in the Mercury
 /// code where the kernel has a Mercury copy, none where it has not.
 Error checkMercuryCallees(const Kernel &K) {
@@ -412,31 +407,34 @@ Error checkMercuryCallRelocs(const Kernel &K) {
 Error checkCallees(const Kernel &K, bool SassOnly) {
   if (K.Callees.empty())
     return Error::success();
-  auto Fail = [&](const Twine &Why) { return kernelError(K, Why); };
   if (SassOnly)
-    return Fail("callees in a SASS-only Blackwell cubin (.binary_kind sass) "
-                "are not modelled (no ptxas cubin shows one)");
+    return kernelError(
+        K, "callees in a SASS-only Blackwell cubin (.binary_kind sass) "
+           "are not modelled (no ptxas cubin shows one)");
   if (Error E = checkMercuryCallees(K))
     return E;
   uint32_t End = 16;
   for (const Callee &C : K.Callees) {
     if (C.Name.empty())
-      return Fail("a callee has an empty name");
+      return kernelError(K, "a callee has an empty name");
     if (C.ReturnReg > 0x7f)
-      return Fail("callee '" + C.Name + "': return register R" +
-                  Twine(C.ReturnReg) + " is not one ptxas's CIE encodes "
-                  "in one byte (R0..R127)");
+      return kernelError(K, "callee '" + C.Name + "': return register R" +
+                                Twine(C.ReturnReg) +
+                                " is not one ptxas's CIE encodes "
+                                "in one byte (R0..R127)");
     for (unsigned R : C.CallerRegs)
       if (R > 0x7f)
-        return Fail("callee '" + C.Name + "': caller register R" + Twine(R) +
-                    " is not one ptxas's CIE encodes in one byte "
-                    "(R0..R127)");
+        return kernelError(K, "callee '" + C.Name + "': caller register R" +
+                                  Twine(R) +
+                                  " is not one ptxas's CIE encodes in one byte "
+                                  "(R0..R127)");
     if (C.Offset % 16 || C.Offset < End || !C.Size || C.Size % 16 ||
         C.Size > K.Code.size() - std::min<size_t>(C.Offset, K.Code.size()))
-      return Fail("callee '" + C.Name + "' at " + hex(C.Offset) + " size " +
-                  hex(C.Size) +
-                  " is not within the code after the kernel's and the "
-                  "callees before it (16-byte aligned)");
+      return kernelError(
+          K, "callee '" + C.Name + "' at " + hex(C.Offset) + " size " +
+                 hex(C.Size) +
+                 " is not within the code after the kernel's and the "
+                 "callees before it (16-byte aligned)");
     End = C.Offset + C.Size;
   }
   return Error::success();

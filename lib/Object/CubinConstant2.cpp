@@ -47,14 +47,12 @@ Error checkConstant2(const Kernel &K, unsigned SM) {
   if (K.Constant2.empty())
     return Error::success();
   if (!hasConstant2Bank(SM))
-    return makeError("kernel '" + K.Name +
-                     "': constant bank 2 (.nv.constant2.K) is modelled on "
-                     "sm_80, sm_86 and sm_89 only, not sm_" +
-                     Twine(SM));
+    return kernelError(K, "constant bank 2 (.nv.constant2.K) is modelled on "
+                          "sm_80, sm_86 and sm_89 only, not sm_" +
+                              Twine(SM));
   if (K.Constant2.size() > MaxConstant2Bytes)
-    return makeError("kernel '" + K.Name + "': constant bank 2 holds " +
-                     Twine(K.Constant2.size()) + " bytes, at most " +
-                     Twine(MaxConstant2Bytes));
+    return kernelError(K, "constant bank 2 holds " + Twine(K.Constant2.size()) +
+                              " bytes, at most " + Twine(MaxConstant2Bytes));
   return Error::success();
 }
 

@@ -157,20 +157,17 @@ Optional<uint32_t> fdeLastExit(const Kernel &K, bool Mercury) {
 }
 
 Error checkExitPoint(const Kernel &K, bool Mercury) {
-  auto Fail = [&](const Twine &Why) {
-    return make_error<StringError>("kernel '" + K.Name + "': " + Why,
-                                   inconvertibleErrorCode());
-  };
   if (!Mercury) {
     if (!K.ExitOffsets.empty())
       return Error::success();
     if (!K.ExitPoint)
-      return Fail("no EXIT, and the code places no exit point for its FDE "
-                  "(no branch but the padding BRA-to-self, or the last "
-                  "branch's block starts at 0): not modelled");
+      return kernelError(
+          K, "no EXIT, and the code places no exit point for its FDE "
+             "(no branch but the padding BRA-to-self, or the last "
+             "branch's block starts at 0): not modelled");
     if (*K.ExitPoint % 16 || *K.ExitPoint >= K.Code.size())
-      return Fail("the exit point " + hex(*K.ExitPoint) +
-                  " is not an instruction of the code");
+      return kernelError(K, "the exit point " + hex(*K.ExitPoint) +
+                                " is not an instruction of the code");
     return Error::success();
   }
   if (!K.Mercury)
@@ -178,17 +175,19 @@ Error checkExitPoint(const Kernel &K, bool Mercury) {
   const MercuryCode &MC = *K.Mercury;
   if (!MC.ExitPoint)
     return MC.ExitOffsets.empty()
-               ? Fail("the Mercury copy has no EXIT and no exit point "
-                      "('.mercury exit_point=')")
+               ? kernelError(K,
+                             "the Mercury copy has no EXIT and no exit point "
+                             "('.mercury exit_point=')")
                : Error::success();
   if (*MC.ExitPoint >= MC.CodeSize)
-    return Fail("the Mercury copy's exit point " + hex(*MC.ExitPoint) +
-                " is past its size " + hex(MC.CodeSize));
+    return kernelError(K, "the Mercury copy's exit point " +
+                              hex(*MC.ExitPoint) + " is past its size " +
+                              hex(MC.CodeSize));
   if (!MC.ExitOffsets.empty() && *MC.ExitPoint <= MC.ExitOffsets.back())
-    return Fail("the Mercury copy's exit point " + hex(*MC.ExitPoint) +
-                " is not after its last EXIT " +
-                hex(MC.ExitOffsets.back()) +
-                " (the FDE's row is then at the EXIT: leave it out)");
+    return kernelError(
+        K, "the Mercury copy's exit point " + hex(*MC.ExitPoint) +
+               " is not after its last EXIT " + hex(MC.ExitOffsets.back()) +
+               " (the FDE's row is then at the EXIT: leave it out)");
   return Error::success();
 }
 
@@ -244,29 +243,26 @@ bool firstBlockHoldsLastExit(const Kernel &K) {
 Error checkStackFrame(const Kernel &K, uint32_t Prologue) {
   if (!K.FrameSize && !K.MinStackSize)
     return Error::success();
-  auto Fail = [&](const Twine &Why) {
-    return make_error<StringError>("kernel '" + K.Name + "': " + Why,
-                                   inconvertibleErrorCode());
-  };
   if (K.MinStackSize != K.FrameSize)
-    return Fail("minimum stack size " + Twine(K.MinStackSize) +
-                " differs from the frame size " + Twine(K.FrameSize) +
-                " (calls; not modelled)");
+    return kernelError(K, "minimum stack size " + Twine(K.MinStackSize) +
+                              " differs from the frame size " +
+                              Twine(K.FrameSize) + " (calls; not modelled)");
   if (K.FrameCfa <= Prologue || K.FrameCfa > K.Code.size() ||
       K.FrameCfa % 16)
-    return Fail("the stack frame's CFA offset " + hex(K.FrameCfa) +
-                " is not the end of an instruction of the code after the " +
-                hex(Prologue) + "-byte prologue");
+    return kernelError(
+        K, "the stack frame's CFA offset " + hex(K.FrameCfa) +
+               " is not the end of an instruction of the code after the " +
+               hex(Prologue) + "-byte prologue");
   Optional<uint32_t> X = fdeLastExit(K, false);
   if (X && *X < K.FrameCfa)
-    return Fail("a stack frame whose CFA offset " + hex(K.FrameCfa) +
-                " follows the last EXIT is not modelled");
+    return kernelError(K, "a stack frame whose CFA offset " + hex(K.FrameCfa) +
+                              " follows the last EXIT is not modelled");
   if (K.Mercury) {
     const MercuryCode &MC = *K.Mercury;
     Optional<uint32_t> MX = fdeLastExit(K, true);
     if (MC.CfaBlockEnd <= 0x10 || (MX && *MX < MC.CfaBlockEnd))
-      return Fail("the Mercury copy's stack frame (CFA offset " +
-                  hex(MC.CfaBlockEnd) + ") is not modelled");
+      return kernelError(K, "the Mercury copy's stack frame (CFA offset " +
+                                hex(MC.CfaBlockEnd) + ") is not modelled");
   }
   return Error::success();
 }
@@ -275,7 +271,7 @@ void appendStackFrameCfa(const Kernel &K, bool Mercury, bool AddressOrder,
                          uint32_t Align, uint32_t &Pc,
                          std::vector<uint8_t> &Body) {
   const uint32_t FrameCfa = Mercury ? K.Mercury->CfaBlockEnd : K.FrameCfa;
-  const uint32_t LastExit = *fdeLastExit(K, Mercury); // checkNoExit
+  const uint32_t LastExit = *fdeLastExit(K, Mercury); // checkExitPoint
   auto Advance = [&](uint32_t To) {
     Body.push_back(DW_CFA_advance_loc4);
     put<uint32_t>(Body, (To - Pc) / Align);

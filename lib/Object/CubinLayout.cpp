@@ -457,55 +457,52 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
   if (K.Name.empty())
     return makeError("a kernel has an empty name");
   if (K.Code.empty() || K.Code.size() % 128)
-    return makeError("kernel '" + K.Name + "': code size " +
-                     hex(K.Code.size()) +
-                     " is not a positive multiple of 128 bytes "
-                     "(pad with BRA-to-self and NOPs as ptxas does)");
+    return detail::kernelError(
+        K, "code size " + hex(K.Code.size()) +
+               " is not a positive multiple of 128 bytes "
+               "(pad with BRA-to-self and NOPs as ptxas does)");
   if (K.RegCount > T.MaxRegisters)
-    return makeError("kernel '" + K.Name + "': " + Twine(K.RegCount) +
-                     " registers, at most " + Twine(T.MaxRegisters));
+    return detail::kernelError(K, Twine(K.RegCount) + " registers, at most " +
+                                      Twine(T.MaxRegisters));
   if (!K.SharedAlign || !isPowerOf2_64(K.SharedAlign))
-    return makeError("kernel '" + K.Name +
-                     "': shared alignment is not a power of two");
+    return detail::kernelError(K, "shared alignment is not a power of two");
   if (K.CfaBlockEnd < std::max<uint32_t>(L.FramePrologueBytes, 16) ||
       K.CfaBlockEnd > K.Code.size() || K.CfaBlockEnd % CodeAlign)
-    return makeError("kernel '" + K.Name + "': the first block end " +
-                     hex(K.CfaBlockEnd) + " is not in the code");
+    return detail::kernelError(K, "the first block end " + hex(K.CfaBlockEnd) +
+                                      " is not in the code");
   for (uint32_t E : K.ExitOffsets)
     if (E % 16 || E >= K.Code.size())
-      return makeError("kernel '" + K.Name + "': EXIT offset " + hex(E) +
-                       " is not an instruction of the code");
+      return detail::kernelError(K, "EXIT offset " + hex(E) +
+                                        " is not an instruction of the code");
   for (size_t I = 0; I < K.Params.size(); ++I) {
     const KernelParam &KP = K.Params[I];
     if (KP.Size == 0 || KP.Size >= (1u << 14) || KP.Offset > 0xffff ||
         KP.Flags > 0xfff)
-      return makeError("kernel '" + K.Name + "': parameter " + Twine(I) +
-                       " (offset " + Twine(KP.Offset) + ", size " +
-                       Twine(KP.Size) + ") cannot be encoded");
+      return detail::kernelError(K, "parameter " + Twine(I) + " (offset " +
+                                        Twine(KP.Offset) + ", size " +
+                                        Twine(KP.Size) + ") cannot be encoded");
   }
   if (Error E = checkExitPoint(K, /*Mercury=*/false))
     return E;
   if (Error E = checkStackFrame(K, L.FramePrologueBytes))
     return E;
   if (K.MaxThreads && K.ReqNTid)
-    return makeError("kernel '" + K.Name +
-                     "': .maxntid and .reqntid "
-                     "cannot both be given (ptxas rejects it too)");
+    return detail::kernelError(K, ".maxntid and .reqntid cannot both be "
+                                  "given (ptxas rejects it too)");
   if (T.ParamBase + K.paramBytes() > 0xffff)
-    return makeError("kernel '" + K.Name + "': parameters too large");
+    return detail::kernelError(K, "parameters too large");
   const bool Merc = has(L.Sections, SectionGroup::CapMerc);
   if (Merc && !K.Mercury)
-    return makeError("kernel '" + K.Name + "': sm_" + Twine(T.SM) +
-                     " cubins carry each kernel's Mercury code "
-                     "(.nv.capmerc.text.K), which this kernel lacks");
+    return detail::kernelError(
+        K, "sm_" + Twine(T.SM) +
+               " cubins carry each kernel's Mercury code "
+               "(.nv.capmerc.text.K), which this kernel lacks");
   if (!Merc && K.Mercury)
-    return makeError(SassOnly ? "kernel '" + K.Name +
-                                    "': a SASS-only cubin (.binary_kind "
-                                    "sass) has no Mercury code"
-                              : "kernel '" + K.Name +
-                                    "': Mercury code exists only in "
-                                    "sm_100/120/121 cubins, not sm_" +
-                                    Twine(T.SM));
+    return SassOnly ? detail::kernelError(K, "a SASS-only cubin (.binary_kind "
+                                             "sass) has no Mercury code")
+                    : detail::kernelError(K, "Mercury code exists only in "
+                                             "sm_100/120/121 cubins, not sm_" +
+                                                 Twine(T.SM));
   if (Error E = detail::checkCallees(K, SassOnly))
     return E;
   if (Error E = detail::checkConstant2(K, T.SM))
@@ -515,14 +512,14 @@ Error checkKernel(const Kernel &K, const TargetInfo &T, bool SassOnly) {
   if (K.Mercury) {
     const MercuryCode &MC = *K.Mercury;
     if (MC.Bytes.empty() || MC.CfaBlockEnd > MC.CodeSize)
-      return makeError("kernel '" + K.Name +
-                       "': the Mercury code is empty or its first block end " +
-                       hex(MC.CfaBlockEnd) + " is past its size " +
-                       hex(MC.CodeSize));
+      return detail::kernelError(
+          K, "the Mercury code is empty or its first block end " +
+                 hex(MC.CfaBlockEnd) + " is past its size " + hex(MC.CodeSize));
     for (uint32_t E : MC.ExitOffsets)
       if (E >= MC.CodeSize)
-        return makeError("kernel '" + K.Name + "': Mercury EXIT offset " +
-                         hex(E) + " is past the code size " + hex(MC.CodeSize));
+        return detail::kernelError(K, "Mercury EXIT offset " + hex(E) +
+                                          " is past the code size " +
+                                          hex(MC.CodeSize));
     if (Error E = checkExitPoint(K, /*Mercury=*/true))
       return E;
   }

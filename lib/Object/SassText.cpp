@@ -559,7 +559,7 @@ private:
   std::vector<StringRef> GlobalAt; ///< each variable's name, for errors
   StringRef FirstCallee; ///< the kernel's first `.callee`, for errors
   StringRef FirstCallReloc; ///< its first `.mercury_call_reloc`, for errors
-  /// Its `.mercury` directive and exit_point= key, for errors (checkNoExit).
+  /// Its `.mercury` directive and exit_point= key, for errors (checkExitPoint).
   StringRef MercuryAt, MercuryExitPoint;
   StringRef OffsetGiven, OffsetMissing; ///< a variable with / without offset=
   // Raw form.
