@@ -97,6 +97,10 @@ llvm::Error checkExitPoint(const Kernel &K, bool Mercury);
 /// past the last EXIT when the frame is popped in the first block, else
 /// \p Pc.
 void readStackFrameCfa(Kernel &K, uint32_t Pc, llvm::ArrayRef<uint8_t> Ops);
+/// Appends to \p Frame an FDE of body \p Body (from the CIE pointer on):
+/// the 64-bit DWARF header (0xffffffff, the length), then \p Body padded
+/// with DW_CFA_nops to a multiple of 8 bytes with the header.
+void appendFde(std::vector<uint8_t> &Frame, std::vector<uint8_t> &Body);
 /// The FDE's call-frame instructions after the prologue advance for a
 /// kernel with a stack frame (its Mercury copy's when \p Mercury);
 /// \p Pc is the FDE's current address, advanced in units of \p Align.

@@ -503,11 +503,7 @@ void appendCalleeFrames(const Kernel &K, bool Mercury,
     put<uint64_t>(Body, Offset); // R_CUDA_64 to the kernel + offset
     put<uint64_t>(Body, Size);
     Body.insert(Body.end(), Ops.begin(), Ops.end());
-    while ((12 + Body.size()) % 8)
-      Body.push_back(0); // DW_CFA_nop
-    put<uint32_t>(Frame, 0xffffffff);
-    put<uint64_t>(Frame, Body.size());
-    Frame.insert(Frame.end(), Body.begin(), Body.end());
+    appendFde(Frame, Body);
   }
 }
 

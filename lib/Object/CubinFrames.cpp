@@ -295,6 +295,14 @@ void appendStackFrameCfa(const Kernel &K, bool Mercury, bool AddressOrder,
   }
 }
 
+void appendFde(std::vector<uint8_t> &Frame, std::vector<uint8_t> &Body) {
+  while ((12 + Body.size()) % 8)
+    Body.push_back(0); // DW_CFA_nop
+  put<uint32_t>(Frame, 0xffffffff);
+  put<uint64_t>(Frame, Body.size());
+  Frame.insert(Frame.end(), Body.begin(), Body.end());
+}
+
 FrameRelocs findFrameRelocs(const CubinFile &F) {
   FrameRelocs R;
   R.Section = F.findSection(".rel.debug_frame");

@@ -1051,11 +1051,7 @@ void CubinBuilder::appendFrames(bool Mercury, std::vector<uint8_t> &Frame,
       DefineCfa();
       Advance(LastExit);
     }
-    while ((12 + Body.size()) % 8)
-      Body.push_back(0); // DW_CFA_nop
-    put<uint32_t>(Frame, 0xffffffff);
-    put<uint64_t>(Frame, Body.size());
-    Frame.insert(Frame.end(), Body.begin(), Body.end());
+    detail::appendFde(Frame, Body);
     detail::appendCalleeFrames(
         K, Mercury, Frame, (Mercury ? MercCalleeFrameRel : CalleeFrameRel)[I]);
   }
