@@ -350,6 +350,12 @@ struct FrameRelocs {
 };
 FrameRelocs findFrameRelocs(const CubinFile &F);
 
+/// The types of .nv.merc.rela.text.K's entries (E): a reference to
+/// .nv.reservedSmem.cap (MercuryCode::CapRelocs, addend 0), and a call's
+/// return address against the kernel (MercuryCode::CallRelocs,
+/// CubinCalls.cpp).
+constexpr uint32_t R_MERC_SMEM_CAP = 0x10003, R_MERC_CALL_RETURN = 0x10008;
+
 // Kernels that call device functions (CubinCalls.cpp).
 /// Reads each kernel's Callees: the LOCAL FUNC `$K$callee` symbols of
 /// .text.K, their FRAME_SIZE records and FDEs.
@@ -359,8 +365,6 @@ void endFirstBlockAtCall(Kernel &K, const InstrClassifier &C);
 /// Each callee's Mercury offset, its .nv.merc.nv.info FRAME_SIZE and its
 /// .nv.merc.debug_frame FDE's instructions (Blackwell).
 void readMercuryCallees(const CubinFile &F, Module &M);
-/// .nv.merc.rela.text.K's call relocations (type 0x10008) into \p MC.
-void readMercuryCallRelocs(llvm::ArrayRef<uint8_t> Rela, MercuryCode &MC);
 /// The end of the kernel's own code (its FDE's range): the first callee;
 /// with \p Mercury, in the Mercury code.
 uint32_t kernelCodeEnd(const Kernel &K, bool Mercury = false);

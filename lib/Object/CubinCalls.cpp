@@ -115,10 +115,6 @@ size_t calleeCieAddr(const Callee &C) {
   return CalleeCieAddr + SameValueSize * C.CallerRegs.size();
 }
 
-/// The Mercury copy's type of .nv.merc.rela.text.K entries at a call's
-/// return address (E, every Blackwell cubin of test/Object/Inputs/calls).
-constexpr uint32_t R_MERC_CALL_RETURN = 0x10008;
-
 std::string calleeSymbolName(const Kernel &K, const Callee &C) {
   return "$" + K.Name + "$" + C.Name;
 }
@@ -514,15 +510,6 @@ void appendMercuryCallRelocs(const Kernel &K, uint32_t KernelSym,
     put<uint64_t>(Rela, uint64_t(KernelSym) << 32 | R_MERC_CALL_RETURN);
     put<uint64_t>(Rela, R.Addend);
   }
-}
-
-void readMercuryCallRelocs(ArrayRef<uint8_t> Rela, MercuryCode &MC) {
-  for (size_t R = 0; R + 24 <= Rela.size(); R += 24)
-    if ((support::endian::read64le(Rela.data() + R + 8) & 0xffffffff) ==
-        R_MERC_CALL_RETURN)
-      MC.CallRelocs.push_back(
-          {support::endian::read32le(Rela.data() + R),
-           support::endian::read32le(Rela.data() + R + 16)});
 }
 
 } // namespace detail

@@ -424,7 +424,8 @@ constexpr uint64_t SHF_MERC = 0x10000000;
 constexpr uint32_t SHT_CAPMERC = 0x70000016, SHT_MERC_INFO = 0x70000083,
                    SHT_MERC_RELA = 0x70000082, SHT_MERC_SHARED = 0x70000015,
                    SHT_MERC_SYMTAB = 0x70000085;
-constexpr uint32_t R_MERC_SMEM_CAP = 0x10003, R_MERC_64 = 0x1003d;
+constexpr uint32_t R_MERC_64 =
+    0x1003d;                       // (.nv.merc.rela.text.K's: CubinBuild.h)
 constexpr unsigned StrtabGap = 21; // zero bytes before the first .rel.text.K
 constexpr char SmemCapName[] = ".nv.reservedSmem.cap"; // 21 bytes with NUL
 
@@ -1394,7 +1395,7 @@ Section CubinBuilder::mercurySection(SectionGroup What, int I) const {
     std::vector<uint8_t> Rela;
     for (uint32_t Off : K->Mercury->CapRelocs) {
       put<uint64_t>(Rela, Off);
-      put<uint64_t>(Rela, uint64_t(MercCapSym) << 32 | R_MERC_SMEM_CAP);
+      put<uint64_t>(Rela, uint64_t(MercCapSym) << 32 | detail::R_MERC_SMEM_CAP);
       put<uint64_t>(Rela, 0);
     }
     detail::appendMercuryCallRelocs(*K, MercKernelSym[I], Rela);

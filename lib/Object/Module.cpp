@@ -599,13 +599,17 @@ Error CubinInterpreter::readMercury() {
         K->Mercury->Bytes = S.Data;
     } else if (Name.consume_front(".nv.merc.rela.text.")) {
       if (Kernel *K = KernelNamed(Name)) {
-        // Type 0x10003 against .nv.reservedSmem.cap; the calls' 0x10008
-        // (CubinCalls.cpp).  Others are not read: the round trip fails.
-        for (size_t R = 0; R + 24 <= S.Data.size(); R += 24)
-          if ((endian::read64le(S.Data.data() + R + 8) & 0xffffffff) == 0x10003)
-            K->Mercury->CapRelocs.push_back(
-                endian::read64le(S.Data.data() + R));
-        detail::readMercuryCallRelocs(S.Data, *K->Mercury);
+        // The .nv.reservedSmem.cap references and the calls' return
+        // addresses; other types are not read: the round trip fails.
+        for (size_t R = 0; R + 24 <= S.Data.size(); R += 24) {
+          const uint8_t *E = S.Data.data() + R;
+          const uint32_t Type = endian::read64le(E + 8) & 0xffffffff;
+          if (Type == detail::R_MERC_SMEM_CAP)
+            K->Mercury->CapRelocs.push_back(endian::read64le(E));
+          else if (Type == detail::R_MERC_CALL_RETURN)
+            K->Mercury->CallRelocs.push_back(
+                {endian::read32le(E), endian::read32le(E + 16)});
+        }
       }
     } else if (Name.consume_front(".nv.merc.nv.info.")) {
       Kernel *K = KernelNamed(Name);
