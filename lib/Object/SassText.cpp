@@ -96,6 +96,13 @@ std::string hexBytes(ArrayRef<uint8_t> B) {
   return S;
 }
 
+/// Appends the bytes hexBytes() spelled as \p H (checked by the caller:
+/// an even number of hex digits) to \p Out.
+void appendHexBytes(StringRef H, std::vector<uint8_t> &Out) {
+  for (size_t J = 0; J + 1 < H.size(); J += 2)
+    Out.push_back(hexFromNibbles(H[J], H[J + 1]));
+}
+
 /// The targets of PC-relative operands (BRA, BSSY, CALL.REL, ...) inside
 /// [0, Size), named .L_x_0, .L_x_1, ... in address order.
 std::map<uint64_t, std::string> findLabels(ArrayRef<uint8_t> Code,
@@ -942,8 +949,7 @@ Error Parser::parseBytes(Tokens &Toks) {
     StringRef H = Toks[I].Text;
     if (H.size() % 2 || !all_of(H, isHexDigit))
       return err(H, "expected an even number of hex digits");
-    for (size_t J = 0; J < H.size(); J += 2)
-      RawSec->Data.push_back(hexFromNibbles(H[J], H[J + 1]));
+    appendHexBytes(H, RawSec->Data);
   }
   if (RawSec->Data.size() > RawSec->Size)
     return err(D, "more bytes than the section's size " + hex(RawSec->Size));
@@ -983,8 +989,7 @@ Error Parser::parseFiller(Tokens &Toks) {
   if (H.size() % 2 || H.empty() || !all_of(H, isHexDigit))
     return err(H, "expected an even number of hex digits");
   std::vector<uint8_t> B;
-  for (size_t J = 0; J < H.size(); J += 2)
-    B.push_back(hexFromNibbles(H[J], H[J + 1]));
+  appendHexBytes(H, B);
   Raw.Filler.emplace_back(*Off, std::move(B));
   return Error::success();
 }
@@ -1053,8 +1058,7 @@ Error Parser::parseCompat(Tokens &Toks) {
   if (H.empty() || H.size() % 8 || Toks[1].IsString || !all_of(H, isHexDigit))
     return err(H, "expected .nv.compat's bytes: a multiple of 4, in hex");
   std::vector<uint8_t> B;
-  for (size_t J = 0; J < H.size(); J += 2)
-    B.push_back(hexFromNibbles(H[J], H[J + 1]));
+  appendHexBytes(H, B);
   M.Compat = std::move(B);
   return Error::success();
 }
@@ -1123,8 +1127,7 @@ Error Parser::parseGlobal(Tokens &Toks) {
         return err(Toks[I].Text, "expected init=<" + Twine(2 * V.Size) +
                                      " hex digits> (the " + Twine(V.Size) +
                                      " bytes)");
-      for (size_t J = 0; J < Val.size(); J += 2)
-        V.Init.push_back(hexFromNibbles(Val[J], Val[J + 1]));
+      appendHexBytes(Val, V.Init);
       V.Initialized = true;
     } else if (Key == "align" && !Val.getAsInteger(0, N)) {
       if (!N || !isPowerOf2_64(N) || N > 4096)
@@ -1402,9 +1405,7 @@ Error Parser::parseCallee(Tokens &Toks) {
         return err(Toks[I].Text, "expected " + Key +
                                      "=<hex bytes> (the FDE's call-frame "
                                      "instructions)");
-      std::vector<uint8_t> &Ops = Key == "fde" ? Cl.FdeOps : Cl.MercuryFdeOps;
-      for (size_t J = 0; J < Val.size(); J += 2)
-        Ops.push_back(hexFromNibbles(Val[J], Val[J + 1]));
+      appendHexBytes(Val, Key == "fde" ? Cl.FdeOps : Cl.MercuryFdeOps);
     } else if (Key == "caller_regs" && !Toks[I].IsString) {
       SmallVector<StringRef, 4> Regs;
       Val.split(Regs, ',');
@@ -1576,8 +1577,7 @@ Error Parser::parseMercuryBytes(Tokens &Toks) {
     StringRef H = Toks[I].Text;
     if (H.size() % 2 || Toks[I].IsString || !all_of(H, isHexDigit))
       return err(H, "expected an even number of hex digits");
-    for (size_t J = 0; J < H.size(); J += 2)
-      (*MC)->Bytes.push_back(hexFromNibbles(H[J], H[J + 1]));
+    appendHexBytes(H, (*MC)->Bytes);
   }
   return Error::success();
 }
@@ -1636,8 +1636,7 @@ Error Parser::parseConstant2(Tokens &Toks) {
   if (K->Constant2.size() + H.size() / 2 > detail::MaxConstant2Bytes)
     return err(H, "constant bank 2 holds at most " +
                       Twine(detail::MaxConstant2Bytes) + " bytes");
-  for (size_t J = 0; J < H.size(); J += 2)
-    K->Constant2.push_back(hexFromNibbles(H[J], H[J + 1]));
+  appendHexBytes(H, K->Constant2);
   return Error::success();
 }
 
