@@ -9,13 +9,11 @@ machine's state, which a median of 15 back-to-back runs hides.  Not a test.
   bench/pipeline_interleaved.py BUILD_DIR [RUNS]
 """
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
-TOTAL = re.compile(r'Pipeline: ([0-9]+) us wall')
+from process_time import pipeline_once
 CONFIGS = {
     'default': [],
     '256x128': ['--tile=256x128'],
@@ -31,15 +29,10 @@ def main():
     runs = int(sys.argv[2]) if len(sys.argv) == 3 else 60
     walls = {k: [] for k in CONFIGS}
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, 'p.sass')
         for _ in range(runs):
             for name, extra in CONFIGS.items():
-                r = subprocess.run([tp_llc, '-time-passes', '-o', out] + extra,
-                                   check=True, capture_output=True, text=True)
-                m = TOTAL.search(r.stderr)
-                if not m:
-                    sys.exit('no "Pipeline: N us wall" line from ' + tp_llc)
-                walls[name].append(int(m.group(1)))
+                wall, _, _ = pipeline_once(tp_llc, extra, tmp)
+                walls[name].append(round(wall * 1e6))
     print('load average %s' % open('/proc/loadavg').read().split()[0])
     for name, v in walls.items():
         q = statistics.quantiles(v, n=4)

@@ -61,22 +61,23 @@ TOTAL = re.compile(
     r'Pipeline: ([0-9]+) us wall, ([0-9]+) us CPU, ([0-9]+) minor faults')
 
 
+def pipeline_once(tp_llc, extra, tmp):
+    """One run of tp-llc -time-passes with `extra` options: the pipeline's
+    wall clock and user + system time (seconds) and minor page faults."""
+    r = subprocess.run([tp_llc, '-time-passes', '-o',
+                        os.path.join(tmp, 'p.sass')] + extra,
+                       check=True, capture_output=True, text=True)
+    m = TOTAL.search(r.stderr)
+    if not m:
+        raise RuntimeError('no "Pipeline: ... us wall" line in the '
+                           '-time-passes report of %s' % tp_llc)
+    return int(m.group(1)) * 1e-6, int(m.group(2)) * 1e-6, int(m.group(3))
+
+
 def pipeline_time(tp_llc, extra, runs, tmp):
-    """The medians of the -time-passes pipeline totals of tp-llc with
-    `extra` options: wall clock and user + system time (seconds), and
-    the minor page faults."""
-    walls, cpus, faults = [], [], []
-    for _ in range(runs):
-        r = subprocess.run([tp_llc, '-time-passes', '-o',
-                            os.path.join(tmp, 'p.sass')] + extra,
-                           check=True, capture_output=True, text=True)
-        m = TOTAL.search(r.stderr)
-        if not m:
-            raise RuntimeError('no "Pipeline: ... us wall" line in the '
-                               '-time-passes report of %s' % tp_llc)
-        walls.append(int(m.group(1)) * 1e-6)
-        cpus.append(int(m.group(2)) * 1e-6)
-        faults.append(int(m.group(3)))
+    """The medians of pipeline_once() over `runs` runs."""
+    walls, cpus, faults = zip(*(pipeline_once(tp_llc, extra, tmp)
+                                for _ in range(runs)))
     return (statistics.median(walls), statistics.median(cpus),
             statistics.median(faults))
 
