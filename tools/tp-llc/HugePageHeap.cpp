@@ -183,6 +183,8 @@ bool enableHugePageHeap() {
 #endif
 }
 
+bool inHugePageHeap(const void *P) { return inArena(P); }
+
 } // namespace tp
 
 #ifndef TP_SANITIZER_HEAP
