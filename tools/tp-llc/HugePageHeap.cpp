@@ -249,7 +249,7 @@ void *__wrap_memalign(size_t Align, size_t N) {
 }
 
 int __wrap_posix_memalign(void **Out, size_t Align, size_t N) {
-  if (Align % sizeof(void *) != 0 || (Align & (Align - 1)) != 0)
+  if (Align == 0 || Align % sizeof(void *) != 0 || (Align & (Align - 1)) != 0)
     return EINVAL;
   if (Align <= HugePage)
     if (void *P = arenaMalloc(N, Align < Granule ? Granule : Align)) {

@@ -145,6 +145,7 @@ TEST_F(HugePageHeapTest, AlignedAllocations) {
   void *P = nullptr;
   EXPECT_EQ(PosixMemalign(&P, 24, 40), EINVAL);
   EXPECT_EQ(PosixMemalign(&P, 4, 40), EINVAL);
+  EXPECT_EQ(PosixMemalign(&P, 0, 40), EINVAL);
 }
 
 } // namespace
