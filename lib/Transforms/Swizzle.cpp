@@ -84,6 +84,54 @@ using namespace tile;
 /// keeps it), once: a use of a name spelled on the spot refers to the
 /// name define() returned (kept where it is defined), not to a copy, so
 /// that the IR holds one spelling a generated name.
+/// A generated name's base spelled on the stack from its pieces: text,
+/// single characters and decimal integers (Spelling('a', ".chunk", 3) is
+/// "a.chunk3").  No std::string temporaries: a base was two to four
+/// std::string concatenations and a std::to_string before (docs/speed.md,
+/// "tp-swizzle's names and ops (session 9)").  NameTable::define saves it
+/// in the Arena.
+class Spelling {
+public:
+  template <typename... Ps> explicit Spelling(const Ps &...Pieces) {
+    (put(Pieces), ...);
+  }
+  StringRef str() const { return StringRef(Buf, Len); }
+
+private:
+  void put(char C) {
+    reserve(1);
+    Buf[Len++] = C;
+  }
+  void put(StringRef S) {
+    reserve(S.size());
+    std::memcpy(Buf + Len, S.data(), S.size());
+    Len += unsigned(S.size());
+  }
+  template <size_t N> void put(const char (&Literal)[N]) {
+    put(StringRef(Literal, N - 1));
+  }
+  void put(int64_t V) {
+    char Digits[20];
+    unsigned N = 0;
+    uint64_t U = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
+    do
+      Digits[N++] = char('0' + U % 10);
+    while (U /= 10);
+    reserve(N + (V < 0 ? 1 : 0));
+    if (V < 0)
+      Buf[Len++] = '-';
+    while (N)
+      Buf[Len++] = Digits[--N];
+  }
+  void reserve(size_t N) {
+    if (LLVM_UNLIKELY(Len + N > sizeof(Buf)))
+      report_fatal_error("tp-swizzle: a generated name longer than 63 "
+                         "characters");
+  }
+  char Buf[63];
+  unsigned char Len = 0;
+};
+
 class NameTable {
 public:
   /// A generated name's base as a builder is given it: a string literal,
@@ -94,7 +142,7 @@ public:
     template <size_t N>
     BaseText(const char (&Literal)[N])
         : Text(Literal, N - 1), IsLiteral(true) {}
-    BaseText(const std::string &Spelled) : Text(Spelled) {}
+    BaseText(const Spelling &Spelled) : Text(Spelled.str()) {}
     StringRef Text;
     bool IsLiteral = false;
   };
@@ -455,7 +503,7 @@ private:
   /// Operand X's chunks: each one's global offset (and, for a run-time
   /// shape, its guard) and swizzled shared address.
   void defineChunkAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
-    std::string N(1, X.Name);
+    auto N = [&](StringRef Base) { return Spelling(X.Name, Base); };
     X.StsNames.clear();
     X.GoffNames.clear();
     X.OkNames.clear();
@@ -469,99 +517,91 @@ private:
     StringRef BlockId = X.Name == 'a' ? "ctaid.y" : "ctaid.x";
     StringRef Corner, CornerIdx, RowBytes;
     if (!Runtime) {
-      Corner = Bd.mul(N + ".corner", BlockId,
+      Corner = Bd.mul(N(".corner"), BlockId,
                       X.Extent * (X.columns() ? 2 : 2 * X.Stride));
     } else {
-      CornerIdx = Bd.mul(N + ".first", BlockId, X.Extent);
-      StringRef Ld = Bd.param(N + ".ld", X.LdParam);
-      RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
+      CornerIdx = Bd.mul(N(".first"), BlockId, X.Extent);
+      StringRef Ld = Bd.param(N(".ld"), X.LdParam);
+      RowBytes = Bd.mul(N(".ldbytes"), Ld, 2);
       // Batch z's operand starts z stride elements in (strided batches).
       Builder::Arg Batch = Bd.imm(0);
       StringRef ZBytes;
       if (Strided) {
-        StringRef Stride = Bd.param(N + ".stride", X.StrideParam);
-        StringRef Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
-                               Bd.imm(0));
-        ZBytes = Bd.mul(N + ".zbytes", Z, 2);
+        StringRef Stride = Bd.param(N(".stride"), X.StrideParam);
+        StringRef Z =
+            Bd.mad(N(".zelems"), "ctaid.z", Bd.ref(Stride), Bd.imm(0));
+        ZBytes = Bd.mul(N(".zbytes"), Z, 2);
         Batch = Bd.ref(ZBytes);
       }
       Corner = X.columns()
-                   ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
-                   : Bd.mad(N + ".corner", CornerIdx, Bd.ref(RowBytes),
-                            Batch);
+                   ? Bd.mad(N(".corner"), CornerIdx, Bd.imm(2), Batch)
+                   : Bd.mad(N(".corner"), CornerIdx, Bd.ref(RowBytes), Batch);
       defineStepShift(Bd, X, RowBytes);
     }
     for (int64_t C = 0; C < X.Chunks; ++C) {
-      std::string Pre = N + ".";
-      std::string Idx = std::to_string(C);
-      StringRef Chunk =
-          Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
-      StringRef Row =
-          Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X.perRow()));
-      StringRef Col = Bd.andi(Pre + "col" + Idx, Chunk, X.perRow() - 1);
+      // X's name for chunk C: "a.row" -> "a.row<C>".
+      auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
+      StringRef Chunk = Bd.add(Pre("chunk"), "tid", Bd.imm(C * T.threads()));
+      StringRef Row = Bd.shr(Pre("row"), Chunk, Log2_64(X.perRow()));
+      StringRef Col = Bd.andi(Pre("col"), Chunk, X.perRow() - 1);
       StringRef RowOff = Bd.mad(
-          Pre + "rowoff" + Idx, Row,
-          Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
+          Pre("rowoff"), Row, Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
           Bd.ref(Corner));
       if (!Runtime)
         X.GoffNames.push_back(
-            name(Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff))));
+            name(Bd.mad(Pre("goff"), Col, Bd.imm(16), Bd.ref(RowOff))));
       else
         defineChunkGuard(Bd, X, C, Row, Col, RowOff, CornerIdx,
                          T.threads());
-      StringRef Swz =
-          X.columns()
-              ? Bd.andi(Pre + "swz" + Idx, Row, 7)
-              : Bd.andi(Pre + "swz" + Idx,
-                        Bd.shr(Pre + "half" + Idx, Row, 1), 3);
-      StringRef XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
-      StringRef XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
-      X.StsNames.push_back(name(
-          Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB))));
+      StringRef Swz = X.columns()
+                          ? Bd.andi(Pre("swz"), Row, 7)
+                          : Bd.andi(Pre("swz"), Bd.shr(Pre("half"), Row, 1), 3);
+      StringRef XC = Bd.xorr(Pre("xchunk"), Col, Swz);
+      StringRef XB = Bd.mul(Pre("xbyte"), XC, 16);
+      X.StsNames.push_back(
+          name(Bd.mad(Pre("sts"), Row, Bd.imm(X.perRow() * 16), Bd.ref(XB))));
     }
   }
 
   /// The warp's LDSM row addresses of operand X.
   void defineLdsmAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
-    std::string N = std::string(1, X.Name) + ".";
+    // X's names: "a." + Base, and "a." + Base + I for LDSM address I.
+    auto N = [&](StringRef Base) { return Spelling(X.Name, '.', Base); };
+    auto NI = [&](StringRef Base, int64_t I) {
+      return Spelling(X.Name, '.', Base, I);
+    };
     X.LdsmNames.clear();
     X.LdsmNames.reserve(X.Matrices);
-    StringRef Origin =
-        X.Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
-                       : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
-    StringRef RowBit =
-        X.RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
-                     : Bd.andi(N + "rowbit", "q", 1);
+    StringRef Origin = X.Name == 'a'
+                           ? Bd.mul(N("origin"), "warp_m", 16 * T.MTiles)
+                           : Bd.mul(N("origin"), "warp_n", 8 * T.NTiles);
+    StringRef RowBit = X.RowIsHigh
+                           ? Bd.andi(N("rowbit"), Bd.shr(N("qhi"), "q", 1), 1)
+                           : Bd.andi(N("rowbit"), "q", 1);
     StringRef ChunkBit =
-        X.RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
-                     : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
-    StringRef Row0 =
-        Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
+        X.RowIsHigh ? Bd.andi(N("chunkbit"), "q", 1)
+                    : Bd.andi(N("chunkbit"), Bd.shr(N("qhi"), "q", 1), 1);
+    StringRef Row0 = Bd.mad(N("mrow0"), RowBit, Bd.imm(8), Bd.ref("r"));
     if (!X.columns()) {
-      StringRef Row =
-          Bd.emit(N + "mrow", "add", Bd.ref(Row0), Bd.ref(Origin));
-      StringRef Swz =
-          Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
+      StringRef Row = Bd.emit(N("mrow"), "add", Bd.ref(Row0), Bd.ref(Origin));
+      StringRef Swz = Bd.andi(N("mswz"), Bd.shr(N("mhalf"), Row, 1), 3);
       for (int64_t I = 0; I < X.Matrices; ++I) {
-        std::string Idx = std::to_string(I);
-        StringRef Ch =
-            Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
-        StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
-        StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        StringRef Ch = Bd.add(NI("mchunk", I), ChunkBit, Bd.imm(2 * I));
+        StringRef XC = Bd.xorr(NI("mx", I), Ch, Swz);
+        StringRef XB = Bd.mul(NI("mbyte", I), XC, 16);
         X.LdsmNames.push_back(
-            name(Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB))));
+            name(Bd.mad(NI("ldsm", I), Row, Bd.imm(64), Bd.ref(XB))));
       }
     } else {
-      StringRef OCol = Bd.shr(N + "ocol", Origin, 3);
+      StringRef OCol = Bd.shr(N("ocol"), Origin, 3);
       StringRef Base =
-          Bd.emit(N + "mbase", "add", Bd.ref(OCol), Bd.ref(ChunkBit));
+          Bd.emit(N("mbase"), "add", Bd.ref(OCol), Bd.ref(ChunkBit));
       for (int64_t I = 0; I < X.Matrices; ++I) {
-        std::string Idx = std::to_string(I);
-        StringRef Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
-        StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
-        StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        StringRef Ch = Bd.add(NI("mchunk", I), Base, Bd.imm(2 * I));
+        StringRef XC = Bd.xorr(NI("mx", I), Ch, "r");
+        StringRef XB = Bd.mul(NI("mbyte", I), XC, 16);
         X.LdsmNames.push_back(name(
-            Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB))));
+            Bd.mad(NI("ldsm", I), Row0, Bd.imm(2 * X.Extent), Bd.ref(XB))));
       }
     }
   }
@@ -601,17 +641,17 @@ private:
   /// rows of 2 ld bytes for columns) and the shift of its copies' start
   /// by the empty steps; its extent (M or N) for the row guards.
   void defineStepShift(Builder &Bd, OperandPlan &X, StringRef RowBytes) {
-    std::string N(1, X.Name);
+    auto N = [&](StringRef Base) { return Spelling(X.Name, Base); };
     if (X.columns()) {
-      StringRef Step = Bd.mul(N + ".kstep", RowBytes, 32);
+      StringRef Step = Bd.mul(N(".kstep"), RowBytes, 32);
       X.StepValue = Value::makeRef(name(Step), X.StepValue.Loc);
       X.ShiftName =
-          name(Bd.mad(N + ".shift", "k.empty", Bd.ref(Step), Bd.imm(0)));
+          name(Bd.mad(N(".shift"), "k.empty", Bd.ref(Step), Bd.imm(0)));
     } else {
       X.StepValue = Value::makeInt(64);
-      X.ShiftName = name(Bd.mul(N + ".shift", "k.empty", 64));
+      X.ShiftName = name(Bd.mul(N(".shift"), "k.empty", 64));
     }
-    X.ExtentName = name(Bd.param(N + ".extent", X.ExtentParam));
+    X.ExtentName = name(Bd.param(N(".extent"), X.ExtentParam));
   }
 
   /// Chunk C's start offset (step 0, before the empty steps: the copies of
@@ -621,26 +661,24 @@ private:
   void defineChunkGuard(Builder &Bd, OperandPlan &X, int64_t C,
                         StringRef Row, StringRef Col, StringRef RowOff,
                         StringRef CornerIdx, int64_t Threads) {
-    std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
-    StringRef Goff0 =
-        Bd.mad(Pre + "goff0" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
-    X.GoffNames.push_back(name(
-        Bd.sub(Pre + "goff" + Idx, Goff0, Builder::named(X.ShiftName))));
+    auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
+    StringRef Goff0 = Bd.mad(Pre("goff0"), Col, Bd.imm(16), Bd.ref(RowOff));
+    X.GoffNames.push_back(
+        name(Bd.sub(Pre("goff"), Goff0, Builder::named(X.ShiftName))));
     StringRef First, KOff;
     if (X.columns()) {
-      First = Bd.mad(Pre + "grow" + Idx, Col, Bd.imm(8), Bd.ref(CornerIdx));
+      First = Bd.mad(Pre("grow"), Col, Bd.imm(8), Bd.ref(CornerIdx));
       KOff = Row;
     } else {
-      First = Bd.add(Pre + "grow" + Idx, CornerIdx, Bd.ref(Row));
-      KOff = Bd.mul(Pre + "koff" + Idx, Col, 8);
+      First = Bd.add(Pre("grow"), CornerIdx, Bd.ref(Row));
+      KOff = Bd.mul(Pre("koff"), Col, 8);
     }
-    X.OkNames.push_back(name(Bd.cmp(Pre + "ok" + Idx, "lt", First,
-                                    Builder::named(X.ExtentName))));
+    X.OkNames.push_back(
+        name(Bd.cmp(Pre("ok"), "lt", First, Builder::named(X.ExtentName))));
     // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
     // threads split the rows evenly: one value live over the prologue.
     if (C == 0 || kofsDelta(X, C, Threads) < 0)
-      X.KofsNames[C] =
-          name(Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped")));
+      X.KofsNames[C] = name(Bd.sub(Pre("kofs"), KOff, Bd.ref("k.skipped")));
   }
 
   /// How many k-rows chunk C's k offset is beyond chunk 0's: 0 for rows
@@ -656,13 +694,12 @@ private:
   /// The prologue's k of chunk C of X at step \p Step.
   StringRef prologueK(Builder &Bd, const OperandPlan &X, int64_t C,
                         int64_t Step, const TileParams &T) {
-    std::string Pre = std::string(1, X.Name) + ".";
-    std::string J = std::to_string(Step) + "_" + std::to_string(C);
+    Spelling Name(X.Name, ".pk", Step, '_', C);
     int64_t Delta = kofsDelta(X, C, T.threads());
     if (Delta < 0)
-      return Bd.emit(Pre + "pk" + J, "add",
-                     Builder::named(X.KofsNames[C]), Bd.imm(32 * Step));
-    return Bd.emit(Pre + "pk" + J, "add", Builder::named(X.KofsNames[0]),
+      return Bd.emit(Name, "add", Builder::named(X.KofsNames[C]),
+                     Bd.imm(32 * Step));
+    return Bd.emit(Name, "add", Builder::named(X.KofsNames[0]),
                    Bd.imm(32 * Step + Delta));
   }
 
@@ -673,7 +710,7 @@ private:
   /// the tail's, the last step, may be partial: its k from K itself.
   void guardCopy(Builder &Bd, const Op &Copy, const OperandPlan &X,
                  int64_t C, const TileParams &T, Op &G) {
-    std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
+    auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
     SMLoc L = Copy.Loc;
     Optional<int64_t> Step = Copy.getInt("step");
     if (!Step) { // the loop
@@ -681,12 +718,12 @@ private:
       return;
     }
     if (*Step != LastStep) { // the prologue
-      std::string J = std::to_string(*Step) + "_" + Idx;
       StringRef KC = prologueK(Bd, X, C, *Step, T);
-      G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "pg" + J, "ltu", KC,
-                                                   Bd.ref("k.K"),
-                                                   Builder::named(X.OkNames[C]))),
-                                    L));
+      G.set("guard", Value::makeRef(
+                         name(Bd.cmpAnd(Spelling(X.Name, ".pg", *Step, '_', C),
+                                        "ltu", KC, Bd.ref("k.K"),
+                                        Builder::named(X.OkNames[C]))),
+                         L));
       return;
     }
     if (!TailKDefined) {
@@ -697,33 +734,28 @@ private:
                                0xffffffe0);
       Bd.sub("t.klast", Up, Bd.imm(32));
     }
-    StringRef Chunk =
-        Bd.add(Pre + "tchunk" + Idx, "t.tid", Bd.imm(C * T.threads()));
+    StringRef Chunk = Bd.add(Pre("tchunk"), "t.tid", Bd.imm(C * T.threads()));
     StringRef KOff =
-        X.columns()
-            ? Bd.shr(Pre + "tkoff" + Idx, Chunk, Log2_64(X.perRow()))
-            : Bd.mul(Pre + "tkoff" + Idx,
-                     Bd.andi(Pre + "tcol" + Idx, Chunk, X.perRow() - 1), 8);
-    StringRef KC = Bd.emit(Pre + "tk" + Idx, "add", Bd.ref("t.klast"),
-                             Bd.ref(KOff));
+        X.columns() ? Bd.shr(Pre("tkoff"), Chunk, Log2_64(X.perRow()))
+                    : Bd.mul(Pre("tkoff"),
+                             Bd.andi(Pre("tcol"), Chunk, X.perRow() - 1), 8);
+    StringRef KC = Bd.emit(Pre("tk"), "add", Bd.ref("t.klast"), Bd.ref(KOff));
     if (!X.columns()) {
       // Elements left d = K - k; partial when d < 8: zero-fill 16 - 2 d
       // bytes (the fill first: one predicate live at a time beside the
       // row guards).
-      StringRef D = Bd.sub(Pre + "td" + Idx, "t.K", Bd.ref(KC));
-      StringRef Part = Bd.cmp(Pre + "tpart" + Idx, "lt", D, Bd.imm(8));
-      StringRef Over = Bd.sub(Pre + "tover" + Idx,
-                                Bd.add(Pre + "tk8" + Idx, KC, Bd.imm(8)),
-                                Bd.ref("t.K"));
-      StringRef Bytes = Bd.mul(Pre + "tfillb" + Idx, Over, 2);
-      G.set("fill", Value::makeRef(name(Bd.sel(Pre + "tfill" + Idx, Part,
-                                               Bytes, Bd.imm(0))),
-                                   L));
+      StringRef D = Bd.sub(Pre("td"), "t.K", Bd.ref(KC));
+      StringRef Part = Bd.cmp(Pre("tpart"), "lt", D, Bd.imm(8));
+      StringRef Over = Bd.sub(Pre("tover"), Bd.add(Pre("tk8"), KC, Bd.imm(8)),
+                              Bd.ref("t.K"));
+      StringRef Bytes = Bd.mul(Pre("tfillb"), Over, 2);
+      G.set("fill", Value::makeRef(
+                        name(Bd.sel(Pre("tfill"), Part, Bytes, Bd.imm(0))), L));
     }
-    G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "tg" + Idx, "ltu", KC,
-                                                 Bd.ref("t.K"),
-                                                 Builder::named(X.OkNames[C]))),
-                                  L));
+    G.set("guard",
+          Value::makeRef(name(Bd.cmpAnd(Pre("tg"), "ltu", KC, Bd.ref("t.K"),
+                                        Builder::named(X.OkNames[C]))),
+                         L));
   }
 
   /// The ops fillCopy appends to \p Copy, at most: a tp.ldgsts a chunk and,
@@ -855,26 +887,25 @@ private:
   struct PairGuards {
     StringRef Row, Both, First;
   };
-  /// Pair \p I's guards, defined now (\p Kind "s" or "l"): its row offset
+  /// Pair \p I's guards, defined now (\p Kind 's' or 'l'): its row offset
   /// (defined at its first use), both elements in C (row < M and col + 1
   /// < N), only the first (col + 1 = N).
   PairGuards defineGuards(Builder &Bd, const TileParams &T, int64_t I,
-                          StringRef Kind) {
+                          char Kind) {
     int64_t H = I % 2, MT = I / 2 / T.NTiles, NT = I / 2 % T.NTiles;
     PairGuards G;
     StringRef &RowName = RowOffsetNames[2 * MT + H];
     if (RowName.empty())
-      RowName = name(
-          Bd.mad("e.roff" + std::to_string(MT) + "_" + std::to_string(H),
-                 "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off")));
+      RowName = name(Bd.mad(Spelling("e.roff", MT, '_', H), "e.ldc4",
+                            Bd.imm(16 * MT + 8 * H), Bd.ref("e.off")));
     G.Row = RowName;
-    std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
-    StringRef In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
-                            Bd.imm(16 * MT + 8 * H));
-    G.Both = name(Bd.cmpAnd(Pre + "both" + Idx, "gt", "e.cols",
-                            Bd.imm(8 * NT + 1), Bd.ref(In)));
-    G.First = name(Bd.cmpAnd(Pre + "first" + Idx, "eq", "e.cols",
-                             Bd.imm(8 * NT + 1), Bd.ref(In)));
+    // "e." Kind Base I, e.g. e.srow5.
+    auto Pre = [&](StringRef Base) { return Spelling("e.", Kind, Base, I); };
+    StringRef In = Bd.cmp(Pre("row"), "gt", "e.rows", Bd.imm(16 * MT + 8 * H));
+    G.Both = name(
+        Bd.cmpAnd(Pre("both"), "gt", "e.cols", Bd.imm(8 * NT + 1), Bd.ref(In)));
+    G.First = name(Bd.cmpAnd(Pre("first"), "eq", "e.cols", Bd.imm(8 * NT + 1),
+                             Bd.ref(In)));
     return G;
   }
 
@@ -940,9 +971,9 @@ private:
         if (StoreGuarded[I])
           G = std::move(StoreGuards[I]);
         else
-          G = defineGuards(Bd, T, I, "s");
+          G = defineGuards(Bd, T, I, 's');
       } else if (Guarded) {
-        G = defineGuards(Bd, T, I, "l");
+        G = defineGuards(Bd, T, I, 'l');
       }
       Op &O = Epi.Body.emplace_back(Name, Epi.Loc);
       O.Operands.reserve(arena(), 1 + Params.size());
@@ -975,11 +1006,10 @@ private:
         O.setInt("nt", NT).setInt("offset", NT * 8 * 4);
         if (Runtime) {
           // Columns col + 8 nt (+ 1) within N: both, or the first alone.
-          std::string Nt = std::to_string(NT);
-          StringRef Both = Bd.cmp("e.bboth" + Nt, "gt", "e.cols",
-                                    Bd.imm(8 * NT + 1));
-          StringRef First = Bd.cmp("e.bfirst" + Nt, "eq", "e.cols",
-                                     Bd.imm(8 * NT + 1));
+          StringRef Both = Bd.cmp(Spelling("e.bboth", NT), "gt", "e.cols",
+                                  Bd.imm(8 * NT + 1));
+          StringRef First = Bd.cmp(Spelling("e.bfirst", NT), "eq", "e.cols",
+                                   Bd.imm(8 * NT + 1));
           O.set("guard", Value::makeRef(name(Both), Epi.Loc));
           O.set("guard_first", Value::makeRef(name(First), Epi.Loc));
         }
@@ -1014,7 +1044,7 @@ private:
              ++J)
           if (!StoreGuarded[J]) {
             StoreGuarded[J] = 1;
-            StoreGuards[J] = defineGuards(Bd, T, J, "s");
+            StoreGuards[J] = defineGuards(Bd, T, J, 's');
           }
         if (P.DType != ElementType::F32)
           PairOp("tp.pack", I, false);
