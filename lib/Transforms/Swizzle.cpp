@@ -111,6 +111,8 @@ private:
     put(StringRef(Literal, N - 1));
   }
   void put(int64_t V) {
+    if (V >= 0 && V < 10) // most indices
+      return put(char('0' + V));
     char Digits[20];
     unsigned N = 0;
     uint64_t U = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
@@ -227,43 +229,77 @@ public:
   Arena &arena() const { return *Strings; }
 };
 
+/// Appends op \p Name at \p L to \p Region with room for exactly
+/// \p NumOperands operands and \p NumAttrs attributes, both arrays in one
+/// block of \p A (the attributes first): an op is built with its final
+/// counts, so neither list grows, and one allocation serves both.
+Op &appendOp(Op &Region, StringRef Name, SMLoc L, Arena &A, size_t NumOperands,
+             size_t NumAttrs) {
+  static_assert(sizeof(Attr) % alignof(Value) == 0 &&
+                    alignof(Attr) <= alignof(uint64_t) &&
+                    alignof(Value) <= alignof(uint64_t),
+                "the operands follow the attributes in the block");
+  Region.setHasRegion();
+  Op &O = Region.Body.emplace_back(Name, L);
+  size_t Bytes = NumAttrs * sizeof(Attr) + NumOperands * sizeof(Value);
+  if (Bytes == 0)
+    return O;
+  char *Block =
+      reinterpret_cast<char *>(A.allocate<uint64_t>(Bytes / sizeof(uint64_t)));
+  if (NumAttrs)
+    O.Attrs.adoptArenaArray(reinterpret_cast<Attr *>(Block), NumAttrs);
+  if (NumOperands)
+    O.Operands.adoptArenaArray(
+        reinterpret_cast<Value *>(Block + NumAttrs * sizeof(Attr)),
+        NumOperands);
+  return O;
+}
+
+/// Appends attribute \p Key = \p V to an op that appendOp made room for,
+/// key and value at the op's location (\p V's own location is kept when it
+/// has one, as Op::set does; the op must not have \p Key yet).
+void appendAttr(Op &O, StringRef Key, const Value &V) {
+  Attr &A = O.Attrs.emplace_back(Key, O.Loc);
+  A.Val = V;
+  if (!V.Loc.isValid())
+    A.Val.Loc = O.Loc;
+}
+
 /// Appends `%name = opcode operands` to a region.  Names are bases
 /// (NameTable): emit() defines one, ref() refers to one.
 class Builder {
 public:
-  /// An operand of a value op, built in place in the op: a generated name
+  /// An operand of a value op, at the builder's location: a generated name
   /// (by its base), a name as it is (a parameter's, or a unique name the
   /// NameTable gave), a word or an integer.  Its text outlives the module.
-  struct Arg {
-    enum Kind { Generated, Named, Word, Imm } K;
-    StringRef Name;
-    int64_t I = 0;
-  };
+  using Arg = Value;
 
   Builder(Op &Region, SMLoc L, NameTable &Names)
       : Region(Region), L(L), Names(Names) {}
 
   /// A generated name by its base: a literal, or a name emit() returned.
-  Arg ref(StringRef Name) { return {Arg::Generated, Name}; }
+  Arg ref(StringRef Base) const {
+    return Value(Value::Ref, Names.lookup(Base), L);
+  }
   /// A name as it is: a unique name (the NameTable's) or a parameter's.
-  static Arg named(StringRef Unique) { return {Arg::Named, Unique}; }
-  Arg imm(int64_t I) { return {Arg::Imm, {}, I}; }
+  Arg named(StringRef Unique) const { return Value(Value::Ref, Unique, L); }
+  Arg imm(int64_t I) const { return Value::makeInt(I, L); }
 
   /// Defines \p Name as `opcode operands`; returns the name's base (valid
-  /// while the pass runs).  The op is built in its region, its operands in
-  /// it.
+  /// while the pass runs).  The op is built in its region with its exact
+  /// operand count (appendOp).
   template <typename... As>
-  StringRef emit(const NameTable::BaseText &Name, StringRef Opcode, const As &...Args) {
-    Region.setHasRegion();
-    Op &O = Region.Body.emplace_back(Opcode, L);
-    O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
-    (append(O, Args), ...);
+  StringRef emit(const NameTable::BaseText &Name, StringRef Opcode,
+                 const As &...Args) {
+    static_assert((std::is_same<As, Value>::value && ...), "operands");
+    Op &O = appendOp(Region, Opcode, L, Names.arena(), sizeof...(Args), 0);
+    (O.Operands.emplace_back(Args), ...);
     NameTable::Defined D = Names.define(Name);
     O.Result = Ident(D.Unique);
     return D.Base;
   }
   StringRef sreg(const NameTable::BaseText &N, StringRef R) {
-    return emit(N, "sreg", Arg{Arg::Word, R});
+    return emit(N, "sreg", Value(Value::Word, R, L));
   }
   StringRef add(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "add", ref(A), B);
@@ -285,18 +321,19 @@ public:
   }
   /// A kernel parameter's value (its name, not a generated one).
   StringRef param(const NameTable::BaseText &N, StringRef Param) {
-    return emit(N, "param", Arg{Arg::Named, Param});
+    return emit(N, "param", named(Param));
   }
   StringRef sub(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "sub", ref(A), B);
   }
   /// A comparison (lt, ltu, gt, eq).
-  StringRef cmp(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B) {
+  StringRef cmp(const NameTable::BaseText &N, StringRef Code, StringRef A,
+                Arg B) {
     return emit(N, Code, ref(A), B);
   }
   /// A comparison ANDed with predicate \p And.
-  StringRef cmpAnd(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B,
-                   Arg And) {
+  StringRef cmpAnd(const NameTable::BaseText &N, StringRef Code, StringRef A,
+                   Arg B, Arg And) {
     return emit(N, Code, ref(A), B, And);
   }
   StringRef sel(const NameTable::BaseText &N, StringRef P, StringRef A, Arg B) {
@@ -304,26 +341,6 @@ public:
   }
 
 private:
-  void append(Op &O, const Arg &A) {
-    switch (A.K) {
-    case Arg::Generated:
-      O.addRefOperand(Names.lookup(A.Name), L);
-      return;
-    case Arg::Named:
-      O.addRefOperand(A.Name, L);
-      return;
-    case Arg::Word:
-      O.Operands.emplace_back(Value::Word, A.Name, L);
-      return;
-    case Arg::Imm: {
-      Value &V = O.Operands.emplace_back();
-      V.I = A.I;
-      V.Loc = L;
-      return;
-    }
-    }
-  }
-
   Op &Region;
   SMLoc L;
   NameTable &Names;
@@ -664,7 +681,7 @@ private:
     auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
     StringRef Goff0 = Bd.mad(Pre("goff0"), Col, Bd.imm(16), Bd.ref(RowOff));
     X.GoffNames.push_back(
-        name(Bd.sub(Pre("goff"), Goff0, Builder::named(X.ShiftName))));
+        name(Bd.sub(Pre("goff"), Goff0, Bd.named(X.ShiftName))));
     StringRef First, KOff;
     if (X.columns()) {
       First = Bd.mad(Pre("grow"), Col, Bd.imm(8), Bd.ref(CornerIdx));
@@ -674,7 +691,7 @@ private:
       KOff = Bd.mul(Pre("koff"), Col, 8);
     }
     X.OkNames.push_back(
-        name(Bd.cmp(Pre("ok"), "lt", First, Builder::named(X.ExtentName))));
+        name(Bd.cmp(Pre("ok"), "lt", First, Bd.named(X.ExtentName))));
     // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
     // threads split the rows evenly: one value live over the prologue.
     if (C == 0 || kofsDelta(X, C, Threads) < 0)
@@ -697,34 +714,35 @@ private:
     Spelling Name(X.Name, ".pk", Step, '_', C);
     int64_t Delta = kofsDelta(X, C, T.threads());
     if (Delta < 0)
-      return Bd.emit(Name, "add", Builder::named(X.KofsNames[C]),
-                     Bd.imm(32 * Step));
-    return Bd.emit(Name, "add", Builder::named(X.KofsNames[0]),
+      return Bd.emit(Name, "add", Bd.named(X.KofsNames[C]), Bd.imm(32 * Step));
+    return Bd.emit(Name, "add", Bd.named(X.KofsNames[0]),
                    Bd.imm(32 * Step + Delta));
   }
 
-  /// The guard (and, for a partial chunk of a rows operand, the zero-fill
-  /// byte count) of chunk C of X in the copy \p Copy of a run-time shape:
-  /// the loop's copies are whole k-steps (the row guard alone); the
-  /// prologue's steps j may be empty (k = kofs + 32 j below K, unsigned);
-  /// the tail's, the last step, may be partial: its k from K itself.
-  void guardCopy(Builder &Bd, const Op &Copy, const OperandPlan &X,
-                 int64_t C, const TileParams &T, Op &G) {
+  /// The unique names of a tp.ldgsts's guard and, for a partial chunk of
+  /// a rows operand, its zero-fill byte count (else empty).
+  struct CopyGuard {
+    StringRef Fill, Guard;
+  };
+  /// The guard (and the zero-fill byte count) of chunk C of X in the copy
+  /// of step \p Step (none: the loop's) of a run-time shape, its values
+  /// defined now: the loop's copies are whole k-steps (the row guard
+  /// alone); the prologue's steps j may be empty (k = kofs + 32 j below K,
+  /// unsigned); the tail's, the last step, may be partial: its k from K
+  /// itself.
+  CopyGuard guardCopy(Builder &Bd, Optional<int64_t> Step, const OperandPlan &X,
+                      int64_t C, const TileParams &T) {
     auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
-    SMLoc L = Copy.Loc;
-    Optional<int64_t> Step = Copy.getInt("step");
+    CopyGuard G;
     if (!Step) { // the loop
-      G.set("guard", Value::makeRef(X.OkNames[C], L));
-      return;
+      G.Guard = X.OkNames[C];
+      return G;
     }
     if (*Step != LastStep) { // the prologue
       StringRef KC = prologueK(Bd, X, C, *Step, T);
-      G.set("guard", Value::makeRef(
-                         name(Bd.cmpAnd(Spelling(X.Name, ".pg", *Step, '_', C),
-                                        "ltu", KC, Bd.ref("k.K"),
-                                        Builder::named(X.OkNames[C]))),
-                         L));
-      return;
+      G.Guard = name(Bd.cmpAnd(Spelling(X.Name, ".pg", *Step, '_', C), "ltu",
+                               KC, Bd.ref("k.K"), Bd.named(X.OkNames[C])));
+      return G;
     }
     if (!TailKDefined) {
       TailKDefined = true;
@@ -749,13 +767,11 @@ private:
       StringRef Over = Bd.sub(Pre("tover"), Bd.add(Pre("tk8"), KC, Bd.imm(8)),
                               Bd.ref("t.K"));
       StringRef Bytes = Bd.mul(Pre("tfillb"), Over, 2);
-      G.set("fill", Value::makeRef(
-                        name(Bd.sel(Pre("tfill"), Part, Bytes, Bd.imm(0))), L));
+      G.Fill = name(Bd.sel(Pre("tfill"), Part, Bytes, Bd.imm(0)));
     }
-    G.set("guard",
-          Value::makeRef(name(Bd.cmpAnd(Pre("tg"), "ltu", KC, Bd.ref("t.K"),
-                                        Builder::named(X.OkNames[C]))),
-                         L));
+    G.Guard = name(
+        Bd.cmpAnd(Pre("tg"), "ltu", KC, Bd.ref("t.K"), Bd.named(X.OkNames[C])));
+    return G;
   }
 
   /// The ops fillCopy appends to \p Copy, at most: a tp.ldgsts a chunk and,
@@ -781,28 +797,32 @@ private:
     int64_t Stage = *Copy.getInt("stage");
     Copy.setHasRegion();
     Copy.Body.reserve(Copy.Body.size() + copyOps(Copy, Ops));
-    Builder Bd(Copy, Copy.Loc, Names);
+    Optional<int64_t> Step = Copy.getInt("step");
+    SMLoc L = Copy.Loc;
+    Builder Bd(Copy, L, Names);
     for (OperandPlan *X : Ops) {
+      Value KStep = Runtime ? X->StepValue : Value::makeInt(X->stepBytes());
+      KStep.Loc = L;
+      int64_t Buffer = X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
       for (int64_t C = 0; C < X->Chunks; ++C) {
-        Op G("tp.ldgsts", Copy.Loc);
-        G.Operands.reserve(arena(), 3);
-        G.addRefOperand(X->StsNames[C], Copy.Loc)
-            .addRefOperand(X->Param, Copy.Loc)
-            .addRefOperand(X->GoffNames[C], Copy.Loc);
-        G.Attrs.reserve(arena(), Runtime ? 6 : 4);
-        G.addWord("operand", X->Name == 'a' ? "a" : "b")
+        // A run-time shape's guard values go before the copy.
+        CopyGuard G;
+        if (Runtime)
+          G = guardCopy(Bd, Step, *X, C, T);
+        Op &O =
+            appendOp(Copy, "tp.ldgsts", L, arena(), 3,
+                     4 + (G.Guard.empty() ? 0 : 1) + (G.Fill.empty() ? 0 : 1));
+        O.addRefOperand(X->StsNames[C], L)
+            .addRefOperand(X->Param, L)
+            .addRefOperand(X->GoffNames[C], L);
+        O.addWord("operand", X->Name == 'a' ? "a" : "b")
             .addInt("chunk", C)
-            .addInt("smem_offset",
-                    X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage));
-        if (!Runtime) {
-          G.addInt("k_step_bytes", X->stepBytes());
-        } else {
-          Value Step = X->StepValue;
-          Step.Loc = Copy.Loc;
-          G.set("k_step_bytes", Step);
-          guardCopy(Bd, Copy, *X, C, T, G); // its values, before it
-        }
-        Copy.add(std::move(G));
+            .addInt("smem_offset", Buffer);
+        appendAttr(O, "k_step_bytes", KStep);
+        if (!G.Fill.empty())
+          O.addRef("fill", G.Fill);
+        if (!G.Guard.empty())
+          O.addRef("guard", G.Guard);
       }
     }
   }
@@ -815,11 +835,9 @@ private:
                       2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
     // Each op is built in its region, its attributes appended in place.
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
-      Op &O = Prod.Body.emplace_back("tp.ldsm", Prod.Loc);
+      Op &O = appendOp(Prod, "tp.ldsm", Prod.Loc, arena(), 1, 5);
       int64_t Address = X.columns() ? Index : KK;
-      O.Operands.reserve(arena(), 1);
       O.addRefOperand(X.LdsmNames[Address], Prod.Loc);
-      O.Attrs.reserve(arena(), 5);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
       O.addWord("operand", X.Name == 'a' ? "a" : "b")
           .addInt("kk", KK)
@@ -835,8 +853,7 @@ private:
         Ldsm(B, KK, Pair);
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-          Op &O = Prod.Body.emplace_back("tp.mma", Prod.Loc);
-          O.Attrs.reserve(arena(), 3);
+          Op &O = appendOp(Prod, "tp.mma", Prod.Loc, arena(), 0, 3);
           O.addInt("kk", KK).addInt("mt", MT).addInt("nt", NT);
         }
     }
@@ -975,16 +992,16 @@ private:
       } else if (Guarded) {
         G = defineGuards(Bd, T, I, 'l');
       }
-      Op &O = Epi.Body.emplace_back(Name, Epi.Loc);
-      O.Operands.reserve(arena(), 1 + Params.size());
+      Op &O = appendOp(Epi, Name, Epi.Loc, arena(),
+                       (Offset ? 1 : 0) + Params.size(),
+                       4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
+                           (Name == "tp.pack" ? 1 : 0));
       if (Guarded)
         guardPair(O, G);
       else if (Offset)
         O.addRefOperand(COffName, Epi.Loc);
       for (StringRef Param : Params)
         O.addRefOperand(Param, Epi.Loc);
-      O.Attrs.reserve(arena(), 4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
-                      (Name == "tp.pack" ? 1 : 0));
       O.addInt("pair", I).addInt("mt", MT).addInt("nt", NT).addInt("half", H);
       if (Offset)
         O.addInt("offset", Runtime ? NT * 8 * P.dBytes()
@@ -1000,20 +1017,22 @@ private:
     // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
     if (P.Bias)
       for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-        Op O("tp.ldg_bias", Epi.Loc);
-        O.addOperand(Value::makeRef(name("bias.off"), Epi.Loc));
-        O.addOperand(Value::makeRef(BiasParam, Epi.Loc));
-        O.setInt("nt", NT).setInt("offset", NT * 8 * 4);
+        // Columns col + 8 nt (+ 1) within N: both, or the first alone
+        // (their values before the load).
+        StringRef Both, First;
         if (Runtime) {
-          // Columns col + 8 nt (+ 1) within N: both, or the first alone.
-          StringRef Both = Bd.cmp(Spelling("e.bboth", NT), "gt", "e.cols",
-                                  Bd.imm(8 * NT + 1));
-          StringRef First = Bd.cmp(Spelling("e.bfirst", NT), "eq", "e.cols",
-                                   Bd.imm(8 * NT + 1));
-          O.set("guard", Value::makeRef(name(Both), Epi.Loc));
-          O.set("guard_first", Value::makeRef(name(First), Epi.Loc));
+          Both = name(Bd.cmp(Spelling("e.bboth", NT), "gt", "e.cols",
+                             Bd.imm(8 * NT + 1)));
+          First = name(Bd.cmp(Spelling("e.bfirst", NT), "eq", "e.cols",
+                              Bd.imm(8 * NT + 1)));
         }
-        Epi.add(std::move(O));
+        Op &O =
+            appendOp(Epi, "tp.ldg_bias", Epi.Loc, arena(), 2, Runtime ? 4 : 2);
+        O.addRefOperand(name("bias.off"), Epi.Loc)
+            .addRefOperand(BiasParam, Epi.Loc);
+        O.addInt("nt", NT).addInt("offset", NT * 8 * 4);
+        if (Runtime)
+          O.addRef("guard", Both).addRef("guard_first", First);
       }
     bool Batched = Residual || P.Scale;
     int64_t Batch = Batched ? ResidualBatch : Pairs;

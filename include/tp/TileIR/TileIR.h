@@ -310,6 +310,15 @@ public:
     if (N > capacity())
       regrow(&A, N);
   }
+  /// Takes \p Array, room for \p N elements that the caller allocated in
+  /// the module's arena, as the array of this list, which has none yet (an
+  /// op built with its final counts: its operand and attribute arrays in
+  /// one arena block).
+  void adoptArenaArray(T *Array, size_t N) {
+    assert(!Data && !Cap && "the list has an array");
+    Data = Array;
+    Cap = uint32_t(N);
+  }
   void push_back(const T &V) { emplace_back(V); }
   template <typename... As> T &emplace_back(As &&...Args) {
     if (LLVM_UNLIKELY(Size == capacity())) {
