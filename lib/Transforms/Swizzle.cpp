@@ -229,41 +229,80 @@ public:
   Arena &arena() const { return *Strings; }
 };
 
-/// Appends op \p Name at \p L to \p Region with room for exactly
-/// \p NumOperands operands and \p NumAttrs attributes, both arrays in one
-/// block of \p A (the attributes first): an op is built with its final
-/// counts, so neither list grows, and one allocation serves both.
-Op &appendOp(Op &Region, StringRef Name, SMLoc L, Arena &A, size_t NumOperands,
-             size_t NumAttrs) {
-  static_assert(sizeof(Attr) % alignof(Value) == 0 &&
-                    alignof(Attr) <= alignof(uint64_t) &&
-                    alignof(Value) <= alignof(uint64_t),
-                "the operands follow the attributes in the block");
-  Region.setHasRegion();
-  Op &O = Region.Body.emplace_back(Name, L);
-  size_t Bytes = NumAttrs * sizeof(Attr) + NumOperands * sizeof(Value);
-  if (Bytes == 0)
-    return O;
-  char *Block =
-      reinterpret_cast<char *>(A.allocate<uint64_t>(Bytes / sizeof(uint64_t)));
-  if (NumAttrs)
-    O.Attrs.adoptArenaArray(reinterpret_cast<Attr *>(Block), NumAttrs);
-  if (NumOperands)
-    O.Operands.adoptArenaArray(
-        reinterpret_cast<Value *>(Block + NumAttrs * sizeof(Attr)),
-        NumOperands);
-  return O;
-}
+/// An op appended to a region with its final counts: room for exactly
+/// \p NumOperands operands and \p NumAttrs attributes in one block of the
+/// arena (the attributes first), so neither list grows and one allocation
+/// serves both.  The attributes are written in place, in order, by num,
+/// word, ref and value (keys the op does not have yet; key and value at
+/// the op's location), and the op's list takes them when the NewOp goes:
+/// no growth check and no out-of-line call for each, as Op::addInt makes
+/// (tp-swizzle writes ~1700 attributes, the 256 tp.mma ops alone 768).
+/// The operands are appended to op().Operands.  Nothing else is appended
+/// to the region while a NewOp lives (the op would move).
+class NewOp {
+public:
+  NewOp(Op &Region, StringRef Name, SMLoc L, Arena &A, size_t NumOperands,
+        size_t NumAttrs)
+      : O(appendTo(Region, Name, L)) {
+    static_assert(sizeof(Attr) % alignof(Value) == 0 &&
+                      alignof(Attr) <= alignof(uint64_t) &&
+                      alignof(Value) <= alignof(uint64_t),
+                  "the operands follow the attributes in the block");
+    size_t Bytes = NumAttrs * sizeof(Attr) + NumOperands * sizeof(Value);
+    if (Bytes == 0)
+      return;
+    char *Block = reinterpret_cast<char *>(
+        A.allocate<uint64_t>(Bytes / sizeof(uint64_t)));
+    Begin = Next = reinterpret_cast<Attr *>(Block);
+    End = Begin + NumAttrs;
+    if (NumOperands)
+      O.Operands.adoptArenaArray(
+          reinterpret_cast<Value *>(Block + NumAttrs * sizeof(Attr)), 0,
+          NumOperands);
+  }
+  ~NewOp() {
+    assert(Next == End && "as many attributes written as counted");
+    if (Next != Begin)
+      O.Attrs.adoptArenaArray(Begin, size_t(Next - Begin), size_t(End - Begin));
+  }
+  NewOp(const NewOp &) = delete;
+  NewOp &operator=(const NewOp &) = delete;
 
-/// Appends attribute \p Key = \p V to an op that appendOp made room for,
-/// key and value at the op's location (\p V's own location is kept when it
-/// has one, as Op::set does; the op must not have \p Key yet).
-void appendAttr(Op &O, StringRef Key, const Value &V) {
-  Attr &A = O.Attrs.emplace_back(Key, O.Loc);
-  A.Val = V;
-  if (!V.Loc.isValid())
-    A.Val.Loc = O.Loc;
-}
+  Op &op() { return O; }
+  NewOp &num(StringRef Key, int64_t V) {
+    write(Key).I = V;
+    return *this;
+  }
+  NewOp &word(StringRef Key, StringRef W) {
+    write(Key).setText(Value::Word, W);
+    return *this;
+  }
+  NewOp &ref(StringRef Key, StringRef Name) {
+    write(Key).setText(Value::Ref, Name);
+    return *this;
+  }
+  /// \p V, at its own location when it has one (as Op::set keeps it).
+  NewOp &value(StringRef Key, const Value &V) {
+    Value &To = write(Key);
+    To = V;
+    if (!V.Loc.isValid())
+      To.Loc = O.Loc;
+    return *this;
+  }
+
+private:
+  static Op &appendTo(Op &Region, StringRef Name, SMLoc L) {
+    Region.setHasRegion();
+    return Region.Body.emplace_back(Name, L);
+  }
+  /// The next attribute, key \p Key and the integer 0 at the op.
+  Value &write(StringRef Key) {
+    assert(Next != End && "more attributes than counted");
+    return (new (Next++) Attr(Key, O.Loc))->Val;
+  }
+  Op &O;
+  Attr *Begin = nullptr, *Next = nullptr, *End = nullptr;
+};
 
 /// Appends `%name = opcode operands` to a region.  Names are bases
 /// (NameTable): emit() defines one, ref() refers to one.
@@ -287,12 +326,12 @@ public:
 
   /// Defines \p Name as `opcode operands`; returns the name's base (valid
   /// while the pass runs).  The op is built in its region with its exact
-  /// operand count (appendOp).
+  /// operand count (NewOp).
   template <typename... As>
   StringRef emit(const NameTable::BaseText &Name, StringRef Opcode,
                  const As &...Args) {
     static_assert((std::is_same<As, Value>::value && ...), "operands");
-    Op &O = appendOp(Region, Opcode, L, Names.arena(), sizeof...(Args), 0);
+    Op &O = NewOp(Region, Opcode, L, Names.arena(), sizeof...(Args), 0).op();
     (O.Operands.emplace_back(Args), ...);
     NameTable::Defined D = Names.define(Name);
     O.Result = Ident(D.Unique);
@@ -809,20 +848,20 @@ private:
         CopyGuard G;
         if (Runtime)
           G = guardCopy(Bd, Step, *X, C, T);
-        Op &O =
-            appendOp(Copy, "tp.ldgsts", L, arena(), 3,
-                     4 + (G.Guard.empty() ? 0 : 1) + (G.Fill.empty() ? 0 : 1));
-        O.addRefOperand(X->StsNames[C], L)
+        NewOp O(Copy, "tp.ldgsts", L, arena(), 3,
+                4 + (G.Guard.empty() ? 0 : 1) + (G.Fill.empty() ? 0 : 1));
+        O.op()
+            .addRefOperand(X->StsNames[C], L)
             .addRefOperand(X->Param, L)
             .addRefOperand(X->GoffNames[C], L);
-        O.addWord("operand", X->Name == 'a' ? "a" : "b")
-            .addInt("chunk", C)
-            .addInt("smem_offset", Buffer);
-        appendAttr(O, "k_step_bytes", KStep);
+        O.word("operand", X->Name == 'a' ? "a" : "b")
+            .num("chunk", C)
+            .num("smem_offset", Buffer)
+            .value("k_step_bytes", KStep);
         if (!G.Fill.empty())
-          O.addRef("fill", G.Fill);
+          O.ref("fill", G.Fill);
         if (!G.Guard.empty())
-          O.addRef("guard", G.Guard);
+          O.ref("guard", G.Guard);
       }
     }
   }
@@ -835,16 +874,16 @@ private:
                       2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
     // Each op is built in its region, its attributes appended in place.
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
-      Op &O = appendOp(Prod, "tp.ldsm", Prod.Loc, arena(), 1, 5);
+      NewOp O(Prod, "tp.ldsm", Prod.Loc, arena(), 1, 5);
       int64_t Address = X.columns() ? Index : KK;
-      O.addRefOperand(X.LdsmNames[Address], Prod.Loc);
+      O.op().addRefOperand(X.LdsmNames[Address], Prod.Loc);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
-      O.addWord("operand", X.Name == 'a' ? "a" : "b")
-          .addInt("kk", KK)
-          .addInt("index", Index)
-          .addInt("smem_offset", Buffer + (X.columns() ? KK * 16 * X.Extent * 2
-                                                       : Index * 1024))
-          .addWord("shape", X.columns() ? "mt88" : "m88");
+      O.word("operand", X.Name == 'a' ? "a" : "b")
+          .num("kk", KK)
+          .num("index", Index)
+          .num("smem_offset",
+               Buffer + (X.columns() ? KK * 16 * X.Extent * 2 : Index * 1024))
+          .word("shape", X.columns() ? "mt88" : "m88");
     };
     for (int64_t KK = 0; KK < 2; ++KK) {
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -853,8 +892,10 @@ private:
         Ldsm(B, KK, Pair);
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-          Op &O = appendOp(Prod, "tp.mma", Prod.Loc, arena(), 0, 3);
-          O.addInt("kk", KK).addInt("mt", MT).addInt("nt", NT);
+          NewOp(Prod, "tp.mma", Prod.Loc, arena(), 0, 3)
+              .num("kk", KK)
+              .num("mt", MT)
+              .num("nt", NT);
         }
     }
   }
@@ -926,23 +967,12 @@ private:
     return G;
   }
 
-  /// Op \p O guarded by \p G: its row offset the first operand (added now,
-  /// before any other), the guards its last attributes (set by
-  /// setPairGuards once the numbers are set, as the printer writes them).
-  void guardPair(Op &O, const PairGuards &G) {
-    O.addRefOperand(G.Row, O.Loc);
-  }
-  void setPairGuards(Op &O, const PairGuards &G) {
-    O.addRef("guard", G.Both);
-    O.addRef("guard_first", G.First);
-  }
-
   /// The epilogue: the bias pairs first (tp.ldg_bias, one an n-tile); then
   /// per batch R's pairs (the residual: tp.ldg, tp.add_residual) or C's
   /// pairs loaded when beta != 0 (tp.ldg_beta), and per pair tp.scale
   /// (alpha), tp.add_beta, tp.add_bias, tp.relu, tp.pack (D in f16/bf16),
   /// in that order, then the stores.  A run-time shape guards the loads
-  /// and stores per element pair (guardPair).
+  /// and stores per element pair (defineGuards).
   void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P,
                     const Op &MM) {
     const int64_t ResidualBatch = 8;
@@ -992,27 +1022,25 @@ private:
       } else if (Guarded) {
         G = defineGuards(Bd, T, I, 'l');
       }
-      Op &O = appendOp(Epi, Name, Epi.Loc, arena(),
-                       (Offset ? 1 : 0) + Params.size(),
-                       4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
-                           (Name == "tp.pack" ? 1 : 0));
-      if (Guarded)
-        guardPair(O, G);
-      else if (Offset)
-        O.addRefOperand(COffName, Epi.Loc);
-      for (StringRef Param : Params)
-        O.addRefOperand(Param, Epi.Loc);
-      O.addInt("pair", I).addInt("mt", MT).addInt("nt", NT).addInt("half", H);
+      NewOp O(Epi, Name, Epi.Loc, arena(), (Offset ? 1 : 0) + Params.size(),
+              4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
+                  (Name == "tp.pack" ? 1 : 0));
+      // A guarded op's row offset is its first operand.
       if (Offset)
-        O.addInt("offset", Runtime ? NT * 8 * P.dBytes()
-                                   : ((16 * MT + 8 * H) * P.N + NT * 8) *
-                                         P.dBytes());
+        O.op().addRefOperand(Guarded ? G.Row : COffName, Epi.Loc);
+      for (StringRef Param : Params)
+        O.op().addRefOperand(Param, Epi.Loc);
+      O.num("pair", I).num("mt", MT).num("nt", NT).num("half", H);
+      if (Offset)
+        O.num("offset", Runtime
+                            ? NT * 8 * P.dBytes()
+                            : ((16 * MT + 8 * H) * P.N + NT * 8) * P.dBytes());
       if (Name == "tp.pack")
-        O.addWord("type", getElementTypeName(P.DType));
+        O.word("type", getElementTypeName(P.DType));
       // The pair's attributes first, its guards after (as the printer
       // writes them: guards are set after the numbers).
       if (Guarded)
-        setPairGuards(O, G);
+        O.ref("guard", G.Both).ref("guard_first", G.First);
     };
     // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
     if (P.Bias)
@@ -1026,13 +1054,13 @@ private:
           First = name(Bd.cmp(Spelling("e.bfirst", NT), "eq", "e.cols",
                               Bd.imm(8 * NT + 1)));
         }
-        Op &O =
-            appendOp(Epi, "tp.ldg_bias", Epi.Loc, arena(), 2, Runtime ? 4 : 2);
-        O.addRefOperand(name("bias.off"), Epi.Loc)
+        NewOp O(Epi, "tp.ldg_bias", Epi.Loc, arena(), 2, Runtime ? 4 : 2);
+        O.op()
+            .addRefOperand(name("bias.off"), Epi.Loc)
             .addRefOperand(BiasParam, Epi.Loc);
-        O.addInt("nt", NT).addInt("offset", NT * 8 * 4);
+        O.num("nt", NT).num("offset", NT * 8 * 4);
         if (Runtime)
-          O.addRef("guard", Both).addRef("guard_first", First);
+          O.ref("guard", Both).ref("guard_first", First);
       }
     bool Batched = Residual || P.Scale;
     int64_t Batch = Batched ? ResidualBatch : Pairs;
