@@ -69,27 +69,12 @@ namespace {
 
 using namespace tile;
 
-/// The names tp-swizzle defines: each generated name (its base, e.g.
-/// `lane`) becomes a unique one that no kernel parameter or earlier
-/// definition holds (`lane`, else `lane.1`, `lane.2`, ...), so a kernel
-/// whose parameters are named %r or %tid keeps them apart.
-///
-/// The generated bases are pairwise distinct, and each contains a '.' or is
-/// one of tid, lane, warp, warp_m, warp_n, q and r.  So when no parameter's
-/// name has a '.' or is one of those (every kernel tp-llc builds), every
-/// base is its own unique name and the table keeps nothing (Direct); else
-/// one table entry a name.
-///
-/// Every unique name it hands out is saved in the module's Arena (the IR
-/// keeps it), once: a use of a name spelled on the spot refers to the
-/// name define() returned (kept where it is defined), not to a copy, so
-/// that the IR holds one spelling a generated name.
 /// A generated name's base spelled on the stack from its pieces: text,
-/// single characters and decimal integers (Spelling('a', ".chunk", 3) is
-/// "a.chunk3").  No std::string temporaries: a base was two to four
-/// std::string concatenations and a std::to_string before (docs/speed.md,
-/// "tp-swizzle's names and ops (session 9)").  NameTable::define saves it
-/// in the Arena.
+/// single characters and decimal int64_t integers (Spelling(X.Name,
+/// ".chunk", C) is "a.chunk3" for operand a's chunk 3).  No std::string
+/// temporaries: a base was two to four std::string concatenations and a
+/// std::to_string before (docs/speed.md, "tp-swizzle's names and ops (session
+/// 9)").  NameTable::define saves it in the Arena.
 class Spelling {
 public:
   template <typename... Ps> explicit Spelling(const Ps &...Pieces) {
@@ -134,6 +119,21 @@ private:
   unsigned char Len = 0;
 };
 
+/// The names tp-swizzle defines: each generated name (its base, e.g.
+/// `lane`) becomes a unique one that no kernel parameter or earlier
+/// definition holds (`lane`, else `lane.1`, `lane.2`, ...), so a kernel
+/// whose parameters are named %r or %tid keeps them apart.
+///
+/// The generated bases are pairwise distinct, and each contains a '.' or is
+/// one of tid, lane, warp, warp_m, warp_n, q and r.  So when no parameter's
+/// name has a '.' or is one of those (every kernel tp-llc builds), every
+/// base is its own unique name and the table keeps nothing (Direct); else
+/// one table entry a name.
+///
+/// Every unique name it hands out is saved in the module's Arena (the IR
+/// keeps it), once: a use of a name spelled on the spot refers to the
+/// name define() returned (kept where it is defined), not to a copy, so
+/// that the IR holds one spelling a generated name.
 class NameTable {
 public:
   /// A generated name's base as a builder is given it: a string literal,
