@@ -69,6 +69,56 @@ namespace {
 
 using namespace tile;
 
+/// A generated name's base spelled on the stack from its pieces: text,
+/// single characters and decimal int64_t integers (Spelling(X.Name,
+/// ".chunk", C) is "a.chunk3" for operand a's chunk 3).  No std::string
+/// temporaries: a base was two to four std::string concatenations and a
+/// std::to_string before (docs/speed.md, "tp-swizzle's names and ops (session
+/// 9)").  NameTable::define saves it in the Arena.
+class Spelling {
+public:
+  template <typename... Ps> explicit Spelling(const Ps &...Pieces) {
+    (put(Pieces), ...);
+  }
+  StringRef str() const { return StringRef(Buf, Len); }
+
+private:
+  void put(char C) {
+    reserve(1);
+    Buf[Len++] = C;
+  }
+  void put(StringRef S) {
+    reserve(S.size());
+    std::memcpy(Buf + Len, S.data(), S.size());
+    Len += unsigned(S.size());
+  }
+  template <size_t N> void put(const char (&Literal)[N]) {
+    put(StringRef(Literal, N - 1));
+  }
+  void put(int64_t V) {
+    if (V >= 0 && V < 10) // most indices
+      return put(char('0' + V));
+    char Digits[20];
+    unsigned N = 0;
+    uint64_t U = V < 0 ? 0 - uint64_t(V) : uint64_t(V);
+    do
+      Digits[N++] = char('0' + U % 10);
+    while (U /= 10);
+    reserve(N + (V < 0 ? 1 : 0));
+    if (V < 0)
+      Buf[Len++] = '-';
+    while (N)
+      Buf[Len++] = Digits[--N];
+  }
+  void reserve(size_t N) {
+    if (LLVM_UNLIKELY(Len + N > sizeof(Buf)))
+      report_fatal_error("tp-swizzle: a generated name longer than 63 "
+                         "characters");
+  }
+  char Buf[63];
+  unsigned char Len = 0;
+};
+
 /// The names tp-swizzle defines: each generated name (its base, e.g.
 /// `lane`) becomes a unique one that no kernel parameter or earlier
 /// definition holds (`lane`, else `lane.1`, `lane.2`, ...), so a kernel
@@ -94,7 +144,7 @@ public:
     template <size_t N>
     BaseText(const char (&Literal)[N])
         : Text(Literal, N - 1), IsLiteral(true) {}
-    BaseText(const std::string &Spelled) : Text(Spelled) {}
+    BaseText(const Spelling &Spelled) : Text(Spelled.str()) {}
     StringRef Text;
     bool IsLiteral = false;
   };
@@ -179,43 +229,116 @@ public:
   Arena &arena() const { return *Strings; }
 };
 
+/// An op appended to a region with its final counts: room for exactly
+/// \p NumOperands operands and \p NumAttrs attributes in one block of the
+/// arena (the attributes first), so neither list grows and one allocation
+/// serves both.  The attributes are written in place, in order, by num,
+/// word, ref and value (keys the op does not have yet; key and value at
+/// the op's location), and the op's list takes them when the NewOp goes:
+/// no growth check and no out-of-line call for each, as Op::addInt makes
+/// (tp-swizzle writes ~1700 attributes, the 256 tp.mma ops alone 768).
+/// The operands are appended to op().Operands.  Nothing else is appended
+/// to the region while a NewOp lives (the op would move).
+class NewOp {
+public:
+  NewOp(Op &Region, StringRef Name, SMLoc L, Arena &A, size_t NumOperands,
+        size_t NumAttrs)
+      : O(appendTo(Region, Name, L)) {
+    static_assert(sizeof(Attr) % alignof(Value) == 0 &&
+                      alignof(Attr) <= alignof(uint64_t) &&
+                      alignof(Value) <= alignof(uint64_t),
+                  "the operands follow the attributes in the block");
+    size_t Bytes = NumAttrs * sizeof(Attr) + NumOperands * sizeof(Value);
+    if (Bytes == 0)
+      return;
+    char *Block = reinterpret_cast<char *>(
+        A.allocate<uint64_t>(Bytes / sizeof(uint64_t)));
+    Begin = Next = reinterpret_cast<Attr *>(Block);
+    End = Begin + NumAttrs;
+    if (NumOperands)
+      O.Operands.adoptArenaArray(
+          reinterpret_cast<Value *>(Block + NumAttrs * sizeof(Attr)), 0,
+          NumOperands);
+  }
+  ~NewOp() {
+    assert(Next == End && "as many attributes written as counted");
+    if (Next != Begin)
+      O.Attrs.adoptArenaArray(Begin, size_t(Next - Begin), size_t(End - Begin));
+  }
+  NewOp(const NewOp &) = delete;
+  NewOp &operator=(const NewOp &) = delete;
+
+  Op &op() { return O; }
+  NewOp &num(StringRef Key, int64_t V) {
+    write(Key).I = V;
+    return *this;
+  }
+  NewOp &word(StringRef Key, StringRef W) {
+    write(Key).setText(Value::Word, W);
+    return *this;
+  }
+  NewOp &ref(StringRef Key, StringRef Name) {
+    write(Key).setText(Value::Ref, Name);
+    return *this;
+  }
+  /// \p V, at its own location when it has one (as Op::set keeps it).
+  NewOp &value(StringRef Key, const Value &V) {
+    Value &To = write(Key);
+    To = V;
+    if (!V.Loc.isValid())
+      To.Loc = O.Loc;
+    return *this;
+  }
+
+private:
+  static Op &appendTo(Op &Region, StringRef Name, SMLoc L) {
+    Region.setHasRegion();
+    return Region.Body.emplace_back(Name, L);
+  }
+  /// The next attribute, key \p Key and the integer 0 at the op.
+  Value &write(StringRef Key) {
+    assert(Next != End && "more attributes than counted");
+    return (new (Next++) Attr(Key, O.Loc))->Val;
+  }
+  Op &O;
+  Attr *Begin = nullptr, *Next = nullptr, *End = nullptr;
+};
+
 /// Appends `%name = opcode operands` to a region.  Names are bases
 /// (NameTable): emit() defines one, ref() refers to one.
 class Builder {
 public:
-  /// An operand of a value op, built in place in the op: a generated name
+  /// An operand of a value op, at the builder's location: a generated name
   /// (by its base), a name as it is (a parameter's, or a unique name the
   /// NameTable gave), a word or an integer.  Its text outlives the module.
-  struct Arg {
-    enum Kind { Generated, Named, Word, Imm } K;
-    StringRef Name;
-    int64_t I = 0;
-  };
+  using Arg = Value;
 
   Builder(Op &Region, SMLoc L, NameTable &Names)
       : Region(Region), L(L), Names(Names) {}
 
   /// A generated name by its base: a literal, or a name emit() returned.
-  Arg ref(StringRef Name) { return {Arg::Generated, Name}; }
+  Arg ref(StringRef Base) const {
+    return Value(Value::Ref, Names.lookup(Base), L);
+  }
   /// A name as it is: a unique name (the NameTable's) or a parameter's.
-  static Arg named(StringRef Unique) { return {Arg::Named, Unique}; }
-  Arg imm(int64_t I) { return {Arg::Imm, {}, I}; }
+  Arg named(StringRef Unique) const { return Value(Value::Ref, Unique, L); }
+  Arg imm(int64_t I) const { return Value::makeInt(I, L); }
 
   /// Defines \p Name as `opcode operands`; returns the name's base (valid
-  /// while the pass runs).  The op is built in its region, its operands in
-  /// it.
+  /// while the pass runs).  The op is built in its region with its exact
+  /// operand count (NewOp).
   template <typename... As>
-  StringRef emit(const NameTable::BaseText &Name, StringRef Opcode, const As &...Args) {
-    Region.setHasRegion();
-    Op &O = Region.Body.emplace_back(Opcode, L);
-    O.Operands.reserve(Names.arena(), sizeof...(Args)); // exact, in the arena
-    (append(O, Args), ...);
+  StringRef emit(const NameTable::BaseText &Name, StringRef Opcode,
+                 const As &...Args) {
+    static_assert((std::is_same<As, Value>::value && ...), "operands");
+    Op &O = NewOp(Region, Opcode, L, Names.arena(), sizeof...(Args), 0).op();
+    (O.Operands.emplace_back(Args), ...);
     NameTable::Defined D = Names.define(Name);
     O.Result = Ident(D.Unique);
     return D.Base;
   }
   StringRef sreg(const NameTable::BaseText &N, StringRef R) {
-    return emit(N, "sreg", Arg{Arg::Word, R});
+    return emit(N, "sreg", Value(Value::Word, R, L));
   }
   StringRef add(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "add", ref(A), B);
@@ -237,18 +360,19 @@ public:
   }
   /// A kernel parameter's value (its name, not a generated one).
   StringRef param(const NameTable::BaseText &N, StringRef Param) {
-    return emit(N, "param", Arg{Arg::Named, Param});
+    return emit(N, "param", named(Param));
   }
   StringRef sub(const NameTable::BaseText &N, StringRef A, Arg B) {
     return emit(N, "sub", ref(A), B);
   }
   /// A comparison (lt, ltu, gt, eq).
-  StringRef cmp(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B) {
+  StringRef cmp(const NameTable::BaseText &N, StringRef Code, StringRef A,
+                Arg B) {
     return emit(N, Code, ref(A), B);
   }
   /// A comparison ANDed with predicate \p And.
-  StringRef cmpAnd(const NameTable::BaseText &N, StringRef Code, StringRef A, Arg B,
-                   Arg And) {
+  StringRef cmpAnd(const NameTable::BaseText &N, StringRef Code, StringRef A,
+                   Arg B, Arg And) {
     return emit(N, Code, ref(A), B, And);
   }
   StringRef sel(const NameTable::BaseText &N, StringRef P, StringRef A, Arg B) {
@@ -256,26 +380,6 @@ public:
   }
 
 private:
-  void append(Op &O, const Arg &A) {
-    switch (A.K) {
-    case Arg::Generated:
-      O.addRefOperand(Names.lookup(A.Name), L);
-      return;
-    case Arg::Named:
-      O.addRefOperand(A.Name, L);
-      return;
-    case Arg::Word:
-      O.Operands.emplace_back(Value::Word, A.Name, L);
-      return;
-    case Arg::Imm: {
-      Value &V = O.Operands.emplace_back();
-      V.I = A.I;
-      V.Loc = L;
-      return;
-    }
-    }
-  }
-
   Op &Region;
   SMLoc L;
   NameTable &Names;
@@ -455,7 +559,7 @@ private:
   /// Operand X's chunks: each one's global offset (and, for a run-time
   /// shape, its guard) and swizzled shared address.
   void defineChunkAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
-    std::string N(1, X.Name);
+    auto N = [&](StringRef Base) { return Spelling(X.Name, Base); };
     X.StsNames.clear();
     X.GoffNames.clear();
     X.OkNames.clear();
@@ -469,99 +573,91 @@ private:
     StringRef BlockId = X.Name == 'a' ? "ctaid.y" : "ctaid.x";
     StringRef Corner, CornerIdx, RowBytes;
     if (!Runtime) {
-      Corner = Bd.mul(N + ".corner", BlockId,
+      Corner = Bd.mul(N(".corner"), BlockId,
                       X.Extent * (X.columns() ? 2 : 2 * X.Stride));
     } else {
-      CornerIdx = Bd.mul(N + ".first", BlockId, X.Extent);
-      StringRef Ld = Bd.param(N + ".ld", X.LdParam);
-      RowBytes = Bd.mul(N + ".ldbytes", Ld, 2);
+      CornerIdx = Bd.mul(N(".first"), BlockId, X.Extent);
+      StringRef Ld = Bd.param(N(".ld"), X.LdParam);
+      RowBytes = Bd.mul(N(".ldbytes"), Ld, 2);
       // Batch z's operand starts z stride elements in (strided batches).
       Builder::Arg Batch = Bd.imm(0);
       StringRef ZBytes;
       if (Strided) {
-        StringRef Stride = Bd.param(N + ".stride", X.StrideParam);
-        StringRef Z = Bd.mad(N + ".zelems", "ctaid.z", Bd.ref(Stride),
-                               Bd.imm(0));
-        ZBytes = Bd.mul(N + ".zbytes", Z, 2);
+        StringRef Stride = Bd.param(N(".stride"), X.StrideParam);
+        StringRef Z =
+            Bd.mad(N(".zelems"), "ctaid.z", Bd.ref(Stride), Bd.imm(0));
+        ZBytes = Bd.mul(N(".zbytes"), Z, 2);
         Batch = Bd.ref(ZBytes);
       }
       Corner = X.columns()
-                   ? Bd.mad(N + ".corner", CornerIdx, Bd.imm(2), Batch)
-                   : Bd.mad(N + ".corner", CornerIdx, Bd.ref(RowBytes),
-                            Batch);
+                   ? Bd.mad(N(".corner"), CornerIdx, Bd.imm(2), Batch)
+                   : Bd.mad(N(".corner"), CornerIdx, Bd.ref(RowBytes), Batch);
       defineStepShift(Bd, X, RowBytes);
     }
     for (int64_t C = 0; C < X.Chunks; ++C) {
-      std::string Pre = N + ".";
-      std::string Idx = std::to_string(C);
-      StringRef Chunk =
-          Bd.add(Pre + "chunk" + Idx, "tid", Bd.imm(C * T.threads()));
-      StringRef Row =
-          Bd.shr(Pre + "row" + Idx, Chunk, Log2_64(X.perRow()));
-      StringRef Col = Bd.andi(Pre + "col" + Idx, Chunk, X.perRow() - 1);
+      // X's name for chunk C: "a.row" -> "a.row<C>".
+      auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
+      StringRef Chunk = Bd.add(Pre("chunk"), "tid", Bd.imm(C * T.threads()));
+      StringRef Row = Bd.shr(Pre("row"), Chunk, Log2_64(X.perRow()));
+      StringRef Col = Bd.andi(Pre("col"), Chunk, X.perRow() - 1);
       StringRef RowOff = Bd.mad(
-          Pre + "rowoff" + Idx, Row,
-          Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
+          Pre("rowoff"), Row, Runtime ? Bd.ref(RowBytes) : Bd.imm(2 * X.Stride),
           Bd.ref(Corner));
       if (!Runtime)
         X.GoffNames.push_back(
-            name(Bd.mad(Pre + "goff" + Idx, Col, Bd.imm(16), Bd.ref(RowOff))));
+            name(Bd.mad(Pre("goff"), Col, Bd.imm(16), Bd.ref(RowOff))));
       else
         defineChunkGuard(Bd, X, C, Row, Col, RowOff, CornerIdx,
                          T.threads());
-      StringRef Swz =
-          X.columns()
-              ? Bd.andi(Pre + "swz" + Idx, Row, 7)
-              : Bd.andi(Pre + "swz" + Idx,
-                        Bd.shr(Pre + "half" + Idx, Row, 1), 3);
-      StringRef XC = Bd.xorr(Pre + "xchunk" + Idx, Col, Swz);
-      StringRef XB = Bd.mul(Pre + "xbyte" + Idx, XC, 16);
-      X.StsNames.push_back(name(
-          Bd.mad(Pre + "sts" + Idx, Row, Bd.imm(X.perRow() * 16), Bd.ref(XB))));
+      StringRef Swz = X.columns()
+                          ? Bd.andi(Pre("swz"), Row, 7)
+                          : Bd.andi(Pre("swz"), Bd.shr(Pre("half"), Row, 1), 3);
+      StringRef XC = Bd.xorr(Pre("xchunk"), Col, Swz);
+      StringRef XB = Bd.mul(Pre("xbyte"), XC, 16);
+      X.StsNames.push_back(
+          name(Bd.mad(Pre("sts"), Row, Bd.imm(X.perRow() * 16), Bd.ref(XB))));
     }
   }
 
   /// The warp's LDSM row addresses of operand X.
   void defineLdsmAddresses(Builder &Bd, const TileParams &T, OperandPlan &X) {
-    std::string N = std::string(1, X.Name) + ".";
+    // X's names: "a." + Base, and "a." + Base + I for LDSM address I.
+    auto N = [&](StringRef Base) { return Spelling(X.Name, '.', Base); };
+    auto NI = [&](StringRef Base, int64_t I) {
+      return Spelling(X.Name, '.', Base, I);
+    };
     X.LdsmNames.clear();
     X.LdsmNames.reserve(X.Matrices);
-    StringRef Origin =
-        X.Name == 'a' ? Bd.mul(N + "origin", "warp_m", 16 * T.MTiles)
-                       : Bd.mul(N + "origin", "warp_n", 8 * T.NTiles);
-    StringRef RowBit =
-        X.RowIsHigh ? Bd.andi(N + "rowbit", Bd.shr(N + "qhi", "q", 1), 1)
-                     : Bd.andi(N + "rowbit", "q", 1);
+    StringRef Origin = X.Name == 'a'
+                           ? Bd.mul(N("origin"), "warp_m", 16 * T.MTiles)
+                           : Bd.mul(N("origin"), "warp_n", 8 * T.NTiles);
+    StringRef RowBit = X.RowIsHigh
+                           ? Bd.andi(N("rowbit"), Bd.shr(N("qhi"), "q", 1), 1)
+                           : Bd.andi(N("rowbit"), "q", 1);
     StringRef ChunkBit =
-        X.RowIsHigh ? Bd.andi(N + "chunkbit", "q", 1)
-                     : Bd.andi(N + "chunkbit", Bd.shr(N + "qhi", "q", 1), 1);
-    StringRef Row0 =
-        Bd.mad(N + "mrow0", RowBit, Bd.imm(8), Bd.ref("r"));
+        X.RowIsHigh ? Bd.andi(N("chunkbit"), "q", 1)
+                    : Bd.andi(N("chunkbit"), Bd.shr(N("qhi"), "q", 1), 1);
+    StringRef Row0 = Bd.mad(N("mrow0"), RowBit, Bd.imm(8), Bd.ref("r"));
     if (!X.columns()) {
-      StringRef Row =
-          Bd.emit(N + "mrow", "add", Bd.ref(Row0), Bd.ref(Origin));
-      StringRef Swz =
-          Bd.andi(N + "mswz", Bd.shr(N + "mhalf", Row, 1), 3);
+      StringRef Row = Bd.emit(N("mrow"), "add", Bd.ref(Row0), Bd.ref(Origin));
+      StringRef Swz = Bd.andi(N("mswz"), Bd.shr(N("mhalf"), Row, 1), 3);
       for (int64_t I = 0; I < X.Matrices; ++I) {
-        std::string Idx = std::to_string(I);
-        StringRef Ch =
-            Bd.add(N + "mchunk" + Idx, ChunkBit, Bd.imm(2 * I));
-        StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, Swz);
-        StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        StringRef Ch = Bd.add(NI("mchunk", I), ChunkBit, Bd.imm(2 * I));
+        StringRef XC = Bd.xorr(NI("mx", I), Ch, Swz);
+        StringRef XB = Bd.mul(NI("mbyte", I), XC, 16);
         X.LdsmNames.push_back(
-            name(Bd.mad(N + "ldsm" + Idx, Row, Bd.imm(64), Bd.ref(XB))));
+            name(Bd.mad(NI("ldsm", I), Row, Bd.imm(64), Bd.ref(XB))));
       }
     } else {
-      StringRef OCol = Bd.shr(N + "ocol", Origin, 3);
+      StringRef OCol = Bd.shr(N("ocol"), Origin, 3);
       StringRef Base =
-          Bd.emit(N + "mbase", "add", Bd.ref(OCol), Bd.ref(ChunkBit));
+          Bd.emit(N("mbase"), "add", Bd.ref(OCol), Bd.ref(ChunkBit));
       for (int64_t I = 0; I < X.Matrices; ++I) {
-        std::string Idx = std::to_string(I);
-        StringRef Ch = Bd.add(N + "mchunk" + Idx, Base, Bd.imm(2 * I));
-        StringRef XC = Bd.xorr(N + "mx" + Idx, Ch, "r");
-        StringRef XB = Bd.mul(N + "mbyte" + Idx, XC, 16);
+        StringRef Ch = Bd.add(NI("mchunk", I), Base, Bd.imm(2 * I));
+        StringRef XC = Bd.xorr(NI("mx", I), Ch, "r");
+        StringRef XB = Bd.mul(NI("mbyte", I), XC, 16);
         X.LdsmNames.push_back(name(
-            Bd.mad(N + "ldsm" + Idx, Row0, Bd.imm(2 * X.Extent), Bd.ref(XB))));
+            Bd.mad(NI("ldsm", I), Row0, Bd.imm(2 * X.Extent), Bd.ref(XB))));
       }
     }
   }
@@ -601,17 +697,17 @@ private:
   /// rows of 2 ld bytes for columns) and the shift of its copies' start
   /// by the empty steps; its extent (M or N) for the row guards.
   void defineStepShift(Builder &Bd, OperandPlan &X, StringRef RowBytes) {
-    std::string N(1, X.Name);
+    auto N = [&](StringRef Base) { return Spelling(X.Name, Base); };
     if (X.columns()) {
-      StringRef Step = Bd.mul(N + ".kstep", RowBytes, 32);
+      StringRef Step = Bd.mul(N(".kstep"), RowBytes, 32);
       X.StepValue = Value::makeRef(name(Step), X.StepValue.Loc);
       X.ShiftName =
-          name(Bd.mad(N + ".shift", "k.empty", Bd.ref(Step), Bd.imm(0)));
+          name(Bd.mad(N(".shift"), "k.empty", Bd.ref(Step), Bd.imm(0)));
     } else {
       X.StepValue = Value::makeInt(64);
-      X.ShiftName = name(Bd.mul(N + ".shift", "k.empty", 64));
+      X.ShiftName = name(Bd.mul(N(".shift"), "k.empty", 64));
     }
-    X.ExtentName = name(Bd.param(N + ".extent", X.ExtentParam));
+    X.ExtentName = name(Bd.param(N(".extent"), X.ExtentParam));
   }
 
   /// Chunk C's start offset (step 0, before the empty steps: the copies of
@@ -621,26 +717,24 @@ private:
   void defineChunkGuard(Builder &Bd, OperandPlan &X, int64_t C,
                         StringRef Row, StringRef Col, StringRef RowOff,
                         StringRef CornerIdx, int64_t Threads) {
-    std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
-    StringRef Goff0 =
-        Bd.mad(Pre + "goff0" + Idx, Col, Bd.imm(16), Bd.ref(RowOff));
-    X.GoffNames.push_back(name(
-        Bd.sub(Pre + "goff" + Idx, Goff0, Builder::named(X.ShiftName))));
+    auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
+    StringRef Goff0 = Bd.mad(Pre("goff0"), Col, Bd.imm(16), Bd.ref(RowOff));
+    X.GoffNames.push_back(
+        name(Bd.sub(Pre("goff"), Goff0, Bd.named(X.ShiftName))));
     StringRef First, KOff;
     if (X.columns()) {
-      First = Bd.mad(Pre + "grow" + Idx, Col, Bd.imm(8), Bd.ref(CornerIdx));
+      First = Bd.mad(Pre("grow"), Col, Bd.imm(8), Bd.ref(CornerIdx));
       KOff = Row;
     } else {
-      First = Bd.add(Pre + "grow" + Idx, CornerIdx, Bd.ref(Row));
-      KOff = Bd.mul(Pre + "koff" + Idx, Col, 8);
+      First = Bd.add(Pre("grow"), CornerIdx, Bd.ref(Row));
+      KOff = Bd.mul(Pre("koff"), Col, 8);
     }
-    X.OkNames.push_back(name(Bd.cmp(Pre + "ok" + Idx, "lt", First,
-                                    Builder::named(X.ExtentName))));
+    X.OkNames.push_back(
+        name(Bd.cmp(Pre("ok"), "lt", First, Bd.named(X.ExtentName))));
     // Chunk c's k offset is chunk 0's plus a constant (kofsDelta) when the
     // threads split the rows evenly: one value live over the prologue.
     if (C == 0 || kofsDelta(X, C, Threads) < 0)
-      X.KofsNames[C] =
-          name(Bd.sub(Pre + "kofs" + Idx, KOff, Bd.ref("k.skipped")));
+      X.KofsNames[C] = name(Bd.sub(Pre("kofs"), KOff, Bd.ref("k.skipped")));
   }
 
   /// How many k-rows chunk C's k offset is beyond chunk 0's: 0 for rows
@@ -656,38 +750,38 @@ private:
   /// The prologue's k of chunk C of X at step \p Step.
   StringRef prologueK(Builder &Bd, const OperandPlan &X, int64_t C,
                         int64_t Step, const TileParams &T) {
-    std::string Pre = std::string(1, X.Name) + ".";
-    std::string J = std::to_string(Step) + "_" + std::to_string(C);
+    Spelling Name(X.Name, ".pk", Step, '_', C);
     int64_t Delta = kofsDelta(X, C, T.threads());
     if (Delta < 0)
-      return Bd.emit(Pre + "pk" + J, "add",
-                     Builder::named(X.KofsNames[C]), Bd.imm(32 * Step));
-    return Bd.emit(Pre + "pk" + J, "add", Builder::named(X.KofsNames[0]),
+      return Bd.emit(Name, "add", Bd.named(X.KofsNames[C]), Bd.imm(32 * Step));
+    return Bd.emit(Name, "add", Bd.named(X.KofsNames[0]),
                    Bd.imm(32 * Step + Delta));
   }
 
-  /// The guard (and, for a partial chunk of a rows operand, the zero-fill
-  /// byte count) of chunk C of X in the copy \p Copy of a run-time shape:
-  /// the loop's copies are whole k-steps (the row guard alone); the
-  /// prologue's steps j may be empty (k = kofs + 32 j below K, unsigned);
-  /// the tail's, the last step, may be partial: its k from K itself.
-  void guardCopy(Builder &Bd, const Op &Copy, const OperandPlan &X,
-                 int64_t C, const TileParams &T, Op &G) {
-    std::string Pre = std::string(1, X.Name) + ".", Idx = std::to_string(C);
-    SMLoc L = Copy.Loc;
-    Optional<int64_t> Step = Copy.getInt("step");
+  /// The unique names of a tp.ldgsts's guard and, for a partial chunk of
+  /// a rows operand, its zero-fill byte count (else empty).
+  struct CopyGuard {
+    StringRef Fill, Guard;
+  };
+  /// The guard (and the zero-fill byte count) of chunk C of X in the copy
+  /// of step \p Step (none: the loop's) of a run-time shape, its values
+  /// defined now: the loop's copies are whole k-steps (the row guard
+  /// alone); the prologue's steps j may be empty (k = kofs + 32 j below K,
+  /// unsigned); the tail's, the last step, may be partial: its k from K
+  /// itself.
+  CopyGuard guardCopy(Builder &Bd, Optional<int64_t> Step, const OperandPlan &X,
+                      int64_t C, const TileParams &T) {
+    auto Pre = [&](StringRef Base) { return Spelling(X.Name, '.', Base, C); };
+    CopyGuard G;
     if (!Step) { // the loop
-      G.set("guard", Value::makeRef(X.OkNames[C], L));
-      return;
+      G.Guard = X.OkNames[C];
+      return G;
     }
     if (*Step != LastStep) { // the prologue
-      std::string J = std::to_string(*Step) + "_" + Idx;
       StringRef KC = prologueK(Bd, X, C, *Step, T);
-      G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "pg" + J, "ltu", KC,
-                                                   Bd.ref("k.K"),
-                                                   Builder::named(X.OkNames[C]))),
-                                    L));
-      return;
+      G.Guard = name(Bd.cmpAnd(Spelling(X.Name, ".pg", *Step, '_', C), "ltu",
+                               KC, Bd.ref("k.K"), Bd.named(X.OkNames[C])));
+      return G;
     }
     if (!TailKDefined) {
       TailKDefined = true;
@@ -697,33 +791,26 @@ private:
                                0xffffffe0);
       Bd.sub("t.klast", Up, Bd.imm(32));
     }
-    StringRef Chunk =
-        Bd.add(Pre + "tchunk" + Idx, "t.tid", Bd.imm(C * T.threads()));
+    StringRef Chunk = Bd.add(Pre("tchunk"), "t.tid", Bd.imm(C * T.threads()));
     StringRef KOff =
-        X.columns()
-            ? Bd.shr(Pre + "tkoff" + Idx, Chunk, Log2_64(X.perRow()))
-            : Bd.mul(Pre + "tkoff" + Idx,
-                     Bd.andi(Pre + "tcol" + Idx, Chunk, X.perRow() - 1), 8);
-    StringRef KC = Bd.emit(Pre + "tk" + Idx, "add", Bd.ref("t.klast"),
-                             Bd.ref(KOff));
+        X.columns() ? Bd.shr(Pre("tkoff"), Chunk, Log2_64(X.perRow()))
+                    : Bd.mul(Pre("tkoff"),
+                             Bd.andi(Pre("tcol"), Chunk, X.perRow() - 1), 8);
+    StringRef KC = Bd.emit(Pre("tk"), "add", Bd.ref("t.klast"), Bd.ref(KOff));
     if (!X.columns()) {
       // Elements left d = K - k; partial when d < 8: zero-fill 16 - 2 d
       // bytes (the fill first: one predicate live at a time beside the
       // row guards).
-      StringRef D = Bd.sub(Pre + "td" + Idx, "t.K", Bd.ref(KC));
-      StringRef Part = Bd.cmp(Pre + "tpart" + Idx, "lt", D, Bd.imm(8));
-      StringRef Over = Bd.sub(Pre + "tover" + Idx,
-                                Bd.add(Pre + "tk8" + Idx, KC, Bd.imm(8)),
-                                Bd.ref("t.K"));
-      StringRef Bytes = Bd.mul(Pre + "tfillb" + Idx, Over, 2);
-      G.set("fill", Value::makeRef(name(Bd.sel(Pre + "tfill" + Idx, Part,
-                                               Bytes, Bd.imm(0))),
-                                   L));
+      StringRef D = Bd.sub(Pre("td"), "t.K", Bd.ref(KC));
+      StringRef Part = Bd.cmp(Pre("tpart"), "lt", D, Bd.imm(8));
+      StringRef Over = Bd.sub(Pre("tover"), Bd.add(Pre("tk8"), KC, Bd.imm(8)),
+                              Bd.ref("t.K"));
+      StringRef Bytes = Bd.mul(Pre("tfillb"), Over, 2);
+      G.Fill = name(Bd.sel(Pre("tfill"), Part, Bytes, Bd.imm(0)));
     }
-    G.set("guard", Value::makeRef(name(Bd.cmpAnd(Pre + "tg" + Idx, "ltu", KC,
-                                                 Bd.ref("t.K"),
-                                                 Builder::named(X.OkNames[C]))),
-                                  L));
+    G.Guard = name(
+        Bd.cmpAnd(Pre("tg"), "ltu", KC, Bd.ref("t.K"), Bd.named(X.OkNames[C])));
+    return G;
   }
 
   /// The ops fillCopy appends to \p Copy, at most: a tp.ldgsts a chunk and,
@@ -749,28 +836,32 @@ private:
     int64_t Stage = *Copy.getInt("stage");
     Copy.setHasRegion();
     Copy.Body.reserve(Copy.Body.size() + copyOps(Copy, Ops));
-    Builder Bd(Copy, Copy.Loc, Names);
+    Optional<int64_t> Step = Copy.getInt("step");
+    SMLoc L = Copy.Loc;
+    Builder Bd(Copy, L, Names);
     for (OperandPlan *X : Ops) {
+      Value KStep = Runtime ? X->StepValue : Value::makeInt(X->stepBytes());
+      KStep.Loc = L;
+      int64_t Buffer = X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
       for (int64_t C = 0; C < X->Chunks; ++C) {
-        Op G("tp.ldgsts", Copy.Loc);
-        G.Operands.reserve(arena(), 3);
-        G.addRefOperand(X->StsNames[C], Copy.Loc)
-            .addRefOperand(X->Param, Copy.Loc)
-            .addRefOperand(X->GoffNames[C], Copy.Loc);
-        G.Attrs.reserve(arena(), Runtime ? 6 : 4);
-        G.addWord("operand", X->Name == 'a' ? "a" : "b")
-            .addInt("chunk", C)
-            .addInt("smem_offset",
-                    X->Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage));
-        if (!Runtime) {
-          G.addInt("k_step_bytes", X->stepBytes());
-        } else {
-          Value Step = X->StepValue;
-          Step.Loc = Copy.Loc;
-          G.set("k_step_bytes", Step);
-          guardCopy(Bd, Copy, *X, C, T, G); // its values, before it
-        }
-        Copy.add(std::move(G));
+        // A run-time shape's guard values go before the copy.
+        CopyGuard G;
+        if (Runtime)
+          G = guardCopy(Bd, Step, *X, C, T);
+        NewOp O(Copy, "tp.ldgsts", L, arena(), 3,
+                4 + (G.Guard.empty() ? 0 : 1) + (G.Fill.empty() ? 0 : 1));
+        O.op()
+            .addRefOperand(X->StsNames[C], L)
+            .addRefOperand(X->Param, L)
+            .addRefOperand(X->GoffNames[C], L);
+        O.word("operand", X->Name == 'a' ? "a" : "b")
+            .num("chunk", C)
+            .num("smem_offset", Buffer)
+            .value("k_step_bytes", KStep);
+        if (!G.Fill.empty())
+          O.ref("fill", G.Fill);
+        if (!G.Guard.empty())
+          O.ref("guard", G.Guard);
       }
     }
   }
@@ -783,18 +874,16 @@ private:
                       2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
     // Each op is built in its region, its attributes appended in place.
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
-      Op &O = Prod.Body.emplace_back("tp.ldsm", Prod.Loc);
+      NewOp O(Prod, "tp.ldsm", Prod.Loc, arena(), 1, 5);
       int64_t Address = X.columns() ? Index : KK;
-      O.Operands.reserve(arena(), 1);
-      O.addRefOperand(X.LdsmNames[Address], Prod.Loc);
-      O.Attrs.reserve(arena(), 5);
+      O.op().addRefOperand(X.LdsmNames[Address], Prod.Loc);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
-      O.addWord("operand", X.Name == 'a' ? "a" : "b")
-          .addInt("kk", KK)
-          .addInt("index", Index)
-          .addInt("smem_offset", Buffer + (X.columns() ? KK * 16 * X.Extent * 2
-                                                       : Index * 1024))
-          .addWord("shape", X.columns() ? "mt88" : "m88");
+      O.word("operand", X.Name == 'a' ? "a" : "b")
+          .num("kk", KK)
+          .num("index", Index)
+          .num("smem_offset",
+               Buffer + (X.columns() ? KK * 16 * X.Extent * 2 : Index * 1024))
+          .word("shape", X.columns() ? "mt88" : "m88");
     };
     for (int64_t KK = 0; KK < 2; ++KK) {
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
@@ -803,9 +892,10 @@ private:
         Ldsm(B, KK, Pair);
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-          Op &O = Prod.Body.emplace_back("tp.mma", Prod.Loc);
-          O.Attrs.reserve(arena(), 3);
-          O.addInt("kk", KK).addInt("mt", MT).addInt("nt", NT);
+          NewOp(Prod, "tp.mma", Prod.Loc, arena(), 0, 3)
+              .num("kk", KK)
+              .num("mt", MT)
+              .num("nt", NT);
         }
     }
   }
@@ -855,38 +945,26 @@ private:
   struct PairGuards {
     StringRef Row, Both, First;
   };
-  /// Pair \p I's guards, defined now (\p Kind "s" or "l"): its row offset
+  /// Pair \p I's guards, defined now (\p Kind 's' or 'l'): its row offset
   /// (defined at its first use), both elements in C (row < M and col + 1
   /// < N), only the first (col + 1 = N).
   PairGuards defineGuards(Builder &Bd, const TileParams &T, int64_t I,
-                          StringRef Kind) {
+                          char Kind) {
     int64_t H = I % 2, MT = I / 2 / T.NTiles, NT = I / 2 % T.NTiles;
     PairGuards G;
     StringRef &RowName = RowOffsetNames[2 * MT + H];
     if (RowName.empty())
-      RowName = name(
-          Bd.mad("e.roff" + std::to_string(MT) + "_" + std::to_string(H),
-                 "e.ldc4", Bd.imm(16 * MT + 8 * H), Bd.ref("e.off")));
+      RowName = name(Bd.mad(Spelling("e.roff", MT, '_', H), "e.ldc4",
+                            Bd.imm(16 * MT + 8 * H), Bd.ref("e.off")));
     G.Row = RowName;
-    std::string Pre = "e." + Kind.str(), Idx = std::to_string(I);
-    StringRef In = Bd.cmp(Pre + "row" + Idx, "gt", "e.rows",
-                            Bd.imm(16 * MT + 8 * H));
-    G.Both = name(Bd.cmpAnd(Pre + "both" + Idx, "gt", "e.cols",
-                            Bd.imm(8 * NT + 1), Bd.ref(In)));
-    G.First = name(Bd.cmpAnd(Pre + "first" + Idx, "eq", "e.cols",
-                             Bd.imm(8 * NT + 1), Bd.ref(In)));
+    // "e." Kind Base I, e.g. e.srow5.
+    auto Pre = [&](StringRef Base) { return Spelling("e.", Kind, Base, I); };
+    StringRef In = Bd.cmp(Pre("row"), "gt", "e.rows", Bd.imm(16 * MT + 8 * H));
+    G.Both = name(
+        Bd.cmpAnd(Pre("both"), "gt", "e.cols", Bd.imm(8 * NT + 1), Bd.ref(In)));
+    G.First = name(Bd.cmpAnd(Pre("first"), "eq", "e.cols", Bd.imm(8 * NT + 1),
+                             Bd.ref(In)));
     return G;
-  }
-
-  /// Op \p O guarded by \p G: its row offset the first operand (added now,
-  /// before any other), the guards its last attributes (set by
-  /// setPairGuards once the numbers are set, as the printer writes them).
-  void guardPair(Op &O, const PairGuards &G) {
-    O.addRefOperand(G.Row, O.Loc);
-  }
-  void setPairGuards(Op &O, const PairGuards &G) {
-    O.addRef("guard", G.Both);
-    O.addRef("guard_first", G.First);
   }
 
   /// The epilogue: the bias pairs first (tp.ldg_bias, one an n-tile); then
@@ -894,7 +972,7 @@ private:
   /// pairs loaded when beta != 0 (tp.ldg_beta), and per pair tp.scale
   /// (alpha), tp.add_beta, tp.add_bias, tp.relu, tp.pack (D in f16/bf16),
   /// in that order, then the stores.  A run-time shape guards the loads
-  /// and stores per element pair (guardPair).
+  /// and stores per element pair (defineGuards).
   void fillEpilogue(Op &Epi, const TileParams &T, const Problem &P,
                     const Op &MM) {
     const int64_t ResidualBatch = 8;
@@ -940,50 +1018,49 @@ private:
         if (StoreGuarded[I])
           G = std::move(StoreGuards[I]);
         else
-          G = defineGuards(Bd, T, I, "s");
+          G = defineGuards(Bd, T, I, 's');
       } else if (Guarded) {
-        G = defineGuards(Bd, T, I, "l");
+        G = defineGuards(Bd, T, I, 'l');
       }
-      Op &O = Epi.Body.emplace_back(Name, Epi.Loc);
-      O.Operands.reserve(arena(), 1 + Params.size());
-      if (Guarded)
-        guardPair(O, G);
-      else if (Offset)
-        O.addRefOperand(COffName, Epi.Loc);
-      for (StringRef Param : Params)
-        O.addRefOperand(Param, Epi.Loc);
-      O.Attrs.reserve(arena(), 4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
-                      (Name == "tp.pack" ? 1 : 0));
-      O.addInt("pair", I).addInt("mt", MT).addInt("nt", NT).addInt("half", H);
+      NewOp O(Epi, Name, Epi.Loc, arena(), (Offset ? 1 : 0) + Params.size(),
+              4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
+                  (Name == "tp.pack" ? 1 : 0));
+      // A guarded op's row offset is its first operand.
       if (Offset)
-        O.addInt("offset", Runtime ? NT * 8 * P.dBytes()
-                                   : ((16 * MT + 8 * H) * P.N + NT * 8) *
-                                         P.dBytes());
+        O.op().addRefOperand(Guarded ? G.Row : COffName, Epi.Loc);
+      for (StringRef Param : Params)
+        O.op().addRefOperand(Param, Epi.Loc);
+      O.num("pair", I).num("mt", MT).num("nt", NT).num("half", H);
+      if (Offset)
+        O.num("offset", Runtime
+                            ? NT * 8 * P.dBytes()
+                            : ((16 * MT + 8 * H) * P.N + NT * 8) * P.dBytes());
       if (Name == "tp.pack")
-        O.addWord("type", getElementTypeName(P.DType));
+        O.word("type", getElementTypeName(P.DType));
       // The pair's attributes first, its guards after (as the printer
       // writes them: guards are set after the numbers).
       if (Guarded)
-        setPairGuards(O, G);
+        O.ref("guard", G.Both).ref("guard_first", G.First);
     };
     // The thread's bias pairs, one an n-tile (columns c.col + 8 nt, + 1).
     if (P.Bias)
       for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-        Op O("tp.ldg_bias", Epi.Loc);
-        O.addOperand(Value::makeRef(name("bias.off"), Epi.Loc));
-        O.addOperand(Value::makeRef(BiasParam, Epi.Loc));
-        O.setInt("nt", NT).setInt("offset", NT * 8 * 4);
+        // Columns col + 8 nt (+ 1) within N: both, or the first alone
+        // (their values before the load).
+        StringRef Both, First;
         if (Runtime) {
-          // Columns col + 8 nt (+ 1) within N: both, or the first alone.
-          std::string Nt = std::to_string(NT);
-          StringRef Both = Bd.cmp("e.bboth" + Nt, "gt", "e.cols",
-                                    Bd.imm(8 * NT + 1));
-          StringRef First = Bd.cmp("e.bfirst" + Nt, "eq", "e.cols",
-                                     Bd.imm(8 * NT + 1));
-          O.set("guard", Value::makeRef(name(Both), Epi.Loc));
-          O.set("guard_first", Value::makeRef(name(First), Epi.Loc));
+          Both = name(Bd.cmp(Spelling("e.bboth", NT), "gt", "e.cols",
+                             Bd.imm(8 * NT + 1)));
+          First = name(Bd.cmp(Spelling("e.bfirst", NT), "eq", "e.cols",
+                              Bd.imm(8 * NT + 1)));
         }
-        Epi.add(std::move(O));
+        NewOp O(Epi, "tp.ldg_bias", Epi.Loc, arena(), 2, Runtime ? 4 : 2);
+        O.op()
+            .addRefOperand(name("bias.off"), Epi.Loc)
+            .addRefOperand(BiasParam, Epi.Loc);
+        O.num("nt", NT).num("offset", NT * 8 * 4);
+        if (Runtime)
+          O.ref("guard", Both).ref("guard_first", First);
       }
     bool Batched = Residual || P.Scale;
     int64_t Batch = Batched ? ResidualBatch : Pairs;
@@ -1014,7 +1091,7 @@ private:
              ++J)
           if (!StoreGuarded[J]) {
             StoreGuarded[J] = 1;
-            StoreGuards[J] = defineGuards(Bd, T, J, "s");
+            StoreGuards[J] = defineGuards(Bd, T, J, 's');
           }
         if (P.DType != ElementType::F32)
           PairOp("tp.pack", I, false);

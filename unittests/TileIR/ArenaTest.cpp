@@ -289,6 +289,56 @@ TEST(TileIRArena, CopyRegionsReservedExactly) {
   EXPECT_GE(Copies, 3u);
 }
 
+/// tp-swizzle builds each op it creates with its final operand and
+/// attribute counts, both arrays in one arena block (attributes first): no
+/// list grows (to the heap) and none has slack (docs/speed.md,
+/// "tp-swizzle's names and ops (session 9)").  The ops it creates are
+/// those of the regions it fills.
+TEST(TileIRArena, SwizzledOpsBuiltWithTheirFinalCounts) {
+  for (bool Runtime : {false, true})
+    for (StringRef Tile : {"", "tile=large "}) {
+      std::string Text = "tp.kernel @gemm(%C: ptr<f32>, %A: ptr<f16>, "
+                         "%B: ptr<f16>";
+      if (Runtime)
+        Text += ", %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, %ldc: i32";
+      Text += ") target=sm_86 {\n  tp.matmul %C, %A, %B m=4096 n=4096 "
+              "k=4096 a=rows b=columns " +
+              Tile.str();
+      if (Runtime)
+        Text += "shape=[%M, %N, %K, %lda, %ldb, %ldc] ";
+      Text += ": f16 x f16 -> f32\n}\n";
+      std::string While;
+      Module M = swizzle(Text, While);
+      unsigned Built = 0;
+      auto Check = [&](const Op &O) {
+        ++Built;
+        EXPECT_EQ(O.Operands.capacity(), O.Operands.size())
+            << O.Name.str() << " " << O.Result.str() << " in\n"
+            << Text;
+        EXPECT_EQ(O.Attrs.capacity(), O.Attrs.size())
+            << O.Name.str() << " " << O.Result.str() << " in\n"
+            << Text;
+        if (!O.Attrs.empty() && !O.Operands.empty())
+          EXPECT_EQ(static_cast<const void *>(O.Operands.data()),
+                    static_cast<const void *>(O.Attrs.data() + O.Attrs.size()))
+              << O.Name.str() << " in\n"
+              << Text;
+      };
+      std::function<void(const Op &)> Walk = [&](const Op &O) {
+        bool Filled = O.Name == "tp.addresses" || O.Name == "tp.copy" ||
+                      O.Name == "tp.products" || O.Name == "tp.epilogue";
+        for (const Op &C : O.Body)
+          if (Filled)
+            Check(C);
+          else
+            Walk(C);
+      };
+      for (const Op &O : M.Kernels[0].Body)
+        Walk(O);
+      EXPECT_GT(Built, 300u) << Text;
+    }
+}
+
 /// An attribute's key location, kept as a distance from its value's: the
 /// parser's (the key, not the value), a pass's (set() over a parsed one
 /// leaves the key where it was; a new one is at the op), and the op's type

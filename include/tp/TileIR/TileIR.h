@@ -310,6 +310,18 @@ public:
     if (N > capacity())
       regrow(&A, N);
   }
+  /// Takes \p Array, room for \p Capacity elements that the caller
+  /// allocated in the module's arena and whose first \p N it constructed,
+  /// as the array of this list, which has none yet (an op built with its
+  /// final counts: its operand and attribute arrays in one arena block, its
+  /// attributes written in place).
+  void adoptArenaArray(T *Array, size_t N, size_t Capacity) {
+    assert(!Data && !Cap && "the list has an array");
+    assert(N <= Capacity && Capacity < HeapBit);
+    Data = Array;
+    Size = uint32_t(N);
+    Cap = uint32_t(Capacity);
+  }
   void push_back(const T &V) { emplace_back(V); }
   template <typename... As> T &emplace_back(As &&...Args) {
     if (LLVM_UNLIKELY(Size == capacity())) {
