@@ -344,6 +344,13 @@ private:
   }
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
+  /// newReg() of a name taken (id \p Taken in RegNames): \p Base with the
+  /// first "_<n>" free.
+  LLVM_ATTRIBUTE_NOINLINE unsigned newSuffixedReg(StringRef Base,
+                                                  unsigned Taken);
+  /// Adds the name of \p N characters saved at \p Saved + 1 (a 'v' at
+  /// \p Saved) to VRegNames; its register.
+  unsigned addRegName(const char *Saved, size_t N);
   void reserveRegs(unsigned N) {
     RegNames.reserve(N);
     NameSuffixes.reserve(N);
@@ -497,11 +504,6 @@ private:
   BumpPtrAllocator NameChars;
   isel::NameTable RegNames;
   std::vector<unsigned> NameSuffixes; ///< the last "_<n>" each name got
-  StringRef saveName(StringRef N) {
-    char *Saved = NameChars.Allocate<char>(N.size() + 1);
-    std::memcpy(Saved, N.data(), N.size());
-    return StringRef(Saved, N.size());
-  }
   unsigned ResultId = NoValue;
   StringRef ResultName = "imm";
 
@@ -600,34 +602,58 @@ void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   ++Selected;
 }
 
+/// The character a virtual register's name has for each byte of the name
+/// it is given: [A-Za-z0-9_] themselves, any other '_'
+/// (mir::Function::addVirtualReg's rule), so that newReg() copies and
+/// sanitises a name in one pass (a test and a branch a character were
+/// 9 instructions of newReg's ~310).
+constexpr std::array<char, 256> makeRegNameChars() {
+  std::array<char, 256> T{};
+  for (unsigned C = 0; C < 256; ++C)
+    T[C] = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                   (C >= '0' && C <= '9') || C == '_'
+               ? char(C)
+               : '_';
+  return T;
+}
+constexpr std::array<char, 256> RegNameChars = makeRegNameChars();
+
 unsigned Selector::newReg(StringRef Name) {
-  // Characters outside [A-Za-z0-9_] become '_' (mir::Function::addVirtualReg's
-  // rule, applied here once: the name is built in place).
-  SmallString<32> N(Name);
-  for (char &C : N)
-    if (!isAlnum(C) && C != '_')
-      C = '_';
+  // The name is sanitised as it is saved, after a 'v': addVirtualReg's
+  // other rule gives a name that would start with a digit (or be empty)
+  // a 'v' before it, and the stored name is then the saved characters
+  // from the 'v'.  The uniqueness table holds the names without it.
+  size_t N = Name.size();
+  char *Saved = NameChars.Allocate<char>(N + 1);
+  Saved[0] = 'v';
+  for (size_t I = 0; I < N; ++I)
+    Saved[I + 1] = RegNameChars[uint8_t(Name[I])];
+  StringRef Key(Saved + 1, N);
   // A name taken maps to the index of its suffix count in NameSuffixes.
-  // (The characters are saved first: a name taken wastes a few bytes.)
-  auto Ins = RegNames.insert(saveName(N), unsigned(NameSuffixes.size()));
-  if (Ins.second) {
-    NameSuffixes.push_back(0);
-  } else {
-    std::string Base(N.str());
-    std::string Unique;
-    do
-      Unique = Base + "_" + std::to_string(++NameSuffixes[Ins.first]);
-    while (RegNames.find(Unique) != isel::NameTable::None);
-    RegNames.insert(saveName(Unique), unsigned(NameSuffixes.size()));
-    NameSuffixes.push_back(0);
-    N = Unique;
-  }
-  // addVirtualReg's other rule: a name that would start with a digit (or
-  // be empty) gets a 'v' before it.
-  std::string &Stored = Fn.VRegNames.emplace_back();
-  if (N.empty() || isDigit(N[0]))
-    Stored.reserve(N.size() + 1), Stored += 'v';
-  Stored.append(N.data(), N.size());
+  auto Ins = RegNames.insert(Key, unsigned(NameSuffixes.size()));
+  if (LLVM_UNLIKELY(!Ins.second))
+    return newSuffixedReg(Key, Ins.first);
+  NameSuffixes.push_back(0);
+  return addRegName(Saved, N);
+}
+
+unsigned Selector::newSuffixedReg(StringRef Base, unsigned Taken) {
+  std::string Unique;
+  do
+    Unique = (Base + "_" + Twine(++NameSuffixes[Taken])).str();
+  while (RegNames.find(Unique) != isel::NameTable::None);
+  char *Saved = NameChars.Allocate<char>(Unique.size() + 1);
+  Saved[0] = 'v';
+  std::memcpy(Saved + 1, Unique.data(), Unique.size());
+  RegNames.insert(StringRef(Saved + 1, Unique.size()),
+                  unsigned(NameSuffixes.size()));
+  NameSuffixes.push_back(0);
+  return addRegName(Saved, Unique.size());
+}
+
+unsigned Selector::addRegName(const char *Saved, size_t N) {
+  bool V = N == 0 || isDigit(Saved[1]);
+  Fn.VRegNames.emplace_back(Saved + !V, N + V);
   return unsigned(mir::virtualReg(unsigned(Fn.VRegNames.size() - 1)));
 }
 
@@ -1552,10 +1578,10 @@ Expected<mir::Function> Selector::run() {
     return fail(MM.Loc, "the product has no tp.grid, tp.prologue or tp.tail");
   // The last copy in layout order outside the loop (the loop's copies
   // always advance: the body repeats).
-  for (const Op *R : {Prologue, Tail})
-    if (const Op *C = lastCopy(*R))
-      FinalCopy = C;
-  if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
+  const Op *PrologueCopy = lastCopy(*Prologue);
+  const Op *TailCopy = lastCopy(*Tail);
+  FinalCopy = TailCopy ? TailCopy : PrologueCopy;
+  if (Loop && FinalCopy == PrologueCopy && lastCopy(*Loop))
     FinalCopy = nullptr;
 
   // Every name once, by id: the product's results and the kernel's
