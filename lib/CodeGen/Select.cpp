@@ -83,7 +83,7 @@
 /// (it is advanced in place), else a copy.
 ///
 /// Values: every name the product defines or reads gets a dense id in one
-/// walk before selection (indexValues): a table by id holds each value's
+/// walk before selection (indexProduct): a table by id holds each value's
 /// lowering, the reads of it left (a predicate register is free after the
 /// last) and whether a ring op reads it (its register is then shared).
 /// Each spelling (the address and length of a name's characters) is
@@ -384,12 +384,17 @@ private:
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
   unsigned internValue(const Value &V) { return intern(V.str()); }
-  /// Interns every name \p O and its region define or read, counts the
-  /// reads (operands, guard=, guard_first=) and marks the operands of ops
-  /// outside tp.addresses (\p RingReads: \p O is one).  The ops in \p O's
-  /// region (nested); for the product itself also each of its ops' in
-  /// RegionOps.
-  size_t indexValues(const Op &O, bool RingReads);
+  /// Interns the name \p O defines and the names it reads, counts the
+  /// reads (operands, guard=, guard_first=) and, when \p RingReads, marks
+  /// its operands as read outside tp.addresses.
+  /// (Inline: called for each of the ~800 ops, most with a name or two.)
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(const Op &O, bool RingReads);
+  /// indexOp() of every op in \p Region (nested; \p RingReads for them
+  /// but a nested tp.addresses and its ops); the count of those ops.
+  size_t indexValues(const Op &Region, bool RingReads);
+  /// indexOp() of the product and every op in it (the ring: every op but
+  /// tp.addresses and its region), and RegionOps.
+  void indexProduct();
   /// Counts the registers of the address values ring ops read.
   void countSharers();
   /// The id of the lowered value \p V names; an error when it names none.
@@ -417,7 +422,20 @@ private:
   bool DeferPredFrees = false;
   std::vector<unsigned> DeferredFrees;
   bool InAddresses = false;
-  Expected<Lowered> get(const Value &V);
+  /// The lowering of \p V: an integer, or a value lowered before (an
+  /// error otherwise).  (Inline: the common case, a reference whose
+  /// spelling was interned and is defined, is a probe; the rest are
+  /// getSlow()'s.)
+  Expected<Lowered> get(const Value &V) {
+    if (LLVM_LIKELY(V.isRef())) {
+      StringRef Name = V.str();
+      unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
+      if (LLVM_LIKELY(Id != NoValue && Slots[Id].Defined))
+        return Slots[Id].L;
+    }
+    return getSlow(V);
+  }
+  LLVM_ATTRIBUTE_NOINLINE Expected<Lowered> getSlow(const Value &V);
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
   unsigned defineTemp() { return newReg(ResultName); }
@@ -439,7 +457,16 @@ private:
   unsigned formPointer(unsigned Pointer, unsigned Offset, unsigned Param);
   unsigned one();
   unsigned fragment(StringRef Operand, int64_t KK, int64_t Index);
-  unsigned accumulator(int64_t MT, int64_t NT);
+  unsigned accumulator(int64_t MT, int64_t NT) {
+    assert(MT >= 0 && MT < T.MTiles && NT >= 0 && NT < T.NTiles &&
+           "checked by the callers");
+    if (!Accumulators.empty())
+      if (unsigned R = Accumulators[size_t(MT * T.NTiles + NT)])
+        return R;
+    return newAccumulator(MT, NT);
+  }
+  /// accumulator()'s first use of (\p MT, \p NT): its register.
+  LLVM_ATTRIBUTE_NOINLINE unsigned newAccumulator(int64_t MT, int64_t NT);
   void printDecisions(raw_ostream &OS) const;
   Error fail(SMLoc L, const Twine &Msg) {
     return makeSourceError(Ctx.SM, L, "tp-select: " + Msg);
@@ -679,9 +706,12 @@ unsigned Selector::internSpelling(StringRef Name) {
   return Ins.first;
 }
 
-size_t Selector::indexValues(const Op &O, bool RingReads) {
+void Selector::indexOp(const Op &O, bool RingReads) {
+  // A result is a name's definition: its spelling is new (but for a use
+  // before it, which internSpelling finds by its characters), so it is
+  // interned without a probe of the spelling table that would miss.
   if (!O.Result.empty())
-    intern(O.Result);
+    internSpelling(O.Result);
   for (const Value &V : O.Operands)
     if (V.isRef()) {
       ValueSlot &S = Slots[intern(V.str())];
@@ -689,19 +719,31 @@ size_t Selector::indexValues(const Op &O, bool RingReads) {
       S.RingRead |= RingReads;
     }
   for (const Attr &A : O.Attrs)
-    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first"))) {
+    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
       ++Slots[intern(A.Val.str())].UsesLeft;
-    }
-  // The ring: every op of the product but tp.addresses and its region.
-  size_t Ops = 0;
-  for (const Op &C : O.Body) {
-    size_t N = 1 + indexValues(C, (RingReads || &O == &MM) &&
-                                      !is(C.Name, "tp.addresses"));
-    if (&O == &MM)
-      RegionOps.push_back(N - 1);
-    Ops += N;
+}
+
+size_t Selector::indexValues(const Op &Region, bool RingReads) {
+  // The ops without a region (most: the products' tp.mma and tp.ldsm, the
+  // value ops) are indexed here, not by a call each.
+  size_t Ops = Region.Body.size();
+  for (const Op &C : Region.Body) {
+    bool Ring = RingReads && !is(C.Name, "tp.addresses");
+    indexOp(C, Ring);
+    if (!C.Body.empty())
+      Ops += indexValues(C, Ring);
   }
   return Ops;
+}
+
+void Selector::indexProduct() {
+  indexOp(MM, /*RingReads=*/false);
+  // The ring: every op of the product but tp.addresses and its region.
+  for (const Op &C : MM.Body) {
+    bool Ring = !is(C.Name, "tp.addresses");
+    indexOp(C, Ring);
+    RegionOps.push_back(C.Body.empty() ? 0 : indexValues(C, Ring));
+  }
 }
 
 /// A copy stream may advance its offset in place only when no other value
@@ -718,7 +760,7 @@ Error Selector::notAddressValue(const Value &V) {
   return fail(V.Loc, "value %" + V.str() + " is not an address value");
 }
 
-Expected<Lowered> Selector::get(const Value &V) {
+Expected<Lowered> Selector::getSlow(const Value &V) {
   if (V.isInt())
     return Lowered::constant(V.I);
   if (!V.isRef())
@@ -827,6 +869,8 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
 
 Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   ValueOp Kind = classifyValueOp(O.Name);
+  // Sized once (a value op has at most three operands: no growth check
+  // an operand).
   SmallVector<Lowered, 4> In;
   if (Kind == ValueOp::Param) {
     Expected<unsigned> Index = paramIndex(O.Operands[0]);
@@ -839,13 +883,16 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (Kind != ValueOp::Sreg)
+  if (Kind != ValueOp::Sreg) {
+    In.resize(O.Operands.size());
+    Lowered *Next = In.data();
     for (const Value &V : O.Operands) {
       Expected<Lowered> L = get(V);
       if (!L)
         return L.takeError();
-      In.push_back(*L);
+      *Next++ = *L;
     }
+  }
   if (!readsPredicate(Kind))
     for (const Lowered &L : In)
       if (L.IsPred)
@@ -1113,9 +1160,7 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
   return R;
 }
 
-unsigned Selector::accumulator(int64_t MT, int64_t NT) {
-  assert(MT >= 0 && MT < T.MTiles && NT >= 0 && NT < T.NTiles &&
-         "checked by the callers");
+unsigned Selector::newAccumulator(int64_t MT, int64_t NT) {
   if (Accumulators.empty())
     Accumulators.assign(size_t(T.MTiles * T.NTiles), 0);
   unsigned &R = Accumulators[size_t(MT * T.NTiles + NT)];
@@ -1597,7 +1642,7 @@ Expected<mir::Function> Selector::run() {
   RegionOps.reserve(MM.Body.size());
   int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
   FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
-  indexValues(MM, /*RingReads=*/false);
+  indexProduct();
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
                         2 * size_t(T.MTiles * T.NTiles) + 16);
