@@ -665,10 +665,15 @@ unsigned Selector::newReg(StringRef Name) {
 }
 
 unsigned Selector::newSuffixedReg(StringRef Base, unsigned Taken) {
-  std::string Unique;
-  do
-    Unique = (Base + "_" + Twine(++NameSuffixes[Taken])).str();
-  while (RegNames.find(Unique) != isel::NameTable::None);
+  // (Spelled with std::to_string: a Twine prints its number through a
+  // raw_svector_ostream, ~600 instructions a name, and the epilogue's
+  // pointers take c_ptr_1, c_ptr_2, ...)
+  SmallString<48> Unique;
+  do {
+    Unique = Base;
+    Unique += '_';
+    Unique += std::to_string(++NameSuffixes[Taken]);
+  } while (RegNames.find(Unique) != isel::NameTable::None);
   char *Saved = NameChars.Allocate<char>(Unique.size() + 1);
   Saved[0] = 'v';
   std::memcpy(Saved + 1, Unique.data(), Unique.size());
@@ -869,9 +874,12 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
 
 Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   ValueOp Kind = classifyValueOp(O.Name);
-  // Sized once (a value op has at most three operands: no growth check
-  // an operand).
-  SmallVector<Lowered, 4> In;
+  // A value op has at most three operands (the verifier's arities): they
+  // are lowered into a fixed array (a SmallVector's growth checks and
+  // constructors were a tenth of a value op).  Any beyond (an op the
+  // selector has no lowering for) are still read, for their errors.
+  std::array<Lowered, 3> In{};
+  size_t NumIn = 0;
   if (Kind == ValueOp::Param) {
     Expected<unsigned> Index = paramIndex(O.Operands[0]);
     if (!Index)
@@ -883,22 +891,20 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
-  if (Kind != ValueOp::Sreg) {
-    In.resize(O.Operands.size());
-    Lowered *Next = In.data();
+  bool ReadsPredicate = false;
+  if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
       Expected<Lowered> L = get(V);
       if (!L)
         return L.takeError();
-      *Next++ = *L;
+      ReadsPredicate |= L->IsPred;
+      if (NumIn < In.size())
+        In[NumIn++] = *L;
     }
-  }
-  if (!readsPredicate(Kind))
-    for (const Lowered &L : In)
-      if (L.IsPred)
-        return fail(O.Loc, "'" + O.Name + "' takes no predicate");
+  if (ReadsPredicate && !readsPredicate(Kind))
+    return fail(O.Loc, "'" + O.Name + "' takes no predicate");
   if (Kind == ValueOp::Sub || readsPredicate(Kind))
-    return lowerShapeOp(O, Kind, In);
+    return lowerShapeOp(O, Kind, makeArrayRef(In.data(), NumIn));
   auto Imm = [&](unsigned I) -> Expected<int64_t> {
     if (!In[I].IsConst)
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
