@@ -423,10 +423,11 @@ private:
   std::vector<unsigned> DeferredFrees;
   bool InAddresses = false;
   /// The lowering of \p V: an integer, or a value lowered before (an
-  /// error otherwise).  (Inline: the common case, a reference whose
-  /// spelling was interned and is defined, is a probe; the rest are
-  /// getSlow()'s.)
+  /// error otherwise).  (Inline: an integer, or a reference whose spelling
+  /// was interned and is defined, a probe; the rest are getSlow()'s.)
   Expected<Lowered> get(const Value &V) {
+    if (V.isInt())
+      return Lowered::constant(V.I);
     if (LLVM_LIKELY(V.isRef())) {
       StringRef Name = V.str();
       unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
