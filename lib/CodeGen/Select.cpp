@@ -83,7 +83,7 @@
 /// (it is advanced in place), else a copy.
 ///
 /// Values: every name the product defines or reads gets a dense id in one
-/// walk before selection (indexValues): a table by id holds each value's
+/// walk before selection (indexProduct): a table by id holds each value's
 /// lowering, the reads of it left (a predicate register is free after the
 /// last) and whether a ring op reads it (its register is then shared).
 /// Each spelling (the address and length of a name's characters) is
@@ -344,6 +344,13 @@ private:
   }
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
+  /// newReg() of a name taken (id \p Taken in RegNames): \p Base with the
+  /// first "_<n>" free.
+  LLVM_ATTRIBUTE_NOINLINE unsigned newSuffixedReg(StringRef Base,
+                                                  unsigned Taken);
+  /// Adds the name of \p N characters saved at \p Saved + 1 (a 'v' at
+  /// \p Saved) to VRegNames; its register.
+  unsigned addRegName(const char *Saved, size_t N);
   void reserveRegs(unsigned N) {
     RegNames.reserve(N);
     NameSuffixes.reserve(N);
@@ -377,12 +384,17 @@ private:
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
   unsigned internValue(const Value &V) { return intern(V.str()); }
-  /// Interns every name \p O and its region define or read, counts the
-  /// reads (operands, guard=, guard_first=) and marks the operands of ops
-  /// outside tp.addresses (\p RingReads: \p O is one).  The ops in \p O's
-  /// region (nested); for the product itself also each of its ops' in
-  /// RegionOps.
-  size_t indexValues(const Op &O, bool RingReads);
+  /// Interns the name \p O defines and the names it reads, counts the
+  /// reads (operands, guard=, guard_first=) and, when \p RingReads, marks
+  /// its operands as read outside tp.addresses.
+  /// (Inline: called for each of the ~800 ops, most with a name or two.)
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(const Op &O, bool RingReads);
+  /// indexOp() of every op in \p Region (nested; \p RingReads for them
+  /// but a nested tp.addresses and its ops); the count of those ops.
+  size_t indexValues(const Op &Region, bool RingReads);
+  /// indexOp() of the product and every op in it (the ring: every op but
+  /// tp.addresses and its region), and RegionOps.
+  void indexProduct();
   /// Counts the registers of the address values ring ops read.
   void countSharers();
   /// The id of the lowered value \p V names; an error when it names none.
@@ -410,7 +422,21 @@ private:
   bool DeferPredFrees = false;
   std::vector<unsigned> DeferredFrees;
   bool InAddresses = false;
-  Expected<Lowered> get(const Value &V);
+  /// The lowering of \p V: an integer, or a value lowered before (an
+  /// error otherwise).  (Inline: an integer, or a reference whose spelling
+  /// was interned and is defined, a probe; the rest are getSlow()'s.)
+  Expected<Lowered> get(const Value &V) {
+    if (V.isInt())
+      return Lowered::constant(V.I);
+    if (LLVM_LIKELY(V.isRef())) {
+      StringRef Name = V.str();
+      unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
+      if (LLVM_LIKELY(Id != NoValue && Slots[Id].Defined))
+        return Slots[Id].L;
+    }
+    return getSlow(V);
+  }
+  LLVM_ATTRIBUTE_NOINLINE Expected<Lowered> getSlow(const Value &V);
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
   unsigned defineTemp() { return newReg(ResultName); }
@@ -432,7 +458,16 @@ private:
   unsigned formPointer(unsigned Pointer, unsigned Offset, unsigned Param);
   unsigned one();
   unsigned fragment(StringRef Operand, int64_t KK, int64_t Index);
-  unsigned accumulator(int64_t MT, int64_t NT);
+  unsigned accumulator(int64_t MT, int64_t NT) {
+    assert(MT >= 0 && MT < T.MTiles && NT >= 0 && NT < T.NTiles &&
+           "checked by the callers");
+    if (!Accumulators.empty())
+      if (unsigned R = Accumulators[size_t(MT * T.NTiles + NT)])
+        return R;
+    return newAccumulator(MT, NT);
+  }
+  /// accumulator()'s first use of (\p MT, \p NT): its register.
+  LLVM_ATTRIBUTE_NOINLINE unsigned newAccumulator(int64_t MT, int64_t NT);
   void printDecisions(raw_ostream &OS) const;
   Error fail(SMLoc L, const Twine &Msg) {
     return makeSourceError(Ctx.SM, L, "tp-select: " + Msg);
@@ -497,11 +532,6 @@ private:
   BumpPtrAllocator NameChars;
   isel::NameTable RegNames;
   std::vector<unsigned> NameSuffixes; ///< the last "_<n>" each name got
-  StringRef saveName(StringRef N) {
-    char *Saved = NameChars.Allocate<char>(N.size() + 1);
-    std::memcpy(Saved, N.data(), N.size());
-    return StringRef(Saved, N.size());
-  }
   unsigned ResultId = NoValue;
   StringRef ResultName = "imm";
 
@@ -600,34 +630,63 @@ void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   ++Selected;
 }
 
+/// The character a virtual register's name has for each byte of the name
+/// it is given: [A-Za-z0-9_] themselves, any other '_'
+/// (mir::Function::addVirtualReg's rule), so that newReg() copies and
+/// sanitises a name in one pass (a test and a branch a character were
+/// 9 instructions of newReg's ~310).
+constexpr std::array<char, 256> makeRegNameChars() {
+  std::array<char, 256> T{};
+  for (unsigned C = 0; C < 256; ++C)
+    T[C] = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                   (C >= '0' && C <= '9') || C == '_'
+               ? char(C)
+               : '_';
+  return T;
+}
+constexpr std::array<char, 256> RegNameChars = makeRegNameChars();
+
 unsigned Selector::newReg(StringRef Name) {
-  // Characters outside [A-Za-z0-9_] become '_' (mir::Function::addVirtualReg's
-  // rule, applied here once: the name is built in place).
-  SmallString<32> N(Name);
-  for (char &C : N)
-    if (!isAlnum(C) && C != '_')
-      C = '_';
+  // The name is sanitised as it is saved, after a 'v': addVirtualReg's
+  // other rule gives a name that would start with a digit (or be empty)
+  // a 'v' before it, and the stored name is then the saved characters
+  // from the 'v'.  The uniqueness table holds the names without it.
+  size_t N = Name.size();
+  char *Saved = NameChars.Allocate<char>(N + 1);
+  Saved[0] = 'v';
+  for (size_t I = 0; I < N; ++I)
+    Saved[I + 1] = RegNameChars[uint8_t(Name[I])];
+  StringRef Key(Saved + 1, N);
   // A name taken maps to the index of its suffix count in NameSuffixes.
-  // (The characters are saved first: a name taken wastes a few bytes.)
-  auto Ins = RegNames.insert(saveName(N), unsigned(NameSuffixes.size()));
-  if (Ins.second) {
-    NameSuffixes.push_back(0);
-  } else {
-    std::string Base(N.str());
-    std::string Unique;
-    do
-      Unique = Base + "_" + std::to_string(++NameSuffixes[Ins.first]);
-    while (RegNames.find(Unique) != isel::NameTable::None);
-    RegNames.insert(saveName(Unique), unsigned(NameSuffixes.size()));
-    NameSuffixes.push_back(0);
-    N = Unique;
-  }
-  // addVirtualReg's other rule: a name that would start with a digit (or
-  // be empty) gets a 'v' before it.
-  std::string &Stored = Fn.VRegNames.emplace_back();
-  if (N.empty() || isDigit(N[0]))
-    Stored.reserve(N.size() + 1), Stored += 'v';
-  Stored.append(N.data(), N.size());
+  auto Ins = RegNames.insert(Key, unsigned(NameSuffixes.size()));
+  if (LLVM_UNLIKELY(!Ins.second))
+    return newSuffixedReg(Key, Ins.first);
+  NameSuffixes.push_back(0);
+  return addRegName(Saved, N);
+}
+
+unsigned Selector::newSuffixedReg(StringRef Base, unsigned Taken) {
+  // (Spelled with std::to_string: a Twine prints its number through a
+  // raw_svector_ostream, ~600 instructions a name, and the epilogue's
+  // pointers take c_ptr_1, c_ptr_2, ...)
+  SmallString<48> Unique;
+  do {
+    Unique = Base;
+    Unique += '_';
+    Unique += std::to_string(++NameSuffixes[Taken]);
+  } while (RegNames.find(Unique) != isel::NameTable::None);
+  char *Saved = NameChars.Allocate<char>(Unique.size() + 1);
+  Saved[0] = 'v';
+  std::memcpy(Saved + 1, Unique.data(), Unique.size());
+  RegNames.insert(StringRef(Saved + 1, Unique.size()),
+                  unsigned(NameSuffixes.size()));
+  NameSuffixes.push_back(0);
+  return addRegName(Saved, Unique.size());
+}
+
+unsigned Selector::addRegName(const char *Saved, size_t N) {
+  bool V = N == 0 || isDigit(Saved[1]);
+  Fn.VRegNames.emplace_back(Saved + !V, N + V);
   return unsigned(mir::virtualReg(unsigned(Fn.VRegNames.size() - 1)));
 }
 
@@ -653,9 +712,12 @@ unsigned Selector::internSpelling(StringRef Name) {
   return Ins.first;
 }
 
-size_t Selector::indexValues(const Op &O, bool RingReads) {
+void Selector::indexOp(const Op &O, bool RingReads) {
+  // A result is a name's definition: its spelling is new (but for a use
+  // before it, which internSpelling finds by its characters), so it is
+  // interned without a probe of the spelling table that would miss.
   if (!O.Result.empty())
-    intern(O.Result);
+    internSpelling(O.Result);
   for (const Value &V : O.Operands)
     if (V.isRef()) {
       ValueSlot &S = Slots[intern(V.str())];
@@ -663,19 +725,31 @@ size_t Selector::indexValues(const Op &O, bool RingReads) {
       S.RingRead |= RingReads;
     }
   for (const Attr &A : O.Attrs)
-    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first"))) {
+    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
       ++Slots[intern(A.Val.str())].UsesLeft;
-    }
-  // The ring: every op of the product but tp.addresses and its region.
-  size_t Ops = 0;
-  for (const Op &C : O.Body) {
-    size_t N = 1 + indexValues(C, (RingReads || &O == &MM) &&
-                                      !is(C.Name, "tp.addresses"));
-    if (&O == &MM)
-      RegionOps.push_back(N - 1);
-    Ops += N;
+}
+
+size_t Selector::indexValues(const Op &Region, bool RingReads) {
+  // The ops without a region (most: the products' tp.mma and tp.ldsm, the
+  // value ops) are indexed here, not by a call each.
+  size_t Ops = Region.Body.size();
+  for (const Op &C : Region.Body) {
+    bool Ring = RingReads && !is(C.Name, "tp.addresses");
+    indexOp(C, Ring);
+    if (!C.Body.empty())
+      Ops += indexValues(C, Ring);
   }
   return Ops;
+}
+
+void Selector::indexProduct() {
+  indexOp(MM, /*RingReads=*/false);
+  // The ring: every op of the product but tp.addresses and its region.
+  for (const Op &C : MM.Body) {
+    bool Ring = !is(C.Name, "tp.addresses");
+    indexOp(C, Ring);
+    RegionOps.push_back(C.Body.empty() ? 0 : indexValues(C, Ring));
+  }
 }
 
 /// A copy stream may advance its offset in place only when no other value
@@ -692,7 +766,7 @@ Error Selector::notAddressValue(const Value &V) {
   return fail(V.Loc, "value %" + V.str() + " is not an address value");
 }
 
-Expected<Lowered> Selector::get(const Value &V) {
+Expected<Lowered> Selector::getSlow(const Value &V) {
   if (V.isInt())
     return Lowered::constant(V.I);
   if (!V.isRef())
@@ -801,7 +875,12 @@ Lowered Selector::emitMad(Lowered A, int64_t M, Lowered C) {
 
 Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   ValueOp Kind = classifyValueOp(O.Name);
-  SmallVector<Lowered, 4> In;
+  // A value op has at most three operands (the verifier's arities): they
+  // are lowered into a fixed array (a SmallVector's growth checks and
+  // constructors were a tenth of a value op).  Any beyond (an op the
+  // selector has no lowering for) are still read, for their errors.
+  std::array<Lowered, 3> In{};
+  size_t NumIn = 0;
   if (Kind == ValueOp::Param) {
     Expected<unsigned> Index = paramIndex(O.Operands[0]);
     if (!Index)
@@ -813,19 +892,20 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
     emit(I);
     return Lowered::reg(D);
   }
+  bool ReadsPredicate = false;
   if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
       Expected<Lowered> L = get(V);
       if (!L)
         return L.takeError();
-      In.push_back(*L);
+      ReadsPredicate |= L->IsPred;
+      if (NumIn < In.size())
+        In[NumIn++] = *L;
     }
-  if (!readsPredicate(Kind))
-    for (const Lowered &L : In)
-      if (L.IsPred)
-        return fail(O.Loc, "'" + O.Name + "' takes no predicate");
+  if (ReadsPredicate && !readsPredicate(Kind))
+    return fail(O.Loc, "'" + O.Name + "' takes no predicate");
   if (Kind == ValueOp::Sub || readsPredicate(Kind))
-    return lowerShapeOp(O, Kind, In);
+    return lowerShapeOp(O, Kind, makeArrayRef(In.data(), NumIn));
   auto Imm = [&](unsigned I) -> Expected<int64_t> {
     if (!In[I].IsConst)
       return fail(O.Operands[I].Loc, "'" + O.Name + "' takes an integer here");
@@ -1087,9 +1167,7 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
   return R;
 }
 
-unsigned Selector::accumulator(int64_t MT, int64_t NT) {
-  assert(MT >= 0 && MT < T.MTiles && NT >= 0 && NT < T.NTiles &&
-         "checked by the callers");
+unsigned Selector::newAccumulator(int64_t MT, int64_t NT) {
   if (Accumulators.empty())
     Accumulators.assign(size_t(T.MTiles * T.NTiles), 0);
   unsigned &R = Accumulators[size_t(MT * T.NTiles + NT)];
@@ -1552,10 +1630,10 @@ Expected<mir::Function> Selector::run() {
     return fail(MM.Loc, "the product has no tp.grid, tp.prologue or tp.tail");
   // The last copy in layout order outside the loop (the loop's copies
   // always advance: the body repeats).
-  for (const Op *R : {Prologue, Tail})
-    if (const Op *C = lastCopy(*R))
-      FinalCopy = C;
-  if (Loop && lastCopy(*Loop) && FinalCopy == lastCopy(*Prologue))
+  const Op *PrologueCopy = lastCopy(*Prologue);
+  const Op *TailCopy = lastCopy(*Tail);
+  FinalCopy = TailCopy ? TailCopy : PrologueCopy;
+  if (Loop && FinalCopy == PrologueCopy && lastCopy(*Loop))
     FinalCopy = nullptr;
 
   // Every name once, by id: the product's results and the kernel's
@@ -1571,7 +1649,7 @@ Expected<mir::Function> Selector::run() {
   RegionOps.reserve(MM.Body.size());
   int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
   FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
-  indexValues(MM, /*RingReads=*/false);
+  indexProduct();
   reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
                         2 * size_t(T.MTiles * T.NTiles) + 16);

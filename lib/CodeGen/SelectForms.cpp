@@ -167,18 +167,25 @@ constexpr sass::Opcode ShlOpcodes[32] = {
 
 const FormTemplate &getFormTemplate(Form F) { return Templates[size_t(F)]; }
 
-const sass::Instruction &getPrototype(Form F) {
-  static const std::array<sass::Instruction, size_t(Form::Count)> Protos = [] {
-    std::array<sass::Instruction, size_t(Form::Count)> P;
-    for (size_t I = 0; I < size_t(Form::Count); ++I) {
-      P[I].Op = Templates[I].Op;
-      for (unsigned K = 0; K < Templates[I].NumOps; ++K)
-        P[I].Ops[K] = Templates[I].Ops[K];
-    }
-    return P;
-  }();
-  return Protos[size_t(F)];
+namespace {
+/// The templates as instructions, at compile time.
+constexpr std::array<sass::Instruction, size_t(Form::Count)> buildPrototypes() {
+  std::array<sass::Instruction, size_t(Form::Count)> P{};
+  for (size_t I = 0; I < size_t(Form::Count); ++I) {
+    P[I].Op = Templates[I].Op;
+    for (unsigned K = 0; K < Templates[I].NumOps; ++K)
+      P[I].Ops[K] = Templates[I].Ops[K];
+  }
+  return P;
 }
+} // namespace
+
+namespace detail {
+// Constant-initialised read-only data: no guard to test at each
+// instruction (a static local built on first use was).
+constexpr std::array<sass::Instruction, size_t(Form::Count)> Prototypes =
+    buildPrototypes();
+} // namespace detail
 
 sass::Opcode getShlOpcode(unsigned Shift) {
   if (Shift < 1 || Shift > 31)

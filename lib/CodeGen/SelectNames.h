@@ -62,7 +62,8 @@ public:
   /// The id of \p Name; when it has none, \p NewId becomes its id (the
   /// second member true).  Ids are dense: a new name's \p NewId must be
   /// size() (the count of names before it).
-  std::pair<unsigned, bool> insert(llvm::StringRef Name, unsigned NewId) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE std::pair<unsigned, bool>
+  insert(llvm::StringRef Name, unsigned NewId) {
     if (LLVM_UNLIKELY(Keys.size() >= GrowAt))
       rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
     uint32_t H = hash(Name);

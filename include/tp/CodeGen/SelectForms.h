@@ -55,8 +55,16 @@ struct FormTemplate {
 /// The table entry of \p F.
 const FormTemplate &getFormTemplate(Form F);
 
-/// \p F's prototype instruction (built once per process from the table).
-const sass::Instruction &getPrototype(Form F);
+namespace detail {
+/// The prototypes by form, built from the table at compile time.
+extern const std::array<sass::Instruction, size_t(Form::Count)> Prototypes;
+} // namespace detail
+
+/// \p F's prototype instruction.  Inline: the selector builds one an
+/// instruction.
+inline const sass::Instruction &getPrototype(Form F) {
+  return detail::Prototypes[size_t(F)];
+}
 
 /// IMAD.SHL.U32 by 2^Shift (one form a shift), Shift 1..31.
 sass::Opcode getShlOpcode(unsigned Shift);
