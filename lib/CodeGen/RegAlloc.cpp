@@ -223,6 +223,15 @@ struct RefTable {
   }
 
   void collect(const Function &F) {
+    collect(
+        F, [](const Ref &, const MInstr &, size_t) {}, [] {});
+  }
+
+  /// collect(), calling \p Visit with each operand as it is written (with
+  /// its instruction and piece) and \p EndInstr after each instruction's:
+  /// tp-regalloc scans the operands in the same walk.
+  template <typename VisitFn, typename EndFn>
+  void collect(const Function &F, VisitFn Visit, EndFn EndInstr) {
     size_t N = F.size();
     // Room left uninitialized, checked an instruction (not an operand) and
     // grown when an instruction's operands might not fit; sized for the usual
@@ -239,8 +248,8 @@ struct RefTable {
         *Last = Base + Capacity - sass::MaxOperands;
     uint32_t *B = Begin.data();
     uint8_t *X = Flags.data();
-    for (const mir::Piece &P : F.Pieces) {
-      for (const MInstr &MI : P.Instrs) {
+    for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
+      for (const MInstr &MI : F.Pieces[PI].Instrs) {
         if (Out > Last) {
           // Twice the room, the operands written so far kept.
           size_t Used = size_t(Out - Base);
@@ -255,7 +264,8 @@ struct RefTable {
         const FormDesc &D = formOf(MI.I.Op);
         *B++ = uint32_t(Out - Base);
         *X++ = flags(MI.I.Ctrl, D.IsExit);
-        Out = add(MI, D, Out);
+        Out = add(MI, D, Out, PI, Visit);
+        EndInstr();
       }
       PieceFirst.push_back(uint32_t(B - Begin.data()));
     }
@@ -309,22 +319,33 @@ private:
     return Descs.back();
   }
 
-  /// Writes \p MI's register operands (form \p D) at \p Out; the end.
-  Ref *add(const MInstr &MI, const FormDesc &D, Ref *Out) const {
+  /// Writes \p MI's register operands (form \p D, piece \p PI) at \p Out,
+  /// each visited once written; the end.
+  template <typename VisitFn>
+  Ref *add(const MInstr &MI, const FormDesc &D, Ref *Out, size_t PI,
+           VisitFn &Visit) const {
     const GPROperand *O = FormOperands.data();
     for (uint32_t G = D.First; G < D.End; ++G) {
       int64_t V = MI.I.Ops[O[G].OpIdx];
       if (mir::isVirtualReg(V))
-        *Out++ = {mir::virtualRegId(V), uint8_t(mir::virtualRegSub(V)),
-                  O[G].Width, O[G].OpIdx, true, O[G].IsDef};
+        *Out = {mir::virtualRegId(V),
+                uint8_t(mir::virtualRegSub(V)),
+                O[G].Width,
+                O[G].OpIdx,
+                true,
+                O[G].IsDef};
       else if (V != 255)
-        *Out++ = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef};
+        *Out = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef};
+      else
+        continue;
+      Visit(*Out++, MI, PI);
     }
     return Out;
   }
 };
 
-void addConservativeWaits(mir::Function &F, const RefTable &Refs);
+template <typename Fn>
+void addConservativeWaits(mir::Function &F, const RefTable &Refs, Fn Before);
 
 /// Whether \p MI's result is written only under a guard (it does not end
 /// the life of what it writes).
@@ -361,6 +382,7 @@ private:
   PhysSet busyFor(unsigned V) const;
   void place(unsigned V);
   void rewrite();
+  void rewriteOperands(MInstr &MI, ArrayRef<Ref> Refs) const;
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
 
@@ -383,6 +405,10 @@ private:
   PassContext &Ctx;
   unsigned MaxRegs;
   std::vector<unsigned> Width; ///< per virtual register (at most 64)
+  /// Per virtual register, the end of its widest operand (Sub + Width);
+  /// the end of the widest physical operand.
+  std::vector<unsigned> End;
+  unsigned PhysEnd = 0;
   /// Row D: the registers D is written against (live after a def of D,
   /// or registers of its instruction; no self edge).  Two registers
   /// interfere when either's row has the other: the matrix is not made
@@ -728,32 +754,33 @@ Error Allocator::noRoom(unsigned V) const {
   return fail(Msg.substr(strlen("tp-regalloc: ")));
 }
 
+/// The registers used (regs()) and the counter's register; the operands
+/// themselves are rewritten in the waits' walk (rewriteOperands).
 void Allocator::rewrite() {
+#if LLVM_ENABLE_STATS
   PhysSet Held;
   for (unsigned V : Order) {
     if (Held.any(unsigned(Assigned[V]), Width[V]))
       ++NumShared;
     Held.set(unsigned(Assigned[V]), Width[V]);
   }
-  unsigned High = 0;
-  // The operands collected before allocation name the same operands: the
-  // rewrite changes only their values.
-  size_t Instr = 0;
-  for (mir::Piece &P : F.Pieces)
-    for (MInstr &MI : P.Instrs) {
-      for (Ref &R : T.of(Instr++)) {
-        unsigned Phys = R.Virtual ? unsigned(Assigned[R.Reg]) + R.Sub : R.Reg;
-        if (R.Virtual)
-          MI.I.Ops[R.OpIdx] = Phys;
-        High = std::max(High, Phys + R.Width);
-        // Now the operand the table holds for the rewritten instruction.
-        R = Ref{Phys, 0, R.Width, R.OpIdx, false, R.IsDef};
-      }
-    }
+#endif
+  // The highest register an operand names + 1: per virtual register, the
+  // end of the widest operand that names it (End), not of its tuple.
+  unsigned High = PhysEnd;
+  for (unsigned V : Order)
+    High = std::max(High, unsigned(Assigned[V]) + End[V]);
   if (Counter)
     F.setAttr("counter", std::to_string(Assigned[*Counter]));
   F.Regs = High;
   NumRegsUsed += High;
+}
+
+/// Writes the physical registers into \p MI's virtual operands \p Refs.
+void Allocator::rewriteOperands(MInstr &MI, ArrayRef<Ref> Refs) const {
+  for (const Ref &R : Refs)
+    if (R.Virtual)
+      MI.I.Ops[R.OpIdx] = unsigned(Assigned[R.Reg]) + R.Sub;
 }
 
 void Allocator::printDecisions(raw_ostream &OS) const {
@@ -766,7 +793,7 @@ void Allocator::printDecisions(raw_ostream &OS) const {
        << "\n";
 }
 
-/// In one forward walk over the operand table: the widths (as
+/// In the walk that writes the operand table: the widths (as
 /// mir::getVirtualRegWidths computes them; at most 64: a sub-register
 /// index is below 4 and no form's operand is wider than 8 registers), the
 /// reserved physical registers, the order of first appearance, and each
@@ -790,43 +817,41 @@ Error Allocator::scanOperands() {
     K = Kill.data();
   };
   Grow(F.VRegNames.size());
-  const Ref *R = T.refs().data();
-  const uint32_t *Ends = T.Begin.data() + 1;
+  Order.reserve(NV);
   // An instruction's unguarded defs (indices into Kill: a growth keeps
   // them), killed once its reads are in Gen.
   size_t Kills[sass::MaxOperands];
   uint64_t KillUnits[sass::MaxOperands];
-  for (size_t PI = 0; PI < NP; ++PI) {
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      const Ref *End = T.refs().data() + *Ends++;
-      bool Guarded = isGuarded(MI);
-      unsigned NumKills = 0;
-      for (; R != End; ++R) {
-        if (!R->Virtual) {
-          if (R->Reg < NumPhysRegs)
-            ReservedPhys.set(R->Reg, std::min(R->Reg + R->Width, NumPhysRegs) -
-                                         R->Reg);
-          continue;
-        }
-        unsigned V = R->Reg;
-        if (V >= NV)
-          Grow(V + 1);
-        if (!W[V]) {
-          Order.push_back(V);
-          FirstLoc[V] = MI.Loc;
-        }
-        W[V] = std::max<unsigned>(W[V], R->Sub + R->Width);
-        if (!R->IsDef) {
-          G[V * NP + PI] |= unitsOf(*R) & ~K[V * NP + PI];
-        } else if (!Guarded) {
-          Kills[NumKills] = V * NP + PI;
-          KillUnits[NumKills++] = unitsOf(*R);
-        }
-      }
-      for (unsigned I = 0; I < NumKills; ++I)
-        K[Kills[I]] |= KillUnits[I];
+  unsigned NumKills = 0;
+  auto Visit = [&](const Ref &R, const MInstr &MI, size_t PI) {
+    if (!R.Virtual) {
+      if (R.Reg < NumPhysRegs)
+        ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) - R.Reg);
+      PhysEnd = std::max(PhysEnd, R.Reg + R.Width);
+      return;
     }
-  }
+    unsigned V = R.Reg;
+    if (V >= NV)
+      Grow(V + 1);
+    if (!W[V]) {
+      Order.push_back(V);
+      FirstLoc[V] = MI.Loc;
+    }
+    W[V] = std::max<unsigned>(W[V], R.Sub + R.Width);
+    if (!R.IsDef) {
+      G[V * NP + PI] |= unitsOf(R) & ~K[V * NP + PI];
+    } else if (!isGuarded(MI)) {
+      Kills[NumKills] = V * NP + PI;
+      KillUnits[NumKills++] = unitsOf(R);
+    }
+  };
+  auto EndInstr = [&] {
+    for (unsigned I = 0; I < NumKills; ++I)
+      K[Kills[I]] |= KillUnits[I];
+    NumKills = 0;
+  };
+  T.collect(F, Visit, EndInstr);
+  End = Width;
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
@@ -847,7 +872,6 @@ Error Allocator::scanOperands() {
 }
 
 Error Allocator::run(bool SeedPlan) {
-  T.collect(F);
   if (Error E = scanOperands())
     return E;
   Error Err = Error::success();
@@ -867,7 +891,9 @@ Error Allocator::run(bool SeedPlan) {
     return E;
   NumVirtualRegs += Order.size();
   rewrite();
-  addConservativeWaits(F, T);
+  addConservativeWaits(F, T, [this](MInstr &MI, ArrayRef<Ref> Refs) {
+    rewriteOperands(MI, Refs);
+  });
   TP_DEBUG(printDecisions(dbgs()));
   return Error::success();
 }
@@ -978,16 +1004,22 @@ struct SBState {
 };
 
 /// The waits of \p MI (its register operands \p Refs, RefTable::Flags
-/// \p Flags) from \p St, which then takes what \p MI leaves pending.
-void addWaits(MInstr &MI, ArrayRef<Ref> Refs, uint8_t Flags, SBState &St) {
+/// \p Flags) from \p St, which then takes what \p MI leaves pending.  The
+/// registers are read from \p MI (physical by now: the table may still
+/// hold the virtual ones).
+/// (Inlined into the walk: it runs once an instruction.)
+LLVM_ATTRIBUTE_ALWAYS_INLINE void addWaits(MInstr &MI, ArrayRef<Ref> Refs,
+                                           uint8_t Flags, SBState &St) {
+  auto RegOf = [&MI](const Ref &R) { return unsigned(MI.I.Ops[R.OpIdx]); };
   uint8_t &WaitMask = MI.I.Ctrl.WaitMask;
   uint8_t Wait = WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
   if (St.pending())
     for (const Ref &R : Refs) {
-      uint8_t G = SBState::guarding(St.Write, R.Reg, R.Width);
+      unsigned Reg = RegOf(R);
+      uint8_t G = SBState::guarding(St.Write, Reg, R.Width);
       if (R.IsDef)
-        G |= SBState::guarding(St.Read, R.Reg, R.Width);
+        G |= SBState::guarding(St.Read, Reg, R.Width);
       Wait |= G & 0x3e;
     }
   if (Flags & RefTable::ExitFlag)
@@ -1000,23 +1032,29 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, uint8_t Flags, SBState &St) {
     return;
   for (const Ref &R : Refs) {
     if (R.IsDef && WrSB)
-      St.guard(St.Write, R.Reg, R.Width, WrSB);
+      St.guard(St.Write, RegOf(R), R.Width, WrSB);
     else if (!R.IsDef && RdSB)
-      St.guard(St.Read, R.Reg, R.Width, RdSB);
+      St.guard(St.Read, RegOf(R), R.Width, RdSB);
   }
 }
 
 /// addConservativeWaits() with the register operands of every instruction
-/// (\p Refs) given: tp-regalloc has them from its rewrite.
-void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
+/// (\p Refs) given: tp-regalloc has them from its allocation.  \p Before
+/// is called with each instruction and its operands before its waits are
+/// decided (tp-regalloc writes the physical registers then: one walk).
+template <typename Fn>
+void addConservativeWaits(mir::Function &F, const RefTable &Refs, Fn Before) {
   SBState St, Entry;
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
     mir::Piece &P = F.Pieces[PI];
     auto Walk = [&](SBState &S) {
       size_t First = Refs.PieceFirst[PI];
       const uint8_t *Flags = Refs.Flags.data() + First;
-      for (size_t I = 0; I < P.Instrs.size(); ++I)
-        addWaits(P.Instrs[I], Refs.of(First + I), Flags[I], S);
+      for (size_t I = 0; I < P.Instrs.size(); ++I) {
+        ArrayRef<Ref> Ops = Refs.of(First + I);
+        Before(P.Instrs[I], Ops);
+        addWaits(P.Instrs[I], Ops, Flags[I], S);
+      }
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // The body's first instruction waits for everything either way into
@@ -1041,7 +1079,7 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
 void addConservativeWaits(mir::Function &F) {
   RefTable Refs;
   Refs.collect(F);
-  addConservativeWaits(F, Refs);
+  addConservativeWaits(F, Refs, [](MInstr &, ArrayRef<Ref>) {});
 }
 
 std::unique_ptr<Pass> createRegAllocPass() {
