@@ -82,6 +82,7 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -200,6 +201,9 @@ struct Ref {
   uint8_t OpIdx;
   bool Virtual;
   bool IsDef;
+  /// Virtual: the units (registers of its tuple) the operand names, bit k
+  /// for register k (Sub + Width <= 16: see RefTable::formOf).
+  uint16_t Units;
 };
 
 /// The register operands of every instruction of a function, flat: those
@@ -290,6 +294,7 @@ private:
   struct GPROperand {
     uint8_t OpIdx, Width;
     bool IsDef;
+    uint16_t Mask; ///< Width ones: the units at sub-register 0
   };
   struct FormDesc {
     uint32_t First, End;
@@ -309,10 +314,17 @@ private:
     uint32_t First = uint32_t(FormOperands.size());
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       const sass::OperandInfo &O = II.Operands[K];
-      if (O.Kind == sass::OperandKind::GPR ||
-          O.Kind == sass::OperandKind::MemBase)
-        FormOperands.push_back(
-            {uint8_t(K), uint8_t(std::max<unsigned>(1, O.Width)), O.IsDef});
+      if (O.Kind != sass::OperandKind::GPR &&
+          O.Kind != sass::OperandKind::MemBase)
+        continue;
+      // A sub-register index is below 4, so the units of an operand of at
+      // most 13 registers fit Ref::Units (the forms' widest has 4).
+      unsigned Width = std::max<unsigned>(1, O.Width);
+      if (Width > 13)
+        report_fatal_error(Twine("tp-regalloc: form ") + II.Name +
+                           " has an operand of more than 13 registers");
+      FormOperands.push_back(
+          {uint8_t(K), uint8_t(Width), O.IsDef, uint16_t((1u << Width) - 1)});
     }
     Descs.push_back({First, uint32_t(FormOperands.size()), II.IsExit});
     Forms[Op] = uint16_t(Descs.size());
@@ -327,15 +339,17 @@ private:
     const GPROperand *O = FormOperands.data();
     for (uint32_t G = D.First; G < D.End; ++G) {
       int64_t V = MI.I.Ops[O[G].OpIdx];
-      if (mir::isVirtualReg(V))
+      if (mir::isVirtualReg(V)) {
+        unsigned Sub = mir::virtualRegSub(V);
         *Out = {mir::virtualRegId(V),
-                uint8_t(mir::virtualRegSub(V)),
+                uint8_t(Sub),
                 O[G].Width,
                 O[G].OpIdx,
                 true,
-                O[G].IsDef};
-      else if (V != 255)
-        *Out = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef};
+                O[G].IsDef,
+                uint16_t(O[G].Mask << Sub)};
+      } else if (V != 255)
+        *Out = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef, 0};
       else
         continue;
       Visit(*Out++, MI, PI);
@@ -462,9 +476,7 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
 
 /// The units (registers of its tuple) of virtual register \p R.Reg that
 /// \p R names: bit k for register k.
-uint64_t unitsOf(const Ref &R) {
-  return (~uint64_t(0) >> (64 - std::min<unsigned>(R.Width, 64))) << R.Sub;
-}
+uint64_t unitsOf(const Ref &R) { return R.Units; }
 
 /// Liveness: the pieces' graph to a fixed point on whole sets, LiveIn =
 /// Gen | (LiveOut & ~Kill), with Gen and Kill from scanOperands().  A set
