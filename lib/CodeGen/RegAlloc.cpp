@@ -537,26 +537,38 @@ void Allocator::buildInterference() {
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
+      // An unguarded def ends its units' lives, then the reads start
+      // theirs: LiveV becomes what is live before the instruction.
+      unsigned NumDefs = 0;
       bool Kills = !isGuarded(Is[I]);
+      for (const Ref &R : Refs) {
+        if (!R.Virtual)
+          continue;
+        if (!R.IsDef)
+          continue;
+        ++NumDefs;
+        if (Kills)
+          Reset(R.Reg, R.Units);
+      }
+      for (const Ref &R : Refs)
+        if (R.Virtual && !R.IsDef)
+          Set(R.Reg, R.Units);
+      if (!NumDefs)
+        continue;
       // A def's row takes what is live after the instruction and every
-      // register of it; an unguarded def then ends its units' lives (a
-      // later def of the instruction still gets the register through the
-      // instruction's registers), and the reads start theirs.
+      // register of it, which is what is live before it (only a def
+      // leaves LiveV, and every read is in it) and its defs.
       for (const Ref &D : Refs) {
         if (!D.Virtual || !D.IsDef)
           continue;
         uint64_t *Row = Interferes.row(D.Reg);
         for (size_t W = 0; W < RW; ++W)
           Row[W] |= LiveV[W];
-        for (const Ref &O : Refs)
-          if (O.Virtual)
-            setBit(Row, O.Reg);
-        if (Kills)
-          Reset(D.Reg, unitsOf(D));
+        if (NumDefs > 1)
+          for (const Ref &O : Refs)
+            if (O.Virtual && O.IsDef)
+              setBit(Row, O.Reg);
       }
-      for (const Ref &R : Refs)
-        if (R.Virtual && !R.IsDef)
-          Set(R.Reg, unitsOf(R));
     }
     // Live at a piece's start with no definition before: live from the
     // function's entry, together with everything else live there.
