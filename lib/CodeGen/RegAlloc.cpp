@@ -358,8 +358,9 @@ private:
   }
 };
 
-template <typename Fn>
-void addConservativeWaits(mir::Function &F, const RefTable &Refs, Fn Before);
+template <typename PhysFn>
+void addConservativeWaits(mir::Function &F, const RefTable &Refs,
+                          PhysFn PhysOf);
 
 /// Whether \p MI's result is written only under a guard (it does not end
 /// the life of what it writes).
@@ -396,7 +397,6 @@ private:
   PhysSet busyFor(unsigned V) const;
   void place(unsigned V);
   void rewrite();
-  void rewriteOperands(MInstr &MI, ArrayRef<Ref> Refs) const;
   void seedPlan(StringMap<unsigned> &Plan) const;
   void printDecisions(raw_ostream &OS) const;
 
@@ -779,7 +779,7 @@ Error Allocator::noRoom(unsigned V) const {
 }
 
 /// The registers used (regs()) and the counter's register; the operands
-/// themselves are rewritten in the waits' walk (rewriteOperands).
+/// themselves are rewritten in the waits' walk (run).
 void Allocator::rewrite() {
 #if LLVM_ENABLE_STATS
   PhysSet Held;
@@ -798,13 +798,6 @@ void Allocator::rewrite() {
     F.setAttr("counter", std::to_string(Assigned[*Counter]));
   F.Regs = High;
   NumRegsUsed += High;
-}
-
-/// Writes the physical registers into \p MI's virtual operands \p Refs.
-void Allocator::rewriteOperands(MInstr &MI, ArrayRef<Ref> Refs) const {
-  for (const Ref &R : Refs)
-    if (R.Virtual)
-      MI.I.Ops[R.OpIdx] = unsigned(Assigned[R.Reg]) + R.Sub;
 }
 
 void Allocator::printDecisions(raw_ostream &OS) const {
@@ -915,8 +908,13 @@ Error Allocator::run(bool SeedPlan) {
     return E;
   NumVirtualRegs += Order.size();
   rewrite();
-  addConservativeWaits(F, T, [this](MInstr &MI, ArrayRef<Ref> Refs) {
-    rewriteOperands(MI, Refs);
+  // The operands are rewritten as the waits' walk meets them.
+  addConservativeWaits(F, T, [this](MInstr &MI, const Ref &R) {
+    if (!R.Virtual)
+      return unsigned(R.Reg);
+    unsigned Phys = unsigned(Assigned[R.Reg]) + R.Sub;
+    MI.I.Ops[R.OpIdx] = Phys;
+    return Phys;
   });
   TP_DEBUG(printDecisions(dbgs()));
   return Error::success();
@@ -1028,24 +1026,31 @@ struct SBState {
 };
 
 /// The waits of \p MI (its register operands \p Refs, RefTable::Flags
-/// \p Flags) from \p St, which then takes what \p MI leaves pending.  The
-/// registers are read from \p MI (physical by now: the table may still
-/// hold the virtual ones).
+/// \p Flags) from \p St, which then takes what \p MI leaves pending.
+/// \p PhysOf gives an operand's physical register, once per operand and
+/// before anything else reads it (tp-regalloc writes it into \p MI then:
+/// the table holds the virtual registers); later reads are from \p MI.
 /// (Inlined into the walk: it runs once an instruction.)
+template <typename PhysFn>
 LLVM_ATTRIBUTE_ALWAYS_INLINE void addWaits(MInstr &MI, ArrayRef<Ref> Refs,
-                                           uint8_t Flags, SBState &St) {
+                                           uint8_t Flags, SBState &St,
+                                           PhysFn PhysOf) {
   auto RegOf = [&MI](const Ref &R) { return unsigned(MI.I.Ops[R.OpIdx]); };
   uint8_t &WaitMask = MI.I.Ctrl.WaitMask;
   uint8_t Wait = WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
-  if (St.pending())
+  if (St.pending()) {
     for (const Ref &R : Refs) {
-      unsigned Reg = RegOf(R);
+      unsigned Reg = PhysOf(MI, R);
       uint8_t G = SBState::guarding(St.Write, Reg, R.Width);
       if (R.IsDef)
         G |= SBState::guarding(St.Read, Reg, R.Width);
       Wait |= G & 0x3e;
     }
+  } else {
+    for (const Ref &R : Refs)
+      PhysOf(MI, R);
+  }
   if (Flags & RefTable::ExitFlag)
     Wait = 0x3f;
   if (Wait & St.pending())
@@ -1063,22 +1068,21 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void addWaits(MInstr &MI, ArrayRef<Ref> Refs,
 }
 
 /// addConservativeWaits() with the register operands of every instruction
-/// (\p Refs) given: tp-regalloc has them from its allocation.  \p Before
-/// is called with each instruction and its operands before its waits are
-/// decided (tp-regalloc writes the physical registers then: one walk).
-template <typename Fn>
-void addConservativeWaits(mir::Function &F, const RefTable &Refs, Fn Before) {
+/// (\p Refs) given: tp-regalloc has them from its allocation.  \p PhysOf
+/// (see addWaits) gives each operand's physical register: tp-regalloc
+/// rewrites the operands in this walk.
+template <typename PhysFn>
+void addConservativeWaits(mir::Function &F, const RefTable &Refs,
+                          PhysFn PhysOf) {
   SBState St, Entry;
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
     mir::Piece &P = F.Pieces[PI];
     auto Walk = [&](SBState &S) {
-      size_t First = Refs.PieceFirst[PI];
+      size_t First = Refs.PieceFirst[PI], N = P.Instrs.size();
       const uint8_t *Flags = Refs.Flags.data() + First;
-      for (size_t I = 0; I < P.Instrs.size(); ++I) {
-        ArrayRef<Ref> Ops = Refs.of(First + I);
-        Before(P.Instrs[I], Ops);
-        addWaits(P.Instrs[I], Ops, Flags[I], S);
-      }
+      MInstr *MI = P.Instrs.data();
+      for (size_t I = 0; I < N; ++I)
+        addWaits(MI[I], Refs.of(First + I), Flags[I], S, PhysOf);
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // The body's first instruction waits for everything either way into
@@ -1103,7 +1107,8 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs, Fn Before) {
 void addConservativeWaits(mir::Function &F) {
   RefTable Refs;
   Refs.collect(F);
-  addConservativeWaits(F, Refs, [](MInstr &, ArrayRef<Ref>) {});
+  addConservativeWaits(F, Refs,
+                       [](MInstr &, const Ref &R) { return unsigned(R.Reg); });
 }
 
 std::unique_ptr<Pass> createRegAllocPass() {
