@@ -228,7 +228,7 @@ struct RefTable {
 
   void collect(const Function &F) {
     collect(
-        F, [](const Ref &, const MInstr &, size_t) {}, [] {});
+        F, [](Ref, const MInstr &, size_t) {}, [] {});
   }
 
   /// collect(), calling \p Visit with each operand as it is written (with
@@ -339,20 +339,24 @@ private:
     const GPROperand *O = FormOperands.data();
     for (uint32_t G = D.First; G < D.End; ++G) {
       int64_t V = MI.I.Ops[O[G].OpIdx];
+      Ref R;
       if (mir::isVirtualReg(V)) {
         unsigned Sub = mir::virtualRegSub(V);
-        *Out = {mir::virtualRegId(V),
-                uint8_t(Sub),
-                O[G].Width,
-                O[G].OpIdx,
-                true,
-                O[G].IsDef,
-                uint16_t(O[G].Mask << Sub)};
+        R = {mir::virtualRegId(V),
+             uint8_t(Sub),
+             O[G].Width,
+             O[G].OpIdx,
+             true,
+             O[G].IsDef,
+             uint16_t(O[G].Mask << Sub)};
       } else if (V != 255)
-        *Out = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef, 0};
+        R = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef, 0};
       else
         continue;
-      Visit(*Out++, MI, PI);
+      // Visited from a copy: the stores into the table do not make the
+      // visitor read the operand back.
+      *Out++ = R;
+      Visit(R, MI, PI);
     }
     return Out;
   }
@@ -840,7 +844,7 @@ Error Allocator::scanOperands() {
   size_t Kills[sass::MaxOperands];
   uint64_t KillUnits[sass::MaxOperands];
   unsigned NumKills = 0;
-  auto Visit = [&](const Ref &R, const MInstr &MI, size_t PI) {
+  auto Visit = [&](Ref R, const MInstr &MI, size_t PI) {
     if (!R.Virtual) {
       if (R.Reg < NumPhysRegs)
         ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) - R.Reg);
