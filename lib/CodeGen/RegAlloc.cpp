@@ -86,6 +86,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <array>
 
 using namespace llvm;
@@ -326,6 +327,11 @@ private:
       FormOperands.push_back(
           {uint8_t(K), uint8_t(Width), O.IsDef, uint16_t((1u << Width) - 1)});
     }
+    // The defs first (every form lists them first already: this only makes
+    // it a property of the table), so that interference's backward walk
+    // ends the defs' lives before the reads start theirs in one loop.
+    std::stable_partition(FormOperands.begin() + First, FormOperands.end(),
+                          [](const GPROperand &O) { return O.IsDef; });
     Descs.push_back({First, uint32_t(FormOperands.size()), II.IsExit});
     Forms[Op] = uint16_t(Descs.size());
     return Descs.back();
@@ -543,20 +549,20 @@ void Allocator::buildInterference() {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
       // An unguarded def ends its units' lives, then the reads start
       // theirs: LiveV becomes what is live before the instruction.
+      // (The table lists an instruction's defs before its reads.)
       unsigned NumDefs = 0;
       bool Kills = !isGuarded(Is[I]);
       for (const Ref &R : Refs) {
         if (!R.Virtual)
           continue;
-        if (!R.IsDef)
+        if (!R.IsDef) {
+          Set(R.Reg, R.Units);
           continue;
+        }
         ++NumDefs;
         if (Kills)
           Reset(R.Reg, R.Units);
       }
-      for (const Ref &R : Refs)
-        if (R.Virtual && !R.IsDef)
-          Set(R.Reg, R.Units);
       if (!NumDefs)
         continue;
       // A def's row takes what is live after the instruction and every
