@@ -691,7 +691,8 @@ Error Allocator::preassign(bool SeedPlan) {
       Plan[N] = Reg;
     }
   }
-  for (unsigned V : Order) {
+  // (No name is looked up when nothing is planned: the usual case.)
+  for (unsigned V : Plan.empty() ? ArrayRef<unsigned>() : makeArrayRef(Order)) {
     auto It = Plan.find(F.VRegNames[V]);
     if (It != Plan.end())
       if (Error E = assign(V, It->second))
