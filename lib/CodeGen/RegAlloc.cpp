@@ -691,8 +691,9 @@ Error Allocator::preassign(bool SeedPlan) {
       Plan[N] = Reg;
     }
   }
-  // (No name is looked up when nothing is planned: the usual case.)
-  for (unsigned V : Plan.empty() ? ArrayRef<unsigned>() : makeArrayRef(Order)) {
+  if (Plan.empty()) // (the usual case: no name to look up)
+    return Error::success();
+  for (unsigned V : Order) {
     auto It = Plan.find(F.VRegNames[V]);
     if (It != Plan.end())
       if (Error E = assign(V, It->second))
