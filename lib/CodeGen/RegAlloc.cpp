@@ -34,29 +34,33 @@
 ///     prologue -> body -> tail, body -> body (the back edge; tp-form-loop
 ///     adds the branch), a branch to a label that starts a piece; the
 ///     counter is live at the body's end (the loop control reads it).
-///     The forward walk that finds the order of first appearance gives
-///     what each piece reads first (Gen) and writes unguarded (Kill); the
-///     fixed point is then on whole sets;
+///     The forward walk that reads the operands (and finds the order of
+///     first appearance) gives what each piece reads first (Gen) and
+///     writes unguarded (Kill); the fixed point is then on whole sets;
 ///  3. interference: each written register against everything live after
 ///     the instruction and everything else the instruction reads (a result
 ///     never overlaps an operand of its own instruction), in one backward
-///     sweep a piece;
+///     sweep a piece: a def's row takes what is live before its
+///     instruction, which is that union, and the instruction's other defs;
 ///  4. pre-assignments first (option plan=seed: the seed's register plan,
 ///     and the function attribute preassign(%x=Rn ...)), then every other
 ///     virtual register in the order of its first appearance, at the
 ///     lowest multiple of its width that no interfering register occupies
 ///     (first fit);
-///  5. rewrite; then the scoreboard waits the conservative schedule needs
-///     on the physical registers are added (tp-select's waits, derived as
-///     before: a read or write of a register a pending variable-latency
-///     write guards, a write of one a pending late read guards; the body's
-///     first instruction waits for what either way into it leaves pending,
-///     so one walk of the body gives every wait; EXIT for all).
+///  5. rewrite and, in the same walk, the scoreboard waits the
+///     conservative schedule needs on the physical registers (tp-select's
+///     waits, derived as before: a read or write of a register a pending
+///     variable-latency write guards, a write of one a pending late read
+///     guards; the body's first instruction waits for what either way into
+///     it leaves pending, so one walk of the body gives every wait; EXIT
+///     for all).
 ///     tp-compact-stalls recomputes every field.
 ///
 /// Representation: the register operands of every instruction are read
-/// once into one flat table (per form, the list of its general-register
-/// operands is made on the form's first use); unit and register sets are
+/// once into one flat table, scanned (step 1, Gen and Kill) as they are
+/// written (per form, the list of its general-register operands, defs
+/// first, with their width masks, is made on the form's first use); each
+/// operand keeps the units it names; unit and register sets are
 /// arrays of 64-bit words indexed by unit, virtual register id or physical
 /// register; interference is a bit matrix over the ids, a row per written
 /// register, not made symmetric: a register placed marks its tuple for the
