@@ -34,29 +34,33 @@
 ///     prologue -> body -> tail, body -> body (the back edge; tp-form-loop
 ///     adds the branch), a branch to a label that starts a piece; the
 ///     counter is live at the body's end (the loop control reads it).
-///     The forward walk that finds the order of first appearance gives
-///     what each piece reads first (Gen) and writes unguarded (Kill); the
-///     fixed point is then on whole sets;
+///     The forward walk that reads the operands (and finds the order of
+///     first appearance) gives what each piece reads first (Gen) and
+///     writes unguarded (Kill); the fixed point is then on whole sets;
 ///  3. interference: each written register against everything live after
 ///     the instruction and everything else the instruction reads (a result
 ///     never overlaps an operand of its own instruction), in one backward
-///     sweep a piece;
+///     sweep a piece: a def's row takes what is live before its
+///     instruction, which is that union, and the instruction's other defs;
 ///  4. pre-assignments first (option plan=seed: the seed's register plan,
 ///     and the function attribute preassign(%x=Rn ...)), then every other
 ///     virtual register in the order of its first appearance, at the
 ///     lowest multiple of its width that no interfering register occupies
 ///     (first fit);
-///  5. rewrite; then the scoreboard waits the conservative schedule needs
-///     on the physical registers are added (tp-select's waits, derived as
-///     before: a read or write of a register a pending variable-latency
-///     write guards, a write of one a pending late read guards; the body's
-///     first instruction waits for what either way into it leaves pending,
-///     so one walk of the body gives every wait; EXIT for all).
+///  5. rewrite and, in the same walk, the scoreboard waits the
+///     conservative schedule needs on the physical registers (tp-select's
+///     waits, derived as before: a read or write of a register a pending
+///     variable-latency write guards, a write of one a pending late read
+///     guards; the body's first instruction waits for what either way into
+///     it leaves pending, so one walk of the body gives every wait; EXIT
+///     for all).
 ///     tp-compact-stalls recomputes every field.
 ///
 /// Representation: the register operands of every instruction are read
-/// once into one flat table (per form, the list of its general-register
-/// operands is made on the form's first use); unit and register sets are
+/// once into one flat table, scanned (step 1, Gen and Kill) as they are
+/// written (per form, the list of its general-register operands, defs
+/// first, with their width masks, is made on the form's first use); each
+/// operand keeps the units it names; unit and register sets are
 /// arrays of 64-bit words indexed by unit, virtual register id or physical
 /// register; interference is a bit matrix over the ids, a row per written
 /// register, not made symmetric: a register placed marks its tuple for the
@@ -82,9 +86,11 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <array>
 
 using namespace llvm;
@@ -200,6 +206,9 @@ struct Ref {
   uint8_t OpIdx;
   bool Virtual;
   bool IsDef;
+  /// Virtual: the units (registers of its tuple) the operand names, bit k
+  /// for register k (Sub + Width <= 16: see RefTable::formOf).
+  uint16_t Units;
 };
 
 /// The register operands of every instruction of a function, flat: those
@@ -223,6 +232,15 @@ struct RefTable {
   }
 
   void collect(const Function &F) {
+    collect(
+        F, [](Ref, const MInstr &, size_t) {}, [] {});
+  }
+
+  /// collect(), calling \p Visit with each operand as it is written (with
+  /// its instruction and piece) and \p EndInstr after each instruction's:
+  /// tp-regalloc scans the operands in the same walk.
+  template <typename VisitFn, typename EndFn>
+  void collect(const Function &F, VisitFn Visit, EndFn EndInstr) {
     size_t N = F.size();
     // Room left uninitialized, checked an instruction (not an operand) and
     // grown when an instruction's operands might not fit; sized for the usual
@@ -239,8 +257,8 @@ struct RefTable {
         *Last = Base + Capacity - sass::MaxOperands;
     uint32_t *B = Begin.data();
     uint8_t *X = Flags.data();
-    for (const mir::Piece &P : F.Pieces) {
-      for (const MInstr &MI : P.Instrs) {
+    for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
+      for (const MInstr &MI : F.Pieces[PI].Instrs) {
         if (Out > Last) {
           // Twice the room, the operands written so far kept.
           size_t Used = size_t(Out - Base);
@@ -255,7 +273,8 @@ struct RefTable {
         const FormDesc &D = formOf(MI.I.Op);
         *B++ = uint32_t(Out - Base);
         *X++ = flags(MI.I.Ctrl, D.IsExit);
-        Out = add(MI, D, Out);
+        Out = add(MI, D, Out, PI, Visit);
+        EndInstr();
       }
       PieceFirst.push_back(uint32_t(B - Begin.data()));
     }
@@ -280,6 +299,7 @@ private:
   struct GPROperand {
     uint8_t OpIdx, Width;
     bool IsDef;
+    uint16_t Mask; ///< Width ones: the units at sub-register 0
   };
   struct FormDesc {
     uint32_t First, End;
@@ -299,32 +319,62 @@ private:
     uint32_t First = uint32_t(FormOperands.size());
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       const sass::OperandInfo &O = II.Operands[K];
-      if (O.Kind == sass::OperandKind::GPR ||
-          O.Kind == sass::OperandKind::MemBase)
-        FormOperands.push_back(
-            {uint8_t(K), uint8_t(std::max<unsigned>(1, O.Width)), O.IsDef});
+      if (O.Kind != sass::OperandKind::GPR &&
+          O.Kind != sass::OperandKind::MemBase)
+        continue;
+      // A sub-register index is below 4, so the units of an operand of at
+      // most 13 registers fit Ref::Units (the forms' widest has 4).
+      unsigned Width = std::max<unsigned>(1, O.Width);
+      if (Width > 13)
+        report_fatal_error(Twine("tp-regalloc: form ") + II.Name +
+                           " has an operand of more than 13 registers");
+      FormOperands.push_back(
+          {uint8_t(K), uint8_t(Width), O.IsDef, uint16_t((1u << Width) - 1)});
     }
+    // The defs first (every form lists them first already: this only makes
+    // it a property of the table), so that interference's backward walk
+    // ends the defs' lives before the reads start theirs in one loop.
+    std::stable_partition(FormOperands.begin() + First, FormOperands.end(),
+                          [](const GPROperand &O) { return O.IsDef; });
     Descs.push_back({First, uint32_t(FormOperands.size()), II.IsExit});
     Forms[Op] = uint16_t(Descs.size());
     return Descs.back();
   }
 
-  /// Writes \p MI's register operands (form \p D) at \p Out; the end.
-  Ref *add(const MInstr &MI, const FormDesc &D, Ref *Out) const {
+  /// Writes \p MI's register operands (form \p D, piece \p PI) at \p Out,
+  /// each visited once written; the end.
+  template <typename VisitFn>
+  Ref *add(const MInstr &MI, const FormDesc &D, Ref *Out, size_t PI,
+           VisitFn &Visit) const {
     const GPROperand *O = FormOperands.data();
     for (uint32_t G = D.First; G < D.End; ++G) {
       int64_t V = MI.I.Ops[O[G].OpIdx];
-      if (mir::isVirtualReg(V))
-        *Out++ = {mir::virtualRegId(V), uint8_t(mir::virtualRegSub(V)),
-                  O[G].Width, O[G].OpIdx, true, O[G].IsDef};
-      else if (V != 255)
-        *Out++ = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef};
+      Ref R;
+      if (mir::isVirtualReg(V)) {
+        unsigned Sub = mir::virtualRegSub(V);
+        R = {mir::virtualRegId(V),
+             uint8_t(Sub),
+             O[G].Width,
+             O[G].OpIdx,
+             true,
+             O[G].IsDef,
+             uint16_t(O[G].Mask << Sub)};
+      } else if (V != 255)
+        R = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef, 0};
+      else
+        continue;
+      // Visited from a copy: the stores into the table do not make the
+      // visitor read the operand back.
+      *Out++ = R;
+      Visit(R, MI, PI);
     }
     return Out;
   }
 };
 
-void addConservativeWaits(mir::Function &F, const RefTable &Refs);
+template <typename PhysFn>
+void addConservativeWaits(mir::Function &F, const RefTable &Refs,
+                          PhysFn PhysOf);
 
 /// Whether \p MI's result is written only under a guard (it does not end
 /// the life of what it writes).
@@ -383,6 +433,10 @@ private:
   PassContext &Ctx;
   unsigned MaxRegs;
   std::vector<unsigned> Width; ///< per virtual register (at most 64)
+  /// Per virtual register, the end of its widest operand (Sub + Width);
+  /// the end of the widest physical operand.
+  std::vector<unsigned> End;
+  unsigned PhysEnd = 0;
   /// Row D: the registers D is written against (live after a def of D,
   /// or registers of its instruction; no self edge).  Two registers
   /// interfere when either's row has the other: the matrix is not made
@@ -436,9 +490,7 @@ std::vector<std::vector<unsigned>> pieceGraph(const Function &F,
 
 /// The units (registers of its tuple) of virtual register \p R.Reg that
 /// \p R names: bit k for register k.
-uint64_t unitsOf(const Ref &R) {
-  return (~uint64_t(0) >> (64 - std::min<unsigned>(R.Width, 64))) << R.Sub;
-}
+uint64_t unitsOf(const Ref &R) { return R.Units; }
 
 /// Liveness: the pieces' graph to a fixed point on whole sets, LiveIn =
 /// Gen | (LiveOut & ~Kill), with Gen and Kill from scanOperands().  A set
@@ -499,26 +551,38 @@ void Allocator::buildInterference() {
     const auto &Is = F.Pieces[P].Instrs;
     for (size_t I = Is.size(); I-- > 0;) {
       ArrayRef<Ref> Refs = T.of(T.PieceFirst[P] + I);
+      // An unguarded def ends its units' lives, then the reads start
+      // theirs: LiveV becomes what is live before the instruction.
+      // (The table lists an instruction's defs before its reads.)
+      unsigned NumDefs = 0;
       bool Kills = !isGuarded(Is[I]);
+      for (const Ref &R : Refs) {
+        if (!R.Virtual)
+          continue;
+        if (!R.IsDef) {
+          Set(R.Reg, R.Units);
+          continue;
+        }
+        ++NumDefs;
+        if (Kills)
+          Reset(R.Reg, R.Units);
+      }
+      if (!NumDefs)
+        continue;
       // A def's row takes what is live after the instruction and every
-      // register of it; an unguarded def then ends its units' lives (a
-      // later def of the instruction still gets the register through the
-      // instruction's registers), and the reads start theirs.
+      // register of it, which is what is live before it (only a def
+      // leaves LiveV, and every read is in it) and its defs.
       for (const Ref &D : Refs) {
         if (!D.Virtual || !D.IsDef)
           continue;
         uint64_t *Row = Interferes.row(D.Reg);
         for (size_t W = 0; W < RW; ++W)
           Row[W] |= LiveV[W];
-        for (const Ref &O : Refs)
-          if (O.Virtual)
-            setBit(Row, O.Reg);
-        if (Kills)
-          Reset(D.Reg, unitsOf(D));
+        if (NumDefs > 1)
+          for (const Ref &O : Refs)
+            if (O.Virtual && O.IsDef)
+              setBit(Row, O.Reg);
       }
-      for (const Ref &R : Refs)
-        if (R.Virtual && !R.IsDef)
-          Set(R.Reg, unitsOf(R));
     }
     // Live at a piece's start with no definition before: live from the
     // function's entry, together with everything else live there.
@@ -631,6 +695,8 @@ Error Allocator::preassign(bool SeedPlan) {
       Plan[N] = Reg;
     }
   }
+  if (Plan.empty()) // (the usual case: no name to look up)
+    return Error::success();
   for (unsigned V : Order) {
     auto It = Plan.find(F.VRegNames[V]);
     if (It != Plan.end())
@@ -728,28 +794,22 @@ Error Allocator::noRoom(unsigned V) const {
   return fail(Msg.substr(strlen("tp-regalloc: ")));
 }
 
+/// The registers used (regs()) and the counter's register; the operands
+/// themselves are rewritten in the waits' walk (run).
 void Allocator::rewrite() {
+#if LLVM_ENABLE_STATS
   PhysSet Held;
   for (unsigned V : Order) {
     if (Held.any(unsigned(Assigned[V]), Width[V]))
       ++NumShared;
     Held.set(unsigned(Assigned[V]), Width[V]);
   }
-  unsigned High = 0;
-  // The operands collected before allocation name the same operands: the
-  // rewrite changes only their values.
-  size_t Instr = 0;
-  for (mir::Piece &P : F.Pieces)
-    for (MInstr &MI : P.Instrs) {
-      for (Ref &R : T.of(Instr++)) {
-        unsigned Phys = R.Virtual ? unsigned(Assigned[R.Reg]) + R.Sub : R.Reg;
-        if (R.Virtual)
-          MI.I.Ops[R.OpIdx] = Phys;
-        High = std::max(High, Phys + R.Width);
-        // Now the operand the table holds for the rewritten instruction.
-        R = Ref{Phys, 0, R.Width, R.OpIdx, false, R.IsDef};
-      }
-    }
+#endif
+  // The highest register an operand names + 1: per virtual register, the
+  // end of the widest operand that names it (End), not of its tuple.
+  unsigned High = PhysEnd;
+  for (unsigned V : Order)
+    High = std::max(High, unsigned(Assigned[V]) + End[V]);
   if (Counter)
     F.setAttr("counter", std::to_string(Assigned[*Counter]));
   F.Regs = High;
@@ -766,7 +826,7 @@ void Allocator::printDecisions(raw_ostream &OS) const {
        << "\n";
 }
 
-/// In one forward walk over the operand table: the widths (as
+/// In the walk that writes the operand table: the widths (as
 /// mir::getVirtualRegWidths computes them; at most 64: a sub-register
 /// index is below 4 and no form's operand is wider than 8 registers), the
 /// reserved physical registers, the order of first appearance, and each
@@ -790,43 +850,41 @@ Error Allocator::scanOperands() {
     K = Kill.data();
   };
   Grow(F.VRegNames.size());
-  const Ref *R = T.refs().data();
-  const uint32_t *Ends = T.Begin.data() + 1;
+  Order.reserve(NV);
   // An instruction's unguarded defs (indices into Kill: a growth keeps
   // them), killed once its reads are in Gen.
   size_t Kills[sass::MaxOperands];
   uint64_t KillUnits[sass::MaxOperands];
-  for (size_t PI = 0; PI < NP; ++PI) {
-    for (const MInstr &MI : F.Pieces[PI].Instrs) {
-      const Ref *End = T.refs().data() + *Ends++;
-      bool Guarded = isGuarded(MI);
-      unsigned NumKills = 0;
-      for (; R != End; ++R) {
-        if (!R->Virtual) {
-          if (R->Reg < NumPhysRegs)
-            ReservedPhys.set(R->Reg, std::min(R->Reg + R->Width, NumPhysRegs) -
-                                         R->Reg);
-          continue;
-        }
-        unsigned V = R->Reg;
-        if (V >= NV)
-          Grow(V + 1);
-        if (!W[V]) {
-          Order.push_back(V);
-          FirstLoc[V] = MI.Loc;
-        }
-        W[V] = std::max<unsigned>(W[V], R->Sub + R->Width);
-        if (!R->IsDef) {
-          G[V * NP + PI] |= unitsOf(*R) & ~K[V * NP + PI];
-        } else if (!Guarded) {
-          Kills[NumKills] = V * NP + PI;
-          KillUnits[NumKills++] = unitsOf(*R);
-        }
-      }
-      for (unsigned I = 0; I < NumKills; ++I)
-        K[Kills[I]] |= KillUnits[I];
+  unsigned NumKills = 0;
+  auto Visit = [&](Ref R, const MInstr &MI, size_t PI) {
+    if (!R.Virtual) {
+      if (R.Reg < NumPhysRegs)
+        ReservedPhys.set(R.Reg, std::min(R.Reg + R.Width, NumPhysRegs) - R.Reg);
+      PhysEnd = std::max(PhysEnd, R.Reg + R.Width);
+      return;
     }
-  }
+    unsigned V = R.Reg;
+    if (V >= NV)
+      Grow(V + 1);
+    if (!W[V]) {
+      Order.push_back(V);
+      FirstLoc[V] = MI.Loc;
+    }
+    W[V] = std::max<unsigned>(W[V], R.Sub + R.Width);
+    if (!R.IsDef) {
+      G[V * NP + PI] |= unitsOf(R) & ~K[V * NP + PI];
+    } else if (!isGuarded(MI)) {
+      Kills[NumKills] = V * NP + PI;
+      KillUnits[NumKills++] = unitsOf(R);
+    }
+  };
+  auto EndInstr = [&] {
+    for (unsigned I = 0; I < NumKills; ++I)
+      K[Kills[I]] |= KillUnits[I];
+    NumKills = 0;
+  };
+  T.collect(F, Visit, EndInstr);
+  End = Width;
   for (unsigned &X : Width)
     if (X)
       X = unsigned(PowerOf2Ceil(X));
@@ -847,7 +905,6 @@ Error Allocator::scanOperands() {
 }
 
 Error Allocator::run(bool SeedPlan) {
-  T.collect(F);
   if (Error E = scanOperands())
     return E;
   Error Err = Error::success();
@@ -867,7 +924,14 @@ Error Allocator::run(bool SeedPlan) {
     return E;
   NumVirtualRegs += Order.size();
   rewrite();
-  addConservativeWaits(F, T);
+  // The operands are rewritten as the waits' walk meets them.
+  addConservativeWaits(F, T, [this](MInstr &MI, const Ref &R) {
+    if (!R.Virtual)
+      return unsigned(R.Reg);
+    unsigned Phys = unsigned(Assigned[R.Reg]) + R.Sub;
+    MI.I.Ops[R.OpIdx] = Phys;
+    return Phys;
+  });
   TP_DEBUG(printDecisions(dbgs()));
   return Error::success();
 }
@@ -979,17 +1043,30 @@ struct SBState {
 
 /// The waits of \p MI (its register operands \p Refs, RefTable::Flags
 /// \p Flags) from \p St, which then takes what \p MI leaves pending.
-void addWaits(MInstr &MI, ArrayRef<Ref> Refs, uint8_t Flags, SBState &St) {
+/// \p PhysOf gives an operand's physical register, once per operand and
+/// before anything else reads it (tp-regalloc writes it into \p MI then:
+/// the table holds the virtual registers); later reads are from \p MI.
+/// (Inlined into the walk: it runs once an instruction.)
+template <typename PhysFn>
+LLVM_ATTRIBUTE_ALWAYS_INLINE void addWaits(MInstr &MI, ArrayRef<Ref> Refs,
+                                           uint8_t Flags, SBState &St,
+                                           PhysFn PhysOf) {
+  auto RegOf = [&MI](const Ref &R) { return unsigned(MI.I.Ops[R.OpIdx]); };
   uint8_t &WaitMask = MI.I.Ctrl.WaitMask;
   uint8_t Wait = WaitMask;
   // Scoreboards 1..5 guard registers (0 counts the copy groups).
-  if (St.pending())
+  if (St.pending()) {
     for (const Ref &R : Refs) {
-      uint8_t G = SBState::guarding(St.Write, R.Reg, R.Width);
+      unsigned Reg = PhysOf(MI, R);
+      uint8_t G = SBState::guarding(St.Write, Reg, R.Width);
       if (R.IsDef)
-        G |= SBState::guarding(St.Read, R.Reg, R.Width);
+        G |= SBState::guarding(St.Read, Reg, R.Width);
       Wait |= G & 0x3e;
     }
+  } else {
+    for (const Ref &R : Refs)
+      PhysOf(MI, R);
+  }
   if (Flags & RefTable::ExitFlag)
     Wait = 0x3f;
   if (Wait & St.pending())
@@ -1000,23 +1077,28 @@ void addWaits(MInstr &MI, ArrayRef<Ref> Refs, uint8_t Flags, SBState &St) {
     return;
   for (const Ref &R : Refs) {
     if (R.IsDef && WrSB)
-      St.guard(St.Write, R.Reg, R.Width, WrSB);
+      St.guard(St.Write, RegOf(R), R.Width, WrSB);
     else if (!R.IsDef && RdSB)
-      St.guard(St.Read, R.Reg, R.Width, RdSB);
+      St.guard(St.Read, RegOf(R), R.Width, RdSB);
   }
 }
 
 /// addConservativeWaits() with the register operands of every instruction
-/// (\p Refs) given: tp-regalloc has them from its rewrite.
-void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
+/// (\p Refs) given: tp-regalloc has them from its allocation.  \p PhysOf
+/// (see addWaits) gives each operand's physical register: tp-regalloc
+/// rewrites the operands in this walk.
+template <typename PhysFn>
+void addConservativeWaits(mir::Function &F, const RefTable &Refs,
+                          PhysFn PhysOf) {
   SBState St, Entry;
   for (size_t PI = 0; PI < F.Pieces.size(); ++PI) {
     mir::Piece &P = F.Pieces[PI];
     auto Walk = [&](SBState &S) {
-      size_t First = Refs.PieceFirst[PI];
+      size_t First = Refs.PieceFirst[PI], N = P.Instrs.size();
       const uint8_t *Flags = Refs.Flags.data() + First;
-      for (size_t I = 0; I < P.Instrs.size(); ++I)
-        addWaits(P.Instrs[I], Refs.of(First + I), Flags[I], S);
+      MInstr *MI = P.Instrs.data();
+      for (size_t I = 0; I < N; ++I)
+        addWaits(MI[I], Refs.of(First + I), Flags[I], S, PhysOf);
     };
     if (P.Name == "body" && !P.Instrs.empty()) {
       // The body's first instruction waits for everything either way into
@@ -1041,7 +1123,8 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs) {
 void addConservativeWaits(mir::Function &F) {
   RefTable Refs;
   Refs.collect(F);
-  addConservativeWaits(F, Refs);
+  addConservativeWaits(F, Refs,
+                       [](MInstr &, const Ref &R) { return unsigned(R.Reg); });
 }
 
 std::unique_ptr<Pass> createRegAllocPass() {

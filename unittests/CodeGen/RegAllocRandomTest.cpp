@@ -20,6 +20,7 @@
 #include "tp/MIR/MIR.h"
 #include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/SASS.h"
 
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
@@ -437,6 +438,21 @@ TEST(RegAllocRandom, ManyOperandsAnInstruction) {
            ", " + R("c") + ", " + R("e") + ", 0x0 ; {stall=15}\n";
     T += "  EXIT ; {stall=15}\n}\n";
     EXPECT_EQ(compareWithReference(T, 255), "");
+  }
+}
+
+// tp-regalloc keeps an operand's units (its registers of the tuple, from a
+// sub-register index below 4) in 16 bits, and stops on a form whose general
+// register operand is wider than 13 registers: none is.
+TEST(RegAllocRandom, OperandUnitsFitSixteenBits) {
+  for (unsigned Op = 0; Op < sass::getNumOpcodes(); ++Op) {
+    const sass::InstrInfo &II = sass::getInstrInfo(sass::Opcode(Op));
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      const sass::OperandInfo &O = II.Operands[K];
+      if (O.Kind == sass::OperandKind::GPR ||
+          O.Kind == sass::OperandKind::MemBase)
+        EXPECT_LE(O.Width + 3u, 16u) << II.Name << " operand " << K;
+    }
   }
 }
 
