@@ -52,9 +52,12 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 
 using namespace llvm;
 
@@ -83,64 +86,75 @@ using IndexList = SmallVector<Index, 16>;
 /// What the step parser looks for.
 enum class Kind : uint8_t { Other, Bar, Ldsm, Hmma, Depbar, Ldgdepbar };
 
-/// What the pass needs of a form, found once a form (FormFacts).
+/// What the pass needs of a form.
 struct Facts {
   Kind K = Kind::Other;
   int8_t AOperand = -1; ///< an HMMA's A fragment: its first register use
   uint8_t ReuseBit = 0; ///< the reuse flag of that operand's slot
+  uint32_t UseMask = 0; ///< bit K: operand K is a GPR the form reads
+  uint32_t DefMask = 0; ///< bit K: operand K is a GPR the form writes
 };
 
-/// Each form's Facts, computed on its first use and kept in a small
-/// open-addressed table (a kernel has a few dozen forms; no allocation).
-class FormFacts {
-public:
-  FormFacts() { clear(); }
-  void clear() {
-    for (Entry &E : Table)
-      E.Op = Empty;
-  }
-  const Facts &get(const MInstr &MI) {
-    uint16_t Op = MI.I.Op;
-    for (unsigned H = Op * 37u;; ++H) {
-      Entry &E = Table[H % Size];
-      if (E.Op == Op)
-        return E.F;
-      if (E.Op == Empty) {
-        E.Op = Op;
-        E.F = compute(MI.info());
-        return E.F;
-      }
+/// Each form's Facts, packed in one atomic word a form, zero until made:
+/// static storage (no start-up cost, nothing to clear a run; the kernel's
+/// few dozen forms touch two or three of its 8 KB), made on a form's first
+/// use and kept for the process; threads that make an entry at once make
+/// the same one.  Layout: UseMask bits 0-23, DefMask 24-47, the kind
+/// 48-50, the reuse slot + 1 (0: none) 51-53, bit 63 made.
+static std::atomic<uint64_t> FactTable[sass::NUM_OPCODES];
+constexpr uint64_t FactsMade = uint64_t(1) << 63;
+static_assert(sass::MaxOperands <= 24, "an operand mask is 24 bits");
+
+LLVM_ATTRIBUTE_NOINLINE uint64_t makeFacts(sass::Opcode Op) {
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
+  StringRef Mn = II.Mnemonic;
+  Kind K = Mn == "HMMA"        ? Kind::Hmma
+           : Mn == "LDSM"      ? Kind::Ldsm
+           : Mn == "BAR"       ? Kind::Bar
+           : Mn == "DEPBAR"    ? Kind::Depbar
+           : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
+                               : Kind::Other;
+  uint64_t Use = 0, Def = 0, Reuse = 0;
+  for (unsigned I = 0; I < II.NumOperands; ++I) {
+    const sass::OperandInfo &O = II.Operands[I];
+    if (O.Kind != sass::OperandKind::GPR)
+      continue;
+    if (O.IsDef) {
+      Def |= uint64_t(1) << I;
+      continue;
     }
+    if (!Use && O.ReuseSlot >= 0) // the first use: the A operand
+      Reuse = uint64_t(O.ReuseSlot) + 1;
+    Use |= uint64_t(1) << I;
   }
+  uint64_t W = FactsMade | Use | Def << 24 | uint64_t(K) << 48 | Reuse << 51;
+  FactTable[Op].store(W, std::memory_order_relaxed);
+  return W;
+}
 
-private:
-  static Facts compute(const sass::InstrInfo &II) {
-    Facts F;
-    StringRef Mn = II.Mnemonic;
-    F.K = Mn == "HMMA"        ? Kind::Hmma
-          : Mn == "LDSM"      ? Kind::Ldsm
-          : Mn == "BAR"       ? Kind::Bar
-          : Mn == "DEPBAR"    ? Kind::Depbar
-          : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
-                              : Kind::Other;
-    for (unsigned I = 0; I < II.NumOperands; ++I)
-      if (II.Operands[I].Kind == sass::OperandKind::GPR &&
-          !II.Operands[I].IsDef) {
-        F.AOperand = I;
-        int Slot = II.Operands[I].ReuseSlot;
-        F.ReuseBit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
-        break;
-      }
-    return F;
-  }
-  static constexpr uint16_t Empty = 0xffff;
-  static constexpr unsigned Size = 256; // more than any kernel's forms
-  struct Entry {
-    uint16_t Op;
-    Facts F;
-  };
-  std::array<Entry, Size> Table;
-};
+/// The Facts of \p MI's form.
+inline Facts facts(const MInstr &MI) {
+  sass::Opcode Op = MI.I.Op;
+  uint64_t W = FactTable[Op].load(std::memory_order_relaxed);
+  if (LLVM_UNLIKELY(!W))
+    W = makeFacts(Op);
+  Facts F;
+  F.UseMask = uint32_t(W & 0xffffff);
+  F.DefMask = uint32_t(W >> 24 & 0xffffff);
+  F.K = Kind(W >> 48 & 7);
+  unsigned Reuse = W >> 51 & 7;
+  F.ReuseBit = Reuse ? uint8_t(1u << (Reuse - 1)) : 0;
+  F.AOperand = F.UseMask ? int8_t(countTrailingZeros(F.UseMask)) : -1;
+  return F;
+}
+
+/// The kind of \p MI's form (what the step parser looks for).
+inline Kind kindOf(const MInstr &MI) {
+  uint64_t W = FactTable[MI.I.Op].load(std::memory_order_relaxed);
+  if (LLVM_UNLIKELY(!W))
+    W = makeFacts(MI.I.Op);
+  return Kind(W >> 48 & 7);
+}
 
 /// A run of consecutive instructions of the piece, [Begin, End).
 struct Range {
@@ -150,10 +164,10 @@ struct Range {
 
 /// The end of the run (HMMAs sharing their A fragment) that starts at
 /// \p Begin in \p H.
-Index runEnd(FormFacts &FF, const Seq &S, Range H, Index Begin) {
+Index runEnd(const Seq &S, Range H, Index Begin) {
   if (Begin == H.End)
     return Begin;
-  int A = FF.get(S[Begin]).AOperand;
+  int A = facts(S[Begin]).AOperand;
   Index It = Begin;
   while (It != H.End && S[It].I.Ops[A] == S[Begin].I.Ops[A])
     ++It;
@@ -161,10 +175,10 @@ Index runEnd(FormFacts &FF, const Seq &S, Range H, Index Begin) {
 }
 
 /// Splits the HMMAs \p H into runs sharing their A fragment.
-void runs(FormFacts &FF, const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
+void runs(const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
   Rs.clear();
   for (Index B = H.Begin; B != H.End;) {
-    Index E = runEnd(FF, S, H, B);
+    Index E = runEnd(S, H, B);
     Rs.push_back({B, E});
     B = E;
   }
@@ -172,15 +186,15 @@ void runs(FormFacts &FF, const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
 
 /// Sets the reuse flag of \p Run's A operand on every HMMA but the last
 /// (the fragment stays in the operand-reuse cache across the run).
-void setReuse(FormFacts &FF, Seq &S, Range Run) {
+void setReuse(Seq &S, Range Run) {
   if (!Run.size())
     return;
   sass::Opcode Op = S[Run.Begin].I.Op;
-  uint8_t Bit = FF.get(S[Run.Begin]).ReuseBit;
+  uint8_t Bit = facts(S[Run.Begin]).ReuseBit;
   for (Index I = Run.Begin; I < Run.End; ++I) {
     if (S[I].I.Op != Op) { // a run of one form, as a rule
       Op = S[I].I.Op;
-      Bit = FF.get(S[I]).ReuseBit;
+      Bit = facts(S[I]).ReuseBit;
     }
     if (I + 1 < Run.End)
       S[I].I.Ctrl.Reuse |= Bit;
@@ -190,12 +204,12 @@ void setReuse(FormFacts &FF, Seq &S, Range Run) {
 }
 
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
-/// Q is \p QList followed by \p QRange.  Appends the order to \p Out and
-/// sets the runs' reuse flags.
-void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
-            Range QRange, SmallVectorImpl<Index> &Out) {
+/// Q is \p QList followed by \p QRange.  Writes the order at \p Out
+/// (advanced past it) and sets the runs' reuse flags.
+void spread(Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList, Range QRange,
+            Index *&Out) {
   for (Range Run : Runs)
-    setReuse(FF, S, Run);
+    setReuse(S, Run);
   size_t QSize = QList.size() + QRange.size();
   auto QAt = [&](size_t I) {
     return I < QList.size() ? QList[I] : Index(QRange.Begin + I - QList.size());
@@ -205,25 +219,25 @@ void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
   size_t QI = 0;
   for (Range Run : Runs) {
     for (Index I = Run.Begin; I < Run.End; ++I)
-      Out.push_back(I);
+      *Out++ = I;
     for (size_t K = 0; K < M && QI < QSize; ++K)
-      Out.push_back(QAt(QI++));
+      *Out++ = QAt(QI++);
   }
   for (; QI < QSize; ++QI)
-    Out.push_back(QAt(QI));
+    *Out++ = QAt(QI);
 }
 
-/// The registers of operand \p K of \p MI: [first, first + width), or
-/// {0, 0} when it is not a GPR.
+/// The registers of GPR operand \p K of \p MI: [first, first + width),
+/// or {0, 0} for RZ.
 std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
-  const sass::OperandInfo &O = MI.info().Operands[K];
-  if (O.Kind != sass::OperandKind::GPR || MI.I.Ops[K] == sass::RZ)
+  int64_t V = MI.I.Ops[K];
+  if (V == sass::RZ)
     return {0, 0};
-  int64_t V = MI.I.Ops[K], W = O.Width ? O.Width : 1;
   if (mir::isVirtualReg(V)) // one name, one range (sub-registers within)
     return {mir::virtualReg(mir::virtualRegId(V)),
             mir::virtualReg(mir::virtualRegId(V)) + 4};
-  return {V, V + W};
+  unsigned W = MI.info().Operands[K].Width;
+  return {V, V + (W ? W : 1)};
 }
 
 /// The GPR ranges the instructions of \p R read.
@@ -232,11 +246,8 @@ void collectUses(const Seq &S, Range R, RegRanges &Uses) {
   Uses.clear();
   for (Index It = R.Begin; It != R.End; ++It) {
     const MInstr &MI = S[It];
-    const sass::InstrInfo &II = MI.info();
-    for (unsigned K = 0; K < II.NumOperands; ++K) {
-      if (II.Operands[K].IsDef)
-        continue;
-      auto Use = gprRange(MI, K);
+    for (uint32_t M = facts(MI).UseMask; M; M &= M - 1) {
+      auto Use = gprRange(MI, countTrailingZeros(M));
       if (Use.first != Use.second)
         Uses.push_back(Use);
     }
@@ -246,11 +257,8 @@ void collectUses(const Seq &S, Range R, RegRanges &Uses) {
 /// Whether one of the register ranges \p Uses holds a register \p Load
 /// writes.
 bool readsResult(const RegRanges &Uses, const MInstr &Load) {
-  const sass::InstrInfo &LI = Load.info();
-  for (unsigned D = 0; D < LI.NumOperands; ++D) {
-    if (!LI.Operands[D].IsDef)
-      continue;
-    auto Def = gprRange(Load, D);
+  for (uint32_t M = facts(Load).DefMask; M; M &= M - 1) {
+    auto Def = gprRange(Load, countTrailingZeros(M));
     if (Def.first == Def.second)
       continue;
     for (const auto &Use : Uses)
@@ -311,7 +319,6 @@ public:
       return makeError("tp-interleave: option 'hoist' expects auto, 0 or 1, "
                        "found '" +
                        Mode + "'");
-    FF.clear();
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
       interleave(F, Mode == "1" || (Mode == "auto" && hoistPays(F)));
     return Error::success();
@@ -325,8 +332,6 @@ private:
   SmallVector<Index, 1024> Order;
   SmallVector<Range, 8> R0, R1;
   RegRanges Uses;
-  SmallVector<bool, 1024> Placed;
-  FormFacts FF;
 
   /// Whether hoisting pays by tp-sim's timing model: with 8 or more warps
   /// a block (two or more per sub-partition, the large, 128x64 and 256x128
@@ -371,11 +376,11 @@ private:
   bool hoistable(const Seq &S, const Parsed::Step &St, const Seq &HeadPiece,
                  ArrayRef<Index> Head) {
     // The last run's start: the start of the run that ends at H1's end.
-    Index Last = St.H1.Begin, Next = runEnd(FF, S, St.H1, Last);
+    Index Last = St.H1.Begin, Next = runEnd(S, St.H1, Last);
     unsigned Runs = 1;
     for (; Next != St.H1.End; ++Runs) {
       Last = Next;
-      Next = runEnd(FF, S, St.H1, Last);
+      Next = runEnd(S, St.H1, Last);
     }
     if (Runs < 2)
       return false;
@@ -391,10 +396,8 @@ private:
   Parsed parse(const Seq &S, bool Hoist) {
     Index N = S.size();
     Kinds.resize(N);
-    // Runs of one form (HMMAs, LDSMs) are classified once.
     for (Index I = 0; I < N; ++I)
-      Kinds[I] = I && S[I].I.Op == S[I - 1].I.Op ? Kinds[I - 1]
-                                                  : FF.get(S[I]).K;
+      Kinds[I] = kindOf(S[I]);
     Parsed R;
     R.Verbatim.push_back({0, 0});
     Index I = 0;
@@ -433,8 +436,7 @@ private:
         St.Head.push_back(--Before.End);
       St.Head.push_back(I);
       if (Hoist)
-        collectUses(S, {St.H0.Begin, runEnd(FF, S, St.H0, St.H0.Begin)},
-                    Uses);
+        collectUses(S, {St.H0.Begin, runEnd(S, St.H0, St.H0.Begin)}, Uses);
       for (Index L = I + 1; L < L0End; ++L)
         (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest)
             .push_back(L);
@@ -445,9 +447,12 @@ private:
     return R;
   }
 
-  static void append(SmallVectorImpl<Index> &Out, Range R) {
+  static void append(Index *&Out, Range R) {
     for (Index I = R.Begin; I < R.End; ++I)
-      Out.push_back(I);
+      *Out++ = I;
+  }
+  static void append(Index *&Out, ArrayRef<Index> L) {
+    Out = std::copy(L.begin(), L.end(), Out);
   }
 
   /// The order \p R's piece \p S is written back in (into Order), each step
@@ -459,15 +464,20 @@ private:
   /// reached; \p TrailingHead is that head for the piece's last step (the
   /// next piece's first, rotated: instructions of this piece, \p S), and
   /// \p DropFirstHead drops the first step's head (it ran at the end of the
-  /// piece before).
-  void emit(Seq &S, Parsed &R, StringRef Name, bool Hoist, bool DropFirstHead,
-            const IndexList *TrailingHead) {
-    Order.clear();
+  /// piece before).  Order is then a permutation of the piece: the
+  /// indices kept, in their new order, then the dropped ones; returns how
+  /// many are kept.
+  size_t emit(Seq &S, Parsed &R, StringRef Name, bool Hoist, bool DropFirstHead,
+              const IndexList *TrailingHead) {
+    // Every index once (a head is placed once: hoisted, kept, or dropped
+    // when it ran at the end of the piece before).
+    Order.resize_for_overwrite(S.size());
+    Index *Out = Order.data();
     SmallVector<bool, 16> HeadDone(R.Steps.size(), false);
     if (DropFirstHead && R.startsWithStep())
       HeadDone[0] = true;
     for (size_t I = 0; I < R.Steps.size(); ++I) {
-      append(Order, R.Verbatim[I]);
+      append(Out, R.Verbatim[I]);
       Parsed::Step &St = R.Steps[I];
       const IndexList *Next = !Hoist          ? nullptr
                               : R.adjacent(I) ? &R.Steps[I + 1].Head
@@ -476,8 +486,8 @@ private:
                                   : nullptr;
       if (Next && !hoistable(S, St, S, *Next))
         Next = nullptr;
-      runs(FF, S, St.H0, R0);
-      runs(FF, S, St.H1, R1);
+      runs(S, St.H0, R0);
+      runs(S, St.H1, R1);
       TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
                       << St.L1.size() << " LDSMs of k-half 1 after the "
                       << R0.size() << " HMMA runs of k-half 0, "
@@ -487,24 +497,32 @@ private:
       NumInstrsMoved += countMoved(St.L1.size(), R0.size()) +
                         countMoved(St.Q.size(), R1.size());
       if (!HeadDone[I])
-        Order.insert(Order.end(), St.Head.begin(), St.Head.end());
-      spread(FF, S, R0, St.L0Rest, St.L1, Order);
+        append(Out, St.Head);
+      spread(S, R0, St.L0Rest, St.L1, Out);
       if (!Next) {
-        spread(FF, S, R1, {}, St.Q, Order);
+        spread(S, R1, {}, St.Q, Out);
         continue;
       }
       // The head goes before H1's last run: the next step's first
       // fragments load under this step's last products.
       Range Last = R1.pop_back_val();
-      setReuse(FF, S, Last);
-      spread(FF, S, R1, {}, St.Q, Order);
-      Order.insert(Order.end(), Next->begin(), Next->end());
-      append(Order, Last);
+      setReuse(S, Last);
+      spread(S, R1, {}, St.Q, Out);
+      append(Out, *Next);
+      append(Out, Last);
       ++NumHeadsHoisted;
       if (R.adjacent(I))
         HeadDone[I + 1] = true;
     }
-    append(Order, R.Verbatim.back());
+    append(Out, R.Verbatim.back());
+    size_t Kept = Out - Order.data();
+    // Left out: the first step's head, dropped (unless it came back as the
+    // trailing head).
+    if (Kept < S.size())
+      append(Out, R.Steps.front().Head);
+    assert(size_t(Out - Order.data()) == S.size() &&
+           "the order is a permutation of the piece");
+    return Kept;
   }
 
   /// Moves \p From to \p To; the instruction word and location alone when
@@ -519,12 +537,11 @@ private:
     To = std::move(From);
   }
 
-  /// Puts \p S in Order in place: Order (each index at most once; the
-  /// ones left out are dropped heads) completed by the dropped indices to a
-  /// permutation, applied cycle by cycle (an instruction moved once where
-  /// it moves at all), then the dropped ones cut off the end.
-  void reorder(Seq &S) {
-    size_t Kept = Order.size();
+  /// Puts \p S in Order in place: Order (a permutation of the piece, the
+  /// \p Kept indices kept first) applied cycle by cycle (an instruction
+  /// moved once where it moves at all), then the dropped ones cut off the
+  /// end.
+  void reorder(Seq &S, size_t Kept) {
     Index N = S.size();
     // The part that stays where it is (the piece's head) is not touched.
     Index Same = 0;
@@ -532,14 +549,6 @@ private:
       ++Same;
     if (Same == N)
       return;
-    if (Kept < N) {
-      Placed.assign(N, false);
-      for (Index I : Order)
-        Placed[I] = true;
-      for (Index I = 0; I < N; ++I)
-        if (!Placed[I])
-          Order.push_back(I);
-    }
     // Position P takes S[Order[P]]; a position done is marked Order[P] = P.
     for (Index P = Same; P < N; ++P) {
       if (Order[P] == P)
@@ -598,9 +607,10 @@ private:
     for (size_t I = 0; I < F.Pieces.size(); ++I) {
       mir::Piece &P = F.Pieces[I];
       bool IsBody = &P == Body, IsTail = &P == Tail;
-      emit(P.Instrs, Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
-           Rotate && IsBody ? &BodyHead : nullptr);
-      reorder(P.Instrs);
+      size_t Kept =
+          emit(P.Instrs, Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
+               Rotate && IsBody ? &BodyHead : nullptr);
+      reorder(P.Instrs, Kept);
       if (Rotate && &P == Pro) {
         if (BodyHeadCopy.empty())
           for (Index H : BodyHead)
