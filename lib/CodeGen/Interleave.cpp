@@ -79,6 +79,12 @@ namespace {
 
 using mir::MInstr;
 using Seq = std::vector<MInstr>;
+/// The helpers take a piece's instructions (and the pass's index and kind
+/// buffers) as ArrayRefs, a pointer and a size in registers: through a
+/// vector, every byte store (a reuse flag, a kind) would make the compiler
+/// reload the vector's data pointer, which a char store may alias.
+using Instrs = ArrayRef<MInstr>;
+using MutableInstrs = MutableArrayRef<MInstr>;
 /// An instruction of the piece being interleaved: its index in the piece.
 using Index = uint32_t;
 using IndexList = SmallVector<Index, 16>;
@@ -164,7 +170,7 @@ struct Range {
 
 /// The end of the run (HMMAs sharing their A fragment) that starts at
 /// \p Begin in \p H.
-Index runEnd(const Seq &S, Range H, Index Begin) {
+Index runEnd(Instrs S, Range H, Index Begin) {
   if (Begin == H.End)
     return Begin;
   int A = facts(S[Begin]).AOperand;
@@ -175,7 +181,7 @@ Index runEnd(const Seq &S, Range H, Index Begin) {
 }
 
 /// Splits the HMMAs \p H into runs sharing their A fragment.
-void runs(const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
+void runs(Instrs S, Range H, SmallVectorImpl<Range> &Rs) {
   Rs.clear();
   for (Index B = H.Begin; B != H.End;) {
     Index E = runEnd(S, H, B);
@@ -186,7 +192,7 @@ void runs(const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
 
 /// Sets the reuse flag of \p Run's A operand on every HMMA but the last
 /// (the fragment stays in the operand-reuse cache across the run).
-void setReuse(Seq &S, Range Run) {
+void setReuse(MutableInstrs S, Range Run) {
   if (!Run.size())
     return;
   sass::Opcode Op = S[Run.Begin].I.Op;
@@ -206,8 +212,8 @@ void setReuse(Seq &S, Range Run) {
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
 /// Q is \p QList followed by \p QRange.  Writes the order at \p Out
 /// (advanced past it) and sets the runs' reuse flags.
-void spread(Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList, Range QRange,
-            Index *&Out) {
+void spread(MutableInstrs S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
+            Range QRange, Index *&Out) {
   for (Range Run : Runs)
     setReuse(S, Run);
   size_t QSize = QList.size() + QRange.size();
@@ -242,7 +248,7 @@ std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
 
 /// The GPR ranges the instructions of \p R read.
 using RegRanges = SmallVector<std::pair<int64_t, int64_t>, 32>;
-void collectUses(const Seq &S, Range R, RegRanges &Uses) {
+void collectUses(Instrs S, Range R, RegRanges &Uses) {
   Uses.clear();
   for (Index It = R.Begin; It != R.End; ++It) {
     const MInstr &MI = S[It];
@@ -328,7 +334,7 @@ private:
   /// The pieces' instruction kinds (the piece being parsed), the order a
   /// piece is written back in, and the runs of a step: buffers reused from
   /// piece to piece.
-  SmallVector<Kind, 1024> Kinds;
+  SmallVector<Kind, 1024> KindBuf;
   SmallVector<Index, 1024> Order;
   SmallVector<Range, 8> R0, R1;
   RegRanges Uses;
@@ -354,7 +360,7 @@ private:
   }
 
   /// The end of the run of unlabelled \p K instructions at \p I.
-  static Index span(const Seq &S, ArrayRef<Kind> Kinds, Index I, Kind K) {
+  static Index span(Instrs S, ArrayRef<Kind> Kinds, Index I, Kind K) {
     Index N = Kinds.size();
     while (I < N && Kinds[I] == K && S[I].Label.empty())
       ++I;
@@ -373,7 +379,7 @@ private:
   /// last H1 run: there are two runs or more, and none of the head's loads
   /// writes a register that run reads (with virtual registers, never: the
   /// k-halves' fragments have names of their own).
-  bool hoistable(const Seq &S, const Parsed::Step &St, const Seq &HeadPiece,
+  bool hoistable(Instrs S, const Parsed::Step &St, Instrs HeadPiece,
                  ArrayRef<Index> Head) {
     // The last run's start: the start of the run that ends at H1's end.
     Index Last = St.H1.Begin, Next = runEnd(S, St.H1, Last);
@@ -393,17 +399,18 @@ private:
 
   /// Cuts \p S into steps L0 H0 L1 H1 Q (after a BAR.SYNC, with the
   /// DEPBAR.LE just before it) and the code around them.
-  Parsed parse(const Seq &S, bool Hoist) {
+  Parsed parse(Instrs S, bool Hoist) {
     Index N = S.size();
-    Kinds.resize(N);
+    KindBuf.resize_for_overwrite(N);
+    MutableArrayRef<Kind> Kinds(KindBuf); // see Instrs
     for (Index I = 0; I < N; ++I)
       Kinds[I] = kindOf(S[I]);
     Parsed R;
-    R.Verbatim.push_back({0, 0});
-    Index I = 0;
+    // The code since the last step (kept as it is) starts at Rest.
+    Index I = 0, Rest = 0;
     while (I < N) {
       if (Kinds[I] != Kind::Bar) {
-        R.Verbatim.back().End = ++I;
+        ++I;
         continue;
       }
       Index L0End = span(S, Kinds, I + 1, Kind::Ldsm),
@@ -422,7 +429,7 @@ private:
                     S[K].Label.empty() && H0End - L0End == J - L1End &&
                     S[I].Label.empty();
       if (!Shaped) {
-        R.Verbatim.back().End = ++I;
+        ++I;
         continue;
       }
       Parsed::Step St;
@@ -430,10 +437,11 @@ private:
       St.L1 = {H0End, L1End};
       St.H1 = {L1End, J};
       St.Q = {J, K + 1};
-      Range &Before = R.Verbatim.back();
+      Range Before = {Rest, I};
       if (Before.size() && Kinds[Before.End - 1] == Kind::Depbar &&
           S[Before.End - 1].Label.empty())
         St.Head.push_back(--Before.End);
+      R.Verbatim.push_back(Before);
       St.Head.push_back(I);
       if (Hoist)
         collectUses(S, {St.H0.Begin, runEnd(S, St.H0, St.H0.Begin)}, Uses);
@@ -441,9 +449,9 @@ private:
         (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest)
             .push_back(L);
       R.Steps.push_back(std::move(St));
-      R.Verbatim.push_back({K + 1, K + 1});
-      I = K + 1;
+      I = Rest = K + 1;
     }
+    R.Verbatim.push_back({Rest, N});
     return R;
   }
 
@@ -467,8 +475,8 @@ private:
   /// piece before).  Order is then a permutation of the piece: the
   /// indices kept, in their new order, then the dropped ones; returns how
   /// many are kept.
-  size_t emit(Seq &S, Parsed &R, StringRef Name, bool Hoist, bool DropFirstHead,
-              const IndexList *TrailingHead) {
+  size_t emit(MutableInstrs S, Parsed &R, StringRef Name, bool Hoist,
+              bool DropFirstHead, const IndexList *TrailingHead) {
     // Every index once (a head is placed once: hoisted, kept, or dropped
     // when it ran at the end of the piece before).
     Order.resize_for_overwrite(S.size());
@@ -525,11 +533,13 @@ private:
     return Kept;
   }
 
-  /// Moves \p From to \p To; the instruction word and location alone when
-  /// neither has a label or branch target (every instruction of a step).
+  /// Moves \p From to \p To, which holds no label or branch target (a
+  /// moved-from instruction); the instruction word and location alone when
+  /// \p From has none either (every instruction of a step), which leaves
+  /// \p From as \p To was.
   static void moveInstr(MInstr &From, MInstr &To) {
-    if (From.Label.empty() && From.Target.empty() && To.Label.empty() &&
-        To.Target.empty()) {
+    assert(To.Label.empty() && To.Target.empty() && "To was moved from");
+    if (From.Label.empty() && From.Target.empty()) {
       To.I = From.I;
       To.Loc = From.Loc;
       return;
@@ -541,23 +551,28 @@ private:
   /// \p Kept indices kept first) applied cycle by cycle (an instruction
   /// moved once where it moves at all), then the dropped ones cut off the
   /// end.
-  void reorder(Seq &S, size_t Kept) {
+  void reorder(Seq &Piece, size_t Kept) {
+    MutableInstrs S(Piece); // see Instrs
+    MutableArrayRef<Index> Perm(Order);
     Index N = S.size();
     // The part that stays where it is (the piece's head) is not touched.
     Index Same = 0;
-    while (Same < Kept && Order[Same] == Same)
+    while (Same < Kept && Perm[Same] == Same)
       ++Same;
     if (Same == N)
       return;
-    // Position P takes S[Order[P]]; a position done is marked Order[P] = P.
+    // Position P takes S[Perm[P]]; a position done is marked Perm[P] = P.
+    // Each cycle starts by moving S[P] out, and every later move's
+    // destination is the instruction the one before moved out: no
+    // destination holds a label or branch target (moveInstr).
     for (Index P = Same; P < N; ++P) {
-      if (Order[P] == P)
+      if (Perm[P] == P)
         continue;
       MInstr First = std::move(S[P]);
       Index J = P;
       for (;;) {
-        Index K = Order[J];
-        Order[J] = J;
+        Index K = Perm[J];
+        Perm[J] = J;
         if (K == P) {
           S[J] = std::move(First);
           break;
@@ -566,7 +581,7 @@ private:
         J = K;
       }
     }
-    S.resize(Kept);
+    Piece.resize(Kept);
   }
 
   void interleave(mir::Function &F, bool Hoist) {
