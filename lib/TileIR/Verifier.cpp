@@ -143,45 +143,53 @@ int64_t getSharedLimit(const Kernel &K) {
   return getTargetLimits(K).SharedCapacity;
 }
 
-std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
-                              SMLoc Loc) {
+std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T, SMLoc Loc,
+                              Arena *A) {
+  // Each op is built in place, its attributes appended (every key is new to
+  // its op: no search) into an exact reserve, in \p A when given.
   std::vector<Op> Ops;
-  Op Tile("tp.tile", Loc);
-  if (!tileName(T).empty())
-    Tile.setWord("name", tileName(T));
-  Tile.setInt("warps_m", T.WarpsM)
-      .setInt("warps_n", T.WarpsN)
-      .setInt("m_tiles", T.MTiles)
-      .setInt("n_tiles", T.NTiles)
-      .setInt("stages", T.Stages);
-  Ops.push_back(Tile);
-  Op Grid("tp.grid", Loc);
-  Grid.setInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
-      .setInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
-      .setInt("threads", T.threads());
+  Ops.reserve(7);
+  auto NewOp = [&](StringRef Name, size_t NumAttrs) -> Op & {
+    Op &O = Ops.emplace_back(Name, Loc);
+    if (A)
+      O.Attrs.reserve(*A, NumAttrs);
+    else
+      O.Attrs.reserve(NumAttrs);
+    return O;
+  };
+  StringRef Name = tileName(T);
+  Op &Tile = NewOp("tp.tile", 5 + !Name.empty());
+  if (!Name.empty())
+    Tile.addWord("name", Name);
+  Tile.addInt("warps_m", T.WarpsM)
+      .addInt("warps_n", T.WarpsN)
+      .addInt("m_tiles", T.MTiles)
+      .addInt("n_tiles", T.NTiles)
+      .addInt("stages", T.Stages);
+  Op &Grid = NewOp("tp.grid", 3 + P.Strided);
+  Grid.addInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
+      .addInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
+      .addInt("threads", T.threads());
   if (P.Strided)
-    Grid.setInt("z", P.Batch);
-  Ops.push_back(Grid);
-  Op Block("tp.block", Loc);
-  Block.setInt("m", T.blockM()).setInt("n", T.blockN()).setInt("warps",
-                                                               T.warps());
-  Ops.push_back(Block);
-  Op Warp("tp.warp", Loc);
-  Warp.setInt("m", T.warpM()).setInt("n", T.warpN()).setWord("mma",
-                                                             "m16n8k16");
-  Ops.push_back(Warp);
-  Op Chunks("tp.chunks", Loc);
-  Chunks.setInt("a", T.chunksA()).setInt("b", T.chunksB()).setInt("bytes", 16);
-  Ops.push_back(Chunks);
-  Op Shared("tp.shared", Loc);
-  Shared.setInt("bytes", T.sharedBytes())
-      .setInt("stage_bytes", T.stageBytes())
-      .setInt("a_offset", 0)
-      .setInt("b_offset", T.tileBytesA());
-  Ops.push_back(Shared);
-  Op Regs("tp.registers", Loc);
-  Regs.setInt("count", T.registers());
-  Ops.push_back(Regs);
+    Grid.addInt("z", P.Batch);
+  NewOp("tp.block", 3)
+      .addInt("m", T.blockM())
+      .addInt("n", T.blockN())
+      .addInt("warps", T.warps());
+  NewOp("tp.warp", 3)
+      .addInt("m", T.warpM())
+      .addInt("n", T.warpN())
+      .addWord("mma", "m16n8k16");
+  NewOp("tp.chunks", 3)
+      .addInt("a", T.chunksA())
+      .addInt("b", T.chunksB())
+      .addInt("bytes", 16);
+  NewOp("tp.shared", 4)
+      .addInt("bytes", T.sharedBytes())
+      .addInt("stage_bytes", T.stageBytes())
+      .addInt("a_offset", 0)
+      .addInt("b_offset", T.tileBytesA());
+  NewOp("tp.registers", 1).addInt("count", T.registers());
   return Ops;
 }
 

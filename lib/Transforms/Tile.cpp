@@ -65,13 +65,13 @@ public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
     Module &M = static_cast<TileUnit &>(*IR).M;
     for (Kernel &K : M.Kernels)
-      if (Error E = tileKernel(K, Ctx))
+      if (Error E = tileKernel(K, *M.Strings, Ctx))
         return E;
     return Error::success();
   }
 
 private:
-  Error tileKernel(Kernel &K, PassContext &Ctx) {
+  Error tileKernel(Kernel &K, Arena &A, PassContext &Ctx) {
     Op &MM = *K.getMatmul();
     if (MM.find("tp.tile"))
       return makeSourceError(Ctx.SM, MM.find("tp.tile")->Loc,
@@ -138,9 +138,10 @@ private:
                     << " a block, " << T->sharedBytes()
                     << " bytes of shared stages)\n");
     ++(TileGiven ? NumTilesGiven : NumTilesChosen);
-    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
+    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc, &A);
     MM.setHasRegion();
-    MM.Body.insert(MM.Body.begin(), Ops.begin(), Ops.end());
+    MM.Body.insert(MM.Body.begin(), std::make_move_iterator(Ops.begin()),
+                   std::make_move_iterator(Ops.end()));
     return Error::success();
   }
 };
