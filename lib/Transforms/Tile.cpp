@@ -77,10 +77,10 @@ private:
       return makeSourceError(Ctx.SM, MM.find("tp.tile")->Loc,
                              "the product is already tiled");
     Problem P = getProblem(K);
-    int64_t Limit = getSharedLimit(K);
+    TargetLimits Limits = getTargetLimits(K);
+    int64_t Limit = getSharedLimit(K, Limits);
     if (Error E = overrideIntOption("shared-limit", Limit))
       return E;
-    TargetLimits Limits = getTargetLimits(K);
     int64_t SMs = K.getInt("sms").getValueOr(Limits.CardSMs);
     if (Error E = overrideIntOption("sms", SMs))
       return E;

@@ -126,6 +126,8 @@ TargetLimits getTargetLimits(const Kernel &K);
 /// The shared-memory limit the kernel declares (shared_limit=), else its
 /// target's capacity.
 int64_t getSharedLimit(const Kernel &K);
+/// The same, given the kernel's target limits \p L (getTargetLimits(K)).
+int64_t getSharedLimit(const Kernel &K, const TargetLimits &L);
 
 /// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at
 /// \p Loc, their attributes in \p A when given (the module's arena: the
