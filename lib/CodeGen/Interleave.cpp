@@ -113,13 +113,18 @@ static_assert(sass::MaxOperands <= 24, "an operand mask is 24 bits");
 
 LLVM_ATTRIBUTE_NOINLINE uint64_t makeFacts(sass::Opcode Op) {
   const sass::InstrInfo &II = sass::getInstrInfo(Op);
-  StringRef Mn = II.Mnemonic;
-  Kind K = Mn == "HMMA"        ? Kind::Hmma
-           : Mn == "LDSM"      ? Kind::Ldsm
-           : Mn == "BAR"       ? Kind::Bar
-           : Mn == "DEPBAR"    ? Kind::Depbar
-           : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
-                               : Kind::Other;
+  // The first letter first: most forms are none of the five (no strlen).
+  Kind K = Kind::Other;
+  char First = II.Mnemonic[0];
+  if (First == 'H' || First == 'L' || First == 'B' || First == 'D') {
+    StringRef Mn = II.Mnemonic;
+    K = Mn == "HMMA"        ? Kind::Hmma
+        : Mn == "LDSM"      ? Kind::Ldsm
+        : Mn == "BAR"       ? Kind::Bar
+        : Mn == "DEPBAR"    ? Kind::Depbar
+        : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
+                            : Kind::Other;
+  }
   uint64_t Use = 0, Def = 0, Reuse = 0;
   for (unsigned I = 0; I < II.NumOperands; ++I) {
     const sass::OperandInfo &O = II.Operands[I];
@@ -292,8 +297,9 @@ struct Parsed {
     Range H0, L1, H1, Q;    ///< Q ends with the step's LDGDEPBAR
   };
   /// Items in order: Verbatim[i] before Steps[i]; Verbatim.back() last.
-  std::vector<Range> Verbatim;
-  std::vector<Step> Steps;
+  /// (A piece has a step a stage, four as a rule: room for them inline.)
+  SmallVector<Range, 5> Verbatim;
+  SmallVector<Step, 4> Steps;
   /// Whether step i is followed directly by step i + 1 (no code between).
   bool adjacent(size_t I) const {
     return I + 1 < Steps.size() && Verbatim[I + 1].size() == 0;
@@ -334,7 +340,6 @@ private:
   /// The pieces' instruction kinds (the piece being parsed), the order a
   /// piece is written back in, and the runs of a step: buffers reused from
   /// piece to piece.
-  SmallVector<Kind, 1024> KindBuf;
   SmallVector<Index, 1024> Order;
   SmallVector<Range, 8> R0, R1;
   RegRanges Uses;
@@ -360,9 +365,9 @@ private:
   }
 
   /// The end of the run of unlabelled \p K instructions at \p I.
-  static Index span(Instrs S, ArrayRef<Kind> Kinds, Index I, Kind K) {
-    Index N = Kinds.size();
-    while (I < N && Kinds[I] == K && S[I].Label.empty())
+  static Index span(Instrs S, Index I, Kind K) {
+    Index N = S.size();
+    while (I < N && kindOf(S[I]) == K && S[I].Label.empty())
       ++I;
     return I;
   }
@@ -399,46 +404,46 @@ private:
 
   /// Cuts \p S into steps L0 H0 L1 H1 Q (after a BAR.SYNC, with the
   /// DEPBAR.LE just before it) and the code around them.
-  Parsed parse(Instrs S, bool Hoist) {
+  /// (Into \p R, empty: parsed in place.)  Each instruction's kind is
+  /// read where the walk needs it, most of them once.
+  void parse(Instrs S, bool Hoist, Parsed &R) {
     Index N = S.size();
-    KindBuf.resize_for_overwrite(N);
-    MutableArrayRef<Kind> Kinds(KindBuf); // see Instrs
-    for (Index I = 0; I < N; ++I)
-      Kinds[I] = kindOf(S[I]);
-    Parsed R;
+    auto KindAt = [&](Index I) { return kindOf(S[I]); };
     // The code since the last step (kept as it is) starts at Rest.
     Index I = 0, Rest = 0;
     while (I < N) {
-      if (Kinds[I] != Kind::Bar) {
+      if (KindAt(I) != Kind::Bar) {
         ++I;
         continue;
       }
-      Index L0End = span(S, Kinds, I + 1, Kind::Ldsm),
-            H0End = span(S, Kinds, L0End, Kind::Hmma),
-            L1End = span(S, Kinds, H0End, Kind::Ldsm),
-            J = span(S, Kinds, L1End, Kind::Hmma);
+      Index L0End = span(S, I + 1, Kind::Ldsm),
+            H0End = span(S, L0End, Kind::Hmma),
+            L1End = span(S, H0End, Kind::Ldsm), J = span(S, L1End, Kind::Hmma);
       Index K = J;
       // Q holds no products or fragment loads (else the step is already
       // interleaved).
-      while (K < N && Kinds[K] != Kind::Ldgdepbar && Kinds[K] != Kind::Bar &&
-             Kinds[K] != Kind::Hmma && Kinds[K] != Kind::Ldsm &&
-             S[K].Label.empty())
-        ++K;
+      Kind QK = Kind::Other;
+      for (; K < N; ++K) {
+        QK = KindAt(K);
+        if (QK == Kind::Ldgdepbar || QK == Kind::Bar || QK == Kind::Hmma ||
+            QK == Kind::Ldsm || !S[K].Label.empty())
+          break;
+      }
       bool Shaped = L0End > I + 1 && H0End > L0End && L1End > H0End &&
-                    J > L1End && K < N && Kinds[K] == Kind::Ldgdepbar &&
+                    J > L1End && K < N && QK == Kind::Ldgdepbar &&
                     S[K].Label.empty() && H0End - L0End == J - L1End &&
                     S[I].Label.empty();
       if (!Shaped) {
         ++I;
         continue;
       }
-      Parsed::Step St;
+      Parsed::Step &St = R.Steps.emplace_back();
       St.H0 = {L0End, H0End};
       St.L1 = {H0End, L1End};
       St.H1 = {L1End, J};
       St.Q = {J, K + 1};
       Range Before = {Rest, I};
-      if (Before.size() && Kinds[Before.End - 1] == Kind::Depbar &&
+      if (Before.size() && KindAt(Before.End - 1) == Kind::Depbar &&
           S[Before.End - 1].Label.empty())
         St.Head.push_back(--Before.End);
       R.Verbatim.push_back(Before);
@@ -446,13 +451,10 @@ private:
       if (Hoist)
         collectUses(S, {St.H0.Begin, runEnd(S, St.H0, St.H0.Begin)}, Uses);
       for (Index L = I + 1; L < L0End; ++L)
-        (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest)
-            .push_back(L);
-      R.Steps.push_back(std::move(St));
+        (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest).push_back(L);
       I = Rest = K + 1;
     }
     R.Verbatim.push_back({Rest, N});
-    return R;
   }
 
   static void append(Index *&Out, Range R) {
@@ -585,10 +587,9 @@ private:
   }
 
   void interleave(mir::Function &F, bool Hoist) {
-    std::vector<Parsed> Ps;
-    Ps.reserve(F.Pieces.size());
-    for (mir::Piece &P : F.Pieces)
-      Ps.push_back(parse(P.Instrs, Hoist));
+    std::vector<Parsed> Ps(F.Pieces.size());
+    for (size_t I = 0; I < F.Pieces.size(); ++I)
+      parse(F.Pieces[I].Instrs, Hoist, Ps[I]);
     // The loop's rotation: the body's first head moves to the body's end
     // (for the next iteration) and to the prologue's end (for the first),
     // when the tail starts with the same head, which the body's end then
