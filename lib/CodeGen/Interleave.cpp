@@ -251,13 +251,22 @@ std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
   return {V, V + (W ? W : 1)};
 }
 
-/// The GPR ranges the instructions of \p R read.
+/// The GPR ranges the HMMA run \p R reads.  The run's A fragment is the
+/// same in each of its HMMAs: collected once for the run's form.
 using RegRanges = SmallVector<std::pair<int64_t, int64_t>, 32>;
 void collectUses(Instrs S, Range R, RegRanges &Uses) {
   Uses.clear();
+  if (!R.size())
+    return;
+  sass::Opcode First = S[R.Begin].I.Op;
+  uint32_t SharedA = 0;
   for (Index It = R.Begin; It != R.End; ++It) {
     const MInstr &MI = S[It];
-    for (uint32_t M = facts(MI).UseMask; M; M &= M - 1) {
+    Facts F = facts(MI);
+    uint32_t Mask = F.UseMask & ~(MI.I.Op == First ? SharedA : 0);
+    if (It == R.Begin && F.AOperand >= 0)
+      SharedA = 1u << F.AOperand;
+    for (uint32_t M = Mask; M; M &= M - 1) {
       auto Use = gprRange(MI, countTrailingZeros(M));
       if (Use.first != Use.second)
         Uses.push_back(Use);
@@ -380,22 +389,15 @@ private:
     return std::min(Q, M * (Groups ? Groups - 1 : 0));
   }
 
-  /// Whether \p Head (instructions of \p HeadPiece) can go before \p St's
-  /// last H1 run: there are two runs or more, and none of the head's loads
-  /// writes a register that run reads (with virtual registers, never: the
-  /// k-halves' fragments have names of their own).
-  bool hoistable(Instrs S, const Parsed::Step &St, Instrs HeadPiece,
+  /// Whether \p Head (instructions of \p HeadPiece) can go before the last
+  /// of a step's H1 runs \p H1Runs: there are two runs or more, and none of
+  /// the head's loads writes a register that run reads (with virtual
+  /// registers, never: the k-halves' fragments have names of their own).
+  bool hoistable(Instrs S, ArrayRef<Range> H1Runs, Instrs HeadPiece,
                  ArrayRef<Index> Head) {
-    // The last run's start: the start of the run that ends at H1's end.
-    Index Last = St.H1.Begin, Next = runEnd(S, St.H1, Last);
-    unsigned Runs = 1;
-    for (; Next != St.H1.End; ++Runs) {
-      Last = Next;
-      Next = runEnd(S, St.H1, Last);
-    }
-    if (Runs < 2)
+    if (H1Runs.size() < 2)
       return false;
-    collectUses(S, {Last, St.H1.End}, Uses);
+    collectUses(S, H1Runs.back(), Uses);
     for (Index L : Head)
       if (readsResult(Uses, HeadPiece[L]))
         return false;
@@ -494,10 +496,10 @@ private:
                               : I + 1 == R.Steps.size() && R.endsWithStep()
                                   ? TrailingHead
                                   : nullptr;
-      if (Next && !hoistable(S, St, S, *Next))
-        Next = nullptr;
       runs(S, St.H0, R0);
       runs(S, St.H1, R1);
+      if (Next && !hoistable(S, R1, S, *Next))
+        Next = nullptr;
       TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
                       << St.L1.size() << " LDSMs of k-half 1 after the "
                       << R0.size() << " HMMA runs of k-half 0, "
@@ -606,8 +608,11 @@ private:
                std::equal(BH.begin(), BH.end(), T.Steps.front().Head.begin(),
                           [&](Index X, Index Y) {
                             return sameInstr(Body->Instrs[X], Tail->Instrs[Y]);
-                          }) &&
-               hoistable(Body->Instrs, B.Steps.back(), Body->Instrs, BH);
+                          });
+      if (Rotate) {
+        runs(Body->Instrs, B.Steps.back().H1, R1);
+        Rotate = hoistable(Body->Instrs, R1, Body->Instrs, BH);
+      }
     }
     // The prologue's copy of the body's first head is taken from the body
     // before the body is written back (set aside first only when the body
