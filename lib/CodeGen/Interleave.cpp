@@ -57,7 +57,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 
 using namespace llvm;
 
@@ -101,71 +100,69 @@ struct Facts {
   uint32_t DefMask = 0; ///< bit K: operand K is a GPR the form writes
 };
 
-/// Each form's Facts, packed in one atomic word a form, zero until made:
-/// static storage (no start-up cost, nothing to clear a run; the kernel's
-/// few dozen forms touch two or three of its 8 KB), made on a form's first
-/// use and kept for the process; threads that make an entry at once make
-/// the same one.  Layout: UseMask bits 0-23, DefMask 24-47, the kind
-/// 48-50, the reuse slot + 1 (0: none) 51-53, bit 63 made.
-static std::atomic<uint64_t> FactTable[sass::NUM_OPCODES];
-constexpr uint64_t FactsMade = uint64_t(1) << 63;
-static_assert(sass::MaxOperands <= 24, "an operand mask is 24 bits");
-
-LLVM_ATTRIBUTE_NOINLINE uint64_t makeFacts(sass::Opcode Op) {
-  const sass::InstrInfo &II = sass::getInstrInfo(Op);
-  // The first letter first: most forms are none of the five (no strlen).
-  Kind K = Kind::Other;
-  char First = II.Mnemonic[0];
-  if (First == 'H' || First == 'L' || First == 'B' || First == 'D') {
-    StringRef Mn = II.Mnemonic;
-    K = Mn == "HMMA"        ? Kind::Hmma
-        : Mn == "LDSM"      ? Kind::Ldsm
-        : Mn == "BAR"       ? Kind::Bar
-        : Mn == "DEPBAR"    ? Kind::Depbar
-        : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
-                            : Kind::Other;
+/// Each form's Facts, packed in one word a form, zero until made on the
+/// form's first use.  The pass holds the table (zeroed when the pass is
+/// made, with the pipeline: its 8 KB are not faulted in while it runs, as
+/// a static table's pages were); nothing is cleared a run.  Layout:
+/// UseMask bits 0-23, DefMask 24-47, the kind 48-50, the reuse slot + 1
+/// (0: none) 51-53, bit 63 made.
+class FormFacts {
+public:
+  /// The Facts of \p MI's form.
+  Facts get(const MInstr &MI) {
+    uint64_t W = word(MI.I.Op);
+    Facts F;
+    F.UseMask = uint32_t(W & 0xffffff);
+    F.DefMask = uint32_t(W >> 24 & 0xffffff);
+    F.K = Kind(W >> 48 & 7);
+    unsigned Reuse = W >> 51 & 7;
+    F.ReuseBit = Reuse ? uint8_t(1u << (Reuse - 1)) : 0;
+    F.AOperand = F.UseMask ? int8_t(countTrailingZeros(F.UseMask)) : -1;
+    return F;
   }
-  uint64_t Use = 0, Def = 0, Reuse = 0;
-  for (unsigned I = 0; I < II.NumOperands; ++I) {
-    const sass::OperandInfo &O = II.Operands[I];
-    if (O.Kind != sass::OperandKind::GPR)
-      continue;
-    if (O.IsDef) {
-      Def |= uint64_t(1) << I;
-      continue;
+  /// The kind of \p MI's form (what the step parser looks for).
+  Kind kind(const MInstr &MI) { return Kind(word(MI.I.Op) >> 48 & 7); }
+
+private:
+  static constexpr uint64_t Made = uint64_t(1) << 63;
+  static_assert(sass::MaxOperands <= 24, "an operand mask is 24 bits");
+  uint64_t word(sass::Opcode Op) {
+    uint64_t W = Table[Op];
+    return LLVM_LIKELY(W) ? W : make(Op);
+  }
+  LLVM_ATTRIBUTE_NOINLINE uint64_t make(sass::Opcode Op) {
+    const sass::InstrInfo &II = sass::getInstrInfo(Op);
+    // The first letter first: most forms are none of the five (no strlen).
+    Kind K = Kind::Other;
+    char First = II.Mnemonic[0];
+    if (First == 'H' || First == 'L' || First == 'B' || First == 'D') {
+      StringRef Mn = II.Mnemonic;
+      K = Mn == "HMMA"        ? Kind::Hmma
+          : Mn == "LDSM"      ? Kind::Ldsm
+          : Mn == "BAR"       ? Kind::Bar
+          : Mn == "DEPBAR"    ? Kind::Depbar
+          : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
+                              : Kind::Other;
     }
-    if (!Use && O.ReuseSlot >= 0) // the first use: the A operand
-      Reuse = uint64_t(O.ReuseSlot) + 1;
-    Use |= uint64_t(1) << I;
+    uint64_t Use = 0, Def = 0, Reuse = 0;
+    for (unsigned I = 0; I < II.NumOperands; ++I) {
+      const sass::OperandInfo &O = II.Operands[I];
+      if (O.Kind != sass::OperandKind::GPR)
+        continue;
+      if (O.IsDef) {
+        Def |= uint64_t(1) << I;
+        continue;
+      }
+      if (!Use && O.ReuseSlot >= 0) // the first use: the A operand
+        Reuse = uint64_t(O.ReuseSlot) + 1;
+      Use |= uint64_t(1) << I;
+    }
+    uint64_t W = Made | Use | Def << 24 | uint64_t(K) << 48 | Reuse << 51;
+    Table[Op] = W;
+    return W;
   }
-  uint64_t W = FactsMade | Use | Def << 24 | uint64_t(K) << 48 | Reuse << 51;
-  FactTable[Op].store(W, std::memory_order_relaxed);
-  return W;
-}
-
-/// The Facts of \p MI's form.
-inline Facts facts(const MInstr &MI) {
-  sass::Opcode Op = MI.I.Op;
-  uint64_t W = FactTable[Op].load(std::memory_order_relaxed);
-  if (LLVM_UNLIKELY(!W))
-    W = makeFacts(Op);
-  Facts F;
-  F.UseMask = uint32_t(W & 0xffffff);
-  F.DefMask = uint32_t(W >> 24 & 0xffffff);
-  F.K = Kind(W >> 48 & 7);
-  unsigned Reuse = W >> 51 & 7;
-  F.ReuseBit = Reuse ? uint8_t(1u << (Reuse - 1)) : 0;
-  F.AOperand = F.UseMask ? int8_t(countTrailingZeros(F.UseMask)) : -1;
-  return F;
-}
-
-/// The kind of \p MI's form (what the step parser looks for).
-inline Kind kindOf(const MInstr &MI) {
-  uint64_t W = FactTable[MI.I.Op].load(std::memory_order_relaxed);
-  if (LLVM_UNLIKELY(!W))
-    W = makeFacts(MI.I.Op);
-  return Kind(W >> 48 & 7);
-}
+  std::array<uint64_t, sass::NUM_OPCODES> Table{};
+};
 
 /// A run of consecutive instructions of the piece, [Begin, End).
 struct Range {
@@ -175,10 +172,10 @@ struct Range {
 
 /// The end of the run (HMMAs sharing their A fragment) that starts at
 /// \p Begin in \p H.
-Index runEnd(Instrs S, Range H, Index Begin) {
+Index runEnd(FormFacts &FF, Instrs S, Range H, Index Begin) {
   if (Begin == H.End)
     return Begin;
-  int A = facts(S[Begin]).AOperand;
+  int A = FF.get(S[Begin]).AOperand;
   Index It = Begin;
   while (It != H.End && S[It].I.Ops[A] == S[Begin].I.Ops[A])
     ++It;
@@ -186,10 +183,10 @@ Index runEnd(Instrs S, Range H, Index Begin) {
 }
 
 /// Splits the HMMAs \p H into runs sharing their A fragment.
-void runs(Instrs S, Range H, SmallVectorImpl<Range> &Rs) {
+inline void runs(FormFacts &FF, Instrs S, Range H, SmallVectorImpl<Range> &Rs) {
   Rs.clear();
   for (Index B = H.Begin; B != H.End;) {
-    Index E = runEnd(S, H, B);
+    Index E = runEnd(FF, S, H, B);
     Rs.push_back({B, E});
     B = E;
   }
@@ -197,15 +194,15 @@ void runs(Instrs S, Range H, SmallVectorImpl<Range> &Rs) {
 
 /// Sets the reuse flag of \p Run's A operand on every HMMA but the last
 /// (the fragment stays in the operand-reuse cache across the run).
-void setReuse(MutableInstrs S, Range Run) {
+inline void setReuse(FormFacts &FF, MutableInstrs S, Range Run) {
   if (!Run.size())
     return;
   sass::Opcode Op = S[Run.Begin].I.Op;
-  uint8_t Bit = facts(S[Run.Begin]).ReuseBit;
+  uint8_t Bit = FF.get(S[Run.Begin]).ReuseBit;
   for (Index I = Run.Begin; I < Run.End; ++I) {
     if (S[I].I.Op != Op) { // a run of one form, as a rule
       Op = S[I].I.Op;
-      Bit = facts(S[I]).ReuseBit;
+      Bit = FF.get(S[I]).ReuseBit;
     }
     if (I + 1 < Run.End)
       S[I].I.Ctrl.Reuse |= Bit;
@@ -217,10 +214,10 @@ void setReuse(MutableInstrs S, Range Run) {
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
 /// Q is \p QList followed by \p QRange.  Writes the order at \p Out
 /// (advanced past it) and sets the runs' reuse flags.
-void spread(MutableInstrs S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
-            Range QRange, Index *&Out) {
+void spread(FormFacts &FF, MutableInstrs S, ArrayRef<Range> Runs,
+            ArrayRef<Index> QList, Range QRange, Index *&Out) {
   for (Range Run : Runs)
-    setReuse(S, Run);
+    setReuse(FF, S, Run);
   size_t QSize = QList.size() + QRange.size();
   auto QAt = [&](size_t I) {
     return I < QList.size() ? QList[I] : Index(QRange.Begin + I - QList.size());
@@ -254,7 +251,7 @@ std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
 /// The GPR ranges the HMMA run \p R reads.  The run's A fragment is the
 /// same in each of its HMMAs: collected once for the run's form.
 using RegRanges = SmallVector<std::pair<int64_t, int64_t>, 32>;
-void collectUses(Instrs S, Range R, RegRanges &Uses) {
+void collectUses(FormFacts &FF, Instrs S, Range R, RegRanges &Uses) {
   Uses.clear();
   if (!R.size())
     return;
@@ -262,7 +259,7 @@ void collectUses(Instrs S, Range R, RegRanges &Uses) {
   uint32_t SharedA = 0;
   for (Index It = R.Begin; It != R.End; ++It) {
     const MInstr &MI = S[It];
-    Facts F = facts(MI);
+    Facts F = FF.get(MI);
     uint32_t Mask = F.UseMask & ~(MI.I.Op == First ? SharedA : 0);
     if (It == R.Begin && F.AOperand >= 0)
       SharedA = 1u << F.AOperand;
@@ -276,8 +273,8 @@ void collectUses(Instrs S, Range R, RegRanges &Uses) {
 
 /// Whether one of the register ranges \p Uses holds a register \p Load
 /// writes.
-bool readsResult(const RegRanges &Uses, const MInstr &Load) {
-  for (uint32_t M = facts(Load).DefMask; M; M &= M - 1) {
+bool readsResult(FormFacts &FF, const RegRanges &Uses, const MInstr &Load) {
+  for (uint32_t M = FF.get(Load).DefMask; M; M &= M - 1) {
     auto Def = gprRange(Load, countTrailingZeros(M));
     if (Def.first == Def.second)
       continue;
@@ -352,6 +349,7 @@ private:
   SmallVector<Index, 1024> Order;
   SmallVector<Range, 8> R0, R1;
   RegRanges Uses;
+  FormFacts FF;
 
   /// Whether hoisting pays by tp-sim's timing model: with 8 or more warps
   /// a block (two or more per sub-partition, the large, 128x64 and 256x128
@@ -374,9 +372,9 @@ private:
   }
 
   /// The end of the run of unlabelled \p K instructions at \p I.
-  static Index span(Instrs S, Index I, Kind K) {
+  Index span(Instrs S, Index I, Kind K) {
     Index N = S.size();
-    while (I < N && kindOf(S[I]) == K && S[I].Label.empty())
+    while (I < N && FF.kind(S[I]) == K && S[I].Label.empty())
       ++I;
     return I;
   }
@@ -397,9 +395,9 @@ private:
                  ArrayRef<Index> Head) {
     if (H1Runs.size() < 2)
       return false;
-    collectUses(S, H1Runs.back(), Uses);
+    collectUses(FF, S, H1Runs.back(), Uses);
     for (Index L : Head)
-      if (readsResult(Uses, HeadPiece[L]))
+      if (readsResult(FF, Uses, HeadPiece[L]))
         return false;
     return true;
   }
@@ -410,7 +408,7 @@ private:
   /// read where the walk needs it, most of them once.
   void parse(Instrs S, bool Hoist, Parsed &R) {
     Index N = S.size();
-    auto KindAt = [&](Index I) { return kindOf(S[I]); };
+    auto KindAt = [&](Index I) { return FF.kind(S[I]); };
     // The code since the last step (kept as it is) starts at Rest.
     Index I = 0, Rest = 0;
     while (I < N) {
@@ -451,9 +449,11 @@ private:
       R.Verbatim.push_back(Before);
       St.Head.push_back(I);
       if (Hoist)
-        collectUses(S, {St.H0.Begin, runEnd(S, St.H0, St.H0.Begin)}, Uses);
+        collectUses(FF, S, {St.H0.Begin, runEnd(FF, S, St.H0, St.H0.Begin)},
+                    Uses);
       for (Index L = I + 1; L < L0End; ++L)
-        (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest).push_back(L);
+        (!Hoist || readsResult(FF, Uses, S[L]) ? St.Head : St.L0Rest)
+            .push_back(L);
       I = Rest = K + 1;
     }
     R.Verbatim.push_back({Rest, N});
@@ -496,8 +496,8 @@ private:
                               : I + 1 == R.Steps.size() && R.endsWithStep()
                                   ? TrailingHead
                                   : nullptr;
-      runs(S, St.H0, R0);
-      runs(S, St.H1, R1);
+      runs(FF, S, St.H0, R0);
+      runs(FF, S, St.H1, R1);
       if (Next && !hoistable(S, R1, S, *Next))
         Next = nullptr;
       TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
@@ -510,16 +510,16 @@ private:
                         countMoved(St.Q.size(), R1.size());
       if (!HeadDone[I])
         append(Out, St.Head);
-      spread(S, R0, St.L0Rest, St.L1, Out);
+      spread(FF, S, R0, St.L0Rest, St.L1, Out);
       if (!Next) {
-        spread(S, R1, {}, St.Q, Out);
+        spread(FF, S, R1, {}, St.Q, Out);
         continue;
       }
       // The head goes before H1's last run: the next step's first
       // fragments load under this step's last products.
       Range Last = R1.pop_back_val();
-      setReuse(S, Last);
-      spread(S, R1, {}, St.Q, Out);
+      setReuse(FF, S, Last);
+      spread(FF, S, R1, {}, St.Q, Out);
       append(Out, *Next);
       append(Out, Last);
       ++NumHeadsHoisted;
@@ -610,7 +610,7 @@ private:
                             return sameInstr(Body->Instrs[X], Tail->Instrs[Y]);
                           });
       if (Rotate) {
-        runs(Body->Instrs, B.Steps.back().H1, R1);
+        runs(FF, Body->Instrs, B.Steps.back().H1, R1);
         Rotate = hoistable(Body->Instrs, R1, Body->Instrs, BH);
       }
     }
