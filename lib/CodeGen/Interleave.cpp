@@ -52,6 +52,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <array>
@@ -76,6 +78,12 @@ namespace {
 
 using mir::MInstr;
 using Seq = std::vector<MInstr>;
+/// The helpers take a piece's instructions (and the pass's index and kind
+/// buffers) as ArrayRefs, a pointer and a size in registers: through a
+/// vector, every byte store (a reuse flag, a kind) would make the compiler
+/// reload the vector's data pointer, which a char store may alias.
+using Instrs = ArrayRef<MInstr>;
+using MutableInstrs = MutableArrayRef<MInstr>;
 /// An instruction of the piece being interleaved: its index in the piece.
 using Index = uint32_t;
 using IndexList = SmallVector<Index, 16>;
@@ -83,63 +91,77 @@ using IndexList = SmallVector<Index, 16>;
 /// What the step parser looks for.
 enum class Kind : uint8_t { Other, Bar, Ldsm, Hmma, Depbar, Ldgdepbar };
 
-/// What the pass needs of a form, found once a form (FormFacts).
+/// What the pass needs of a form.
 struct Facts {
   Kind K = Kind::Other;
   int8_t AOperand = -1; ///< an HMMA's A fragment: its first register use
   uint8_t ReuseBit = 0; ///< the reuse flag of that operand's slot
+  uint32_t UseMask = 0; ///< bit K: operand K is a GPR the form reads
+  uint32_t DefMask = 0; ///< bit K: operand K is a GPR the form writes
 };
 
-/// Each form's Facts, computed on its first use and kept in a small
-/// open-addressed table (a kernel has a few dozen forms; no allocation).
+/// Each form's Facts, packed in one word a form, zero until made on the
+/// form's first use.  The pass holds the table (zeroed when the pass is
+/// made, with the pipeline: its 8 KB are not faulted in while it runs, as
+/// a static table's pages were); nothing is cleared a run.  Layout:
+/// UseMask bits 0-23, DefMask 24-47, the kind 48-50, the reuse slot + 1
+/// (0: none) 51-53, bit 63 made.
 class FormFacts {
 public:
-  FormFacts() { clear(); }
-  void clear() {
-    for (Entry &E : Table)
-      E.Op = Empty;
+  /// The Facts of \p MI's form.
+  Facts get(const MInstr &MI) {
+    uint64_t W = word(MI.I.Op);
+    Facts F;
+    F.UseMask = uint32_t(W & 0xffffff);
+    F.DefMask = uint32_t(W >> 24 & 0xffffff);
+    F.K = Kind(W >> 48 & 7);
+    unsigned Reuse = W >> 51 & 7;
+    F.ReuseBit = Reuse ? uint8_t(1u << (Reuse - 1)) : 0;
+    F.AOperand = F.UseMask ? int8_t(countTrailingZeros(F.UseMask)) : -1;
+    return F;
   }
-  const Facts &get(const MInstr &MI) {
-    uint16_t Op = MI.I.Op;
-    for (unsigned H = Op * 37u;; ++H) {
-      Entry &E = Table[H % Size];
-      if (E.Op == Op)
-        return E.F;
-      if (E.Op == Empty) {
-        E.Op = Op;
-        E.F = compute(MI.info());
-        return E.F;
-      }
-    }
-  }
+  /// The kind of \p MI's form (what the step parser looks for).
+  Kind kind(const MInstr &MI) { return Kind(word(MI.I.Op) >> 48 & 7); }
 
 private:
-  static Facts compute(const sass::InstrInfo &II) {
-    Facts F;
-    StringRef Mn = II.Mnemonic;
-    F.K = Mn == "HMMA"        ? Kind::Hmma
+  static constexpr uint64_t Made = uint64_t(1) << 63;
+  static_assert(sass::MaxOperands <= 24, "an operand mask is 24 bits");
+  uint64_t word(sass::Opcode Op) {
+    uint64_t W = Table[Op];
+    return LLVM_LIKELY(W) ? W : make(Op);
+  }
+  LLVM_ATTRIBUTE_NOINLINE uint64_t make(sass::Opcode Op) {
+    const sass::InstrInfo &II = sass::getInstrInfo(Op);
+    // The first letter first: most forms are none of the five (no strlen).
+    Kind K = Kind::Other;
+    char First = II.Mnemonic[0];
+    if (First == 'H' || First == 'L' || First == 'B' || First == 'D') {
+      StringRef Mn = II.Mnemonic;
+      K = Mn == "HMMA"        ? Kind::Hmma
           : Mn == "LDSM"      ? Kind::Ldsm
           : Mn == "BAR"       ? Kind::Bar
           : Mn == "DEPBAR"    ? Kind::Depbar
           : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
                               : Kind::Other;
-    for (unsigned I = 0; I < II.NumOperands; ++I)
-      if (II.Operands[I].Kind == sass::OperandKind::GPR &&
-          !II.Operands[I].IsDef) {
-        F.AOperand = I;
-        int Slot = II.Operands[I].ReuseSlot;
-        F.ReuseBit = Slot >= 0 ? uint8_t(1u << Slot) : 0;
-        break;
+    }
+    uint64_t Use = 0, Def = 0, Reuse = 0;
+    for (unsigned I = 0; I < II.NumOperands; ++I) {
+      const sass::OperandInfo &O = II.Operands[I];
+      if (O.Kind != sass::OperandKind::GPR)
+        continue;
+      if (O.IsDef) {
+        Def |= uint64_t(1) << I;
+        continue;
       }
-    return F;
+      if (!Use && O.ReuseSlot >= 0) // the first use: the A operand
+        Reuse = uint64_t(O.ReuseSlot) + 1;
+      Use |= uint64_t(1) << I;
+    }
+    uint64_t W = Made | Use | Def << 24 | uint64_t(K) << 48 | Reuse << 51;
+    Table[Op] = W;
+    return W;
   }
-  static constexpr uint16_t Empty = 0xffff;
-  static constexpr unsigned Size = 256; // more than any kernel's forms
-  struct Entry {
-    uint16_t Op;
-    Facts F;
-  };
-  std::array<Entry, Size> Table;
+  std::array<uint64_t, sass::NUM_OPCODES> Table{};
 };
 
 /// A run of consecutive instructions of the piece, [Begin, End).
@@ -150,7 +172,7 @@ struct Range {
 
 /// The end of the run (HMMAs sharing their A fragment) that starts at
 /// \p Begin in \p H.
-Index runEnd(FormFacts &FF, const Seq &S, Range H, Index Begin) {
+Index runEnd(FormFacts &FF, Instrs S, Range H, Index Begin) {
   if (Begin == H.End)
     return Begin;
   int A = FF.get(S[Begin]).AOperand;
@@ -161,7 +183,7 @@ Index runEnd(FormFacts &FF, const Seq &S, Range H, Index Begin) {
 }
 
 /// Splits the HMMAs \p H into runs sharing their A fragment.
-void runs(FormFacts &FF, const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
+inline void runs(FormFacts &FF, Instrs S, Range H, SmallVectorImpl<Range> &Rs) {
   Rs.clear();
   for (Index B = H.Begin; B != H.End;) {
     Index E = runEnd(FF, S, H, B);
@@ -172,7 +194,7 @@ void runs(FormFacts &FF, const Seq &S, Range H, SmallVectorImpl<Range> &Rs) {
 
 /// Sets the reuse flag of \p Run's A operand on every HMMA but the last
 /// (the fragment stays in the operand-reuse cache across the run).
-void setReuse(FormFacts &FF, Seq &S, Range Run) {
+inline void setReuse(FormFacts &FF, MutableInstrs S, Range Run) {
   if (!Run.size())
     return;
   sass::Opcode Op = S[Run.Begin].I.Op;
@@ -190,10 +212,10 @@ void setReuse(FormFacts &FF, Seq &S, Range Run) {
 }
 
 /// tpInterleave groups n m over runs: each run, then m of Q; then the rest.
-/// Q is \p QList followed by \p QRange.  Appends the order to \p Out and
-/// sets the runs' reuse flags.
-void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
-            Range QRange, SmallVectorImpl<Index> &Out) {
+/// Q is \p QList followed by \p QRange.  Writes the order at \p Out
+/// (advanced past it) and sets the runs' reuse flags.
+void spread(FormFacts &FF, MutableInstrs S, ArrayRef<Range> Runs,
+            ArrayRef<Index> QList, Range QRange, Index *&Out) {
   for (Range Run : Runs)
     setReuse(FF, S, Run);
   size_t QSize = QList.size() + QRange.size();
@@ -205,38 +227,44 @@ void spread(FormFacts &FF, Seq &S, ArrayRef<Range> Runs, ArrayRef<Index> QList,
   size_t QI = 0;
   for (Range Run : Runs) {
     for (Index I = Run.Begin; I < Run.End; ++I)
-      Out.push_back(I);
+      *Out++ = I;
     for (size_t K = 0; K < M && QI < QSize; ++K)
-      Out.push_back(QAt(QI++));
+      *Out++ = QAt(QI++);
   }
   for (; QI < QSize; ++QI)
-    Out.push_back(QAt(QI));
+    *Out++ = QAt(QI);
 }
 
-/// The registers of operand \p K of \p MI: [first, first + width), or
-/// {0, 0} when it is not a GPR.
+/// The registers of GPR operand \p K of \p MI: [first, first + width),
+/// or {0, 0} for RZ.
 std::pair<int64_t, int64_t> gprRange(const MInstr &MI, unsigned K) {
-  const sass::OperandInfo &O = MI.info().Operands[K];
-  if (O.Kind != sass::OperandKind::GPR || MI.I.Ops[K] == sass::RZ)
+  int64_t V = MI.I.Ops[K];
+  if (V == sass::RZ)
     return {0, 0};
-  int64_t V = MI.I.Ops[K], W = O.Width ? O.Width : 1;
   if (mir::isVirtualReg(V)) // one name, one range (sub-registers within)
     return {mir::virtualReg(mir::virtualRegId(V)),
             mir::virtualReg(mir::virtualRegId(V)) + 4};
-  return {V, V + W};
+  unsigned W = MI.info().Operands[K].Width;
+  return {V, V + (W ? W : 1)};
 }
 
-/// The GPR ranges the instructions of \p R read.
+/// The GPR ranges the HMMA run \p R reads.  The run's A fragment is the
+/// same in each of its HMMAs: collected once for the run's form.
 using RegRanges = SmallVector<std::pair<int64_t, int64_t>, 32>;
-void collectUses(const Seq &S, Range R, RegRanges &Uses) {
+void collectUses(FormFacts &FF, Instrs S, Range R, RegRanges &Uses) {
   Uses.clear();
+  if (!R.size())
+    return;
+  sass::Opcode First = S[R.Begin].I.Op;
+  uint32_t SharedA = 0;
   for (Index It = R.Begin; It != R.End; ++It) {
     const MInstr &MI = S[It];
-    const sass::InstrInfo &II = MI.info();
-    for (unsigned K = 0; K < II.NumOperands; ++K) {
-      if (II.Operands[K].IsDef)
-        continue;
-      auto Use = gprRange(MI, K);
+    Facts F = FF.get(MI);
+    uint32_t Mask = F.UseMask & ~(MI.I.Op == First ? SharedA : 0);
+    if (It == R.Begin && F.AOperand >= 0)
+      SharedA = 1u << F.AOperand;
+    for (uint32_t M = Mask; M; M &= M - 1) {
+      auto Use = gprRange(MI, countTrailingZeros(M));
       if (Use.first != Use.second)
         Uses.push_back(Use);
     }
@@ -245,12 +273,9 @@ void collectUses(const Seq &S, Range R, RegRanges &Uses) {
 
 /// Whether one of the register ranges \p Uses holds a register \p Load
 /// writes.
-bool readsResult(const RegRanges &Uses, const MInstr &Load) {
-  const sass::InstrInfo &LI = Load.info();
-  for (unsigned D = 0; D < LI.NumOperands; ++D) {
-    if (!LI.Operands[D].IsDef)
-      continue;
-    auto Def = gprRange(Load, D);
+bool readsResult(FormFacts &FF, const RegRanges &Uses, const MInstr &Load) {
+  for (uint32_t M = FF.get(Load).DefMask; M; M &= M - 1) {
+    auto Def = gprRange(Load, countTrailingZeros(M));
     if (Def.first == Def.second)
       continue;
     for (const auto &Use : Uses)
@@ -278,8 +303,9 @@ struct Parsed {
     Range H0, L1, H1, Q;    ///< Q ends with the step's LDGDEPBAR
   };
   /// Items in order: Verbatim[i] before Steps[i]; Verbatim.back() last.
-  std::vector<Range> Verbatim;
-  std::vector<Step> Steps;
+  /// (A piece has a step a stage, four as a rule: room for them inline.)
+  SmallVector<Range, 5> Verbatim;
+  SmallVector<Step, 4> Steps;
   /// Whether step i is followed directly by step i + 1 (no code between).
   bool adjacent(size_t I) const {
     return I + 1 < Steps.size() && Verbatim[I + 1].size() == 0;
@@ -311,7 +337,6 @@ public:
       return makeError("tp-interleave: option 'hoist' expects auto, 0 or 1, "
                        "found '" +
                        Mode + "'");
-    FF.clear();
     for (mir::Function &F : static_cast<mir::MachineUnit &>(*IR).M.Functions)
       interleave(F, Mode == "1" || (Mode == "auto" && hoistPays(F)));
     return Error::success();
@@ -321,11 +346,9 @@ private:
   /// The pieces' instruction kinds (the piece being parsed), the order a
   /// piece is written back in, and the runs of a step: buffers reused from
   /// piece to piece.
-  SmallVector<Kind, 1024> Kinds;
   SmallVector<Index, 1024> Order;
   SmallVector<Range, 8> R0, R1;
   RegRanges Uses;
-  SmallVector<bool, 1024> Placed;
   FormFacts FF;
 
   /// Whether hoisting pays by tp-sim's timing model: with 8 or more warps
@@ -349,9 +372,9 @@ private:
   }
 
   /// The end of the run of unlabelled \p K instructions at \p I.
-  static Index span(const Seq &S, ArrayRef<Kind> Kinds, Index I, Kind K) {
-    Index N = Kinds.size();
-    while (I < N && Kinds[I] == K && S[I].Label.empty())
+  Index span(Instrs S, Index I, Kind K) {
+    Index N = S.size();
+    while (I < N && FF.kind(S[I]) == K && S[I].Label.empty())
       ++I;
     return I;
   }
@@ -364,90 +387,84 @@ private:
     return std::min(Q, M * (Groups ? Groups - 1 : 0));
   }
 
-  /// Whether \p Head (instructions of \p HeadPiece) can go before \p St's
-  /// last H1 run: there are two runs or more, and none of the head's loads
-  /// writes a register that run reads (with virtual registers, never: the
-  /// k-halves' fragments have names of their own).
-  bool hoistable(const Seq &S, const Parsed::Step &St, const Seq &HeadPiece,
+  /// Whether \p Head (instructions of \p HeadPiece) can go before the last
+  /// of a step's H1 runs \p H1Runs: there are two runs or more, and none of
+  /// the head's loads writes a register that run reads (with virtual
+  /// registers, never: the k-halves' fragments have names of their own).
+  bool hoistable(Instrs S, ArrayRef<Range> H1Runs, Instrs HeadPiece,
                  ArrayRef<Index> Head) {
-    // The last run's start: the start of the run that ends at H1's end.
-    Index Last = St.H1.Begin, Next = runEnd(FF, S, St.H1, Last);
-    unsigned Runs = 1;
-    for (; Next != St.H1.End; ++Runs) {
-      Last = Next;
-      Next = runEnd(FF, S, St.H1, Last);
-    }
-    if (Runs < 2)
+    if (H1Runs.size() < 2)
       return false;
-    collectUses(S, {Last, St.H1.End}, Uses);
+    collectUses(FF, S, H1Runs.back(), Uses);
     for (Index L : Head)
-      if (readsResult(Uses, HeadPiece[L]))
+      if (readsResult(FF, Uses, HeadPiece[L]))
         return false;
     return true;
   }
 
   /// Cuts \p S into steps L0 H0 L1 H1 Q (after a BAR.SYNC, with the
   /// DEPBAR.LE just before it) and the code around them.
-  Parsed parse(const Seq &S, bool Hoist) {
+  /// (Into \p R, empty: parsed in place.)  Each instruction's kind is
+  /// read where the walk needs it, most of them once.
+  void parse(Instrs S, bool Hoist, Parsed &R) {
     Index N = S.size();
-    Kinds.resize(N);
-    // Runs of one form (HMMAs, LDSMs) are classified once.
-    for (Index I = 0; I < N; ++I)
-      Kinds[I] = I && S[I].I.Op == S[I - 1].I.Op ? Kinds[I - 1]
-                                                  : FF.get(S[I]).K;
-    Parsed R;
-    R.Verbatim.push_back({0, 0});
-    Index I = 0;
+    auto KindAt = [&](Index I) { return FF.kind(S[I]); };
+    // The code since the last step (kept as it is) starts at Rest.
+    Index I = 0, Rest = 0;
     while (I < N) {
-      if (Kinds[I] != Kind::Bar) {
-        R.Verbatim.back().End = ++I;
+      if (KindAt(I) != Kind::Bar) {
+        ++I;
         continue;
       }
-      Index L0End = span(S, Kinds, I + 1, Kind::Ldsm),
-            H0End = span(S, Kinds, L0End, Kind::Hmma),
-            L1End = span(S, Kinds, H0End, Kind::Ldsm),
-            J = span(S, Kinds, L1End, Kind::Hmma);
+      Index L0End = span(S, I + 1, Kind::Ldsm),
+            H0End = span(S, L0End, Kind::Hmma),
+            L1End = span(S, H0End, Kind::Ldsm), J = span(S, L1End, Kind::Hmma);
       Index K = J;
       // Q holds no products or fragment loads (else the step is already
       // interleaved).
-      while (K < N && Kinds[K] != Kind::Ldgdepbar && Kinds[K] != Kind::Bar &&
-             Kinds[K] != Kind::Hmma && Kinds[K] != Kind::Ldsm &&
-             S[K].Label.empty())
-        ++K;
+      Kind QK = Kind::Other;
+      for (; K < N; ++K) {
+        QK = KindAt(K);
+        if (QK == Kind::Ldgdepbar || QK == Kind::Bar || QK == Kind::Hmma ||
+            QK == Kind::Ldsm || !S[K].Label.empty())
+          break;
+      }
       bool Shaped = L0End > I + 1 && H0End > L0End && L1End > H0End &&
-                    J > L1End && K < N && Kinds[K] == Kind::Ldgdepbar &&
+                    J > L1End && K < N && QK == Kind::Ldgdepbar &&
                     S[K].Label.empty() && H0End - L0End == J - L1End &&
                     S[I].Label.empty();
       if (!Shaped) {
-        R.Verbatim.back().End = ++I;
+        ++I;
         continue;
       }
-      Parsed::Step St;
+      Parsed::Step &St = R.Steps.emplace_back();
       St.H0 = {L0End, H0End};
       St.L1 = {H0End, L1End};
       St.H1 = {L1End, J};
       St.Q = {J, K + 1};
-      Range &Before = R.Verbatim.back();
-      if (Before.size() && Kinds[Before.End - 1] == Kind::Depbar &&
+      Range Before = {Rest, I};
+      if (Before.size() && KindAt(Before.End - 1) == Kind::Depbar &&
           S[Before.End - 1].Label.empty())
         St.Head.push_back(--Before.End);
+      R.Verbatim.push_back(Before);
       St.Head.push_back(I);
       if (Hoist)
-        collectUses(S, {St.H0.Begin, runEnd(FF, S, St.H0, St.H0.Begin)},
+        collectUses(FF, S, {St.H0.Begin, runEnd(FF, S, St.H0, St.H0.Begin)},
                     Uses);
       for (Index L = I + 1; L < L0End; ++L)
-        (!Hoist || readsResult(Uses, S[L]) ? St.Head : St.L0Rest)
+        (!Hoist || readsResult(FF, Uses, S[L]) ? St.Head : St.L0Rest)
             .push_back(L);
-      R.Steps.push_back(std::move(St));
-      R.Verbatim.push_back({K + 1, K + 1});
-      I = K + 1;
+      I = Rest = K + 1;
     }
-    return R;
+    R.Verbatim.push_back({Rest, N});
   }
 
-  static void append(SmallVectorImpl<Index> &Out, Range R) {
+  static void append(Index *&Out, Range R) {
     for (Index I = R.Begin; I < R.End; ++I)
-      Out.push_back(I);
+      *Out++ = I;
+  }
+  static void append(Index *&Out, ArrayRef<Index> L) {
+    Out = std::copy(L.begin(), L.end(), Out);
   }
 
   /// The order \p R's piece \p S is written back in (into Order), each step
@@ -459,25 +476,30 @@ private:
   /// reached; \p TrailingHead is that head for the piece's last step (the
   /// next piece's first, rotated: instructions of this piece, \p S), and
   /// \p DropFirstHead drops the first step's head (it ran at the end of the
-  /// piece before).
-  void emit(Seq &S, Parsed &R, StringRef Name, bool Hoist, bool DropFirstHead,
-            const IndexList *TrailingHead) {
-    Order.clear();
+  /// piece before).  Order is then a permutation of the piece: the
+  /// indices kept, in their new order, then the dropped ones; returns how
+  /// many are kept.
+  size_t emit(MutableInstrs S, Parsed &R, StringRef Name, bool Hoist,
+              bool DropFirstHead, const IndexList *TrailingHead) {
+    // Every index once (a head is placed once: hoisted, kept, or dropped
+    // when it ran at the end of the piece before).
+    Order.resize_for_overwrite(S.size());
+    Index *Out = Order.data();
     SmallVector<bool, 16> HeadDone(R.Steps.size(), false);
     if (DropFirstHead && R.startsWithStep())
       HeadDone[0] = true;
     for (size_t I = 0; I < R.Steps.size(); ++I) {
-      append(Order, R.Verbatim[I]);
+      append(Out, R.Verbatim[I]);
       Parsed::Step &St = R.Steps[I];
       const IndexList *Next = !Hoist          ? nullptr
                               : R.adjacent(I) ? &R.Steps[I + 1].Head
                               : I + 1 == R.Steps.size() && R.endsWithStep()
                                   ? TrailingHead
                                   : nullptr;
-      if (Next && !hoistable(S, St, S, *Next))
-        Next = nullptr;
       runs(FF, S, St.H0, R0);
       runs(FF, S, St.H1, R1);
+      if (Next && !hoistable(S, R1, S, *Next))
+        Next = nullptr;
       TP_DEBUG(dbgs() << "tp-interleave: @" << Name << ": step " << I << ": "
                       << St.L1.size() << " LDSMs of k-half 1 after the "
                       << R0.size() << " HMMA runs of k-half 0, "
@@ -487,31 +509,41 @@ private:
       NumInstrsMoved += countMoved(St.L1.size(), R0.size()) +
                         countMoved(St.Q.size(), R1.size());
       if (!HeadDone[I])
-        Order.insert(Order.end(), St.Head.begin(), St.Head.end());
-      spread(FF, S, R0, St.L0Rest, St.L1, Order);
+        append(Out, St.Head);
+      spread(FF, S, R0, St.L0Rest, St.L1, Out);
       if (!Next) {
-        spread(FF, S, R1, {}, St.Q, Order);
+        spread(FF, S, R1, {}, St.Q, Out);
         continue;
       }
       // The head goes before H1's last run: the next step's first
       // fragments load under this step's last products.
       Range Last = R1.pop_back_val();
       setReuse(FF, S, Last);
-      spread(FF, S, R1, {}, St.Q, Order);
-      Order.insert(Order.end(), Next->begin(), Next->end());
-      append(Order, Last);
+      spread(FF, S, R1, {}, St.Q, Out);
+      append(Out, *Next);
+      append(Out, Last);
       ++NumHeadsHoisted;
       if (R.adjacent(I))
         HeadDone[I + 1] = true;
     }
-    append(Order, R.Verbatim.back());
+    append(Out, R.Verbatim.back());
+    size_t Kept = Out - Order.data();
+    // Left out: the first step's head, dropped (unless it came back as the
+    // trailing head).
+    if (Kept < S.size())
+      append(Out, R.Steps.front().Head);
+    assert(size_t(Out - Order.data()) == S.size() &&
+           "the order is a permutation of the piece");
+    return Kept;
   }
 
-  /// Moves \p From to \p To; the instruction word and location alone when
-  /// neither has a label or branch target (every instruction of a step).
+  /// Moves \p From to \p To, which holds no label or branch target (a
+  /// moved-from instruction); the instruction word and location alone when
+  /// \p From has none either (every instruction of a step), which leaves
+  /// \p From as \p To was.
   static void moveInstr(MInstr &From, MInstr &To) {
-    if (From.Label.empty() && From.Target.empty() && To.Label.empty() &&
-        To.Target.empty()) {
+    assert(To.Label.empty() && To.Target.empty() && "To was moved from");
+    if (From.Label.empty() && From.Target.empty()) {
       To.I = From.I;
       To.Loc = From.Loc;
       return;
@@ -519,36 +551,32 @@ private:
     To = std::move(From);
   }
 
-  /// Puts \p S in Order in place: Order (each index at most once; the
-  /// ones left out are dropped heads) completed by the dropped indices to a
-  /// permutation, applied cycle by cycle (an instruction moved once where
-  /// it moves at all), then the dropped ones cut off the end.
-  void reorder(Seq &S) {
-    size_t Kept = Order.size();
+  /// Puts \p S in Order in place: Order (a permutation of the piece, the
+  /// \p Kept indices kept first) applied cycle by cycle (an instruction
+  /// moved once where it moves at all), then the dropped ones cut off the
+  /// end.
+  void reorder(Seq &Piece, size_t Kept) {
+    MutableInstrs S(Piece); // see Instrs
+    MutableArrayRef<Index> Perm(Order);
     Index N = S.size();
     // The part that stays where it is (the piece's head) is not touched.
     Index Same = 0;
-    while (Same < Kept && Order[Same] == Same)
+    while (Same < Kept && Perm[Same] == Same)
       ++Same;
     if (Same == N)
       return;
-    if (Kept < N) {
-      Placed.assign(N, false);
-      for (Index I : Order)
-        Placed[I] = true;
-      for (Index I = 0; I < N; ++I)
-        if (!Placed[I])
-          Order.push_back(I);
-    }
-    // Position P takes S[Order[P]]; a position done is marked Order[P] = P.
+    // Position P takes S[Perm[P]]; a position done is marked Perm[P] = P.
+    // Each cycle starts by moving S[P] out, and every later move's
+    // destination is the instruction the one before moved out: no
+    // destination holds a label or branch target (moveInstr).
     for (Index P = Same; P < N; ++P) {
-      if (Order[P] == P)
+      if (Perm[P] == P)
         continue;
       MInstr First = std::move(S[P]);
       Index J = P;
       for (;;) {
-        Index K = Order[J];
-        Order[J] = J;
+        Index K = Perm[J];
+        Perm[J] = J;
         if (K == P) {
           S[J] = std::move(First);
           break;
@@ -557,14 +585,13 @@ private:
         J = K;
       }
     }
-    S.resize(Kept);
+    Piece.resize(Kept);
   }
 
   void interleave(mir::Function &F, bool Hoist) {
-    std::vector<Parsed> Ps;
-    Ps.reserve(F.Pieces.size());
-    for (mir::Piece &P : F.Pieces)
-      Ps.push_back(parse(P.Instrs, Hoist));
+    std::vector<Parsed> Ps(F.Pieces.size());
+    for (size_t I = 0; I < F.Pieces.size(); ++I)
+      parse(F.Pieces[I].Instrs, Hoist, Ps[I]);
     // The loop's rotation: the body's first head moves to the body's end
     // (for the next iteration) and to the prologue's end (for the first),
     // when the tail starts with the same head, which the body's end then
@@ -581,8 +608,11 @@ private:
                std::equal(BH.begin(), BH.end(), T.Steps.front().Head.begin(),
                           [&](Index X, Index Y) {
                             return sameInstr(Body->Instrs[X], Tail->Instrs[Y]);
-                          }) &&
-               hoistable(Body->Instrs, B.Steps.back(), Body->Instrs, BH);
+                          });
+      if (Rotate) {
+        runs(FF, Body->Instrs, B.Steps.back().H1, R1);
+        Rotate = hoistable(Body->Instrs, R1, Body->Instrs, BH);
+      }
     }
     // The prologue's copy of the body's first head is taken from the body
     // before the body is written back (set aside first only when the body
@@ -598,9 +628,10 @@ private:
     for (size_t I = 0; I < F.Pieces.size(); ++I) {
       mir::Piece &P = F.Pieces[I];
       bool IsBody = &P == Body, IsTail = &P == Tail;
-      emit(P.Instrs, Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
-           Rotate && IsBody ? &BodyHead : nullptr);
-      reorder(P.Instrs);
+      size_t Kept =
+          emit(P.Instrs, Ps[I], P.Name, Hoist, Rotate && (IsBody || IsTail),
+               Rotate && IsBody ? &BodyHead : nullptr);
+      reorder(P.Instrs, Kept);
       if (Rotate && &P == Pro) {
         if (BodyHeadCopy.empty())
           for (Index H : BodyHead)

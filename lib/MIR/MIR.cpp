@@ -19,6 +19,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 
@@ -215,32 +216,45 @@ static int branchOperand(sass::Opcode Op) {
 }
 
 Error Function::resolveBranches() {
-  StringMap<uint64_t> Labels;
-  uint64_t A = 0;
-  for (const auto &P : Pieces)
-    for (const auto &MI : P.Instrs) {
-      if (!MI.Label.empty())
-        Labels[MI.Label] = A;
-      A += 16;
-    }
-  A = 0;
-  for (auto &P : Pieces)
-    for (auto &MI : P.Instrs) {
-      if (MI.isBranch()) {
-        auto It = Labels.find(MI.Target);
-        if (It == Labels.end())
-          return makeError("function @" + Name + ": branch at " +
-                           Twine::utohexstr(A) + " to unknown label ^" +
-                           MI.Target.str());
-        int Idx = branchOperand(MI.I.Op);
-        if (Idx < 0)
-          return makeError("function @" + Name + ": instruction at " +
-                           Twine::utohexstr(A) +
-                           " has a label target but no branch operand");
-        MI.I.Ops[Idx] = sass::getBranchOffset(A, It->second);
+  // One walk records the labels and the branches with their addresses (a
+  // function has a few of each: the loop's, the tail's, the closing
+  // self-branch); each branch then finds its label among the few.  Two
+  // walks of every instruction and a StringMap cost 20 instructions an
+  // instruction.
+  struct At {
+    MInstr *MI;
+    uint64_t Addr;
+  };
+  SmallVector<At, 8> Labels, Branches;
+  uint64_t Base = 0; // the piece's address
+  for (auto &P : Pieces) {
+    for (MInstr &MI : P.Instrs)
+      if (LLVM_UNLIKELY(!MI.Label.empty() || MI.isBranch())) {
+        uint64_t A = Base + 16 * uint64_t(&MI - P.Instrs.data());
+        if (!MI.Label.empty())
+          Labels.push_back({&MI, A});
+        if (MI.isBranch())
+          Branches.push_back({&MI, A});
       }
-      A += 16;
-    }
+    Base += 16 * uint64_t(P.Instrs.size());
+  }
+  for (const At &B : Branches) {
+    StringRef Target = B.MI->Target;
+    // The last instruction with the label, as a map rewritten in layout
+    // order keeps (the verifier rejects a label defined twice).
+    auto It = std::find_if(Labels.rbegin(), Labels.rend(),
+                           [&](const At &L) { return L.MI->Label == Target; });
+    if (It == Labels.rend())
+      return makeError("function @" + Name + ": branch at " +
+                       Twine::utohexstr(B.Addr) + " to unknown label ^" +
+                       Target);
+    int Idx = branchOperand(B.MI->I.Op);
+    if (Idx < 0)
+      return makeError("function @" + Name + ": instruction at " +
+                       Twine::utohexstr(B.Addr) +
+                       " has a label target but no branch operand");
+    B.MI->I.Ops[Idx] = sass::getBranchOffset(B.Addr, It->Addr);
+  }
   return Error::success();
 }
 

@@ -25,12 +25,59 @@ namespace tile {
 
 Problem getProblem(const Kernel &K) {
   const Op *MM = K.getMatmul();
+  // One walk of the matmul's attributes for the keys read here, each key's
+  // first (as getAttr finds it), instead of a search a key (every pass
+  // asks).  The verifier has checked m, n, k, a and b.
+  const Attr *M = nullptr, *N = nullptr, *KA = nullptr, *A = nullptr,
+             *B = nullptr, *Shape = nullptr, *Strides = nullptr,
+             *Batch = nullptr;
+  for (const Attr &At : MM->Attrs) {
+    StringRef Key = At.Key;
+    const Attr **Slot = nullptr;
+    if (Key.size() == 1) {
+      switch (Key[0]) {
+      case 'm':
+        Slot = &M;
+        break;
+      case 'n':
+        Slot = &N;
+        break;
+      case 'k':
+        Slot = &KA;
+        break;
+      case 'a':
+        Slot = &A;
+        break;
+      case 'b':
+        Slot = &B;
+        break;
+      default:
+        break;
+      }
+    } else if (Key == "shape") {
+      Slot = &Shape;
+    } else if (Key == "strides") {
+      Slot = &Strides;
+    } else if (Key == "batch") {
+      Slot = &Batch;
+    }
+    if (Slot && !*Slot)
+      *Slot = &At;
+  }
+  auto Int = [](const Attr *X) -> Optional<int64_t> {
+    if (!X || !X->Val.isInt())
+      return None;
+    return X->Val.I;
+  };
+  auto Word = [](const Attr *X) {
+    return X && X->Val.isWord() ? X->Val.str() : StringRef();
+  };
   Problem P;
-  P.M = *MM->getInt("m");
-  P.N = *MM->getInt("n");
-  P.K = *MM->getInt("k");
-  P.A = *parseLayoutName(MM->getWord("a"));
-  P.B = *parseLayoutName(MM->getWord("b"));
+  P.M = *Int(M);
+  P.N = *Int(N);
+  P.K = *Int(KA);
+  P.A = *parseLayoutName(Word(A));
+  P.B = *parseLayoutName(Word(B));
   readEpilogueAttr(*MM, P);
   P.Residual = !P.Scale && MM->Operands.size() == 4 + (P.Bias ? 1 : 0);
   if (Optional<MatmulTypes> Types = parseMatmulTypes(MM->getType())) {
@@ -38,9 +85,9 @@ Problem getProblem(const Kernel &K) {
     P.BType = Types->B;
     P.DType = Types->D;
   }
-  P.Runtime = MM->getAttr("shape") != nullptr;
-  P.Strided = MM->getAttr("strides") != nullptr;
-  P.Batch = MM->getInt("batch").getValueOr(1);
+  P.Runtime = Shape != nullptr;
+  P.Strided = Strides != nullptr;
+  P.Batch = Int(Batch).getValueOr(1);
   return P;
 }
 
@@ -68,9 +115,21 @@ Optional<std::string> readEpilogueAttr(const Op &MM, Problem &P) {
 }
 
 Optional<MatmulTypes> parseMatmulTypes(StringRef Type) {
-  SmallVector<StringRef, 5> Parts;
-  Type.split(Parts, ' ', -1, false);
-  if (Parts.size() != 5 || Parts[1] != "x" || Parts[3] != "->")
+  // The five space-separated tokens (empty ones skipped), found in one
+  // scan of the characters (no vector, no search call a token).
+  StringRef Parts[5];
+  unsigned NumParts = 0;
+  for (size_t I = 0, Start = 0; I <= Type.size(); ++I) {
+    if (I < Type.size() && Type[I] != ' ')
+      continue;
+    if (I > Start) {
+      if (NumParts == 5)
+        return None;
+      Parts[NumParts++] = Type.slice(Start, I);
+    }
+    Start = I + 1;
+  }
+  if (NumParts != 5 || Parts[1] != "x" || Parts[3] != "->")
     return None;
   Optional<ElementType> A = parseElementTypeName(Parts[0]),
                         B = parseElementTypeName(Parts[2]),
@@ -143,45 +202,57 @@ int64_t getSharedLimit(const Kernel &K) {
   return getTargetLimits(K).SharedCapacity;
 }
 
-std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
-                              SMLoc Loc) {
+int64_t getSharedLimit(const Kernel &K, const TargetLimits &L) {
+  return K.getInt("shared_limit").getValueOr(L.SharedCapacity);
+}
+
+std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T, SMLoc Loc,
+                              Arena *A) {
+  // Each op is built in place, its attributes appended (every key is new to
+  // its op: no search) into an exact reserve, in \p A when given.
   std::vector<Op> Ops;
-  Op Tile("tp.tile", Loc);
-  if (!tileName(T).empty())
-    Tile.setWord("name", tileName(T));
-  Tile.setInt("warps_m", T.WarpsM)
-      .setInt("warps_n", T.WarpsN)
-      .setInt("m_tiles", T.MTiles)
-      .setInt("n_tiles", T.NTiles)
-      .setInt("stages", T.Stages);
-  Ops.push_back(Tile);
-  Op Grid("tp.grid", Loc);
-  Grid.setInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
-      .setInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
-      .setInt("threads", T.threads());
+  Ops.reserve(7);
+  auto NewOp = [&](StringRef Name, size_t NumAttrs) -> Op & {
+    Op &O = Ops.emplace_back(Name, Loc);
+    if (A)
+      O.Attrs.reserve(*A, NumAttrs);
+    else
+      O.Attrs.reserve(NumAttrs);
+    return O;
+  };
+  StringRef Name = tileName(T);
+  Op &Tile = NewOp("tp.tile", 5 + !Name.empty());
+  if (!Name.empty())
+    Tile.addWord("name", Name);
+  Tile.addInt("warps_m", T.WarpsM)
+      .addInt("warps_n", T.WarpsN)
+      .addInt("m_tiles", T.MTiles)
+      .addInt("n_tiles", T.NTiles)
+      .addInt("stages", T.Stages);
+  Op &Grid = NewOp("tp.grid", 3 + P.Strided);
+  Grid.addInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
+      .addInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
+      .addInt("threads", T.threads());
   if (P.Strided)
-    Grid.setInt("z", P.Batch);
-  Ops.push_back(Grid);
-  Op Block("tp.block", Loc);
-  Block.setInt("m", T.blockM()).setInt("n", T.blockN()).setInt("warps",
-                                                               T.warps());
-  Ops.push_back(Block);
-  Op Warp("tp.warp", Loc);
-  Warp.setInt("m", T.warpM()).setInt("n", T.warpN()).setWord("mma",
-                                                             "m16n8k16");
-  Ops.push_back(Warp);
-  Op Chunks("tp.chunks", Loc);
-  Chunks.setInt("a", T.chunksA()).setInt("b", T.chunksB()).setInt("bytes", 16);
-  Ops.push_back(Chunks);
-  Op Shared("tp.shared", Loc);
-  Shared.setInt("bytes", T.sharedBytes())
-      .setInt("stage_bytes", T.stageBytes())
-      .setInt("a_offset", 0)
-      .setInt("b_offset", T.tileBytesA());
-  Ops.push_back(Shared);
-  Op Regs("tp.registers", Loc);
-  Regs.setInt("count", T.registers());
-  Ops.push_back(Regs);
+    Grid.addInt("z", P.Batch);
+  NewOp("tp.block", 3)
+      .addInt("m", T.blockM())
+      .addInt("n", T.blockN())
+      .addInt("warps", T.warps());
+  NewOp("tp.warp", 3)
+      .addInt("m", T.warpM())
+      .addInt("n", T.warpN())
+      .addWord("mma", "m16n8k16");
+  NewOp("tp.chunks", 3)
+      .addInt("a", T.chunksA())
+      .addInt("b", T.chunksB())
+      .addInt("bytes", 16);
+  NewOp("tp.shared", 4)
+      .addInt("bytes", T.sharedBytes())
+      .addInt("stage_bytes", T.stageBytes())
+      .addInt("a_offset", 0)
+      .addInt("b_offset", T.tileBytesA());
+  NewOp("tp.registers", 1).addInt("count", T.registers());
   return Ops;
 }
 

@@ -53,12 +53,14 @@ Expected<Optional<TileParams>> getRequestedTile(const Op &MM) {
   const Attr *A = MM.getAttr("tile");
   if (!A)
     return Optional<TileParams>();
-  std::string Spec;
-  if (A->Val.isWord())
-    Spec = A->Val.str();
-  else
+  // A word is parsed where it is; a list is spelled WM,WN,MT,NT,S first.
+  std::string List;
+  StringRef Spec = A->Val.str();
+  if (!A->Val.isWord()) {
     for (size_t I = 0; I < A->Val.elems().size(); ++I)
-      Spec += (I ? "," : "") + std::to_string(A->Val.elems()[I].I);
+      List += (I ? "," : "") + std::to_string(A->Val.elems()[I].I);
+    Spec = List;
+  }
   auto T = parseTileSpec(Spec);
   if (!T)
     return T.takeError();
@@ -118,7 +120,10 @@ public:
     for (Kernel &K : M.Kernels) {
       Op &MM = *K.getMatmul();
       Problem P = getProblem(K);
-      int64_t Limit = getSharedLimit(K);
+      // The target's limits found once (getSharedLimit(K) would find them
+      // again).
+      TargetLimits Limits = getTargetLimits(K);
+      int64_t Limit = getSharedLimit(K, Limits);
       if (Error E = overrideIntOption("shared-limit", Limit))
         return E;
       Optional<TileParams> T;
@@ -139,8 +144,7 @@ public:
       }
       Optional<Violation> V = checkTypes(P);
       if (!V)
-        V = T ? checkAdmission(P, *T, Limit, getTargetLimits(K))
-              : checkShape(P);
+        V = T ? checkAdmission(P, *T, Limit, Limits) : checkShape(P);
       if (V)
         return makeSourceError(Ctx.SM, violationLoc(K, *V), V->Message);
       ++NumAdmitted;

@@ -81,70 +81,75 @@ public:
                       << S - 1 << " copies, loop " << Iterations << " x "
                       << S << " steps, tail " << S << " steps\n");
 
-      auto Copy = [&](int64_t Stage) {
-        Op C("tp.copy", L);
-        C.setInt("stage", Stage);
-        return C;
+      // Every op is built in place with its attributes appended (each key
+      // is new to its op: no search) into exact reserves, the attributes
+      // in the module's arena: no malloc an op, no copy.
+      Arena &A = *M.Strings;
+      auto NewOp = [&](OpList &In, StringRef Name, size_t NumAttrs) -> Op & {
+        Op &O = In.emplace_back(Name, L);
+        if (NumAttrs)
+          O.Attrs.reserve(A, NumAttrs);
+        return O;
       };
-      auto Step = [&](int64_t Stage, Op Copies, bool Empty) {
-        Op St("tp.step", L);
+      auto Copy = [&](OpList &In, int64_t Stage) -> Op & {
+        return NewOp(In, "tp.copy", 2).addInt("stage", Stage);
+      };
+      // A step with copies (the caller adds them) or an empty group.
+      auto Step = [&](OpList &In, int64_t Stage, bool Empty,
+                      bool Numbered) -> OpList & {
+        Op &St = NewOp(In, "tp.step", 1 + Numbered).addInt("stage", Stage);
         St.setHasRegion();
-        St.setInt("stage", Stage);
-        St.add(Op("tp.wait_groups", L)).setInt("max", S - 2);
-        St.add(Op("tp.barrier", L));
-        St.add(Op("tp.products", L)).setInt("stage", Stage);
-        if (!Empty)
-          St.add(std::move(Copies));
-        St.add(Op("tp.commit", L));
-        return St;
+        OpList &B = St.Body;
+        B.reserve(Empty ? 4 : 5);
+        NewOp(B, "tp.wait_groups", 1).addInt("max", S - 2);
+        NewOp(B, "tp.barrier", 0);
+        NewOp(B, "tp.products", 1).addInt("stage", Stage);
+        return B;
       };
 
-      std::vector<Op> New;
-      New.push_back(std::move(PipeOp));
-      Op Pro("tp.prologue", L);
-      Pro.setHasRegion();
-      for (int64_t J = 0; J < S - 1; ++J) {
-        Op C = Copy(J);
-        C.setInt("step", J);
-        Pro.add(std::move(C));
-        Pro.add(Op("tp.commit", L));
-      }
-      New.push_back(std::move(Pro));
       // A run-time shape always has its loop: the count is K's.
-      if (Iterations > 0 || P.Runtime) {
-        Op Loop("tp.loop", L);
-        Loop.setHasRegion();
-        Loop.setInt("iterations", Iterations);
-        for (int64_t St = 0; St < S; ++St) {
-          Op C = Copy((St + S - 1) % S);
-          C.setInt("ahead", S - 1);
-          Loop.add(Step(St, std::move(C), false));
-        }
-        New.push_back(std::move(Loop));
+      bool HasLoop = Iterations > 0 || P.Runtime;
+      MM.Body.reserve(MM.Body.size() + 3 + HasLoop);
+      MM.Body.push_back(std::move(PipeOp));
+      Op &Pro = NewOp(MM.Body, "tp.prologue", 0);
+      Pro.setHasRegion();
+      Pro.Body.reserve(2 * (S - 1));
+      for (int64_t J = 0; J < S - 1; ++J) {
+        Copy(Pro.Body, J).addInt("step", J);
+        NewOp(Pro.Body, "tp.commit", 0);
       }
-      Op Tail("tp.tail", L);
+      if (HasLoop) {
+        Op &Loop =
+            NewOp(MM.Body, "tp.loop", 1).addInt("iterations", Iterations);
+        Loop.setHasRegion();
+        Loop.Body.reserve(S);
+        for (int64_t St = 0; St < S; ++St) {
+          OpList &B = Step(Loop.Body, St, false, false);
+          Copy(B, (St + S - 1) % S).addInt("ahead", S - 1);
+          NewOp(B, "tp.commit", 0);
+        }
+      }
+      Op &Tail = NewOp(MM.Body, "tp.tail", 0);
       Tail.setHasRegion();
+      Tail.Body.reserve(S + 2);
       int64_t First = Steps - S;
       for (int64_t St = 0; St < S; ++St) {
-        Op C = Copy((St + S - 1) % S);
-        C.setInt("step", Steps - 1);
-        Op StepOp = Step(St, std::move(C), St != 0);
-        StepOp.setInt("step", First + St);
-        Tail.add(std::move(StepOp));
+        OpList &B = Step(Tail.Body, St, St != 0, true);
+        Tail.Body.back().addInt("step", First + St);
+        if (St == 0)
+          Copy(B, (St + S - 1) % S).addInt("step", Steps - 1);
+        NewOp(B, "tp.commit", 0);
       }
-      Tail.add(Op("tp.wait_groups", L)).setInt("max", 0);
-      Op Epi("tp.epilogue", L);
+      NewOp(Tail.Body, "tp.wait_groups", 1).addInt("max", 0);
+      Op &Epi = NewOp(Tail.Body, "tp.epilogue", 1);
       // C, and R when the product reads one (a residual or a scale; a
       // bias-only product's fourth operand is its bias).
-      for (size_t I = 0; I < MM.Operands.size(); ++I)
-        if (I == 0 || (I == 3 && P.hasR()))
-          Epi.addOperand(MM.Operands[I]);
-      Epi.setInt("pairs", 2 * T.MTiles * T.NTiles);
-      Tail.add(std::move(Epi));
-      New.push_back(std::move(Tail));
-
-      for (Op &O : New)
-        MM.Body.push_back(std::move(O));
+      bool WithR = MM.Operands.size() > 3 && P.hasR();
+      Epi.Operands.reserve(A, 1 + WithR);
+      Epi.addOperand(MM.Operands[0]);
+      if (WithR)
+        Epi.addOperand(MM.Operands[3]);
+      Epi.addInt("pairs", 2 * T.MTiles * T.NTiles);
     }
     return Error::success();
   }

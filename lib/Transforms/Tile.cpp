@@ -65,22 +65,22 @@ public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
     Module &M = static_cast<TileUnit &>(*IR).M;
     for (Kernel &K : M.Kernels)
-      if (Error E = tileKernel(K, Ctx))
+      if (Error E = tileKernel(K, *M.Strings, Ctx))
         return E;
     return Error::success();
   }
 
 private:
-  Error tileKernel(Kernel &K, PassContext &Ctx) {
+  Error tileKernel(Kernel &K, Arena &A, PassContext &Ctx) {
     Op &MM = *K.getMatmul();
     if (MM.find("tp.tile"))
       return makeSourceError(Ctx.SM, MM.find("tp.tile")->Loc,
                              "the product is already tiled");
     Problem P = getProblem(K);
-    int64_t Limit = getSharedLimit(K);
+    TargetLimits Limits = getTargetLimits(K);
+    int64_t Limit = getSharedLimit(K, Limits);
     if (Error E = overrideIntOption("shared-limit", Limit))
       return E;
-    TargetLimits Limits = getTargetLimits(K);
     int64_t SMs = K.getInt("sms").getValueOr(Limits.CardSMs);
     if (Error E = overrideIntOption("sms", SMs))
       return E;
@@ -138,9 +138,10 @@ private:
                     << " a block, " << T->sharedBytes()
                     << " bytes of shared stages)\n");
     ++(TileGiven ? NumTilesGiven : NumTilesChosen);
-    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
+    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc, &A);
     MM.setHasRegion();
-    MM.Body.insert(MM.Body.begin(), Ops.begin(), Ops.end());
+    MM.Body.insert(MM.Body.begin(), std::make_move_iterator(Ops.begin()),
+                   std::make_move_iterator(Ops.end()));
     return Error::success();
   }
 };

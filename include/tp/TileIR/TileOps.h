@@ -126,11 +126,15 @@ TargetLimits getTargetLimits(const Kernel &K);
 /// The shared-memory limit the kernel declares (shared_limit=), else its
 /// target's capacity.
 int64_t getSharedLimit(const Kernel &K);
+/// The same, given the kernel's target limits \p L (getTargetLimits(K)).
+int64_t getSharedLimit(const Kernel &K, const TargetLimits &L);
 
 /// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at
-/// \p Loc.  The verifier compares present ops against these.
+/// \p Loc, their attributes in \p A when given (the module's arena: the
+/// ops go into it), else in lists of their own.  The verifier compares
+/// present ops against these.
 std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
-                              llvm::SMLoc Loc);
+                              llvm::SMLoc Loc, Arena *A = nullptr);
 
 /// The tp.pipeline summary op for \p T and \p P.
 Op makePipelineOp(const Problem &P, const TileParams &T, llvm::SMLoc Loc);

@@ -47,12 +47,19 @@ unsigned getNumOpcodes() { return NUM_OPCODES; }
 
 bool lookupTarget(llvm::StringRef CPU, Target &T) {
   for (unsigned I = 0; I < NumTargets; ++I) {
-    llvm::SmallVector<llvm::StringRef, 4> Names;
-    llvm::StringRef(TargetDescs[I].CPUs).split(Names, ',');
-    if (llvm::is_contained(Names, CPU)) {
-      T = Target(I);
-      return true;
-    }
+    // The target's comma-separated spellings, compared where they are
+    // (every tile pass asks for the kernel's target).
+    llvm::StringRef Rest = TargetDescs[I].CPUs;
+    size_t Comma;
+    do {
+      Comma = Rest.find(',');
+      if (Rest.take_front(Comma) == CPU) {
+        T = Target(I);
+        return true;
+      }
+      Rest = Rest.drop_front(Comma == llvm::StringRef::npos ? Rest.size()
+                                                            : Comma + 1);
+    } while (Comma != llvm::StringRef::npos);
   }
   return false;
 }
