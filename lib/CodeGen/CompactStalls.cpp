@@ -1113,9 +1113,13 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
 Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
   V.Begin = Seq.Ops.size();
   const mir::LabelName *Label = nullptr; // of a dropped instruction
-  for (size_t I = 0; I < P.Instrs.size(); ++I) {
-    const mir::MInstr &MI = P.Instrs[I];
-    V.StallsIn += MI.I.Ctrl.Stall;
+  // By pointer: an index would divide by sizeof(MInstr) for size() each time.
+  const mir::MInstr *Instrs = P.Instrs.data();
+  int64_t StallsIn = 0;
+  for (const mir::MInstr *It = Instrs, *End = It + P.Instrs.size(); It != End;
+       ++It) {
+    const mir::MInstr &MI = *It;
+    StallsIn += MI.I.Ctrl.Stall;
     if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
       V.Dropped = true;
       OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
@@ -1138,8 +1142,9 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
     }
     if (Error E = Forms.append(MI.I, Seq))
       return E;
-    Kept.push_back(uint32_t(I));
+    Kept.push_back(uint32_t(It - Instrs));
   }
+  V.StallsIn = StallsIn;
   if (Label)
     return makeError("piece '" + Twine(P.Name) + "': label ^" +
                      Label->str() + " on no instruction");

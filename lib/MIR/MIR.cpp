@@ -215,32 +215,32 @@ static int branchOperand(sass::Opcode Op) {
 }
 
 Error Function::resolveBranches() {
+  // One walk: the labels' addresses and the branches (with theirs), then
+  // only the branches again (most instructions are neither).
   StringMap<uint64_t> Labels;
+  SmallVector<std::pair<MInstr *, uint64_t>, 8> Branches;
   uint64_t A = 0;
-  for (const auto &P : Pieces)
-    for (const auto &MI : P.Instrs) {
-      if (!MI.Label.empty())
-        Labels[MI.Label] = A;
-      A += 16;
-    }
-  A = 0;
   for (auto &P : Pieces)
     for (auto &MI : P.Instrs) {
-      if (MI.isBranch()) {
-        auto It = Labels.find(MI.Target);
-        if (It == Labels.end())
-          return makeError("function @" + Name + ": branch at " +
-                           Twine::utohexstr(A) + " to unknown label ^" +
-                           MI.Target.str());
-        int Idx = branchOperand(MI.I.Op);
-        if (Idx < 0)
-          return makeError("function @" + Name + ": instruction at " +
-                           Twine::utohexstr(A) +
-                           " has a label target but no branch operand");
-        MI.I.Ops[Idx] = sass::getBranchOffset(A, It->second);
-      }
+      if (!MI.Label.empty())
+        Labels[MI.Label] = A;
+      if (MI.isBranch())
+        Branches.push_back({&MI, A});
       A += 16;
     }
+  for (auto &[MI, At] : Branches) {
+    auto It = Labels.find(MI->Target);
+    if (It == Labels.end())
+      return makeError("function @" + Name + ": branch at " +
+                       Twine::utohexstr(At) + " to unknown label ^" +
+                       MI->Target.str());
+    int Idx = branchOperand(MI->I.Op);
+    if (Idx < 0)
+      return makeError("function @" + Name + ": instruction at " +
+                       Twine::utohexstr(At) +
+                       " has a label target but no branch operand");
+    MI->I.Ops[Idx] = sass::getBranchOffset(At, It->second);
+  }
   return Error::success();
 }
 
