@@ -1155,20 +1155,8 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
 Error CompactStallsPass::makeTemplates() {
   if (NopTemplate)
     return Error::success();
-  Expected<mir::MInstr> Nop = mir::makeInstr("NOP", sass::Control());
-  if (!Nop)
-    return Nop.takeError();
-  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
-  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
-  // spelled `@!UPT`).
-  Expected<mir::MInstr> Filler =
-      sass::isSupportedMnemonic("UIADD3")
-          ? mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", sass::Control())
-          : mir::makeInstr("@!PT NOP", sass::Control());
-  if (!Filler)
-    return Filler.takeError();
-  NopTemplate = std::move(*Nop);
-  FillerTemplate = std::move(*Filler);
+  NopTemplate = sched::drainNopInstr();
+  FillerTemplate = sched::fillerInstr();
   // The drain NOP's view from the template (not makeInstr("NOP")'s search).
   sched::OpSeq NopSeq;
   if (Error E = Forms.append(NopTemplate->I, NopSeq))
