@@ -1115,12 +1115,32 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
   const mir::LabelName *Label = nullptr; // of a dropped instruction
   // By pointer: an index would divide by sizeof(MInstr) for size() each time.
   const mir::MInstr *Instrs = P.Instrs.data();
+  // The kept instructions are described a run at a time (one appendRun()
+  // from RunBegin to the instruction before a dropped one, or to the end),
+  // before any error of a later instruction: errors keep their order.
+  const mir::MInstr *RunBegin = Instrs;
+  auto Flush = [&](const mir::MInstr *RunEnd) -> Error {
+    size_t N = size_t(RunEnd - RunBegin);
+    if (N == 0)
+      return Error::success();
+    Error E = Forms.appendRun(&RunBegin->I, sizeof(mir::MInstr), N, Seq);
+    RunBegin = RunEnd;
+    return E;
+  };
+  auto LabelError = [&](const mir::MInstr *It, const Twine &Msg) -> Error {
+    if (Error E = Flush(It))
+      return E;
+    return makeError("piece '" + Twine(P.Name) + "': " + Msg);
+  };
   int64_t StallsIn = 0;
-  for (const mir::MInstr *It = Instrs, *End = It + P.Instrs.size(); It != End;
-       ++It) {
+  const mir::MInstr *End = Instrs + P.Instrs.size();
+  for (const mir::MInstr *It = Instrs; It != End; ++It) {
     const mir::MInstr &MI = *It;
     StallsIn += MI.I.Ctrl.Stall;
     if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
+      if (Error E = Flush(It))
+        return E;
+      RunBegin = It + 1;
       V.Dropped = true;
       OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
       if (!MI.Label.empty()) {
@@ -1134,16 +1154,16 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
     }
     if (Label) {
       if (!MI.Label.empty())
-        return makeError("piece '" + Twine(P.Name) + "': labels ^" +
-                         Label->str() + " and ^" + MI.Label.str() +
-                         " on one instruction");
-      Moves.push_back({Seq.Ops.size(), Label});
+        return LabelError(It, "labels ^" + Label->str() + " and ^" +
+                                  MI.Label.str() + " on one instruction");
+      // This instruction's view follows those of the run so far.
+      Moves.push_back({Seq.Ops.size() + size_t(It - RunBegin), Label});
       Label = nullptr;
     }
-    if (Error E = Forms.append(MI.I, Seq))
-      return E;
     Kept.push_back(uint32_t(It - Instrs));
   }
+  if (Error E = Flush(End))
+    return E;
   V.StallsIn = StallsIn;
   if (Label)
     return makeError("piece '" + Twine(P.Name) + "': label ^" +

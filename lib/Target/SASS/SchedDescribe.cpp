@@ -707,8 +707,9 @@ static inline bool fastUnits(const Form &F, const Form::FastOperand &O,
 }
 
 /// append() of a simple form: the same units as the general path.
-static void appendSimple(const Form &F, const sass::Instruction &In,
-                         OpSeq &Seq, bool &OutOfRange) {
+static LLVM_ATTRIBUTE_ALWAYS_INLINE void
+appendSimple(const Form &F, const sass::Instruction &In, OpSeq &Seq,
+             bool &OutOfRange) {
   Seq.Ops.push_back(F.View);
   OpView &V = Seq.Ops.back();
   beginView(In, Seq, V);
@@ -777,6 +778,28 @@ Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
   if (IsWide)
     pushWideDefs(Seq.Defs, WideDefs);
   finishView(F, In, Seq, V, LateUses, Defs);
+  return Error::success();
+}
+
+Error FormDescriber::appendRun(const sass::Instruction *First, size_t Stride,
+                               size_t N, OpSeq &Seq) {
+  // Most instructions are of simple forms whose class is known: their
+  // appendSimple() inline here, not a call of append() each.
+  const char *At = reinterpret_cast<const char *>(First);
+  bool Past = false;
+  for (size_t K = 0; K < N; ++K, At += Stride) {
+    const auto &In = *reinterpret_cast<const sass::Instruction *>(At);
+    const Form &F = formOf(In.Op);
+    if (LLVM_LIKELY(F.Known && F.Simple)) {
+      appendSimple(F, In, Seq, Past);
+      continue;
+    }
+    if (Error E = append(In, Seq)) {
+      OutOfRange |= Past;
+      return E;
+    }
+  }
+  OutOfRange |= Past;
   return Error::success();
 }
 
