@@ -332,7 +332,16 @@ private:
   /// The view of instruction \p I; the drain NOP past the range.
   const OpView &op(unsigned I) const { return I < Ops.size() ? Ops[I] : Nop; }
 
-  const OpSeq *Seq = nullptr;
+  /// The run's OpSeq's use and def units (the views index them): the
+  /// buffers' starts, loaded once a run rather than through the OpSeq at
+  /// each of the three loops over a view's units.
+  const UnitRange *UseUnits = nullptr, *DefUnits = nullptr;
+  ArrayRef<UnitRange> uses(const OpView &V) const {
+    return makeArrayRef(UseUnits + V.UseBegin, V.NumUses);
+  }
+  ArrayRef<UnitRange> defs(const OpView &V) const {
+    return makeArrayRef(DefUnits + V.DefBegin, V.NumDefs);
+  }
   MutableArrayRef<OpView> Ops;
   bool Conservative = false; ///< the run's CompactOptions::Conservative
   LatencyCache Lat;
@@ -571,7 +580,7 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
     if (pending(W, true))
       N.add(Ops[W].Ctrl.WrSB, W);
   };
-  for (const UnitRange &D : Seq->defs(In)) {
+  for (const UnitRange &D : defs(In)) {
     uint8_t *Waw = Lat.wawRow(D.File, In.Class);
     uint8_t *War = Lat.warRow(D.File, In.Class);
     // Each group of the range once: its units' state is the same.
@@ -609,7 +618,7 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   unsigned Class = unsigned(In.Class);
   uint16_t ClassBit = uint16_t(1u << Class);
   bool LateVariable = In.Variable;
-  for (const UnitRange &R : Seq->uses(In)) {
+  for (const UnitRange &R : uses(In)) {
     bool Late = R.Late && LateVariable;
     for (unsigned X = R.First, E = X + R.Count; X < E;) {
       Group &U = Groups[isolate(X, E)];
@@ -759,7 +768,7 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   W.Flags = In.Variable ? WVariable : 0;
   uint8_t Key = uint8_t(unsigned(In.Class) * 2);
   W.WawKey = Key | (In.Predicated ? 1 : 0);
-  for (const UnitRange &D : Seq->defs(In)) {
+  for (const UnitRange &D : defs(In)) {
     W.RawKey = Key | (D.Sub ? 1 : 0);
     writeGroup(D.First, D.First + D.Count, W);
   }
@@ -872,7 +881,8 @@ Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
                                 const CompactOptions &O, CompactResult &R) {
   if (Error E = checkCommits(P))
     return E;
-  Seq = &S;
+  UseUnits = S.Uses.data();
+  DefUnits = S.Defs.data();
   Ops = P;
   Conservative = O.Conservative;
   Lat.reset(LatencyModel::get(O.Target));
