@@ -1051,8 +1051,15 @@ private:
   sched::OpSeq Seq;
   sched::StallCompactor Compactor;
   sched::CompactResult Result;
-  /// The index in its piece of the instruction of each view of Seq.
-  std::vector<uint32_t> Kept;
+  /// A run of kept instructions (described by one appendRun()): its first
+  /// view in Seq and that view's instruction's index in its piece; the
+  /// run's views are the instructions that follow it, in order.
+  struct KeptRun {
+    size_t View;
+    uint32_t Instr;
+  };
+  /// Every run of the function, in order of their views.
+  std::vector<KeptRun> Runs;
   /// Labels of dropped instructions moved on: (view, label).
   std::vector<std::pair<size_t, const mir::LabelName *>> Moves;
   std::vector<PieceViews> Pieces;
@@ -1068,7 +1075,7 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
                                          sched::CompactOptions Opts,
                                          PassContext &Ctx) {
   Seq.clear();
-  Kept.clear();
+  Runs.clear();
   Moves.clear();
   // Room for the whole function at once (about three use ranges and one def
   // range an instruction): no vector grows through copies of itself.
@@ -1078,7 +1085,6 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
   Seq.Ops.reserve(Instrs);
   Seq.Uses.reserve(3 * Instrs + 8);
   Seq.Defs.reserve(Instrs + 8);
-  Kept.reserve(Instrs);
   Pieces.assign(F.Pieces.size(), PieceViews());
   Forms.resetOutOfRangeGPR();
   OutOfRange = false;
@@ -1133,6 +1139,7 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
     size_t N = size_t(RunEnd - RunBegin);
     if (N == 0)
       return Error::success();
+    Runs.push_back({Seq.Ops.size(), uint32_t(RunBegin - Instrs)});
     Error E = Forms.appendRun(&RunBegin->I, sizeof(mir::MInstr), N, Seq);
     RunBegin = RunEnd;
     return E;
@@ -1170,7 +1177,6 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
       Moves.push_back({Seq.Ops.size() + size_t(It - RunBegin), Label});
       Label = nullptr;
     }
-    Kept.push_back(uint32_t(It - Instrs));
   }
   if (Error E = Flush(End))
     return E;
@@ -1225,8 +1231,12 @@ void CompactStallsPass::rebuild(mir::Piece &P, const PieceViews &V,
   auto Move = Moves.begin();
   while (Move != Moves.end() && Move->first < V.Begin)
     ++Move;
+  auto Run = Runs.begin(); // the last that starts at or before the view
   for (size_t K = 0; K < N; ++K) {
-    Out.push_back(std::move(P.Instrs[Kept[V.Begin + K]]));
+    size_t View = V.Begin + K;
+    while (Run + 1 != Runs.end() && (Run + 1)->View <= View)
+      ++Run;
+    Out.push_back(std::move(P.Instrs[Run->Instr + (View - Run->View)]));
     Out.back().I.Ctrl = Seq.Ops[V.Begin + K].Ctrl;
     if (Move != Moves.end() && Move->first == V.Begin + K) {
       Out.back().Label = *Move->second;
