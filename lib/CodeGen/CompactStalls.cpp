@@ -332,7 +332,16 @@ private:
   /// The view of instruction \p I; the drain NOP past the range.
   const OpView &op(unsigned I) const { return I < Ops.size() ? Ops[I] : Nop; }
 
-  const OpSeq *Seq = nullptr;
+  /// The run's OpSeq's use and def units (the views index them): the
+  /// buffers' starts, loaded once a run rather than through the OpSeq at
+  /// each of the three loops over a view's units.
+  const UnitRange *UseUnits = nullptr, *DefUnits = nullptr;
+  ArrayRef<UnitRange> uses(const OpView &V) const {
+    return makeArrayRef(UseUnits + V.UseBegin, V.NumUses);
+  }
+  ArrayRef<UnitRange> defs(const OpView &V) const {
+    return makeArrayRef(DefUnits + V.DefBegin, V.NumDefs);
+  }
   MutableArrayRef<OpView> Ops;
   bool Conservative = false; ///< the run's CompactOptions::Conservative
   LatencyCache Lat;
@@ -571,7 +580,7 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
     if (pending(W, true))
       N.add(Ops[W].Ctrl.WrSB, W);
   };
-  for (const UnitRange &D : Seq->defs(In)) {
+  for (const UnitRange &D : defs(In)) {
     uint8_t *Waw = Lat.wawRow(D.File, In.Class);
     uint8_t *War = Lat.warRow(D.File, In.Class);
     // Each group of the range once: its units' state is the same.
@@ -609,7 +618,7 @@ void StallCompactor::Impl::issue(unsigned I, const OpView &In, Need &N,
   unsigned Class = unsigned(In.Class);
   uint16_t ClassBit = uint16_t(1u << Class);
   bool LateVariable = In.Variable;
-  for (const UnitRange &R : Seq->uses(In)) {
+  for (const UnitRange &R : uses(In)) {
     bool Late = R.Late && LateVariable;
     for (unsigned X = R.First, E = X + R.Count; X < E;) {
       Group &U = Groups[isolate(X, E)];
@@ -759,7 +768,7 @@ void StallCompactor::Impl::recordWrites(unsigned I) {
   W.Flags = In.Variable ? WVariable : 0;
   uint8_t Key = uint8_t(unsigned(In.Class) * 2);
   W.WawKey = Key | (In.Predicated ? 1 : 0);
-  for (const UnitRange &D : Seq->defs(In)) {
+  for (const UnitRange &D : defs(In)) {
     W.RawKey = Key | (D.Sub ? 1 : 0);
     writeGroup(D.First, D.First + D.Count, W);
   }
@@ -872,7 +881,8 @@ Error StallCompactor::Impl::run(const OpSeq &S, MutableArrayRef<OpView> P,
                                 const CompactOptions &O, CompactResult &R) {
   if (Error E = checkCommits(P))
     return E;
-  Seq = &S;
+  UseUnits = S.Uses.data();
+  DefUnits = S.Defs.data();
   Ops = P;
   Conservative = O.Conservative;
   Lat.reset(LatencyModel::get(O.Target));
@@ -1041,8 +1051,15 @@ private:
   sched::OpSeq Seq;
   sched::StallCompactor Compactor;
   sched::CompactResult Result;
-  /// The index in its piece of the instruction of each view of Seq.
-  std::vector<uint32_t> Kept;
+  /// A run of kept instructions (described by one appendRun()): its first
+  /// view in Seq and that view's instruction's index in its piece; the
+  /// run's views are the instructions that follow it, in order.
+  struct KeptRun {
+    size_t View;
+    uint32_t Instr;
+  };
+  /// Every run of the function, in order of their views.
+  std::vector<KeptRun> Runs;
   /// Labels of dropped instructions moved on: (view, label).
   std::vector<std::pair<size_t, const mir::LabelName *>> Moves;
   std::vector<PieceViews> Pieces;
@@ -1058,7 +1075,7 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
                                          sched::CompactOptions Opts,
                                          PassContext &Ctx) {
   Seq.clear();
-  Kept.clear();
+  Runs.clear();
   Moves.clear();
   // Room for the whole function at once (about three use ranges and one def
   // range an instruction): no vector grows through copies of itself.
@@ -1068,7 +1085,6 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
   Seq.Ops.reserve(Instrs);
   Seq.Uses.reserve(3 * Instrs + 8);
   Seq.Defs.reserve(Instrs + 8);
-  Kept.reserve(Instrs);
   Pieces.assign(F.Pieces.size(), PieceViews());
   Forms.resetOutOfRangeGPR();
   OutOfRange = false;
@@ -1113,10 +1129,35 @@ Error CompactStallsPass::compactFunction(mir::Function &F,
 Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
   V.Begin = Seq.Ops.size();
   const mir::LabelName *Label = nullptr; // of a dropped instruction
-  for (size_t I = 0; I < P.Instrs.size(); ++I) {
-    const mir::MInstr &MI = P.Instrs[I];
-    V.StallsIn += MI.I.Ctrl.Stall;
+  // By pointer: an index would divide by sizeof(MInstr) for size() each time.
+  const mir::MInstr *Instrs = P.Instrs.data();
+  // The kept instructions are described a run at a time (one appendRun()
+  // from RunBegin to the instruction before a dropped one, or to the end),
+  // before any error of a later instruction: errors keep their order.
+  const mir::MInstr *RunBegin = Instrs;
+  auto Flush = [&](const mir::MInstr *RunEnd) -> Error {
+    size_t N = size_t(RunEnd - RunBegin);
+    if (N == 0)
+      return Error::success();
+    Runs.push_back({Seq.Ops.size(), uint32_t(RunBegin - Instrs)});
+    Error E = Forms.appendRun(&RunBegin->I, sizeof(mir::MInstr), N, Seq);
+    RunBegin = RunEnd;
+    return E;
+  };
+  auto LabelError = [&](const mir::MInstr *It, const Twine &Msg) -> Error {
+    if (Error E = Flush(It))
+      return E;
+    return makeError("piece '" + Twine(P.Name) + "': " + Msg);
+  };
+  int64_t StallsIn = 0;
+  const mir::MInstr *End = Instrs + P.Instrs.size();
+  for (const mir::MInstr *It = Instrs; It != End; ++It) {
+    const mir::MInstr &MI = *It;
+    StallsIn += MI.I.Ctrl.Stall;
     if (Forms.isFillerOrNop(MI.I) && !MI.isBranch()) {
+      if (Error E = Flush(It))
+        return E;
+      RunBegin = It + 1;
       V.Dropped = true;
       OutOfRange |= Forms.hasOutOfRangeGPR(MI.I);
       if (!MI.Label.empty()) {
@@ -1130,16 +1171,16 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
     }
     if (Label) {
       if (!MI.Label.empty())
-        return makeError("piece '" + Twine(P.Name) + "': labels ^" +
-                         Label->str() + " and ^" + MI.Label.str() +
-                         " on one instruction");
-      Moves.push_back({Seq.Ops.size(), Label});
+        return LabelError(It, "labels ^" + Label->str() + " and ^" +
+                                  MI.Label.str() + " on one instruction");
+      // This instruction's view follows those of the run so far.
+      Moves.push_back({Seq.Ops.size() + size_t(It - RunBegin), Label});
       Label = nullptr;
     }
-    if (Error E = Forms.append(MI.I, Seq))
-      return E;
-    Kept.push_back(uint32_t(I));
   }
+  if (Error E = Flush(End))
+    return E;
+  V.StallsIn = StallsIn;
   if (Label)
     return makeError("piece '" + Twine(P.Name) + "': label ^" +
                      Label->str() + " on no instruction");
@@ -1150,20 +1191,8 @@ Error CompactStallsPass::describePiece(const mir::Piece &P, PieceViews &V) {
 Error CompactStallsPass::makeTemplates() {
   if (NopTemplate)
     return Error::success();
-  Expected<mir::MInstr> Nop = mir::makeInstr("NOP", sass::Control());
-  if (!Nop)
-    return Nop.takeError();
-  // E (SASS_FACTS 1.2): ptxas continues a long delay in a never-executing
-  // UIADD3 on sm_80/86 (guard bits 12..15 = 0xf; a uniform op's guard is
-  // spelled `@!UPT`).
-  Expected<mir::MInstr> Filler =
-      sass::isSupportedMnemonic("UIADD3")
-          ? mir::makeInstr("@!UPT UIADD3 URZ, URZ, URZ, URZ", sass::Control())
-          : mir::makeInstr("@!PT NOP", sass::Control());
-  if (!Filler)
-    return Filler.takeError();
-  NopTemplate = std::move(*Nop);
-  FillerTemplate = std::move(*Filler);
+  NopTemplate = sched::drainNopInstr();
+  FillerTemplate = sched::fillerInstr();
   // The drain NOP's view from the template (not makeInstr("NOP")'s search).
   sched::OpSeq NopSeq;
   if (Error E = Forms.append(NopTemplate->I, NopSeq))
@@ -1202,8 +1231,12 @@ void CompactStallsPass::rebuild(mir::Piece &P, const PieceViews &V,
   auto Move = Moves.begin();
   while (Move != Moves.end() && Move->first < V.Begin)
     ++Move;
+  auto Run = Runs.begin(); // the last that starts at or before the view
   for (size_t K = 0; K < N; ++K) {
-    Out.push_back(std::move(P.Instrs[Kept[V.Begin + K]]));
+    size_t View = V.Begin + K;
+    while (Run + 1 != Runs.end() && (Run + 1)->View <= View)
+      ++Run;
+    Out.push_back(std::move(P.Instrs[Run->Instr + (View - Run->View)]));
     Out.back().I.Ctrl = Seq.Ops[V.Begin + K].Ctrl;
     if (Move != Moves.end() && Move->first == V.Begin + K) {
       Out.back().Label = *Move->second;

@@ -67,5 +67,54 @@ Expected<sass::Target> targetOf(const mir::Function &F) {
   return T;
 }
 
+/// Form \p Name (a td def name) with no guard, every register operand
+/// naming no register (RZ, URZ, PT, UPT) and every other operand 0 (no
+/// modifier), as the parser leaves the operands a text does not spell;
+/// false when there is no such form.
+static bool fromForm(StringRef Name, mir::MInstr &MI) {
+  sass::Opcode Op;
+  if (!sass::lookupOpcode(Name, Op))
+    return false;
+  MI = mir::MInstr();
+  MI.I.Op = Op;
+  const sass::InstrInfo &II = sass::getInstrInfo(Op);
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    switch (II.Operands[K].Kind) {
+    case sass::OperandKind::GPR:
+    case sass::OperandKind::MemBase:
+      MI.I.Ops[K] = sass::RZ;
+      break;
+    case sass::OperandKind::UGPR:
+    case sass::OperandKind::MemUR:
+    case sass::OperandKind::MemDesc:
+      MI.I.Ops[K] = sass::URZ;
+      break;
+    case sass::OperandKind::Pred:
+    case sass::OperandKind::UPred:
+      MI.I.Ops[K] = sass::PT;
+      break;
+    default:
+      break;
+    }
+  return true;
+}
+
+mir::MInstr drainNopInstr() {
+  mir::MInstr MI;
+  bool Found = fromForm("NOP", MI);
+  assert(Found && "every instruction set has NOP");
+  (void)Found;
+  return MI;
+}
+
+mir::MInstr fillerInstr() {
+  mir::MInstr MI;
+  if (!fromForm("UIADD3_rrr", MI))
+    MI = drainNopInstr();
+  MI.I.Guard = sass::PT; // `@!UPT` on the uniform form: the same bits
+  MI.I.GuardNeg = true;
+  return MI;
+}
+
 } // namespace sched
 } // namespace tp

@@ -30,6 +30,16 @@ llvm::Error describePiece(const mir::Piece &P, std::vector<mir::MInstr> &Real,
 /// The target of \p F's latency model (its `target("sm_XX")`).
 llvm::Expected<sass::Target> targetOf(const mir::Function &F);
 
+/// The instructions tp-compact-stalls adds, with default control fields,
+/// made from their forms rather than parsed: the drain NOP, `NOP`, and the
+/// filler that continues a long delay, `@!UPT UIADD3 URZ, URZ, URZ, URZ`
+/// (SASS_FACTS 1.2, E), or `@!PT NOP` where the instruction set has no
+/// UIADD3_rrr form.  Each is what mir::makeInstr() gives for that text
+/// (unittests/CodeGen/CompactStallsTest.cpp checks it): parsing the
+/// filler's text took ~11 K instructions, in every function.
+mir::MInstr drainNopInstr();
+mir::MInstr fillerInstr();
+
 } // namespace sched
 } // namespace tp
 

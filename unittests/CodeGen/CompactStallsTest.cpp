@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../../lib/CodeGen/SchedulePieces.h"
 #include "SchedTestUtil.h"
 
 #include "gtest/gtest.h"
@@ -235,6 +236,30 @@ TEST(CompactStalls, ConservativeKernelVerifies) {
   llvm::Error E = buildChecked(KernelShape(), O, C);
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
   EXPECT_TRUE(verifySchedule(C.Program).empty());
+}
+
+/// Every field of \p Made equals those of mir::makeInstr(\p Text).
+void expectSameInstr(const mir::MInstr &Made, llvm::StringRef Text) {
+  llvm::Expected<mir::MInstr> Parsed = mir::makeInstr(Text, sass::Control());
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  EXPECT_EQ(std::string(sass::getInstrInfo(Made.I.Op).Name),
+            std::string(sass::getInstrInfo(Parsed->I.Op).Name))
+      << Text.str();
+  EXPECT_EQ(Made.I.Guard, Parsed->I.Guard) << Text.str();
+  EXPECT_EQ(Made.I.GuardNeg, Parsed->I.GuardNeg) << Text.str();
+  EXPECT_TRUE(Made.I.Ctrl == Parsed->I.Ctrl) << Text.str();
+  EXPECT_EQ(Made.I.Ops, Parsed->I.Ops) << Text.str();
+  EXPECT_EQ(Made.Label.str(), Parsed->Label.str()) << Text.str();
+  EXPECT_EQ(Made.Target.str(), Parsed->Target.str()) << Text.str();
+}
+
+// The pass's drain NOP and filler are made from their forms, not parsed:
+// they must be what the text they stand for parses to.
+TEST(CompactStalls, DrainNopAndFillerAreTheirParsedText) {
+  expectSameInstr(drainNopInstr(), "NOP");
+  expectSameInstr(fillerInstr(), sass::isSupportedMnemonic("UIADD3")
+                                     ? "@!UPT UIADD3 URZ, URZ, URZ, URZ"
+                                     : "@!PT NOP");
 }
 
 } // namespace

@@ -234,6 +234,9 @@ struct FormDescriber::Form {
   int8_t OffsetOp = -1;  ///< the first MemOffset operand
   int8_t SBIndexOp = -1; ///< the last SBIndex operand
   int8_t CountOp = -1;   ///< DEPBAR: the last Imm operand
+  /// SBIndexOp or CountOp: setWaitOperands() has something to read (one
+  /// test an instruction on the views' path).
+  bool HasWaitOperands = false;
   SmallVector<uint8_t, 2> EOps;     ///< operands named `e`
   SmallVector<uint8_t, 4> PairMods; ///< see RegOperand::ModBegin
   /// The last value asked of each PairMods operand and whether it spells
@@ -379,6 +382,7 @@ static void buildForm(sass::Opcode Op, Form &F) {
                                          : ReadSlot::IMADWideAB;
     F.Regs.push_back(R);
   }
+  F.HasWaitOperands = F.SBIndexOp >= 0 || F.CountOp >= 0;
   buildFastOperands(F);
   // A memory base is a register pair when its address-width modifier (the
   // next Modifier operand, e.g. `aw`) spells ".64": `[R10.64]`.
@@ -671,7 +675,8 @@ static inline void finishView(const Form &F, const sass::Instruction &In,
                               bool Defs) {
   V.HasLateUses = LateUses;
   V.HasDefs = Defs;
-  setWaitOperands(F, In, V);
+  if (LLVM_UNLIKELY(F.HasWaitOperands))
+    setWaitOperands(F, In, V);
   RegRange G;
   if (guardOf(F, In, G)) {
     V.Predicated = true;
@@ -707,8 +712,9 @@ static inline bool fastUnits(const Form &F, const Form::FastOperand &O,
 }
 
 /// append() of a simple form: the same units as the general path.
-static void appendSimple(const Form &F, const sass::Instruction &In,
-                         OpSeq &Seq, bool &OutOfRange) {
+static LLVM_ATTRIBUTE_ALWAYS_INLINE void
+appendSimple(const Form &F, const sass::Instruction &In, OpSeq &Seq,
+             bool &OutOfRange) {
   Seq.Ops.push_back(F.View);
   OpView &V = Seq.Ops.back();
   beginView(In, Seq, V);
@@ -777,6 +783,36 @@ Error FormDescriber::append(const sass::Instruction &In, OpSeq &Seq) {
   if (IsWide)
     pushWideDefs(Seq.Defs, WideDefs);
   finishView(F, In, Seq, V, LateUses, Defs);
+  return Error::success();
+}
+
+Error FormDescriber::appendRun(const sass::Instruction *First, size_t Stride,
+                               size_t N, OpSeq &Seq) {
+  // Most instructions are of simple forms whose class is known: their
+  // appendSimple() inline here, not a call of append() each.
+  const char *At = reinterpret_cast<const char *>(First);
+  bool Past = false;
+  // Instructions of one form often follow each other (HMMAs, LDSMs,
+  // IMADs): the form of the one before is kept.
+  const Form *Last = nullptr;
+  sass::Opcode LastOp = sass::Opcode(0);
+  for (size_t K = 0; K < N; ++K, At += Stride) {
+    const auto &In = *reinterpret_cast<const sass::Instruction *>(At);
+    if (!Last || In.Op != LastOp) {
+      Last = &formOf(In.Op);
+      LastOp = In.Op;
+    }
+    const Form &F = *Last;
+    if (LLVM_LIKELY(F.Known && F.Simple)) {
+      appendSimple(F, In, Seq, Past);
+      continue;
+    }
+    if (Error E = append(In, Seq)) {
+      OutOfRange |= Past;
+      return E;
+    }
+  }
+  OutOfRange |= Past;
   return Error::success();
 }
 

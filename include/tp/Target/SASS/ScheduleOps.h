@@ -101,6 +101,12 @@ public:
   /// Errors as describe() does (a form whose schedule class the latency
   /// model does not know); \p Seq is then unchanged.
   llvm::Error append(const sass::Instruction &I, OpSeq &Seq);
+  /// append() of \p N instructions in a row, the first at \p First and
+  /// each \p Stride bytes after the one before (the sass::Instruction of
+  /// consecutive mir::MInstrs): one call for a run of a piece.  On an
+  /// error, the views of the instructions before the failing one stay.
+  llvm::Error appendRun(const sass::Instruction *First, size_t Stride, size_t N,
+                        OpSeq &Seq);
   /// The special kind of form \p Op (from its td mnemonic).
   SpecialKind kindOf(sass::Opcode Op);
   /// Whether \p I is a NOP or never executes (guard !PT / !UPT).  Inline:
