@@ -87,9 +87,12 @@
 /// lowering, the reads of it left (a predicate register is free after the
 /// last) and whether a ring op reads it (its register is then shared).
 /// Each spelling (the address and length of a name's characters) is
-/// recorded with its id the first time it is seen, so a name is hashed by
-/// its characters once a spelling, not once a reference: the tile IR's
-/// references share their definition's characters (SelectNames.h).
+/// recorded with its id the first time it is seen: the tile IR's
+/// references share their definition's characters (SelectNames.h), and a
+/// definition's name is new (the IR is verified: values are defined once
+/// and before use), so a name's characters are hashed only when a
+/// reference spells it elsewhere (a parsed kernel's; in tp-llc's kernels
+/// the product's three operands and the parameters, define()).
 ///
 /// Control fields are conservative (stall 15) with the scoreboards set
 /// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
@@ -368,19 +371,44 @@ private:
     unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
     return LLVM_LIKELY(Id != NoValue) ? Id : internSpelling(Name);
   }
-  /// intern() of a spelling not seen yet.
+  /// intern() of a spelling not seen yet: by its characters, a new id
+  /// when no name before it has them.
   LLVM_ATTRIBUTE_NOINLINE unsigned internSpelling(StringRef Name);
+  /// The id of name \p Name that an op defines or the kernel declares (a
+  /// parameter), as intern() would give it, but without hashing its
+  /// characters while every name so far appeared first as a definition:
+  /// the tile IR reaching tp-select is verified (the input) or built by
+  /// the passes, and each value is defined once and before its uses
+  /// (Verifier.cpp), so a definition's name is new -- unless its spelling
+  /// was seen (one definition twice: its id again).  Once a name has been
+  /// read before any definition of it, definitions take intern()'s path.
+  /// (Inline: the walk's ~300 results.)
+  LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned define(StringRef Name) {
+    if (LLVM_UNLIKELY(ReadFirst || Name.empty()))
+      return intern(Name);
+    unsigned Id = unsigned(Slots.size());
+    unsigned Known =
+        SpellingIds.insertIfAbsent(Name.data(), Id, uint32_t(Name.size()));
+    if (LLVM_UNLIKELY(Known != Id))
+      return Known;
+    Slots.emplace_back();
+    Names.push_back(Name);
+    return Id;
+  }
   /// The id of \p Name, or NoValue: by its spelling's address when
-  /// intern() saw that spelling, else by its characters.
-  unsigned findValue(StringRef Name) const {
+  /// intern() or define() saw that spelling, else by its characters.
+  unsigned findValue(StringRef Name) {
     unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
     return LLVM_LIKELY(Id != NoValue) ? Id : findByCharacters(Name);
   }
-  LLVM_ATTRIBUTE_NOINLINE unsigned findByCharacters(StringRef Name) const {
-    return ValueIds.find(Name);
-  }
+  /// The id of the name spelled \p Name, or NoValue, by its characters:
+  /// the names of the ids ValueIds does not hold yet are hashed into it
+  /// first (a spelling not seen is rare: the tile IR's references share
+  /// their definition's characters, so most kernels hash none, or only
+  /// the parameters).
+  LLVM_ATTRIBUTE_NOINLINE unsigned findByCharacters(StringRef Name);
   /// The id of the name tile IR value \p V spells (NoValue: none).
-  unsigned findValue(const Value &V) const { return findValue(V.str()); }
+  unsigned findValue(const Value &V) { return findValue(V.str()); }
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
   unsigned internValue(const Value &V) { return intern(V.str()); }
@@ -545,8 +573,19 @@ private:
     bool Defined = false;
     bool RingRead = false;
   };
-  isel::NameTable ValueIds;
   std::vector<ValueSlot> Slots;
+  /// Each id's name (its first spelling).
+  std::vector<StringRef> Names;
+  /// The names of ids below Hashed by their characters (the table's own
+  /// dense ids, IdOfName their value ids: a name defined twice under two
+  /// spellings keeps its first id), filled when a spelling is not found
+  /// (findByCharacters).
+  isel::NameTable ValueIds;
+  std::vector<unsigned> IdOfName;
+  unsigned Hashed = 0;
+  /// Whether a name was read (or looked up) before any definition of it:
+  /// define() then hashes every name, as intern() does.
+  bool ReadFirst = false;
   /// The ids of the names intern() saw, by the address and length of the
   /// spelling (a reference of the tile IR shares its definition's
   /// characters: about one spelling a name, where there are four or five
@@ -703,21 +742,33 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
+unsigned Selector::findByCharacters(StringRef Name) {
+  if (Hashed < Slots.size() && ValueIds.size() == 0)
+    ValueIds.reserve(Slots.capacity());
+  for (; Hashed < Slots.size(); ++Hashed)
+    if (ValueIds.insert(Names[Hashed], unsigned(ValueIds.size())).second)
+      IdOfName.push_back(Hashed);
+  unsigned K = ValueIds.find(Name);
+  return K == NoValue ? NoValue : IdOfName[K];
+}
+
 unsigned Selector::internSpelling(StringRef Name) {
-  auto Ins = ValueIds.insert(Name, unsigned(Slots.size()));
-  if (Ins.second)
+  unsigned Id = findByCharacters(Name);
+  if (Id == NoValue) {
+    Id = unsigned(Slots.size());
     Slots.emplace_back();
+    Names.push_back(Name);
+    ReadFirst = true;
+  }
   if (Name.data()) // (null is the table's empty key)
-    SpellingIds.insert(Name.data(), Ins.first, uint32_t(Name.size()));
-  return Ins.first;
+    SpellingIds.insert(Name.data(), Id, uint32_t(Name.size()));
+  return Id;
 }
 
 void Selector::indexOp(const Op &O, bool RingReads) {
-  // A result is a name's definition: its spelling is new (but for a use
-  // before it, which internSpelling finds by its characters), so it is
-  // interned without a probe of the spelling table that would miss.
+  // A result is a name's definition: a new name (define()).
   if (!O.Result.empty())
-    internSpelling(O.Result);
+    define(O.Result);
   for (const Value &V : O.Operands)
     if (V.isRef()) {
       ValueSlot &S = Slots[intern(V.str())];
@@ -743,6 +794,10 @@ size_t Selector::indexValues(const Op &Region, bool RingReads) {
 }
 
 void Selector::indexProduct() {
+  // The parameters first: defined before every op (the references to all
+  // but the product's operands share their characters).
+  for (const Param &Pa : K.Params)
+    define(Pa.Name);
   indexOp(MM, /*RingReads=*/false);
   // The ring: every op of the product but tp.addresses and its region.
   for (const Op &C : MM.Body) {
@@ -1611,7 +1666,7 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << Fn.VRegNames.size() << " virtual registers: "
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
      << " accumulator tuples, " << NumFragments << " fragment tuples, "
-     << Streams.size() << " copy streams\n  " << ValueIds.size()
+     << Streams.size() << " copy streams\n  " << Slots.size()
      << " tile IR names (room for " << Slots.capacity() << ") in "
      << SpellingIds.size() << " spellings (" << SpellingIds.buckets()
      << " buckets, grown " << SpellingIds.timesGrown() << " times)\n";
@@ -1642,10 +1697,10 @@ Expected<mir::Function> Selector::run() {
   // (tp-swizzle's IR: 431 for 310 in the default kernel); the registers:
   // the values, fragments, accumulators and streams; the pieces: a few
   // instructions an op.
-  size_t Names = countResults(MM) + K.Params.size();
-  ValueIds.reserve(Names);
-  Slots.reserve(Names);
-  SpellingIds.reserve(Names + Names / 2);
+  size_t NumNames = countResults(MM) + K.Params.size();
+  Slots.reserve(NumNames);
+  Names.reserve(NumNames);
+  SpellingIds.reserve(NumNames + NumNames / 2);
   RegionOps.reserve(MM.Body.size());
   int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
   FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
