@@ -320,9 +320,9 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
 
 class Selector : isel::EpilogueEmitter {
 public:
-  Selector(const Kernel &K, const Op &MM, const TargetFacts &TF,
-           PassContext &Ctx)
-      : K(K), MM(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
+  /// (\p MM mutable: the walk links its reference operands, indexOp.)
+  Selector(const Kernel &K, Op &MM, const TargetFacts &TF, PassContext &Ctx)
+      : K(K), MM(MM), Product(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
         T(getTileOp(*MM.find("tp.tile"))) {}
 
   Expected<mir::Function> run();
@@ -413,13 +413,14 @@ private:
   /// IR's).
   unsigned internValue(const Value &V) { return intern(V.str()); }
   /// Interns the name \p O defines and the names it reads, counts the
-  /// reads (operands, guard=, guard_first=) and, when \p RingReads, marks
-  /// its operands as read outside tp.addresses.
+  /// reads (operands, guard=, guard_first=), when \p RingReads marks its
+  /// operands as read outside tp.addresses, and links each reference
+  /// operand to its id plus one (Value::link(): getOperand() reads it).
   /// (Inline: called for each of the ~800 ops, most with a name or two.)
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(const Op &O, bool RingReads);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(Op &O, bool RingReads);
   /// indexOp() of every op in \p Region (nested; \p RingReads for them
   /// but a nested tp.addresses and its ops); the count of those ops.
-  size_t indexValues(const Op &Region, bool RingReads);
+  size_t indexValues(Op &Region, bool RingReads);
   /// indexOp() of the product and every op in it (the ring: every op but
   /// tp.addresses and its region), and RegionOps.
   void indexProduct();
@@ -465,6 +466,17 @@ private:
     return getSlow(V);
   }
   LLVM_ATTRIBUTE_NOINLINE Expected<Lowered> getSlow(const Value &V);
+  /// get() of operand \p V of an op the walk indexed (indexOp): a
+  /// reference's id is its link, no probe.
+  Expected<Lowered> getOperand(const Value &V) {
+    if (LLVM_LIKELY(V.isRef())) {
+      assert(V.link() && V.link() - 1 == findValue(V) && "indexOp's link");
+      const ValueSlot &S = Slots[V.link() - 1];
+      if (LLVM_LIKELY(S.Defined))
+        return S.L;
+    }
+    return get(V);
+  }
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
   unsigned defineTemp() { return newReg(ResultName); }
@@ -545,6 +557,7 @@ private:
 
   const Kernel &K;
   const Op &MM;
+  Op &Product; ///< MM, for the walk (indexProduct)
   TargetFacts TF;
   PassContext &Ctx;
   Problem P;
@@ -765,13 +778,15 @@ unsigned Selector::internSpelling(StringRef Name) {
   return Id;
 }
 
-void Selector::indexOp(const Op &O, bool RingReads) {
+void Selector::indexOp(Op &O, bool RingReads) {
   // A result is a name's definition: a new name (define()).
   if (!O.Result.empty())
     define(O.Result);
-  for (const Value &V : O.Operands)
+  for (Value &V : O.Operands)
     if (V.isRef()) {
-      ValueSlot &S = Slots[intern(V.str())];
+      unsigned Id = intern(V.str());
+      V.setLink(Id + 1);
+      ValueSlot &S = Slots[Id];
       ++S.UsesLeft;
       S.RingRead |= RingReads;
     }
@@ -780,11 +795,11 @@ void Selector::indexOp(const Op &O, bool RingReads) {
       ++Slots[intern(A.Val.str())].UsesLeft;
 }
 
-size_t Selector::indexValues(const Op &Region, bool RingReads) {
+size_t Selector::indexValues(Op &Region, bool RingReads) {
   // The ops without a region (most: the products' tp.mma and tp.ldsm, the
   // value ops) are indexed here, not by a call each.
   size_t Ops = Region.Body.size();
-  for (const Op &C : Region.Body) {
+  for (Op &C : Region.Body) {
     bool Ring = RingReads && !is(C.Name, "tp.addresses");
     indexOp(C, Ring);
     if (!C.Body.empty())
@@ -798,9 +813,9 @@ void Selector::indexProduct() {
   // but the product's operands share their characters).
   for (const Param &Pa : K.Params)
     define(Pa.Name);
-  indexOp(MM, /*RingReads=*/false);
+  indexOp(Product, /*RingReads=*/false);
   // The ring: every op of the product but tp.addresses and its region.
-  for (const Op &C : MM.Body) {
+  for (Op &C : Product.Body) {
     bool Ring = !is(C.Name, "tp.addresses");
     indexOp(C, Ring);
     RegionOps.push_back(C.Body.empty() ? 0 : indexValues(C, Ring));
@@ -950,7 +965,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   bool ReadsPredicate = false;
   if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
-      Expected<Lowered> L = get(V);
+      Expected<Lowered> L = getOperand(V);
       if (!L)
         return L.takeError();
       ReadsPredicate |= L->IsPred;
@@ -1252,9 +1267,9 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     const Attr *StepAttr = findAttr(G, "k_step_bytes");
     unsigned StepValue =
         StepAttr->Val.isRef() ? internValue(StepAttr->Val) : NoValue;
-    Expected<Lowered> Sts = get(G.Operands[0]);
+    Expected<Lowered> Sts = getOperand(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
-    Expected<Lowered> Off = get(G.Operands[2]);
+    Expected<Lowered> Off = getOperand(G.Operands[2]);
     if (!Sts)
       return Sts.takeError();
     if (!Param)
@@ -1383,7 +1398,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
 Error Selector::lowerProducts(const Op &Prod) {
   for (const Op &O : Prod.Body) {
     if (is(O.Name, "tp.ldsm")) {
-      Expected<Lowered> A = get(O.Operands[0]);
+      Expected<Lowered> A = getOperand(O.Operands[0]);
       if (!A)
         return A.takeError();
       StringRef Operand = wordAttr(O, "operand");
@@ -1832,7 +1847,7 @@ public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
-    for (const Kernel &K : TM.Kernels) {
+    for (Kernel &K : TM.Kernels) {
       // The kernel's target= (verified: a tile target) gives the parameter
       // base, the descriptor slot and the reserved shared window.
       Optional<TargetFacts> TF =
@@ -1841,7 +1856,7 @@ public:
         return makeSourceError(Ctx.SM, K.Loc,
                                "tp-select: the kernel's target is not " +
                                    sass::getGemmTargetList());
-      const Op *Matmul = K.getMatmul();
+      Op *Matmul = K.getMatmul();
       if (!Matmul || !Matmul->find("tp.addresses") ||
           !Matmul->find("tp.tile"))
         return makeSourceError(Ctx.SM, Matmul ? Matmul->Loc : K.Loc,
