@@ -417,7 +417,35 @@ private:
   /// operands as read outside tp.addresses, and links each reference
   /// operand to its id plus one (Value::link(): getOperand() reads it).
   /// (Inline: called for each of the ~800 ops, most with a name or two.)
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(Op &O, bool RingReads);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(Op &O, bool RingReads) {
+    // A result is a name's definition: a new name (define()).
+    if (!O.Result.empty())
+      define(O.Result);
+    indexOperands(O, RingReads);
+    for (const Attr &A : O.Attrs)
+      if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
+        ++Slots[intern(A.Val.str())].UsesLeft;
+  }
+  /// indexOp()'s part for the operands of \p O.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOperands(Op &O, bool RingReads) {
+    for (Value &V : O.Operands)
+      if (V.isRef()) {
+        unsigned Id = intern(V.str());
+        V.setLink(Id + 1);
+        ValueSlot &S = Slots[Id];
+        ++S.UsesLeft;
+        S.RingRead |= RingReads;
+      }
+  }
+  /// indexValues() of tp.products region \p Prod: its ops (tp.ldsm and
+  /// tp.mma, the verifier's schema) define no value and have no region and
+  /// no reference attribute, so only their operands are read (a third of
+  /// the walk's ops, each of tp.mma's three attributes a test).
+  size_t indexProducts(Op &Prod, bool RingReads) {
+    for (Op &C : Prod.Body)
+      indexOperands(C, RingReads);
+    return Prod.Body.size();
+  }
   /// indexOp() of every op in \p Region (nested; \p RingReads for them
   /// but a nested tp.addresses and its ops); the count of those ops.
   size_t indexValues(Op &Region, bool RingReads);
@@ -778,23 +806,6 @@ unsigned Selector::internSpelling(StringRef Name) {
   return Id;
 }
 
-void Selector::indexOp(Op &O, bool RingReads) {
-  // A result is a name's definition: a new name (define()).
-  if (!O.Result.empty())
-    define(O.Result);
-  for (Value &V : O.Operands)
-    if (V.isRef()) {
-      unsigned Id = intern(V.str());
-      V.setLink(Id + 1);
-      ValueSlot &S = Slots[Id];
-      ++S.UsesLeft;
-      S.RingRead |= RingReads;
-    }
-  for (const Attr &A : O.Attrs)
-    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
-      ++Slots[intern(A.Val.str())].UsesLeft;
-}
-
 size_t Selector::indexValues(Op &Region, bool RingReads) {
   // The ops without a region (most: the products' tp.mma and tp.ldsm, the
   // value ops) are indexed here, not by a call each.
@@ -803,7 +814,8 @@ size_t Selector::indexValues(Op &Region, bool RingReads) {
     bool Ring = RingReads && !is(C.Name, "tp.addresses");
     indexOp(C, Ring);
     if (!C.Body.empty())
-      Ops += indexValues(C, Ring);
+      Ops += is(C.Name, "tp.products") ? indexProducts(C, Ring)
+                                       : indexValues(C, Ring);
   }
   return Ops;
 }
