@@ -810,12 +810,14 @@ size_t Selector::indexValues(Op &Region, bool RingReads) {
   // The ops without a region (most: the products' tp.mma and tp.ldsm, the
   // value ops) are indexed here, not by a call each.
   size_t Ops = Region.Body.size();
+  // (Only a region's name is compared: tp.addresses, a child of tp.matmul
+  // alone, has no operands, and its ops are not the ring's.)
   for (Op &C : Region.Body) {
-    bool Ring = RingReads && !is(C.Name, "tp.addresses");
-    indexOp(C, Ring);
+    indexOp(C, RingReads);
     if (!C.Body.empty())
-      Ops += is(C.Name, "tp.products") ? indexProducts(C, Ring)
-                                       : indexValues(C, Ring);
+      Ops += is(C.Name, "tp.products")
+                 ? indexProducts(C, RingReads)
+                 : indexValues(C, RingReads && !is(C.Name, "tp.addresses"));
   }
   return Ops;
 }
