@@ -87,9 +87,12 @@
 /// lowering, the reads of it left (a predicate register is free after the
 /// last) and whether a ring op reads it (its register is then shared).
 /// Each spelling (the address and length of a name's characters) is
-/// recorded with its id the first time it is seen, so a name is hashed by
-/// its characters once a spelling, not once a reference: the tile IR's
-/// references share their definition's characters (SelectNames.h).
+/// recorded with its id the first time it is seen: the tile IR's
+/// references share their definition's characters (SelectNames.h), and a
+/// definition's name is new (the IR is verified: values are defined once
+/// and before use), so a name's characters are hashed only when a
+/// reference spells it elsewhere (a parsed kernel's; in tp-llc's kernels
+/// the product's three operands and the parameters, define()).
 ///
 /// Control fields are conservative (stall 15) with the scoreboards set
 /// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
@@ -186,28 +189,37 @@ template <size_t N> const Attr *findAttr(const Op &O, const char (&Key)[N]) {
   return nullptr;
 }
 
+/// findAttr() that first tries position \p At, where the builders put
+/// the key (the schema's order, as printed: `tp.mma kk=0 mt=0 nt=1`): one
+/// comparison, where the scan compares the keys before it too.  An op's
+/// keys are unique (the parser refuses one twice, the passes set() or add
+/// a key absent), so the attribute found there is the one the scan finds;
+/// any other order takes the scan.
+template <size_t N>
+const Attr *findAttrAt(const Op &O, size_t At, const char (&Key)[N]) {
+  if (LLVM_LIKELY(At < O.Attrs.size() && is(O.Attrs[At].Key, Key)))
+    return &O.Attrs[At];
+  return findAttr(O, Key);
+}
+
+/// intAttr() by findAttrAt(): the integer attribute \p Key, or 0.
+template <size_t N>
+int64_t intAttrAt(const Op &O, size_t At, const char (&Key)[N]) {
+  const Attr *A = findAttrAt(O, At, Key);
+  return A && A->Val.isInt() ? A->Val.I : 0;
+}
+
+/// wordAttr() by findAttrAt(): the word attribute \p Key, or "".
+template <size_t N>
+StringRef wordAttrAt(const Op &O, size_t At, const char (&Key)[N]) {
+  const Attr *A = findAttrAt(O, At, Key);
+  return A && A->Val.isWord() ? StringRef(A->Val.str()) : StringRef();
+}
+
 /// The word attribute \p Key of \p O, or "" (Op::getWord with is()).
 template <size_t N> StringRef wordAttr(const Op &O, const char (&Key)[N]) {
   const Attr *A = findAttr(O, Key);
   return A && A->Val.isWord() ? StringRef(A->Val.str()) : StringRef();
-}
-
-/// The integer attributes \p Keys (two characters each) of \p O in one
-/// pass over its attributes, each as intAttr reads it.
-template <size_t N>
-std::array<int64_t, N> intAttrs2(const Op &O, const char *const (&Keys)[N]) {
-  std::array<int64_t, N> V{};
-  std::array<bool, N> Seen{};
-  for (const Attr &A : O.Attrs) {
-    if (A.Key.size() != 2 || !A.Val.isInt())
-      continue;
-    for (size_t I = 0; I < N; ++I)
-      if (!Seen[I] && A.Key[0] == Keys[I][0] && A.Key[1] == Keys[I][1]) {
-        V[I] = A.Val.I;
-        Seen[I] = true;
-      }
-  }
-  return V;
 }
 
 //===----------------------------------------------------------------------===//
@@ -317,9 +329,9 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
 
 class Selector : isel::EpilogueEmitter {
 public:
-  Selector(const Kernel &K, const Op &MM, const TargetFacts &TF,
-           PassContext &Ctx)
-      : K(K), MM(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
+  /// (\p MM mutable: the walk links its reference operands, indexOp.)
+  Selector(const Kernel &K, Op &MM, const TargetFacts &TF, PassContext &Ctx)
+      : K(K), MM(MM), Product(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
         T(getTileOp(*MM.find("tp.tile"))) {}
 
   Expected<mir::Function> run();
@@ -368,30 +380,84 @@ private:
     unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
     return LLVM_LIKELY(Id != NoValue) ? Id : internSpelling(Name);
   }
-  /// intern() of a spelling not seen yet.
+  /// intern() of a spelling not seen yet: by its characters, a new id
+  /// when no name before it has them.
   LLVM_ATTRIBUTE_NOINLINE unsigned internSpelling(StringRef Name);
+  /// The id of name \p Name that an op defines or the kernel declares (a
+  /// parameter), as intern() would give it, but without hashing its
+  /// characters while every name so far appeared first as a definition:
+  /// the tile IR reaching tp-select is verified (the input) or built by
+  /// the passes, and each value is defined once and before its uses
+  /// (Verifier.cpp), so a definition's name is new -- unless its spelling
+  /// was seen (one definition twice: its id again).  Once a name has been
+  /// read before any definition of it, definitions take intern()'s path.
+  /// (Inline: the walk's ~300 results.)
+  LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned define(StringRef Name) {
+    if (LLVM_UNLIKELY(ReadFirst || Name.empty()))
+      return intern(Name);
+    unsigned Id = unsigned(Slots.size());
+    unsigned Known =
+        SpellingIds.insertIfAbsent(Name.data(), Id, uint32_t(Name.size()));
+    if (LLVM_UNLIKELY(Known != Id))
+      return Known;
+    Slots.emplace_back();
+    Names.push_back(Name);
+    return Id;
+  }
   /// The id of \p Name, or NoValue: by its spelling's address when
-  /// intern() saw that spelling, else by its characters.
-  unsigned findValue(StringRef Name) const {
+  /// intern() or define() saw that spelling, else by its characters.
+  unsigned findValue(StringRef Name) {
     unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
     return LLVM_LIKELY(Id != NoValue) ? Id : findByCharacters(Name);
   }
-  LLVM_ATTRIBUTE_NOINLINE unsigned findByCharacters(StringRef Name) const {
-    return ValueIds.find(Name);
-  }
+  /// The id of the name spelled \p Name, or NoValue, by its characters:
+  /// the names of the ids ValueIds does not hold yet are hashed into it
+  /// first (a spelling not seen is rare: the tile IR's references share
+  /// their definition's characters, so most kernels hash none, or only
+  /// the parameters).
+  LLVM_ATTRIBUTE_NOINLINE unsigned findByCharacters(StringRef Name);
   /// The id of the name tile IR value \p V spells (NoValue: none).
-  unsigned findValue(const Value &V) const { return findValue(V.str()); }
+  unsigned findValue(const Value &V) { return findValue(V.str()); }
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
   unsigned internValue(const Value &V) { return intern(V.str()); }
   /// Interns the name \p O defines and the names it reads, counts the
-  /// reads (operands, guard=, guard_first=) and, when \p RingReads, marks
-  /// its operands as read outside tp.addresses.
+  /// reads (operands, guard=, guard_first=), when \p RingReads marks its
+  /// operands as read outside tp.addresses, and links each reference
+  /// operand to its id plus one (Value::link(): getOperand() reads it).
   /// (Inline: called for each of the ~800 ops, most with a name or two.)
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(const Op &O, bool RingReads);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(Op &O, bool RingReads) {
+    // A result is a name's definition: a new name (define()).
+    if (!O.Result.empty())
+      define(O.Result);
+    indexOperands(O, RingReads);
+    for (const Attr &A : O.Attrs)
+      if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
+        ++Slots[intern(A.Val.str())].UsesLeft;
+  }
+  /// indexOp()'s part for the operands of \p O.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOperands(Op &O, bool RingReads) {
+    for (Value &V : O.Operands)
+      if (V.isRef()) {
+        unsigned Id = intern(V.str());
+        V.setLink(Id + 1);
+        ValueSlot &S = Slots[Id];
+        ++S.UsesLeft;
+        S.RingRead |= RingReads;
+      }
+  }
+  /// indexValues() of tp.products region \p Prod: its ops (tp.ldsm and
+  /// tp.mma, the verifier's schema) define no value and have no region and
+  /// no reference attribute, so only their operands are read (a third of
+  /// the walk's ops, each of tp.mma's three attributes a test).
+  size_t indexProducts(Op &Prod, bool RingReads) {
+    for (Op &C : Prod.Body)
+      indexOperands(C, RingReads);
+    return Prod.Body.size();
+  }
   /// indexOp() of every op in \p Region (nested; \p RingReads for them
   /// but a nested tp.addresses and its ops); the count of those ops.
-  size_t indexValues(const Op &Region, bool RingReads);
+  size_t indexValues(Op &Region, bool RingReads);
   /// indexOp() of the product and every op in it (the ring: every op but
   /// tp.addresses and its region), and RegionOps.
   void indexProduct();
@@ -437,6 +503,17 @@ private:
     return getSlow(V);
   }
   LLVM_ATTRIBUTE_NOINLINE Expected<Lowered> getSlow(const Value &V);
+  /// get() of operand \p V of an op the walk indexed (indexOp): a
+  /// reference's id is its link, no probe.
+  Expected<Lowered> getOperand(const Value &V) {
+    if (LLVM_LIKELY(V.isRef())) {
+      assert(V.link() && V.link() - 1 == findValue(V) && "indexOp's link");
+      const ValueSlot &S = Slots[V.link() - 1];
+      if (LLVM_LIKELY(S.Defined))
+        return S.L;
+    }
+    return get(V);
+  }
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
   unsigned defineTemp() { return newReg(ResultName); }
@@ -517,6 +594,7 @@ private:
 
   const Kernel &K;
   const Op &MM;
+  Op &Product; ///< MM, for the walk (indexProduct)
   TargetFacts TF;
   PassContext &Ctx;
   Problem P;
@@ -545,8 +623,19 @@ private:
     bool Defined = false;
     bool RingRead = false;
   };
-  isel::NameTable ValueIds;
   std::vector<ValueSlot> Slots;
+  /// Each id's name (its first spelling).
+  std::vector<StringRef> Names;
+  /// The names of ids below Hashed by their characters (the table's own
+  /// dense ids, IdOfName their value ids: a name defined twice under two
+  /// spellings keeps its first id), filled when a spelling is not found
+  /// (findByCharacters).
+  isel::NameTable ValueIds;
+  std::vector<unsigned> IdOfName;
+  unsigned Hashed = 0;
+  /// Whether a name was read (or looked up) before any definition of it:
+  /// define() then hashes every name, as intern() does.
+  bool ReadFirst = false;
   /// The ids of the names intern() saw, by the address and length of the
   /// spelling (a reference of the tile IR shares its definition's
   /// characters: about one spelling a name, where there are four or five
@@ -703,49 +792,53 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
+unsigned Selector::findByCharacters(StringRef Name) {
+  if (Hashed < Slots.size() && ValueIds.size() == 0)
+    ValueIds.reserve(Slots.capacity());
+  for (; Hashed < Slots.size(); ++Hashed)
+    if (ValueIds.insert(Names[Hashed], unsigned(ValueIds.size())).second)
+      IdOfName.push_back(Hashed);
+  unsigned K = ValueIds.find(Name);
+  return K == NoValue ? NoValue : IdOfName[K];
+}
+
 unsigned Selector::internSpelling(StringRef Name) {
-  auto Ins = ValueIds.insert(Name, unsigned(Slots.size()));
-  if (Ins.second)
+  unsigned Id = findByCharacters(Name);
+  if (Id == NoValue) {
+    Id = unsigned(Slots.size());
     Slots.emplace_back();
+    Names.push_back(Name);
+    ReadFirst = true;
+  }
   if (Name.data()) // (null is the table's empty key)
-    SpellingIds.insert(Name.data(), Ins.first, uint32_t(Name.size()));
-  return Ins.first;
+    SpellingIds.insert(Name.data(), Id, uint32_t(Name.size()));
+  return Id;
 }
 
-void Selector::indexOp(const Op &O, bool RingReads) {
-  // A result is a name's definition: its spelling is new (but for a use
-  // before it, which internSpelling finds by its characters), so it is
-  // interned without a probe of the spelling table that would miss.
-  if (!O.Result.empty())
-    internSpelling(O.Result);
-  for (const Value &V : O.Operands)
-    if (V.isRef()) {
-      ValueSlot &S = Slots[intern(V.str())];
-      ++S.UsesLeft;
-      S.RingRead |= RingReads;
-    }
-  for (const Attr &A : O.Attrs)
-    if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
-      ++Slots[intern(A.Val.str())].UsesLeft;
-}
-
-size_t Selector::indexValues(const Op &Region, bool RingReads) {
+size_t Selector::indexValues(Op &Region, bool RingReads) {
   // The ops without a region (most: the products' tp.mma and tp.ldsm, the
   // value ops) are indexed here, not by a call each.
   size_t Ops = Region.Body.size();
-  for (const Op &C : Region.Body) {
-    bool Ring = RingReads && !is(C.Name, "tp.addresses");
-    indexOp(C, Ring);
+  // (Only a region's name is compared: tp.addresses, a child of tp.matmul
+  // alone, has no operands, and its ops are not the ring's.)
+  for (Op &C : Region.Body) {
+    indexOp(C, RingReads);
     if (!C.Body.empty())
-      Ops += indexValues(C, Ring);
+      Ops += is(C.Name, "tp.products")
+                 ? indexProducts(C, RingReads)
+                 : indexValues(C, RingReads && !is(C.Name, "tp.addresses"));
   }
   return Ops;
 }
 
 void Selector::indexProduct() {
-  indexOp(MM, /*RingReads=*/false);
+  // The parameters first: defined before every op (the references to all
+  // but the product's operands share their characters).
+  for (const Param &Pa : K.Params)
+    define(Pa.Name);
+  indexOp(Product, /*RingReads=*/false);
   // The ring: every op of the product but tp.addresses and its region.
-  for (const Op &C : MM.Body) {
+  for (Op &C : Product.Body) {
     bool Ring = !is(C.Name, "tp.addresses");
     indexOp(C, Ring);
     RegionOps.push_back(C.Body.empty() ? 0 : indexValues(C, Ring));
@@ -895,7 +988,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   bool ReadsPredicate = false;
   if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
-      Expected<Lowered> L = get(V);
+      Expected<Lowered> L = getOperand(V);
       if (!L)
         return L.takeError();
       ReadsPredicate |= L->IsPred;
@@ -1197,9 +1290,9 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     const Attr *StepAttr = findAttr(G, "k_step_bytes");
     unsigned StepValue =
         StepAttr->Val.isRef() ? internValue(StepAttr->Val) : NoValue;
-    Expected<Lowered> Sts = get(G.Operands[0]);
+    Expected<Lowered> Sts = getOperand(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
-    Expected<Lowered> Off = get(G.Operands[2]);
+    Expected<Lowered> Off = getOperand(G.Operands[2]);
     if (!Sts)
       return Sts.takeError();
     if (!Param)
@@ -1328,30 +1421,30 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
 Error Selector::lowerProducts(const Op &Prod) {
   for (const Op &O : Prod.Body) {
     if (is(O.Name, "tp.ldsm")) {
-      Expected<Lowered> A = get(O.Operands[0]);
+      Expected<Lowered> A = getOperand(O.Operands[0]);
       if (!A)
         return A.takeError();
-      StringRef Operand = wordAttr(O, "operand");
+      StringRef Operand = wordAttrAt(O, 0, "operand");
       if (Operand != "a" && Operand != "b")
         return fail(O.getAttr("operand")->Val.Loc, "operand must be a or b");
-      StringRef Shape = wordAttr(O, "shape");
+      StringRef Shape = wordAttrAt(O, 4, "shape");
       if (Shape != "m88" && Shape != "mt88")
         return fail(O.getAttr("shape")->Val.Loc,
                     "shape must be m88 or mt88");
       unsigned Address = inRegister(*A);
       unsigned Fragment =
-          fragment(Operand, intAttr(O, "kk"), intAttr(O, "index"));
+          fragment(Operand, intAttrAt(O, 1, "kk"), intAttrAt(O, 2, "index"));
       sass::Instruction &I =
           make(Shape == "mt88" ? Form::LdsmMT88 : Form::LdsmM88);
       operand(I, Slot::Rd) = Fragment;
       operand(I, Slot::Ra) = Address;
-      operand(I, Slot::MOff) = TF.SharedBase + intAttr(O, "smem_offset");
+      operand(I, Slot::MOff) = TF.SharedBase + intAttrAt(O, 3, "smem_offset");
       emit(I, /*WrSB=*/1);
       continue;
     }
     if (is(O.Name, "tp.mma")) {
-      std::array<int64_t, 3> KMN = intAttrs2(O, {"kk", "mt", "nt"});
-      int64_t KK = KMN[0], MT = KMN[1], NT = KMN[2];
+      int64_t KK = intAttrAt(O, 0, "kk"), MT = intAttrAt(O, 1, "mt"),
+              NT = intAttrAt(O, 2, "nt");
       if (MT < 0 || NT < 0 || MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
@@ -1407,7 +1500,9 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     return R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
-    int64_t MT = intAttr(O, "mt"), NT = intAttr(O, "nt"), H = intAttr(O, "half");
+    // (The epilogue's pair ops begin `pair mt nt half`.)
+    int64_t MT = intAttrAt(O, 1, "mt"), NT = intAttrAt(O, 2, "nt"),
+            H = intAttrAt(O, 3, "half");
     if (MT < 0 || NT < 0 || H < 0 || MT >= T.MTiles || NT >= T.NTiles || H > 1)
       return fail(O.Loc, "mt/nt/half out of the warp's tiles");
     return accumulator(MT, NT) + 2 * H;
@@ -1421,8 +1516,9 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     // Guards: guard= both elements of the pair, guard_first= only the first
     // (the pair's second column is beyond N); none: unguarded.
     unsigned Both = 7, First = 7;
-    const Attr *GuardBoth = findAttr(O, "guard");
-    const Attr *GuardFirst = findAttr(O, "guard_first");
+    // (`pair mt nt half offset [guard guard_first]`.)
+    const Attr *GuardBoth = findAttrAt(O, 5, "guard");
+    const Attr *GuardFirst = findAttrAt(O, 6, "guard_first");
     bool Guarded = GuardBoth;
     // A value op's guards stay taken while it lowers (its beta-ANDed
     // temporaries must not reuse them).
@@ -1439,7 +1535,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
       return Acc.takeError();
-    int64_t PairId = intAttr(O, "pair");
+    int64_t PairId = intAttrAt(O, 0, "pair");
     if (is(O.Name, "tp.stg") || is(O.Name, "tp.ldg")) {
       bool Load = is(O.Name, "tp.ldg");
       if (Load && !RParam)
@@ -1448,7 +1544,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
                                        Load ? RPointers : CPointers);
       if (!Ptr)
         return Ptr.takeError();
-      int64_t Offset = intAttr(O, "offset");
+      int64_t Offset = intAttrAt(O, 4, "offset");
       if (!Load) {
         Expected<isel::PairStore> Src = ValueOps.storeOf(O, *Acc);
         if (!Src)
@@ -1611,7 +1707,7 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << Fn.VRegNames.size() << " virtual registers: "
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
      << " accumulator tuples, " << NumFragments << " fragment tuples, "
-     << Streams.size() << " copy streams\n  " << ValueIds.size()
+     << Streams.size() << " copy streams\n  " << Slots.size()
      << " tile IR names (room for " << Slots.capacity() << ") in "
      << SpellingIds.size() << " spellings (" << SpellingIds.buckets()
      << " buckets, grown " << SpellingIds.timesGrown() << " times)\n";
@@ -1642,10 +1738,10 @@ Expected<mir::Function> Selector::run() {
   // (tp-swizzle's IR: 431 for 310 in the default kernel); the registers:
   // the values, fragments, accumulators and streams; the pieces: a few
   // instructions an op.
-  size_t Names = countResults(MM) + K.Params.size();
-  ValueIds.reserve(Names);
-  Slots.reserve(Names);
-  SpellingIds.reserve(Names + Names / 2);
+  size_t NumNames = countResults(MM) + K.Params.size();
+  Slots.reserve(NumNames);
+  Names.reserve(NumNames);
+  SpellingIds.reserve(NumNames + NumNames / 2);
   RegionOps.reserve(MM.Body.size());
   int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
   FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
@@ -1777,7 +1873,7 @@ public:
   Error run(std::unique_ptr<IRUnit> &IR, PassContext &Ctx) override {
     tile::Module &TM = static_cast<TileUnit &>(*IR).M;
     mir::Module MM;
-    for (const Kernel &K : TM.Kernels) {
+    for (Kernel &K : TM.Kernels) {
       // The kernel's target= (verified: a tile target) gives the parameter
       // base, the descriptor slot and the reserved shared window.
       Optional<TargetFacts> TF =
@@ -1786,7 +1882,7 @@ public:
         return makeSourceError(Ctx.SM, K.Loc,
                                "tp-select: the kernel's target is not " +
                                    sass::getGemmTargetList());
-      const Op *Matmul = K.getMatmul();
+      Op *Matmul = K.getMatmul();
       if (!Matmul || !Matmul->find("tp.addresses") ||
           !Matmul->find("tp.tile"))
         return makeSourceError(Ctx.SM, Matmul ? Matmul->Loc : K.Loc,

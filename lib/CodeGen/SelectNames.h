@@ -201,6 +201,25 @@ public:
     }
   }
 
+  /// The id recorded for (\p Key, \p Size); when it has none, \p Id
+  /// becomes its id (one probe where find() then insert() take two).
+  unsigned insertIfAbsent(const void *Key, unsigned Id, uint32_t Size = 0) {
+    if (LLVM_UNLIKELY(Count >= GrowAt)) {
+      rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
+      ++Grown;
+    }
+    for (size_t I = index(Key);; I = (I + 1) & Mask) {
+      Entry &E = Buckets[I];
+      if (!E.Key) {
+        E = Entry{Key, Size, Id};
+        ++Count;
+        return Id;
+      }
+      if (E.Key == Key && E.Size == Size)
+        return E.Id;
+    }
+  }
+
   /// The id recorded for (\p Key, \p Size), or None.
   unsigned find(const void *Key, uint32_t Size = 0) const {
     if (Buckets.empty())

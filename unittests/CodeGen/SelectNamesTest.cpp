@@ -106,4 +106,20 @@ TEST(SelectNamesTest, AddressTableKeysIncludeTheSize) {
   EXPECT_EQ(T.size(), 2u);
 }
 
+TEST(SelectNamesTest, AddressTableInsertIfAbsentKeepsTheFirstId) {
+  // tp-select's define(): a spelling seen before keeps its id (a value
+  // defined twice), a new one takes the id given, through growth.
+  std::vector<int> Objects(100);
+  AddressTable T;
+  for (unsigned I = 0; I < Objects.size(); ++I)
+    EXPECT_EQ(T.insertIfAbsent(&Objects[I], I, 4), I);
+  for (unsigned I = 0; I < Objects.size(); ++I) {
+    EXPECT_EQ(T.insertIfAbsent(&Objects[I], 1000 + I, 4), I);
+    EXPECT_EQ(T.insertIfAbsent(&Objects[I], 2000 + I, 5), 2000 + I);
+    EXPECT_EQ(T.find(&Objects[I], 4), I);
+  }
+  EXPECT_EQ(T.size(), 2 * Objects.size());
+  EXPECT_GT(T.timesGrown(), 1u); // (from empty, and while filled)
+}
+
 } // namespace

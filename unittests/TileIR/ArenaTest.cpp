@@ -388,6 +388,29 @@ TEST(TileIRArena, AttributeKeyLocations) {
                       "}\n");
 }
 
+TEST(TileIRArena, OperandLinks) {
+  // A reference operand's link (tp-select's walk sets it to its name's id
+  // plus one) is 24 bits in the value's spare bytes: it round-trips, and
+  // the value's kind, text and location and the printed op do not change.
+  Arena A;
+  Op O("tp.ldsm", SMLoc());
+  O.addRefOperand(A.save(StringRef("a.ldsm0")), SMLoc());
+  O.addInt("kk", 1);
+  Value &V = O.Operands[0];
+  EXPECT_EQ(V.link(), 0u);
+  V.setLink(0xabcdef);
+  EXPECT_EQ(V.link(), 0xabcdefu);
+  V.setLink(1);
+  EXPECT_EQ(V.link(), 1u);
+  EXPECT_TRUE(V.isRef());
+  EXPECT_EQ(V.str(), "a.ldsm0");
+  EXPECT_EQ(sizeof(Value), 24u);
+  std::string Printed;
+  raw_string_ostream OS(Printed);
+  printOp(O, OS, 0);
+  EXPECT_EQ(OS.str(), "tp.ldsm %a.ldsm0 kk=1\n");
+}
+
 /// A value more than 8 MiB past its key (one line of blanks between them)
 /// is refused with a diagnostic at the key, not given a wrong location.
 TEST(TileIRArena, AttributeValueTooFarFromItsKey) {

@@ -150,7 +150,8 @@ private:
 struct Value {
   enum Kind : uint8_t { Int, Word, Ref, Symbol, String, List };
   Kind K = Int;
-  /// Free for the record that holds the value (Attr: where its key is).
+  /// Free for the record that holds the value (Attr: where its key is;
+  /// an op's operand: its link()).
   uint8_t Spare[3] = {0, 0, 0};
   uint32_t Len = 0; ///< the text's length, or the list's
   union {
@@ -198,6 +199,23 @@ struct Value {
     K = NewK;
     Data = Text.data();
     Len = uint32_t(Text.size());
+  }
+  /// An operand's link: a number below 2^24 that the pass reading the IR
+  /// gives a reference operand, for itself alone (tp-select: the id of its
+  /// name, set by its walk before lowering reads it back).  Not printed,
+  /// parsed, compared or kept: a builder's operand may hold anything here
+  /// (an attribute's value copied in), so a pass reads only the links it
+  /// set.  Not for an attribute's value, whose spare bytes are its key's
+  /// location.
+  uint32_t link() const {
+    return uint32_t(Spare[0]) | uint32_t(Spare[1]) << 8 |
+           uint32_t(Spare[2]) << 16;
+  }
+  void setLink(uint32_t L) {
+    assert(L < (1u << 24) && "a link is 24 bits");
+    Spare[0] = uint8_t(L);
+    Spare[1] = uint8_t(L >> 8);
+    Spare[2] = uint8_t(L >> 16);
   }
   /// A list's elements (none for the other kinds).
   llvm::ArrayRef<Value> elems() const {
