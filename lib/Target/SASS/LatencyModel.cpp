@@ -548,14 +548,22 @@ static const InstrClass AllClasses[] = {
     InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
 
 unsigned LatencyModel::worstGPR(InstrClass W) const {
+  // The RAW part: every reader class and slot, i.e. every column of the
+  // writer's row (readerCol() reaches each one), read as a row maximum
+  // instead of 48 rawGPR() calls.  LatencyModelTest.WorstIsTheMaximumOf-
+  // EveryPair checks it against every (reader, slot) pair.
   unsigned M = 1;
-  for (InstrClass R : AllClasses) {
-    for (ReadSlot S :
-         {ReadSlot::Normal, ReadSlot::IMADWideAB, ReadSlot::IMADWideC,
-          ReadSlot::IMADWideCHigh})
-      M = std::max(M, rawGPR(W, R, S));
-    M = std::max(M, wawGPR(W, R, /*EarlierPredicated=*/true));
+  WRow Row = writerRow(W);
+  if (Row == WMma2x) {
+    M = std::max({M, rawGPR(W, InstrClass::DecoupledAgu, ReadSlot::Normal),
+                  rawGPR(W, InstrClass::MMA16816, ReadSlot::Normal),
+                  rawGPR(W, InstrClass::CoupledALU, ReadSlot::Normal)});
+  } else if (Row != WNone) {
+    const unsigned(&Lat)[NumRCols] = getTargetLatencies(T).RawGPR[Row];
+    M = std::max(M, *std::max_element(Lat, Lat + NumRCols));
   }
+  for (InstrClass R : AllClasses)
+    M = std::max(M, wawGPR(W, R, /*EarlierPredicated=*/true));
   return M;
 }
 
