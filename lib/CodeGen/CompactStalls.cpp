@@ -90,7 +90,8 @@ public:
     std::memset(War, Unknown, sizeof(War));
     std::memset(Worst, Unknown, sizeof(Worst));
     std::memset(MinStall, Unknown, sizeof(MinStall));
-    std::memset(WorstWar, Unknown, sizeof(WorstWar));
+    for (unsigned F = 0; F < NumFiles; ++F)
+      WorstWar[F] = units::worstWar(Model, RegFile(F));
   }
 
   /// units::raw() of reader class \p R and use \p U, by writer key.
@@ -139,15 +140,7 @@ public:
     }
     return 1;
   }
-  /// units::worstWar(): asked where a piece's end first needs it (a
-  /// maximum over every reader and writer class, ~600 instructions of the
-  /// model each; a kernel may read no register of some file).
-  unsigned worstWar(RegFile F) {
-    uint8_t &C = WorstWar[unsigned(F)];
-    if (C != Unknown)
-      return C;
-    return keep(C, units::worstWar(*M, F));
-  }
+  unsigned worstWar(RegFile F) const { return WorstWar[unsigned(F)]; }
   /// units::minStall(), by the view's class and kind.
   unsigned minStall(const OpView &I) {
     uint8_t &C = MinStall[unsigned(I.Class)][unsigned(I.Kind)];
@@ -214,7 +207,7 @@ private:
   uint8_t War[NumFiles][NumClasses][NumClasses];
   uint8_t Worst[NumFiles][NumClasses];
   uint8_t MinStall[NumClasses][NumKinds];
-  uint8_t WorstWar[NumFiles];
+  unsigned WorstWar[NumFiles] = {};
 };
 
 /// One increment of a scoreboard counter.

@@ -91,7 +91,8 @@ TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
 
 // worstGPR() reads the writer's RAW row as a maximum: the same as asking
 // rawGPR() of every reader class and slot (and wawGPR() of every later
-// writer), on every target.
+// writer), on every target; the worst WAR spacings (compile-time constants)
+// are the largest warGPR() etc. of every pair.
 TEST(LatencyModel, WorstIsTheMaximumOfEveryPair) {
   const InstrClass All[] = {
       InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
@@ -114,6 +115,18 @@ TEST(LatencyModel, WorstIsTheMaximumOfEveryPair) {
       EXPECT_EQ(M.worstGPR(W), Worst)
           << "target " << unsigned(T) << " writer " << unsigned(W);
     }
+    unsigned War[4] = {1, 1, 1, 1};
+    for (InstrClass R : All)
+      for (InstrClass W : All) {
+        War[0] = std::max(War[0], M.warGPR(R, W));
+        War[1] = std::max(War[1], M.warPred(R, W));
+        War[2] = std::max(War[2], M.warUGPR(R, W));
+        War[3] = std::max(War[3], M.warUPred(R, W));
+      }
+    EXPECT_EQ(M.worstWARGPR(), War[0]);
+    EXPECT_EQ(M.worstWARPred(), War[1]);
+    EXPECT_EQ(M.worstWARUGPR(), War[2]);
+    EXPECT_EQ(M.worstWARUPred(), War[3]);
   }
 }
 
