@@ -421,6 +421,9 @@ void StallCompactor::Impl::begin(size_t N) {
   NumGroups = 0;
   FreeGroups.clear();
   LatePool.clear();
+  // Room for one late read an instruction at once (it grows past that if
+  // need be): its doublings in the first piece cost more than the space.
+  LatePool.reserve(N);
   for (unsigned B = 0; B < NumScoreboards; ++B) {
     Queue[B].clear();
     Head[B] = 0;

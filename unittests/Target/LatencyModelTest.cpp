@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace tp;
 using namespace tp::sched;
 
@@ -85,6 +87,47 @@ TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
             2u); // N: variable/MMA writer after a coupled read
   EXPECT_EQ(M86.worstWARPred(), 1u);
   EXPECT_EQ(M86.worstWARUGPR(), 3u); // N: Uldc/Umov writer after a Udp read
+}
+
+// worstGPR() reads the writer's RAW row as a maximum: the same as asking
+// rawGPR() of every reader class and slot (and wawGPR() of every later
+// writer), on every target; the worst WAR spacings (compile-time constants)
+// are the largest warGPR() etc. of every pair.
+TEST(LatencyModel, WorstIsTheMaximumOfEveryPair) {
+  const InstrClass All[] = {
+      InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
+      InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+      InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
+      InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
+  for (sass::Target T :
+       {sass::Target::SM80, sass::Target::SM86, sass::Target::SM89,
+        sass::Target::SM90, sass::Target::SM100, sass::Target::SM120,
+        sass::Target::SM121}) {
+    const LatencyModel &M = LatencyModel::get(T);
+    for (InstrClass W : All) {
+      unsigned Worst = 1;
+      for (InstrClass R : All) {
+        for (ReadSlot S : {ReadSlot::Normal, ReadSlot::IMADWideAB,
+                           ReadSlot::IMADWideC, ReadSlot::IMADWideCHigh})
+          Worst = std::max(Worst, M.rawGPR(W, R, S));
+        Worst = std::max(Worst, M.wawGPR(W, R, true));
+      }
+      EXPECT_EQ(M.worstGPR(W), Worst)
+          << "target " << unsigned(T) << " writer " << unsigned(W);
+    }
+    unsigned War[4] = {1, 1, 1, 1};
+    for (InstrClass R : All)
+      for (InstrClass W : All) {
+        War[0] = std::max(War[0], M.warGPR(R, W));
+        War[1] = std::max(War[1], M.warPred(R, W));
+        War[2] = std::max(War[2], M.warUGPR(R, W));
+        War[3] = std::max(War[3], M.warUPred(R, W));
+      }
+    EXPECT_EQ(M.worstWARGPR(), War[0]);
+    EXPECT_EQ(M.worstWARPred(), War[1]);
+    EXPECT_EQ(M.worstWARUGPR(), War[2]);
+    EXPECT_EQ(M.worstWARUPred(), War[3]);
+  }
 }
 
 TEST(LatencyModel, SM90DiffersWherePtxasDoes) {

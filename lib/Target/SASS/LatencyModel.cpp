@@ -50,8 +50,9 @@ static constexpr unsigned HMMA16816ConsumerCycles = 24;
 // reader (16 against 17).
 static constexpr unsigned HMMA16816MemoryCycles = 23;
 
-
-bool isVariable(InstrClass C) {
+/// isVariable() as a constant expression (the worst WAR spacings below
+/// are computed at compile time).
+static constexpr bool isVariableClass(InstrClass C) {
   switch (C) {
   case InstrClass::Decoupled:
   case InstrClass::DecoupledAgu:
@@ -63,6 +64,8 @@ bool isVariable(InstrClass C) {
     return false;
   }
 }
+
+bool isVariable(InstrClass C) { return isVariableClass(C); }
 
 namespace {
 /// NAK's GPR writer rows (RegLatencySM80 as a writer); the rows of the
@@ -346,10 +349,13 @@ unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
   }
 }
 
-unsigned LatencyModel::warGPR(InstrClass Reader, InstrClass Writer) const {
+// The write-after-read spacings are the same on every target: constant
+// expressions, so that their maxima over every reader and writer class
+// (worstWAR*) are computed at compile time.
+static constexpr unsigned warGPRFor(InstrClass Reader, InstrClass Writer) {
   // N write_after_read: a coupled writer may follow any reader after 1; an
   // MMA or variable-latency writer after a coupled reader needs 2.
-  bool SlowWriter = isVariable(Writer) || Writer == InstrClass::MMA16816 ||
+  bool SlowWriter = isVariableClass(Writer) || Writer == InstrClass::MMA16816 ||
                     Writer == InstrClass::MMA1688;
   if (!SlowWriter)
     return 1;
@@ -363,6 +369,10 @@ unsigned LatencyModel::warGPR(InstrClass Reader, InstrClass Writer) const {
   default:
     return 1;
   }
+}
+
+unsigned LatencyModel::warGPR(InstrClass Reader, InstrClass Writer) const {
+  return warGPRFor(Reader, Writer);
 }
 
 namespace {
@@ -420,13 +430,17 @@ unsigned LatencyModel::wawPred(InstrClass Earlier, InstrClass Later,
   }
 }
 
-unsigned LatencyModel::warPred(InstrClass, InstrClass) const {
+static constexpr unsigned warPredFor(InstrClass, InstrClass) {
   return 1; // N pred_write_after_read: 1
+}
+
+unsigned LatencyModel::warPred(InstrClass Reader, InstrClass Writer) const {
+  return warPredFor(Reader, Writer);
 }
 
 namespace {
 enum UCat { UUdp, UUldc, UToUr, UCoupledReader, UDecoupledReader };
-UCat uniformWriter(InstrClass C) {
+constexpr UCat uniformWriter(InstrClass C) {
   switch (C) {
   case InstrClass::UniformMove:
     return UUldc; // N: Uldc and Umov have the same numbers
@@ -438,7 +452,7 @@ UCat uniformWriter(InstrClass C) {
     return UUdp;
   }
 }
-UCat uniformReader(InstrClass C) {
+constexpr UCat uniformReader(InstrClass C) {
   switch (C) {
   case InstrClass::UniformALU:
     return UUdp;
@@ -500,11 +514,15 @@ unsigned LatencyModel::wawUGPR(InstrClass Earlier, InstrClass Later) const {
   return 1;
 }
 
-unsigned LatencyModel::warUGPR(InstrClass Reader, InstrClass Writer) const {
+static constexpr unsigned warUGPRFor(InstrClass Reader, InstrClass Writer) {
   // N URegLatencySM80::write_after_read: a Uldc/Umov writer after a Udp
   // reader 3, everything else 1.
   return uniformWriter(Writer) == UUldc && uniformReader(Reader) == UUdp ? 3
                                                                          : 1;
+}
+
+unsigned LatencyModel::warUGPR(InstrClass Reader, InstrClass Writer) const {
+  return warUGPRFor(Reader, Writer);
 }
 
 // N UPredLatencySM80 (writer Udp; VoteU is not used by tp): a uniform
@@ -536,26 +554,38 @@ unsigned LatencyModel::wawUPred(InstrClass Earlier, InstrClass Later) const {
   return Later == InstrClass::UniformALU ? 1 : 7;
 }
 
-unsigned LatencyModel::warUPred(InstrClass Reader, InstrClass Writer) const {
+static constexpr unsigned warUPredFor(InstrClass, InstrClass Writer) {
   // N pred_write_after_read: 1, VoteU after a Coupled/Udp reader 2.
   return Writer == InstrClass::UniformALU ? 1 : 2;
 }
 
-static const InstrClass AllClasses[] = {
+unsigned LatencyModel::warUPred(InstrClass Reader, InstrClass Writer) const {
+  return warUPredFor(Reader, Writer);
+}
+
+static constexpr InstrClass AllClasses[] = {
     InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
     InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
     InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
     InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
 
 unsigned LatencyModel::worstGPR(InstrClass W) const {
+  // The RAW part: every reader class and slot, i.e. every column of the
+  // writer's row (readerCol() reaches each one), read as a row maximum
+  // instead of 48 rawGPR() calls.  LatencyModelTest.WorstIsTheMaximumOf-
+  // EveryPair checks it against every (reader, slot) pair.
   unsigned M = 1;
-  for (InstrClass R : AllClasses) {
-    for (ReadSlot S :
-         {ReadSlot::Normal, ReadSlot::IMADWideAB, ReadSlot::IMADWideC,
-          ReadSlot::IMADWideCHigh})
-      M = std::max(M, rawGPR(W, R, S));
-    M = std::max(M, wawGPR(W, R, /*EarlierPredicated=*/true));
+  WRow Row = writerRow(W);
+  if (Row == WMma2x) {
+    M = std::max({M, rawGPR(W, InstrClass::DecoupledAgu, ReadSlot::Normal),
+                  rawGPR(W, InstrClass::MMA16816, ReadSlot::Normal),
+                  rawGPR(W, InstrClass::CoupledALU, ReadSlot::Normal)});
+  } else if (Row != WNone) {
+    const unsigned(&Lat)[NumRCols] = getTargetLatencies(T).RawGPR[Row];
+    M = std::max(M, *std::max_element(Lat, Lat + NumRCols));
   }
+  for (InstrClass R : AllClasses)
+    M = std::max(M, wawGPR(W, R, /*EarlierPredicated=*/true));
   return M;
 }
 
@@ -576,7 +606,8 @@ unsigned LatencyModel::worstUGPR(InstrClass W) const {
   return M;
 }
 
-template <typename Fn> static unsigned worstOver(Fn F) {
+/// The largest \p F(Reader, Writer) over every pair of classes.
+static constexpr unsigned worstOver(unsigned (*F)(InstrClass, InstrClass)) {
   unsigned M = 1;
   for (InstrClass R : AllClasses)
     for (InstrClass W : AllClasses)
@@ -591,20 +622,23 @@ unsigned LatencyModel::worstUPred(InstrClass W) const {
   return M;
 }
 
+// Compile-time constants: the spacings are the same on every target
+// (LatencyModelTest.WorstIsTheMaximumOfEveryPair asks every pair).
 unsigned LatencyModel::worstWARGPR() const {
-  return worstOver([this](InstrClass R, InstrClass W) { return warGPR(R, W); });
+  static constexpr unsigned Worst = worstOver(warGPRFor);
+  return Worst;
 }
 unsigned LatencyModel::worstWARUPred() const {
-  return worstOver(
-      [this](InstrClass R, InstrClass W) { return warUPred(R, W); });
+  static constexpr unsigned Worst = worstOver(warUPredFor);
+  return Worst;
 }
 unsigned LatencyModel::worstWARPred() const {
-  return worstOver(
-      [this](InstrClass R, InstrClass W) { return warPred(R, W); });
+  static constexpr unsigned Worst = worstOver(warPredFor);
+  return Worst;
 }
 unsigned LatencyModel::worstWARUGPR() const {
-  return worstOver(
-      [this](InstrClass R, InstrClass W) { return warUGPR(R, W); });
+  static constexpr unsigned Worst = worstOver(warUGPRFor);
+  return Worst;
 }
 
 const LatencyModel &LatencyModel::get(sass::Target T) {

@@ -606,25 +606,25 @@ FormDescriber::FormDescriber() = default;
 FormDescriber::~FormDescriber() = default;
 
 const Form &FormDescriber::formOf(sass::Opcode Op) {
-  if (LLVM_LIKELY(unsigned(Op) < Index.size())) {
-    int32_t Slot = Index[unsigned(Op)];
-    if (LLVM_LIKELY(Slot >= 0))
-      return *Forms[Slot];
+  if (LLVM_LIKELY(unsigned(Op) < Slots.size())) {
+    unsigned Slot = Slots[unsigned(Op)];
+    if (LLVM_LIKELY(Slot))
+      return *Forms[(Slot >> 1) - 1];
   }
   return addForm(Op);
 }
 
 const Form &FormDescriber::addForm(sass::Opcode Op) {
-  if (Index.empty())
-    Index.assign(sass::getNumOpcodes(), -1);
-  if (NopForm.empty())
-    NopForm.assign(sass::getNumOpcodes(), 0);
-  int32_t &Slot = Index[unsigned(Op)];
-  Slot = int32_t(Forms.size());
+  static_assert(sass::NUM_OPCODES < 0x7fff,
+                "Slots holds a form's index, times 2, plus 1");
+  if (Slots.empty())
+    Slots.assign(sass::getNumOpcodes(), 0);
   Forms.push_back(std::make_unique<Form>());
-  buildForm(Op, *Forms.back());
-  NopForm[unsigned(Op)] = Forms.back()->Kind == SpecialKind::Nop ? 2 : 1;
-  return *Forms.back();
+  Form &F = *Forms.back();
+  buildForm(Op, F);
+  Slots[unsigned(Op)] =
+      uint16_t(Forms.size() * 2 + (F.Kind == SpecialKind::Nop ? 1 : 0));
+  return F;
 }
 
 SpecialKind FormDescriber::kindOf(sass::Opcode Op) { return formOf(Op).Kind; }

@@ -115,8 +115,8 @@ public:
     if (I.Guard == sass::PT && I.GuardNeg)
       return true;
     unsigned Op = unsigned(I.Op);
-    if (LLVM_LIKELY(Op < NopForm.size() && NopForm[Op]))
-      return NopForm[Op] == 2;
+    if (LLVM_LIKELY(Op < Slots.size() && Slots[Op]))
+      return Slots[Op] & 1;
     return isNopForm(I.Op); // the form's first use
   }
   /// Whether a general-register operand (GPR, memory base) of \p I holds a
@@ -132,9 +132,10 @@ private:
   const Form &formOf(sass::Opcode Op);
   LLVM_ATTRIBUTE_NOINLINE const Form &addForm(sass::Opcode Op);
   bool isNopForm(sass::Opcode Op);
-  std::vector<int32_t> Index; ///< by opcode: into Forms, -1 none yet
-  /// By opcode: 0 not described yet, 1 not a NOP form, 2 a NOP form.
-  std::vector<uint8_t> NopForm;
+  /// By opcode: 0 not described yet, else (its index in Forms + 1) * 2,
+  /// plus 1 for a NOP form.  One 2-byte entry a form (1,024 forms): one
+  /// buffer to clear on first use, not an index and a NOP table.
+  std::vector<uint16_t> Slots;
   std::vector<std::unique_ptr<Form>> Forms;
   bool OutOfRange = false;
 };
