@@ -397,16 +397,17 @@ struct OperandPlan {
   // A run-time shape: the leading dimension's and the extent's parameters
   // (lda / M for A, ldb / N for B), and the per-step advance in bytes (64
   // for rows; the value name 64 ld for columns).
-  StringRef LdParam, ExtentParam;
-  Value StepValue;
-  StringRef StrideParam; // strided batches: the batch stride's parameter
+  StringRef LdParam = {}, ExtentParam = {};
+  Value StepValue = {};
+  StringRef StrideParam = {}; // strided batches: the batch stride's parameter
   // The unique names of the LDSM addresses and of each chunk's shared
   // address and global offset, taken where they are defined; a run-time
   // shape: the shift and extent values, and each chunk's row guard and k
   // offset (none where chunk 0's serves, kofsDelta).  A use refers to the
   // definition's characters (tp-select then sees one spelling a name).
-  std::vector<StringRef> LdsmNames, StsNames, GoffNames, OkNames, KofsNames;
-  StringRef ShiftName, ExtentName;
+  std::vector<StringRef> LdsmNames = {}, StsNames = {}, GoffNames = {},
+                         OkNames = {}, KofsNames = {};
+  StringRef ShiftName = {}, ExtentName = {};
   bool columns() const { return L == Layout::Columns; }
   int64_t perRow() const { return columns() ? Extent / 8 : 4; }
   int64_t stepBytes() const { return columns() ? 32 * 2 * Stride : 64; }

@@ -450,8 +450,9 @@ TEST(RegAllocRandom, OperandUnitsFitSixteenBits) {
     for (unsigned K = 0; K < II.NumOperands; ++K) {
       const sass::OperandInfo &O = II.Operands[K];
       if (O.Kind == sass::OperandKind::GPR ||
-          O.Kind == sass::OperandKind::MemBase)
+          O.Kind == sass::OperandKind::MemBase) {
         EXPECT_LE(O.Width + 3u, 16u) << II.Name << " operand " << K;
+      }
     }
   }
 }

@@ -318,11 +318,12 @@ TEST(TileIRArena, SwizzledOpsBuiltWithTheirFinalCounts) {
         EXPECT_EQ(O.Attrs.capacity(), O.Attrs.size())
             << O.Name.str() << " " << O.Result.str() << " in\n"
             << Text;
-        if (!O.Attrs.empty() && !O.Operands.empty())
+        if (!O.Attrs.empty() && !O.Operands.empty()) {
           EXPECT_EQ(static_cast<const void *>(O.Operands.data()),
                     static_cast<const void *>(O.Attrs.data() + O.Attrs.size()))
               << O.Name.str() << " in\n"
               << Text;
+        }
       };
       std::function<void(const Op &)> Walk = [&](const Op &O) {
         bool Filled = O.Name == "tp.addresses" || O.Name == "tp.copy" ||
