@@ -183,41 +183,24 @@ public:
   /// Records \p Id for (\p Key, \p Size) (which has none yet, or the
   /// same).
   void insert(const void *Key, unsigned Id, uint32_t Size = 0) {
-    if (LLVM_UNLIKELY(Count >= GrowAt)) {
-      rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
-      ++Grown;
+    Entry &E = bucketFor(Key, Size);
+    if (!E.Key) {
+      E.Key = Key;
+      E.Size = Size;
+      ++Count;
     }
-    for (size_t I = index(Key);; I = (I + 1) & Mask) {
-      Entry &E = Buckets[I];
-      if (!E.Key) {
-        E = Entry{Key, Size, Id};
-        ++Count;
-        return;
-      }
-      if (E.Key == Key && E.Size == Size) {
-        E.Id = Id;
-        return;
-      }
-    }
+    E.Id = Id;
   }
 
   /// The id recorded for (\p Key, \p Size); when it has none, \p Id
   /// becomes its id (one probe where find() then insert() take two).
   unsigned insertIfAbsent(const void *Key, unsigned Id, uint32_t Size = 0) {
-    if (LLVM_UNLIKELY(Count >= GrowAt)) {
-      rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
-      ++Grown;
+    Entry &E = bucketFor(Key, Size);
+    if (!E.Key) {
+      E = Entry{Key, Size, Id};
+      ++Count;
     }
-    for (size_t I = index(Key);; I = (I + 1) & Mask) {
-      Entry &E = Buckets[I];
-      if (!E.Key) {
-        E = Entry{Key, Size, Id};
-        ++Count;
-        return Id;
-      }
-      if (E.Key == Key && E.Size == Size)
-        return E.Id;
-    }
+    return E.Id;
   }
 
   /// The id recorded for (\p Key, \p Size), or None.
@@ -244,6 +227,20 @@ private:
     uint32_t Size = 0;
     unsigned Id = None;
   };
+  /// The entry of (\p Key, \p Size), or the empty bucket where it goes;
+  /// the table grows first where one more key would fill it past 3/4.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE Entry &bucketFor(const void *Key,
+                                                uint32_t Size) {
+    if (LLVM_UNLIKELY(Count >= GrowAt)) {
+      rehash(Buckets.empty() ? 16 : Buckets.size() * 2);
+      ++Grown;
+    }
+    for (size_t I = index(Key);; I = (I + 1) & Mask) {
+      Entry &E = Buckets[I];
+      if (!E.Key || (E.Key == Key && E.Size == Size))
+        return E;
+    }
+  }
   /// Fibonacci hashing: the product's high bits pick the bucket.
   size_t index(const void *Key) const {
     return size_t((uint64_t(uintptr_t(Key)) * 0x9e3779b97f4a7c15ull) >>
