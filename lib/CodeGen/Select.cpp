@@ -189,37 +189,28 @@ template <size_t N> const Attr *findAttr(const Op &O, const char (&Key)[N]) {
   return nullptr;
 }
 
-/// findAttr() that first tries position \p At, where the builders put
-/// the key (the schema's order, as printed: `tp.mma kk=0 mt=0 nt=1`): one
-/// comparison, where the scan compares the keys before it too.  An op's
-/// keys are unique (the parser refuses one twice, the passes set() or add
-/// a key absent), so the attribute found there is the one the scan finds;
-/// any other order takes the scan.
-template <size_t N>
-const Attr *findAttrAt(const Op &O, size_t At, const char (&Key)[N]) {
-  if (LLVM_LIKELY(At < O.Attrs.size() && is(O.Attrs[At].Key, Key)))
-    return &O.Attrs[At];
-  return findAttr(O, Key);
-}
-
-/// intAttr() by findAttrAt(): the integer attribute \p Key, or 0.
-template <size_t N>
-int64_t intAttrAt(const Op &O, size_t At, const char (&Key)[N]) {
-  const Attr *A = findAttrAt(O, At, Key);
-  return A && A->Val.isInt() ? A->Val.I : 0;
-}
-
-/// wordAttr() by findAttrAt(): the word attribute \p Key, or "".
-template <size_t N>
-StringRef wordAttrAt(const Op &O, size_t At, const char (&Key)[N]) {
-  const Attr *A = findAttrAt(O, At, Key);
-  return A && A->Val.isWord() ? StringRef(A->Val.str()) : StringRef();
-}
-
 /// The word attribute \p Key of \p O, or "" (Op::getWord with is()).
 template <size_t N> StringRef wordAttr(const Op &O, const char (&Key)[N]) {
   const Attr *A = findAttr(O, Key);
   return A && A->Val.isWord() ? StringRef(A->Val.str()) : StringRef();
+}
+
+/// The integer attributes \p Keys (two characters each) of \p O in one
+/// pass over its attributes, each as intAttr reads it.
+template <size_t N>
+std::array<int64_t, N> intAttrs2(const Op &O, const char *const (&Keys)[N]) {
+  std::array<int64_t, N> V{};
+  std::array<bool, N> Seen{};
+  for (const Attr &A : O.Attrs) {
+    if (A.Key.size() != 2 || !A.Val.isInt())
+      continue;
+    for (size_t I = 0; I < N; ++I)
+      if (!Seen[I] && A.Key[0] == Keys[I][0] && A.Key[1] == Keys[I][1]) {
+        V[I] = A.Val.I;
+        Seen[I] = true;
+      }
+  }
+  return V;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1424,27 +1415,27 @@ Error Selector::lowerProducts(const Op &Prod) {
       Expected<Lowered> A = getOperand(O.Operands[0]);
       if (!A)
         return A.takeError();
-      StringRef Operand = wordAttrAt(O, 0, "operand");
+      StringRef Operand = wordAttr(O, "operand");
       if (Operand != "a" && Operand != "b")
         return fail(O.getAttr("operand")->Val.Loc, "operand must be a or b");
-      StringRef Shape = wordAttrAt(O, 4, "shape");
+      StringRef Shape = wordAttr(O, "shape");
       if (Shape != "m88" && Shape != "mt88")
         return fail(O.getAttr("shape")->Val.Loc,
                     "shape must be m88 or mt88");
       unsigned Address = inRegister(*A);
       unsigned Fragment =
-          fragment(Operand, intAttrAt(O, 1, "kk"), intAttrAt(O, 2, "index"));
+          fragment(Operand, intAttr(O, "kk"), intAttr(O, "index"));
       sass::Instruction &I =
           make(Shape == "mt88" ? Form::LdsmMT88 : Form::LdsmM88);
       operand(I, Slot::Rd) = Fragment;
       operand(I, Slot::Ra) = Address;
-      operand(I, Slot::MOff) = TF.SharedBase + intAttrAt(O, 3, "smem_offset");
+      operand(I, Slot::MOff) = TF.SharedBase + intAttr(O, "smem_offset");
       emit(I, /*WrSB=*/1);
       continue;
     }
     if (is(O.Name, "tp.mma")) {
-      int64_t KK = intAttrAt(O, 0, "kk"), MT = intAttrAt(O, 1, "mt"),
-              NT = intAttrAt(O, 2, "nt");
+      std::array<int64_t, 3> KMN = intAttrs2(O, {"kk", "mt", "nt"});
+      int64_t KK = KMN[0], MT = KMN[1], NT = KMN[2];
       if (MT < 0 || NT < 0 || MT >= T.MTiles || NT >= T.NTiles)
         return fail(O.Loc, "mt/nt out of the warp's tiles");
       // B's fragments hold two n-tiles each (one LDSM .x4).
@@ -1500,9 +1491,8 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     return R;
   };
   auto Pair = [&](const Op &O) -> Expected<unsigned> {
-    // (The epilogue's pair ops begin `pair mt nt half`.)
-    int64_t MT = intAttrAt(O, 1, "mt"), NT = intAttrAt(O, 2, "nt"),
-            H = intAttrAt(O, 3, "half");
+    int64_t MT = intAttr(O, "mt"), NT = intAttr(O, "nt"),
+            H = intAttr(O, "half");
     if (MT < 0 || NT < 0 || H < 0 || MT >= T.MTiles || NT >= T.NTiles || H > 1)
       return fail(O.Loc, "mt/nt/half out of the warp's tiles");
     return accumulator(MT, NT) + 2 * H;
@@ -1516,9 +1506,8 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     // Guards: guard= both elements of the pair, guard_first= only the first
     // (the pair's second column is beyond N); none: unguarded.
     unsigned Both = 7, First = 7;
-    // (`pair mt nt half offset [guard guard_first]`.)
-    const Attr *GuardBoth = findAttrAt(O, 5, "guard");
-    const Attr *GuardFirst = findAttrAt(O, 6, "guard_first");
+    const Attr *GuardBoth = findAttr(O, "guard");
+    const Attr *GuardFirst = findAttr(O, "guard_first");
     bool Guarded = GuardBoth;
     // A value op's guards stay taken while it lowers (its beta-ANDed
     // temporaries must not reuse them).
@@ -1535,7 +1524,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     Expected<unsigned> Acc = Pair(O);
     if (!Acc)
       return Acc.takeError();
-    int64_t PairId = intAttrAt(O, 0, "pair");
+    int64_t PairId = intAttr(O, "pair");
     if (is(O.Name, "tp.stg") || is(O.Name, "tp.ldg")) {
       bool Load = is(O.Name, "tp.ldg");
       if (Load && !RParam)
@@ -1544,7 +1533,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
                                        Load ? RPointers : CPointers);
       if (!Ptr)
         return Ptr.takeError();
-      int64_t Offset = intAttrAt(O, 4, "offset");
+      int64_t Offset = intAttr(O, "offset");
       if (!Load) {
         Expected<isel::PairStore> Src = ValueOps.storeOf(O, *Acc);
         if (!Src)
