@@ -25,59 +25,12 @@ namespace tile {
 
 Problem getProblem(const Kernel &K) {
   const Op *MM = K.getMatmul();
-  // One walk of the matmul's attributes for the keys read here, each key's
-  // first (as getAttr finds it), instead of a search a key (every pass
-  // asks).  The verifier has checked m, n, k, a and b.
-  const Attr *M = nullptr, *N = nullptr, *KA = nullptr, *A = nullptr,
-             *B = nullptr, *Shape = nullptr, *Strides = nullptr,
-             *Batch = nullptr;
-  for (const Attr &At : MM->Attrs) {
-    StringRef Key = At.Key;
-    const Attr **Slot = nullptr;
-    if (Key.size() == 1) {
-      switch (Key[0]) {
-      case 'm':
-        Slot = &M;
-        break;
-      case 'n':
-        Slot = &N;
-        break;
-      case 'k':
-        Slot = &KA;
-        break;
-      case 'a':
-        Slot = &A;
-        break;
-      case 'b':
-        Slot = &B;
-        break;
-      default:
-        break;
-      }
-    } else if (Key == "shape") {
-      Slot = &Shape;
-    } else if (Key == "strides") {
-      Slot = &Strides;
-    } else if (Key == "batch") {
-      Slot = &Batch;
-    }
-    if (Slot && !*Slot)
-      *Slot = &At;
-  }
-  auto Int = [](const Attr *X) -> Optional<int64_t> {
-    if (!X || !X->Val.isInt())
-      return None;
-    return X->Val.I;
-  };
-  auto Word = [](const Attr *X) {
-    return X && X->Val.isWord() ? X->Val.str() : StringRef();
-  };
   Problem P;
-  P.M = *Int(M);
-  P.N = *Int(N);
-  P.K = *Int(KA);
-  P.A = *parseLayoutName(Word(A));
-  P.B = *parseLayoutName(Word(B));
+  P.M = *MM->getInt("m");
+  P.N = *MM->getInt("n");
+  P.K = *MM->getInt("k");
+  P.A = *parseLayoutName(MM->getWord("a"));
+  P.B = *parseLayoutName(MM->getWord("b"));
   readEpilogueAttr(*MM, P);
   P.Residual = !P.Scale && MM->Operands.size() == 4 + (P.Bias ? 1 : 0);
   if (Optional<MatmulTypes> Types = parseMatmulTypes(MM->getType())) {
@@ -85,9 +38,9 @@ Problem getProblem(const Kernel &K) {
     P.BType = Types->B;
     P.DType = Types->D;
   }
-  P.Runtime = Shape != nullptr;
-  P.Strided = Strides != nullptr;
-  P.Batch = Int(Batch).getValueOr(1);
+  P.Runtime = MM->getAttr("shape") != nullptr;
+  P.Strided = MM->getAttr("strides") != nullptr;
+  P.Batch = MM->getInt("batch").getValueOr(1);
   return P;
 }
 
@@ -115,21 +68,9 @@ Optional<std::string> readEpilogueAttr(const Op &MM, Problem &P) {
 }
 
 Optional<MatmulTypes> parseMatmulTypes(StringRef Type) {
-  // The five space-separated tokens (empty ones skipped), found in one
-  // scan of the characters (no vector, no search call a token).
-  StringRef Parts[5];
-  unsigned NumParts = 0;
-  for (size_t I = 0, Start = 0; I <= Type.size(); ++I) {
-    if (I < Type.size() && Type[I] != ' ')
-      continue;
-    if (I > Start) {
-      if (NumParts == 5)
-        return None;
-      Parts[NumParts++] = Type.slice(Start, I);
-    }
-    Start = I + 1;
-  }
-  if (NumParts != 5 || Parts[1] != "x" || Parts[3] != "->")
+  SmallVector<StringRef, 5> Parts;
+  Type.split(Parts, ' ', -1, false);
+  if (Parts.size() != 5 || Parts[1] != "x" || Parts[3] != "->")
     return None;
   Optional<ElementType> A = parseElementTypeName(Parts[0]),
                         B = parseElementTypeName(Parts[2]),
@@ -194,12 +135,6 @@ sass::Target getTarget(const Kernel &K) {
 
 TargetLimits getTargetLimits(const Kernel &K) {
   return getTargetLimits(getTarget(K));
-}
-
-int64_t getSharedLimit(const Kernel &K) {
-  if (auto L = K.getInt("shared_limit"))
-    return *L;
-  return getTargetLimits(K).SharedCapacity;
 }
 
 int64_t getSharedLimit(const Kernel &K, const TargetLimits &L) {

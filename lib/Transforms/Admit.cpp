@@ -120,8 +120,6 @@ public:
     for (Kernel &K : M.Kernels) {
       Op &MM = *K.getMatmul();
       Problem P = getProblem(K);
-      // The target's limits found once (getSharedLimit(K) would find them
-      // again).
       TargetLimits Limits = getTargetLimits(K);
       int64_t Limit = getSharedLimit(K, Limits);
       if (Error E = overrideIntOption("shared-limit", Limit))

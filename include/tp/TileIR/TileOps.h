@@ -124,9 +124,8 @@ sass::Target getTarget(const Kernel &K);
 TargetLimits getTargetLimits(const Kernel &K);
 
 /// The shared-memory limit the kernel declares (shared_limit=), else its
-/// target's capacity.
-int64_t getSharedLimit(const Kernel &K);
-/// The same, given the kernel's target limits \p L (getTargetLimits(K)).
+/// target's capacity, \p L being the kernel's target limits
+/// (getTargetLimits(K)).
 int64_t getSharedLimit(const Kernel &K, const TargetLimits &L);
 
 /// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at

@@ -9,6 +9,7 @@
 #include "SASSTables.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 #include <cstring>
 
@@ -49,17 +50,11 @@ bool lookupTarget(llvm::StringRef CPU, Target &T) {
   for (unsigned I = 0; I < NumTargets; ++I) {
     // The target's comma-separated spellings, compared where they are
     // (every tile pass asks for the kernel's target).
-    llvm::StringRef Rest = TargetDescs[I].CPUs;
-    size_t Comma;
-    do {
-      Comma = Rest.find(',');
-      if (Rest.take_front(Comma) == CPU) {
+    for (llvm::StringRef Name : llvm::split(TargetDescs[I].CPUs, ','))
+      if (Name == CPU) {
         T = Target(I);
         return true;
       }
-      Rest = Rest.drop_front(Comma == llvm::StringRef::npos ? Rest.size()
-                                                            : Comma + 1);
-    } while (Comma != llvm::StringRef::npos);
   }
   return false;
 }
