@@ -26,6 +26,14 @@ config.substitutions.append(("%tp_src", config.tp_src_root))
 if config.tp_ptxas and os.path.exists(config.tp_ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.tp_ptxas))
+# NVIDIA's disassembler 11.8 is the oracle for the text and the control
+# fields of every word on sm_80..sm_90 (docs/nvdisasm.md).
+if config.tp_nvdisasm and os.path.exists(config.tp_nvdisasm):
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%nvdisasm", config.tp_nvdisasm))
+else:
+    lit_config.note("no nvdisasm 11.8 (run utils/setup.sh): the nvdisasm "
+                    "oracle tests are UNSUPPORTED")
 if os.path.isdir(config.tp_shared_dir):
     config.available_features.add("shared")
 # The kernel gives transparent huge pages to an madvise(MADV_HUGEPAGE) range

@@ -29,5 +29,32 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq "${need[@]}"
 fi
+# NVIDIA's disassembler, the oracle for every word on sm_80..sm_90
+# (docs/nvdisasm.md): nvdisasm and cuobjdump 11.8 from Debian bookworm's
+# non-free nvidia-cuda-toolkit, downloaded through a private sources list
+# (the machine's apt configuration is not changed) and extracted, not
+# installed.  They need only libc.  TP_NVDISASM_DIR overrides the folder.
+nvd=${TP_NVDISASM_DIR:-/opt/tp-nvdisasm-11.8}
+if [ ! -x "$nvd/bin/nvdisasm" ] || [ ! -x "$nvd/bin/cuobjdump" ]; then
+  echo "setup: fetching nvdisasm 11.8 into $nvd"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
+  echo 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm non-free' >"$tmp/sources.list"
+  apt_opts=(-o "Dir::Etc::sourcelist=$tmp/sources.list" -o Dir::Etc::sourceparts=-
+            -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache"
+            -o APT::Sandbox::User=root)
+  if apt-get -qq "${apt_opts[@]}" update &&
+     (cd "$tmp" && apt-get -qq "${apt_opts[@]}" download nvidia-cuda-toolkit) &&
+     mkdir -p "$tmp/x" &&
+     dpkg-deb --fsys-tarfile "$tmp"/nvidia-cuda-toolkit_*.deb |
+       tar -x -C "$tmp/x" ./usr/bin/nvdisasm ./usr/bin/cuobjdump &&
+     "$tmp/x/usr/bin/nvdisasm" --version | grep -q 'release 11.8'; then
+    mkdir -p "$nvd/bin"
+    mv "$tmp/x/usr/bin/nvdisasm" "$tmp/x/usr/bin/cuobjdump" "$nvd/bin/"
+  else
+    echo "setup: note: could not fetch nvdisasm 11.8; the nvdisasm oracle tests will be unsupported" >&2
+  fi
+fi
 [ -x /usr/local/cuda/bin/ptxas ] || echo "setup: note: no /usr/local/cuda/bin/ptxas; the ptxas oracle tests will be skipped" >&2
 exit 0
