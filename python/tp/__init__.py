@@ -301,9 +301,10 @@ def _number(name, value):
         _fail("%s: expected a number, found %r" % (name, value))
     try:
         return float(value)
-    except OverflowError:
-        _fail("%s: %s is beyond binary32's range (the largest finite "
-              "binary32 is %r)" % (name, value, _FLT_MAX))
+    except OverflowError:  # an int beyond any double
+        _fail("%s: an integer of %d digits is beyond binary32's range (the "
+              "largest finite binary32 is %r)"
+              % (name, len(str(abs(value))), _FLT_MAX))
 
 
 _FLT_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]
