@@ -18,6 +18,11 @@ config.test_exec_root = os.path.join(config.tp_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.tp_tools_dir, config.llvm_tools_dir, config.environment["PATH"]])
 
+# The suite writes nothing into the source tree: the Python it runs from
+# there (pytest on test/Python, the utils/ and Inputs/ scripts and what they
+# import) leaves no __pycache__ (test/Python/no-bytecode.test).
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+
 config.substitutions.append(("%shared", config.tp_shared_dir))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%tp_src", config.tp_src_root))

@@ -46,21 +46,24 @@ typedef struct tp_gemm_desc {
   const char *b_layout;   /* "columns" (default) or "rows" */
   const char *tile;       /* "auto" (default), large, small, 128x64,
                              256x128 or "WM,WN,MT,NT,S" */
-  int residual;           /* D = A B + R (R: f32, M x N) */
+  int residual;           /* D = A B + R (R: M x N, of d_type) */
   const char *target;     /* "sm_86" (default), "sm_80", "sm_89", "sm_90",
                              "sm_100", "sm_120" or "sm_121" */
   const char *name;       /* the kernel symbol, default "gemm" */
   /* The general GEMM (issue 16): types, D = alpha A B + beta C + bias,
    * ReLU.  alpha != 1 or beta != 0 builds the kernel that takes alpha and
    * beta as f32 parameters (C is its R operand, read only when beta != 0;
-   * not with residual); these values are the manifest's. */
+   * not with residual); these values are the manifest's: finite and exact
+   * in binary32 (NaN, an infinity or 0.1 fails tp_gemm_compile). */
   const char *a_type;     /* "f16" (default) or "bf16" */
   const char *b_type;     /* "f16" (default) or "bf16"; a_type's type */
   const char *d_type;     /* "f32" (default), "f16" or "bf16" */
   double alpha;           /* 1 */
   double beta;            /* 0 (the residual is its own field) */
   int bias;               /* 0; 1: + bias[col], N f32 values */
-  int relu;               /* 0; 1: max(x, 0) last */
+  int relu;               /* 0; 1: max(x, 0) last, so a NaN becomes 0
+                             (cuBLASLt's RELU epilogue and PTX max.f32;
+                             PyTorch's relu keeps the NaN) */
   int64_t batch;          /* 1; > 1: strided batches (runtime_shape) */
   int runtime_shape;      /* 1 (default): M, N, K and the leading
                              dimensions are kernel parameters, m, n, k the
@@ -134,7 +137,9 @@ typedef struct tp_gemm_run {
   const void *a, *b, *c;
   const float *bias;
   void *d;
-  /* The alpha and beta to pass; NaN (the default): the manifest's. */
+  /* The alpha and beta to pass; NaN (the default, any NaN): the
+   * manifest's; other values finite and exact in binary32 (an infinity or
+   * 0.1 is an error that names the nearest binary32). */
   double alpha, beta;
   int check_schedule;   /* 1 (default): a schedule hazard is an error */
 } tp_gemm_run;
@@ -185,8 +190,9 @@ int tp_kernel_simulate(const tp_kernel *kernel, const uint16_t *a,
                        int check_schedule, char **error);
 
 /* tp_kernel_simulate_run at the recorded shape, one product (batch 1),
- * with c as f32 (the residual's R, or the C of alpha/beta when d_type is
- * f32), alpha and beta given. */
+ * with c as f32 (the residual's R or the C of alpha/beta, for a kernel
+ * whose d_type is f32: another is an error), alpha and beta given: finite
+ * and exact in binary32 (a NaN is an error here, not "the manifest's"). */
 int tp_kernel_simulate_gemm(const tp_kernel *kernel, const uint16_t *a,
                             const uint16_t *b, const float *c,
                             const float *bias, void *d, double alpha,

@@ -23,8 +23,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <cstdlib>
+#include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <tuple>
@@ -138,6 +140,37 @@ Expected<std::string> disassembleListing(ArrayRef<uint8_t> Bytes,
 }
 
 
+/// The shortest decimal that reads back as \p V (printf's %g with the
+/// fewest significant digits that round-trip): 0.1, 1e-50,
+/// 0.10000000149011612.
+std::string formatDouble(double V) {
+  char Buf[32];
+  for (int Digits = 1; Digits <= 17; ++Digits) {
+    snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
+    if (std::strtod(Buf, nullptr) == V)
+      break;
+  }
+  return Buf;
+}
+
+/// Why \p V cannot be alpha or beta (f32 kernel parameters, which take the
+/// value exactly, as tp-llc, tp-sim and tp-run do), or "" when it can: not
+/// finite, beyond binary32's range, or not exact (the nearest binary32
+/// shown, so that 0.1 reads as the error it is).
+std::string whyNotBinary32(double V) {
+  if (!std::isfinite(V))
+    return formatDouble(V) + " is not a finite number";
+  if (std::fabs(V) > double(FLT_MAX))
+    return formatDouble(V) + " is beyond binary32's range (the largest "
+                             "finite binary32 is " +
+           formatDouble(FLT_MAX) + ")";
+  if (double(float(V)) != V)
+    return formatDouble(V) + " is not exact in binary32 (the nearest "
+                             "binary32 is " +
+           formatDouble(float(V)) + ")";
+  return "";
+}
+
 /// The launch a tp_gemm_run asks for: its shape (0: the kernel's
 /// recorded one) checked against the kernel (a fixed-shape kernel only at
 /// its own), the operands' storage padded to rows of 8 elements, the
@@ -173,16 +206,12 @@ Expected<tp::GemmLaunch> planRun(const tp::LaunchManifest &Man,
     if (std::isnan(V))
       continue; // the manifest's
     if (!Man.HasScale && V != (Dest == &L->P.Alpha ? 1.0 : 0.0))
-      return tp::makeError(formatv("tp_kernel_simulate: {0} = {1}, but the "
-                                   "kernel takes no alpha and beta",
-                                   Name, V)
-                               .str());
-    if (!std::isfinite(V) || double(float(V)) != V)
-      return tp::makeError(formatv("tp_kernel_simulate: alpha and beta "
-                                   "must be finite and exact in binary32, "
-                                   "found {0}",
-                                   V)
-                               .str());
+      return tp::makeError("tp_kernel_simulate: " + Twine(Name) + " = " +
+                           formatDouble(V) +
+                           ", but the kernel takes no alpha and beta");
+    std::string Why = whyNotBinary32(V);
+    if (!Why.empty())
+      return tp::makeError("tp_kernel_simulate: " + Twine(Name) + ": " + Why);
     if (Man.HasScale)
       *Dest = V;
   }
@@ -619,15 +648,28 @@ int tp_kernel_simulate_gemm(const tp_kernel *Kernel, const uint16_t *A,
                             const uint16_t *B, const float *C,
                             const float *Bias, void *D, double Alpha,
                             double Beta, int CheckSchedule, char **ErrorOut) {
-  if (Kernel && Kernel->K.Manifest.HasScale &&
+  // c is f32 here; the kernel reads C (alpha, beta) and the residual's R
+  // in D's type.
+  if (Kernel &&
+      (Kernel->K.Manifest.HasScale || Kernel->K.Manifest.Residual) &&
       Kernel->K.Manifest.DType != tp::ElementType::F32)
     return guard(ErrorOut, [&]() -> Error {
       return tp::makeError(
-          "tp_kernel_simulate: a kernel with alpha and beta and d_type " +
-          tp::getElementTypeName(Kernel->K.Manifest.DType) +
-          " reads C in that type; this call's c is f32 (use "
-          "tp_kernel_simulate_run)");
+          Twine("tp_kernel_simulate: a kernel with ") +
+          (Kernel->K.Manifest.Residual ? "the residual" : "alpha and beta") +
+          " and d_type " + tp::getElementTypeName(Kernel->K.Manifest.DType) +
+          " reads " + (Kernel->K.Manifest.Residual ? "R" : "C") +
+          " in that type; this call's c is f32 (use tp_kernel_simulate_run)");
     });
+  // The values are given here: NaN (tp_gemm_run's "the manifest's") is an
+  // error like any other value that is not finite.
+  for (auto [V, Name] : {std::pair<double, const char *>{Alpha, "alpha"},
+                         {Beta, "beta"}})
+    if (std::isnan(V))
+      return guard(ErrorOut, [&, Name = Name]() -> Error {
+        return tp::makeError("tp_kernel_simulate: " + Twine(Name) + ": " +
+                             whyNotBinary32(NAN));
+      });
   tp_gemm_run Run;
   tp_gemm_run_init(&Run);
   Run.batch = 1;

@@ -21,7 +21,10 @@ install recorded (tp/_config.py), else the system's library path.
 import ctypes
 import ctypes.util
 import json
+import math
+import numbers
 import os
+import struct
 
 __all__ = ["Error", "Kernel", "gemm", "assemble", "disassemble", "version"]
 
@@ -183,9 +186,9 @@ def _fill_desc(options):
                 _fail("%s: %d is out of range" % (key, value))
             setattr(desc, key, value)
         elif key in _FLOATS:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                _fail("%s: expected a number, found %r" % (key, value))
-            setattr(desc, key, float(value))
+            # The library refuses what binary32 does not hold (NaN and the
+            # infinities included), with the value's digits.
+            setattr(desc, key, _number(key, value))
         elif key in _BOOLS:
             if not isinstance(value, bool):
                 _fail("%s: expected True or False, found %r" % (key, value))
@@ -257,11 +260,13 @@ class Kernel:
         run-time-shape kernel runs any shape, a batch only when built with
         batch > 1; a fixed-shape kernel only its own).  A, B: float16 for
         f16 and uint16 (bfloat16 bits) for bf16; C (R is its older name):
-        the residual's R (float32) or the C of a kernel with alpha and beta
-        in D's type (float32, float16, or uint16 bfloat16 bits), M x N (B
-        x M x N), not read when beta is 0; bias: float32, N values; alpha,
-        beta: the values to pass (default: the manifest's).  Returns D, M
-        x N (B x M x N): float32 (d_type f32), float16 (f16), or float32
+        the residual's R or the C of a kernel with alpha and beta, both in
+        D's type (float32, float16, or uint16 bfloat16 bits), M x N (B x M
+        x N), C not read when beta is 0; bias: float32, N values; alpha,
+        beta: the values to pass (None: the manifest's), finite numbers
+        that binary32 holds exactly (NaN, an infinity or 0.1 is a
+        tp.Error).  ReLU is max(x, 0): a NaN becomes 0.  Returns D, M x N
+        (B x M x N): float32 (d_type f32), float16 (f16), or float32
         holding the bfloat16 values exactly (bf16).  With check_schedule,
         a schedule hazard is an error (tp-sim --check-schedule)."""
         import numpy as np
@@ -287,6 +292,42 @@ class Kernel:
         _check(_simulate_run(self._handle, ctypes.byref(run),
                              ctypes.byref(err)), err)
         return ops.result(np, D)
+
+
+def _number(name, value):
+    """value as a float: a real number (Python's or numpy's), not a bool;
+    tp.Error otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        _fail("%s: expected a number, found %r" % (name, value))
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond any double
+        _fail("%s: an integer of %d digits is beyond binary32's range (the "
+              "largest finite binary32 is %r)"
+              % (name, len(str(abs(value))), _FLT_MAX))
+
+
+_FLT_MAX = struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]
+
+
+def _binary32(name, value):
+    """alpha or beta as the kernel's f32 parameter takes it: a finite
+    number that binary32 holds exactly (what tp-llc, tp-sim and tp-run
+    accept); tp.Error naming the nearest binary32 otherwise.  NaN is an
+    error, not the manifest's value (None is that)."""
+    x = _number(name, value)
+    if math.isnan(x) or math.isinf(x):
+        _fail("%s: %r is not a finite number (alpha and beta are finite; "
+              "None passes the manifest's)" % (name, x))
+    try:
+        near = struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        _fail("%s: %r is beyond binary32's range (the largest finite "
+              "binary32 is %r)" % (name, x, _FLT_MAX))
+    if near != x:
+        _fail("%s: %r is not exact in binary32 (the nearest binary32 is %r)"
+              % (name, x, near))
+    return x
 
 
 def _pick_c(R, C):
@@ -328,16 +369,14 @@ class _Operands:
             _fail("bias: the kernel adds no bias")
         if (alpha is not None or beta is not None) and "alpha" not in man:
             _fail("alpha, beta: the kernel takes neither")
-        for name, value in (("alpha", alpha), ("beta", beta)):
-            if value is not None and (isinstance(value, bool) or
-                                      not isinstance(value, (int, float))):
-                _fail("%s: expected a number, found %r" % (name, value))
-        self.alpha = float(man.get("alpha", 1.0) if alpha is None else alpha)
-        self.beta = float(man.get("beta", 0.0) if beta is None else beta)
+        self.alpha = float(man.get("alpha", 1.0)) if alpha is None \
+            else _binary32("alpha", alpha)
+        self.beta = float(man.get("beta", 0.0)) if beta is None \
+            else _binary32("beta", beta)
         self.c, self.bias = c, bias
-        # The residual's R is f32; alpha/beta's C has D's type.
-        self.c_dtype = np.dtype(np.float32) if man.get("residual") \
-            else self.d_dtype
+        # The residual's R and alpha/beta's C both have D's type (the
+        # manifest's "R" parameter).
+        self.c_dtype = self.d_dtype
 
     def host(self, array, name, expected):
         import numpy as np
@@ -744,7 +783,7 @@ def _run_on_device(np, kernel, ops, ins, plan, rows, cols, ld, stride,
 
         fills = {"A": _NAN16[man.get("a_type", "f16")],
                  "B": _NAN16[man.get("b_type", "f16")],
-                 "C": _POISON["f32" if man.get("residual") else ops.d_type]}
+                 "C": _POISON[ops.d_type]}
         pointers = {}
         for name, (dptr, host, _) in ins.items():
             if dptr is None:

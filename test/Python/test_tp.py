@@ -601,3 +601,152 @@ def test_gpu_call_device_operands_follow_the_rules(mock_cuda):
     fixed.cubin = mock_module(fixed)
     assert "the kernel has its shape, 128x128x256, built in" in error_of(
         fixed, A, B)
+
+
+# --- C and R in D's type, every combination (issue 29 item 2) -------------
+# The residual's R and alpha/beta's C are both read in D's type (the
+# manifest's "R" parameter); a float32 R for an f16 or bf16 D was
+# reinterpreted, and an R in D's type refused.
+
+C_KINDS = [(kind, in_type, d_type) for kind in ("residual", "scale")
+           for in_type in ("f16", "bf16") for d_type in ("f32", "f16", "bf16")]
+
+
+def c_kernel(kind, in_type, d_type, **extra):
+    opts = {"residual": True} if kind == "residual" else \
+        {"alpha": 0.5, "beta": 2.0}
+    opts.update(extra)
+    return tp.gemm(a_type=in_type, b_type=in_type, d_type=d_type,
+                   runtime_shape=True, m=64, n=64, k=64, **opts)
+
+
+def in_bits(x, in_type):
+    return bf16_bits(x) if in_type == "bf16" else x.astype(np.float16)
+
+
+def c_case(kind, d_type, batch=None, seed=11):
+    """Operands (small integers, C with halves: exact in every type) and
+    D as numpy computes it, rounded once to D's type."""
+    rng = np.random.default_rng(seed)
+    m, n, kk = ODD
+    lead = (batch,) if batch else ()
+    a, b = small_ints(rng, lead + (m, kk)), small_ints(rng, lead + (kk, n))
+    c = small_ints(rng, lead + (m, n), -4, 5) + 0.5
+    ab = a.astype(np.float64) @ b
+    want = ab + c if kind == "residual" else 0.5 * ab + 2 * c
+    return a, b, c, rounded(want, d_type)
+
+
+@pytest.mark.parametrize("kind,in_type,d_type", C_KINDS)
+def test_simulate_c_in_d_type_every_combination(kind, in_type, d_type):
+    k = c_kernel(kind, in_type, d_type)
+    a, b, c, want = c_case(kind, d_type)
+    A, B = in_bits(a, in_type), in_bits(b, in_type)
+    for D in (k.simulate(A, B, C=to_bits(c, d_type)),
+              k.simulate(A, B, to_bits(c, d_type))):  # R, positional
+        assert D.dtype == want.dtype and np.array_equal(D, want)
+    # Any other dtype is refused, naming D's.
+    want_name = {"f32": "float32", "f16": "float16", "bf16": "uint16"}[d_type]
+    for wrong in (np.float32, np.float16, np.uint16, np.float64):
+        if np.dtype(wrong).name == want_name:
+            continue
+        assert "C: expected dtype %s, found %s" % (
+            want_name, np.dtype(wrong).name) in error_of(
+            k.simulate, A, B, C=c.astype(wrong))
+
+
+@pytest.mark.parametrize("kind,in_type,d_type", C_KINDS)
+def test_gpu_call_c_in_d_type_every_combination(mock_cuda, kind, in_type,
+                                                d_type):
+    k = c_kernel(kind, in_type, d_type, batch=2)
+    k.cubin = mock_module(k)
+    a, b, c, want = c_case(kind, d_type, batch=3)
+    A, B = in_bits(a, in_type), in_bits(b, in_type)
+    D = k(A, B, C=to_bits(c, d_type))
+    assert D.dtype == want.dtype and np.array_equal(D, want)
+    if d_type != "f32":
+        assert "C: expected dtype" in error_of(k, A, B, C=c)
+
+
+# --- alpha and beta: finite, exact in binary32 (issue 29 item 3) ----------
+# None passes the manifest's value; NaN and the infinities are errors (a
+# NaN was the C API's "not given" and gave the manifest's alpha); a value
+# binary32 does not hold is an error that shows the nearest binary32.
+
+def test_alpha_beta_non_finite_are_errors(mock_cuda):
+    k = tp.gemm(alpha=8.0, beta=1.0, runtime_shape=True, m=64, n=64, k=64)
+    rng = np.random.default_rng(12)
+    a, b, c = (small_ints(rng, (7, 5)), small_ints(rng, (5, 3)),
+               small_ints(rng, (7, 3)))
+    A, B, C = a.astype(np.float16), b.astype(np.float16), c
+    assert np.array_equal(k.simulate(A, B, C=C),
+                          (8 * (a.astype(np.float64) @ b) + c)
+                          .astype(np.float32))
+    mock = tp.gemm(alpha=8.0, beta=1.0, runtime_shape=True, m=64, n=64,
+                   k=64)
+    mock.cubin = mock_module(mock)
+    for call in (k.simulate, mock):
+        for name in ("alpha", "beta"):
+            for value, text in ((float("nan"), "nan"), (float("inf"), "inf"),
+                                (-float("inf"), "-inf"),
+                                (np.float32("nan"), "nan")):
+                assert "tp: error: %s: %s is not a finite number" % (
+                    name, text) in error_of(call, A, B, C=C,
+                                            **{name: value})
+    for name in ("alpha", "beta"):
+        assert "%s=nan: expected a finite number" % name in error_of(
+            tp.gemm, **{name: float("nan")})
+        assert "%s=inf: expected a finite number" % name in error_of(
+            tp.gemm, **{name: float("inf")})
+
+
+def test_alpha_beta_not_exact_in_binary32(mock_cuda):
+    k = tp.gemm(alpha=0.5, beta=2.0, runtime_shape=True, m=64, n=64, k=64)
+    A = np.ones((8, 8), np.float16)
+    C = np.ones((8, 8), np.float32)
+    mock = tp.gemm(alpha=0.5, beta=2.0, runtime_shape=True, m=64, n=64,
+                   k=64)
+    mock.cubin = mock_module(mock)
+    for call in (k.simulate, mock):
+        assert ("alpha: 0.1 is not exact in binary32 (the nearest binary32 "
+                "is 0.10000000149011612)") in error_of(call, A, A, C=C,
+                                                       alpha=0.1)
+        assert ("beta: 1e-50 is not exact in binary32 (the nearest binary32 "
+                "is 0.0)") in error_of(call, A, A, C=C, beta=1e-50)
+        assert ("alpha: 1e+40 is beyond binary32's range (the largest "
+                "finite binary32 is 3.4028234663852886e+38)") in error_of(
+            call, A, A, C=C, alpha=1e40)
+        assert "alpha: an integer of 401 digits is beyond binary32's " \
+            "range" in error_of(call, A, A, C=C, alpha=10 ** 400)
+        assert "alpha: expected a number, found '1'" in error_of(
+            call, A, A, C=C, alpha="1")
+        # numpy scalars are numbers; a binary32 value is exact by nature.
+        assert np.array_equal(call(A, A, C=C, alpha=np.float32(0.1),
+                                   beta=np.int64(1)),
+                              np.full((8, 8), np.float32(
+                                  8 * np.float64(np.float32(0.1)) + 1)))
+
+
+# --- ReLU is max(x, 0): a NaN becomes 0 (issue 29 item 12) ----------------
+# As cuBLASLt's RELU epilogue, CUTLASS's ReLu (fmax) and PTX max.f32: the
+# kernel's FMNMX with RZ returns the non-NaN operand, and tp-sim's
+# reference clips the same way; PyTorch's relu, which propagates NaN,
+# differs here.
+
+@pytest.mark.parametrize("d_type", ["f32", "f16", "bf16"])
+def test_relu_turns_nan_into_zero(d_type):
+    k = tp.gemm(d_type=d_type, alpha=1.0, beta=1.0, relu=True,
+                runtime_shape=True, m=64, n=64, k=64)
+    rng = np.random.default_rng(13)
+    m, n, kk = ODD
+    a, b = small_ints(rng, (m, kk)), small_ints(rng, (kk, n))
+    c = small_ints(rng, (m, n), -4, 5)
+    c[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
+    c[5, :] = np.nan
+    D = k.simulate(a.astype(np.float16), b.astype(np.float16),
+                   C=to_bits(c, d_type))
+    x = a.astype(np.float64) @ b + c
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(D, rounded(np.fmax(x, 0), d_type))
+    assert not np.isnan(D).any()
+    assert (D[5] == 0).all() and D[0, 0] == 0 and np.isinf(D[0, 1])

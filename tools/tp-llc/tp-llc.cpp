@@ -57,6 +57,7 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
+#include "tp/Target/SASS/SASS.h"
 #include "tp/TileIR/TileOps.h"
 #include "tp/TileIR/TileUnit.h"
 
@@ -562,8 +563,9 @@ static std::string getOverview() {
     Cards += (Cards.empty() ? "" : ", ") + std::to_string(L.CardSMs) +
              " for " + L.Name.str() + " (" + L.Card.str() + ")";
   }
-  return "tp-llc: tile IR or machine IR to sm_80 / sm_86 / sm_89 / sm_90 SASS\n"
-         "or a cubin\n\n"
+  return "tp-llc: tile IR or machine IR to SASS or a cubin, for " +
+         tp::sass::getGemmTargetList() +
+         "\n\n"
          "  tp-llc [--gemm=MxNxK] [--layout-a=..] [--layout-b=..] [--tile=..]\n"
          "         [--residual] [--a-type=f16|bf16] [--b-type=f16|bf16]\n"
          "         [--d-type=f32|f16|bf16] [--alpha=X --beta=Y] [--bias] [--relu]\n"

@@ -19,6 +19,7 @@
 #include "tp/Object/SassCodec.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
@@ -186,11 +187,10 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   tp::setToolVersionPrinter();
   cl::HideUnrelatedOptions(MCCat);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tp-mc: SASS assembler and disassembler for sm_80, sm_86, sm_89 and "
-      "sm_90, and cubin "
-      "dumper\n\n"
+  const std::string Overview =
+      "tp-mc: SASS assembler and disassembler, and cubin dumper, for " +
+      tp::sass::getTargetList() +
+      "\n\n"
       "  tp-mc --assemble [--show-encoding] X.s        line-oriented SASS "
       "-> SASS text\n"
       "  tp-mc --assemble -filetype=obj X.sass -o X.cubin\n"
@@ -207,7 +207,8 @@ int main(int argc, char **argv) {
       "A cubin is read for the target its ELF e_flags name; words and\n"
       "line-oriented SASS for -mcpu's.  Words no form matches are printed\n"
       "as '.inst 0x<32 hex digits>' with a warning.  A fatbin is refused.\n"
-      "Exit status: 0 success, 1 error (nothing is written).\n");
+      "Exit status: 0 success, 1 error (nothing is written).\n";
+  cl::ParseCommandLineOptions(argc, argv, Overview);
   tp::mc::Options Opts;
   Opts.Input = InputFilename;
   Opts.Output = OutputFilename;

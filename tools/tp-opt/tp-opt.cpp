@@ -25,6 +25,7 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
+#include "tp/Target/SASS/SASS.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -77,7 +78,9 @@ int main(int argc, char **argv) {
     Args.push_back(argv[I]);
   }
 
-  std::string Overview = "tp-opt: run tp passes on textual IR\n\n"
+  std::string Overview = "tp-opt: run tp passes on textual IR, for " +
+                         tp::sass::getGemmTargetList() +
+                         " (the IR's target)\n\n"
                          "  Passes (as -passes=NAME{opt=val ...} elements, "
                          "or as flags -NAME[='opt=val ...']):\n";
   for (const tp::PassInfo &P : Registry.passes()) {

@@ -15,9 +15,11 @@
 #include "llvm/ADT/StringRef.h"
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 using namespace tp;
@@ -355,6 +357,118 @@ TEST(CAPITest, PlanLaunchChecksTheRules) {
                     "multiple of 8 elements (the copies move 16-byte chunks "
                     "of aligned rows)\n");
   tp_string_free(Err);
+}
+
+} // namespace
+
+namespace {
+
+std::string takeError(char *Err) {
+  std::string S = Err ? Err : "";
+  tp_string_free(Err);
+  return S;
+}
+
+/// alpha and beta are f32 kernel parameters: tp_gemm_run's NaN (its
+/// default) passes the manifest's value; an infinity, a value beyond
+/// binary32's range or one it does not hold is an error showing the value
+/// and the nearest binary32 (0.1 read "found 0.10", 1e-50 "found 0.00");
+/// tp_kernel_simulate_gemm takes the values themselves, so its NaN is an
+/// error (it was the manifest's alpha).
+TEST(CAPITest, AlphaBetaAreFiniteBinary32) {
+  tp_gemm_desc D = small();
+  D.alpha = 8;
+  D.beta = 1;
+  Compiled C;
+  compile(D, C);
+  ASSERT_EQ(C.Status, 0) << C.Error;
+  const uint16_t One = 0x3c00; // binary16 1.0
+  std::vector<uint16_t> A(128 * 128, One);
+  std::vector<float> CIn(128 * 128, 1.0f), Out(128 * 128);
+  tp_gemm_run Run;
+  tp_gemm_run_init(&Run);
+  Run.a = Run.b = A.data();
+  Run.c = CIn.data();
+  Run.d = Out.data();
+  Run.check_schedule = 0;
+  char *Err = nullptr;
+  ASSERT_EQ(tp_kernel_simulate_run(C.K, &Run, &Err), 0) << Err;
+  EXPECT_EQ(Out[0], 8.0f * 128 + 1); // the manifest's alpha and beta
+  const std::pair<double, const char *> Cases[] = {
+      {0.1, "tp: error: tp_kernel_simulate: alpha: 0.1 is not exact in "
+            "binary32 (the nearest binary32 is 0.10000000149011612)"},
+      {1e-50, "alpha: 1e-50 is not exact in binary32 (the nearest binary32 "
+              "is 0)"},
+      {INFINITY, "alpha: inf is not a finite number"},
+      {-INFINITY, "alpha: -inf is not a finite number"},
+      {1e40, "alpha: 1e+40 is beyond binary32's range (the largest finite "
+             "binary32 is 3.4028234663852886e+38)"}};
+  for (auto [V, Want] : Cases) {
+    Run.alpha = V;
+    EXPECT_NE(tp_kernel_simulate_run(C.K, &Run, &Err), 0) << V;
+    std::string Msg = takeError(Err);
+    EXPECT_NE(Msg.find(Want), std::string::npos) << Msg;
+  }
+  Run.alpha = NAN;
+  Run.beta = 0.3;
+  EXPECT_NE(tp_kernel_simulate_run(C.K, &Run, &Err), 0);
+  EXPECT_NE(takeError(Err).find("beta: 0.3 is not exact in binary32 (the "
+                                "nearest binary32 is 0.30000001192092896)"),
+            std::string::npos);
+  for (auto [Alpha, Beta, Want] :
+       {std::tuple<double, double, const char *>{
+            NAN, 1, "tp_kernel_simulate: alpha: nan is not a finite number"},
+        {8, NAN, "tp_kernel_simulate: beta: nan is not a finite number"}}) {
+    EXPECT_NE(tp_kernel_simulate_gemm(C.K, A.data(), A.data(), CIn.data(),
+                                      nullptr, Out.data(), Alpha, Beta, 0,
+                                      &Err),
+              0);
+    std::string Msg = takeError(Err);
+    EXPECT_NE(Msg.find(Want), std::string::npos) << Msg;
+  }
+  ASSERT_EQ(tp_kernel_simulate_gemm(C.K, A.data(), A.data(), CIn.data(),
+                                    nullptr, Out.data(), 0.5, 2, 0, &Err),
+            0)
+      << Err;
+  EXPECT_EQ(Out[0], 0.5f * 128 + 2);
+  // A kernel without alpha and beta: the value in the message is the one
+  // given (it read "0.50").
+  Compiled Plain;
+  compile(small(), Plain);
+  ASSERT_EQ(Plain.Status, 0) << Plain.Error;
+  tp_gemm_run_init(&Run);
+  Run.a = Run.b = A.data();
+  Run.d = Out.data();
+  Run.alpha = 0.25;
+  EXPECT_NE(tp_kernel_simulate_run(Plain.K, &Run, &Err), 0);
+  EXPECT_NE(takeError(Err).find("alpha = 0.25, but the kernel takes no "
+                                "alpha and beta"),
+            std::string::npos);
+}
+
+/// The residual's R has D's type: tp_kernel_simulate_gemm, whose c is f32,
+/// refuses a kernel with an f16 or bf16 D (it ran, reading the f32 R as
+/// halves), as it refuses one with alpha and beta.
+TEST(CAPITest, SimulateGemmRefusesAnF32RForANarrowD) {
+  for (const char *DType : {"f16", "bf16"}) {
+    tp_gemm_desc D = small();
+    D.residual = 1;
+    D.d_type = DType;
+    Compiled C;
+    compile(D, C);
+    ASSERT_EQ(C.Status, 0) << C.Error;
+    std::vector<uint16_t> A(128 * 128), Out(128 * 128);
+    std::vector<float> R(128 * 128, 1.0f);
+    char *Err = nullptr;
+    EXPECT_NE(tp_kernel_simulate_gemm(C.K, A.data(), A.data(), R.data(),
+                                      nullptr, Out.data(), 1, 0, 0, &Err),
+              0);
+    std::string Msg = takeError(Err);
+    EXPECT_NE(Msg.find(std::string("a kernel with the residual and d_type ") +
+                       DType + " reads R in that type; this call's c is f32"),
+              std::string::npos)
+        << Msg;
+  }
 }
 
 } // namespace
