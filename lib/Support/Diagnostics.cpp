@@ -24,12 +24,14 @@ std::error_code SourceError::convertToErrorCode() const {
 }
 
 // makePrintable (Diagnostics.h) also shows each control character but tab
-// as '?' in the source line and as `\xNN` in the message: a NUL or an
-// escape sequence from the input is never written raw to the terminal.
+// and CR as '?' in the source line and as `\xNN` in the message: a NUL or
+// an escape sequence from the input is never written raw to the terminal.
 namespace {
-/// Whether \p C prints as itself: printable ASCII, or a tab.
+/// Whether \p C prints as itself: printable ASCII, a tab, or the carriage
+/// return that ends a CRLF line.
 bool isShown(char C) {
-  return (uint8_t(C) >= 0x20 && uint8_t(C) < 0x7f) || C == '\t';
+  return (uint8_t(C) >= 0x20 && uint8_t(C) < 0x7f) || C == '\t' ||
+         C == '\r';
 }
 
 /// \p S with each non-ASCII character (UTF-8 sequence or stray byte) as
