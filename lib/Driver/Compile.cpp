@@ -118,13 +118,13 @@ Expected<mir::Function> lower(const std::string &Text,
   if (!IR)
     return IR.takeError();
   if (Error E = Tile->Verify(**IR, SM))
-    return std::move(E);
+    return E;
   PassManager PM(PassManager::Options(), nulls());
   for (auto &P : *Passes)
     PM.add(std::move(P));
   std::unique_ptr<IRUnit> Unit = std::move(*IR);
   if (Error E = PM.run(Unit, SM))
-    return std::move(E);
+    return E;
   if (Unit->getLevel() != "mir")
     return makeError("internal error: the default pipeline ended with " +
                      Unit->getLevel() + " IR");
@@ -195,8 +195,8 @@ const std::string &Kernel::getSass() const {
 
 Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
                             const EmitOptions &Opts) {
-  if (Error E = driver::finalizeKernel(F, Opts.AssumeUnverified))
-    return std::move(E);
+  if (Error E = driver::finalizeKernel(F, Opts.AssumeUnverified, Opts.SM))
+    return E;
   Kernel K;
   K.Name = F.Name;
   K.Target = sass::getTargetName(Target).str();
@@ -216,7 +216,7 @@ Expected<Kernel> emitKernel(mir::Function &F, sass::Target Target,
   if (Opts.BuildListing)
     K.Listing = std::make_shared<KernelListing>(printListingText(F));
   K.Stats = getStats(F);
-  return std::move(K);
+  return K;
 }
 
 Expected<Kernel> compileGemm(const GemmDesc &Desc) {
@@ -224,7 +224,7 @@ Expected<Kernel> compileGemm(const GemmDesc &Desc) {
   if (!Target)
     return Target.takeError();
   if (Error E = checkReservedFields(Desc))
-    return std::move(E);
+    return E;
   DefaultPipelineOptions Opts;
   Expected<std::string> Text = describe(Desc, Opts);
   if (!Text)

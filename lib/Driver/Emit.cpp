@@ -14,6 +14,7 @@
 #include "tp/Driver/Driver.h"
 #include "tp/Object/CubinFile.h"
 #include "tp/Object/Module.h"
+#include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"
 
 #include "llvm/Support/Format.h"
@@ -34,9 +35,12 @@ namespace {
 /// verifier: machine IR, like tp-mc's input, may hold any form the ISA
 /// layer encodes (hand-written tests do), while this guarantee is about
 /// what tp emits.  A failure is a bug in a pass (tp-select chose the
-/// form), hence an internal error naming the instruction.
+/// form), hence an internal error naming the instruction, unless the
+/// instruction was read from machine IR text (it has a location): then it
+/// is the input's, an error at its line.
 Error checkOracleVerified(const mir::Function &F,
-                          ArrayRef<std::string> AssumeUnverified) {
+                          ArrayRef<std::string> AssumeUnverified,
+                          const SourceMgr *SM) {
   std::set<std::string> Assumed;
   for (const std::string &Name : AssumeUnverified) {
     sass::Opcode Op;
@@ -65,6 +69,18 @@ Error checkOracleVerified(const mir::Function &F,
       const char *Name = MI.info().Name;
       std::string Msg;
       raw_string_ostream OS(Msg);
+      if (MI.Loc.isValid()) {
+        OS << "form " << Name << " is one whose encoding no NVIDIA "
+           << "reference word confirms (td/UnverifiedForms.txt); tp emits "
+           << "only confirmed forms";
+        if (SM)
+          return makeSourceError(*SM, MI.Loc, OS.str());
+        OS << " ('";
+        sass::print(MI.I, At, OS);
+        OS << "' at /*" << format_hex_no_prefix(At, 4) << "*/ in @" << F.Name
+           << ", piece " << P.Name << ")";
+        return makeError(OS.str());
+      }
       OS << "internal error: code generation produced '";
       sass::print(MI.I, At, OS);
       OS << "' (form " << Name << ") at /*" << format_hex_no_prefix(At, 4)
@@ -254,18 +270,65 @@ Expected<std::vector<uint8_t>> makeCubin(const mir::Function &F, bool Dynamic,
     return CF.takeError();
   std::vector<uint8_t> Bytes;
   if (Error E = object::writeCubinFile(*CF, Bytes))
-    return std::move(E);
+    return E;
   return Bytes;
 }
 
 } // namespace
 
-Error finalizeKernel(mir::Function &F, ArrayRef<std::string> AssumeUnverified) {
+Error finalizeKernel(mir::Function &F, ArrayRef<std::string> AssumeUnverified,
+                     const SourceMgr *SM) {
   if (Error E = padFunction(F))
     return E;
   if (Error E = F.resolveBranches())
     return E;
-  return checkOracleVerified(F, AssumeUnverified);
+  return checkOracleVerified(F, AssumeUnverified, SM);
+}
+
+Error verifyKernelSchedule(const mir::Function &F, SourceMgr &SM) {
+  // The checked program of the loop as written: tp-form-loop's loop mode
+  // differs from its checked mode only in the branches of `skip` and
+  // `control` and in the second body + control, which walks the way back
+  // round the loop.  After EXIT (ptxas's BRA to itself) nothing runs.
+  mir::Function C = F;
+  bool Loop = false;
+  for (mir::Piece &P : C.Pieces) {
+    if (P.Name != "skip" && P.Name != "control")
+      continue;
+    Loop |= P.Name == "control";
+    llvm::erase_if(P.Instrs,
+                   [](const mir::MInstr &MI) { return MI.isBranch(); });
+  }
+  int64_t N = F.getIntAttr("iterations").getValueOr(1);
+  if (F.getIntAttr("runtime-count").getValueOr(0) != 0)
+    N = 2; // a run-time count: both ways into the body
+  mir::Piece *Body = C.getPiece("body");
+  mir::Piece *Control = C.getPiece("control");
+  if (Loop && Body && Control && N > 1 && Control == Body + 1) {
+    mir::Piece B2 = *Body, C2 = *Control;
+    B2.Name = "body.1";
+    C2.Name = "control.1";
+    for (mir::MInstr &MI : B2.Instrs)
+      MI.Label.clear();
+    size_t At = Control - C.Pieces.data() + 1;
+    C.Pieces.insert(C.Pieces.begin() + At, {std::move(B2), std::move(C2)});
+  }
+  for (mir::Piece &P : C.Pieces)
+    for (mir::MInstr &MI : P.Instrs) {
+      MI.Label.clear();
+      MI.Target.clear();
+    }
+  Expected<std::unique_ptr<Pass>> Verify =
+      PassRegistry::get().createPass("tp-verify-schedule", "");
+  if (!Verify)
+    return Verify.takeError();
+  mir::Module M;
+  M.Functions.push_back(std::move(C));
+  std::unique_ptr<IRUnit> Unit =
+      std::make_unique<mir::MachineUnit>(std::move(M));
+  PassManager PM(PassManager::Options(), nulls());
+  PM.add(std::move(*Verify));
+  return PM.run(Unit, SM);
 }
 
 /// `/*0a50*/ `: \p Addr in lower-case hex, at least four digits (as
@@ -329,7 +392,7 @@ Expected<ObjectFile> buildObject(const mir::Function &F, sass::Target Target,
   if (!Manifest)
     return Manifest.takeError();
   if (Error E = validateLaunchManifest(*Manifest, ManifestName))
-    return std::move(E);
+    return E;
   Obj.Manifest = std::move(*Manifest);
   Expected<std::vector<uint8_t>> Bytes =
       makeCubin(F, Dynamic, Obj.Manifest.Params, Target);

@@ -55,12 +55,18 @@ Error parseShape(const Optional<std::string> &Gemm, tile::Problem &P) {
   int64_t *Extents[] = {&P.M, &P.N, &P.K};
   bool Ok = Parts.size() == 3;
   for (unsigned I = 0; Ok && I < 3; ++I)
-    Ok = !Parts[I].getAsInteger(10, *Extents[I]) && *Extents[I] >= 0 &&
-         *Extents[I] <= INT32_MAX;
+    Ok = !Parts[I].empty() && llvm::all_of(Parts[I], isDigit);
   if (!Ok)
     return makeError("--gemm: expected MxNxK (three decimal integers), "
                      "found '" +
                      *Gemm + "'");
+  // Digits, so only the range is left to check (a value too large for
+  // getAsInteger is out of range too).
+  static const char *const Names[] = {"M", "N", "K"};
+  for (unsigned I = 0; I < 3; ++I)
+    if (Parts[I].getAsInteger(10, *Extents[I]) || *Extents[I] > INT32_MAX)
+      return makeError("--gemm=" + *Gemm + ": " + Names[I] + " = " + Parts[I] +
+                       " is out of range (at most " + Twine(INT32_MAX) + ")");
   return Error::success();
 }
 
@@ -172,14 +178,14 @@ Error checkKernelName(StringRef Name) {
 
 Expected<std::string> describeKernel(const KernelSpec &Spec) {
   if (Error E = checkKernelName(Spec.Name))
-    return std::move(E);
+    return E;
   if (!tile::isTileTarget(Spec.Target))
     return makeError("-mcpu=" + sass::getTargetName(Spec.Target) +
                      ": a GEMM kernel is built for " +
                      sass::getGemmTargetList());
   tile::Problem P;
   if (Error E = parseShape(Spec.Gemm, P))
-    return std::move(E);
+    return E;
   Expected<tile::Layout> A =
       parseLayoutOption(Spec.LayoutA, "--layout-a", tile::Layout::Rows);
   if (!A)
@@ -199,7 +205,7 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
                      "1, built in); it cannot be combined with --alpha or "
                      "--beta (give --alpha=1 --beta=1 for the general form)");
   if (Error E = parseTypes(Spec, P))
-    return std::move(E);
+    return E;
   P.Runtime = !Spec.FixedShape;
   if (Spec.Batch) {
     if (Spec.FixedShape)
@@ -225,7 +231,7 @@ Expected<std::string> describeKernel(const KernelSpec &Spec) {
   if (DefaultTile)
     T = tile::namedTiles()[1].Params; // large
   if (Error E = checkAdmission(Spec, P, T))
-    return std::move(E);
+    return E;
 
   std::string S;
   raw_string_ostream OS(S);

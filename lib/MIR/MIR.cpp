@@ -548,6 +548,9 @@ public:
     }
     if (F)
       return err(Buf.end(), "expected '}' at the end of sass.func @" + F->Name);
+    if (M.Functions.empty())
+      return err(Buf.begin(), "expected a 'sass.func', found none (no "
+                              "machine IR in the input)");
     return std::move(M);
   }
 
@@ -561,6 +564,8 @@ private:
   const char *PendingLabelLoc = nullptr;
   StringMap<uint64_t> Labels;
   StringMap<unsigned> VRegIds;
+  /// Where each attribute's value starts on the current sass.func line.
+  StringMap<const char *> AttrAt;
   uint64_t Addr = 0;
 
   Error err(const char *P, const Twine &Msg) {
@@ -605,13 +610,107 @@ private:
                  "expected '{' at the end of the sass.func line");
     if (!SawRegs)
       return err(L.begin(), "sass.func @" + F->Name + " needs regs(N)");
+    if (Error E = checkLaunchAttributes())
+      return E;
+    AttrAt.clear();
     Addr = 0;
+    return Error::success();
+  }
+
+  /// The launch attributes a kernel's manifest is made from (threads,
+  /// grid, shape, tile, params), each checked at its value's text: the
+  /// hardware's limits, then their agreement (the grid covers the shape
+  /// with the tile's blocks; a grid z > 1 is a batch, which needs the
+  /// stride parameters).  An absent attribute is not checked.
+  Error checkLaunchAttributes() {
+    auto Ints = [](StringRef V, char Sep, size_t N,
+                   SmallVectorImpl<uint64_t> &Out) {
+      SmallVector<StringRef, 5> P;
+      V.split(P, Sep);
+      if (P.size() != N)
+        return false;
+      for (StringRef X : P) {
+        uint64_t I;
+        if (X.trim().getAsInteger(10, I))
+          return false;
+        Out.push_back(I);
+      }
+      return true;
+    };
+    SmallVector<uint64_t, 1> Threads;
+    SmallVector<uint64_t, 3> Grid, Shape;
+    SmallVector<uint64_t, 5> Tile;
+    if (Optional<StringRef> V = F->getAttr("threads")) {
+      if (!Ints(*V, ',', 1, Threads) || Threads[0] < 32 || Threads[0] > 1024 ||
+          Threads[0] % 32)
+        return err(AttrAt["threads"], "threads(" + *V +
+                                          "): expected a block of whole warps, "
+                                          "32..1024 threads in steps of 32");
+    }
+    if (Optional<StringRef> V = F->getAttr("grid")) {
+      if (!Ints(*V, ',', 3, Grid))
+        return err(AttrAt["grid"],
+                   "grid(" + *V + "): expected X,Y,Z (three integers)");
+      static const char *const Axis[] = {"x", "y", "z"};
+      for (unsigned I = 0; I < 3; ++I) {
+        uint64_t Max = I == 0 ? uint64_t(INT32_MAX) : 65535;
+        if (Grid[I] < 1 || Grid[I] > Max)
+          return err(AttrAt["grid"], "grid(" + *V + "): expected " + Axis[I] +
+                                         " in [1, " + Twine(Max) + "], found " +
+                                         Twine(Grid[I]));
+      }
+    }
+    if (Optional<StringRef> V = F->getAttr("shape"))
+      if (!Ints(*V, 'x', 3, Shape) || llvm::any_of(Shape, [](uint64_t X) {
+            return X < 1 || X > uint64_t(INT32_MAX);
+          }))
+        return err(AttrAt["shape"], "shape(" + *V +
+                                        "): expected MxNxK, each in [1, " +
+                                        Twine(INT32_MAX) + "]");
+    if (Optional<StringRef> V = F->getAttr("tile"))
+      if (!Ints(*V, ',', 5, Tile) ||
+          llvm::any_of(Tile, [](uint64_t X) { return X < 1 || X > 64; }))
+        return err(AttrAt["tile"],
+                   "tile(" + *V +
+                       "): expected warpsM,warpsN,mTiles,nTiles,"
+                       "stages (five integers 1..64)");
+    if (!Threads.empty() && !Tile.empty() &&
+        Threads[0] != 32 * Tile[0] * Tile[1])
+      return err(AttrAt["threads"],
+                 "threads(" + Twine(Threads[0]) + ") disagrees with tile(" +
+                     *F->getAttr("tile") + "): " + Twine(Tile[0] * Tile[1]) +
+                     " warps are " + Twine(32 * Tile[0] * Tile[1]) +
+                     " threads");
+    if (!Grid.empty() && !Shape.empty() && !Tile.empty()) {
+      uint64_t BM = 16 * Tile[0] * Tile[2], BN = 8 * Tile[1] * Tile[3];
+      uint64_t GX = (Shape[1] + BN - 1) / BN, GY = (Shape[0] + BM - 1) / BM;
+      if (Grid[0] != GX || Grid[1] != GY)
+        return err(AttrAt["grid"],
+                   "grid(" + *F->getAttr("grid") + ") disagrees with shape(" +
+                       *F->getAttr("shape") + ") and tile(" +
+                       *F->getAttr("tile") + "): " + Twine(BM) + "x" +
+                       Twine(BN) + " blocks need grid x = " + Twine(GX) +
+                       ", y = " + Twine(GY));
+    }
+    if (Grid.size() == 3 && Grid[2] > 1) {
+      SmallVector<StringRef, 12> Roles;
+      F->getAttr("params").getValueOr("").split(Roles, ',');
+      if (!llvm::is_contained(Roles, "StrideA"))
+        return err(AttrAt["grid"],
+                   "grid(" + *F->getAttr("grid") + "): a grid z of " +
+                       Twine(Grid[2]) +
+                       " is a batch, which needs the "
+                       "StrideA, StrideB and StrideC parameters (params(...))");
+    }
     return Error::success();
   }
 
   /// One `key(value)` of the sass.func line; \p At is the value's text.
   Error parseAttribute(StringRef Key, StringRef Val, const char *At,
                        bool &SawRegs) {
+    if (!AttrAt.try_emplace(Key, At).second)
+      return err(Key.data(), "attribute '" + Key +
+                                 "' given twice on sass.func @" + F->Name);
     if (Key == "target") {
       if (!Val.consume_front("\"") || !Val.consume_back("\""))
         return err(At, "expected a quoted target");

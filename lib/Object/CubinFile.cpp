@@ -359,7 +359,7 @@ void collectFiller(ArrayRef<uint8_t> Bytes, CubinFile &F) {
 
 Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   if (Error E = checkIdentification(Bytes))
-    return std::move(E);
+    return E;
   StringRef Buf(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
   Expected<llvm::object::ELFFile<ELFT>> ObjOrErr =
       llvm::object::ELFFile<ELFT>::create(Buf);
@@ -387,19 +387,19 @@ Expected<CubinFile> readCubinFile(ArrayRef<uint8_t> Bytes) {
   H.ShStrNdx = E.e_shstrndx;
 
   if (Error E = checkHeader(H, Bytes))
-    return std::move(E);
+    return E;
   if (Error E = readSections(Obj, Bytes, F))
-    return std::move(E);
+    return E;
   if (Error E = nameSections(F))
-    return std::move(E);
+    return E;
   if (Error E = readProgramHeaders(Obj, Bytes, F))
-    return std::move(E);
+    return E;
   // Symbols are checked now so that a bad name or index is a read error.
   if (Expected<std::vector<Symbol>> Syms = F.symbols(); !Syms)
     return Syms.takeError();
 
   if (Error E = checkNoOverlap(F))
-    return std::move(E);
+    return E;
   collectFiller(Bytes, F);
   return F;
 }

@@ -1542,9 +1542,9 @@ Expected<CubinFile> buildCubin(const Module &M) {
     return makeError("sm_" + Twine(M.SM) + " cubins have no .nv.compat");
   for (const Kernel &K : M.Kernels)
     if (Error E = checkKernel(K, *T, M.SassOnly))
-      return std::move(E);
+      return E;
   if (Error E = checkGlobals(M))
-    return std::move(E);
+    return E;
   return CubinBuilder(M, *T, *L).build();
 }
 

@@ -303,13 +303,13 @@ private:
 
 Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
   if (Error E = collectKernels(Syms))
-    return std::move(E);
+    return E;
   for (size_t SI = 0; SI < F.Sections.size(); ++SI) {
     const Section &S = F.Sections[SI];
     StringRef Name = S.Name;
     if (Name.startswith(".nv.shared.")) {
       if (Error E = readShared(S, Name))
-        return std::move(E);
+        return E;
     } else if (S.Type == SHT_CUDA_INFO) {
       Expected<std::vector<NvInfoRecord>> Recs = parseNvInfo(S.Data, S.Offset);
       if (!Recs)
@@ -318,13 +318,13 @@ Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
         readModuleInfo(*Recs);
       else if (Name.startswith(".nv.info."))
         if (Error E = readKernelInfo(SI, S, Name, *Recs))
-          return std::move(E);
+          return E;
     } else if (S.Type == SHT_CUDA_COMPAT && Name == ".nv.compat") {
       if (ArrayRef<uint8_t>(S.Data) != getDefaultCompatBytes(M.SM))
         M.Compat = S.Data;
     } else if (S.Type == ELF::SHT_NOTE && Name == ".note.nv.tkinfo") {
       if (Error E = readToolNote(S))
-        return std::move(E);
+        return E;
     }
   }
   readDebugFrame();
@@ -332,7 +332,7 @@ Expected<Module> CubinInterpreter::run(const std::vector<Symbol> &Syms) {
   detail::readCallees(F, Syms, M); // CubinCalls.cpp
   detail::readConstant2(F, M);     // CubinConstant2.cpp
   if (Error E = readMercury())
-    return std::move(E);
+    return E;
   return std::move(M);
 }
 

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Object/SassListing.h"
+#include "tp/Object/CubinFile.h"
 #include "tp/Support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Object/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
@@ -194,38 +194,29 @@ ListingLine decodeLine(sass::Word128 W, uint64_t Addr, sass::Target Tgt,
 Expected<std::vector<ListingLine>> disassembleCubinListing(
     StringRef Name, StringRef Bytes, sass::Target Tgt,
     const std::function<void(StringRef, const std::string &)> &OnRawWord) {
-  auto Fail = [&](Error E) { return makeError(Name + ": " + toString(std::move(E))); };
-  auto ElfOr = llvm::object::ELF64LEFile::create(Bytes);
-  if (!ElfOr)
-    return Fail(ElfOr.takeError());
-  auto SecsOr = ElfOr->sections();
-  if (!SecsOr)
-    return Fail(SecsOr.takeError());
+  // The one cubin reader (readCubinFile) and its checks, as every other
+  // reader of a cubin: a damaged file is an error, never a listing.
+  Expected<CubinFile> F = readCubinFile(arrayRefFromStringRef(Bytes));
+  if (!F)
+    return makeError(Name + ": " + toString(F.takeError()));
   std::vector<ListingLine> Lines;
-  for (const auto &Sec : *SecsOr) {
-    auto SecName = ElfOr->getSectionName(Sec);
-    if (!SecName) {
-      consumeError(SecName.takeError());
+  for (const Section &Sec : F->Sections) {
+    if (!StringRef(Sec.Name).startswith(".text"))
       continue;
-    }
-    if (!SecName->startswith(".text"))
-      continue;
-    auto Data = ElfOr->getSectionContents(Sec);
-    if (!Data)
-      return Fail(Data.takeError());
-    if (Data->size() % 16)
-      return makeError(Name + ": section " + *SecName +
+    ArrayRef<uint8_t> Data = Sec.Data;
+    if (Data.size() % 16)
+      return makeError(Name + ": section " + Sec.Name +
                        " is not a multiple of 16 bytes");
     ListingLine H;
-    H.Section = SecName->str();
+    H.Section = Sec.Name;
     Lines.push_back(H);
-    for (size_t Off = 0; Off < Data->size(); Off += 16) {
+    for (size_t Off = 0; Off < Data.size(); Off += 16) {
       sass::Word128 W;
-      W.Lo = support::endian::read64le(Data->data() + Off);
-      W.Hi = support::endian::read64le(Data->data() + Off + 8);
+      W.Lo = support::endian::read64le(Data.data() + Off);
+      W.Hi = support::endian::read64le(Data.data() + Off + 8);
       ListingLine L = decodeLine(W, Off, Tgt, [&](const std::string &Why) {
         if (OnRawWord)
-          OnRawWord(*SecName, Why);
+          OnRawWord(Sec.Name, Why);
       });
       L.ShowAddr = true;
       Lines.push_back(L);
@@ -381,7 +372,7 @@ Expected<Optional<ListingLine>> ListingAssembler::addLine(StringRef L) {
   StringRef C;
   uint64_t LineAddr = Addr;
   if (Error E = stripComments(L, C, LineAddr))
-    return std::move(E);
+    return E;
   if (C.empty())
     return None;
   ListingLine Out;

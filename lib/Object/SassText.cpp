@@ -996,7 +996,7 @@ Error Parser::parseFiller(Tokens &Toks) {
 
 Expected<CubinFile> Parser::finishRaw() {
   if (Error E = finishRawSection())
-    return std::move(E);
+    return E;
   if (!HaveHeader || !HaveFileSize)
     return err(Buffer.take_front(1), "the raw form needs '.elf_header' and "
                                      "'.file_size'");
@@ -1217,7 +1217,7 @@ Expected<CubinFile> Parser::finishKernelForm() {
   if (M.Kernels.empty())
     return err(Buffer.take_front(1), "no '.kernel'");
   if (Error E = finishGlobals())
-    return std::move(E);
+    return E;
   Expected<CubinFile> Out = buildCubin(M);
   if (!Out)
     return err(Buffer.take_front(1), toString(Out.takeError()));

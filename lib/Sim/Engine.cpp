@@ -537,7 +537,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
     }
   }
   if (Failed)
-    return std::move(FirstErr);
+    return FirstErr;
   consumeError(std::move(FirstErr));
   return Stats;
 }

@@ -11,6 +11,7 @@
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -634,15 +635,36 @@ Error validateLaunchManifest(const LaunchManifest &M, StringRef FileName) {
   return Error::success();
 }
 
-/// llvm::json keeps one of two equal keys silently; a manifest with a key
-/// twice is ambiguous, so it is refused.  \p Text is valid JSON already, so
-/// a key is a string followed by ':' inside an object.
+/// What llvm::json hides: it keeps one of two equal keys silently (a
+/// manifest with a key twice is ambiguous, so it is refused), and it reads
+/// an integer beyond 64 bits as the largest one (9223372036854775807, which
+/// the text does not say), so such an integer is refused as written.
+/// \p Text is valid JSON already, so a key is a string followed by ':'
+/// inside an object, and a number starts with '-' or a digit.
 static Error checkDuplicateKeys(StringRef Text, StringRef FileName) {
   // One entry per open object ('{') or array ('['); objects keep their keys.
   SmallVector<std::pair<bool, StringSet<>>, 4> Stack;
+  StringRef LastKey;
   for (size_t I = 0, E = Text.size(); I < E; ++I) {
     char C = Text[I];
-    if (C == '{' || C == '[') {
+    if (C == '-' || isDigit(C)) {
+      size_t Begin = I;
+      while (I + 1 < E && (isAlnum(Text[I + 1]) || Text[I + 1] == '.' ||
+                           Text[I + 1] == '-' || Text[I + 1] == '+'))
+        ++I;
+      StringRef Num = Text.slice(Begin, I + 1);
+      int64_t V;
+      if (Num.find_first_of(".eE") == StringRef::npos &&
+          Num.getAsInteger(10, V))
+        return makeError(
+            FileName + ": field '" + LastKey + "'" +
+            (llvm::count_if(Stack, [](const auto &S) { return S.first; }) > 1
+                 ? " (in a parameter)"
+                 : "") +
+            ": " + Num +
+            " is beyond the range of a 64-bit "
+            "integer");
+    } else if (C == '{' || C == '[') {
       Stack.emplace_back(C == '{', StringSet<>());
     } else if ((C == '}' || C == ']') && !Stack.empty()) {
       Stack.pop_back();
@@ -653,6 +675,8 @@ static Error checkDuplicateKeys(StringRef Text, StringRef FileName) {
       StringRef Str = Text.slice(Begin, std::min(I, E));
       size_t Next = Text.find_first_not_of(" \t\r\n", I + 1);
       bool IsKey = Next != StringRef::npos && Text[Next] == ':';
+      if (IsKey)
+        LastKey = Str;
       if (IsKey && !Stack.empty() && Stack.back().first &&
           !Stack.back().second.insert(Str).second)
         return makeError(FileName + ": field '" + Str + "'" +

@@ -10,7 +10,10 @@
 #include "tp/Support/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 
+#include <cstring>
 #include <unistd.h>
 
 using namespace llvm;
@@ -59,6 +62,22 @@ std::error_code replaceFile(const Twine &Temp, const Twine &Path) {
   return sys::fs::rename(Temp, Path);
 }
 
+/// The model of \p Path's temporary (createUniqueFile's `%` are random
+/// hex digits), in the same directory: the file name with
+/// `-XXXXXXXX.tmp`, its name cut short where that would pass the
+/// directory's longest file name (NAME_MAX, 255 on Linux), so that every
+/// legal destination name has a temporary.
+std::string getTempModel(StringRef Path) {
+  static constexpr StringRef Suffix = "-%%%%%%%%.tmp";
+  StringRef Dir = sys::path::parent_path(Path);
+  StringRef Name = Path.substr(Path.size() - sys::path::filename(Path).size());
+  long Max = ::pathconf(Dir.empty() ? "." : Dir.str().c_str(), _PC_NAME_MAX);
+  if (Max <= 0)
+    Max = 255;
+  size_t Keep = size_t(Max) > Suffix.size() ? size_t(Max) - Suffix.size() : 1;
+  return (Path.drop_back(Name.size()) + Name.take_front(Keep) + Suffix).str();
+}
+
 /// Decides how \p P is committed and, for a regular file, writes its
 /// temporary.
 Error prepare(PendingOutput &P) {
@@ -81,7 +100,7 @@ Error prepare(PendingOutput &P) {
   int FD;
   SmallString<128> Temp;
   if (std::error_code EC = sys::fs::createUniqueFile(
-          Path + "-%%%%%%%%.tmp", FD, Temp,
+          getTempModel(Path), FD, Temp,
           P.File->Binary ? sys::fs::OF_None : sys::fs::OF_Text))
     return makeError("cannot open '" + Path + "': " + EC.message());
   P.TempPath = std::string(Temp);
@@ -186,7 +205,7 @@ Error writeOutputStreamed(StringRef Path, bool Binary, size_t BufferSize,
   int FD;
   SmallString<128> Temp;
   if (std::error_code EC = sys::fs::createUniqueFile(
-          Path + "-%%%%%%%%.tmp", FD, Temp,
+          getTempModel(Path), FD, Temp,
           Binary ? sys::fs::OF_None : sys::fs::OF_Text))
     return makeError("cannot open '" + Path + "': " + EC.message());
   Error E = Error::success();
@@ -205,6 +224,27 @@ Error writeOutputStreamed(StringRef Path, bool Binary, size_t BufferSize,
   if (E)
     sys::fs::remove(Temp);
   return E;
+}
+
+namespace {
+const char *PipeTool = "tp";
+int PipeExitCode = 1;
+
+/// SIGPIPE's one-shot handler: only async-signal-safe calls.
+void reportClosedPipe() {
+  static const char Msg[] =
+      ": error: cannot write to standard output: the pipe is closed\n";
+  ssize_t R = ::write(2, PipeTool, ::strlen(PipeTool));
+  R = ::write(2, Msg, sizeof(Msg) - 1);
+  (void)R;
+  ::_exit(PipeExitCode);
+}
+} // namespace
+
+void setClosedPipeHandler(const char *Tool, int ExitCode) {
+  PipeTool = Tool;
+  PipeExitCode = ExitCode;
+  sys::SetOneShotPipeSignalFunction(reportClosedPipe);
 }
 
 void setToolVersionPrinter() {

@@ -194,6 +194,13 @@ cl::opt<std::string>
                              "(default) or plan=seed (the seed's register "
                              "plan pre-assigned), max-regs=N"),
                     cl::value_desc("plan=..."), cl::init(""), cl::cat(LlcCat));
+cl::opt<cl::boolOrDefault> VerifyScheduleOpt(
+    "verify-schedule",
+    cl::desc("Verify the schedule of the kernel written (tp-verify-schedule "
+             "on its checked program; every hazard an error).  Default: on "
+             "for machine IR input, whose control fields may be hand-edited; "
+             "=false turns it off"),
+    cl::cat(LlcCat));
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
@@ -432,14 +439,15 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
   if (!IR)
     return IR.takeError();
   if (Error E = (*Level)->Verify(**IR, SM))
-    return std::move(E);
+    return E;
   if (Error E = checkInputTarget(**IR))
-    return std::move(E);
+    return E;
   return std::move(*IR);
 }
 
 /// Writes the kernel of \p Unit (machine IR after the whole pipeline).
-static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
+static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt, SourceMgr &SM,
+                  bool InputIsMIR) {
   if (Unit.getLevel() != "mir")
     return tp::makeError("the pipeline ends with " + Unit.getLevel() +
                          " IR; a listing or cubin needs machine IR");
@@ -452,6 +460,10 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
     return tp::makeError("@" + F.Name + " is machine IR for " + F.Target +
                          " (its target(...)), but the object is for " + MCPU +
                          " (-mcpu)");
+  if (VerifyScheduleOpt == cl::BOU_TRUE ||
+      (VerifyScheduleOpt == cl::BOU_UNSET && InputIsMIR))
+    if (Error E = tp::driver::verifyKernelSchedule(F, SM))
+      return E;
   std::string Out = OutputFilename;
   if (Filetype == Obj && Out.empty())
     Out = F.Name + ".cubin";
@@ -473,6 +485,7 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt) {
   EO.BuildListing = Filetype == Asm;
   EO.ManifestName = EO.BuildObject ? tp::getManifestPathFor(Out) : "";
   EO.AssumeUnverified.assign(AssumeUnverified.begin(), AssumeUnverified.end());
+  EO.SM = &SM;
   Expected<tp::Kernel> K = tp::emitKernel(F, Tgt, EO);
   if (!K)
     return K.takeError();
@@ -514,6 +527,7 @@ static int run() {
   Expected<std::unique_ptr<tp::IRUnit>> IR = readInput(SM, *Passes);
   if (!IR)
     return fail(IR.takeError());
+  std::string InputLevel = (*IR)->getLevel().str();
   Expected<tp::PassManager::Options> Opts = tp::getPassManagerOptions();
   if (!Opts)
     return fail(Opts.takeError());
@@ -545,7 +559,7 @@ static int run() {
       return fail(std::move(E));
     return 0;
   }
-  if (Error E = emit(*Unit, Tgt))
+  if (Error E = emit(*Unit, Tgt, SM, InputLevel == "mir"))
     return fail(std::move(E));
   return 0;
 }
@@ -603,6 +617,7 @@ static std::string getOverview() {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  tp::setClosedPipeHandler("tp-llc");
   tp::setToolVersionPrinter();
   tp::registerAllPasses();
   // -stats (LLVM Support's flag) belongs in this tool's --help.

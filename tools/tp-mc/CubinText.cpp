@@ -75,6 +75,25 @@ int tp::mc::runAssembleCubin(const Options &Opts) {
   }
   // The words of an `.target sm_90` file use sm_90's encodings.
   sass::Target Tgt = object::getSassTextTarget(Text);
+  // The text names its target; an -mcpu that disagrees is an error (the
+  // cubin would silently be the text's target, not the one asked for).
+  StringRef TextCPU = sass::getTargetName(Tgt);
+  if (Opts.CPUGiven && Opts.CPU != TextCPU) {
+    size_t At = Text.startswith(".target") ? 0 : Text.find("\n.target");
+    if (At == StringRef::npos)
+      At = Text.find(".elf_header");
+    else
+      At += Text[At] == '\n';
+    std::string Msg = ("-mcpu=" + Opts.CPU + " disagrees with the text, " +
+                       "which is for " + TextCPU)
+                          .str();
+    reportError(
+        At == StringRef::npos
+            ? makeError(Opts.Input + ": " + Msg)
+            : makeSourceError(SM, SMLoc::getFromPointer(Text.data() + At), Msg),
+        "tp-mc");
+    return 1;
+  }
   // A codec of its own: errors located in the file, and a warning for each
   // instruction of a form no oracle word reaches, at its line.
   mc::Warnings Warnings(Opts);

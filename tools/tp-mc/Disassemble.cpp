@@ -29,10 +29,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "tp/Object/CubinFile.h"
 #include "tp/Object/SassListing.h"
 #include "tp/Support/Diagnostics.h"
 #include "tp/Support/ToolOutput.h"
 #include "tp/Target/SASS/SASS.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -73,11 +76,23 @@ int tp::mc::runDisassemble(const Options &Opts) {
   mc::Warnings Warnings(Opts);
   bool OK = true;
   StringRef Bytes = Buf->getBuffer();
+  StringRef Name = Opts.Input == "-" ? "<stdin>" : StringRef(Opts.Input);
+  if (Bytes.empty()) {
+    WithColor::error(errs(), "tp-mc")
+        << Name << ": empty input: expected a cubin or lines of 128-bit "
+        << "words\n";
+    return 1;
+  }
   if (Bytes.startswith("\x7f"
                        "ELF")) {
     // A cubin's words use its own target's encodings (sm_90: BRA's offset).
     ArrayRef<uint8_t> Data = arrayRefFromStringRef(Bytes);
-    StringRef Name = Opts.Input == "-" ? "<stdin>" : StringRef(Opts.Input);
+    // The one cubin reader's checks first (--dump-cubin's and tp-sim's): a
+    // damaged file is refused before anything reads its header's fields.
+    if (Expected<object::CubinFile> F = object::readCubinFile(Data); !F) {
+      reportError(makeError(Name + ": " + toString(F.takeError())), "tp-mc");
+      return 1;
+    }
     if (!resolveCubinTarget(Opts, Name, Data, Tgt))
       return 1;
     if (wantsSassText(Opts))
@@ -96,6 +111,17 @@ int tp::mc::runDisassemble(const Options &Opts) {
       WithColor::error(errs(), "tp-mc")
           << Opts.Input
           << ": --format=sass needs a cubin (this input is not an ELF file)\n";
+      return 1;
+    }
+    // Neither a cubin nor text: a binary file is refused, not read as
+    // words (its bytes would be echoed into the diagnostics).
+    size_t Ctl =
+        Bytes.find_if([](char C) { return uint8_t(C) < 0x20 && !isSpace(C); });
+    if (Ctl != StringRef::npos) {
+      WithColor::error(errs(), "tp-mc")
+          << Name << ": not a cubin (no ELF magic) and not text (byte "
+          << format_hex(uint8_t(Bytes[Ctl]), 4) << " at offset " << Ctl
+          << ")\n";
       return 1;
     }
     if (Bytes.startswith("\xef\xbb\xbf")) // a UTF-8 byte order mark

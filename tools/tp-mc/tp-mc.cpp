@@ -185,6 +185,7 @@ bool tp::mc::resolveCubinTarget(const Options &Opts, StringRef Name,
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  tp::setClosedPipeHandler("tp-mc");
   tp::setToolVersionPrinter();
   cl::HideUnrelatedOptions(MCCat);
   const std::string Overview =

@@ -57,6 +57,7 @@ static int fail(Error E) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  tp::setClosedPipeHandler("tp-opt");
   tp::setToolVersionPrinter();
   tp::registerAllPasses();
   tp::PassRegistry &Registry = tp::PassRegistry::get();

@@ -282,8 +282,7 @@ Error dumpOutput(StringRef Path, const std::vector<uint8_t> &C,
         Out.write(reinterpret_cast<const char *>(C.data()), C.size());
         return Error::success();
       }))
-    return makeRunError(ExitInputError, "cannot write '" + Path + "': " +
-                                            toString(std::move(E)));
+    return makeRunError(ExitInputError, toString(std::move(E)));
   OS << "dump: " << C.size() << " bytes of C to " << Path << "\n";
   return Error::success();
 }
@@ -938,8 +937,7 @@ Expected<GemmErrors> verifyOnGPU(const CudaDriver &D, const GemmLaunch &GL,
   std::vector<float> RefC = extractD(GL, RefBytes, Outside);
   // The reference kernel must itself be right before it judges anything.
   const uint64_t Rows = GL.S.Batch * GL.P.M;
-  std::vector<uint64_t> Idx =
-      sampleIndices(Rows, GL.P.N, std::max(1u, Samples.getValue()), Seed);
+  std::vector<uint64_t> Idx = sampleIndices(Rows, GL.P.N, Samples, Seed);
   GemmErrors RefErr = compareGemmAt(RefC, Idx, exactAt(GL, Ops, Idx));
   uint64_t First;
   if (!RefErr.passes(Tolerance) || countPoisoned(RefC, First) || Outside) {
@@ -988,8 +986,7 @@ Expected<int> verifyResult(VerifyMode Mode, const CudaDriver &D,
   case VerifyMode::Sampled: {
     OS << "verify: sampled, exact double-precision reference at " << Samples
        << " elements, poison and NaN check of every element\n";
-    std::vector<uint64_t> Idx =
-        sampleIndices(Rows, GL.P.N, std::max(1u, Samples.getValue()), Seed);
+    std::vector<uint64_t> Idx = sampleIndices(Rows, GL.P.N, Samples, Seed);
     GemmErrors E = compareGemmAt(C, Idx, exactAt(GL, Ops, Idx));
     // Elements outside the sample still count when unwritten or not
     // finite (a NaN C leaked into D).
@@ -1165,6 +1162,7 @@ int finish(Expected<int> Result);
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  tp::setClosedPipeHandler("tp-run", ExitInputError);
   tp::setToolVersionPrinter();
   cl::HideUnrelatedOptions(RunCat);
   cl::ParseCommandLineOptions(argc, argv, Overview);
@@ -1185,6 +1183,9 @@ int main(int argc, char **argv) {
                 "no input: give a cubin or PTX file (see --help)");
   if (Iterations == 0)
     return Fail(ExitInputError, "--iterations must be at least 1");
+  // A sample of no element would check nothing and pass.
+  if (Samples == 0)
+    return Fail(ExitInputError, "--samples must be at least 1");
   if (!(Tolerance >= 0) || !std::isfinite(Tolerance))
     return Fail(ExitInputError, "--tolerance must be a finite number >= 0");
 
@@ -1200,6 +1201,13 @@ int main(int argc, char **argv) {
   if (Image.startswith("\x7f"
                        "ELF")) {
     IsPTX = false;
+  } else if (Image.startswith("\x50\xed\x55\xba")) { // 0xba55ed50, LE
+    return Fail(ExitInputError,
+                "'" + InputFilename +
+                    "' is a fatbin (magic 0xba55ed50), not a cubin: tp-run "
+                    "takes one of the cubins inside it; extract them first "
+                    "(cuobjdump -xelf all " +
+                    InputFilename + ")");
   } else if (Image.contains(".entry") && Image.contains(".version") &&
              !Image.contains('\0')) {
     IsPTX = true; // MemoryBuffer keeps a NUL after the text, as PTX needs.

@@ -346,7 +346,16 @@ int attachTimingModel(const sim::KernelImage &K, const sim::Program &Prog,
   return 0;
 }
 
-int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
+/// What --timing-json and --timeline write, rendered before any file is
+/// touched (written with the run's other outputs, all or none).
+struct TimingFiles {
+  std::string JSON, SVG;
+};
+
+/// Models, prints and renders the timing report into \p Files; the exit
+/// code (1 on a timing hazard).
+int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes,
+                 TimingFiles &Files) {
   auto T0 = std::chrono::steady_clock::now();
   sim::Timeline TL;
   sim::TimingResult R =
@@ -358,25 +367,33 @@ int reportTiming(const sim::TimingModel &TM, double Flops, double Bytes) {
   if (Stats)
     outs() << format("timing speed: %.3f s, %.3g warp instructions/s\n",
                      Secs, Secs > 0 ? R.WarpInstructions / Secs : 0.0);
-  if (!TimingJSON.empty())
-    if (Error E = writeOutput(TimingJSON, /*Binary=*/false,
-                              [&](raw_ostream &OS) -> Error {
-                                sim::writeTimingJSON(OS, R);
-                                return Error::success();
-                              })) {
-      WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
-      return 2;
-    }
-  if (!TimelineSVG.empty())
-    if (Error E = writeOutput(TimelineSVG, /*Binary=*/false,
-                              [&](raw_ostream &OS) -> Error {
-                                sim::writeTimelineSVG(OS, TL, R.Card);
-                                return Error::success();
-                              })) {
-      WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
-      return 2;
-    }
+  if (!TimingJSON.empty()) {
+    raw_string_ostream OS(Files.JSON);
+    sim::writeTimingJSON(OS, R);
+  }
+  if (!TimelineSVG.empty()) {
+    raw_string_ostream OS(Files.SVG);
+    sim::writeTimelineSVG(OS, TL, R.Card);
+  }
   return R.Hazards ? 1 : 0;
+}
+
+/// Adds --timing-json's and --timeline's files (when asked for) to \p Out.
+void addTimingFiles(const TimingFiles &T, std::vector<OutputFile> &Out) {
+  if (!TimingJSON.empty())
+    Out.push_back({TimingJSON, /*Binary=*/false, StringRef(T.JSON)});
+  if (!TimelineSVG.empty())
+    Out.push_back({TimelineSVG, /*Binary=*/false, StringRef(T.SVG)});
+}
+
+/// Writes every output file of the run or none (ToolOutput.h); 2 when one
+/// cannot be written, after an error naming it.
+int writeRunOutputs(ArrayRef<OutputFile> Files) {
+  if (Error E = writeOutputs(Files)) {
+    WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
+    return 2;
+  }
+  return 0;
 }
 
 struct OutBuf {
@@ -568,26 +585,22 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
     WithColor::error(errs(), "tp-sim") << toString(S.takeError()) << "\n";
     return 1;
   }
-  // Every output buffer's file, or none of them (ToolOutput.h): a failure
-  // at the second file must not leave the first behind.
-  std::vector<std::function<Error(raw_ostream &)>> Writers;
-  for (const OutBuf &O : Outs)
-    Writers.push_back([&Mem, Addr = O.Addr](raw_ostream &OS) -> Error {
-      ArrayRef<uint8_t> Buf = Mem.getBuffer(Addr);
-      OS.write((const char *)Buf.data(), Buf.size());
-      return Error::success();
-    });
-  std::vector<OutputFile> Files;
-  for (size_t I = 0; I < Outs.size(); ++I)
-    Files.push_back({Outs[I].Path, /*Binary=*/true, Writers[I]});
-  if (Error E = writeOutputs(Files)) {
-    WithColor::error(errs(), "tp-sim") << toString(std::move(E)) << "\n";
-    return 2;
-  }
   printStats(*S, Secs);
   int Rc = reportHazards(*S);
+  TimingFiles TF;
   if (TM)
-    Rc = std::max(Rc, reportTiming(*TM, 0, 0));
+    Rc = std::max(Rc, reportTiming(*TM, 0, 0, TF));
+  // Every output buffer's file and the timing files, or none of them
+  // (ToolOutput.h): a failure at the last file must not leave the first.
+  std::vector<OutputFile> Files;
+  for (const OutBuf &O : Outs) {
+    ArrayRef<uint8_t> Buf = Mem.getBuffer(O.Addr);
+    Files.push_back({O.Path, /*Binary=*/true,
+                     StringRef((const char *)Buf.data(), Buf.size())});
+  }
+  addTimingFiles(TF, Files);
+  if (int WRc = writeRunOutputs(Files))
+    return WRc;
   return Rc;
 }
 
@@ -847,6 +860,11 @@ GemmErrors checkResult(const RunShape &RS, sim::GlobalMemory &Mem,
 }
 
 int runGemm(ArrayRef<uint8_t> Bytes) {
+  // The input first: a file that is no cubin is the error to report, not
+  // the manifest beside it (which may be missing for that very reason).
+  if (Expected<std::vector<std::string>> Names = sim::listKernels(Bytes);
+      !Names)
+    return usage(InputFilename + ": " + toString(Names.takeError()));
   std::string MPath = ManifestPath.empty()
                           ? getManifestPathFor(InputFilename)
                           : std::string(ManifestPath);
@@ -964,17 +982,24 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   }
   printStats(*S, Secs);
   int TimingRc = 0;
+  TimingFiles TF;
   if (TM) {
     // Compulsory DRAM traffic: A and B read once, C written (R read) once.
     double Bytes = NB * (2.0 * (double(Prob.M) * Prob.K +
                                 double(Prob.K) * Prob.N) +
                          double(DBytes) * Prob.M * Prob.N *
                              (Prob.Residual || Prob.Scale ? 2 : 1));
-    TimingRc = reportTiming(*TM, 2.0 * NB * Prob.M * Prob.N * Prob.K, Bytes);
+    TimingRc =
+        reportTiming(*TM, 2.0 * NB * Prob.M * Prob.N * Prob.K, Bytes, TF);
     if (TimingSample) {
       outs() << "timing sample: " << S->Blocks
              << " block(s) run, result check skipped\n";
-      return std::max(TimingRc, reportHazards(*S));
+      int Rc = std::max(TimingRc, reportHazards(*S));
+      std::vector<OutputFile> Files;
+      addTimingFiles(TF, Files);
+      if (int WRc = writeRunOutputs(Files))
+        return WRc;
+      return Rc;
     }
   }
   uint64_t Outside = 0, FirstOutside = UINT64_MAX;
@@ -995,6 +1020,10 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   int HRc = reportHazards(*S);
   bool Pass = E.passes(Tolerance) && !HRc && !Outside;
   outs() << (Pass ? "PASS" : "FAIL") << "\n";
+  std::vector<OutputFile> Files;
+  addTimingFiles(TF, Files);
+  if (int WRc = writeRunOutputs(Files))
+    return WRc;
   return Pass ? TimingRc : 1;
 }
 /// --latency-report: every kernel of every input into one LatencyEvidence.
@@ -1043,11 +1072,19 @@ int runLatencyReport() {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  setClosedPipeHandler("tp-sim", 2);
   setToolVersionPrinter();
   cl::HideUnrelatedOptions(SimCat);
   // Usage errors exit 2 here, as documented, not cl's 1.
   if (!cl::ParseCommandLineOptions(argc, argv, Overview, &errs()))
     return 2;
+  // A tolerance no error is below (negative, NaN) would turn every run
+  // into FAIL; infinity would pass any result.
+  if (!(Tolerance >= 0) || !std::isfinite(Tolerance)) {
+    std::string V;
+    raw_string_ostream(V) << format("%g", Tolerance.getValue());
+    return usage("--tolerance=" + V + ": expected a finite number >= 0");
+  }
   if (LatencyReport)
     return runLatencyReport();
   if (!MoreInputs.empty())

@@ -11,8 +11,10 @@
 ///   NAME.expect.json what it measures, the latency model's value and the
 ///                    expected value of every result word, per lane
 ///                    (bench/ubench/ubench.py reads it).
-/// Each file is written atomically; on any error tp-ubench stops with exit
-/// 1 and the benchmark being written leaves no file.
+/// Every benchmark is built first (tp-mc assembles a copy of the text in a
+/// temporary directory); then all the files are written together
+/// (tp::writeOutputs): on any error tp-ubench stops with exit 1 and leaves
+/// none of them.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,16 +23,17 @@
 #include "tp/Support/LaunchManifest.h"
 #include "tp/Support/ToolOutput.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
-#include "llvm/ADT/Statistic.h"
 
 #define DEBUG_TYPE "tp-ubench"
 
@@ -141,16 +144,29 @@ std::string findAssembler(const char *Argv0) {
   return std::string(P);
 }
 
-/// Writes the four files of \p B into OutputDir.
-Error writeBenchmark(const Benchmark &B, sass::Target T, StringRef Asm) {
+/// The four files of one benchmark, in memory.
+struct BenchmarkFiles {
+  std::string Stem; ///< OutputDir/NAME
+  std::string Sass, Manifest, Expect;
+  std::unique_ptr<MemoryBuffer> Cubin;
+};
+
+/// Builds the four files of \p B: the .sass text is assembled by tp-mc
+/// from a copy in \p TempDir (the cubin read back from there), so that
+/// nothing is written into OutputDir before every benchmark is built.
+Expected<BenchmarkFiles> buildBenchmark(const Benchmark &B, sass::Target T,
+                                        StringRef Asm, StringRef TempDir) {
   StringRef Target = sass::getTargetName(T);
+  BenchmarkFiles Out;
   SmallString<256> Stem(OutputDir);
   sys::path::append(Stem, B.Name);
-  std::string Sass = (Stem + ".sass").str(), Cubin = (Stem + ".cubin").str();
-  if (Error E = writeOutput(Sass, false, [&](raw_ostream &OS) {
-        OS << B.Sass;
-        return Error::success();
-      }))
+  Out.Stem = std::string(Stem);
+  Out.Sass = B.Sass;
+  SmallString<256> TempStem(TempDir);
+  sys::path::append(TempStem, B.Name);
+  std::string Sass = (TempStem + ".sass").str(),
+              Cubin = (TempStem + ".cubin").str();
+  if (Error E = writeOutputBytes(Sass, false, B.Sass))
     return E;
   std::string Err;
   std::string McpuArg = ("-mcpu=" + Target).str();
@@ -159,23 +175,65 @@ Error writeBenchmark(const Benchmark &B, sass::Target T, StringRef Asm) {
   int RC = sys::ExecuteAndWait(Asm, Args, None, {}, 0, 0, &Err);
   if (RC != 0)
     return createStringError(inconvertibleErrorCode(),
-                             "tp-mc failed on '" + Sass + "' (exit " +
+                             "tp-mc failed on '" + Stem + ".sass' (exit " +
                                  std::to_string(RC) + ")" +
                                  (Err.empty() ? "" : ": " + Err));
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+      MemoryBuffer::getFile(Cubin, /*IsText=*/false);
+  if (!Bytes)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot read '" + Cubin +
+                                 "': " + Bytes.getError().message());
+  Out.Cubin = std::move(*Bytes);
   LaunchManifest M = makeManifest(B, Target);
-  if (Error E = writeLaunchManifest(M, Cubin + ".json"))
+  std::string ManifestPath = (Stem + ".cubin.json").str();
+  if (Error E = validateLaunchManifest(M, ManifestPath))
     return E;
-  return writeOutput((Stem + ".expect.json").str(), false,
-                     [&](raw_ostream &OS) {
-                       OS << formatv("{0:2}", expectJSON(B, M, Target))
-                          << "\n";
-                       return Error::success();
-                     });
+  Out.Manifest = printLaunchManifest(M);
+  Out.Expect = formatv("{0:2}", expectJSON(B, M, Target)).str() + "\n";
+  return Out;
+}
+
+/// Builds every benchmark of \p Chosen, then writes all their files into
+/// OutputDir together: all of them or, on any error, none.
+Error writeBenchmarks(ArrayRef<const Benchmark *> Chosen, sass::Target T,
+                      StringRef Asm) {
+  SmallString<128> TempDir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("tp-ubench", TempDir))
+    return createStringError(EC, "cannot create a temporary directory: " +
+                                     EC.message());
+  std::vector<BenchmarkFiles> Built;
+  Error Err = Error::success();
+  for (const Benchmark *B : Chosen) {
+    LLVM_DEBUG(dbgs() << "tp-ubench: " << B->Name << "\n");
+    Expected<BenchmarkFiles> F = buildBenchmark(*B, T, Asm, TempDir);
+    if (!F) {
+      Err = createStringError(inconvertibleErrorCode(),
+                              B->Name + ": " + toString(F.takeError()));
+      break;
+    }
+    Built.push_back(std::move(*F));
+  }
+  sys::fs::remove_directories(TempDir);
+  if (Err)
+    return Err;
+  std::vector<OutputFile> Files;
+  for (const BenchmarkFiles &F : Built) {
+    Files.push_back({F.Stem + ".sass", false, StringRef(F.Sass)});
+    Files.push_back({F.Stem + ".cubin", true, F.Cubin->getBuffer()});
+    Files.push_back({F.Stem + ".cubin.json", false, StringRef(F.Manifest)});
+    Files.push_back({F.Stem + ".expect.json", false, StringRef(F.Expect)});
+  }
+  if (Error E = writeOutputs(Files))
+    return E;
+  NumBenchmarks += Built.size();
+  return Error::success();
 }
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  tp::setClosedPipeHandler("tp-ubench");
   tp::setToolVersionPrinter();
   cl::HideUnrelatedOptions(UbenchCat);
   cl::ParseCommandLineOptions(
@@ -222,15 +280,10 @@ int main(int argc, char **argv) {
   std::string Asm = findAssembler(argv[0]);
   if (!sys::fs::can_execute(Asm))
     return fail("no assembler at '" + Asm + "' (build tp-mc, or --tp-mc=)");
-  for (const Benchmark *B : Chosen) {
-    LLVM_DEBUG(dbgs() << "tp-ubench: " << B->Name << "\n");
-    if (Error E = writeBenchmark(*B, T, Asm)) {
-      handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
-        fail(B->Name + ": " + EI.message());
-      });
-      return 1;
-    }
-    ++NumBenchmarks;
+  if (Error E = writeBenchmarks(Chosen, T, Asm)) {
+    handleAllErrors(std::move(E),
+                    [&](const ErrorInfoBase &EI) { fail(EI.message()); });
+    return 1;
   }
   outs() << "tp-ubench: wrote " << Chosen.size() << " microbenchmarks for "
          << sass::getTargetName(T) << " in " << OutputDir << "\n";

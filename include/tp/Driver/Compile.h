@@ -115,6 +115,9 @@ struct EmitOptions {
   std::string ManifestName = "gemm.cubin.json";
   /// As finalizeKernel's (testing the oracle check).
   std::vector<std::string> AssumeUnverified;
+  /// The source of machine IR read from text (tp-llc's input), in which
+  /// finalizeKernel locates an instruction it refuses; may be null.
+  const llvm::SourceMgr *SM = nullptr;
   /// The alpha and beta the manifest records for a kernel that takes them
   /// (the values tp-sim and tp-run pass by default).
   double Alpha = 1.0, Beta = 0.0;

@@ -76,9 +76,19 @@ llvm::Expected<std::string> describeKernel(const KernelSpec &Spec);
 /// NOP padding to 128 bytes, branch offsets resolved, and every form one
 /// that NVIDIA's bytes confirm (sass::isOracleVerified; forms named in
 /// \p AssumeUnverified count as unconfirmed, for testing the check).  A
-/// form not confirmed is an internal error: a pass chose it.
+/// form not confirmed is an internal error when a pass chose it, and an
+/// error at its line (in \p SM, when given) when it was read from machine
+/// IR text.
 llvm::Error finalizeKernel(mir::Function &F,
-                           llvm::ArrayRef<std::string> AssumeUnverified = {});
+                           llvm::ArrayRef<std::string> AssumeUnverified = {},
+                           const llvm::SourceMgr *SM = nullptr);
+
+/// Verifies the schedule of the lowered function \p F, as it will be
+/// written: tp-verify-schedule on its checked program (the loop's branches
+/// dropped and, when it runs more than once, body and control laid out
+/// twice, as tp-form-loop checked=1 builds it).  Every hazard is an error,
+/// located in \p SM where the instruction was parsed.
+llvm::Error verifyKernelSchedule(const mir::Function &F, llvm::SourceMgr &SM);
 
 /// The SASS listing of \p F as `tp-mc --disassemble --show-control` prints
 /// a cubin's code, with `// ^label:` lines.

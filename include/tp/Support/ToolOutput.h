@@ -77,6 +77,13 @@ llvm::Error writeOutputStreamed(
 /// Installs the `--version` printer shared by every tp tool.
 void setToolVersionPrinter();
 
+/// Makes a write to a closed pipe (standard output read by a process that
+/// has gone) an error that says so: `<Tool>: error: cannot write to
+/// standard output: the pipe is closed` and exit status \p ExitCode, where
+/// LLVM's default (InitLLVM) exits 74 without a word.  Call after InitLLVM;
+/// \p Tool must outlive the process (a string literal).
+void setClosedPipeHandler(const char *Tool, int ExitCode = 1);
+
 } // namespace tp
 
 #endif // TP_SUPPORT_TOOLOUTPUT_H

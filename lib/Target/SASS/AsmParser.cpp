@@ -225,6 +225,16 @@ private:
     if (Bits >= 64)
       Bits = 63;
     if (Neg) {
+      // An unsigned field takes no sign: its value is the bit pattern.
+      if (!OI.Signed && N && N <= (uint64_t(1) << Bits) - 1) {
+        StringRef Mn =
+            StringRef(TStart).take_until([](char C) { return C == ' '; });
+        hardFail(S, "immediate " + StringRef(S, E - S) + " is negative; " + Mn +
+                        " takes an unsigned " + Twine(Bits) +
+                        "-bit value here (write its bit pattern, 0x" +
+                        Twine::utohexstr(((uint64_t(1) << Bits) - N)) + ")");
+        return nullptr;
+      }
       if (!OI.Signed || N > (uint64_t(1) << (Bits - 1)))
         return OutOfRange();
       V = -int64_t(N);
@@ -250,6 +260,19 @@ private:
     FloatRange R;
     size_t N = parseFloat32(StringRef(S, SE - S), B, &R);
     if (!N) {
+      // `nan`, `INF`, `QNAN`: a special value in another spelling than
+      // nvdisasm's (the message would otherwise be another form's).
+      StringRef Word = StringRef(S, SE - S).take_while(
+          [](char C) { return isAlnum(C) || C == '+' || C == '-'; });
+      StringRef Bare =
+          Word.drop_while([](char C) { return C == '+' || C == '-'; });
+      std::string Low = Bare.lower();
+      if (Low == "inf" || Low == "infinity" || Low == "nan" || Low == "qnan" ||
+          Low == "snan") {
+        hardFail(S, "float immediate '" + Word + "': the special values " +
+                        "are spelled +INF, -INF, +QNAN and -QNAN");
+        return nullptr;
+      }
       fail(S, "expected a float immediate");
       return nullptr;
     }
@@ -911,6 +934,7 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
   // A decimal number; one too large for any field saturates at 1000, and
   // the messages quote the digits as written.
   StringRef Digits;
+  unsigned Seen = 0; // the fields given, a bit each (Fields below)
   auto Num = [&](const char *&Q, unsigned &V) {
     const char *B = Q;
     V = 0;
@@ -932,6 +956,15 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
     while (P < E && (isAlpha(*P)))
       ++P;
     StringRef Key(W, P - W);
+    // Each field once: a second `wr=` would silently replace the first.
+    static const char *const Fields[] = {"stall", "yield", "wr",
+                                         "rd",    "wait",  "reuse"};
+    for (unsigned F = 0; F < std::size(Fields); ++F)
+      if (Key == Fields[F]) {
+        if (Seen & (1u << F))
+          return Err(W, "control field '" + Key + "' given twice");
+        Seen |= 1u << F;
+      }
     if (Key == "yield") {
       C.Yield = true;
       continue;

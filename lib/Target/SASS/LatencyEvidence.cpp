@@ -138,7 +138,7 @@ Expected<Timeline> buildTimeline(StringRef Name,
     TL.Waits[I + 1] =
         TL.Waits[I] + (Code[I].Ctrl.WaitMask != 0 ? 1 : 0) + (Blocks ? 1 : 0);
   }
-  return std::move(TL);
+  return TL;
 }
 } // namespace
 
