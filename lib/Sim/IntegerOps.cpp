@@ -94,8 +94,8 @@ void sim::execVIADD(Exec &X, const DInst &D, uint32_t M) {
 void sim::execIADD64(Exec &X, const DInst &D, uint32_t M) {
   unsigned Rd = wr(D.F[F_Rd]);
   FOR_LANES(L, M) {
-    uint64_t B = rawSrc64(X, D.B, L);
-    uint64_t S = rawSrc64(X, D.A, L) + (D.B.Neg ? ~B + 1 : B);
+    uint64_t A = rawSrc64(X, D.A, L), B = rawSrc64(X, D.B, L);
+    uint64_t S = (D.A.Neg ? ~A + 1 : A) + (D.B.Neg ? ~B + 1 : B);
     X.W->R[Rd][L] = uint32_t(S);
     X.W->R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(S >> 32);
   }
@@ -359,4 +359,50 @@ void sim::execPLOP3(Exec &X, const DInst &D, uint32_t M) {
   }
   writePred(W, Pu, RU, M);
   writePred(W, Pv, RV, M);
+}
+
+/// VABSDIFF Rd, A, B, C: |A - B| + C, A and B signed 32-bit (no .U32) or
+/// unsigned, modulo 2^32 (PTX sad).
+void sim::execVABSDIFF(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  bool Signed = D.F[F_u] != 0;
+  FOR_LANES(L, M) {
+    uint32_t A = rawSrc(X, D.A, L), B = rawSrc(X, D.B, L);
+    int64_t Diff = Signed ? int64_t(int32_t(A)) - int32_t(B)
+                          : int64_t(A) - int64_t(B);
+    W.R[Rd][L] = uint32_t(Diff < 0 ? -Diff : Diff) + rawSrc(X, D.C, L);
+  }
+}
+
+/// P2R[.Bn] Rd, PR, Ra, mask: byte n of Rd is P0..P6 (bit i = Pi; PT's
+/// bit 7 reads 1) under the mask, the other bits are Ra's.
+void sim::execP2R(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]), Shift = 8 * unsigned(D.F[F_sel]);
+  uint32_t Mask = (uint32_t(D.F[F_Imm]) & 0xff) << Shift;
+  FOR_LANES(L, M) {
+    uint32_t PR = 0;
+    for (unsigned P = 0; P < 8; ++P)
+      PR |= ((W.P[P] >> L) & 1) << P;
+    uint32_t A = rawSrc(X, D.A, L);
+    W.R[Rd][L] = (A & ~Mask) | ((PR << Shift) & Mask);
+  }
+}
+
+/// R2P PR, Ra[.Bn], mask: Pi = bit i of Ra's byte n, for the bits i < 7
+/// of the mask (0xff without one).
+void sim::execR2P(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Shift = 8 * unsigned(D.F[F_sel]);
+  uint32_t Mask = D.Has[F_Imm] ? uint32_t(D.F[F_Imm]) & 0x7f : 0x7f;
+  uint32_t Bits[7] = {};
+  FOR_LANES(L, M) {
+    uint32_t V = rawSrc(X, D.A, L) >> Shift;
+    for (unsigned P = 0; P < 7; ++P)
+      Bits[P] |= ((V >> P) & 1) << L;
+  }
+  for (unsigned P = 0; P < 7; ++P)
+    if ((Mask >> P) & 1)
+      writePred(W, P, Bits[P], M);
 }
