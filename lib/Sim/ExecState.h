@@ -391,6 +391,7 @@ void execR2P(Exec &X, const DInst &D, uint32_t M);
 void execVABSDIFF(Exec &X, const DInst &D, uint32_t M);
 void execMATCH(Exec &X, const DInst &D, uint32_t M);
 void execMUFU(Exec &X, const DInst &D, uint32_t M);
+void execMOV64(Exec &X, const DInst &D, uint32_t M);
 void execATOMS(Exec &X, const DInst &D, uint32_t M);
 void execGAtom(Exec &X, const DInst &D, uint32_t M);
 void execREDUX(Exec &X, const DInst &D, uint32_t M);

@@ -105,6 +105,7 @@ def SemP2R : SimClass<"P2R">;
 def SemR2P : SimClass<"R2P">;
 def SemMATCH : SimClass<"MATCH">;
 def SemMUFU : SimClass<"MUFU">;
+def SemMOV64 : SimClass<"MOV64">;
 
 // Flags.
 def FlagX : SimFlag<"X">;
@@ -464,6 +465,9 @@ def : SimSemantics<SemIMAD,
 // IMNMX.
 def : SimSemantics<SemIMNMX,
   [IMNMX_rcr, IMNMX_rir, IMNMX_rrr, IMNMX_rur]>;
+// sm_90 and Blackwell's integer min/max: IMNMX's fields and meaning.
+def : SimSemantics<SemIMNMX,
+  [VIMNMX_rrr, VIMNMX_rir, VIMNMX_rur]>;
 
 // ISETP.
 def : SimSemantics<SemISETP,
@@ -1131,3 +1135,14 @@ def : SimSemantics<SemGAtom, [ATOMG_DESC_S32_SM100, REDG_DESC_S32_SM100],
   "AtomsKind::Op", [FlagSignExtend], 4>;
 def : SimSemantics<SemGAtom, [ATOMG_DESC_F32_SM100, REDG_DESC_F32_SM100],
   "AtomsKind::Op", [FlagF32], 4>;
+
+// MOV.64 and UMOV.64 (sm_120/121): a register pair from a pair or a 64-bit
+// immediate.
+def : SimSemantics<SemMOV64,
+  [MOV_64_rrr, MOV_64_rur, MOV_64_i, UMOV_64_i]>;
+
+// sm_120's 64-bit compare and select: ISETP's and SEL's meaning on pairs.
+def : SimSemantics<SemISETP,
+  [ISETP_64_rrr, ISETP_64_rir, ISETP_64_rur], "", [FlagB64]>;
+def : SimSemantics<SemSEL,
+  [SEL_64_rrr, SEL_64_rir], "", [FlagB64]>;
