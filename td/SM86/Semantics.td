@@ -40,6 +40,9 @@ class SimRefusal<list<SM86Inst> forms, string reason> {
   string Reason = reason;
 }
 
+def : SimRefusal<[MUFU_64H_rir],
+  "MUFU.RCP64H/.RSQ64H (the seeds of f64 division and square root) are not "
+  "modelled">;
 def : SimRefusal<[CALL_ABS_r, CALL_ABS_i, RET_ABS],
   "absolute calls and returns reach code the linker places (a relocatable "
   "cubin's external functions)">;

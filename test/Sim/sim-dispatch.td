@@ -20,7 +20,8 @@ include "SM86/Semantics.td"
 // CHECK-DAG: {sass::LDL_S8, SemClass::Local, 0, 0x{{[0-9a-f]+}}, 1, 0},
 // CHECK-DAG: {sass::UFLO_rrr, SemClass::UALU, uint8_t(UALUKind::UFLO), 0x0, 0, 0},
 // CHECK: #ifdef GET_SIM_REFUSALS
-// CHECK-NEXT: {sass::MUFU_64H_rir, "MUFU's results are the hardware's approximations
+// CHECK-DAG: {sass::MUFU_64H_rir, "MUFU.RCP64H/.RSQ64H (the seeds of f64 division
+// CHECK-DAG: {sass::RET_ABS, "absolute calls and returns reach code the linker places
 
 #ifdef DUP
 // DUP: sim-dispatch.td:[[@LINE+1]]:1: error: form IMAD_WIDE_rrr has semantics twice
