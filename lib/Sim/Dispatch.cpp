@@ -50,14 +50,23 @@ std::string sim::prepareInst(DInst &D) {
   StringRef N = II.Name;
   if (D.Fn == execEXIT)
     D.IsExit = true;
-  if (D.Fn == execBRA) {
+  if (D.Fn == execBRA || D.Fn == execBRADIV ||
+      (D.Fn == execCALL && !D.has(SemFlag::Indirect))) {
     D.IsBranch = true;
   }
+  if (D.Fn == execCALL && !D.F[F_ninc])
+    return "CALL without .NOINC (the hardware's return stack) is not "
+           "supported";
+  if (D.Fn == execCALL || D.Fn == execRET)
+    D.TargetBase = sass::getBranchTarget(D.Addr, D.F[F_tgt]);
   if (D.Fn == execBAR) {
-    D.IsBarrier = true;
-    if (D.F[F_id] != 0)
-      return "only barrier 0 is supported";
+    D.IsBarrier = D.kind<BarKind>() != BarKind::Arv;
+    if (D.kind<BarKind>() != BarKind::Arv && D.Has[F_cnt] &&
+        (D.F[F_cnt] == 0 || D.F[F_cnt] % 32))
+      return "a barrier's thread count must be a positive multiple of 32";
   }
+  if (D.Fn == execMUFU && (D.F[F_fn] == 6 || D.F[F_fn] == 7))
+    return "MUFU.RCP64H/.RSQ64H are not supported";
   if (D.Fn == execS2R || D.Fn == execS2UR || D.Fn == execCS2R) {
     // Special register by spelling.
     for (unsigned O = 0; O < II.NumOperands; ++O)

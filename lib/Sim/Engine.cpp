@@ -230,6 +230,57 @@ static void runWarp(Exec &X) {
   }
 }
 
+/// Releases the barriers of block \p B whose threads have all arrived
+/// (every live warp is waiting at one): a barrier without a thread count
+/// when every live warp waits at it, one with a count when the warps
+/// waiting at it (32 threads each, PTX bar.sync) and the BAR.ARV arrivals
+/// reach the count.  Computes BAR.RED's result for the warps it releases.
+/// False when none can be released (a deadlock).
+static bool releaseBarriers(Block &B) {
+  bool Released = false;
+  for (unsigned Id = 0; Id < 16; ++Id) {
+    uint32_t Need = 0, Threads = 0, Live = 0, Votes = 0;
+    bool Any = false, All = true;
+    uint64_t Latest = 0;
+    for (Warp *W : B.Warps) {
+      if (W->Exited)
+        continue;
+      if (!W->AtBarrier || W->BarId != Id) {
+        All = false;
+        continue;
+      }
+      Any = true;
+      Need = std::max(Need, W->BarCount);
+      Threads += 32;
+      Live += __builtin_popcount(W->Live);
+      Votes += __builtin_popcount(W->BarRedBits);
+      Latest = std::max(Latest, W->Now);
+    }
+    if (!Any || (Need ? Threads + B.Arrived[Id] < Need : !All))
+      continue;
+    for (Warp *W : B.Warps) {
+      if (W->Exited || !W->AtBarrier || W->BarId != Id)
+        continue;
+      W->AtBarrier = false;
+      W->Now = Latest;
+      if (W->BarRed) {
+        // RedOp: .POPC 0, .AND 1, .OR 2.
+        W->RedCount = W->BarRedOp == 0 ? Votes
+                      : W->BarRedOp == 1 ? uint32_t(Votes == Live)
+                                         : uint32_t(Votes != 0);
+        W->RedPred = W->RedCount != 0;
+        W->BarRed = false;
+        W->BarRedBits = 0;
+      }
+    }
+    // The BAR.ARV arrivals this release used up.
+    uint32_t FromArrive = Need > Threads ? Need - Threads : 0;
+    B.Arrived[Id] -= std::min(B.Arrived[Id], Need ? FromArrive : B.Arrived[Id]);
+    Released = true;
+  }
+  return Released;
+}
+
 static Error runBlock(Exec &X, Block &B) {
   X.B = &B;
   for (;;) {
@@ -259,16 +310,13 @@ static Error runBlock(Exec &X, Block &B) {
     if (!AnyLive)
       return Error::success();
     if (Waiting) {
-      // Every live warp is at the barrier: release it.  In the cycle model
-      // all warps leave at the latest arrival.
-      uint64_t Latest = 0;
-      for (Warp *W : B.Warps)
-        if (!W->Exited)
-          Latest = std::max(Latest, W->Now);
-      for (Warp *W : B.Warps) {
-        W->AtBarrier = false;
-        W->Now = Latest;
-      }
+      // Every live warp is at a barrier: release those whose threads have
+      // all arrived.  In the cycle model a barrier's warps leave at the
+      // latest arrival.
+      if (!releaseBarriers(B))
+        return createStringError(inconvertibleErrorCode(),
+                                 "block deadlock: every live warp waits at "
+                                 "a barrier that cannot complete");
       if (X.Check) {
         for (auto &R : B.Landed)
           for (uint32_t I = 0; I < R.second; ++I)
@@ -372,6 +420,12 @@ static void resetWarp(Warp &W, unsigned I, uint64_t Threads,
   W.PC = 0;
   W.Id = I;
   W.Exited = W.AtBarrier = false;
+  W.BarId = 0;
+  W.BarCount = 0;
+  W.BarRed = false;
+  W.BarRedBits = 0;
+  W.RedCount = 0;
+  W.RedPred = false;
   W.Issued = 0;
   // Local memory is undefined at block start, as shared memory.
   W.Local.assign(size_t(32) * K.LocalBytes, 0xa5);
@@ -452,6 +506,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
         B.Landed.clear();
       }
       B.Warps.clear();
+      std::fill(std::begin(B.Arrived), std::end(B.Arrived), 0);
       for (unsigned I = 0; I < NumWarps; ++I) {
         Warp &W = *Warps[I];
         resetWarp(W, I, Threads, K, X.Check);

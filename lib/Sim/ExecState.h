@@ -86,6 +86,17 @@ struct Warp {
   unsigned Id = 0;
   bool Exited = false;
   bool AtBarrier = false;
+  /// The barrier the warp waits at (BAR.SYNC/.RED), its thread count (0:
+  /// every thread of the block), and BAR.RED's operation and the lanes
+  /// whose predicate holds; B2R.RESULT reads RedCount/RedPred, the last
+  /// BAR.RED's result (set when the barrier released).
+  uint8_t BarId = 0;
+  uint32_t BarCount = 0;
+  bool BarRed = false;
+  uint8_t BarRedOp = 0;
+  uint32_t BarRedBits = 0;
+  uint32_t RedCount = 0;
+  bool RedPred = false;
   uint64_t Issued = 0;
   /// Local memory: 32 lanes of KernelImage::LocalBytes, lane after lane.
   std::vector<uint8_t> Local;
@@ -119,6 +130,9 @@ struct Block {
   // 0xffff = never written in this block.
   std::vector<uint16_t> SmemState;
   std::vector<std::pair<uint32_t, uint32_t>> Landed;
+  /// Threads that arrived at each barrier with BAR.ARV since it last
+  /// released.
+  uint32_t Arrived[16] = {};
 };
 
 struct Exec {
@@ -367,6 +381,17 @@ void recordIssue(Exec &X, const DInst &D);
 
 /// The handlers: one instruction for one warp over the lane mask M.
 void execBAR(Exec &X, const DInst &D, uint32_t M);
+void execB2R(Exec &X, const DInst &D, uint32_t M);
+void execCALL(Exec &X, const DInst &D, uint32_t M);
+void execRET(Exec &X, const DInst &D, uint32_t M);
+void execBREAK(Exec &X, const DInst &D, uint32_t M);
+void execBRADIV(Exec &X, const DInst &D, uint32_t M);
+void execP2R(Exec &X, const DInst &D, uint32_t M);
+void execR2P(Exec &X, const DInst &D, uint32_t M);
+void execVABSDIFF(Exec &X, const DInst &D, uint32_t M);
+void execMATCH(Exec &X, const DInst &D, uint32_t M);
+void execMUFU(Exec &X, const DInst &D, uint32_t M);
+void execMOV64(Exec &X, const DInst &D, uint32_t M);
 void execATOMS(Exec &X, const DInst &D, uint32_t M);
 void execGAtom(Exec &X, const DInst &D, uint32_t M);
 void execREDUX(Exec &X, const DInst &D, uint32_t M);

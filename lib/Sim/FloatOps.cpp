@@ -336,3 +336,60 @@ void sim::execI2F(Exec &X, const DInst &D, uint32_t M) {
     }
   }
 }
+
+/// MUFU.fn Rd, B: the multi-function unit, modelled as PTX documents the
+/// .approx.ftz.f32 instruction ptxas lowers to it (ex2, lg2, rcp, rsqrt,
+/// sqrt, tanh; sin and cos after ptxas's `FMUL.RZ x, 1/(2 pi)`, i.e. MUFU
+/// takes revolutions): a subnormal input is a zero of its sign, a
+/// subnormal result too (ptxas pre-scales such inputs for the non-.ftz
+/// forms), and the value is the exact function's, evaluated in binary64
+/// and rounded to binary32 (RNE).  The hardware's value is an
+/// approximation within the bounds NVIDIA documents for each function, so
+/// a simulated result differs from the GPU's by at most that bound
+/// (docs/tp-sim.md; test/Sim/mufu.ptx checks ptxas's lowering of every
+/// function against an exact reference within it).  NaN in, canonical NaN
+/// out; the IEEE special cases (lg2(0) = -inf, rcp(-0) = -inf, rsqrt(-x)
+/// = NaN, ex2(-inf) = +0, sin(inf) = NaN, tanh(inf) = 1).
+void sim::execMUFU(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]), Fn = unsigned(D.F[F_fn]);
+  constexpr double TwoPi = 6.283185307179586476925286766559;
+  FOR_LANES(L, M) {
+    double A = ftz(fSrc(X, D.B, L));
+    double R;
+    switch (Fn) {
+    case 0: // COS
+    case 1: // SIN
+      if (std::isinf(A)) {
+        R = NAN;
+      } else {
+        // Revolutions: the integer part is exact to drop.
+        double Frac = A - std::nearbyint(A);
+        R = Fn ? std::sin(TwoPi * Frac) : std::cos(TwoPi * Frac);
+        if (Fn && R == 0)
+          R = std::copysign(0.0, A);
+      }
+      break;
+    case 2: // EX2
+      R = std::exp2(A);
+      break;
+    case 3: // LG2
+      R = A < 0 ? NAN : std::log2(A);
+      break;
+    case 4: // RCP
+      R = 1.0 / A;
+      break;
+    case 5: // RSQ
+      R = A == 0 ? std::copysign(INFINITY, A)
+                 : A < 0 ? NAN : 1.0 / std::sqrt(A);
+      break;
+    case 8: // SQRT
+      R = A < 0 ? NAN : std::sqrt(A);
+      break;
+    default: // 9, TANH
+      R = std::tanh(A);
+      break;
+    }
+    W.R[Rd][L] = canonF(ftz(float(R)));
+  }
+}

@@ -94,8 +94,8 @@ void sim::execVIADD(Exec &X, const DInst &D, uint32_t M) {
 void sim::execIADD64(Exec &X, const DInst &D, uint32_t M) {
   unsigned Rd = wr(D.F[F_Rd]);
   FOR_LANES(L, M) {
-    uint64_t B = rawSrc64(X, D.B, L);
-    uint64_t S = rawSrc64(X, D.A, L) + (D.B.Neg ? ~B + 1 : B);
+    uint64_t A = rawSrc64(X, D.A, L), B = rawSrc64(X, D.B, L);
+    uint64_t S = (D.A.Neg ? ~A + 1 : A) + (D.B.Neg ? ~B + 1 : B);
     X.W->R[Rd][L] = uint32_t(S);
     X.W->R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(S >> 32);
   }
@@ -158,9 +158,24 @@ void sim::execIABS(Exec &X, const DInst &D, uint32_t M) {
   }
 }
 
+/// The 64-bit B source of a .64 form: a register or UR pair, or the
+/// sign-extended immediate field (SEL.64's is 33 bits wide).
+static uint64_t src64B(Exec &X, const DInst &D, unsigned L) {
+  return D.B.K == Src::KImm ? uint64_t(D.F[F_Imm]) : rawSrc64(X, D.B, L);
+}
+
 void sim::execSEL(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Rd = wr(D.F[F_Rd]);
+  if (D.has(SemFlag::B64)) { // SEL.64 (sm_120)
+    FOR_LANES(L, M) {
+      uint64_t V = predVal(W, D.F[F_Pp], D.F[F_Ppn], L) ? rawSrc64(X, D.A, L)
+                                                        : src64B(X, D, L);
+      W.R[Rd][L] = uint32_t(V);
+      W.R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(V >> 32);
+    }
+    return;
+  }
   FOR_LANES(L, M) {
     W.R[Rd][L] = predVal(W, D.F[F_Pp], D.F[F_Ppn], L) ? rawSrc(X, D.A, L)
                                                       : rawSrc(X, D.B, L);
@@ -247,7 +262,22 @@ void sim::execISETP(Exec &X, const DInst &D, uint32_t M) {
   FOR_LANES(L, M) {
     uint32_t A = rawSrc(X, D.A, L), B = rawSrc(X, D.B, L);
     bool R;
-    if (!Ex) {
+    if (D.has(SemFlag::B64)) {
+      // ISETP .U64/.S64 (sm_120): the pairs compared whole.
+      uint64_t A64 = rawSrc64(X, D.A, L), B64 = src64B(X, D, L);
+      bool Lt = Signed ? int64_t(A64) < int64_t(B64) : A64 < B64;
+      bool Eq = A64 == B64;
+      switch (Cmp) {
+      case 0: R = false; break;
+      case 1: R = Lt; break;
+      case 2: R = Eq; break;
+      case 3: R = Lt || Eq; break;
+      case 4: R = !Lt && !Eq; break;
+      case 5: R = !Eq; break;
+      case 6: R = !Lt; break;
+      default: R = true; break;
+      }
+    } else if (!Ex) {
       R = icmp(Cmp, Signed, A, B);
     } else {
       // High half of a 64-bit compare; Pe is the low half's result of the
@@ -359,4 +389,74 @@ void sim::execPLOP3(Exec &X, const DInst &D, uint32_t M) {
   }
   writePred(W, Pu, RU, M);
   writePred(W, Pv, RV, M);
+}
+
+/// VABSDIFF Rd, A, B, C: |A - B| + C, A and B signed 32-bit (no .U32) or
+/// unsigned, modulo 2^32 (PTX sad).
+void sim::execVABSDIFF(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]);
+  bool Signed = D.F[F_u] != 0;
+  FOR_LANES(L, M) {
+    uint32_t A = rawSrc(X, D.A, L), B = rawSrc(X, D.B, L);
+    int64_t Diff = Signed ? int64_t(int32_t(A)) - int32_t(B)
+                          : int64_t(A) - int64_t(B);
+    W.R[Rd][L] = uint32_t(Diff < 0 ? -Diff : Diff) + rawSrc(X, D.C, L);
+  }
+}
+
+/// P2R[.Bn] Rd, PR, Ra, mask: byte n of Rd is P0..P6 (bit i = Pi; PT's
+/// bit 7 reads 1) under the mask, the other bits are Ra's.
+void sim::execP2R(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Rd = wr(D.F[F_Rd]), Shift = 8 * unsigned(D.F[F_sel]);
+  uint32_t Mask = (uint32_t(D.F[F_Imm]) & 0xff) << Shift;
+  FOR_LANES(L, M) {
+    uint32_t PR = 0;
+    for (unsigned P = 0; P < 8; ++P)
+      PR |= ((W.P[P] >> L) & 1) << P;
+    uint32_t A = rawSrc(X, D.A, L);
+    W.R[Rd][L] = (A & ~Mask) | ((PR << Shift) & Mask);
+  }
+}
+
+/// R2P PR, Ra[.Bn], mask: Pi = bit i of Ra's byte n, for the bits i < 7
+/// of the mask (0xff without one).
+void sim::execR2P(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  unsigned Shift = 8 * unsigned(D.F[F_sel]);
+  uint32_t Mask = D.Has[F_Imm] ? uint32_t(D.F[F_Imm]) & 0x7f : 0x7f;
+  uint32_t Bits[7] = {};
+  FOR_LANES(L, M) {
+    uint32_t V = rawSrc(X, D.A, L) >> Shift;
+    for (unsigned P = 0; P < 7; ++P)
+      Bits[P] |= ((V >> P) & 1) << L;
+  }
+  for (unsigned P = 0; P < 7; ++P)
+    if ((Mask >> P) & 1)
+      writePred(W, P, Bits[P], M);
+}
+
+/// MOV.64 Rd, Rb | URb | imm64 and UMOV.64 URd, imm64 (sm_120): the pair
+/// Rd, Rd+1 (uniform for UMOV.64, whose guard is uniform).
+void sim::execMOV64(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  bool Imm = D.Has[F_Imm];
+  if (D.UniformGuard) {
+    if (!M)
+      return;
+    uint64_t V = uint64_t(D.F[F_Imm]);
+    // URZ and the uniform registers tp does not model (UR63..) take the
+    // scratch row.
+    auto U = [](int64_t R) { return R >= sass::URZ ? 64u : unsigned(R); };
+    W.UR[U(D.F[F_Rd])] = uint32_t(V);
+    W.UR[U(D.F[F_Rd] + 1)] = uint32_t(V >> 32);
+    return;
+  }
+  unsigned Rd = wr(D.F[F_Rd]);
+  FOR_LANES(L, M) {
+    uint64_t V = Imm ? uint64_t(D.F[F_Imm]) : rawSrc64(X, D.B, L);
+    W.R[Rd][L] = uint32_t(V);
+    W.R[Rd == 256 ? 256 : Rd + 1][L] = uint32_t(V >> 32);
+  }
 }

@@ -117,6 +117,14 @@ void sim::execGlobal(Exec &X, const DInst &D, uint32_t M) {
 }
 
 
+/// A shared-window address: register part (scaled), uniform register and
+/// signed offset summed in 32 bits.  The window is 32 bits wide and wraps,
+/// and ptxas relies on it: an Ada tensor-core kernel keeps 0xffffc000 in a
+/// register and addresses [R+0x4000] (test/Sim/shared-wrap.ptx).
+static inline uint32_t sharedAddr(uint32_t Reg, uint32_t UR, int64_t Off) {
+  return Reg + UR + uint32_t(Off);
+}
+
 /// The shared window.  sm_86: byte 0 of the block's shared memory is window
 /// address 0.  sm_90: ptxas addresses shared memory through the cluster
 /// (CGA) window, (SR_CgaCtaId << 24) + offset (`S2UR URa, SR_CgaCtaId`,
@@ -196,7 +204,7 @@ void sim::execShared(Exec &X, const DInst &D, uint32_t M) {
   unsigned Rd = wr(D.F[F_Rd]), Rb = unsigned(D.F[F_Rb]);
   FOR_LANES(L, M) {
     uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
-    uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
+    uint32_t Addr = sharedAddr(Base * Scale, UrAdd, D.F[F_off]);
     if (X.LaneAddr)
       X.LaneAddr[L] = Addr;
     if (!checkSharedAccess(X, Store ? "shared store" : "shared load", Addr,
@@ -252,7 +260,7 @@ void sim::execLDSM(Exec &X, const DInst &D, uint32_t M) {
   uint32_t Rows[32] = {};
   for (unsigned L = 0; L < 8 * Count; ++L) {
     uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
-    uint64_t Addr = uint64_t(Base) + UrAdd + D.F[F_off];
+    uint32_t Addr = sharedAddr(Base, UrAdd, D.F[F_off]);
     if (X.LaneAddr)
       X.LaneAddr[L] = Addr;
     if (!checkSharedAccess(X, "LDSM row read", Addr, 16, 16, L))
@@ -289,7 +297,7 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
   }
   FOR_LANES(L, M) {
     uint32_t SBase = D.F[F_Rs] == sass::RZ ? 0 : W.R[D.F[F_Rs]][L];
-    uint64_t SAddr = uint64_t(SBase) + SUr + D.F[F_soff];
+    uint32_t SAddr = sharedAddr(SBase, SUr, D.F[F_soff]);
     if (X.LaneAddr)
       X.LaneAddr[L] = SAddr;
     if (!checkSharedAccess(X, "LDGSTS shared destination", SAddr, Size, Size,
@@ -472,7 +480,7 @@ void sim::execATOMS(Exec &X, const DInst &D, uint32_t M) {
   };
   FOR_LANES(L, M) {
     uint32_t Base = D.F[F_Ra] == sass::RZ ? 0 : W.R[D.F[F_Ra]][L];
-    uint64_t Addr = uint64_t(Base) * Scale + UrAdd + D.F[F_off];
+    uint32_t Addr = sharedAddr(Base * Scale, UrAdd, D.F[F_off]);
     if (!checkSharedAccess(X, "shared atomic", Addr, Size, Size, L))
       return;
     if (X.Check) {

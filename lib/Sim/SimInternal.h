@@ -34,7 +34,7 @@ namespace sim {
   X(ftz) X(sat) X(target) X(id) X(Urd) X(Ura) X(Urb) X(Urc) X(UPu) X(UPv)      \
   X(UPp) X(UPpn) X(UPq) X(UPqn) X(UPr) X(UPrn) X(dst) X(src) X(fmt) X(ofmt)    \
   X(ifmt) X(x) X(ex) X(Uimm) X(Pd) X(Pdn) X(tgt) X(Ud) X(sgn) X(scale) X(sa) X(bf) X(f32) X(sel) X(nan) X(ntz) \
-  X(lane) X(cmask) X(ev) X(b) X(aop) X(ty) X(cop) X(rop)
+  X(lane) X(cmask) X(ev) X(b) X(aop) X(ty) X(cop) X(rop) X(urn) X(ninc) X(fn)
 
 enum Field : uint8_t {
 #define TP_SIM_ENUM(N) F_##N,
@@ -109,6 +109,7 @@ enum class UALUKind : uint8_t {
 };
 enum class BitOp : uint8_t { Flo, Popc, Brev };
 enum class AtomsKind : uint8_t { Op, Cas, PopcInc }; ///< ATOMS forms
+enum class BarKind : uint8_t { Sync, Red, Arv };   ///< BAR forms
 
 /// One row of the generated dispatch table (SimGenDispatch.inc).
 struct FormSemantics {
@@ -143,6 +144,8 @@ struct DInst {
   uint32_t Flags = 0;
   uint8_t SReg = 0; ///< S2R/S2UR/CS2R: the special register (SRId)
   int32_t Target = -1; ///< branch target (instruction index)
+  /// CALL.REL Ra / RET.REL: the address the register pair is added to.
+  uint64_t TargetBase = 0;
   bool IsBarrier = false, IsExit = false, IsBranch = false;
   bool UniformGuard = false; ///< the guard is a UP (InstrInfo::UniformGuard)
   // Hazard mode.

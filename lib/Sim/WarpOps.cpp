@@ -111,6 +111,9 @@ void sim::execREDUX(Exec &X, const DInst &D, uint32_t M) {
   if (!M)
     return;
   unsigned Op = unsigned(D.F[F_rop]);
+  // CREDUX's op codes: .MIN 2, .MAX 0 (REDUX's: 4, 5).
+  if (D.has(SemFlag::Credux))
+    Op = Op == 2 ? 4 : 5;
   bool Signed = D.F[F_ty] != 0;
   int64_t Ra = D.F[F_Ra];
   uint32_t Acc = 0;
@@ -148,3 +151,26 @@ void sim::execREDUX(Exec &X, const DInst &D, uint32_t M) {
   W.UR[wu(D.F[F_Rd] >= sass::URZ ? sass::URZ : D.F[F_Rd])] = Acc;
 }
 
+
+/// MATCH.ANY Rd, Ra (.U64: the pair): each executing lane gets the mask of
+/// the executing lanes whose value equals its own (PTX match.any.sync).
+void sim::execMATCH(Exec &X, const DInst &D, uint32_t M) {
+  Warp &W = *X.W;
+  int64_t Ra = D.F[F_Ra];
+  bool Wide = D.has(SemFlag::B64);
+  auto Val = [&](unsigned L) -> uint64_t {
+    if (Ra == sass::RZ)
+      return 0;
+    return W.R[Ra][L] | (Wide ? uint64_t(W.R[Ra + 1][L]) << 32 : 0);
+  };
+  uint32_t Out[32] = {};
+  FOR_LANES(L, M) {
+    uint64_t V = Val(L);
+    FOR_LANES(K, M)
+      if (Val(K) == V)
+        Out[L] |= 1u << K;
+  }
+  unsigned Rd = wr(D.F[F_Rd]);
+  FOR_LANES(L, M)
+    W.R[Rd][L] = Out[L];
+}

@@ -190,15 +190,21 @@ defvar ConsumerBlackwell = [TargetSM120, TargetSM121];
 // sign-extended and printed signed, as IADD3's: ptxas 13 writes add.s64
 // with -16 as `IADD.64 R6, R2, -0x10` 0x048fe400078e0200_fffffff002067835
 // and puts +2^31 and +2^32-1 in a UR instead (test/Sim/iadd64-imm.ptx).
+//
+// A's negate is [72] (E: sad.s64's |a - b| in test/MC/Inputs/sad_forms.ptx,
+// `@!P0 IADD.64 R6, -R4, R2` 0x000fc400078e0300_0000000204068235; printed
+// as IADD3 prints its negated sources).
 class IADD64Inst<bits<3> form, string b, dag bins>
-    : SM86ALU<0x035, form, "IADD.64 $Rd, $Ra, " # b, (outs GPR64:$Rd),
-              !con((ins GPR64:$Ra), bins), CoupledALU>,
+    : SM86ALU<0x035, form, "IADD.64 $Rd, ${na}$Ra, " # b, (outs GPR64:$Rd),
+              !con((ins NegMod:$na, GPR64:$Ra), bins), CoupledALU>,
       OnlyOn<ConsumerBlackwell> {
   bits<8> Rd;
   bits<8> Ra;
+  bit na;
   let ReuseOperands = ["Ra", "", "", ""];
   let Inst{23-16} = Rd;
   let Inst{31-24} = Ra;
+  let Inst{72} = na;
   let Inst{73} = 1;
   let Inst{83-81} = 0b111;
   let Inst{90-87} = 0b1111;
@@ -382,3 +388,28 @@ include "SM100/SM100Uniform.td"
 include "SM100/SM120Convert.td"
 // sm_120/sm_121: uniform float ops, R2UR, packed bytes, 64-bit compare/select.
 include "SM100/SM120Instrs.td"
+
+// CREDUX 0x2cc (sm_100): ptxas's redux.sync.min/.max (sm_80..90 and
+// sm_120: REDUX.MIN/.MAX), a reduction over the executing lanes of Ra
+// [24:31] into the uniform register Rd [16:23] (8 bits, SM100Uniform.td);
+// [73] .S32; [78:80] op: .MIN 2, .MAX 0 (E: test/MC/Inputs/redux_forms.ptx,
+// `CREDUX.MIN UR8, R0` 0x040fe40000008000_00000000000872cc, .MIN.S32
+// 0x...00008200_...0972cc, .MAX 0x...00000000_...0a72cc, .MAX.S32
+// 0x...00000200_...0b72cc; the spelling is NVIDIA's opcode list for
+// Blackwell, "CREDUX.MIN/MAX" in public listings).  ptxas gives it no
+// scoreboard: fixed latency, its consumer 2 instructions later at the
+// earliest (UniformMove's 2 cycles, no ptxas pair checks more yet).
+def CreduxOp : Mod<[2, 0], [".MIN", ".MAX"]>;
+def CREDUX : SM86Op<0x2cc, "CREDUX${rop}${ty} $Rd, $Ra", (outs UGPR:$Rd),
+                    (ins CreduxOp:$rop, ReduxType:$ty, GPR:$Ra), UniformMove>,
+             OnlyOn<[TargetSM100]> {
+  bits<8> Rd;
+  bits<8> Ra;
+  bits<3> rop;
+  bit ty;
+  let ReuseOperands = ["", "", "", ""];
+  let Inst{23-16} = Rd;
+  let Inst{31-24} = Ra;
+  let Inst{73} = ty;
+  let Inst{80-78} = rop;
+}

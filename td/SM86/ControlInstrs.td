@@ -96,6 +96,22 @@ def WARPSYNC_r : CtlInst<0x348, "WARPSYNC${ex} $Rb", (outs),
   let Inst{86} = ex;
 }
 
+// WARPSYNC 0xb48 with the mask in constant memory, c[Bank][Off] as ALU3's
+// form 3 (E: the slow path of __shfl_sync(mask, ...) with the mask a
+// kernel parameter, test/MC/Inputs/warp_mask.ptx: `WARPSYNC c[0x0][0x170]`
+// 0x000fe80003800000_00005c0000007b48 on sm_80..sm_89; nvdisasm 11.8's
+// text).
+def WARPSYNC_c : CtlInst<0xb48, "WARPSYNC${ex} c[$Bank][$Off]", (outs),
+                         (ins Excl:$ex, CBIdx:$Bank, CBOff:$Off), 0> {
+  bit ex;
+  bits<5> Bank;
+  bits<16> Off;
+  let Inst{39-38} = Off{1-0};
+  let Inst{53-40} = Off{15-2};
+  let Inst{58-54} = Bank;
+  let Inst{86} = ex;
+}
+
 // BAR: 0xb1d immediate barrier [54:57] (N, T, C, R 3/3, E); 0x31d and
 // 0x51d take the barrier in a register [32:39] (0x31d prints it twice, as
 // barrier and thread count: every TSV row has `BAR.SYNC Rx, Rx` with only
@@ -128,6 +144,51 @@ def BAR_RED_i : BARInst<0xb1d, "BAR.RED${rop}${defer} $id, ${Ppn}$Pp",
   let Inst{57-54} = id;
   let Inst{90} = Ppn;
 }
+// Named barriers with a thread count [42:53] (PTX bar.sync / bar.arrive
+// a, b; E: test/MC/Inputs/barrier_forms.ptx on sm_80/86/89/90 and
+// Blackwell, e.g. `BAR.ARV 0x1, 0x80` 0x000fec0000002000_004200000000ab1d,
+// `BAR.SYNC.DEFER_BLOCKING 0x1, 0x80` 0x000fe20000010000_0042000000002b1d;
+// nvdisasm 11.8's text).  [77:78] mode 1 is .ARV (arrive, do not wait);
+// nvdisasm prints BAR.SYNC's count only when it is not 0 (BAR_SYNC_i has
+// [42:53] = 0 and is preferred when decoding), BAR.ARV's always.
+def BAR_SYNC_i_cnt : BARInst<0xb1d, "BAR.SYNC${defer} $id, $cnt",
+                             (ins Defer:$defer, UImm:$id, UImm:$cnt), 0> {
+  bits<12> cnt;
+  let Inst{53-42} = cnt;
+  let Inst{57-54} = id;
+  let Inst{89-87} = 0b000;
+}
+def BAR_ARV_i : BARInst<0xb1d, "BAR.ARV${defer} $id, $cnt",
+                        (ins Defer:$defer, UImm:$id, UImm:$cnt), 0> {
+  bits<12> cnt;
+  let Inst{53-42} = cnt;
+  let Inst{57-54} = id;
+  let Inst{78-77} = 0b01;
+  let Inst{89-87} = 0b000;
+}
+
+// B2R 0x31c with [78] = 1: B2R.RESULT, the result of the warp's last
+// BAR.RED: the count (.POPC) in Rd [16:23], the predicate (.AND, .OR) in
+// Pd [81:83] (TSV rows `B2R.RESULT R13`, `B2R.RESULT RZ, P1`; E: ptxas 13
+// writes barrier.red.popc.u32 as BAR.RED.POPC + `B2R.RESULT R5`
+// 0x000e2800000e4000_000000000005731c and barrier.red.and.pred as
+// BAR.RED.AND + `B2R.RESULT RZ, P0`, on sm_80..sm_90 and Blackwell;
+// test/MC/Inputs/barrier_forms.ptx).  nvdisasm leaves Pd out when it is
+// PT: a form of its own, preferred when decoding.  It waits for the
+// barrier: variable latency (every word sets a write scoreboard).
+foreach P = [0, 1] in
+  def B2R_RESULT # !if(P, "_P", "") :
+    SM86Op<0x31c, "B2R.RESULT $Rd" # !if(P, ", $Pd", ""),
+           !if(P, (outs GPR:$Rd, Pred:$Pd), (outs GPR:$Rd)), (ins),
+           Decoupled> {
+    bits<8> Rd;
+    bits<3> Pd;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{23-16} = Rd;
+    let Inst{78} = 1;
+    let Inst{83-81} = !if(P, Pd, 0b111);
+  }
+
 def BAR_SYNC_rr : BARInst<0x31d, "BAR.SYNC${defer} $Rb, $Rb",
                           (ins Defer:$defer, GPR:$Rb), 0> {
   let Inst{39-32} = Rb;
@@ -160,12 +221,9 @@ def CALL_REL : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
   let Inst{81-34} = tgt;
   let Inst{86} = ninc;
 }
-// sm_90 splits the offsets of CALL.REL/RET.REL/BRX (SM90Instrs.td); the
-// forms below with an offset or address that no sm_90 word showed are
-// left out on sm_90 (OnlyOn), where sm_86's layout could misread them.
+// sm_90 splits the offsets and addresses of CALL/RET/BRX (SM90Instrs.td).
 def CALL_REL_r : CtlInst<0x344, "CALL.REL${ninc} $Ra $tgt", (outs),
-                         (ins NoInc:$ninc, GPR:$Ra, BrTarget:$tgt), 0>,
-                 OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
+                         (ins NoInc:$ninc, GPR:$Ra, BrTarget:$tgt), 0> {
   bit ninc;
   bits<8> Ra;
   bits<48> tgt;
@@ -181,8 +239,7 @@ def CALL_ABS_r : CtlInst<0x343, "CALL.ABS${ninc} $Ra", (outs),
   let Inst{86} = ninc;
 }
 def CALL_ABS_i : CtlInst<0x943, "CALL.ABS${ninc} $addr", (outs),
-                         (ins NoInc:$ninc, UImm:$addr), 0>,
-                 OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
+                         (ins NoInc:$ninc, UImm:$addr), 0> {
   bit ninc;
   bits<32> addr;
   let Inst{63-32} = addr;
@@ -204,8 +261,7 @@ def RET_REL_NODEC : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
   let Inst{86} = 1;
 }
 def RET_ABS : CtlInst<0x950, "RET.ABS${nd} $Ra $addr", (outs),
-                      (ins RetAbsDec:$nd, GPR:$Ra, UImm:$addr), 0>,
-              OnlyOn<[TargetSM80, TargetSM86, TargetSM89]> {
+                      (ins RetAbsDec:$nd, GPR:$Ra, UImm:$addr), 0> {
   bit nd;
   bits<8> Ra;
   bits<32> addr;

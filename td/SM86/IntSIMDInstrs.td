@@ -41,3 +41,25 @@ def VABSDIFF4_U8 :
   let Inst{75} = acc;
   let Inst{83-81} = 0b111;
 }
+
+// VABSDIFF 0x014: |A - B| + C of 32-bit integers, PTX sad.u32/sad.s32
+// (CUDA __usad/__sad).  ALU3's operand slots (forms 1 rr, 4 ir, 2 ri seen;
+// the others by the layout); [73] signed (printed as nothing, .U32
+// otherwise: nvdisasm 11.8's text); [81:83] = 7 (a predicate result nobody
+// writes).  E: ptxas 13 for test/MC/Inputs/sad_forms.ptx on sm_80/86/89/90
+// and sm_100 (`VABSDIFF R13, R11, R10, R0` 0x004fc800000e0200_
+// 0000000a0b0d7214, `VABSDIFF.U32 R15, R0, R15, 0x3` 0x040fe200000e000f_
+// 00000003000f7414), the text nvdisasm's word for word.  No ptxas schedule
+// checks its latency: CoupledALU as VABSDIFF4.
+foreach F = ALU3Forms in {
+  defvar B = SrcOp<F.BK, "Rb", UImm, NegMod, "">;
+  defvar C = SrcOp<F.CK, "Rc", UImm, NegMod, "">;
+  def VABSDIFF_ # F.Sfx :
+    ALU3<0x014, F.Form, "VABSDIFF${u} $Rd, $Ra, " # B.Text # ", " # C.Text,
+         (outs GPR:$Rd), !con((ins U32Mod:$u, GPR:$Ra), B.Ins, C.Ins),
+         CoupledALU> {
+    bit u;
+    let Inst{73} = u;
+    let Inst{83-81} = 0b111;
+  }
+}

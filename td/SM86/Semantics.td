@@ -40,10 +40,12 @@ class SimRefusal<list<SM86Inst> forms, string reason> {
   string Reason = reason;
 }
 
-def : SimRefusal<[MUFU_rrr, MUFU_rir, MUFU_rcr, MUFU_rur, MUFU_64H_rir],
-  "MUFU's results are the hardware's approximations (not IEEE operations) "
-  "and NVIDIA documents no bit-exact rule, so tp-sim refuses it rather "
-  "than guess">;
+def : SimRefusal<[MUFU_64H_rir],
+  "MUFU.RCP64H/.RSQ64H (the seeds of f64 division and square root) are not "
+  "modelled">;
+def : SimRefusal<[CALL_ABS_r, CALL_ABS_i, RET_ABS],
+  "absolute calls and returns reach code the linker places (a relocatable "
+  "cubin's external functions)">;
 
 // Handler families.
 def SemBAR : SimClass<"BAR">;
@@ -96,6 +98,17 @@ def SemWARPSYNC : SimClass<"WARPSYNC">;
 def SemATOMS : SimClass<"ATOMS">;
 def SemGAtom : SimClass<"GAtom">;
 def SemREDUX : SimClass<"REDUX">;
+def SemVABSDIFF : SimClass<"VABSDIFF">;
+def SemB2R : SimClass<"B2R">;
+def SemCALL : SimClass<"CALL">;
+def SemRET : SimClass<"RET">;
+def SemBREAK : SimClass<"BREAK">;
+def SemBRADIV : SimClass<"BRADIV">;
+def SemP2R : SimClass<"P2R">;
+def SemR2P : SimClass<"R2P">;
+def SemMATCH : SimClass<"MATCH">;
+def SemMUFU : SimClass<"MUFU">;
+def SemMOV64 : SimClass<"MOV64">;
 
 // Flags.
 def FlagX : SimFlag<"X">;
@@ -118,11 +131,65 @@ def FlagRZB : SimFlag<"RZB">;
 def FlagDesc : SimFlag<"Desc">;
 def FlagSharedUR : SimFlag<"SharedUR">;
 def FlagCpSizeBw : SimFlag<"CpSizeBw">;
+def FlagCredux : SimFlag<"Credux">;
+def FlagIndirect : SimFlag<"Indirect">;
 
 
-// BAR.
+// BAR: barrier 0..15, all the block's threads or a count; .RED reduces a
+// predicate (B2R.RESULT reads the result); .ARV arrives without waiting.
 def : SimSemantics<SemBAR,
-  [BAR_SYNC_i]>;
+  [BAR_SYNC_i, BAR_SYNC_i_cnt], "BarKind::Sync">;
+def : SimSemantics<SemBAR,
+  [BAR_RED_i], "BarKind::Red">;
+def : SimSemantics<SemBAR,
+  [BAR_ARV_i], "BarKind::Arv">;
+def : SimSemantics<SemB2R,
+  [B2R_RESULT, B2R_RESULT_P]>;
+
+// Calls and returns of ptxas's ABI (the return address in a register pair,
+// .NOINC/.NODEC: no hardware return stack); CALL.REL.NOINC alone is a
+// branch (ptxas also uses it as one, a loop exit).
+def : SimSemantics<SemCALL,
+  [CALL_REL]>;
+def : SimSemantics<SemCALL,
+  [CALL_REL_r],
+  "", [FlagIndirect]>;
+def : SimSemantics<SemRET,
+  [RET_REL_NODEC]>;
+def : SimSemantics<SemBREAK,
+  [BREAK, BREAK_P]>;
+def : SimSemantics<SemBRADIV,
+  [BRA_DIV]>;
+
+// No effect on a sequential, cache-less memory: fences, cache control,
+// scheduling hints.
+def : SimSemantics<SemNOP,
+  [YIELD, MEMBAR, ERRBAR, CCTL, CCTL_IVALL, CGAERRBAR, NANOSLEEP_i,
+   NANOSLEEP_r]>;
+
+// P2R / R2P: the predicate register PR (P0..P6) and a register's byte.
+def : SimSemantics<SemP2R,
+  [P2R]>;
+def : SimSemantics<SemR2P,
+  [R2P, R2P_M]>;
+
+// |A - B| + C (PTX sad).
+def : SimSemantics<SemVABSDIFF,
+  [VABSDIFF_rrr, VABSDIFF_rir, VABSDIFF_rcr, VABSDIFF_rur, VABSDIFF_rri,
+   VABSDIFF_rrc, VABSDIFF_rru]>;
+
+// MATCH.ANY (32 and 64 bits).
+def : SimSemantics<SemMATCH,
+  [MATCH_ANY_32]>;
+def : SimSemantics<SemMATCH,
+  [MATCH_ANY_64],
+  "", [FlagB64]>;
+
+// MUFU: the correctly rounded value of the function (see MUFU in
+// FloatOps.cpp: the hardware's results are within the PTX ISA's error
+// bounds of it).
+def : SimSemantics<SemMUFU,
+  [MUFU_rrr, MUFU_rir, MUFU_rcr, MUFU_rur]>;
 
 // BRA.
 def : SimSemantics<SemBRA,
@@ -401,6 +468,9 @@ def : SimSemantics<SemIMAD,
 // IMNMX.
 def : SimSemantics<SemIMNMX,
   [IMNMX_rcr, IMNMX_rir, IMNMX_rrr, IMNMX_rur]>;
+// sm_90 and Blackwell's integer min/max: IMNMX's fields and meaning.
+def : SimSemantics<SemIMNMX,
+  [VIMNMX_rrr, VIMNMX_rir, VIMNMX_rur]>;
 
 // ISETP.
 def : SimSemantics<SemISETP,
@@ -1002,7 +1072,7 @@ def : SimSemantics<SemVOTE,
 
 // WARPSYNC.
 def : SimSemantics<SemWARPSYNC,
-  [WARPSYNC_i, WARPSYNC_r]>;
+  [WARPSYNC_i, WARPSYNC_r, WARPSYNC_c]>;
 
 // ATOMS: shared-memory atomics, the lanes in ascending order.
 def : SimSemantics<SemATOMS, [ATOMS_32], "AtomsKind::Op", [], 4>;
@@ -1027,8 +1097,10 @@ def : SimSemantics<SemGAtom, [ATOMG_DESC_F32, RED_DESC_F32,
   "AtomsKind::Op", [FlagF32], 4>;
 def : SimSemantics<SemGAtom, [ATOMG_CAS_32], "AtomsKind::Cas", [], 4>;
 
-// REDUX: a reduction over the executing lanes into a UR.
+// REDUX: a reduction over the executing lanes into a UR; sm_100's CREDUX
+// (MIN/MAX, its own op codes).
 def : SimSemantics<SemREDUX, [REDUX]>;
+def : SimSemantics<SemREDUX, [CREDUX], "", [FlagCredux]>;
 
 //===----------------------------------------------------------------------===//
 // Blackwell's own forms (td/SM100/SM100Instrs.td) that tp-llc's kernel uses.
@@ -1051,3 +1123,29 @@ def : SimSemantics<SemLDGSTS,
 // IADD.64 (sm_120/121): ptxas's 64-bit adds.
 def : SimSemantics<SemIADD64,
   [IADD_64_rrr, IADD_64_rir, IADD_64_rur]>;
+
+// Blackwell's convergence barriers with .RECONVERGENT: BSSY/BSYNC's.
+def : SimSemantics<SemBSSY,
+  [BSSY_RECONVERGENT]>;
+def : SimSemantics<SemBSYNC,
+  [BSYNC_RECONVERGENT]>;
+
+// Blackwell's 32-bit global atomics and reductions (td/SM100: ATOMG, REDG
+// with a descriptor), as sm_86's.
+def : SimSemantics<SemGAtom, [ATOMG_DESC_U32_SM100, REDG_DESC_U32_SM100],
+  "AtomsKind::Op", [], 4>;
+def : SimSemantics<SemGAtom, [ATOMG_DESC_S32_SM100, REDG_DESC_S32_SM100],
+  "AtomsKind::Op", [FlagSignExtend], 4>;
+def : SimSemantics<SemGAtom, [ATOMG_DESC_F32_SM100, REDG_DESC_F32_SM100],
+  "AtomsKind::Op", [FlagF32], 4>;
+
+// MOV.64 and UMOV.64 (sm_120/121): a register pair from a pair or a 64-bit
+// immediate.
+def : SimSemantics<SemMOV64,
+  [MOV_64_rrr, MOV_64_rur, MOV_64_i, UMOV_64_i]>;
+
+// sm_120's 64-bit compare and select: ISETP's and SEL's meaning on pairs.
+def : SimSemantics<SemISETP,
+  [ISETP_64_rrr, ISETP_64_rir, ISETP_64_rur], "", [FlagB64]>;
+def : SimSemantics<SemSEL,
+  [SEL_64_rrr, SEL_64_rir], "", [FlagB64]>;

@@ -91,8 +91,7 @@ def I2IP_SM90 : I2IPInst, EncodingOn<"I2IP", SM90Family> {
 // [16:23] and 0 above, RET.REL.NODEC R4 at 0x1e0 0x84 and -1 in [34:81],
 // i.e. -0x7c words back to 0x0; BRX R4 -0xf0 holds 0xc4 and -1, the word
 // offset, where sm_86 holds the byte offset in [32:81]).  BRXU was not
-// seen on sm_90: it is left out there (OnlyOn in ControlInstrs.td, as are
-// CALL.REL with a register, CALL.ABS with an address and RET.ABS), since
+// seen on sm_90: it is left out there (OnlyOn in ControlInstrs.td), since
 // sm_86's layout would misread a split offset.
 def CALL_REL_SM90 : CtlInst<0x944, "CALL.REL${ninc} $tgt", (outs),
                             (ins NoInc:$ninc, BrTarget:$tgt), 0>,
@@ -113,6 +112,69 @@ def RET_REL_NODEC_SM90 : CtlInst<0x950, "RET.REL.NODEC $Ra $tgt", (outs),
   let Inst{81-34} = tgt{55-8};
   let Inst{86} = 1;
 }
+// CALL.REL with a register (an indirect call: `CALL.REL.NOINC R6 0x0`,
+// the target R6 + 0x0) splits its offset the same way (E:
+// test/MC/Inputs/indirect_calls.ptx, 0x000fea0003c3ffff_fffffffc068c7344 at
+// 0x1c0: 0x8c in [16:23], -1 above, -0x74 words back to 0x0; nvdisasm
+// 11.8 prints `CALL.REL.NOINC R6 0x0`).  CALL.ABS and RET.ABS hold their
+// absolute byte address in words, split as the offsets: address / 4 bits
+// 0..7 in [16:23], the rest in [34:81] (E: ptxas -c, a relocatable cubin,
+// writes a call of an external function as `CALL.ABS.NOINC 0x0`
+// 0x000fea0003c00000_0000000000007943 and its return as `RET.ABS.NODEC
+// R20 0x0` 0x000fec0003e00000_0000000014007950 on sm_90, sm_100 and
+// sm_120, the address left to the linker; nvdisasm 11.8 reads [16:23] = 1
+// as 0x4 and [34] = 1 as 0x400 in both).  Address bits 0..1 go to [32:33]
+// as BRX's offset bits do (UNVERIFIED: nvdisasm ignores [32:33] here and
+// ptxas writes 0 there).
+def CALL_REL_r_SM90 : CtlInst<0x344, "CALL.REL${ninc} $Ra $tgt", (outs),
+                              (ins NoInc:$ninc, GPR:$Ra, BrTarget:$tgt), 0>,
+                      EncodingOn<"CALL_REL_r", SM90Family> {
+  bit ninc;
+  bits<8> Ra;
+  bits<56> tgt;
+  let Inst{23-16} = tgt{7-0};
+  let Inst{31-24} = Ra;
+  let Inst{81-34} = tgt{55-8};
+  let Inst{86} = ninc;
+}
+def CALL_ABS_i_SM90 : CtlInst<0x943, "CALL.ABS${ninc} $addr", (outs),
+                              (ins NoInc:$ninc, UImm:$addr), 0>,
+                      EncodingOn<"CALL_ABS_i", SM90Family> {
+  bit ninc;
+  bits<58> addr;
+  let Inst{23-16} = addr{9-2};
+  let Inst{33-32} = addr{1-0};
+  let Inst{81-34} = addr{57-10};
+  let Inst{86} = ninc;
+}
+def RET_ABS_SM90 : CtlInst<0x950, "RET.ABS${nd} $Ra $addr", (outs),
+                           (ins RetAbsDec:$nd, GPR:$Ra, UImm:$addr), 0>,
+                   EncodingOn<"RET_ABS", SM90Family> {
+  bit nd;
+  bits<8> Ra;
+  bits<58> addr;
+  let Inst{23-16} = addr{9-2};
+  let Inst{31-24} = Ra;
+  let Inst{33-32} = addr{1-0};
+  let Inst{81-34} = addr{57-10};
+  let Inst{85} = 1;
+  let Inst{86} = nd;
+}
+
+// WARPSYNC with a register takes it in [24:31] (sm_86: [32:39], which
+// must be 0 here: nvdisasm 11.8 rejects a word with R35 there).  E: a
+// divergent __activemask() + __shfl_sync (test/MC/Inputs/activemask.ptx),
+// `WARPSYNC R3` 0x000fea0003800000_0000000003007348 on sm_90, sm_100 and
+// sm_120 (sm_80..89: 0x...00000003_00007348).
+def WARPSYNC_r_SM90 : CtlInst<0x348, "WARPSYNC${ex} $Rb", (outs),
+                              (ins Excl:$ex, GPR:$Rb), 0>,
+                      EncodingOn<"WARPSYNC_r", SM90Family> {
+  bit ex;
+  bits<8> Rb;
+  let Inst{31-24} = Rb;
+  let Inst{86} = ex;
+}
+
 def BRX_SM90 : CtlInst<0x949, "BRX $Ra $off", (outs),
                        (ins GPR:$Ra, BrxOff:$off), 0>,
                EncodingOn<"BRX", SM90Family> {
@@ -167,3 +229,18 @@ foreach T = [GAtomU32, GAtomS32, GAtomU64, GAtomS64, GAtomF32, GAtomF16x2,
 // public sm_90 listings spell it (`ERRBAR; CGAERRBAR`).
 def CGAERRBAR : SM86Op<0x5ab, "CGAERRBAR", (outs), (ins), Barrier>,
                 OnlyOn<SM90Family>;
+
+// ATOMS.POPC.INC.32 (0xf8c) takes op code 11 in [87:90] on sm_90 and
+// Blackwell (sm_86: 10); the other fields are sm_86's.  E: ptxas 13's
+// warp-aggregated shared atomic of test/Sim/atoms.ptx, `ATOMS.POPC.INC.32
+// RZ, [UR4]` 0x000fe8000d800004_00000000ffff7f8c (sm_90, sm_100, sm_120);
+// nvdisasm 11.8 prints that text for it (SM90).
+def ATOMS_POPC_INC_32_SM90 :
+  ATOMSInst<0xf8c, "ATOMS.POPC.INC.32 $Rd, <$Ra${sc}+$Ur+$off>", (outs GPR:$Rd),
+            (ins MemBase:$Ra, Scale:$sc, MemUR:$Ur, MemOff:$off)>,
+  EncodingOn<"ATOMS_POPC_INC_32", SM90Family> {
+  let Inst{69-64} = Ur;
+  let Inst{75-73} = 0;
+  let Inst{90-87} = 11;
+  let Inst{91} = 1;
+}

@@ -15,12 +15,13 @@ include "SM86/Semantics.td"
 // CHECK: #ifdef GET_SIM_SEM_FLAGS
 // CHECK: TP_SIM_SEM_FLAG(AddrUR, 0)
 // CHECK: #ifdef GET_SIM_DISPATCH
-// CHECK-DAG: {sass::HMMA_16816_F32_BF16, SemClass::HMMA, 0, 0x44, 16, 0},
+// CHECK-DAG: {sass::HMMA_16816_F32_BF16, SemClass::HMMA, 0, 0x84, 16, 0},
 // CHECK-DAG: {sass::IMAD_WIDE_rrr, SemClass::IMAD, uint8_t(IMADKind::Wide), 0x0, 0, 0},
 // CHECK-DAG: {sass::LDL_S8, SemClass::Local, 0, 0x{{[0-9a-f]+}}, 1, 0},
 // CHECK-DAG: {sass::UFLO_rrr, SemClass::UALU, uint8_t(UALUKind::UFLO), 0x0, 0, 0},
 // CHECK: #ifdef GET_SIM_REFUSALS
-// CHECK-NEXT: {sass::MUFU_64H_rir, "MUFU's results are the hardware's approximations
+// CHECK-DAG: {sass::MUFU_64H_rir, "MUFU.RCP64H/.RSQ64H (the seeds of f64 division
+// CHECK-DAG: {sass::RET_ABS, "absolute calls and returns reach code the linker places
 
 #ifdef DUP
 // DUP: sim-dispatch.td:[[@LINE+1]]:1: error: form IMAD_WIDE_rrr has semantics twice
