@@ -34,7 +34,7 @@ void sim::printTiming(raw_ostream &OS, const TimingResult &R) {
        << " MiB exceeds the L2): lines read again beyond the SM's share of "
           "the L2\n";
   if (R.ColdDRAMFraction > 0)
-    OS << "  first reads from DRAM: "
+    OS << "  DRAM part of first reads: "
        << format("%.4f", R.ColdDRAMFraction)
        << " (footprint / the bytes the grid's blocks first read)\n";
   OS << "  cycles per block (one wave on one SM): " << R.BlockCycles << "\n";
