@@ -482,7 +482,7 @@ Expected<LaunchStats> sim::launch(const Program &P, GlobalMemory &Mem,
       B.SmemState.resize(SharedBytes);
     std::vector<std::string> Hazards;
     uint64_t HazardCount = 0, WarpInstrs = 0, MaxCycles = 0, BlocksRun = 0;
-    uint64_t LaneAddr[32] = {};
+    uint64_t LaneAddr[64] = {}; // LDGSTS: shared, then global addresses
     Exec X;
     X.Prog = &P;
     X.Cfg = &Cfg;

@@ -311,6 +311,8 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
       uint64_t GAddr = globalAddr(X, D, L, Wide) + GUr + D.F[F_goff];
       if (!Wide)
         GAddr &= 0xffffffffu;
+      if (X.LaneAddr)
+        X.LaneAddr[32 + L] = GAddr;
       // .ZFILL: the address's low bits (below the copy's size) count the
       // bytes zero-filled at the end; the copy reads the rest from the
       // aligned address (ptxas's lowering of cp.async's src-size:
@@ -333,6 +335,9 @@ void sim::execLDGSTS(Exec &X, const DInst &D, uint32_t M) {
       // cp.async's ignore-src operand and of src-size 0 (the predicate is
       // "source valid"; test/Sim/cp-async-zfill.ptx).
       memset(C.Data, 0, Size);
+      if (X.LaneAddr)
+        X.LaneAddr[32 + L] = ~uint64_t(0); // no global access
+
     }
     W.Open.push_back(C);
     if (X.Check)

@@ -201,7 +201,9 @@ private:
 /// instruction's index in the Program, \p Mask the lanes that executed it
 /// (guard applied), \p LaneAddr[lane] the byte address each lane of Mask
 /// accessed for LDS/STS/LDSM (its 8 x count row lanes), LDG/STG, and the
-/// shared destination of LDGSTS (null otherwise).  Blocks may run on
+/// shared destination of LDGSTS, whose global source (lanes with a true
+/// source predicate; ~0 for the others) is at \p LaneAddr[32 + lane] (null
+/// otherwise).  Blocks may run on
 /// several host threads: calls for one block come from one thread.
 class IssueObserver {
 public:

@@ -54,6 +54,17 @@ struct Card {
   PipeTiming TensorF32, TensorF16, FMA, ALU, Uniform, FP64, MUFU, Branch;
   unsigned SharedBanks = 32, SharedBytesPerClk = 128, SharedLatency = 29;
   unsigned MioQueueCycles = 16;
+  /// The memory instruction path (Huerta et al. 2025, Table 1): a
+  /// sub-core sends one every MemSubcoreInterval cycles, the SM's shared
+  /// structures take one every MemSMInterval cycles, and a sub-core holds
+  /// MemQueueDepth of them, each until MemQueueHold cycles after it
+  /// reached the shared structures.
+  unsigned MemSubcoreInterval = 4, MemSMInterval = 2, MemQueueDepth = 5,
+           MemQueueHold = 11;
+  /// The register file (Huerta et al. 2025, 5.3): banks per sub-core (a
+  /// register's bank is its number modulo this), each reading one warp
+  /// register a cycle, within RegisterReadCycles cycles after issue.
+  unsigned RegisterBanks = 2, RegisterReadCycles = 3;
   unsigned L1Latency = 39, L2Latency = 187, DRAMLatency = 254;
   /// The SM's combined L1 / shared-memory data cache: the L1 holds what the
   /// resident blocks' shared memory leaves of it.
@@ -76,7 +87,7 @@ llvm::StringRef getDefaultCardsDir();
 enum class WarpState : uint8_t {
   Selected, NotSelected, Wait, ShortScoreboard, LongScoreboard,
   MathPipeThrottle, MioThrottle, LgThrottle, Barrier, BranchResolving,
-  Num
+  DispatchStall, Num
 };
 const char *getWarpStateName(WarpState S);
 
@@ -104,6 +115,9 @@ struct TimingResult {
   /// missing L1 goes at the SM's DRAM share.
   uint64_t FootprintBytes = 0;
   bool GlobalFromDRAM = false;
+  /// The part of the lines an SM reads first that come from DRAM (the
+  /// footprint over the bytes the grid's blocks first read).
+  double ColdDRAMFraction = 0;
   uint64_t Hazards = 0;           ///< reads and writes too early (RAW, WAR, WAW)
   std::vector<std::string> HazardReports;
   std::array<uint64_t, unsigned(WarpState::Num)> States = {};
@@ -178,14 +192,17 @@ public:
     uint16_t Wavefronts; ///< shared-memory wavefronts (bank conflicts)
     uint16_t Ideal;      ///< wavefronts without conflicts
     uint32_t GlobalBytes;
-    /// An LDG's distinct 128-byte lines (0: no L1 access), which follow in
-    /// the warp's line list.
-    uint8_t L1Lines;
+    /// The distinct 128-byte lines of an LDG (through the L1) or of an
+    /// LDGSTS's global source (0: none), which follow in the warp's line
+    /// list.
+    uint8_t Lines;
   };
 
 private:
-  /// Runs the cycle model over the first \p Blocks recorded blocks.
-  void runBlocks(size_t Blocks, TimingResult &R, Timeline *TL) const;
+  /// Runs the cycle model over the first \p Blocks recorded blocks, while
+  /// \p Running blocks of the grid run on the GPU at once.
+  void runBlocks(size_t Blocks, uint64_t Running, TimingResult &R,
+                 Timeline *TL) const;
 
   const Program &Prog;
   Card C;
@@ -197,8 +214,8 @@ private:
   uint64_t Footprint = 0;      ///< setFootprint (0: unknown)
   /// Traces[block][warp].
   std::vector<std::vector<std::vector<Event>>> Traces;
-  /// Lines[block][warp]: the 128-byte lines of the warp's LDGs, in order
-  /// (Event::L1Lines of them per LDG).
+  /// Lines[block][warp]: the 128-byte lines of the warp's LDGs and LDGSTS
+  /// sources, in order (Event::Lines of them each).
   std::vector<std::vector<std::vector<uint64_t>>> Lines;
 };
 

@@ -150,6 +150,12 @@ Expected<Card> sim::loadCard(StringRef NameOrFile, StringRef CardsDir) {
   C.SharedBytesPerClk = R.integer("shared_bytes_per_clk");
   C.SharedLatency = R.integer("shared_latency");
   C.MioQueueCycles = R.integer("mio_queue_cycles");
+  C.MemSubcoreInterval = R.integer("mem_subcore_interval");
+  C.MemSMInterval = R.integer("mem_sm_interval");
+  C.MemQueueDepth = R.integer("mem_queue_depth");
+  C.MemQueueHold = R.integer("mem_queue_hold");
+  C.RegisterBanks = R.integer("register_banks");
+  C.RegisterReadCycles = R.integer("register_read_cycles");
   C.L1Latency = R.integer("l1_latency");
   C.L2Latency = R.integer("l2_latency");
   C.DRAMLatency = R.integer("dram_latency");
@@ -160,6 +166,12 @@ Expected<Card> sim::loadCard(StringRef NameOrFile, StringRef CardsDir) {
   R.checkUnknown();
   if (C.SubPartitions > 8)
     R.fail("subpartitions", "at most 8");
+  if (!C.MemQueueDepth)
+    R.fail("mem_queue_depth", "at least 1");
+  if (C.RegisterBanks < 1 || C.RegisterBanks > 4)
+    R.fail("register_banks", "1 to 4");
+  if (!C.RegisterReadCycles)
+    R.fail("register_read_cycles", "at least 1");
   if (!R.Err.empty())
     return createStringError(inconvertibleErrorCode(), R.Err);
   return C;

@@ -48,6 +48,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 using namespace llvm;
 using namespace tp;
@@ -65,7 +66,7 @@ const char *sim::getWarpStateName(WarpState S) {
       "selected",          "not_selected",       "wait",
       "short_scoreboard",  "long_scoreboard",    "math_pipe_throttle",
       "mio_throttle",      "lg_throttle",        "barrier",
-      "branch_resolving"};
+      "branch_resolving",  "dispatch_stall"};
   return Names[unsigned(S)];
 }
 
@@ -127,6 +128,7 @@ struct WarpT {
   size_t LinePos = 0;
   unsigned Block = 0, Warp = 0, SMSP = 0;
   uint64_t ReadyAt = 0;
+  uint64_t HeldUntil = 0; ///< its last instruction waits for register ports
   bool AfterBranch = false, Yielded = false;
   bool AtBarrier = false, Done = false;
   std::vector<SBEntry> SB[8];
@@ -156,14 +158,40 @@ struct WarpT {
   sched::InstrClass RClass[HzNum][2] = {};
 };
 
+/// The regular-register source reads of a fixed-latency instruction, for
+/// the register file's banks and operand reuse cache (Huerta et al. 2025,
+/// 5.3): each register, its operand slot (A, B, C; -1: none) and whether
+/// the instruction's reuse bit for that slot is set.
+struct RegReads {
+  struct Read {
+    uint8_t Reg;
+    int8_t Slot;
+    bool Reuse;
+  };
+  std::vector<Read> Reads;
+};
+
+/// Where the SM's global traffic that misses L1 is served (runBlocks).
+struct MemoryPath {
+  uint64_t L1Lines = 0;      ///< the L1's capacity
+  double L2BytesPerClk = 0;  ///< the SM's share of L2 bandwidth
+  double DRAMBytesPerClk = 0; ///< the SM's share of DRAM bandwidth
+  /// When the grid's footprint exceeds the L2: the SM's share of the L2
+  /// (lines), beyond which a line read again comes from DRAM (0: the
+  /// footprint fits, every line read again is an L2 hit).
+  uint64_t L2ShareLines = 0;
+  /// The part of the lines first read by the SM that come from DRAM: the
+  /// grid's footprint over the bytes its blocks first read (blocks that
+  /// run at once share the rest through L2).
+  double ColdDRAM = 0;
+};
+
 class SMModel {
 public:
-  /// \p L1Lines: the L1's capacity; L1 misses go at \p BytesPerClk with
-  /// \p Latency (the L2's, or DRAM's when the footprint exceeds the L2).
-  SMModel(const Program &P, const Card &C, uint64_t L1Lines,
-          double BytesPerClk, unsigned Latency)
-      : P(P), C(C), L1(L1Lines), MissBytesPerClk(BytesPerClk),
-        MissLatency(Latency) {}
+  SMModel(const Program &P, const Card &C, const MemoryPath &MP,
+          const std::vector<RegReads> &Reads)
+      : P(P), C(C), L1(MP.L1Lines), L2Share(MP.L2ShareLines), MP(MP),
+        Reads(Reads) {}
   void run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL);
 
 private:
@@ -186,13 +214,32 @@ private:
 
   const Program &P;
   const Card &C;
+  bool fromDRAM(uint64_t Line);
+  unsigned readOperands(const WarpT &W, const DInst &D, uint32_t Index,
+                        uint64_t Now);
+
   uint64_t PipeFree[8][NumPipes] = {};
   uint64_t SharedFree = 0;
-  double GlobalFree = 0;
+  double GlobalFree = 0, DRAMFree = 0;
   uint64_t TensorBusy = 0;
-  L1Cache L1;
-  double MissBytesPerClk;
-  unsigned MissLatency;
+  /// The memory instruction path: when each sub-core sends its next
+  /// memory instruction, when the SM's shared structures take the next,
+  /// and each sub-core's queue (when its entries leave, oldest first).
+  uint64_t MemSubFree[8] = {}, MemSMFree = 0;
+  std::vector<uint64_t> MemQueue[8];
+  L1Cache L1, L2Share;
+  MemoryPath MP;
+  std::unordered_set<uint64_t> Seen; ///< lines the SM has read
+  double ColdCarry = 0;
+  const std::vector<RegReads> &Reads;
+  /// The register file of each sub-core: when each bank's read port is
+  /// next free, the reuse cache (per bank and operand slot: 1 + the
+  /// SM-wide warp index and the register; 0: empty), and the cycle from
+  /// which the sub-core issues again after an instruction held for ports.
+  uint64_t BankFree[8][4] = {};
+  uint32_t ReuseWarp[8][4][3] = {};
+  uint8_t ReuseReg[8][4][3] = {};
+  uint64_t IssueFrom[8] = {};
   /// (instruction, register) pairs already reported as hazards.
   std::set<std::pair<uint32_t, unsigned>> Reported;
   static constexpr size_t MaxHazardReports = 20;
@@ -278,6 +325,10 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
   Until = Never;
   if (W.AtBarrier)
     return WarpState::Barrier;
+  if (Now < W.HeldUntil) {
+    Until = W.HeldUntil;
+    return WarpState::DispatchStall;
+  }
   if (Now < W.ReadyAt) {
     Until = W.ReadyAt;
     return W.AfterBranch ? WarpState::BranchResolving : WarpState::Wait;
@@ -303,12 +354,37 @@ WarpState SMModel::blocked(const WarpT &W, uint64_t Now,
     return Long ? WarpState::LongScoreboard : WarpState::ShortScoreboard;
   }
   Pipe Pp = pipeOf(D);
-  if (Pp == Pipe::Shared && SharedFree > Now + C.MioQueueCycles) {
-    Until = SharedFree - C.MioQueueCycles;
-    return WarpState::MioThrottle;
+  if (Pp == Pipe::Shared || Pp == Pipe::Global) {
+    // The sub-core's memory queue is full until its oldest entry leaves.
+    const std::vector<uint64_t> &Q = MemQueue[W.SMSP];
+    size_t Held = 0;
+    for (size_t I = Q.size(); I-- && Q[I] > Now;)
+      ++Held;
+    if (Held >= C.MemQueueDepth) {
+      Until = Q[Q.size() - Held];
+      return Pp == Pipe::Shared ? WarpState::MioThrottle
+                                : WarpState::LgThrottle;
+    }
   }
-  if (Pp == Pipe::Global && GlobalFree > double(Now + C.MioQueueCycles)) {
-    Until = uint64_t(std::ceil(GlobalFree)) - C.MioQueueCycles;
+  // The data paths' backlogs beyond the cycle the instruction would reach
+  // the shared structures (the queue's own wait is counted above).
+  uint64_t Accept = std::max({Now, MemSubFree[W.SMSP], MemSMFree});
+  double GlobalBacklog = std::max(GlobalFree, DRAMFree);
+  bool DataPath = Pp == Pipe::Shared ||
+                  (D.Sem == SemClass::Global && !D.has(SemFlag::Store));
+  // While the queue delays the acceptance, other warps' memory
+  // instructions move it later and may end the throttle early: looked at
+  // again next cycle.
+  auto Ends = [&](uint64_t T) { return Accept > Now ? Now + 1 : T; };
+  if (DataPath && SharedFree > Accept + C.MioQueueCycles) {
+    Until = Ends(Now + (SharedFree - Accept - C.MioQueueCycles));
+    return Pp == Pipe::Shared ? WarpState::MioThrottle
+                              : WarpState::LgThrottle;
+  }
+  if (Pp == Pipe::Global &&
+      GlobalBacklog > double(Accept + C.MioQueueCycles)) {
+    Until = Ends(Now + (uint64_t(std::ceil(GlobalBacklog)) - Accept -
+                        C.MioQueueCycles));
     return WarpState::LgThrottle;
   }
   if (Pp != Pipe::None && PipeFree[W.SMSP][unsigned(Pp)] > Now) {
@@ -396,7 +472,9 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
       unsigned Reg = U.First + I;
       if (Reg >= HzNum)
         continue;
-      if (Now < W.LateUntil[Reg]) {
+      // A variable-latency result is written when it arrives (\p Result),
+      // a fixed-latency one as early as its issue.
+      if ((D.Variable ? Result : Now) < W.LateUntil[Reg]) {
         hazard(W, Reg,
                "overwrites " + getHazardRegName(Reg) + " " +
                    std::to_string(W.LateUntil[Reg] - Now) +
@@ -496,6 +574,74 @@ void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
   }
 }
 
+/// Whether \p Line, read by the SM and missing its L1, comes from DRAM: a
+/// line the SM read before is an L2 hit unless the footprint exceeds the
+/// L2 and the SM's share of it no longer holds the line; of the lines it
+/// reads first, the part MemoryPath::ColdDRAM, spread evenly (the grid's
+/// footprint is read from DRAM once; blocks that run at once share the
+/// rest through L2).
+bool SMModel::fromDRAM(uint64_t Line) {
+  bool First = Seen.insert(Line).second;
+  bool InShare = MP.L2ShareLines && L2Share.access(&Line, 1);
+  if (!First)
+    return MP.L2ShareLines && !InShare;
+  ColdCarry += MP.ColdDRAM;
+  if (ColdCarry < 1)
+    return false;
+  ColdCarry -= 1;
+  return true;
+}
+
+/// Reserves the register file's read ports for \p D, a fixed-latency
+/// instruction \p W issues at \p Now, and returns the cycles it is held
+/// because the ports of one bank are taken in its read window (Huerta et
+/// al. 2025, 5.3: it reads its sources in the RegisterReadCycles cycles
+/// after issue, one register a cycle per bank, and waits, holding the
+/// sub-core's issue, until all fit).  A source found in the reuse cache
+/// (same warp, register and operand slot) needs no port; a read of a slot
+/// leaves the register cached there when its reuse bit is set and empties
+/// the entry otherwise.
+unsigned SMModel::readOperands(const WarpT &W, const DInst &D, uint32_t Index,
+                               uint64_t Now) {
+  const RegReads &RR = Reads[Index];
+  if (RR.Reads.empty())
+    return 0;
+  unsigned Banks = C.RegisterBanks, S = W.SMSP;
+  unsigned Need[4] = {};
+  uint32_t Me = 1 + W.Block * 64 + W.Warp;
+  uint8_t Done[8];
+  unsigned NDone = 0;
+  for (const RegReads::Read &Rd : RR.Reads) {
+    unsigned B = Rd.Reg % Banks;
+    // A register the instruction reads in another slot too is read once
+    // (ASSUMED: Huerta et al. count reads of different registers).
+    bool Again = std::find(Done, Done + NDone, Rd.Reg) != Done + NDone;
+    bool Hit = false;
+    if (Rd.Slot >= 0) {
+      uint32_t &CW = ReuseWarp[S][B][unsigned(Rd.Slot)];
+      uint8_t &CR = ReuseReg[S][B][unsigned(Rd.Slot)];
+      Hit = CW == Me && CR == Rd.Reg;
+      CW = Rd.Reuse ? Me : 0;
+      CR = Rd.Reg;
+    }
+    if (!Again && NDone < 8)
+      Done[NDone++] = Rd.Reg;
+    Need[B] += !Hit && !Again;
+  }
+  unsigned RC = C.RegisterReadCycles;
+  uint64_t Delay = 0;
+  for (unsigned B = 0; B < Banks; ++B)
+    if (Need[B]) {
+      uint64_t End = BankFree[S][B] + std::min(Need[B], RC);
+      if (End > Now + 1 + RC)
+        Delay = std::max(Delay, End - (Now + 1 + RC));
+    }
+  for (unsigned B = 0; B < Banks; ++B)
+    if (Need[B])
+      BankFree[S][B] = std::max(Now + 1 + Delay, BankFree[S][B]) + Need[B];
+  return unsigned(Delay);
+}
+
 void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
                     TimingResult &R) {
   const TimingModel::Event &E = (*W.Trace)[W.Pos];
@@ -528,33 +674,71 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
       TensorBusy += II;
     Result = Now + T->Latency;
   }
+  // A memory instruction leaves the sub-core when its address unit and the
+  // SM's shared structures take it (Huerta et al. 2025, Table 1), and
+  // holds its queue entry until MemQueueHold cycles after that.
+  uint64_t Accept = Now;
+  if (Pp == Pipe::Shared || Pp == Pipe::Global) {
+    Accept = std::max({Now, MemSubFree[W.SMSP], MemSMFree});
+    MemSubFree[W.SMSP] = Accept + C.MemSubcoreInterval;
+    MemSMFree = Accept + C.MemSMInterval;
+    std::vector<uint64_t> &Q = MemQueue[W.SMSP];
+    while (Q.size() >= C.MemQueueDepth && Q.front() <= Now)
+      Q.erase(Q.begin());
+    Q.push_back(Accept + C.MemQueueHold);
+  }
   if (E.Wavefronts) {
-    uint64_t Start = std::max(Now, SharedFree);
+    uint64_t Start = std::max(Accept, SharedFree);
     SharedFree = Start + E.Wavefronts;
     R.SharedWavefronts += E.Wavefronts;
     R.SharedIdealWavefronts += E.Ideal;
     Result = ReadDone = Start + E.Wavefronts + C.SharedLatency;
   }
+  bool ThroughL1 = D.Sem == SemClass::Global && !D.has(SemFlag::Store);
   bool L1Hit = false;
-  if (E.L1Lines) {
-    L1Hit = L1.access(W.Lines->data() + W.LinePos, E.L1Lines);
-    W.LinePos += E.L1Lines;
+  unsigned DRAMLines = 0;
+  if (E.Lines) {
+    const uint64_t *L = W.Lines->data() + W.LinePos;
+    W.LinePos += E.Lines;
+    if (ThroughL1)
+      L1Hit = L1.access(L, E.Lines);
+    if (!L1Hit)
+      for (unsigned I = 0; I < E.Lines; ++I)
+        DRAMLines += fromDRAM(L[I]);
   }
-  if (L1Hit) {
-    // An L1 hit: the data leave the SM's L1/shared data path (the unified
-    // SRAM's 128 B/clk, shared with shared memory) l1_latency after the
-    // access starts on it; nothing goes to L2.
-    uint64_t Start = std::max(Now, SharedFree);
-    SharedFree = Start + (E.GlobalBytes + C.SharedBytesPerClk - 1) /
-                             C.SharedBytesPerClk;
-    Result = Start + C.L1Latency;
-    ReadDone = SharedFree;
-    Long = true;
-  } else if (Pp == Pipe::Global) {
-    double Start = std::max(double(Now), GlobalFree);
-    GlobalFree = Start + E.GlobalBytes / MissBytesPerClk;
-    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : MissLatency;
-    Result = std::max(Result, uint64_t(std::ceil(GlobalFree)) + Lat);
+  if (ThroughL1) {
+    // The L1's tag and data stages handle one 128-byte line a cycle (a
+    // wavefront: Nsight Compute's L1TEX wavefronts; Accel-Sim's L1 takes
+    // one line request a cycle), on the SM's L1/shared data path: a warp
+    // touching 32 lines takes 32 cycles of it, hit or miss.
+    unsigned WF = std::max<unsigned>(
+        E.Lines, (E.GlobalBytes + C.SharedBytesPerClk - 1) /
+                     C.SharedBytesPerClk);
+    uint64_t Start = std::max(Accept, SharedFree);
+    SharedFree = Start + WF;
+    if (L1Hit) {
+      // Nothing goes to L2; the data leave l1_latency after the first
+      // wavefront.
+      Result = Start + WF - 1 + C.L1Latency;
+      ReadDone = SharedFree;
+      Long = true;
+    }
+  }
+  if (!L1Hit && Pp == Pipe::Global) {
+    double Start = std::max(double(Accept), GlobalFree);
+    GlobalFree = Start + E.GlobalBytes / MP.L2BytesPerClk;
+    uint64_t Done = uint64_t(std::ceil(GlobalFree));
+    unsigned Lat = D.Sem == SemClass::Local ? C.L1Latency : C.L2Latency;
+    if (DRAMLines) {
+      // DRAM is behind the L2: its bytes at the SM's DRAM share, after
+      // both latencies (Accel-Sim adds dram_latency behind the L2's).
+      double DStart = std::max(double(Accept), DRAMFree);
+      DRAMFree = DStart + double(E.GlobalBytes) * DRAMLines / E.Lines /
+                              MP.DRAMBytesPerClk;
+      Done = std::max(Done, uint64_t(std::ceil(DRAMFree)));
+      Lat += C.DRAMLatency;
+    }
+    Result = std::max(Result, Done + Lat);
     ReadDone = uint64_t(std::ceil(GlobalFree));
     Long = true;
   }
@@ -580,7 +764,10 @@ void SMModel::issue(WarpT &W, std::vector<WarpT> &Warps, uint64_t Now,
   }
   checkWrites(W, D, Now, Result, R);
   recordRegisters(W, D, E.Index, Now, Result, ReadDone);
-  W.ReadyAt = Now + std::max<unsigned>(1, D.I.Ctrl.Stall);
+  unsigned Held = D.Variable ? 0 : readOperands(W, D, E.Index, Now);
+  if (Held)
+    IssueFrom[W.SMSP] = W.HeldUntil = Now + 1 + Held;
+  W.ReadyAt = Now + Held + std::max<unsigned>(1, D.I.Ctrl.Stall);
   W.CachedUntil = 0;
   W.AfterBranch = D.IsBranch;
   W.Yielded = D.I.Ctrl.Yield;
@@ -678,6 +865,15 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
         Pick = Current[S];
       else if (Pick < 0)
         Pick = First;
+      if (Pick >= 0 && Now < IssueFrom[S]) {
+        // An instruction held for register ports stalls the sub-core's
+        // issue: its eligible warps wait (dispatch stall).
+        for (unsigned I : Members[S])
+          if (!Warps[I].Done && State[I] == WarpState::NotSelected)
+            State[I] = WarpState::DispatchStall;
+        Next = std::min(Next, IssueFrom[S]);
+        Pick = -1;
+      }
       if (Pick >= 0) {
         State[Pick] = WarpState::Selected;
         Current[S] = Pick;
@@ -725,8 +921,8 @@ void SMModel::run(std::vector<WarpT> &Warps, TimingResult &R, Timeline *TL) {
   NumModelledCycles += Now;
 }
 
-void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
-                            Timeline *TL) const {
+void TimingModel::runBlocks(size_t Blocks, uint64_t Running,
+                            TimingResult &R, Timeline *TL) const {
   std::vector<WarpT> Warps;
   unsigned I = 0;
   for (unsigned B = 0; B < Blocks; ++B)
@@ -744,30 +940,68 @@ void TimingModel::runBlocks(size_t Blocks, TimingResult &R,
         RC[0] = RC[1] = Never;
       Warps.push_back(std::move(W));
     }
+  MemoryPath MP;
   // The L1 gets what the blocks' shared memory leaves of the unified data
   // cache (the carve-out's granularity neglected).
   uint64_t SharedUsed = uint64_t(Blocks) * SharedPerBlock;
-  uint64_t L1Bytes = C.UnifiedL1BytesPerSM > SharedUsed
-                         ? C.UnifiedL1BytesPerSM - SharedUsed
-                         : 0;
-  // Global traffic missing L1: at the SM's L2 share, or, when the grid's
-  // footprint exceeds the L2, at its share of DRAM over the SMs the grid
-  // occupies (at most the L2 share), after the L2 and DRAM latencies.
-  double BytesPerClk = C.L2BytesPerClkPerSM;
-  unsigned Latency = C.L2Latency;
+  MP.L1Lines = (C.UnifiedL1BytesPerSM > SharedUsed
+                    ? C.UnifiedL1BytesPerSM - SharedUsed
+                    : 0) /
+               128;
+  // L2 and DRAM are one resource for the GPU: the SM's share of DRAM is
+  // its part of the blocks running at once (\p Running), at most its L2
+  // share; so is its share of the L2's capacity.
+  MP.L2BytesPerClk = C.L2BytesPerClkPerSM;
+  double Part = double(Blocks) / double(std::max<uint64_t>(Running, Blocks));
+  MP.DRAMBytesPerClk =
+      std::min(MP.L2BytesPerClk, C.DRAMGBytesPerS / C.ClockGHz * Part);
   R.FootprintBytes = Footprint;
   R.GlobalFromDRAM = Footprint > C.L2Bytes;
+  if (R.GlobalFromDRAM)
+    MP.L2ShareLines =
+        std::max<uint64_t>(1, uint64_t(double(C.L2Bytes / 128) * Part));
   if (R.GlobalFromDRAM) {
-    // DRAM is one resource for the GPU: an SM's share is its part of the
-    // blocks running at once, min(grid, occupancy x SMs) (the busiest SM
-    // of an uneven spread gets the larger share, as the others finish).
-    uint64_t Running = std::min<uint64_t>(GridBlocks, uint64_t(Occupancy) *
-                                                          C.SMs);
-    BytesPerClk = std::min(BytesPerClk, C.DRAMGBytesPerS / C.ClockGHz *
-                                            double(Blocks) / double(Running));
-    Latency = C.L2Latency + C.DRAMLatency;
+    // The grid's blocks first read about (lines these blocks read) x
+    // (grid / blocks) lines; the footprint of them comes from DRAM.  (A
+    // footprint within the L2 is there from the launch before: benchmarks
+    // and published figures time repeated launches.)
+    std::unordered_set<uint64_t> Unique;
+    for (unsigned B = 0; B < Blocks; ++B)
+      for (const auto &WL : Lines[B])
+        Unique.insert(WL.begin(), WL.end());
+    double FirstReads =
+        double(Unique.size()) * 128 * double(GridBlocks) / double(Blocks);
+    MP.ColdDRAM =
+        FirstReads > 0 ? std::min(1.0, double(Footprint) / FirstReads) : 0;
   }
-  SMModel M(Prog, C, L1Bytes / 128, BytesPerClk, Latency);
+  R.ColdDRAMFraction = MP.ColdDRAM;
+  // The regular-register sources of the fixed-latency instructions other
+  // than the tensor ones (whose operand reads Huerta et al. do not
+  // describe), by operand slot.
+  std::vector<RegReads> Reads(Prog.Insts.size());
+  for (size_t I = 0; I < Prog.Insts.size(); ++I) {
+    const DInst &D = Prog.Insts[I];
+    if (D.Variable || D.Class == sched::InstrClass::MMA16816 ||
+        D.Class == sched::InstrClass::MMA1688)
+      continue;
+    const sass::InstrInfo &II = sass::getInstrInfo(D.I.Op);
+    for (unsigned K = 0; K < II.NumOperands; ++K) {
+      const sass::OperandInfo &O = II.Operands[K];
+      if (O.Kind != sass::OperandKind::GPR || O.IsDef ||
+          D.I.Ops[K] == sass::RZ)
+        continue;
+      for (unsigned J = 0; J < std::max<unsigned>(1, O.Width); ++J) {
+        int64_t Reg = D.I.Ops[K] + J;
+        if (Reg < 0 || Reg >= sass::RZ)
+          continue;
+        bool Reuse = O.ReuseSlot >= 0 && (D.I.Ctrl.Reuse >> O.ReuseSlot) & 1;
+        Reads[I].Reads.push_back(
+            {uint8_t(Reg), int8_t(O.ReuseSlot < 3 ? O.ReuseSlot : -1),
+             Reuse});
+      }
+    }
+  }
+  SMModel M(Prog, C, MP, Reads);
   M.run(Warps, R, TL);
 }
 
@@ -787,7 +1021,9 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
   R.OccupancyLimit = OccupancyLimit;
   R.GridBlocks = GridBlocks;
   R.Flops = Flops;
-  runBlocks(Traces.size(), R, TL);
+  uint64_t Running = std::min<uint64_t>(GridBlocks,
+                                        uint64_t(Occupancy) * C.SMs);
+  runBlocks(Traces.size(), Running, R, TL);
   // The busiest SM gets ceil(grid / SMs) blocks and runs them in waves of
   // the occupancy (ceil(ceil(G / S) / O) = ceil(G / (S O))); its last wave
   // holds what is left, modelled on its own when fewer than a full one.
@@ -797,7 +1033,9 @@ TimingResult TimingModel::model(double Flops, double CompulsoryBytes,
   R.LastWaveCycles = R.BlockCycles;
   if (R.LastWaveBlocks && R.LastWaveBlocks < R.ResidentBlocks) {
     TimingResult Last;
-    runBlocks(R.LastWaveBlocks, Last, nullptr);
+    // The last wave runs what the full waves left of the grid.
+    uint64_t Left = GridBlocks - std::min(GridBlocks, (R.Waves - 1) * Running);
+    runBlocks(R.LastWaveBlocks, std::max<uint64_t>(Left, 1), Last, nullptr);
     R.LastWaveCycles = Last.BlockCycles;
   }
   double Clock = C.ClockGHz * 1e9;

@@ -31,7 +31,12 @@ void sim::printTiming(raw_ostream &OS, const TimingResult &R) {
   if (R.GlobalFromDRAM)
     OS << "  global memory: from DRAM (footprint "
        << format("%.1f", double(R.FootprintBytes) / (1 << 20))
-       << " MiB exceeds the L2)\n";
+       << " MiB exceeds the L2): lines read again beyond the SM's share of "
+          "the L2\n";
+  if (R.ColdDRAMFraction > 0)
+    OS << "  DRAM part of first reads: "
+       << format("%.4f", R.ColdDRAMFraction)
+       << " (footprint / the bytes the grid's blocks first read)\n";
   OS << "  cycles per block (one wave on one SM): " << R.BlockCycles << "\n";
   if (R.LastWaveCycles != R.BlockCycles)
     OS << "  last wave: " << R.LastWaveBlocks << " block(s) on one SM, "
@@ -85,6 +90,7 @@ void sim::writeTimingJSON(raw_ostream &OS, const TimingResult &R) {
       {"dram_floor_seconds", R.DRAMFloorSeconds},
       {"footprint_bytes", int64_t(R.FootprintBytes)},
       {"global_from_dram", R.GlobalFromDRAM},
+      {"cold_dram_fraction", R.ColdDRAMFraction},
       {"tflops", R.Flops > 0 ? json::Value(R.tflops()) : json::Value(nullptr)},
       {"warp_instructions", int64_t(R.WarpInstructions)},
       {"issue_utilization", R.IssueUtilization},

@@ -29,7 +29,7 @@ static const char *pipeName(Pipe P) {
 static const char *stateColour(WarpState S) {
   static const char *C[] = {"#ffffff", "#d9f2d9", "#e6e6e6", "#fff2a8",
                             "#ffd1a3", "#f7c6d9", "#b3ecf2", "#e8d8b8",
-                            "#d5c8f0", "#c8d4e6"};
+                            "#d5c8f0", "#c8d4e6", "#c9c9a3"};
   return C[unsigned(S)];
 }
 

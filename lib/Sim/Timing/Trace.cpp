@@ -99,6 +99,29 @@ static unsigned wavefronts(const uint64_t *Addr, uint32_t Mask, unsigned Size,
   return Total;
 }
 
+/// When the active lanes of \p Mask read in pairs (lane n and n ^ 1 at the
+/// same address for every active pair, or lane n and n ^ 2), the mask of
+/// one lane of each pair; 0 otherwise.
+static uint32_t pairedLanes(const uint64_t *Addr, uint32_t Mask) {
+  for (unsigned Bit : {1u, 2u}) {
+    uint32_t Keep = 0;
+    bool Paired = true;
+    for (unsigned L = 0; L < 32 && Paired; ++L) {
+      if (!((Mask >> L) & 1) || (L & Bit))
+        continue;
+      unsigned O = L ^ Bit;
+      Paired = ((Mask >> O) & 1) && Addr[O] == Addr[L];
+      Keep |= 1u << L;
+    }
+    for (unsigned L = 0; L < 32 && Paired; ++L)
+      if ((Mask >> L) & 1 && (L & Bit) && !((Mask >> (L ^ Bit)) & 1))
+        Paired = false;
+    if (Paired && Keep)
+      return Keep;
+  }
+  return 0;
+}
+
 void TimingModel::onIssue(uint64_t LinearBlock, unsigned WarpId,
                           uint32_t Index, uint32_t Mask,
                           const uint64_t *LaneAddr) {
@@ -112,6 +135,26 @@ void TimingModel::onIssue(uint64_t LinearBlock, unsigned WarpId,
     if (Lanes) {
       E.Wavefronts = uint16_t(wavefronts(LaneAddr, Mask, D.Size, Banks));
       E.Ideal = uint16_t(std::max(1u, (Lanes * D.Size + 127) / 128));
+      if (D.Sem == SemClass::Shared && !D.has(SemFlag::Store) && D.Size > 4)
+        if (uint32_t Half = pairedLanes(LaneAddr, Mask)) {
+          // The shared memory returns one register of the warp (128
+          // bytes) a cycle, two when lane pairs read the same address
+          // (NVIDIA developer forum, "Unexpected shared memory bank
+          // conflict", t/77228: on cc 7.x a uniform LDS.128 takes 2
+          // requests, not 4; ASSUMED to hold on 8.x and 9.0): one lane of
+          // each pair, packed (half the phases), at half the registers.
+          uint64_t Packed[32];
+          unsigned N = 0;
+          for (unsigned L = 0; L < 32; ++L)
+            if ((Half >> L) & 1)
+              Packed[N++] = LaneAddr[L];
+          unsigned Regs = D.Size / 4;
+          E.Wavefronts = uint16_t(
+              std::max(wavefronts(Packed, uint32_t((uint64_t(1) << N) - 1),
+                                  D.Size, Banks),
+                       Regs / 2));
+          E.Ideal = uint16_t(std::max(1u, Regs / 2));
+        }
     }
     break;
   case SemClass::LDSM:
@@ -131,6 +174,17 @@ void TimingModel::onIssue(uint64_t LinearBlock, unsigned WarpId,
       E.Ideal = uint16_t(std::max(1u, (Lanes * Size + 127) / 128));
     }
     E.GlobalBytes = Lanes * Size;
+    // The global source's distinct 128-byte lines (for the L2 and DRAM).
+    uint64_t L2Lines[32];
+    unsigned N = 0;
+    for (unsigned L = 0; L < 32; ++L)
+      if ((Mask >> L) & 1 && LaneAddr[32 + L] != ~uint64_t(0))
+        L2Lines[N++] = LaneAddr[32 + L] / 128;
+    std::sort(L2Lines, L2Lines + N);
+    N = unsigned(std::unique(L2Lines, L2Lines + N) - L2Lines);
+    E.Lines = uint8_t(N);
+    Lines[LinearBlock][WarpId].insert(Lines[LinearBlock][WarpId].end(),
+                                      L2Lines, L2Lines + N);
     break;
   }
   case SemClass::Global: {
@@ -148,7 +202,7 @@ void TimingModel::onIssue(uint64_t LinearBlock, unsigned WarpId,
       for (unsigned I = 0; I < N; ++I)
         Sectors[I] /= 4;
       N = unsigned(std::unique(Sectors, Sectors + N) - Sectors);
-      E.L1Lines = uint8_t(N);
+      E.Lines = uint8_t(N);
       Lines[LinearBlock][WarpId].insert(Lines[LinearBlock][WarpId].end(),
                                         Sectors, Sectors + N);
     }

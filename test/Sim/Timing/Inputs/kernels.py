@@ -12,6 +12,9 @@
   kernels.py war WAIT OUT          STS [R2], R3 (read late, read scoreboard
                                    SB1), then MOV R3 with (WAIT=1) or
                                    without (0) a wait on SB1
+  kernels.py fmul N A B OUT        N independent FMUL R10, RA, RB {stall=1}
+                                   (B may be written "6.reuse": RB's slot
+                                   sets its reuse bit)
   kernels.py sbset STALL OUT       LDS R3 (write scoreboard SB1)
                                    {stall=STALL}, then IADD3 reading R3
                                    with a wait on SB1
@@ -70,6 +73,10 @@ def main(argv):
                 "  MOV R3, 0x1 {stall=5}\n"
                 "  STS [R2], R3 {stall=2 rd=1}\n"
                 "  MOV R3, 0x2 {stall=4%s}\n" % wait)
+    elif kind == "fmul":
+        n, a, b = int(argv[2]), argv[3], argv[4]
+        body = "".join("  FMUL R10, R%s, R%s {stall=1}\n" % (a, b)
+                       for _ in range(n))
     elif kind == "sbset":
         body = ("  S2R R0, SR_LANEID {stall=2 wr=0}\n"
                 "  IMAD R2, R0, 4, RZ {stall=5 wait=0}\n"
