@@ -246,8 +246,12 @@ def cmd_control(a):
     for i in unrec:
         bad += 1
         print(f"{words[i][0]}: value {words[i][1]}: unrecognized")
-    checks = [(n, v) for k, n in enumerate(sorted(pick)) for v in
-              (undefined if a.all else [undefined[k % len(undefined)]])]
+    # A rejection costs a run: by default every stride-th form, at the
+    # undefined values in turn; --all: every form at every one.
+    forms = sorted(pick)
+    checks = ([(n, v) for n in forms for v in undefined] if a.all else
+              [(n, undefined[k % len(undefined)])
+               for k, n in enumerate(forms[::a.stride])])
     tables = collections.Counter()
     for n, v in checks:
         _, rej, _ = a.nv.run([with_control(pick[n], v)])
@@ -332,6 +336,8 @@ def main():
     c = sub.add_parser("control")
     c.add_argument("--all", action="store_true",
                    help="every undefined value of every form")
+    c.add_argument("--stride", type=int, default=24,
+                   help="check an undefined value on every N-th form")
     c = sub.add_parser("fuzz")
     c.add_argument("--per-form", type=int, default=8)
     a = p.parse_args()

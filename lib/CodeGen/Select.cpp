@@ -704,7 +704,10 @@ private:
 
 void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   assert(&I == &Instrs->back().I && "emit the last make()");
+  // The longest stall, in its defined form (yield: sass::defineControl);
+  // tp-compact-stalls computes the real ones.
   I.Ctrl.Stall = 15;
+  I.Ctrl.Yield = true;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
   ++Selected;
