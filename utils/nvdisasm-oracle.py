@@ -290,6 +290,15 @@ def cmd_fuzz(a):
     for i, t in enumerate(texts):
         if t == "":
             rep.unknown[samples[i][0]] += 1
+    # nvdisasm printed sample i at address 16 * i; tp-mc assembles it at
+    # 16 * k (its index in keep): move a PC-relative target by the
+    # difference.
+    for k, i in enumerate(keep):
+        if mnemonic(texts[i]) in PC_RELATIVE and i != k:
+            texts[i] = re.sub(
+                r"0x([0-9a-f]+)(\s*)$",
+                lambda m: f"{int(m.group(1), 16) - 16 * (i - k):#x}{m.group(2)}",
+                texts[i])
     src = "".join(f"/*{16 * k:04x}*/ {texts[i]}\n" for k, i in enumerate(keep))
     r = subprocess.run([a.tp_mc, "--assemble", "--show-encoding",
                         "-mcpu=" + a.target, "--no-warn"],

@@ -304,7 +304,9 @@ bool isOracleVerified(Opcode Op);
 llvm::ArrayRef<Opcode> getUnverifiedForms();
 
 /// Spelling of modifier/special-register code \p Value for operand
-/// \p OpIdx of \p Op; empty if the value has no spelling (not encodable).
+/// \p OpIdx of \p Op; a null StringRef (data() null) if the value has no
+/// spelling (not encodable), an empty one if its spelling is empty (the
+/// default, e.g. no negation).
 llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
 
 /// Encodes \p I (with its control fields).  Every operand value must fit its
