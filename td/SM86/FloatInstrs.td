@@ -266,7 +266,7 @@ foreach F = BOnlyForms in {
 // Swizzle spellings: 0 none, 2 .H0_H0, 3 .H1_H1, and (low slot, [86])
 // .H0_NH1.  nvdisasm prints `|R5|.H0_H0` for registers but `|UR4.H0_H0|`
 // and `|c[0x0] [0x16c].H0_H0|` (with that blank) for the others.
-// [78] .F32 (HADD2), [79] .RELU (with a predicate [87:90], ReluPred), [80]
+// [78] .F32 (HADD2), [79] .RELU (with a predicate [87:89]+[90]), [80]
 // .FTZ, [85] .BF16_V2.  Immediates are two f16 values, high half first.
 //===----------------------------------------------------------------------===//
 def HSwz    : Mod<[0, 2, 3], ["", ".H0_H0", ".H1_H1"]>;
@@ -298,7 +298,6 @@ class HALU3<bits<9> op, bits<3> form, string asm, dag outs, dag ins,
   bit f32;
   bits<3> Pp;
   bit Ppn;
-  bits<4> rp;  // .RELU's predicate (ReluPred)
   let ReuseOperands = ["Ra", "Rb", "Rc", ""];
   let Inst{23-16} = Rd;
   let Inst{31-24} = Ra;
@@ -347,7 +346,8 @@ class HALU3<bits<9> op, bits<3> form, string asm, dag outs, dag ins,
   let Inst{79} = relu;
   let Inst{80} = ftz;
   let Inst{85} = bf;
-  let Inst{90-87} = !if(relu, rp, 0b0000);
+  let Inst{89-87} = !if(relu, Pp, 0b000);
+  let Inst{90} = !if(relu, Ppn, 0);
   let Inst{91} = !or(!eq(form, 6), !eq(form, 7));
 }
 
@@ -377,44 +377,46 @@ class HVar<string mn, string name, bits<9> op, string cb> {
   string CB = cb;  // HFMA2.MMA prints c[..][..] without the blank
 }
 // nvdisasm prints .BF16_V2 first (`HFMA2.BF16_V2.FTZ.RELU`, TSV rows
-// `HFMA2.BF16_V2`).  The .RELU predicate is left out when it is PT
+// `HFMA2.BF16_V2`).  It leaves the .RELU predicate out when it is PT
 // (`HFMA2.RELU R6, R5, R6, R0`; TSV rows: `HFMA2.RELU R15, R15, R6, R11,
-// P0`).
-def ReluPred : Mod<[7, 0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15],
-                   ["", ", P0", ", P1", ", P2", ", P3", ", P4", ", P5", ", P6",
-                    ", !P0", ", !P1", ", !P2", ", !P3", ", !P4", ", !P5",
-                    ", !P6", ", !PT"]>;
+// P0`): R = 1 is that form, the predicate fixed to PT (the decoder takes
+// it over R = 2's, being more specific); R = 2 names the predicate.
 /// Whether form F's B source is in the low slot ([32:63]).
 class HBLow<SrcForm F> {
   bit V = !or(!eq(F.Form, 1), !eq(F.Form, 5), !eq(F.Form, 6));
 }
-class HFMA2Form<HVar V, SrcForm F, bit R, bit BF>
+class HFMA2Form<HVar V, SrcForm F, int R, bit BF>
     : HALU3<V.Op, F.Form, V.Mn # !if(BF, ".BF16_V2", "") # "${ftz}" #
                             !if(R, ".RELU", "") # " $Rd, " #
                             "${na}${aa}$Ra${aa}${sa}" # ", " #
                             HSrc<F.BK, "Rb", "nb", "ab", "sb", HBLow<F>.V, BF,
                                  V.CB>.Text # ", " #
                             HSrc<F.CK, "Rc", "nc", "ac", "sc", !not(HBLow<F>.V),
-                                 BF, V.CB>.Text # !if(R, "${rp}", ""),
+                                 BF, V.CB>.Text #
+                            !if(!eq(R, 2), ", ${Ppn}$Pp", ""),
             (outs GPR:$Rd),
             !con((ins FtzMod:$ftz),
                  (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa),
                  HSrc<F.BK, "Rb", "nb", "ab", "sb", HBLow<F>.V, BF, V.CB>.Ins,
                  HSrc<F.CK, "Rc", "nc", "ac", "sc", !not(HBLow<F>.V), BF,
                       V.CB>.Ins,
-                 !if(R, (ins ReluPred:$rp), (ins))), R> {
+                 !if(!eq(R, 2), (ins PNot:$Ppn, Pred:$Pp), (ins))),
+            !ne(R, 0)> {
   let bf = BF;
+  let Pp = !if(!eq(R, 1), 7, ?);
+  let Ppn = !if(!eq(R, 1), 0, ?);
 }
 foreach F = ALU3Forms in
-  foreach R = [0, 1] in {
+  foreach R = [0, 1, 2] in {
+    defvar Sfx = !cond(!eq(R, 0): "", !eq(R, 1): "_RELU", true: "_RELU_P");
     foreach BF = [0, 1] in
-      def "HFMA2" # !if(R, "_RELU", "") # !if(BF, "_BF16", "") # "_" # F.Sfx :
+      def "HFMA2" # Sfx # !if(BF, "_BF16", "") # "_" # F.Sfx :
         HFMA2Form<HVar<"HFMA2", "HFMA2", 0x031, "c[$Bank] [$Off]">, F, R, BF>;
-    def "HFMA2_MMA" # !if(R, "_RELU", "") # "_" # F.Sfx :
+    def "HFMA2_MMA" # Sfx # "_" # F.Sfx :
       HFMA2Form<HVar<"HFMA2.MMA", "HFMA2_MMA", 0x035, "c[$Bank][$Off]">, F, R, 0>;
     // nvdisasm 11.8 prints HFMA2.MMA.BF16_V2 on sm_90 only (on sm_80/86/89
     // a word with [85] set prints as HFMA2.MMA).
-    def "HFMA2_MMA" # !if(R, "_RELU", "") # "_BF16_" # F.Sfx :
+    def "HFMA2_MMA" # Sfx # "_BF16_" # F.Sfx :
       HFMA2Form<HVar<"HFMA2.MMA", "HFMA2_MMA", 0x035, "c[$Bank][$Off]">, F, R, 1>,
       OnlyOn<SM90Family>;
   }
