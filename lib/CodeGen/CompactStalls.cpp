@@ -866,8 +866,11 @@ void StallCompactor::Impl::finish(int64_t End, StallReason EndWhy,
     V.Ctrl.Stall = uint8_t(std::min<uint32_t>(Cycles[I], MaxStall));
     // SASS_FACTS 1.2 (E): ptxas leaves bit 109 = 1 (Yield = false) on most
     // instructions and clears it (Yield) on DEPBAR and on pad NOPs.
+    // A stall of 0 or 12..15 is defined only with yield, as ptxas writes it
+    // (sass::defineControl).
     V.Ctrl.Yield =
         V.Kind == SpecialKind::WaitGroups || V.Kind == SpecialKind::Nop;
+    V.Ctrl = sass::defineControl(V.Ctrl);
   };
   for (size_t I = 0; I + 1 < N; ++I) // a view, followed by one
     Set(I, Ops[I], TT[I + 1]);
@@ -949,6 +952,7 @@ void insertFillers(InstrSeq &P, std::vector<CompactInfo> &Info) {
       F.NeverExecutes = true;
       F.Ctrl.Stall = S;
       F.Ctrl.Yield = false;
+      F.Ctrl = sass::defineControl(F.Ctrl);
       F.Loc = P[I].Loc;
       Out.push_back(F);
       OutInfo.push_back(CompactInfo());
@@ -1212,6 +1216,8 @@ void CompactStallsPass::appendTail(std::vector<mir::MInstr> &Out,
     sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t S) {
       sass::Control C;
       C.Stall = S;
+      C.Yield = false;
+      C = sass::defineControl(C);
       Out.push_back(*FillerTemplate);
       sass::applyControl(Out.back().I, C);
     });
@@ -1249,6 +1255,8 @@ void CompactStallsPass::rebuild(mir::Piece &P, const PieceViews &V,
       sched::forEachFillerStall(Result.Cycles[K], [&](uint8_t S) {
         sass::Control C;
         C.Stall = S;
+        C.Yield = false;
+        C = sass::defineControl(C);
         Out.push_back(*FillerTemplate);
         sass::applyControl(Out.back().I, C);
       });

@@ -177,7 +177,8 @@ private:
     std::vector<mir::MInstr> Control;
     Control.reserve(3);
     sass::Control Ctl;
-    Ctl.Stall = 15;
+    Ctl.Stall = 15; // with yield: a stall of 12..15 is defined only so
+    Ctl.Yield = true;
     Control.push_back(makeDecrement(C, Ctl));
     Control.push_back(makeTest(C, /*LessThanOne=*/false, Ctl));
     if (!Checked) {

@@ -704,7 +704,10 @@ private:
 
 void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   assert(&I == &Instrs->back().I && "emit the last make()");
+  // The longest stall, in its defined form (yield: sass::defineControl);
+  // tp-compact-stalls computes the real ones.
   I.Ctrl.Stall = 15;
+  I.Ctrl.Yield = true;
   I.Ctrl.WrSB = WrSB < 0 ? 7 : WrSB;
   I.Ctrl.RdSB = RdSB < 0 ? 7 : RdSB;
   ++Selected;
@@ -876,6 +879,16 @@ unsigned Selector::inRegister(Lowered L) {
 
 Lowered Selector::emitShl(Lowered A, int64_t Shift) {
   unsigned D = defineTemp();
+  if (!isel::hasShlAlias(unsigned(Shift))) {
+    // No alias for this power of two: IMAD by it, plus RZ.
+    sass::Instruction &I = make(Form::IMadImm);
+    operand(I, Slot::Rd) = D;
+    operand(I, Slot::Ra) = A.Reg;
+    operand(I, Slot::Imm) = int64_t(int32_t(uint32_t(1) << Shift));
+    operand(I, Slot::Rc) = RZ;
+    emit(I);
+    return Lowered::reg(D);
+  }
   // IMAD.SHL.U32 is one form a shift (the multiplier is fixed bits).
   sass::Instruction &I = make(Form::ShlImm);
   I.Op = isel::getShlOpcode(Shift);

@@ -191,11 +191,13 @@ void EpilogueValues::widenPair(unsigned Packed, unsigned Dst) {
     }
     return;
   }
-  // A bfloat16 is the top half of its binary32: low << 16, high & mask.
-  sass::Instruction &Lo = E.makeInstr(Form::ShlImm);
-  Lo.Op = getShlOpcode(16);
+  // A bfloat16 is the top half of its binary32: low * 0x10000 (IMAD: the
+  // shift by 16 has no IMAD.SHL.U32 alias, hasShlAlias), high & mask.
+  sass::Instruction &Lo = E.makeInstr(Form::IMadImm);
   operand(Lo, Slot::Rd) = Dst;
   operand(Lo, Slot::Ra) = Packed;
+  operand(Lo, Slot::Imm) = 0x10000;
+  operand(Lo, Slot::Rc) = sass::RZ;
   E.emitInstr(Lo);
   sass::Instruction &Hi = E.makeInstr(Form::LopHighHalf);
   operand(Hi, Slot::Rd) = Dst + 1;

@@ -144,7 +144,8 @@ constexpr FormTemplate Templates[] = {
 static_assert(sizeof(Templates) / sizeof(Templates[0]) == size_t(Form::Count),
               "one template a form");
 
-/// IMAD.SHL.U32 by 2^S, at index S (the forms' enumerators sort by name).
+/// IMAD.SHL.U32 by 2^S, at index S (the forms' enumerators sort by name);
+/// indices 0, 16 and 31 have no alias (hasShlAlias) and hold a placeholder.
 constexpr sass::Opcode ShlOpcodes[32] = {
     sass::IMAD_SHL_U32_rir_1,  sass::IMAD_SHL_U32_rir_1,
     sass::IMAD_SHL_U32_rir_2,  sass::IMAD_SHL_U32_rir_3,
@@ -154,14 +155,14 @@ constexpr sass::Opcode ShlOpcodes[32] = {
     sass::IMAD_SHL_U32_rir_10, sass::IMAD_SHL_U32_rir_11,
     sass::IMAD_SHL_U32_rir_12, sass::IMAD_SHL_U32_rir_13,
     sass::IMAD_SHL_U32_rir_14, sass::IMAD_SHL_U32_rir_15,
-    sass::IMAD_SHL_U32_rir_16, sass::IMAD_SHL_U32_rir_17,
+    sass::IMAD_SHL_U32_rir_1,  sass::IMAD_SHL_U32_rir_17,
     sass::IMAD_SHL_U32_rir_18, sass::IMAD_SHL_U32_rir_19,
     sass::IMAD_SHL_U32_rir_20, sass::IMAD_SHL_U32_rir_21,
     sass::IMAD_SHL_U32_rir_22, sass::IMAD_SHL_U32_rir_23,
     sass::IMAD_SHL_U32_rir_24, sass::IMAD_SHL_U32_rir_25,
     sass::IMAD_SHL_U32_rir_26, sass::IMAD_SHL_U32_rir_27,
     sass::IMAD_SHL_U32_rir_28, sass::IMAD_SHL_U32_rir_29,
-    sass::IMAD_SHL_U32_rir_30, sass::IMAD_SHL_U32_rir_31};
+    sass::IMAD_SHL_U32_rir_30, sass::IMAD_SHL_U32_rir_1};
 
 } // namespace
 
@@ -187,9 +188,13 @@ constexpr std::array<sass::Instruction, size_t(Form::Count)> Prototypes =
     buildPrototypes();
 } // namespace detail
 
+bool hasShlAlias(unsigned Shift) {
+  return Shift >= 1 && Shift <= 30 && Shift != 16;
+}
+
 sass::Opcode getShlOpcode(unsigned Shift) {
-  if (Shift < 1 || Shift > 31)
-    report_fatal_error("tp-select: IMAD.SHL.U32 shifts by 1..31, not " +
+  if (!hasShlAlias(Shift))
+    report_fatal_error("tp-select: IMAD.SHL.U32 shifts by 1..30 but 16, not " +
                        Twine(Shift));
   return ShlOpcodes[Shift];
 }

@@ -382,6 +382,10 @@ std::vector<Hazard> Verifier::run() {
     const SchedInstr &In = P[I];
     T[I] = Now;
     Now += In.Ctrl.Stall;
+    if (!sass::isDefinedControl(In.Ctrl))
+      report(I, name(I) + " has stall " + Twine(unsigned(In.Ctrl.Stall)) +
+                    " without yield, a control value NVIDIA's tables leave "
+                    "undefined");
     if (In.NeverExecutes)
       continue;
     waits(I);

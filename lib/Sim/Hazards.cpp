@@ -67,6 +67,10 @@ void sim::waitScoreboard(Exec &X, unsigned SB) {
 void sim::checkIssue(Exec &X, const DInst &D) {
   Warp &W = *X.W;
   uint64_t T = W.Now;
+  if (!sass::isDefinedControl(D.I.Ctrl))
+    X.hazard("stall " + Twine(unsigned(D.I.Ctrl.Stall)) +
+             " without yield: NVIDIA's tables leave this control value "
+             "undefined");
   // Reads.
   for (const RegUse &U : D.Uses) {
     if (U.Def)

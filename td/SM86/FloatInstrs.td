@@ -376,26 +376,50 @@ class HVar<string mn, string name, bits<9> op, string cb> {
   bits<9> Op = op;
   string CB = cb;  // HFMA2.MMA prints c[..][..] without the blank
 }
-foreach V = [HVar<"HFMA2", "HFMA2", 0x031, "c[$Bank] [$Off]">,
-             HVar<"HFMA2.MMA", "HFMA2_MMA", 0x035, "c[$Bank][$Off]">] in
-  foreach F = ALU3Forms in
-    foreach R = [0, 1] in
-      foreach BF = [0, 1] in {
-      defvar BLow = !or(!eq(F.Form, 1), !eq(F.Form, 5), !eq(F.Form, 6));
-      defvar B = HSrc<F.BK, "Rb", "nb", "ab", "sb", BLow, BF, V.CB>;
-      defvar C = HSrc<F.CK, "Rc", "nc", "ac", "sc", !not(BLow), BF, V.CB>;
-      def V.Name # !if(R, "_RELU", "") # !if(BF, "_BF16", "") # "_" # F.Sfx :
-        HALU3<V.Op, F.Form, V.Mn # "${ftz}" # !if(R, ".RELU", "") #
-                              !if(BF, ".BF16_V2", "") # " $Rd, " #
-                              "${na}${aa}$Ra${aa}${sa}" # ", " # B.Text # ", " #
-                              C.Text # !if(R, ", ${Ppn}$Pp", ""),
-              (outs GPR:$Rd),
-              !con((ins FtzMod:$ftz),
-                   (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa), B.Ins,
-                   C.Ins, !if(R, (ins PNot:$Ppn, Pred:$Pp), (ins))), R> {
-        let bf = BF;
-      }
-    }
+// nvdisasm prints .BF16_V2 first (`HFMA2.BF16_V2.FTZ.RELU`, TSV rows
+// `HFMA2.BF16_V2`).  It leaves the .RELU predicate out when it is PT
+// (`HFMA2.RELU R6, R5, R6, R0`; TSV rows: `HFMA2.RELU R15, R15, R6, R11,
+// P0`): R = 1 is that form, the predicate fixed to PT (the decoder takes
+// it over R = 2's, being more specific); R = 2 names the predicate.
+/// Whether form F's B source is in the low slot ([32:63]).
+class HBLow<SrcForm F> {
+  bit V = !or(!eq(F.Form, 1), !eq(F.Form, 5), !eq(F.Form, 6));
+}
+class HFMA2Form<HVar V, SrcForm F, int R, bit BF>
+    : HALU3<V.Op, F.Form, V.Mn # !if(BF, ".BF16_V2", "") # "${ftz}" #
+                            !if(R, ".RELU", "") # " $Rd, " #
+                            "${na}${aa}$Ra${aa}${sa}" # ", " #
+                            HSrc<F.BK, "Rb", "nb", "ab", "sb", HBLow<F>.V, BF,
+                                 V.CB>.Text # ", " #
+                            HSrc<F.CK, "Rc", "nc", "ac", "sc", !not(HBLow<F>.V),
+                                 BF, V.CB>.Text #
+                            !if(!eq(R, 2), ", ${Ppn}$Pp", ""),
+            (outs GPR:$Rd),
+            !con((ins FtzMod:$ftz),
+                 (ins NegMod:$na, AbsMod:$aa, GPR:$Ra, HSwz:$sa),
+                 HSrc<F.BK, "Rb", "nb", "ab", "sb", HBLow<F>.V, BF, V.CB>.Ins,
+                 HSrc<F.CK, "Rc", "nc", "ac", "sc", !not(HBLow<F>.V), BF,
+                      V.CB>.Ins,
+                 !if(!eq(R, 2), (ins PNot:$Ppn, Pred:$Pp), (ins))),
+            !ne(R, 0)> {
+  let bf = BF;
+  let Pp = !if(!eq(R, 1), 7, ?);
+  let Ppn = !if(!eq(R, 1), 0, ?);
+}
+foreach F = ALU3Forms in
+  foreach R = [0, 1, 2] in {
+    defvar Sfx = !cond(!eq(R, 0): "", !eq(R, 1): "_RELU", true: "_RELU_P");
+    foreach BF = [0, 1] in
+      def "HFMA2" # Sfx # !if(BF, "_BF16", "") # "_" # F.Sfx :
+        HFMA2Form<HVar<"HFMA2", "HFMA2", 0x031, "c[$Bank] [$Off]">, F, R, BF>;
+    def "HFMA2_MMA" # Sfx # "_" # F.Sfx :
+      HFMA2Form<HVar<"HFMA2.MMA", "HFMA2_MMA", 0x035, "c[$Bank][$Off]">, F, R, 0>;
+    // nvdisasm 11.8 prints HFMA2.MMA.BF16_V2 on sm_90 only (on sm_80/86/89
+    // a word with [85] set prints as HFMA2.MMA).
+    def "HFMA2_MMA" # Sfx # "_BF16_" # F.Sfx :
+      HFMA2Form<HVar<"HFMA2.MMA", "HFMA2_MMA", 0x035, "c[$Bank][$Off]">, F, R, 1>,
+      OnlyOn<SM90Family>;
+  }
 
 // HADD2 (0x030): the second source is in the C slot for non-register
 // forms (as FADD): register form 1 ([32:39], low-slot modifiers), immediate

@@ -61,7 +61,11 @@ defm IMAD_HI_ : IMADAll<"IMAD.HI", 0x027, IMADWide>;
 //                                    `IMAD.U32 R22, RZ, RZ, UR5` stays)
 //   IMAD.MOV.U32   Rd, Ra, 0x1, RZ   unsigned, B = 1, C = RZ
 //   IMAD.IADD      Rd, Ra, 0x1, C    signed, B = 1
-//   IMAD.SHL.U32   Rd, Ra, 2^k, RZ   unsigned, B = 2^k (k = 1..31), C = RZ
+//   IMAD.SHL.U32   Rd, Ra, 2^k, RZ   unsigned, B = 2^k, C = RZ, k = 1..30
+//                                    but not 16: nvdisasm 11.8 prints
+//                                    `IMAD.U32 R0, R0, 0x10000, RZ` (a TSV
+//                                    row too) and `IMAD.U32 R1, R2,
+//                                    -0x80000000, RZ`
 foreach F = [FormRR, FormRI, FormRC] in {
   defvar C = SrcOp<F.CK, "Rc", SImm, NegMod, "nc">;
   let Ra = 0xff, Rb = 0xff in
@@ -99,7 +103,6 @@ def IMAD_SHL_U32_rir_12 : IMADShlAlias<12, "0x1000">;
 def IMAD_SHL_U32_rir_13 : IMADShlAlias<13, "0x2000">;
 def IMAD_SHL_U32_rir_14 : IMADShlAlias<14, "0x4000">;
 def IMAD_SHL_U32_rir_15 : IMADShlAlias<15, "0x8000">;
-def IMAD_SHL_U32_rir_16 : IMADShlAlias<16, "0x10000">;
 def IMAD_SHL_U32_rir_17 : IMADShlAlias<17, "0x20000">;
 def IMAD_SHL_U32_rir_18 : IMADShlAlias<18, "0x40000">;
 def IMAD_SHL_U32_rir_19 : IMADShlAlias<19, "0x80000">;
@@ -114,7 +117,6 @@ def IMAD_SHL_U32_rir_27 : IMADShlAlias<27, "0x8000000">;
 def IMAD_SHL_U32_rir_28 : IMADShlAlias<28, "0x10000000">;
 def IMAD_SHL_U32_rir_29 : IMADShlAlias<29, "0x20000000">;
 def IMAD_SHL_U32_rir_30 : IMADShlAlias<30, "0x40000000">;
-def IMAD_SHL_U32_rir_31 : IMADShlAlias<31, "0x80000000">;
 
 //===----------------------------------------------------------------------===//
 // IADD3: base 0x010 (N, T, C, R 236/236).

@@ -86,7 +86,8 @@ def HMMA_SP_16832_F32 : HMMASPInst<"16832.F32", 1>;
 // R24`), of B [63]/[62] (`DMMA.884 R8, R66, -R62.reuse, R8`); [78:79]
 // rounding (.RM .RP .RZ).  No row negates C.  FP64 and MMA: variable
 // latency (SASS_FACTS 2.1; ptxas puts it on a write scoreboard, E).
-def DMMA_884 : SM86Op<0x23f, "DMMA.884${rnd} $Rd, ${na}${aa}$Ra${aa}, " #
+class DMMAInst<string shape>
+    : SM86Op<0x23f, "DMMA." # shape # "${rnd} $Rd, ${na}${aa}$Ra${aa}, " #
                                "${nb}${ab}$Rb${ab}, $Rc",
                       (outs GPR128:$Rd),
                       (ins RndMod:$rnd, NegMod:$na, AbsMod:$aa, GPR64:$Ra,
@@ -111,3 +112,7 @@ def DMMA_884 : SM86Op<0x23f, "DMMA.884${rnd} $Rd, ${na}${aa}$Ra${aa}, " #
   let Inst{73} = aa;
   let Inst{79-78} = rnd;
 }
+// nvdisasm 11.8 spells the shape 8x8x4 on sm_90 (Hopper adds DMMA shapes),
+// 884 on sm_80/86/89 (and every TSV row).
+def DMMA_884 : DMMAInst<"884">, OnlyOn<[TargetSM80, TargetSM86, TargetSM89]>;
+def DMMA_8x8x4 : DMMAInst<"8x8x4">, OnlyOn<SM90Family>;

@@ -127,8 +127,20 @@ class SM86ControlWord {
   let Inst{109} = Yield;
   let Inst{108-105} = Stall;
   let Inst{104-0} = ?;
+  /// The values of v = Stall | Yield-bit << 4 (bits 105..109 read as one
+  /// number) that are not instructions.
+  list<int> UndefinedStallYield = [];
 }
-def SM86Control : SM86ControlWord;
+/// NVIDIA's disassembler reads bits 105..109 as one 5-bit value through a
+/// table per instruction class.  Swept over every form on sm_80, sm_86,
+/// sm_89 and sm_90 (all 32 values, nvdisasm 11.8; docs/nvdisasm.md), every
+/// class leaves the same five undefined: stall 0 and stall 12..15 with bit
+/// 109 set.  ptxas 13 writes none of them on any target, Blackwell included
+/// (it clears bit 109 for a stall of 0 or 12..15), so the rule holds for
+/// every target.
+def SM86Control : SM86ControlWord {
+  let UndefinedStallYield = [16, 28, 29, 30, 31];
+}
 
 //===----------------------------------------------------------------------===//
 // Three-source ALU layouts (SASS_FACTS 1.3, N encode_alu_base, R over

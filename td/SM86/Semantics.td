@@ -405,9 +405,6 @@ def : SimSemantics<SemIMAD,
   [IMAD_SHL_U32_rir_15],
   "IMADKind::Shl", [], 0, 15>;
 def : SimSemantics<SemIMAD,
-  [IMAD_SHL_U32_rir_16],
-  "IMADKind::Shl", [], 0, 16>;
-def : SimSemantics<SemIMAD,
   [IMAD_SHL_U32_rir_17],
   "IMADKind::Shl", [], 0, 17>;
 def : SimSemantics<SemIMAD,
@@ -449,9 +446,6 @@ def : SimSemantics<SemIMAD,
 def : SimSemantics<SemIMAD,
   [IMAD_SHL_U32_rir_30],
   "IMADKind::Shl", [], 0, 30>;
-def : SimSemantics<SemIMAD,
-  [IMAD_SHL_U32_rir_31],
-  "IMADKind::Shl", [], 0, 31>;
 def : SimSemantics<SemIMAD,
   [IMAD_WIDE_P_rcr, IMAD_WIDE_P_rir, IMAD_WIDE_P_rrc, IMAD_WIDE_P_rri,
    IMAD_WIDE_P_rrr, IMAD_WIDE_P_rru, IMAD_WIDE_P_rur, IMAD_WIDE_rcr,

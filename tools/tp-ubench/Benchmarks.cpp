@@ -127,7 +127,7 @@ public:
   void op(const std::string &Text, const std::string &Ctrl) {
     settleScoreboards(Ctrl);
     LastStart = Code.size();
-    Code += "  " + Text + " {" + Ctrl + "}\n";
+    Code += "  " + Text + " {" + defined(Ctrl) + "}\n";
     ++Count;
     noteRegisters(Text);
   }
@@ -144,6 +144,18 @@ public:
     }
   }
   void label(const std::string &L) { Code += L + ":\n"; }
+  /// \p Ctrl with the yield NVIDIA's tables require of a stall of 0 or
+  /// 12..15 (sass::defineControl).
+  static std::string defined(const std::string &Ctrl) {
+    StringRef C(Ctrl);
+    unsigned Stall = 0;
+    if (C.consume_front("stall="))
+      C.consumeInteger(10, Stall);
+    bool Undefined = Stall == 0 || Stall >= 12;
+    if (!Undefined || StringRef(Ctrl).contains("yield"))
+      return Ctrl;
+    return Ctrl.empty() ? "yield" : Ctrl + " yield";
+  }
   const TargetInfo &info() const { return TI; }
 
   /// R0 = global thread index, R1 = ctaid.x, R2:R3 = this thread's slot,

@@ -52,39 +52,39 @@ std::string randomFunction(std::mt19937 &G) {
     std::string Guard = Pick(8) == 0 ? "@P0 " : "";
     switch (Pick(13)) {
     case 0:
-      return "S2R " + S() + ", SR_TID.X ; {stall=15 wr=5}";
+      return "S2R " + S() + ", SR_TID.X ; {stall=15 yield wr=5}";
     case 1:
-      return Guard + "IADD3 " + S() + ", " + S() + ", 0x1, RZ ; {stall=15}";
+      return Guard + "IADD3 " + S() + ", " + S() + ", 0x1, RZ ; {stall=15 yield}";
     case 2:
       return Guard + "IADD3 " + S() + ", " + S() + ", " + S() +
-             ", RZ ; {stall=15}";
+             ", RZ ; {stall=15 yield}";
     case 3:
       return Guard + "IMAD.WIDE.U32 " + P() + ", " + S() + ", " + S() +
-             ", c[0x0][0x160] ; {stall=15}";
+             ", c[0x0][0x160] ; {stall=15 yield}";
     case 4:
-      return Guard + "CS2R " + P() + ", SRZ ; {stall=15}";
+      return Guard + "CS2R " + P() + ", SRZ ; {stall=15 yield}";
     case 5:
-      return "CS2R " + Q() + (Pick(2) ? ":2" : "") + ", SRZ ; {stall=15}";
+      return "CS2R " + Q() + (Pick(2) ? ":2" : "") + ", SRZ ; {stall=15 yield}";
     case 6:
-      return "LDSM.16.M88.4 " + Q() + ", [" + S() + "] ; {stall=15 wr=" +
+      return "LDSM.16.M88.4 " + Q() + ", [" + S() + "] ; {stall=15 yield wr=" +
              std::to_string(1 + Pick(2)) + "}";
     case 7:
       return "HMMA.16816.F32 " + Q() + ", " + Q() + ", " + Q() +
-             (Pick(2) ? ":2" : "") + ", " + Q() + " ; {stall=15}";
+             (Pick(2) ? ":2" : "") + ", " + Q() + " ; {stall=15 yield}";
     case 8:
-      return "STS [" + S() + "], " + S() + " ; {stall=15 rd=" +
+      return "STS [" + S() + "], " + S() + " ; {stall=15 yield rd=" +
              std::to_string(2 + Pick(3)) + "}";
     case 9:
       return "STG.E.64 desc[UR4][" + P() + ".64], " + Q() +
-             (Pick(2) ? ":2" : "") + " ; {stall=15}";
+             (Pick(2) ? ":2" : "") + " ; {stall=15 yield}";
     case 10:
       return Guard + "IADD3 R" + std::to_string(Pick(12)) + ", " + S() +
-             ", 0x1, RZ ; {stall=15}";
+             ", 0x1, RZ ; {stall=15 yield}";
     case 11:
-      return "LDG.E " + S() + ", desc[UR4][" + P() + ".64] ; {stall=15 wr=" +
+      return "LDG.E " + S() + ", desc[UR4][" + P() + ".64] ; {stall=15 yield wr=" +
              std::to_string(Pick(6)) + (Pick(2) ? "" : " rd=7") + "}";
     default:
-      return Guard + "MOV " + S() + ", 0x3 ; {stall=15}";
+      return Guard + "MOV " + S() + ", 0x3 ; {stall=15 yield}";
     }
   };
   std::string Counter = Pick(2) ? " counter(%s0)" : "";
@@ -106,11 +106,11 @@ std::string randomFunction(std::mt19937 &G) {
     T += std::string("piece ") + Name + "\n";
     unsigned N = Pick(14);
     if (Counter.size() && std::string(Name) == "prologue")
-      T += "  MOV %s0, 0x3 ; {stall=15}\n";
+      T += "  MOV %s0, 0x3 ; {stall=15 yield}\n";
     for (unsigned I = 0; I < N; ++I)
       T += "  " + Instr() + "\n";
     if (std::string(Name) == "tail")
-      T += "  EXIT ; {stall=15}\n";
+      T += "  EXIT ; {stall=15 yield}\n";
   }
   return T + "}\n";
 }
@@ -435,8 +435,8 @@ TEST(RegAllocRandom, ManyOperandsAnInstruction) {
     };
     for (unsigned I = 0, N = 30 + G() % 40; I < N; ++I)
       T += "  HMMA.SP.16832.F16 " + R("d") + ", " + R("a") + ", " + R("b") +
-           ", " + R("c") + ", " + R("e") + ", 0x0 ; {stall=15}\n";
-    T += "  EXIT ; {stall=15}\n}\n";
+           ", " + R("c") + ", " + R("e") + ", 0x0 ; {stall=15 yield}\n";
+    T += "  EXIT ; {stall=15 yield}\n}\n";
     EXPECT_EQ(compareWithReference(T, 255), "");
   }
 }

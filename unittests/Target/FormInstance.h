@@ -60,7 +60,9 @@ inline bool randomInstance(sass::Opcode Op, sass::Target T, uint64_t &R,
       case sass::OperandKind::SReg: {
         std::vector<int64_t> Vals;
         for (int64_t X = 0; X < 256 && (!Span || X < int64_t(Span)); ++X)
-          if (!sass::getModifierSpelling(Op, K, X).empty())
+          // Every value with a spelling, the empty one (the default:
+          // no negation, no .FTZ) included.
+          if (sass::getModifierSpelling(Op, K, X).data())
             Vals.push_back(X);
         V = Vals.empty() ? 0 : Vals[Next(Vals.size())];
         break;

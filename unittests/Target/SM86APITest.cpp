@@ -90,6 +90,7 @@ TEST(SM86API, ControlFieldsAtTheirBits) {
   Instruction I = parseOrDie("LDGSTS.E.BYPASS.128 [R9], desc[UR6][R4.64]", SM);
   I.Ctrl = Control();
   I.Ctrl.Stall = 3;
+  I.Ctrl.Yield = false; // ptxas leaves bit 109 set
   I.Ctrl.RdSB = 1;
   Word128 W = encode(I);
   EXPECT_EQ(W.Lo, 0x0000000004097faeull);

@@ -199,7 +199,10 @@ void emitEncoder(RecordKeeper &RK, raw_ostream &OS) {
     emitSegs(OS, Fm->Segs);
     OS << " // " << Fm->Name << "\n";
   }
-  OS << "};\n#undef GET_SASS_SPECIAL_SEGS\n#endif\n\n";
+  OS << "};\n// Bit v set: v = stall | bit 109 << 4 is undefined (SM86Control).\n"
+        "constexpr uint32_t UndefinedStallYield = 0x"
+     << utohexstr(M.UndefinedStallYield, /*LowerCase=*/true) << ";\n";
+  OS << "#undef GET_SASS_SPECIAL_SEGS\n#endif\n\n";
   emitOperandEncoders(M, OS);
 }
 

@@ -65,6 +65,12 @@ SASSModel::SASSModel(RecordKeeper &RK) {
       if (!Found)
         PrintFatalError(Ctl->getLoc(), "unknown control field '" + V + "'");
     }
+    for (int64_t V : Ctl->getValueAsListOfInts("UndefinedStallYield")) {
+      if (V < 0 || V > 31)
+        PrintFatalError(Ctl->getLoc(), "UndefinedStallYield value " +
+                                           Twine(V) + " is not 0..31");
+      UndefinedStallYield |= uint32_t(1) << V;
+    }
   }
 
   std::vector<Record *> Defs = RK.getAllDerivedDefinitions("SM86Inst");

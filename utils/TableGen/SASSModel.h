@@ -88,6 +88,8 @@ public:
   std::vector<Record *> ModTypes; // operand types with spelling tables
   FieldModel Guard{"Pg", {}}, GuardNeg{"PgNeg", {}};
   std::vector<FieldModel> Control; // Stall Yield WrSB RdSB WaitMask Reuse
+  /// Bit v set: v = Stall | Yield-bit << 4 is undefined (SM86Control).
+  uint32_t UndefinedStallYield = 0;
   std::vector<Record *> SchedClasses;
 
   /// Targets (td/Targets.td): the default (IsDefault, sm_86) first as

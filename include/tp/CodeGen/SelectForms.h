@@ -67,6 +67,10 @@ inline const sass::Instruction &getPrototype(Form F) {
 }
 
 /// IMAD.SHL.U32 by 2^Shift (one form a shift), Shift 1..31.
+/// Whether a shift left by \p Shift has its IMAD.SHL.U32 alias: 1..30 but
+/// 16 (NVIDIA's disassembler prints IMAD.U32 by 0x10000 and by 0x80000000,
+/// so those are plain IMADs).
+bool hasShlAlias(unsigned Shift);
 sass::Opcode getShlOpcode(unsigned Shift);
 
 /// The operands the selector sets, by td operand name.

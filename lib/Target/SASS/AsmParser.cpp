@@ -924,6 +924,7 @@ namespace sass {
 
 Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
   Control C;
+  C.Yield = false; // in a clause, yield is written when it is set
   auto Err = [&](const char *P, const Twine &Msg) {
     return makeSourceError(SM, SMLoc::getFromPointer(P), Msg);
   };
@@ -1006,6 +1007,12 @@ Expected<Control> parseControl(StringRef Text, const SourceMgr &SM) {
       return Err(W, "unknown control field '" + Key + "'");
     }
   }
+  if (!isDefinedControl(C))
+    return Err(T.begin(),
+               "stall " + Twine(unsigned(C.Stall)) +
+                   " without yield is undefined: NVIDIA's tables define a "
+                   "stall of 0 or 12..15 only with yield (bit 109 clear); "
+                   "add 'yield'");
   return C;
 }
 

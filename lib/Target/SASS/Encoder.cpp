@@ -76,6 +76,17 @@ Word128 encodeByFieldTables(const Instruction &I, Target T) {
   return W;
 }
 
+bool isDefinedControl(const Control &C) {
+  unsigned V = (C.Stall & 15) | (C.Yield ? 0 : 16);
+  return !((UndefinedStallYield >> V) & 1);
+}
+
+Control defineControl(Control C) {
+  if (!isDefinedControl(C))
+    C.Yield = true;
+  return C;
+}
+
 Control getControl(Word128 W) { return controlOf(W); }
 
 void setControl(Word128 &W, const Control &C) { insertControl(W, C); }
@@ -197,6 +208,11 @@ Error verify(const Instruction &I, Target T) {
   const Control &C = I.Ctrl;
   if (C.Stall > 15)
     return makeError("stall " + Twine(unsigned(C.Stall)) + " exceeds 15");
+  if (!isDefinedControl(C))
+    return makeError("stall " + Twine(unsigned(C.Stall)) +
+                     " without yield (bit 109 set) is undefined: NVIDIA's "
+                     "tables define a stall of 0 or 12..15 only with yield "
+                     "(bit 109 clear)");
   if (C.WrSB > 5 && C.WrSB != NoScoreboard)
     return makeError("write scoreboard " + Twine(unsigned(C.WrSB)) +
                      " is not 0..5 or 7 (none)");

@@ -144,12 +144,12 @@ bool isSupportedMnemonic(llvm::StringRef Mn) {
 llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value) {
   const InstrInfo &II = InstrInfos[Op];
   if (OpIdx >= II.NumOperands)
-    return "";
+    return llvm::StringRef();
   const OperandInfo &OI = II.Operands[OpIdx];
   if (OI.Kind != OperandKind::Modifier && OI.Kind != OperandKind::SReg)
-    return "";
+    return llvm::StringRef();
   const char *N = modifierName(OI, Value);
-  return N ? N : "";
+  return N ? llvm::StringRef(N) : llvm::StringRef();
 }
 
 } // namespace sass

@@ -175,12 +175,15 @@ constexpr uint8_t URZ = 63;
 /// fits (the encoder refuses them).
 constexpr uint8_t UR63 = 255;
 
-/// The scheduling control fields of a word (bits 105..125).
+/// The scheduling control fields of a word (bits 105..125).  Control{} is
+/// the all-zero control word (stall 0 with yield, no scoreboard, no wait,
+/// no reuse), which NVIDIA's tables define; an instruction built or
+/// written without control fields gets it.
 struct Control {
   uint8_t Stall = 0;     ///< [105:108] cycles before the next issue, 0..15
   /// "Yield" in CuAssembler's notation ('Y'), which is bit 109 == 0.  ptxas
   /// leaves bit 109 = 1 (Yield = false) on most instructions.
-  bool Yield = false;
+  bool Yield = true;
   uint8_t WrSB = NoScoreboard; ///< [110:112] write scoreboard 0..5, 7 = none
   uint8_t RdSB = NoScoreboard; ///< [113:115] read scoreboard 0..5, 7 = none
   uint8_t WaitMask = 0;  ///< [116:121] bit i = wait on scoreboard i
@@ -190,6 +193,15 @@ struct Control {
            RdSB == O.RdSB && WaitMask == O.WaitMask && Reuse == O.Reuse;
   }
 };
+
+/// Whether NVIDIA's tables define the stall/yield pair of \p C.  They read
+/// bits 105..109 as one value, stall | bit 109 << 4, and leave stall 0 and
+/// stall 12..15 with bit 109 set (Yield false) undefined on every form
+/// (td: SM86Control's UndefinedStallYield; docs/nvdisasm.md).
+bool isDefinedControl(const Control &C);
+/// \p C made defined the way ptxas does it: a stall of 0 or 12..15 takes
+/// bit 109 clear (Yield).  The stall, and so the schedule, is unchanged.
+Control defineControl(Control C);
 
 /// What an operand is.
 enum class OperandKind : uint8_t {
@@ -292,7 +304,9 @@ bool isOracleVerified(Opcode Op);
 llvm::ArrayRef<Opcode> getUnverifiedForms();
 
 /// Spelling of modifier/special-register code \p Value for operand
-/// \p OpIdx of \p Op; empty if the value has no spelling (not encodable).
+/// \p OpIdx of \p Op; a null StringRef (data() null) if the value has no
+/// spelling (not encodable), an empty one if its spelling is empty (the
+/// default, e.g. no negation).
 llvm::StringRef getModifierSpelling(Opcode Op, unsigned OpIdx, int64_t Value);
 
 /// Encodes \p I (with its control fields).  Every operand value must fit its
@@ -355,8 +369,8 @@ std::string getMnemonic(const Instruction &I);
 void print(const Instruction &I, uint64_t Addr, const LabelMap &Labels,
            llvm::raw_ostream &OS);
 /// Prints the control fields as `{stall=4 yield wr=1 rd=3 wait=0,2
-/// reuse=a}` (fields at their default -- stall 0, no yield, 7, 7, empty,
-/// no reuse -- omitted).  print() shows reuse flags on their operands
+/// reuse=a}` (`yield` when it is set; stall 0, scoreboard 7, no wait and
+/// no reuse omitted: Control{} prints as `{yield}`).  print() shows reuse flags on their operands
 /// (`.reuse`): clear those from C.Reuse first to print only the others.
 void printControl(const Control &C, llvm::raw_ostream &OS);
 
@@ -372,7 +386,8 @@ inline void applyControl(Instruction &I, const Control &C) {
 /// Parses a control clause in printControl()'s syntax, `{stall=4 yield wr=1
 /// rd=3 wait=0,2 reuse=a,b}` (every field optional; reuse letters a..d name
 /// slots 0..3), located in a buffer of \p SM.  Out-of-range values (stall 16,
-/// scoreboard 6) are errors.
+/// scoreboard 6) and an undefined stall/yield pair (isDefinedControl) are
+/// errors.
 llvm::Expected<Control> parseControl(llvm::StringRef Text,
                                      const llvm::SourceMgr &SM);
 

@@ -35,7 +35,7 @@ regs=$(sed -n 's/^sass.func .* regs(\([0-9]*\)).*/\1/p' $out/$name.mir)
   sed -n '1,/^\.shared/p' $out/ref.sass | sed "s/^\.regs .*/.regs $regs/"
   sed -e '/^sass\.func /d' -e '/^piece /d' -e '/^}$/d' -e 's| *//.*||' \
       -e 's/^\^\([A-Za-z0-9_.]*\):$/.L_\1:/' -e 's/\^\([A-Za-z0-9_.]*\)/.L_\1/' \
-      -e 's/ ; {}$//' -e 's/ ; \({.*}\)$/ \1/' $out/$name.mir
+      -e 's/ ; {yield}$//' -e 's/ ; \({.*}\)$/ \1/' $out/$name.mir
   # ptxas's padding to 128 bytes, as tp-llc writes it
   n=$(grep -c '^  ' $out/$name.mir)
   while [ $((n % 8)) -ne 0 ]; do echo '  NOP {yield}'; n=$((n + 1)); done

@@ -57,7 +57,7 @@ def main(argv):
                 "  NOP {stall=1 wait=1}\n")
     elif kind == "bar":
         body = ("  S2R R0, SR_TID.X {stall=2 wr=0}\n"
-                "  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT {stall=13 wait=0}\n"
+                "  ISETP.GE.U32.AND P0, PT, R0, 0x20, PT {stall=13 yield wait=0}\n"
                 "  @P0 BRA .L_bar {stall=5}\n" + ffma(int(argv[2]), 4) +
                 ".L_bar:\n  BAR.SYNC 0x0 {stall=6}\n")
     elif kind == "nowait":
