@@ -40,7 +40,8 @@ enum class InstrClass : uint8_t {
   CoupledALU,   ///< IADD3 LOP3 SHF ISETP MOV SEL LEA PRMT PLOP3 CS2R
   CoupledFMA,   ///< IMAD FFMA FADD FMUL IDP4
   IMADWide,     ///< IMAD.WIDE / IMAD.HI (writer: the high half, the worst)
-  FP16,         ///< HADD2 HFMA2 HMUL2
+  FP16,         ///< HADD2 HFMA2 HMUL2 HSET2 HSETP2
+  FP16MMA,      ///< HFMA2.MMA (sm_80: the MMA pipe's latency)
   MMA16816,     ///< HMMA.16816 ("2x collect"): fixed latency, no scoreboard
   MMA1688,      ///< HMMA.1688 ("1x collect")
   UniformALU,   ///< uniform datapath ops (UIADD3, UMOV with ALU, ...): Udp
