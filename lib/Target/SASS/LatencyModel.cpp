@@ -185,7 +185,8 @@ const unsigned RawSM86[WMma2x][NumRCols] = {
 // or more), where the FP16 row says 5.  The row is N's HFMA2_MMA writer
 // row (10 to coupled readers, 8 to IMAD.WIDE's C high half, 11 to MMA, 6
 // to a decoupled, 7 to a memory reader), which the evidence matches where
-// it reaches (A/B 10).  The other FP16 ops keep sm_86's row: ptxas
+// it reaches (A/B 10), but to an FP16 reader: 6 (HFMA2.MMA -> HFMA2.MMA,
+// uniform_sources.ptx 0x0170 -> 0x01d0).  The other FP16 ops keep sm_86's row: ptxas
 // issues HSET2 -> MOV/IMAD.MOV 5, HFMA2.BF16_V2 -> STG 5, HFMA2 -> HFMA2
 // 4 cycles apart on sm_80 (test/Sim/latency-evidence-corpus.test).
 // sm_89: sm_86's table (E: the evidence test's sm_89 report is sm_86's,
@@ -196,7 +197,7 @@ const unsigned RawSM80[WMma2x][NumRCols] = {
     /* IMADWideDH  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
     /* FP16        */ {5, 5, 5, 5, 5, 4, 7, 7, 4, 5},
-    /* FP16 MMA    */ {10, 10, 10, 10, 8, 10, 11, 11, 6, 7},
+    /* FP16 MMA    */ {10, 10, 10, 10, 8, 6, 11, 11, 6, 7},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
 // sm_90: sm_86's table but where ptxas 13's sm_90 schedules differ (E,
@@ -213,10 +214,12 @@ const unsigned RawSM80[WMma2x][NumRCols] = {
 //    half is read two cycles later.
 //  * ALU -> the low register of the C pair: 5 (MOV -> IMAD.WIDE.U32.X,
 //    test/MC/Inputs/imad_forms.ptx 0x0b60 -> 0x0b70), as sm_86; the high
-//    register 3 (IADD3.X -> IMAD.WIDE.U32, uniform_sources.ptx 0x0680 ->
-//    0x06a0), as sm_100 and sm_120 (test/Sim/latency-evidence-corpus.test).
+//    register 5, N's CL column (the GEMMs: SHF/LEA -> IMAD.WIDE, 8 samples,
+//    none closer).  UNRESOLVED: uniform_sources.ptx has IADD3.X ->
+//    IMAD.WIDE.U32 3 cycles apart (0x0680 -> 0x06a0), a false hazard
+//    test/Sim/latency-evidence-corpus.test lists.
 const unsigned RawSM90[WMma2x][NumRCols] = {
-    /* CoupledAlu  */ {4, 5, 5, 5, 3, 5, 7, 7, 4, 5},
+    /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
