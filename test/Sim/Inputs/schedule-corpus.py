@@ -5,7 +5,9 @@
 #
 # Runs every kernel of every cubin under `tp-sim --check-schedule` (one
 # block of 64 threads; a 1 MiB zero-filled buffer for each 8-byte
-# parameter, 1 for the others) and prints one line per kernel:
+# parameter, 1 for the others; a warp stops after 100,000 instructions, as
+# a loop bounded by a parameter may not end with these values) and prints
+# one line per kernel:
 #   ok      ran, no schedule hazard
 #   HAZARD  a register read before its producer's latency or scoreboard
 #           allowed it, or a register overwritten while still read
@@ -53,7 +55,8 @@ def main():
                         args.append("--param=bytes=01" + "00" * (int(size) - 1))
                 r = subprocess.run(
                     ["tp-sim", cubin, "--kernel", name, "--grid", "1",
-                     "--block", "64", "--check-schedule", "--max-hazards=2"] +
+                     "--block", "64", "--check-schedule", "--max-hazards=2",
+                     "--max-warp-instructions=100000"] +
                     args, capture_output=True, text=True)
                 out = r.stdout + r.stderr
                 bad = [l for l in out.splitlines() if SCHEDULE.search(l)]
