@@ -37,6 +37,35 @@
 ///                    yet, so 0 there)
 ///   SharedCapacityNote  MaxSharedBytesPerBlock as the source spells it
 ///                    ("100 KiB - 2 KiB", "163 KiB"), for messages
+///   CB0*             constant bank 0's launch values: where ptxas's code
+///                    of the target reads each one (`c[0x0][off]`), which
+///                    is where the driver writes it and tp-sim fills it;
+///                    NoCB0Slot where the target's code reads it from no
+///                    fixed slot of bank 0.  Evidence: ptxas 13 on
+///                    test/Sim/cb0-layout.test's kernels (one special
+///                    register each) built for every target, SASS_FACTS
+///                    3.7 (sm_8x/sm_90).  32-bit unless said otherwise:
+///     CB0NTid          %ntid.x, .y, .z (three words)
+///     CB0NCtaid        %nctaid.x, .y, .z (three words)
+///     CB0StackPointer  the initial stack pointer, the top of the thread's
+///                      local memory (every kernel's first instruction
+///                      loads it into R1)
+///     CB0DynamicSharedBytes  %dynamic_smem_size
+///     CB0GridId        %gridid (64-bit)
+///     CB0NSMId         %nsmid
+///     CB0ReservedSharedBytes  the shared bytes the system reserves per
+///                      CTA: ptxas computes %total_smem_size as the shared
+///                      window's size (S2R SR 0x32) less this word
+///     CB0ClusterNCtaid  %cluster_nctaid.x, .y, .z (three words, sm_90+)
+///     CB0ClusterNCtaidRcp  1.0f / %cluster_nctaid.x, .y, .z as binary32
+///                      (three words: ptxas computes %cluster_ctaid and
+///                      %clusterid as ctaid * this, truncated)
+///     CB0NClusterId    %nclusterid.x, .y, .z (three words)
+///     CB0ClusterNCtaRank  %cluster_nctarank
+///                    Blackwell reads %dynamic_smem_size and the cluster
+///                    values as c[0x0][R + off], R = -0xa0 times a special
+///                    register (CS2R R, SR 0x8a) that tp-mc does not
+///                    decode yet; the offsets below are those of index 0.
 ///   TileCard, TileCardSMs  the card whose multiprocessors the automatic
 ///                    tile's grid covers (tp-tile's sms default) and its
 ///                    SM count.  The SM count is a fact of a card, not of
@@ -46,6 +75,10 @@
 ///                    RTX 3090 82, H100 SXM and H200 132; the RTX 4090's
 ///                    128 from NVIDIA's Ada Lovelace architecture
 ///                    whitepaper: PERF_FACTS.md has no Ada card)
+/// A launch value the target's code reads from no fixed slot of constant
+/// bank 0 (beyond its 64 KiB, so no slot can be it).
+defvar NoCB0Slot = 0x10000;
+
 class SASSTarget<string name, int sm, list<string> cpus> {
   string Name = name;
   int SM = sm;
@@ -63,6 +96,19 @@ class SASSTarget<string name, int sm, list<string> cpus> {
   string SharedCapacityNote = ?;
   string TileCard = ?;
   int TileCardSMs = ?;
+  // Constant bank 0, Ampere's layout (SASS_FACTS 3.7; ptxas 13 -arch=sm_80,
+  // sm_86, sm_89 on test/Sim/cb0-layout.test).  No clusters before sm_90.
+  int CB0NTid = 0x0;
+  int CB0NCtaid = 0xc;
+  int CB0StackPointer = 0x28;
+  int CB0DynamicSharedBytes = 0x2c;
+  int CB0GridId = 0x30;
+  int CB0NSMId = 0x10c;
+  int CB0ReservedSharedBytes = 0x114;
+  int CB0ClusterNCtaid = NoCB0Slot;
+  int CB0ClusterNCtaidRcp = NoCB0Slot;
+  int CB0NClusterId = NoCB0Slot;
+  int CB0ClusterNCtaRank = NoCB0Slot;
 }
 // Shared memory: 100 KiB per SM on sm_86 (PERF_FACTS 2: Accel-Sim's
 // -gpgpu_shmem_size 102400, the CUDA guide); tp admits 100 KiB - 2 KiB =
@@ -123,6 +169,13 @@ def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
   let SharedCapacityNote = "227 KiB";
   let TileCard = "H100/H200";
   let TileCardSMs = 132;
+  // ptxas 13 -arch=sm_90 (test/Sim/cb0-layout.test): Ampere's slots up to
+  // 0x114; the cluster values at 0x144..0x188 (SASS_FACTS 3.7: "cluster
+  // fields 0x13c..0x188").
+  let CB0ClusterNCtaid = 0x144;
+  let CB0ClusterNCtaidRcp = 0x150;
+  let CB0NClusterId = 0x15c;
+  let CB0ClusterNCtaRank = 0x188;
 }
 
 // Blackwell: sm_100 (B200, B300), sm_120 (RTX 50), sm_121 (GB10).  ptxas 13
@@ -166,6 +219,21 @@ class BlackwellTarget<string name, int sm, int shared, string sharedNote,
   let SharedCapacityNote = sharedNote;
   let TileCard = card;
   let TileCardSMs = cardSMs;
+  // Constant bank 0 moves (ptxas 13 -arch=sm_100, sm_120, sm_121 on
+  // test/Sim/cb0-layout.test: `LDC R1, c[0x0][0x37c]` first, ntid at
+  // 0x360, nctaid at 0x370, gridid 0x140, nsmid 0x2d0; the indexed ones at
+  // R + 0x2ac (dynamic shared), 0x2a0, 0x2c0, 0x2cc (cluster); the
+  // reciprocals through a uniform index tp-mc does not decode: none).
+  let CB0NTid = 0x360;
+  let CB0NCtaid = 0x370;
+  let CB0StackPointer = 0x37c;
+  let CB0DynamicSharedBytes = 0x2ac;
+  let CB0GridId = 0x140;
+  let CB0NSMId = 0x2d0;
+  let CB0ReservedSharedBytes = 0x16c;
+  let CB0ClusterNCtaid = 0x2a0;
+  let CB0NClusterId = 0x2c0;
+  let CB0ClusterNCtaRank = 0x2cc;
 }
 def TargetSM100 : BlackwellTarget<"sm_100", 100, 232448, "227 KiB",
                                   "no B200 SM count cited: sm_90's H100/H200",

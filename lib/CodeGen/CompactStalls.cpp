@@ -65,7 +65,7 @@ using namespace units;
 
 namespace {
 
-constexpr unsigned NumClasses = unsigned(InstrClass::Nop) + 1;
+constexpr unsigned NumClasses = NumInstrClasses;
 constexpr unsigned NumFiles = 4;
 constexpr unsigned NumKinds = unsigned(SpecialKind::Nop) + 1;
 

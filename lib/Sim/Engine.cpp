@@ -370,9 +370,6 @@ Error sim::checkLaunchConfig(const KernelImage &K, const LaunchConfig &Cfg) {
   return Error::success();
 }
 
-/// Constant bank 0 of a launch (SASS_FACTS.md 3.7): ntid, nctaid, the
-/// stack pointer (the top of the thread's local memory), the dynamic shared
-/// size, the default memory descriptor and the parameters.
 /// The calling host thread's CPU time in seconds (0 where the system has
 /// no per-thread clock).
 static double threadCPUSeconds() {
@@ -384,16 +381,47 @@ static double threadCPUSeconds() {
   return 0;
 }
 
+/// Constant bank 0 of a launch, laid out as the cubin's target reads it
+/// (td/Targets.td's CB0* slots): ntid, nctaid, the stack pointer (the top
+/// of the thread's local memory), the dynamic shared size, the grid id,
+/// the SM count, the reserved shared bytes, the cluster shape, the default
+/// memory descriptor and the parameters.  tp-sim runs one grid on one SM
+/// (%smid is 0), so %gridid is 1 and %nsmid 1; launch() admits clusters of
+/// one CTA only, so each cluster value follows from ClusterDims.  The
+/// environment registers (%envreg<n>) stay zero: the driver defines them.
 static std::vector<uint8_t> makeConstantBank(const KernelImage &K,
                                              const LaunchConfig &Cfg) {
+  const sass::TargetInfo &TI = sass::getTargetInfo(K.Target);
   std::vector<uint8_t> CB(K.ParamBase + std::max<size_t>(Cfg.Params.size(), 8));
-  auto Put32 = [&](uint32_t Off, uint32_t V) { memcpy(&CB[Off], &V, 4); };
+  // A slot at or past NoCB0Slot (x, y, z of a value the target keeps in
+  // no fixed slot) is not written; every other slot lies below ParamBase.
+  auto Put32 = [&](uint32_t Off, uint32_t V) {
+    if (Off >= sass::NoCB0Slot)
+      return;
+    if (Off + 4 > CB.size())
+      CB.resize(Off + 4);
+    memcpy(&CB[Off], &V, 4);
+  };
+  uint32_t ClusterCTAs = 1;
   for (unsigned I = 0; I < 3; ++I) {
-    Put32(0x0 + 4 * I, Cfg.Block[I]);
-    Put32(0xc + 4 * I, Cfg.Grid[I]);
+    Put32(TI.CB0NTid + 4 * I, Cfg.Block[I]);
+    Put32(TI.CB0NCtaid + 4 * I, Cfg.Grid[I]);
+    uint32_t Dim = K.ClusterDims[I];
+    ClusterCTAs *= Dim;
+    Put32(TI.CB0ClusterNCtaid + 4 * I, Dim);
+    float Rcp = 1.0f / float(Dim);
+    uint32_t RcpBits;
+    memcpy(&RcpBits, &Rcp, 4);
+    Put32(TI.CB0ClusterNCtaidRcp + 4 * I, RcpBits);
+    Put32(TI.CB0NClusterId + 4 * I, Cfg.Grid[I] / Dim);
   }
-  Put32(0x28, K.LocalBytes);               // stack pointer: local memory top
-  Put32(0x2c, Cfg.DynamicSharedBytes);
+  Put32(TI.CB0ClusterNCtaRank, ClusterCTAs);
+  Put32(TI.CB0StackPointer, K.LocalBytes); // local memory top
+  Put32(TI.CB0DynamicSharedBytes, Cfg.DynamicSharedBytes);
+  Put32(TI.CB0GridId, 1);
+  Put32(TI.CB0GridId + 4, 0);
+  Put32(TI.CB0NSMId, 1);
+  Put32(TI.CB0ReservedSharedBytes, K.ReservedSharedBytes);
   Put32(K.DescriptorOffset, 0x0e000000);   // default memory descriptor
   Put32(K.DescriptorOffset + 4, 0x10000000);
   memcpy(&CB[K.ParamBase], Cfg.Params.data(), Cfg.Params.size());

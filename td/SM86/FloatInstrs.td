@@ -369,7 +369,8 @@ class HSrc<string k, string reg, string n, string a, string s, bit low,
                   true: !con(Mods, (ins UGPR:$Ur)));
 }
 
-// HFMA2 (0x031) and HFMA2.MMA (0x035): all forms.
+// HFMA2 (0x031) and HFMA2.MMA (0x035): all forms; HFMA2.MMA has its own
+// schedule class (FP16MMA: sm_80 times it as the MMA pipe).
 class HVar<string mn, string name, bits<9> op, string cb> {
   string Mn = mn;
   string Name = name;
@@ -402,6 +403,7 @@ class HFMA2Form<HVar V, SrcForm F, int R, bit BF>
                       V.CB>.Ins,
                  !if(!eq(R, 2), (ins PNot:$Ppn, Pred:$Pp), (ins))),
             !ne(R, 0)> {
+  let Sched = !if(!eq(V.Name, "HFMA2_MMA"), FP16MMA, FP16ALU);
   let bf = BF;
   let Pp = !if(!eq(R, 1), 7, ?);
   let Ppn = !if(!eq(R, 1), 0, ?);
@@ -571,7 +573,10 @@ foreach V = [F2IVar<"", 0x105, F2IDstN, F2ISrcN>,
 //   swizzle, [80] .FTZ, [81] .NAN, predicate [87:89]+[90] (`HMNMX2.FTZ.NAN
 //   R4, R17, R0.H0_H0, !PT` has 0x07830000).
 // FP16ALU, HALU3's class, as the other FP16x2 ops (SASS_FACTS 2.1 names
-// only HADD2/HFMA2/HMUL2 for it; no ptxas pair checks these three yet).
+// only HADD2/HFMA2/HMUL2 for it), but HMNMX2, a min/max, which ptxas 13
+// times as a coupled ALU op: HMNMX2 -> the HMNMX2 reading its result 4
+// cycles apart on every target (test/MC/Inputs/fp16_compare_forms.ptx,
+// test/Sim/latency-evidence-corpus.test), where FP16ALU says 5.
 //===----------------------------------------------------------------------===//
 def HBoolOp : Mod<[0, 1], [".AND", ".OR"]>;
 class HCmpSrc<string k> {
@@ -622,6 +627,7 @@ foreach F = [FormRR, FormCR] in {
                            B.Text # ", ${Ppn}$Pp", (outs GPR:$Rd),
           !con((ins FtzMod:$ftz, NanMod:$nan, NegMod:$na, AbsMod:$aa, GPR:$Ra,
                     HSwz:$sa), B.Ins, (ins PNot:$Ppn, Pred:$Pp)), 0> {
+    let Sched = CoupledALU;
     bit nan;
     let Inst{81} = nan;
     let Inst{86} = 0;

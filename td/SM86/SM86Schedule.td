@@ -27,6 +27,10 @@ def CoupledFMA : FixedLatency<5>;
 def IMADWide : FixedLatency<6>;
 // N: FP16 ALU (HADD2/HFMA2) -> any reader 5.
 def FP16ALU : FixedLatency<5>;
+// HFMA2.MMA: FP16ALU's 5 on sm_86/89/90/Blackwell; on sm_80 ptxas 13
+// spaces its readers as N's HFMA2_MMA row (10 to coupled readers):
+// lib/Target/SASS/LatencyModel.cpp, RawSM80.
+def FP16MMA : FixedLatency<5>;
 // N: uniform datapath (Udp) -> GPR-ALU reader 6 (ULDC/UMOV -> 2).
 def UniformALU : FixedLatency<6>;
 def UniformMove : FixedLatency<2>;

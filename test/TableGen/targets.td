@@ -120,9 +120,9 @@ def TargetSM99 : SASSTarget<"sm_99", 99, ["sm_99"]> {
 // Each target's facts, the string facts (the shared capacity as spelled,
 // the card of the automatic tile) as C strings.
 // INFO: const TargetInfo TargetInfos[] = {
-// INFO-NEXT: {"sm_86", 86, 0x160, 0x118, 0x0, 0x6000004, 0x18800, 0xff, true, 0x0, true, "100 KiB - 2 KiB", "RTX 3090", 0x52},
-// INFO-NEXT: {"sm_80", 80, {{.*}}, "163 KiB", "A100", 0x6c},
-// INFO-NEXT: {"sm_89", 89, {{.*}}, "99 KiB", "RTX 4090", 0x80},
-// INFO-NEXT: {"sm_90", 90, {{.*}}, "227 KiB", "H100/H200", 0x84},
+// INFO-NEXT: {"sm_86", 86, 0x160, 0x118, 0x0, 0x6000004, 0x18800, 0xff, true, 0x0, true, "100 KiB - 2 KiB", "RTX 3090", 0x52, 0x0, 0xc, 0x28, 0x2c, 0x30, 0x10c, 0x114, 0x10000, 0x10000, 0x10000, 0x10000},
+// INFO-NEXT: {"sm_80", 80, {{.*}}, "163 KiB", "A100", 0x6c, {{.*}}},
+// INFO-NEXT: {"sm_89", 89, {{.*}}, "99 KiB", "RTX 4090", 0x80, {{.*}}},
+// INFO-NEXT: {"sm_90", 90, {{.*}}, "227 KiB", "H100/H200", 0x84, 0x0, 0xc, 0x28, 0x2c, 0x30, 0x10c, 0x114, 0x144, 0x150, 0x15c, 0x188},
 // INFO: 0x7F, // JUMP
 // INFO-NEXT: 0x8, // NEWOP

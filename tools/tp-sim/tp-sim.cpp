@@ -101,6 +101,11 @@ cl::opt<bool> CheckSchedule(
 cl::opt<unsigned> MaxHazards("max-hazards",
                              cl::desc("Hazard reports printed (default 20)"),
                              cl::init(20), cl::cat(SimCat));
+cl::opt<uint64_t> MaxWarpInstructions(
+    "max-warp-instructions",
+    cl::desc("Stop with an error when a warp has issued this many "
+             "instructions (default 2^26; 0: no limit)"),
+    cl::init(sim::LaunchConfig().MaxWarpInstructions), cl::cat(SimCat));
 cl::opt<bool> Stats("print-stats",
                     cl::desc("Print instruction counts and simulation speed "
                              "(the launch's wall time; warp and thread "
@@ -553,6 +558,7 @@ int runGeneric(ArrayRef<uint8_t> Bytes) {
   Cfg.CheckSchedule = CheckSchedule;
   Cfg.Threads = Threads;
   Cfg.MaxHazardReports = MaxHazards;
+  Cfg.MaxWarpInstructions = MaxWarpInstructions;
   if (ParamOpts.size() != K->Params.size())
     return usage("kernel '" + K->Name + "' takes " + Twine(K->Params.size()) +
                  " parameters, " + Twine(ParamOpts.size()) + " given");
@@ -914,6 +920,7 @@ int runGemm(ArrayRef<uint8_t> Bytes) {
   Cfg.CheckSchedule = CheckSchedule;
   Cfg.Threads = Threads;
   Cfg.MaxHazardReports = MaxHazards;
+  Cfg.MaxWarpInstructions = MaxWarpInstructions;
   Cfg.Params.resize(Man->getParamBlockSize());
   for (const ManifestParam &MP : Man->Params) {
     uint64_t V = 0;

@@ -96,7 +96,7 @@ TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
 TEST(LatencyModel, WorstIsTheMaximumOfEveryPair) {
   const InstrClass All[] = {
       InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
-      InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+      InstrClass::FP16,         InstrClass::FP16MMA,     InstrClass::MMA16816,    InstrClass::MMA1688,
       InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
       InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
   for (sass::Target T :
@@ -132,16 +132,17 @@ TEST(LatencyModel, WorstIsTheMaximumOfEveryPair) {
 
 TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
   // E (test/Sim/latency-evidence.test): IMAD.WIDE -> IMAD.WIDE C 6 on
-  // sm_86, 4 on sm_90; ULDC -> memory reader 4 on sm_86, 2 on sm_90; IMAD
-  // -> the high register of a C pair 4 / 2; ALU -> its low register 5 / 7;
-  // UIADD3 -> IMAD reading a UR 7 / 6.  The rest is the same table.
+  // sm_86, 4 on sm_90; IMAD -> the high register of a C pair 4 / 2.  ULDC
+  // -> memory reader 2, ALU -> either register of the C pair 5, UIADD3 ->
+  // IMAD reading a UR 6 on both
+  // (test/Sim/latency-evidence-corpus.test).  The rest is the same table.
   EXPECT_EQ(M86.rawGPR(InstrClass::IMADWide, InstrClass::IMADWide,
                        ReadSlot::IMADWideC),
             6u);
   EXPECT_EQ(M90.rawGPR(InstrClass::IMADWide, InstrClass::IMADWide,
                        ReadSlot::IMADWideC),
             4u);
-  EXPECT_EQ(M86.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu), 4u);
+  EXPECT_EQ(M86.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu), 2u);
   EXPECT_EQ(M90.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu), 2u);
   EXPECT_EQ(M86.rawGPR(InstrClass::CoupledFMA, InstrClass::IMADWide,
                        ReadSlot::IMADWideCHigh),
@@ -157,8 +158,14 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
             5u);
   EXPECT_EQ(M90.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
                        ReadSlot::IMADWideC),
-            7u);
-  EXPECT_EQ(M86.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 7u);
+            5u);
+  EXPECT_EQ(M86.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
+                       ReadSlot::IMADWideCHigh),
+            5u);
+  EXPECT_EQ(M90.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
+                       ReadSlot::IMADWideCHigh),
+            5u);
+  EXPECT_EQ(M86.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   EXPECT_EQ(M90.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   // Both targets: HMMA.1688 -> a store of D 15 (E; N 12).
   EXPECT_EQ(M86.rawGPR(InstrClass::MMA1688, InstrClass::DecoupledAgu,
@@ -182,7 +189,7 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
 unsigned countDifferences(const LatencyModel &A, const LatencyModel &B) {
   static const InstrClass All[] = {
       InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
-      InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+      InstrClass::FP16,         InstrClass::FP16MMA,     InstrClass::MMA16816,    InstrClass::MMA1688,
       InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
       InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
   unsigned N = 0;
@@ -210,24 +217,26 @@ unsigned countDifferences(const LatencyModel &A, const LatencyModel &B) {
 TEST(LatencyModel, SM80AndSM89AsTheEvidenceSays) {
   // E (test/Sim/latency-evidence.test, sm_80 and sm_89 reports): sm_89's
   // schedules are sm_86's pair for pair; sm_80's differ in one writer,
-  // HFMA2.MMA (class FP16), which ptxas spaces 10 cycles from an IMAD.WIDE
-  // reading it (N HFMA2_MMA), where sm_86's FP16 row has 5.
+  // HFMA2.MMA (class FP16MMA), which ptxas spaces 10 cycles from an
+  // IMAD.WIDE reading it (N HFMA2_MMA), where sm_86 has 5; the other FP16
+  // ops are timed as on sm_86.
   EXPECT_EQ(M80.target(), sass::Target::SM80);
   EXPECT_EQ(M89.target(), sass::Target::SM89);
   EXPECT_EQ(&LatencyModel::get(sass::Target::SM80), &M80);
   EXPECT_EQ(countDifferences(M89, M86), 0u);
-  EXPECT_EQ(M80.rawGPR(InstrClass::FP16, InstrClass::IMADWide,
+  EXPECT_EQ(M80.rawGPR(InstrClass::FP16MMA, InstrClass::IMADWide,
                        ReadSlot::IMADWideAB),
             10u);
-  EXPECT_EQ(M86.rawGPR(InstrClass::FP16, InstrClass::IMADWide,
+  EXPECT_EQ(M86.rawGPR(InstrClass::FP16MMA, InstrClass::IMADWide,
                        ReadSlot::IMADWideAB),
             5u);
-  EXPECT_EQ(M80.rawGPR(InstrClass::FP16, InstrClass::DecoupledAgu,
+  EXPECT_EQ(M80.rawGPR(InstrClass::FP16MMA, InstrClass::DecoupledAgu,
                        ReadSlot::Normal),
             7u);
-  // Only the FP16 writer row differs: 10 columns x the reader classes
-  // that map onto them.
+  // Only the HFMA2.MMA writer row differs: 10 columns x the reader
+  // classes that map onto them.
   for (InstrClass W : {InstrClass::CoupledALU, InstrClass::CoupledFMA,
+                       InstrClass::FP16,
                        InstrClass::IMADWide, InstrClass::MMA16816,
                        InstrClass::MMA1688, InstrClass::UniformALU})
     for (InstrClass R : {InstrClass::CoupledALU, InstrClass::CoupledFMA,
@@ -235,11 +244,34 @@ TEST(LatencyModel, SM80AndSM89AsTheEvidenceSays) {
                          InstrClass::MMA16816})
       EXPECT_EQ(M80.rawGPR(W, R, ReadSlot::Normal),
                 M86.rawGPR(W, R, ReadSlot::Normal));
-  EXPECT_EQ(M80.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 7u);
+  EXPECT_EQ(M80.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   EXPECT_EQ(M80.rawUGPR(InstrClass::UniformMove, InstrClass::DecoupledAgu),
-            4u);
+            2u);
   EXPECT_EQ(M80.worstGPR(InstrClass::CoupledALU),
             M86.worstGPR(InstrClass::CoupledALU));
+}
+
+TEST(LatencyModel, PtxasTightestSpacingsOfTheCorpus) {
+  // E (test/Sim/latency-evidence-corpus.test): on every target VOTEU's
+  // uniform register is read 2 cycles later (UFLO, FLO, POPC); HSETP2 ->
+  // the HSETP2 combining its predicate 10 on sm_80/86/89, 12 on sm_90 and
+  // Blackwell.
+  for (sass::Target T : {sass::Target::SM80, sass::Target::SM86,
+                         sass::Target::SM89, sass::Target::SM90,
+                         sass::Target::SM100, sass::Target::SM120,
+                         sass::Target::SM121}) {
+    const LatencyModel &M = LatencyModel::get(T);
+    for (InstrClass R : {InstrClass::UniformALU, InstrClass::Decoupled,
+                         InstrClass::CoupledALU})
+      EXPECT_EQ(M.rawUGPR(InstrClass::CoupledALU, R), 2u);
+    unsigned SM = sass::getTargetInfo(T).SM;
+    EXPECT_EQ(M.rawPred(InstrClass::FP16, InstrClass::FP16,
+                        PredRead::Operand),
+              SM < 90 ? 10u : 12u);
+    EXPECT_EQ(M.rawPred(InstrClass::CoupledALU, InstrClass::FP16,
+                        PredRead::Operand),
+              13u);
+  }
 }
 
 TEST(LatencyModel, EveryFormHasAKnownClassAndTheTdAgrees) {

@@ -124,7 +124,18 @@ public:
       {"GemmCodeGen", FactKind::Bit},
       {"SharedCapacityNote", FactKind::String},
       {"TileCard", FactKind::String},
-      {"TileCardSMs", FactKind::Int}};
+      {"TileCardSMs", FactKind::Int},
+      {"CB0NTid", FactKind::Int},
+      {"CB0NCtaid", FactKind::Int},
+      {"CB0StackPointer", FactKind::Int},
+      {"CB0DynamicSharedBytes", FactKind::Int},
+      {"CB0GridId", FactKind::Int},
+      {"CB0NSMId", FactKind::Int},
+      {"CB0ReservedSharedBytes", FactKind::Int},
+      {"CB0ClusterNCtaid", FactKind::Int},
+      {"CB0ClusterNCtaidRcp", FactKind::Int},
+      {"CB0NClusterId", FactKind::Int},
+      {"CB0ClusterNCtaRank", FactKind::Int}};
   std::vector<TargetModel> Targets;
   /// EncodingOn defs: a form's encoding on other targets.
   std::vector<FormModel> Encodings;

@@ -19,9 +19,10 @@
 ///   arrived.  Blocks are independent and may run on several host threads.
 /// * State per warp: R0..R254 (RZ reads 0), P0..P6 (PT), UR0..UR62 (URZ),
 ///   UP0..UP6 (UPT), per-lane special registers.  Constant bank 0 holds
-///   ntid (0x0), nctaid (0xc), the stack pointer (0x28), the dynamic shared
-///   size (0x2c), the default memory descriptor and the parameters, where
-///   the cubin's target puts them (sass::TargetInfo::DescriptorSlot and
+///   ntid, nctaid, the stack pointer, the dynamic shared size, the grid
+///   id, the SM count, the reserved shared bytes, the cluster shape, the
+///   default memory descriptor and the parameters, where the cubin's
+///   target puts them (sass::TargetInfo's CB0* slots, DescriptorSlot and
 ///   ParamBase, td/Targets.td).  Other constant banks are errors.
 /// * Shared memory is the block's window: on sm_90 the cluster (CGA)
 ///   window, (SR_CgaCtaId << 24) + offset with the first 1 KiB reserved,
@@ -106,8 +107,8 @@ struct KernelImage {
   bool ExplicitCluster = false;
   /// Local memory of each thread: the kernel's stack frame (.nv.info
   /// FRAME_SIZE, MIN_STACK_SIZE, the larger, rounded up to 16 bytes).  The
-  /// stack pointer c[0x0][0x28] starts at its top; LDL/STL addresses are
-  /// offsets into it.
+  /// stack pointer (TargetInfo::CB0StackPointer) starts at its top;
+  /// LDL/STL addresses are offsets into it.
   uint32_t LocalBytes = 0;
 };
 

@@ -267,6 +267,7 @@ Pipe SMModel::pipeOf(const DInst &D) const {
   case InstrClass::CoupledFMA:
   case InstrClass::IMADWide:
   case InstrClass::FP16:
+  case InstrClass::FP16MMA:
     return Pipe::FMA;
   case InstrClass::CoupledALU:
     return Pipe::ALU;

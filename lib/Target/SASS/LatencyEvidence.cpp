@@ -35,6 +35,8 @@ StringRef getClassName(InstrClass C) {
     return "IMADWide";
   case InstrClass::FP16:
     return "FP16";
+  case InstrClass::FP16MMA:
+    return "FP16MMA";
   case InstrClass::MMA16816:
     return "MMA16816";
   case InstrClass::MMA1688:

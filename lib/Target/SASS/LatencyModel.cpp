@@ -71,7 +71,17 @@ namespace {
 /// NAK's GPR writer rows (RegLatencySM80 as a writer); the rows of the
 /// RAW tables stop before WMma2x (HMMA.16816 has its constants above).
 /// WWideDL, the low register of an IMAD.WIDE result, is rawGPR's LowHalf.
-enum WRow { WAlu, WFma, WWideDH, WWideDL, WFp16, WMma1x, WMma2x, WNone };
+enum WRow {
+  WAlu,
+  WFma,
+  WWideDH,
+  WWideDL,
+  WFp16,
+  WFp16Mma,
+  WMma1x,
+  WMma2x,
+  WNone
+};
 /// NAK's GPR reader columns.
 enum RCol {
   RAlu,
@@ -99,6 +109,8 @@ WRow writerRow(InstrClass C) {
     return WWideDH; // N op_category: IMad64 writer -> IMADWideWriteDH
   case InstrClass::FP16:
     return WFp16;
+  case InstrClass::FP16MMA:
+    return WFp16Mma;
   case InstrClass::MMA1688:
     return WMma1x;
   case InstrClass::MMA16816:
@@ -126,6 +138,7 @@ RCol readerCol(InstrClass C, ReadSlot Slot) {
   case InstrClass::IMADWide:
     return RWideAB; // the larger of the A/B and C columns
   case InstrClass::FP16:
+  case InstrClass::FP16MMA:
     return RFp16;
   case InstrClass::MMA1688:
     return RMma1x;
@@ -153,23 +166,29 @@ RCol readerCol(InstrClass C, ReadSlot Slot) {
 //    says 4: IMADWideDH -> C is 6.
 //  * HMMA.1688.F32 -> the STG of its D: 15 on both targets (test/Sim/mma.ptx,
 //    kernel mma_k8), where N says 12.
+//  * HFMA2 -> the HFMA2 reading its result: 4 (test/MC/Inputs/
+//    uniform_sources.ptx, test/Sim/latency-evidence-corpus.test), where N's
+//    FP16 row says 5; HFMA2.MMA (FP16MMA) keeps N's 5.
 const unsigned RawSM86[WMma2x][NumRCols] = {
     /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
-    /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 5, 4, 7, 7, 4, 5},
+    /* FP16 MMA    */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
-// sm_80: sm_86's table but for the FP16 writer row.  On sm_80 ptxas 13
-// materialises constants with HFMA2.MMA (sm_86 and sm_89: MOV) and issues
-// an IMAD.WIDE reading one 10 cycles later (E: kernel wide_c,
+// sm_80: sm_86's table but for the HFMA2.MMA writer row.  On sm_80 ptxas
+// 13 materialises constants with HFMA2.MMA (sm_86 and sm_89: MOV) and
+// issues an IMAD.WIDE reading one 10 cycles later (E: kernel wide_c,
 // `HFMA2.MMA R3` S01, `ULDC.64` S09, then the IMAD.WIDE; 8 pairs, all 10
 // or more), where the FP16 row says 5.  The row is N's HFMA2_MMA writer
 // row (10 to coupled readers, 8 to IMAD.WIDE's C high half, 11 to MMA, 6
 // to a decoupled, 7 to a memory reader), which the evidence matches where
-// it reaches (A/B 10); the td has one class for HFMA2 and HFMA2.MMA, so
-// plain HFMA2/HADD2 (N's FP16: 5) get the safe value on sm_80 too.
+// it reaches (A/B 10), but to an FP16 reader: 6 (HFMA2.MMA -> HFMA2.MMA,
+// uniform_sources.ptx 0x0170 -> 0x01d0).  The other FP16 ops keep sm_86's row: ptxas
+// issues HSET2 -> MOV/IMAD.MOV 5, HFMA2.BF16_V2 -> STG 5, HFMA2 -> HFMA2
+// 4 cycles apart on sm_80 (test/Sim/latency-evidence-corpus.test).
 // sm_89: sm_86's table (E: the evidence test's sm_89 report is sm_86's,
 // pair for pair, every minimum the same).
 const unsigned RawSM80[WMma2x][NumRCols] = {
@@ -177,7 +196,8 @@ const unsigned RawSM80[WMma2x][NumRCols] = {
     /* CoupledFMA  */ {5, 4, 4, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {5, 4, 6, 6, 6, 5, 7, 7, 4, 5},
-    /* FP16        */ {10, 10, 10, 10, 8, 10, 11, 11, 6, 7},
+    /* FP16        */ {5, 5, 5, 5, 5, 4, 7, 7, 4, 5},
+    /* FP16 MMA    */ {10, 10, 10, 10, 8, 6, 11, 11, 6, 7},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
 // sm_90: sm_86's table but where ptxas 13's sm_90 schedules differ (E,
@@ -192,16 +212,19 @@ const unsigned RawSM80[WMma2x][NumRCols] = {
 //    before the IMAD.WIDE reading R134:R135); the low register 4, N's CL
 //    column, as on sm_86.  N's IMADWideReadCH is the same idea: the high
 //    half is read two cycles later.
-//  * ALU -> the low register of the C pair: 7, the tightest of 3 samples of
-//    one kernel (LOP3 -> IMAD.WIDE in the cols_rows GEMM), an upper bound
-//    rather than a measurement; the high register 5, N's CL column (tight,
-//    3 samples).
+//  * ALU -> the low register of the C pair: 5 (MOV -> IMAD.WIDE.U32.X,
+//    test/MC/Inputs/imad_forms.ptx 0x0b60 -> 0x0b70), as sm_86; the high
+//    register 5, N's CL column (the GEMMs: SHF/LEA -> IMAD.WIDE, 8 samples,
+//    none closer).  UNRESOLVED: uniform_sources.ptx has IADD3.X ->
+//    IMAD.WIDE.U32 3 cycles apart (0x0680 -> 0x06a0), a false hazard
+//    test/Sim/latency-evidence-corpus.test lists.
 const unsigned RawSM90[WMma2x][NumRCols] = {
-    /* CoupledAlu  */ {4, 5, 5, 7, 5, 5, 7, 7, 4, 5},
+    /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* FP16 MMA    */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 15},
 };
 
@@ -210,18 +233,20 @@ const unsigned RawSM90[WMma2x][NumRCols] = {
 // the semantics kernels and the five reference PTX files built with
 // -arch=sm_100):
 //  * ALU -> the high register of IMAD.WIDE's C pair: 3 (6 samples; e.g.
-//    gemm_ref_sm86.ptx, rows_cols 0x1050 -> 0x1070); sm_90 5.
+//    gemm_ref_sm86.ptx, rows_cols 0x1050 -> 0x1070); the low register 5
+//    (imad_forms.ptx 0x0b50 -> 0x0b60, test/Sim/latency-evidence-corpus.test).
 //  * ALU -> HMMA.16816 (a fragment register): 8 (mma_indep, 1 sample: an
 //    upper bound); sm_86/90 7.
 //  * HMMA.1688 -> a memory reader: 19 (mma_k8, 1 sample: an upper bound);
 //    sm_86/90 15.
 // HMMA.16816.F32 and the uniform pairs: TargetLatencies below.
 const unsigned RawSM100[WMma2x][NumRCols] = {
-    /* CoupledAlu  */ {4, 5, 5, 7, 3, 5, 7, 8, 4, 5},
+    /* CoupledAlu  */ {4, 5, 5, 5, 3, 5, 7, 8, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* FP16        */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* FP16 MMA    */ {5, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 19},
 };
 // sm_120, sm_121 (RTX 50, GB10; ptxas's sm_121 schedules are sm_120's pair
@@ -231,13 +256,16 @@ const unsigned RawSM100[WMma2x][NumRCols] = {
 //    high register 3 (18 samples).
 //  * IMAD.WIDE low half -> IMAD.WIDE A/B: 4 (kernel wide, 1 sample); sm_90 6.
 //  * HFMA2 -> the high register of the C pair: 6 (kernel wide, 1 sample).
+//  * HFMA2 -> the HFMA2 reading its result: 4, as sm_86 (uniform_sources.ptx,
+//    test/Sim/latency-evidence-corpus.test).
 //  * HMMA.1688 -> a memory reader: 28 (mma_k8, 1 sample: an upper bound).
 const unsigned RawSM120[WMma2x][NumRCols] = {
     /* CoupledAlu  */ {4, 5, 5, 5, 3, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {3, 4, 4, 4, 4, 5, 7, 7, 4, 5},
-    /* FP16        */ {5, 5, 5, 5, 6, 5, 7, 7, 4, 5},
+    /* FP16        */ {5, 5, 5, 5, 6, 4, 7, 7, 4, 5},
+    /* FP16 MMA    */ {5, 5, 5, 5, 6, 5, 7, 7, 4, 5},
     /* MMA 1x      */ {13, 13, 13, 13, 13, 13, 14, 14, 11, 28},
 };
 
@@ -256,28 +284,36 @@ struct TargetLatencies {
   unsigned HMMAToALU, HMMAToMMA, HMMAToMemory;
   /// A uniform predicate (UISETP) -> the BRA.U that reads it (Blackwell).
   unsigned UPredToBranch;
+  /// An FP16 compare's predicate (HSETP2) -> the HSETP2 combining it.
+  unsigned FP16PredToFP16;
 };
 
+// sm_80/86/89: UIADD3/UIMAD -> IMAD 6 (N; E: test/Sim/cb0-layout.ptx
+// launch UIMAD -> IMAD, test/MC/Inputs/integer_forms.ptx UIADD3 ->
+// IMAD.U32); ULDC.64 -> the STG reading the descriptor 2 (N; E:
+// test/Sim/usage.ptx params).  (test/Sim/latency-evidence-corpus.test.)
 const TargetLatencies SM80Latencies = {
-    RawSM80, 7, 4, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
-    HMMA16816MemoryCycles, 6};
+    RawSM80, 6, 2, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
+    HMMA16816MemoryCycles, 6, 10};
 const TargetLatencies SM86Latencies = {
-    RawSM86, 7, 4, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
-    HMMA16816MemoryCycles, 6};
+    RawSM86, 6, 2, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
+    HMMA16816MemoryCycles, 6, 10};
 const TargetLatencies SM90Latencies = {
     RawSM90, 6, 2, 6, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
-    HMMA16816MemoryCycles, 6};
+    HMMA16816MemoryCycles, 6, 12};
 // sm_100 (E, the evidence test): UIADD3/ULEA -> IMAD 6 (4 samples), USHF
 // -> IMAD.WIDE 8 (1 sample); HMMA.16816.F32 -> IADD3 19 (1), -> STG of D
 // 19 (2), -> HMMA 20 (3: latency-pairs.ptx's mma, mma_store, mma_store2),
 // below sm_80..sm_90's 24/23; UISETP -> BRA.U 9 (2, mma_tile: N's
 // Bra_Jmp); there is no ULDC (LDCU is scoreboarded), sm_90's 2 is kept.
-const TargetLatencies SM100Latencies = {RawSM100, 6, 2, 8, 19, 20, 19, 9};
+const TargetLatencies SM100Latencies = {RawSM100, 6, 2, 8, 19, 20, 19, 9,
+                                         12};
 // sm_120/121 (E): USHF -> IMAD.WIDE 15 (1 sample, gemm_ref_sm86_all
 // rows_rows: an upper bound); HMMA.16816.F32 -> FADD/FMUL 28 (1), -> STG
 // 28 (4), -> HMMA 29 (3), above sm_80..sm_90's; UISETP -> BRA.U 9 (2).
 // UIADD3 -> IMAD: no sample, sm_90's 6.
-const TargetLatencies SM120Latencies = {RawSM120, 6, 2, 15, 28, 29, 28, 9};
+const TargetLatencies SM120Latencies = {RawSM120, 6, 2, 15, 28, 29, 28, 9,
+                                         12};
 
 /// The tables of \p T.
 const TargetLatencies &getTargetLatencies(sass::Target T) {
@@ -383,6 +419,7 @@ PCat predCat(InstrClass C) {
   case InstrClass::IMADWide:
     return PFma; // N: IMad, IMad64 -> PredLatencySM80::FMA
   case InstrClass::FP16:
+  case InstrClass::FP16MMA:
     return PFp16;
   case InstrClass::Decoupled:
   case InstrClass::DecoupledAgu:
@@ -408,8 +445,14 @@ unsigned LatencyModel::rawPred(InstrClass Writer, InstrClass Reader,
     return W == PCoupled ? 4 : 5; // N: Coupled reader: Coupled 4, FMA/FP16 5
   case PFma:
     return W == PFma ? 4 : 5; // N: FMA reader: FMA 4, Coupled/FP16 5; E 5
+  case PFp16:
+    // N has no FP16 reader row.  E: HSETP2 -> the HSETP2 combining its
+    // predicate (`.OR P1` of test/MC/Inputs/fp16_compare_forms.ptx) 10
+    // cycles apart on sm_80/86/89, 12 on sm_90 and Blackwell
+    // (test/Sim/latency-evidence-corpus.test); 13 after any other writer.
+    return W == PFp16 ? getTargetLatencies(T).FP16PredToFP16 : 13;
   default:
-    // N has no FP16 reader row; decoupled and MMA readers are 13.
+    // Decoupled and MMA readers are 13.
     return 13;
   }
 }
@@ -472,14 +515,19 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
   UCat W = uniformWriter(Writer);
   if (W == UToUr)
     return 1;
+  // A vector-pipe (CoupledALU) writer of a uniform register: VOTEU.  E:
+  // ptxas 13 reads its UR 2 cycles later on every target, by UFLO (a Udp
+  // reader), FLO and POPC (decoupled readers): test/Sim/uflo.ptx,
+  // atoms.ptx, global-atomics.ptx (test/Sim/latency-evidence-corpus.test);
+  // the Udp row's 4 and 9 are a uniform ALU's.
+  if (Writer == InstrClass::CoupledALU)
+    return 2;
   // N URegLatencySM80::read_after_write; E: ptxas puts ULDC.64 of the
   // descriptor >= 2 cycles before its first LDG/LDGSTS.
   switch (uniformReader(Reader)) {
   case UCoupledReader:
-    // N: Udp -> a vector reader 6.  E: ptxas spaces UIADD3 -> IMAD 7 on
-    // sm_86 (test/Sim/cp-async.ptx, kernel copy): an FMA-class reader a
-    // cycle later, as with general registers (ALU -> FMA 5, ALU -> ALU 4);
-    // on sm_90 the same kernel has it 6 cycles apart, N's value.
+    // N: Udp -> a vector reader 6 (E: UIADD3/UIMAD -> IMAD 6 on every
+    // target, TargetLatencies).
     if (W == UUdp)
       return Reader == InstrClass::CoupledFMA
                  ? getTargetLatencies(T).UniformALUToFMA
@@ -488,10 +536,9 @@ unsigned LatencyModel::rawUGPR(InstrClass Writer, InstrClass Reader) const {
                  : 6;
     return 2;
   case UDecoupledReader:
-    // E: on sm_86 ptxas 13 never issues an LDG/LDGSTS/STG less than 4
-    // cycles after the ULDC.64 of its descriptor (N says 2;
-    // test/Sim/latency-evidence).  On sm_90 it does, 2 cycles, N's value
-    // (test/Sim/stores.ptx: ULDC.64 UR6 S02 before STG desc[UR6]).
+    // N 2; E: ptxas 13 issues an STG 2 cycles after the ULDC.64 of its
+    // descriptor on every target (test/Sim/usage.ptx, kernel params;
+    // test/Sim/stores.ptx on sm_90).
     if (W == UUdp)
       return 9;
     return getTargetLatencies(T).UniformMoveToMemory;
@@ -565,7 +612,7 @@ unsigned LatencyModel::warUPred(InstrClass Reader, InstrClass Writer) const {
 
 static constexpr InstrClass AllClasses[] = {
     InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
-    InstrClass::FP16,         InstrClass::MMA16816,    InstrClass::MMA1688,
+    InstrClass::FP16,         InstrClass::FP16MMA,     InstrClass::MMA16816,    InstrClass::MMA1688,
     InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
     InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
 

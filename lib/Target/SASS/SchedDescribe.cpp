@@ -183,6 +183,7 @@ static Expected<InstrClass> classOf(const sass::InstrInfo &Info) {
           .Case("CoupledFMA", InstrClass::CoupledFMA)
           .Case("IMADWide", InstrClass::IMADWide)
           .Case("FP16ALU", InstrClass::FP16)
+          .Case("FP16MMA", InstrClass::FP16MMA)
           .Case("UniformALU", InstrClass::UniformALU)
           .Case("UniformMove", InstrClass::UniformMove)
           .Case("MMA16816", InstrClass::MMA16816)

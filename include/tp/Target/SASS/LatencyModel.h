@@ -40,7 +40,7 @@ enum class InstrClass : uint8_t {
   CoupledALU,   ///< IADD3 LOP3 SHF ISETP MOV SEL LEA PRMT PLOP3 CS2R
   CoupledFMA,   ///< IMAD FFMA FADD FMUL IDP4
   IMADWide,     ///< IMAD.WIDE / IMAD.HI (writer: the high half, the worst)
-  FP16,         ///< HADD2 HFMA2 HMUL2
+  FP16,         ///< HADD2 HFMA2 HMUL2 HSET2 HSETP2
   MMA16816,     ///< HMMA.16816 ("2x collect"): fixed latency, no scoreboard
   MMA1688,      ///< HMMA.1688 ("1x collect")
   UniformALU,   ///< uniform datapath ops (UIADD3, UMOV with ALU, ...): Udp
@@ -49,7 +49,12 @@ enum class InstrClass : uint8_t {
   DecoupledAgu, ///< memory ops (LDG LDS LDSM STG STS LDGSTS), BAR, DEPBAR
   Control,      ///< BRA, EXIT: variable, no register result
   Nop,          ///< NOP and never-executing fillers: no result
+  FP16MMA,      ///< HFMA2.MMA (sm_80: the MMA pipe's latency); last, so
+                ///< that the numbers of the others stay those of the
+                ///< checked-in describe table (DescribeTableTest)
 };
+/// The number of InstrClass values (FP16MMA is the last).
+constexpr unsigned NumInstrClasses = unsigned(InstrClass::FP16MMA) + 1;
 
 /// How an instruction reads one general-register operand.
 enum class ReadSlot : uint8_t {

@@ -119,11 +119,27 @@ struct TargetInfo {
   /// The card the automatic tile's grid covers ("RTX 3090") and its SMs.
   const char *TileCard;
   uint32_t TileCardSMs;
+  /// Constant bank 0: where the target's code reads each launch value
+  /// (c[0x0][offset]; NoCB0Slot: in no fixed slot).  td/Targets.td's CB0*
+  /// fields say what each holds and cite the evidence.
+  uint32_t CB0NTid, CB0NCtaid;   ///< x, y, z: three words each
+  uint32_t CB0StackPointer;      ///< initial stack pointer
+  uint32_t CB0DynamicSharedBytes;
+  uint32_t CB0GridId;            ///< 64-bit
+  uint32_t CB0NSMId;
+  uint32_t CB0ReservedSharedBytes;
+  uint32_t CB0ClusterNCtaid;     ///< x, y, z
+  uint32_t CB0ClusterNCtaidRcp;  ///< x, y, z: binary32 1/cluster_nctaid
+  uint32_t CB0NClusterId;        ///< x, y, z
+  uint32_t CB0ClusterNCtaRank;
   /// e_flags of a cubin for sm_\p SM of this target.
   uint32_t getELFFlags(unsigned SMNumber) const {
     return ELFFlagsBase | (SMNumber & 0xff) << 8;
   }
 };
+/// A TargetInfo::CB0* value: the launch value is in no fixed slot of
+/// constant bank 0 on that target (td/Targets.td's NoCB0Slot).
+constexpr uint32_t NoCB0Slot = 0x10000;
 /// The facts of \p T.
 const TargetInfo &getTargetInfo(Target T);
 
