@@ -209,7 +209,8 @@ std::array<int64_t, N> intAttrs2(const Op &O, const char *const (&Keys)[N]) {
 // Forms
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t RZ = 255;
+using sass::PT;
+using sass::RZ;
 
 /// A lowered tile value: a constant, the register holding it, or (a
 /// comparison's) the predicate register.
@@ -943,9 +944,11 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ValueOp Kind,
     return Lowered::reg(D);
   }
   // A comparison: ISETP.<cmp>[.U32].AND Pd, PT, a, b, And.
-  int64_t Cmp = Kind == ValueOp::Eq ? 2 : Kind == ValueOp::Gt ? 4 : 1;
+  sass::IntCompare Cmp = Kind == ValueOp::Eq   ? sass::ICmpEQ
+                         : Kind == ValueOp::Gt ? sass::ICmpGT
+                                               : sass::ICmpLT;
   unsigned A = inRegister(In[0]);
-  unsigned And = 7;
+  unsigned And = PT;
   if (O.Operands.size() > 2) {
     Expected<unsigned> P = usePredicate(O.Operands[2]);
     if (!P)
@@ -1213,7 +1216,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
     Pointer = formPointer(Final ? S.Pointer : newReg("ptr_fill"), Off, Param);
   }
   const Attr *Guard = findAttr(G, "guard");
-  unsigned P = 7;
+  unsigned P = PT;
   if (Guard) {
     Expected<unsigned> GP = usePredicate(Guard->Val);
     if (!GP)
@@ -1329,7 +1332,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     }
     // Guards: guard= both elements of the pair, guard_first= only the first
     // (the pair's second column is beyond N); none: unguarded.
-    unsigned Both = 7, First = 7;
+    unsigned Both = PT, First = PT;
     const Attr *GuardBoth = findAttr(O, "guard");
     const Attr *GuardFirst = findAttr(O, "guard_first");
     bool Guarded = GuardBoth;
@@ -1638,7 +1641,7 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
-  // Issue 16's epilogue, when there is one.
+  // The epilogue, when there is one.
   if (P.Scale || P.Bias || P.Relu)
     Fn.setAttr("epilogue", P.getEpilogueList(","));
   // A, B and D's element types, when not the seed's f16, f16, f32 (whose
