@@ -287,7 +287,7 @@ static Error checkCommandLine() {
     return tp::makeError("-x: expected tile or mir, found '" + InputLevel +
                          "'");
   // The checked program runs the loop body exactly twice, whatever K says:
-  // a listing to verify, not a kernel to launch (issue 19 item 4).
+  // a listing to verify, not a kernel to launch.
   if (Checked && Filetype == Obj)
     return tp::makeError(
         "--tp-form-loop-checked builds the checked program (the loop body "
