@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 
 defvar Hopper = [TargetSM90];
+/// B2R.RESULT and ARRIVES.LDGSTSBAR.64 are older: sm_80/sm_86 TSV rows.
+defvar AmpereToHopper = [TargetSM80, TargetSM86, TargetSM89, TargetSM90];
 
 /// A uniform predicate stored inverted (field = 7 - UP: 0 means UPT), the
 /// scale-d predicate of the warpgroup MMAs (E: UP0 holds 7, !UPT holds 0
@@ -373,7 +375,7 @@ def UBLKPF : TMAInst<0x3bc, "UBLKPF.L2 [$Um], $Ux",
 //   .TRYWAIT): Pd [81:83], the parity or state Rb [32:39], [70] = 1.
 // * SYNCS.CCTL.IV 0x9b1 (mbarrier.inval).
 // * ARRIVES.LDGSTSBAR.64 0x9b0 (cp.async.mbarrier.arrive): [70:71]
-//   .ARVCNT 1 / .TRANSCNT 2 (.noinc), [73] = [75] = 1.
+//   .ARVCNT 1 / .TRANSCNT 2 (.noinc) / none 0 (sm_86 rows), [73] = [75] = 1.
 //===----------------------------------------------------------------------===//
 def SyncsVariant : Mod<[0, 1, 2, 3, 4, 5],
                        ["", ".A1T0", ".A0T1", ".A0TR", ".A0TX", ".ART0"]>;
@@ -381,7 +383,7 @@ def SyncsTmask  : Mod<[0, 1], ["", ".TMASK"]>;
 def SyncsRed    : Mod<[0, 1], ["", ".RED"]>;
 def SyncsOptout : Mod<[0, 1], ["", ".OPTOUT"]>;
 def SyncsTry    : Mod<[0, 1], ["", ".TRYWAIT"]>;
-def LdgstsbarMode : Mod<[1, 2], [".ARVCNT", ".TRANSCNT"]>;
+def LdgstsbarMode : Mod<[0, 1, 2], ["", ".ARVCNT", ".TRANSCNT"]>;
 
 class SyncsInst<bits<12> op, string asm, dag outs, dag ins, SchedClass s>
     : SM86Op<op, asm, outs, ins, s>, OnlyOn<Hopper> {
@@ -441,15 +443,22 @@ def SYNCS_CCTL_IV : SyncsInst<0x9b1, "SYNCS.CCTL.IV <$Ra+$Ur>", (outs),
   let Inst{31-24} = Ra;
   let Inst{69-64} = Ur;
 }
+// ARRIVES.LDGSTSBAR.64 is sm_80's too (sm_80/sm_86 TSV rows, without a
+// count suffix: mode 0).
 def ARRIVES_LDGSTSBAR_64 :
-  SyncsInst<0x9b0, "ARRIVES.LDGSTSBAR.64${mode} <$Ra+$Ur>", (outs),
-            (ins LdgstsbarMode:$mode, MemBase:$Ra, MemUR:$Ur), Decoupled> {
+  SM86Op<0x9b0, "ARRIVES.LDGSTSBAR.64${mode} <$Ra+$Ur>", (outs),
+         (ins LdgstsbarMode:$mode, MemBase:$Ra, MemUR:$Ur), Decoupled>,
+  OnlyOn<AmpereToHopper> {
+  bits<8> Ra;
+  bits<6> Ur;
   bits<2> mode;
+  let ReuseOperands = ["", "", "", ""];
   let Inst{31-24} = Ra;
   let Inst{69-64} = Ur;
   let Inst{71-70} = mode;
   let Inst{73} = 1;
   let Inst{75} = 1;
+  let Inst{91} = 1;
 }
 // NANOSLEEP.SYNCS: the try_wait retry loop's back-off (a suspend-time
 // hint); [84] .SYNCS on NANOSLEEP's immediate form (E).
@@ -475,7 +484,8 @@ def NANOSLEEP_SYNCS_i : CtlInst<0x95d, "NANOSLEEP.SYNCS $ns", (outs),
 // * BAR with a thread count [42:53] (0: all threads, printed without),
 //   the barrier id [54:57], mode [77:78] (.SYNC 0, .ARV 1, .RED 2):
 //   0xb1d; 0x91d the count in Rb [32:39].  B2R.RESULT 0x31c: bar.red's
-//   result, Rd [16:23], [78] = 1, [81:83] = 7.
+//   result, Rd [16:23], [78] = 1, [81:83] = 7 (a predicate result there
+//   in sm_86's rows).
 // * DEPBAR with only a scoreboard set [32:37] (no .LE) 0x91a.
 // * BRA.U.ANY: [84] .ANY on sm_90's split-offset BRA (X: [85] .INC, [86]
 //   .DEC, [90] a negated predicate operand; not modelled).
@@ -587,14 +597,20 @@ def BAR_CNT_ir : BARInst<0x91d, "BAR${mode}${defer} $id, $Rb",
   let Inst{77} = mode;
   let Inst{89-87} = 0b000;
 }
-def B2R_RESULT : SM86Op<0x31c, "B2R.RESULT $Rd", (outs GPR:$Rd), (ins),
-                        Decoupled>, OnlyOn<Hopper> {
-  bits<8> Rd;
-  let ReuseOperands = ["", "", "", ""];
-  let Inst{23-16} = Rd;
-  let Inst{78} = 1;
-  let Inst{83-81} = 0b111;
-}
+// B2R.RESULT Rd[, Pd]: sm_80's too (TSV rows `B2R.RESULT R13`,
+// `B2R.RESULT RZ, P0`: Pd [81:83], 7 = none).
+foreach P = [0, 1] in
+  def B2R_RESULT # !if(P, "_P", "") :
+    SM86Op<0x31c, "B2R.RESULT $Rd" # !if(P, ", $Pd", ""),
+           !con((outs GPR:$Rd), !if(P, (outs Pred:$Pd), (outs))), (ins),
+           Decoupled>, OnlyOn<AmpereToHopper> {
+    bits<8> Rd;
+    bits<3> Pd;
+    let ReuseOperands = ["", "", "", ""];
+    let Inst{23-16} = Rd;
+    let Inst{78} = 1;
+    let Inst{83-81} = !if(P, Pd, 0b111);
+  }
 def DEPBAR_SET : SM86Op<0x91a, "DEPBAR $set", (outs), (ins SBSet:$set),
                         Barrier>, OnlyOn<Hopper> {
   bits<6> set;
