@@ -570,16 +570,6 @@ def UCGABAR_WAIT : SM86Op<0xdc7, "UCGABAR_WAIT", (outs), (ins), Barrier>,
   let Inst{91} = 1;
 }
 def BarMode : Mod<[0, 1], [".SYNC", ".ARV"]>;
-def BAR_CNT_ii : BARInst<0xb1d, "BAR${mode}${defer} $id, $cnt",
-                         (ins BarMode:$mode, Defer:$defer, UImm:$id,
-                              UImm:$cnt), 0>, OnlyOn<Hopper> {
-  bits<1> mode;
-  bits<12> cnt;
-  let Inst{53-42} = cnt;
-  let Inst{57-54} = id;
-  let Inst{77} = mode;
-  let Inst{89-87} = 0b000;
-}
 def BAR_RED_CNT_ii : BARInst<0xb1d, "BAR.RED${rop}${defer} $id, $cnt, ${Ppn}$Pp",
                              (ins RedOp:$rop, Defer:$defer, UImm:$id, UImm:$cnt,
                                   PNot:$Ppn, Pred:$Pp), 1>, OnlyOn<Hopper> {
@@ -597,20 +587,6 @@ def BAR_CNT_ir : BARInst<0x91d, "BAR${mode}${defer} $id, $Rb",
   let Inst{77} = mode;
   let Inst{89-87} = 0b000;
 }
-// B2R.RESULT Rd[, Pd]: sm_80's too (TSV rows `B2R.RESULT R13`,
-// `B2R.RESULT RZ, P0`: Pd [81:83], 7 = none).
-foreach P = [0, 1] in
-  def B2R_RESULT # !if(P, "_P", "") :
-    SM86Op<0x31c, "B2R.RESULT $Rd" # !if(P, ", $Pd", ""),
-           !con((outs GPR:$Rd), !if(P, (outs Pred:$Pd), (outs))), (ins),
-           Decoupled>, OnlyOn<AmpereToHopper> {
-    bits<8> Rd;
-    bits<3> Pd;
-    let ReuseOperands = ["", "", "", ""];
-    let Inst{23-16} = Rd;
-    let Inst{78} = 1;
-    let Inst{83-81} = !if(P, Pd, 0b111);
-  }
 def DEPBAR_SET : SM86Op<0x91a, "DEPBAR $set", (outs), (ins SBSet:$set),
                         Barrier>, OnlyOn<Hopper> {
   bits<6> set;
