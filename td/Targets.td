@@ -158,7 +158,7 @@ def TargetSM89 : SASSTarget<"sm_89", 89, ["sm_89"]> {
 // E, mma_tile_sm90.cubin (SASS_FACTS 3.3, 3.7).  Shared memory: 228 KiB
 // per SM (PERF_FACTS 2), of which 227 KiB = 232448 bytes one block may use
 // (CUDA C++ Programming Guide, compute capability 9.0).
-def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
+def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90", "sm_90a"]> {
   let ParamBase = 0x210;
   let DescriptorSlot = 0x208;
   let ReservedSharedBytes = 0x400;

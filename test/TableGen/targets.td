@@ -133,7 +133,7 @@ def : CubinLayoutOf<TargetSM86, "SM89">;
 // INFO: {"sm_86", 86, "sm_86"},
 // INFO-NEXT: {"sm_80", 80, "sm_80"},
 // INFO-NEXT: {"sm_89", 89, "sm_89"},
-// INFO-NEXT: {"sm_90", 90, "sm_90"},
+// INFO-NEXT: {"sm_90", 90, "sm_90,sm_90a"},
 // Each target's facts, the string facts (the shared capacity as spelled,
 // the card of the automatic tile) as C strings.
 // INFO: const TargetInfo TargetInfos[] = {
