@@ -47,6 +47,46 @@ std::string sim::getHazardRegName(unsigned Reg) {
                       : "UP" + std::to_string(Reg - HzUP);
 }
 
+/// The queue whose instructions read their late sources in issue order, or
+/// -1.  A unit takes one instruction after another from its queue and reads
+/// its operands as it takes it, so an instruction's late reads are done
+/// once a younger instruction of the same queue has read its own, and a
+/// younger one's result (written after its reads) cannot overwrite a
+/// source an older one has yet to read.  ptxas relies on both, on every
+/// target (E, ptxas 13; test/Sim/read-queue.test):
+///  * global: of two LDGs from one address register only the younger
+///    carries a read scoreboard, and the register is rewritten after a wait
+///    on that one alone (sm_90..sm_121 int-float.ptx, uniform_sources.ptx,
+///    float_forms.ptx, mma_indep); an LDG rewrites the address register of
+///    older LDGs with no wait (sm_120 memory_forms.ptx);
+///  * MUFU: MUFU.RSQ R7, R7 follows MUFU.LG2 R11, R7 by 1 (sm_120) to 24
+///    cycles with no wait on MUFU.LG2's scoreboard (mufu.ptx, every target),
+///    while an ALU writer of a MUFU source waits on a read scoreboard 9
+///    cycles later (sm_80 mufu.ptx, float_forms.ptx): the reads are late,
+///    but in order;
+///  * shared: LDS/STS/LDSM, one MIO queue (SASS_FACTS 1.4: LDSM results
+///    complete in order).
+static int readQueue(const DInst &D) {
+  if (D.Fn == execShared || D.Fn == execLDSM)
+    return 0;
+  if (D.Fn == execGlobal)
+    return 1;
+  if (D.Fn == execLocal)
+    return 2;
+  if (D.Fn == execMUFU)
+    return 3;
+  return -1;
+}
+
+void sim::foldReadMarks(Warp &W, unsigned SB) {
+  auto &Marks = W.ReadMarks[SB];
+  while (!Marks.empty() && int32_t(Marks.front().Seq - W.SBReleased[SB]) < 0) {
+    uint32_t &Done = W.QueueReadsDone[Marks.front().Queue];
+    Done = std::max(Done, Marks.front().Done);
+    Marks.pop_front();
+  }
+}
+
 void sim::waitScoreboard(Exec &X, unsigned SB) {
   Warp &W = *X.W;
   // A wait sees an increment only from an instruction issued at least
@@ -62,6 +102,7 @@ void sim::waitScoreboard(Exec &X, unsigned SB) {
     W.SBMissedSeq[SB] = W.SBIssued[SB];
     W.SBMissedGap[SB] = uint32_t(W.Now - W.SBSetCycle[SB]);
   }
+  foldReadMarks(W, SB);
 }
 
 void sim::checkIssue(Exec &X, const DInst &D) {
@@ -107,12 +148,20 @@ void sim::checkIssue(Exec &X, const DInst &D) {
     }
   }
   // Writes.
+  int Queue = readQueue(D);
   for (const RegUse &U : D.Uses) {
     if (!U.Def)
       continue;
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
-      if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0)
+      // The late read is done when its scoreboard was released, when that
+      // of a younger instruction of its queue was, or, for a writer of the
+      // same queue, before this write (readQueue).
+      bool ReadDone = H.RdQueue >= 0 &&
+                      (H.RdQueue == Queue ||
+                       int32_t(H.RdOrder - W.QueueReadsDone[H.RdQueue]) < 0);
+      if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0 &&
+          !ReadDone)
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while it may still be read by " +
                  X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
@@ -141,6 +190,21 @@ void sim::recordIssue(Exec &X, const DInst &D) {
                    : D.Fn == execS2R                      ? 2
                    : D.Fn == execLocal                    ? 4
                                                           : 3;
+  int RdQueue = readQueue(D);
+  uint32_t RdOrder = RdQueue >= 0 ? W.QueueIssued[RdQueue]++ : 0;
+  if (RdQueue >= 0) {
+    // Either scoreboard, released, shows this instruction's reads done.
+    // (A scoreboard counts to 63: older marks are dropped, which only
+    // loses what they would prove.)
+    for (unsigned SB : {unsigned(C.WrSB), unsigned(C.RdSB)})
+      if (SB < 6) {
+        auto &Marks = W.ReadMarks[SB];
+        if (Marks.size() >= 64)
+          Marks.pop_front();
+        Marks.push_back(
+            {SB == C.WrSB ? WrSeq : RdSeq, uint8_t(RdQueue), RdOrder + 1});
+      }
+  }
   if (D.Variable && C.WrSB < 6) {
     for (uint16_t R : W.Unscoreboarded[Queue]) {
       RegHz &H = W.Hz[R];
@@ -186,6 +250,8 @@ void sim::recordIssue(Exec &X, const DInst &D) {
           H.RdSB = SB;
           H.RdSeq = C.RdSB < 6 ? RdSeq : WrSeq;
           H.RdInst = uint32_t(X.Idx);
+          H.RdQueue = int8_t(RdQueue);
+          H.RdOrder = RdOrder;
         }
       }
     }
