@@ -52,6 +52,9 @@ struct CopyGroup {
 /// Hazards.cpp).
 constexpr unsigned NumReadQueues = 4;
 
+/// RegHz's guard fields: no regular predicate guard.
+constexpr uint16_t NoGuard = 0xffff;
+
 /// Hazard-mode record of one register.
 struct RegHz {
   uint64_t IssueCycle = 0;  ///< issue of the last fixed-latency writer
@@ -66,6 +69,11 @@ struct RegHz {
   uint32_t RdInst = 0;
   int8_t RdQueue = -1;      ///< the late reader's read queue (readQueue), or -1
   uint32_t RdOrder = 0;     ///< its place in that queue (Warp::QueueIssued)
+  /// The guards of the pending late read and of the pending variable
+  /// write (GuardOf in Hazards.cpp): a write under the complementary guard
+  /// acts in the other lanes.
+  uint16_t RdGuard = NoGuard, WrGuard = NoGuard;
+  uint32_t RdGuardVer = 0, WrGuardVer = 0;
   bool Unprotected = false; ///< variable-latency write without scoreboard
 };
 
@@ -129,6 +137,9 @@ struct Warp {
   /// Hazards.cpp): per queue, the instructions issued and how many of the
   /// oldest have read their sources, known from a released scoreboard of
   /// one of them or of a younger one.
+  /// Per predicate register, how many times it was written (a guard's
+  /// value is the same while its count is).
+  uint32_t PredWrites[8] = {};
   uint32_t QueueIssued[NumReadQueues] = {};
   uint32_t QueueReadsDone[NumReadQueues] = {};
   /// Per scoreboard, the queue instructions counted on it, oldest first:

@@ -78,6 +78,25 @@ static int readQueue(const DInst &D) {
   return -1;
 }
 
+/// \p D's guard as RegHz keeps it: the predicate register and sense
+/// (P << 1 | negated), NoGuard for PT and uniform guards.
+static uint16_t guardOf(const DInst &D) {
+  if (D.UniformGuard || D.I.Guard == sass::PT)
+    return NoGuard;
+  return uint16_t(D.I.Guard << 1 | (D.I.GuardNeg ? 1 : 0));
+}
+
+/// Whether \p D's guard is the complement of \p Guard, recorded when the
+/// predicate had been written \p Ver times, and the predicate has not been
+/// written since: then no lane runs both (@P1 LDG R132, [R132.64] and
+/// @!P1 IMAD.MOV.U32 R132 in ptxas's CUTLASS GEMM, sm_80).
+static bool complements(const Warp &W, const DInst &D, uint16_t Guard,
+                        uint32_t Ver) {
+  uint16_t G = guardOf(D);
+  return G != NoGuard && Guard != NoGuard && (G ^ Guard) == 1 &&
+         W.PredWrites[G >> 1] == Ver;
+}
+
 void sim::foldReadMarks(Warp &W, unsigned SB) {
   auto &Marks = W.ReadMarks[SB];
   while (!Marks.empty() && int32_t(Marks.front().Seq - W.SBReleased[SB]) < 0) {
@@ -137,7 +156,7 @@ void sim::checkIssue(Exec &X, const DInst &D) {
                  X.Prog->describe(H.WrInst) + ") was waited for" + Missed);
         continue;
       }
-      if (H.WrSB < 0 && H.Fixed) {
+      if (H.Fixed) {
         unsigned Lat = getRAWLatency(*X.Prog->Model, Hi, H.WC, D.Class, U,
                                      H.LowHalf);
         if (T < H.IssueCycle + Lat)
@@ -160,13 +179,15 @@ void sim::checkIssue(Exec &X, const DInst &D) {
       bool ReadDone = H.RdQueue >= 0 &&
                       (H.RdQueue == Queue ||
                        int32_t(H.RdOrder - W.QueueReadsDone[H.RdQueue]) < 0);
+      ReadDone |= complements(W, D, H.RdGuard, H.RdGuardVer);
       if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0 &&
           !ReadDone)
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while it may still be read by " +
                  X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
                  Twine(int(H.RdSB)) + " not waited for)");
-      else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0)
+      else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0 &&
+               !complements(W, D, H.WrGuard, H.WrGuardVer))
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while the variable-latency write of " +
                  X.Prog->describe(H.WrInst) + " is pending (SB" +
@@ -220,18 +241,30 @@ void sim::recordIssue(Exec &X, const DInst &D) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       if (U.Def) {
-        H.WrInst = uint32_t(X.Idx);
+        // A write under the complement of the pending read's or variable
+        // write's guard leaves them pending in their lanes.
+        bool KeepRead = complements(W, D, H.RdGuard, H.RdGuardVer);
+        bool KeepWrite = H.WrSB >= 0 && !D.Variable &&
+                         complements(W, D, H.WrGuard, H.WrGuardVer);
+        if (!KeepWrite)
+          H.WrInst = uint32_t(X.Idx);
         H.Unprotected = false;
-        H.RdSB = -1;
+        if (!KeepRead)
+          H.RdSB = -1;
         if (D.Variable) {
           H.WrSB = C.WrSB < 6 ? int8_t(C.WrSB) : -1;
           H.WrSeq = WrSeq;
+          H.WrGuard = guardOf(D);
+          H.WrGuardVer = H.WrGuard == NoGuard ? 0 : W.PredWrites[H.WrGuard >> 1];
           H.Unprotected = C.WrSB >= 6;
           H.Fixed = false;
           if (H.Unprotected)
             W.Unscoreboarded[Queue].push_back(uint16_t(U.First + I));
         } else {
-          H.WrSB = -1;
+          // Kept: a later reader still waits on the variable write's
+          // scoreboard, then is checked against this fixed latency.
+          if (!KeepWrite)
+            H.WrSB = -1;
           H.IssueCycle = W.Now;
           H.Fixed = D.Class != sched::InstrClass::Nop;
           H.WC = D.Class;
@@ -252,10 +285,17 @@ void sim::recordIssue(Exec &X, const DInst &D) {
           H.RdInst = uint32_t(X.Idx);
           H.RdQueue = int8_t(RdQueue);
           H.RdOrder = RdOrder;
+          H.RdGuard = guardOf(D);
+          H.RdGuardVer =
+              H.RdGuard == NoGuard ? 0 : W.PredWrites[H.RdGuard >> 1];
         }
       }
     }
   }
+  for (const RegUse &U : D.Uses)
+    if (U.Def && U.First >= HzP && U.First < HzUP)
+      for (unsigned I = 0; I < U.Count && U.First + I < HzUP; ++I)
+        ++W.PredWrites[U.First + I - HzP];
   if (C.WrSB < 6) {
     ++W.SBIssued[C.WrSB];
     W.SBSetCycle[C.WrSB] = W.Now;
