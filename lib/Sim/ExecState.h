@@ -67,10 +67,10 @@ struct RegHz {
   int8_t RdSB = -1;         ///< pending late read: scoreboard
   uint32_t RdSeq = 0;
   uint32_t RdInst = 0;
-  int8_t RdQueue = -1;      ///< the late reader's read queue (readQueue), or -1
-  uint32_t RdOrder = 0;     ///< its place in that queue (Warp::QueueIssued)
+  int8_t RdQueue = -1;  ///< the late reader's read queue (readQueue), or -1
+  uint32_t RdOrder = 0; ///< its place in that queue (Warp::QueueIssued)
   /// The guards of the pending late read and of the pending variable
-  /// write (GuardOf in Hazards.cpp): a write under the complementary guard
+  /// write (guardOf in Hazards.cpp): a write under the complementary guard
   /// acts in the other lanes.
   uint16_t RdGuard = NoGuard, WrGuard = NoGuard;
   uint32_t RdGuardVer = 0, WrGuardVer = 0;
@@ -146,9 +146,9 @@ struct Warp {
   /// when the scoreboard releases them, their queue's reads are done up to
   /// them (foldReadMarks).
   struct ReadMark {
-    uint32_t Seq;   ///< the scoreboard increment
+    uint32_t Seq; ///< the scoreboard increment
     uint8_t Queue;
-    uint32_t Done;  ///< QueueReadsDone once it is released
+    uint32_t Done; ///< QueueReadsDone once it is released
   };
   std::deque<ReadMark> ReadMarks[6];
 };
@@ -413,6 +413,11 @@ void foldReadMarks(Warp &W, unsigned SB);
 /// increment the wait can see is released (sched::ScoreboardSetCycles).
 void waitScoreboard(Exec &X, unsigned SB);
 void checkIssue(Exec &X, const DInst &D);
+/// \p D's guard as the hazard checks keep it: the predicate register and
+/// sense (P << 1 | negated), NoGuard for PT and uniform guards.  A write
+/// under the complement of an earlier guard, the predicate not written in
+/// between, acts in other lanes.
+uint16_t guardOf(const DInst &D);
 void recordIssue(Exec &X, const DInst &D);
 
 /// The handlers: one instruction for one warp over the lane mask M.

@@ -78,9 +78,7 @@ static int readQueue(const DInst &D) {
   return -1;
 }
 
-/// \p D's guard as RegHz keeps it: the predicate register and sense
-/// (P << 1 | negated), NoGuard for PT and uniform guards.
-static uint16_t guardOf(const DInst &D) {
+uint16_t sim::guardOf(const DInst &D) {
   if (D.UniformGuard || D.I.Guard == sass::PT)
     return NoGuard;
   return uint16_t(D.I.Guard << 1 | (D.I.GuardNeg ? 1 : 0));
@@ -255,7 +253,8 @@ void sim::recordIssue(Exec &X, const DInst &D) {
           H.WrSB = C.WrSB < 6 ? int8_t(C.WrSB) : -1;
           H.WrSeq = WrSeq;
           H.WrGuard = guardOf(D);
-          H.WrGuardVer = H.WrGuard == NoGuard ? 0 : W.PredWrites[H.WrGuard >> 1];
+          H.WrGuardVer =
+              H.WrGuard == NoGuard ? 0 : W.PredWrites[H.WrGuard >> 1];
           H.Unprotected = C.WrSB >= 6;
           H.Fixed = false;
           if (H.Unprotected)
