@@ -133,7 +133,7 @@ TEST(LatencyModel, WorstIsTheMaximumOfEveryPair) {
 TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
   // E (test/Sim/latency-evidence.test): IMAD.WIDE -> IMAD.WIDE C 6 on
   // sm_86, 4 on sm_90; IMAD -> the high register of a C pair 4 / 2.  ULDC
-  // -> memory reader 2, ALU -> the low register of the C pair 5, UIADD3 ->
+  // -> memory reader 2, ALU -> either register of the C pair 5, UIADD3 ->
   // IMAD reading a UR 6 on both
   // (test/Sim/latency-evidence-corpus.test).  The rest is the same table.
   EXPECT_EQ(M86.rawGPR(InstrClass::IMADWide, InstrClass::IMADWide,
@@ -162,11 +162,9 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
   EXPECT_EQ(M86.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
                        ReadSlot::IMADWideCHigh),
             5u);
-  // sm_90 reads C's high register two cycles after the low one: ALU -> C
-  // high 3 (uniform_sources.ptx: IADD3.X -> IMAD.WIDE.U32 3 apart).
   EXPECT_EQ(M90.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
                        ReadSlot::IMADWideCHigh),
-            3u);
+            5u);
   EXPECT_EQ(M86.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   EXPECT_EQ(M90.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   // Both targets: HMMA.1688 -> a store of D 15 (E; N 12).

@@ -214,13 +214,12 @@ const unsigned RawSM80[WMma2x][NumRCols] = {
 //    half is read two cycles later.
 //  * ALU -> the low register of the C pair: 5 (MOV -> IMAD.WIDE.U32.X,
 //    test/MC/Inputs/imad_forms.ptx 0x0b60 -> 0x0b70), as sm_86; the high
-//    register 3: the high half is read two cycles after the low one, as
-//    for the FMA writer above (5 - 2) and on sm_100/sm_120 (ALU -> C high
-//    3 there); E: uniform_sources.ptx, IADD3.X R3 -> IMAD.WIDE.U32 R2,
-//    R33, 0x20, R2 3 cycles apart (0x0680 -> 0x06a0), the GEMMs 5 or more
-//    (SHF/LEA -> IMAD.WIDE, 8 samples: upper bounds).
+//    register 5, N's CL column (the GEMMs: SHF/LEA -> IMAD.WIDE, 8 samples,
+//    none closer).  UNRESOLVED: uniform_sources.ptx has IADD3.X ->
+//    IMAD.WIDE.U32 3 cycles apart (0x0680 -> 0x06a0), a false hazard
+//    test/Sim/latency-evidence-corpus.test lists.
 const unsigned RawSM90[WMma2x][NumRCols] = {
-    /* CoupledAlu  */ {4, 5, 5, 5, 3, 5, 7, 7, 4, 5},
+    /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
