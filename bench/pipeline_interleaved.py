@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""The -time-passes pipeline total of tp-llc in four configurations, run
-interleaved (default kernel, --tile=256x128, each with the huge-page heap
-and with --tp-huge-page-heap=false), RUNS times each (default 60): the
+"""The -time-passes pipeline total of tp-llc in two configurations, run
+interleaved (default kernel, --tile=256x128), RUNS times each (default 60): the
 median, quartiles and minimum of the report's `Pipeline: N us wall` line.
 Interleaving shows how much one configuration's median moves with the
 machine's state, which a median of 15 back-to-back runs hides.  Not a test.
@@ -17,8 +16,6 @@ from process_time import pipeline_once
 CONFIGS = {
     'default': [],
     '256x128': ['--tile=256x128'],
-    'default, 4 KiB pages': ['--tp-huge-page-heap=false'],
-    '256x128, 4 KiB pages': ['--tile=256x128', '--tp-huge-page-heap=false'],
 }
 
 

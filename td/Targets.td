@@ -158,7 +158,7 @@ def TargetSM89 : SASSTarget<"sm_89", 89, ["sm_89"]> {
 // E, mma_tile_sm90.cubin (SASS_FACTS 3.3, 3.7).  Shared memory: 228 KiB
 // per SM (PERF_FACTS 2), of which 227 KiB = 232448 bytes one block may use
 // (CUDA C++ Programming Guide, compute capability 9.0).
-def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90"]> {
+def TargetSM90 : SASSTarget<"sm_90", 90, ["sm_90", "sm_90a"]> {
   let ParamBase = 0x210;
   let DescriptorSlot = 0x208;
   let ReservedSharedBytes = 0x400;
@@ -260,3 +260,50 @@ class EncodingOn<string form, list<SASSTarget> targets> {
   string EncodingOf = form;
   list<SASSTarget> EncodingTargets = targets;
 }
+
+//===----------------------------------------------------------------------===//
+// Cubin layouts
+//===----------------------------------------------------------------------===//
+
+/// The layout of the cubins tp writes for \p target: the sections, their
+/// order, the records and the padding ptxas gives that target's cubins
+/// (lib/Object/CubinLayout.cpp defines each layout by this name).
+/// \p sassOnly names the layout of a cubin without the Mercury copy
+/// (Blackwell's SASS-only flavour, what tp-llc writes there), "" for a
+/// target whose cubins have no Mercury copy.  sass::getTargetInfo's
+/// CubinLayout and SassOnlyCubinLayout.
+class CubinLayoutOf<SASSTarget target, string layout, string sassOnly = ""> {
+  SASSTarget Target = target;
+  string Layout = layout;
+  string SassOnlyLayout = sassOnly;
+}
+// sm_80's cubins are sm_86's byte for byte but for the SM
+// (test/Object/sass-roundtrip-sm80-ptxas.test).
+def : CubinLayoutOf<TargetSM80, "SM86">;
+def : CubinLayoutOf<TargetSM86, "SM86">;
+def : CubinLayoutOf<TargetSM89, "SM89">;
+def : CubinLayoutOf<TargetSM90, "SM90">;
+def : CubinLayoutOf<TargetSM100, "SM100", "SM100Sass">;
+def : CubinLayoutOf<TargetSM120, "SM120", "SM120Sass">;
+def : CubinLayoutOf<TargetSM121, "SM121", "SM121Sass">;
+
+//===----------------------------------------------------------------------===//
+// Shared memory per multiprocessor
+//===----------------------------------------------------------------------===//
+
+/// The shared memory of one multiprocessor of \p target, in bytes: the most
+/// a block may use in tp-sim (sass::getTargetInfo's SharedBytesPerSM).
+/// PERF_FACTS 2 and the CUDA C++ Programming Guide's table of compute
+/// capabilities: 164 KiB on 8.0, 100 KiB on 8.6, 8.9 and 12.x, 228 KiB on
+/// 9.0 and 10.0.
+class SharedMemoryPerSM<SASSTarget target, int bytes> {
+  SASSTarget Target = target;
+  int Bytes = bytes;
+}
+def : SharedMemoryPerSM<TargetSM80, 167936>;
+def : SharedMemoryPerSM<TargetSM86, 102400>;
+def : SharedMemoryPerSM<TargetSM89, 102400>;
+def : SharedMemoryPerSM<TargetSM90, 233472>;
+def : SharedMemoryPerSM<TargetSM100, 233472>;
+def : SharedMemoryPerSM<TargetSM120, 102400>;
+def : SharedMemoryPerSM<TargetSM121, 102400>;

@@ -41,14 +41,6 @@ else:
                     "oracle tests are UNSUPPORTED")
 if os.path.isdir(config.tp_shared_dir):
     config.available_features.add("shared")
-# The kernel gives transparent huge pages to an madvise(MADV_HUGEPAGE) range
-# (tp-llc's operator new arena: tools/tp-llc/HugePageHeap.cpp).
-try:
-    with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
-        if "[never]" not in f.read():
-            config.available_features.add("thp")
-except OSError:
-    pass
 # GPU features are set only when a device is present; tp-run's skip code
 # (see tools/tp-run) decides that, never a guess here: `tp-run --probe`
 # exits 0 and prints "device N: NAME sm_XY" per device, or exits 77 when

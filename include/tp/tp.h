@@ -50,7 +50,7 @@ typedef struct tp_gemm_desc {
   const char *target;     /* "sm_86" (default), "sm_80", "sm_89", "sm_90",
                              "sm_100", "sm_120" or "sm_121" */
   const char *name;       /* the kernel symbol, default "gemm" */
-  /* The general GEMM (issue 16): types, D = alpha A B + beta C + bias,
+  /* The general GEMM: types, D = alpha A B + beta C + bias,
    * ReLU.  alpha != 1 or beta != 0 builds the kernel that takes alpha and
    * beta as f32 parameters (C is its R operand, read only when beta != 0;
    * not with residual); these values are the manifest's: finite and exact

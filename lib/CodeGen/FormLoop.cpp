@@ -75,14 +75,14 @@ mir::MInstr makeTest(unsigned Counter, bool LessThanOne,
   mir::MInstr MI(
       isel::getPrototype(LessThanOne ? Form::ISetpImm : Form::ISetp));
   operand(MI.I, Slot::Pd) = 1;
-  operand(MI.I, Slot::CmpOp) = LessThanOne ? 1 : 4; // LT, GT
+  operand(MI.I, Slot::CmpOp) = LessThanOne ? sass::ICmpLT : sass::ICmpGT;
   operand(MI.I, Slot::Sgn) = 1;
   operand(MI.I, Slot::Ra) = Counter;
   if (LessThanOne)
     operand(MI.I, Slot::Imm) = 1;
   else
-    operand(MI.I, Slot::Rb) = 255; // RZ
-  operand(MI.I, Slot::Pp) = 7;     // PT
+    operand(MI.I, Slot::Rb) = sass::RZ;
+  operand(MI.I, Slot::Pp) = sass::PT;
   sass::applyControl(MI.I, Ctl);
   return MI;
 }

@@ -50,6 +50,7 @@
 #include "tp/Support/Debug.h"
 #include "tp/Support/Diagnostics.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/Compiler.h"
@@ -100,68 +101,49 @@ struct Facts {
   uint32_t DefMask = 0; ///< bit K: operand K is a GPR the form writes
 };
 
-/// Each form's Facts, packed in one word a form, zero until made on the
-/// form's first use.  The pass holds the table (zeroed when the pass is
-/// made, with the pipeline: its 8 KB are not faulted in while it runs, as
-/// a static table's pages were); nothing is cleared a run.  Layout:
-/// UseMask bits 0-23, DefMask 24-47, the kind 48-50, the reuse slot + 1
-/// (0: none) 51-53, bit 63 made.
+/// Each form's Facts, made on the form's first use.
 class FormFacts {
 public:
   /// The Facts of \p MI's form.
   Facts get(const MInstr &MI) {
-    uint64_t W = word(MI.I.Op);
-    Facts F;
-    F.UseMask = uint32_t(W & 0xffffff);
-    F.DefMask = uint32_t(W >> 24 & 0xffffff);
-    F.K = Kind(W >> 48 & 7);
-    unsigned Reuse = W >> 51 & 7;
-    F.ReuseBit = Reuse ? uint8_t(1u << (Reuse - 1)) : 0;
-    F.AOperand = F.UseMask ? int8_t(countTrailingZeros(F.UseMask)) : -1;
-    return F;
+    auto Ins = Table.try_emplace(unsigned(MI.I.Op));
+    if (Ins.second)
+      Ins.first->second = make(MI.I.Op);
+    return Ins.first->second;
   }
   /// The kind of \p MI's form (what the step parser looks for).
-  Kind kind(const MInstr &MI) { return Kind(word(MI.I.Op) >> 48 & 7); }
+  Kind kind(const MInstr &MI) { return get(MI).K; }
 
 private:
-  static constexpr uint64_t Made = uint64_t(1) << 63;
-  static_assert(sass::MaxOperands <= 24, "an operand mask is 24 bits");
-  uint64_t word(sass::Opcode Op) {
-    uint64_t W = Table[Op];
-    return LLVM_LIKELY(W) ? W : make(Op);
-  }
-  LLVM_ATTRIBUTE_NOINLINE uint64_t make(sass::Opcode Op) {
+  static_assert(sass::MaxOperands <= 32, "an operand mask is 32 bits");
+  static Facts make(sass::Opcode Op) {
     const sass::InstrInfo &II = sass::getInstrInfo(Op);
-    // The first letter first: most forms are none of the five (no strlen).
-    Kind K = Kind::Other;
-    char First = II.Mnemonic[0];
-    if (First == 'H' || First == 'L' || First == 'B' || First == 'D') {
-      StringRef Mn = II.Mnemonic;
-      K = Mn == "HMMA"        ? Kind::Hmma
+    Facts F;
+    StringRef Mn = II.Mnemonic;
+    F.K = Mn == "HMMA"        ? Kind::Hmma
           : Mn == "LDSM"      ? Kind::Ldsm
           : Mn == "BAR"       ? Kind::Bar
           : Mn == "DEPBAR"    ? Kind::Depbar
           : Mn == "LDGDEPBAR" ? Kind::Ldgdepbar
                               : Kind::Other;
-    }
-    uint64_t Use = 0, Def = 0, Reuse = 0;
     for (unsigned I = 0; I < II.NumOperands; ++I) {
       const sass::OperandInfo &O = II.Operands[I];
       if (O.Kind != sass::OperandKind::GPR)
         continue;
       if (O.IsDef) {
-        Def |= uint64_t(1) << I;
+        F.DefMask |= 1u << I;
         continue;
       }
-      if (!Use && O.ReuseSlot >= 0) // the first use: the A operand
-        Reuse = uint64_t(O.ReuseSlot) + 1;
-      Use |= uint64_t(1) << I;
+      if (!F.UseMask) { // the first use: the A operand
+        F.AOperand = int8_t(I);
+        if (O.ReuseSlot >= 0)
+          F.ReuseBit = uint8_t(1u << O.ReuseSlot);
+      }
+      F.UseMask |= 1u << I;
     }
-    uint64_t W = Made | Use | Def << 24 | uint64_t(K) << 48 | Reuse << 51;
-    Table[Op] = W;
-    return W;
+    return F;
   }
-  std::array<uint64_t, sass::NUM_OPCODES> Table{};
+  DenseMap<unsigned, Facts> Table;
 };
 
 /// A run of consecutive instructions of the piece, [Begin, End).

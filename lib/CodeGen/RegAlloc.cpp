@@ -109,7 +109,7 @@ namespace {
 using mir::Function;
 using mir::MInstr;
 
-constexpr unsigned NumPhysRegs = 255; // R0..R254 (RZ = 255)
+constexpr unsigned NumPhysRegs = sass::RZ; // R0..R254
 
 //===----------------------------------------------------------------------===//
 // Dense bit sets: arrays of 64-bit words, indexed by unit, register or id
@@ -359,7 +359,7 @@ private:
              true,
              O[G].IsDef,
              uint16_t(O[G].Mask << Sub)};
-      } else if (V != 255)
+      } else if (V != sass::RZ)
         R = {uint32_t(V), 0, O[G].Width, O[G].OpIdx, false, O[G].IsDef, 0};
       else
         continue;
@@ -378,7 +378,9 @@ void addConservativeWaits(mir::Function &F, const RefTable &Refs,
 
 /// Whether \p MI's result is written only under a guard (it does not end
 /// the life of what it writes).
-bool isGuarded(const MInstr &MI) { return MI.I.Guard != 7 || MI.I.GuardNeg; }
+bool isGuarded(const MInstr &MI) {
+  return MI.I.Guard != sass::PT || MI.I.GuardNeg;
+}
 
 /// The allocation of one function.
 class Allocator {

@@ -16,7 +16,7 @@ namespace sched {
 
 bool isFillerOrNop(const mir::MInstr &MI) {
   StringRef M = MI.mnemonic();
-  return M == "NOP" || (MI.I.Guard == 7 && MI.I.GuardNeg);
+  return M == "NOP" || (MI.I.Guard == sass::PT && MI.I.GuardNeg);
 }
 
 /// The real instructions of \p P (fillers and NOPs dropped, their labels

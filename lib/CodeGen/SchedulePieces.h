@@ -35,8 +35,7 @@ llvm::Expected<sass::Target> targetOf(const mir::Function &F);
 /// filler that continues a long delay, `@!UPT UIADD3 URZ, URZ, URZ, URZ`
 /// (SASS_FACTS 1.2, E), or `@!PT NOP` where the instruction set has no
 /// UIADD3_rrr form.  Each is what mir::makeInstr() gives for that text
-/// (unittests/CodeGen/CompactStallsTest.cpp checks it): parsing the
-/// filler's text took ~11 K instructions, in every function.
+/// (unittests/CodeGen/CompactStallsTest.cpp checks it).
 mir::MInstr drainNopInstr();
 mir::MInstr fillerInstr();
 

@@ -86,13 +86,6 @@
 /// walk before selection (indexProduct): a table by id holds each value's
 /// lowering, the reads of it left (a predicate register is free after the
 /// last) and whether a ring op reads it (its register is then shared).
-/// Each spelling (the address and length of a name's characters) is
-/// recorded with its id the first time it is seen: the tile IR's
-/// references share their definition's characters (SelectNames.h), and a
-/// definition's name is new (the IR is verified: values are defined once
-/// and before use), so a name's characters are hashed only when a
-/// reference spells it elsewhere (a parsed kernel's; in tp-llc's kernels
-/// the product's three operands and the parameters, define()).
 ///
 /// Control fields are conservative (stall 15) with the scoreboards set
 /// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
@@ -112,7 +105,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "SelectEpilogue.h"
-#include "SelectNames.h"
 #include "tp/CodeGen/CodeGen.h"
 #include "tp/CodeGen/SelectForms.h"
 #include "tp/MIR/MIR.h"
@@ -217,7 +209,8 @@ std::array<int64_t, N> intAttrs2(const Op &O, const char *const (&Keys)[N]) {
 // Forms
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t RZ = 255;
+using sass::PT;
+using sass::RZ;
 
 /// A lowered tile value: a constant, the register holding it, or (a
 /// comparison's) the predicate register.
@@ -320,16 +313,16 @@ Optional<TargetFacts> lookupTargetFacts(StringRef Name) {
 
 class Selector : isel::EpilogueEmitter {
 public:
-  /// (\p MM mutable: the walk links its reference operands, indexOp.)
-  Selector(const Kernel &K, Op &MM, const TargetFacts &TF, PassContext &Ctx)
-      : K(K), MM(MM), Product(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
+  Selector(const Kernel &K, const Op &MM, const TargetFacts &TF,
+           PassContext &Ctx)
+      : K(K), MM(MM), TF(TF), Ctx(Ctx), P(getProblem(K)),
         T(getTileOp(*MM.find("tp.tile"))) {}
 
   Expected<mir::Function> run();
 
 private:
   /// No value: a constant operand, a name nothing defines.
-  static constexpr unsigned NoValue = isel::NameTable::None;
+  static constexpr unsigned NoValue = ~0u;
 
   // ---- emission ----
   /// Appends \p F's prototype to the current piece; the caller sets its
@@ -347,92 +340,43 @@ private:
   }
   /// A new virtual register named after \p Name (unique in the function).
   unsigned newReg(StringRef Name);
-  /// newReg() of a name taken (id \p Taken in RegNames): \p Base with the
-  /// first "_<n>" free.
-  LLVM_ATTRIBUTE_NOINLINE unsigned newSuffixedReg(StringRef Base,
-                                                  unsigned Taken);
-  /// Adds the name of \p N characters saved at \p Saved + 1 (a 'v' at
-  /// \p Saved) to VRegNames; its register.
-  unsigned addRegName(const char *Saved, size_t N);
-  void reserveRegs(unsigned N) {
-    RegNames.reserve(N);
-    NameSuffixes.reserve(N);
-    Fn.VRegNames.reserve(N);
-  }
   /// Renames virtual register \p Reg (a value taken over by a role).
   void renameReg(unsigned Reg, StringRef Name);
 
   // ---- values (dense ids: ValueSlot) ----
-  /// The id of name \p Name (a string of the tile IR, which outlives the
-  /// selector), a new one when it has none.
-  /// (Inline: nearly every call finds the spelling; the rest, out of line,
-  /// hash the characters, and the common path saves no registers.)
+  /// The id of name \p Name, a new one when it has none.
   unsigned intern(StringRef Name) {
-    unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
-    return LLVM_LIKELY(Id != NoValue) ? Id : internSpelling(Name);
+    auto Ins = ValueIds.try_emplace(Name, unsigned(Slots.size()));
+    if (Ins.second)
+      Slots.emplace_back();
+    return Ins.first->second;
   }
-  /// intern() of a spelling not seen yet: by its characters, a new id
-  /// when no name before it has them.
-  LLVM_ATTRIBUTE_NOINLINE unsigned internSpelling(StringRef Name);
-  /// The id of name \p Name that an op defines or the kernel declares (a
-  /// parameter), as intern() would give it, but without hashing its
-  /// characters while every name so far appeared first as a definition:
-  /// the tile IR reaching tp-select is verified (the input) or built by
-  /// the passes, and each value is defined once and before its uses
-  /// (Verifier.cpp), so a definition's name is new -- unless its spelling
-  /// was seen (one definition twice: its id again).  Once a name has been
-  /// read before any definition of it, definitions take intern()'s path.
-  /// (Inline: the walk's ~300 results.)
-  LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned define(StringRef Name) {
-    if (LLVM_UNLIKELY(ReadFirst || Name.empty()))
-      return intern(Name);
-    unsigned Id = unsigned(Slots.size());
-    unsigned Known =
-        SpellingIds.insertIfAbsent(Name.data(), Id, uint32_t(Name.size()));
-    if (LLVM_UNLIKELY(Known != Id))
-      return Known;
-    Slots.emplace_back();
-    Names.push_back(Name);
-    return Id;
+  /// The id of \p Name, or NoValue.
+  unsigned findValue(StringRef Name) const {
+    auto It = ValueIds.find(Name);
+    return It == ValueIds.end() ? NoValue : It->second;
   }
-  /// The id of \p Name, or NoValue: by its spelling's address when
-  /// intern() or define() saw that spelling, else by its characters.
-  unsigned findValue(StringRef Name) {
-    unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
-    return LLVM_LIKELY(Id != NoValue) ? Id : findByCharacters(Name);
-  }
-  /// The id of the name spelled \p Name, or NoValue, by its characters:
-  /// the names of the ids ValueIds does not hold yet are hashed into it
-  /// first (a spelling not seen is rare: the tile IR's references share
-  /// their definition's characters, so most kernels hash none, or only
-  /// the parameters).
-  LLVM_ATTRIBUTE_NOINLINE unsigned findByCharacters(StringRef Name);
   /// The id of the name tile IR value \p V spells (NoValue: none).
   unsigned findValue(const Value &V) { return findValue(V.str()); }
   /// The same, a new id when the name has none (\p V must be the tile
   /// IR's).
   unsigned internValue(const Value &V) { return intern(V.str()); }
   /// Interns the name \p O defines and the names it reads, counts the
-  /// reads (operands, guard=, guard_first=), when \p RingReads marks its
-  /// operands as read outside tp.addresses, and links each reference
-  /// operand to its id plus one (Value::link(): getOperand() reads it).
-  /// (Inline: called for each of the ~800 ops, most with a name or two.)
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOp(Op &O, bool RingReads) {
-    // A result is a name's definition: a new name (define()).
+  /// reads (operands, guard=, guard_first=) and, when \p RingReads, marks
+  /// its operands as read outside tp.addresses.
+  void indexOp(const Op &O, bool RingReads) {
     if (!O.Result.empty())
-      define(O.Result);
+      intern(O.Result);
     indexOperands(O, RingReads);
     for (const Attr &A : O.Attrs)
       if (A.Val.isRef() && (is(A.Key, "guard") || is(A.Key, "guard_first")))
         ++Slots[intern(A.Val.str())].UsesLeft;
   }
   /// indexOp()'s part for the operands of \p O.
-  LLVM_ATTRIBUTE_ALWAYS_INLINE void indexOperands(Op &O, bool RingReads) {
-    for (Value &V : O.Operands)
+  void indexOperands(const Op &O, bool RingReads) {
+    for (const Value &V : O.Operands)
       if (V.isRef()) {
-        unsigned Id = intern(V.str());
-        V.setLink(Id + 1);
-        ValueSlot &S = Slots[Id];
+        ValueSlot &S = Slots[intern(V.str())];
         ++S.UsesLeft;
         S.RingRead |= RingReads;
       }
@@ -441,14 +385,14 @@ private:
   /// tp.mma, the verifier's schema) define no value and have no region and
   /// no reference attribute, so only their operands are read (a third of
   /// the walk's ops, each of tp.mma's three attributes a test).
-  size_t indexProducts(Op &Prod, bool RingReads) {
-    for (Op &C : Prod.Body)
+  size_t indexProducts(const Op &Prod, bool RingReads) {
+    for (const Op &C : Prod.Body)
       indexOperands(C, RingReads);
     return Prod.Body.size();
   }
   /// indexOp() of every op in \p Region (nested; \p RingReads for them
   /// but a nested tp.addresses and its ops); the count of those ops.
-  size_t indexValues(Op &Region, bool RingReads);
+  size_t indexValues(const Op &Region, bool RingReads);
   /// indexOp() of the product and every op in it (the ring: every op but
   /// tp.addresses and its region), and RegionOps.
   void indexProduct();
@@ -461,9 +405,7 @@ private:
       return notAddressValue(V);
     return Id;
   }
-  /// definedValue()'s error (out of line: the common path builds no
-  /// message and saves no registers).
-  LLVM_ATTRIBUTE_NOINLINE Error notAddressValue(const Value &V);
+  Error notAddressValue(const Value &V);
   Error lowerAddresses(const Op &Region);
   /// Lowers value op \p O in place (tp.addresses, or a copy's or the
   /// epilogue's guards and addresses).
@@ -480,31 +422,8 @@ private:
   std::vector<unsigned> DeferredFrees;
   bool InAddresses = false;
   /// The lowering of \p V: an integer, or a value lowered before (an
-  /// error otherwise).  (Inline: an integer, or a reference whose spelling
-  /// was interned and is defined, a probe; the rest are getSlow()'s.)
-  Expected<Lowered> get(const Value &V) {
-    if (V.isInt())
-      return Lowered::constant(V.I);
-    if (LLVM_LIKELY(V.isRef())) {
-      StringRef Name = V.str();
-      unsigned Id = SpellingIds.find(Name.data(), uint32_t(Name.size()));
-      if (LLVM_LIKELY(Id != NoValue && Slots[Id].Defined))
-        return Slots[Id].L;
-    }
-    return getSlow(V);
-  }
-  LLVM_ATTRIBUTE_NOINLINE Expected<Lowered> getSlow(const Value &V);
-  /// get() of operand \p V of an op the walk indexed (indexOp): a
-  /// reference's id is its link, no probe.
-  Expected<Lowered> getOperand(const Value &V) {
-    if (LLVM_LIKELY(V.isRef())) {
-      assert(V.link() && V.link() - 1 == findValue(V) && "indexOp's link");
-      const ValueSlot &S = Slots[V.link() - 1];
-      if (LLVM_LIKELY(S.Defined))
-        return S.L;
-    }
-    return get(V);
-  }
+  /// error otherwise).
+  Expected<Lowered> get(const Value &V);
   unsigned inRegister(Lowered L);
   /// A register for the result of the address op being lowered.
   unsigned defineTemp() { return newReg(ResultName); }
@@ -585,7 +504,6 @@ private:
 
   const Kernel &K;
   const Op &MM;
-  Op &Product; ///< MM, for the walk (indexProduct)
   TargetFacts TF;
   PassContext &Ctx;
   Problem P;
@@ -595,12 +513,10 @@ private:
   std::vector<mir::MInstr> *Instrs = nullptr;
   /// Instructions selected (NumSelected, added once at the end).
   unsigned Selected = 0;
-  /// Virtual register names taken (saved in NameChars), for unique ones;
-  /// the value op being lowered (its id, its name: the name of its
+  /// Virtual register names taken, each with the last "_<n>" it got; the
+  /// value op being lowered (its id, its name: the name of its
   /// temporaries).
-  BumpPtrAllocator NameChars;
-  isel::NameTable RegNames;
-  std::vector<unsigned> NameSuffixes; ///< the last "_<n>" each name got
+  StringMap<unsigned> RegNames;
   unsigned ResultId = NoValue;
   StringRef ResultName = "imm";
 
@@ -615,23 +531,8 @@ private:
     bool RingRead = false;
   };
   std::vector<ValueSlot> Slots;
-  /// Each id's name (its first spelling).
-  std::vector<StringRef> Names;
-  /// The names of ids below Hashed by their characters (the table's own
-  /// dense ids, IdOfName their value ids: a name defined twice under two
-  /// spellings keeps its first id), filled when a spelling is not found
-  /// (findByCharacters).
-  isel::NameTable ValueIds;
-  std::vector<unsigned> IdOfName;
-  unsigned Hashed = 0;
-  /// Whether a name was read (or looked up) before any definition of it:
-  /// define() then hashes every name, as intern() does.
-  bool ReadFirst = false;
-  /// The ids of the names intern() saw, by the address and length of the
-  /// spelling (a reference of the tile IR shares its definition's
-  /// characters: about one spelling a name, where there are four or five
-  /// references).
-  isel::AddressTable SpellingIds;
+  /// Each name's id.
+  StringMap<unsigned> ValueIds;
   /// The ops in each region of the product (nested), in its order.
   std::vector<size_t> RegionOps;
   size_t regionOps(const Op *Region) const {
@@ -660,37 +561,12 @@ private:
   const Op *FinalCopy = nullptr;
   std::vector<unsigned> OwnedOffsets;
 
-  /// Fragment (operand, kk, index) -> its 4-register tuple, 0 until
-  /// loaded.  The keys a product of the tile reads (operand a or b, kk 0
-  /// or 1: a k tile is 32 wide; index below MTiles, or below NTiles / 2
-  /// rounded up for b) are in FragmentTable at fragmentSlot(); any other
-  /// key (a tile IR written by hand) is in OtherFragments, searched
-  /// linearly.  (A product looks up two fragments: a search of a dozen
-  /// was 5% of tp-select.)
-  std::vector<unsigned> FragmentTable;
-  struct FragmentReg {
-    char Operand;
-    int64_t KK, Index;
-    unsigned Reg;
-  };
-  std::vector<FragmentReg> OtherFragments;
-  /// FragmentTable's index of a key, or -1 for one outside it.
-  ptrdiff_t fragmentSlot(char Operand, int64_t KK, int64_t Index) const {
-    int64_t Row = int64_t(FragmentTable.size() / 4);
-    if ((Operand != 'a' && Operand != 'b') || KK < 0 || KK > 1 || Index < 0 ||
-        Index >= Row)
-      return -1;
-    return ptrdiff_t((KK * 2 + (Operand == 'b')) * Row + Index);
-  }
+  /// Fragment (operand, kk, index) -> its 4-register tuple, once loaded.
+  std::map<std::tuple<char, int64_t, int64_t>, unsigned> Fragments;
   /// The register of (operand, kk, index)'s fragment, or 0 (none loaded).
   unsigned findFragment(char Operand, int64_t KK, int64_t Index) const {
-    ptrdiff_t Slot = fragmentSlot(Operand, KK, Index);
-    if (Slot >= 0)
-      return FragmentTable[size_t(Slot)];
-    for (const FragmentReg &F : OtherFragments)
-      if (F.Index == Index && F.Operand == Operand && F.KK == KK)
-        return F.Reg;
-    return 0;
+    auto It = Fragments.find({Operand, KK, Index});
+    return It == Fragments.end() ? 0 : It->second;
   }
   unsigned NumFragments = 0; ///< for -debug
   /// Accumulator (mt, nt)'s register at mt NTiles + nt, 0 until used.
@@ -713,63 +589,26 @@ void Selector::emit(sass::Instruction &I, int WrSB, int RdSB) {
   ++Selected;
 }
 
-/// The character a virtual register's name has for each byte of the name
-/// it is given: [A-Za-z0-9_] themselves, any other '_'
-/// (mir::Function::addVirtualReg's rule), so that newReg() copies and
-/// sanitises a name in one pass (a test and a branch a character were
-/// 9 instructions of newReg's ~310).
-constexpr std::array<char, 256> makeRegNameChars() {
-  std::array<char, 256> T{};
-  for (unsigned C = 0; C < 256; ++C)
-    T[C] = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-                   (C >= '0' && C <= '9') || C == '_'
-               ? char(C)
-               : '_';
-  return T;
-}
-constexpr std::array<char, 256> RegNameChars = makeRegNameChars();
-
 unsigned Selector::newReg(StringRef Name) {
-  // The name is sanitised as it is saved, after a 'v': addVirtualReg's
-  // other rule gives a name that would start with a digit (or be empty)
-  // a 'v' before it, and the stored name is then the saved characters
-  // from the 'v'.  The uniqueness table holds the names without it.
-  size_t N = Name.size();
-  char *Saved = NameChars.Allocate<char>(N + 1);
-  Saved[0] = 'v';
-  for (size_t I = 0; I < N; ++I)
-    Saved[I + 1] = RegNameChars[uint8_t(Name[I])];
-  StringRef Key(Saved + 1, N);
-  // A name taken maps to the index of its suffix count in NameSuffixes.
-  auto Ins = RegNames.insert(Key, unsigned(NameSuffixes.size()));
-  if (LLVM_UNLIKELY(!Ins.second))
-    return newSuffixedReg(Key, Ins.first);
-  NameSuffixes.push_back(0);
-  return addRegName(Saved, N);
-}
-
-unsigned Selector::newSuffixedReg(StringRef Base, unsigned Taken) {
-  // (Spelled with std::to_string: a Twine prints its number through a
-  // raw_svector_ostream, ~600 instructions a name, and the epilogue's
-  // pointers take c_ptr_1, c_ptr_2, ...)
-  SmallString<48> Unique;
-  do {
-    Unique = Base;
-    Unique += '_';
-    Unique += std::to_string(++NameSuffixes[Taken]);
-  } while (RegNames.find(Unique) != isel::NameTable::None);
-  char *Saved = NameChars.Allocate<char>(Unique.size() + 1);
-  Saved[0] = 'v';
-  std::memcpy(Saved + 1, Unique.data(), Unique.size());
-  RegNames.insert(StringRef(Saved + 1, Unique.size()),
-                  unsigned(NameSuffixes.size()));
-  NameSuffixes.push_back(0);
-  return addRegName(Saved, Unique.size());
-}
-
-unsigned Selector::addRegName(const char *Saved, size_t N) {
-  bool V = N == 0 || isDigit(Saved[1]);
-  Fn.VRegNames.emplace_back(Saved + !V, N + V);
+  // mir::Function::addVirtualReg's rule: [A-Za-z0-9_] as they are, any
+  // other character '_'; taken names get the first free "_<n>".
+  std::string Base = Name.str();
+  for (char &C : Base)
+    if (!isAlnum(C) && C != '_')
+      C = '_';
+  auto Ins = RegNames.try_emplace(Base, 0);
+  std::string Unique = Base;
+  if (!Ins.second) {
+    unsigned &Suffix = Ins.first->second;
+    do
+      Unique = Base + "_" + std::to_string(++Suffix);
+    while (!RegNames.try_emplace(Unique, 0).second);
+  }
+  // A name that would start with a digit (or be empty) gets a 'v' before
+  // it (addVirtualReg's other rule).
+  if (Unique.empty() || isDigit(Unique[0]))
+    Unique.insert(Unique.begin(), 'v');
+  Fn.VRegNames.push_back(std::move(Unique));
   return unsigned(mir::virtualReg(unsigned(Fn.VRegNames.size() - 1)));
 }
 
@@ -786,36 +625,13 @@ void Selector::renameReg(unsigned Reg, StringRef Name) {
 // tp.addresses
 //===----------------------------------------------------------------------===//
 
-unsigned Selector::findByCharacters(StringRef Name) {
-  if (Hashed < Slots.size() && ValueIds.size() == 0)
-    ValueIds.reserve(Slots.capacity());
-  for (; Hashed < Slots.size(); ++Hashed)
-    if (ValueIds.insert(Names[Hashed], unsigned(ValueIds.size())).second)
-      IdOfName.push_back(Hashed);
-  unsigned K = ValueIds.find(Name);
-  return K == NoValue ? NoValue : IdOfName[K];
-}
-
-unsigned Selector::internSpelling(StringRef Name) {
-  unsigned Id = findByCharacters(Name);
-  if (Id == NoValue) {
-    Id = unsigned(Slots.size());
-    Slots.emplace_back();
-    Names.push_back(Name);
-    ReadFirst = true;
-  }
-  if (Name.data()) // (null is the table's empty key)
-    SpellingIds.insert(Name.data(), Id, uint32_t(Name.size()));
-  return Id;
-}
-
-size_t Selector::indexValues(Op &Region, bool RingReads) {
+size_t Selector::indexValues(const Op &Region, bool RingReads) {
   // The ops without a region (most: the products' tp.mma and tp.ldsm, the
   // value ops) are indexed here, not by a call each.
   size_t Ops = Region.Body.size();
   // (Only a region's name is compared: tp.addresses, a child of tp.matmul
   // alone, has no operands, and its ops are not the ring's.)
-  for (Op &C : Region.Body) {
+  for (const Op &C : Region.Body) {
     indexOp(C, RingReads);
     if (!C.Body.empty())
       Ops += is(C.Name, "tp.products")
@@ -829,10 +645,10 @@ void Selector::indexProduct() {
   // The parameters first: defined before every op (the references to all
   // but the product's operands share their characters).
   for (const Param &Pa : K.Params)
-    define(Pa.Name);
-  indexOp(Product, /*RingReads=*/false);
+    intern(Pa.Name);
+  indexOp(MM, /*RingReads=*/false);
   // The ring: every op of the product but tp.addresses and its region.
-  for (Op &C : Product.Body) {
+  for (const Op &C : MM.Body) {
     bool Ring = !is(C.Name, "tp.addresses");
     indexOp(C, Ring);
     RegionOps.push_back(C.Body.empty() ? 0 : indexValues(C, Ring));
@@ -853,7 +669,7 @@ Error Selector::notAddressValue(const Value &V) {
   return fail(V.Loc, "value %" + V.str() + " is not an address value");
 }
 
-Expected<Lowered> Selector::getSlow(const Value &V) {
+Expected<Lowered> Selector::get(const Value &V) {
   if (V.isInt())
     return Lowered::constant(V.I);
   if (!V.isRef())
@@ -992,7 +808,7 @@ Expected<Lowered> Selector::lowerValueOp(const Op &O) {
   bool ReadsPredicate = false;
   if (Kind != ValueOp::Sreg)
     for (const Value &V : O.Operands) {
-      Expected<Lowered> L = getOperand(V);
+      Expected<Lowered> L = get(V);
       if (!L)
         return L.takeError();
       ReadsPredicate |= L->IsPred;
@@ -1128,9 +944,11 @@ Expected<Lowered> Selector::lowerShapeOp(const Op &O, ValueOp Kind,
     return Lowered::reg(D);
   }
   // A comparison: ISETP.<cmp>[.U32].AND Pd, PT, a, b, And.
-  int64_t Cmp = Kind == ValueOp::Eq ? 2 : Kind == ValueOp::Gt ? 4 : 1;
+  sass::IntCompare Cmp = Kind == ValueOp::Eq   ? sass::ICmpEQ
+                         : Kind == ValueOp::Gt ? sass::ICmpGT
+                                               : sass::ICmpLT;
   unsigned A = inRegister(In[0]);
-  unsigned And = 7;
+  unsigned And = PT;
   if (O.Operands.size() > 2) {
     Expected<unsigned> P = usePredicate(O.Operands[2]);
     if (!P)
@@ -1256,11 +1074,7 @@ unsigned Selector::fragment(StringRef Operand, int64_t KK, int64_t Index) {
   unsigned R = newReg(
       indexedName(StringRef(&Op, 1), "_frag_", KK, Index));
   ++NumFragments;
-  ptrdiff_t Slot = fragmentSlot(Op, KK, Index);
-  if (Slot >= 0)
-    FragmentTable[size_t(Slot)] = R;
-  else
-    OtherFragments.push_back({Op, KK, Index, R});
+  Fragments[{Op, KK, Index}] = R;
   return R;
 }
 
@@ -1294,9 +1108,9 @@ Error Selector::lowerCopy(const Op &Copy, bool InLoop) {
     const Attr *StepAttr = findAttr(G, "k_step_bytes");
     unsigned StepValue =
         StepAttr->Val.isRef() ? internValue(StepAttr->Val) : NoValue;
-    Expected<Lowered> Sts = getOperand(G.Operands[0]);
+    Expected<Lowered> Sts = get(G.Operands[0]);
     Expected<unsigned> Param = paramIndex(G.Operands[1]);
-    Expected<Lowered> Off = getOperand(G.Operands[2]);
+    Expected<Lowered> Off = get(G.Operands[2]);
     if (!Sts)
       return Sts.takeError();
     if (!Param)
@@ -1402,7 +1216,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
     Pointer = formPointer(Final ? S.Pointer : newReg("ptr_fill"), Off, Param);
   }
   const Attr *Guard = findAttr(G, "guard");
-  unsigned P = 7;
+  unsigned P = PT;
   if (Guard) {
     Expected<unsigned> GP = usePredicate(Guard->Val);
     if (!GP)
@@ -1425,7 +1239,7 @@ Expected<unsigned> Selector::lowerGuardedCopy(const Op &G, CopyStream &S,
 Error Selector::lowerProducts(const Op &Prod) {
   for (const Op &O : Prod.Body) {
     if (is(O.Name, "tp.ldsm")) {
-      Expected<Lowered> A = getOperand(O.Operands[0]);
+      Expected<Lowered> A = get(O.Operands[0]);
       if (!A)
         return A.takeError();
       StringRef Operand = wordAttr(O, "operand");
@@ -1518,7 +1332,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
     }
     // Guards: guard= both elements of the pair, guard_first= only the first
     // (the pair's second column is beyond N); none: unguarded.
-    unsigned Both = 7, First = 7;
+    unsigned Both = PT, First = PT;
     const Attr *GuardBoth = findAttr(O, "guard");
     const Attr *GuardFirst = findAttr(O, "guard_first");
     bool Guarded = GuardBoth;
@@ -1681,14 +1495,6 @@ Error Selector::lowerRegion(const Op &Region, bool InLoop) {
   return Error::success();
 }
 
-/// The ops in region \p O (nested) that define a value.
-size_t countResults(const Op &O) {
-  size_t N = 0;
-  for (const Op &C : O.Body)
-    N += !C.Result.empty() + (C.Body.empty() ? 0 : countResults(C));
-  return N;
-}
-
 /// The last tp.copy in region \p O (nested), or null.
 const Op *lastCopy(const Op &O) {
   const Op *Last = nullptr;
@@ -1710,9 +1516,7 @@ void Selector::printDecisions(raw_ostream &OS) const {
      << llvm::count_if(Accumulators, [](unsigned R) { return R != 0; })
      << " accumulator tuples, " << NumFragments << " fragment tuples, "
      << Streams.size() << " copy streams\n  " << Slots.size()
-     << " tile IR names (room for " << Slots.capacity() << ") in "
-     << SpellingIds.size() << " spellings (" << SpellingIds.buckets()
-     << " buckets, grown " << SpellingIds.timesGrown() << " times)\n";
+     << " tile IR names\n";
   for (const mir::Piece &Pc : Fn.Pieces)
     OS << "  piece " << Pc.Name << ": " << Pc.Instrs.size()
        << " instructions\n";
@@ -1734,21 +1538,7 @@ Expected<mir::Function> Selector::run() {
   if (Loop && FinalCopy == PrologueCopy && lastCopy(*Loop))
     FinalCopy = nullptr;
 
-  // Every name once, by id: the product's results and the kernel's
-  // parameters (counted: the tables are filled without growing; a name
-  // read but never defined takes one more), and about 1.4 spellings a name
-  // (tp-swizzle's IR: 431 for 310 in the default kernel); the registers:
-  // the values, fragments, accumulators and streams; the pieces: a few
-  // instructions an op.
-  size_t NumNames = countResults(MM) + K.Params.size();
-  Slots.reserve(NumNames);
-  Names.reserve(NumNames);
-  SpellingIds.reserve(NumNames + NumNames / 2);
-  RegionOps.reserve(MM.Body.size());
-  int64_t FragmentRow = std::max<int64_t>(T.MTiles, (T.NTiles + 1) / 2);
-  FragmentTable.assign(4 * size_t(std::max<int64_t>(FragmentRow, 0)), 0);
   indexProduct();
-  reserveRegs(unsigned(Slots.size()) + 64 + unsigned(T.MTiles * T.NTiles));
   piece("prologue", 2 * (regionOps(Addresses) + regionOps(Prologue)) +
                         2 * size_t(T.MTiles * T.NTiles) + 16);
   sass::Instruction &Desc = make(TF.DescLoad);
@@ -1851,7 +1641,7 @@ Expected<mir::Function> Selector::run() {
   Fn.setAttr("tile", T.str());
   Fn.setAttr("iterations", std::to_string(Iterations));
   Fn.setAttr("residual", P.Residual ? "1" : "0");
-  // Issue 16's epilogue, when there is one.
+  // The epilogue, when there is one.
   if (P.Scale || P.Bias || P.Relu)
     Fn.setAttr("epilogue", P.getEpilogueList(","));
   // A, B and D's element types, when not the seed's f16, f16, f32 (whose

@@ -1,7 +1,7 @@
 //===- SelectEpilogue.h - tp-select's epilogue value ops --------*- C++ -*-===//
 ///
 /// \file
-/// The lowering of the epilogue's value ops (issue 16), apart from the
+/// The lowering of the epilogue's value ops, apart from the
 /// selector's loads and stores of C and R (Select.cpp): the ops between
 /// the accumulators and the stores that compute what is stored.  Today
 /// tp.pack: an accumulator pair (two f32) rounded to nearest even and
@@ -75,7 +75,7 @@ public:
 /// PT); none on a fixed shape.
 struct PairGuard {
   bool On = false;
-  unsigned Both = 7, First = 7;
+  unsigned Both = sass::PT, First = sass::PT;
 };
 
 /// What a tp.stg stores: the register and the form.

@@ -563,7 +563,7 @@ private:
           Program.push_back(std::move(S));
           continue;
         }
-        Exited = MI.mnemonic() == "EXIT" && MI.I.Guard == 7 && !MI.I.GuardNeg;
+        Exited = MI.mnemonic() == "EXIT" && MI.I.Guard == sass::PT && !MI.I.GuardNeg;
         if (MI.isBranch())
           return locate(Ctx, MI.Loc,
                         "@" + F.Name +

@@ -34,7 +34,7 @@ namespace tp {
 
 namespace {
 
-/// The fields of issue 16 not yet built here: the batch (issue 16 part 1).
+/// The fields of a description not yet built here: the batch.
 /// Types, alpha, beta, bias and relu are the kernel's (describe()).
 Error checkReservedFields(const GemmDesc &D) {
   if (D.Batch < 1 || D.Batch > 65535)

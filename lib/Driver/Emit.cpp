@@ -3,8 +3,7 @@
 /// \file
 /// finalizeKernel() makes the instruction stream final (padding, branches,
 /// the oracle check); printListing(), printScheduleFigures() and
-/// buildObject() write it.  Moved here from tp-llc (issue 11 item 2) so
-/// that every caller of the library gets the same kernel and the same
+/// buildObject() write it.  In the library so that every caller of the library gets the same kernel and the same
 /// guarantees: only forms NVIDIA's bytes confirm, a manifest that agrees
 /// with the cubin.
 ///

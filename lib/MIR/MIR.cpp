@@ -218,9 +218,7 @@ static int branchOperand(sass::Opcode Op) {
 Error Function::resolveBranches() {
   // One walk records the labels and the branches with their addresses (a
   // function has a few of each: the loop's, the tail's, the closing
-  // self-branch); each branch then finds its label among the few.  Two
-  // walks of every instruction and a StringMap cost 20 instructions an
-  // instruction.
+  // self-branch); each branch then finds its label among the few.
   struct At {
     MInstr *MI;
     uint64_t Addr;

@@ -3,7 +3,7 @@
 /// \file
 /// .nv.constant2.K, the kernel's constant bank 2 (Kernel::Constant2), as
 /// ptxas 13 writes it on sm_80, sm_86 and sm_89 (docs/targets.md,
-/// "Constant bank 2 (session 8)").  E = our decoding of ptxas 13.0
+/// "Constant bank 2").  E = our decoding of ptxas 13.0
 /// cubins (test/Object/Inputs/const2, test/Object/Inputs/noexit):
 ///
 ///  * ptxas puts there the 64-bit immediates an instruction cannot hold:

@@ -34,7 +34,7 @@
 ///
 /// A kernel without an EXIT (an endless loop; E, ptxas 13.0 on every
 /// target: test/Object/Inputs/noexit, 32 kernels, docs/targets.md
-/// "Kernels without an EXIT (session 8)") has the FDE of a kernel whose
+/// "Kernels without an EXIT") has the FDE of a kernel whose
 /// last EXIT is at its ExitPoint, frame or not: the instruction before the
 /// block that holds the last branch (not counting the padding
 /// BRA-to-self), or that block's start where the instruction before it is

@@ -374,39 +374,30 @@ const CubinLayout SM100SassLayout = withoutMercury(SM100Layout);
 const CubinLayout SM120SassLayout = withoutMercury(SM120Layout);
 const CubinLayout SM121SassLayout = withoutMercury(SM121Layout);
 
-/// The layout of an sm_<SM> cubin; \p SassOnly picks Blackwell's flavour
-/// without the Mercury copy (no other target has one).
-const CubinLayout *getLayout(unsigned SM, bool SassOnly) {
-  switch (SM) {
-  case 100:
-    return SassOnly ? &SM100SassLayout : &SM100Layout;
-  case 120:
-    return SassOnly ? &SM120SassLayout : &SM120Layout;
-  case 121:
-    return SassOnly ? &SM121SassLayout : &SM121Layout;
-  default:
-    return nullptr;
-  }
-}
+/// The layouts by the names td/Targets.td's CubinLayoutOf gives them.
+const std::pair<StringRef, const CubinLayout *> NamedLayouts[] = {
+    {"SM86", &SM86Layout},           {"SM89", &SM89Layout},
+    {"SM90", &SM90Layout},           {"SM100", &SM100Layout},
+    {"SM120", &SM120Layout},         {"SM121", &SM121Layout},
+    {"SM100Sass", &SM100SassLayout}, {"SM120Sass", &SM120SassLayout},
+    {"SM121Sass", &SM121SassLayout}};
 
-const CubinLayout *getLayout(unsigned SM) {
-  switch (SM) {
-  case 80:
-  case 86:
-    return &SM86Layout;
-  case 89:
-    return &SM89Layout;
-  case 90:
-    return &SM90Layout;
-  case 100:
-    return &SM100Layout;
-  case 120:
-    return &SM120Layout;
-  case 121:
-    return &SM121Layout;
-  default:
+/// The layout of an sm_<SM> cubin (the target's CubinLayoutOf), or null for
+/// an SM no target has; \p SassOnly: the layout without the Mercury copy
+/// (null where the target's cubins have none).
+const CubinLayout *getLayout(unsigned SM, bool SassOnly = false) {
+  for (unsigned I = 0; I < sass::getNumTargets(); ++I) {
+    const sass::TargetInfo &T = sass::getTargetInfo(sass::Target(I));
+    if (T.SM != SM)
+      continue;
+    StringRef Name = SassOnly ? T.SassOnlyCubinLayout : T.CubinLayout;
+    for (const auto &L : NamedLayouts)
+      if (L.first == Name)
+        return L.second;
+    assert(Name.empty() && "td names a layout CubinLayout.cpp lacks");
     return nullptr;
   }
+  return nullptr;
 }
 
 // .nv.rel.action: fixed 16 bytes (E; the same in tinygrad's builder).

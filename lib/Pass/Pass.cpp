@@ -198,9 +198,8 @@ Expected<std::vector<std::unique_ptr<Pass>>> parsePipeline(StringRef Text) {
 }
 
 namespace {
-/// The process's minor page faults so far (getrusage).  On this project's
-/// build machine a fault on a fresh page costs about 2.5 us (docs/speed.md),
-/// as much as ~6,000 instructions, so -time-passes reports them per pass.
+/// The process's minor page faults so far (getrusage): a fault on a fresh
+/// page costs microseconds, so -time-passes reports them per pass.
 long minorFaults() {
   struct rusage U;
   if (getrusage(RUSAGE_SELF, &U) != 0)

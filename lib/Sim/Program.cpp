@@ -71,15 +71,7 @@ const std::string &sim::getSimTargetList() {
 }
 
 uint64_t sim::getSharedBytesPerSM(sass::Target T) {
-  switch (T) {
-  case sass::Target::SM80:
-    return 164 * 1024;
-  case sass::Target::SM90:
-  case sass::Target::SM100: // CUDA C++ Programming Guide, compute capability 10.0
-    return 228 * 1024;
-  default: // sm_86, sm_89, sm_120, sm_121 (compute capability 12.x: 100 KiB)
-    return 100 * 1024;
-  }
+  return sass::getTargetInfo(T).SharedBytesPerSM;
 }
 
 Expected<KernelImage> sim::loadKernel(ArrayRef<uint8_t> Bytes,

@@ -46,9 +46,8 @@ Error writeBuffer(raw_fd_ostream &OS, StringRef Buffer, StringRef Path) {
 
 /// Renames the written temporary \p Temp to \p Path, unlinking what is at
 /// \p Path first: a rename over an existing file makes ext4 (auto_da_alloc)
-/// flush the new file's data before the rename returns, 150-200 us a file
-/// on the build machine, against ~35 us for the unlink and the rename
-/// (docs/speed.md, "tp-llc as a process").  The result is the rename's
+/// flush the new file's data before the rename returns.  The result is the
+/// rename's
 /// alone: the unlink only removes what the rename would replace (a file,
 /// or a symbolic link itself, never what it names; unlink cannot remove a
 /// directory), and when it fails the rename reports the error, if any.

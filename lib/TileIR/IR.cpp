@@ -35,7 +35,7 @@ void Value::print(raw_ostream &OS) const {
     return;
   case List:
     OS << '[';
-    for (size_t J = 0; J < Len; ++J) {
+    for (size_t J = 0; J < Elems.size(); ++J) {
       if (J)
         OS << ", ";
       elems()[J].print(OS);
@@ -49,11 +49,10 @@ Value Value::makeList(Arena &A, ArrayRef<Value> Elems, SMLoc L) {
   Value R;
   R.K = List;
   R.Loc = L;
-  R.Len = uint32_t(Elems.size());
   if (!Elems.empty()) {
     Value *Data = A.allocate<Value>(Elems.size());
     std::uninitialized_copy(Elems.begin(), Elems.end(), Data);
-    R.Data = Data;
+    R.Elems = llvm::makeArrayRef(Data, Elems.size());
   }
   return R;
 }
@@ -86,47 +85,26 @@ StringRef Op::getWord(StringRef Key) const {
   return A->Val.str();
 }
 
-void Op::growAttrs() {
-  // The passes set an op's attributes one by one (tp.ldsm: five); room for
-  // them at once, not a reallocation and move at the 1st, 2nd, 3rd, 5th.
-  Attrs.reserve(Attrs.capacity() == 0 ? 6 : 2 * Attrs.capacity());
-}
-
 Op &Op::set(StringRef Key, Value V) {
   if (!V.Loc.isValid())
     V.Loc = Loc;
   if (Attr *A = getAttr(Key)) {
-    SMLoc KeyLoc = A->getLoc(); // the key stays where it was
+    A->KeyLoc = A->getLoc(); // the key stays where it was
     A->Val = V;
-    A->setKeyLoc(KeyLoc);
     return *this;
   }
   Attr &A = appendAttr(Key);
   A.Val = V;
-  A.setKeyLoc(Loc);
+  A.KeyLoc = Loc;
   return *this;
 }
 
 Op &Op::setInt(StringRef Key, int64_t V) {
-  Attr *A = getAttr(Key);
-  SMLoc KeyLoc = A ? A->getLoc() : Loc;
-  Attr &Target = A ? *A : appendAttr(Key);
-  Target.Val.K = Value::Int;
-  Target.Val.Len = 0;
-  Target.Val.I = V;
-  Target.Val.Loc = Loc;
-  Target.setKeyLoc(KeyLoc);
-  return *this;
+  return set(Key, Value::makeInt(V, Loc));
 }
 
 Op &Op::setWord(StringRef Key, StringRef W) {
-  Attr *A = getAttr(Key);
-  SMLoc KeyLoc = A ? A->getLoc() : Loc;
-  Attr &Target = A ? *A : appendAttr(Key);
-  Target.Val.setText(Value::Word, W);
-  Target.Val.Loc = Loc;
-  Target.setKeyLoc(KeyLoc);
-  return *this;
+  return set(Key, Value::makeWord(W, Loc));
 }
 
 void Op::removeAttr(StringRef Key) {

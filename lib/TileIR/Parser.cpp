@@ -89,14 +89,8 @@ private:
   }
 
   /// Saves the current token's text as an op name, key or value name into
-  /// \p Out: an error when it is longer than an Ident holds.
-  Error saveIdent(Ident &Out) {
-    if (cur().Text.size() > Ident::MaxSize)
-      return err(cur().Loc, "name longer than " + Twine(Ident::MaxSize) +
-                                " characters");
-    Out = Ident(save(cur().Text));
-    return Error::success();
-  }
+  /// \p Out.
+  void saveName(StringRef &Out) { Out = save(cur().Text); }
 
   Error lex() {
     const char *P = Buffer.begin(), *E = Buffer.end();
@@ -295,8 +289,7 @@ private:
   Error parseAttrs(AttrList &Attrs) {
     while (atAttr()) {
       Attr A;
-      if (Error E = saveIdent(A.Key))
-        return E;
+      saveName(A.Key);
       SMLoc KeyLoc = cur().Loc;
       for (const Attr &Old : Attrs)
         if (Old.Key == A.Key)
@@ -305,9 +298,7 @@ private:
       next();
       if (Error E = parseValue(A.Val))
         return E;
-      if (!A.setKeyLoc(KeyLoc))
-        return err(KeyLoc, "the value of attribute '" + A.Key +
-                               "' is more than 8 MiB past its key");
+      A.KeyLoc = KeyLoc;
       Attrs.push_back(A);
     }
     return Error::success();
@@ -316,16 +307,14 @@ private:
   /// op ::= [ '%'name '=' ] opname operands attrs [ ':' type ] [ region ] NL
   Error parseOp(Op &O) {
     if (cur().K == Tok::Ref && peek().K == Tok::Equal) {
-      if (Error E = saveIdent(O.Result))
-        return E;
+      saveName(O.Result);
       next();
       next();
     }
     if (cur().K != Tok::Word)
       return err(cur().Loc, "expected an operation name, found " +
                                 describe(cur()));
-    if (Error E = saveIdent(O.Name))
-      return E;
+    saveName(O.Name);
     O.Loc = cur().Loc;
     next();
     auto AtEnd = [&] {
@@ -359,7 +348,7 @@ private:
       }
       if (Type.empty())
         return err(cur().Loc, "expected a type after ':'");
-      O.setType(*Strings, save(Type), TypeLoc);
+      O.setType(save(Type), TypeLoc);
     }
     if (cur().K == Tok::LBrace) {
       next();

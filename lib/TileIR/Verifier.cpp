@@ -141,22 +141,14 @@ int64_t getSharedLimit(const Kernel &K, const TargetLimits &L) {
   return K.getInt("shared_limit").getValueOr(L.SharedCapacity);
 }
 
-std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T, SMLoc Loc,
-                              Arena *A) {
-  // Each op is built in place, its attributes appended (every key is new to
-  // its op: no search) into an exact reserve, in \p A when given.
+std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
+                              SMLoc Loc) {
   std::vector<Op> Ops;
-  Ops.reserve(7);
-  auto NewOp = [&](StringRef Name, size_t NumAttrs) -> Op & {
-    Op &O = Ops.emplace_back(Name, Loc);
-    if (A)
-      O.Attrs.reserve(*A, NumAttrs);
-    else
-      O.Attrs.reserve(NumAttrs);
-    return O;
+  auto NewOp = [&](StringRef Name) -> Op & {
+    return Ops.emplace_back(Name, Loc);
   };
   StringRef Name = tileName(T);
-  Op &Tile = NewOp("tp.tile", 5 + !Name.empty());
+  Op &Tile = NewOp("tp.tile");
   if (!Name.empty())
     Tile.addWord("name", Name);
   Tile.addInt("warps_m", T.WarpsM)
@@ -164,30 +156,30 @@ std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T, SMLoc Loc,
       .addInt("m_tiles", T.MTiles)
       .addInt("n_tiles", T.NTiles)
       .addInt("stages", T.Stages);
-  Op &Grid = NewOp("tp.grid", 3 + P.Strided);
+  Op &Grid = NewOp("tp.grid");
   Grid.addInt("x", T.blockN() ? ceilDiv(P.N, T.blockN()) : 0)
       .addInt("y", T.blockM() ? ceilDiv(P.M, T.blockM()) : 0)
       .addInt("threads", T.threads());
   if (P.Strided)
     Grid.addInt("z", P.Batch);
-  NewOp("tp.block", 3)
+  NewOp("tp.block")
       .addInt("m", T.blockM())
       .addInt("n", T.blockN())
       .addInt("warps", T.warps());
-  NewOp("tp.warp", 3)
+  NewOp("tp.warp")
       .addInt("m", T.warpM())
       .addInt("n", T.warpN())
       .addWord("mma", "m16n8k16");
-  NewOp("tp.chunks", 3)
+  NewOp("tp.chunks")
       .addInt("a", T.chunksA())
       .addInt("b", T.chunksB())
       .addInt("bytes", 16);
-  NewOp("tp.shared", 4)
+  NewOp("tp.shared")
       .addInt("bytes", T.sharedBytes())
       .addInt("stage_bytes", T.stageBytes())
       .addInt("a_offset", 0)
       .addInt("b_offset", T.tileBytesA());
-  NewOp("tp.registers", 1).addInt("count", T.registers());
+  NewOp("tp.registers").addInt("count", T.registers());
   return Ops;
 }
 
@@ -589,7 +581,7 @@ private:
           Spec = R;
       if (Spec.empty())
         return err(A.getLoc(),
-                   "unknown attribute '" + A.Key + "' of '" + O.Name.ref() + "'");
+                   "unknown attribute '" + A.Key + "' of '" + O.Name + "'");
       StringRef Kind = Spec.split(':').second;
       if (Kind == "w" && !A.Val.isWord())
         return err(A.Val.Loc, "attribute '" + A.Key + "' expects a word");
@@ -743,7 +735,7 @@ private:
         raw_string_ostream WS(Want), GS(Got);
         E.Val.print(WS);
         A->Val.print(GS);
-        return err(A->Val.Loc, "'" + O.Name + "' " + E.Key.ref() + " = " + GS.str() +
+        return err(A->Val.Loc, "'" + O.Name + "' " + E.Key + " = " + GS.str() +
                                    " does not agree with the tile: expected " +
                                    WS.str());
       }
@@ -835,7 +827,7 @@ private:
     return Error::success();
   }
 
-  /// An epilogue value op of issue 16 appears only with its part of the
+  /// An epilogue value op appears only with its part of the
   /// product's epilogue and names the parameter of its role.
   Error verifyEpilogueOp(const Op &O) {
     struct Rule {

@@ -81,14 +81,12 @@ public:
                       << S - 1 << " copies, loop " << Iterations << " x "
                       << S << " steps, tail " << S << " steps\n");
 
-      // Every op is built in place with its attributes appended (each key
-      // is new to its op: no search) into exact reserves, the attributes
-      // in the module's arena: no malloc an op, no copy.
-      Arena &A = *M.Strings;
+      // Every op is appended with its attributes (each key new to its
+      // op).  A region's ops are reserved before they are built: an op
+      // stays where it is while its region is filled.
       auto NewOp = [&](OpList &In, StringRef Name, size_t NumAttrs) -> Op & {
         Op &O = In.emplace_back(Name, L);
-        if (NumAttrs)
-          O.Attrs.reserve(A, NumAttrs);
+        O.Attrs.reserve(NumAttrs);
         return O;
       };
       auto Copy = [&](OpList &In, int64_t Stage) -> Op & {
@@ -145,7 +143,7 @@ public:
       // C, and R when the product reads one (a residual or a scale; a
       // bias-only product's fourth operand is its bias).
       bool WithR = MM.Operands.size() > 3 && P.hasR();
-      Epi.Operands.reserve(A, 1 + WithR);
+      Epi.Operands.reserve(1 + WithR);
       Epi.addOperand(MM.Operands[0]);
       if (WithR)
         Epi.addOperand(MM.Operands[3]);

@@ -71,10 +71,8 @@ using namespace tile;
 
 /// A generated name's base spelled on the stack from its pieces: text,
 /// single characters and decimal int64_t integers (Spelling(X.Name,
-/// ".chunk", C) is "a.chunk3" for operand a's chunk 3).  No std::string
-/// temporaries: a base was two to four std::string concatenations and a
-/// std::to_string before (docs/speed.md, "tp-swizzle's names and ops (session
-/// 9)").  NameTable::define saves it in the Arena.
+/// ".chunk", C) is "a.chunk3" for operand a's chunk 3).
+/// NameTable::define saves it in the Arena.
 class Spelling {
 public:
   template <typename... Ps> explicit Spelling(const Ps &...Pieces) {
@@ -224,66 +222,38 @@ private:
   Arena *Strings = nullptr;
   bool Direct = true;
 
-public:
-  /// The module's arena (the ops' operand and attribute arrays go there).
-  Arena &arena() const { return *Strings; }
 };
 
-/// An op appended to a region with its final counts: room for exactly
-/// \p NumOperands operands and \p NumAttrs attributes in one block of the
-/// arena (the attributes first), so neither list grows and one allocation
-/// serves both.  The attributes are written in place, in order, by num,
-/// word, ref and value (keys the op does not have yet; key and value at
-/// the op's location), and the op's list takes them when the NewOp goes:
-/// no growth check and no out-of-line call for each, as Op::addInt makes
-/// (tp-swizzle writes ~1700 attributes, the 256 tp.mma ops alone 768).
-/// The operands are appended to op().Operands.  Nothing else is appended
-/// to the region while a NewOp lives (the op would move).
+/// An op appended to a region with room for \p NumOperands operands and
+/// \p NumAttrs attributes, its attributes appended by num, word, ref and
+/// value (keys the op does not have yet; key and value at the op's
+/// location).  Nothing else is appended to the region while a NewOp lives
+/// (the op would move).
 class NewOp {
 public:
-  NewOp(Op &Region, StringRef Name, SMLoc L, Arena &A, size_t NumOperands,
+  NewOp(Op &Region, StringRef Name, SMLoc L, size_t NumOperands,
         size_t NumAttrs)
       : O(appendTo(Region, Name, L)) {
-    static_assert(sizeof(Attr) % alignof(Value) == 0 &&
-                      alignof(Attr) <= alignof(uint64_t) &&
-                      alignof(Value) <= alignof(uint64_t),
-                  "the operands follow the attributes in the block");
-    size_t Bytes = NumAttrs * sizeof(Attr) + NumOperands * sizeof(Value);
-    if (Bytes == 0)
-      return;
-    char *Block = reinterpret_cast<char *>(
-        A.allocate<uint64_t>(Bytes / sizeof(uint64_t)));
-    Begin = Next = reinterpret_cast<Attr *>(Block);
-    End = Begin + NumAttrs;
-    if (NumOperands)
-      O.Operands.adoptArenaArray(
-          reinterpret_cast<Value *>(Block + NumAttrs * sizeof(Attr)), 0,
-          NumOperands);
+    O.Operands.reserve(NumOperands);
+    O.Attrs.reserve(NumAttrs);
   }
-  ~NewOp() {
-    assert(Next == End && "as many attributes written as counted");
-    if (Next != Begin)
-      O.Attrs.adoptArenaArray(Begin, size_t(Next - Begin), size_t(End - Begin));
-  }
-  NewOp(const NewOp &) = delete;
-  NewOp &operator=(const NewOp &) = delete;
 
   Op &op() { return O; }
   NewOp &num(StringRef Key, int64_t V) {
-    write(Key).I = V;
+    O.addInt(Key, V);
     return *this;
   }
   NewOp &word(StringRef Key, StringRef W) {
-    write(Key).setText(Value::Word, W);
+    O.addWord(Key, W);
     return *this;
   }
   NewOp &ref(StringRef Key, StringRef Name) {
-    write(Key).setText(Value::Ref, Name);
+    O.addRef(Key, Name);
     return *this;
   }
   /// \p V, at its own location when it has one (as Op::set keeps it).
   NewOp &value(StringRef Key, const Value &V) {
-    Value &To = write(Key);
+    Value &To = O.appendAttr(Key).Val;
     To = V;
     if (!V.Loc.isValid())
       To.Loc = O.Loc;
@@ -295,13 +265,7 @@ private:
     Region.setHasRegion();
     return Region.Body.emplace_back(Name, L);
   }
-  /// The next attribute, key \p Key and the integer 0 at the op.
-  Value &write(StringRef Key) {
-    assert(Next != End && "more attributes than counted");
-    return (new (Next++) Attr(Key, O.Loc))->Val;
-  }
   Op &O;
-  Attr *Begin = nullptr, *Next = nullptr, *End = nullptr;
 };
 
 /// Appends `%name = opcode operands` to a region.  Names are bases
@@ -331,10 +295,10 @@ public:
   StringRef emit(const NameTable::BaseText &Name, StringRef Opcode,
                  const As &...Args) {
     static_assert((std::is_same<As, Value>::value && ...), "operands");
-    Op &O = NewOp(Region, Opcode, L, Names.arena(), sizeof...(Args), 0).op();
+    Op &O = NewOp(Region, Opcode, L, sizeof...(Args), 0).op();
     (O.Operands.emplace_back(Args), ...);
     NameTable::Defined D = Names.define(Name);
-    O.Result = Ident(D.Unique);
+    O.Result = D.Unique;
     return D.Base;
   }
   StringRef sreg(const NameTable::BaseText &N, StringRef R) {
@@ -418,7 +382,6 @@ class SwizzlePass : public Pass {
   /// The unique name of a base that outlives the module (a literal, or a
   /// base the Builder returned).
   StringRef name(StringRef Base) const { return Names.lookup(Base); }
-  Arena &arena() const { return Names.arena(); }
   // A run-time shape: the parameters' names, the last (partial) k-step.
   bool Runtime = false, Strided = false;
   StringRef KParam, MParam, NParam, LdcParam, StrideCParam;
@@ -817,9 +780,7 @@ private:
   /// The ops fillCopy appends to \p Copy, at most: a tp.ldgsts a chunk and,
   /// for a run-time shape, its guard's values (guardCopy): none in the loop,
   /// two in the prologue, up to 11 a chunk stored as rows (4 as columns) in
-  /// the tail, and the tail's 5 shared ones.  Exact room, not a bound that
-  /// leaves most of a region's block empty: the pages between the ops'
-  /// blocks are faulted in half used (docs/speed.md, session 8).
+  /// the tail, and the tail's 5 shared ones.
   size_t copyOps(const Op &Copy, std::initializer_list<OperandPlan *> Ops) {
     Optional<int64_t> Step = Copy.getInt("step");
     size_t N = 0;
@@ -849,7 +810,7 @@ private:
         CopyGuard G;
         if (Runtime)
           G = guardCopy(Bd, Step, *X, C, T);
-        NewOp O(Copy, "tp.ldgsts", L, arena(), 3,
+        NewOp O(Copy, "tp.ldgsts", L, 3,
                 4 + (G.Guard.empty() ? 0 : 1) + (G.Fill.empty() ? 0 : 1));
         O.op()
             .addRefOperand(X->StsNames[C], L)
@@ -875,7 +836,7 @@ private:
                       2 * (T.MTiles + T.NTiles / 2 + T.MTiles * T.NTiles));
     // Each op is built in its region, its attributes appended in place.
     auto Ldsm = [&](const OperandPlan &X, int64_t KK, int64_t Index) {
-      NewOp O(Prod, "tp.ldsm", Prod.Loc, arena(), 1, 5);
+      NewOp O(Prod, "tp.ldsm", Prod.Loc, 1, 5);
       int64_t Address = X.columns() ? Index : KK;
       O.op().addRefOperand(X.LdsmNames[Address], Prod.Loc);
       int64_t Buffer = X.Name == 'a' ? T.bufferA(Stage) : T.bufferB(Stage);
@@ -893,7 +854,7 @@ private:
         Ldsm(B, KK, Pair);
       for (int64_t MT = 0; MT < T.MTiles; ++MT)
         for (int64_t NT = 0; NT < T.NTiles; ++NT) {
-          NewOp(Prod, "tp.mma", Prod.Loc, arena(), 0, 3)
+          NewOp(Prod, "tp.mma", Prod.Loc, 0, 3)
               .num("kk", KK)
               .num("mt", MT)
               .num("nt", NT);
@@ -987,7 +948,7 @@ private:
     Builder Bd(Epi, Epi.Loc, Names);
     if (Runtime)
       defineEpilogueValues(Bd, T, P);
-    // The scale's and the bias's parameters (issue 16): C, A, B, R, alpha,
+    // The scale's and the bias's parameters: C, A, B, R, alpha,
     // beta[, bias], or C, A, B, bias.
     StringRef Alpha, Beta, BiasParam;
     if (P.Scale) {
@@ -1023,7 +984,7 @@ private:
       } else if (Guarded) {
         G = defineGuards(Bd, T, I, 'l');
       }
-      NewOp O(Epi, Name, Epi.Loc, arena(), (Offset ? 1 : 0) + Params.size(),
+      NewOp O(Epi, Name, Epi.Loc, (Offset ? 1 : 0) + Params.size(),
               4 + (Offset ? 1 : 0) + (Guarded ? 2 : 0) +
                   (Name == "tp.pack" ? 1 : 0));
       // A guarded op's row offset is its first operand.
@@ -1055,7 +1016,7 @@ private:
           First = name(Bd.cmp(Spelling("e.bfirst", NT), "eq", "e.cols",
                               Bd.imm(8 * NT + 1)));
         }
-        NewOp O(Epi, "tp.ldg_bias", Epi.Loc, arena(), 2, Runtime ? 4 : 2);
+        NewOp O(Epi, "tp.ldg_bias", Epi.Loc, 2, Runtime ? 4 : 2);
         O.op()
             .addRefOperand(name("bias.off"), Epi.Loc)
             .addRefOperand(BiasParam, Epi.Loc);

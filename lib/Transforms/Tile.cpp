@@ -138,7 +138,7 @@ private:
                     << " a block, " << T->sharedBytes()
                     << " bytes of shared stages)\n");
     ++(TileGiven ? NumTilesGiven : NumTilesChosen);
-    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc, &A);
+    std::vector<Op> Ops = makeTilingOps(P, *T, MM.Loc);
     MM.setHasRegion();
     MM.Body.insert(MM.Body.begin(), std::make_move_iterator(Ops.begin()),
                    std::make_move_iterator(Ops.end()));

@@ -229,12 +229,14 @@ foreach F = [UFormRR, UFormRI, UFormIR] in {
 }
 
 //===----------------------------------------------------------------------===//
-// R2UR on sm_120/sm_121 (a form of its own: its opcode is not sm_86's
-// 0x3c2, whose forms are not available there: UniformInstrs.td).
+// R2UR on sm_120/sm_121 and sm_90 (a form of its own: its opcode is not
+// sm_86's 0x3c2, whose forms are not available there: UniformInstrs.td).
+// sm_90: the same fields (E: ptxas -arch=sm_90a, `R2UR UR5, R0`
+// 0x000fe400000e0000_00000000000572ca, test/MC/SM90A; HOPPER_FACTS 1.2).
 //===----------------------------------------------------------------------===//
 def R2UR_SM120 : SM86Op<0x2ca, "R2UR $Rd, $Ra", (outs UGPR:$Rd),
                         (ins GPR:$Ra), UniformALU>,
-                 OnlyOn<ConsumerBlackwell> {
+                 OnlyOn<!listconcat([TargetSM90], ConsumerBlackwell)> {
   bits<8> Rd;
   bits<8> Ra;
   let ReuseOperands = ["", "", "", ""];

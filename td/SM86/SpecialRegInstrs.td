@@ -12,12 +12,14 @@ class SRegT<list<int> v, list<string> n> : OperandType<"SReg"> {
 }
 def SRName : SRegT<
   [0x00, 0x03, 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x38, 0x39, 0x3a, 0x3b,
-   0x3c, 0x43, 0x50, 0x51, 0x52, 0x53, 0x88],
+   0x3c, 0x43, 0x50, 0x51, 0x52, 0x53, 0x88, 0x2f],
   ["SR_LANEID", "SR_VIRTID", "SR_TID.X", "SR_TID.Y", "SR_TID.Z",
    "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_EQMASK", "SR_LTMASK",
    "SR_LEMASK", "SR_GTMASK", "SR_GEMASK", "SR_VIRTUALSMID", "SR_CLOCKLO",
    "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI",
-   "SR_CgaCtaId"]>;  // 0x88: sm_90's CTA id in its cluster (E; SASS_FACTS 1.5)
+   "SR_CgaCtaId",  // 0x88: sm_90's CTA id in its cluster (E; SASS_FACTS 1.5)
+   "SR_SWINHI"]>;  // 0x2f: sm_90's shared window (ld.shared::cluster; E,
+                   // test/MC/SM90A/Inputs/cluster.ptx, HOPPER_FACTS 1.2)
 // CS2R reads SR_CLOCKLO, SR_GLOBALTIMERLO, the PM counters, or SRZ (255:
 // zero a register pair, as ptxas does for accumulators).
 def CSRName : SRegT<

@@ -346,13 +346,14 @@ foreach D = [0, 1] in
 
 // R2UR 0x3c2: URd [16:21], Ra [24:31], optional predicate result [81:83]
 // (printed first when not PT).  Variable latency (N needs_scoreboards).
-// sm_120/sm_121 write R2UR with opcode 0x2ca (td/SM100/SM120Instrs.td).
+// sm_90, sm_120 and sm_121 write R2UR with opcode 0x2ca
+// (td/SM100/SM120Instrs.td).
 foreach P = [0, 1] in
   def R2UR # !if(P, "_P", "") :
     SM86Op<0x3c2, "R2UR " # !if(P, "$Pu, ", "") # "$Rd, $Ra",
            !con(!if(P, (outs Pred:$Pu), (outs)), (outs UGPR:$Rd)),
            (ins GPR:$Ra), Decoupled>,
-    OnlyOn<[TargetSM80, TargetSM86, TargetSM89, TargetSM90, TargetSM100]> {
+    OnlyOn<[TargetSM80, TargetSM86, TargetSM89, TargetSM100]> {
     bits<6> Rd;
     bits<8> Ra;
     bits<3> Pu;

@@ -6,6 +6,8 @@
 // RUN: not tp-tblgen -print-sass-forms -I %tp_src/td -DOTHEROPS %s 2>&1 | FileCheck %s --check-prefix=OTHEROPS
 // RUN: not tp-tblgen -print-sass-forms -I %tp_src/td -DNARROW %s 2>&1 | FileCheck %s --check-prefix=NARROW
 // RUN: not tp-tblgen -gen-sass-instr-info -I %tp_src/td -DNOCARD %s 2>&1 | FileCheck %s --check-prefix=NOCARD
+// RUN: not tp-tblgen -gen-sass-instr-info -I %tp_src/td -DNOLAYOUT %s 2>&1 | FileCheck %s --check-prefix=NOLAYOUT
+// RUN: not tp-tblgen -gen-sass-instr-info -I %tp_src/td -DTWOLAYOUTS %s 2>&1 | FileCheck %s --check-prefix=TWOLAYOUTS
 // Targets (td/Targets.td): a form on every target with its own encoding on
 // sm_90 (EncodingOn), a form on sm_90 only (OnlyOn); one table set each.
 
@@ -63,6 +65,21 @@ def TargetSM99 : SASSTarget<"sm_99", 99, ["sm_99"]> {
   let TileCardSMs = 1;
 }
 #endif
+#ifdef NOLAYOUT
+// Every target names its cubin layout and its shared memory per SM
+// (td/Targets.td's own records).
+// NOLAYOUT: error: sm_99 has no CubinLayoutOf
+def TargetSM99 : SASSTarget<"sm_99", 99, ["sm_99"]> {
+  let MaxSharedBytesPerBlock = 1024;
+  let SharedCapacityNote = "1 KiB";
+  let TileCard = "none";
+  let TileCardSMs = 1;
+}
+#endif
+#ifdef TWOLAYOUTS
+// TWOLAYOUTS: error: a second CubinLayoutOf sm_86
+def : CubinLayoutOf<TargetSM86, "SM89">;
+#endif
 
 // The EncodingOn def is no form of its own.
 // CHECK: form JUMP mnemonic JUMP mask 0xc00001dffffc000000000003ffff0fff value 0x00000000000000000000000000000947
@@ -116,13 +133,13 @@ def TargetSM99 : SASSTarget<"sm_99", 99, ["sm_99"]> {
 // INFO: {"sm_86", 86, "sm_86"},
 // INFO-NEXT: {"sm_80", 80, "sm_80"},
 // INFO-NEXT: {"sm_89", 89, "sm_89"},
-// INFO-NEXT: {"sm_90", 90, "sm_90"},
+// INFO-NEXT: {"sm_90", 90, "sm_90,sm_90a"},
 // Each target's facts, the string facts (the shared capacity as spelled,
 // the card of the automatic tile) as C strings.
 // INFO: const TargetInfo TargetInfos[] = {
-// INFO-NEXT: {"sm_86", 86, 0x160, 0x118, 0x0, 0x6000004, 0x18800, 0xff, true, 0x0, true, "100 KiB - 2 KiB", "RTX 3090", 0x52, 0x0, 0xc, 0x28, 0x2c, 0x30, 0x10c, 0x114, 0x10000, 0x10000, 0x10000, 0x10000},
-// INFO-NEXT: {"sm_80", 80, {{.*}}, "163 KiB", "A100", 0x6c, {{.*}}},
-// INFO-NEXT: {"sm_89", 89, {{.*}}, "99 KiB", "RTX 4090", 0x80, {{.*}}},
-// INFO-NEXT: {"sm_90", 90, {{.*}}, "227 KiB", "H100/H200", 0x84, 0x0, 0xc, 0x28, 0x2c, 0x30, 0x10c, 0x114, 0x144, 0x150, 0x15c, 0x188},
+// INFO-NEXT: {"sm_86", 86, 0x160, 0x118, 0x0, 0x6000004, 0x18800, 0xff, true, 0x0, true, "100 KiB - 2 KiB", "RTX 3090", 0x52, 0x0, 0xc, 0x28, 0x2c, 0x30, 0x10c, 0x114, 0x10000, 0x10000, 0x10000, 0x10000, "SM86", "", 102400},
+// INFO-NEXT: {"sm_80", 80, {{.*}}, "163 KiB", "A100", 0x6c, {{.*}}, "SM86", "", 167936},
+// INFO-NEXT: {"sm_89", 89, {{.*}}, "99 KiB", "RTX 4090", 0x80, {{.*}}, "SM89", "", 102400},
+// INFO-NEXT: {"sm_90", 90, {{.*}}, "227 KiB", "H100/H200", 0x84, 0x0, 0xc, 0x28, 0x2c, 0x30, 0x10c, 0x114, 0x144, 0x150, 0x15c, 0x188, "SM90", "", 233472},
 // INFO: 0x7F, // JUMP
 // INFO-NEXT: 0x8, // NEWOP

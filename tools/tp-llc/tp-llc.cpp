@@ -46,7 +46,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "HugePageHeap.h"
 #include "tp/Driver/Compile.h"
 #include "tp/Driver/Driver.h"
 #include "tp/MIR/MIR.h"
@@ -204,13 +203,6 @@ cl::opt<cl::boolOrDefault> VerifyScheduleOpt(
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
-cl::opt<bool> HugePageHeap(
-    "tp-huge-page-heap", cl::init(true),
-    cl::desc("Take C++ allocations from 2 MiB transparent huge pages "
-             "(one page fault for 512 pages; docs/speed.md); =false: "
-             "malloc's 4 KiB pages, the page faults of each pass as "
-             "-time-passes showed them before"),
-    cl::Hidden, cl::cat(LlcCat));
 // Testing only: shows the oracle check's error on a kernel that has no
 // unverified form (test/tools/tp-llc/oracle-verified.test).
 cl::list<std::string> AssumeUnverified(
@@ -295,7 +287,7 @@ static Error checkCommandLine() {
     return tp::makeError("-x: expected tile or mir, found '" + InputLevel +
                          "'");
   // The checked program runs the loop body exactly twice, whatever K says:
-  // a listing to verify, not a kernel to launch (issue 19 item 4).
+  // a listing to verify, not a kernel to launch.
   if (Checked && Filetype == Obj)
     return tp::makeError(
         "--tp-form-loop-checked builds the checked program (the loop body "
@@ -631,8 +623,6 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&LlcCat, &tp::getDebugCategory()});
   std::string Overview = getOverview();
   cl::ParseCommandLineOptions(argc, argv, Overview);
-  if (HugePageHeap)
-    tp::enableHugePageHeap();
   int Status = run();
   tp::printStatistics(errs());
   return Status;

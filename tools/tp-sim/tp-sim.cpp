@@ -111,7 +111,7 @@ cl::opt<bool> Stats("print-stats",
                              "(the launch's wall time; warp and thread "
                              "instructions per second)"),
                     cl::cat(SimCat));
-// GEMM mode's epilogue (issue 16).
+// GEMM mode's epilogue.
 cl::opt<std::string> AlphaOpt("alpha",
                               cl::desc("GEMM mode: the alpha to pass (default: "
                                        "the manifest's)"),

@@ -143,7 +143,7 @@ TEST(CompileTest, ErrorsNameTheField) {
   D.Target = "sm_75";
   EXPECT_EQ(errorOf(D),
             "tp: error: -mcpu: unsupported target 'sm_75' (sm_80, sm_86, "
-            "sm_89, sm_90, sm_100, sm_120 or sm_121)\n");
+            "sm_89, sm_90, sm_90a, sm_100, sm_120 or sm_121)\n");
   D = small();
   D.Name = "9lives";
   EXPECT_EQ(errorOf(D).substr(0, 32), "tp: error: --kernel-name=9lives:");

@@ -75,7 +75,7 @@ TEST(SassCodecTest, Targets) {
   ASSERT_FALSE(!!T);
   EXPECT_EQ(toString(T.takeError()),
             "the cubin is for sm_75 (ELF e_flags), which tp does not support "
-            "(sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 or sm_121)");
+            "(sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_120 or sm_121)");
   EXPECT_EQ(getCubinSM(ArrayRef<uint8_t>(Header).take_front(10)), 0u);
   T = getCubinTarget(ArrayRef<uint8_t>(Header).take_front(10));
   ASSERT_FALSE(!!T);

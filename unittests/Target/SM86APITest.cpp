@@ -196,3 +196,18 @@ TEST(SM86API, BranchTargets) {
 }
 
 } // namespace
+
+/// sass::IntCompare names ISETP's compare codes as td's ICmp spells them.
+TEST(SM86API, IntCompareCodesAreTdsSpellings) {
+  const InstrInfo &II = getInstrInfo(ISETP_rrr);
+  int Cmp = -1;
+  for (unsigned I = 0; I < II.NumOperands; ++I)
+    if (StringRef(II.Operands[I].Name) == "cmp")
+      Cmp = int(I);
+  ASSERT_GE(Cmp, 0);
+  std::pair<IntCompare, StringRef> Codes[] = {
+      {ICmpF, ".F"},   {ICmpLT, ".LT"}, {ICmpEQ, ".EQ"}, {ICmpLE, ".LE"},
+      {ICmpGT, ".GT"}, {ICmpNE, ".NE"}, {ICmpGE, ".GE"}, {ICmpT, ".T"}};
+  for (auto [Code, Spelling] : Codes)
+    EXPECT_EQ(getModifierSpelling(ISETP_rrr, unsigned(Cmp), Code), Spelling);
+}

@@ -9,7 +9,9 @@
 /// test/MC/{Inputs,SM86/Inputs,SM90/Inputs}, each for -arch=sm_86 and
 /// -arch=sm_90 with its .target line rewritten, as ptxas_roundtrip.py does;
 /// sm_90 words are decoded with the sm_90 tables; sm_100 and sm_120 words,
-/// with theirs, count where they round-trip).  A ptxas word counts only
+/// with theirs, count where they round-trip), and the sm_90a corpus of
+/// test/MC/SM90A/Inputs for -arch=sm_90a, read with the sm_90 tables.  A
+/// ptxas word counts only
 /// if it round-trips here too: decode, print, parse and encode give back all
 /// 128 bits.  The test reports the forms no oracle word reaches.  Those
 /// forms are listed, with the reason they exist, in
@@ -177,6 +179,27 @@ TEST(SM86Coverage, EveryFormReachedOrListed) {
       // The ptxas round-trip tests name the words; here just count them.
       EXPECT_EQ(Bad, 0u) << Cubin << ": words that do not round-trip";
     }
+  // The sm_90a corpus (test/MC/SM90A/Inputs: warpgroup MMAs, TMA, bulk
+  // copies, mbarriers, clusters; td/SM90/SM90AInstrs.td), built for sm_90a
+  // and read with sm_90's tables, as test/MC/SM90A/ptxas-roundtrip.test
+  // does (there with every wgmma shape).
+  for (const std::string &P :
+       listFiles(TP_SOURCE_DIR + std::string("/test/MC/SM90A/Inputs"),
+                 ".ptx")) {
+    std::string Cubin = buildCubin(P, "sm_90a");
+    ASSERT_FALSE(Cubin.empty()) << "ptxas -arch=sm_90a " << P;
+    unsigned Bad = 0;
+    for (const sass::Word128 &W : cubinWords(Cubin)) {
+      unsigned Op;
+      ++Words;
+      ++PtxasWords;
+      if (roundTrips(W, sass::Target::SM90, Op))
+        ++Hits[Op];
+      else
+        ++Bad;
+    }
+    EXPECT_EQ(Bad, 0u) << Cubin << ": words that do not round-trip";
+  }
   // Blackwell (sm_100, sm_120; sm_121 emits sm_120's words): the words that
   // round-trip count (test/MC/SM100/ptxas-roundtrip.test lists the others,
   // docs/targets.md).

@@ -48,7 +48,7 @@ TEST(SM90API, Targets) {
   EXPECT_EQ(T, Target::SM89);
   EXPECT_EQ(getTargetName(T), "sm_89");
   EXPECT_FALSE(lookupTarget("sm_75", T));
-  EXPECT_EQ(getTargetList(), "sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 or sm_121");
+  EXPECT_EQ(getTargetList(), "sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_120 or sm_121");
   // sm_86 stays the default, Target(0).
   EXPECT_EQ(unsigned(Target::SM86), 0u);
 }

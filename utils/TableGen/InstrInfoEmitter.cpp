@@ -128,7 +128,9 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
   OS << "};\n\n// Targets: name, SM, then td/Targets.td's facts:";
   for (const SASSModel::TargetFact &F : SASSModel::TargetFacts)
     OS << " " << F.Name;
-  OS << ".\nconst TargetInfo TargetInfos[] = {\n";
+  OS << ", then the cubin layouts (CubinLayoutOf) and the shared memory "
+        "per SM (SharedMemoryPerSM).\n"
+        "const TargetInfo TargetInfos[] = {\n";
   for (const SASSModel::TargetModel &T : M.Targets) {
     OS << "  {" << cString(T.Name) << ", " << T.SM;
     for (unsigned I = 0; I < T.Facts.size(); ++I)
@@ -143,7 +145,9 @@ void emitInstrInfo(RecordKeeper &RK, raw_ostream &OS) {
         OS << ", 0x" << utohexstr(uint64_t(T.Facts[I]), /*LowerCase=*/true);
         break;
       }
-    OS << "},\n";
+    OS << ", " << cString(T.CubinLayout) << ", "
+       << cString(T.SassOnlyCubinLayout) << ", " << T.SharedBytesPerSM
+       << "},\n";
   }
   OS << "};\nconstexpr unsigned NumTargets = " << M.Targets.size()
      << ";\n// Per form: bit t set when the form exists on target t.\n"

@@ -151,6 +151,42 @@ void SASSModel::buildTargets(RecordKeeper &RK) {
                        std::vector<std::string>(std::size(TargetFacts))});
   if (Targets.size() > 8)
     PrintFatalError("more than 8 targets");
+  // The facts td gives per target in records of their own: each target
+  // has exactly one of each class.
+  auto TargetOf = [&](Record *R) -> TargetModel & {
+    StringRef Name = R->getValueAsDef("Target")->getValueAsString("Name");
+    auto T = llvm::find_if(
+        Targets, [&](const TargetModel &M) { return M.Name == Name; });
+    if (T == Targets.end())
+      PrintFatalError(R->getLoc(), "a fact of an unknown target");
+    return *T;
+  };
+  if (RK.getClass("CubinLayoutOf")) {
+    for (Record *L : RK.getAllDerivedDefinitions("CubinLayoutOf")) {
+      TargetModel &T = TargetOf(L);
+      if (!T.CubinLayout.empty())
+        PrintFatalError(L->getLoc(), "a second CubinLayoutOf " + T.Name);
+      T.CubinLayout = std::string(L->getValueAsString("Layout"));
+      T.SassOnlyCubinLayout =
+          std::string(L->getValueAsString("SassOnlyLayout"));
+    }
+    for (const TargetModel &M : Targets)
+      if (M.CubinLayout.empty())
+        PrintFatalError(M.Name + " has no CubinLayoutOf");
+  }
+  if (RK.getClass("SharedMemoryPerSM")) {
+    for (Record *S : RK.getAllDerivedDefinitions("SharedMemoryPerSM")) {
+      TargetModel &T = TargetOf(S);
+      if (T.SharedBytesPerSM)
+        PrintFatalError(S->getLoc(), "a second SharedMemoryPerSM " + T.Name);
+      T.SharedBytesPerSM = S->getValueAsInt("Bytes");
+      if (T.SharedBytesPerSM <= 0)
+        PrintFatalError(S->getLoc(), "shared memory per SM must be positive");
+    }
+    for (const TargetModel &M : Targets)
+      if (!M.SharedBytesPerSM)
+        PrintFatalError(M.Name + " has no SharedMemoryPerSM");
+  }
   auto TargetIndex = [&](Record *Where, Record *T) {
     for (unsigned I = 0; I < Targets.size(); ++I)
       if (Targets[I].Name == T->getValueAsString("Name"))

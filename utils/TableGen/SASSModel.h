@@ -103,6 +103,11 @@ public:
     /// 0 and empty for a td without Targets.td.
     std::vector<int64_t> Facts;
     std::vector<std::string> StringFacts;
+    /// The cubin layouts (td's CubinLayoutOf): its own and, "" for none,
+    /// the one without the Mercury copy.
+    std::string CubinLayout, SassOnlyCubinLayout;
+    /// Shared memory per multiprocessor (td's SharedMemoryPerSM).
+    int64_t SharedBytesPerSM = 0;
   };
   /// How a fact is read from the record and emitted: a bit as a bool, an
   /// int as a hexadecimal number, a string as a C string literal.

@@ -32,10 +32,10 @@ enum class Form {
   LopXorImm, ShrImm, ShlImm, IMadImm, IMad, Lea, WideParam, Ldgsts, LdgDepbar,
   Depbar, Bar, LdsmM88, LdsmMT88, Hmma, ZeroPair, Stg64, Ldg32, FAdd, Exit,
   Bra, UldcDesc,
-  // Issue 16 part 2: types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
+  // Types and epilogue (lib/CodeGen/SelectEpilogue.cpp).
   HmmaBF16, PackF16, PackBF16, Stg32, FSetpNeBeta, FMulConst, FFmaConst,
   FMaxZero, UnpackF16Lo, UnpackF16Hi, LopHighHalf,
-  // Issue 16 part 1: run-time shapes.
+  // Run-time shapes.
   MovConst, ISetp, ISetpImm, Sel, SelImm, LdgstsP, S2RCtaidZ,
   // Both: a packed f16/bf16 pair's first element alone at the edge of N.
   Ldg16, Stg16,

@@ -1,7 +1,7 @@
 //===- Compile.h - tp's C++ API: a GEMM description to a kernel -*- C++ -*-===//
 ///
 /// \file
-/// The C++ API of tp (issue 17): compile a GEMM description to a Kernel
+/// The C++ API of tp: compile a GEMM description to a Kernel
 /// that holds everything tp ships for it, in memory: the cubin's bytes, the
 /// SASS listing (as `tp-llc -filetype=asm` writes it), the launch manifest
 /// (structured and as the JSON text tp-llc writes beside the cubin) and the

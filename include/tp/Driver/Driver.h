@@ -2,8 +2,8 @@
 ///
 /// \file
 /// The top layer of tp: what a compiler driver does around the pass
-/// pipeline, as a library (tp-llc is a thin command line over it; the C++
-/// API of issue 17 grows from here).  It may use every layer below it
+/// pipeline, as a library (tp-llc is a thin command line over it, and so
+/// is the C++ API, Compile.h).  It may use every layer below it
 /// (CodeGen, Object, Transforms, TileIR, MIR, Target, Pass, Support); none
 /// of them uses it.
 ///

@@ -1,7 +1,7 @@
 //===- ElementType.h - The element types of a GEMM's matrices ---*- C++ -*-===//
 ///
 /// \file
-/// The element types a GEMM's matrices may have (issue 16), shared by the
+/// The element types a GEMM's matrices may have, shared by the
 /// tile IR (`: bf16 x bf16 -> f16`), the launch manifest (`a_type`,
 /// `b_type`, `d_type`), the reference GEMM and the tools' `--a-type`,
 /// `--b-type`, `--d-type`.  A and B are f16 or bf16 (one type for both:

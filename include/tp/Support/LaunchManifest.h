@@ -41,7 +41,7 @@ namespace tp {
 /// kernels that read the shape at run time: the reference PTX GEMM, tp's
 /// run-time-shape kernels); LDA, LDB, LDC the leading dimensions in
 /// elements and StrideA, StrideB, StrideC the batch strides in elements
-/// (4-byte unsigned, format version 2).  Alpha and Beta (issue 16) are
+/// (4-byte unsigned, format version 2).  Alpha and Beta are
 /// 4-byte f32 values, Bias an 8-byte pointer to N f32 values.
 enum class ParamRole { C, A, B, R, M, N, K, Alpha, Beta, Bias, LDA, LDB, LDC,
                        StrideA, StrideB, StrideC };
@@ -78,12 +78,12 @@ struct LaunchManifest {
   OperandLayout LayoutA = OperandLayout::Rows;
   OperandLayout LayoutB = OperandLayout::Columns;
   bool Residual = false;
-  /// Element types (optional fields a_type, b_type, d_type; issue 16): A
+  /// Element types (optional fields a_type, b_type, d_type): A
   /// and B f16 or bf16, D (role C) and R f32, f16 or bf16.
   ElementType AType = ElementType::F16, BType = ElementType::F16,
               DType = ElementType::F32;
 
-  /// The epilogue (optional fields; issue 16): D = alpha A B + beta C
+  /// The epilogue (optional fields): D = alpha A B + beta C
   /// (C read from R only when beta != 0) + bias[col], then ReLU.  Alpha
   /// and Beta are the values tp-sim and tp-run pass by default (fields
   /// "alpha", "beta", present exactly when the kernel takes them).

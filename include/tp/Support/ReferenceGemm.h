@@ -96,7 +96,7 @@ struct GemmProblem {
   /// Element types (A, B f16 or bf16; D f32, f16 or bf16).
   ElementType AType = ElementType::F16, BType = ElementType::F16,
               DType = ElementType::F32;
-  /// The epilogue (issue 16): D = Alpha A B + Beta C (C, the R buffer, not
+  /// The epilogue: D = Alpha A B + Beta C (C, the R buffer, not
   /// read when Beta = 0: a NaN there does not reach D) + bias[j], then
   /// max(x, 0) with Relu.
   bool Scale = false, Bias = false, Relu = false;

@@ -23,14 +23,11 @@
 /// verifier (verifyModule) checks both the generic shape and every op's
 /// schema.
 ///
-/// Memory: a Module owns an Arena, and the IR holds no std::string -- every
-/// name, key, word, reference and type is a StringRef into the arena or at
-/// a literal of the program; a list value's elements and, when a pass
-/// reserves them there, an op's operands and attributes are arrays in the
-/// arena too.  An op's name, its result's and its attributes' keys are
-/// 8-byte Idents, its region one pointer (OpList).  The records are small
-/// (Value 24 bytes, Attr 32, Op 72) and a module frees everything at once
-/// (docs/speed.md, "The tile IR's footprint" and "... again").
+/// Memory: a Module owns an Arena (a BumpPtrAllocator), and the IR holds no
+/// std::string: every name, key, word, reference and type is a StringRef
+/// into the arena or at a literal of the program, and a list value's
+/// elements are an array in the arena.  Operands, attributes and regions
+/// are SmallVectors and std::vectors.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_TILEIR_TILEIR_H
@@ -38,14 +35,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
-#include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/StringSaver.h"
@@ -95,80 +90,25 @@ private:
   llvm::StringSaver Saver{Alloc};
 };
 
-/// An op's name, an attribute's key or a defined value's name: a StringRef
-/// in 8 bytes.  The length (at most MaxSize) takes the low 16 bits and the
-/// text's address the high 48: user-space addresses on the hosts tp builds
-/// for (x86-64, AArch64) have 48 bits, and both halves read back in one
-/// instruction each.  The text outlives the module (a literal, or saved in
-/// its Arena).  Reads convert it to a StringRef.
-class Ident {
-public:
-  /// The longest text an Ident holds (the parser refuses longer names).
-  static constexpr size_t MaxSize = 0xffff;
-
-  Ident() = default;
-  explicit Ident(llvm::StringRef S) : Bits(pack(S.data(), S.size())) {}
-
-  const char *data() const {
-    return reinterpret_cast<const char *>(uintptr_t(Bits >> SizeBits));
-  }
-  size_t size() const { return size_t(Bits & MaxSize); }
-  bool empty() const { return size() == 0; }
-  char operator[](size_t I) const { return data()[I]; }
-  llvm::StringRef ref() const { return llvm::StringRef(data(), size()); }
-  operator llvm::StringRef() const { return ref(); }
-  std::string str() const { return ref().str(); }
-
-  /// Whether the text is \p S (the lengths compared first).
-  bool equals(llvm::StringRef S) const {
-    return size() == S.size() &&
-           (S.empty() || std::memcmp(data(), S.data(), S.size()) == 0);
-  }
-  friend bool operator==(Ident L, Ident R) { return L.equals(R.ref()); }
-  friend bool operator==(Ident L, llvm::StringRef R) { return L.equals(R); }
-  friend bool operator==(llvm::StringRef L, Ident R) { return R.equals(L); }
-  friend bool operator!=(Ident L, Ident R) { return !(L == R); }
-  friend bool operator!=(Ident L, llvm::StringRef R) { return !(L == R); }
-  friend bool operator!=(llvm::StringRef L, Ident R) { return !(L == R); }
-
-private:
-  static constexpr unsigned SizeBits = 16;
-  static uint64_t pack(const char *P, size_t N) {
-    uint64_t Address = uint64_t(uintptr_t(P));
-    assert(N <= MaxSize && "a name the parser would refuse");
-    assert(!(Address >> (64 - SizeBits)) && "an address above 48 bits");
-    return Address << SizeBits | uint64_t(N);
-  }
-  uint64_t Bits = 0;
-};
-
-/// An operand or attribute value: 24 bytes, no heap of its own.  Its text
-/// (a word, ref without '%', symbol or string: str()) outlives the module
-/// (its Arena, or a literal); a list's elements are an array in the
-/// module's Arena (elems()).  One pointer and length hold either, and the
-/// integer shares the pointer's bytes: read I only of an Int (isInt()).
+/// An operand or attribute value.  Its text (a word, ref without '%',
+/// symbol or string: str()) outlives the module (its Arena, or a literal);
+/// a list's elements are an array in the module's Arena (elems()).
 struct Value {
   enum Kind : uint8_t { Int, Word, Ref, Symbol, String, List };
   Kind K = Int;
-  /// Free for the record that holds the value (Attr: where its key is;
-  /// an op's operand: its link()).
-  uint8_t Spare[3] = {0, 0, 0};
-  uint32_t Len = 0; ///< the text's length, or the list's
-  union {
-    int64_t I = 0;    ///< an integer (Int only)
-    const void *Data; ///< the text, or the list's elements (not Int)
-  };
+  int64_t I = 0;               ///< the integer (Int only)
+  llvm::StringRef Text;        ///< the text (Word, Ref, Symbol, String)
+  llvm::ArrayRef<Value> Elems; ///< the elements (List)
   llvm::SMLoc Loc;
 
   Value() = default;
   /// A word, ref, symbol or string \p Text at \p L (\p Text outlives the
   /// module).
   Value(Kind K, llvm::StringRef Text, llvm::SMLoc L)
-      : K(K), Len(uint32_t(Text.size())), Data(Text.data()), Loc(L) {}
+      : K(K), Text(Text), Loc(L) {}
 
   static Value makeInt(int64_t V, llvm::SMLoc L = {}) {
     Value R;
-    R.K = Int;
     R.I = V;
     R.Loc = L;
     return R;
@@ -189,270 +129,52 @@ struct Value {
   bool isRef() const { return K == Ref; }
   /// The text of a word, ref, symbol or string ("" for the other kinds).
   llvm::StringRef str() const {
-    return K == Int || K == List
-               ? llvm::StringRef()
-               : llvm::StringRef(static_cast<const char *>(Data), Len);
+    return K == Int || K == List ? llvm::StringRef() : Text;
   }
-  /// Makes this value kind \p NewK with text \p Text (which outlives the
+  /// Makes this value kind \p NewK with text \p NewText (which outlives the
   /// module).
-  void setText(Kind NewK, llvm::StringRef Text) {
+  void setText(Kind NewK, llvm::StringRef NewText) {
     K = NewK;
-    Data = Text.data();
-    Len = uint32_t(Text.size());
-  }
-  /// An operand's link: a number below 2^24 that the pass reading the IR
-  /// gives a reference operand, for itself alone (tp-select: the id of its
-  /// name, set by its walk before lowering reads it back).  Not printed,
-  /// parsed, compared or kept: a builder's operand may hold anything here
-  /// (an attribute's value copied in), so a pass reads only the links it
-  /// set.  Not for an attribute's value, whose spare bytes are its key's
-  /// location.
-  uint32_t link() const {
-    return uint32_t(Spare[0]) | uint32_t(Spare[1]) << 8 |
-           uint32_t(Spare[2]) << 16;
-  }
-  void setLink(uint32_t L) {
-    assert(L < (1u << 24) && "a link is 24 bits");
-    Spare[0] = uint8_t(L);
-    Spare[1] = uint8_t(L >> 8);
-    Spare[2] = uint8_t(L >> 16);
+    Text = NewText;
   }
   /// A list's elements (none for the other kinds).
   llvm::ArrayRef<Value> elems() const {
-    return K == List ? llvm::ArrayRef<Value>(static_cast<const Value *>(Data),
-                                             Len)
-                     : llvm::ArrayRef<Value>();
+    return K == List ? Elems : llvm::ArrayRef<Value>();
   }
   void print(llvm::raw_ostream &OS) const;
 };
 
-/// key=value, 32 bytes.  The key outlives the module (a literal or saved
-/// in its Arena).  The key's location is not stored: it is the value's
-/// less a distance kept in the value's spare bytes (24 bits, signed; the
-/// parser's keys are on their value's line, and a pass's attributes have
-/// the key and the value at one place).
+/// key=value.  The key outlives the module (a literal or saved in its
+/// Arena).
 struct Attr {
-  Ident Key;
+  llvm::StringRef Key;
   Value Val;
-
-  /// The farthest a key may be from its value, in bytes either way.
-  static constexpr ptrdiff_t MaxKeyDistance = (ptrdiff_t(1) << 23) - 1;
+  /// Where the key is; invalid when it is where the value is (the
+  /// attributes the passes build).
+  llvm::SMLoc KeyLoc;
 
   Attr() = default;
   /// Key \p K with an integer value 0, both at \p L.
   Attr(llvm::StringRef K, llvm::SMLoc L) : Key(K) { Val.Loc = L; }
 
-  /// Where the key is (the value's location when the two are one).
-  llvm::SMLoc getLoc() const {
-    uint32_t Bits = uint32_t(Val.Spare[0]) | uint32_t(Val.Spare[1]) << 8 |
-                    uint32_t(Val.Spare[2]) << 16;
-    ptrdiff_t D = ptrdiff_t(int32_t(Bits << 8) >> 8); // sign-extended
-    return D ? llvm::SMLoc::getFromPointer(Val.Loc.getPointer() - D) : Val.Loc;
-  }
-  /// Records that the key is at \p KeyLoc (Val.Loc set first).  False, and
-  /// the key taken to be at the value, when the two are more than
-  /// MaxKeyDistance bytes apart.
-  bool setKeyLoc(llvm::SMLoc KeyLoc) {
-    ptrdiff_t D = Val.Loc.getPointer() - KeyLoc.getPointer();
-    bool Fits = D >= -MaxKeyDistance && D <= MaxKeyDistance;
-    uint32_t Bits = Fits ? uint32_t(int32_t(D)) : 0;
-    Val.Spare[0] = uint8_t(Bits);
-    Val.Spare[1] = uint8_t(Bits >> 8);
-    Val.Spare[2] = uint8_t(Bits >> 16);
-    return Fits;
-  }
+  /// Where the key is.
+  llvm::SMLoc getLoc() const { return KeyLoc.isValid() ? KeyLoc : Val.Loc; }
 };
-
-/// An op's operands or attributes: a 16-byte header (pointer, size,
-/// capacity) over an array of trivially copyable elements.  The array is
-/// the module's (Arena) when reserve(Arena &, N) made it -- the passes that
-/// build ops reserve their exact counts there: no malloc a list, no block
-/// header, no slack -- else the list's own (malloc, freed with it; a list
-/// that outgrows an arena array moves to the heap).  Copies are deep (on
-/// the heap).
-template <typename T> class List {
-  static_assert(std::is_trivially_copyable<T>::value, "copied as bytes");
-
-public:
-  List() = default;
-  List(const List &O) { append(O.begin(), O.end()); }
-  List(List &&O) noexcept : Data(O.Data), Size(O.Size), Cap(O.Cap) {
-    O.Data = nullptr;
-    O.Size = O.Cap = 0;
-  }
-  List &operator=(const List &O) {
-    if (this != &O) {
-      Size = 0;
-      append(O.begin(), O.end());
-    }
-    return *this;
-  }
-  List &operator=(List &&O) noexcept {
-    if (this != &O) {
-      release();
-      Data = O.Data;
-      Size = O.Size;
-      Cap = O.Cap;
-      O.Data = nullptr;
-      O.Size = O.Cap = 0;
-    }
-    return *this;
-  }
-  ~List() { release(); }
-
-  using iterator = T *;
-  using const_iterator = const T *;
-  iterator begin() { return Data; }
-  iterator end() { return Data + Size; }
-  const_iterator begin() const { return Data; }
-  const_iterator end() const { return Data + Size; }
-  size_t size() const { return Size; }
-  bool empty() const { return Size == 0; }
-  size_t capacity() const { return Cap & ~HeapBit; }
-  T *data() { return Data; }
-  const T *data() const { return Data; }
-  T &operator[](size_t I) { return Data[I]; }
-  const T &operator[](size_t I) const { return Data[I]; }
-  T &back() { return Data[Size - 1]; }
-  const T &back() const { return Data[Size - 1]; }
-  operator llvm::ArrayRef<T>() const { return {Data, Size}; }
-
-  /// Room for \p N elements on the heap.
-  void reserve(size_t N) {
-    if (N > capacity())
-      regrow(nullptr, N);
-  }
-  /// Room for \p N elements in \p A (the module's arena), when the list
-  /// has none yet.
-  void reserve(Arena &A, size_t N) {
-    if (N > capacity())
-      regrow(&A, N);
-  }
-  /// Takes \p Array, room for \p Capacity elements that the caller
-  /// allocated in the module's arena and whose first \p N it constructed,
-  /// as the array of this list, which has none yet (an op built with its
-  /// final counts: its operand and attribute arrays in one arena block, its
-  /// attributes written in place).
-  void adoptArenaArray(T *Array, size_t N, size_t Capacity) {
-    assert(!Data && !Cap && "the list has an array");
-    assert(N <= Capacity && Capacity < HeapBit);
-    Data = Array;
-    Size = uint32_t(N);
-    Cap = uint32_t(Capacity);
-  }
-  void push_back(const T &V) { emplace_back(V); }
-  template <typename... As> T &emplace_back(As &&...Args) {
-    if (LLVM_UNLIKELY(Size == capacity())) {
-      // Built before the array moves: the arguments may be in it.
-      T New(std::forward<As>(Args)...);
-      regrow(nullptr, Size < 2 ? 4 : 2 * size_t(Size));
-      return *new (Data + Size++) T(New);
-    }
-    return *new (Data + Size++) T(std::forward<As>(Args)...);
-  }
-  iterator erase(iterator First, iterator Last) {
-    std::copy(Last, end(), First);
-    Size -= uint32_t(Last - First);
-    return First;
-  }
-
-private:
-  static constexpr uint32_t HeapBit = 1u << 31;
-  void append(const T *First, const T *Last) {
-    reserve(Size + size_t(Last - First));
-    std::uninitialized_copy(First, Last, Data + Size);
-    Size += uint32_t(Last - First);
-  }
-  void regrow(Arena *A, size_t N) {
-    T *New = A ? A->allocate<T>(N)
-               : static_cast<T *>(llvm::safe_malloc(N * sizeof(T)));
-    if (Size)
-      std::memcpy(static_cast<void *>(New), Data, Size * sizeof(T));
-    release();
-    Data = New;
-    Cap = uint32_t(N) | (A ? 0 : HeapBit);
-  }
-  void release() {
-    if (Cap & HeapBit)
-      std::free(Data);
-  }
-  T *Data = nullptr;
-  uint32_t Size = 0, Cap = 0; ///< Cap's top bit: the array is the heap's
-};
-
-using ValueList = List<Value>;
-using AttrList = List<Attr>;
 
 struct Op;
+using ValueList = llvm::SmallVector<Value, 0>;
+using AttrList = llvm::SmallVector<Attr, 0>;
+/// An op's region.
+using OpList = std::vector<Op>;
 
-/// An op's region: its ops in one heap block behind an 8-byte pointer (an
-/// empty region is a null pointer, no block; most ops have none).  The
-/// block holds the size, the capacity and the ops.  The part of
-/// std::vector's interface that the passes use; copies are deep.
-class OpList {
-public:
-  using iterator = Op *;
-  using const_iterator = const Op *;
-
-  OpList() = default;
-  OpList(const OpList &O);
-  OpList(OpList &&O) noexcept : R(O.R) { O.R = nullptr; }
-  OpList &operator=(const OpList &O);
-  OpList &operator=(OpList &&O) noexcept;
-  ~OpList();
-
-  size_t size() const { return R ? R->Size : 0; }
-  size_t capacity() const { return R ? R->Cap : 0; }
-  bool empty() const { return size() == 0; }
-  Op *data() { return R ? reinterpret_cast<Op *>(R + 1) : nullptr; }
-  const Op *data() const {
-    return R ? reinterpret_cast<const Op *>(R + 1) : nullptr;
-  }
-  // (Defined after Op, which they need complete.)
-  iterator begin() { return data(); }
-  iterator end();
-  const_iterator begin() const { return data(); }
-  const_iterator end() const;
-  Op &operator[](size_t I);
-  const Op &operator[](size_t I) const;
-  Op &back();
-  const Op &back() const;
-
-  /// Room for \p N ops (the ops move when the block does).
-  void reserve(size_t N);
-  template <typename... As> Op &emplace_back(As &&...Args);
-  void push_back(const Op &O);
-  void push_back(Op &&O);
-  /// Inserts \p O before \p Pos; returns where it is.
-  iterator insert(const_iterator Pos, Op &&O);
-  /// Inserts copies of [\p First, \p Last) (not this list's ops) before
-  /// \p Pos.
-  template <typename It>
-  iterator insert(const_iterator Pos, It First, It Last);
-
-private:
-  struct Rep {
-    uint32_t Size, Cap;
-  };
-  /// A new block of capacity \p Cap holding this list's ops with \p Gap
-  /// unconstructed slots at \p At; the old block is freed.  Returns the
-  /// first slot of the gap.
-  Op *rebuild(size_t Cap, size_t At, size_t Gap);
-  size_t grownCapacity(size_t Need) const {
-    return std::max<size_t>(Need, capacity() < 2 ? 4 : 2 * capacity());
-  }
-  Rep *R = nullptr;
-};
-
-/// One op, 72 bytes.  Its strings (Result, Name, the type, and those of its
-/// values and attributes) are Idents or StringRefs that outlive the module:
-/// literals (the names and keys the passes spell) or text saved in the
-/// module's Arena.  Copying an op copies its operand, attribute and region
-/// lists and shares the strings: a copy is valid while the module that owns
-/// the strings lives.
+/// One op.  Its strings (Result, Name, the type, and those of its values
+/// and attributes) outlive the module: literals (the names and keys the
+/// passes spell) or text saved in the module's Arena.  Copying an op copies
+/// its operand, attribute and region lists and shares the strings: a copy
+/// is valid while the module that owns the strings lives.
 struct Op {
-  Ident Result; ///< defined value name without '%', or empty
-  Ident Name;   ///< e.g. "tp.matmul"
+  llvm::StringRef Result; ///< defined value name without '%', or empty
+  llvm::StringRef Name;   ///< e.g. "tp.matmul"
   ValueList Operands;
   AttrList Attrs;
   OpList Body;
@@ -463,25 +185,17 @@ struct Op {
   Op(llvm::StringRef Name, llvm::SMLoc Loc) : Name(Name), Loc(Loc) {}
 
   /// The type: the tokens after ':' joined by single spaces ("" for none).
-  llvm::StringRef getType() const {
-    const OpType *T = TypeAndRegion.getPointer();
-    return T ? T->Text : llvm::StringRef();
-  }
+  llvm::StringRef getType() const { return Type; }
   /// Where the type starts (invalid for none).
-  llvm::SMLoc getTypeLoc() const {
-    const OpType *T = TypeAndRegion.getPointer();
-    return T ? T->Loc : llvm::SMLoc();
-  }
-  /// Gives the op type \p Text (which outlives the module) at \p L; the
-  /// record is \p A's.
-  void setType(Arena &A, llvm::StringRef Text, llvm::SMLoc L) {
-    OpType *T = A.allocate<OpType>(1);
-    new (T) OpType{Text, L};
-    TypeAndRegion.setPointer(T);
+  llvm::SMLoc getTypeLoc() const { return TypeLoc; }
+  /// Gives the op type \p Text (which outlives the module) at \p L.
+  void setType(llvm::StringRef Text, llvm::SMLoc L) {
+    Type = Text;
+    TypeLoc = L;
   }
   /// Whether the op has a region (`{ ... }`, perhaps empty).
-  bool hasRegion() const { return TypeAndRegion.getInt(); }
-  void setHasRegion(bool R = true) { TypeAndRegion.setInt(R); }
+  bool hasRegion() const { return HasRegion; }
+  void setHasRegion(bool R = true) { HasRegion = R; }
 
   const Attr *getAttr(llvm::StringRef Key) const;
   Attr *getAttr(llvm::StringRef Key);
@@ -492,13 +206,13 @@ struct Op {
   /// Sets (or appends) an attribute.  Every key, word and name given to the
   /// setters below outlives the module (a literal, or saved in its Arena).
   Op &set(llvm::StringRef Key, Value V);
-  /// set(Key, Value::makeInt(V, Loc)), built in place.
+  /// set(Key, Value::makeInt(V, Loc)).
   Op &setInt(llvm::StringRef Key, int64_t V);
-  /// set(Key, Value::makeWord(W, Loc)), built in place.
+  /// set(Key, Value::makeWord(W, Loc)).
   Op &setWord(llvm::StringRef Key, llvm::StringRef W);
   /// Appends attribute \p Key, which the op must not have yet (an op being
-  /// built, whose keys the caller knows): no search, built in place.  Use
-  /// set() when the key may be present.
+  /// built, whose keys the caller knows).  Use set() when the key may be
+  /// present.
   Op &addInt(llvm::StringRef Key, int64_t V) {
     appendAttr(Key).Val.I = V;
     return *this;
@@ -512,7 +226,7 @@ struct Op {
     appendAttr(Key).Val.setText(Value::Ref, Name);
     return *this;
   }
-  /// Appends operand `%Name` at \p L, built in place.
+  /// Appends operand `%Name` at \p L.
   Op &addRefOperand(llvm::StringRef Name, llvm::SMLoc L) {
     Operands.emplace_back(Value::Ref, Name, L);
     return *this;
@@ -531,114 +245,17 @@ struct Op {
   Op *find(llvm::StringRef Name);
   const Op *find(llvm::StringRef Name) const;
 
-private:
-  /// A type and its location, in the module's Arena: most ops have none,
-  /// so an op holds one pointer, not 24 bytes.
-  struct OpType {
-    llvm::StringRef Text;
-    llvm::SMLoc Loc;
-  };
-  /// The type (null for none) and, in its spare bit, hasRegion().
-  llvm::PointerIntPair<const OpType *, 1, bool> TypeAndRegion;
-
-  /// The attribute \p Key, appended (not yet present) with an empty value
-  /// and this op's location; the caller fills its value.  In place: no
-  /// temporary Attr or Value is built and moved.  (Inline: the passes'
-  /// ops are built an attribute at a time, into exact reserves.)
+  /// The attribute \p Key, appended (not yet present) with an integer
+  /// value 0 at this op's location; the caller fills its value.
   Attr &appendAttr(llvm::StringRef Key) {
-    if (LLVM_UNLIKELY(Attrs.size() == Attrs.capacity()))
-      growAttrs();
     return Attrs.emplace_back(Key, Loc);
   }
-  void growAttrs();
+
+private:
+  llvm::StringRef Type;
+  llvm::SMLoc TypeLoc;
+  bool HasRegion = false;
 };
-
-inline OpList::iterator OpList::end() { return data() + size(); }
-inline OpList::const_iterator OpList::end() const { return data() + size(); }
-inline Op &OpList::operator[](size_t I) { return data()[I]; }
-inline const Op &OpList::operator[](size_t I) const { return data()[I]; }
-inline Op &OpList::back() { return data()[size() - 1]; }
-inline const Op &OpList::back() const { return data()[size() - 1]; }
-
-inline OpList::OpList(const OpList &O) { insert(begin(), O.begin(), O.end()); }
-
-inline OpList &OpList::operator=(const OpList &O) {
-  if (this != &O)
-    *this = OpList(O);
-  return *this;
-}
-
-inline OpList &OpList::operator=(OpList &&O) noexcept {
-  if (this != &O) {
-    this->~OpList();
-    R = O.R;
-    O.R = nullptr;
-  }
-  return *this;
-}
-
-inline OpList::~OpList() {
-  if (!R)
-    return;
-  for (Op &O : *this)
-    O.~Op();
-  std::free(R);
-}
-
-inline Op *OpList::rebuild(size_t Cap, size_t At, size_t Gap) {
-  static_assert(sizeof(Rep) % alignof(Op) == 0, "the ops follow the header");
-  assert(At <= size() && size() + Gap <= Cap && Cap <= UINT32_MAX);
-  auto *New = static_cast<Rep *>(llvm::safe_malloc(sizeof(Rep) + Cap * sizeof(Op)));
-  Op *To = reinterpret_cast<Op *>(New + 1);
-  size_t N = size();
-  Op *From = data();
-  for (size_t I = 0; I < N; ++I) {
-    new (To + (I < At ? I : I + Gap)) Op(std::move(From[I]));
-    From[I].~Op();
-  }
-  std::free(R);
-  R = New;
-  R->Size = uint32_t(N + Gap);
-  R->Cap = uint32_t(Cap);
-  return To + At;
-}
-
-inline void OpList::reserve(size_t N) {
-  if (N > capacity())
-    rebuild(N, size(), 0);
-}
-
-template <typename... As> Op &OpList::emplace_back(As &&...Args) {
-  if (LLVM_UNLIKELY(size() == capacity())) {
-    // Built before the block moves: the arguments may be in it.
-    Op New(std::forward<As>(Args)...);
-    return *new (rebuild(grownCapacity(size() + 1), size(), 1))
-        Op(std::move(New));
-  }
-  return *new (data() + R->Size++) Op(std::forward<As>(Args)...);
-}
-
-inline void OpList::push_back(const Op &O) { emplace_back(O); }
-inline void OpList::push_back(Op &&O) { emplace_back(std::move(O)); }
-
-inline OpList::iterator OpList::insert(const_iterator Pos, Op &&O) {
-  size_t At = size_t(Pos - begin());
-  Op New(std::move(O));
-  size_t Cap = size() < capacity() ? capacity() : grownCapacity(size() + 1);
-  return new (rebuild(Cap, At, 1)) Op(std::move(New));
-}
-
-template <typename It>
-OpList::iterator OpList::insert(const_iterator Pos, It First, It Last) {
-  size_t At = size_t(Pos - begin());
-  size_t N = size_t(std::distance(First, Last));
-  if (N == 0)
-    return begin() + At;
-  Op *Gap = rebuild(std::max(capacity(), size() + N), At, N);
-  for (size_t I = 0; First != Last; ++First, ++I)
-    new (Gap + I) Op(*First);
-  return Gap;
-}
 
 struct Param {
   llvm::StringRef Name; ///< without '%'

@@ -51,7 +51,7 @@ struct Problem {
   /// (the C parameter) and R f32, f16 or bf16; accumulation is f32.
   ElementType AType = ElementType::F16, BType = ElementType::F16,
               DType = ElementType::F32;
-  /// The epilogue (issue 16; the matmul's epilogue=[scale, bias, relu]):
+  /// The epilogue (the matmul's epilogue=[scale, bias, relu]):
   /// Scale: D = alpha acc + beta C with alpha, beta run-time f32
   /// parameters and C read from R only when beta != 0; Bias: + bias[col]
   /// (f32, one a column of D); Relu: max(x, 0) last.  Residual (R, no

@@ -129,11 +129,9 @@ TargetLimits getTargetLimits(const Kernel &K);
 int64_t getSharedLimit(const Kernel &K, const TargetLimits &L);
 
 /// The ops tp-tile adds for \p T (tp.tile .. tp.registers), located at
-/// \p Loc, their attributes in \p A when given (the module's arena: the
-/// ops go into it), else in lists of their own.  The verifier compares
-/// present ops against these.
+/// \p Loc.  The verifier compares present ops against these.
 std::vector<Op> makeTilingOps(const Problem &P, const TileParams &T,
-                              llvm::SMLoc Loc, Arena *A = nullptr);
+                              llvm::SMLoc Loc);
 
 /// The tp.pipeline summary op for \p T and \p P.
 Op makePipelineOp(const Problem &P, const TileParams &T, llvm::SMLoc Loc);

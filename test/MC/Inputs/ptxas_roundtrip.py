@@ -58,7 +58,7 @@ def main():
         src, n = re.subn(r'^\.target\s+sm_\w+', '.target ' + target, src,
                          count=1, flags=re.M)
         assert n == 1, ptx + ': no .target line'
-        if int(target[3:]) >= 100:
+        if int(re.match(r'sm_(\d+)', target).group(1)) >= 100:
             # Blackwell needs PTX ISA 8.6 or later (ptxas 13).
             src = re.sub(r'^\.version\s+[0-9.]+', '.version 8.8', src,
                          count=1, flags=re.M)

@@ -56,6 +56,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tp/Support/FloatConversion.h"
+#include "tp/Target/SASS/SASS.h"
 
 #include <cmath>
 #include <cstdint>
@@ -458,9 +459,14 @@ CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
     *V = 2;
     break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
-    *V = SM >= 90 ? 232448 : 101376;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: {
+    // The target's limit a block (td/Targets.td's MaxSharedBytesPerBlock).
+    tp::sass::Target T;
+    if (!tp::sass::lookupTarget("sm_" + std::to_string(SM), T))
+      return CUDA_ERROR_INVALID_DEVICE;
+    *V = int(tp::sass::getTargetInfo(T).MaxSharedBytesPerBlock);
     break;
+  }
   default:
     *V = 0;
     break;

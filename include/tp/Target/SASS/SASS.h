@@ -132,6 +132,13 @@ struct TargetInfo {
   uint32_t CB0ClusterNCtaidRcp;  ///< x, y, z: binary32 1/cluster_nctaid
   uint32_t CB0NClusterId;        ///< x, y, z
   uint32_t CB0ClusterNCtaRank;
+  /// The cubin layout of the target's cubins (lib/Object/CubinLayout.cpp's
+  /// name) and of its cubins without a Mercury copy ("" when they have
+  /// none).
+  const char *CubinLayout;
+  const char *SassOnlyCubinLayout;
+  /// Shared memory of one multiprocessor, bytes (tp-sim's limit a block).
+  uint32_t SharedBytesPerSM;
   /// e_flags of a cubin for sm_\p SM of this target.
   uint32_t getELFFlags(unsigned SMNumber) const {
     return ELFFlagsBase | (SMNumber & 0xff) << 8;
@@ -185,6 +192,17 @@ constexpr uint8_t PT = 7;
 constexpr uint8_t NoScoreboard = 7;
 constexpr uint8_t RZ = 255;
 constexpr uint8_t URZ = 63;
+/// ISETP's compare codes, [76:78] (td/SM86/IntegerInstrs.td's ICmp).
+enum IntCompare : uint8_t {
+  ICmpF = 0,
+  ICmpLT = 1,
+  ICmpEQ = 2,
+  ICmpLE = 3,
+  ICmpGT = 4,
+  ICmpNE = 5,
+  ICmpGE = 6,
+  ICmpT = 7
+};
 /// UR63, which exists only where a uniform register is an 8-bit field
 /// (Blackwell: UR0..UR254, URZ 0xff), has the value UR63 here because 63 is
 /// URZ; UR64..UR254 are 64..254.  In sm_80..sm_90's 6-bit fields neither
