@@ -47,6 +47,14 @@ struct CopyGroup {
   std::vector<AsyncCopy> Copies;
 };
 
+/// Hazard mode: the units whose instructions read their late sources in
+/// issue order (shared, global, local memory, MUFU; readQueue in
+/// Hazards.cpp).
+constexpr unsigned NumReadQueues = 4;
+
+/// RegHz's guard fields: no regular predicate guard.
+constexpr uint16_t NoGuard = 0xffff;
+
 /// Hazard-mode record of one register.
 struct RegHz {
   uint64_t IssueCycle = 0;  ///< issue of the last fixed-latency writer
@@ -59,6 +67,13 @@ struct RegHz {
   int8_t RdSB = -1;         ///< pending late read: scoreboard
   uint32_t RdSeq = 0;
   uint32_t RdInst = 0;
+  int8_t RdQueue = -1;  ///< the late reader's read queue (readQueue), or -1
+  uint32_t RdOrder = 0; ///< its place in that queue (Warp::QueueIssued)
+  /// The guards of the pending late read and of the pending variable
+  /// write (guardOf in Hazards.cpp): a write under the complementary guard
+  /// acts in the other lanes.
+  uint16_t RdGuard = NoGuard, WrGuard = NoGuard;
+  uint32_t RdGuardVer = 0, WrGuardVer = 0;
   bool Unprotected = false; ///< variable-latency write without scoreboard
 };
 
@@ -118,6 +133,24 @@ struct Warp {
   /// scoreboard, per completion queue (shared, global, S2R, other, local), waiting for a later instruction of
   /// the same queue that has one (see recordIssue).
   std::vector<uint16_t> Unscoreboarded[5];
+  /// Late reads of one unit's queue are done in issue order (readQueue in
+  /// Hazards.cpp): per queue, the instructions issued and how many of the
+  /// oldest have read their sources, known from a released scoreboard of
+  /// one of them or of a younger one.
+  /// Per predicate register, how many times it was written (a guard's
+  /// value is the same while its count is).
+  uint32_t PredWrites[8] = {};
+  uint32_t QueueIssued[NumReadQueues] = {};
+  uint32_t QueueReadsDone[NumReadQueues] = {};
+  /// Per scoreboard, the queue instructions counted on it, oldest first:
+  /// when the scoreboard releases them, their queue's reads are done up to
+  /// them (foldReadMarks).
+  struct ReadMark {
+    uint32_t Seq; ///< the scoreboard increment
+    uint8_t Queue;
+    uint32_t Done; ///< QueueReadsDone once it is released
+  };
+  std::deque<ReadMark> ReadMarks[6];
 };
 
 struct Block {
@@ -371,12 +404,20 @@ inline bool runsWarpWide(Exec &X, StringRef Name, uint32_t M) {
 void landGroups(Exec &X, unsigned SB, unsigned Keep);
 /// Hazard mode: scoreboard \p SB released down to \p Keep outstanding.
 void releaseSB(Warp &W, unsigned SB, unsigned Keep);
+/// Hazard mode: after scoreboard \p SB released increments, the queue
+/// reads they prove done (Warp::ReadMarks).
+void foldReadMarks(Warp &W, unsigned SB);
 /// Hazard mode (Hazards.cpp): the checks before an instruction issues, and
 /// the record of what it wrote and reads late.
 /// The wait mask's effect on scoreboard \p SB in hazard mode: every
 /// increment the wait can see is released (sched::ScoreboardSetCycles).
 void waitScoreboard(Exec &X, unsigned SB);
 void checkIssue(Exec &X, const DInst &D);
+/// \p D's guard as the hazard checks keep it: the predicate register and
+/// sense (P << 1 | negated), NoGuard for PT and uniform guards.  A write
+/// under the complement of an earlier guard, the predicate not written in
+/// between, acts in other lanes.
+uint16_t guardOf(const DInst &D);
 void recordIssue(Exec &X, const DInst &D);
 
 /// The handlers: one instruction for one warp over the lane mask M.

@@ -47,6 +47,63 @@ std::string sim::getHazardRegName(unsigned Reg) {
                       : "UP" + std::to_string(Reg - HzUP);
 }
 
+/// The queue whose instructions read their late sources in issue order, or
+/// -1.  A unit takes one instruction after another from its queue and reads
+/// its operands as it takes it, so an instruction's late reads are done
+/// once a younger instruction of the same queue has read its own, and a
+/// younger one's result (written after its reads) cannot overwrite a
+/// source an older one has yet to read.  ptxas relies on both, on every
+/// target (E, ptxas 13; test/Sim/read-queue.test):
+///  * global: of two LDGs from one address register only the younger
+///    carries a read scoreboard, and the register is rewritten after a wait
+///    on that one alone (sm_90..sm_121 int-float.ptx, uniform_sources.ptx,
+///    float_forms.ptx, mma_indep); an LDG rewrites the address register of
+///    older LDGs with no wait (sm_120 memory_forms.ptx);
+///  * MUFU: MUFU.RSQ R7, R7 follows MUFU.LG2 R11, R7 by 1 (sm_120) to 24
+///    cycles with no wait on MUFU.LG2's scoreboard (mufu.ptx, every target),
+///    while an ALU writer of a MUFU source waits on a read scoreboard 9
+///    cycles later (sm_80 mufu.ptx, float_forms.ptx): the reads are late,
+///    but in order;
+///  * shared: LDS/STS/LDSM, one MIO queue (SASS_FACTS 1.4: LDSM results
+///    complete in order).
+static int readQueue(const DInst &D) {
+  if (D.Fn == execShared || D.Fn == execLDSM)
+    return 0;
+  if (D.Fn == execGlobal)
+    return 1;
+  if (D.Fn == execLocal)
+    return 2;
+  if (D.Fn == execMUFU)
+    return 3;
+  return -1;
+}
+
+uint16_t sim::guardOf(const DInst &D) {
+  if (D.UniformGuard || D.I.Guard == sass::PT)
+    return NoGuard;
+  return uint16_t(D.I.Guard << 1 | (D.I.GuardNeg ? 1 : 0));
+}
+
+/// Whether \p D's guard is the complement of \p Guard, recorded when the
+/// predicate had been written \p Ver times, and the predicate has not been
+/// written since: then no lane runs both (@P1 LDG R132, [R132.64] and
+/// @!P1 IMAD.MOV.U32 R132 in ptxas's CUTLASS GEMM, sm_80).
+static bool complements(const Warp &W, const DInst &D, uint16_t Guard,
+                        uint32_t Ver) {
+  uint16_t G = guardOf(D);
+  return G != NoGuard && Guard != NoGuard && (G ^ Guard) == 1 &&
+         W.PredWrites[G >> 1] == Ver;
+}
+
+void sim::foldReadMarks(Warp &W, unsigned SB) {
+  auto &Marks = W.ReadMarks[SB];
+  while (!Marks.empty() && int32_t(Marks.front().Seq - W.SBReleased[SB]) < 0) {
+    uint32_t &Done = W.QueueReadsDone[Marks.front().Queue];
+    Done = std::max(Done, Marks.front().Done);
+    Marks.pop_front();
+  }
+}
+
 void sim::waitScoreboard(Exec &X, unsigned SB) {
   Warp &W = *X.W;
   // A wait sees an increment only from an instruction issued at least
@@ -62,6 +119,7 @@ void sim::waitScoreboard(Exec &X, unsigned SB) {
     W.SBMissedSeq[SB] = W.SBIssued[SB];
     W.SBMissedGap[SB] = uint32_t(W.Now - W.SBSetCycle[SB]);
   }
+  foldReadMarks(W, SB);
 }
 
 void sim::checkIssue(Exec &X, const DInst &D) {
@@ -96,7 +154,7 @@ void sim::checkIssue(Exec &X, const DInst &D) {
                  X.Prog->describe(H.WrInst) + ") was waited for" + Missed);
         continue;
       }
-      if (H.WrSB < 0 && H.Fixed) {
+      if (H.Fixed) {
         unsigned Lat = getRAWLatency(*X.Prog->Model, Hi, H.WC, D.Class, U,
                                      H.LowHalf);
         if (T < H.IssueCycle + Lat)
@@ -107,17 +165,27 @@ void sim::checkIssue(Exec &X, const DInst &D) {
     }
   }
   // Writes.
+  int Queue = readQueue(D);
   for (const RegUse &U : D.Uses) {
     if (!U.Def)
       continue;
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
-      if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0)
+      // The late read is done when its scoreboard was released, when that
+      // of a younger instruction of its queue was, or, for a writer of the
+      // same queue, before this write (readQueue).
+      bool ReadDone = H.RdQueue >= 0 &&
+                      (H.RdQueue == Queue ||
+                       int32_t(H.RdOrder - W.QueueReadsDone[H.RdQueue]) < 0);
+      ReadDone |= complements(W, D, H.RdGuard, H.RdGuardVer);
+      if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0 &&
+          !ReadDone)
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while it may still be read by " +
                  X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
                  Twine(int(H.RdSB)) + " not waited for)");
-      else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0)
+      else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0 &&
+               !complements(W, D, H.WrGuard, H.WrGuardVer))
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while the variable-latency write of " +
                  X.Prog->describe(H.WrInst) + " is pending (SB" +
@@ -141,6 +209,21 @@ void sim::recordIssue(Exec &X, const DInst &D) {
                    : D.Fn == execS2R                      ? 2
                    : D.Fn == execLocal                    ? 4
                                                           : 3;
+  int RdQueue = readQueue(D);
+  uint32_t RdOrder = RdQueue >= 0 ? W.QueueIssued[RdQueue]++ : 0;
+  if (RdQueue >= 0) {
+    // Either scoreboard, released, shows this instruction's reads done.
+    // (A scoreboard counts to 63: older marks are dropped, which only
+    // loses what they would prove.)
+    for (unsigned SB : {unsigned(C.WrSB), unsigned(C.RdSB)})
+      if (SB < 6) {
+        auto &Marks = W.ReadMarks[SB];
+        if (Marks.size() >= 64)
+          Marks.pop_front();
+        Marks.push_back(
+            {SB == C.WrSB ? WrSeq : RdSeq, uint8_t(RdQueue), RdOrder + 1});
+      }
+  }
   if (D.Variable && C.WrSB < 6) {
     for (uint16_t R : W.Unscoreboarded[Queue]) {
       RegHz &H = W.Hz[R];
@@ -156,18 +239,31 @@ void sim::recordIssue(Exec &X, const DInst &D) {
     for (unsigned I = 0; I < U.Count; ++I) {
       RegHz &H = W.Hz[U.First + I];
       if (U.Def) {
-        H.WrInst = uint32_t(X.Idx);
+        // A write under the complement of the pending read's or variable
+        // write's guard leaves them pending in their lanes.
+        bool KeepRead = complements(W, D, H.RdGuard, H.RdGuardVer);
+        bool KeepWrite = H.WrSB >= 0 && !D.Variable &&
+                         complements(W, D, H.WrGuard, H.WrGuardVer);
+        if (!KeepWrite)
+          H.WrInst = uint32_t(X.Idx);
         H.Unprotected = false;
-        H.RdSB = -1;
+        if (!KeepRead)
+          H.RdSB = -1;
         if (D.Variable) {
           H.WrSB = C.WrSB < 6 ? int8_t(C.WrSB) : -1;
           H.WrSeq = WrSeq;
+          H.WrGuard = guardOf(D);
+          H.WrGuardVer =
+              H.WrGuard == NoGuard ? 0 : W.PredWrites[H.WrGuard >> 1];
           H.Unprotected = C.WrSB >= 6;
           H.Fixed = false;
           if (H.Unprotected)
             W.Unscoreboarded[Queue].push_back(uint16_t(U.First + I));
         } else {
-          H.WrSB = -1;
+          // Kept: a later reader still waits on the variable write's
+          // scoreboard, then is checked against this fixed latency.
+          if (!KeepWrite)
+            H.WrSB = -1;
           H.IssueCycle = W.Now;
           H.Fixed = D.Class != sched::InstrClass::Nop;
           H.WC = D.Class;
@@ -186,10 +282,19 @@ void sim::recordIssue(Exec &X, const DInst &D) {
           H.RdSB = SB;
           H.RdSeq = C.RdSB < 6 ? RdSeq : WrSeq;
           H.RdInst = uint32_t(X.Idx);
+          H.RdQueue = int8_t(RdQueue);
+          H.RdOrder = RdOrder;
+          H.RdGuard = guardOf(D);
+          H.RdGuardVer =
+              H.RdGuard == NoGuard ? 0 : W.PredWrites[H.RdGuard >> 1];
         }
       }
     }
   }
+  for (const RegUse &U : D.Uses)
+    if (U.Def && U.First >= HzP && U.First < HzUP)
+      for (unsigned I = 0; I < U.Count && U.First + I < HzUP; ++I)
+        ++W.PredWrites[U.First + I - HzP];
   if (C.WrSB < 6) {
     ++W.SBIssued[C.WrSB];
     W.SBSetCycle[C.WrSB] = W.Now;

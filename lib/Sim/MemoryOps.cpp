@@ -381,8 +381,10 @@ void sim::landGroups(Exec &X, unsigned SB, unsigned Keep) {
 
 void sim::releaseSB(Warp &W, unsigned SB, unsigned Keep) {
   uint32_t Out = W.SBIssued[SB] - W.SBReleased[SB];
-  if (Out > Keep)
+  if (Out > Keep) {
     W.SBReleased[SB] = W.SBIssued[SB] - Keep;
+    foldReadMarks(W, SB);
+  }
 }
 
 void sim::execDEPBAR(Exec &X, const DInst &D, uint32_t M) {

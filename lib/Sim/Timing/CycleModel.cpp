@@ -156,7 +156,24 @@ struct WarpT {
   /// cycle, so older reads never matter.
   uint64_t RCycle[HzNum][2];
   sched::InstrClass RClass[HzNum][2] = {};
+  /// The guards (guardOf) of the variable-latency write and of the late
+  /// reads, with their predicates' write counts then (NoGuard: none, or
+  /// late reads under different guards): a write under the complementary
+  /// guard acts in other lanes (@P1 LDG R132, [R132.64] then @!P1
+  /// IMAD.MOV.U32 R132 in ptxas's CUTLASS GEMM).
+  uint16_t WGuard[HzNum], LateGuard[HzNum];
+  uint32_t WGuardVer[HzNum] = {}, LateGuardVer[HzNum] = {};
+  uint32_t PredWrites[8] = {};
 };
+
+/// Whether \p D's guard is the complement of \p Guard, whose predicate
+/// had been written \p Ver times and has not been written since.
+static bool complements(const WarpT &W, const DInst &D, uint16_t Guard,
+                        uint32_t Ver) {
+  uint16_t G = guardOf(D);
+  return G != NoGuard && Guard != NoGuard && (G ^ Guard) == 1 &&
+         W.PredWrites[G >> 1] == Ver;
+}
 
 /// The regular-register source reads of a fixed-latency instruction, for
 /// the register file's banks and operand reuse cache (Huerta et al. 2025,
@@ -475,7 +492,8 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
         continue;
       // A variable-latency result is written when it arrives (\p Result),
       // a fixed-latency one as early as its issue.
-      if ((D.Variable ? Result : Now) < W.LateUntil[Reg]) {
+      if ((D.Variable ? Result : Now) < W.LateUntil[Reg] &&
+          !complements(W, D, W.LateGuard[Reg], W.LateGuardVer[Reg])) {
         hazard(W, Reg,
                "overwrites " + getHazardRegName(Reg) + " " +
                    std::to_string(W.LateUntil[Reg] - Now) +
@@ -503,7 +521,8 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
       if (W.WIssue[Reg] == Never) {
         // Variable-latency results of one queue land in order: a later
         // one only clobbers if it lands first.
-        if ((D.Variable ? Result : Now) < W.WArrive[Reg])
+        if ((D.Variable ? Result : Now) < W.WArrive[Reg] &&
+            !complements(W, D, W.WGuard[Reg], W.WGuardVer[Reg]))
           hazard(W, Reg,
                  "overwrites " + getHazardRegName(Reg) + " " +
                      std::to_string(W.WArrive[Reg] - Now) +
@@ -544,6 +563,13 @@ void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
       if (Reg >= HzNum)
         continue;
       if (U.Late && D.Variable) {
+        uint16_t G = guardOf(D);
+        uint32_t Ver = G == NoGuard ? 0 : W.PredWrites[G >> 1];
+        if (W.LateUntil[Reg] > Now &&
+            (W.LateGuard[Reg] != G || W.LateGuardVer[Reg] != Ver))
+          G = NoGuard;
+        W.LateGuard[Reg] = G;
+        W.LateGuardVer[Reg] = Ver;
         if (ReadDone > W.LateUntil[Reg]) {
           W.LateUntil[Reg] = ReadDone;
           W.LateBy[Reg] = Index;
@@ -563,16 +589,31 @@ void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
       unsigned Reg = U.First + I;
       if (Reg >= HzNum)
         continue;
+      // A fixed write under the complement of a pending variable write's
+      // guard leaves that write (and its late reads) pending in its lanes.
+      if (!D.Variable && W.WIssue[Reg] == Never && W.WArrive[Reg] > Now &&
+          complements(W, D, W.WGuard[Reg], W.WGuardVer[Reg]))
+        continue;
+      bool KeepLate = W.LateUntil[Reg] > Now &&
+                      complements(W, D, W.LateGuard[Reg], W.LateGuardVer[Reg]);
       W.WIssue[Reg] = D.Variable ? Never : Now;
       W.WArrive[Reg] = D.Variable ? Result : 0;
+      W.WGuard[Reg] = D.Variable ? guardOf(D) : NoGuard;
+      W.WGuardVer[Reg] =
+          W.WGuard[Reg] == NoGuard ? 0 : W.PredWrites[W.WGuard[Reg] >> 1];
       W.WClass[Reg] = D.Class;
       W.WLow[Reg] = D.Class == sched::InstrClass::IMADWide && I == 0;
       W.WPred[Reg] = D.Predicated;
       W.WInst[Reg] = Index;
-      W.LateUntil[Reg] = 0;
+      if (!KeepLate)
+        W.LateUntil[Reg] = 0;
       W.RCycle[Reg][0] = W.RCycle[Reg][1] = Never;
     }
   }
+  for (const RegUse &U : D.Uses)
+    if (U.Def && U.First >= HzP && U.First < HzUP)
+      for (unsigned I = 0; I < U.Count && U.First + I < HzUP; ++I)
+        ++W.PredWrites[U.First + I - HzP];
 }
 
 /// Whether \p Line, read by the SM and missing its L1, comes from DRAM: a
@@ -937,6 +978,8 @@ void TimingModel::runBlocks(size_t Blocks, uint64_t Running,
       W.Done = T.empty();
       std::fill(std::begin(W.WIssue), std::end(W.WIssue), Never);
       std::fill(std::begin(W.WArrive), std::end(W.WArrive), 0);
+      std::fill(std::begin(W.WGuard), std::end(W.WGuard), NoGuard);
+      std::fill(std::begin(W.LateGuard), std::end(W.LateGuard), NoGuard);
       for (auto &RC : W.RCycle)
         RC[0] = RC[1] = Never;
       Warps.push_back(std::move(W));
