@@ -88,7 +88,7 @@
 /// last) and whether a ring op reads it (its register is then shared).
 ///
 /// Control fields are conservative (stall 15) with the scoreboards set
-/// (S2R 5, LDSM 1, LDG 2, LDGSTS reads 3, LDGDEPBAR 0); the waits depend
+/// (S2R 5, LDSM 1, LDG 2, LDGSTS and STG reads 3, LDGDEPBAR 0); the waits depend
 /// on the physical registers and are tp-regalloc's (CodeGen.h,
 /// addConservativeWaits); tp-compact-stalls recomputes all of it.
 ///
@@ -1370,7 +1370,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
         operand(I, Slot::MOff) = Offset;
         operand(I, Slot::Rb) = Src->Reg;
         I.Guard = uint8_t(Both);
-        emit(I);
+        emit(I, -1, /*RdSB=*/3); // its sources are read late
         if (Guarded) {
           // The first element alone: STG.E of an f32 pair's first word,
           // STG.E.U16 of a packed pair's low half.
@@ -1379,7 +1379,7 @@ Error Selector::lowerEpilogue(const Op &Epi) {
           operand(F, Slot::MOff) = Offset;
           operand(F, Slot::Rb) = Src->Reg;
           F.Guard = uint8_t(First);
-          emit(F);
+          emit(F, -1, /*RdSB=*/3);
         }
         continue;
       }

@@ -34,6 +34,7 @@
 #include "SchedulePieces.h"
 #include "tp/Pass/Pass.h"
 #include "tp/Support/Diagnostics.h"
+#include "tp/Target/SASS/ScheduleOps.h"
 #include "tp/Target/SASS/ScheduleUnits.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -201,34 +202,37 @@ void Verifier::checkRegisters(unsigned I) {
       int W = Units[X].LastWrite;
       if (W < 0)
         return;
-      std::string What =
-          unitName(X) + " read by " + name(I) +
-          (U.How == PredRead::Guard && U.Regs.File == RegFile::Pred ? " (guard)"
-                                                                    : "");
+      // The message's subject, built only when there is something to report.
+      auto What = [&] {
+        return unitName(X) + " read by " + name(I) +
+               (U.How == PredRead::Guard && U.Regs.File == RegFile::Pred
+                    ? " (guard)"
+                    : "");
+      };
       if (isVariable(P[W].Class)) {
         if (WrPending[W] && First(W, 0))
-          report(I, What + " before " + name(W) + " at " + addr(W) +
+          report(I, What() + " before " + name(W) + " at " + addr(W) +
                         " wrote it" + scoreboardNote(W, true));
         return;
       }
       int64_t Need = raw(M, P[W], In, U, X), Have = T[I] - T[W];
       if (Have < Need && First(W, 1))
-        report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
+        report(I, What() + " " + Twine(Have) + " cycles after " + name(W) +
                       " at " + addr(W) + " wrote it; needs " + Twine(Need));
     });
   for (const RegRange &D : In.Defs)
     forEachUnit(D, [&](unsigned X) {
       int W = Units[X].LastWrite;
-      std::string What = unitName(X) + " rewritten by " + name(I);
+      auto What = [&] { return unitName(X) + " rewritten by " + name(I); };
       if (W >= 0) {
         if (isVariable(P[W].Class)) {
           if (WrPending[W] && First(W, 2))
-            report(I, What + " before " + name(W) + " at " + addr(W) +
+            report(I, What() + " before " + name(W) + " at " + addr(W) +
                           " wrote it" + scoreboardNote(W, true));
         } else {
           int64_t Need = waw(M, P[W], In, D.File), Have = T[I] - T[W];
           if (Have < Need && First(W, 3))
-            report(I, What + " " + Twine(Have) + " cycles after " + name(W) +
+            report(I, What() + " " + Twine(Have) + " cycles after " + name(W) +
                           " at " + addr(W) + " wrote it; needs " + Twine(Need));
         }
       }
@@ -246,7 +250,7 @@ void Verifier::checkRegisters(unsigned I) {
         }
         int64_t Need = war(M, P[Q], In, D.File), Have = T[I] - T[Q];
         if (Have < Need && First(Q, 5))
-          report(I, What + " " + Twine(Have) + " cycles after " + name(Q) +
+          report(I, What() + " " + Twine(Have) + " cycles after " + name(Q) +
                         " at " + addr(Q) + " read it; needs " + Twine(Need));
       }
     });
@@ -547,6 +551,11 @@ private:
       return T.takeError();
     Opts.Target = *T;
     sched::InstrSeq Program;
+    sched::FormDescriber Forms;
+    size_t Total = 0;
+    for (const mir::Piece &P : F.Pieces)
+      Total += P.Instrs.size();
+    Program.reserve(Total); // SchedInstr is copied, not moved, on growth
     std::vector<CompactInfo> Info;
     size_t BodyBegin = 0, BodyEnd = 0;
     bool Exited = false;
@@ -571,13 +580,14 @@ private:
                             "checked program (tp-form-loop checked=1); found a "
                             "branch at " +
                             sched::formatAddress(Addr));
-        Expected<SchedInstr> S = sched::describe(MI.I);
+        Expected<SchedInstr> S = Forms.describe(MI.I);
         if (!S)
           return S.takeError();
         S->Loc = MI.Loc;
         Program.push_back(std::move(*S));
       }
-      Info.resize(Program.size());
+      if (Mutate)
+        Info.resize(Program.size());
       if (Mutate && P.Name == "body" && BodyEnd == 0) {
         BodyBegin = Begin;
         BodyEnd = Program.size();

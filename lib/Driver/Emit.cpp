@@ -303,7 +303,9 @@ Error verifyKernelSchedule(const mir::Function &F, SourceMgr &SM) {
     N = 2; // a run-time count: both ways into the body
   mir::Piece *Body = C.getPiece("body");
   mir::Piece *Control = C.getPiece("control");
-  if (Loop && Body && Control && N > 1 && Control == Body + 1) {
+  // A checked program already (tp-form-loop checked=1) has its second body.
+  bool Checked = C.getPiece("body.1") != nullptr;
+  if (Loop && !Checked && Body && Control && N > 1 && Control == Body + 1) {
     mir::Piece B2 = *Body, C2 = *Control;
     B2.Name = "body.1";
     C2.Name = "control.1";

@@ -193,13 +193,12 @@ cl::opt<std::string>
                              "(default) or plan=seed (the seed's register "
                              "plan pre-assigned), max-regs=N"),
                     cl::value_desc("plan=..."), cl::init(""), cl::cat(LlcCat));
-cl::opt<cl::boolOrDefault> VerifyScheduleOpt(
+cl::opt<bool> VerifyScheduleOpt(
     "verify-schedule",
     cl::desc("Verify the schedule of the kernel written (tp-verify-schedule "
-             "on its checked program; every hazard an error).  Default: on "
-             "for machine IR input, whose control fields may be hand-edited; "
-             "=false turns it off"),
-    cl::cat(LlcCat));
+             "on its checked program; every hazard an error, nothing "
+             "written).  On by default; =false turns it off"),
+    cl::init(true), cl::cat(LlcCat));
 cl::opt<bool> NoCompact("no-compact-stalls",
                         cl::desc("Keep tp-select's conservative stalls"),
                         cl::cat(LlcCat));
@@ -438,8 +437,7 @@ readInput(SourceMgr &SM, ArrayRef<std::unique_ptr<tp::Pass>> Passes) {
 }
 
 /// Writes the kernel of \p Unit (machine IR after the whole pipeline).
-static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt, SourceMgr &SM,
-                  bool InputIsMIR) {
+static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt, SourceMgr &SM) {
   if (Unit.getLevel() != "mir")
     return tp::makeError("the pipeline ends with " + Unit.getLevel() +
                          " IR; a listing or cubin needs machine IR");
@@ -452,8 +450,7 @@ static Error emit(tp::IRUnit &Unit, tp::sass::Target Tgt, SourceMgr &SM,
     return tp::makeError("@" + F.Name + " is machine IR for " + F.Target +
                          " (its target(...)), but the object is for " + MCPU +
                          " (-mcpu)");
-  if (VerifyScheduleOpt == cl::BOU_TRUE ||
-      (VerifyScheduleOpt == cl::BOU_UNSET && InputIsMIR))
+  if (VerifyScheduleOpt)
     if (Error E = tp::driver::verifyKernelSchedule(F, SM))
       return E;
   std::string Out = OutputFilename;
@@ -551,7 +548,7 @@ static int run() {
       return fail(std::move(E));
     return 0;
   }
-  if (Error E = emit(*Unit, Tgt, SM, InputLevel == "mir"))
+  if (Error E = emit(*Unit, Tgt, SM))
     return fail(std::move(E));
   return 0;
 }

@@ -490,9 +490,9 @@ static void setWaitOperands(const Form &F, const sass::Instruction &In,
     S.WaitCount = uint8_t(In.Ops[F.CountOp]);
 }
 
-Expected<SchedInstr> describe(const sass::Instruction &In) {
-  Form F;
-  buildForm(In.Op, F);
+/// describe() of \p In, whose form's td data is \p F.
+static Expected<SchedInstr> describeWith(const Form &F,
+                                         const sass::Instruction &In) {
   if (!F.Known)
     return classOf(*F.Info).takeError();
 
@@ -533,6 +533,16 @@ Expected<SchedInstr> describe(const sass::Instruction &In) {
     S.Uses.push_back(U);
   }
   return S;
+}
+
+Expected<SchedInstr> describe(const sass::Instruction &In) {
+  Form F;
+  buildForm(In.Op, F);
+  return describeWith(F, In);
+}
+
+Expected<SchedInstr> FormDescriber::describe(const sass::Instruction &In) {
+  return describeWith(formOf(In.Op), In);
 }
 
 //===- Flat views ---------------------------------------------------------===//

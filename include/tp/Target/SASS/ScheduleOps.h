@@ -107,6 +107,8 @@ public:
   /// error, the views of the instructions before the failing one stay.
   llvm::Error appendRun(const sass::Instruction *First, size_t Stride, size_t N,
                         OpSeq &Seq);
+  /// describe(I), each form's td data read once.
+  llvm::Expected<SchedInstr> describe(const sass::Instruction &I);
   /// The special kind of form \p Op (from its td mnemonic).
   SpecialKind kindOf(sass::Opcode Op);
   /// Whether \p I is a NOP or never executes (guard !PT / !UPT).  Inline:
