@@ -214,12 +214,13 @@ const unsigned RawSM80[WMma2x][NumRCols] = {
 //    half is read two cycles later.
 //  * ALU -> the low register of the C pair: 5 (MOV -> IMAD.WIDE.U32.X,
 //    test/MC/Inputs/imad_forms.ptx 0x0b60 -> 0x0b70), as sm_86; the high
-//    register 5, N's CL column (the GEMMs: SHF/LEA -> IMAD.WIDE, 8 samples,
-//    none closer).  UNRESOLVED: uniform_sources.ptx has IADD3.X ->
-//    IMAD.WIDE.U32 3 cycles apart (0x0680 -> 0x06a0), a false hazard
-//    test/Sim/latency-evidence-corpus.test lists.
+//    register 3: IADD3.X -> IMAD.WIDE.U32 reading it 3 cycles apart
+//    (uniform_sources.ptx 0x0680 -> 0x06a0, test/Sim/latency-evidence-
+//    corpus.test), N's idea of the high half read two cycles after the
+//    low one, as sm_100 and sm_120 (the GEMMs' SHF/LEA -> IMAD.WIDE are 5
+//    or more apart: bounds, not the latency).
 const unsigned RawSM90[WMma2x][NumRCols] = {
-    /* CoupledAlu  */ {4, 5, 5, 5, 5, 5, 7, 7, 4, 5},
+    /* CoupledAlu  */ {4, 5, 5, 5, 3, 5, 7, 7, 4, 5},
     /* CoupledFMA  */ {5, 4, 4, 4, 2, 5, 7, 7, 4, 5},
     /* IMADWideDH  */ {5, 4, 6, 4, 4, 5, 7, 7, 4, 5},
     /* IMADWideDL  */ {3, 4, 6, 4, 4, 5, 7, 7, 4, 5},
