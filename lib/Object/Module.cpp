@@ -110,26 +110,16 @@ public:
   }
   Optional<unsigned> registersUsed(ArrayRef<uint8_t> W) const override {
     sass::Instruction I;
-    if (!decode(W, I) || !isInstruction(I))
+    // A word the assembler would not write (a register tuple misaligned
+    // or past R254: sass::verify) prints as `.inst` (SassCodec) and names
+    // no registers the kernel's count must cover.
+    if (!decode(W, I))
       return None;
-    return sass::getRegistersUsed(I);
-  }
-  /// Whether \p I is an instruction the assembler writes: a word whose
-  /// register tuple is misaligned or runs past R254 prints as `.inst`
-  /// (SassCodec) and names no registers the kernel's count must cover.
-  static bool isInstruction(const sass::Instruction &I) {
-    const sass::InstrInfo &II = sass::getInstrInfo(I.Op);
-    for (unsigned K = 0; K < II.NumOperands; ++K) {
-      const sass::OperandInfo &OI = II.Operands[K];
-      bool GPR = OI.Kind == sass::OperandKind::GPR ||
-                 OI.Kind == sass::OperandKind::MemBase;
-      int64_t V = I.Ops[K];
-      if (!GPR || OI.Width <= 1 || V == sass::RZ)
-        continue;
-      if (V % OI.Width || V + OI.Width - 1 > sass::RZ - 1)
-        return false;
+    if (Error E = sass::verify(I, Tgt)) {
+      consumeError(std::move(E));
+      return None;
     }
-    return true;
+    return sass::getRegistersUsed(I);
   }
   bool movesStackPointer(ArrayRef<uint8_t> W) const override {
     sass::Instruction I;

@@ -147,12 +147,16 @@ public:
   /// \p Ctrl with the yield NVIDIA's tables require of a stall of 0 or
   /// 12..15 (sass::defineControl).
   static std::string defined(const std::string &Ctrl) {
-    StringRef C(Ctrl);
+    // The clause's stall and yield as sass::Control: which pairs are
+    // defined is sass's rule (td/), not restated here.
+    StringRef Rest(Ctrl);
     unsigned Stall = 0;
-    if (C.consume_front("stall="))
-      C.consumeInteger(10, Stall);
-    bool Undefined = Stall == 0 || Stall >= 12;
-    if (!Undefined || StringRef(Ctrl).contains("yield"))
+    if (Rest.consume_front("stall="))
+      Rest.consumeInteger(10, Stall);
+    sass::Control C;
+    C.Stall = uint8_t(Stall);
+    C.Yield = StringRef(Ctrl).contains("yield");
+    if (sass::isDefinedControl(C))
       return Ctrl;
     return Ctrl.empty() ? "yield" : Ctrl + " yield";
   }

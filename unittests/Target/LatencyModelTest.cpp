@@ -162,9 +162,11 @@ TEST(LatencyModel, SM90DiffersWherePtxasDoes) {
   EXPECT_EQ(M86.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
                        ReadSlot::IMADWideCHigh),
             5u);
+  // sm_90: the high register 3 (IADD3.X -> IMAD.WIDE.U32, latency-pairs.ptx
+  // wide_chigh), as on sm_100/sm_120.
   EXPECT_EQ(M90.rawGPR(InstrClass::CoupledALU, InstrClass::IMADWide,
                        ReadSlot::IMADWideCHigh),
-            5u);
+            3u);
   EXPECT_EQ(M86.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   EXPECT_EQ(M90.rawUGPR(InstrClass::UniformALU, InstrClass::CoupledFMA), 6u);
   // Both targets: HMMA.1688 -> a store of D 15 (E; N 12).

@@ -158,6 +158,37 @@ TEST(SM86API, BuildByHandAndVerify) {
   consumeError(std::move(E));
 }
 
+// A register tuple the assembler never writes (misaligned, or past R254)
+// encodes and decodes, but is no instruction: verify() refuses it with the
+// parser's message (and such a word prints as .inst).
+TEST(SM86API, VerifyRefusesRegisterTuplesThatAreNone) {
+  Opcode Op;
+  ASSERT_TRUE(lookupOpcode("IMAD_WIDE_rrr", Op));
+  const InstrInfo &II = getInstrInfo(Op);
+  Instruction I;
+  I.Op = Op;
+  unsigned D = II.NumOperands;
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    StringRef N = II.Operands[K].Name;
+    I.Ops[K] = N == "Rd" ? 4 : N == "Ra" ? 5 : N == "Rb" ? 6 : N == "Rc" ? 8 : 0;
+    if (N == "Rd")
+      D = K;
+  }
+  ASSERT_LT(D, II.NumOperands);
+  ASSERT_FALSE(bool(verify(I)));
+  for (auto [Rd, Why] :
+       {std::pair<int64_t, const char *>{3, "expected a register tuple of 2 "
+                                            "aligned to 2, found R3"},
+        {254, "register tuple R254 runs past R254"}}) {
+    Instruction Bad = I;
+    Bad.Ops[D] = Rd;
+    EXPECT_EQ(registerTupleProblem(II.Operands[D], Rd), Why);
+    Error E = verify(Bad);
+    ASSERT_TRUE(bool(E));
+    EXPECT_NE(toString(std::move(E)).find(Why), std::string::npos);
+  }
+}
+
 TEST(SM86API, UnknownWordsAreErrors) {
   Word128 W;
   W.Lo = 0x0000000000000fffull; // opcode 0xfff: no form

@@ -438,15 +438,12 @@ private:
     case OperandKind::GPR:
     case OperandKind::MemBase:
       E = parseReg(S, SE, "R", 'Z', RZ - 1, RZ, V, "register R");
-      if (E && OI.Width > 1 && V != RZ && V % OI.Width) {
-        hardFail(S, "expected a register tuple of " +
-                        Twine(unsigned(OI.Width)) + " aligned to " +
-                        Twine(unsigned(OI.Width)) + ", found R" + Twine(V));
-        return nullptr;
-      }
-      if (E && V != RZ && V + OI.Width - 1 > RZ - 1) {
-        hardFail(S, "register tuple R" + Twine(V) + " runs past R254");
-        return nullptr;
+      if (E) {
+        std::string Why = registerTupleProblem(OI, V);
+        if (!Why.empty()) {
+          hardFail(S, Why);
+          return nullptr;
+        }
       }
       if (E && OI.ReuseSlot >= 0 && StringRef(E, SE - E).startswith(".reuse")) {
         I.Ctrl.Reuse |= 1 << OI.ReuseSlot;

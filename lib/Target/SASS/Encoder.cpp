@@ -178,6 +178,19 @@ static bool operandsFit(const InstrInfo &II, const FormEncoding &FE,
   return true;
 }
 
+std::string registerTupleProblem(const OperandInfo &OI, int64_t V) {
+  bool GPR = OI.Kind == OperandKind::GPR || OI.Kind == OperandKind::MemBase;
+  if (!GPR || V == RZ)
+    return "";
+  if (OI.Width > 1 && V % OI.Width)
+    return ("expected a register tuple of " + Twine(unsigned(OI.Width)) +
+            " aligned to " + Twine(unsigned(OI.Width)) + ", found R" + Twine(V))
+        .str();
+  if (V + OI.Width - 1 > RZ - 1)
+    return ("register tuple R" + Twine(V) + " runs past R254").str();
+  return "";
+}
+
 Error verify(const Instruction &I, Target T) {
   if (unsigned(I.Op) >= NUM_OPCODES)
     return makeError("invalid opcode " + Twine(unsigned(I.Op)));
@@ -202,6 +215,12 @@ Error verify(const Instruction &I, Target T) {
                          " value " + Twine(I.Ops[K]) + " does not fit its " +
                          Twine(Bits) + "-bit field");
     }
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    std::string Why = registerTupleProblem(II.Operands[K], I.Ops[K]);
+    if (!Why.empty())
+      return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
+                       ": " + Why);
+  }
   if (I.Guard > 7)
     return makeError("guard predicate " + Twine(unsigned(I.Guard)) +
                      " out of range");

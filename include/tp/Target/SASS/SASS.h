@@ -351,8 +351,15 @@ Word128 encode(const Instruction &I, Target T = Target::SM86);
 /// word for every instruction).
 Word128 encodeByFieldTables(const Instruction &I, Target T = Target::SM86);
 /// Checks that every operand value and control field of \p I fits (and
-/// that the form exists on \p T); the error says which one does not.
+/// that the form exists on \p T), and that every register tuple is one
+/// (registerTupleProblem()); the error says which one does not.
 llvm::Error verify(const Instruction &I, Target T = Target::SM86);
+/// Why general register \p V is no value of operand \p OI, a tuple of
+/// OI.Width registers: "" when it is one (RZ, or an aligned tuple that
+/// ends at R254 or before), else the reason, e.g. "expected a register
+/// tuple of 2 aligned to 2, found R3".  Such a word decodes, but it is
+/// no instruction the assembler writes: it prints as `.inst`.
+std::string registerTupleProblem(const OperandInfo &OI, int64_t V);
 
 /// Decodes \p W into \p Out.  Returns false (and leaves \p Out unspecified)
 /// for a word that matches no form exactly: never a wrong instruction.
