@@ -663,6 +663,17 @@ Error CubinInterpreter::readMercury() {
 }
 } // namespace
 
+std::pair<unsigned, size_t> getRegistersUsed(const Kernel &K,
+                                             const InstrClassifier &C) {
+  std::pair<unsigned, size_t> Max{0, 0};
+  for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16)
+    if (Optional<unsigned> R =
+            C.registersUsed(ArrayRef<uint8_t>(K.Code).slice(Off, 16)))
+      if (*R > Max.first)
+        Max = {*R, Off};
+  return Max;
+}
+
 Expected<Module> interpretCubin(const CubinFile &F) {
   if (F.Header.Type != ELF::ET_EXEC)
     return makeError("only executable cubins (ET_EXEC) are interpreted; this "
@@ -675,7 +686,20 @@ Expected<Module> interpretCubin(const CubinFile &F) {
   Expected<std::vector<Symbol>> Syms = F.symbols();
   if (!Syms)
     return Syms.takeError();
-  return CubinInterpreter(F, *T).run(*Syms);
+  Expected<Module> M = CubinInterpreter(F, *T).run(*Syms);
+  if (!M)
+    return M;
+  // Code that uses registers its header does not allocate has no defined
+  // meaning on a GPU; its listing would not assemble back.
+  const InstrClassifier &C = getTargetClassifier(M->SM);
+  for (const Kernel &K : M->Kernels) {
+    auto [Used, At] = getRegistersUsed(K, C);
+    if (Used > K.RegCount)
+      return makeError("kernel '" + K.Name + "' uses R" + Twine(Used - 1) +
+                       " (at " + hex(At) + "), more than the " +
+                       Twine(K.RegCount) + " registers its header gives");
+  }
+  return M;
 }
 
 } // namespace object

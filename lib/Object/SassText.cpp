@@ -703,15 +703,7 @@ Error Parser::finishCode(CodeBlock &B, std::vector<uint8_t> &Out) {
 
 Error Parser::checkRegisterCount(const Kernel &K, const InstrClassifier &C,
                                  StringRef RegsValue, StringRef KernelStart) {
-  unsigned Used = 0;
-  size_t UsedAt = 0;
-  for (size_t Off = 0; Off + 16 <= K.Code.size(); Off += 16)
-    if (Optional<unsigned> R =
-            C.registersUsed(ArrayRef<uint8_t>(K.Code).slice(Off, 16)))
-      if (*R > Used) {
-        Used = *R;
-        UsedAt = Off;
-      }
+  auto [Used, UsedAt] = getRegistersUsed(K, C);
   if (K.RegCount >= Used)
     return Error::success();
   std::string Where;

@@ -324,6 +324,12 @@ const InstrClassifier &getTargetClassifier(unsigned SM);
 /// \p K.Code.
 void scanControlFlow(Kernel &K, const InstrClassifier &C);
 
+/// The general registers \p K's code uses (the classifier's
+/// registersUsed() over its words: the highest plus one) and the byte
+/// offset of the first word that uses that many; {0, 0} for none.
+std::pair<unsigned, size_t> getRegistersUsed(const Kernel &K,
+                                             const InstrClassifier &C);
+
 /// What scanControlFlow() needs to know of one instruction word, at byte
 /// offset Offset: the classifier's isExit(), endsBlock() and
 /// branchTarget().
