@@ -10,13 +10,14 @@
 // No .FTZ or .SAT: no row sets [77] or [80].
 // Immediates are the high 32 bits of an f64 ([32:63]; `DADD R10, R2, 1`
 // holds 0x3ff00000, `DMUL R16, R16, 2.2250738585072013831e-308` 0x00100000).
-// Variable latency: FP64 is "redirected" on sm_86 (SASS_FACTS 2.1).
+// Schedule class FP64Sched (SM86Schedule.td): variable latency where FP64
+// is "redirected" (sm_86: SASS_FACTS 2.1), fixed on sm_90 and sm_100.
 //
 //===----------------------------------------------------------------------===//
 
 /// DADD/DMUL/DFMA with the rounding field.
 class DPInst<bits<9> op, bits<3> form, string asm, dag ins>
-    : ALU3<op, form, asm, (outs GPR64:$Rd), ins, Decoupled> {
+    : ALU3<op, form, asm, (outs GPR64:$Rd), ins, FP64Sched> {
   bits<2> rnd;
   let Inst{79-78} = rnd;
 }
@@ -79,7 +80,7 @@ foreach F = [FormRR, FormRI, FormRC, FormRU] in {
            B.Text # ", ${Ppn}$Pp", (outs Pred:$Pu, Pred:$Pv),
          !con((ins DCmp:$cmp, BoolOp:$bop, NegMod:$na, AbsMod:$aa,
                    GPR64:$Ra), B.Ins, (ins PNot:$Ppn, Pred:$Pp)),
-         Decoupled> {
+         FP64Sched> {
     bits<4> cmp;
     bits<2> bop;
     bits<3> Pu;

@@ -44,6 +44,12 @@ def MMA1688 : FixedLatency<13>;
 // scoreboard too (N sm80_instr_latencies.rs, needs_scoreboards; SASS_FACTS
 // 2.1; E: ptxas puts DMMA and DADD on a write scoreboard): the same class.
 def Decoupled : VariableLatency;
+// FP64 (DADD, DMUL, DFMA, DSETP): variable where it is redirected (sm_80,
+// 86, 89, 120: ptxas 13 gives 21 of the 28 FP64 ops of
+// test/MC/Inputs/fp64_forms.ptx a write scoreboard), a fixed-latency pipe
+// on sm_90 and sm_100 (0 of 29 scoreboarded): LatencyModel.cpp,
+// TargetLatencies::FP64Fixed.  Its own class so the model can tell.
+def FP64Sched : VariableLatency;
 // N: memory ops read their address (and store data) after issue;
 // E: ptxas gives LDGSTS and STG a read scoreboard.  Uniform operands (the
 // UR of an address, a descriptor) are read at issue: ptxas rewrites the UR

@@ -138,7 +138,7 @@ TEST(Describe, HandMadeInstructionsTakeTheTdClass) {
   EXPECT_EQ(makeInstr("IMAD").Class, InstrClass::CoupledFMA);
   EXPECT_EQ(makeInstr("HMMA.16816").Class, InstrClass::MMA16816);
   EXPECT_EQ(makeInstr("LDC").Class, InstrClass::Decoupled); // ConstLoad
-  EXPECT_EQ(makeInstr("DADD").Class, InstrClass::Decoupled); // FP64
+  EXPECT_EQ(makeInstr("DADD").Class, InstrClass::FP64);
   EXPECT_EQ(makeInstr("BAR.SYNC").Class, InstrClass::DecoupledAgu);
   EXPECT_EQ(makeInstr("NOP").Class, InstrClass::Nop);
   EXPECT_EQ(makeInstr("NOT_A_MNEMONIC").Class, InstrClass::CoupledALU);

@@ -79,6 +79,26 @@ TEST(LatencyModel, VariableProducersNeedOnlyTheirScoreboard) {
             6u);
 }
 
+// FP64 is redirected (variable, scoreboarded) on sm_80/86/89/120 and a
+// fixed-latency pipe on sm_90/sm_100 (E: ptxas 13's fp64_forms.ptx): there
+// a coupled reader's register may be rewritten by DADD the next cycle.
+TEST(LatencyModel, FP64FixedOnSM90AndSM100) {
+  EXPECT_TRUE(isVariable(InstrClass::FP64)); // the target-free answer
+  for (sass::Target T : {sass::Target::SM80, sass::Target::SM86,
+                         sass::Target::SM89, sass::Target::SM120}) {
+    const LatencyModel &M = LatencyModel::get(T);
+    EXPECT_FALSE(M.isFP64Fixed());
+    EXPECT_EQ(M.warGPR(InstrClass::CoupledALU, InstrClass::FP64), 2u);
+  }
+  for (sass::Target T : {sass::Target::SM90, sass::Target::SM100}) {
+    const LatencyModel &M = LatencyModel::get(T);
+    EXPECT_TRUE(M.isFP64Fixed());
+    EXPECT_EQ(M.warGPR(InstrClass::CoupledALU, InstrClass::FP64), 1u);
+    // Other variable writers keep N's 2.
+    EXPECT_EQ(M.warGPR(InstrClass::CoupledALU, InstrClass::Decoupled), 2u);
+  }
+}
+
 TEST(LatencyModel, BoundaryIsTheWorstOfEveryConsumer) {
   EXPECT_EQ(M86.worstGPR(InstrClass::CoupledALU), 7u); // ALU -> HMMA reader
   EXPECT_EQ(M86.worstPred(InstrClass::CoupledALU), 13u);

@@ -293,6 +293,8 @@ Pipe SMModel::pipeOf(const DInst &D) const {
     return Pipe::Uniform;
   case InstrClass::Decoupled:
     return Pipe::MUFU;
+  case InstrClass::FP64:
+    return Pipe::FP64;
   case InstrClass::Control:
     return Pipe::Branch;
   default:

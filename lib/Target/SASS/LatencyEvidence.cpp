@@ -53,6 +53,8 @@ StringRef getClassName(InstrClass C) {
     return "Control";
   case InstrClass::Nop:
     return "Nop";
+  case InstrClass::FP64:
+    return "FP64";
   }
   return "?";
 }

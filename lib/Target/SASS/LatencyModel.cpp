@@ -54,6 +54,7 @@ static constexpr unsigned HMMA16816MemoryCycles = 23;
 /// are computed at compile time).
 static constexpr bool isVariableClass(InstrClass C) {
   switch (C) {
+  case InstrClass::FP64: // redirected: the safe answer for every target
   case InstrClass::Decoupled:
   case InstrClass::DecoupledAgu:
   case InstrClass::Control:
@@ -145,6 +146,7 @@ RCol readerCol(InstrClass C, ReadSlot Slot) {
   case InstrClass::MMA16816:
     return RMma2x;
   case InstrClass::Decoupled:
+  case InstrClass::FP64:
   case InstrClass::Control:
     return RDec;
   case InstrClass::DecoupledAgu:
@@ -287,6 +289,10 @@ struct TargetLatencies {
   unsigned UPredToBranch;
   /// An FP16 compare's predicate (HSETP2) -> the HSETP2 combining it.
   unsigned FP16PredToFP16;
+  /// FP64 is a fixed-latency pipe, not redirected (E: ptxas 13 gives none
+  /// of the FP64 ops of test/MC/Inputs/fp64_forms.ptx a scoreboard on
+  /// sm_90 and sm_100, 21 of 28 on sm_80/86/89/120).
+  bool FP64Fixed;
 };
 
 // sm_80/86/89: UIADD3/UIMAD -> IMAD 6 (N; E: test/Sim/cb0-layout.ptx
@@ -295,26 +301,26 @@ struct TargetLatencies {
 // test/Sim/usage.ptx params).  (test/Sim/latency-evidence-corpus.test.)
 const TargetLatencies SM80Latencies = {
     RawSM80, 6, 2, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
-    HMMA16816MemoryCycles, 6, 10};
+    HMMA16816MemoryCycles, 6, 10, false};
 const TargetLatencies SM86Latencies = {
     RawSM86, 6, 2, 7, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
-    HMMA16816MemoryCycles, 6, 10};
+    HMMA16816MemoryCycles, 6, 10, false};
 const TargetLatencies SM90Latencies = {
     RawSM90, 6, 2, 6, HMMA16816ConsumerCycles, HMMA16816ConsumerCycles,
-    HMMA16816MemoryCycles, 6, 12};
+    HMMA16816MemoryCycles, 6, 12, true};
 // sm_100 (E, the evidence test): UIADD3/ULEA -> IMAD 6 (4 samples), USHF
 // -> IMAD.WIDE 8 (1 sample); HMMA.16816.F32 -> IADD3 19 (1), -> STG of D
 // 19 (2), -> HMMA 20 (3: latency-pairs.ptx's mma, mma_store, mma_store2),
 // below sm_80..sm_90's 24/23; UISETP -> BRA.U 9 (2, mma_tile: N's
 // Bra_Jmp); there is no ULDC (LDCU is scoreboarded), sm_90's 2 is kept.
 const TargetLatencies SM100Latencies = {RawSM100, 6, 2, 8, 19, 20, 19, 9,
-                                         12};
+                                         12, true};
 // sm_120/121 (E): USHF -> IMAD.WIDE 15 (1 sample, gemm_ref_sm86_all
 // rows_rows: an upper bound); HMMA.16816.F32 -> FADD/FMUL 28 (1), -> STG
 // 28 (4), -> HMMA 29 (3), above sm_80..sm_90's; UISETP -> BRA.U 9 (2).
 // UIADD3 -> IMAD: no sample, sm_90's 6.
 const TargetLatencies SM120Latencies = {RawSM120, 6, 2, 15, 28, 29, 28, 9,
-                                         12};
+                                         12, false};
 
 /// The tables of \p T.
 const TargetLatencies &getTargetLatencies(sass::Target T) {
@@ -371,6 +377,7 @@ unsigned LatencyModel::wawGPR(InstrClass Earlier, InstrClass Later,
     // N: MMA after a coupled writer 2, after MMA 1x 4.
     return EarlierMma ? 4 : 2;
   case InstrClass::Decoupled:
+  case InstrClass::FP64:
   case InstrClass::DecoupledAgu:
   case InstrClass::Control:
     // N: a variable-latency writer after a coupled one pred(1, 5), after
@@ -409,7 +416,17 @@ static constexpr unsigned warGPRFor(InstrClass Reader, InstrClass Writer) {
 }
 
 unsigned LatencyModel::warGPR(InstrClass Reader, InstrClass Writer) const {
+  // On sm_90/sm_100 FP64 writes its result after a fixed latency, as a
+  // coupled writer does: E, fp64_forms.ptx, `FSEL R29, R25, R23` then
+  // `DADD R22` (R22:R23) the next cycle (test/Sim/latency-evidence-
+  // corpus.test), where N's 2 is for a variable-latency writer.
+  if (Writer == InstrClass::FP64 && isFP64Fixed())
+    return 1;
   return warGPRFor(Reader, Writer);
+}
+
+bool LatencyModel::isFP64Fixed() const {
+  return getTargetLatencies(T).FP64Fixed;
 }
 
 namespace {
@@ -423,6 +440,7 @@ PCat predCat(InstrClass C) {
   case InstrClass::FP16MMA:
     return PFp16;
   case InstrClass::Decoupled:
+  case InstrClass::FP64:
   case InstrClass::DecoupledAgu:
   case InstrClass::Control:
     return PDecoupled;
@@ -615,7 +633,8 @@ static constexpr InstrClass AllClasses[] = {
     InstrClass::CoupledALU,   InstrClass::CoupledFMA,  InstrClass::IMADWide,
     InstrClass::FP16,         InstrClass::FP16MMA,     InstrClass::MMA16816,    InstrClass::MMA1688,
     InstrClass::UniformALU,   InstrClass::UniformMove, InstrClass::Decoupled,
-    InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop};
+    InstrClass::DecoupledAgu, InstrClass::Control,     InstrClass::Nop,
+    InstrClass::FP64};
 
 unsigned LatencyModel::worstGPR(InstrClass W) const {
   // The RAW part: every reader class and slot, i.e. every column of the

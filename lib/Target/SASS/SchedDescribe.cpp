@@ -189,6 +189,7 @@ static Expected<InstrClass> classOf(const sass::InstrInfo &Info) {
           .Case("MMA16816", InstrClass::MMA16816)
           .Case("MMA1688", InstrClass::MMA1688)
           .Cases("Decoupled", "ConstLoad", InstrClass::Decoupled)
+          .Case("FP64Sched", InstrClass::FP64)
           .Cases("MemLoad", "MemStore", "MemAsyncCopy", "Barrier", "Shuffle",
                  "MemAtomic", InstrClass::DecoupledAgu)
           .Case("Branch", InstrClass::Control)

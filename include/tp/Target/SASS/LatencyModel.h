@@ -49,12 +49,15 @@ enum class InstrClass : uint8_t {
   DecoupledAgu, ///< memory ops (LDG LDS LDSM STG STS LDGSTS), BAR, DEPBAR
   Control,      ///< BRA, EXIT: variable, no register result
   Nop,          ///< NOP and never-executing fillers: no result
-  FP16MMA,      ///< HFMA2.MMA (sm_80: the MMA pipe's latency); last, so
+  FP16MMA,      ///< HFMA2.MMA (sm_80: the MMA pipe's latency)
+  FP64,         ///< DADD DMUL DFMA DSETP: variable (redirected) but on
+                ///< sm_90/sm_100, where ptxas gives them no scoreboard
+                ///< (LatencyModel::isFP64Fixed).  The last two are last so
                 ///< that the numbers of the others stay those of the
                 ///< checked-in describe table (DescribeTableTest)
 };
-/// The number of InstrClass values (FP16MMA is the last).
-constexpr unsigned NumInstrClasses = unsigned(InstrClass::FP16MMA) + 1;
+/// The number of InstrClass values (FP64 is the last).
+constexpr unsigned NumInstrClasses = unsigned(InstrClass::FP64) + 1;
 
 /// How an instruction reads one general-register operand.
 enum class ReadSlot : uint8_t {
@@ -97,6 +100,9 @@ public:
                   bool EarlierPredicated) const;
   /// Cycles from a (fixed-latency) reader to a later writer of the register.
   unsigned warGPR(InstrClass Reader, InstrClass Writer) const;
+  /// Whether FP64 is a fixed-latency pipe on this target (sm_90, sm_100:
+  /// ptxas gives FP64 ops no scoreboard) rather than redirected.
+  bool isFP64Fixed() const;
 
   /// The same for predicates.
   unsigned rawPred(InstrClass Writer, InstrClass Reader, PredRead How) const;
