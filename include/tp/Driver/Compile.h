@@ -15,11 +15,10 @@
 /// from several threads on one kernel).  (Concurrent compileGemm calls
 /// from several threads are not yet checked: serialize them.)
 ///
-/// The description follows the general-GEMM issue (16) as it lands: the
-/// element types and the epilogue fields exist already, but only today's
-/// values are accepted (f16 x f16 -> f32, alpha = 1, beta = 0 (the
-/// residual R is its own field), no bias, no ReLU, batch 1); any other
-/// is a clear error.
+/// The description takes what tp-llc's options take: f16 or bf16 A and B,
+/// an f32, f16 or bf16 D, alpha and beta, bias, ReLU, the residual R and
+/// a batch; a combination tp-llc refuses is an llvm::Error with the same
+/// message.
 ///
 //===----------------------------------------------------------------------===//
 #ifndef TP_DRIVER_COMPILE_H
