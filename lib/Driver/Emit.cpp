@@ -327,9 +327,10 @@ Error verifyKernelSchedule(const mir::Function &F, SourceMgr &SM) {
   M.Functions.push_back(std::move(C));
   std::unique_ptr<IRUnit> Unit =
       std::make_unique<mir::MachineUnit>(std::move(M));
-  PassManager PM(PassManager::Options(), nulls());
-  PM.add(std::move(*Verify));
-  return PM.run(Unit, SM);
+  // The pass alone: an analysis of a copy of \p F, which the pipeline has
+  // verified already (a PassManager would verify it again).
+  PassContext Ctx{SM};
+  return (*Verify)->run(Unit, Ctx);
 }
 
 /// `/*0a50*/ `: \p Addr in lower-case hex, at least four digits (as

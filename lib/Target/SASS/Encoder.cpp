@@ -216,6 +216,9 @@ Error verify(const Instruction &I, Target T) {
                          Twine(Bits) + "-bit field");
     }
   for (unsigned K = 0; K < II.NumOperands; ++K) {
+    // A single register that fits its field is one (R0..R254, RZ).
+    if (II.Operands[K].Width <= 1)
+      continue;
     std::string Why = registerTupleProblem(II.Operands[K], I.Ops[K]);
     if (!Why.empty())
       return makeError(Twine(II.Name) + ": operand " + II.Operands[K].Name +
