@@ -105,7 +105,7 @@ enum class FArithKind : uint8_t { Add, Mul, Fma }; ///< FADD..., HADD2...
 enum class I2FKind : uint8_t { I2F, I2FP };
 enum class UALUKind : uint8_t {
   UMOV, UIADD3, ULOP3, USHF, UIMAD, ULEA, UISETP, USEL, VOTEU, R2UR, UFLO,
-  UPOPC, UBREV
+  UPOPC, UBREV, ELECT
 };
 enum class BitOp : uint8_t { Flo, Popc, Brev };
 enum class AtomsKind : uint8_t { Op, Cas, PopcInc }; ///< ATOMS forms

@@ -183,7 +183,8 @@ static inline void setUP(Warp &W, int64_t P, bool V) {
 /// Uniform ALU, executed once per warp on URs and UPs (the td names the
 /// operands Rd/Ra/Rb/Rc and Pu/Pv/Pp as for the vector ops).  Variant
 /// (UALUKind): UMOV, UIADD3 (flags X, B64), ULOP3, USHF, UIMAD (X, Wide),
-/// ULEA (Hi, X, SX32), UISETP (EX), USEL, VOTEU, R2UR, UFLO, UPOPC, UBREV.
+/// ULEA (Hi, X, SX32), UISETP (EX), USEL, VOTEU, R2UR, UFLO, UPOPC, UBREV,
+/// ELECT.
 void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
   Warp &W = *X.W;
   unsigned Ud = wu(D.F[F_Rd] >= sass::URZ ? sass::URZ : D.F[F_Rd]);
@@ -198,6 +199,19 @@ void sim::execUALU(Exec &X, const DInst &D, uint32_t M) {
     bool R = Mode == 0 ? Ballot == M : Mode == 1 ? Ballot != 0
                                                  : (Ballot == 0 || Ballot == M);
     setUP(W, D.F[F_Pu], R);
+    return;
+  }
+  if (Op == UALUKind::ELECT) { //: Pd true in the leader lane alone
+    uint32_t P = W.P[D.F[F_Pp]];
+    if (D.F[F_Ppn])
+      P = ~P;
+    uint32_t Members = P & M;
+    unsigned Pd = D.F[F_Pd];
+    if (Pd < sass::PT)
+      W.P[Pd] = (W.P[Pd] & ~M) | (Members & -Members);
+    unsigned Ude = wu(D.F[F_Ud] >= sass::URZ ? sass::URZ : D.F[F_Ud]);
+    if (Members)
+      W.UR[Ude] = uint32_t(__builtin_ctz(Members));
     return;
   }
   if (!M)

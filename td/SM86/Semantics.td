@@ -166,6 +166,11 @@ def : SimSemantics<SemBRADIV,
 def : SimSemantics<SemNOP,
   [YIELD, MEMBAR, ERRBAR, CCTL, CCTL_IVALL, CGAERRBAR, NANOSLEEP_i,
    NANOSLEEP_r]>;
+// sm_90a, no effect for one kernel of one-CTA clusters on that memory:
+// FENCE.VIEW.ASYNC (fence.proxy.async: tp-sim has one proxy), ACQBULK and
+// PREEXIT (griddepcontrol.wait / .launch_dependents: no dependent grid).
+def : SimSemantics<SemNOP,
+  [FENCE_VIEW_ASYNC, ACQBULK, PREEXIT]>;
 
 // P2R / R2P: the predicate register PR (P0..P6) and a register's byte.
 def : SimSemantics<SemP2R,
@@ -1022,6 +1027,11 @@ def : SimSemantics<SemUALU,
 def : SimSemantics<SemUALU,
   [VOTEU, VOTEU_r],
   "UALUKind::VOTEU">;
+// ELECT (sm_90a elect.sync): one leader among the executing lanes whose
+// Pp is true, the lowest (PTX leaves the choice to the hardware).
+def : SimSemantics<SemUALU,
+  [ELECT],
+  "UALUKind::ELECT">;
 
 // S2R.
 def : SimSemantics<SemS2R,

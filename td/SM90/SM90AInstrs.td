@@ -493,8 +493,11 @@ def NANOSLEEP_SYNCS_i : CtlInst<0x95d, "NANOSLEEP.SYNCS $ns", (outs),
 //   (Rb [32:39], [31] .HI), 0x353 `Rd, Rpc.LO/HI` (Rd [16:23], [31] .HI).
 // * R2UR: 0x2ca on sm_90 (R2UR_SM120, SM100/SM120Instrs.td).
 //===----------------------------------------------------------------------===//
+// ELECT is fixed-latency, timed as a uniform move: ptxas 13 gives it no
+// scoreboard and issues the IMAD reading its UR 2 cycles after it, the SEL
+// reading its predicate 4 after (test/Sim/elect.ptx).
 def ELECT : SM86Op<0x82f, "ELECT $Pd, $Ud, ${Ppn}$Pp", (outs Pred:$Pd, UGPR:$Ud),
-                   (ins PNot:$Ppn, Pred:$Pp), Decoupled>, OnlyOn<Hopper> {
+                   (ins PNot:$Ppn, Pred:$Pp), UniformMove>, OnlyOn<Hopper> {
   bits<3> Pd;
   bits<6> Ud;
   bits<3> Pp;
