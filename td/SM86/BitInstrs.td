@@ -110,13 +110,15 @@ def I2IP : I2IPInst;
 // F2IP 0x043 (form 1; sm_86 rows only, sm_80 has none): F32 B and A to
 // 8-bit integers packed into C, as I2IP.  [76] .S8, [75] .RELU
 // (`F2IP.S8.F32.NTZ.RELU R7, R7, R18, RZ`); [74] is set in every row
-// (.F32.NTZ; which of the two it encodes no row tells).
+// (.F32.NTZ; which of the two it encodes no row tells).  Not on sm_80:
+// nvdisasm 11.8's SM80 tables recognise no F2IP.
 def F2IPDst : Mod<[0, 1], [".U8", ".S8"]>;
 def F2IPRelu : Mod<[0, 1], ["", ".RELU"]>;
 def F2IP : ALU3<0x043, 1, "F2IP${dst}.F32.NTZ${relu} $Rd, $Ra, $Rb, $Rc",
                 (outs GPR:$Rd),
                 (ins F2IPDst:$dst, F2IPRelu:$relu, GPR:$Ra, GPR:$Rb, GPR:$Rc),
-                Decoupled> {
+                Decoupled>,
+           OnlyOn<!listconcat([TargetSM86, TargetSM89], SM90Family)> {
   bit dst;
   bit relu;
   let Inst{74} = 1;

@@ -44,12 +44,12 @@ foreach F = [FormRR, FormRI, FormRC, FormRU] in {
 
 // FMUL 0x020: B in the B slot (forms 1, 4, 5, 6); [84:86] result scale,
 // 4 = none, 3 = .D2, 2 = .D4 (the values the TSVs show; others are not
-// decoded).
+// decoded), printed after .FTZ as nvdisasm does (FMUL.FTZ.D2.RM.SAT).
 def FmulScale : Mod<[4, 3, 2], ["", ".D2", ".D4"]>;
 foreach F = BOnlyForms in {
   defvar B = SrcOp<F.BK, "Rb", FImm, NegMod, "nb", GPR, "ab">;
   def FMUL_ # F.Sfx :
-    FPInst<0x020, F.Form, "FMUL${scale}${ftz}${rnd}${sat} $Rd, ${na}${aa}$Ra${aa}, " #
+    FPInst<0x020, F.Form, "FMUL${ftz}${scale}${rnd}${sat} $Rd, ${na}${aa}$Ra${aa}, " #
              B.Text, (outs GPR:$Rd),
            !con((ins FmulScale:$scale), FPMods,
                 (ins NegMod:$na, AbsMod:$aa, GPR:$Ra), B.Ins),
@@ -102,13 +102,18 @@ foreach F = BOnlyForms in {
 
 // I2FP.F32 (sm_86 integer -> f32, fixed latency): base 0x045, B forms
 // 1/5/6; [74] signed source (.S32, else .U32); [76] and [85] set in every
-// sample (source and destination width); [78:79] rounding (C).
+// sample (source and destination width); [78:79] rounding: 0 (RN) and 3
+// (.RZ) only, nvdisasm prints 1 and 2 as INVALID1/INVALID2 (no .RM/.RP).
+// Not on sm_80: nvdisasm 11.8's SM80 tables recognise no I2FP (sm_80
+// converts with I2F).
 def I2FPSign : Mod<[0, 1], [".U32", ".S32"]>;
+def I2FPRnd : Mod<[0, 3], ["", ".RZ"]>;
 foreach F = [FormRR, FormCR, FormUR] in {
   defvar B = SrcOp<F.BK, "Rb", UImm, NegMod, "">;
   def I2FP_F32_ # F.Sfx :
     ALU3<0x045, F.Form, "I2FP.F32${sgn}${rnd} $Rd, " # B.Text, (outs GPR:$Rd),
-         !con((ins I2FPSign:$sgn, RndMod:$rnd), B.Ins), CoupledALU> {
+         !con((ins I2FPSign:$sgn, I2FPRnd:$rnd), B.Ins), CoupledALU>,
+    OnlyOn<!listconcat([TargetSM86, TargetSM89], SM90Family)> {
     bit sgn;
     bits<2> rnd;
     let Inst{74} = sgn;

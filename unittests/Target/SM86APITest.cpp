@@ -118,6 +118,25 @@ TEST(SM86API, ControlFieldsAtTheirBits) {
   EXPECT_EQ(Z.Hi >> 41, (0x5ull << 17) | (0x21ull << 11));
 }
 
+// A scoreboard operand is SB0..SB5: its 3-bit field's 6 and 7 are no
+// scoreboard (nvdisasm 11.8 prints DEPBAR.LE INVALID6), so verify()
+// refuses them as the parser does.
+TEST(SM86API, ScoreboardOperandIsSB0ToSB5) {
+  Opcode Op;
+  ASSERT_TRUE(lookupOpcode("DEPBAR_LE", Op));
+  Instruction I;
+  I.Op = Op;
+  I.Ops[0] = 5; // DEPBAR.LE SB5, 0x1
+  I.Ops[1] = 1;
+  EXPECT_FALSE(bool(verify(I)));
+  for (int64_t SB : {6, 7}) {
+    I.Ops[0] = SB;
+    Error E = verify(I);
+    EXPECT_TRUE(bool(E)) << "SB" << SB;
+    consumeError(std::move(E));
+  }
+}
+
 TEST(SM86API, BuildByHandAndVerify) {
   Opcode Op;
   ASSERT_TRUE(lookupOpcode("IADD3_rir", Op));

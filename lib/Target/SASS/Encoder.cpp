@@ -95,6 +95,10 @@ void setControl(Word128 &W, const Control &C) { insertControl(W, C); }
 bool operandFits(const OperandInfo &OI, int64_t V, unsigned N) {
   if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg)
     return modifierName(OI, V) != nullptr;
+  // A scoreboard is SB0..SB5: the 3-bit field's 6 and 7 are no scoreboard
+  // (nvdisasm prints DEPBAR.LE INVALID6).
+  if (OI.Kind == OperandKind::SBIndex)
+    return V >= 0 && V <= 5 && V < (int64_t(1) << N);
   if (N >= 64)
     return true;
   if (OI.Signed)
@@ -126,6 +130,8 @@ constexpr unsigned MaxCachedTargets = 16;
 static OperandLimit makeLimit(const OperandInfo &OI, const FieldRef &FR) {
   if (OI.Kind == OperandKind::Modifier || OI.Kind == OperandKind::SReg)
     return {0, 63, ModTables[OI.ModTable].Valid};
+  if (OI.Kind == OperandKind::SBIndex) // SB0..SB5 (operandFits)
+    return {0, 5, ~uint64_t(0)};
   unsigned N = fieldBits(FR);
   OperandLimit L{0, N >= 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1,
                  ~uint64_t(0)};

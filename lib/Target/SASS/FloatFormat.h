@@ -3,9 +3,10 @@
 /// \file
 /// nvdisasm prints a 32-bit float immediate like C's "%.20g" of its value
 /// ("1", "-112.5", "1.1641532182693481445e-10"), except that magnitudes of
-/// 2^31 and more use "%.20e" ("4.29494272000000000000e+09",
-/// "1.84467440737095516160e+19", while 16777216 stays an integer: every
-/// such spelling in the reference TSVs), and infinities as "+INF "
+/// 1e9 and more use "%.20e" ("1.00000000000000000000e+09",
+/// "4.29494272000000000000e+09", while 999999936 stays an integer: nvdisasm
+/// 11.8 on such immediates, and every such spelling in the reference
+/// TSVs), and infinities as "+INF "
 /// and "-INF " (with a trailing blank, as in the reference TSVs:
 /// `FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT`).  NaNs as "+QNAN "/"-QNAN ".
 ///
@@ -37,7 +38,7 @@ inline void printFloat32(llvm::raw_ostream &OS, uint32_t Bits) {
   }
   char Buf[64];
   std::snprintf(Buf, sizeof(Buf),
-                std::fabs(double(F)) >= 2147483648.0 ? "%.20e" : "%.20g",
+                std::fabs(double(F)) >= 1e9 ? "%.20e" : "%.20g",
                 double(F));
   OS << Buf;
 }
@@ -55,7 +56,7 @@ inline void printFloat64(llvm::raw_ostream &OS, double D) {
   }
   char Buf[64];
   std::snprintf(Buf, sizeof(Buf),
-                std::fabs(D) >= 2147483648.0 ? "%.20e" : "%.20g", D);
+                std::fabs(D) >= 1e9 ? "%.20e" : "%.20g", D);
   OS << Buf;
 }
 
