@@ -28,6 +28,35 @@ Instruction parseOrDie(StringRef Text, SourceMgr &SM) {
   return IOr ? *IOr : Instruction();
 }
 
+/// Form \p Form built by hand: the operands \p Named gives by their td
+/// names, every other one 0.
+Instruction buildByNames(StringRef Form,
+                         std::initializer_list<std::pair<StringRef, int64_t>>
+                             Named) {
+  Instruction I;
+  Opcode Op;
+  EXPECT_TRUE(lookupOpcode(Form, Op)) << Form.str();
+  I.Op = Op;
+  const InstrInfo &II = getInstrInfo(Op);
+  for (unsigned K = 0; K < II.NumOperands; ++K) {
+    I.Ops[K] = 0;
+    for (const auto &[Name, V] : Named)
+      if (Name == II.Operands[K].Name)
+        I.Ops[K] = V;
+  }
+  return I;
+}
+
+/// The index of operand \p Name of \p I's form.
+unsigned operandIndex(const Instruction &I, StringRef Name) {
+  const InstrInfo &II = getInstrInfo(I.Op);
+  for (unsigned K = 0; K < II.NumOperands; ++K)
+    if (Name == II.Operands[K].Name)
+      return K;
+  ADD_FAILURE() << "no operand " << Name.str();
+  return 0;
+}
+
 TEST(SM86API, HMMAOperandInfo) {
   Opcode Op;
   ASSERT_TRUE(lookupOpcode("HMMA_16816_F32", Op));
@@ -138,17 +167,9 @@ TEST(SM86API, ScoreboardOperandIsSB0ToSB5) {
 }
 
 TEST(SM86API, BuildByHandAndVerify) {
-  Opcode Op;
-  ASSERT_TRUE(lookupOpcode("IADD3_rir", Op));
-  const InstrInfo &II = getInstrInfo(Op);
-  Instruction I;
-  I.Op = Op;
   // IADD3 R10, R5, -0x1, RZ (a TSV row: 0000000007ffe0ffffffffff050a7810).
-  for (unsigned K = 0; K < II.NumOperands; ++K) {
-    StringRef N = II.Operands[K].Name;
-    I.Ops[K] = N == "Rd" ? 10 : N == "Ra" ? 5 : N == "Imm" ? -1
-             : N == "Rc" ? 255 : 0;
-  }
+  Instruction I = buildByNames(
+      "IADD3_rir", {{"Rd", 10}, {"Ra", 5}, {"Imm", -1}, {"Rc", 255}});
   ASSERT_FALSE(bool(verify(I)));
   Word128 W = encode(I);
   EXPECT_EQ(W.Lo, 0xffffffff050a7810ull);
@@ -159,9 +180,7 @@ TEST(SM86API, BuildByHandAndVerify) {
   EXPECT_EQ(OS.str(), "IADD3 R10, R5, -0x1, RZ");
   // Values that do not fit are errors, never truncated.
   Instruction Bad = I;
-  for (unsigned K = 0; K < II.NumOperands; ++K)
-    if (StringRef(II.Operands[K].Name) == "Rd")
-      Bad.Ops[K] = 256;
+  Bad.Ops[operandIndex(I, "Rd")] = 256;
   Error E = verify(Bad);
   EXPECT_TRUE(bool(E));
   consumeError(std::move(E));
@@ -181,19 +200,10 @@ TEST(SM86API, BuildByHandAndVerify) {
 // encodes and decodes, but is no instruction: verify() refuses it with the
 // parser's message (and such a word prints as .inst).
 TEST(SM86API, VerifyRefusesRegisterTuplesThatAreNone) {
-  Opcode Op;
-  ASSERT_TRUE(lookupOpcode("IMAD_WIDE_rrr", Op));
-  const InstrInfo &II = getInstrInfo(Op);
-  Instruction I;
-  I.Op = Op;
-  unsigned D = II.NumOperands;
-  for (unsigned K = 0; K < II.NumOperands; ++K) {
-    StringRef N = II.Operands[K].Name;
-    I.Ops[K] = N == "Rd" ? 4 : N == "Ra" ? 5 : N == "Rb" ? 6 : N == "Rc" ? 8 : 0;
-    if (N == "Rd")
-      D = K;
-  }
-  ASSERT_LT(D, II.NumOperands);
+  Instruction I = buildByNames("IMAD_WIDE_rrr",
+                               {{"Rd", 4}, {"Ra", 5}, {"Rb", 6}, {"Rc", 8}});
+  const InstrInfo &II = getInstrInfo(I.Op);
+  unsigned D = operandIndex(I, "Rd");
   ASSERT_FALSE(bool(verify(I)));
   for (auto [Rd, Why] :
        {std::pair<int64_t, const char *>{3, "expected a register tuple of 2 "
