@@ -470,7 +470,7 @@ static void resetWarp(Warp &W, unsigned I, uint64_t Threads,
     for (auto &Q : W.Unscoreboarded)
       Q.clear();
     memset(W.QueueIssued, 0, sizeof(W.QueueIssued));
-    memset(W.PredWrites, 0, sizeof(W.PredWrites));
+    W.PredWrites = PredicateWrites();
     memset(W.QueueReadsDone, 0, sizeof(W.QueueReadsDone));
     for (auto &M : W.ReadMarks)
       M.clear();

@@ -55,6 +55,30 @@ constexpr unsigned NumReadQueues = 4;
 /// RegHz's guard fields: no regular predicate guard.
 constexpr uint16_t NoGuard = 0xffff;
 
+/// \p D's guard as the hazard checks keep it: the predicate register and
+/// sense (P << 1 | negated), NoGuard for PT and uniform guards.  A write
+/// under the complement of an earlier guard, the predicate not written in
+/// between, acts in other lanes.
+uint16_t guardOf(const DInst &D);
+
+/// How many times each predicate register P0..P6 was written: a guard's
+/// lanes are the same while its predicate's count is (the hazard mode's
+/// and the timing model's view of complementary guards).
+struct PredicateWrites {
+  uint32_t Count[8] = {};
+  /// The count of guard \p G's predicate (0 for NoGuard).
+  uint32_t versionOf(uint16_t G) const {
+    return G == NoGuard ? 0 : Count[G >> 1];
+  }
+  /// Whether \p D's guard is the complement of \p Guard, recorded at
+  /// version \p Ver, its predicate not written since: then no lane runs
+  /// both (@P1 LDG R132, [R132.64] and @!P1 IMAD.MOV.U32 R132 in ptxas's
+  /// CUTLASS GEMM, sm_80).
+  bool complements(const DInst &D, uint16_t Guard, uint32_t Ver) const;
+  /// Counts the predicates \p D writes.
+  void count(const DInst &D);
+};
+
 /// Hazard-mode record of one register.
 struct RegHz {
   uint64_t IssueCycle = 0;  ///< issue of the last fixed-latency writer
@@ -137,9 +161,6 @@ struct Warp {
   /// Hazards.cpp): per queue, the instructions issued and how many of the
   /// oldest have read their sources, known from a released scoreboard of
   /// one of them or of a younger one.
-  /// Per predicate register, how many times it was written (a guard's
-  /// value is the same while its count is).
-  uint32_t PredWrites[8] = {};
   uint32_t QueueIssued[NumReadQueues] = {};
   uint32_t QueueReadsDone[NumReadQueues] = {};
   /// Per scoreboard, the queue instructions counted on it, oldest first:
@@ -151,6 +172,8 @@ struct Warp {
     uint32_t Done; ///< QueueReadsDone once it is released
   };
   std::deque<ReadMark> ReadMarks[6];
+  /// The predicates' write counts, for complementary guards.
+  PredicateWrites PredWrites;
 };
 
 struct Block {
@@ -413,11 +436,6 @@ void foldReadMarks(Warp &W, unsigned SB);
 /// increment the wait can see is released (sched::ScoreboardSetCycles).
 void waitScoreboard(Exec &X, unsigned SB);
 void checkIssue(Exec &X, const DInst &D);
-/// \p D's guard as the hazard checks keep it: the predicate register and
-/// sense (P << 1 | negated), NoGuard for PT and uniform guards.  A write
-/// under the complement of an earlier guard, the predicate not written in
-/// between, acts in other lanes.
-uint16_t guardOf(const DInst &D);
 void recordIssue(Exec &X, const DInst &D);
 
 /// The handlers: one instruction for one warp over the lane mask M.

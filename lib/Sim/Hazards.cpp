@@ -84,15 +84,18 @@ uint16_t sim::guardOf(const DInst &D) {
   return uint16_t(D.I.Guard << 1 | (D.I.GuardNeg ? 1 : 0));
 }
 
-/// Whether \p D's guard is the complement of \p Guard, recorded when the
-/// predicate had been written \p Ver times, and the predicate has not been
-/// written since: then no lane runs both (@P1 LDG R132, [R132.64] and
-/// @!P1 IMAD.MOV.U32 R132 in ptxas's CUTLASS GEMM, sm_80).
-static bool complements(const Warp &W, const DInst &D, uint16_t Guard,
-                        uint32_t Ver) {
+bool sim::PredicateWrites::complements(const DInst &D, uint16_t Guard,
+                                       uint32_t Ver) const {
   uint16_t G = guardOf(D);
   return G != NoGuard && Guard != NoGuard && (G ^ Guard) == 1 &&
-         W.PredWrites[G >> 1] == Ver;
+         Count[G >> 1] == Ver;
+}
+
+void sim::PredicateWrites::count(const DInst &D) {
+  for (const RegUse &U : D.Uses)
+    if (U.Def && U.First >= HzP && U.First < HzUP)
+      for (unsigned I = 0; I < U.Count && U.First + I < HzUP; ++I)
+        ++Count[U.First + I - HzP];
 }
 
 void sim::foldReadMarks(Warp &W, unsigned SB) {
@@ -177,7 +180,7 @@ void sim::checkIssue(Exec &X, const DInst &D) {
       bool ReadDone = H.RdQueue >= 0 &&
                       (H.RdQueue == Queue ||
                        int32_t(H.RdOrder - W.QueueReadsDone[H.RdQueue]) < 0);
-      ReadDone |= complements(W, D, H.RdGuard, H.RdGuardVer);
+      ReadDone |= W.PredWrites.complements(D, H.RdGuard, H.RdGuardVer);
       if (H.RdSB >= 0 && int32_t(H.RdSeq - W.SBReleased[H.RdSB]) >= 0 &&
           !ReadDone)
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
@@ -185,7 +188,7 @@ void sim::checkIssue(Exec &X, const DInst &D) {
                  X.Prog->describe(H.RdInst) + " (read scoreboard SB" +
                  Twine(int(H.RdSB)) + " not waited for)");
       else if (H.WrSB >= 0 && int32_t(H.WrSeq - W.SBReleased[H.WrSB]) >= 0 &&
-               !complements(W, D, H.WrGuard, H.WrGuardVer))
+               !W.PredWrites.complements(D, H.WrGuard, H.WrGuardVer))
         X.hazard("overwrites " + getHazardRegName(U.First + I) +
                  " while the variable-latency write of " +
                  X.Prog->describe(H.WrInst) + " is pending (SB" +
@@ -241,9 +244,9 @@ void sim::recordIssue(Exec &X, const DInst &D) {
       if (U.Def) {
         // A write under the complement of the pending read's or variable
         // write's guard leaves them pending in their lanes.
-        bool KeepRead = complements(W, D, H.RdGuard, H.RdGuardVer);
+        bool KeepRead = W.PredWrites.complements(D, H.RdGuard, H.RdGuardVer);
         bool KeepWrite = H.WrSB >= 0 && !D.Variable &&
-                         complements(W, D, H.WrGuard, H.WrGuardVer);
+                         W.PredWrites.complements(D, H.WrGuard, H.WrGuardVer);
         if (!KeepWrite)
           H.WrInst = uint32_t(X.Idx);
         H.Unprotected = false;
@@ -253,8 +256,7 @@ void sim::recordIssue(Exec &X, const DInst &D) {
           H.WrSB = C.WrSB < 6 ? int8_t(C.WrSB) : -1;
           H.WrSeq = WrSeq;
           H.WrGuard = guardOf(D);
-          H.WrGuardVer =
-              H.WrGuard == NoGuard ? 0 : W.PredWrites[H.WrGuard >> 1];
+          H.WrGuardVer = W.PredWrites.versionOf(H.WrGuard);
           H.Unprotected = C.WrSB >= 6;
           H.Fixed = false;
           if (H.Unprotected)
@@ -285,16 +287,12 @@ void sim::recordIssue(Exec &X, const DInst &D) {
           H.RdQueue = int8_t(RdQueue);
           H.RdOrder = RdOrder;
           H.RdGuard = guardOf(D);
-          H.RdGuardVer =
-              H.RdGuard == NoGuard ? 0 : W.PredWrites[H.RdGuard >> 1];
+          H.RdGuardVer = W.PredWrites.versionOf(H.RdGuard);
         }
       }
     }
   }
-  for (const RegUse &U : D.Uses)
-    if (U.Def && U.First >= HzP && U.First < HzUP)
-      for (unsigned I = 0; I < U.Count && U.First + I < HzUP; ++I)
-        ++W.PredWrites[U.First + I - HzP];
+  W.PredWrites.count(D);
   if (C.WrSB < 6) {
     ++W.SBIssued[C.WrSB];
     W.SBSetCycle[C.WrSB] = W.Now;

@@ -163,17 +163,8 @@ struct WarpT {
   /// IMAD.MOV.U32 R132 in ptxas's CUTLASS GEMM).
   uint16_t WGuard[HzNum], LateGuard[HzNum];
   uint32_t WGuardVer[HzNum] = {}, LateGuardVer[HzNum] = {};
-  uint32_t PredWrites[8] = {};
+  PredicateWrites PredWrites;
 };
-
-/// Whether \p D's guard is the complement of \p Guard, whose predicate
-/// had been written \p Ver times and has not been written since.
-static bool complements(const WarpT &W, const DInst &D, uint16_t Guard,
-                        uint32_t Ver) {
-  uint16_t G = guardOf(D);
-  return G != NoGuard && Guard != NoGuard && (G ^ Guard) == 1 &&
-         W.PredWrites[G >> 1] == Ver;
-}
 
 /// The regular-register source reads of a fixed-latency instruction, for
 /// the register file's banks and operand reuse cache (Huerta et al. 2025,
@@ -495,7 +486,7 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
       // A variable-latency result is written when it arrives (\p Result),
       // a fixed-latency one as early as its issue.
       if ((D.Variable ? Result : Now) < W.LateUntil[Reg] &&
-          !complements(W, D, W.LateGuard[Reg], W.LateGuardVer[Reg])) {
+          !W.PredWrites.complements(D, W.LateGuard[Reg], W.LateGuardVer[Reg])) {
         hazard(W, Reg,
                "overwrites " + getHazardRegName(Reg) + " " +
                    std::to_string(W.LateUntil[Reg] - Now) +
@@ -524,7 +515,7 @@ void SMModel::checkWrites(const WarpT &W, const DInst &D, uint64_t Now,
         // Variable-latency results of one queue land in order: a later
         // one only clobbers if it lands first.
         if ((D.Variable ? Result : Now) < W.WArrive[Reg] &&
-            !complements(W, D, W.WGuard[Reg], W.WGuardVer[Reg]))
+            !W.PredWrites.complements(D, W.WGuard[Reg], W.WGuardVer[Reg]))
           hazard(W, Reg,
                  "overwrites " + getHazardRegName(Reg) + " " +
                      std::to_string(W.WArrive[Reg] - Now) +
@@ -566,7 +557,7 @@ void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
         continue;
       if (U.Late && D.Variable) {
         uint16_t G = guardOf(D);
-        uint32_t Ver = G == NoGuard ? 0 : W.PredWrites[G >> 1];
+        uint32_t Ver = W.PredWrites.versionOf(G);
         if (W.LateUntil[Reg] > Now &&
             (W.LateGuard[Reg] != G || W.LateGuardVer[Reg] != Ver))
           G = NoGuard;
@@ -594,15 +585,15 @@ void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
       // A fixed write under the complement of a pending variable write's
       // guard leaves that write (and its late reads) pending in its lanes.
       if (!D.Variable && W.WIssue[Reg] == Never && W.WArrive[Reg] > Now &&
-          complements(W, D, W.WGuard[Reg], W.WGuardVer[Reg]))
+          W.PredWrites.complements(D, W.WGuard[Reg], W.WGuardVer[Reg]))
         continue;
-      bool KeepLate = W.LateUntil[Reg] > Now &&
-                      complements(W, D, W.LateGuard[Reg], W.LateGuardVer[Reg]);
+      bool KeepLate =
+          W.LateUntil[Reg] > Now &&
+          W.PredWrites.complements(D, W.LateGuard[Reg], W.LateGuardVer[Reg]);
       W.WIssue[Reg] = D.Variable ? Never : Now;
       W.WArrive[Reg] = D.Variable ? Result : 0;
       W.WGuard[Reg] = D.Variable ? guardOf(D) : NoGuard;
-      W.WGuardVer[Reg] =
-          W.WGuard[Reg] == NoGuard ? 0 : W.PredWrites[W.WGuard[Reg] >> 1];
+      W.WGuardVer[Reg] = W.PredWrites.versionOf(W.WGuard[Reg]);
       W.WClass[Reg] = D.Class;
       W.WLow[Reg] = D.Class == sched::InstrClass::IMADWide && I == 0;
       W.WPred[Reg] = D.Predicated;
@@ -612,10 +603,7 @@ void SMModel::recordRegisters(WarpT &W, const DInst &D, uint32_t Index,
       W.RCycle[Reg][0] = W.RCycle[Reg][1] = Never;
     }
   }
-  for (const RegUse &U : D.Uses)
-    if (U.Def && U.First >= HzP && U.First < HzUP)
-      for (unsigned I = 0; I < U.Count && U.First + I < HzUP; ++I)
-        ++W.PredWrites[U.First + I - HzP];
+  W.PredWrites.count(D);
 }
 
 /// Whether \p Line, read by the SM and missing its L1, comes from DRAM: a
